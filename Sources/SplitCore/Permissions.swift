@@ -1,0 +1,113 @@
+/// A member's role in a group (DESIGN §4). Stored and sent as its raw value.
+public enum Role: String, CaseIterable, Hashable, Sendable, Codable {
+    case owner
+    case admin
+    case member
+    case viewer
+}
+
+/// What the acting user is to the group: their role, flags and whether the membership is active.
+public struct Membership: Hashable, Sendable {
+    public var role: Role
+    public var canAddExpenses: Bool
+    public var canEditOwnExpenses: Bool
+    public var canEditAllExpenses: Bool
+    public var canMarkPaid: Bool
+    public var isActive: Bool
+
+    public init(
+        role: Role,
+        canAddExpenses: Bool = true,
+        canEditOwnExpenses: Bool = true,
+        canEditAllExpenses: Bool = false,
+        canMarkPaid: Bool = true,
+        isActive: Bool = true
+    ) {
+        self.role = role
+        self.canAddExpenses = canAddExpenses
+        self.canEditOwnExpenses = canEditOwnExpenses
+        self.canEditAllExpenses = canEditAllExpenses
+        self.canMarkPaid = canMarkPaid
+        self.isActive = isActive
+    }
+}
+
+/// Something a user asks to do in a group. The associated values are the facts the table needs.
+public enum GroupAction: Hashable, Sendable {
+    /// Read the group, its members, expenses, balances, plans, activity.
+    case read
+    case addExpense
+    /// Edit or delete (or restore) an expense; `isOwn` when the actor created it.
+    case editExpense(isOwn: Bool)
+    /// Mark a share paid or unpaid; `isDebtorOrPayer` when the actor owes that share or paid the expense.
+    case markSharePaid(isDebtorOrPayer: Bool)
+    /// Record or delete a settlement between two members.
+    case recordSettlement(isParty: Bool)
+    /// Add, rename, change flags of, or remove a member; rotate the invite code.
+    /// `targetIsOwner` when the member acted on is the owner.
+    case manageMembers(targetIsOwner: Bool)
+    /// Give a member another role. Making someone owner is a transfer of ownership, and the
+    /// owner's own role changes only through one, so the group always has exactly one owner.
+    case changeRole(targetIsOwner: Bool, newRole: Role)
+    /// Rename the group, change its home currency, categories and rates.
+    case updateGroup
+    /// Archive the group or hand ownership to another member.
+    case archiveOrTransferOwnership
+    /// See IP addresses and devices in payment history.
+    case seeAuditDetails
+}
+
+/// The outcome of a permission check, already in the shape the API answers with.
+public enum Decision: Hashable, Sendable {
+    case allowed
+    /// Known to the user but not allowed: 403.
+    case forbidden
+    /// Not a member (or no longer one): 404, exactly like an unknown id, so ids reveal nothing.
+    case notFound
+}
+
+/// The role × action table of DESIGN §4, as the one function the server and the clients call.
+public enum Permissions {
+    public static func decide(_ action: GroupAction, for membership: Membership?) -> Decision {
+        guard let membership, membership.isActive else { return .notFound }
+        return isAllowed(action, membership) ? .allowed : .forbidden
+    }
+
+    private static func isAllowed(_ action: GroupAction, _ membership: Membership) -> Bool {
+        let role = membership.role
+        switch action {
+        case .read:
+            return true
+        case .addExpense:
+            return role == .owner || role == .admin || (role == .member && membership.canAddExpenses)
+        case .editExpense(let isOwn):
+            switch role {
+            case .owner: return true
+            case .admin: return isOwn || membership.canEditAllExpenses
+            case .member: return membership.canEditAllExpenses || (isOwn && membership.canEditOwnExpenses)
+            case .viewer: return false
+            }
+        case .markSharePaid(let isDebtorOrPayer):
+            switch role {
+            case .owner: return true
+            case .admin: return membership.canMarkPaid
+            case .member: return isDebtorOrPayer && membership.canMarkPaid
+            case .viewer: return false
+            }
+        case .recordSettlement(let isParty):
+            // Recording money that moved is like adding an expense; a member records their own.
+            return role == .owner || role == .admin || (role == .member && membership.canAddExpenses && isParty)
+        case .manageMembers(let targetIsOwner):
+            return role == .owner || (role == .admin && !targetIsOwner)
+        case .changeRole(let targetIsOwner, let newRole):
+            guard !targetIsOwner, newRole != .owner else { return false }
+            return role == .owner || role == .admin
+        case .updateGroup:
+            return role == .owner || role == .admin
+        case .archiveOrTransferOwnership:
+            return role == .owner
+        case .seeAuditDetails:
+            return role == .owner || role == .admin
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/// Why an expense cannot be split as asked. Each case names the field at fault (`field`, as on
+/// the wire) and says exactly what is wrong (`description`), so the API can answer 422 with both.
+public indirect enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
+    case nonPositiveTotal(Money)
+    case noPayers
+    case payerAmountNotPositive(MemberID, Money)
+    case payersDoNotSum(sum: Money, total: Money)
+    case duplicateMember(MemberID, field: String)
+    case noParticipants(field: String)
+    case exactAmountsDoNotSum(sum: Money, total: Money)
+    case negativeAmount(MemberID, Money, field: String)
+    case percentagesDoNotSum(DecimalValue)
+    case negativeWeight(MemberID, DecimalValue, field: String)
+    case weightsAllZero
+    case adjustmentForNonParticipant(MemberID)
+    case adjustmentsExceedTotal(base: Money)
+    case negativeShare(MemberID, Money)
+    case noItems
+    case itemAmountNotPositive(index: Int, Money)
+    case nestedItemized(index: Int)
+    case itemsDoNotSum(sum: Money, total: Money)
+    /// An error inside line `index` of an itemized split.
+    case inItem(index: Int, SplitError)
+    case amount(AmountError)
+
+    /// The request field at fault, as on the wire ("paidBy", "split.percents",
+    /// "split.items[2].split.amounts").
+    public var field: String {
+        switch self {
+        case .nonPositiveTotal, .amount: "amount"
+        case .noPayers, .payerAmountNotPositive, .payersDoNotSum: "paidBy"
+        case .duplicateMember(_, let field), .noParticipants(let field), .negativeAmount(_, _, let field),
+            .negativeWeight(_, _, let field):
+            field
+        case .exactAmountsDoNotSum: "split.amounts"
+        case .percentagesDoNotSum: "split.percents"
+        case .weightsAllZero: "split.shares"
+        case .adjustmentForNonParticipant, .adjustmentsExceedTotal, .negativeShare: "split.adjustments"
+        case .noItems, .itemsDoNotSum: "split.items"
+        case .itemAmountNotPositive(let index, _), .nestedItemized(let index): "split.items[\(index)]"
+        case .inItem(let index, let inner): "split.items[\(index)]." + inner.field
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .nonPositiveTotal(let total):
+            "the total must be more than zero, got \(total)"
+        case .noPayers:
+            "at least one payer is needed"
+        case .payerAmountNotPositive(let member, let amount):
+            "payer \(member) paid \(amount); each payer's amount must be more than zero"
+        case .payersDoNotSum(let sum, let total):
+            "payers' amounts sum to \(sum), the total is \(total)"
+        case .duplicateMember(let member, _):
+            "member \(member) appears twice"
+        case .noParticipants:
+            "choose at least one member to split between"
+        case .exactAmountsDoNotSum(let sum, let total):
+            "exact amounts sum to \(sum), the total is \(total)"
+        case .negativeAmount(let member, let amount, _):
+            "the amount for member \(member) is \(amount); it cannot be negative"
+        case .percentagesDoNotSum(let sum):
+            "percentages sum to \(sum)%, need 100%"
+        case .negativeWeight(let member, let value, _):
+            "member \(member) has \(value); it cannot be negative"
+        case .weightsAllZero:
+            "every share is zero; give at least one member a share"
+        case .adjustmentForNonParticipant(let member):
+            "member \(member) has an adjustment but is not among the members splitting"
+        case .adjustmentsExceedTotal(let base):
+            "the adjustments add up to more than the total, leaving \(base) to split equally"
+        case .negativeShare(let member, let share):
+            "the adjustments leave member \(member) owing \(share); a share cannot be negative"
+        case .noItems:
+            "an itemized split needs at least one item"
+        case .itemAmountNotPositive(let index, let amount):
+            "item \(index + 1) is \(amount); each item must be more than zero"
+        case .nestedItemized(let index):
+            "item \(index + 1) is itself itemized; split an item equally, exactly, by percent or by shares"
+        case .itemsDoNotSum(let sum, let total):
+            "items and extras sum to \(sum), the total is \(total)"
+        case .inItem(let index, let inner):
+            "item \(index + 1): \(inner)"
+        case .amount(let error):
+            error.description
+        }
+    }
+}

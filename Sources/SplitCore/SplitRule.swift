@@ -1,0 +1,53 @@
+/// How an expense's total is divided into owed shares (DESIGN §3). The rule is input only: it is
+/// kept so the expense can be edited as it was entered; what counts is the computed shares.
+public indirect enum SplitRule: Hashable, Sendable {
+    /// Equal among the chosen members; leftover minor units by largest remainder.
+    case equal([MemberID])
+    /// Exact amounts in minor units, which must sum to the total.
+    case exact([MemberAmount])
+    /// Percentages, which must sum to exactly 100.
+    case percent([MemberDecimal])
+    /// Weights ("2 shares for Aki, 1 for Ben"); any non-negative decimals, not all zero.
+    case shares([MemberDecimal])
+    /// Equal among `members`, then each adjustment (minor units, ±) added to that member's part.
+    case adjustment(members: [MemberID], adjustments: [MemberAmount])
+    /// Lines that each have their own rule, plus extras (tax, tip: positive; discount: negative)
+    /// spread over members in proportion to their line subtotals.
+    case itemized(items: [SplitItem], extras: [SplitExtra])
+
+    /// The name used on the wire and in the database ("equal", "exact", …).
+    public var mode: String {
+        switch self {
+        case .equal: "equal"
+        case .exact: "exact"
+        case .percent: "percent"
+        case .shares: "shares"
+        case .adjustment: "adjustment"
+        case .itemized: "itemized"
+        }
+    }
+}
+
+/// One line of an itemized bill: its amount (minor units, > 0) and who shares it.
+public struct SplitItem: Hashable, Sendable {
+    public let description: String
+    public let amount: Int64
+    public let rule: SplitRule
+
+    public init(description: String, amount: Int64, rule: SplitRule) {
+        self.description = description
+        self.amount = amount
+        self.rule = rule
+    }
+}
+
+/// Tax, tip, service charge (positive) or discount (negative) on an itemized bill.
+public struct SplitExtra: Hashable, Sendable {
+    public let description: String
+    public let amount: Int64
+
+    public init(description: String, amount: Int64) {
+        self.description = description
+        self.amount = amount
+    }
+}

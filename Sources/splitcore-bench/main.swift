@@ -1,0 +1,124 @@
+// Release-mode benchmarks of the money engine: `swift run -c release splitcore-bench`.
+// Each figure is the median (and min/max) of several timed runs on pre-built inputs, so only the
+// SplitCore work is measured. Results and targets live in docs/benchmarks.md.
+
+import Foundation
+import SplitCore
+import SplitTestSupport
+
+struct Measurement {
+    let name: String
+    let runs: [Duration]
+    let target: Duration?
+
+    var median: Duration { runs.sorted()[runs.count / 2] }
+
+    func line() -> String {
+        let sorted = runs.sorted()
+        let verdict = target.map { "  (target ≤ \(milliseconds($0)): \(median <= $0 ? "met" : "MISSED"))" } ?? ""
+        return name.padding(toLength: 46, withPad: " ", startingAt: 0)
+            + "median \(milliseconds(median))  min \(milliseconds(sorted.first!))  max \(milliseconds(sorted.last!))"
+            + "  (\(runs.count) runs)" + verdict
+    }
+}
+
+func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let value = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+    return String(format: value < 10 ? "%.3f ms" : "%.1f ms", value)
+}
+
+/// Times `body` `runs` times after one warm-up run; the result of each run is kept alive.
+func measure<T>(_ name: String, runs: Int, target: Duration? = nil, _ body: () throws -> T) rethrows -> Measurement {
+    let clock = ContinuousClock()
+    var sink: [T] = []
+    sink.append(try body())
+    var durations: [Duration] = []
+    for _ in 0..<runs {
+        let start = clock.now
+        let result = try body()
+        durations.append(clock.now - start)
+        sink.append(result)
+    }
+    precondition(sink.count == runs + 1)
+    return Measurement(name: name, runs: durations, target: target)
+}
+
+// `splitcore-bench [plan|balances|split]` runs only the named groups (all when none is named).
+let selected = Set(CommandLine.arguments.dropFirst())
+func wanted(_ group: String) -> Bool { selected.isEmpty || selected.contains(group) }
+
+var results: [Measurement] = []
+print("SplitCore benchmarks (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+
+// Settlement plans: random nets that sum to zero, amounts up to 1,000,000 minor units.
+for count in [12, 16, 20] where wanted("plan") {
+    var builder = ScenarioBuilder(seed: UInt64(count), memberCount: count)
+    let nets = builder.nets(count: count, magnitude: 1_000_000)
+    results.append(
+        try measure("plan, \(count) non-zero balances (exact)", runs: 15, target: count == 20 ? .milliseconds(25) : nil) {
+            try SettlementPlan.plan(nets)
+        })
+    print(results.last!.line())
+}
+if wanted("plan") {
+    var builder = ScenarioBuilder(seed: 22, memberCount: 22)
+    let nets = builder.nets(count: 22, magnitude: 1_000_000)
+    results.append(try measure("plan, 22 non-zero balances (greedy fallback)", runs: 15) { try SettlementPlan.plan(nets) })
+    print(results.last!.line())
+    results.append(try measure("plan, 22 non-zero balances (exact, forced)", runs: 5) { try SettlementPlan.minimalPlan(nets) })
+    print(results.last!.line())
+}
+
+// Balances over 100,000 expenses in three currencies, 2–8 members each, 1–3 payers.
+if wanted("balances") {
+    var builder = ScenarioBuilder(seed: 100_000, memberCount: 8)
+    let expenses = (0..<100_000).map { _ in builder.expense() }
+    results.append(
+        try measure("balances over 100,000 expenses", runs: 51, target: .milliseconds(50)) {
+            try Balances(expenses: expenses)
+        })
+    print(results.last!.line())
+}
+
+// Splitting 1,000,000 expenses: a mix of equal, shares and percent rules over 2–6 members.
+if wanted("split") {
+    var rng = SplitMix64(seed: 1_000_000)
+    let memberPool = (1...6).map(member)
+    let inputs: [(Money, [MemberAmount], SplitRule, TieBreak)] = (0..<1_000_000).map { index in
+        let total = Int64.random(in: 1...5_000_000, using: &rng)
+        let members = Array(memberPool.prefix(Int.random(in: 2...6, using: &rng)))
+        let rule: SplitRule =
+            switch index % 3 {
+            case 0: .equal(members)
+            case 1: .shares(members.map { MemberDecimal($0, DecimalValue(significand: Int64.random(in: 1...5, using: &rng))) })
+            default:
+                .percent(
+                    members.enumerated().map { position, id in
+                        let base = 10_000 / Int64(members.count)
+                        let share = position == 0 ? 10_000 - base * Int64(members.count - 1) : base
+                        return MemberDecimal(id, DecimalValue(significand: share, scale: 2))
+                    })
+            }
+        return (
+            Money(minorUnits: total, currency: .usd), [MemberAmount(members[0], total)], rule,
+            TieBreak(seed: "expense-\(index)")
+        )
+    }
+    results.append(
+        try measure("split 1,000,000 expenses", runs: 3) {
+            var owedSum: Int64 = 0
+            for (total, payers, rule, tieBreak) in inputs {
+                let split = try ExpenseSplit.compute(total: total, payers: payers, rule: rule, tieBreak: tieBreak)
+                owedSum &+= split.owed[0].amount
+            }
+            return owedSum
+        })
+    print(results.last!.line())
+}
+
+let missed = results.filter { result in result.target.map { result.median > $0 } ?? false }
+if !missed.isEmpty {
+    print("Missed targets: \(missed.map(\.name).joined(separator: ", "))")
+    exit(1)
+}

@@ -55,7 +55,8 @@ public struct Balances: Hashable, Sendable {
 
     // Equal when the same non-zero nets are held, whatever order currencies first appeared in.
     public static func == (lhs: Balances, rhs: Balances) -> Bool {
-        lhs.ledgers.sorted { $0.currency.code < $1.currency.code } == rhs.ledgers.sorted { $0.currency.code < $1.currency.code }
+        lhs.ledgers.sorted { $0.currency.code < $1.currency.code }
+            == rhs.ledgers.sorted { $0.currency.code < $1.currency.code }
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -112,7 +113,9 @@ public struct Balances: Hashable, Sendable {
         var paidIndex = 0
         var owedIndex = 0
         while paidIndex < paid.count || owedIndex < owed.count {
-            if owedIndex == owed.count || (paidIndex < paid.count && paid[paidIndex].memberID < owed[owedIndex].memberID) {
+            if owedIndex == owed.count
+                || (paidIndex < paid.count && paid[paidIndex].memberID < owed[owedIndex].memberID)
+            {
                 body(paid[paidIndex].memberID, paid[paidIndex].amount)
                 paidIndex += 1
             } else if paidIndex == paid.count || owed[owedIndex].memberID < paid[paidIndex].memberID {

@@ -29,7 +29,9 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
 
     /// The three-letter ISO 4217 code, upper case ("JPY").
     public var code: String {
-        String(decoding: [UInt8(packedCode >> 16 & 0xFF), UInt8(packedCode >> 8 & 0xFF), UInt8(packedCode & 0xFF)], as: UTF8.self)
+        String(
+            decoding: [UInt8(packedCode >> 16 & 0xFF), UInt8(packedCode >> 8 & 0xFF), UInt8(packedCode & 0xFF)],
+            as: UTF8.self)
     }
 
     /// The ISO 4217 English name ("Yen").

@@ -13,7 +13,8 @@ public struct ExchangeRate: Hashable, Sendable, CustomStringConvertible {
     /// A rate such as 1 USD = 151.2375 JPY.
     public init(from: Currency, to: Currency, rate: DecimalValue) throws(ConversionError) {
         guard rate.significand > 0 else { throw .rateNotPositive(rate) }
-        self.init(from: from, to: to, numerator: Int128(rate.significand), denominator: Int128(Decimal10.power(rate.scale)))
+        self.init(
+            from: from, to: to, numerator: Int128(rate.significand), denominator: Int128(Decimal10.power(rate.scale)))
     }
 
     /// The rate implied by one amount charged as another ("4,200 JPY charged as 125.30 MYR").

@@ -103,7 +103,8 @@ public struct ExpenseSplit: Hashable, Sendable {
             }
 
         case .itemized(let items, let extras):
-            return try itemizedShares(total: total, currency: currency, items: items, extras: extras, tieBreak: tieBreak)
+            return try itemizedShares(
+                total: total, currency: currency, items: items, extras: extras, tieBreak: tieBreak)
         }
     }
 
@@ -131,7 +132,8 @@ public struct ExpenseSplit: Hashable, Sendable {
             let lineTieBreak = TieBreak(rawSeed: tieBreak.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
             let lineShares: [MemberAmount]
             do {
-                lineShares = try owedShares(total: item.amount, currency: currency, rule: item.rule, tieBreak: lineTieBreak)
+                lineShares = try owedShares(
+                    total: item.amount, currency: currency, rule: item.rule, tieBreak: lineTieBreak)
             } catch {
                 throw .inItem(index: index, error)
             }

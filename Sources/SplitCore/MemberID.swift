@@ -17,7 +17,9 @@ public struct MemberID: Hashable, Comparable, Sendable, CustomStringConvertible 
     public static func < (lhs: MemberID, rhs: MemberID) -> Bool {
         // Byte order is the numeric order of the two halves read big-endian.
         let (left, right) = (lhs.words, rhs.words)
-        return (UInt64(bigEndian: left.0), UInt64(bigEndian: left.1)) < (UInt64(bigEndian: right.0), UInt64(bigEndian: right.1))
+        return (UInt64(bigEndian: left.0), UInt64(bigEndian: left.1)) < (
+            UInt64(bigEndian: right.0), UInt64(bigEndian: right.1)
+        )
     }
 
     // Hashing and equality on two 64-bit words: balances hash a member id per update, and this
@@ -31,7 +33,9 @@ public struct MemberID: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     private var words: (UInt64, UInt64) {
-        withUnsafeBytes(of: uuid.uuid) { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+        withUnsafeBytes(of: uuid.uuid) {
+            ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        }
     }
 
     /// Lower-case UUID text, the one encoding we store and send.

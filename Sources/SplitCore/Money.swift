@@ -31,7 +31,8 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 
     /// For people: grouped digits and the code ("1,150 JPY", "1,234.50 USD").
     public var description: String {
-        DecimalText.format(minorUnits, fractionDigits: currency.minorUnits, groupingSeparator: ",") + " " + currency.code
+        DecimalText.format(minorUnits, fractionDigits: currency.minorUnits, groupingSeparator: ",") + " "
+            + currency.code
     }
 
     public var isZero: Bool { minorUnits == 0 }

@@ -39,7 +39,8 @@ public struct PairwiseDebts: Hashable, Sendable {
         var payerIndex = 0
         while debtorIndex < owing.count, payerIndex < paying.count {
             let amount = min(owing[debtorIndex].amount, paying[payerIndex].amount)
-            debts.append(PlannedTransfer(from: owing[debtorIndex].memberID, to: paying[payerIndex].memberID, amount: amount))
+            debts.append(
+                PlannedTransfer(from: owing[debtorIndex].memberID, to: paying[payerIndex].memberID, amount: amount))
             owing[debtorIndex] = MemberAmount(owing[debtorIndex].memberID, owing[debtorIndex].amount - amount)
             paying[payerIndex] = MemberAmount(paying[payerIndex].memberID, paying[payerIndex].amount - amount)
             if owing[debtorIndex].amount == 0 { debtorIndex += 1 }

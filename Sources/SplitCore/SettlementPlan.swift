@@ -122,7 +122,8 @@ public enum SettlementPlan {
         let isBelow = { (left: Balance, right: Balance) in
             left.net != right.net ? left.net < right.net : left.member > right.member
         }
-        var debtors = balances.filter { $0.net < 0 }.map { Balance(member: $0.member, net: -$0.net) }.sorted(by: isBelow)
+        var debtors = balances.filter { $0.net < 0 }.map { Balance(member: $0.member, net: -$0.net) }.sorted(
+            by: isBelow)
         var creditors = balances.filter { $0.net > 0 }.sorted(by: isBelow)
         var transfers: [PlannedTransfer] = []
         while var debtor = debtors.popLast(), var creditor = creditors.popLast() {

@@ -76,7 +76,8 @@ public struct ScenarioBuilder {
             return .percent(zip(members, parts).map { MemberDecimal($0, DecimalValue(significand: $1, scale: 2)) })
         case 3:
             var weights = members.map { _ in
-                DecimalValue(significand: Int64.random(in: 0...40, using: &rng), scale: Int.random(in: 0...2, using: &rng))
+                DecimalValue(
+                    significand: Int64.random(in: 0...40, using: &rng), scale: Int.random(in: 0...2, using: &rng))
             }
             if weights.allSatisfy(\.isZero) { weights[0] = DecimalValue(significand: 1) }
             return .shares(zip(members, weights).map { MemberDecimal($0, $1) })

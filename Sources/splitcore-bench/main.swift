@@ -56,7 +56,8 @@ for count in [12, 16, 20] where wanted("plan") {
     var builder = ScenarioBuilder(seed: UInt64(count), memberCount: count)
     let nets = builder.nets(count: count, magnitude: 1_000_000)
     results.append(
-        try measure("plan, \(count) non-zero balances (exact)", runs: 15, target: count == 20 ? .milliseconds(25) : nil) {
+        try measure("plan, \(count) non-zero balances (exact)", runs: 15, target: count == 20 ? .milliseconds(25) : nil)
+        {
             try SettlementPlan.plan(nets)
         })
     print(results.last!.line())
@@ -64,9 +65,11 @@ for count in [12, 16, 20] where wanted("plan") {
 if wanted("plan") {
     var builder = ScenarioBuilder(seed: 22, memberCount: 22)
     let nets = builder.nets(count: 22, magnitude: 1_000_000)
-    results.append(try measure("plan, 22 non-zero balances (greedy fallback)", runs: 15) { try SettlementPlan.plan(nets) })
+    results.append(
+        try measure("plan, 22 non-zero balances (greedy fallback)", runs: 15) { try SettlementPlan.plan(nets) })
     print(results.last!.line())
-    results.append(try measure("plan, 22 non-zero balances (exact, forced)", runs: 5) { try SettlementPlan.minimalPlan(nets) })
+    results.append(
+        try measure("plan, 22 non-zero balances (exact, forced)", runs: 5) { try SettlementPlan.minimalPlan(nets) })
     print(results.last!.line())
 }
 
@@ -91,7 +94,9 @@ if wanted("split") {
         let rule: SplitRule =
             switch index % 3 {
             case 0: .equal(members)
-            case 1: .shares(members.map { MemberDecimal($0, DecimalValue(significand: Int64.random(in: 1...5, using: &rng))) })
+            case 1:
+                .shares(
+                    members.map { MemberDecimal($0, DecimalValue(significand: Int64.random(in: 1...5, using: &rng))) })
             default:
                 .percent(
                     members.enumerated().map { position, id in

@@ -16,7 +16,8 @@ struct BalancesTests {
         #expect(balances.net(of: b, in: .usd) == -1500)
         #expect(balances.net(of: c, in: .usd) == -1500)
         let debts = PairwiseDebts.debts(of: dinner)
-        #expect(debts == [PlannedTransfer(from: b, to: a, amount: 1500), PlannedTransfer(from: c, to: a, amount: 1500)])
+        #expect(
+            debts == [PlannedTransfer(from: b, to: a, amount: 1500), PlannedTransfer(from: c, to: a, amount: 1500)])
     }
 
     @Test("currencies never mix: each has its own nets")

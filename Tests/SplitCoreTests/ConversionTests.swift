@@ -49,7 +49,9 @@ struct ConversionTests {
 
     @Test("converting there and back lands within one minor unit (target unit no coarser than the source's)")
     func roundTrip() async {
-        let pairs: [(Currency, Currency)] = [(.usd, .jpy), (.jpy, .jpy), (.eur, .usd), (.myr, .sgd), (.usd, .kwd), (.jpy, .kwd)]
+        let pairs: [(Currency, Currency)] = [
+            (.usd, .jpy), (.jpy, .jpy), (.eur, .usd), (.myr, .sgd), (.usd, .kwd), (.jpy, .kwd),
+        ]
         await propertyCheck(
             count: 1_000, input: Gen.int(in: 0...(pairs.count - 1)), Gen.int64(in: -1_000_000_000...1_000_000_000),
             Gen.int64(in: 1...10_000_000), Gen.int(in: 0...6)
@@ -69,10 +71,12 @@ struct ConversionTests {
     @Test("converted parts add up to the converted total; nets that sum to zero still do")
     func partsAddUp() async {
         await propertyCheck(
-            count: 1_000, input: Gen.int64(in: -10_000_000...10_000_000).array(of: 1...12), Gen.int64(in: 1...99_999_999),
+            count: 1_000, input: Gen.int64(in: -10_000_000...10_000_000).array(of: 1...12),
+            Gen.int64(in: 1...99_999_999),
             Gen.int(in: 0...8)
         ) { parts, significand, scale in
-            let rate = try ExchangeRate(from: .usd, to: .jpy, rate: DecimalValue(significand: significand, scale: scale))
+            let rate = try ExchangeRate(
+                from: .usd, to: .jpy, rate: DecimalValue(significand: significand, scale: scale))
             let converted = try rate.convert(parts, currency: .usd, tieBreak: TieBreak(seed: "group"))
             let total = try rate.convert(Money(minorUnits: parts.reduce(0, +), currency: .usd))
             #expect(converted.reduce(0, +) == total.minorUnits)

@@ -4,12 +4,14 @@ import Testing
 
 @Suite("Currencies")
 struct CurrencyTests {
-    @Test("the table has the exponents that matter", arguments: [
-        ("JPY", 0), ("KRW", 0), ("VND", 0), ("CLP", 0), ("ISK", 0), ("XOF", 0),
-        ("USD", 2), ("EUR", 2), ("MYR", 2), ("SGD", 2), ("GBP", 2),
-        ("KWD", 3), ("BHD", 3), ("JOD", 3), ("OMR", 3), ("TND", 3), ("IQD", 3), ("LYD", 3),
-        ("CLF", 4), ("UYW", 4),
-    ])
+    @Test(
+        "the table has the exponents that matter",
+        arguments: [
+            ("JPY", 0), ("KRW", 0), ("VND", 0), ("CLP", 0), ("ISK", 0), ("XOF", 0),
+            ("USD", 2), ("EUR", 2), ("MYR", 2), ("SGD", 2), ("GBP", 2),
+            ("KWD", 3), ("BHD", 3), ("JOD", 3), ("OMR", 3), ("TND", 3), ("IQD", 3), ("LYD", 3),
+            ("CLF", 4), ("UYW", 4),
+        ])
     func exponents(code: String, minorUnits: Int) throws {
         #expect(try Currency(code: code).minorUnits == minorUnits)
     }

@@ -22,4 +22,3 @@ func split(
 }
 
 func amounts(_ shares: [MemberAmount]) -> [Int64] { shares.map(\.amount) }
-

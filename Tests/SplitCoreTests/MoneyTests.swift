@@ -6,11 +6,13 @@ import Testing
 
 @Suite("Amounts: parsing, formatting, arithmetic")
 struct MoneyTests {
-    @Test("decimal strings parse to minor units per currency", arguments: [
-        ("12.50", "USD", 1250), ("12.5", "USD", 1250), ("12", "USD", 1200), ("0.01", "USD", 1),
-        ("1200", "JPY", 1200), ("0", "JPY", 0), ("1.234", "KWD", 1234), ("0.5", "KWD", 500),
-        ("00012.30", "USD", 1230),
-    ])
+    @Test(
+        "decimal strings parse to minor units per currency",
+        arguments: [
+            ("12.50", "USD", 1250), ("12.5", "USD", 1250), ("12", "USD", 1200), ("0.01", "USD", 1),
+            ("1200", "JPY", 1200), ("0", "JPY", 0), ("1.234", "KWD", 1234), ("0.5", "KWD", 500),
+            ("00012.30", "USD", 1230),
+        ])
     func parses(text: String, code: String, minor: Int64) throws {
         let money = try Money(parsing: text, currency: try Currency(code: code))
         #expect(money.minorUnits == minor)
@@ -32,9 +34,12 @@ struct MoneyTests {
                 == "\"1200.5\" has 1 decimal; JPY has no minor unit")
     }
 
-    @Test("garbage is rejected with a precise error", arguments: [
-        "", "-", ".", "1.", ".5", "1e5", "1,000", " 12", "12 ", "1.2.3", "12a", "٣", "0x10", "--1", "1-", "+5", "- 1",
-    ])
+    @Test(
+        "garbage is rejected with a precise error",
+        arguments: [
+            "", "-", ".", "1.", ".5", "1e5", "1,000", " 12", "12 ", "1.2.3", "12a", "٣", "0x10", "--1", "1-", "+5",
+            "- 1",
+        ])
     func garbage(text: String) {
         #expect(throws: AmountError.self) { try Money(parsing: text, currency: .usd) }
     }
@@ -78,7 +83,8 @@ struct MoneyTests {
 
     @Test("format then parse gives back the same amount, in every currency")
     func roundTrip() async {
-        await propertyCheck(count: 1_000, input: Gen.int64(), Gen.int(in: 0...(Currency.all.count - 1))) { minor, index in
+        await propertyCheck(count: 1_000, input: Gen.int64(), Gen.int(in: 0...(Currency.all.count - 1))) {
+            minor, index in
             let currency = Currency.all[index]
             let money = Money(minorUnits: minor, currency: currency)
             let parsed = try Money(parsing: money.decimalString, currency: currency, allowNegative: true)

@@ -56,7 +56,8 @@ struct SettlementPlanTests {
     func twoPairs() throws {
         let nets: [MemberID: Int64] = [a: -500, b: -300, c: 300, d: 500]
         let plan = try SettlementPlan.plan(nets)
-        #expect(Set(plan) == [PlannedTransfer(from: b, to: c, amount: 300), PlannedTransfer(from: a, to: d, amount: 500)])
+        #expect(
+            Set(plan) == [PlannedTransfer(from: b, to: c, amount: 300), PlannedTransfer(from: a, to: d, amount: 500)])
         #expect(plan.count == 2)
     }
 

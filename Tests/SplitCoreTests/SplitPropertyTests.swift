@@ -35,7 +35,8 @@ struct SplitPropertyTests {
 
     @Test("equal splits differ by at most one minor unit and sum to the total")
     func equalSplitsAreFair() async {
-        await propertyCheck(count: Self.cases, input: Gen.int64(in: 1...10_000_000), Gen.int(in: 1...40), Gen.uint64()) {
+        await propertyCheck(count: Self.cases, input: Gen.int64(in: 1...10_000_000), Gen.int(in: 1...40), Gen.uint64())
+        {
             total, count, seed in
             let members = (1...count).map(member)
             let result = try ExpenseSplit.compute(
@@ -72,7 +73,8 @@ struct SplitPropertyTests {
             let first = try ExpenseSplit.compute(total: money, payers: payers, rule: rule, tieBreak: tie)
             let second = try ExpenseSplit.compute(total: money, payers: payers, rule: rule, tieBreak: tie)
             #expect(first == second)
-            let reordered = try ExpenseSplit.compute(total: money, payers: payers, rule: rule.reversedLists, tieBreak: tie)
+            let reordered = try ExpenseSplit.compute(
+                total: money, payers: payers, rule: rule.reversedLists, tieBreak: tie)
             #expect(first == reordered)
         }
     }
@@ -103,10 +105,13 @@ extension SplitRule {
         case .exact(let amounts): .exact(amounts.reversed())
         case .percent(let percents): .percent(percents.reversed())
         case .shares(let shares): .shares(shares.reversed())
-        case .adjustment(let members, let adjustments): .adjustment(members: members.reversed(), adjustments: adjustments.reversed())
+        case .adjustment(let members, let adjustments):
+            .adjustment(members: members.reversed(), adjustments: adjustments.reversed())
         case .itemized(let items, let extras):
             .itemized(
-                items: items.map { SplitItem(description: $0.description, amount: $0.amount, rule: $0.rule.reversedLists) },
+                items: items.map {
+                    SplitItem(description: $0.description, amount: $0.amount, rule: $0.rule.reversedLists)
+                },
                 extras: extras)
         }
     }

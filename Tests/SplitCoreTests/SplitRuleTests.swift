@@ -48,7 +48,10 @@ struct SplitRuleTests {
     func percentages() throws {
         let result = try split(
             usd("100"),
-            .percent([MemberDecimal(a, decimal("33.33")), MemberDecimal(b, decimal("33.33")), MemberDecimal(c, decimal("33.34"))]))
+            .percent([
+                MemberDecimal(a, decimal("33.33")), MemberDecimal(b, decimal("33.33")),
+                MemberDecimal(c, decimal("33.34")),
+            ]))
         #expect(amounts(result.owed) == [3333, 3333, 3334])
     }
 
@@ -71,7 +74,9 @@ struct SplitRuleTests {
 
     @Test("a member listed twice is refused, naming the member")
     func duplicate() {
-        #expect(throws: SplitError.duplicateMember(a, field: "split.memberIds")) { try split(usd("10"), .equal([a, b, a])) }
+        #expect(throws: SplitError.duplicateMember(a, field: "split.memberIds")) {
+            try split(usd("10"), .equal([a, b, a]))
+        }
         #expect(
             SplitError.duplicateMember(a, field: "split.memberIds").description
                 == "member 00000000-0000-0000-0000-000000000001 appears twice")
@@ -80,7 +85,8 @@ struct SplitRuleTests {
     @Test("shares (weights): 2 : 1 : 1 of 100 USD, and decimal weights")
     func shares() throws {
         let result = try split(
-            usd("100"), .shares([MemberDecimal(a, decimal("2")), MemberDecimal(b, decimal("1")), MemberDecimal(c, decimal("1"))]))
+            usd("100"),
+            .shares([MemberDecimal(a, decimal("2")), MemberDecimal(b, decimal("1")), MemberDecimal(c, decimal("1"))]))
         #expect(amounts(result.owed) == [5000, 2500, 2500])
         let decimals = try split(
             usd("10"), .shares([MemberDecimal(a, decimal("1.5")), MemberDecimal(b, decimal("0.5"))]))
@@ -149,7 +155,9 @@ struct SplitRuleTests {
     func itemizedErrors() {
         let wrongSum = SplitRule.itemized(
             items: [SplitItem(description: "x", amount: 500, rule: .equal([a]))], extras: [])
-        #expect(throws: SplitError.itemsDoNotSum(sum: usd("5.00"), total: usd("6.00"))) { try split(usd("6"), wrongSum) }
+        #expect(throws: SplitError.itemsDoNotSum(sum: usd("5.00"), total: usd("6.00"))) {
+            try split(usd("6"), wrongSum)
+        }
         let inner = SplitRule.itemized(
             items: [
                 SplitItem(description: "x", amount: 500, rule: .equal([a])),
@@ -168,7 +176,8 @@ struct SplitRuleTests {
     @Test("several payers: amounts must be positive and add up to the total")
     func severalPayers() throws {
         let result = try split(
-            jpy("4000"), .shares([MemberDecimal(a, decimal("2")), MemberDecimal(b, decimal("1")), MemberDecimal(c, decimal("1"))]),
+            jpy("4000"),
+            .shares([MemberDecimal(a, decimal("2")), MemberDecimal(b, decimal("1")), MemberDecimal(c, decimal("1"))]),
             paidBy: [MemberAmount(a, 3000), MemberAmount(b, 1000)])
         #expect(result.paid == [MemberAmount(a, 3000), MemberAmount(b, 1000)])
         #expect(amounts(result.owed) == [2000, 1000, 1000])
@@ -186,7 +195,9 @@ struct SplitRuleTests {
 
     @Test("a zero or negative total is refused; so are empty member lists and negative amounts")
     func badInput() {
-        #expect(throws: SplitError.nonPositiveTotal(usd("0"))) { try split(usd("0"), .equal([a]), paidBy: [MemberAmount(a, 1)]) }
+        #expect(throws: SplitError.nonPositiveTotal(usd("0"))) {
+            try split(usd("0"), .equal([a]), paidBy: [MemberAmount(a, 1)])
+        }
         #expect(throws: SplitError.noParticipants(field: "split.memberIds")) { try split(usd("1"), .equal([])) }
         #expect(throws: SplitError.negativeAmount(b, usd("-1.00"), field: "split.amounts")) {
             try split(usd("1"), .exact([MemberAmount(a, 200), MemberAmount(b, -100)]))

@@ -1,0 +1,158 @@
+import AsyncKit
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import SQLiteKit
+import SQLiteNIO
+
+/// The one handle on the database that the rest of the server uses (DESIGN §6, STYLE §11, §14):
+/// queries go through `read` or `transaction`, both handing out an `any SQLDatabase`, so every
+/// store function is one code path over SQLite and PostgreSQL. The differences between the two
+/// live in this file only.
+public final class Database: Sendable {
+    public enum Backend: String, Sendable {
+        case sqlite
+        case postgres
+    }
+
+    private enum Storage: Sendable {
+        /// One connection; SQLite has a single writer, so sessions take turns under the lock.
+        case sqlite(SQLiteConnection, AsyncLock)
+        /// A pool; each transaction pins one connection for its duration.
+        case postgres(PostgresPool, any SQLDatabase)
+    }
+
+    /// `EventLoopGroupConnectionPool` predates Sendable annotations, but every entry point takes
+    /// its internal `NIOLock` (it is shared across threads by every Vapor application), so
+    /// sharing it between tasks is safe.
+    private final class PostgresPool: @unchecked Sendable {
+        let pool: EventLoopGroupConnectionPool<PostgresConnectionSource>
+        init(_ pool: EventLoopGroupConnectionPool<PostgresConnectionSource>) { self.pool = pool }
+    }
+
+    public let backend: Backend
+    private let storage: Storage
+    let logger: Logger
+
+    private init(backend: Backend, storage: Storage, logger: Logger) {
+        self.backend = backend
+        self.storage = storage
+        self.logger = logger
+    }
+
+    /// Opens the configured database. SQLite gets WAL, foreign keys and a busy timeout.
+    public static func open(_ configuration: DatabaseConfiguration, logger: Logger) async throws -> Database {
+        switch configuration {
+        case .sqlite(let path):
+            let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            do {
+                let sql = connection.sql()
+                for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"] {
+                    try await sql.raw(SQLQueryString(pragma)).run()
+                }
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+            return Database(backend: .sqlite, storage: .sqlite(connection, AsyncLock()), logger: logger)
+        case .postgres(let url):
+            let source = PostgresConnectionSource(sqlConfiguration: try SQLPostgresConfiguration(url: url))
+            let pool = EventLoopGroupConnectionPool(
+                source: source,
+                maxConnectionsPerEventLoop: 8,
+                pruneInterval: .seconds(60),
+                logger: logger,
+                on: MultiThreadedEventLoopGroup.singleton
+            )
+            let database = Database(
+                backend: .postgres, storage: .postgres(PostgresPool(pool), pool.database(logger: logger).sql()),
+                logger: logger)
+            do {
+                // Fail at start-up, with the driver's reason, if the server cannot be reached.
+                _ = try await database.read { try await $0.raw("SELECT 1").run() }
+            } catch {
+                try? await pool.shutdownAsync()
+                throw error
+            }
+            return database
+        }
+    }
+
+    /// Runs read-only work. On SQLite it waits for any running transaction to finish.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        switch storage {
+        case .sqlite(let connection, let lock):
+            return try await lock.withLock { try await body(connection.sql()) }
+        case .postgres(_, let sql):
+            return try await body(sql)
+        }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T)
+        async throws -> T
+    {
+        switch storage {
+        case .sqlite(let connection, let lock):
+            // IMMEDIATE takes the write lock up front, so two writers never deadlock on upgrade.
+            return try await lock.withLock {
+                try await Self.inTransaction(connection.sql(), begin: "BEGIN IMMEDIATE", body)
+            }
+        case .postgres(_, let sql):
+            return try await sql.withSession { try await Self.inTransaction($0, begin: "BEGIN", body) }
+        }
+    }
+
+    private static func inTransaction<T: Sendable>(
+        _ sql: any SQLDatabase,
+        begin: String,
+        _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await sql.raw(SQLQueryString(begin)).run()
+        do {
+            let result = try await body(sql)
+            try await sql.raw("COMMIT").run()
+            return result
+        } catch {
+            try? await sql.raw("ROLLBACK").run()
+            throw error
+        }
+    }
+
+    /// Serializes schema changes between servers starting at once (PostgreSQL; SQLite's single
+    /// writer already does). Call inside a transaction; released when it ends.
+    func lockForMigrations(_ sql: any SQLDatabase) async throws {
+        if backend == .postgres {
+            try await sql.raw("SELECT pg_advisory_xact_lock(7240011)").run()
+        }
+    }
+
+    /// Whether `error` is a unique-constraint violation, on either database.
+    public static func isUniqueViolation(_ error: any Error) -> Bool {
+        if let error = error as? SQLiteError {
+            switch error.reason {
+            case .constraintUniqueFailed, .constraintPrimaryKeyFailed: return true
+            case .constraint: return error.message.contains("UNIQUE")
+            default: return false
+            }
+        }
+        if let error = error as? PSQLError {
+            return error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw
+        }
+        return false
+    }
+
+    /// Closes the connection or drains the pool.
+    public func close() async throws {
+        switch storage {
+        case .sqlite(let connection, let lock):
+            try await lock.withLock { try await connection.close() }
+        case .postgres(let pool, _):
+            try await pool.pool.shutdownAsync()
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where the data lives (DESIGN §6): `DATABASE_URL` unset → an SQLite file in the working
+/// directory; `postgres://…` → PostgreSQL; `sqlite:PATH` (or `sqlite://PATH`) → that SQLite file.
+public enum DatabaseConfiguration: Sendable, Equatable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    /// The file used when nothing is configured.
+    public static let defaultSQLitePath = "splitter.sqlite"
+
+    /// Reads a `DATABASE_URL` value; nil or empty means the default SQLite file.
+    public init(databaseURL: String?) throws(DatabaseConfigurationError) {
+        guard let url = databaseURL?.trimmingCharacters(in: .whitespaces), !url.isEmpty else {
+            self = .sqlite(path: Self.defaultSQLitePath)
+            return
+        }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            self = .postgres(url: url)
+        } else if url.hasPrefix("sqlite://") {
+            self = .sqlite(path: String(url.dropFirst("sqlite://".count)))
+        } else if url.hasPrefix("sqlite:") {
+            self = .sqlite(path: String(url.dropFirst("sqlite:".count)))
+        } else {
+            throw .unsupportedScheme
+        }
+        if case .sqlite(let path) = self, path.isEmpty { throw .missingPath }
+    }
+
+    /// For the start-up log line: the backend and where, never a password.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): "SQLite file \(path)"
+        case .postgres(let url):
+            if let components = URLComponents(string: url) {
+                "PostgreSQL at \(components.host ?? "localhost"):\(components.port ?? 5432)\(components.path)"
+            } else {
+                "PostgreSQL"
+            }
+        }
+    }
+}
+
+public enum DatabaseConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unsupportedScheme
+    case missingPath
+
+    // Never echoes the URL itself: it may hold a password.
+    public var description: String {
+        switch self {
+        case .unsupportedScheme: "DATABASE_URL must start with postgres://, postgresql:// or sqlite:"
+        case .missingPath: "DATABASE_URL sqlite: needs a file path"
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Logging
+import SQLKit
+import SplitStore
+import Testing
+
+/// Every store test runs on each database this machine has: SQLite always, PostgreSQL when
+/// `TEST_DATABASE_URL` is set (scripts/test starts one). Each test gets a database of its own.
+enum TestDatabases {
+    static var all: [Database.Backend] {
+        ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] == nil ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    static let logger: Logger = {
+        var logger = Logger(label: "store-tests")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// A fresh, empty database for one test, removed afterwards whether the test passes or not.
+    static func with<T>(_ backend: Database.Backend, _ body: (Database) async throws -> T) async throws -> T {
+        switch backend {
+        case .sqlite:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("splitter-\(UUID()).sqlite").path
+            defer {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+            let database = try await Database.open(.sqlite(path: path), logger: logger)
+            return try await run(body, on: database)
+        case .postgres:
+            let adminURL = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"]!
+            let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            let admin = try await Database.open(.postgres(url: adminURL), logger: logger)
+            try await admin.read { try await $0.raw("CREATE DATABASE \(ident: name)").run() }
+            var components = URLComponents(string: adminURL)!
+            components.path = "/" + name
+            let outcome: Result<T, any Error>
+            do {
+                let database = try await Database.open(.postgres(url: components.string!), logger: logger)
+                outcome = .success(try await run(body, on: database))
+            } catch {
+                outcome = .failure(error)
+            }
+            try? await admin.read { try await $0.raw("DROP DATABASE IF EXISTS \(ident: name) WITH (FORCE)").run() }
+            try? await admin.close()
+            return try outcome.get()
+        }
+    }
+
+    private static func run<T>(_ body: (Database) async throws -> T, on database: Database) async throws -> T {
+        do {
+            let result = try await body(database)
+            try await database.close()
+            return result
+        } catch {
+            try? await database.close()
+            throw error
+        }
+    }
+}
+
+@Suite("Database and migrations")
+struct MigrationTests {
+    @Test("migrations run in order once, and a second run applies nothing", arguments: TestDatabases.all)
+    func migrationsApplyOnce(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            // act
+            let first = try await Migrations.run(on: database)
+            let second = try await Migrations.run(on: database)
+            // validate
+            #expect(first == Migrations.all.map(\.id))
+            #expect(second.isEmpty)
+            #expect(try await Migrations.applied(on: database) == Migrations.all.map(\.id))
+        }
+    }
+
+    @Test("servers starting at once apply each migration exactly once", arguments: TestDatabases.all)
+    func concurrentMigrations(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            let results = try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<4 { group.addTask { try await Migrations.run(on: database) } }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(results.sorted() == Migrations.all.map(\.id).sorted())
+        }
+    }
+
+    @Test("a transaction that throws leaves nothing behind", arguments: TestDatabases.all)
+    func rollback(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            struct Boom: Error {}
+            await #expect(throws: Boom.self) {
+                try await database.transaction { sql in
+                    try await sql.raw(
+                        "INSERT INTO users (id, email, display_name, password_hash, created_at, updated_at) VALUES ('u1', 'a@b.c', 'A', 'h', 0, 0)"
+                    ).run()
+                    throw Boom()
+                }
+            }
+            let count = try await database.read {
+                try await $0.raw("SELECT COUNT(*) AS n FROM users").first()!.decode(column: "n", as: Int.self)
+            }
+            #expect(count == 0)
+        }
+    }
+
+    @Test("schema constraints hold on both databases: unique emails, roles, foreign keys", arguments: TestDatabases.all)
+    func constraints(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            let insertUser: @Sendable (String, String) async throws -> Void = { id, email in
+                try await database.transaction { sql in
+                    try await sql.raw(
+                        "INSERT INTO users (id, email, display_name, password_hash, created_at, updated_at) VALUES (\(bind: id), \(bind: email), 'A', 'h', 0, 0)"
+                    ).run()
+                }
+            }
+            try await insertUser("u1", "a@example.com")
+            do {
+                try await insertUser("u2", "a@example.com")
+                Issue.record("a second user with the same email was accepted")
+            } catch {
+                #expect(Database.isUniqueViolation(error))
+            }
+            await #expect(throws: (any Error).self) {
+                try await database.transaction { sql in
+                    try await sql.raw(
+                        "INSERT INTO members (id, group_id, name, role, created_at, updated_at) VALUES ('m1', 'no-such-group', 'Aki', 'member', 0, 0)"
+                    ).run()
+                }
+            }
+            await #expect(throws: (any Error).self) {
+                try await database.transaction { sql in
+                    try await sql.raw(
+                        "INSERT INTO groups (id, name, home_currency, owner_user_id, created_at, updated_at) VALUES ('g1', 'Trip', 'JPY', 'u1', 0, 0)"
+                    ).run()
+                    try await sql.raw(
+                        "INSERT INTO members (id, group_id, name, role, created_at, updated_at) VALUES ('m1', 'g1', 'Aki', 'emperor', 0, 0)"
+                    ).run()
+                }
+            }
+        }
+    }
+
+    @Test("twenty concurrent inserts of one email: one row, nineteen unique violations", arguments: TestDatabases.all)
+    func concurrentUniqueInserts(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            let outcomes = await withTaskGroup(of: Bool?.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        do {
+                            try await database.transaction { sql in
+                                try await sql.raw(
+                                    "INSERT INTO users (id, email, display_name, password_hash, created_at, updated_at) VALUES (\(bind: "u\(index)"), 'same@example.com', 'A', 'h', 0, 0)"
+                                ).run()
+                            }
+                            return true
+                        } catch {
+                            return Database.isUniqueViolation(error) ? false : nil
+                        }
+                    }
+                }
+                return await group.reduce(into: [Bool?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == true }.count == 1)
+            #expect(outcomes.filter { $0 == false }.count == 19)
+        }
+    }
+}
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    @Test("DATABASE_URL: unset means SQLite in the working directory; postgres and sqlite URLs; anything else refused")
+    func databaseURL() throws {
+        #expect(try DatabaseConfiguration(databaseURL: nil) == .sqlite(path: "splitter.sqlite"))
+        #expect(try DatabaseConfiguration(databaseURL: "  ") == .sqlite(path: "splitter.sqlite"))
+        #expect(try DatabaseConfiguration(databaseURL: "sqlite:/tmp/x.db") == .sqlite(path: "/tmp/x.db"))
+        #expect(
+            try DatabaseConfiguration(databaseURL: "postgres://u:secret@db:5433/app")
+                == .postgres(url: "postgres://u:secret@db:5433/app"))
+        #expect(throws: DatabaseConfigurationError.unsupportedScheme) {
+            try DatabaseConfiguration(databaseURL: "mysql://x")
+        }
+        #expect(throws: DatabaseConfigurationError.missingPath) { try DatabaseConfiguration(databaseURL: "sqlite:") }
+        let description = try DatabaseConfiguration(databaseURL: "postgres://u:secret@db:5433/app").description
+        #expect(description == "PostgreSQL at db:5433/app")
+        #expect(!description.contains("secret"))
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import SQLKit
+
+/// A user account row.
+public struct UserRecord: Sendable, Equatable {
+    public var id: UUID
+    public var email: String?
+    public var phone: String?
+    public var displayName: String
+    public var passwordHash: String
+    public var isActive: Bool
+    public var version: Int64
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(
+        id: UUID, email: String?, phone: String?, displayName: String, passwordHash: String, isActive: Bool = true,
+        version: Int64 = 1, createdAt: Int64, updatedAt: Int64
+    ) {
+        self.id = id
+        self.email = email
+        self.phone = phone
+        self.displayName = displayName
+        self.passwordHash = passwordHash
+        self.isActive = isActive
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A login session; the token itself is never stored, only its hash (DESIGN §4).
+public struct SessionRecord: Sendable, Equatable {
+    public var id: UUID
+    public var userID: UUID
+    public var tokenHash: String
+    public var deviceID: String?
+    public var deviceName: String?
+    public var ipAddress: String?
+    public var createdAt: Int64
+    public var lastUsedAt: Int64
+    public var expiresAt: Int64
+    public var revokedAt: Int64?
+
+    public init(
+        id: UUID, userID: UUID, tokenHash: String, deviceID: String? = nil, deviceName: String? = nil,
+        ipAddress: String? = nil, createdAt: Int64, lastUsedAt: Int64, expiresAt: Int64, revokedAt: Int64? = nil
+    ) {
+        self.id = id
+        self.userID = userID
+        self.tokenHash = tokenHash
+        self.deviceID = deviceID
+        self.deviceName = deviceName
+        self.ipAddress = ipAddress
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+    }
+}
+
+/// What a store write can be refused for.
+public enum StoreError: Error, Equatable, Sendable {
+    /// A unique value is taken already; `field` as on the wire ("email", "phone").
+    case conflict(field: String)
+}
+
+/// Accounts and sessions: plain functions over the database, testable without HTTP (STYLE §8).
+/// Ids are stored as lower-case UUID text, timestamps as epoch milliseconds.
+public struct AccountStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Inserts a user; a taken email or phone is `StoreError.conflict`, also under races (the
+    /// unique index decides, not a prior read).
+    public func createUser(_ user: UserRecord) async throws -> UserRecord {
+        do {
+            try await database.transaction { sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO users (id, email, phone, display_name, password_hash, is_active, version, created_at, updated_at)
+                    VALUES (\(bind: user.id.text), \(bind: user.email), \(bind: user.phone), \(bind: user.displayName),
+                            \(bind: user.passwordHash), \(bind: user.isActive), \(bind: user.version),
+                            \(bind: user.createdAt), \(bind: user.updatedAt))
+                    """
+                ).run()
+            }
+            return user
+        } catch  where Database.isUniqueViolation(error) {
+            // Name the field for the 409: whichever of the two is already there.
+            if let email = user.email, try await self.user(email: email) != nil {
+                throw StoreError.conflict(field: "email")
+            }
+            throw StoreError.conflict(field: "phone")
+        }
+    }
+
+    public func user(id: UUID) async throws -> UserRecord? {
+        try await database.read { try await $0.raw("SELECT * FROM users WHERE id = \(bind: id.text)").first() }
+            .map(UserRecord.init(row:))
+    }
+
+    /// By normalized email (see `AccountInput.normalizedEmail`).
+    public func user(email: String) async throws -> UserRecord? {
+        try await database.read { try await $0.raw("SELECT * FROM users WHERE email = \(bind: email)").first() }
+            .map(UserRecord.init(row:))
+    }
+
+    /// By normalized phone (see `AccountInput.normalizedPhone`).
+    public func user(phone: String) async throws -> UserRecord? {
+        try await database.read { try await $0.raw("SELECT * FROM users WHERE phone = \(bind: phone)").first() }
+            .map(UserRecord.init(row:))
+    }
+
+    /// Deactivates a user and revokes every session at once (DESIGN §4).
+    public func deactivate(userID: UUID, now: Int64) async throws {
+        try await database.transaction { sql in
+            try await sql.raw(
+                "UPDATE users SET is_active = \(bind: false), version = version + 1, updated_at = \(bind: now) WHERE id = \(bind: userID.text)"
+            ).run()
+            try await sql.raw(
+                "UPDATE sessions SET revoked_at = \(bind: now) WHERE user_id = \(bind: userID.text) AND revoked_at IS NULL"
+            ).run()
+        }
+    }
+
+    public func createSession(_ session: SessionRecord) async throws {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                INSERT INTO sessions (id, user_id, token_hash, device_id, device_name, ip_address, created_at, last_used_at,
+                                      expires_at, revoked_at)
+                VALUES (\(bind: session.id.text), \(bind: session.userID.text), \(bind: session.tokenHash),
+                        \(bind: session.deviceID), \(bind: session.deviceName), \(bind: session.ipAddress),
+                        \(bind: session.createdAt), \(bind: session.lastUsedAt), \(bind: session.expiresAt),
+                        \(bind: session.revokedAt))
+                """
+            ).run()
+        }
+    }
+
+    /// The session and user behind a token hash, when the session is neither revoked nor expired
+    /// and the user is active; records `now` as its last use.
+    public func authenticate(tokenHash: String, now: Int64) async throws -> (SessionRecord, UserRecord)? {
+        try await database.transaction { sql -> (SessionRecord, UserRecord)? in
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT s.id AS s_id, s.user_id AS s_user_id, s.token_hash AS s_token_hash, s.device_id AS s_device_id,
+                           s.device_name AS s_device_name, s.ip_address AS s_ip_address, s.created_at AS s_created_at,
+                           s.last_used_at AS s_last_used_at, s.expires_at AS s_expires_at, s.revoked_at AS s_revoked_at,
+                           u.*
+                    FROM sessions s JOIN users u ON u.id = s.user_id
+                    WHERE s.token_hash = \(bind: tokenHash) AND s.revoked_at IS NULL AND s.expires_at > \(bind: now)
+                          AND u.is_active = \(bind: true)
+                    """
+                ).first()
+            else { return nil }
+            var session = try SessionRecord(row: row, prefix: "s_")
+            try await sql.raw("UPDATE sessions SET last_used_at = \(bind: now) WHERE id = \(bind: session.id.text)")
+                .run()
+            session.lastUsedAt = now
+            return (session, try UserRecord(row: row))
+        }
+    }
+
+    /// A user's sessions that still work, newest first.
+    public func activeSessions(userID: UUID, now: Int64) async throws -> [SessionRecord] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT * FROM sessions WHERE user_id = \(bind: userID.text) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                ORDER BY created_at DESC, id
+                """
+            ).all()
+        }.map { try SessionRecord(row: $0) }
+    }
+
+    /// Revokes one of the user's sessions; false when it is not theirs or already revoked (the
+    /// caller answers 404 either way, so ids of other users' sessions reveal nothing).
+    public func revokeSession(id: UUID, userID: UUID, now: Int64) async throws -> Bool {
+        try await database.transaction { sql in
+            let row = try await sql.raw(
+                """
+                SELECT id FROM sessions WHERE id = \(bind: id.text) AND user_id = \(bind: userID.text) AND revoked_at IS NULL
+                """
+            ).first()
+            guard row != nil else { return false }
+            try await sql.raw("UPDATE sessions SET revoked_at = \(bind: now) WHERE id = \(bind: id.text)").run()
+            return true
+        }
+    }
+
+    /// Revokes every session of the user but `except` (after a password change).
+    public func revokeOtherSessions(userID: UUID, except: UUID?, now: Int64) async throws {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                UPDATE sessions SET revoked_at = \(bind: now)
+                WHERE user_id = \(bind: userID.text) AND revoked_at IS NULL AND id <> \(bind: except?.text ?? "")
+                """
+            ).run()
+        }
+    }
+}
+
+extension UUID {
+    /// The one encoding of ids in the database: lower-case text.
+    var text: String { uuidString.lowercased() }
+}
+
+extension UserRecord {
+    init(row: any SQLRow) throws {
+        self.init(
+            id: try row.decodeUUID("id"),
+            email: try row.decode(column: "email", as: String?.self),
+            phone: try row.decode(column: "phone", as: String?.self),
+            displayName: try row.decode(column: "display_name", as: String.self),
+            passwordHash: try row.decode(column: "password_hash", as: String.self),
+            isActive: try row.decode(column: "is_active", as: Bool.self),
+            version: try row.decode(column: "version", as: Int64.self),
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
+            updatedAt: try row.decode(column: "updated_at", as: Int64.self)
+        )
+    }
+}
+
+extension SessionRecord {
+    init(row: any SQLRow, prefix: String = "") throws {
+        self.init(
+            id: try row.decodeUUID(prefix + "id"),
+            userID: try row.decodeUUID(prefix + "user_id"),
+            tokenHash: try row.decode(column: prefix + "token_hash", as: String.self),
+            deviceID: try row.decode(column: prefix + "device_id", as: String?.self),
+            deviceName: try row.decode(column: prefix + "device_name", as: String?.self),
+            ipAddress: try row.decode(column: prefix + "ip_address", as: String?.self),
+            createdAt: try row.decode(column: prefix + "created_at", as: Int64.self),
+            lastUsedAt: try row.decode(column: prefix + "last_used_at", as: Int64.self),
+            expiresAt: try row.decode(column: prefix + "expires_at", as: Int64.self),
+            revokedAt: try row.decode(column: prefix + "revoked_at", as: Int64?.self)
+        )
+    }
+}
+
+extension SQLRow {
+    func decodeUUID(_ column: String) throws -> UUID {
+        let text = try decode(column: column, as: String.self)
+        guard let uuid = UUID(uuidString: text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "\(column) is not a UUID: \(text)"))
+        }
+        return uuid
+    }
+}

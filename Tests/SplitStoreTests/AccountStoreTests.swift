@@ -1,0 +1,130 @@
+import Foundation
+import SplitStore
+import Testing
+
+@Suite("Accounts and sessions in the store")
+struct AccountStoreTests {
+    static let day: Int64 = 86_400_000
+
+    static func user(email: String? = "aki@example.com", phone: String? = nil) -> UserRecord {
+        UserRecord(
+            id: UUID(), email: email, phone: phone, displayName: "Aki", passwordHash: "hash", createdAt: 1_000,
+            updatedAt: 1_000)
+    }
+
+    static func session(for user: UserRecord, token: String, expiresAt: Int64 = 30 * day) -> SessionRecord {
+        SessionRecord(
+            id: UUID(), userID: user.id, tokenHash: token, deviceName: "phone", createdAt: 1_000, lastUsedAt: 1_000,
+            expiresAt: expiresAt)
+    }
+
+    /// Migrated database and its account store.
+    static func withStore(_ backend: Database.Backend, _ body: (AccountStore) async throws -> Void) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            try await body(AccountStore(database: database))
+        }
+    }
+
+    @Test("a user is found by id, email and phone, exactly as stored", arguments: TestDatabases.all)
+    func roundTrip(backend: Database.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            // setup
+            let created = try await store.createUser(Self.user(phone: "+60123456789"))
+            // act, validate
+            #expect(try await store.user(id: created.id) == created)
+            #expect(try await store.user(email: "aki@example.com") == created)
+            #expect(try await store.user(phone: "+60123456789") == created)
+            #expect(try await store.user(email: "ben@example.com") == nil)
+            #expect(try await store.user(id: UUID()) == nil)
+        }
+    }
+
+    @Test("a taken email or phone is a conflict naming the field", arguments: TestDatabases.all)
+    func conflicts(backend: Database.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            _ = try await store.createUser(Self.user(email: "aki@example.com", phone: "+60123456789"))
+            await #expect(throws: StoreError.conflict(field: "email")) {
+                try await store.createUser(Self.user(email: "aki@example.com"))
+            }
+            await #expect(throws: StoreError.conflict(field: "phone")) {
+                try await store.createUser(Self.user(email: "other@example.com", phone: "+60123456789"))
+            }
+        }
+    }
+
+    @Test("twenty concurrent registrations of one email: one account, nineteen conflicts", arguments: TestDatabases.all)
+    func registrationRace(backend: Database.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        do {
+                            _ = try await store.createUser(Self.user(email: "race@example.com"))
+                            return "created"
+                        } catch let error as StoreError {
+                            return error == .conflict(field: "email") ? "conflict" : "other: \(error)"
+                        } catch {
+                            return "other: \(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "created" }.count == 1)
+            #expect(outcomes.filter { $0 == "conflict" }.count == 19)
+        }
+    }
+
+    @Test("a session works until it expires or is revoked, and records its last use", arguments: TestDatabases.all)
+    func sessions(backend: Database.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            let user = try await store.createUser(Self.user())
+            let session = Self.session(for: user, token: "t1", expiresAt: 10 * Self.day)
+            try await store.createSession(session)
+
+            let found = try #require(try await store.authenticate(tokenHash: "t1", now: 5 * Self.day))
+            #expect(found.0.id == session.id && found.1 == user)
+            #expect(found.0.lastUsedAt == 5 * Self.day)
+            #expect(
+                try await store.activeSessions(userID: user.id, now: 5 * Self.day).first?.lastUsedAt == 5 * Self.day)
+            #expect(try await store.authenticate(tokenHash: "t1", now: 10 * Self.day) == nil)  // expired
+            #expect(try await store.authenticate(tokenHash: "unknown", now: 1 * Self.day) == nil)
+
+            #expect(try await store.revokeSession(id: session.id, userID: user.id, now: 6 * Self.day))
+            #expect(try await store.authenticate(tokenHash: "t1", now: 6 * Self.day) == nil)
+            #expect(try await store.revokeSession(id: session.id, userID: user.id, now: 7 * Self.day) == false)
+        }
+    }
+
+    @Test("another user's session id cannot be revoked", arguments: TestDatabases.all)
+    func foreignSession(backend: Database.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            let aki = try await store.createUser(Self.user(email: "aki@example.com"))
+            let ben = try await store.createUser(Self.user(email: "ben@example.com"))
+            let akisSession = Self.session(for: aki, token: "aki-token")
+            try await store.createSession(akisSession)
+            #expect(try await store.revokeSession(id: akisSession.id, userID: ben.id, now: 2_000) == false)
+            #expect(try await store.authenticate(tokenHash: "aki-token", now: 2_000) != nil)
+        }
+    }
+
+    @Test("a password change revokes the other sessions; deactivation stops all at once", arguments: TestDatabases.all)
+    func revokeAll(backend: Database.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            let user = try await store.createUser(Self.user())
+            let current = Self.session(for: user, token: "current")
+            try await store.createSession(current)
+            try await store.createSession(Self.session(for: user, token: "laptop"))
+            try await store.createSession(Self.session(for: user, token: "tablet"))
+
+            try await store.revokeOtherSessions(userID: user.id, except: current.id, now: 2_000)
+            #expect(try await store.activeSessions(userID: user.id, now: 2_000).map(\.id) == [current.id])
+
+            try await store.deactivate(userID: user.id, now: 3_000)
+            #expect(try await store.authenticate(tokenHash: "current", now: 3_000) == nil)
+            #expect(try await store.activeSessions(userID: user.id, now: 3_000).isEmpty)
+            #expect(try await store.user(id: user.id)?.isActive == false)
+        }
+    }
+}

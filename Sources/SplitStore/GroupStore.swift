@@ -1,0 +1,325 @@
+import Foundation
+import SQLKit
+import SplitCore
+
+/// A group row. `inviteCode` nil means joining by code is disabled.
+public struct GroupRecord: Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+    public var description: String
+    public var homeCurrency: String
+    public var ownerUserID: UUID
+    public var inviteCode: String?
+    public var isArchived: Bool
+    public var version: Int64
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(
+        id: UUID, name: String, description: String = "", homeCurrency: String, ownerUserID: UUID,
+        inviteCode: String?, isArchived: Bool = false, version: Int64 = 1, createdAt: Int64, updatedAt: Int64
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.homeCurrency = homeCurrency
+        self.ownerUserID = ownerUserID
+        self.inviteCode = inviteCode
+        self.isArchived = isArchived
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A member row: a person in a group, linked to an account or a name only.
+public struct MemberRecord: Sendable, Equatable {
+    public var id: UUID
+    public var groupID: UUID
+    public var userID: UUID?
+    public var name: String
+    public var role: Role
+    public var canAddExpenses: Bool
+    public var canEditOwnExpenses: Bool
+    public var canEditAllExpenses: Bool
+    public var canMarkPaid: Bool
+    public var isActive: Bool
+    public var version: Int64
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(
+        id: UUID, groupID: UUID, userID: UUID?, name: String, role: Role, canAddExpenses: Bool = true,
+        canEditOwnExpenses: Bool = true, canEditAllExpenses: Bool = false, canMarkPaid: Bool = true,
+        isActive: Bool = true, version: Int64 = 1, createdAt: Int64, updatedAt: Int64
+    ) {
+        self.id = id
+        self.groupID = groupID
+        self.userID = userID
+        self.name = name
+        self.role = role
+        self.canAddExpenses = canAddExpenses
+        self.canEditOwnExpenses = canEditOwnExpenses
+        self.canEditAllExpenses = canEditAllExpenses
+        self.canMarkPaid = canMarkPaid
+        self.isActive = isActive
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The facts the permission table needs (SplitCore `Permissions`).
+    public var membership: Membership {
+        Membership(
+            role: role, canAddExpenses: canAddExpenses, canEditOwnExpenses: canEditOwnExpenses,
+            canEditAllExpenses: canEditAllExpenses, canMarkPaid: canMarkPaid, isActive: isActive)
+    }
+}
+
+/// Why a group write was refused; the server maps each to its status.
+public enum GroupStoreError: Error, Equatable, Sendable {
+    /// Unknown invite code, unknown or foreign id: 404, whichever it is.
+    case notFound
+    /// The member to claim is linked to an account already, or was removed: 409.
+    case memberAlreadyClaimed
+    /// The new owner must be an active member with an account: 422.
+    case ownerMustHaveAccount
+}
+
+/// Groups and members: plain functions over the database (STYLE §8).
+public struct GroupStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Creates the group and its first member, the creator as owner, in one transaction.
+    public func createGroup(_ group: GroupRecord, ownerName: String) async throws -> (GroupRecord, MemberRecord) {
+        let owner = MemberRecord(
+            id: UUID(), groupID: group.id, userID: group.ownerUserID, name: ownerName, role: .owner,
+            canEditAllExpenses: true, createdAt: group.createdAt, updatedAt: group.createdAt)
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                INSERT INTO groups (id, name, description, home_currency, owner_user_id, invite_code, is_archived, version,
+                                    created_at, updated_at)
+                VALUES (\(bind: group.id.text), \(bind: group.name), \(bind: group.description), \(bind: group.homeCurrency),
+                        \(bind: group.ownerUserID.text), \(bind: group.inviteCode), \(bind: group.isArchived),
+                        \(bind: group.version), \(bind: group.createdAt), \(bind: group.updatedAt))
+                """
+            ).run()
+            try await Self.insert(owner, sql)
+        }
+        return (group, owner)
+    }
+
+    public func group(id: UUID) async throws -> GroupRecord? {
+        try await database.read { try await $0.raw("SELECT * FROM groups WHERE id = \(bind: id.text)").first() }
+            .map(GroupRecord.init(row:))
+    }
+
+    /// The groups where the user is an active member, archived ones last, then by name.
+    public func groups(ofUser userID: UUID) async throws -> [GroupRecord] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT g.* FROM groups g JOIN members m ON m.group_id = g.id
+                WHERE m.user_id = \(bind: userID.text) AND m.is_active = \(bind: true)
+                ORDER BY g.is_archived, g.name, g.id
+                """
+            ).all()
+        }.map(GroupRecord.init(row:))
+    }
+
+    /// The user's membership in a group, active or not (the permission check decides).
+    public func membership(groupID: UUID, userID: UUID) async throws -> MemberRecord? {
+        try await database.read { sql in
+            try await sql.raw(
+                "SELECT * FROM members WHERE group_id = \(bind: groupID.text) AND user_id = \(bind: userID.text)"
+            ).first()
+        }.map(MemberRecord.init(row:))
+    }
+
+    /// All members, removed ones included (history still shows their names), by name.
+    public func members(groupID: UUID) async throws -> [MemberRecord] {
+        try await database.read { sql in
+            try await sql.raw("SELECT * FROM members WHERE group_id = \(bind: groupID.text) ORDER BY name, id").all()
+        }.map(MemberRecord.init(row:))
+    }
+
+    /// Adds a name-only member (a friend without an account).
+    public func addMember(_ member: MemberRecord) async throws {
+        try await database.transaction { try await Self.insert(member, $0) }
+    }
+
+    /// Joins the group behind an invite code: returns the existing membership when the user has
+    /// one, links the user to `claimMemberID` ("I am Aki") when given, else adds a new member.
+    public func join(
+        inviteCode: String, userID: UUID, name: String, claimMemberID: UUID?, now: Int64
+    ) async throws -> (GroupRecord, MemberRecord) {
+        do {
+            return try await database.transaction { sql in
+                guard
+                    let groupRow = try await sql.raw(
+                        "SELECT * FROM groups WHERE invite_code = \(bind: inviteCode) AND is_archived = \(bind: false)"
+                    ).first()
+                else { throw GroupStoreError.notFound }
+                let group = try GroupRecord(row: groupRow)
+                if let existing = try await sql.raw(
+                    "SELECT * FROM members WHERE group_id = \(bind: group.id.text) AND user_id = \(bind: userID.text)"
+                ).first() {
+                    let member = try MemberRecord(row: existing)
+                    // A removed member stays removed: joining again is for the owner to allow.
+                    guard member.isActive else { throw GroupStoreError.notFound }
+                    return (group, member)
+                }
+                if let claimMemberID {
+                    // The guard on user_id IS NULL makes two people claiming one name a race with one winner.
+                    guard
+                        let claimed = try await sql.raw(
+                            """
+                            UPDATE members SET user_id = \(bind: userID.text), version = version + 1, updated_at = \(bind: now)
+                            WHERE id = \(bind: claimMemberID.text) AND group_id = \(bind: group.id.text)
+                                  AND user_id IS NULL AND is_active = \(bind: true)
+                            RETURNING *
+                            """
+                        ).first()
+                    else {
+                        let exists = try await sql.raw(
+                            "SELECT id FROM members WHERE id = \(bind: claimMemberID.text) AND group_id = \(bind: group.id.text)"
+                        ).first()
+                        throw exists == nil ? GroupStoreError.notFound : GroupStoreError.memberAlreadyClaimed
+                    }
+                    return (group, try MemberRecord(row: claimed))
+                }
+                let member = MemberRecord(
+                    id: UUID(), groupID: group.id, userID: userID, name: name, role: .member, createdAt: now,
+                    updatedAt: now)
+                try await Self.insert(member, sql)
+                return (group, member)
+            }
+        } catch  where Database.isUniqueViolation(error) {
+            // The same user joining twice at once: the other request won; answer like it did.
+            let group = try await database.read {
+                try await $0.raw("SELECT * FROM groups WHERE invite_code = \(bind: inviteCode)").first()
+            }.map(GroupRecord.init(row:))
+            guard let group, let member = try await membership(groupID: group.id, userID: userID) else { throw error }
+            return (group, member)
+        }
+    }
+
+    /// Sets or clears (nil: joining disabled) the invite code.
+    public func setInviteCode(groupID: UUID, code: String?, now: Int64) async throws {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                UPDATE groups SET invite_code = \(bind: code), version = version + 1, updated_at = \(bind: now)
+                WHERE id = \(bind: groupID.text)
+                """
+            ).run()
+        }
+    }
+
+    /// Writes a member's name, role, flags and active state; `version` goes up by one.
+    /// - Returns: the stored member, or nil when it is not in that group.
+    public func updateMember(_ member: MemberRecord, now: Int64) async throws -> MemberRecord? {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                UPDATE members SET name = \(bind: member.name), role = \(bind: member.role.rawValue),
+                    can_add_expenses = \(bind: member.canAddExpenses), can_edit_own_expenses = \(bind: member.canEditOwnExpenses),
+                    can_edit_all_expenses = \(bind: member.canEditAllExpenses), can_mark_paid = \(bind: member.canMarkPaid),
+                    is_active = \(bind: member.isActive), version = version + 1, updated_at = \(bind: now)
+                WHERE id = \(bind: member.id.text) AND group_id = \(bind: member.groupID.text)
+                RETURNING *
+                """
+            ).first()
+        }.map(MemberRecord.init(row:))
+    }
+
+    /// Hands ownership to another active member with an account: they become owner, the old
+    /// owner becomes admin, in one transaction, so the group always has exactly one owner.
+    public func transferOwnership(groupID: UUID, to memberID: UUID, now: Int64) async throws {
+        try await database.transaction { sql in
+            guard
+                let row = try await sql.raw(
+                    "SELECT * FROM members WHERE id = \(bind: memberID.text) AND group_id = \(bind: groupID.text)"
+                ).first()
+            else { throw GroupStoreError.notFound }
+            let target = try MemberRecord(row: row)
+            guard target.isActive, let newOwner = target.userID else { throw GroupStoreError.ownerMustHaveAccount }
+            try await sql.raw(
+                """
+                UPDATE members SET role = 'admin', version = version + 1, updated_at = \(bind: now)
+                WHERE group_id = \(bind: groupID.text) AND role = 'owner'
+                """
+            ).run()
+            try await sql.raw(
+                """
+                UPDATE members SET role = 'owner', version = version + 1, updated_at = \(bind: now)
+                WHERE id = \(bind: memberID.text)
+                """
+            ).run()
+            try await sql.raw(
+                """
+                UPDATE groups SET owner_user_id = \(bind: newOwner.text), version = version + 1, updated_at = \(bind: now)
+                WHERE id = \(bind: groupID.text)
+                """
+            ).run()
+        }
+    }
+
+    private static func insert(_ member: MemberRecord, _ sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO members (id, group_id, user_id, name, role, can_add_expenses, can_edit_own_expenses,
+                                 can_edit_all_expenses, can_mark_paid, is_active, version, created_at, updated_at)
+            VALUES (\(bind: member.id.text), \(bind: member.groupID.text), \(bind: member.userID?.text), \(bind: member.name),
+                    \(bind: member.role.rawValue), \(bind: member.canAddExpenses), \(bind: member.canEditOwnExpenses),
+                    \(bind: member.canEditAllExpenses), \(bind: member.canMarkPaid), \(bind: member.isActive),
+                    \(bind: member.version), \(bind: member.createdAt), \(bind: member.updatedAt))
+            """
+        ).run()
+    }
+}
+
+extension GroupRecord {
+    init(row: any SQLRow) throws {
+        self.init(
+            id: try row.decodeUUID("id"),
+            name: try row.decode(column: "name", as: String.self),
+            description: try row.decode(column: "description", as: String.self),
+            homeCurrency: try row.decode(column: "home_currency", as: String.self),
+            ownerUserID: try row.decodeUUID("owner_user_id"),
+            inviteCode: try row.decode(column: "invite_code", as: String?.self),
+            isArchived: try row.decode(column: "is_archived", as: Bool.self),
+            version: try row.decode(column: "version", as: Int64.self),
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
+            updatedAt: try row.decode(column: "updated_at", as: Int64.self)
+        )
+    }
+}
+
+extension MemberRecord {
+    init(row: any SQLRow) throws {
+        let roleText = try row.decode(column: "role", as: String.self)
+        guard let role = Role(rawValue: roleText) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown role \(roleText)"))
+        }
+        let userText = try row.decode(column: "user_id", as: String?.self)
+        self.init(
+            id: try row.decodeUUID("id"),
+            groupID: try row.decodeUUID("group_id"),
+            userID: userText.flatMap(UUID.init(uuidString:)),
+            name: try row.decode(column: "name", as: String.self),
+            role: role,
+            canAddExpenses: try row.decode(column: "can_add_expenses", as: Bool.self),
+            canEditOwnExpenses: try row.decode(column: "can_edit_own_expenses", as: Bool.self),
+            canEditAllExpenses: try row.decode(column: "can_edit_all_expenses", as: Bool.self),
+            canMarkPaid: try row.decode(column: "can_mark_paid", as: Bool.self),
+            isActive: try row.decode(column: "is_active", as: Bool.self),
+            version: try row.decode(column: "version", as: Int64.self),
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
+            updatedAt: try row.decode(column: "updated_at", as: Int64.self)
+        )
+    }
+}

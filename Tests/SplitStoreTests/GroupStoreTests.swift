@@ -1,0 +1,167 @@
+import Foundation
+import SplitCore
+import SplitStore
+import Testing
+
+@Suite("Groups and members in the store")
+struct GroupStoreTests {
+    /// A migrated database with two users; Aki owns a group "Japan 2026" with invite code "CODE1".
+    struct Fixture {
+        let accounts: AccountStore
+        let groups: GroupStore
+        let aki: UserRecord
+        let ben: UserRecord
+        let group: GroupRecord
+        let owner: MemberRecord
+    }
+
+    static func withFixture(_ backend: Database.Backend, _ body: (Fixture) async throws -> Void) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            let accounts = AccountStore(database: database)
+            let groups = GroupStore(database: database)
+            let aki = try await accounts.createUser(AccountStoreTests.user(email: "aki@example.com"))
+            let ben = try await accounts.createUser(AccountStoreTests.user(email: "ben@example.com"))
+            let (group, owner) = try await groups.createGroup(
+                GroupRecord(
+                    id: UUID(), name: "Japan 2026", homeCurrency: "JPY", ownerUserID: aki.id, inviteCode: "CODE1",
+                    createdAt: 1_000, updatedAt: 1_000),
+                ownerName: "Aki")
+            try await body(Fixture(accounts: accounts, groups: groups, aki: aki, ben: ben, group: group, owner: owner))
+        }
+    }
+
+    @Test(
+        "the creator is the owner and first member; the group is listed for members only", arguments: TestDatabases.all)
+    func create(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            #expect(try await f.groups.group(id: f.group.id) == f.group)
+            #expect(try await f.groups.members(groupID: f.group.id) == [f.owner])
+            #expect(f.owner.role == .owner && f.owner.userID == f.aki.id)
+            #expect(try await f.groups.groups(ofUser: f.aki.id).map(\.id) == [f.group.id])
+            #expect(try await f.groups.groups(ofUser: f.ben.id).isEmpty)
+            #expect(try await f.groups.membership(groupID: f.group.id, userID: f.ben.id) == nil)
+        }
+    }
+
+    @Test("joining by code adds a member once; joining again returns the same member", arguments: TestDatabases.all)
+    func join(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            let (group, member) = try await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
+            #expect(group.id == f.group.id && member.role == .member && member.userID == f.ben.id)
+            let again = try await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 3_000)
+            #expect(again.1 == member)
+            await #expect(throws: GroupStoreError.notFound) {
+                try await f.groups.join(
+                    inviteCode: "WRONG", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
+            }
+        }
+    }
+
+    @Test("concurrent joins with one code: one member per user, no errors", arguments: TestDatabases.all)
+    func concurrentJoins(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            var users: [UserRecord] = []
+            for index in 0..<5 {
+                users.append(try await f.accounts.createUser(AccountStoreTests.user(email: "u\(index)@example.com")))
+            }
+            let joiners = users + users  // each user joins twice at once
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for user in joiners {
+                    group.addTask {
+                        _ = try await f.groups.join(
+                            inviteCode: "CODE1", userID: user.id, name: "U", claimMemberID: nil, now: 2_000)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let members = try await f.groups.members(groupID: f.group.id)
+            #expect(members.count == 1 + users.count)
+            #expect(Set(members.compactMap(\.userID)).count == members.count)
+        }
+    }
+
+    @Test(
+        "claiming a name-only member links it; a second claim of the same member is refused",
+        arguments: TestDatabases.all)
+    func claim(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            let cho = MemberRecord(
+                id: UUID(), groupID: f.group.id, userID: nil, name: "Cho", role: .member, createdAt: 1_500,
+                updatedAt: 1_500)
+            try await f.groups.addMember(cho)
+            let (_, claimed) = try await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: cho.id, now: 2_000)
+            #expect(claimed.id == cho.id && claimed.userID == f.ben.id && claimed.version == 2)
+            let dan = try await f.accounts.createUser(AccountStoreTests.user(email: "dan@example.com"))
+            await #expect(throws: GroupStoreError.memberAlreadyClaimed) {
+                try await f.groups.join(
+                    inviteCode: "CODE1", userID: dan.id, name: "Dan", claimMemberID: cho.id, now: 2_000)
+            }
+            await #expect(throws: GroupStoreError.notFound) {
+                try await f.groups.join(
+                    inviteCode: "CODE1", userID: dan.id, name: "Dan", claimMemberID: UUID(), now: 2_000)
+            }
+        }
+    }
+
+    @Test("a removed member keeps their name, loses access, and cannot rejoin by code", arguments: TestDatabases.all)
+    func removal(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            var (_, ben) = try await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
+            ben.isActive = false
+            let stored = try #require(try await f.groups.updateMember(ben, now: 3_000))
+            #expect(stored.isActive == false && stored.version == ben.version + 1)
+            #expect(try await f.groups.members(groupID: f.group.id).map(\.name).contains("Ben"))
+            #expect(try await f.groups.groups(ofUser: f.ben.id).isEmpty)
+            #expect(Permissions.decide(.read, for: stored.membership) == .notFound)
+            await #expect(throws: GroupStoreError.notFound) {
+                try await f.groups.join(
+                    inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 4_000)
+            }
+        }
+    }
+
+    @Test("a member of another group cannot be updated through this one", arguments: TestDatabases.all)
+    func foreignMember(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            var foreign = f.owner
+            foreign.groupID = UUID()
+            foreign.name = "Hijacked"
+            #expect(try await f.groups.updateMember(foreign, now: 2_000) == nil)
+            #expect(try await f.groups.members(groupID: f.group.id).first?.name == "Aki")
+        }
+    }
+
+    @Test(
+        "ownership moves in one step; a name-only member cannot own; a disabled code stops joins",
+        arguments: TestDatabases.all)
+    func ownershipAndCodes(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            let (_, ben) = try await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
+            let cho = MemberRecord(
+                id: UUID(), groupID: f.group.id, userID: nil, name: "Cho", role: .member, createdAt: 2_000,
+                updatedAt: 2_000)
+            try await f.groups.addMember(cho)
+            await #expect(throws: GroupStoreError.ownerMustHaveAccount) {
+                try await f.groups.transferOwnership(groupID: f.group.id, to: cho.id, now: 3_000)
+            }
+            try await f.groups.transferOwnership(groupID: f.group.id, to: ben.id, now: 3_000)
+            let roles = Dictionary(
+                uniqueKeysWithValues: try await f.groups.members(groupID: f.group.id).map { ($0.name, $0.role) })
+            #expect(roles == ["Aki": .admin, "Ben": .owner, "Cho": .member])
+            #expect(try await f.groups.group(id: f.group.id)?.ownerUserID == f.ben.id)
+
+            try await f.groups.setInviteCode(groupID: f.group.id, code: nil, now: 4_000)
+            let dan = try await f.accounts.createUser(AccountStoreTests.user(email: "dan@example.com"))
+            await #expect(throws: GroupStoreError.notFound) {
+                try await f.groups.join(
+                    inviteCode: "CODE1", userID: dan.id, name: "Dan", claimMemberID: nil, now: 5_000)
+            }
+        }
+    }
+}

@@ -13,6 +13,9 @@ import SQLiteNIO
 /// queries go through `read` or `transaction`, both handing out an `any SQLDatabase`, so every
 /// store function is one code path over SQLite and PostgreSQL. The differences between the two
 /// live in this file only.
+///
+/// Inside a `read` or `transaction` body use only the `SQLDatabase` it hands you: calling
+/// `read` or `transaction` again from inside would wait for itself on SQLite.
 public final class Database: Sendable {
     public enum Backend: String, Sendable {
         case sqlite

@@ -132,11 +132,7 @@ public struct GroupStore: Sendable {
 
     /// The user's membership in a group, active or not (the permission check decides).
     public func membership(groupID: UUID, userID: UUID) async throws -> MemberRecord? {
-        try await database.read { sql in
-            try await sql.raw(
-                "SELECT * FROM members WHERE group_id = \(bind: groupID.text) AND user_id = \(bind: userID.text)"
-            ).first()
-        }.map(MemberRecord.init(row:))
+        try await database.read { try await Self.member(groupID: groupID, userID: userID, $0) }
     }
 
     /// All members, removed ones included (history still shows their names), by name.
@@ -164,10 +160,7 @@ public struct GroupStore: Sendable {
                     ).first()
                 else { throw GroupStoreError.notFound }
                 let group = try GroupRecord(row: groupRow)
-                if let existing = try await sql.raw(
-                    "SELECT * FROM members WHERE group_id = \(bind: group.id.text) AND user_id = \(bind: userID.text)"
-                ).first() {
-                    let member = try MemberRecord(row: existing)
+                if let member = try await Self.member(groupID: group.id, userID: userID, sql) {
                     // A removed member stays removed: joining again is for the owner to allow.
                     guard member.isActive else { throw GroupStoreError.notFound }
                     return (group, member)
@@ -184,10 +177,8 @@ public struct GroupStore: Sendable {
                             """
                         ).first()
                     else {
-                        let exists = try await sql.raw(
-                            "SELECT id FROM members WHERE id = \(bind: claimMemberID.text) AND group_id = \(bind: group.id.text)"
-                        ).first()
-                        throw exists == nil ? GroupStoreError.notFound : GroupStoreError.memberAlreadyClaimed
+                        let exists = try await Self.member(id: claimMemberID, groupID: group.id, sql) != nil
+                        throw exists ? GroupStoreError.memberAlreadyClaimed : GroupStoreError.notFound
                     }
                     return (group, try MemberRecord(row: claimed))
                 }
@@ -240,12 +231,9 @@ public struct GroupStore: Sendable {
     /// owner becomes admin, in one transaction, so the group always has exactly one owner.
     public func transferOwnership(groupID: UUID, to memberID: UUID, now: Int64) async throws {
         try await database.transaction { sql in
-            guard
-                let row = try await sql.raw(
-                    "SELECT * FROM members WHERE id = \(bind: memberID.text) AND group_id = \(bind: groupID.text)"
-                ).first()
-            else { throw GroupStoreError.notFound }
-            let target = try MemberRecord(row: row)
+            guard let target = try await Self.member(id: memberID, groupID: groupID, sql) else {
+                throw GroupStoreError.notFound
+            }
             guard target.isActive, let newOwner = target.userID else { throw GroupStoreError.ownerMustHaveAccount }
             try await sql.raw(
                 """
@@ -266,6 +254,19 @@ public struct GroupStore: Sendable {
                 """
             ).run()
         }
+    }
+
+    /// The member with that id in that group (an id from another group is not found).
+    private static func member(id: UUID, groupID: UUID, _ sql: any SQLDatabase) async throws -> MemberRecord? {
+        try await sql.raw("SELECT * FROM members WHERE id = \(bind: id.text) AND group_id = \(bind: groupID.text)")
+            .first().map(MemberRecord.init(row:))
+    }
+
+    /// The user's membership in that group, active or not.
+    private static func member(groupID: UUID, userID: UUID, _ sql: any SQLDatabase) async throws -> MemberRecord? {
+        try await sql.raw(
+            "SELECT * FROM members WHERE group_id = \(bind: groupID.text) AND user_id = \(bind: userID.text)"
+        ).first().map(MemberRecord.init(row:))
     }
 
     private static func insert(_ member: MemberRecord, _ sql: any SQLDatabase) async throws {

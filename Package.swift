@@ -10,6 +10,13 @@ let swiftSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+// Generated code (SplitAPI) declares `public import`s that some of its files do not use; those
+// warnings are the generator's, so that one target keeps them as warnings.
+let generatedCodeSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "budget-splitter",
     // Int128 (exact intermediate products in apportionment and conversion) needs these minimums.
@@ -17,7 +24,10 @@ let package = Package(
     products: [
         .library(name: "SplitCore", targets: ["SplitCore"]),
         .library(name: "SplitStore", targets: ["SplitStore"]),
+        .library(name: "SplitAPI", targets: ["SplitAPI"]),
+        .library(name: "SplitServer", targets: ["SplitServer"]),
         .library(name: "SplitTestSupport", targets: ["SplitTestSupport"]),
+        .executable(name: "splitter-server", targets: ["splitter-server"]),
     ],
     dependencies: [
         // Property-based tests for every money rule (random inputs, shrinking, reproducible seeds).
@@ -28,6 +38,33 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         // The production backend: PostgreSQL, pooled connections.
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        // The HTTP contract: types, client and server protocol generated from openapi.yaml.
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        // The HTTP server (routing, middleware, testing against the real application).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Bcrypt for passwords, run off the event loop.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        // Serves the generated server protocol on Hummingbird's router.
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
+        // One configuration reader: command line > environment > .env > defaults (DESIGN §7).
+        .package(
+            url: "https://github.com/apple/swift-configuration.git",
+            from: "1.4.0",
+            traits: [.defaults, "CommandLineArguments"]
+        ),
+        // Graceful shutdown on SIGTERM: the server and the database pool run in one service group.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // SHA-256 of session tokens (already built for PostgreSQL's SCRAM authentication).
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // NIO's thread pool, where bcrypt runs so it never blocks request handling.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // HTTP status and header types shared by Hummingbird and the OpenAPI runtime.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // FilePath, for the optional `.env` file swift-configuration reads.
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // Structured logs.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // The pure money engine: currencies, amounts, split rules, balances, plans, permissions.
@@ -43,8 +80,50 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The HTTP contract: openapi.yaml and the code swift-openapi-generator makes from it.
+        .target(
+            name: "SplitAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            resources: [.copy("openapi.yaml")],
+            swiftSettings: generatedCodeSwiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // The server as a library: handlers, auth, middleware; `buildApplication(configuration:)`.
+        .target(
+            name: "SplitServer",
+            dependencies: [
+                "SplitCore", "SplitAPI", "SplitStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `@main` only: reads configuration and runs the server (STYLE §2).
+        .executableTarget(
+            name: "splitter-server",
+            dependencies: ["SplitServer", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
         // Fixtures shared by tests and benchmarks: seeded random expenses, member ids.
-        .target(name: "SplitTestSupport", dependencies: ["SplitCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "SplitTestSupport",
+            dependencies: [
+                "SplitCore", "SplitStore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Release-mode benchmarks of SplitCore (`swift run -c release splitcore-bench`).
         .executableTarget(
             name: "splitcore-bench",
@@ -54,6 +133,14 @@ let package = Package(
         .testTarget(
             name: "SplitStoreTests",
             dependencies: ["SplitStore", "SplitTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SplitServerTests",
+            dependencies: [
+                "SplitServer", "SplitAPI", "SplitStore", "SplitTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -140,6 +140,9 @@ public struct AccountStore: Sendable {
         }
     }
 
+    /// How stale `last_used_at` may get before a request writes it again, in milliseconds.
+    public static let lastUsedPrecision: Int64 = 60_000
+
     /// The session and user behind a token hash, when the session is neither revoked nor expired
     /// and the user is active; records `now` as its last use.
     public func authenticate(tokenHash: String, now: Int64) async throws -> (SessionRecord, UserRecord)? {
@@ -158,9 +161,12 @@ public struct AccountStore: Sendable {
                 ).first()
             else { return nil }
             var session = try SessionRecord(row: row, prefix: "s_")
-            try await sql.raw("UPDATE sessions SET last_used_at = \(bind: now) WHERE id = \(bind: session.id.text)")
-                .run()
-            session.lastUsedAt = now
+            // A write per request would cost more than the request; a minute's precision is plenty.
+            if now - session.lastUsedAt >= Self.lastUsedPrecision {
+                try await sql.raw("UPDATE sessions SET last_used_at = \(bind: now) WHERE id = \(bind: session.id.text)")
+                    .run()
+                session.lastUsedAt = now
+            }
             return (session, try UserRecord(row: row))
         }
     }
@@ -192,22 +198,39 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// Revokes every session of the user but `except` (after a password change).
-    public func revokeOtherSessions(userID: UUID, except: UUID?, now: Int64) async throws {
+    /// Stores a new password hash and revokes every other session, in one transaction, so an
+    /// attacker's session cannot outlive the password change.
+    public func changePassword(userID: UUID, passwordHash: String, keepSession: UUID?, now: Int64) async throws {
         try await database.transaction { sql in
             try await sql.raw(
                 """
-                UPDATE sessions SET revoked_at = \(bind: now)
-                WHERE user_id = \(bind: userID.text) AND revoked_at IS NULL AND id <> \(bind: except?.text ?? "")
+                UPDATE users SET password_hash = \(bind: passwordHash), version = version + 1, updated_at = \(bind: now)
+                WHERE id = \(bind: userID.text)
                 """
             ).run()
+            try await Self.revokeSessions(of: userID, except: keepSession, now: now, sql)
         }
+    }
+
+    /// Revokes every session of the user but `except` (after a password change).
+    public func revokeOtherSessions(userID: UUID, except: UUID?, now: Int64) async throws {
+        try await database.transaction { try await Self.revokeSessions(of: userID, except: except, now: now, $0) }
+    }
+
+    private static func revokeSessions(of userID: UUID, except: UUID?, now: Int64, _ sql: any SQLDatabase) async throws
+    {
+        try await sql.raw(
+            """
+            UPDATE sessions SET revoked_at = \(bind: now)
+            WHERE user_id = \(bind: userID.text) AND revoked_at IS NULL AND id <> \(bind: except?.text ?? "")
+            """
+        ).run()
     }
 }
 
 extension UUID {
     /// The one encoding of ids in the database: lower-case text.
-    var text: String { uuidString.lowercased() }
+    public var text: String { uuidString.lowercased() }
 }
 
 extension UserRecord {

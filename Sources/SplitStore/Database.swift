@@ -135,6 +135,11 @@ public final class Database: Sendable {
     }
 
     /// Whether `error` is a unique-constraint violation, on either database.
+    /// One round trip, for the health check.
+    public func ping() async throws {
+        _ = try await read { try await $0.raw("SELECT 1 AS one").first() }
+    }
+
     public static func isUniqueViolation(_ error: any Error) -> Bool {
         if let error = error as? SQLiteError {
             switch error.reason {

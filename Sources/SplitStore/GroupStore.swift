@@ -77,6 +77,13 @@ public struct MemberRecord: Sendable, Equatable {
 }
 
 /// Why a group write was refused; the server maps each to its status.
+/// The outcome of a write that carries the version it was based on (DESIGN §5).
+public enum VersionedWrite<Record: Sendable>: Sendable {
+    case written(Record)
+    /// The stored row changed since that version; nothing was written. Holds the current row.
+    case stale(Record)
+}
+
 public enum GroupStoreError: Error, Equatable, Sendable {
     /// Unknown invite code, unknown or foreign id: 404, whichever it is.
     case notFound
@@ -117,16 +124,61 @@ public struct GroupStore: Sendable {
             .map(GroupRecord.init(row:))
     }
 
-    /// The groups where the user is an active member, archived ones last, then by name.
-    public func groups(ofUser userID: UUID) async throws -> [GroupRecord] {
-        try await database.read { sql in
+    /// The groups where the user is an active member, with that membership, archived ones last,
+    /// then by name.
+    public func groups(ofUser userID: UUID) async throws -> [(group: GroupRecord, member: MemberRecord)] {
+        let rows = try await database.read { sql in
             try await sql.raw(
                 """
-                SELECT g.* FROM groups g JOIN members m ON m.group_id = g.id
+                SELECT g.*, m.id AS m_id FROM groups g JOIN members m ON m.group_id = g.id
                 WHERE m.user_id = \(bind: userID.text) AND m.is_active = \(bind: true)
                 ORDER BY g.is_archived, g.name, g.id
                 """
             ).all()
+        }
+        let memberIDs = try rows.map { try $0.decodeUUID("m_id") }
+        let members = try await database.read { sql in
+            try await sql.select().column(SQLLiteral.all).from("members")
+                .where("id", .in, memberIDs.map(\.text)).all()
+        }.map(MemberRecord.init(row:))
+        let byID = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0) })
+        return try zip(rows, memberIDs).compactMap { row, memberID in
+            guard let member = byID[memberID] else { return nil }
+            return (try GroupRecord(row: row), member)
+        }
+    }
+
+    /// Writes name, description and home currency when the stored version is `expectedVersion`
+    /// (any version when nil); `version` goes up by one.
+    /// - Returns: the stored group; `.stale(current)` when the version moved on; nil when unknown.
+    public func updateGroup(
+        id: UUID, name: String, description: String, homeCurrency: String, expectedVersion: Int64?, now: Int64
+    ) async throws -> VersionedWrite<GroupRecord>? {
+        try await database.transaction { sql in
+            let updated = try await sql.raw(
+                """
+                UPDATE groups SET name = \(bind: name), description = \(bind: description),
+                    home_currency = \(bind: homeCurrency), version = version + 1, updated_at = \(bind: now)
+                WHERE id = \(bind: id.text) AND (\(bind: expectedVersion == nil) OR version = \(bind: expectedVersion ?? 0))
+                RETURNING *
+                """
+            ).first()
+            if let updated { return .written(try GroupRecord(row: updated)) }
+            let current = try await sql.raw("SELECT * FROM groups WHERE id = \(bind: id.text)").first()
+            return try current.map { .stale(try GroupRecord(row: $0)) }
+        }
+    }
+
+    /// Archives (read-only history, no joining) or brings back a group.
+    public func setArchived(groupID: UUID, _ isArchived: Bool, now: Int64) async throws -> GroupRecord? {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                UPDATE groups SET is_archived = \(bind: isArchived), version = version + 1, updated_at = \(bind: now)
+                WHERE id = \(bind: groupID.text)
+                RETURNING *
+                """
+            ).first()
         }.map(GroupRecord.init(row:))
     }
 
@@ -210,21 +262,32 @@ public struct GroupStore: Sendable {
         }
     }
 
-    /// Writes a member's name, role, flags and active state; `version` goes up by one.
-    /// - Returns: the stored member, or nil when it is not in that group.
-    public func updateMember(_ member: MemberRecord, now: Int64) async throws -> MemberRecord? {
+    /// Writes a member's name, role, flags and active state when the stored version is
+    /// `expectedVersion` (any when nil); `version` goes up by one.
+    /// - Returns: the stored member, `.stale(current)`, or nil when it is not in that group.
+    public func updateMember(
+        _ member: MemberRecord, expectedVersion: Int64? = nil, now: Int64
+    ) async throws -> VersionedWrite<MemberRecord>? {
         try await database.transaction { sql in
-            try await sql.raw(
+            let updated = try await sql.raw(
                 """
                 UPDATE members SET name = \(bind: member.name), role = \(bind: member.role.rawValue),
                     can_add_expenses = \(bind: member.canAddExpenses), can_edit_own_expenses = \(bind: member.canEditOwnExpenses),
                     can_edit_all_expenses = \(bind: member.canEditAllExpenses), can_mark_paid = \(bind: member.canMarkPaid),
                     is_active = \(bind: member.isActive), version = version + 1, updated_at = \(bind: now)
                 WHERE id = \(bind: member.id.text) AND group_id = \(bind: member.groupID.text)
+                      AND (\(bind: expectedVersion == nil) OR version = \(bind: expectedVersion ?? 0))
                 RETURNING *
                 """
             ).first()
-        }.map(MemberRecord.init(row:))
+            if let updated { return .written(try MemberRecord(row: updated)) }
+            return try await Self.member(id: member.id, groupID: member.groupID, sql).map { .stale($0) }
+        }
+    }
+
+    /// The member with that id in that group; nil for an unknown id or another group's member.
+    public func member(id: UUID, groupID: UUID) async throws -> MemberRecord? {
+        try await database.read { try await Self.member(id: id, groupID: groupID, $0) }
     }
 
     /// Hands ownership to another active member with an account: they become owner, the old

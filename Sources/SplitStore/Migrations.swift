@@ -88,6 +88,23 @@ public enum Migrations {
                 "CREATE INDEX members_by_user ON members (user_id)",
             ]
         ),
+        Migration(
+            id: "0003_auth_attempts",
+            statements: [
+                // Rate limits live in the database, not in process memory, so they hold across
+                // restarts and across several app servers (DESIGN §2). Old rows are pruned as
+                // each subject is written.
+                """
+                CREATE TABLE auth_attempts (
+                    id TEXT PRIMARY KEY,
+                    scope TEXT NOT NULL CHECK (scope IN ('login_account', 'login_address', 'register_address')),
+                    subject TEXT NOT NULL,
+                    at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX auth_attempts_by_subject ON auth_attempts (scope, subject, at)",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

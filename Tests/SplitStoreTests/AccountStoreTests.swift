@@ -1,5 +1,6 @@
 import Foundation
 import SplitStore
+import SplitTestSupport
 import Testing
 
 @Suite("Accounts and sessions in the store")
@@ -125,6 +126,31 @@ struct AccountStoreTests {
             #expect(try await store.authenticate(tokenHash: "current", now: 3_000) == nil)
             #expect(try await store.activeSessions(userID: user.id, now: 3_000).isEmpty)
             #expect(try await store.user(id: user.id)?.isActive == false)
+        }
+    }
+}
+
+@Suite("Login attempts")
+struct AttemptStoreTests {
+    @Test(
+        "attempts are counted per scope and subject inside the window, old ones forgotten", arguments: TestDatabases.all
+    )
+    func window(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            // setup
+            try await Migrations.run(on: database)
+            let store = AttemptStore(database: database)
+            for at: Int64 in [1_000, 2_000, 3_000] {
+                try await store.record(.loginAccount, subject: "aki@example.com", now: at, forgetBefore: 0)
+            }
+            try await store.record(.loginAddress, subject: "aki@example.com", now: 3_000, forgetBefore: 0)
+            // validate
+            let counted = try await store.attempts(.loginAccount, subject: "aki@example.com", since: 2_000)
+            #expect(counted.count == 2 && counted.oldest == 2_000)
+            #expect(try await store.attempts(.loginAccount, subject: "ben@example.com", since: 0).count == 0)
+            // act: a new attempt forgets those before 2,500
+            try await store.record(.loginAccount, subject: "aki@example.com", now: 4_000, forgetBefore: 2_500)
+            #expect(try await store.attempts(.loginAccount, subject: "aki@example.com", since: 0).count == 2)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SplitCore
 import SplitStore
+import SplitTestSupport
 import Testing
 
 @Suite("Groups and members in the store")
@@ -38,7 +39,8 @@ struct GroupStoreTests {
             #expect(try await f.groups.group(id: f.group.id) == f.group)
             #expect(try await f.groups.members(groupID: f.group.id) == [f.owner])
             #expect(f.owner.role == .owner && f.owner.userID == f.aki.id)
-            #expect(try await f.groups.groups(ofUser: f.aki.id).map(\.id) == [f.group.id])
+            #expect(try await f.groups.groups(ofUser: f.aki.id).map(\.group.id) == [f.group.id])
+            #expect(try await f.groups.groups(ofUser: f.aki.id).map(\.member) == [f.owner])
             #expect(try await f.groups.groups(ofUser: f.ben.id).isEmpty)
             #expect(try await f.groups.membership(groupID: f.group.id, userID: f.ben.id) == nil)
         }
@@ -113,7 +115,10 @@ struct GroupStoreTests {
             var (_, ben) = try await f.groups.join(
                 inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
             ben.isActive = false
-            let stored = try #require(try await f.groups.updateMember(ben, now: 3_000))
+            guard case .written(let stored) = try await f.groups.updateMember(ben, now: 3_000) else {
+                Issue.record("removal was not written")
+                return
+            }
             #expect(stored.isActive == false && stored.version == ben.version + 1)
             #expect(try await f.groups.members(groupID: f.group.id).map(\.name).contains("Ben"))
             #expect(try await f.groups.groups(ofUser: f.ben.id).isEmpty)
@@ -125,6 +130,37 @@ struct GroupStoreTests {
         }
     }
 
+    @Test("an edit based on an old version writes nothing and returns the current row", arguments: TestDatabases.all)
+    func staleVersions(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            // act: two edits based on version 1
+            let first = try await f.groups.updateGroup(
+                id: f.group.id, name: "Kyoto", description: "", homeCurrency: "JPY", expectedVersion: 1, now: 2_000)
+            let second = try await f.groups.updateGroup(
+                id: f.group.id, name: "Osaka", description: "", homeCurrency: "JPY", expectedVersion: 1, now: 3_000)
+            // validate
+            guard case .written(let written) = first, case .stale(let current) = second else {
+                Issue.record(
+                    "expected one write and one stale answer, got \(String(describing: first)), \(String(describing: second))"
+                )
+                return
+            }
+            #expect(written.name == "Kyoto" && written.version == 2)
+            #expect(current == written)
+            #expect(try await f.groups.group(id: f.group.id)?.name == "Kyoto")
+            var renamed = f.owner
+            renamed.name = "Aki-san"
+            guard case .stale(let member) = try await f.groups.updateMember(renamed, expectedVersion: 7, now: 4_000)
+            else {
+                Issue.record("a stale member edit was written")
+                return
+            }
+            #expect(member == f.owner)
+            let archived = try #require(try await f.groups.setArchived(groupID: f.group.id, true, now: 5_000))
+            #expect(archived.isArchived && archived.version == 3)
+        }
+    }
+
     @Test("a member of another group cannot be updated through this one", arguments: TestDatabases.all)
     func foreignMember(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f async throws in
@@ -132,6 +168,7 @@ struct GroupStoreTests {
             foreign.groupID = UUID()
             foreign.name = "Hijacked"
             #expect(try await f.groups.updateMember(foreign, now: 2_000) == nil)
+            #expect(try await f.groups.member(id: f.owner.id, groupID: foreign.groupID) == nil)
             #expect(try await f.groups.members(groupID: f.group.id).first?.name == "Aki")
         }
     }

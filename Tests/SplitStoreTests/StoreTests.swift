@@ -2,63 +2,11 @@ import Foundation
 import Logging
 import SQLKit
 import SplitStore
+import SplitTestSupport
 import Testing
 
 /// Every store test runs on each database this machine has: SQLite always, PostgreSQL when
 /// `TEST_DATABASE_URL` is set (scripts/test starts one). Each test gets a database of its own.
-enum TestDatabases {
-    static var all: [Database.Backend] {
-        ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] == nil ? [.sqlite] : [.sqlite, .postgres]
-    }
-
-    static let logger: Logger = {
-        var logger = Logger(label: "store-tests")
-        logger.logLevel = .warning
-        return logger
-    }()
-
-    /// A fresh, empty database for one test, removed afterwards whether the test passes or not.
-    static func with<T>(_ backend: Database.Backend, _ body: (Database) async throws -> T) async throws -> T {
-        switch backend {
-        case .sqlite:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("splitter-\(UUID()).sqlite").path
-            defer {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            }
-            let database = try await Database.open(.sqlite(path: path), logger: logger)
-            return try await run(body, on: database)
-        case .postgres:
-            let adminURL = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"]!
-            let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            let admin = try await Database.open(.postgres(url: adminURL), logger: logger)
-            try await admin.read { try await $0.raw("CREATE DATABASE \(ident: name)").run() }
-            var components = URLComponents(string: adminURL)!
-            components.path = "/" + name
-            let outcome: Result<T, any Error>
-            do {
-                let database = try await Database.open(.postgres(url: components.string!), logger: logger)
-                outcome = .success(try await run(body, on: database))
-            } catch {
-                outcome = .failure(error)
-            }
-            try? await admin.read { try await $0.raw("DROP DATABASE IF EXISTS \(ident: name) WITH (FORCE)").run() }
-            try? await admin.close()
-            return try outcome.get()
-        }
-    }
-
-    private static func run<T>(_ body: (Database) async throws -> T, on database: Database) async throws -> T {
-        do {
-            let result = try await body(database)
-            try await database.close()
-            return result
-        } catch {
-            try? await database.close()
-            throw error
-        }
-    }
-}
-
 @Suite("Database and migrations")
 struct MigrationTests {
     @Test("migrations run in order once, and a second run applies nothing", arguments: TestDatabases.all)

@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import SplitAPI
+import SplitCore
+import SplitStore
+
+extension APIHandler {
+    func listGroups(_ input: Operations.ListGroups.Input) async throws -> Operations.ListGroups.Output {
+        let caller = try await authenticate()
+        let mine = try await groups.groups(ofUser: caller.user.id)
+        return .ok(.init(body: .json(.init(groups: mine.map { .init($0.group, me: $0.member) }))))
+    }
+
+    func createGroup(_ input: Operations.CreateGroup.Input) async throws -> Operations.CreateGroup.Output {
+        let caller = try await authenticate()
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let id = try Self.clientID(body.id)
+        let current = now()
+        let group = GroupRecord(
+            id: id, name: try Self.name(body.name, field: "name"),
+            description: try Self.groupDescription(body.description),
+            homeCurrency: try Self.currency(body.homeCurrency, field: "homeCurrency"), ownerUserID: caller.user.id,
+            inviteCode: InviteCode.generate(), createdAt: current, updatedAt: current)
+        let memberName = try Self.optional(body.memberName).map { try Self.name($0, field: "memberName") }
+        do {
+            let (stored, owner) = try await groups.createGroup(group, ownerName: memberName ?? caller.user.displayName)
+            return .created(.init(body: .json(.init(group: .init(stored, me: owner)))))
+        } catch  where Database.isUniqueViolation(error) {
+            throw APIError.conflict(field: "id", message: "A group with that id exists already.")
+        }
+    }
+
+    func getGroup(_ input: Operations.GetGroup.Input) async throws -> Operations.GetGroup.Output {
+        let caller = try await authenticate()
+        let (group, me) = try await access(input.path.groupId, as: caller, for: .read)
+        return .ok(.init(body: .json(.init(group: .init(group, me: me)))))
+    }
+
+    func updateGroup(_ input: Operations.UpdateGroup.Input) async throws -> Operations.UpdateGroup.Output {
+        let caller = try await authenticate()
+        let (group, me) = try await access(input.path.groupId, as: caller, for: .updateGroup)
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let name = try body.name.map { try Self.name($0, field: "name") } ?? group.name
+        let description = try body.description.map { try Self.groupDescription($0) } ?? group.description
+        let currency = try body.homeCurrency.map { try Self.currency($0, field: "homeCurrency") } ?? group.homeCurrency
+        switch try await groups.updateGroup(
+            id: group.id, name: name, description: description, homeCurrency: currency, expectedVersion: body.version,
+            now: now())
+        {
+        case .written(let stored):
+            return .ok(.init(body: .json(.init(group: .init(stored, me: me)))))
+        case .stale(let current):
+            throw try APIError.stale(Components.Schemas.Group(current, me: me))
+        case nil:
+            throw APIError.notFound("group")
+        }
+    }
+
+    func archiveGroup(_ input: Operations.ArchiveGroup.Input) async throws -> Operations.ArchiveGroup.Output {
+        .ok(.init(body: .json(try await setArchived(input.path.groupId, true))))
+    }
+
+    func unarchiveGroup(_ input: Operations.UnarchiveGroup.Input) async throws -> Operations.UnarchiveGroup.Output {
+        .ok(.init(body: .json(try await setArchived(input.path.groupId, false))))
+    }
+
+    private func setArchived(_ groupID: String, _ isArchived: Bool) async throws -> Components.Schemas.GroupResponse {
+        let caller = try await authenticate()
+        let (group, me) = try await access(groupID, as: caller, for: .archiveOrTransferOwnership)
+        guard group.isArchived != isArchived else { return .init(group: .init(group, me: me)) }
+        guard let stored = try await groups.setArchived(groupID: group.id, isArchived, now: now()) else {
+            throw APIError.notFound("group")
+        }
+        return .init(group: .init(stored, me: me))
+    }
+
+    func rotateInviteCode(_ input: Operations.RotateInviteCode.Input) async throws -> Operations.RotateInviteCode.Output
+    {
+        .ok(.init(body: .json(try await setInviteCode(input.path.groupId, InviteCode.generate()))))
+    }
+
+    func disableInviteCode(
+        _ input: Operations.DisableInviteCode.Input
+    ) async throws -> Operations.DisableInviteCode.Output {
+        .ok(.init(body: .json(try await setInviteCode(input.path.groupId, nil))))
+    }
+
+    private func setInviteCode(_ groupID: String, _ code: String?) async throws -> Components.Schemas.GroupResponse {
+        let caller = try await authenticate()
+        let (group, me) = try await access(groupID, as: caller, for: .manageMembers(targetIsOwner: false))
+        try await groups.setInviteCode(groupID: group.id, code: code, now: now())
+        guard let stored = try await groups.group(id: group.id) else { throw APIError.notFound("group") }
+        return .init(group: .init(stored, me: me))
+    }
+
+    func transferOwnership(
+        _ input: Operations.TransferOwnership.Input
+    ) async throws -> Operations.TransferOwnership.Output {
+        let caller = try await authenticate()
+        let (group, me) = try await access(input.path.groupId, as: caller, for: .archiveOrTransferOwnership)
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        guard let target = UUID(uuidString: body.memberId) else {
+            throw APIError.invalid(field: "memberId", "memberId is not a member id.")
+        }
+        if target != me.id {
+            do {
+                try await groups.transferOwnership(groupID: group.id, to: target, now: now())
+            } catch GroupStoreError.notFound {
+                throw APIError.invalid(field: "memberId", "There is no such member in this group.")
+            } catch GroupStoreError.ownerMustHaveAccount {
+                throw APIError.invalid(field: "memberId", "The new owner must be an active member with an account.")
+            }
+        }
+        guard let stored = try await groups.group(id: group.id),
+            let myself = try await groups.membership(groupID: group.id, userID: caller.user.id)
+        else { throw APIError.notFound("group") }
+        return .ok(.init(body: .json(.init(group: .init(stored, me: myself)))))
+    }
+
+    func joinGroup(_ input: Operations.JoinGroup.Input) async throws -> Operations.JoinGroup.Output {
+        let caller = try await authenticate()
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let code = body.inviteCode.trimmingCharacters(in: .whitespacesAndNewlines)
+        let claim = try body.memberId.map { text in
+            guard let id = UUID(uuidString: text) else {
+                throw APIError.invalid(field: "memberId", "memberId is not a member id.")
+            }
+            return id
+        }
+        let name = try Self.optional(body.name).map { try Self.name($0, field: "name") } ?? caller.user.displayName
+        guard !code.isEmpty, code.count <= 100 else { throw APIError.notFound("invite code") }
+        do {
+            let (group, member) = try await groups.join(
+                inviteCode: code, userID: caller.user.id, name: name, claimMemberID: claim, now: now())
+            return .ok(.init(body: .json(.init(group: .init(group, me: member), member: .init(member)))))
+        } catch GroupStoreError.notFound {
+            throw claim == nil
+                ? APIError.notFound("invite code")
+                : APIError(
+                    .notFound, code: "not_found", message: "No such invite code, or no such member in that group.")
+        } catch GroupStoreError.memberAlreadyClaimed {
+            throw APIError.conflict(field: "memberId", message: "That member is linked to another account already.")
+        }
+    }
+
+    /// An optional client-generated id (DESIGN §5); a new one when absent.
+    static func clientID(_ text: String?) throws -> UUID {
+        guard let text else { return UUID() }
+        guard let id = UUID(uuidString: text) else { throw APIError.invalid(field: "id", "id is not a UUID.") }
+        return id
+    }
+
+    static func groupDescription(_ text: String?) throws -> String {
+        let description = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard description.count <= 1_000 else {
+            throw APIError.invalid(field: "description", "A description has at most 1,000 characters.")
+        }
+        return description
+    }
+
+    static func currency(_ code: String, field: String) throws -> String {
+        do {
+            return try Currency(code: code).code
+        } catch {
+            throw APIError.invalid(field: field, "\"\(code.prefix(20))\" is not an ISO 4217 currency code.")
+        }
+    }
+}
+
+extension APIError {
+    /// 409 for an edit based on an old version: nothing was written; `details.current` is the
+    /// stored state to merge with (DESIGN §5).
+    static func stale(_ current: some Encodable) throws -> APIError {
+        .conflict(
+            field: "version", message: "Someone changed this since you loaded it; nothing was saved.",
+            current: try JSONValue(encoding: current))
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import SplitAPI
+import SplitCore
+import SplitStore
+
+extension APIHandler {
+    func listMembers(_ input: Operations.ListMembers.Input) async throws -> Operations.ListMembers.Output {
+        let caller = try await authenticate()
+        let (group, _) = try await access(input.path.groupId, as: caller, for: .read)
+        let members = try await groups.members(groupID: group.id)
+        return .ok(.init(body: .json(.init(members: members.map(Components.Schemas.Member.init)))))
+    }
+
+    func addMember(_ input: Operations.AddMember.Input) async throws -> Operations.AddMember.Output {
+        let caller = try await authenticate()
+        let (group, _) = try await access(input.path.groupId, as: caller, for: .manageMembers(targetIsOwner: false))
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let current = now()
+        let member = MemberRecord(
+            id: try Self.clientID(body.id), groupID: group.id, userID: nil,
+            name: try Self.name(body.name, field: "name"),
+            role: .member, createdAt: current, updatedAt: current)
+        do {
+            try await groups.addMember(member)
+        } catch  where Database.isUniqueViolation(error) {
+            throw APIError.conflict(field: "id", message: "A member with that id exists already.")
+        }
+        return .created(.init(body: .json(.init(member: .init(member)))))
+    }
+
+    func updateMember(_ input: Operations.UpdateMember.Input) async throws -> Operations.UpdateMember.Output {
+        let caller = try await authenticate()
+        let (group, me) = try await access(input.path.groupId, as: caller, for: .read)
+        let target = try await member(input.path.memberId, in: group)
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+
+        var updated = target
+        if let name = body.name { updated.name = try Self.name(name, field: "name") }
+        if let role = body.role { updated.role = role.role }
+        updated.canAddExpenses = body.canAddExpenses ?? target.canAddExpenses
+        updated.canEditOwnExpenses = body.canEditOwnExpenses ?? target.canEditOwnExpenses
+        updated.canEditAllExpenses = body.canEditAllExpenses ?? target.canEditAllExpenses
+        updated.canMarkPaid = body.canMarkPaid ?? target.canMarkPaid
+
+        // Every change is checked before anything is written, so a refused request changes nothing.
+        let targetIsOwner = target.role == .owner
+        if updated.name != target.name, target.id != me.id {
+            try Self.require(.manageMembers(targetIsOwner: targetIsOwner), me)
+        }
+        if updated.role != target.role {
+            try Self.require(.changeRole(targetIsOwner: targetIsOwner, newRole: updated.role), me)
+        }
+        let flagsChanged =
+            updated.canAddExpenses != target.canAddExpenses || updated.canEditOwnExpenses != target.canEditOwnExpenses
+            || updated.canEditAllExpenses != target.canEditAllExpenses || updated.canMarkPaid != target.canMarkPaid
+        if flagsChanged { try Self.require(.manageMembers(targetIsOwner: targetIsOwner), me) }
+        if let version = body.version, version != target.version {
+            throw try APIError.stale(Components.Schemas.Member(target))
+        }
+        guard updated != target else { return .ok(.init(body: .json(.init(member: .init(target))))) }
+        return .ok(.init(body: .json(.init(member: .init(try await write(updated, basedOn: body.version))))))
+    }
+
+    func removeMember(_ input: Operations.RemoveMember.Input) async throws -> Operations.RemoveMember.Output {
+        let caller = try await authenticate()
+        let (group, me) = try await access(input.path.groupId, as: caller, for: .read)
+        let target = try await member(input.path.memberId, in: group)
+        try Self.require(.manageMembers(targetIsOwner: target.role == .owner), me)
+        guard target.isActive else { return .ok(.init(body: .json(.init(member: .init(target))))) }
+        // Deactivated, never erased: expenses and history keep showing the name (DESIGN §4).
+        var removed = target
+        removed.isActive = false
+        return .ok(.init(body: .json(.init(member: .init(try await write(removed, basedOn: nil))))))
+    }
+
+    /// A member of this group by its path id; an unknown, malformed or foreign id is the same 404.
+    private func member(_ text: String, in group: GroupRecord) async throws -> MemberRecord {
+        guard let id = UUID(uuidString: text), let member = try await groups.member(id: id, groupID: group.id) else {
+            throw APIError.notFound("member")
+        }
+        return member
+    }
+
+    private func write(_ member: MemberRecord, basedOn version: Int64?) async throws -> MemberRecord {
+        switch try await groups.updateMember(member, expectedVersion: version, now: now()) {
+        case .written(let stored): return stored
+        case .stale(let current): throw try APIError.stale(Components.Schemas.Member(current))
+        case nil: throw APIError.notFound("member")
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import HTTPTypes
+
+/// A failure the client is told about, in the one envelope of DESIGN §5:
+/// `{"error": {"code", "message", "details"}}`. Handlers throw these; `ErrorMiddleware` renders
+/// them and maps every other error (STYLE §15).
+public struct APIError: Error, Sendable, Equatable {
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var message: String
+    public var details: [String: JSONValue]
+    public var headers: HTTPFields
+
+    public init(
+        _ status: HTTPResponse.Status, code: String, message: String, details: [String: JSONValue] = [:],
+        headers: HTTPFields = [:]
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers
+    }
+
+    public static func badRequest(_ message: String) -> APIError {
+        APIError(.badRequest, code: "bad_request", message: message)
+    }
+
+    /// 401 with the challenge RFC 6750 asks for; `invalidToken` when a token was sent but is no good.
+    public static func unauthenticated(invalidToken: Bool) -> APIError {
+        var headers = HTTPFields()
+        headers[.wwwAuthenticate] =
+            invalidToken ? #"Bearer realm="splitter", error="invalid_token""# : #"Bearer realm="splitter""#
+        return APIError(
+            .unauthorized, code: "unauthenticated",
+            message: invalidToken
+                ? "The token is invalid, expired or revoked; log in again."
+                : "Log in first: send Authorization: Bearer <token>.",
+            headers: headers)
+    }
+
+    public static func forbidden(_ message: String = "Your role in this group does not allow that.") -> APIError {
+        APIError(.forbidden, code: "forbidden", message: message)
+    }
+
+    public static func notFound(_ what: String) -> APIError {
+        APIError(.notFound, code: "not_found", message: "No such \(what).")
+    }
+
+    public static func conflict(field: String?, message: String, current: JSONValue? = nil) -> APIError {
+        var details: [String: JSONValue] = [:]
+        if let field { details["field"] = .string(field) }
+        if let current { details["current"] = current }
+        return APIError(.conflict, code: "conflict", message: message, details: details)
+    }
+
+    /// 422 naming the wire field (DESIGN §5: validation failures name the field).
+    public static func invalid(field: String, _ message: String) -> APIError {
+        APIError(.unprocessableContent, code: "validation_failed", message: message, details: ["field": .string(field)])
+    }
+
+    public static func rateLimited(retryAfterSeconds: Int) -> APIError {
+        let seconds = max(1, retryAfterSeconds)
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(seconds)
+        return APIError(
+            .tooManyRequests, code: "rate_limited", message: "Too many attempts; try again in \(seconds) s.",
+            details: ["retryAfterSeconds": .int(Int64(seconds))], headers: headers)
+    }
+
+    /// The same bytes for an unknown account and a wrong password (DESIGN §4).
+    public static let invalidCredentials = APIError(
+        .unauthorized, code: "invalid_credentials", message: "Wrong email, phone or password.",
+        headers: [.wwwAuthenticate: #"Bearer realm="splitter""#])
+
+    public static let internalError = APIError(
+        .internalServerError, code: "internal", message: "Something went wrong on our side; it has been logged.")
+
+    /// The envelope's bytes.
+    public var body: Data {
+        var error: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+        if !details.isEmpty { error["details"] = .object(details) }
+        return JSONValue.object(["error": .object(error)]).encoded()
+    }
+}
+
+/// A JSON value for error details (`current` state of a conflict, field names, numbers).
+public enum JSONValue: Sendable, Equatable, Codable {
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Any wire value as JSON, encoded the way the API encodes it (ISO 8601 dates).
+    public init(encoding value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        self = try JSONDecoder().decode(JSONValue.self, from: encoder.encode(value))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        case .array(let values): try container.encode(values)
+        case .object(let values): try container.encode(values)
+        }
+    }
+
+    func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Every case is encodable by construction; a failure here would be a programming error.
+        return (try? encoder.encode(self)) ?? Data(#"{"error":{"code":"internal","message":"error"}}"#.utf8)
+    }
+}

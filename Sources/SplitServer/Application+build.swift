@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import SplitAPI
+import SplitStore
+
+/// Builds the whole server (STYLE §2): opens the database, runs migrations before taking
+/// requests, and wires middleware, the API handlers and the spec route. Tests call this and
+/// drive the result; `splitter-server` calls it and runs it.
+public func buildApplication(
+    configuration: ServerConfiguration, logger: Logger? = nil
+) async throws -> some ApplicationProtocol {
+    var logger = logger ?? Logger(label: "splitter-server")
+    logger.logLevel = configuration.logLevel
+    let specification = try APISpecification.yaml()
+    let database = try await Database.open(configuration.database, logger: logger)
+    do {
+        try await Migrations.run(on: database)
+    } catch {
+        try? await database.close()
+        throw error
+    }
+    logger.info("database ready", metadata: ["database": "\(configuration.database)"])
+
+    let now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
+    let passwords = PasswordHasher(cost: configuration.bcryptCost)
+    let handler = APIHandler(
+        database: database, accounts: AccountStore(database: database), groups: GroupStore(database: database),
+        limiter: RateLimiter(attempts: AttemptStore(database: database), now: now), passwords: passwords,
+        configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
+
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ErrorEnvelopeMiddleware())
+    router.add(middleware: RequestBodyMiddleware(maxBodyBytes: configuration.limits.maxBodyBytes))
+    router.add(
+        middleware: RequestInfoMiddleware(
+            addresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies)))
+    router.get("/openapi.yaml") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: specification)))
+    }
+    try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]))
+
+    let serverLogger = logger
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+        services: [DatabaseService(database: database)],
+        onServerRunning: { channel in
+            serverLogger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
+        },
+        logger: logger)
+}

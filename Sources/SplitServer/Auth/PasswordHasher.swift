@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+
+/// Bcrypt with the rules of DESIGN §4: cost ≥ 12, run on NIO's thread pool so a quarter second
+/// of hashing never holds an event loop or a cooperative thread.
+///
+/// Bcrypt reads only the first 72 bytes of its input, so every password is first reduced to the
+/// base64 of its SHA-256 (44 bytes): no part of a long password is ignored, and a password with
+/// a NUL byte cannot be cut short by the C implementation.
+struct PasswordHasher: Sendable {
+    let cost: Int
+
+    func hash(_ password: String) async throws -> String {
+        let input = Self.prehash(password)
+        let cost = UInt8(cost)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(input, cost: cost) }
+    }
+
+    func verify(_ password: String, against hash: String) async throws -> Bool {
+        let input = Self.prehash(password)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: hash) }
+    }
+
+    static func prehash(_ password: String) -> String {
+        Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
+    }
+}
+
+/// Session tokens (DESIGN §4): 256 random bits for the client, only their SHA-256 for the database.
+enum SessionToken {
+    static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Invite codes: 20 characters from 31 symbols without look-alikes (no 0/o, 1/l/i), about 99
+/// random bits, so they cannot be guessed and survive being typed from a chat message.
+enum InviteCode {
+    static let symbols = Array("abcdefghjkmnpqrstuvwxyz23456789".utf8)
+
+    static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let picked = (0..<20).map { _ in symbols[Int.random(in: 0..<symbols.count, using: &generator)] }
+        return String(decoding: picked, as: UTF8.self)
+    }
+}

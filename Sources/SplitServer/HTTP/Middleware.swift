@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import OpenAPIRuntime
+
+/// The outermost middleware: names every response with its request id, catches every error and
+/// answers with the one envelope (DESIGN §5, STYLE §15–16). Unknown errors become a 500 whose
+/// details go to the log only.
+struct ErrorEnvelopeMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        let requestID = context.id
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            let apiError = Self.apiError(for: error)
+            if apiError.status.code >= 500 {
+                context.logger.error(
+                    "request failed",
+                    metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+            } else {
+                context.logger.info(
+                    "request refused",
+                    metadata: [
+                        "path": "\(request.uri.path)", "status": "\(apiError.status.code)", "code": "\(apiError.code)",
+                    ])
+            }
+            response = Self.response(for: apiError)
+        }
+        response.headers[.init("X-Request-Id")!] = requestID
+        return response
+    }
+
+    static func response(for error: APIError) -> Response {
+        var headers = error.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: error.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: error.body)))
+    }
+
+    /// Maps any error to what the client is told.
+    static func apiError(for error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as ServerError:
+            // The generated server wraps everything thrown while decoding or handling.
+            if error.underlyingError is APIError || error.underlyingError is HTTPError {
+                return apiError(for: error.underlyingError)
+            }
+            if let decoding = error.underlyingError as? DecodingError {
+                return .badRequest("The JSON body does not match the request: \(describe(decoding)).")
+            }
+            if (400..<500).contains(error.httpStatus.code) {
+                return APIError(
+                    error.httpStatus, code: "bad_request",
+                    message: "The request does not match the API: \(error.causeDescription).")
+            }
+            return .internalError
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound: return APIError(.notFound, code: "not_found", message: "No such route.")
+            case .methodNotAllowed:
+                return APIError(
+                    .methodNotAllowed, code: "method_not_allowed", message: "That method is not allowed here.")
+            case .contentTooLarge:
+                return APIError(.contentTooLarge, code: "payload_too_large", message: "The request body is too large.")
+            case let status where (400..<500).contains(status.code):
+                return APIError(status, code: "bad_request", message: error.body ?? status.reasonPhrase)
+            default:
+                return .internalError
+            }
+        case let error as DecodingError:
+            return .badRequest("The JSON body does not match the request: \(describe(error)).")
+        default:
+            return .internalError
+        }
+    }
+
+    /// "`split.amounts[1].memberId`: expected a string" from a DecodingError, no type names.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { key in
+                key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
+            }.joined()
+            return path.isEmpty ? "body" : String(path.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "\(parent == "body" ? "" : parent + ".")\(key.stringValue) is missing"
+        case .typeMismatch(_, let context): return "\(path(context)) has the wrong type"
+        case .valueNotFound(_, let context): return "\(path(context)) is null"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)) has an invalid value"
+        @unknown default: return "invalid"
+        }
+    }
+}
+
+/// API requests are JSON and small (DESIGN §5): a body that is not `application/json` is a 415;
+/// one larger than the limit is a 413 before it is read in full. The body is collected here,
+/// once, so the limit holds whatever the handler does.
+struct RequestBodyMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let maxBodyBytes: Int
+
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var request = request
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodyBytes {
+            throw HTTPError(.contentTooLarge)
+        }
+        let body = try await request.collectBody(upTo: maxBodyBytes)
+        let path = request.uri.path
+        let isAPI = path.hasPrefix("/api/") || path.hasPrefix("/auth/")
+        if isAPI, body.readableBytes > 0 {
+            let contentType = request.headers[.contentType]?.lowercased() ?? ""
+            let mediaType = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard mediaType == "application/json" else {
+                throw APIError(
+                    .unsupportedMediaType, code: "unsupported_media_type",
+                    message: "Send the body as JSON with Content-Type: application/json.")
+            }
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Puts the request's id, client address and credentials where the API handlers read them.
+struct RequestInfoMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let addresses: ClientAddressResolver
+
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        let forwarded = request.headers[values: .init("X-Forwarded-For")!]
+        let info = RequestInfo(
+            requestID: context.id,
+            clientAddress: addresses.resolve(peer: context.remoteAddress?.ipAddress, forwardedFor: forwarded),
+            authorization: request.headers[.authorization],
+            userAgent: request.headers[.userAgent],
+            logger: context.logger)
+        return try await RequestInfo.$current.withValue(info) { try await next(request, context) }
+    }
+}

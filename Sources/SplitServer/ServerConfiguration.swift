@@ -1,0 +1,103 @@
+import Configuration
+import Foundation
+import Logging
+import SplitStore
+import SystemPackage
+
+/// Everything the server reads at start-up, typed (STYLE §6). Handlers never read the
+/// environment; they get what they need from this struct.
+public struct ServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    public var database: DatabaseConfiguration = .sqlite(path: DatabaseConfiguration.defaultSQLitePath)
+    public var logLevel: Logger.Level = .info
+    /// Peers whose `X-Forwarded-For` is believed (DESIGN §4); empty means the socket address only.
+    public var trustedProxies: [IPNetwork] = []
+    public var allowRegistration: Bool = true
+    /// Bcrypt cost (DESIGN §4: at least 12). Not configurable from outside; tests lower it to
+    /// keep hundreds of registrations fast, and a test checks the default.
+    public var bcryptCost: Int = 12
+    public var limits: Limits = Limits()
+
+    public struct Limits: Sendable {
+        /// Request bodies above this are a 413 (DESIGN §5).
+        public var maxBodyBytes: Int = 1 << 20
+        /// Failed logins per account (by the email or phone typed) in `loginWindow` (issue 3: 10 in 15 min).
+        public var failedLoginsPerAccount: Int = 10
+        /// Failed logins per client address in `loginWindow`.
+        public var failedLoginsPerAddress: Int = 50
+        public var loginWindowSeconds: Int = 15 * 60
+        /// Registration attempts per client address in `registrationWindow`.
+        public var registrationsPerAddress: Int = 30
+        public var registrationWindowSeconds: Int = 60 * 60
+
+        public init() {}
+    }
+
+    public init() {}
+
+    /// Reads command line > environment > `.env` > defaults (DESIGN §7). A bad value stops
+    /// start-up with one line naming the key; the database URL is never echoed.
+    public static func read(arguments: [String] = CommandLine.arguments) async throws -> ServerConfiguration {
+        let reader = ConfigReader(providers: [
+            CommandLineArgumentsProvider(arguments: arguments),
+            EnvironmentVariablesProvider(),
+            try await EnvironmentVariablesProvider(environmentFilePath: ".env", allowMissing: true),
+        ])
+        return try ServerConfiguration(reader: reader)
+    }
+
+    /// Builds the configuration from any reader (tests pass an in-memory one).
+    public init(reader: ConfigReader) throws {
+        func text(_ key: String, isSecret: Bool = false) -> String? {
+            let value = reader.string(forKey: ConfigKey(key.split(separator: ".").map(String.init)), isSecret: isSecret)
+            let trimmed = value?.trimmingCharacters(in: .whitespaces)
+            return trimmed?.isEmpty == false ? trimmed : nil
+        }
+        if let host = text("http.host") { self.host = host }
+        if let port = text("http.port") {
+            guard let number = Int(port), (0...65535).contains(number) else {
+                throw ConfigurationError(key: "HTTP_PORT", problem: "must be a port number from 0 to 65535")
+            }
+            self.port = number
+        }
+        do {
+            self.database = try DatabaseConfiguration(databaseURL: text("database.url", isSecret: true))
+        } catch {
+            throw ConfigurationError(key: "DATABASE_URL", problem: error.description)
+        }
+        if let level = text("log.level") {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw ConfigurationError(
+                    key: "LOG_LEVEL", problem: "must be one of trace, debug, info, notice, warning, error, critical")
+            }
+            self.logLevel = parsed
+        }
+        if let proxies = text("trusted.proxies") {
+            self.trustedProxies = try proxies.split(separator: ",").map { entry in
+                let entry = entry.trimmingCharacters(in: .whitespaces)
+                guard let network = IPNetwork(entry) else {
+                    throw ConfigurationError(
+                        key: "TRUSTED_PROXIES",
+                        problem: "\"\(entry)\" is not an IP address or CIDR range (e.g. 10.0.0.0/8, ::1)")
+                }
+                return network
+            }
+        }
+        if let allow = text("allow.registration") {
+            switch allow.lowercased() {
+            case "true", "1", "yes", "on": self.allowRegistration = true
+            case "false", "0", "no", "off": self.allowRegistration = false
+            default: throw ConfigurationError(key: "ALLOW_REGISTRATION", problem: "must be true or false")
+            }
+        }
+    }
+}
+
+/// A bad configuration value: one line that names the key and never prints the value of a secret.
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    public var key: String
+    public var problem: String
+
+    public var description: String { "configuration: \(key) \(problem)" }
+}

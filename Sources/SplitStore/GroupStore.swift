@@ -127,25 +127,16 @@ public struct GroupStore: Sendable {
     /// The groups where the user is an active member, with that membership, archived ones last,
     /// then by name.
     public func groups(ofUser userID: UUID) async throws -> [(group: GroupRecord, member: MemberRecord)] {
-        let rows = try await database.read { sql in
+        let memberColumns = MemberRecord.columns.map { "m.\($0) AS m_\($0)" }.joined(separator: ", ")
+        return try await database.read { sql in
             try await sql.raw(
                 """
-                SELECT g.*, m.id AS m_id FROM groups g JOIN members m ON m.group_id = g.id
+                SELECT g.*, \(unsafeRaw: memberColumns) FROM groups g JOIN members m ON m.group_id = g.id
                 WHERE m.user_id = \(bind: userID.text) AND m.is_active = \(bind: true)
                 ORDER BY g.is_archived, g.name, g.id
                 """
             ).all()
-        }
-        let memberIDs = try rows.map { try $0.decodeUUID("m_id") }
-        let members = try await database.read { sql in
-            try await sql.select().column(SQLLiteral.all).from("members")
-                .where("id", .in, memberIDs.map(\.text)).all()
-        }.map(MemberRecord.init(row:))
-        let byID = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0) })
-        return try zip(rows, memberIDs).compactMap { row, memberID in
-            guard let member = byID[memberID] else { return nil }
-            return (try GroupRecord(row: row), member)
-        }
+        }.map { (try GroupRecord(row: $0), try MemberRecord(row: $0, prefix: "m_")) }
     }
 
     /// Writes name, description and home currency when the stored version is `expectedVersion`
@@ -191,7 +182,7 @@ public struct GroupStore: Sendable {
     public func members(groupID: UUID) async throws -> [MemberRecord] {
         try await database.read { sql in
             try await sql.raw("SELECT * FROM members WHERE group_id = \(bind: groupID.text) ORDER BY name, id").all()
-        }.map(MemberRecord.init(row:))
+        }.map { try MemberRecord(row: $0) }
     }
 
     /// Adds a name-only member (a friend without an account).
@@ -322,14 +313,14 @@ public struct GroupStore: Sendable {
     /// The member with that id in that group (an id from another group is not found).
     private static func member(id: UUID, groupID: UUID, _ sql: any SQLDatabase) async throws -> MemberRecord? {
         try await sql.raw("SELECT * FROM members WHERE id = \(bind: id.text) AND group_id = \(bind: groupID.text)")
-            .first().map(MemberRecord.init(row:))
+            .first().map { try MemberRecord(row: $0) }
     }
 
     /// The user's membership in that group, active or not.
     private static func member(groupID: UUID, userID: UUID, _ sql: any SQLDatabase) async throws -> MemberRecord? {
         try await sql.raw(
             "SELECT * FROM members WHERE group_id = \(bind: groupID.text) AND user_id = \(bind: userID.text)"
-        ).first().map(MemberRecord.init(row:))
+        ).first().map { try MemberRecord(row: $0) }
     }
 
     private static func insert(_ member: MemberRecord, _ sql: any SQLDatabase) async throws {
@@ -364,26 +355,32 @@ extension GroupRecord {
 }
 
 extension MemberRecord {
-    init(row: any SQLRow) throws {
-        let roleText = try row.decode(column: "role", as: String.self)
+    /// The columns of `members`, for queries that select them under a prefix.
+    static let columns = [
+        "id", "group_id", "user_id", "name", "role", "can_add_expenses", "can_edit_own_expenses",
+        "can_edit_all_expenses", "can_mark_paid", "is_active", "version", "created_at", "updated_at",
+    ]
+
+    init(row: any SQLRow, prefix p: String = "") throws {
+        let roleText = try row.decode(column: p + "role", as: String.self)
         guard let role = Role(rawValue: roleText) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown role \(roleText)"))
         }
-        let userText = try row.decode(column: "user_id", as: String?.self)
+        let userText = try row.decode(column: p + "user_id", as: String?.self)
         self.init(
-            id: try row.decodeUUID("id"),
-            groupID: try row.decodeUUID("group_id"),
+            id: try row.decodeUUID(p + "id"),
+            groupID: try row.decodeUUID(p + "group_id"),
             userID: userText.flatMap(UUID.init(uuidString:)),
-            name: try row.decode(column: "name", as: String.self),
+            name: try row.decode(column: p + "name", as: String.self),
             role: role,
-            canAddExpenses: try row.decode(column: "can_add_expenses", as: Bool.self),
-            canEditOwnExpenses: try row.decode(column: "can_edit_own_expenses", as: Bool.self),
-            canEditAllExpenses: try row.decode(column: "can_edit_all_expenses", as: Bool.self),
-            canMarkPaid: try row.decode(column: "can_mark_paid", as: Bool.self),
-            isActive: try row.decode(column: "is_active", as: Bool.self),
-            version: try row.decode(column: "version", as: Int64.self),
-            createdAt: try row.decode(column: "created_at", as: Int64.self),
-            updatedAt: try row.decode(column: "updated_at", as: Int64.self)
+            canAddExpenses: try row.decode(column: p + "can_add_expenses", as: Bool.self),
+            canEditOwnExpenses: try row.decode(column: p + "can_edit_own_expenses", as: Bool.self),
+            canEditAllExpenses: try row.decode(column: p + "can_edit_all_expenses", as: Bool.self),
+            canMarkPaid: try row.decode(column: p + "can_mark_paid", as: Bool.self),
+            isActive: try row.decode(column: p + "is_active", as: Bool.self),
+            version: try row.decode(column: p + "version", as: Int64.self),
+            createdAt: try row.decode(column: p + "created_at", as: Int64.self),
+            updatedAt: try row.decode(column: p + "updated_at", as: Int64.self)
         )
     }
 }

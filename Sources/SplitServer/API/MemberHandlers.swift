@@ -67,6 +67,10 @@ extension APIHandler {
         let (group, me) = try await access(input.path.groupId, as: caller, for: .read)
         let target = try await member(input.path.memberId, in: group)
         try Self.require(.manageMembers(targetIsOwner: target.role == .owner), me)
+        // The group always has its one owner (DESIGN §4): hand ownership over first.
+        guard target.role != .owner else {
+            throw APIError.forbidden("The owner cannot be removed; transfer ownership first.")
+        }
         guard target.isActive else { return .ok(.init(body: .json(.init(member: .init(target))))) }
         // Deactivated, never erased: expenses and history keep showing the name (DESIGN §4).
         var removed = target

@@ -1,0 +1,264 @@
+import Foundation
+import HTTPTypes
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@testable import SplitServer
+
+/// DESIGN §4 from the outside: every route of the API × every kind of caller → the status the
+/// table says, and a refused write changes nothing.
+@Suite("Authorization matrix")
+struct AuthorizationMatrixTests {
+    enum Caller: String, CaseIterable, Sendable {
+        case anonymous, malformed, expired, revoked, outsider, viewer, member, admin, owner
+    }
+
+    /// The people of one test: each role's token and user id.
+    struct Cast: Sendable {
+        var tokens: [Caller: String] = [:]
+    }
+
+    /// One group as each role sees it.
+    struct Fixture: Sendable {
+        var groupID: String
+        var members: [Caller: String]  // member ids of viewer, member, admin, owner
+        var danID: String  // a name-only member
+    }
+
+    struct Route: Sendable {
+        var name: String
+        var method: HTTPRequest.Method
+        var path: @Sendable (Fixture, Caller) -> String
+        var body: String?
+        /// For viewer, member, admin, owner; anonymous…revoked are 401 and outsiders 404 for every group route.
+        var expected: [Caller: HTTPResponse.Status]
+    }
+
+    static func roles(
+        _ viewer: HTTPResponse.Status, _ member: HTTPResponse.Status, _ admin: HTTPResponse.Status,
+        _ owner: HTTPResponse.Status
+    )
+        -> [Caller: HTTPResponse.Status]
+    {
+        [.viewer: viewer, .member: member, .admin: admin, .owner: owner]
+    }
+
+    static let groupRoutes: [Route] = [
+        Route(
+            name: "get group", method: .get, path: { f, _ in "/api/groups/\(f.groupID)" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "update group", method: .patch, path: { f, _ in "/api/groups/\(f.groupID)" },
+            body: #"{"name":"Renamed"}"#,
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "archive", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/archive" },
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "unarchive", method: .delete, path: { f, _ in "/api/groups/\(f.groupID)/archive" },
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "rotate invite code", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/invite-code" },
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "disable invite code", method: .delete, path: { f, _ in "/api/groups/\(f.groupID)/invite-code" },
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "transfer ownership", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/transfer-ownership" },
+            body: nil, expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "list members", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/members" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "add member", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/members" },
+            body: #"{"name":"Eve"}"#,
+            expected: roles(.forbidden, .forbidden, .created, .created)),
+        Route(
+            name: "rename a name-only member", method: .patch,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" }, body: #"{"name":"Daniel"}"#,
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "rename oneself", method: .patch,
+            path: { f, caller in "/api/groups/\(f.groupID)/members/\(f.members[caller] ?? f.danID)" },
+            body: #"{"name":"Me Myself"}"#, expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "change flags", method: .patch, path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" },
+            body: #"{"canMarkPaid":false}"#, expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "change a member's role", method: .patch,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.member]!)" }, body: #"{"role":"viewer"}"#,
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "rename the owner", method: .patch,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.owner]!)" }, body: #"{"name":"Boss"}"#,
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "make someone owner by role", method: .patch,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" }, body: #"{"role":"owner"}"#,
+            expected: roles(.forbidden, .forbidden, .forbidden, .forbidden)),
+        Route(
+            name: "remove a member", method: .delete, path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" },
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "remove the owner", method: .delete,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.owner]!)" },
+            expected: roles(.forbidden, .forbidden, .forbidden, .forbidden)),
+    ]
+
+    @Test(
+        "every group route × every caller gets the status of DESIGN §4; refusals change nothing",
+        arguments: TestDatabases.all)
+    func groupRoutes(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let cast = try await Self.cast(api)
+            for route in Self.groupRoutes {
+                let fixture = try await Self.fixture(api, cast)
+                for caller in Caller.allCases {
+                    let expected: HTTPResponse.Status =
+                        switch caller {
+                        case .anonymous, .malformed, .expired, .revoked: .unauthorized
+                        case .outsider: .notFound
+                        default: route.expected[caller]!
+                        }
+                    let before = try await Self.snapshot(api, cast, fixture)
+                    var body = route.body
+                    if route.name == "transfer ownership" { body = #"{"memberId":"\#(fixture.members[.admin]!)"}"# }
+                    let reply = try await api.call(
+                        route.method, route.path(fixture, caller), token: cast.tokens[caller], json: body)
+                    #expect(reply.status == expected, "\(route.name) as \(caller): \(reply.text)")
+                    #expect(reply.errorCode != nil || reply.status.kind == .successful, "\(route.name): no envelope")
+                    if reply.status.kind != .successful {
+                        #expect(
+                            try await Self.snapshot(api, cast, fixture) == before,
+                            "\(route.name) as \(caller) changed state")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(
+        "account routes: no token, a malformed, expired or revoked one → 401 with WWW-Authenticate",
+        arguments: TestDatabases.all)
+    func accountRoutes(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let cast = try await Self.cast(api)
+            let routes: [(HTTPRequest.Method, String, String?, HTTPResponse.Status)] = [
+                (.get, "/auth/me", nil, .ok),
+                (.get, "/auth/sessions", nil, .ok),
+                (.post, "/auth/password", #"{"currentPassword":"x","newPassword":"y"}"#, .unprocessableContent),
+                (.delete, "/auth/sessions/\(UUID())", nil, .notFound),
+                (.get, "/api/groups", nil, .ok),
+                (.post, "/api/groups", #"{"name":"Trip","homeCurrency":"JPY"}"#, .created),
+                (.post, "/api/groups/join", #"{"inviteCode":"no-such-code"}"#, .notFound),
+                (.post, "/auth/logout", nil, .noContent),
+            ]
+            for (method, path, body, allowed) in routes {
+                for caller in [Caller.anonymous, .malformed, .expired, .revoked, .outsider] {
+                    let reply = try await api.call(method, path, token: cast.tokens[caller], json: body)
+                    let expected = caller == .outsider ? allowed : .unauthorized
+                    #expect(reply.status == expected, "\(method) \(path) as \(caller): \(reply.text)")
+                    if expected == .unauthorized {
+                        #expect(reply.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+                        #expect(reply.errorCode == "unauthenticated")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("another group's ids are 404 exactly like unknown ids", arguments: TestDatabases.all)
+    func foreignIDs(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let cast = try await Self.cast(api)
+            let mine = try await Self.fixture(api, cast)
+            // The outsider's own group, with a member of its own.
+            let theirs = try await api.call(
+                .post, "/api/groups", token: cast.tokens[.outsider], json: #"{"name":"Other","homeCurrency":"USD"}"#)
+            let theirGroup = try #require(theirs.string("group", "id"))
+            let theirMember = try #require(
+                try await api.call(
+                    .post, "/api/groups/\(theirGroup)/members", token: cast.tokens[.outsider], json: #"{"name":"X"}"#
+                ).string("member", "id"))
+            let owner = cast.tokens[.owner]
+            let unknownGroup = try await api.call(.get, "/api/groups/\(UUID())", token: owner)
+            let foreignGroup = try await api.call(.get, "/api/groups/\(theirGroup)", token: owner)
+            let malformedGroup = try await api.call(.get, "/api/groups/not-a-uuid", token: owner)
+            #expect(unknownGroup.status == .notFound)
+            #expect(foreignGroup.body == unknownGroup.body && malformedGroup.body == unknownGroup.body)
+
+            let path = "/api/groups/\(mine.groupID)/members/"
+            let unknownMember = try await api.call(
+                .patch, path + UUID().uuidString, token: owner, json: #"{"name":"Z"}"#)
+            let foreignMember = try await api.call(.patch, path + theirMember, token: owner, json: #"{"name":"Z"}"#)
+            let foreignRemove = try await api.call(.delete, path + theirMember, token: owner)
+            #expect(unknownMember.status == .notFound)
+            #expect(foreignMember.body == unknownMember.body && foreignRemove.body == unknownMember.body)
+            let members = try await api.call(.get, "/api/groups/\(theirGroup)/members", token: cast.tokens[.outsider])
+            #expect(members.list("members").map { $0.string("name") }.contains("X"))
+
+            // A session of another user is not found either.
+            let sessions = try await api.call(.get, "/auth/sessions", token: cast.tokens[.outsider])
+            let theirSession = try #require(sessions.list("sessions").first?.string("id"))
+            let revoke = try await api.call(.delete, "/auth/sessions/\(theirSession)", token: owner)
+            #expect(revoke.status == .notFound)
+            #expect(try await api.call(.get, "/auth/me", token: cast.tokens[.outsider]).status == .ok)
+        }
+    }
+
+    /// Registers the people; makes the expired token in the database and the revoked one by logging out.
+    static func cast(_ api: API) async throws -> Cast {
+        var cast = Cast()
+        for caller in [Caller.outsider, .viewer, .member, .admin, .owner] {
+            cast.tokens[caller] = try await api.register(caller.rawValue.capitalized).token
+        }
+        cast.tokens[.malformed] = "not a token at all !!"
+        let (revoked, _) = try await api.register("Revoked")
+        try await api.call(.post, "/auth/logout", token: revoked)
+        cast.tokens[.revoked] = revoked
+        let (_, expiredUser) = try await api.register("Expired")
+        let expired = SessionToken.generate()
+        let database = try await Database.open(api.databaseConfiguration, logger: TestDatabases.logger)
+        let now = Int64(Date().timeIntervalSince1970 * 1_000)
+        try await AccountStore(database: database).createSession(
+            SessionRecord(
+                id: UUID(), userID: UUID(uuidString: expiredUser)!, tokenHash: SessionToken.hash(expired),
+                createdAt: now - 31 * 86_400_000, lastUsedAt: now - 86_400_000, expiresAt: now - 1_000))
+        try await database.close()
+        cast.tokens[.expired] = expired
+        return cast
+    }
+
+    /// A new group: the owner creates it, the others join by code, the owner sets their roles.
+    static func fixture(_ api: API, _ cast: Cast) async throws -> Fixture {
+        let owner = cast.tokens[.owner]
+        let created = try await api.call(
+            .post, "/api/groups", token: owner, json: #"{"name":"Japan","homeCurrency":"JPY"}"#)
+        let groupID = try #require(created.string("group", "id"))
+        let code = try #require(created.string("group", "inviteCode"))
+        var members: [Caller: String] = [.owner: try #require(created.string("group", "myMemberId"))]
+        for caller in [Caller.viewer, .member, .admin] {
+            let joined = try await api.call(
+                .post, "/api/groups/join", token: cast.tokens[caller], json: #"{"inviteCode":"\#(code)"}"#)
+            let memberID = try #require(joined.string("member", "id"), "join: \(joined.text)")
+            members[caller] = memberID
+        }
+        for (caller, role) in [(Caller.viewer, "viewer"), (.admin, "admin")] {
+            let reply = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(members[caller]!)", token: owner,
+                json: #"{"role":"\#(role)"}"#)
+            try #require(reply.status == .ok, "set role: \(reply.text)")
+        }
+        let dan = try await api.call(.post, "/api/groups/\(groupID)/members", token: owner, json: #"{"name":"Dan"}"#)
+        return Fixture(groupID: groupID, members: members, danID: try #require(dan.string("member", "id")))
+    }
+
+    /// What the owner sees of the group and its members, as bytes.
+    static func snapshot(_ api: API, _ cast: Cast, _ fixture: Fixture) async throws -> [Data] {
+        let owner = cast.tokens[.owner]
+        let group = try await api.call(.get, "/api/groups/\(fixture.groupID)", token: owner)
+        let members = try await api.call(.get, "/api/groups/\(fixture.groupID)/members", token: owner)
+        return [group.body, members.body]
+    }
+}

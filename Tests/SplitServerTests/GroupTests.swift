@@ -1,0 +1,241 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@Suite("Groups and members over HTTP")
+struct GroupTests {
+    @Test("create, join by code claiming a name-only member, rename, roles, remove", arguments: TestDatabases.all)
+    func groupLifecycle(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            // setup
+            let (aki, akiID) = try await api.register("Aki")
+            let (ben, _) = try await api.register("Ben")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki,
+                json:
+                    #"{"name":" Japan 2026 ","description":"Tokyo and Kyoto","homeCurrency":"jpy","memberName":"Aki-san"}"#
+            )
+            #expect(created.status == .created)
+            #expect(created.string("group", "name") == "Japan 2026" && created.string("group", "homeCurrency") == "JPY")
+            #expect(created.string("group", "ownerId") == akiID && created.string("group", "myRole") == "owner")
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            #expect(code.count == 20)
+            let cho = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki, json: #"{"name":"Cho"}"#)
+            let choID = try #require(cho.string("member", "id"))
+            #expect(cho.string("member", "userId") == nil)
+
+            // act: Ben joins as Cho ("I am Cho"), twice
+            let joined = try await api.call(
+                .post, "/api/groups/join", token: ben, json: #"{"inviteCode":" \#(code) ","memberId":"\#(choID)"}"#)
+            let again = try await api.call(.post, "/api/groups/join", token: ben, json: #"{"inviteCode":"\#(code)"}"#)
+            // validate
+            #expect(joined.status == .ok && joined.string("member", "id") == choID)
+            #expect(again.string("member", "id") == choID)
+            #expect(joined.string("group", "inviteCode") == nil)  // members do not see the code
+            #expect(joined.string("group", "myRole") == "member")
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: ben)
+            #expect(members.list("members").map { $0.string("name") } == ["Aki-san", "Cho"])
+            let benGroups = try await api.call(.get, "/api/groups", token: ben)
+            #expect(benGroups.list("groups").map { $0.string("id") } == [groupID])
+
+            // act: the owner removes Cho; Ben loses access at once and cannot rejoin
+            let removed = try await api.call(.delete, "/api/groups/\(groupID)/members/\(choID)", token: aki)
+            #expect(removed.status == .ok && removed.bool("member", "active") == false)
+            #expect(try await api.call(.get, "/api/groups/\(groupID)", token: ben).status == .notFound)
+            #expect(
+                try await api.call(.post, "/api/groups/join", token: ben, json: #"{"inviteCode":"\#(code)"}"#).status
+                    == .notFound)
+            let after = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki)
+            #expect(after.list("members").map { $0.string("name") } == ["Aki-san", "Cho"])  // the name stays
+        }
+    }
+
+    @Test(
+        "claiming a member someone else claimed is a 409; codes can be rotated and disabled",
+        arguments: TestDatabases.all)
+    func inviteCodes(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, _) = try await api.register("Aki")
+            let (ben, _) = try await api.register("Ben")
+            let (cho, _) = try await api.register("Cho")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"MYR"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let oldCode = try #require(created.string("group", "inviteCode"))
+            let dan = try #require(
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki, json: #"{"name":"Dan"}"#)
+                    .string("member", "id"))
+            _ = try await api.call(
+                .post, "/api/groups/join", token: ben, json: #"{"inviteCode":"\#(oldCode)","memberId":"\#(dan)"}"#)
+            let second = try await api.call(
+                .post, "/api/groups/join", token: cho, json: #"{"inviteCode":"\#(oldCode)","memberId":"\#(dan)"}"#)
+            #expect(second.status == .conflict && second.string("error", "details", "field") == "memberId")
+
+            let rotated = try await api.call(.post, "/api/groups/\(groupID)/invite-code", token: aki)
+            let newCode = try #require(rotated.string("group", "inviteCode"))
+            #expect(newCode != oldCode)
+            #expect(
+                try await api.call(.post, "/api/groups/join", token: cho, json: #"{"inviteCode":"\#(oldCode)"}"#).status
+                    == .notFound)
+            let disabled = try await api.call(.delete, "/api/groups/\(groupID)/invite-code", token: aki)
+            #expect(disabled.status == .ok && disabled.string("group", "inviteCode") == nil)
+            #expect(
+                try await api.call(.post, "/api/groups/join", token: cho, json: #"{"inviteCode":"\#(newCode)"}"#).status
+                    == .notFound)
+        }
+    }
+
+    @Test("concurrent joins with one code give each user exactly one member", arguments: TestDatabases.all)
+    func concurrentJoins(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, _) = try await api.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"SGD"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            var tokens: [String] = []
+            for index in 0..<5 { tokens.append(try await api.register("User\(index)").token) }
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for token in tokens {
+                    for _ in 0..<4 {
+                        group.addTask {
+                            try await api.call(
+                                .post, "/api/groups/join", token: token, json: #"{"inviteCode":"\#(code)"}"#
+                            ).status
+                        }
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .ok }, "\(statuses)")
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki)
+            #expect(members.list("members").count == 6)
+        }
+    }
+
+    @Test(
+        "an edit based on an old version is a 409 with the current state, and writes nothing",
+        arguments: TestDatabases.all)
+    func staleEdits(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, _) = try await api.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"EUR"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let first = try await api.call(
+                .patch, "/api/groups/\(groupID)", token: aki, json: #"{"name":"Paris","version":1}"#)
+            #expect(first.status == .ok && first.int("group", "version") == 2)
+            let stale = try await api.call(
+                .patch, "/api/groups/\(groupID)", token: aki, json: #"{"name":"Rome","version":1}"#)
+            #expect(stale.status == .conflict)
+            #expect(stale.string("error", "details", "current", "name") == "Paris")
+            #expect(try await api.call(.get, "/api/groups/\(groupID)", token: aki).string("group", "name") == "Paris")
+            let memberID = try #require(created.string("group", "myMemberId"))
+            let staleMember = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(memberID)", token: aki, json: #"{"name":"A","version":9}"#)
+            #expect(staleMember.status == .conflict && staleMember.int("error", "details", "current", "version") == 1)
+        }
+    }
+
+    @Test("ownership moves to a member with an account; archived groups cannot be joined", arguments: TestDatabases.all)
+    func ownershipAndArchive(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, _) = try await api.register("Aki")
+            let (ben, benID) = try await api.register("Ben")
+            let (cho, _) = try await api.register("Cho")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"USD"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            let benMember = try #require(
+                try await api.call(.post, "/api/groups/join", token: ben, json: #"{"inviteCode":"\#(code)"}"#)
+                    .string("member", "id"))
+            let dan = try #require(
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki, json: #"{"name":"Dan"}"#)
+                    .string("member", "id"))
+            let toNameOnly = try await api.call(
+                .post, "/api/groups/\(groupID)/transfer-ownership", token: aki, json: #"{"memberId":"\#(dan)"}"#)
+            #expect(
+                toNameOnly.status == .unprocessableContent
+                    && toNameOnly.string("error", "details", "field") == "memberId")
+            let moved = try await api.call(
+                .post, "/api/groups/\(groupID)/transfer-ownership", token: aki, json: #"{"memberId":"\#(benMember)"}"#)
+            #expect(moved.status == .ok && moved.string("group", "ownerId") == benID)
+            #expect(moved.string("group", "myRole") == "admin")
+            #expect(try await api.call(.post, "/api/groups/\(groupID)/archive", token: aki).status == .forbidden)
+            let archived = try await api.call(.post, "/api/groups/\(groupID)/archive", token: ben)
+            #expect(archived.status == .ok && archived.bool("group", "isArchived") == true)
+            #expect(
+                try await api.call(.post, "/api/groups/join", token: cho, json: #"{"inviteCode":"\#(code)"}"#).status
+                    == .notFound)
+            #expect(try await api.call(.get, "/api/groups/\(groupID)", token: aki).status == .ok)
+        }
+    }
+}
+
+@Suite("Bad input never reaches a 5xx")
+struct BadInputTests {
+    @Test(
+        "wrong types, missing fields, unknown enums, huge or invalid bodies → a 4xx envelope",
+        arguments: TestDatabases.all)
+    func badBodies(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, _) = try await api.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"JPY"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let memberID = try #require(created.string("group", "myMemberId"))
+            let longName = String(repeating: "名", count: 10_000)
+            let cases: [(HTTPRequest.Method, String, String, HTTPResponse.Status)] = [
+                (.post, "/api/groups", #"{"name":5,"homeCurrency":"JPY"}"#, .badRequest),
+                (.post, "/api/groups", #"{"homeCurrency":"JPY"}"#, .badRequest),
+                (.post, "/api/groups", #"{"name":"T","homeCurrency":"XYZ"}"#, .unprocessableContent),
+                (.post, "/api/groups", #"{"name":"\#(longName)","homeCurrency":"JPY"}"#, .unprocessableContent),
+                (.post, "/api/groups", #"{"id":"nope","name":"T","homeCurrency":"JPY"}"#, .unprocessableContent),
+                (.post, "/api/groups", #"[1,2,3]"#, .badRequest),
+                (.post, "/api/groups", #"{"name":"T","#, .badRequest),
+                (.post, "/api/groups", "null", .badRequest),
+                (.patch, "/api/groups/\(groupID)/members/\(memberID)", #"{"role":"emperor"}"#, .badRequest),
+                (.patch, "/api/groups/\(groupID)/members/\(memberID)", #"{"canMarkPaid":"yes"}"#, .badRequest),
+                (.patch, "/api/groups/\(groupID)/members/not-a-uuid", #"{"name":"A"}"#, .notFound),
+                (.post, "/api/groups/\(groupID)/members", #"{"name":"\#(longName)"}"#, .unprocessableContent),
+                (.post, "/api/groups/join", #"{"inviteCode":"\#(longName)"}"#, .notFound),
+                (.post, "/api/groups/join", #"{"inviteCode":"x","memberId":"12"}"#, .unprocessableContent),
+                (.post, "/auth/login", #"{"emailOrPhone":["a"],"password":"p"}"#, .badRequest),
+                (.post, "/auth/login", #"{"emailOrPhone":"\#(longName)","password":"p"}"#, .unauthorized),
+            ]
+            for (method, path, body, expected) in cases {
+                let reply = try await api.call(method, path, token: aki, json: body)
+                #expect(reply.status == expected, "\(method) \(path) \(body.prefix(60)): \(reply.text.prefix(300))")
+                #expect(reply.errorCode != nil, "no envelope: \(reply.text.prefix(200))")
+            }
+
+            // Invalid UTF-8 inside a JSON string.
+            var invalid = ByteBuffer(string: #"{"name":""#)
+            invalid.writeBytes([0xff, 0xfe, 0xfd])
+            invalid.writeString(#"","homeCurrency":"JPY"}"#)
+            let utf8 = try await api.call(
+                .post, "/api/groups", token: aki, headers: [.contentType: "application/json"], body: invalid)
+            #expect(utf8.status == .badRequest && utf8.errorCode == "bad_request", "\(utf8.text)")
+
+            // 10 MB body.
+            let huge = ByteBuffer(repeating: UInt8(ascii: "a"), count: 10 << 20)
+            let tooLarge = try await api.call(
+                .post, "/api/groups", token: aki, headers: [.contentType: "application/json"], body: huge)
+            #expect(tooLarge.status == .contentTooLarge && tooLarge.errorCode == "payload_too_large")
+
+            // Not JSON.
+            let form = try await api.call(
+                .post, "/api/groups", token: aki, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "name=T&homeCurrency=JPY"))
+            #expect(form.status == .unsupportedMediaType && form.errorCode == "unsupported_media_type")
+
+            // Nothing was created by any of it.
+            #expect(try await api.call(.get, "/api/groups", token: aki).list("groups").count == 1)
+        }
+    }
+}

@@ -41,6 +41,8 @@ let package = Package(
         // The HTTP contract: types, client and server protocol generated from openapi.yaml.
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        // The generated client's transport on URLSession (end-to-end tests now, the SDK next).
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
         // The HTTP server (routing, middleware, testing against the real application).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Bcrypt for passwords, run off the event loop.
@@ -140,6 +142,8 @@ let package = Package(
             dependencies: [
                 "SplitServer", "SplitAPI", "SplitStore", "SplitTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
             ],
             swiftSettings: swiftSettings
         ),

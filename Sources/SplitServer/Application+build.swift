@@ -51,7 +51,12 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: [DatabaseService(database: database)],
         onServerRunning: { channel in
-            serverLogger.info("listening", metadata: ["address": "\(channel.localAddress?.description ?? "?")"])
+            serverLogger.info(
+                "listening",
+                metadata: [
+                    "host": "\(channel.localAddress?.ipAddress ?? configuration.host)",
+                    "port": "\(channel.localAddress?.port ?? configuration.port)",
+                ])
         },
         logger: logger)
 }

@@ -9,7 +9,9 @@ public enum AccountInput {
     /// Trimmed and lower-cased; nil unless it looks like `local@domain.tld` with no spaces.
     public static func normalizedEmail(_ raw: String) -> String? {
         let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard email.count <= 254, !email.contains(where: \.isWhitespace) else { return nil }
+        guard email.unicodeScalars.count <= 254, !email.contains(where: \.isWhitespace),
+            !containsControlCharacters(email, allowingLineBreaks: false)
+        else { return nil }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
             !parts[1].hasSuffix(".")
@@ -33,9 +35,23 @@ public enum AccountInput {
     /// Whether a login string is an email (else it is read as a phone number).
     public static func isEmailLogin(_ raw: String) -> Bool { raw.contains("@") }
 
-    /// Trimmed display name, or nil when empty or longer than 100 characters.
+    /// Trimmed display name, or nil when empty, longer than 100 characters or holding control
+    /// characters. Characters are Unicode scalars, as the database's `length()` and JSON
+    /// Schema's `maxLength` count them ("👍🏽" is two).
     public static func normalizedDisplayName(_ raw: String) -> String? {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        return displayNameLength.contains(name.count) ? name : nil
+        guard displayNameLength.contains(name.unicodeScalars.count),
+            !containsControlCharacters(name, allowingLineBreaks: false)
+        else { return nil }
+        return name
+    }
+
+    /// Whether text holds control characters (NUL, escapes, …), which no name or note needs and
+    /// PostgreSQL refuses to store; line breaks and tabs are allowed where asked.
+    public static func containsControlCharacters(_ text: String, allowingLineBreaks: Bool) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            guard scalar.properties.generalCategory == .control else { return false }
+            return !(allowingLineBreaks && (scalar == "\n" || scalar == "\r" || scalar == "\t"))
+        }
     }
 }

@@ -27,9 +27,10 @@ public func buildApplication(
 
     let now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
     let passwords = PasswordHasher(cost: configuration.bcryptCost)
+    let attempts = AttemptStore(database: database)
     let handler = APIHandler(
         database: database, accounts: AccountStore(database: database), groups: GroupStore(database: database),
-        limiter: RateLimiter(attempts: AttemptStore(database: database), now: now), passwords: passwords,
+        limiter: RateLimiter(attempts: attempts, now: now), passwords: passwords,
         configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 
     let router = Router(context: AppRequestContext.self)
@@ -49,7 +50,13 @@ public func buildApplication(
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        services: [DatabaseService(database: database)],
+        services: [
+            DatabaseService(database: database),
+            AttemptPruner(
+                attempts: attempts, keepMilliseconds: Int64(configuration.limits.longestWindowSeconds) * 1_000,
+                now: now,
+                logger: logger),
+        ],
         onServerRunning: { channel in
             serverLogger.info(
                 "listening",

@@ -82,13 +82,27 @@ public struct ClientAddressResolver: Sendable {
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map {
             $0.trimmingCharacters(in: .whitespaces)
         }
-        var client = peerAddress
         for hop in hops.reversed() {
-            guard let address = IPAddress(hop) else { break }
-            client = address
-            if !isTrusted(address) { break }
+            guard let address = Self.address(hop) else {
+                // Written by a trusted proxy but not an address we can read ("unknown", an
+                // obfuscated id): still one client's key, never the proxy's shared one.
+                return String(hop.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7f }.prefix(64))
+            }
+            if !isTrusted(address) { return address.description }
         }
-        return client.description
+        // Only proxies in the chain: the left-most one is as close to the client as we know.
+        return hops.first.flatMap(Self.address)?.description ?? peerAddress.description
+    }
+
+    /// An address as proxies write them: `1.2.3.4`, `1.2.3.4:5678`, `2001:db8::1`, `[2001:db8::1]:443`.
+    static func address(_ hop: String) -> IPAddress? {
+        if let address = IPAddress(hop) { return address }
+        if hop.hasPrefix("["), let close = hop.firstIndex(of: "]") {
+            return IPAddress(String(hop[hop.index(after: hop.startIndex)..<close]))
+        }
+        let parts = hop.split(separator: ":")
+        if parts.count == 2 { return IPAddress(String(parts[0])) }
+        return nil
     }
 
     private func isTrusted(_ address: IPAddress) -> Bool { trustedProxies.contains { $0.contains(address) } }

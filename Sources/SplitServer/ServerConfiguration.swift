@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable {
         public var registrationWindowSeconds: Int = 60 * 60
 
         public init() {}
+
+        var longestWindowSeconds: Int { max(loginWindowSeconds, registrationWindowSeconds) }
     }
 
     public init() {}

@@ -18,24 +18,25 @@ public struct AttemptStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    /// The attempts at or after `since`, and the time of the oldest of them (nil when none).
-    public func attempts(_ scope: AttemptScope, subject: String, since: Int64) async throws -> (
-        count: Int, oldest: Int64?
-    ) {
+    /// The times of the attempts at or after `since`, oldest first.
+    public func attemptTimes(_ scope: AttemptScope, subject: String, since: Int64) async throws -> [Int64] {
         try await database.read { sql in
-            let row = try await sql.raw(
+            try await sql.raw(
                 """
-                SELECT CAST(COUNT(*) AS BIGINT) AS n, MIN(at) AS oldest FROM auth_attempts
+                SELECT at FROM auth_attempts
                 WHERE scope = \(bind: scope.rawValue) AND subject = \(bind: subject) AND at >= \(bind: since)
+                ORDER BY at, id
                 """
-            ).first()
-            let count = try row?.decode(column: "n", as: Int64.self) ?? 0
-            return (Int(count), try row?.decode(column: "oldest", as: Int64?.self))
+            ).all().map { try $0.decode(column: "at", as: Int64.self) }
         }
     }
 
-    /// Records one attempt at `now` and forgets this subject's attempts from before `forgetBefore`.
-    public func record(_ scope: AttemptScope, subject: String, now: Int64, forgetBefore: Int64) async throws {
+    /// Records one attempt at `now` (committed before this returns, so concurrent requests see
+    /// each other) and forgets this subject's attempts from before `forgetBefore`.
+    /// - Returns: the attempt's id, for `forget(id:)`.
+    @discardableResult
+    public func record(_ scope: AttemptScope, subject: String, now: Int64, forgetBefore: Int64) async throws -> UUID {
+        let id = UUID()
         try await database.transaction { sql in
             try await sql.raw(
                 """
@@ -46,9 +47,24 @@ public struct AttemptStore: Sendable {
             try await sql.raw(
                 """
                 INSERT INTO auth_attempts (id, scope, subject, at)
-                VALUES (\(bind: UUID().text), \(bind: scope.rawValue), \(bind: subject), \(bind: now))
+                VALUES (\(bind: id.text), \(bind: scope.rawValue), \(bind: subject), \(bind: now))
                 """
             ).run()
+        }
+        return id
+    }
+
+    /// Removes one attempt (a login that turned out right does not count as a failure).
+    public func forget(id: UUID) async throws {
+        try await database.transaction {
+            try await $0.raw("DELETE FROM auth_attempts WHERE id = \(bind: id.text)").run()
+        }
+    }
+
+    /// Removes every attempt older than `before`, for subjects that never came back.
+    public func prune(before: Int64) async throws {
+        try await database.transaction {
+            try await $0.raw("DELETE FROM auth_attempts WHERE at < \(bind: before)").run()
         }
     }
 }

@@ -91,6 +91,8 @@ public enum GroupStoreError: Error, Equatable, Sendable {
     case memberAlreadyClaimed
     /// The new owner must be an active member with an account: 422.
     case ownerMustHaveAccount
+    /// Only the current owner hands a group over (someone else may have just taken it): 403.
+    case notOwner
 }
 
 /// Groups and members: plain functions over the database (STYLE §8).
@@ -133,10 +135,15 @@ public struct GroupStore: Sendable {
                 """
                 SELECT g.*, \(unsafeRaw: memberColumns) FROM groups g JOIN members m ON m.group_id = g.id
                 WHERE m.user_id = \(bind: userID.text) AND m.is_active = \(bind: true)
-                ORDER BY g.is_archived, g.name, g.id
                 """
             ).all()
-        }.map { (try GroupRecord(row: $0), try MemberRecord(row: $0, prefix: "m_")) }
+        }.map { (group: try GroupRecord(row: $0), member: try MemberRecord(row: $0, prefix: "m_")) }
+            // Sorted here, not by ORDER BY name: SQLite and PostgreSQL collate text differently.
+            .sorted {
+                ($0.group.isArchived ? 1 : 0, $0.group.name, $0.group.id.text) < (
+                    $1.group.isArchived ? 1 : 0, $1.group.name, $1.group.id.text
+                )
+            }
     }
 
     /// Writes name, description and home currency when the stored version is `expectedVersion`
@@ -181,8 +188,10 @@ public struct GroupStore: Sendable {
     /// All members, removed ones included (history still shows their names), by name.
     public func members(groupID: UUID) async throws -> [MemberRecord] {
         try await database.read { sql in
-            try await sql.raw("SELECT * FROM members WHERE group_id = \(bind: groupID.text) ORDER BY name, id").all()
+            try await sql.raw("SELECT * FROM members WHERE group_id = \(bind: groupID.text)").all()
         }.map { try MemberRecord(row: $0) }
+            // Sorted here, not by ORDER BY name: SQLite and PostgreSQL collate text differently.
+            .sorted { ($0.name, $0.id.text) < ($1.name, $1.id.text) }
     }
 
     /// Adds a name-only member (a friend without an account).
@@ -210,18 +219,24 @@ public struct GroupStore: Sendable {
                 }
                 if let claimMemberID {
                     // The guard on user_id IS NULL makes two people claiming one name a race with one winner.
+                    // Whoever holds the code may claim a name, so the name's rights do not come with
+                    // it: a claimed member is a plain member (or stays a viewer).
                     guard
                         let claimed = try await sql.raw(
                             """
-                            UPDATE members SET user_id = \(bind: userID.text), version = version + 1, updated_at = \(bind: now)
+                            UPDATE members SET user_id = \(bind: userID.text), version = version + 1, updated_at = \(bind: now),
+                                role = CASE WHEN role = 'viewer' THEN 'viewer' ELSE 'member' END,
+                                can_edit_all_expenses = \(bind: false)
                             WHERE id = \(bind: claimMemberID.text) AND group_id = \(bind: group.id.text)
                                   AND user_id IS NULL AND is_active = \(bind: true)
                             RETURNING *
                             """
                         ).first()
                     else {
-                        let exists = try await Self.member(id: claimMemberID, groupID: group.id, sql) != nil
-                        throw exists ? GroupStoreError.memberAlreadyClaimed : GroupStoreError.notFound
+                        // Linked to someone: a 409; unknown, foreign or removed: not found.
+                        let existing = try await Self.member(id: claimMemberID, groupID: group.id, sql)
+                        throw existing?.isActive == true
+                            ? GroupStoreError.memberAlreadyClaimed : GroupStoreError.notFound
                     }
                     return (group, try MemberRecord(row: claimed))
                 }
@@ -281,29 +296,37 @@ public struct GroupStore: Sendable {
         try await database.read { try await Self.member(id: id, groupID: groupID, $0) }
     }
 
-    /// Hands ownership to another active member with an account: they become owner, the old
-    /// owner becomes admin, in one transaction, so the group always has exactly one owner.
-    public func transferOwnership(groupID: UUID, to memberID: UUID, now: Int64) async throws {
+    /// Hands ownership from `currentOwner` (a user id) to another active member with an account:
+    /// they become owner, the old owner becomes admin, in one transaction. Each step is a guarded
+    /// UPDATE, so two transfers at once cannot leave two owners: the second finds the caller no
+    /// longer owner (and the unique index of migration 0004 backs this up).
+    public func transferOwnership(groupID: UUID, from currentOwner: UUID, to memberID: UUID, now: Int64) async throws {
         try await database.transaction { sql in
-            guard let target = try await Self.member(id: memberID, groupID: groupID, sql) else {
+            guard try await Self.member(id: memberID, groupID: groupID, sql) != nil else {
                 throw GroupStoreError.notFound
             }
-            guard target.isActive, let newOwner = target.userID else { throw GroupStoreError.ownerMustHaveAccount }
-            try await sql.raw(
+            let demoted = try await sql.raw(
                 """
                 UPDATE members SET role = 'admin', version = version + 1, updated_at = \(bind: now)
-                WHERE group_id = \(bind: groupID.text) AND role = 'owner'
+                WHERE group_id = \(bind: groupID.text) AND role = 'owner' AND user_id = \(bind: currentOwner.text)
+                RETURNING id
                 """
-            ).run()
+            ).first()
+            guard demoted != nil else { throw GroupStoreError.notOwner }
+            guard
+                let promoted = try await sql.raw(
+                    """
+                    UPDATE members SET role = 'owner', version = version + 1, updated_at = \(bind: now)
+                    WHERE id = \(bind: memberID.text) AND group_id = \(bind: groupID.text)
+                          AND is_active = \(bind: true) AND user_id IS NOT NULL
+                    RETURNING user_id
+                    """
+                ).first()
+            else { throw GroupStoreError.ownerMustHaveAccount }  // rolls the demotion back too
+            let newOwner = try promoted.decode(column: "user_id", as: String.self)
             try await sql.raw(
                 """
-                UPDATE members SET role = 'owner', version = version + 1, updated_at = \(bind: now)
-                WHERE id = \(bind: memberID.text)
-                """
-            ).run()
-            try await sql.raw(
-                """
-                UPDATE groups SET owner_user_id = \(bind: newOwner.text), version = version + 1, updated_at = \(bind: now)
+                UPDATE groups SET owner_user_id = \(bind: newOwner), version = version + 1, updated_at = \(bind: now)
                 WHERE id = \(bind: groupID.text)
                 """
             ).run()

@@ -105,6 +105,16 @@ public enum Migrations {
                 "CREATE INDEX auth_attempts_by_subject ON auth_attempts (scope, subject, at)",
             ]
         ),
+        Migration(
+            id: "0004_one_owner_per_group",
+            statements: [
+                // The database itself refuses a second owner (DESIGN §4: one owner), whatever
+                // the code above it does. Existing data has one owner per group already: every
+                // owner change so far went through the transfer transaction.
+                "CREATE UNIQUE INDEX members_one_owner ON members (group_id) WHERE role = 'owner'",
+                "CREATE INDEX auth_attempts_by_time ON auth_attempts (at)",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

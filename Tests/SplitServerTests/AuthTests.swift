@@ -228,3 +228,80 @@ struct AuthTests {
         #expect(ServerConfiguration().bcryptCost >= 12)
     }
 }
+
+@Suite("Rate limits under concurrency and strange input")
+struct RateLimitRaceTests {
+    @Test(
+        "20 wrong passwords at once and more after: exactly 10 are ever tried, then 429", arguments: TestDatabases.all)
+    func concurrentGuesses(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            _ = try await api.register("Aki", email: "aki@example.com")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await api.call(
+                            .post, "/auth/login",
+                            json: #"{"emailOrPhone":"aki@example.com","password":"guess \#(index)"}"#
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .unauthorized || $0 == .tooManyRequests }, "\(statuses)")
+            // However the burst interleaved, exactly 10 guesses get tried in all: keep guessing
+            // one at a time until refused.
+            var tried = statuses.filter { $0 == .unauthorized }.count
+            while tried <= 10 {
+                let next = try await api.call(
+                    .post, "/auth/login", json: #"{"emailOrPhone":"aki@example.com","password":"guess again"}"#)
+                guard next.status == .unauthorized else { break }
+                tried += 1
+            }
+            #expect(tried == 10)
+            let right = try await api.call(
+                .post, "/auth/login", json: #"{"emailOrPhone":"aki@example.com","password":"correct horse"}"#)
+            #expect(right.status == .tooManyRequests)
+        }
+    }
+
+    @Test("NUL bytes and control characters are a 4xx on both databases, never a 5xx", arguments: TestDatabases.all)
+    func controlCharacters(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (token, _) = try await api.register("Aki")
+            let cases: [(String, String, HTTPResponse.Status)] = [
+                ("/auth/login", #"{"emailOrPhone":"a\u0000@b.co","password":"correct horse"}"#, .unauthorized),
+                (
+                    "/auth/login", #"{"emailOrPhone":"aki@example.com","password":"x","deviceName":"\u0000"}"#,
+                    .unprocessableContent
+                ),
+                (
+                    "/auth/register", #"{"email":"b\u0000@b.co","password":"correct horse","displayName":"B"}"#,
+                    .unprocessableContent
+                ),
+                (
+                    "/auth/register", #"{"email":"b@b.co","password":"correct horse","displayName":"B\u0000"}"#,
+                    .unprocessableContent
+                ),
+                ("/api/groups", #"{"name":"Trip\u0007","homeCurrency":"JPY"}"#, .unprocessableContent),
+                (
+                    "/api/groups", #"{"name":"Trip","description":"a\u0000b","homeCurrency":"JPY"}"#,
+                    .unprocessableContent
+                ),
+                ("/api/groups/join", #"{"inviteCode":"abc\u0000"}"#, .notFound),
+            ]
+            for (path, body, expected) in cases {
+                let reply = try await api.call(.post, path, token: token, json: body)
+                #expect(reply.status == expected, "\(path) \(body): \(reply.text)")
+            }
+            // 100 "👍🏽" are 200 Unicode scalars: too long for a name, as the database counts.
+            let thumbs = String(repeating: "👍🏽", count: 100)
+            let long = try await api.call(
+                .post, "/api/groups", token: token, json: #"{"name":"\#(thumbs)","homeCurrency":"JPY"}"#)
+            #expect(long.status == .unprocessableContent)
+            let fifty = String(repeating: "👍🏽", count: 50)
+            let fits = try await api.call(
+                .post, "/api/groups", token: token, json: #"{"name":"\#(fifty)","homeCurrency":"JPY"}"#)
+            #expect(fits.status == .created)
+        }
+    }
+}

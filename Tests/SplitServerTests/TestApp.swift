@@ -77,7 +77,10 @@ enum TestApp {
         var configuration = ServerConfiguration()
         configuration.database = database
         configuration.bcryptCost = 4
-        configuration.logLevel = .critical
+        // SPLITTER_TEST_LOG_LEVEL=error shows why a request failed.
+        configuration.logLevel =
+            ProcessInfo.processInfo.environment["SPLITTER_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+            ?? .critical
         configuration.limits.registrationsPerAddress = 10_000
         return configuration
     }
@@ -91,7 +94,9 @@ enum TestApp {
         try await TestDatabases.withConfiguration(backend) { database in
             var configuration = configuration(database)
             configure(&configuration)
-            let app = try await buildApplication(configuration: configuration, logger: TestDatabases.logger)
+            var logger = TestDatabases.logger
+            logger.logLevel = configuration.logLevel
+            let app = try await buildApplication(configuration: configuration, logger: logger)
             try await app.test(.router) { client in
                 try await body(API(client: client, databaseConfiguration: database))
             }

@@ -145,12 +145,18 @@ struct AttemptStoreTests {
             }
             try await store.record(.loginAddress, subject: "aki@example.com", now: 3_000, forgetBefore: 0)
             // validate
-            let counted = try await store.attempts(.loginAccount, subject: "aki@example.com", since: 2_000)
-            #expect(counted.count == 2 && counted.oldest == 2_000)
-            #expect(try await store.attempts(.loginAccount, subject: "ben@example.com", since: 0).count == 0)
-            // act: a new attempt forgets those before 2,500
-            try await store.record(.loginAccount, subject: "aki@example.com", now: 4_000, forgetBefore: 2_500)
-            #expect(try await store.attempts(.loginAccount, subject: "aki@example.com", since: 0).count == 2)
+            #expect(
+                try await store.attemptTimes(.loginAccount, subject: "aki@example.com", since: 2_000) == [2_000, 3_000])
+            #expect(try await store.attemptTimes(.loginAccount, subject: "ben@example.com", since: 0).isEmpty)
+            // act: a new attempt forgets those before 2,500; one is taken back; old ones are pruned
+            let latest = try await store.record(
+                .loginAccount, subject: "aki@example.com", now: 4_000, forgetBefore: 2_500)
+            #expect(
+                try await store.attemptTimes(.loginAccount, subject: "aki@example.com", since: 0) == [3_000, 4_000])
+            try await store.forget(id: latest)
+            #expect(try await store.attemptTimes(.loginAccount, subject: "aki@example.com", since: 0) == [3_000])
+            try await store.prune(before: 3_500)
+            #expect(try await store.attemptTimes(.loginAddress, subject: "aki@example.com", since: 0).isEmpty)
         }
     }
 }

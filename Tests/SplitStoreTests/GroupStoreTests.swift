@@ -185,9 +185,9 @@ struct GroupStoreTests {
                 updatedAt: 2_000)
             try await f.groups.addMember(cho)
             await #expect(throws: GroupStoreError.ownerMustHaveAccount) {
-                try await f.groups.transferOwnership(groupID: f.group.id, to: cho.id, now: 3_000)
+                try await f.groups.transferOwnership(groupID: f.group.id, from: f.aki.id, to: cho.id, now: 3_000)
             }
-            try await f.groups.transferOwnership(groupID: f.group.id, to: ben.id, now: 3_000)
+            try await f.groups.transferOwnership(groupID: f.group.id, from: f.aki.id, to: ben.id, now: 3_000)
             let roles = Dictionary(
                 uniqueKeysWithValues: try await f.groups.members(groupID: f.group.id).map { ($0.name, $0.role) })
             #expect(roles == ["Aki": .admin, "Ben": .owner, "Cho": .member])
@@ -199,6 +199,47 @@ struct GroupStoreTests {
                 try await f.groups.join(
                     inviteCode: "CODE1", userID: dan.id, name: "Dan", claimMemberID: nil, now: 5_000)
             }
+        }
+    }
+
+    @Test("two transfers at once leave exactly one owner; a former owner cannot transfer", arguments: TestDatabases.all)
+    func concurrentTransfers(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            // setup: Ben and Dan are members with accounts
+            let (_, ben) = try await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
+            let danUser = try await f.accounts.createUser(AccountStoreTests.user(email: "dan@example.com"))
+            let (_, dan) = try await f.groups.join(
+                inviteCode: "CODE1", userID: danUser.id, name: "Dan", claimMemberID: nil, now: 2_000)
+            // act: Aki hands the group to Ben and to Dan at the same time
+            let groups = f.groups
+            let group = f.group.id
+            let aki = f.aki.id
+            async let toBen: Void = groups.transferOwnership(groupID: group, from: aki, to: ben.id, now: 3_000)
+            async let toDan: Void = groups.transferOwnership(groupID: group, from: aki, to: dan.id, now: 3_000)
+            var successes = 0
+            if (try? await toBen) != nil { successes += 1 }
+            if (try? await toDan) != nil { successes += 1 }
+            // validate
+            #expect(successes == 1)
+            let owners = try await f.groups.members(groupID: f.group.id).filter { $0.role == .owner }
+            #expect(owners.count == 1)
+            await #expect(throws: GroupStoreError.notOwner) {
+                try await groups.transferOwnership(groupID: group, from: aki, to: ben.id, now: 4_000)
+            }
+        }
+    }
+
+    @Test("claiming a name-only member does not hand over its admin role", arguments: TestDatabases.all)
+    func claimResetsRole(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            let cho = MemberRecord(
+                id: UUID(), groupID: f.group.id, userID: nil, name: "Cho", role: .admin, canEditAllExpenses: true,
+                createdAt: 2_000, updatedAt: 2_000)
+            try await f.groups.addMember(cho)
+            let (_, claimed) = try await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: cho.id, now: 3_000)
+            #expect(claimed.id == cho.id && claimed.role == .member && !claimed.canEditAllExpenses)
         }
     }
 }

@@ -75,6 +75,12 @@ extension APIHandler {
             let group = try await groups.group(id: id)
         else { throw APIError.notFound("group") }
         try Self.require(action, me)
+        // An archived group is history: readable, and changeable again only once brought back.
+        if group.isArchived, action != .read, action != .archiveOrTransferOwnership {
+            throw APIError(
+                .conflict, code: "group_archived", message: "This group is archived; the owner can bring it back first."
+            )
+        }
         return (group, me)
     }
 

@@ -11,8 +11,8 @@ extension APIHandler {
         }
         let request = try request
         // Every attempt counts, 409s included: they reveal which emails exist (DESIGN §4).
-        try await limiter.check(configuration.limits.registerAddress, subject: request.clientAddress)
-        try await limiter.record(configuration.limits.registerAddress, subject: request.clientAddress)
+        _ = try await limiter.reserve(
+            configuration.limits.registerAddress, subject: RateLimiter.subject("address:" + request.clientAddress))
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
 
         let email = try Self.optional(body.email).map { raw in
@@ -53,29 +53,33 @@ extension APIHandler {
     func login(_ input: Operations.Login.Input) async throws -> Operations.Login.Output {
         let request = try request
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let raw = body.emailOrPhone
-        let normalized =
-            AccountInput.isEmailLogin(raw) ? AccountInput.normalizedEmail(raw) : AccountInput.normalizedPhone(raw)
-        // The account limit is keyed on what was typed, known account or not, so a 429 says
-        // nothing about whether it exists.
-        let accountKey = Self.subject(normalized ?? raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
-        try await limiter.check(configuration.limits.loginAccount, subject: accountKey)
-        try await limiter.check(configuration.limits.loginAddress, subject: request.clientAddress)
         let device = try Self.device(id: body.deviceId, name: body.deviceName)
-
+        let raw = body.emailOrPhone
+        let isEmail = AccountInput.isEmailLogin(raw)
+        let normalized = isEmail ? AccountInput.normalizedEmail(raw) : AccountInput.normalizedPhone(raw)
         var user: UserRecord?
         if let normalized {
-            user =
-                try await AccountInput.isEmailLogin(raw)
-                ? accounts.user(email: normalized) : accounts.user(phone: normalized)
+            user = try await isEmail ? accounts.user(email: normalized) : accounts.user(phone: normalized)
+        }
+        // The account limit is keyed on the account when it exists (its email and phone share
+        // one count), else on what was typed: either way the 429 comes after the same number of
+        // failures, so it says nothing about whether the account exists.
+        let typed = normalized ?? raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let accountKey = RateLimiter.subject(user.map { "user:" + $0.id.text } ?? "typed:" + typed)
+        let accountAttempt = try await limiter.reserve(configuration.limits.loginAccount, subject: accountKey)
+        let addressAttempt: RateLimiter.Reservation
+        do {
+            addressAttempt = try await limiter.reserve(
+                configuration.limits.loginAddress, subject: RateLimiter.subject("address:" + request.clientAddress))
+        } catch {
+            try? await limiter.release(accountAttempt)
+            throw error
         }
         // Always one bcrypt, so an unknown account answers in the same time as a wrong password.
         let matches = try await passwords.verify(body.password, against: user?.passwordHash ?? unknownAccountHash)
-        guard matches, let user, user.isActive else {
-            try await limiter.record(configuration.limits.loginAccount, subject: accountKey)
-            try await limiter.record(configuration.limits.loginAddress, subject: request.clientAddress)
-            throw APIError.invalidCredentials
-        }
+        guard matches, let user, user.isActive else { throw APIError.invalidCredentials }  // the attempts stay counted
+        try await limiter.release(accountAttempt)
+        try await limiter.release(addressAttempt)
         return .ok(.init(body: .json(try await startSession(for: user, device: device))))
     }
 
@@ -107,13 +111,14 @@ extension APIHandler {
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        // A stolen token must not give unlimited guesses at the password: same limit as logins.
-        let accountKey = Self.subject(caller.user.email ?? caller.user.phone ?? caller.user.id.text)
-        try await limiter.check(configuration.limits.loginAccount, subject: accountKey)
+        // A stolen token must not give unlimited guesses at the password: it shares the
+        // account's login limit.
+        let attempt = try await limiter.reserve(
+            configuration.limits.loginAccount, subject: RateLimiter.subject("user:" + caller.user.id.text))
         guard try await passwords.verify(body.currentPassword, against: caller.user.passwordHash) else {
-            try await limiter.record(configuration.limits.loginAccount, subject: accountKey)
             throw APIError.invalid(field: "currentPassword", "The current password is wrong.")
         }
+        try await limiter.release(attempt)
         try Self.validateNewPassword(body.newPassword, field: "newPassword")
         try await accounts.changePassword(
             userID: caller.user.id, passwordHash: try await passwords.hash(body.newPassword),
@@ -144,8 +149,13 @@ extension APIHandler {
     }
 
     static func device(id: String?, name: String?) throws -> (id: String?, name: String?) {
-        for (field, value) in [("deviceId", id), ("deviceName", name)] where (value?.count ?? 0) > 200 {
-            throw APIError.invalid(field: field, "\(field) has at most 200 characters.")
+        for (field, value) in [("deviceId", id), ("deviceName", name)] {
+            guard let value else { continue }
+            guard value.unicodeScalars.count <= 200,
+                !AccountInput.containsControlCharacters(value, allowingLineBreaks: false)
+            else {
+                throw APIError.invalid(field: field, "\(field) has at most 200 characters and no control characters.")
+            }
         }
         return (optional(id), optional(name))
     }
@@ -164,8 +174,4 @@ extension APIHandler {
         return name
     }
 
-    /// Rate-limit subjects are bounded: anything long is replaced by its hash.
-    static func subject(_ text: String) -> String {
-        text.count <= 254 ? text : SessionToken.hash(text)
-    }
 }

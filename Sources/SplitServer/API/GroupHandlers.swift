@@ -44,7 +44,9 @@ extension APIHandler {
         let description = try body.description.map { try Self.groupDescription($0) } ?? group.description
         let currency = try body.homeCurrency.map { try Self.currency($0, field: "homeCurrency") } ?? group.homeCurrency
         switch try await groups.updateGroup(
-            id: group.id, name: name, description: description, homeCurrency: currency, expectedVersion: body.version,
+            id: group.id, name: name, description: description, homeCurrency: currency,
+            // Without a version the edit is based on the state just read (and checked against).
+            expectedVersion: body.version ?? group.version,
             now: now())
         {
         case .written(let stored):
@@ -104,7 +106,9 @@ extension APIHandler {
         }
         if target != me.id {
             do {
-                try await groups.transferOwnership(groupID: group.id, to: target, now: now())
+                try await groups.transferOwnership(groupID: group.id, from: caller.user.id, to: target, now: now())
+            } catch GroupStoreError.notOwner {
+                throw APIError.forbidden("Only the owner can hand the group over.")
             } catch GroupStoreError.notFound {
                 throw APIError.invalid(field: "memberId", "There is no such member in this group.")
             } catch GroupStoreError.ownerMustHaveAccount {
@@ -120,7 +124,8 @@ extension APIHandler {
     func joinGroup(_ input: Operations.JoinGroup.Input) async throws -> Operations.JoinGroup.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let code = body.inviteCode.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Codes are typed from chat messages: case does not matter, anything else is no code of ours.
+        let code = body.inviteCode.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let claim = try body.memberId.map { text in
             guard let id = UUID(uuidString: text) else {
                 throw APIError.invalid(field: "memberId", "memberId is not a member id.")
@@ -128,7 +133,10 @@ extension APIHandler {
             return id
         }
         let name = try Self.optional(body.name).map { try Self.name($0, field: "name") } ?? caller.user.displayName
-        guard !code.isEmpty, code.count <= 100 else { throw APIError.notFound("invite code") }
+        let isCodeText = code.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        }
+        guard !code.isEmpty, code.utf8.count <= 100, isCodeText else { throw APIError.notFound("invite code") }
         do {
             let (group, member) = try await groups.join(
                 inviteCode: code, userID: caller.user.id, name: name, claimMemberID: claim, now: now())
@@ -152,8 +160,11 @@ extension APIHandler {
 
     static func groupDescription(_ text: String?) throws -> String {
         let description = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard description.count <= 1_000 else {
-            throw APIError.invalid(field: "description", "A description has at most 1,000 characters.")
+        guard description.unicodeScalars.count <= 1_000,
+            !AccountInput.containsControlCharacters(description, allowingLineBreaks: true)
+        else {
+            throw APIError.invalid(
+                field: "description", "A description has at most 1,000 characters and no control characters.")
         }
         return description
     }

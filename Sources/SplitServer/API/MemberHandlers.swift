@@ -59,7 +59,8 @@ extension APIHandler {
             throw try APIError.stale(Components.Schemas.Member(target))
         }
         guard updated != target else { return .ok(.init(body: .json(.init(member: .init(target))))) }
-        return .ok(.init(body: .json(.init(member: .init(try await write(updated, basedOn: body.version))))))
+        // Written only if the row is still what the checks above saw.
+        return .ok(.init(body: .json(.init(member: .init(try await write(updated, basedOn: target.version))))))
     }
 
     func removeMember(_ input: Operations.RemoveMember.Input) async throws -> Operations.RemoveMember.Output {
@@ -75,7 +76,7 @@ extension APIHandler {
         // Deactivated, never erased: expenses and history keep showing the name (DESIGN §4).
         var removed = target
         removed.isActive = false
-        return .ok(.init(body: .json(.init(member: .init(try await write(removed, basedOn: nil))))))
+        return .ok(.init(body: .json(.init(member: .init(try await write(removed, basedOn: target.version))))))
     }
 
     /// A member of this group by its path id; an unknown, malformed or foreign id is the same 404.
@@ -86,7 +87,7 @@ extension APIHandler {
         return member
     }
 
-    private func write(_ member: MemberRecord, basedOn version: Int64?) async throws -> MemberRecord {
+    private func write(_ member: MemberRecord, basedOn version: Int64) async throws -> MemberRecord {
         switch try await groups.updateMember(member, expectedVersion: version, now: now()) {
         case .written(let stored): return stored
         case .stale(let current): throw try APIError.stale(Components.Schemas.Member(current))

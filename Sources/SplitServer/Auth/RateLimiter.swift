@@ -1,3 +1,4 @@
+import Foundation
 import SplitStore
 
 /// Sliding-window limits over `AttemptStore` (DESIGN §4): a 429 with `Retry-After` once a
@@ -12,22 +13,36 @@ struct RateLimiter: Sendable {
     let attempts: AttemptStore
     let now: @Sendable () -> Int64
 
-    /// Throws a 429 when the subject is at its limit; the wait is until the oldest attempt in
-    /// the window leaves it.
-    func check(_ rule: Rule, subject: String) async throws {
-        let window = Int64(rule.windowSeconds) * 1_000
-        let current = now()
-        let (count, oldest) = try await attempts.attempts(rule.scope, subject: subject, since: current - window)
-        guard count >= rule.limit else { return }
-        let waitMilliseconds = (oldest ?? current) + window - current
-        throw APIError.rateLimited(retryAfterSeconds: Int((waitMilliseconds + 999) / 1_000))
+    /// An attempt counted before the work it limits, so that requests arriving together see
+    /// each other: the k-th concurrent request counts at least k attempts, so no more than
+    /// `limit` get through however many arrive at once.
+    struct Reservation: Sendable {
+        let id: UUID
     }
 
-    func record(_ rule: Rule, subject: String) async throws {
+    /// Records an attempt for the subject, then counts; over the limit, the attempt is taken
+    /// back (refused attempts do not extend the lock) and a 429 says when to come back.
+    func reserve(_ rule: Rule, subject: String) async throws -> Reservation {
+        let window = Int64(rule.windowSeconds) * 1_000
         let current = now()
-        try await attempts.record(
-            rule.scope, subject: subject, now: current, forgetBefore: current - Int64(rule.windowSeconds) * 1_000)
+        let id = try await attempts.record(rule.scope, subject: subject, now: current, forgetBefore: current - window)
+        let times = try await attempts.attemptTimes(rule.scope, subject: subject, since: current - window)
+        guard times.count > rule.limit else { return Reservation(id: id) }
+        try await attempts.forget(id: id)
+        // The wait until fewer than `limit` attempts remain inside the window.
+        let others = times.count - 1
+        let freeing = times[min(max(others - rule.limit, 0), times.count - 1)]
+        throw APIError.rateLimited(retryAfterSeconds: Int((freeing + window - current + 999) / 1_000))
     }
+
+    /// Takes back a reserved attempt that turned out not to count (a right password).
+    func release(_ reservation: Reservation) async throws {
+        try await attempts.forget(id: reservation.id)
+    }
+
+    /// Subjects are stored hashed: typed text (emails, phone numbers, addresses) stays out of
+    /// the table, and any input, however long or strange, is a fixed-size key.
+    static func subject(_ text: String) -> String { SessionToken.hash(text) }
 }
 
 extension ServerConfiguration.Limits {

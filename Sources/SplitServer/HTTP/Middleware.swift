@@ -21,9 +21,11 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         } catch {
             let apiError = Self.apiError(for: error)
             if apiError.status.code >= 500 {
+                // The generated server's wrapper describes the request; the cause is inside it.
+                let cause = (error as? ServerError)?.underlyingError ?? error
                 context.logger.error(
                     "request failed",
-                    metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+                    metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: cause))"])
             } else {
                 context.logger.info(
                     "request refused",

@@ -141,6 +141,34 @@ struct GroupTests {
         }
     }
 
+    @Test(
+        "a create retried with its client id answers as the first time; another body is a 409",
+        arguments: TestDatabases.all)
+    func clientIDs(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, _) = try await api.register("Aki")
+            let (ben, _) = try await api.register("Ben")
+            let id = UUID().uuidString.lowercased()
+            let body = #"{"id":"\#(id)","name":"Trip","homeCurrency":"JPY"}"#
+            let first = try await api.call(.post, "/api/groups", token: aki, json: body)
+            let retry = try await api.call(.post, "/api/groups", token: aki, json: body)
+            #expect(first.status == .created && retry.status == .created && first.body == retry.body)
+            #expect(first.string("group", "id") == id)
+            let other = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"id":"\#(id)","name":"Another","homeCurrency":"JPY"}"#)
+            #expect(other.status == .conflict && other.string("error", "details", "field") == "id")
+            #expect(try await api.call(.post, "/api/groups", token: ben, json: body).status == .conflict)
+            #expect(try await api.call(.get, "/api/groups", token: aki).list("groups").count == 1)
+
+            let memberID = UUID().uuidString.lowercased()
+            let add = #"{"id":"\#(memberID)","name":"Dan"}"#
+            let added = try await api.call(.post, "/api/groups/\(id)/members", token: aki, json: add)
+            let again = try await api.call(.post, "/api/groups/\(id)/members", token: aki, json: add)
+            #expect(added.status == .created && again.status == .created && added.body == again.body)
+            #expect(try await api.call(.get, "/api/groups/\(id)/members", token: aki).list("members").count == 2)
+        }
+    }
+
     @Test("ownership moves to a member with an account; archived groups cannot be joined", arguments: TestDatabases.all)
     func ownershipAndArchive(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -26,6 +26,15 @@ extension APIHandler {
             let (stored, owner) = try await groups.createGroup(group, ownerName: memberName ?? caller.user.displayName)
             return .created(.init(body: .json(.init(group: .init(stored, me: owner)))))
         } catch  where Database.isUniqueViolation(error) {
+            // A retry of a create that went through (DESIGN §5): the same id and content answer
+            // as the first time did; anything else is a clash of ids.
+            if let existing = try await groups.group(id: id), existing.ownerUserID == caller.user.id,
+                existing.name == group.name, existing.description == group.description,
+                existing.homeCurrency == group.homeCurrency,
+                let me = try await groups.membership(groupID: id, userID: caller.user.id), me.isActive
+            {
+                return .created(.init(body: .json(.init(group: .init(existing, me: me)))))
+            }
             throw APIError.conflict(field: "id", message: "A group with that id exists already.")
         }
     }

@@ -24,6 +24,10 @@ extension APIHandler {
         do {
             try await groups.addMember(member)
         } catch  where Database.isUniqueViolation(error) {
+            // A retry of an add that went through answers as the first time did (DESIGN §5).
+            if let existing = try await groups.member(id: member.id, groupID: group.id), existing.name == member.name {
+                return .created(.init(body: .json(.init(member: .init(existing)))))
+            }
             throw APIError.conflict(field: "id", message: "A member with that id exists already.")
         }
         return .created(.init(body: .json(.init(member: .init(member)))))

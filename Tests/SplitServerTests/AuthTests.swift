@@ -305,3 +305,42 @@ struct RateLimitRaceTests {
         }
     }
 }
+
+@Suite("Client addresses over a real socket")
+struct ForwardedForTests {
+    static func fail(_ api: API, from address: String?) async throws -> HTTPResponse.Status {
+        var headers = HTTPFields()
+        if let address { headers[HTTPField.Name("X-Forwarded-For")!] = address }
+        return try await api.call(
+            .post, "/auth/login", json: #"{"emailOrPhone":"\#(UUID())@example.com","password":"wrong password"}"#,
+            headers: headers
+        ).status
+    }
+
+    @Test("behind a trusted proxy each forwarded client has its own login limit")
+    func trustedProxy() async throws {
+        try await TestApp.with(
+            .sqlite, live: true,
+            configure: {
+                $0.limits.failedLoginsPerAddress = 2
+                $0.trustedProxies = [IPNetwork("127.0.0.1")!, IPNetwork("::1")!]
+            }
+        ) { api async throws in
+            #expect(try await Self.fail(api, from: "198.51.100.1") == .unauthorized)
+            #expect(try await Self.fail(api, from: "198.51.100.1") == .unauthorized)
+            #expect(try await Self.fail(api, from: "198.51.100.1") == .tooManyRequests)
+            #expect(try await Self.fail(api, from: "198.51.100.2") == .unauthorized)
+        }
+    }
+
+    @Test("without a trusted proxy X-Forwarded-For is ignored: the socket address is the client")
+    func untrustedHeader() async throws {
+        try await TestApp.with(.sqlite, live: true, configure: { $0.limits.failedLoginsPerAddress = 2 }) {
+            api async throws in
+            #expect(try await Self.fail(api, from: "198.51.100.1") == .unauthorized)
+            #expect(try await Self.fail(api, from: "198.51.100.2") == .unauthorized)
+            #expect(try await Self.fail(api, from: "198.51.100.3") == .tooManyRequests)
+            #expect(try await Self.fail(api, from: nil) == .tooManyRequests)
+        }
+    }
+}

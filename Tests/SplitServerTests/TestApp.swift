@@ -86,9 +86,11 @@ enum TestApp {
     }
 
     /// Builds the real application on a fresh database of `backend` and drives it through
-    /// Hummingbird's router test client; the database is removed afterwards.
+    /// Hummingbird's test client (the router directly, or a live socket); the database is
+    /// removed afterwards.
     static func with(
-        _ backend: Database.Backend, configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ backend: Database.Backend, live: Bool = false,
+        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (API) async throws -> Void
     ) async throws {
         try await TestDatabases.withConfiguration(backend) { database in
@@ -97,7 +99,8 @@ enum TestApp {
             var logger = TestDatabases.logger
             logger.logLevel = configuration.logLevel
             let app = try await buildApplication(configuration: configuration, logger: logger)
-            try await app.test(.router) { client in
+            // `.live` runs a real server on a loopback socket, for what depends on the peer address.
+            try await app.test(live ? .live : .router) { client in
                 try await body(API(client: client, databaseConfiguration: database))
             }
         }

@@ -30,6 +30,9 @@ public func buildApplication(
     let attempts = AttemptStore(database: database)
     let handler = APIHandler(
         database: database, accounts: AccountStore(database: database), groups: GroupStore(database: database),
+        expenses: ExpenseStore(database: database), settlements: SettlementStore(database: database),
+        categories: CategoryStore(database: database), balances: BalanceStore(database: database),
+        log: GroupLogStore(database: database),
         limiter: RateLimiter(attempts: attempts, now: now), passwords: passwords,
         configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 

@@ -134,11 +134,17 @@ public final class Database: Sendable {
         }
     }
 
-    /// Whether `error` is a unique-constraint violation, on either database.
     /// One round trip, for the health check.
     public func ping() async throws {
         _ = try await read { try await $0.raw("SELECT 1 AS one").first() }
     }
+
+    /// Row lock for a read-then-write inside a transaction: `FOR UPDATE` on PostgreSQL, where
+    /// READ COMMITTED would otherwise let two writers read the same row; nothing on SQLite,
+    /// whose single writer already serializes transactions.
+    public var forUpdate: String { backend == .postgres ? " FOR UPDATE" : "" }
+
+    /// Whether `error` is a unique-constraint violation, on either database.
 
     public static func isUniqueViolation(_ error: any Error) -> Bool {
         if let error = error as? SQLiteError {

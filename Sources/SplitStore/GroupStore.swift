@@ -117,6 +117,16 @@ public struct GroupStore: Sendable {
                 """
             ).run()
             try await Self.insert(owner, sql)
+            try await CategoryStore.insertDefaults(groupID: group.id, now: group.createdAt, sql)
+            guard let log = try await GroupLog.begin(sql, groupID: group.id, now: group.createdAt) else { return }
+            try await log.changed(.group, group.id, sql)
+            try await log.changed(.member, owner.id, sql)
+            for category in CategoryStore.defaults {
+                try await log.changed(.category, CategoryStore.defaultID(groupID: group.id, name: category.name), sql)
+            }
+            try await log.activity(
+                Actor(userID: group.ownerUserID, name: ownerName), "group.created", .group, group.id,
+                "\(ownerName) created \(group.name)", sql)
         }
         return (group, owner)
     }
@@ -153,6 +163,8 @@ public struct GroupStore: Sendable {
         id: UUID, name: String, description: String, homeCurrency: String, expectedVersion: Int64?, now: Int64
     ) async throws -> VersionedWrite<GroupRecord>? {
         try await database.transaction { sql in
+            let log = try await GroupLog.begin(sql, groupID: id, now: now)
+            try await log?.changed(.group, id, sql)
             let updated = try await sql.raw(
                 """
                 UPDATE groups SET name = \(bind: name), description = \(bind: description),
@@ -170,7 +182,9 @@ public struct GroupStore: Sendable {
     /// Archives (read-only history, no joining) or brings back a group.
     public func setArchived(groupID: UUID, _ isArchived: Bool, now: Int64) async throws -> GroupRecord? {
         try await database.transaction { sql in
-            try await sql.raw(
+            let log = try await GroupLog.begin(sql, groupID: groupID, now: now)
+            try await log?.changed(.group, groupID, sql)
+            return try await sql.raw(
                 """
                 UPDATE groups SET is_archived = \(bind: isArchived), version = version + 1, updated_at = \(bind: now)
                 WHERE id = \(bind: groupID.text)
@@ -195,8 +209,14 @@ public struct GroupStore: Sendable {
     }
 
     /// Adds a name-only member (a friend without an account).
-    public func addMember(_ member: MemberRecord) async throws {
-        try await database.transaction { try await Self.insert(member, $0) }
+    public func addMember(_ member: MemberRecord, actor: Actor? = nil) async throws {
+        try await database.transaction { sql in
+            let log = try await GroupLog.begin(sql, groupID: member.groupID, now: member.createdAt)
+            try await Self.insert(member, sql)
+            try await log?.changed(.member, member.id, sql)
+            try await log?.activity(
+                actor, "member.added", .member, member.id, "\(actor?.name ?? "Someone") added \(member.name)", sql)
+        }
     }
 
     /// Joins the group behind an invite code: returns the existing membership when the user has
@@ -212,6 +232,9 @@ public struct GroupStore: Sendable {
                     ).first()
                 else { throw GroupStoreError.notFound }
                 let group = try GroupRecord(row: groupRow)
+                // The group's change number first, as every write does (see GroupLog).
+                let log = try await GroupLog.begin(sql, groupID: group.id, now: now)
+                let actor = Actor(userID: userID, name: name)
                 if let member = try await Self.member(groupID: group.id, userID: userID, sql) {
                     // A removed member stays removed: joining again is for the owner to allow.
                     guard member.isActive else { throw GroupStoreError.notFound }
@@ -238,12 +261,18 @@ public struct GroupStore: Sendable {
                         throw existing?.isActive == true
                             ? GroupStoreError.memberAlreadyClaimed : GroupStoreError.notFound
                     }
-                    return (group, try MemberRecord(row: claimed))
+                    let member = try MemberRecord(row: claimed)
+                    try await log?.changed(.member, member.id, sql)
+                    try await log?.activity(
+                        actor, "member.joined", .member, member.id, "\(name) joined as \(member.name)", sql)
+                    return (group, member)
                 }
                 let member = MemberRecord(
                     id: UUID(), groupID: group.id, userID: userID, name: name, role: .member, createdAt: now,
                     updatedAt: now)
                 try await Self.insert(member, sql)
+                try await log?.changed(.member, member.id, sql)
+                try await log?.activity(actor, "member.joined", .member, member.id, "\(name) joined", sql)
                 return (group, member)
             }
         } catch  where Database.isUniqueViolation(error) {
@@ -259,6 +288,8 @@ public struct GroupStore: Sendable {
     /// Sets or clears (nil: joining disabled) the invite code.
     public func setInviteCode(groupID: UUID, code: String?, now: Int64) async throws {
         try await database.transaction { sql in
+            let log = try await GroupLog.begin(sql, groupID: groupID, now: now)
+            try await log?.changed(.group, groupID, sql)
             try await sql.raw(
                 """
                 UPDATE groups SET invite_code = \(bind: code), version = version + 1, updated_at = \(bind: now)
@@ -275,6 +306,7 @@ public struct GroupStore: Sendable {
         _ member: MemberRecord, expectedVersion: Int64? = nil, now: Int64
     ) async throws -> VersionedWrite<MemberRecord>? {
         try await database.transaction { sql in
+            let log = try await GroupLog.begin(sql, groupID: member.groupID, now: now)
             let updated = try await sql.raw(
                 """
                 UPDATE members SET name = \(bind: member.name), role = \(bind: member.role.rawValue),
@@ -286,7 +318,10 @@ public struct GroupStore: Sendable {
                 RETURNING *
                 """
             ).first()
-            if let updated { return .written(try MemberRecord(row: updated)) }
+            if let updated {
+                try await log?.changed(.member, member.id, sql)
+                return .written(try MemberRecord(row: updated))
+            }
             return try await Self.member(id: member.id, groupID: member.groupID, sql).map { .stale($0) }
         }
     }
@@ -302,6 +337,7 @@ public struct GroupStore: Sendable {
     /// longer owner (and the unique index of migration 0004 backs this up).
     public func transferOwnership(groupID: UUID, from currentOwner: UUID, to memberID: UUID, now: Int64) async throws {
         try await database.transaction { sql in
+            let log = try await GroupLog.begin(sql, groupID: groupID, now: now)
             guard try await Self.member(id: memberID, groupID: groupID, sql) != nil else {
                 throw GroupStoreError.notFound
             }
@@ -312,7 +348,10 @@ public struct GroupStore: Sendable {
                 RETURNING id
                 """
             ).first()
-            guard demoted != nil else { throw GroupStoreError.notOwner }
+            guard let demoted else { throw GroupStoreError.notOwner }
+            try await log?.changed(.member, try demoted.decodeUUID("id"), sql)
+            try await log?.changed(.member, memberID, sql)
+            try await log?.changed(.group, groupID, sql)
             guard
                 let promoted = try await sql.raw(
                     """

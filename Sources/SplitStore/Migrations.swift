@@ -115,6 +115,172 @@ public enum Migrations {
                 "CREATE INDEX auth_attempts_by_time ON auth_attempts (at)",
             ]
         ),
+        Migration(
+            id: "0005_expenses_and_ledger",
+            statements: [
+                // Existing groups start at change 0; every later write to a group takes the next number.
+                "ALTER TABLE groups ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0",
+                """
+                CREATE TABLE categories (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 50),
+                    icon TEXT NOT NULL DEFAULT '',
+                    color TEXT NOT NULL DEFAULT '',
+                    is_default BOOLEAN NOT NULL DEFAULT FALSE,
+                    position BIGINT NOT NULL,
+                    is_deleted BOOLEAN NOT NULL DEFAULT FALSE,
+                    version BIGINT NOT NULL DEFAULT 1,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX categories_by_group ON categories (group_id)",
+                // Amounts are minor units of `currency` (DESIGN §3); the split rule is kept as
+                // entered (JSON) so the expense can be re-edited; the shares are what counts.
+                """
+                CREATE TABLE expenses (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    description TEXT NOT NULL CHECK (length(description) BETWEEN 1 AND 200),
+                    amount BIGINT NOT NULL CHECK (amount > 0),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    category_id TEXT NOT NULL REFERENCES categories (id),
+                    expense_date TEXT NOT NULL CHECK (length(expense_date) = 10),
+                    split_json TEXT NOT NULL,
+                    home_amount BIGINT,
+                    created_by_user_id TEXT NOT NULL REFERENCES users (id),
+                    is_deleted BOOLEAN NOT NULL DEFAULT FALSE,
+                    version BIGINT NOT NULL DEFAULT 1,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX expenses_by_group ON expenses (group_id, expense_date, id)",
+                """
+                CREATE TABLE expense_payers (
+                    expense_id TEXT NOT NULL REFERENCES expenses (id),
+                    member_id TEXT NOT NULL REFERENCES members (id),
+                    amount BIGINT NOT NULL CHECK (amount > 0),
+                    PRIMARY KEY (expense_id, member_id)
+                )
+                """,
+                "CREATE INDEX expense_payers_by_member ON expense_payers (member_id)",
+                // A share keeps its id while the expense is edited, so its paid state and history
+                // survive; a member dropped from the split keeps the row, marked removed.
+                """
+                CREATE TABLE expense_splits (
+                    id TEXT PRIMARY KEY,
+                    expense_id TEXT NOT NULL REFERENCES expenses (id),
+                    member_id TEXT NOT NULL REFERENCES members (id),
+                    amount BIGINT NOT NULL CHECK (amount >= 0),
+                    is_paid BOOLEAN NOT NULL DEFAULT FALSE,
+                    paid_at BIGINT,
+                    is_removed BOOLEAN NOT NULL DEFAULT FALSE,
+                    UNIQUE (expense_id, member_id)
+                )
+                """,
+                "CREATE INDEX expense_splits_by_member ON expense_splits (member_id)",
+                """
+                CREATE TABLE settlements (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    from_member_id TEXT NOT NULL REFERENCES members (id),
+                    to_member_id TEXT NOT NULL REFERENCES members (id),
+                    amount BIGINT NOT NULL CHECK (amount > 0),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    settled_on TEXT NOT NULL,
+                    note TEXT NOT NULL DEFAULT '',
+                    expense_split_id TEXT REFERENCES expense_splits (id),
+                    created_by_user_id TEXT NOT NULL REFERENCES users (id),
+                    is_deleted BOOLEAN NOT NULL DEFAULT FALSE,
+                    version BIGINT NOT NULL DEFAULT 1,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    CHECK (from_member_id <> to_member_id)
+                )
+                """,
+                "CREATE INDEX settlements_by_group ON settlements (group_id, created_at)",
+                "CREATE INDEX settlements_by_split ON settlements (expense_split_id)",
+                // The running ledger (DESIGN §3: net = paid − owed + sent − received), updated in the
+                // transaction of every write so reads cost the same at 10 or 10,000 expenses.
+                """
+                CREATE TABLE balances (
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    member_id TEXT NOT NULL REFERENCES members (id),
+                    currency TEXT NOT NULL,
+                    net BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, member_id, currency)
+                )
+                """,
+                // Append-only audit trail of paid/unpaid marks (DESIGN §6).
+                """
+                CREATE TABLE payment_history (
+                    id TEXT PRIMARY KEY,
+                    expense_split_id TEXT NOT NULL REFERENCES expense_splits (id),
+                    action TEXT NOT NULL CHECK (action IN ('marked_paid', 'marked_unpaid')),
+                    performed_by_user_id TEXT NOT NULL REFERENCES users (id),
+                    performed_by_name TEXT NOT NULL,
+                    performed_at BIGINT NOT NULL,
+                    reason TEXT,
+                    ip_address TEXT,
+                    device_info TEXT
+                )
+                """,
+                "CREATE INDEX payment_history_by_split ON payment_history (expense_split_id, performed_at)",
+                """
+                CREATE TABLE activity (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    seq BIGINT NOT NULL,
+                    actor_user_id TEXT,
+                    actor_name TEXT NOT NULL DEFAULT '',
+                    action TEXT NOT NULL,
+                    entity TEXT NOT NULL,
+                    entity_id TEXT NOT NULL,
+                    summary TEXT NOT NULL,
+                    at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX activity_by_group ON activity (group_id, seq)",
+                // The change feed: the latest change number of each object; numbers come from the
+                // group row, taken under its lock, so they are handed out in commit order.
+                """
+                CREATE TABLE changes (
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    entity TEXT NOT NULL CHECK (entity IN ('group', 'member', 'category', 'expense', 'settlement')),
+                    entity_id TEXT NOT NULL,
+                    seq BIGINT NOT NULL,
+                    is_deleted BOOLEAN NOT NULL,
+                    PRIMARY KEY (group_id, entity, entity_id)
+                )
+                """,
+                "CREATE INDEX changes_by_seq ON changes (group_id, seq)",
+                """
+                CREATE TABLE idempotency_keys (
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    key TEXT NOT NULL,
+                    request_hash TEXT NOT NULL,
+                    status BIGINT NOT NULL,
+                    body TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (user_id, key)
+                )
+                """,
+                """
+                CREATE TABLE rates (
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    from_currency TEXT NOT NULL CHECK (length(from_currency) = 3),
+                    to_currency TEXT NOT NULL CHECK (length(to_currency) = 3),
+                    rate_date TEXT NOT NULL CHECK (length(rate_date) = 10),
+                    rate TEXT NOT NULL,
+                    updated_by_user_id TEXT NOT NULL REFERENCES users (id),
+                    updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, from_currency, to_currency, rate_date)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -11,6 +11,11 @@ struct APIHandler: APIProtocol {
     let database: Database
     let accounts: AccountStore
     let groups: GroupStore
+    let expenses: ExpenseStore
+    let settlements: SettlementStore
+    let categories: CategoryStore
+    let balances: BalanceStore
+    let log: GroupLogStore
     let limiter: RateLimiter
     let passwords: PasswordHasher
     let configuration: ServerConfiguration

@@ -1,0 +1,583 @@
+import Foundation
+import SQLKit
+import SplitCore
+
+public struct PayerRecord: Sendable, Equatable {
+    public var memberID: UUID
+    public var amount: Int64
+
+    public init(memberID: UUID, amount: Int64) {
+        self.memberID = memberID
+        self.amount = amount
+    }
+}
+
+/// One member's owed share of an expense. Its id survives edits, so paid state and history do.
+public struct ShareRecord: Sendable, Equatable {
+    public var id: UUID
+    public var memberID: UUID
+    public var amount: Int64
+    public var isPaid: Bool
+    public var paidAt: Int64?
+    /// The member was dropped from the split by an edit; kept for its history.
+    public var isRemoved: Bool
+
+    public init(
+        id: UUID, memberID: UUID, amount: Int64, isPaid: Bool = false, paidAt: Int64? = nil, isRemoved: Bool = false
+    ) {
+        self.id = id
+        self.memberID = memberID
+        self.amount = amount
+        self.isPaid = isPaid
+        self.paidAt = paidAt
+        self.isRemoved = isRemoved
+    }
+}
+
+/// An expense with its payers and shares; amounts in minor units of `currency`.
+public struct ExpenseRecord: Sendable, Equatable {
+    public var id: UUID
+    public var groupID: UUID
+    public var description: String
+    public var amount: Int64
+    public var currency: String
+    public var categoryID: UUID
+    /// YYYY-MM-DD.
+    public var expenseDate: String
+    /// The split rule as entered (the wire JSON), kept for re-editing.
+    public var splitJSON: String
+    /// What it cost in the home currency, when given ("charged as").
+    public var homeAmount: Int64?
+    public var createdByUserID: UUID
+    public var isDeleted: Bool
+    public var version: Int64
+    public var createdAt: Int64
+    public var updatedAt: Int64
+    public var payers: [PayerRecord]
+    public var shares: [ShareRecord]
+
+    public init(
+        id: UUID, groupID: UUID, description: String, amount: Int64, currency: String, categoryID: UUID,
+        expenseDate: String, splitJSON: String, homeAmount: Int64? = nil, createdByUserID: UUID,
+        isDeleted: Bool = false, version: Int64 = 1, createdAt: Int64, updatedAt: Int64, payers: [PayerRecord],
+        shares: [ShareRecord]
+    ) {
+        self.id = id
+        self.groupID = groupID
+        self.description = description
+        self.amount = amount
+        self.currency = currency
+        self.categoryID = categoryID
+        self.expenseDate = expenseDate
+        self.splitJSON = splitJSON
+        self.homeAmount = homeAmount
+        self.createdByUserID = createdByUserID
+        self.isDeleted = isDeleted
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.payers = payers
+        self.shares = shares
+    }
+
+    /// The shares that count (members still in the split).
+    public var liveShares: [ShareRecord] { shares.filter { !$0.isRemoved } }
+
+    /// As SplitCore sees it, for the pairwise view and the transfers of a paid share.
+    public func split() throws -> ExpenseSplit {
+        let currency = try Currency(code: currency)
+        return try ExpenseSplit.compute(
+            total: Money(minorUnits: amount, currency: currency),
+            payers: payers.map { MemberAmount(MemberID($0.memberID), $0.amount) },
+            rule: .exact(liveShares.map { MemberAmount(MemberID($0.memberID), $0.amount) }),
+            tieBreak: TieBreak(seed: id.text))
+    }
+}
+
+public struct PaymentHistoryRecord: Sendable, Equatable {
+    public var id: UUID
+    public var splitID: UUID
+    public var isPaid: Bool
+    public var performedByUserID: UUID
+    public var performedByName: String
+    public var performedAt: Int64
+    public var reason: String?
+    public var ipAddress: String?
+    public var deviceInfo: String?
+}
+
+/// A filter for the expense list; nil fields do not filter.
+public struct ExpenseFilter: Sendable {
+    public var categoryID: UUID?
+    public var memberID: UUID?
+    public var from: String?
+    public var to: String?
+    public var text: String?
+    public var includeDeleted: Bool = false
+    /// The (date, id) of the last expense of the previous page.
+    public var after: (date: String, id: UUID)?
+    public var limit: Int = 50
+
+    public init() {}
+}
+
+public enum ExpenseStoreError: Error, Equatable, Sendable {
+    case notFound
+    /// The expense is deleted: restore it before changing its shares.
+    case expenseDeleted
+    /// A create reused a client id that holds something else.
+    case idTaken
+}
+
+/// Expenses and their shares: every write is one transaction that also moves the ledger and
+/// logs the change (DESIGN §3, §6).
+public struct ExpenseStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Inserts an expense and moves the balances. With a claim, runs once per idempotency key;
+    /// `render` makes the response that a retry with the same key gets back.
+    public func create(
+        _ expense: ExpenseRecord, actor: Actor, idempotency: IdempotencyClaim?,
+        render: @escaping @Sendable (ExpenseRecord) throws -> StoredResponse
+    ) async throws -> IdempotencyOutcome<ExpenseRecord> {
+        try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: expense.groupID, now: expense.createdAt) else {
+                throw ExpenseStoreError.notFound
+            }
+            return try await Idempotency.run(idempotency, now: expense.createdAt, sql) {
+                if let existing = try await Self.load(expense.id, sql) {
+                    // A client id used again: the same expense again is a retry; anything else is a clash.
+                    guard existing.groupID == expense.groupID, existing.createdByUserID == expense.createdByUserID,
+                        existing.amount == expense.amount, existing.currency == expense.currency,
+                        existing.description == expense.description, existing.splitJSON == expense.splitJSON
+                    else { throw ExpenseStoreError.idTaken }
+                    return (existing, try render(existing))
+                }
+                try await Self.insert(expense, sql)
+                try await Ledger.apply(
+                    Ledger.deltas(of: expense, sign: 1), currency: expense.currency, groupID: expense.groupID, sql)
+                try await log.changed(.expense, expense.id, sql)
+                try await log.activity(
+                    actor, "expense.created", .expense, expense.id,
+                    "\(actor.name) added \(expense.description) (\(Self.money(expense.amount, expense.currency)))", sql)
+                return (expense, try render(expense))
+            }
+        }
+    }
+
+    public func expense(id: UUID) async throws -> ExpenseRecord? {
+        try await database.read { try await Self.load(id, $0) }
+    }
+
+    /// Writes `updated` (its payers and shares recomputed by the caller) if the stored version is
+    /// still `expectedVersion`. Shares keep their ids and paid state by member; a member no longer
+    /// in the split keeps a removed share. The ledger moves by the difference.
+    public func update(
+        _ updated: ExpenseRecord, expectedVersion: Int64, actor: Actor, now: Int64
+    ) async throws -> VersionedWrite<ExpenseRecord>? {
+        let forUpdate = database.forUpdate
+        return try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: updated.groupID, now: now) else { return nil }
+            guard let current = try await Self.load(updated.id, sql, lock: forUpdate),
+                current.groupID == updated.groupID
+            else { return nil }
+            guard current.version == expectedVersion else { return .stale(current) }
+            var next = updated
+            next.version = current.version + 1
+            next.updatedAt = now
+            next.createdAt = current.createdAt
+            next.createdByUserID = current.createdByUserID
+            next.isDeleted = current.isDeleted
+            next.shares = Self.mergeShares(old: current.shares, new: updated.shares)
+            if !current.isDeleted {
+                try await Ledger.apply(
+                    Ledger.deltas(of: current, sign: -1), currency: current.currency, groupID: current.groupID, sql)
+                try await Ledger.apply(
+                    Ledger.deltas(of: next, sign: 1), currency: next.currency, groupID: next.groupID, sql)
+            }
+            try await Self.rewrite(next, sql)
+            try await log.changed(.expense, next.id, isDeleted: next.isDeleted, sql)
+            try await log.activity(
+                actor, "expense.updated", .expense, next.id,
+                "\(actor.name) changed \(next.description) (\(Self.money(next.amount, next.currency)))", sql)
+            return .written(next)
+        }
+    }
+
+    /// Soft-deletes or restores; the balances drop or regain the expense. Transfers recorded by
+    /// paid shares stay: money that moved is never erased (DESIGN §3).
+    public func setDeleted(
+        id: UUID, groupID: UUID, _ isDeleted: Bool, expectedVersion: Int64?, actor: Actor, now: Int64
+    ) async throws -> VersionedWrite<ExpenseRecord>? {
+        let forUpdate = database.forUpdate
+        return try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return nil }
+            guard var expense = try await Self.load(id, sql, lock: forUpdate), expense.groupID == groupID else {
+                return nil
+            }
+            if let expectedVersion, expense.version != expectedVersion { return .stale(expense) }
+            guard expense.isDeleted != isDeleted else { return .written(expense) }
+            try await Ledger.apply(
+                Ledger.deltas(of: expense, sign: isDeleted ? -1 : 1), currency: expense.currency, groupID: groupID, sql)
+            expense.isDeleted = isDeleted
+            expense.version += 1
+            expense.updatedAt = now
+            try await sql.raw(
+                """
+                UPDATE expenses SET is_deleted = \(bind: isDeleted), version = \(bind: expense.version),
+                    updated_at = \(bind: now)
+                WHERE id = \(bind: id.text)
+                """
+            ).run()
+            try await log.changed(.expense, id, isDeleted: isDeleted, sql)
+            try await log.activity(
+                actor, isDeleted ? "expense.deleted" : "expense.restored", .expense, id,
+                "\(actor.name) \(isDeleted ? "deleted" : "restored") \(expense.description)", sql)
+            return .written(expense)
+        }
+    }
+
+    /// The share, its expense, for permission checks.
+    public func share(id: UUID) async throws -> (share: ShareRecord, expense: ExpenseRecord)? {
+        try await database.read { sql in
+            guard
+                let row = try await sql.raw("SELECT expense_id FROM expense_splits WHERE id = \(bind: id.text)")
+                    .first(),
+                let expense = try await Self.load(try row.decodeUUID("expense_id"), sql),
+                let share = expense.shares.first(where: { $0.id == id })
+            else { return nil }
+            return (share, expense)
+        }
+    }
+
+    /// Marks a share paid (recording the transfers debtor → payers and linking them) or unpaid
+    /// (voiding them). Asking for the state it has changes and records nothing; the share row is
+    /// locked first, so concurrent toggles make one history row per real change.
+    /// - Returns: the share afterwards and whether anything changed; nil when unknown.
+    public func setPaid(
+        splitID: UUID, groupID: UUID, _ isPaid: Bool, reason: String?, actor: Actor, now: Int64, date: String
+    ) async throws -> (share: ShareRecord, changed: Bool)? {
+        let forUpdate = database.forUpdate
+        return try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return nil }
+            guard
+                let row = try await sql.raw(
+                    "SELECT expense_id, is_paid FROM expense_splits WHERE id = \(bind: splitID.text)\(unsafeRaw: forUpdate)"
+                ).first(),
+                let expense = try await Self.load(try row.decodeUUID("expense_id"), sql), expense.groupID == groupID,
+                var share = expense.shares.first(where: { $0.id == splitID })
+            else { return nil }
+            guard share.isPaid != isPaid else { return (share, false) }
+            guard !expense.isDeleted else { throw ExpenseStoreError.expenseDeleted }
+            if isPaid {
+                let debts = PairwiseDebts.debts(of: try expense.split()).filter { $0.from.uuid == share.memberID }
+                for debt in debts {
+                    let settlement = SettlementRecord(
+                        id: UUID(), groupID: groupID, fromMemberID: debt.from.uuid, toMemberID: debt.to.uuid,
+                        amount: debt.amount, currency: expense.currency, date: date,
+                        note: "Share of \(expense.description)", expenseSplitID: splitID,
+                        createdByUserID: actor.userID, createdAt: now, updatedAt: now)
+                    try await SettlementStore.insert(settlement, sql)
+                    try await Ledger.apply(
+                        Ledger.deltas(of: settlement, sign: 1), currency: settlement.currency, groupID: groupID, sql)
+                    try await log.changed(.settlement, settlement.id, sql)
+                }
+            } else {
+                let linked = try await sql.raw(
+                    """
+                    SELECT * FROM settlements WHERE expense_split_id = \(bind: splitID.text) AND is_deleted = \(bind: false)
+                    """
+                ).all().map { try SettlementRecord(row: $0) }
+                for settlement in linked {
+                    try await sql.raw(
+                        """
+                        UPDATE settlements SET is_deleted = \(bind: true), version = version + 1, updated_at = \(bind: now)
+                        WHERE id = \(bind: settlement.id.text)
+                        """
+                    ).run()
+                    try await Ledger.apply(
+                        Ledger.deltas(of: settlement, sign: -1), currency: settlement.currency, groupID: groupID, sql)
+                    try await log.changed(.settlement, settlement.id, isDeleted: true, sql)
+                }
+            }
+            share.isPaid = isPaid
+            share.paidAt = isPaid ? now : nil
+            try await sql.raw(
+                """
+                UPDATE expense_splits SET is_paid = \(bind: isPaid), paid_at = \(bind: share.paidAt)
+                WHERE id = \(bind: splitID.text)
+                """
+            ).run()
+            try await sql.raw(
+                "UPDATE expenses SET version = version + 1, updated_at = \(bind: now) WHERE id = \(bind: expense.id.text)"
+            ).run()
+            try await sql.raw(
+                """
+                INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
+                                             performed_at, reason, ip_address, device_info)
+                VALUES (\(bind: UUID().text), \(bind: splitID.text), \(bind: isPaid ? "marked_paid" : "marked_unpaid"),
+                        \(bind: actor.userID.text), \(bind: actor.name), \(bind: now), \(bind: reason),
+                        \(bind: actor.ipAddress), \(bind: actor.deviceInfo))
+                """
+            ).run()
+            try await log.changed(.expense, expense.id, sql)
+            try await log.activity(
+                actor, isPaid ? "share.marked_paid" : "share.marked_unpaid", .expense, expense.id,
+                "\(actor.name) marked a share of \(expense.description) \(isPaid ? "paid" : "unpaid")", sql)
+            return (share, true)
+        }
+    }
+
+    /// The share's paid/unpaid marks, oldest first.
+    public func history(splitID: UUID) async throws -> [PaymentHistoryRecord] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT * FROM payment_history WHERE expense_split_id = \(bind: splitID.text)
+                ORDER BY performed_at, id
+                """
+            ).all()
+        }.map { row in
+            PaymentHistoryRecord(
+                id: try row.decodeUUID("id"), splitID: try row.decodeUUID("expense_split_id"),
+                isPaid: try row.decode(column: "action", as: String.self) == "marked_paid",
+                performedByUserID: try row.decodeUUID("performed_by_user_id"),
+                performedByName: try row.decode(column: "performed_by_name", as: String.self),
+                performedAt: try row.decode(column: "performed_at", as: Int64.self),
+                reason: try row.decode(column: "reason", as: String?.self),
+                ipAddress: try row.decode(column: "ip_address", as: String?.self),
+                deviceInfo: try row.decode(column: "device_info", as: String?.self))
+        }
+    }
+
+    /// One page of a group's expenses, newest date first (then id), and whether more follow.
+    public func expenses(groupID: UUID, filter: ExpenseFilter) async throws -> (
+        expenses: [ExpenseRecord], hasMore: Bool
+    ) {
+        var query = SQLQueryString("SELECT id FROM expenses WHERE group_id = \(bind: groupID.text)")
+        if !filter.includeDeleted {
+            query.appendInterpolation(unsafeRaw: " AND is_deleted = "); query.appendInterpolation(bind: false)
+        }
+        if let category = filter.categoryID {
+            query.appendInterpolation(unsafeRaw: " AND category_id = ")
+            query.appendInterpolation(bind: category.text)
+        }
+        if let from = filter.from {
+            query.appendInterpolation(unsafeRaw: " AND expense_date >= ")
+            query.appendInterpolation(bind: from)
+        }
+        if let to = filter.to {
+            query.appendInterpolation(unsafeRaw: " AND expense_date <= ")
+            query.appendInterpolation(bind: to)
+        }
+        if let text = filter.text, !text.isEmpty {
+            let escaped = text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+            query.appendInterpolation(unsafeRaw: " AND lower(description) LIKE ")
+            query.appendInterpolation(bind: "%" + escaped + "%")
+            query.appendInterpolation(unsafeRaw: " ESCAPE '\\'")
+        }
+        if let member = filter.memberID {
+            query.appendInterpolation(
+                unsafeRaw: " AND (id IN (SELECT expense_id FROM expense_payers WHERE member_id = ")
+            query.appendInterpolation(bind: member.text)
+            query.appendInterpolation(
+                unsafeRaw: ") OR id IN (SELECT expense_id FROM expense_splits WHERE is_removed = ")
+            query.appendInterpolation(bind: false)
+            query.appendInterpolation(unsafeRaw: " AND member_id = ")
+            query.appendInterpolation(bind: member.text)
+            query.appendInterpolation(unsafeRaw: "))")
+        }
+        if let after = filter.after {
+            query.appendInterpolation(unsafeRaw: " AND (expense_date < ")
+            query.appendInterpolation(bind: after.date)
+            query.appendInterpolation(unsafeRaw: " OR (expense_date = ")
+            query.appendInterpolation(bind: after.date)
+            query.appendInterpolation(unsafeRaw: " AND id < ")
+            query.appendInterpolation(bind: after.id.text)
+            query.appendInterpolation(unsafeRaw: "))")
+        }
+        query.appendInterpolation(unsafeRaw: " ORDER BY expense_date DESC, id DESC LIMIT ")
+        query.appendInterpolation(bind: filter.limit + 1)
+        let finalQuery = query
+        let ids = try await database.read { sql in
+            try await sql.raw(finalQuery).all().map { try $0.decodeUUID("id") }
+        }
+        let page = Array(ids.prefix(filter.limit))
+        let loaded = try await expenses(ids: page)
+        return (page.compactMap { loaded[$0] }, ids.count > filter.limit)
+    }
+
+    /// Expenses by id, with payers and shares, in three queries whatever their number.
+    public func expenses(ids: [UUID]) async throws -> [UUID: ExpenseRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let texts = ids.map(\.text)
+        let (rows, payerRows, shareRows) = try await database.read { sql in
+            (
+                try await sql.select().column(SQLLiteral.all).from("expenses").where("id", .in, texts).all(),
+                try await sql.select().column(SQLLiteral.all).from("expense_payers").where("expense_id", .in, texts)
+                    .all(),
+                try await sql.select().column(SQLLiteral.all).from("expense_splits").where("expense_id", .in, texts)
+                    .all()
+            )
+        }
+        var payers: [UUID: [PayerRecord]] = [:]
+        for row in payerRows { payers[try row.decodeUUID("expense_id"), default: []].append(try PayerRecord(row: row)) }
+        var shares: [UUID: [ShareRecord]] = [:]
+        for row in shareRows { shares[try row.decodeUUID("expense_id"), default: []].append(try ShareRecord(row: row)) }
+        var result: [UUID: ExpenseRecord] = [:]
+        for row in rows {
+            let id = try row.decodeUUID("id")
+            result[id] = try ExpenseRecord(row: row, payers: payers[id] ?? [], shares: shares[id] ?? [])
+        }
+        return result
+    }
+
+    // MARK: - Rows
+
+    static func load(_ id: UUID, _ sql: any SQLDatabase, lock: String = "") async throws -> ExpenseRecord? {
+        guard
+            let row = try await sql.raw("SELECT * FROM expenses WHERE id = \(bind: id.text)\(unsafeRaw: lock)").first()
+        else { return nil }
+        let payers = try await sql.raw("SELECT * FROM expense_payers WHERE expense_id = \(bind: id.text)").all()
+            .map { try PayerRecord(row: $0) }
+        let shares = try await sql.raw("SELECT * FROM expense_splits WHERE expense_id = \(bind: id.text)").all()
+            .map { try ShareRecord(row: $0) }
+        return try ExpenseRecord(row: row, payers: payers, shares: shares)
+    }
+
+    private static func insert(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO expenses (id, group_id, description, amount, currency, category_id, expense_date, split_json,
+                                  home_amount, created_by_user_id, is_deleted, version, created_at, updated_at)
+            VALUES (\(bind: expense.id.text), \(bind: expense.groupID.text), \(bind: expense.description),
+                    \(bind: expense.amount), \(bind: expense.currency), \(bind: expense.categoryID.text),
+                    \(bind: expense.expenseDate), \(bind: expense.splitJSON), \(bind: expense.homeAmount),
+                    \(bind: expense.createdByUserID.text), \(bind: expense.isDeleted), \(bind: expense.version),
+                    \(bind: expense.createdAt), \(bind: expense.updatedAt))
+            """
+        ).run()
+        try await insertParts(expense, sql)
+    }
+
+    private static func insertParts(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
+        for payer in expense.payers {
+            try await sql.raw(
+                """
+                INSERT INTO expense_payers (expense_id, member_id, amount)
+                VALUES (\(bind: expense.id.text), \(bind: payer.memberID.text), \(bind: payer.amount))
+                """
+            ).run()
+        }
+        for share in expense.shares {
+            try await sql.raw(
+                """
+                INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)
+                VALUES (\(bind: share.id.text), \(bind: expense.id.text), \(bind: share.memberID.text),
+                        \(bind: share.amount), \(bind: share.isPaid), \(bind: share.paidAt), \(bind: share.isRemoved))
+                """
+            ).run()
+        }
+    }
+
+    private static func rewrite(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            UPDATE expenses SET description = \(bind: expense.description), amount = \(bind: expense.amount),
+                currency = \(bind: expense.currency), category_id = \(bind: expense.categoryID.text),
+                expense_date = \(bind: expense.expenseDate), split_json = \(bind: expense.splitJSON),
+                home_amount = \(bind: expense.homeAmount), version = \(bind: expense.version),
+                updated_at = \(bind: expense.updatedAt)
+            WHERE id = \(bind: expense.id.text)
+            """
+        ).run()
+        try await sql.raw("DELETE FROM expense_payers WHERE expense_id = \(bind: expense.id.text)").run()
+        for payer in expense.payers {
+            try await sql.raw(
+                """
+                INSERT INTO expense_payers (expense_id, member_id, amount)
+                VALUES (\(bind: expense.id.text), \(bind: payer.memberID.text), \(bind: payer.amount))
+                """
+            ).run()
+        }
+        for share in expense.shares {
+            try await sql.raw(
+                """
+                INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)
+                VALUES (\(bind: share.id.text), \(bind: expense.id.text), \(bind: share.memberID.text),
+                        \(bind: share.amount), \(bind: share.isPaid), \(bind: share.paidAt), \(bind: share.isRemoved))
+                ON CONFLICT (expense_id, member_id)
+                DO UPDATE SET amount = excluded.amount, is_removed = excluded.is_removed
+                """
+            ).run()
+        }
+    }
+
+    /// New shares by member, keeping the old share's id and paid state; old members not in the
+    /// new split stay as removed shares with amount 0.
+    static func mergeShares(old: [ShareRecord], new: [ShareRecord]) -> [ShareRecord] {
+        var byMember = Dictionary(uniqueKeysWithValues: old.map { ($0.memberID, $0) })
+        var merged: [ShareRecord] = []
+        for share in new {
+            if var existing = byMember.removeValue(forKey: share.memberID) {
+                existing.amount = share.amount
+                existing.isRemoved = false
+                merged.append(existing)
+            } else {
+                merged.append(share)
+            }
+        }
+        for var dropped in byMember.values {
+            dropped.amount = 0
+            dropped.isRemoved = true
+            merged.append(dropped)
+        }
+        return merged.sorted { $0.memberID.text < $1.memberID.text }
+    }
+
+    static func money(_ amount: Int64, _ code: String) -> String {
+        guard let currency = try? Currency(code: code) else { return "\(amount) \(code)" }
+        return Money(minorUnits: amount, currency: currency).description
+    }
+}
+
+extension ExpenseRecord {
+    init(row: any SQLRow, payers: [PayerRecord], shares: [ShareRecord]) throws {
+        self.init(
+            id: try row.decodeUUID("id"), groupID: try row.decodeUUID("group_id"),
+            description: try row.decode(column: "description", as: String.self),
+            amount: try row.decode(column: "amount", as: Int64.self),
+            currency: try row.decode(column: "currency", as: String.self),
+            categoryID: try row.decodeUUID("category_id"),
+            expenseDate: try row.decode(column: "expense_date", as: String.self),
+            splitJSON: try row.decode(column: "split_json", as: String.self),
+            homeAmount: try row.decode(column: "home_amount", as: Int64?.self),
+            createdByUserID: try row.decodeUUID("created_by_user_id"),
+            isDeleted: try row.decode(column: "is_deleted", as: Bool.self),
+            version: try row.decode(column: "version", as: Int64.self),
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
+            updatedAt: try row.decode(column: "updated_at", as: Int64.self),
+            payers: payers.sorted { $0.memberID.text < $1.memberID.text },
+            shares: shares.sorted { $0.memberID.text < $1.memberID.text })
+    }
+}
+
+extension PayerRecord {
+    init(row: any SQLRow) throws {
+        self.init(memberID: try row.decodeUUID("member_id"), amount: try row.decode(column: "amount", as: Int64.self))
+    }
+}
+
+extension ShareRecord {
+    init(row: any SQLRow) throws {
+        self.init(
+            id: try row.decodeUUID("id"), memberID: try row.decodeUUID("member_id"),
+            amount: try row.decode(column: "amount", as: Int64.self),
+            isPaid: try row.decode(column: "is_paid", as: Bool.self),
+            paidAt: try row.decode(column: "paid_at", as: Int64?.self),
+            isRemoved: try row.decode(column: "is_removed", as: Bool.self))
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import SQLKit
+
+/// Who did a write, for the activity list and the payment history.
+public struct Actor: Sendable, Equatable {
+    public var userID: UUID
+    public var name: String
+    public var ipAddress: String?
+    public var deviceInfo: String?
+
+    public init(userID: UUID, name: String, ipAddress: String? = nil, deviceInfo: String? = nil) {
+        self.userID = userID
+        self.name = name
+        self.ipAddress = ipAddress
+        self.deviceInfo = deviceInfo
+    }
+}
+
+/// The kinds of object the change feed reports (the CHECK in migration 0005 lists the same).
+public enum ChangeEntity: String, Sendable, CaseIterable {
+    case group, member, category, expense, settlement
+}
+
+public struct ChangeRecord: Sendable, Equatable {
+    public var entity: ChangeEntity
+    public var entityID: UUID
+    public var seq: Int64
+    public var isDeleted: Bool
+}
+
+public struct ActivityRecord: Sendable, Equatable {
+    public var id: UUID
+    public var seq: Int64
+    public var actorUserID: UUID?
+    public var actorName: String
+    public var action: String
+    public var entity: ChangeEntity
+    public var entityID: UUID
+    public var summary: String
+    public var at: Int64
+}
+
+/// The change feed and the activity list of a group (DESIGN §5, §6). Every write transaction
+/// on a group calls `begin` first: it takes the group's next change number under the group
+/// row's lock, which is held to commit, so numbers become visible in order and a reader that
+/// has seen number n has seen every number below it. Taking it first, before any other row
+/// lock, keeps lock order the same in every transaction (no deadlocks).
+public struct GroupLog: Sendable {
+    let groupID: UUID
+    public let seq: Int64
+    let now: Int64
+
+    /// Starts a logged write on a group; nil when the group does not exist.
+    static func begin(_ sql: any SQLDatabase, groupID: UUID, now: Int64) async throws -> GroupLog? {
+        guard
+            let row = try await sql.raw(
+                "UPDATE groups SET change_seq = change_seq + 1 WHERE id = \(bind: groupID.text) RETURNING change_seq"
+            ).first()
+        else { return nil }
+        return GroupLog(groupID: groupID, seq: try row.decode(column: "change_seq", as: Int64.self), now: now)
+    }
+
+    /// Records that an object changed (or was deleted) in this write.
+    func changed(_ entity: ChangeEntity, _ id: UUID, isDeleted: Bool = false, _ sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO changes (group_id, entity, entity_id, seq, is_deleted)
+            VALUES (\(bind: groupID.text), \(bind: entity.rawValue), \(bind: id.text), \(bind: seq), \(bind: isDeleted))
+            ON CONFLICT (group_id, entity, entity_id) DO UPDATE SET seq = excluded.seq, is_deleted = excluded.is_deleted
+            """
+        ).run()
+    }
+
+    /// Appends one line to the activity list (append-only, DESIGN §6).
+    func activity(
+        _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ summary: String, _ sql: any SQLDatabase
+    ) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO activity (id, group_id, seq, actor_user_id, actor_name, action, entity, entity_id, summary, at)
+            VALUES (\(bind: UUID().text), \(bind: groupID.text), \(bind: seq), \(bind: actor?.userID.text),
+                    \(bind: actor?.name ?? ""), \(bind: action), \(bind: entity.rawValue), \(bind: id.text),
+                    \(bind: summary), \(bind: now))
+            """
+        ).run()
+    }
+}
+
+/// Reading the feed and the activity list.
+public struct GroupLogStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Objects changed after `since`, oldest change first, at most `limit`; `hasMore` when
+    /// another page follows.
+    public func changes(groupID: UUID, since: Int64, limit: Int) async throws -> (
+        changes: [ChangeRecord], hasMore: Bool
+    ) {
+        let rows = try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT entity, entity_id, seq, is_deleted FROM changes
+                WHERE group_id = \(bind: groupID.text) AND seq > \(bind: since)
+                ORDER BY seq, entity, entity_id LIMIT \(bind: limit + 1)
+                """
+            ).all()
+        }
+        var changes = try rows.map { row in
+            ChangeRecord(
+                entity: ChangeEntity(rawValue: try row.decode(column: "entity", as: String.self)) ?? .group,
+                entityID: try row.decodeUUID("entity_id"), seq: try row.decode(column: "seq", as: Int64.self),
+                isDeleted: try row.decode(column: "is_deleted", as: Bool.self))
+        }
+        let hasMore = changes.count > limit
+        if hasMore {
+            changes.removeLast()
+            // A page must not cut one change number in two: those objects were written together.
+            if let last = changes.last?.seq, rows.count > limit,
+                let next = try? rows[limit].decode(column: "seq", as: Int64.self), next == last
+            {
+                changes.removeAll { $0.seq == last }
+                if changes.isEmpty {
+                    // One write touched more objects than a page holds; hand out that whole write.
+                    return try await self.changes(groupID: groupID, since: since, limit: limit * 2)
+                }
+            }
+        }
+        return (changes, hasMore)
+    }
+
+    /// The group's current change number.
+    public func currentSeq(groupID: UUID) async throws -> Int64 {
+        try await database.read { sql in
+            try await sql.raw("SELECT change_seq FROM groups WHERE id = \(bind: groupID.text)").first()?
+                .decode(column: "change_seq", as: Int64.self) ?? 0
+        }
+    }
+
+    /// Newest first; `before` is the (seq, id) of the last entry of the previous page.
+    public func activity(groupID: UUID, before: (seq: Int64, id: UUID)?, limit: Int) async throws -> [ActivityRecord] {
+        let beforeSeq = before?.seq ?? Int64.max
+        let beforeID = before?.id.text ?? "~"
+        return try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT * FROM activity
+                WHERE group_id = \(bind: groupID.text)
+                      AND (seq < \(bind: beforeSeq) OR (seq = \(bind: beforeSeq) AND id < \(bind: beforeID)))
+                ORDER BY seq DESC, id DESC LIMIT \(bind: limit)
+                """
+            ).all()
+        }.map { row in
+            ActivityRecord(
+                id: try row.decodeUUID("id"), seq: try row.decode(column: "seq", as: Int64.self),
+                actorUserID: try row.decode(column: "actor_user_id", as: String?.self).flatMap(UUID.init(uuidString:)),
+                actorName: try row.decode(column: "actor_name", as: String.self),
+                action: try row.decode(column: "action", as: String.self),
+                entity: ChangeEntity(rawValue: try row.decode(column: "entity", as: String.self)) ?? .group,
+                entityID: try row.decodeUUID("entity_id"), summary: try row.decode(column: "summary", as: String.self),
+                at: try row.decode(column: "at", as: Int64.self))
+        }
+    }
+}

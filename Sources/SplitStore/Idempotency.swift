@@ -1,0 +1,91 @@
+import Foundation
+import SQLKit
+
+/// An `Idempotency-Key` as the client sent it, with a hash of what it was sent with.
+public struct IdempotencyClaim: Sendable, Equatable {
+    public var userID: UUID
+    public var key: String
+    /// SHA-256 (hex) of the route and the request body.
+    public var requestHash: String
+
+    public init(userID: UUID, key: String, requestHash: String) {
+        self.userID = userID
+        self.key = key
+        self.requestHash = requestHash
+    }
+}
+
+/// What a create answered, stored under its key so a retry gets the same bytes (DESIGN §5).
+public struct StoredResponse: Sendable, Equatable {
+    public var status: Int
+    public var body: Data
+
+    public init(status: Int, body: Data) {
+        self.status = status
+        self.body = body
+    }
+}
+
+public enum IdempotencyOutcome<Record: Sendable>: Sendable {
+    /// The create ran now.
+    case created(Record, StoredResponse)
+    /// The key was used before with the same request: its first response.
+    case replayed(StoredResponse)
+    /// The key was used before with another request: nothing was done (422).
+    case keyReused
+}
+
+enum Idempotency {
+    /// Runs `create` once per key, inside the caller's transaction. The key row is inserted
+    /// first: a concurrent request with the same key waits on it (PostgreSQL's unique index;
+    /// SQLite's single writer) and then finds the stored response, so 20 requests at once make
+    /// one row. When `create` throws, the transaction rolls back with the key.
+    static func run<Record: Sendable>(
+        _ claim: IdempotencyClaim?, now: Int64, _ sql: any SQLDatabase,
+        create: () async throws -> (Record, StoredResponse)
+    ) async throws -> IdempotencyOutcome<Record> {
+        guard let claim else {
+            let (record, response) = try await create()
+            return .created(record, response)
+        }
+        let inserted = try await sql.raw(
+            """
+            INSERT INTO idempotency_keys (user_id, key, request_hash, status, body, created_at)
+            VALUES (\(bind: claim.userID.text), \(bind: claim.key), \(bind: claim.requestHash), 0, '', \(bind: now))
+            ON CONFLICT (user_id, key) DO NOTHING
+            RETURNING key
+            """
+        ).first()
+        guard inserted != nil else {
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT request_hash, status, body FROM idempotency_keys
+                    WHERE user_id = \(bind: claim.userID.text) AND key = \(bind: claim.key)
+                    """
+                ).first()
+            else { throw IdempotencyError.vanished }
+            guard try row.decode(column: "request_hash", as: String.self) == claim.requestHash else {
+                return .keyReused
+            }
+            return .replayed(
+                StoredResponse(
+                    status: Int(try row.decode(column: "status", as: Int64.self)),
+                    body: Data(try row.decode(column: "body", as: String.self).utf8)))
+        }
+        let (record, response) = try await create()
+        try await sql.raw(
+            """
+            UPDATE idempotency_keys SET status = \(bind: Int64(response.status)),
+                body = \(bind: String(decoding: response.body, as: UTF8.self))
+            WHERE user_id = \(bind: claim.userID.text) AND key = \(bind: claim.key)
+            """
+        ).run()
+        return .created(record, response)
+    }
+}
+
+enum IdempotencyError: Error {
+    /// The key row disappeared between the conflict and the read (it cannot, short of manual deletes).
+    case vanished
+}

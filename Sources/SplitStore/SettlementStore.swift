@@ -1,0 +1,176 @@
+import Foundation
+import SQLKit
+
+/// Money that moved between two members (DESIGN §3): recorded by hand, or by marking a share
+/// paid (then `expenseSplitID` links it and unmarking voids it).
+public struct SettlementRecord: Sendable, Equatable {
+    public var id: UUID
+    public var groupID: UUID
+    public var fromMemberID: UUID
+    public var toMemberID: UUID
+    public var amount: Int64
+    public var currency: String
+    public var date: String
+    public var note: String
+    public var expenseSplitID: UUID?
+    public var createdByUserID: UUID
+    public var isDeleted: Bool
+    public var version: Int64
+    public var createdAt: Int64
+    public var updatedAt: Int64
+
+    public init(
+        id: UUID, groupID: UUID, fromMemberID: UUID, toMemberID: UUID, amount: Int64, currency: String, date: String,
+        note: String = "", expenseSplitID: UUID? = nil, createdByUserID: UUID, isDeleted: Bool = false,
+        version: Int64 = 1, createdAt: Int64, updatedAt: Int64
+    ) {
+        self.id = id
+        self.groupID = groupID
+        self.fromMemberID = fromMemberID
+        self.toMemberID = toMemberID
+        self.amount = amount
+        self.currency = currency
+        self.date = date
+        self.note = note
+        self.expenseSplitID = expenseSplitID
+        self.createdByUserID = createdByUserID
+        self.isDeleted = isDeleted
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+public enum SettlementStoreError: Error, Equatable, Sendable {
+    /// A transfer recorded by a paid share is undone by unmarking the share, not deleted.
+    case linkedToShare
+    case idTaken
+}
+
+public struct SettlementStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    public func create(
+        _ settlement: SettlementRecord, actor: Actor, idempotency: IdempotencyClaim?,
+        render: @escaping @Sendable (SettlementRecord) throws -> StoredResponse
+    ) async throws -> IdempotencyOutcome<SettlementRecord>? {
+        try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: settlement.groupID, now: settlement.createdAt) else {
+                return nil
+            }
+            return try await Idempotency.run(idempotency, now: settlement.createdAt, sql) {
+                if let existing = try await Self.load(settlement.id, sql) {
+                    guard existing.groupID == settlement.groupID, existing.fromMemberID == settlement.fromMemberID,
+                        existing.toMemberID == settlement.toMemberID, existing.amount == settlement.amount,
+                        existing.currency == settlement.currency
+                    else { throw SettlementStoreError.idTaken }
+                    return (existing, try render(existing))
+                }
+                try await Self.insert(settlement, sql)
+                try await Ledger.apply(
+                    Ledger.deltas(of: settlement, sign: 1), currency: settlement.currency, groupID: settlement.groupID,
+                    sql)
+                try await log.changed(.settlement, settlement.id, sql)
+                try await log.activity(
+                    actor, "settlement.recorded", .settlement, settlement.id,
+                    "\(actor.name) recorded a transfer of \(ExpenseStore.money(settlement.amount, settlement.currency))",
+                    sql)
+                return (settlement, try render(settlement))
+            }
+        }
+    }
+
+    public func settlement(id: UUID) async throws -> SettlementRecord? {
+        try await database.read { try await Self.load(id, $0) }
+    }
+
+    /// Newest first.
+    public func settlements(groupID: UUID, includeDeleted: Bool) async throws -> [SettlementRecord] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT * FROM settlements WHERE group_id = \(bind: groupID.text)
+                      AND (\(bind: includeDeleted) OR is_deleted = \(bind: false))
+                ORDER BY created_at DESC, id DESC
+                """
+            ).all()
+        }.map { try SettlementRecord(row: $0) }
+    }
+
+    public func settlements(ids: [UUID]) async throws -> [SettlementRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try await database.read { sql in
+            try await sql.select().column(SQLLiteral.all).from("settlements").where("id", .in, ids.map(\.text)).all()
+        }.map { try SettlementRecord(row: $0) }
+    }
+
+    /// Soft-deletes a hand-recorded transfer and takes it out of the balances (audited).
+    public func delete(id: UUID, groupID: UUID, actor: Actor, now: Int64) async throws -> SettlementRecord? {
+        let forUpdate = database.forUpdate
+        return try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return nil }
+            guard var settlement = try await Self.load(id, sql, lock: forUpdate), settlement.groupID == groupID else {
+                return nil
+            }
+            guard settlement.expenseSplitID == nil else { throw SettlementStoreError.linkedToShare }
+            guard !settlement.isDeleted else { return settlement }
+            try await sql.raw(
+                """
+                UPDATE settlements SET is_deleted = \(bind: true), version = version + 1, updated_at = \(bind: now)
+                WHERE id = \(bind: id.text)
+                """
+            ).run()
+            try await Ledger.apply(
+                Ledger.deltas(of: settlement, sign: -1), currency: settlement.currency, groupID: groupID, sql)
+            settlement.isDeleted = true
+            settlement.version += 1
+            settlement.updatedAt = now
+            try await log.changed(.settlement, id, isDeleted: true, sql)
+            try await log.activity(
+                actor, "settlement.deleted", .settlement, id,
+                "\(actor.name) deleted a transfer of \(ExpenseStore.money(settlement.amount, settlement.currency))", sql
+            )
+            return settlement
+        }
+    }
+
+    static func load(_ id: UUID, _ sql: any SQLDatabase, lock: String = "") async throws -> SettlementRecord? {
+        try await sql.raw("SELECT * FROM settlements WHERE id = \(bind: id.text)\(unsafeRaw: lock)").first()
+            .map { try SettlementRecord(row: $0) }
+    }
+
+    static func insert(_ settlement: SettlementRecord, _ sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO settlements (id, group_id, from_member_id, to_member_id, amount, currency, settled_on, note,
+                                     expense_split_id, created_by_user_id, is_deleted, version, created_at, updated_at)
+            VALUES (\(bind: settlement.id.text), \(bind: settlement.groupID.text), \(bind: settlement.fromMemberID.text),
+                    \(bind: settlement.toMemberID.text), \(bind: settlement.amount), \(bind: settlement.currency),
+                    \(bind: settlement.date), \(bind: settlement.note), \(bind: settlement.expenseSplitID?.text),
+                    \(bind: settlement.createdByUserID.text), \(bind: settlement.isDeleted), \(bind: settlement.version),
+                    \(bind: settlement.createdAt), \(bind: settlement.updatedAt))
+            """
+        ).run()
+    }
+}
+
+extension SettlementRecord {
+    init(row: any SQLRow) throws {
+        self.init(
+            id: try row.decodeUUID("id"), groupID: try row.decodeUUID("group_id"),
+            fromMemberID: try row.decodeUUID("from_member_id"), toMemberID: try row.decodeUUID("to_member_id"),
+            amount: try row.decode(column: "amount", as: Int64.self),
+            currency: try row.decode(column: "currency", as: String.self),
+            date: try row.decode(column: "settled_on", as: String.self),
+            note: try row.decode(column: "note", as: String.self),
+            expenseSplitID: try row.decode(column: "expense_split_id", as: String?.self).flatMap(
+                UUID.init(uuidString:)),
+            createdByUserID: try row.decodeUUID("created_by_user_id"),
+            isDeleted: try row.decode(column: "is_deleted", as: Bool.self),
+            version: try row.decode(column: "version", as: Int64.self),
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
+            updatedAt: try row.decode(column: "updated_at", as: Int64.self))
+    }
+}

@@ -316,9 +316,9 @@ public struct ExpenseStore: Sendable {
             try await sql.raw(
                 """
                 INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
-                                             performed_at, reason, ip_address, device_info)
+                                             performed_at, seq, reason, ip_address, device_info)
                 VALUES (\(bind: UUID().text), \(bind: splitID.text), \(bind: isPaid ? "marked_paid" : "marked_unpaid"),
-                        \(bind: actor.userID.text), \(bind: actor.name), \(bind: now), \(bind: reason),
+                        \(bind: actor.userID.text), \(bind: actor.name), \(bind: now), \(bind: log.seq), \(bind: reason),
                         \(bind: actor.ipAddress), \(bind: actor.deviceInfo))
                 """
             ).run()
@@ -336,7 +336,7 @@ public struct ExpenseStore: Sendable {
             try await sql.raw(
                 """
                 SELECT * FROM payment_history WHERE expense_split_id = \(bind: splitID.text)
-                ORDER BY performed_at, id
+                ORDER BY seq, id
                 """
             ).all()
         }.map { row in

@@ -222,12 +222,14 @@ public enum Migrations {
                     performed_by_user_id TEXT NOT NULL REFERENCES users (id),
                     performed_by_name TEXT NOT NULL,
                     performed_at BIGINT NOT NULL,
+                    -- The group's change number: orders marks made within one millisecond.
+                    seq BIGINT NOT NULL,
                     reason TEXT,
                     ip_address TEXT,
                     device_info TEXT
                 )
                 """,
-                "CREATE INDEX payment_history_by_split ON payment_history (expense_split_id, performed_at)",
+                "CREATE INDEX payment_history_by_split ON payment_history (expense_split_id, seq)",
                 """
                 CREATE TABLE activity (
                     id TEXT PRIMARY KEY,

@@ -28,11 +28,15 @@ struct Reply: Sendable {
     /// The objects of an array, each as its JSON text, so it can be compared and re-read.
     func list(_ path: String...) -> [Reply] {
         ((value(path) as? [Any]) ?? []).compactMap { item in
-            (try? JSONSerialization.data(withJSONObject: item, options: [.sortedKeys])).map {
+            guard JSONSerialization.isValidJSONObject(item) else { return nil }
+            return (try? JSONSerialization.data(withJSONObject: item, options: [.sortedKeys])).map {
                 Reply(status: status, headers: [:], body: $0)
             }
         }
     }
+
+    /// An array of strings.
+    func strings(_ path: String...) -> [String] { (value(path) as? [Any])?.compactMap { $0 as? String } ?? [] }
 
     var errorCode: String? { string("error", "code") }
     var text: String { String(decoding: body, as: UTF8.self) }

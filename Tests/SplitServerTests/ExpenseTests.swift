@@ -1,0 +1,377 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// A group with three members with accounts (Aki owns it) and a name-only Dan.
+struct Trip: Sendable {
+    var groupID: String
+    var tokens: [String: String]  // by name
+    var members: [String: String]  // member ids by name
+
+    static func make(_ api: API, home: String = "JPY") async throws -> Trip {
+        var tokens: [String: String] = [:]
+        for name in ["Aki", "Ben", "Cho"] { tokens[name] = try await api.register(name).token }
+        let created = try await api.call(
+            .post, "/api/groups", token: tokens["Aki"], json: #"{"name":"Japan","homeCurrency":"\#(home)"}"#)
+        let groupID = try #require(created.string("group", "id"))
+        let code = try #require(created.string("group", "inviteCode"))
+        var members = ["Aki": try #require(created.string("group", "myMemberId"))]
+        for name in ["Ben", "Cho"] {
+            let joined = try await api.call(
+                .post, "/api/groups/join", token: tokens[name], json: #"{"inviteCode":"\#(code)"}"#)
+            let id = try #require(joined.string("member", "id"))
+            members[name] = id
+        }
+        let dan = try await api.call(
+            .post, "/api/groups/\(groupID)/members", token: tokens["Aki"], json: #"{"name":"Dan"}"#)
+        let danID = try #require(dan.string("member", "id"))
+        members["Dan"] = danID
+        return Trip(groupID: groupID, tokens: tokens, members: members)
+    }
+
+    func expense(
+        _ description: String, _ amount: String, _ currency: String, paidBy: [(String, String)], split: String,
+        extra: String = ""
+    ) -> String {
+        let payers = paidBy.map { #"{"memberId":"\#(members[$0.0]!)","amount":"\#($0.1)"}"# }.joined(separator: ",")
+        return #"""
+            {"groupId":"\#(groupID)","description":"\#(description)","amount":"\#(amount)","currency":"\#(currency)",
+             "expenseDate":"2026-11-20","paidBy":[\#(payers)],"split":\#(split)\#(extra)}
+            """#
+    }
+
+    func ids(_ names: [String]) -> String { names.map { #""\#(members[$0]!)""# }.joined(separator: ",") }
+
+    /// Nets by "currency/name" from the balances route.
+    func balances(_ api: API) async throws -> [String: String] {
+        let reply = try await api.call(.get, "/api/groups/\(groupID)/balances", token: tokens["Aki"])
+        var names: [String: String] = [:]
+        for (name, id) in members { names[id] = name }
+        var result: [String: String] = [:]
+        for entry in reply.list("balances") {
+            result["\(entry.string("currency")!)/\(names[entry.string("memberId")!]!)"] = entry.string("net")
+        }
+        return result
+    }
+}
+
+@Suite("Expenses over HTTP")
+struct ExpenseTests {
+    @Test(
+        "a trip in two currencies with every split mode and several payers balances to zero",
+        arguments: TestDatabases.all)
+    func wholeTrip(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            let bodies = [
+                trip.expense(
+                    "Hotel", "30000", "JPY", paidBy: [("Aki", "20000"), ("Ben", "10000")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#),
+                trip.expense(
+                    "Taxi", "100", "JPY", paidBy: [("Cho", "100")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#),
+                trip.expense(
+                    "Sushi", "12000", "JPY", paidBy: [("Ben", "12000")],
+                    split:
+                        #"{"mode":"adjustment","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho", "Dan"]))],"adjustments":[{"memberId":"\#(trip.members["Dan"]!)","amount":"-600"}]}"#
+                ),
+                trip.expense(
+                    "Tickets", "9000", "JPY", paidBy: [("Aki", "9000")],
+                    split:
+                        #"{"mode":"exact","amounts":[{"memberId":"\#(trip.members["Ben"]!)","amount":"4500"},{"memberId":"\#(trip.members["Cho"]!)","amount":"4500"}]}"#
+                ),
+                trip.expense(
+                    "Souvenirs", "100.00", "USD", paidBy: [("Cho", "100.00")],
+                    split:
+                        #"{"mode":"percent","percents":[{"memberId":"\#(trip.members["Aki"]!)","percent":"33.33"},{"memberId":"\#(trip.members["Ben"]!)","percent":"33.33"},{"memberId":"\#(trip.members["Cho"]!)","percent":"33.34"}]}"#
+                ),
+                trip.expense(
+                    "Izakaya", "0.03", "USD", paidBy: [("Aki", "0.03")],
+                    split:
+                        #"{"mode":"shares","shares":[\#(["Aki", "Ben", "Cho", "Dan"].map { #"{"memberId":"\#(trip.members[$0]!)","shares":"1"}"# }.joined(separator: ","))]}"#
+                ),
+                trip.expense(
+                    "Dinner", "50.00", "USD", paidBy: [("Ben", "50.00")],
+                    split:
+                        #"{"mode":"itemized","items":[{"description":"Ramen","amount":"20.00","split":{"mode":"equal","memberIds":[\#(trip.ids(["Aki"]))]}},{"description":"Steak","amount":"25.00","split":{"mode":"equal","memberIds":[\#(trip.ids(["Ben", "Cho"]))]}}],"extras":[{"description":"Tip","amount":"5.00"}]}"#
+                ),
+            ]
+            for body in bodies {
+                let reply = try await api.call(.post, "/api/expenses", token: aki, json: body)
+                try #require(reply.status == .created, "\(reply.text)")
+            }
+            // The seed's shape too: one payer, exact splits.
+            let seed = try await api.call(
+                .post, "/api/expenses", token: trip.tokens["Ben"],
+                json: #"""
+                    {"groupId":"\#(trip.groupID)","description":"Coffee","amount":"900","currency":"JPY","expenseDate":"2026-11-21",
+                     "paidByMemberId":"\#(trip.members["Ben"]!)","splits":[{"memberId":"\#(trip.members["Aki"]!)","amount":"450"},
+                     {"memberId":"\#(trip.members["Ben"]!)","amount":"450"}]}
+                    """#)
+            #expect(seed.status == .created && seed.string("expense", "split", "mode") == "exact")
+
+            let nets = try await trip.balances(api)
+            for currency in ["JPY", "USD"] {
+                let total = try nets.filter { $0.key.hasPrefix(currency) }.map {
+                    try Money(parsing: $0.value, currency: Currency(code: currency), allowNegative: true).minorUnits
+                }.reduce(0, +)
+                #expect(total == 0, "\(currency) nets: \(nets)")
+            }
+            // Hotel 30,000 over 3 + Taxi 100 over 3 (34/33/33 rotated) + Sushi … exact to the yen.
+            #expect(nets["JPY/Dan"] == "-2550")  // 12000/4 − 600 + …: Dan owes only sushi, 3000 − 600 + 150
+            // The plan settles every JPY balance in at most n − 1 transfers.
+            let plan = try await api.call(.get, "/api/groups/\(trip.groupID)/settlement-plan?currency=JPY", token: aki)
+            #expect(plan.list("transfers").count <= 3)
+            let usdPlan = try await api.call(
+                .get, "/api/groups/\(trip.groupID)/settlement-plan?currency=USD", token: aki)
+            #expect(usdPlan.string("currency") == "USD")
+            // Without a USD→JPY rate there is no home view; with one, it sums to zero.
+            let before = try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki)
+            #expect(before.strings("missingRates") == ["USD"] && before.list("home").isEmpty)
+            let rates = try await api.call(
+                .put, "/api/groups/\(trip.groupID)/rates", token: aki,
+                json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-20","rate":"150.25"}]}"#)
+            #expect(rates.status == .ok)
+            let after = try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki)
+            let home = try after.list("home").map {
+                try Money(parsing: $0.string("net")!, currency: .jpy, allowNegative: true).minorUnits
+            }
+            #expect(!home.isEmpty && home.reduce(0, +) == 0)
+            let debts = try await api.call(.get, "/api/groups/\(trip.groupID)/debts", token: aki)
+            #expect(debts.status == .ok && !debts.list("debts").isEmpty)
+        }
+    }
+
+    @Test("invalid money and members are a 422 that names the field, and create nothing", arguments: TestDatabases.all)
+    func badExpenses(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let other = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]!
+            let everyone = #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#
+            _ = try await api.call(.delete, "/api/groups/\(trip.groupID)/members/\(trip.members["Dan"]!)", token: aki)
+            let cases: [(String, String)] = [
+                (trip.expense("Bad", "12.345", "USD", paidBy: [("Aki", "12.345")], split: everyone), "amount"),
+                (trip.expense("Bad", "1200.5", "JPY", paidBy: [("Aki", "1200.5")], split: everyone), "amount"),
+                (trip.expense("Bad", "-5", "JPY", paidBy: [("Aki", "5")], split: everyone), "amount"),
+                (trip.expense("Bad", "100", "XXY", paidBy: [("Aki", "100")], split: everyone), "currency"),
+                (trip.expense("Bad", "100", "JPY", paidBy: [("Aki", "90")], split: everyone), "paidBy"),
+                (
+                    trip.expense(
+                        "Bad", "100", "JPY", paidBy: [("Aki", "100")],
+                        split:
+                            #"{"mode":"exact","amounts":[{"memberId":"\#(trip.members["Aki"]!)","amount":"60"},{"memberId":"\#(trip.members["Ben"]!)","amount":"30"}]}"#
+                    ), "split.amounts"
+                ),
+                (
+                    trip.expense(
+                        "Bad", "100", "JPY", paidBy: [("Aki", "100")],
+                        split:
+                            #"{"mode":"percent","percents":[{"memberId":"\#(trip.members["Aki"]!)","percent":"50"},{"memberId":"\#(trip.members["Ben"]!)","percent":"49"}]}"#
+                    ), "split.percents"
+                ),
+                (
+                    trip.expense(
+                        "Bad", "100", "JPY", paidBy: [("Aki", "100")],
+                        split: #"{"mode":"equal","memberIds":["\#(other.members["Ben"]!)"]}"#), "split.memberIds[0]"
+                ),
+                (
+                    trip.expense(
+                        "Bad", "100", "JPY", paidBy: [("Aki", "100")],
+                        split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Dan"]))]}"#), "split.memberIds[0]"
+                ),
+                (
+                    trip.expense("Bad", "100", "JPY", paidBy: [("Aki", "100")], split: #"{"mode":"shares"}"#),
+                    "split.shares"
+                ),
+                (trip.expense("", "100", "JPY", paidBy: [("Aki", "100")], split: everyone), "description"),
+            ]
+            for (body, field) in cases {
+                let reply = try await api.call(.post, "/api/expenses", token: aki, json: body)
+                #expect(reply.status == .unprocessableContent, "\(field): \(reply.text)")
+                #expect(reply.string("error", "details", "field") == field, "\(reply.text)")
+            }
+            // A payer from another group is the same 422.
+            let foreignPayer = #"""
+                {"groupId":"\#(trip.groupID)","description":"X","amount":"100","currency":"JPY","expenseDate":"2026-11-20",
+                 "paidByMemberId":"\#(other.members["Aki"]!)"}
+                """#
+            let reply = try await api.call(.post, "/api/expenses", token: aki, json: foreignPayer)
+            #expect(
+                reply.status == .unprocessableContent && reply.string("error", "details", "field") == "paidByMemberId")
+            let bad = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense("Bad", "100", "JPY", paidBy: [("Aki", "100")], split: everyone).replacingOccurrences(
+                    of: "2026-11-20", with: "2026-02-30"))
+            #expect(bad.status == .unprocessableContent || bad.status == .badRequest)
+            let list = try await api.call(.get, "/api/groups/\(trip.groupID)/expenses", token: aki)
+            #expect(list.list("expenses").isEmpty)
+            #expect(try await trip.balances(api).isEmpty)
+        }
+    }
+
+    @Test("one Idempotency-Key: 100 retries and 20 concurrent requests make one expense", arguments: TestDatabases.all)
+    func idempotency(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]!
+            let body = trip.expense(
+                "Lunch", "3000", "JPY", paidBy: [("Aki", "3000")],
+                split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#)
+            let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "lunch-1"]
+            let first = try await api.call(.post, "/api/expenses", token: aki, json: body, headers: key)
+            #expect(first.status == .created)
+            for _ in 0..<100 {
+                let again = try await api.call(.post, "/api/expenses", token: aki, json: body, headers: key)
+                #expect(again.status == .created && again.body == first.body)
+            }
+            let other = try await api.call(
+                .post, "/api/expenses", token: aki, json: body.replacingOccurrences(of: "Lunch", with: "Brunch"),
+                headers: key)
+            #expect(other.status == .unprocessableContent && other.errorCode == "idempotency_key_reused")
+
+            let concurrentKey: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "dinner-1"]
+            let dinner = body.replacingOccurrences(of: "Lunch", with: "Dinner")
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        try await api.call(.post, "/api/expenses", token: aki, json: dinner, headers: concurrentKey)
+                    }
+                }
+                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            }
+            #expect(replies.allSatisfy { $0.status == .created })
+            #expect(Set(replies.map(\.body)).count == 1)
+            let list = try await api.call(.get, "/api/groups/\(trip.groupID)/expenses", token: aki)
+            #expect(list.list("expenses").compactMap { $0.string("description") }.sorted() == ["Dinner", "Lunch"])
+            #expect(try await trip.balances(api)["JPY/Aki"] == "4000")
+        }
+    }
+
+    @Test(
+        "edits need the version they were based on: stale is a 412 with the current expense",
+        arguments: TestDatabases.all)
+    func versions(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            let created = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Taxi", "3000", "JPY", paidBy: [("Aki", "3000")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#))
+            let id = try #require(created.string("expense", "id"))
+            let missing = try await api.call(.patch, "/api/expenses/\(id)", token: aki, json: #"{"description":"Cab"}"#)
+            #expect(missing.status == .preconditionRequired)
+            let first = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"3300","version":1}"#)
+            #expect(first.status == .ok && first.int("expense", "version") == 2, "\(first.text)")
+            #expect(first.list("expense", "payers").first?.string("amount") == "3300")
+            let stale = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"1","version":1}"#)
+            #expect(
+                stale.status == .preconditionFailed && stale.string("error", "details", "current", "amount") == "3300")
+            let ifMatch = try await api.call(
+                .put, "/api/expenses/\(id)", token: aki, json: #"{"description":"Cab"}"#,
+                headers: [.ifMatch: "\"2\""])
+            #expect(ifMatch.status == .ok && ifMatch.string("expense", "description") == "Cab")
+            #expect(try await trip.balances(api)["JPY/Aki"] == "2200")
+            // Delete and restore move the balances out and back.
+            #expect(try await api.call(.delete, "/api/expenses/\(id)", token: aki).bool("expense", "isDeleted") == true)
+            #expect(try await trip.balances(api).isEmpty)
+            #expect(try await api.call(.post, "/api/expenses/\(id)/restore", token: aki).status == .ok)
+            #expect(try await trip.balances(api)["JPY/Aki"] == "2200")
+        }
+    }
+
+    @Test(
+        "marking a share paid records the transfer; unmarking voids it; repeats record nothing",
+        arguments: TestDatabases.all)
+    func paidShares(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let created = try await api.call(
+                .post, "/api/expenses", token: trip.tokens["Aki"],
+                json: trip.expense(
+                    "Hotel", "9000", "JPY", paidBy: [("Aki", "6000"), ("Ben", "3000")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#))
+            let choShare = try #require(
+                created.list("expense", "splits").first { $0.string("memberId") == trip.members["Cho"] }?.string("id"))
+            let benShare = try #require(
+                created.list("expense", "splits").first { $0.string("memberId") == trip.members["Ben"] }?.string("id"))
+            // Ben is neither Cho's debtor nor… he is a payer of the expense, so he may mark it.
+            let path = "/api/expense-splits/\(choShare)/payment"
+            let marked = try await api.call(
+                .patch, path, token: trip.tokens["Cho"], json: #"{"isPaid":true,"reason":"cash"}"#)
+            #expect(marked.status == .ok && marked.bool("split", "isPaid") == true)
+            #expect(try await trip.balances(api)["JPY/Cho"] == nil)  // settled
+            let again = try await api.call(.patch, path, token: trip.tokens["Ben"], json: #"{"isPaid":true}"#)
+            #expect(again.status == .ok)
+            let settlements = try await api.call(
+                .get, "/api/groups/\(trip.groupID)/settlements", token: trip.tokens["Aki"])
+            #expect(settlements.list("settlements").count == 1)
+            // A settlement made by a share is undone by unmarking, not deleted.
+            let linked = try #require(settlements.list("settlements").first?.string("id"))
+            #expect(
+                try await api.call(.delete, "/api/settlements/\(linked)", token: trip.tokens["Aki"]).status == .conflict
+            )
+            let unmarked = try await api.call(
+                .patch, path, token: trip.tokens["Aki"], json: #"{"isPaid":false,"reason":"oops"}"#)
+            #expect(unmarked.bool("split", "isPaid") == false)
+            #expect(try await trip.balances(api)["JPY/Cho"] == "-3000")
+            let history = try await api.call(.get, "/api/expense-splits/\(choShare)/history", token: trip.tokens["Cho"])
+            #expect(history.list("history").map { $0.string("action") } == ["marked_paid", "marked_unpaid"])
+            #expect(history.list("history").allSatisfy { $0.string("ipAddress") == nil })  // members see no IPs
+            let ownerView = try await api.call(
+                .get, "/api/expense-splits/\(choShare)/history", token: trip.tokens["Aki"])
+            #expect(ownerView.list("history").first?.string("ipAddress") != nil)
+            // Ben's own share is covered by what he paid: marking it records no transfer.
+            _ = try await api.call(
+                .patch, "/api/expense-splits/\(benShare)/payment", token: trip.tokens["Ben"], json: #"{"isPaid":true}"#)
+            let all = try await api.call(.get, "/api/groups/\(trip.groupID)/settlements", token: trip.tokens["Aki"])
+            #expect(all.list("settlements").isEmpty)
+        }
+    }
+
+    @Test("concurrent toggles of one share: one history row per real change", arguments: TestDatabases.all)
+    func concurrentToggles(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let created = try await api.call(
+                .post, "/api/expenses", token: trip.tokens["Aki"],
+                json: trip.expense(
+                    "Hotel", "9000", "JPY", paidBy: [("Aki", "9000")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#))
+            let share = try #require(
+                created.list("expense", "splits").first { $0.string("memberId") == trip.members["Ben"] }?.string("id"))
+            let aki = trip.tokens["Aki"]!
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<30 {
+                    group.addTask {
+                        let reply = try await api.call(
+                            .patch, "/api/expense-splits/\(share)/payment", token: aki,
+                            json: #"{"isPaid":\#(index % 3 == 0 ? "false" : "true")}"#)
+                        #expect(reply.status == .ok, "\(reply.text)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let history = try await api.call(.get, "/api/expense-splits/\(share)/history", token: aki).list("history")
+            // Alternating, starting with a mark: each row is a real change.
+            for (index, entry) in history.enumerated() {
+                #expect(entry.string("action") == (index % 2 == 0 ? "marked_paid" : "marked_unpaid"))
+            }
+            let isPaid = try await api.call(.get, "/api/expenses/\(created.string("expense", "id")!)", token: aki)
+                .list("expense", "splits").first { $0.string("id") == share }?.bool("isPaid")
+            #expect(isPaid == (history.count % 2 == 1))
+            let live = try await api.call(.get, "/api/groups/\(trip.groupID)/settlements", token: aki).list(
+                "settlements")
+            #expect(live.count == (isPaid == true ? 1 : 0))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import SplitStore
+import SplitTestSupport
+import Synchronization
+import Testing
+
+@Suite("The change feed")
+struct ChangeFeedTests {
+    @Test(
+        "a reader polling during parallel writers sees every change exactly once it happens",
+        arguments: TestDatabases.all)
+    func noChangeSkipped(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]!
+            let first = try await api.call(.get, "/api/groups/\(trip.groupID)/changes", token: aki)
+            #expect(first.list("members").count == 4 && first.list("categories").count == 6)
+            #expect(first.string("group", "id") == trip.groupID)
+            let start = try #require(first.string("cursor"))
+            let done = Atomic<Bool>(false)
+            let body = trip.expense(
+                "E", "300", "JPY", paidBy: [("Aki", "300")],
+                split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#)
+            async let reader: (Set<String>, Set<String>, String) = {
+                var seen: Set<String> = []
+                var deleted: Set<String> = []
+                var cursor = start
+                while true {
+                    let finished = done.load(ordering: .acquiring)
+                    let page = try await api.call(
+                        .get, "/api/groups/\(trip.groupID)/changes?since=\(cursor)&limit=7", token: aki)
+                    for expense in page.list("expenses") { seen.insert(expense.string("id")!) }
+                    for tombstone in page.list("deleted") { deleted.insert(tombstone.string("id")!) }
+                    cursor = page.string("cursor")!
+                    if finished && page.bool("hasMore") == false { return (seen, deleted, cursor) }
+                }
+            }()
+            let created = try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var ids: [String] = []
+                        for index in 0..<15 {
+                            let reply = try await api.call(.post, "/api/expenses", token: aki, json: body)
+                            let id = reply.string("expense", "id")!
+                            ids.append(id)
+                            if index % 5 == 0 { _ = try await api.call(.delete, "/api/expenses/\(id)", token: aki) }
+                        }
+                        return ids
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0 += $1 }
+            }
+            done.store(true, ordering: .releasing)
+            let (seen, deleted, cursor) = try await reader
+            let deletedIDs = Set(created.enumerated().filter { $0.offset % 15 % 5 == 0 }.map(\.element))
+            #expect(seen.union(deleted) == Set(created))
+            #expect(deletedIDs.isSubset(of: deleted))
+            // Nothing after the last cursor.
+            let after = try await api.call(.get, "/api/groups/\(trip.groupID)/changes?since=\(cursor)", token: aki)
+            #expect(after.list("expenses").isEmpty && after.list("deleted").isEmpty && after.bool("hasMore") == false)
+        }
+    }
+}

@@ -24,13 +24,18 @@ struct AuthorizationMatrixTests {
         var groupID: String
         var members: [Caller: String]  // member ids of viewer, member, admin, owner
         var danID: String  // a name-only member
+        var expenseID: String  // the owner's, split among everyone
+        var danShareID: String  // Dan's share of it: no caller is its debtor
+        var settlementID: String  // owner → Dan, recorded by hand
+        var customCategoryID: String
+        var categoryIDs: [String]
     }
 
     struct Route: Sendable {
         var name: String
         var method: HTTPRequest.Method
         var path: @Sendable (Fixture, Caller) -> String
-        var body: String?
+        var body: @Sendable (Fixture, Caller) -> String? = { _, _ in nil }
         /// For viewer, member, admin, owner; anonymous…revoked are 401 and outsiders 404 for every group route.
         var expected: [Caller: HTTPResponse.Status]
     }
@@ -50,7 +55,7 @@ struct AuthorizationMatrixTests {
             expected: roles(.ok, .ok, .ok, .ok)),
         Route(
             name: "update group", method: .patch, path: { f, _ in "/api/groups/\(f.groupID)" },
-            body: #"{"name":"Renamed"}"#,
+            body: { _, _ in #"{"name":"Renamed"}"# },
             expected: roles(.forbidden, .forbidden, .ok, .ok)),
         Route(
             name: "archive", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/archive" },
@@ -66,36 +71,39 @@ struct AuthorizationMatrixTests {
             expected: roles(.forbidden, .forbidden, .ok, .ok)),
         Route(
             name: "transfer ownership", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/transfer-ownership" },
-            body: nil, expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+            body: { f, _ in #"{"memberId":"\#(f.members[.admin]!)"}"# },
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
         Route(
             name: "list members", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/members" },
             expected: roles(.ok, .ok, .ok, .ok)),
         Route(
             name: "add member", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/members" },
-            body: #"{"name":"Eve"}"#,
+            body: { _, _ in #"{"name":"Eve"}"# },
             expected: roles(.forbidden, .forbidden, .created, .created)),
         Route(
             name: "rename a name-only member", method: .patch,
-            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" }, body: #"{"name":"Daniel"}"#,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" }, body: { _, _ in #"{"name":"Daniel"}"# },
             expected: roles(.forbidden, .forbidden, .ok, .ok)),
         Route(
             name: "rename oneself", method: .patch,
             path: { f, caller in "/api/groups/\(f.groupID)/members/\(f.members[caller] ?? f.danID)" },
-            body: #"{"name":"Me Myself"}"#, expected: roles(.ok, .ok, .ok, .ok)),
+            body: { _, _ in #"{"name":"Me Myself"}"# }, expected: roles(.ok, .ok, .ok, .ok)),
         Route(
             name: "change flags", method: .patch, path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" },
-            body: #"{"canMarkPaid":false}"#, expected: roles(.forbidden, .forbidden, .ok, .ok)),
+            body: { _, _ in #"{"canMarkPaid":false}"# }, expected: roles(.forbidden, .forbidden, .ok, .ok)),
         Route(
             name: "change a member's role", method: .patch,
-            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.member]!)" }, body: #"{"role":"viewer"}"#,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.member]!)" },
+            body: { _, _ in #"{"role":"viewer"}"# },
             expected: roles(.forbidden, .forbidden, .ok, .ok)),
         Route(
             name: "rename the owner", method: .patch,
-            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.owner]!)" }, body: #"{"name":"Boss"}"#,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.owner]!)" },
+            body: { _, _ in #"{"name":"Boss"}"# },
             expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
         Route(
             name: "make someone owner by role", method: .patch,
-            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" }, body: #"{"role":"owner"}"#,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" }, body: { _, _ in #"{"role":"owner"}"# },
             expected: roles(.forbidden, .forbidden, .forbidden, .forbidden)),
         Route(
             name: "remove a member", method: .delete, path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" },
@@ -122,8 +130,7 @@ struct AuthorizationMatrixTests {
                         default: route.expected[caller]!
                         }
                     let before = try await Self.snapshot(api, cast, fixture)
-                    var body = route.body
-                    if route.name == "transfer ownership" { body = #"{"memberId":"\#(fixture.members[.admin]!)"}"# }
+                    let body = route.body(fixture, caller)
                     let reply = try await api.call(
                         route.method, route.path(fixture, caller), token: cast.tokens[caller], json: body)
                     #expect(reply.status == expected, "\(route.name) as \(caller): \(reply.text)")
@@ -251,14 +258,43 @@ struct AuthorizationMatrixTests {
             try #require(reply.status == .ok, "set role: \(reply.text)")
         }
         let dan = try await api.call(.post, "/api/groups/\(groupID)/members", token: owner, json: #"{"name":"Dan"}"#)
-        return Fixture(groupID: groupID, members: members, danID: try #require(dan.string("member", "id")))
+        let danID = try #require(dan.string("member", "id"))
+        let everyone = (Array(members.values) + [danID]).map { #""\#($0)""# }.joined(separator: ",")
+        let expense = try await api.call(
+            .post, "/api/expenses", token: owner,
+            json: #"""
+                {"groupId":"\#(groupID)","description":"Dinner","amount":"5000","currency":"JPY","expenseDate":"2026-11-20",
+                 "split":{"mode":"equal","memberIds":[\#(everyone)]}}
+                """#)
+        let danShare = try #require(
+            expense.list("expense", "splits").first { $0.string("memberId") == danID }?.string("id"))
+        let settlement = try await api.call(
+            .post, "/api/groups/\(groupID)/settlements", token: owner,
+            json: #"{"fromMemberId":"\#(members[.owner]!)","toMemberId":"\#(danID)","amount":"100","currency":"JPY"}"#)
+        let category = try await api.call(
+            .post, "/api/groups/\(groupID)/categories", token: owner, json: #"{"name":"Onsen","icon":"♨️"}"#)
+        let categories = try await api.call(.get, "/api/groups/\(groupID)/categories", token: owner)
+        return Fixture(
+            groupID: groupID, members: members, danID: danID,
+            expenseID: try #require(expense.string("expense", "id"), "\(expense.text)"), danShareID: danShare,
+            settlementID: try #require(settlement.string("settlement", "id"), "\(settlement.text)"),
+            customCategoryID: try #require(category.string("category", "id"), "\(category.text)"),
+            categoryIDs: categories.list("categories").compactMap { $0.string("id") })
     }
 
-    /// What the owner sees of the group and its members, as bytes.
+    /// What the owner sees of the group, its members, expenses, settlements, categories,
+    /// balances, rates and a share's history, as bytes.
     static func snapshot(_ api: API, _ cast: Cast, _ fixture: Fixture) async throws -> [Data] {
         let owner = cast.tokens[.owner]
         let group = try await api.call(.get, "/api/groups/\(fixture.groupID)", token: owner)
-        let members = try await api.call(.get, "/api/groups/\(fixture.groupID)/members", token: owner)
-        return [group.body, members.body]
+        var state = [group.body]
+        for path in [
+            "members", "expenses?includeDeleted=true", "settlements?includeDeleted=true", "categories", "balances",
+            "rates",
+        ] {
+            state.append(try await api.call(.get, "/api/groups/\(fixture.groupID)/\(path)", token: owner).body)
+        }
+        state.append(try await api.call(.get, "/api/expense-splits/\(fixture.danShareID)/history", token: owner).body)
+        return state
     }
 }

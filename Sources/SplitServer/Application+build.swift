@@ -32,7 +32,7 @@ public func buildApplication(
         database: database, accounts: AccountStore(database: database), groups: GroupStore(database: database),
         expenses: ExpenseStore(database: database), settlements: SettlementStore(database: database),
         categories: CategoryStore(database: database), balances: BalanceStore(database: database),
-        log: GroupLogStore(database: database),
+        log: GroupLogStore(database: database), idempotency: IdempotencyStore(database: database),
         limiter: RateLimiter(attempts: attempts, now: now), passwords: passwords,
         configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 

@@ -81,7 +81,14 @@ public struct CategoryStore: Sendable {
     public func categories(groupID: UUID, now: Int64) async throws -> [CategoryRecord] {
         var found = try await Self.list(groupID: groupID, includeDeleted: false, database)
         if found.isEmpty {
-            try await database.transaction { try await Self.insertDefaults(groupID: groupID, now: now, $0) }
+            // A group from before categories existed: its defaults, through the change feed too.
+            try await database.transaction { sql in
+                guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return }
+                try await Self.insertDefaults(groupID: groupID, now: now, sql)
+                for category in Self.defaults {
+                    try await log.changed(.category, Self.defaultID(groupID: groupID, name: category.name), sql)
+                }
+            }
             found = try await Self.list(groupID: groupID, includeDeleted: false, database)
         }
         return found

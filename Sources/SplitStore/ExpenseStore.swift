@@ -48,6 +48,8 @@ public struct ExpenseRecord: Sendable, Equatable {
     public var splitJSON: String
     /// What it cost in the home currency, when given ("charged as").
     public var homeAmount: Int64?
+    /// The currency of `homeAmount`: the group's home currency when it was given.
+    public var homeCurrency: String?
     public var createdByUserID: UUID
     public var isDeleted: Bool
     public var version: Int64
@@ -58,7 +60,8 @@ public struct ExpenseRecord: Sendable, Equatable {
 
     public init(
         id: UUID, groupID: UUID, description: String, amount: Int64, currency: String, categoryID: UUID,
-        expenseDate: String, splitJSON: String, homeAmount: Int64? = nil, createdByUserID: UUID,
+        expenseDate: String, splitJSON: String, homeAmount: Int64? = nil, homeCurrency: String? = nil,
+        createdByUserID: UUID,
         isDeleted: Bool = false, version: Int64 = 1, createdAt: Int64, updatedAt: Int64, payers: [PayerRecord],
         shares: [ShareRecord]
     ) {
@@ -71,6 +74,7 @@ public struct ExpenseRecord: Sendable, Equatable {
         self.expenseDate = expenseDate
         self.splitJSON = splitJSON
         self.homeAmount = homeAmount
+        self.homeCurrency = homeCurrency
         self.createdByUserID = createdByUserID
         self.isDeleted = isDeleted
         self.version = version
@@ -191,6 +195,7 @@ public struct ExpenseStore: Sendable {
             next.createdByUserID = current.createdByUserID
             next.isDeleted = current.isDeleted
             next.shares = Self.mergeShares(old: current.shares, new: updated.shares)
+            try await Self.unmarkChangedPaidShares(current: current, next: &next, actor: actor, log: log, sql)
             if !current.isDeleted {
                 try await Ledger.apply(
                     Ledger.deltas(of: current, sign: -1), currency: current.currency, groupID: current.groupID, sql)
@@ -267,7 +272,7 @@ public struct ExpenseStore: Sendable {
                     "SELECT expense_id, is_paid FROM expense_splits WHERE id = \(bind: splitID.text)\(unsafeRaw: forUpdate)"
                 ).first(),
                 let expense = try await Self.load(try row.decodeUUID("expense_id"), sql), expense.groupID == groupID,
-                var share = expense.shares.first(where: { $0.id == splitID })
+                var share = expense.shares.first(where: { $0.id == splitID }), !share.isRemoved
             else { return nil }
             guard share.isPaid != isPaid else { return (share, false) }
             guard !expense.isDeleted else { throw ExpenseStoreError.expenseDeleted }
@@ -452,11 +457,12 @@ public struct ExpenseStore: Sendable {
         try await sql.raw(
             """
             INSERT INTO expenses (id, group_id, description, amount, currency, category_id, expense_date, split_json,
-                                  home_amount, created_by_user_id, is_deleted, version, created_at, updated_at)
+                                  home_amount, home_currency, created_by_user_id, is_deleted, version, created_at,
+                                  updated_at)
             VALUES (\(bind: expense.id.text), \(bind: expense.groupID.text), \(bind: expense.description),
                     \(bind: expense.amount), \(bind: expense.currency), \(bind: expense.categoryID.text),
                     \(bind: expense.expenseDate), \(bind: expense.splitJSON), \(bind: expense.homeAmount),
-                    \(bind: expense.createdByUserID.text), \(bind: expense.isDeleted), \(bind: expense.version),
+                    \(bind: expense.homeCurrency), \(bind: expense.createdByUserID.text), \(bind: expense.isDeleted), \(bind: expense.version),
                     \(bind: expense.createdAt), \(bind: expense.updatedAt))
             """
         ).run()
@@ -489,7 +495,8 @@ public struct ExpenseStore: Sendable {
             UPDATE expenses SET description = \(bind: expense.description), amount = \(bind: expense.amount),
                 currency = \(bind: expense.currency), category_id = \(bind: expense.categoryID.text),
                 expense_date = \(bind: expense.expenseDate), split_json = \(bind: expense.splitJSON),
-                home_amount = \(bind: expense.homeAmount), version = \(bind: expense.version),
+                home_amount = \(bind: expense.homeAmount), home_currency = \(bind: expense.homeCurrency),
+                version = \(bind: expense.version),
                 updated_at = \(bind: expense.updatedAt)
             WHERE id = \(bind: expense.id.text)
             """
@@ -510,7 +517,43 @@ public struct ExpenseStore: Sendable {
                 VALUES (\(bind: share.id.text), \(bind: expense.id.text), \(bind: share.memberID.text),
                         \(bind: share.amount), \(bind: share.isPaid), \(bind: share.paidAt), \(bind: share.isRemoved))
                 ON CONFLICT (expense_id, member_id)
-                DO UPDATE SET amount = excluded.amount, is_removed = excluded.is_removed
+                DO UPDATE SET amount = excluded.amount, is_removed = excluded.is_removed, is_paid = excluded.is_paid,
+                              paid_at = excluded.paid_at
+                """
+            ).run()
+        }
+    }
+
+    /// A paid share whose debt an edit changes (its amount, the currency, the payers, or the
+    /// member left the split) is no longer paid as recorded: it becomes unpaid, with a history
+    /// line saying why, and its transfers stay as plain settlements (money that moved is never
+    /// erased, DESIGN §3), so the balances show what is still owed either way.
+    private static func unmarkChangedPaidShares(
+        current: ExpenseRecord, next: inout ExpenseRecord, actor: Actor, log: GroupLog, _ sql: any SQLDatabase
+    ) async throws {
+        let payersChanged = current.payers != next.payers || current.currency != next.currency
+        for index in next.shares.indices where next.shares[index].isPaid {
+            let share = next.shares[index]
+            let before = current.shares.first { $0.id == share.id }
+            guard payersChanged || share.isRemoved || before?.amount != share.amount else { continue }
+            let linked = try await sql.raw(
+                """
+                UPDATE settlements SET expense_split_id = NULL, version = version + 1, updated_at = \(bind: log.now)
+                WHERE expense_split_id = \(bind: share.id.text) AND is_deleted = \(bind: false)
+                RETURNING id
+                """
+            ).all()
+            for row in linked { try await log.changed(.settlement, try row.decodeUUID("id"), sql) }
+            next.shares[index].isPaid = false
+            next.shares[index].paidAt = nil
+            try await sql.raw(
+                """
+                INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
+                                             performed_at, seq, reason, ip_address, device_info)
+                VALUES (\(bind: UUID().text), \(bind: share.id.text), 'marked_unpaid', \(bind: actor.userID.text),
+                        \(bind: actor.name), \(bind: log.now), \(bind: log.seq),
+                        'The expense was edited; the transfer stays recorded as a settlement.',
+                        \(bind: actor.ipAddress), \(bind: actor.deviceInfo))
                 """
             ).run()
         }
@@ -555,6 +598,7 @@ extension ExpenseRecord {
             expenseDate: try row.decode(column: "expense_date", as: String.self),
             splitJSON: try row.decode(column: "split_json", as: String.self),
             homeAmount: try row.decode(column: "home_amount", as: Int64?.self),
+            homeCurrency: try row.decode(column: "home_currency", as: String?.self),
             createdByUserID: try row.decodeUUID("created_by_user_id"),
             isDeleted: try row.decode(column: "is_deleted", as: Bool.self),
             version: try row.decode(column: "version", as: Int64.self),

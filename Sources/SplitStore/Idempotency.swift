@@ -35,6 +35,33 @@ public enum IdempotencyOutcome<Record: Sendable>: Sendable {
     case keyReused
 }
 
+/// Reads a key before any work is done, so a retry gets its first answer even if the request
+/// would no longer pass validation (a member removed since, say).
+public struct IdempotencyStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// The first response for this key and request, `.keyReused` for another request, nil when new.
+    public func lookup(_ claim: IdempotencyClaim) async throws -> IdempotencyOutcome<StoredResponse>? {
+        guard
+            let row = try await database.read({ sql in
+                try await sql.raw(
+                    """
+                    SELECT request_hash, status, body FROM idempotency_keys
+                    WHERE user_id = \(bind: claim.userID.text) AND key = \(bind: claim.key)
+                    """
+                ).first()
+            })
+        else { return nil }
+        guard try row.decode(column: "request_hash", as: String.self) == claim.requestHash else { return .keyReused }
+        return .replayed(
+            StoredResponse(
+                status: Int(try row.decode(column: "status", as: Int64.self)),
+                body: Data(try row.decode(column: "body", as: String.self).utf8)))
+    }
+}
+
 enum Idempotency {
     /// Runs `create` once per key, inside the caller's transaction. The key row is inserted
     /// first: a concurrent request with the same key waits on it (PostgreSQL's unique index;

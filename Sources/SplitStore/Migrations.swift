@@ -149,6 +149,8 @@ public enum Migrations {
                     expense_date TEXT NOT NULL CHECK (length(expense_date) = 10),
                     split_json TEXT NOT NULL,
                     home_amount BIGINT,
+                    -- The home currency home_amount is in: the group's may change later.
+                    home_currency TEXT,
                     created_by_user_id TEXT NOT NULL REFERENCES users (id),
                     is_deleted BOOLEAN NOT NULL DEFAULT FALSE,
                     version BIGINT NOT NULL DEFAULT 1,

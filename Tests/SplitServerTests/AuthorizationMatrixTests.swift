@@ -112,6 +112,103 @@ struct AuthorizationMatrixTests {
             name: "remove the owner", method: .delete,
             path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.owner]!)" },
             expected: roles(.forbidden, .forbidden, .forbidden, .forbidden)),
+        // Issue 4: categories, expenses, shares, settlements, balances, rates, activity, changes.
+        Route(
+            name: "list categories", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/categories" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "add a category", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/categories" },
+            body: { _, caller in #"{"name":"By \#(caller)"}"# },
+            expected: roles(.forbidden, .forbidden, .created, .created)),
+        Route(
+            name: "rename a category", method: .patch,
+            path: { f, _ in "/api/groups/\(f.groupID)/categories/\(f.customCategoryID)" },
+            body: { _, caller in #"{"name":"Hot spring \#(caller)","version":\#(caller == .owner ? 2 : 1)}"# },
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "reorder categories", method: .put, path: { f, _ in "/api/groups/\(f.groupID)/categories/order" },
+            body: { f, _ in
+                #"{"categoryIds":[\#(f.categoryIDs.reversed().map { #""\#($0)""# }.joined(separator: ","))]}"#
+            },
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "delete a category", method: .delete,
+            path: { f, _ in "/api/groups/\(f.groupID)/categories/\(f.customCategoryID)" },
+            expected: roles(.forbidden, .forbidden, .noContent, .notFound)),
+        Route(
+            name: "add an expense", method: .post, path: { _, _ in "/api/expenses" },
+            body: { f, _ in
+                #"{"groupId":"\#(f.groupID)","description":"Taxi","amount":"1200","currency":"JPY","expenseDate":"2026-11-21"}"#
+            }, expected: roles(.forbidden, .created, .created, .created)),
+        Route(
+            name: "list expenses", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/expenses" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "get an expense", method: .get, path: { f, _ in "/api/expenses/\(f.expenseID)" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "edit someone else's expense", method: .patch, path: { f, _ in "/api/expenses/\(f.expenseID)" },
+            body: { _, _ in #"{"description":"Late dinner","version":1}"# },
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "replace someone else's expense", method: .put, path: { f, _ in "/api/expenses/\(f.expenseID)" },
+            body: { _, _ in #"{"description":"Late dinner","version":1}"# },
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "delete someone else's expense", method: .delete, path: { f, _ in "/api/expenses/\(f.expenseID)" },
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "restore someone else's expense", method: .post,
+            path: { f, _ in "/api/expenses/\(f.expenseID)/restore" },
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "mark another's share paid", method: .patch,
+            path: { f, _ in "/api/expense-splits/\(f.danShareID)/payment" },
+            body: { _, _ in #"{"isPaid":true,"reason":"cash"}"# }, expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "share history", method: .get, path: { f, _ in "/api/expense-splits/\(f.danShareID)/history" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "record a transfer one is party to", method: .post,
+            path: { f, _ in "/api/groups/\(f.groupID)/settlements" },
+            body: { f, caller in
+                #"{"fromMemberId":"\#(f.members[caller] ?? f.danID)","toMemberId":"\#(f.danID)","amount":"10","currency":"JPY"}"#
+            }, expected: roles(.forbidden, .created, .created, .created)),
+        Route(
+            name: "record others' transfer", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/settlements" },
+            body: { f, _ in
+                #"{"fromMemberId":"\#(f.members[.owner]!)","toMemberId":"\#(f.danID)","amount":"10","currency":"JPY"}"#
+            }, expected: roles(.forbidden, .forbidden, .created, .created)),
+        Route(
+            name: "list settlements", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/settlements" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "delete others' settlement", method: .delete, path: { f, _ in "/api/settlements/\(f.settlementID)" },
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "balances", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/balances" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "settlement plan", method: .get,
+            path: { f, _ in "/api/groups/\(f.groupID)/settlement-plan?currency=JPY" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "pairwise debts", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/debts" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "list rates", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/rates" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "set rates", method: .put, path: { f, _ in "/api/groups/\(f.groupID)/rates" },
+            body: { _, _ in #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-20","rate":"150"}]}"#
+            },
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "activity", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/activity" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
+            name: "changes", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/changes?since=0" },
+            expected: roles(.ok, .ok, .ok, .ok)),
     ]
 
     @Test(

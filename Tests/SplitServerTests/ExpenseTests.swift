@@ -375,3 +375,134 @@ struct ExpenseTests {
         }
     }
 }
+
+@Suite("Categories and the expense list")
+struct CategoryAndListTests {
+    @Test(
+        "six defaults that cannot be renamed or deleted; custom ones can; reorder lists every one",
+        arguments: TestDatabases.all)
+    func categories(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            let path = "/api/groups/\(trip.groupID)/categories"
+            let list = try await api.call(.get, path, token: aki).list("categories")
+            #expect(
+                list.compactMap { $0.string("name") } == ["Meal", "Transport", "Tickets", "Shopping", "Hotel", "Other"])
+            let meal = try #require(list.first?.string("id"))
+            #expect(
+                try await api.call(.patch, "\(path)/\(meal)", token: aki, json: #"{"name":"Food","version":1}"#).status
+                    == .forbidden)
+            #expect(try await api.call(.delete, "\(path)/\(meal)", token: aki).status == .forbidden)
+            let onsen = try await api.call(
+                .post, path, token: aki, json: ##"{"name":"Onsen","icon":"♨️","color":"#aa3300"}"##)
+            #expect(onsen.status == .created && onsen.string("category", "color") == "#AA3300")
+            #expect(try await api.call(.post, path, token: aki, json: #"{"name":"onsen"}"#).status == .conflict)
+            #expect(
+                try await api.call(.post, path, token: aki, json: #"{"name":"X","color":"red"}"#).status
+                    == .unprocessableContent)
+            let onsenID = try #require(onsen.string("category", "id"))
+            let ids = list.compactMap { $0.string("id") } + [onsenID]
+            let partial = try await api.call(.put, "\(path)/order", token: aki, json: #"{"categoryIds":["\#(meal)"]}"#)
+            #expect(partial.status == .unprocessableContent)
+            let reordered = try await api.call(
+                .put, "\(path)/order", token: aki,
+                json: #"{"categoryIds":[\#(ids.reversed().map { #""\#($0)""# }.joined(separator: ","))]}"#)
+            #expect(reordered.list("categories").first?.string("name") == "Onsen")
+            // An expense in a category keeps showing its name after the category is deleted.
+            let expense = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Bath", "1500", "JPY", paidBy: [("Aki", "1500")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki"]))]}"#
+                )
+                .replacingOccurrences(of: #""split""#, with: #""category":"onsen","split""#))
+            #expect(expense.string("expense", "categoryName") == "Onsen", "\(expense.text)")
+            #expect(try await api.call(.delete, "\(path)/\(onsenID)", token: aki).status == .noContent)
+            let after = try await api.call(.get, "/api/expenses/\(expense.string("expense", "id")!)", token: aki)
+            #expect(after.string("expense", "categoryName") == "Onsen")
+            #expect(try await api.call(.get, path, token: aki).list("categories").count == 6)
+        }
+    }
+
+    @Test(
+        "the expense list filters by category, member, dates and text, and pages without gaps",
+        arguments: TestDatabases.all)
+    func filters(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            for day in 1...9 {
+                let who = day % 3 == 0 ? "Ben" : "Aki"
+                let body = trip.expense(
+                    day % 2 == 0 ? "Ramen \(day)" : "Train \(day)", "\(day)00", "JPY", paidBy: [(who, "\(day)00")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids([who]))]}"#
+                ).replacingOccurrences(of: "2026-11-20", with: "2026-11-0\(day)")
+                    .replacingOccurrences(
+                        of: #""split""#, with: #""category":"\#(day % 2 == 0 ? "Meal" : "Transport")","split""#)
+                try #require(try await api.call(.post, "/api/expenses", token: aki, json: body).status == .created)
+            }
+            let base = "/api/groups/\(trip.groupID)/expenses"
+            func descriptions(_ query: String) async throws -> [String] {
+                try await api.call(.get, base + query, token: aki).list("expenses").compactMap {
+                    $0.string("description")
+                }
+            }
+            #expect(try await descriptions("").first == "Train 9")  // newest date first
+            #expect(try await descriptions("?q=RAMEN").count == 4)
+            #expect(try await descriptions("?from=2026-11-03&to=2026-11-05") == ["Train 5", "Ramen 4", "Train 3"])
+            #expect(try await descriptions("?memberId=\(trip.members["Ben"]!)") == ["Train 9", "Ramen 6", "Train 3"])
+            let meal = try #require(
+                try await api.call(.get, "/api/groups/\(trip.groupID)/categories", token: aki).list("categories").first?
+                    .string("id"))
+            #expect(try await descriptions("?category=\(meal)").allSatisfy { $0.hasPrefix("Ramen") })
+            #expect(try await descriptions("?q=50%25").isEmpty)  // % is text, not a wildcard
+            var seen: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await api.call(
+                    .get, base + "?limit=4" + (cursor.map { "&cursor=\($0)" } ?? ""), token: aki)
+                seen += page.list("expenses").compactMap { $0.string("description") }
+                cursor = page.string("nextCursor")
+            } while cursor != nil
+            #expect(seen.count == 9 && Set(seen).count == 9)
+            #expect(try await api.call(.get, base + "?cursor=garbage", token: aki).status == .unprocessableContent)
+            #expect(try await api.call(.get, base + "?from=yesterday", token: aki).status == .unprocessableContent)
+        }
+    }
+}
+
+@Suite("Editing an expense with paid shares")
+struct PaidShareEditTests {
+    @Test(
+        "a paid share whose debt an edit changes becomes unpaid; its transfer stays a settlement",
+        arguments: TestDatabases.all)
+    func editAfterPayment(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            let created = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Hotel", "9000", "JPY", paidBy: [("Aki", "9000")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#))
+            let id = try #require(created.string("expense", "id"))
+            let ben = try #require(
+                created.list("expense", "splits").first { $0.string("memberId") == trip.members["Ben"] }?.string("id"))
+            _ = try await api.call(.patch, "/api/expense-splits/\(ben)/payment", token: aki, json: #"{"isPaid":true}"#)
+            // act: the hotel cost more; Ben's share changes
+            let edited = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"12000","version":2}"#)
+            #expect(edited.status == .ok, "\(edited.text)")
+            let share = edited.list("expense", "splits").first { $0.string("id") == ben }
+            #expect(share?.bool("isPaid") == false && share?.string("amount") == "4000")
+            // The 3,000 he paid still counts: he owes the other 1,000.
+            #expect(try await trip.balances(api)["JPY/Ben"] == "-1000")
+            let history = try await api.call(.get, "/api/expense-splits/\(ben)/history", token: aki).list("history")
+            #expect(history.compactMap { $0.string("action") } == ["marked_paid", "marked_unpaid"])
+            let settlements = try await api.call(.get, "/api/groups/\(trip.groupID)/settlements", token: aki).list(
+                "settlements")
+            #expect(settlements.count == 1 && settlements.first?.string("expenseSplitId") == nil)
+        }
+    }
+}

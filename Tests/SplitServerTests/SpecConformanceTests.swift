@@ -95,6 +95,72 @@ struct SpecConformanceTests {
         ).ok.body.json.group
         #expect(moved.ownerId == ben.user.id)
 
+        // Issue 4: categories, expenses, shares, settlements, balances, rates, activity, changes.
+        let groupID = group.id
+        let categories = try await akiClient.listCategories(path: .init(groupId: groupID)).ok.body.json.categories
+        #expect(categories.count == 6)
+        let onsen = try await akiClient.createCategory(
+            path: .init(groupId: groupID), body: .json(.init(name: "Onsen", icon: "♨️", color: "#AA3300"))
+        ).created.body.json.category
+        _ = try await akiClient.updateCategory(
+            path: .init(groupId: groupID, categoryId: onsen.id),
+            body: .json(.init(name: "Hot spring", version: onsen.version))
+        ).ok
+        _ = try await akiClient.reorderCategories(
+            path: .init(groupId: groupID), body: .json(.init(categoryIds: ([onsen.id] + categories.map(\.id))))
+        ).ok
+        let expense = try await akiClient.createExpense(
+            headers: .init(idempotencyKey: "conformance-1"),
+            body: .json(
+                .init(
+                    groupId: groupID, description: "Dinner", amount: "3000", currency: "JPY", category: "Meal",
+                    expenseDate: "2026-11-20", paidBy: [.init(memberId: moved.myMemberId, amount: "3000")],
+                    split: .init(mode: .equal, memberIds: [moved.myMemberId, joined.member.id])))
+        ).created.body.json.expense
+        #expect(expense.categoryName == "Meal")
+        _ = try await akiClient.getExpense(path: .init(expenseId: expense.id)).ok
+        _ = try await akiClient.listExpenses(path: .init(groupId: groupID), query: .init(q: "dinner", limit: 10)).ok
+        let edited = try await akiClient.updateExpense(
+            path: .init(expenseId: expense.id), body: .json(.init(description: "Late dinner", version: expense.version))
+        ).ok.body.json.expense
+        _ = try await akiClient.replaceExpense(
+            path: .init(expenseId: expense.id), headers: .init(ifMatch: String(edited.version)),
+            body: .json(.init(category: onsen.id))
+        ).ok
+        let benShare = try #require(expense.splits.first { $0.memberId == joined.member.id })
+        _ = try await benClient.setSharePayment(
+            path: .init(splitId: benShare.id), body: .json(.init(isPaid: true, reason: "cash"))
+        ).ok
+        #expect(try await akiClient.getShareHistory(path: .init(splitId: benShare.id)).ok.body.json.history.count == 1)
+        let transfer = try await akiClient.createSettlement(
+            path: .init(groupId: groupID), headers: .init(idempotencyKey: "conformance-2"),
+            body: .json(
+                .init(fromMemberId: moved.myMemberId, toMemberId: joined.member.id, amount: "500", currency: "JPY"))
+        ).created.body.json.settlement
+        #expect(try await akiClient.listSettlements(path: .init(groupId: groupID)).ok.body.json.settlements.count == 2)
+        _ = try await akiClient.deleteSettlement(path: .init(settlementId: transfer.id)).ok
+        _ = try await akiClient.putRates(
+            path: .init(groupId: groupID),
+            body: .json(.init(rates: [.init(fromCurrency: "USD", toCurrency: "JPY", date: "2026-11-20", rate: "150")]))
+        ).ok
+        _ = try await akiClient.listRates(path: .init(groupId: groupID)).ok
+        _ = try await akiClient.getBalances(path: .init(groupId: groupID)).ok
+        _ = try await akiClient.getSettlementPlan(path: .init(groupId: groupID), query: .init(currency: "JPY")).ok
+        _ = try await akiClient.getPairwiseDebts(path: .init(groupId: groupID)).ok
+        _ = try await akiClient.listActivity(path: .init(groupId: groupID), query: .init(limit: 5)).ok
+        let changes = try await akiClient.listChanges(path: .init(groupId: groupID), query: .init(since: "0")).ok.body
+            .json
+        #expect(changes.expenses.map(\.id) == [expense.id])
+        _ = try await akiClient.deleteExpense(path: .init(expenseId: expense.id)).ok
+        _ = try await akiClient.restoreExpense(path: .init(expenseId: expense.id)).ok
+        _ = try await akiClient.deleteCategory(path: .init(groupId: groupID, categoryId: onsen.id)).noContent
+        let stale = try await akiClient.updateExpense(
+            path: .init(expenseId: expense.id), body: .json(.init(description: "Old", version: 1)))
+        guard case .default(412, _) = stale else {
+            Issue.record("a stale version is not the documented 412: \(stale)")
+            return
+        }
+
         // Errors come back as the documented envelope.
         let missing = try await akiClient.getGroup(path: .init(groupId: UUID().uuidString))
         guard case .default(let status, let payload) = missing else {

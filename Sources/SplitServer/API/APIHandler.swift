@@ -16,6 +16,7 @@ struct APIHandler: APIProtocol {
     let categories: CategoryStore
     let balances: BalanceStore
     let log: GroupLogStore
+    let idempotency: IdempotencyStore
     let limiter: RateLimiter
     let passwords: PasswordHasher
     let configuration: ServerConfiguration

@@ -39,7 +39,12 @@ extension APIHandler {
         if let name = body.name { next.name = try Self.categoryName(name) }
         if let icon = body.icon { next.icon = try Self.icon(icon) }
         if let color = body.color { next.color = try Self.color(color) }
-        let stored = try await writeCategory(next, basedOn: body.version ?? current.version, caller: caller, me: me)
+        guard let version = body.version else {
+            throw APIError(
+                .preconditionRequired, code: "precondition_required", message: "Send the version this edit is based on."
+            )
+        }
+        let stored = try await writeCategory(next, basedOn: version, caller: caller, me: me)
         return .ok(.init(body: .json(.init(category: .init(stored)))))
     }
 

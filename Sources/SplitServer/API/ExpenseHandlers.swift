@@ -25,6 +25,12 @@ extension APIHandler {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let (group, me) = try await access(body.groupId, as: caller, for: .addExpense)
+        let claim = try idempotencyClaim(
+            input.headers.idempotencyKey, caller: caller, route: "POST /api/expenses", body: body)
+        // A retry gets its first answer even if the request would no longer pass validation.
+        if let claim, let earlier = try await idempotency.lookup(claim) {
+            return .created(.init(body: .json(try Self.response(earlier, as: Components.Schemas.ExpenseResponse.self))))
+        }
         let id = try Self.clientID(body.id)
         let draft = ExpenseDraft(
             description: body.description, amount: body.amount, currency: body.currency, category: body.category,
@@ -33,8 +39,6 @@ extension APIHandler {
         let current = now()
         let expense = try await buildExpense(
             draft, id: id, group: group, me: me, createdBy: caller.user.id, now: current)
-        let claim = try idempotencyClaim(
-            input.headers.idempotencyKey, caller: caller, route: "POST /api/expenses", body: body)
         let categories = try await categoryNames(group.id)
         let outcome: IdempotencyOutcome<ExpenseRecord>
         do {
@@ -46,6 +50,9 @@ extension APIHandler {
                             expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency))))
             }
         } catch ExpenseStoreError.idTaken {
+            throw APIError.conflict(field: "id", message: "An expense with that id exists already.")
+        } catch  where Database.isUniqueViolation(error) {
+            // The same client id created at this moment in another group.
             throw APIError.conflict(field: "id", message: "An expense with that id exists already.")
         }
         return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.ExpenseResponse.self))))
@@ -307,7 +314,9 @@ extension APIHandler {
             id: id, groupID: group.id, description: description, amount: total, currency: currency.code,
             categoryID: category, expenseDate: date,
             splitJSON: String(decoding: try WireJSON.encode(splitInput), as: UTF8.self),
-            homeAmount: currency == home ? nil : homeAmount, createdByUserID: createdBy, createdAt: now,
+            homeAmount: currency == home ? nil : homeAmount,
+            homeCurrency: currency == home || homeAmount == nil ? nil : home.code,
+            createdByUserID: createdBy, createdAt: now,
             updatedAt: now, payers: computed.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
             shares: computed.owed.map { ShareRecord(id: UUID(), memberID: $0.memberID.uuid, amount: $0.amount) })
     }
@@ -336,7 +345,7 @@ extension APIHandler {
                 .init(memberId: $0.memberID.text, amount: MoneyInput.text($0.amount, expense.currency))
             },
             split: try WireJSON.decode(Components.Schemas.SplitInput.self, from: Data(expense.splitJSON.utf8)),
-            homeAmount: expense.homeAmount.map { MoneyInput.text($0, homeCurrency) })
+            homeAmount: expense.homeAmount.map { MoneyInput.text($0, expense.homeCurrency ?? homeCurrency) })
     }
 
     /// "3", "\"3\"" or "W/\"3\"" → 3.
@@ -432,7 +441,8 @@ extension Components.Schemas.Expense {
             },
             splits: expense.liveShares.map { .init($0, currency: currency) },
             split: try WireJSON.decode(Components.Schemas.SplitInput.self, from: Data(expense.splitJSON.utf8)),
-            homeAmount: expense.homeAmount.map { MoneyInput.text($0, homeCurrency) }, version: expense.version,
+            homeAmount: expense.homeAmount.map { MoneyInput.text($0, expense.homeCurrency ?? homeCurrency) },
+            version: expense.version,
             createdAt: Date(milliseconds: expense.createdAt),
             updatedAt: Date(milliseconds: expense.updatedAt), isDeleted: expense.isDeleted)
     }

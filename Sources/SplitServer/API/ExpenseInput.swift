@@ -15,13 +15,22 @@ enum MoneyInput {
         }
     }
 
+    /// The largest amount taken, in minor units (10 trillion yen, 100 billion dollars): far
+    /// beyond any trip, and small enough that no sum of them in a group's ledger can overflow.
+    static let maximumMinorUnits: Int64 = 10_000_000_000_000
+
     static func amount(_ text: String, _ currency: Currency, field: String, allowNegative: Bool = false) throws -> Int64
     {
+        let minor: Int64
         do {
-            return try Money(parsing: text, currency: currency, allowNegative: allowNegative).minorUnits
+            minor = try Money(parsing: text, currency: currency, allowNegative: allowNegative).minorUnits
         } catch {
             throw APIError.invalid(field: field, "\(error)")
         }
+        guard minor.magnitude <= maximumMinorUnits.magnitude else {
+            throw APIError.invalid(field: field, "\(field) is larger than this server takes.")
+        }
+        return minor
     }
 
     static func decimal(_ text: String, field: String) throws -> DecimalValue {

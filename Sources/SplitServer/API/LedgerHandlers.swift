@@ -51,6 +51,8 @@ extension APIHandler {
                 .init(body: .json(try Self.response(outcome, as: Components.Schemas.SettlementResponse.self))))
         } catch SettlementStoreError.idTaken {
             throw APIError.conflict(field: "id", message: "A settlement with that id exists already.")
+        } catch  where Database.isUniqueViolation(error) {
+            throw APIError.conflict(field: "id", message: "A settlement with that id exists already.")
         }
     }
 
@@ -71,6 +73,10 @@ extension APIHandler {
         let (group, me) = try await access(settlement.groupID.text, as: caller, for: .read)
         let isParty = settlement.fromMemberID == me.id || settlement.toMemberID == me.id
         _ = try await access(group.id.text, as: caller, for: .recordSettlement(isParty: isParty))
+        // A member takes back only what they recorded; the owner and admins any transfer.
+        if me.role == .member, settlement.createdByUserID != caller.user.id {
+            throw APIError.forbidden("Only who recorded a transfer, the owner or an admin can delete it.")
+        }
         do {
             guard
                 let deleted = try await settlements.delete(
@@ -96,18 +102,27 @@ extension APIHandler {
         var missing: [String] = []
         for (code, entries) in Dictionary(grouping: nets, by: \.currency).sorted(by: { $0.key < $1.key }) {
             let currency = try Currency(code: code)
-            guard currency != home else {
-                for entry in entries { converted[entry.memberID, default: 0] += entry.net }
-                continue
-            }
-            guard let rate = Self.latestRate(from: currency, to: home, in: rates) else {
+            let parts: [Int64]
+            if currency == home {
+                parts = entries.map(\.net)
+            } else if let rate = Self.latestRate(from: currency, to: home, in: rates),
+                // Apportioned like a split: the converted nets still sum to exactly zero.
+                let apportioned = try? rate.convert(
+                    entries.map(\.net), currency: currency, tieBreak: TieBreak(seed: group.id.text))
+            {
+                parts = apportioned
+            } else {
                 missing.append(code)
                 continue
             }
-            // Apportioned like a split: the converted nets still sum to exactly zero.
-            let parts = try rate.convert(
-                entries.map(\.net), currency: currency, tieBreak: TieBreak(seed: group.id.text))
-            for (entry, part) in zip(entries, parts) { converted[entry.memberID, default: 0] += part }
+            for (entry, part) in zip(entries, parts) {
+                let (sum, overflow) = converted[entry.memberID, default: 0].addingReportingOverflow(part)
+                guard !overflow else {
+                    missing.append(code)
+                    break
+                }
+                converted[entry.memberID] = sum
+            }
         }
         let homeBalances: [Components.Schemas.Balance]? =
             missing.isEmpty
@@ -150,16 +165,22 @@ extension APIHandler {
     {
         let caller = try await authenticate()
         let (group, _) = try await access(input.path.groupId, as: caller, for: .read)
-        // Unlike balances this view walks every expense; it is asked for rarely and on purpose.
+        // Unlike balances this view walks every expense, in pages; it is asked for rarely and on purpose.
+        var debts = PairwiseDebts()
         var filter = ExpenseFilter()
-        filter.limit = Int.max - 1
-        let all = try await expenses.expenses(groupID: group.id, filter: filter).expenses
+        filter.limit = 500
+        while true {
+            let (page, hasMore) = try await expenses.expenses(groupID: group.id, filter: filter)
+            for expense in page { try debts.add(try expense.split()) }
+            guard hasMore, let last = page.last else { break }
+            filter.after = (last.expenseDate, last.id)
+        }
         let transfers = try await settlements.settlements(groupID: group.id, includeDeleted: false).map { settlement in
             try Transfer(
                 from: MemberID(settlement.fromMemberID), to: MemberID(settlement.toMemberID),
                 amount: Money(minorUnits: settlement.amount, currency: try Currency(code: settlement.currency)))
         }
-        let debts = try PairwiseDebts(expenses: try all.map { try $0.split() }, transfers: transfers)
+        for transfer in transfers { try debts.add(transfer) }
         let list = debts.currencies.flatMap { currency in
             debts.debts(in: currency).map {
                 Components.Schemas.PlannedTransfer(

@@ -146,20 +146,25 @@ public struct ExpenseStore: Sendable {
         _ expense: ExpenseRecord, actor: Actor, idempotency: IdempotencyClaim?,
         render: @escaping @Sendable (ExpenseRecord) throws -> StoredResponse
     ) async throws -> IdempotencyOutcome<ExpenseRecord> {
-        try await database.transaction { sql in
+        // The response is only kept when a key asks for it; otherwise rendering it is wasted work.
+        let keepsResponse = idempotency != nil
+        let render: @Sendable (ExpenseRecord) throws -> StoredResponse = { record in
+            keepsResponse ? try render(record) : StoredResponse(status: 201, body: Data())
+        }
+        return try await database.transaction { sql in
             guard let log = try await GroupLog.begin(sql, groupID: expense.groupID, now: expense.createdAt) else {
                 throw ExpenseStoreError.notFound
             }
             return try await Idempotency.run(idempotency, now: expense.createdAt, sql) {
-                if let existing = try await Self.load(expense.id, sql) {
+                guard try await Self.insert(expense, sql) else {
                     // A client id used again: the same expense again is a retry; anything else is a clash.
-                    guard existing.groupID == expense.groupID, existing.createdByUserID == expense.createdByUserID,
-                        existing.amount == expense.amount, existing.currency == expense.currency,
-                        existing.description == expense.description, existing.splitJSON == expense.splitJSON
+                    guard let existing = try await Self.load(expense.id, sql), existing.groupID == expense.groupID,
+                        existing.createdByUserID == expense.createdByUserID, existing.amount == expense.amount,
+                        existing.currency == expense.currency, existing.description == expense.description,
+                        existing.splitJSON == expense.splitJSON
                     else { throw ExpenseStoreError.idTaken }
                     return (existing, try render(existing))
                 }
-                try await Self.insert(expense, sql)
                 try await Ledger.apply(
                     Ledger.deltas(of: expense, sign: 1), currency: expense.currency, groupID: expense.groupID, sql)
                 try await log.changed(.expense, expense.id, sql)
@@ -453,8 +458,9 @@ public struct ExpenseStore: Sendable {
         return try ExpenseRecord(row: row, payers: payers, shares: shares)
     }
 
-    private static func insert(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
-        try await sql.raw(
+    /// - Returns: false, writing nothing, when the id exists already.
+    private static func insert(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws -> Bool {
+        let inserted = try await sql.raw(
             """
             INSERT INTO expenses (id, group_id, description, amount, currency, category_id, expense_date, split_json,
                                   home_amount, home_currency, created_by_user_id, is_deleted, version, created_at,
@@ -464,29 +470,48 @@ public struct ExpenseStore: Sendable {
                     \(bind: expense.expenseDate), \(bind: expense.splitJSON), \(bind: expense.homeAmount),
                     \(bind: expense.homeCurrency), \(bind: expense.createdByUserID.text), \(bind: expense.isDeleted), \(bind: expense.version),
                     \(bind: expense.createdAt), \(bind: expense.updatedAt))
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
             """
-        ).run()
-        try await insertParts(expense, sql)
+        ).first()
+        guard inserted != nil else { return false }
+        try await insertPayers(expense, sql)
+        // All shares in one statement: a create is a handful of statements, not one per member.
+        var query = SQLQueryString(
+            "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed) VALUES ")
+        for (index, share) in expense.shares.enumerated() {
+            query.appendLiteral(index == 0 ? "(" : ", (")
+            query.appendInterpolation(bind: share.id.text)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: expense.id.text)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: share.memberID.text)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: share.amount)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: share.isPaid)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: share.paidAt)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: share.isRemoved)
+            query.appendLiteral(")")
+        }
+        try await sql.raw(query).run()
+        return true
     }
 
-    private static func insertParts(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
-        for payer in expense.payers {
-            try await sql.raw(
-                """
-                INSERT INTO expense_payers (expense_id, member_id, amount)
-                VALUES (\(bind: expense.id.text), \(bind: payer.memberID.text), \(bind: payer.amount))
-                """
-            ).run()
+    private static func insertPayers(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
+        var query = SQLQueryString("INSERT INTO expense_payers (expense_id, member_id, amount) VALUES ")
+        for (index, payer) in expense.payers.enumerated() {
+            query.appendLiteral(index == 0 ? "(" : ", (")
+            query.appendInterpolation(bind: expense.id.text)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: payer.memberID.text)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: payer.amount)
+            query.appendLiteral(")")
         }
-        for share in expense.shares {
-            try await sql.raw(
-                """
-                INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)
-                VALUES (\(bind: share.id.text), \(bind: expense.id.text), \(bind: share.memberID.text),
-                        \(bind: share.amount), \(bind: share.isPaid), \(bind: share.paidAt), \(bind: share.isRemoved))
-                """
-            ).run()
-        }
+        try await sql.raw(query).run()
     }
 
     private static func rewrite(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
@@ -502,14 +527,7 @@ public struct ExpenseStore: Sendable {
             """
         ).run()
         try await sql.raw("DELETE FROM expense_payers WHERE expense_id = \(bind: expense.id.text)").run()
-        for payer in expense.payers {
-            try await sql.raw(
-                """
-                INSERT INTO expense_payers (expense_id, member_id, amount)
-                VALUES (\(bind: expense.id.text), \(bind: payer.memberID.text), \(bind: payer.amount))
-                """
-            ).run()
-        }
+        try await insertPayers(expense, sql)
         for share in expense.shares {
             try await sql.raw(
                 """

@@ -8,15 +8,23 @@ enum Ledger {
     static func apply(
         _ deltas: [UUID: Int64], currency: String, groupID: UUID, _ sql: any SQLDatabase
     ) async throws {
-        for (member, delta) in deltas.sorted(by: { $0.key.text < $1.key.text }) where delta != 0 {
-            try await sql.raw(
-                """
-                INSERT INTO balances (group_id, member_id, currency, net)
-                VALUES (\(bind: groupID.text), \(bind: member.text), \(bind: currency), \(bind: delta))
-                ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net
-                """
-            ).run()
+        // One statement for all members: each is one row, so no row is hit twice.
+        let rows = deltas.filter { $0.value != 0 }.sorted { $0.key.text < $1.key.text }
+        guard !rows.isEmpty else { return }
+        var query = SQLQueryString("INSERT INTO balances (group_id, member_id, currency, net) VALUES ")
+        for (index, (member, delta)) in rows.enumerated() {
+            query.appendLiteral(index == 0 ? "(" : ", (")
+            query.appendInterpolation(bind: groupID.text)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: member.text)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: currency)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: delta)
+            query.appendLiteral(")")
         }
+        query.appendLiteral(" ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net")
+        try await sql.raw(query).run()
     }
 
     /// An expense's effect: +paid for payers, −owed for shares; `sign` −1 takes it back.

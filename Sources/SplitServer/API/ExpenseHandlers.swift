@@ -37,9 +37,8 @@ extension APIHandler {
             expenseDate: body.expenseDate, paidBy: body.paidBy, paidByMemberId: body.paidByMemberId, split: body.split,
             splits: body.splits, homeAmount: body.homeAmount)
         let current = now()
-        let expense = try await buildExpense(
+        let (expense, categories) = try await buildExpense(
             draft, id: id, group: group, me: me, createdBy: caller.user.id, now: current)
-        let categories = try await categoryNames(group.id)
         let outcome: IdempotencyOutcome<ExpenseRecord>
         do {
             outcome = try await expenses.create(expense, actor: try actor(caller, me), idempotency: claim) { stored in
@@ -54,6 +53,11 @@ extension APIHandler {
         } catch  where Database.isUniqueViolation(error) {
             // The same client id created at this moment in another group.
             throw APIError.conflict(field: "id", message: "An expense with that id exists already.")
+        }
+        if case .created(let stored, _) = outcome {
+            // What was stored, as it was stored: no need to read back the bytes kept for the key.
+            return .created(
+                .init(body: .json(.init(expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency)))))
         }
         return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.ExpenseResponse.self))))
     }
@@ -221,7 +225,7 @@ extension APIHandler {
         if let split = body.split { draft.split = split; draft.splits = nil }
         if let splits = body.splits, body.split == nil { draft.split = nil; draft.splits = splits }
         if let home = body.homeAmount { draft.homeAmount = home }
-        let updated = try await buildExpense(
+        let (updated, _) = try await buildExpense(
             draft, id: current.id, group: group, me: me, createdBy: current.createdByUserID, now: now())
         switch try await expenses.update(updated, expectedVersion: basedOn, actor: try actor(caller, me), now: now()) {
         case .written(let stored):
@@ -255,7 +259,7 @@ extension APIHandler {
     /// the record to store: payers and owed shares in minor units (DESIGN §3).
     func buildExpense(
         _ draft: ExpenseDraft, id: UUID, group: GroupRecord, me: MemberRecord, createdBy: UUID, now: Int64
-    ) async throws -> ExpenseRecord {
+    ) async throws -> (ExpenseRecord, categoryNames: [UUID: String]) {
         let description = draft.description.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...200).contains(description.unicodeScalars.count),
             !AccountInput.containsControlCharacters(description, allowingLineBreaks: false)
@@ -263,7 +267,7 @@ extension APIHandler {
         let currency = try MoneyInput.currency(draft.currency, field: "currency")
         let total = try MoneyInput.amount(draft.amount, currency, field: "amount")
         let date = try MoneyInput.date(draft.expenseDate, field: "expenseDate")
-        let category = try await resolveCategory(draft.category, groupID: group.id, now: now)
+        let (category, categoryNames) = try await resolveCategory(draft.category, groupID: group.id, now: now)
         let members = try await groups.members(groupID: group.id)
         let active = Set(members.filter(\.isActive).map { MemberID($0.id) })
 
@@ -310,7 +314,7 @@ extension APIHandler {
         let homeAmount = try draft.homeAmount.map { try MoneyInput.amount($0, home, field: "homeAmount") }
         if homeAmount == 0 { throw APIError.invalid(field: "homeAmount", "homeAmount must be more than zero.") }
         splitInput.memberIds = splitInput.memberIds?.map { $0.lowercased() }
-        return ExpenseRecord(
+        let record = ExpenseRecord(
             id: id, groupID: group.id, description: description, amount: total, currency: currency.code,
             categoryID: category, expenseDate: date,
             splitJSON: String(decoding: try WireJSON.encode(splitInput), as: UTF8.self),
@@ -319,16 +323,27 @@ extension APIHandler {
             createdByUserID: createdBy, createdAt: now,
             updatedAt: now, payers: computed.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
             shares: computed.owed.map { ShareRecord(id: UUID(), memberID: $0.memberID.uuid, amount: $0.amount) })
+        return (record, categoryNames)
     }
 
-    /// A category by id or by name (any case); none means the default "Other".
-    private func resolveCategory(_ text: String?, groupID: UUID, now: Int64) async throws -> UUID {
-        let live = try await categories.categories(groupID: groupID, now: now)
-        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
-            return live.first { $0.isDefault && $0.name == "Other" }?.id ?? live.last!.id
+    /// A category by id or by name (any case); none means the default "Other". Also every
+    /// category's name, from the same read.
+    private func resolveCategory(
+        _ text: String?, groupID: UUID, now: Int64
+    ) async throws -> (UUID, names: [UUID: String]) {
+        var all = try await categories.allCategories(groupID: groupID)
+        if !all.contains(where: { !$0.isDeleted }) {
+            _ = try await categories.categories(groupID: groupID, now: now)  // makes the defaults
+            all = try await categories.allCategories(groupID: groupID)
         }
-        if let id = UUID(uuidString: text), let match = live.first(where: { $0.id == id }) { return match.id }
-        if let match = live.first(where: { $0.name.lowercased() == text.lowercased() }) { return match.id }
+        let names = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.name) })
+        let live = all.filter { !$0.isDeleted }
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+            let other = live.first { $0.isDefault && $0.name == "Other" } ?? live[live.count - 1]
+            return (other.id, names)
+        }
+        if let id = UUID(uuidString: text), let match = live.first(where: { $0.id == id }) { return (match.id, names) }
+        if let match = live.first(where: { $0.name.lowercased() == text.lowercased() }) { return (match.id, names) }
         throw APIError.invalid(field: "category", "There is no category \"\(text.prefix(50))\" in this group.")
     }
 

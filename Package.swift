@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "SplitServer", targets: ["SplitServer"]),
         .library(name: "SplitTestSupport", targets: ["SplitTestSupport"]),
         .executable(name: "splitter-server", targets: ["splitter-server"]),
+        .library(name: "SplitClient", targets: ["SplitClient"]),
+        .executable(name: "splitter", targets: ["splitter"]),
     ],
     dependencies: [
         // Property-based tests for every money rule (random inputs, shrinking, reproducible seeds).
@@ -43,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // The generated client's transport on URLSession (end-to-end tests now, the SDK next).
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        // The `splitter` command line: subcommands, options, help.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // The HTTP server (routing, middleware, testing against the real application).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Bcrypt for passwords, run off the event loop.
@@ -117,6 +121,32 @@ let package = Package(
             dependencies: ["SplitServer", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
+        // The SDK: a typed client over the generated one, with token storage. Never imports
+        // SplitStore, NIO or Hummingbird (DESIGN §2), so it builds for iOS and macOS too.
+        .target(
+            name: "SplitClient",
+            dependencies: [
+                "SplitCore", "SplitAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The `splitter` commands as a library (STYLE §2), and the thin executable.
+        .target(
+            name: "SplitterCLI",
+            dependencies: [
+                "SplitClient", "SplitCore", "SplitAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "splitter",
+            dependencies: ["SplitterCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         // Fixtures shared by tests and benchmarks: seeded random expenses, member ids.
         .target(
             name: "SplitTestSupport",
@@ -147,6 +177,11 @@ let package = Package(
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SplitterCLITests",
+            dependencies: ["SplitterCLI", "SplitClient", "SplitStore", "SplitTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -23,7 +23,8 @@ enum Ledger {
             query.appendInterpolation(bind: delta)
             query.appendLiteral(")")
         }
-        query.appendLiteral(" ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net")
+        query.appendLiteral(
+            " ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net")
         try await sql.raw(query).run()
     }
 

@@ -57,7 +57,9 @@ extension APIHandler {
         if case .created(let stored, _) = outcome {
             // What was stored, as it was stored: no need to read back the bytes kept for the key.
             return .created(
-                .init(body: .json(.init(expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency)))))
+                .init(
+                    body: .json(
+                        .init(expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency)))))
         }
         return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.ExpenseResponse.self))))
     }

@@ -1,0 +1,267 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import OpenAPIURLSession
+import SplitAPI
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+public typealias User = Components.Schemas.User
+public typealias Group = Components.Schemas.Group
+public typealias Member = Components.Schemas.Member
+public typealias Expense = Components.Schemas.Expense
+public typealias Balance = Components.Schemas.Balance
+public typealias PlannedTransfer = Components.Schemas.PlannedTransfer
+public typealias Settlement = Components.Schemas.Settlement
+public typealias SplitInput = Components.Schemas.SplitInput
+public typealias MemberAmount = Components.Schemas.MemberAmount
+
+/// The SDK's entry point (DESIGN §8): typed async calls over the generated client. Every
+/// failure is thrown as a `SplitterError`; the token comes from, and goes to, a `TokenStore`.
+public struct SplitterClient: Sendable {
+    public let serverURL: URL
+    let tokens: any TokenStore
+    let api: Client
+
+    public init(serverURL: URL, tokens: any TokenStore) {
+        self.serverURL = serverURL
+        self.tokens = tokens
+        self.api = Client(
+            serverURL: serverURL, transport: URLSessionTransport(), middlewares: [BearerMiddleware(tokens: tokens)])
+    }
+
+    // MARK: Accounts
+
+    public func register(email: String?, phone: String?, password: String, displayName: String) async throws -> User {
+        let output = try await send {
+            try await api.register(
+                body: .json(
+                    .init(
+                        email: email, phone: phone, password: password, displayName: displayName,
+                        deviceName: "splitter CLI")))
+        }
+        switch output {
+        case .created(let created):
+            let body = try created.body.json
+            try tokens.save(body.token)
+            return body.user
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func login(emailOrPhone: String, password: String) async throws -> User {
+        let output = try await send {
+            try await api.login(
+                body: .json(.init(emailOrPhone: emailOrPhone, password: password, deviceName: "splitter CLI")))
+        }
+        switch output {
+        case .ok(let ok):
+            let body = try ok.body.json
+            try tokens.save(body.token)
+            return body.user
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Ends the session on the server (when it can be reached) and forgets the token either way.
+    public func logout() async throws {
+        defer { try? tokens.save(nil) }
+        let output = try await send { try await api.logout() }
+        switch output {
+        case .noContent: return
+        case .default(401, _): return
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func me() async throws -> User {
+        switch try await send({ try await api.getMe() }) {
+        case .ok(let ok): return try ok.body.json.user
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    // MARK: Groups and members
+
+    public func createGroup(name: String, homeCurrency: String, description: String? = nil) async throws -> Group {
+        let output = try await send {
+            try await api.createGroup(
+                body: .json(.init(name: name, description: description, homeCurrency: homeCurrency)))
+        }
+        switch output {
+        case .created(let created): return try created.body.json.group
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func groups() async throws -> [Group] {
+        switch try await send({ try await api.listGroups() }) {
+        case .ok(let ok): return try ok.body.json.groups
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func group(id: String) async throws -> Group {
+        switch try await send({ try await api.getGroup(path: .init(groupId: id)) }) {
+        case .ok(let ok): return try ok.body.json.group
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func join(inviteCode: String, asMember memberID: String? = nil) async throws -> (Group, Member) {
+        switch try await send({
+            try await api.joinGroup(body: .json(.init(inviteCode: inviteCode, memberId: memberID)))
+        }) {
+        case .ok(let ok):
+            let body = try ok.body.json
+            return (body.group, body.member)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// A new invite code (`rotate`), or none (`disable`).
+    public func setInviteCode(groupID: String, enabled: Bool) async throws -> Group {
+        if enabled {
+            switch try await send({ try await api.rotateInviteCode(path: .init(groupId: groupID)) }) {
+            case .ok(let ok): return try ok.body.json.group
+            case .default(let status, let error): throw Self.failure(status, error)
+            }
+        }
+        switch try await send({ try await api.disableInviteCode(path: .init(groupId: groupID)) }) {
+        case .ok(let ok): return try ok.body.json.group
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func members(groupID: String) async throws -> [Member] {
+        switch try await send({ try await api.listMembers(path: .init(groupId: groupID)) }) {
+        case .ok(let ok): return try ok.body.json.members
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func addMember(groupID: String, name: String) async throws -> Member {
+        switch try await send({ try await api.addMember(path: .init(groupId: groupID), body: .json(.init(name: name))) }
+        ) {
+        case .created(let created): return try created.body.json.member
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func setRole(groupID: String, memberID: String, role: Components.Schemas.Role) async throws -> Member {
+        let output = try await send {
+            try await api.updateMember(
+                path: .init(groupId: groupID, memberId: memberID), body: .json(.init(role: role)))
+        }
+        switch output {
+        case .ok(let ok): return try ok.body.json.member
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    // MARK: Money
+
+    public func addExpense(_ request: Components.Schemas.CreateExpenseRequest, idempotencyKey: String? = nil)
+        async throws
+        -> Expense
+    {
+        let output = try await send {
+            try await api.createExpense(headers: .init(idempotencyKey: idempotencyKey), body: .json(request))
+        }
+        switch output {
+        case .created(let created): return try created.body.json.expense
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Every live expense of the group, newest first (all pages).
+    public func expenses(groupID: String) async throws -> [Expense] {
+        var all: [Expense] = []
+        var cursor: String?
+        repeat {
+            let page = cursor
+            let output = try await send {
+                try await api.listExpenses(path: .init(groupId: groupID), query: .init(limit: 200, cursor: page))
+            }
+            switch output {
+            case .ok(let ok):
+                let body = try ok.body.json
+                all += body.expenses
+                cursor = body.nextCursor
+            case .default(let status, let error): throw Self.failure(status, error)
+            }
+        } while cursor != nil
+        return all
+    }
+
+    public func balances(groupID: String) async throws -> Components.Schemas.BalancesResponse {
+        switch try await send({ try await api.getBalances(path: .init(groupId: groupID)) }) {
+        case .ok(let ok): return try ok.body.json
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func plan(groupID: String, currency: String?) async throws -> [PlannedTransfer] {
+        let output = try await send {
+            try await api.getSettlementPlan(path: .init(groupId: groupID), query: .init(currency: currency))
+        }
+        switch output {
+        case .ok(let ok): return try ok.body.json.transfers
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func settle(
+        groupID: String, from: String, to: String, amount: String, currency: String, note: String? = nil,
+        idempotencyKey: String? = nil
+    ) async throws -> Settlement {
+        let output = try await send {
+            try await api.createSettlement(
+                path: .init(groupId: groupID), headers: .init(idempotencyKey: idempotencyKey),
+                body: .json(.init(fromMemberId: from, toMemberId: to, amount: amount, currency: currency, note: note)))
+        }
+        switch output {
+        case .created(let created): return try created.body.json.settlement
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    // MARK: Plumbing
+
+    /// Runs a call; transport failures become `.offline`, anything else unexpected `.server`.
+    func send<T>(_ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let error as SplitterError {
+            throw error
+        } catch let error as OpenAPIRuntime.ClientError {
+            if error.underlyingError is URLError || error.causeDescription.contains("Transport") {
+                throw SplitterError.offline(error.underlyingError.localizedDescription)
+            }
+            throw SplitterError.server(error.causeDescription)
+        } catch {
+            throw SplitterError.server("\(error)")
+        }
+    }
+
+    static func failure(_ status: Int, _ error: Components.Responses._Error) -> SplitterError {
+        SplitterError(status: status, envelope: try? error.body.json, retryAfter: error.headers.retryAfter)
+    }
+
+}
+
+/// Sends the stored token with every request.
+struct BearerMiddleware: ClientMiddleware {
+    let tokens: any TokenStore
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        if let token = try tokens.load() { request.headerFields[.authorization] = "Bearer \(token)" }
+        return try await next(request, body, baseURL)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import OpenAPIRuntime
+import SplitAPI
+
+/// What a call to the server can end in, decoded from the one error envelope (DESIGN §5), so
+/// apps and the CLI can react to each kind without reading status codes.
+public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No or a dead token: log in again.
+    case unauthorized(String)
+    case forbidden(String)
+    case notFound(String)
+    /// A conflict (409) or a stale version (412); `current` is the server's state as JSON, when sent.
+    case conflict(message: String, field: String?, current: Data?)
+    /// Invalid input (400, 413, 415, 422); `field` names the wire field when the server did.
+    case validation(message: String, field: String?)
+    case rateLimited(retryAfterSeconds: Int?)
+    /// The server could not be reached.
+    case offline(String)
+    /// The server failed, or answered something this client does not understand.
+    case server(String)
+
+    public var description: String {
+        switch self {
+        case .unauthorized(let message): "Not logged in: \(message)"
+        case .forbidden(let message): "Not allowed: \(message)"
+        case .notFound(let message): message
+        case .conflict(let message, _, _): message
+        case .validation(let message, let field): field.map { "\($0): \(message)" } ?? message
+        case .rateLimited(let seconds): "Too many attempts" + (seconds.map { "; try again in \($0) s" } ?? "")
+        case .offline(let message): "The server cannot be reached (\(message))."
+        case .server(let message): "The server failed: \(message)"
+        }
+    }
+
+    /// From a documented error answer.
+    init(status: Int, envelope: Components.Schemas.ErrorEnvelope?, retryAfter: Int?) {
+        let message = envelope?.error.message ?? "HTTP \(status)"
+        let details = envelope?.error.details?.additionalProperties.value
+        let field = (details?["field"] ?? nil) as? String
+        switch status {
+        case 401: self = .unauthorized(message)
+        case 403: self = .forbidden(message)
+        case 404: self = .notFound(message)
+        case 409, 412:
+            let current = (details?["current"] ?? nil).flatMap { value -> Data? in
+                let object = value as Any
+                return JSONSerialization.isValidJSONObject(object)
+                    ? try? JSONSerialization.data(withJSONObject: object) : nil
+            }
+            self = .conflict(message: message, field: field, current: current)
+        case 429: self = .rateLimited(retryAfterSeconds: retryAfter ?? ((details?["retryAfterSeconds"] ?? nil) as? Int))
+        case 400..<500: self = .validation(message: message, field: field)
+        default: self = .server(message)
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import ArgumentParser
+import Foundation
+import SplitAPI
+import SplitClient
+import SplitCore
+
+/// A group named by id or by its name (any case) among mine.
+func resolveGroup(_ client: SplitterClient, _ text: String) async throws -> Group {
+    let groups = try await client.groups()
+    if let match = groups.first(where: { $0.id == text.lowercased() }) { return match }
+    let named = groups.filter { $0.name.lowercased() == text.lowercased() }
+    guard named.count == 1 else {
+        throw CLIError(
+            message: named.isEmpty
+                ? "You have no group \"\(text)\"." : "Several groups are called \"\(text)\"; use its id.",
+            code: 5)
+    }
+    return named[0]
+}
+
+/// A member named by id or by name (any case).
+func resolveMember(_ members: [Member], _ text: String) throws -> Member {
+    if let match = members.first(where: { $0.id == text.lowercased() }) { return match }
+    let named = members.filter { $0.name.lowercased() == text.lowercased() && $0.active }
+    guard named.count == 1 else {
+        throw CLIError(
+            message: named.isEmpty
+                ? "No member \"\(text)\" in this group." : "Several members are called \"\(text)\"; use an id.",
+            code: 7)
+    }
+    return named[0]
+}
+
+struct GroupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "group", abstract: "Create, list, show and join groups.",
+        subcommands: [Create.self, List.self, Show.self, Join.self, Invite.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a group; you become its owner.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The group's name.") var name: String
+        @Option(help: "Home currency (ISO code).") var currency: String = "USD"
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let group = try await options.client().createGroup(name: name, homeCurrency: currency)
+                if options.json {
+                    try Output.json(group)
+                } else {
+                    print("Created \(group.name) (\(group.homeCurrency)). Invite code: \(group.inviteCode ?? "none")")
+                }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Your groups.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let groups = try await options.client().groups()
+                if options.json { return try Output.json(groups) }
+                Output.table(
+                    ["NAME", "CURRENCY", "ROLE", "ID"],
+                    groups.map {
+                        [$0.name + ($0.isArchived ? " (archived)" : ""), $0.homeCurrency, $0.myRole.rawValue, $0.id]
+                    })
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A group and its members.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let members = try await client.members(groupID: found.id)
+                if options.json {
+                    struct Shown: Encodable {
+                        let group: Group
+                        let members: [Member]
+                    }
+                    return try Output.json(Shown(group: found, members: members))
+                }
+                print("\(found.name) — home currency \(found.homeCurrency), you are \(found.myRole.rawValue)")
+                if let code = found.inviteCode { print("Invite code: \(code)") }
+                print("")
+                Output.table(
+                    ["MEMBER", "ROLE", "ACCOUNT", "ID"],
+                    members.map {
+                        [
+                            $0.name + ($0.active ? "" : " (removed)"), $0.role.rawValue,
+                            $0.userId == nil ? "no" : "yes", $0.id,
+                        ]
+                    })
+            }
+        }
+    }
+
+    struct Join: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Join a group by its invite code.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The invite code.") var code: String
+        @Option(name: .customLong("as"), help: "Become this existing name-only member (\"I am Aki\"): its id.")
+        var asMember: String?
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let (group, member) = try await options.client().join(inviteCode: code, asMember: asMember)
+                if options.json { return try Output.json(member) }
+                print("Joined \(group.name) as \(member.name).")
+            }
+        }
+    }
+
+    struct Invite: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show, rotate or disable the invite code.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Flag(help: "Make a new code; the old one stops working.") var rotate = false
+        @Flag(help: "Stop joining by code.") var disable = false
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                var found = try await resolveGroup(client, group)
+                if rotate || disable { found = try await client.setInviteCode(groupID: found.id, enabled: rotate) }
+                if options.json { return try Output.json(found) }
+                print(found.inviteCode.map { "Invite code: \($0)" } ?? "Joining by code is disabled.")
+            }
+        }
+    }
+}
+
+struct MemberCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "member", abstract: "List and add members, set roles.",
+        subcommands: [Add.self, List.self, Role.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a friend without an account.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "Their name.") var name: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let member = try await client.addMember(groupID: try await resolveGroup(client, group).id, name: name)
+                if options.json { return try Output.json(member) }
+                print("Added \(member.name).")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The group's members.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let members = try await client.members(groupID: try await resolveGroup(client, group).id)
+                if options.json { return try Output.json(members) }
+                Output.table(
+                    ["MEMBER", "ROLE", "ID"],
+                    members.map { [$0.name + ($0.active ? "" : " (removed)"), $0.role.rawValue, $0.id] })
+            }
+        }
+    }
+
+    struct Role: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a member's role: admin, member or viewer.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "Member name or id.") var member: String
+        @Argument(help: "admin, member or viewer.") var role: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                guard let newRole = Components.Schemas.Role(rawValue: role.lowercased()), newRole != .owner else {
+                    throw CLIError(message: "A role is admin, member or viewer.", code: 2)
+                }
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let target = try resolveMember(try await client.members(groupID: found.id), member)
+                let updated = try await client.setRole(groupID: found.id, memberID: target.id, role: newRole)
+                if options.json { return try Output.json(updated) }
+                print("\(updated.name) is now \(updated.role.rawValue).")
+            }
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import ArgumentParser
+import Foundation
+import SplitAPI
+import SplitClient
+import SplitCore
+
+/// "aki=3000,ben=1000" → [("aki", "3000"), ("ben", "1000")]; "aki,ben" → [("aki", nil), …].
+func pairs(_ text: String, option: String) throws -> [(String, String?)] {
+    try text.split(separator: ",").map { part in
+        let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let name = pieces.first, !name.isEmpty else {
+            throw CLIError(message: "\(option): empty name in \"\(text)\".", code: 2)
+        }
+        return (name, pieces.count == 2 ? pieces[1] : nil)
+    }
+}
+
+func today() -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .current
+    let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+    return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+}
+
+struct ExpenseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expense", abstract: "Add and list expenses.", subcommands: [Add.self, List.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an expense.",
+            discussion: """
+                Members are named by name or id. Payers: --paid-by aki (the whole amount) or
+                --paid-by aki=3000,ben=1000. Split (one of): --equal aki,ben (default: everyone),
+                --exact aki=1200,ben=800, --percent aki=60,ben=40, --shares aki=2,ben=1, or
+                --adjust aki=+500,ben=-500 on top of --equal.
+                """)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "What it was.") var description: String
+        @Argument(help: "The amount, e.g. 1200 or 12.50.") var amount: String
+        @Option(help: "Currency (default: the group's home currency).") var currency: String?
+        @Option(help: "Date, YYYY-MM-DD (default: today).") var date: String?
+        @Option(help: "Category name.") var category: String?
+        @Option(name: .customLong("paid-by"), help: "Who paid, and how much each.") var paidBy: String?
+        @Option(help: "Split equally between these members.") var equal: String?
+        @Option(help: "Exact amounts per member.") var exact: String?
+        @Option(help: "Percentages per member.") var percent: String?
+        @Option(help: "Weights per member.") var shares: String?
+        @Option(help: "± amounts on top of an equal split.") var adjust: String?
+
+        func validate() throws {
+            let modes = [exact, percent, shares].compactMap { $0 }.count
+            guard modes <= 1, modes == 0 || (equal == nil && adjust == nil) else {
+                throw ValidationError("Choose one split: --equal (with --adjust), --exact, --percent or --shares.")
+            }
+        }
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let members = try await client.members(groupID: found.id)
+                func id(_ name: String) throws -> String { try resolveMember(members, name).id }
+                func amounts(_ text: String, _ option: String) throws -> [Components.Schemas.MemberAmount] {
+                    try pairs(text, option: option).map { name, value in
+                        guard let value else { throw CLIError(message: "\(option): give \(name)=amount.", code: 2) }
+                        return Components.Schemas.MemberAmount(memberId: try id(name), amount: value)
+                    }
+                }
+                var paid: [Components.Schemas.MemberAmount]?
+                var paidByMember: String?
+                if let paidBy {
+                    let entries = try pairs(paidBy, option: "--paid-by")
+                    if entries.count == 1, entries[0].1 == nil {
+                        paidByMember = try id(entries[0].0)
+                    } else {
+                        paid = try amounts(paidBy, "--paid-by")
+                    }
+                }
+                let everyone = members.filter(\.active).map(\.id)
+                let equalIDs = try equal.map { try pairs($0, option: "--equal").map { try id($0.0) } } ?? everyone
+                let split: SplitInput
+                if let exact {
+                    split = SplitInput(mode: .exact, amounts: try amounts(exact, "--exact"))
+                } else if let percent {
+                    split = SplitInput(
+                        mode: .percent,
+                        percents: try pairs(percent, option: "--percent").map {
+                            .init(memberId: try id($0.0), percent: $0.1 ?? "0")
+                        })
+                } else if let shares {
+                    split = SplitInput(
+                        mode: .shares,
+                        shares: try pairs(shares, option: "--shares").map {
+                            .init(memberId: try id($0.0), shares: $0.1 ?? "1")
+                        })
+                } else if let adjust {
+                    split = SplitInput(
+                        mode: .adjustment, memberIds: equalIDs,
+                        adjustments: try amounts(adjust.replacingOccurrences(of: "+", with: ""), "--adjust"))
+                } else {
+                    split = SplitInput(mode: .equal, memberIds: equalIDs)
+                }
+                let request = Components.Schemas.CreateExpenseRequest(
+                    groupId: found.id, description: description, amount: amount,
+                    currency: currency ?? found.homeCurrency,
+                    category: category, expenseDate: date ?? today(), paidBy: paid, paidByMemberId: paidByMember,
+                    split: split)
+                // A fresh key per command: a retry after a lost answer creates nothing twice.
+                let expense = try await client.addExpense(request, idempotencyKey: UUID().uuidString)
+                if options.json { return try Output.json(expense) }
+                let names = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.name) })
+                print(
+                    "Added \(expense.description): \(expense.amount) \(expense.currency), paid by "
+                        + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+                print(
+                    "Shares: "
+                        + expense.splits.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The group's expenses, newest first.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let expenses = try await client.expenses(groupID: found.id)
+                if options.json { return try Output.json(expenses) }
+                let names = Dictionary(
+                    uniqueKeysWithValues: try await client.members(groupID: found.id).map { ($0.id, $0.name) })
+                Output.table(
+                    ["DATE", "DESCRIPTION", "AMOUNT", "PAID BY", "CATEGORY"],
+                    expenses.map {
+                        [
+                            $0.expenseDate, $0.description, "\($0.amount) \($0.currency)",
+                            $0.payers.map { names[$0.memberId] ?? "?" }.joined(separator: ", "), $0.categoryName,
+                        ]
+                    })
+            }
+        }
+    }
+}
+
+struct Balances: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Who is owed (+) and who owes (−), per currency.")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Group name or id.") var group: String
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let client = try options.client()
+            let found = try await resolveGroup(client, group)
+            let balances = try await client.balances(groupID: found.id)
+            if options.json { return try Output.json(balances) }
+            let names = Dictionary(
+                uniqueKeysWithValues: try await client.members(groupID: found.id).map { ($0.id, $0.name) })
+            guard !balances.balances.isEmpty else { return print("Everyone is settled up.") }
+            Output.table(
+                ["MEMBER", "NET", "CURRENCY"],
+                balances.balances.map { [names[$0.memberId] ?? $0.memberId, $0.net, $0.currency] })
+            if let home = balances.home, found.homeCurrency != "",
+                balances.balances.contains(where: { $0.currency != found.homeCurrency })
+            {
+                print("\nIn \(balances.homeCurrency):")
+                Output.table(["MEMBER", "NET"], home.map { [names[$0.memberId] ?? $0.memberId, $0.net] })
+            } else if !balances.missingRates.isEmpty {
+                print("\nNo rate yet for \(balances.missingRates.joined(separator: ", ")) → \(balances.homeCurrency).")
+            }
+        }
+    }
+}
+
+struct Plan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The fewest transfers that settle up one currency.")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Group name or id.") var group: String
+    @Option(help: "Currency (default: the group's home currency).") var currency: String?
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let client = try options.client()
+            let found = try await resolveGroup(client, group)
+            let transfers = try await client.plan(groupID: found.id, currency: currency)
+            if options.json { return try Output.json(transfers) }
+            let names = Dictionary(
+                uniqueKeysWithValues: try await client.members(groupID: found.id).map { ($0.id, $0.name) })
+            guard !transfers.isEmpty else { return print("Nothing to settle in \(currency ?? found.homeCurrency).") }
+            for transfer in transfers {
+                print(
+                    "\(names[transfer.fromMemberId] ?? "?") pays \(names[transfer.toMemberId] ?? "?") \(transfer.amount) \(transfer.currency)"
+                )
+            }
+        }
+    }
+}
+
+struct Settle: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Record money that moved between two members.")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Group name or id.") var group: String
+    @Option(help: "Who paid.") var from: String
+    @Option(help: "Who received.") var to: String
+    @Argument(help: "The amount.") var amount: String
+    @Option(help: "Currency (default: the group's home currency).") var currency: String?
+    @Option(help: "A note.") var note: String?
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let client = try options.client()
+            let found = try await resolveGroup(client, group)
+            let members = try await client.members(groupID: found.id)
+            let payer = try resolveMember(members, from)
+            let payee = try resolveMember(members, to)
+            let settlement = try await client.settle(
+                groupID: found.id, from: payer.id, to: payee.id,
+                amount: amount, currency: currency ?? found.homeCurrency, note: note, idempotencyKey: UUID().uuidString)
+            if options.json { return try Output.json(settlement) }
+            print("Recorded: \(payer.name) paid \(payee.name) \(settlement.amount) \(settlement.currency).")
+        }
+    }
+}

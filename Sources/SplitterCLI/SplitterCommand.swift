@@ -1,0 +1,212 @@
+import ArgumentParser
+import Foundation
+import SplitAPI
+import SplitClient
+import SplitCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `splitter`: the command line over the SDK (DESIGN §8). Human tables by default, `--json` on
+/// every read, an exit code per kind of failure, never a stack trace.
+public struct SplitterCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "splitter",
+        abstract: "Share costs with a group: expenses in any currency, exact balances, the fewest transfers.",
+        discussion: """
+            Exit codes: 0 done, 2 bad command line, 3 not logged in, 4 not allowed, 5 not found,
+            6 conflict, 7 invalid input, 8 rate limited, 9 server unreachable, 10 server error.
+            Settings live in $SPLITTER_CONFIG_DIR or ~/.config/splitter, one folder per --profile.
+            """,
+        subcommands: [
+            Register.self, Login.self, Logout.self, WhoAmI.self, GroupCommand.self, MemberCommand.self,
+            ExpenseCommand.self, Balances.self, Plan.self, Settle.self,
+        ])
+
+    public init() {}
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "Which saved login to use.") var profile: String = "default"
+    @Option(help: "Server address, e.g. http://127.0.0.1:8080 (saved in the profile).") var server: String?
+    @Flag(help: "Print JSON instead of a table.") var json = false
+}
+
+/// A profile's folder: `config.json` (the server) and `token` (0600).
+struct Profile {
+    let folder: URL
+
+    init(name: String) {
+        let base =
+            ProcessInfo.processInfo.environment["SPLITTER_CONFIG_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/splitter")
+        folder = base.appendingPathComponent("profiles").appendingPathComponent(name)
+    }
+
+    var tokens: FileTokenStore { FileTokenStore(path: folder.appendingPathComponent("token").path) }
+
+    func server(_ override: String?) throws -> URL {
+        let file = folder.appendingPathComponent("config.json")
+        if let override {
+            guard let url = URL(string: override), url.scheme == "http" || url.scheme == "https" else {
+                throw ValidationError("--server must be an http:// or https:// address.")
+            }
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try JSONEncoder().encode(["server": override]).write(to: file)
+            return url
+        }
+        if let data = try? Data(contentsOf: file),
+            let saved = try? JSONDecoder().decode([String: String].self, from: data)["server"],
+            let url = URL(string: saved)
+        {
+            return url
+        }
+        return URL(string: "http://127.0.0.1:8080")!
+    }
+}
+
+extension GlobalOptions {
+    func client() throws -> SplitterClient {
+        let profile = Profile(name: profile)
+        return SplitterClient(serverURL: try profile.server(server), tokens: profile.tokens)
+    }
+}
+
+/// Runs a command body and turns failures into one friendly line and an exit code.
+func run(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as SplitterError {
+        let message =
+            if case .unauthorized = error { "Not logged in, or the session ended: run `splitter login`." } else {
+                "\(error)"
+            }
+        FileHandle.standardError.write(Data("splitter: \(message)\n".utf8))
+        throw ExitCode(error.exitCode)
+    } catch let error as CLIError {
+        FileHandle.standardError.write(Data("splitter: \(error.message)\n".utf8))
+        throw ExitCode(error.code)
+    }
+}
+
+struct CLIError: Error {
+    var message: String
+    var code: Int32 = 7
+}
+
+extension SplitterError {
+    var exitCode: Int32 {
+        switch self {
+        case .unauthorized: 3
+        case .forbidden: 4
+        case .notFound: 5
+        case .conflict: 6
+        case .validation: 7
+        case .rateLimited: 8
+        case .offline: 9
+        case .server: 10
+        }
+    }
+}
+
+/// Output: JSON for scripts, aligned columns for people.
+enum Output {
+    static func json(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    static func table(_ header: [String], _ rows: [[String]]) {
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }
+        print(line(header))
+        for row in rows { print(line(row)) }
+    }
+}
+
+/// Reads a password from SPLITTER_PASSWORD, from stdin with --password-stdin, or from the terminal without echo.
+func readPassword(fromStdin: Bool) throws -> String {
+    if let password = ProcessInfo.processInfo.environment["SPLITTER_PASSWORD"] { return password }
+    if fromStdin {
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            throw CLIError(message: "No password on standard input.")
+        }
+        return line
+    }
+    guard let pointer = getpass("Password: ") else { throw CLIError(message: "No password given.") }
+    return String(cString: pointer)
+}
+
+// MARK: - Accounts
+
+struct Register: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Create an account and log in.")
+    @OptionGroup var options: GlobalOptions
+    @Option(help: "Email address.") var email: String?
+    @Option(help: "Phone number with country code, e.g. +60123456789.") var phone: String?
+    @Option(help: "Your name as others see it.") var name: String
+    @Flag(help: "Read the password from standard input.") var passwordStdin = false
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let user = try await options.client().register(
+                email: email, phone: phone, password: try readPassword(fromStdin: passwordStdin), displayName: name)
+            if options.json { try Output.json(user) } else { print("Registered and logged in as \(user.displayName).") }
+        }
+    }
+}
+
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Log in with email or phone.")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Email or phone number.") var emailOrPhone: String
+    @Flag(help: "Read the password from standard input.") var passwordStdin = false
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let user = try await options.client().login(
+                emailOrPhone: emailOrPhone, password: try readPassword(fromStdin: passwordStdin))
+            if options.json { try Output.json(user) } else { print("Logged in as \(user.displayName).") }
+        }
+    }
+}
+
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Log out and forget the token.")
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            try await options.client().logout()
+            if !options.json { print("Logged out.") }
+        }
+    }
+}
+
+struct WhoAmI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show who is logged in.")
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let user = try await options.client().me()
+            if options.json {
+                try Output.json(user)
+            } else {
+                print("\(user.displayName) (\([user.email, user.phone].compactMap { $0 }.joined(separator: ", ")))")
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// The real `splitter` binary against the real `splitter-server`, as a user would run them.
+@Suite("splitter command line")
+struct CLITests {
+    struct Result {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    /// Runs `splitter` with a config folder of the test's own.
+    static func splitter(_ arguments: [String], stdin: String? = nil, config: URL) async throws -> Result {
+        let process = Process()
+        let bundle = Bundle.main.bundleURL
+        let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("splitter").path }
+        process.executableURL = URL(
+            fileURLWithPath: candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0])
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["SPLITTER_CONFIG_DIR": config.path]) { $1 }
+        let output = Pipe()
+        let error = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data((stdin + "\n").utf8)) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            error: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("a whole trip from the command line: accounts, a group, expenses in two currencies, balances, plan, settle")
+    func wholeTrip() async throws {
+        try await TestDatabases.withConfiguration(.sqlite) { database in
+            guard case .sqlite(let path) = database else { return }
+            let server = try await ServerProcess(environment: ["DATABASE_URL": "sqlite:\(path)"])
+            let config = FileManager.default.temporaryDirectory.appendingPathComponent("splitter-cli-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: config) }
+            func run(_ arguments: String..., stdin: String? = nil) async throws -> Result {
+                try await Self.splitter(arguments, stdin: stdin, config: config)
+            }
+            let url = server.baseURL.absoluteString
+            // setup: two people, one group
+            let aki = try await run(
+                "register", "--server", url, "--email", "aki@example.com", "--name", "Aki", "--password-stdin",
+                stdin: "correct horse")
+            #expect(aki.status == 0, "\(aki.error)")
+            let ben = try await run(
+                "register", "--profile", "ben", "--server", url, "--phone", "+65 9123 4567", "--name", "Ben",
+                "--password-stdin", stdin: "correct horse")
+            #expect(ben.status == 0, "\(ben.error)")
+            #expect(try await run("group", "create", "Japan", "--currency", "JPY").status == 0)
+            let shown = try await run("group", "show", "japan", "--json")
+            let group = try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any]
+            let code = try #require((group?["group"] as? [String: Any])?["inviteCode"] as? String)
+            #expect(try await run("group", "join", code, "--profile", "ben").output.contains("Joined Japan as Ben"))
+            #expect(try await run("member", "add", "Japan", "Cho").status == 0)
+
+            // act: expenses with several payers, shares, an equal split in USD, and a bad amount
+            #expect(
+                try await run("expense", "add", "Japan", "Hotel", "30000", "--paid-by", "aki=20000,ben=10000").status
+                    == 0)
+            let dinner = try await run(
+                "expense", "add", "Japan", "Dinner", "9000", "--paid-by", "ben", "--shares", "aki=2,ben=1,cho=1")
+            #expect(dinner.output.contains("Aki 4500"), "\(dinner.output)\(dinner.error)")
+            #expect(
+                try await run(
+                    "expense", "add", "Japan", "Gift", "12.50", "--currency", "USD", "--paid-by", "cho", "--equal",
+                    "aki,cho"
+                )
+                .status == 0)
+            let bad = try await run("expense", "add", "Japan", "Bad", "1200.5")
+            #expect(bad.status == 7 && bad.error.contains("JPY"), "\(bad.error)")
+            let unknown = try await run("expense", "add", "Japan", "Bad", "100", "--paid-by", "dan")
+            #expect(unknown.status == 7 && unknown.error.contains("dan"))
+
+            // validate: balances sum to zero per currency; the plan settles JPY; a settlement moves it
+            let balances = try await run("balances", "Japan", "--json")
+            let list = try #require(
+                (try JSONSerialization.jsonObject(with: Data(balances.output.utf8)) as? [String: Any])?["balances"]
+                    as? [[String: Any]])
+            for currency in ["JPY", "USD"] {
+                let nets = list.filter { $0["currency"] as? String == currency }.compactMap {
+                    Double($0["net"] as? String ?? "")
+                }
+                #expect(!nets.isEmpty && abs(nets.reduce(0, +)) < 0.001, "\(currency): \(nets)")
+            }
+            #expect(try await run("balances", "Japan").output.contains("Cho     -12250  JPY"))
+            let plan = try await run("plan", "Japan")
+            #expect(
+                plan.output.contains("Cho pays Ben 6750 JPY") && plan.output.contains("Cho pays Aki 5500 JPY"),
+                "\(plan.output)")
+            #expect(try await run("settle", "Japan", "--from", "cho", "--to", "aki", "5500").status == 0)
+            #expect(try await run("plan", "Japan").output == "Cho pays Ben 6750 JPY\n")
+            #expect(try await run("expense", "list", "Japan").output.split(separator: "\n").count == 4)
+            #expect(try await run("whoami", "--profile", "ben").output.hasPrefix("Ben"))
+
+            // Logged out is exit 3; a stopped server is exit 9, with one friendly line.
+            #expect(try await run("logout").status == 0)
+            let loggedOut = try await run("whoami")
+            #expect(loggedOut.status == 3 && loggedOut.error.contains("splitter login"))
+            _ = try await server.stop()
+            let offline = try await run("whoami", "--profile", "ben")
+            #expect(offline.status == 9 && offline.error.split(separator: "\n").count == 1, "\(offline.error)")
+        }
+    }
+}

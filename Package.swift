@@ -45,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // The generated client's transport on URLSession (end-to-end tests now, the SDK next).
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        // The SDK's offline store: the queue of writes made while the server is unreachable.
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // The `splitter` command line: subcommands, options, help.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // The HTTP server (routing, middleware, testing against the real application).
@@ -130,6 +132,7 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

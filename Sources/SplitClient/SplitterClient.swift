@@ -215,12 +215,13 @@ public struct SplitterClient: Sendable {
 
     public func settle(
         groupID: String, from: String, to: String, amount: String, currency: String, note: String? = nil,
-        idempotencyKey: String? = nil
+        id: String? = nil, idempotencyKey: String? = nil
     ) async throws -> Settlement {
         let output = try await send {
             try await api.createSettlement(
                 path: .init(groupId: groupID), headers: .init(idempotencyKey: idempotencyKey),
-                body: .json(.init(fromMemberId: from, toMemberId: to, amount: amount, currency: currency, note: note)))
+                body: .json(
+                    .init(id: id, fromMemberId: from, toMemberId: to, amount: amount, currency: currency, note: note)))
         }
         switch output {
         case .created(let created): return try created.body.json.settlement

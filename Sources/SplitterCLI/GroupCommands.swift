@@ -4,9 +4,17 @@ import SplitAPI
 import SplitClient
 import SplitCore
 
-/// A group named by id or by its name (any case) among mine.
-func resolveGroup(_ client: SplitterClient, _ text: String) async throws -> Group {
-    let groups = try await client.groups()
+/// A group named by id or by its name (any case) among mine; from the offline cache when the
+/// server cannot be reached and a store is given.
+func resolveGroup(_ client: SplitterClient, _ text: String, store: OfflineStore? = nil) async throws -> Group {
+    let groups: [Group]
+    do {
+        groups = try await client.groups()
+        try? store?.cache(groups: groups)
+    } catch SplitterError.offline(let reason) {
+        guard let cached = try store?.cachedGroups(), !cached.isEmpty else { throw SplitterError.offline(reason) }
+        groups = cached
+    }
     if let match = groups.first(where: { $0.id == text.lowercased() }) { return match }
     let named = groups.filter { $0.name.lowercased() == text.lowercased() }
     guard named.count == 1 else {
@@ -16,6 +24,20 @@ func resolveGroup(_ client: SplitterClient, _ text: String) async throws -> Grou
             code: 5)
     }
     return named[0]
+}
+
+/// The group's members, cached for offline use; from the cache when the server cannot be reached.
+func members(_ client: SplitterClient, groupID: String, store: OfflineStore?) async throws -> [Member] {
+    do {
+        let members = try await client.members(groupID: groupID)
+        try? store?.cache(members: members, groupID: groupID)
+        return members
+    } catch SplitterError.offline(let reason) {
+        guard let cached = try store?.cachedMembers(groupID: groupID), !cached.isEmpty else {
+            throw SplitterError.offline(reason)
+        }
+        return cached
+    }
 }
 
 /// A member named by id or by name (any case).

@@ -59,8 +59,9 @@ struct ExpenseCommand: AsyncParsableCommand {
         func run() async throws {
             try await SplitterCLI.run {
                 let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let members = try await client.members(groupID: found.id)
+                let store = try options.store()
+                let found = try await resolveGroup(client, group, store: store)
+                let members = try await SplitterCLI.members(client, groupID: found.id, store: store)
                 func id(_ name: String) throws -> String { try resolveMember(members, name).id }
                 func amounts(_ text: String, _ option: String) throws -> [Components.Schemas.MemberAmount] {
                     try pairs(text, option: option).map { name, value in
@@ -102,13 +103,26 @@ struct ExpenseCommand: AsyncParsableCommand {
                 } else {
                     split = SplitInput(mode: .equal, memberIds: equalIDs)
                 }
+                // A client id and a fresh key per command: a retry after a lost answer, or a replay
+                // of the offline queue, creates nothing twice.
                 let request = Components.Schemas.CreateExpenseRequest(
-                    groupId: found.id, description: description, amount: amount,
-                    currency: currency ?? found.homeCurrency,
-                    category: category, expenseDate: date ?? today(), paidBy: paid, paidByMemberId: paidByMember,
-                    split: split)
-                // A fresh key per command: a retry after a lost answer creates nothing twice.
-                let expense = try await client.addExpense(request, idempotencyKey: UUID().uuidString)
+                    id: UUID().uuidString.lowercased(), groupId: found.id, description: description, amount: amount,
+                    currency: currency ?? found.homeCurrency, category: category, expenseDate: date ?? today(),
+                    paidBy: paid, paidByMemberId: paidByMember, split: split)
+                let key = UUID().uuidString
+                let expense: Expense
+                do {
+                    expense = try await client.addExpense(request, idempotencyKey: key)
+                } catch SplitterError.offline {
+                    try store.enqueue(
+                        PendingOperation(
+                            id: request.id!, groupID: found.id, kind: .createExpense,
+                            body: try JSONEncoder().encode(request),
+                            idempotencyKey: key, createdAt: Date(), error: nil,
+                            summary: "expense \(description) \(amount) \(request.currency) in \(found.name)"))
+                    if options.json { return try Output.json(["queued": request.id!]) }
+                    return print("Offline: \(description) is queued; `splitter sync` sends it when the server is back.")
+                }
                 if options.json { return try Output.json(expense) }
                 let names = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.name) })
                 print(
@@ -213,15 +227,76 @@ struct Settle: AsyncParsableCommand {
     func run() async throws {
         try await SplitterCLI.run {
             let client = try options.client()
-            let found = try await resolveGroup(client, group)
-            let members = try await client.members(groupID: found.id)
+            let store = try options.store()
+            let found = try await resolveGroup(client, group, store: store)
+            let members = try await SplitterCLI.members(client, groupID: found.id, store: store)
             let payer = try resolveMember(members, from)
             let payee = try resolveMember(members, to)
-            let settlement = try await client.settle(
-                groupID: found.id, from: payer.id, to: payee.id,
-                amount: amount, currency: currency ?? found.homeCurrency, note: note, idempotencyKey: UUID().uuidString)
+            let id = UUID().uuidString.lowercased()
+            let key = UUID().uuidString
+            let settlement: Settlement
+            do {
+                settlement = try await client.settle(
+                    groupID: found.id, from: payer.id, to: payee.id, amount: amount,
+                    currency: currency ?? found.homeCurrency, note: note, id: id, idempotencyKey: key)
+            } catch SplitterError.offline {
+                let request = Components.Schemas.CreateSettlementRequest(
+                    id: id, fromMemberId: payer.id, toMemberId: payee.id, amount: amount,
+                    currency: currency ?? found.homeCurrency, note: note)
+                try store.enqueue(
+                    PendingOperation(
+                        id: id, groupID: found.id, kind: .createSettlement, body: try JSONEncoder().encode(request),
+                        idempotencyKey: key, createdAt: Date(), error: nil,
+                        summary: "\(payer.name) paid \(payee.name) \(amount) \(request.currency) in \(found.name)"))
+                if options.json { return try Output.json(["queued": id]) }
+                return print("Offline: the transfer is queued; `splitter sync` sends it when the server is back.")
+            }
             if options.json { return try Output.json(settlement) }
             print("Recorded: \(payer.name) paid \(payee.name) \(settlement.amount) \(settlement.currency).")
+        }
+    }
+}
+
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Send the writes queued while offline.")
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let report = try await SyncEngine(client: try options.client(), store: try options.store()).push()
+            if options.json {
+                try Output.json(["sent": report.sent, "parked": report.parked, "remaining": report.remaining])
+            } else {
+                print("Sent \(report.sent), refused \(report.parked), still queued \(report.remaining).")
+            }
+            if let reason = report.stoppedBecause { throw reason }
+        }
+    }
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "What is queued, what the server refused, the last sync.")
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let store = try options.store()
+            let pending = try store.pending()
+            let parked = try store.parked()
+            if options.json {
+                return try Output.json(
+                    [
+                        "pending": pending.map(\.summary), "refused": parked.map { "\($0.summary): \($0.error ?? "")" },
+                        "lastSync": [try store.lastSync.map { ISO8601DateFormatter().string(from: $0) } ?? "never"],
+                    ])
+            }
+            print("Queued: \(pending.count)")
+            for operation in pending { print("  \(operation.summary)") }
+            if !parked.isEmpty {
+                print("Refused by the server: \(parked.count)")
+                for operation in parked { print("  \(operation.summary): \(operation.error ?? "")") }
+            }
+            print("Last sync: \(try store.lastSync.map { ISO8601DateFormatter().string(from: $0) } ?? "never")")
         }
     }
 }

@@ -23,7 +23,7 @@ public struct SplitterCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Register.self, Login.self, Logout.self, WhoAmI.self, GroupCommand.self, MemberCommand.self,
-            ExpenseCommand.self, Balances.self, Plan.self, Settle.self,
+            ExpenseCommand.self, Balances.self, Plan.self, Settle.self, Sync.self, Status.self,
         ])
 
     public init() {}
@@ -48,6 +48,9 @@ struct Profile {
     }
 
     var tokens: FileTokenStore { FileTokenStore(path: folder.appendingPathComponent("token").path) }
+
+    /// The offline queue and cache.
+    func store() throws -> OfflineStore { try OfflineStore(path: folder.appendingPathComponent("offline.sqlite").path) }
 
     func server(_ override: String?) throws -> URL {
         let file = folder.appendingPathComponent("config.json")
@@ -75,6 +78,8 @@ extension GlobalOptions {
         let profile = Profile(name: profile)
         return SplitterClient(serverURL: try profile.server(server), tokens: profile.tokens)
     }
+
+    func store() throws -> OfflineStore { try Profile(name: profile).store() }
 }
 
 /// Runs a command body and turns failures into one friendly line and an exit code.

@@ -113,4 +113,89 @@ struct CLITests {
             #expect(offline.status == 9 && offline.error.split(separator: "\n").count == 1, "\(offline.error)")
         }
     }
+
+    @Test("offline: two clients queue 50 expenses and 10 transfers, sync once each, and nothing is lost or doubled")
+    func offlineQueue() async throws {
+        try await TestDatabases.withConfiguration(.sqlite) { database in
+            guard case .sqlite(let path) = database else { return }
+            let config = FileManager.default.temporaryDirectory.appendingPathComponent("splitter-cli-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: config) }
+            func run(_ arguments: [String], stdin: String? = nil) async throws -> Result {
+                try await Self.splitter(arguments, stdin: stdin, config: config)
+            }
+            // setup, online: Aki's group, Ben joins; each adds one expense (which caches the group)
+            var server = try await ServerProcess(environment: ["DATABASE_URL": "sqlite:\(path)"])
+            let url = server.baseURL.absoluteString
+            for (profile, name) in [("default", "Aki"), ("ben", "Ben")] {
+                let reply = try await run(
+                    [
+                        "register", "--profile", profile, "--server", url, "--email",
+                        "\(name.lowercased())@example.com", "--name", name,
+                        "--password-stdin",
+                    ], stdin: "correct horse")
+                try #require(reply.status == 0, "\(reply.error)")
+            }
+            _ = try await run(["group", "create", "Trip", "--currency", "EUR"])
+            let shown = try await run(["group", "show", "Trip", "--json"])
+            let code = try #require(
+                ((try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])?["group"]
+                    as? [String: Any])?[
+                        "inviteCode"] as? String)
+            _ = try await run(["group", "join", code, "--profile", "ben"])
+            for profile in ["default", "ben"] {
+                let reply = try await run(["expense", "add", "Trip", "Online", "10.00", "--profile", profile])
+                try #require(reply.status == 0, "\(reply.error)")
+            }
+            // act: the server goes away; each client records 25 expenses and 5 transfers
+            _ = try await server.stop()
+            for index in 0..<25 {
+                for (profile, payer) in [("default", "aki"), ("ben", "ben")] {
+                    let reply = try await run(
+                        [
+                            "expense", "add", "Trip", "Meal \(index)", "\(index + 1).50", "--paid-by", payer,
+                            "--profile", profile,
+                        ])
+                    #expect(reply.status == 0 && reply.output.contains("queued"), "\(reply.output)\(reply.error)")
+                }
+            }
+            for index in 0..<5 {
+                #expect(
+                    try await run([
+                        "settle", "Trip", "--from", "ben", "--to", "aki", "\(index + 1)", "--profile", "ben",
+                    ]).status == 0)
+                #expect(try await run(["settle", "Trip", "--from", "aki", "--to", "ben", "\(index + 2)"]).status == 0)
+            }
+            #expect(try await run(["status"]).output.contains("Queued: 30"))
+            let offlineSync = try await run(["sync"])
+            #expect(offlineSync.status == 9)
+            // Keep a copy of Ben's queue to replay it a second time later.
+            let benQueue = config.appendingPathComponent("profiles/ben/offline.sqlite")
+            let copy = config.appendingPathComponent("ben-queue-copy.sqlite")
+            try FileManager.default.copyItem(at: benQueue, to: copy)
+
+            // the server is back (same data, a new port); both sync
+            server = try await ServerProcess(environment: ["DATABASE_URL": "sqlite:\(path)"])
+            let newURL = server.baseURL.absoluteString
+            for profile in ["default", "ben"] {
+                let reply = try await run(["sync", "--profile", profile, "--server", newURL])
+                #expect(reply.status == 0 && reply.output.contains("Sent 30"), "\(reply.output)\(reply.error)")
+            }
+            // Replaying the same queue again creates nothing new.
+            try FileManager.default.removeItem(at: benQueue)
+            try FileManager.default.copyItem(at: copy, to: benQueue)
+            let replay = try await run(["sync", "--profile", "ben"])
+            #expect(replay.status == 0 && replay.output.contains("Sent 30"), "\(replay.output)\(replay.error)")
+
+            // validate: 52 expenses, 10 transfers, and both clients see the same balances
+            let list = try await run(["expense", "list", "Trip", "--json"])
+            let expenses = try #require(
+                try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
+            #expect(expenses.count == 52)
+            let akiBalances = try await run(["balances", "Trip", "--json"]).output
+            let benBalances = try await run(["balances", "Trip", "--json", "--profile", "ben"]).output
+            #expect(akiBalances == benBalances && akiBalances.contains("EUR"))
+            #expect(try await run(["status"]).output.contains("Queued: 0"))
+            _ = try await server.stop()
+        }
+    }
 }

@@ -40,6 +40,27 @@ func members(_ client: SplitterClient, groupID: String, store: OfflineStore?) as
     }
 }
 
+/// What most commands start from: the client, the group named on the command line, its
+/// members (names from the offline cache when the server cannot be reached).
+struct GroupContext {
+    let client: SplitterClient
+    let store: OfflineStore
+    let group: Group
+    let members: [Member]
+
+    init(_ options: GlobalOptions, group text: String) async throws {
+        client = try options.client()
+        store = try options.store()
+        group = try await resolveGroup(client, text, store: store)
+        members = try await SplitterCLI.members(client, groupID: group.id, store: store)
+    }
+
+    /// Member names by id, for tables.
+    var names: [String: String] { Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.name) }) }
+
+    func member(_ text: String) throws -> Member { try resolveMember(members, text) }
+}
+
 /// A member named by id or by name (any case).
 func resolveMember(_ members: [Member], _ text: String) throws -> Member {
     if let match = members.first(where: { $0.id == text.lowercased() }) { return match }
@@ -100,9 +121,9 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let members = try await client.members(groupID: found.id)
+                let context = try await GroupContext(options, group: group)
+                let found = context.group
+                let members = context.members
                 if options.json {
                     struct Shown: Encodable {
                         let group: Group
@@ -188,8 +209,7 @@ struct MemberCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let members = try await client.members(groupID: try await resolveGroup(client, group).id)
+                let members = try await GroupContext(options, group: group).members
                 if options.json { return try Output.json(members) }
                 Output.table(
                     ["MEMBER", "ROLE", "ID"],
@@ -210,10 +230,10 @@ struct MemberCommand: AsyncParsableCommand {
                 guard let newRole = Components.Schemas.Role(rawValue: role.lowercased()), newRole != .owner else {
                     throw CLIError(message: "A role is admin, member or viewer.", code: 2)
                 }
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let target = try resolveMember(try await client.members(groupID: found.id), member)
-                let updated = try await client.setRole(groupID: found.id, memberID: target.id, role: newRole)
+                let context = try await GroupContext(options, group: group)
+                let target = try context.member(member)
+                let updated = try await context.client.setRole(
+                    groupID: context.group.id, memberID: target.id, role: newRole)
                 if options.json { return try Output.json(updated) }
                 print("\(updated.name) is now \(updated.role.rawValue).")
             }

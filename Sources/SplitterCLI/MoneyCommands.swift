@@ -58,11 +58,9 @@ struct ExpenseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let store = try options.store()
-                let found = try await resolveGroup(client, group, store: store)
-                let members = try await SplitterCLI.members(client, groupID: found.id, store: store)
-                func id(_ name: String) throws -> String { try resolveMember(members, name).id }
+                let context = try await GroupContext(options, group: group)
+                let (client, store, found, members) = (context.client, context.store, context.group, context.members)
+                func id(_ name: String) throws -> String { try context.member(name).id }
                 func amounts(_ text: String, _ option: String) throws -> [Components.Schemas.MemberAmount] {
                     try pairs(text, option: option).map { name, value in
                         guard let value else { throw CLIError(message: "\(option): give \(name)=amount.", code: 2) }
@@ -124,7 +122,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                     return print("Offline: \(description) is queued; `splitter sync` sends it when the server is back.")
                 }
                 if options.json { return try Output.json(expense) }
-                let names = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.name) })
+                let names = context.names
                 print(
                     "Added \(expense.description): \(expense.amount) \(expense.currency), paid by "
                         + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
@@ -142,12 +140,11 @@ struct ExpenseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
+                let context = try await GroupContext(options, group: group)
+                let (client, found) = (context.client, context.group)
                 let expenses = try await client.expenses(groupID: found.id)
                 if options.json { return try Output.json(expenses) }
-                let names = Dictionary(
-                    uniqueKeysWithValues: try await client.members(groupID: found.id).map { ($0.id, $0.name) })
+                let names = context.names
                 Output.table(
                     ["DATE", "DESCRIPTION", "AMOUNT", "PAID BY", "CATEGORY"],
                     expenses.map {
@@ -168,12 +165,11 @@ struct Balances: AsyncParsableCommand {
 
     func run() async throws {
         try await SplitterCLI.run {
-            let client = try options.client()
-            let found = try await resolveGroup(client, group)
+            let context = try await GroupContext(options, group: group)
+            let (client, found) = (context.client, context.group)
             let balances = try await client.balances(groupID: found.id)
             if options.json { return try Output.json(balances) }
-            let names = Dictionary(
-                uniqueKeysWithValues: try await client.members(groupID: found.id).map { ($0.id, $0.name) })
+            let names = context.names
             guard !balances.balances.isEmpty else { return print("Everyone is settled up.") }
             Output.table(
                 ["MEMBER", "NET", "CURRENCY"],
@@ -198,12 +194,11 @@ struct Plan: AsyncParsableCommand {
 
     func run() async throws {
         try await SplitterCLI.run {
-            let client = try options.client()
-            let found = try await resolveGroup(client, group)
+            let context = try await GroupContext(options, group: group)
+            let (client, found) = (context.client, context.group)
             let transfers = try await client.plan(groupID: found.id, currency: currency)
             if options.json { return try Output.json(transfers) }
-            let names = Dictionary(
-                uniqueKeysWithValues: try await client.members(groupID: found.id).map { ($0.id, $0.name) })
+            let names = context.names
             guard !transfers.isEmpty else { return print("Nothing to settle in \(currency ?? found.homeCurrency).") }
             for transfer in transfers {
                 print(
@@ -226,12 +221,10 @@ struct Settle: AsyncParsableCommand {
 
     func run() async throws {
         try await SplitterCLI.run {
-            let client = try options.client()
-            let store = try options.store()
-            let found = try await resolveGroup(client, group, store: store)
-            let members = try await SplitterCLI.members(client, groupID: found.id, store: store)
-            let payer = try resolveMember(members, from)
-            let payee = try resolveMember(members, to)
+            let context = try await GroupContext(options, group: group)
+            let (client, store, found) = (context.client, context.store, context.group)
+            let payer = try context.member(from)
+            let payee = try context.member(to)
             let id = UUID().uuidString.lowercased()
             let key = UUID().uuidString
             let settlement: Settlement

@@ -93,27 +93,15 @@ struct SplitInputReader {
         case .exact:
             return .exact(try amounts(input.amounts, field: field + ".amounts", allowNegative: false))
         case .percent:
-            guard let percents = input.percents else {
-                throw APIError.invalid(field: field + ".percents", "percents is missing.")
-            }
             return .percent(
-                try percents.enumerated().map { index, entry in
-                    let path = "\(field).percents[\(index)]"
-                    return MemberDecimal(
-                        try note(entry.memberId, path + ".memberId"),
-                        try MoneyInput.decimal(entry.percent, field: path + ".percent"))
-                })
+                try decimals(
+                    input.percents.map { $0.map { ($0.memberId, $0.percent) } }, field: field, key: "percents",
+                    value: "percent"))
         case .shares:
-            guard let shares = input.shares else {
-                throw APIError.invalid(field: field + ".shares", "shares is missing.")
-            }
             return .shares(
-                try shares.enumerated().map { index, entry in
-                    let path = "\(field).shares[\(index)]"
-                    return MemberDecimal(
-                        try note(entry.memberId, path + ".memberId"),
-                        try MoneyInput.decimal(entry.shares, field: path + ".shares"))
-                })
+                try decimals(
+                    input.shares.map { $0.map { ($0.memberId, $0.shares) } }, field: field, key: "shares",
+                    value: "shares"))
         case .adjustment:
             return .adjustment(
                 members: try ids(input.memberIds, field: field + ".memberIds"),
@@ -134,6 +122,19 @@ struct SplitInputReader {
                         extra.amount, currency, field: "\(field).extras[\(index)].amount", allowNegative: true))
             }
             return .itemized(items: splitItems, extras: extras)
+        }
+    }
+
+    /// Percentages or weights: one decimal per member, each field named by its index.
+    private mutating func decimals(
+        _ entries: [(memberId: String, value: String)]?, field: String, key: String, value: String
+    ) throws -> [MemberDecimal] {
+        guard let entries else { throw APIError.invalid(field: "\(field).\(key)", "\(key) is missing.") }
+        return try entries.enumerated().map { index, entry in
+            let path = "\(field).\(key)[\(index)]"
+            return MemberDecimal(
+                try note(entry.memberId, path + ".memberId"),
+                try MoneyInput.decimal(entry.value, field: path + "." + value))
         }
     }
 

@@ -4,11 +4,24 @@ import SplitAPI
 
 /// A write made while the server could not be reached, kept until `SyncEngine.push` sends it.
 /// It carries a client-generated id and an idempotency key, so sending it twice creates nothing
-/// twice (DESIGN §5, §8).
+/// twice (DESIGN §5, §8). Edits carry the version they were based on, so a change someone else
+/// made meanwhile is a conflict, never a silent overwrite.
 public struct PendingOperation: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     public enum Kind: String, Codable, Sendable {
         case createExpense
         case createSettlement
+        case updateExpense
+        case deleteExpense
+        case restoreExpense
+        case setSharePayment
+    }
+
+    /// Waiting to be sent; refused by the server (422, 403, 404: kept with why); or in conflict
+    /// with a change made by someone else (kept with the server's version, until resolved).
+    public enum State: String, Codable, Sendable {
+        case pending
+        case refused
+        case conflict
     }
 
     public static let databaseTableName = "pending_operations"
@@ -20,15 +33,24 @@ public struct PendingOperation: Codable, Sendable, Equatable, FetchableRecord, P
     public var body: Data
     public var idempotencyKey: String
     public var createdAt: Date
-    /// Set when the server refused it (422, 403, 404, 409): kept, with why, for the user to see.
+    /// Why the server refused it, or what the conflict is.
     public var error: String?
     /// A human line for `splitter status`.
     public var summary: String
+    /// The expense this operation is about (creates included), so later operations on the same
+    /// expense wait while an earlier one is refused or in conflict.
+    public var targetID: String?
+    /// The expense version the change was based on.
+    public var baseVersion: Int64?
+    public var state: State
+    /// The server's current expense (JSON) when the operation is in conflict.
+    public var serverCurrent: Data?
 
     public init(
         id: String, groupID: String, kind: Kind, body: Data, idempotencyKey: String, createdAt: Date,
         error: String? = nil,
-        summary: String
+        summary: String, targetID: String? = nil, baseVersion: Int64? = nil, state: State = .pending,
+        serverCurrent: Data? = nil
     ) {
         self.id = id
         self.groupID = groupID
@@ -38,11 +60,73 @@ public struct PendingOperation: Codable, Sendable, Equatable, FetchableRecord, P
         self.createdAt = createdAt
         self.error = error
         self.summary = summary
+        self.targetID = targetID
+        self.baseVersion = baseVersion
+        self.state = state
+        self.serverCurrent = serverCurrent
+    }
+
+    /// An edit, delete, restore or payment of an existing expense: what can be in conflict.
+    public var isChange: Bool { kind != .createExpense && kind != .createSettlement }
+
+    /// The server's side of a conflict.
+    public var serverExpense: Expense? { serverCurrent.flatMap { try? Expense.decodeFromServer($0) } }
+
+    /// The intended edit of an `updateExpense` (its version is `baseVersion`).
+    public var intendedChanges: ExpenseChanges? {
+        kind == .updateExpense ? try? JSONDecoder().decode(ExpenseChanges.self, from: body) : nil
+    }
+
+    /// The intended paid state of a `setSharePayment`.
+    public var intendedPayment: SharePayment? {
+        kind == .setSharePayment ? try? JSONDecoder().decode(SharePayment.self, from: body) : nil
     }
 }
 
-/// What the SDK keeps on disk: the queue of pending writes and the last known groups and
-/// members (so names resolve while offline). One SQLite file through GRDB.
+/// The body of a queued `pay`/`unpay`.
+public struct SharePayment: Codable, Sendable, Equatable {
+    public var shareID: String
+    public var isPaid: Bool
+    public var reason: String?
+
+    public init(shareID: String, isPaid: Bool, reason: String?) {
+        self.shareID = shareID
+        self.isPaid = isPaid
+        self.reason = reason
+    }
+}
+
+extension PendingOperation {
+    /// A queued edit of `expense` (as last seen), based on its version.
+    public static func update(_ expense: Expense, _ changes: ExpenseChanges, summary: String) throws -> Self {
+        var changes = changes
+        changes.version = nil
+        return PendingOperation(
+            id: UUID().uuidString.lowercased(), groupID: expense.groupId, kind: .updateExpense,
+            body: try JSONEncoder().encode(changes), idempotencyKey: UUID().uuidString, createdAt: Date(),
+            summary: summary, targetID: expense.id, baseVersion: expense.version)
+    }
+
+    /// A queued delete (`isDeleted`) or restore of `expense` (as last seen).
+    public static func setDeleted(_ expense: Expense, _ isDeleted: Bool, summary: String) -> Self {
+        PendingOperation(
+            id: UUID().uuidString.lowercased(), groupID: expense.groupId,
+            kind: isDeleted ? .deleteExpense : .restoreExpense, body: Data("{}".utf8),
+            idempotencyKey: UUID().uuidString, createdAt: Date(), summary: summary, targetID: expense.id,
+            baseVersion: expense.version)
+    }
+
+    /// A queued pay/unpay of one share of `expense`.
+    public static func setPaid(_ expense: Expense, _ payment: SharePayment, summary: String) throws -> Self {
+        PendingOperation(
+            id: UUID().uuidString.lowercased(), groupID: expense.groupId, kind: .setSharePayment,
+            body: try JSONEncoder().encode(payment), idempotencyKey: UUID().uuidString, createdAt: Date(),
+            summary: summary, targetID: expense.id, baseVersion: expense.version)
+    }
+}
+
+/// What the SDK keeps on disk: the queue of pending writes and the last known groups, members
+/// and expenses (so names and ids resolve while offline). One SQLite file through GRDB.
 public final class OfflineStore: Sendable {
     let database: DatabaseQueue
 
@@ -73,6 +157,24 @@ public final class OfflineStore: Sendable {
                 table.column("value", .text).notNull()
             }
         }
+        // Edits, deletes and payments are queued too; a conflict keeps both sides. Operations
+        // refused before this migration stay refused.
+        migrator.registerMigration("0002_edits_conflicts_expense_cache") { db in
+            try db.alter(table: "pending_operations") { table in
+                table.add(column: "targetID", .text)
+                table.add(column: "baseVersion", .integer)
+                table.add(column: "state", .text).notNull().defaults(to: "pending")
+                table.add(column: "serverCurrent", .blob)
+            }
+            try db.execute(sql: "UPDATE pending_operations SET state = 'refused' WHERE error IS NOT NULL")
+            try db.create(table: "cached_expenses") { table in
+                table.primaryKey("id", .text)
+                table.column("groupID", .text).notNull().indexed()
+                table.column("version", .integer).notNull()
+                table.column("isDeleted", .boolean).notNull()
+                table.column("json", .blob).notNull()
+            }
+        }
         try migrator.migrate(database)
     }
 
@@ -80,17 +182,55 @@ public final class OfflineStore: Sendable {
         try database.write { try operation.insert($0) }
     }
 
-    /// Waiting operations in the order they were made (parked ones excluded).
-    public func pending() throws -> [PendingOperation] {
+    /// Waiting operations in the order they were made (refused and conflicting ones excluded).
+    public func pending() throws -> [PendingOperation] { try operations(in: .pending) }
+
+    /// Operations the server refused, with why.
+    public func parked() throws -> [PendingOperation] { try operations(in: .refused) }
+
+    /// Operations in conflict with someone else's change, with the server's version.
+    public func conflicts() throws -> [PendingOperation] { try operations(in: .conflict) }
+
+    private func operations(in state: PendingOperation.State) throws -> [PendingOperation] {
         try database.read { db in
-            try PendingOperation.filter(Column("error") == nil).order(Column("createdAt"), Column("id")).fetchAll(db)
+            try PendingOperation.filter(Column("state") == state.rawValue).order(Column("createdAt"), Column("id"))
+                .fetchAll(db)
         }
     }
 
-    /// Operations the server refused, with why.
-    public func parked() throws -> [PendingOperation] {
-        try database.read { db in
-            try PendingOperation.filter(Column("error") != nil).order(Column("createdAt"), Column("id")).fetchAll(db)
+    /// The operation whose id is or starts with `prefix` (what `splitter status` shows).
+    public func operation(matching prefix: String) throws -> PendingOperation? {
+        let found = try database.read { db in
+            try PendingOperation.filter(Column("id").like(prefix.lowercased() + "%")).limit(2).fetchAll(db)
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+
+    func operation(id: String) throws -> PendingOperation? {
+        try database.read { try PendingOperation.fetchOne($0, key: id) }
+    }
+
+    /// Drops a queued, refused or conflicting operation: the server's state stands.
+    public func discard(id: String) throws {
+        _ = try database.write { try PendingOperation.deleteOne($0, key: id) }
+    }
+
+    /// Resolves a conflict by re-basing the intended change on the server's version that the
+    /// conflict showed: the next sync sends it again. If the server moved on once more, that is
+    /// a new conflict, not an overwrite. Later operations on the same expense move along.
+    public func force(id: String) throws {
+        try database.write { db in
+            guard var operation = try PendingOperation.fetchOne(db, key: id), operation.state == .conflict,
+                let current = operation.serverExpense
+            else { throw OfflineStoreError.notAConflict(id) }
+            if let old = operation.baseVersion, let target = operation.targetID {
+                try rebase(db, target: target, from: old, to: current.version, excluding: id)
+            }
+            operation.baseVersion = current.version
+            operation.state = .pending
+            operation.error = nil
+            operation.serverCurrent = nil
+            try operation.update(db)
         }
     }
 
@@ -98,9 +238,37 @@ public final class OfflineStore: Sendable {
         _ = try database.write { try PendingOperation.deleteOne($0, key: id) }
     }
 
+    /// Sent: removed; later operations on the same expense, made on top of the same version,
+    /// now stand on the version this one produced.
+    func complete(_ operation: PendingOperation, resultingVersion: Int64?) throws {
+        try database.write { db in
+            _ = try PendingOperation.deleteOne(db, key: operation.id)
+            if let target = operation.targetID, let old = operation.baseVersion, let new = resultingVersion {
+                try rebase(db, target: target, from: old, to: new, excluding: operation.id)
+            }
+        }
+    }
+
+    private func rebase(_ db: Database, target: String, from old: Int64, to new: Int64, excluding id: String) throws {
+        try db.execute(
+            sql: """
+                UPDATE pending_operations SET baseVersion = ?
+                WHERE targetID = ? AND baseVersion = ? AND state = 'pending' AND id <> ?
+                """, arguments: [new, target, old, id])
+    }
+
     func park(id: String, error: String) throws {
         try database.write { db in
-            try db.execute(sql: "UPDATE pending_operations SET error = ? WHERE id = ?", arguments: [error, id])
+            try db.execute(
+                sql: "UPDATE pending_operations SET error = ?, state = 'refused' WHERE id = ?", arguments: [error, id])
+        }
+    }
+
+    func markConflict(id: String, error: String, current: Data?) throws {
+        try database.write { db in
+            try db.execute(
+                sql: "UPDATE pending_operations SET error = ?, state = 'conflict', serverCurrent = ? WHERE id = ?",
+                arguments: [error, current, id])
         }
     }
 
@@ -152,6 +320,53 @@ public final class OfflineStore: Sendable {
         }
     }
 
+    /// Keeps the last seen state of these expenses (newer versions win).
+    public func cache(expenses: [Expense]) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        try database.write { db in
+            for expense in expenses {
+                try db.execute(
+                    sql: """
+                        INSERT INTO cached_expenses (id, groupID, version, isDeleted, json) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET version = excluded.version, isDeleted = excluded.isDeleted,
+                            json = excluded.json
+                        WHERE excluded.version >= cached_expenses.version
+                        """,
+                    arguments: [
+                        expense.id, expense.groupId, expense.version, expense.isDeleted, try encoder.encode(expense),
+                    ])
+            }
+        }
+    }
+
+    public func cachedExpense(id: String) throws -> Expense? {
+        try database.read { db in
+            try Data.fetchOne(db, sql: "SELECT json FROM cached_expenses WHERE id = ?", arguments: [id])
+        }.map { try Expense.decodeFromServer($0) }
+    }
+
+    /// The group's cached expenses, newest date first.
+    public func cachedExpenses(groupID: String, includeDeleted: Bool = false) throws -> [Expense] {
+        try database.read { db in
+            try Data.fetchAll(
+                db,
+                sql: "SELECT json FROM cached_expenses WHERE groupID = ? AND (? OR NOT isDeleted)",
+                arguments: [groupID, includeDeleted])
+        }.map { try Expense.decodeFromServer($0) }.sorted {
+            ($0.expenseDate, $0.createdAt) > ($1.expenseDate, $1.createdAt)
+        }
+    }
+
+    /// Ids of cached expenses that start with `prefix` (for short ids on the command line).
+    public func cachedExpenseIDs(withPrefix prefix: String) throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM cached_expenses WHERE id LIKE ? ORDER BY id LIMIT 10",
+                arguments: [prefix.lowercased() + "%"])
+        }
+    }
+
     public var lastSync: Date? {
         get throws {
             try database.read { db in
@@ -172,60 +387,12 @@ public final class OfflineStore: Sendable {
     }
 }
 
-/// Sends the queue in order (DESIGN §8): safe to repeat, a refused operation is parked with its
-/// error and the rest go on, and an unreachable server or a dead session stops the run with the
-/// queue kept.
-public struct SyncEngine: Sendable {
-    public struct Report: Sendable, Equatable {
-        public var sent = 0
-        public var parked = 0
-        public var remaining = 0
-        /// Why the run stopped early (offline, logged out), if it did.
-        public var stoppedBecause: SplitterError?
-    }
+public enum OfflineStoreError: Error, Equatable, CustomStringConvertible {
+    case notAConflict(String)
 
-    let client: SplitterClient
-    let store: OfflineStore
-
-    public init(client: SplitterClient, store: OfflineStore) {
-        self.client = client
-        self.store = store
-    }
-
-    public func push() async throws -> Report {
-        var report = Report()
-        let queue = try store.pending()
-        let decoder = JSONDecoder()
-        for (index, operation) in queue.enumerated() {
-            do {
-                switch operation.kind {
-                case .createExpense:
-                    let request = try decoder.decode(Components.Schemas.CreateExpenseRequest.self, from: operation.body)
-                    _ = try await client.addExpense(request, idempotencyKey: operation.idempotencyKey)
-                case .createSettlement:
-                    let request = try decoder.decode(
-                        Components.Schemas.CreateSettlementRequest.self, from: operation.body)
-                    _ = try await client.settle(
-                        groupID: operation.groupID, from: request.fromMemberId, to: request.toMemberId,
-                        amount: request.amount,
-                        currency: request.currency, note: request.note, id: request.id,
-                        idempotencyKey: operation.idempotencyKey)
-                }
-                try store.remove(id: operation.id)
-                report.sent += 1
-            } catch let error as SplitterError {
-                switch error {
-                case .offline, .unauthorized, .rateLimited, .server:
-                    report.stoppedBecause = error
-                    report.remaining = queue.count - index
-                    return report
-                case .validation, .forbidden, .notFound, .conflict:
-                    try store.park(id: operation.id, error: error.description)
-                    report.parked += 1
-                }
-            }
+    public var description: String {
+        switch self {
+        case .notAConflict(let id): "Operation \(id) is not a conflict with the server's version."
         }
-        try store.recordSync(Date())
-        return report
     }
 }

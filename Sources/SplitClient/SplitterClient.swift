@@ -176,14 +176,16 @@ public struct SplitterClient: Sendable {
         }
     }
 
-    /// Every live expense of the group, newest first (all pages).
-    public func expenses(groupID: String) async throws -> [Expense] {
+    /// Every live expense of the group, newest first (all pages); deleted ones too when asked.
+    public func expenses(groupID: String, includeDeleted: Bool = false) async throws -> [Expense] {
         var all: [Expense] = []
         var cursor: String?
         repeat {
             let page = cursor
             let output = try await send {
-                try await api.listExpenses(path: .init(groupId: groupID), query: .init(limit: 200, cursor: page))
+                try await api.listExpenses(
+                    path: .init(groupId: groupID),
+                    query: .init(includeDeleted: includeDeleted ? true : nil, limit: 200, cursor: page))
             }
             switch output {
             case .ok(let ok):

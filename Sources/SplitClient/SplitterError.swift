@@ -42,15 +42,21 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
         case 403: self = .forbidden(message)
         case 404: self = .notFound(message)
         case 409, 412:
-            let current = (details?["current"] ?? nil).flatMap { value -> Data? in
-                let object = value as Any
-                return JSONSerialization.isValidJSONObject(object)
-                    ? try? JSONSerialization.data(withJSONObject: object) : nil
-            }
-            self = .conflict(message: message, field: field, current: current)
+            self = .conflict(message: message, field: field, current: Self.current(in: envelope))
         case 429: self = .rateLimited(retryAfterSeconds: retryAfter ?? ((details?["retryAfterSeconds"] ?? nil) as? Int))
         case 400..<500: self = .validation(message: message, field: field)
         default: self = .server(message)
         }
+    }
+
+    /// `details.current` as JSON bytes. Re-encoded through the details' own Codable form, so what
+    /// comes out is exactly what the server sent (numbers, nested objects, nulls).
+    private static func current(in envelope: Components.Schemas.ErrorEnvelope?) -> Data? {
+        guard let details = envelope?.error.details,
+            let data = try? JSONEncoder().encode(details),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let current = object["current"], !(current is NSNull)
+        else { return nil }
+        return try? JSONSerialization.data(withJSONObject: current, options: [.sortedKeys])
     }
 }

@@ -49,8 +49,12 @@ struct GroupContext {
     let members: [Member]
 
     init(_ options: GlobalOptions, group text: String) async throws {
-        client = try options.client()
-        store = try options.store()
+        try await self.init(client: try options.client(), store: try options.store(), group: text)
+    }
+
+    init(client: SplitterClient, store: OfflineStore, group text: String) async throws {
+        self.client = client
+        self.store = store
         group = try await resolveGroup(client, text, store: store)
         members = try await SplitterCLI.members(client, groupID: group.id, store: store)
     }

@@ -23,7 +23,8 @@ public struct SplitterCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Register.self, Login.self, Logout.self, WhoAmI.self, GroupCommand.self, MemberCommand.self,
-            ExpenseCommand.self, Balances.self, Plan.self, Settle.self, Sync.self, Status.self,
+            ExpenseCommand.self, Pay.self, Unpay.self, History.self, Balances.self, Plan.self, Settle.self,
+            Activity.self, Sync.self, Status.self,
         ])
 
     public init() {}

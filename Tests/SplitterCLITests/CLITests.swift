@@ -14,6 +14,11 @@ struct CLITests {
 
     /// Runs `splitter` with a config folder of the test's own.
     static func splitter(_ arguments: [String], stdin: String? = nil, config: URL) async throws -> Result {
+        try splitterNow(arguments, stdin: stdin, config: config)
+    }
+
+    /// The same, blocking the calling thread (for a token store that must act between two requests).
+    static func splitterNow(_ arguments: [String], stdin: String? = nil, config: URL) throws -> Result {
         let process = Process()
         let bundle = Bundle.main.bundleURL
         let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("splitter").path }

@@ -1,0 +1,119 @@
+import Foundation
+import SplitAPI
+
+public typealias ExpenseShare = Components.Schemas.ExpenseShare
+public typealias ExpenseChanges = Components.Schemas.UpdateExpenseRequest
+public typealias HistoryEntry = Components.Schemas.HistoryEntry
+public typealias ActivityEntry = Components.Schemas.ActivityEntry
+public typealias Changes = Components.Schemas.ChangesResponse
+
+/// One expense's life after it was added: read, edit on a known version, delete and restore,
+/// paid shares with their history, and the group's activity (DESIGN §5).
+extension SplitterClient {
+    public func expense(id: String) async throws -> Expense {
+        switch try await send({ try await api.getExpense(path: .init(expenseId: id)) }) {
+        case .ok(let ok): return try ok.body.json.expense
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Changes the fields set in `changes`, based on `version`: when someone changed the expense
+    /// since, the server keeps theirs and this throws `.conflict` with the current expense
+    /// (`SplitterError.currentExpense`). Nothing is ever silently overwritten.
+    public func updateExpense(id: String, _ changes: ExpenseChanges, basedOn version: Int64) async throws -> Expense {
+        var changes = changes
+        changes.version = version
+        let body = changes
+        let output = try await send {
+            try await api.updateExpense(path: .init(expenseId: id), body: .json(body))
+        }
+        switch output {
+        case .ok(let ok): return try ok.body.json.expense
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Soft-deletes; deleting a deleted expense answers it unchanged.
+    public func deleteExpense(id: String) async throws -> Expense {
+        switch try await send({ try await api.deleteExpense(path: .init(expenseId: id)) }) {
+        case .ok(let ok): return try ok.body.json.expense
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func restoreExpense(id: String) async throws -> Expense {
+        switch try await send({ try await api.restoreExpense(path: .init(expenseId: id)) }) {
+        case .ok(let ok): return try ok.body.json.expense
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Marks one share paid or unpaid, with an optional reason kept in its history.
+    public func setPaid(shareID: String, _ isPaid: Bool, reason: String? = nil) async throws -> ExpenseShare {
+        let output = try await send {
+            try await api.setSharePayment(
+                path: .init(splitId: shareID), body: .json(.init(isPaid: isPaid, reason: reason)))
+        }
+        switch output {
+        case .ok(let ok): return try ok.body.json.split
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Who marked the share paid or unpaid, oldest first.
+    public func shareHistory(shareID: String) async throws -> [HistoryEntry] {
+        switch try await send({ try await api.getShareHistory(path: .init(splitId: shareID)) }) {
+        case .ok(let ok): return try ok.body.json.history
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// The group's activity, newest first, at most `limit` entries (across pages).
+    public func activity(groupID: String, limit: Int = 50) async throws -> [ActivityEntry] {
+        var all: [ActivityEntry] = []
+        var cursor: String?
+        repeat {
+            let page = cursor
+            let size = min(200, limit - all.count)
+            let output = try await send {
+                try await api.listActivity(path: .init(groupId: groupID), query: .init(limit: size, cursor: page))
+            }
+            switch output {
+            case .ok(let ok):
+                let body = try ok.body.json
+                all += body.activity
+                cursor = body.nextCursor
+            case .default(let status, let error): throw Self.failure(status, error)
+            }
+        } while cursor != nil && all.count < limit
+        return all
+    }
+
+    /// One page of the group's change feed after `since` (nil: from the start).
+    public func changes(groupID: String, since: String?, limit: Int? = nil) async throws -> Changes {
+        let output = try await send {
+            try await api.listChanges(path: .init(groupId: groupID), query: .init(since: since, limit: limit))
+        }
+        switch output {
+        case .ok(let ok): return try ok.body.json
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+}
+
+extension SplitterError {
+    /// The server's current expense carried by a stale-version answer (412), when it sent one.
+    public var currentExpense: Expense? {
+        guard case .conflict(_, _, let current?) = self else { return nil }
+        return try? Expense.decodeFromServer(current)
+    }
+}
+
+extension Decodable {
+    /// Decodes JSON the way the server writes it (ISO 8601 timestamps).
+    static func decodeFromServer(_ data: Data) throws -> Self {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(Self.self, from: data)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import SplitAPI
+
+/// Sends the queue in order (DESIGN §8): safe to repeat; a refused operation is parked with its
+/// error and the rest go on; a change someone else overtook is kept as a conflict with both
+/// versions; an unreachable server or a dead session stops the run with the queue kept.
+public struct SyncEngine: Sendable {
+    public struct Report: Sendable, Equatable {
+        public var sent = 0
+        public var parked = 0
+        public var conflicts = 0
+        /// Operations left waiting because an earlier one on the same expense is refused or in
+        /// conflict: they were made on top of it.
+        public var held = 0
+        public var remaining = 0
+        /// Why the run stopped early (offline, logged out), if it did.
+        public var stoppedBecause: SplitterError?
+    }
+
+    let client: SplitterClient
+    let store: OfflineStore
+
+    public init(client: SplitterClient, store: OfflineStore) {
+        self.client = client
+        self.store = store
+    }
+
+    public func push() async throws -> Report {
+        var report = Report()
+        // Expenses with an operation that did not go through: later ones on them wait.
+        var blocked = Set((try store.parked() + store.conflicts()).compactMap(\.targetID))
+        for queued in try store.pending() {
+            if let target = queued.targetID, blocked.contains(target) {
+                report.held += 1
+                continue
+            }
+            // Re-read: an earlier operation on the same expense may have moved its base version.
+            guard let operation = try store.operation(id: queued.id) else { continue }
+            do {
+                let version = try await send(operation)
+                try store.complete(operation, resultingVersion: version)
+                report.sent += 1
+            } catch let error as SplitterError {
+                switch error {
+                case .offline, .unauthorized, .rateLimited, .server:
+                    report.stoppedBecause = error
+                    report.remaining = try store.pending().count
+                    return report
+                case .conflict(let message, _, let current) where operation.isChange:
+                    var serverSide = current
+                    if serverSide == nil { serverSide = try await currentExpense(operation) }
+                    try store.markConflict(id: operation.id, error: message, current: serverSide)
+                    report.conflicts += 1
+                    if let target = operation.targetID { blocked.insert(target) }
+                case .validation, .forbidden, .notFound, .conflict:
+                    try store.park(id: operation.id, error: error.description)
+                    report.parked += 1
+                    if let target = operation.targetID { blocked.insert(target) }
+                }
+            }
+        }
+        report.remaining = try store.pending().count
+        try store.recordSync(Date())
+        return report
+    }
+
+    /// Sends one operation; returns the expense version it produced, when it touched one.
+    private func send(_ operation: PendingOperation) async throws -> Int64? {
+        let decoder = JSONDecoder()
+        switch operation.kind {
+        case .createExpense:
+            let request = try decoder.decode(Components.Schemas.CreateExpenseRequest.self, from: operation.body)
+            return try await client.addExpense(request, idempotencyKey: operation.idempotencyKey).version
+        case .createSettlement:
+            let request = try decoder.decode(Components.Schemas.CreateSettlementRequest.self, from: operation.body)
+            _ = try await client.settle(
+                groupID: operation.groupID, from: request.fromMemberId, to: request.toMemberId, amount: request.amount,
+                currency: request.currency, note: request.note, id: request.id,
+                idempotencyKey: operation.idempotencyKey)
+            return nil
+        case .updateExpense:
+            let changes = try decoder.decode(ExpenseChanges.self, from: operation.body)
+            let updated = try await client.updateExpense(
+                id: try target(operation), changes, basedOn: try base(operation))
+            try? store.cache(expenses: [updated])
+            return updated.version
+        case .deleteExpense, .restoreExpense:
+            // The API deletes without a version, so the check that nobody changed the expense
+            // since it was seen happens here, just before.
+            let isDeleted = operation.kind == .deleteExpense
+            let current = try await client.expense(id: try target(operation))
+            if current.isDeleted == isDeleted { return nil }
+            guard current.version == (try base(operation)) else {
+                throw SplitterError.conflict(
+                    message:
+                        "Someone changed this expense since you saw it; nothing was \(isDeleted ? "deleted" : "restored").",
+                    field: "version", current: try Self.encode(current))
+            }
+            let changed =
+                isDeleted
+                ? try await client.deleteExpense(id: current.id) : try await client.restoreExpense(id: current.id)
+            try? store.cache(expenses: [changed])
+            return changed.version
+        case .setSharePayment:
+            let payment = try decoder.decode(SharePayment.self, from: operation.body)
+            _ = try await client.setPaid(shareID: payment.shareID, payment.isPaid, reason: payment.reason)
+            // Marking a share changes its expense's version by one: later queued edits made on
+            // top of this payment stand on that version (if the server counted otherwise, the
+            // edit is a conflict, never an overwrite).
+            return operation.baseVersion.map { $0 + 1 }
+        }
+    }
+
+    private func target(_ operation: PendingOperation) throws -> String {
+        guard let target = operation.targetID else { throw SplitterError.validation(message: "No expense", field: nil) }
+        return target
+    }
+
+    private func base(_ operation: PendingOperation) throws -> Int64 {
+        guard let base = operation.baseVersion else {
+            throw SplitterError.validation(message: "No base version", field: "version")
+        }
+        return base
+    }
+
+    /// The server's side of a conflict that came without one (a 409 on a deleted expense).
+    private func currentExpense(_ operation: PendingOperation) async throws -> Data? {
+        guard let target = operation.targetID, let current = try? await client.expense(id: target) else { return nil }
+        return try Self.encode(current)
+    }
+
+    static func encode(_ expense: Expense) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(expense)
+    }
+}

@@ -1,0 +1,414 @@
+import ArgumentParser
+import Foundation
+import SplitAPI
+import SplitClient
+import SplitCore
+
+/// Who paid and how it is split, as `expense add` and `expense edit` both take them.
+struct SplitOptions: ParsableArguments {
+    @Option(name: .customLong("paid-by"), help: "Who paid, and how much each.") var paidBy: String?
+    @Option(help: "Split equally between these members.") var equal: String?
+    @Option(help: "Exact amounts per member.") var exact: String?
+    @Option(help: "Percentages per member.") var percent: String?
+    @Option(help: "Weights per member.") var shares: String?
+    @Option(help: "± amounts on top of an equal split.") var adjust: String?
+
+    static let help = """
+        Members are named by name or id. Payers: --paid-by aki (the whole
+        amount) or --paid-by aki=3000,ben=1000. Split (one of): --equal aki,ben
+        (default: everyone), --exact aki=1200,ben=800, --percent aki=60,ben=40,
+        --shares aki=2,ben=1, or --adjust aki=+500,ben=-500 on top of --equal.
+        """
+
+    func validate() throws {
+        let modes = [exact, percent, shares].compactMap { $0 }.count
+        guard modes <= 1, modes == 0 || (equal == nil && adjust == nil) else {
+            throw ValidationError("Choose one split: --equal (with --adjust), --exact, --percent or --shares.")
+        }
+    }
+
+    /// The payers given: several with amounts, or one for the whole amount; (nil, nil) when none.
+    func payers(_ context: GroupContext) throws -> (paidBy: [SplitClient.MemberAmount]?, paidByMemberID: String?) {
+        guard let paidBy else { return (nil, nil) }
+        let entries = try pairs(paidBy, option: "--paid-by")
+        if entries.count == 1, entries[0].1 == nil { return (nil, try context.member(entries[0].0).id) }
+        return (try amounts(paidBy, "--paid-by", context), nil)
+    }
+
+    /// The split given, or nil when no split option was.
+    func split(_ context: GroupContext) throws -> SplitInput? {
+        func id(_ name: String) throws -> String { try context.member(name).id }
+        let equalIDs =
+            try equal.map { try pairs($0, option: "--equal").map { try id($0.0) } }
+            ?? context.members.filter(\.active).map(\.id)
+        if let exact { return SplitInput(mode: .exact, amounts: try amounts(exact, "--exact", context)) }
+        if let percent {
+            return SplitInput(
+                mode: .percent,
+                percents: try pairs(percent, option: "--percent").map {
+                    .init(memberId: try id($0.0), percent: $0.1 ?? "0")
+                })
+        }
+        if let shares {
+            return SplitInput(
+                mode: .shares,
+                shares: try pairs(shares, option: "--shares").map { .init(memberId: try id($0.0), shares: $0.1 ?? "1") }
+            )
+        }
+        if let adjust {
+            return SplitInput(
+                mode: .adjustment, memberIds: equalIDs,
+                adjustments: try amounts(adjust.replacingOccurrences(of: "+", with: ""), "--adjust", context))
+        }
+        if equal != nil { return SplitInput(mode: .equal, memberIds: equalIDs) }
+        return nil
+    }
+
+    private func amounts(_ text: String, _ option: String, _ context: GroupContext) throws -> [SplitClient.MemberAmount]
+    {
+        try pairs(text, option: option).map { name, value in
+            guard let value else { throw CLIError(message: "\(option): give \(name)=amount.", code: 2) }
+            return SplitClient.MemberAmount(memberId: try context.member(name).id, amount: value)
+        }
+    }
+}
+
+/// An expense named on the command line by its id or the start of it (as `expense list` shows),
+/// its group and members: from the server, or as last seen when the server cannot be reached.
+struct ExpenseContext {
+    let group: GroupContext
+    let expense: Expense
+    /// True when the server could not be reached and `expense` is the cached copy.
+    let isOffline: Bool
+
+    init(_ options: GlobalOptions, expense text: String, includeDeleted: Bool = true) async throws {
+        let client = try options.client()
+        let store = try options.store()
+        let id = try resolveExpenseID(text, store: store)
+        do {
+            expense = try await client.expense(id: id)
+            try? store.cache(expenses: [expense])
+            isOffline = false
+        } catch SplitterError.offline(let reason) {
+            guard let cached = try store.cachedExpense(id: id) else { throw SplitterError.offline(reason) }
+            expense = cached
+            isOffline = true
+        }
+        group = try await GroupContext(client: client, store: store, group: expense.groupId)
+    }
+
+    var names: [String: String] { group.names }
+
+    /// "Dinner (9000 JPY)".
+    var title: String { "\(expense.description) (\(expense.amount) \(expense.currency))" }
+}
+
+/// A full expense id, or the one cached expense whose id starts with `text`.
+func resolveExpenseID(_ text: String, store: OfflineStore) throws -> String {
+    if UUID(uuidString: text) != nil { return text.lowercased() }
+    guard text.count >= 4 else {
+        throw CLIError(message: "Give at least 4 characters of the expense id.", code: 2)
+    }
+    let matches = try store.cachedExpenseIDs(withPrefix: text)
+    guard matches.count == 1 else {
+        throw CLIError(
+            message: matches.isEmpty
+                ? "No expense \"\(text)\" known here; use its full id, or run `splitter expense list <group>` first."
+                : "Several expenses start with \"\(text)\"; give more of the id.",
+            code: matches.isEmpty ? 5 : 7)
+    }
+    return matches[0]
+}
+
+/// The first 8 characters of an id: enough to name it on the command line.
+func short(_ id: String) -> String { String(id.prefix(8)) }
+
+func timestamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+
+struct ExpenseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expense", abstract: "Add, list, show, edit, delete and restore expenses.",
+        discussion: """
+            Expenses are named by their id or its first characters, as `expense
+            list` shows them. Edits, deletes and restores made while the server
+            cannot be reached are queued with the version they were based on;
+            `splitter sync` sends them and reports a conflict if someone changed
+            the expense meanwhile (see `splitter sync --help`).
+            """,
+        subcommands: [Add.self, List.self, Show.self, Edit.self, Delete.self, Restore.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add an expense.", discussion: SplitOptions.help)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "What it was.") var description: String
+        @Argument(help: "The amount, e.g. 1200 or 12.50.") var amount: String
+        @Option(help: "Currency (default: the group's home currency).") var currency: String?
+        @Option(help: "Date, YYYY-MM-DD (default: today).") var date: String?
+        @Option(help: "Category name.") var category: String?
+        @OptionGroup var split: SplitOptions
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await GroupContext(options, group: group)
+                let (client, store, found) = (context.client, context.store, context.group)
+                let (paid, paidByMember) = try split.payers(context)
+                let chosen =
+                    try split.split(context)
+                    ?? SplitInput(mode: .equal, memberIds: context.members.filter(\.active).map(\.id))
+                // A client id and a fresh key per command: a retry after a lost answer, or a replay
+                // of the offline queue, creates nothing twice.
+                let request = Components.Schemas.CreateExpenseRequest(
+                    id: UUID().uuidString.lowercased(), groupId: found.id, description: description, amount: amount,
+                    currency: currency ?? found.homeCurrency, category: category, expenseDate: date ?? today(),
+                    paidBy: paid, paidByMemberId: paidByMember, split: chosen)
+                let key = UUID().uuidString
+                let expense: Expense
+                do {
+                    expense = try await client.addExpense(request, idempotencyKey: key)
+                } catch SplitterError.offline {
+                    try store.enqueue(
+                        PendingOperation(
+                            id: request.id!, groupID: found.id, kind: .createExpense,
+                            body: try JSONEncoder().encode(request),
+                            idempotencyKey: key, createdAt: Date(), error: nil,
+                            summary: "expense \(description) \(amount) \(request.currency) in \(found.name)",
+                            targetID: request.id))
+                    if options.json { return try Output.json(["queued": request.id!]) }
+                    return print("Offline: \(description) is queued; `splitter sync` sends it when the server is back.")
+                }
+                try? store.cache(expenses: [expense])
+                if options.json { return try Output.json(expense) }
+                let names = context.names
+                print(
+                    "Added \(expense.description): \(expense.amount) \(expense.currency), paid by "
+                        + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+                print(
+                    "Shares: "
+                        + expense.splits.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The group's expenses, newest first (as last seen when offline).")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Flag(help: "Include deleted expenses.") var deleted = false
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await GroupContext(options, group: group)
+                let (client, store, found) = (context.client, context.store, context.group)
+                let expenses: [Expense]
+                do {
+                    expenses = try await client.expenses(groupID: found.id, includeDeleted: deleted)
+                    try? store.cache(expenses: expenses)
+                } catch SplitterError.offline(let reason) {
+                    expenses = try store.cachedExpenses(groupID: found.id, includeDeleted: deleted)
+                    guard !expenses.isEmpty else { throw SplitterError.offline(reason) }
+                    warn("Offline: these are the expenses as last seen.")
+                }
+                if options.json { return try Output.json(expenses) }
+                guard !expenses.isEmpty else { return print("No expenses in \(found.name) yet.") }
+                let names = context.names
+                Output.table(
+                    ["DATE", "DESCRIPTION", "AMOUNT", "PAID BY", "CATEGORY", "ID"],
+                    expenses.map {
+                        [
+                            $0.expenseDate, $0.description + ($0.isDeleted ? " (deleted)" : ""),
+                            "\($0.amount) \($0.currency)",
+                            $0.payers.map { names[$0.memberId] ?? "?" }.joined(separator: ", "), $0.categoryName,
+                            short($0.id),
+                        ]
+                    })
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "An expense: who paid, each share (with its id) and whether it is paid.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Expense id, or its first characters.") var expense: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await ExpenseContext(options, expense: expense)
+                if context.isOffline { warn("Offline: this is the expense as last seen.") }
+                if options.json { return try Output.json(context.expense) }
+                printExpense(context.expense, names: context.names)
+            }
+        }
+    }
+
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an expense; what you leave out stays as it is.",
+            discussion: """
+                The edit is based on the version you last saw (or --version). If
+                someone changed the expense since, nothing is saved and both
+                versions are shown (exit 6).
+
+                \(SplitOptions.help)
+                """)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Expense id, or its first characters.") var expense: String
+        @Option(help: "What it was.") var description: String?
+        @Option(help: "The amount, e.g. 1200 or 12.50.") var amount: String?
+        @Option(help: "Currency.") var currency: String?
+        @Option(help: "Date, YYYY-MM-DD.") var date: String?
+        @Option(help: "Category name.") var category: String?
+        @Option(help: "The version this edit is based on (default: the one last seen).") var version: Int64?
+        @OptionGroup var split: SplitOptions
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await ExpenseContext(options, expense: expense)
+                let (paid, paidByMember) = try split.payers(context.group)
+                let changes = ExpenseChanges(
+                    description: description, amount: amount, currency: currency, category: category,
+                    expenseDate: date, paidBy: paid, paidByMemberId: paidByMember, split: try split.split(context.group)
+                )
+                guard changes != ExpenseChanges() else {
+                    throw CLIError(
+                        message: "Nothing to change: give --description, --amount, --date, --paid-by or a split.",
+                        code: 2)
+                }
+                let base = version ?? context.expense.version
+                if !context.isOffline {
+                    do {
+                        let updated = try await context.group.client.updateExpense(
+                            id: context.expense.id, changes, basedOn: base)
+                        try? context.group.store.cache(expenses: [updated])
+                        if options.json { return try Output.json(updated) }
+                        print("Changed \(updated.description) (now version \(updated.version)).")
+                        return printExpense(updated, names: context.names)
+                    } catch SplitterError.offline {
+                        // queued below
+                    } catch let error as SplitterError {
+                        guard let current = error.currentExpense else { throw error }
+                        try? context.group.store.cache(expenses: [current])
+                        warn(
+                            "splitter: someone changed \(context.expense.description) since version \(base); nothing was saved."
+                        )
+                        warn("  yours:  \(describe(changes, names: context.names))")
+                        warn("  theirs: \(describe(current, names: context.names))")
+                        warn("Look with `splitter expense show \(short(current.id))` and edit again.")
+                        throw ExitCode(error.exitCode)
+                    }
+                }
+                var basis = context.expense
+                basis.version = base
+                let operation = try PendingOperation.update(
+                    basis, changes, summary: "edit \(context.title): \(describe(changes, names: context.names))")
+                try context.group.store.enqueue(operation)
+                if options.json { return try Output.json(["queued": operation.id]) }
+                print(
+                    "Offline: the edit of \(context.expense.description) is queued (based on version \(base)); "
+                        + "`splitter sync` sends it.")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an expense (it can be restored; transfers made by paid shares stay).")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Expense id, or its first characters.") var expense: String
+
+        func run() async throws {
+            try await SplitterCLI.run { try await setDeleted(options, expense, true) }
+        }
+    }
+
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring a deleted expense back.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Expense id, or its first characters.") var expense: String
+
+        func run() async throws {
+            try await SplitterCLI.run { try await setDeleted(options, expense, false) }
+        }
+    }
+}
+
+/// `expense delete` and `expense restore`: online, or queued with the version last seen.
+private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: Bool) async throws {
+    let context = try await ExpenseContext(options, expense: text)
+    let verb = isDeleted ? "delete" : "restore"
+    if !context.isOffline {
+        do {
+            let client = context.group.client
+            let result =
+                isDeleted
+                ? try await client.deleteExpense(id: context.expense.id)
+                : try await client.restoreExpense(id: context.expense.id)
+            try? context.group.store.cache(expenses: [result])
+            if options.json { return try Output.json(result) }
+            if isDeleted {
+                return print(
+                    "Deleted \(result.description); `splitter expense restore \(short(result.id))` brings it back.")
+            }
+            return print("Restored \(result.description).")
+        } catch SplitterError.offline {
+            // queued below
+        }
+    }
+    let operation = PendingOperation.setDeleted(context.expense, isDeleted, summary: "\(verb) \(context.title)")
+    try context.group.store.enqueue(operation)
+    if options.json { return try Output.json(["queued": operation.id]) }
+    print(
+        "Offline: the \(verb) of \(context.expense.description) is queued (based on version "
+            + "\(context.expense.version)); `splitter sync` sends it.")
+}
+
+/// An expense for people: what, who paid, each share with its id and paid state.
+func printExpense(_ expense: Expense, names: [String: String]) {
+    print(
+        "\(expense.description)\(expense.isDeleted ? " (deleted)" : ""): \(expense.amount) \(expense.currency) on "
+            + "\(expense.expenseDate), \(expense.categoryName)")
+    print("Paid by " + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+    print("Split: \(expense.split.mode.rawValue)")
+    print("")
+    Output.table(
+        ["SHARE", "MEMBER", "OWES", "PAID"],
+        expense.splits.map {
+            [
+                short($0.id), names[$0.memberId] ?? $0.memberId, $0.amount,
+                $0.isPaid ? "yes" + ($0.paidAt.map { " (\(timestamp($0)))" } ?? "") : "no",
+            ]
+        })
+    print("")
+    print("Id \(expense.id), version \(expense.version)")
+}
+
+/// The fields an edit sets, for people: `amount 9600, description "Dinner"`.
+func describe(_ changes: ExpenseChanges, names: [String: String]) -> String {
+    var parts: [String] = []
+    if let description = changes.description { parts.append("description \"\(description)\"") }
+    if let amount = changes.amount { parts.append("amount \(amount)") }
+    if let currency = changes.currency { parts.append("currency \(currency)") }
+    if let date = changes.expenseDate { parts.append("date \(date)") }
+    if let category = changes.category { parts.append("category \(category)") }
+    if let payer = changes.paidByMemberId { parts.append("paid by \(names[payer] ?? payer)") }
+    if let paidBy = changes.paidBy {
+        parts.append("paid by " + paidBy.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+    }
+    if let split = changes.split { parts.append("split \(split.mode.rawValue)") }
+    return parts.isEmpty ? "no change" : parts.joined(separator: ", ")
+}
+
+/// A whole expense in one line: `version 2: "Dinner" 9000 JPY on 2026-05-01, paid by Ben 9000`.
+func describe(_ expense: Expense, names: [String: String]) -> String {
+    "version \(expense.version): \"\(expense.description)\" \(expense.amount) \(expense.currency) on "
+        + "\(expense.expenseDate), paid by "
+        + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", ")
+        + (expense.isDeleted ? " (deleted)" : "")
+}
+
+/// One line on standard error, for what is not the command's output.
+func warn(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import SplitAPI
+import SplitClient
+
+/// Options of `pay` and `unpay`: which share, and why.
+struct ShareOptions: ParsableArguments {
+    @Argument(help: "Expense id, or its first characters.") var expense: String
+    @Option(help: "Whose share (name or id; default: yours).") var member: String?
+    @Option(help: "Why, kept in the share's history (e.g. \"cash\").") var reason: String?
+}
+
+struct Pay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a share of an expense paid; records the transfer to the payer(s).",
+        discussion: "Queued when the server cannot be reached; `splitter sync` sends it.")
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var share: ShareOptions
+
+    func run() async throws {
+        try await SplitterCLI.run { try await setPaid(options, share, true) }
+    }
+}
+
+struct Unpay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark a share of an expense unpaid again; voids the transfer it recorded.",
+        discussion: "Queued when the server cannot be reached; `splitter sync` sends it.")
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var share: ShareOptions
+
+    func run() async throws {
+        try await SplitterCLI.run { try await setPaid(options, share, false) }
+    }
+}
+
+private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid: Bool) async throws {
+    let context = try await ExpenseContext(options, expense: chosen.expense)
+    let member =
+        try chosen.member.map { try context.group.member($0) }
+        ?? context.group.members.first { $0.id == context.group.group.myMemberId }
+    guard let member, let share = context.expense.splits.first(where: { $0.memberId == member.id }) else {
+        throw CLIError(
+            message: "\(chosen.member ?? "You") \(chosen.member == nil ? "have" : "has") no share in "
+                + "\(context.expense.description).",
+            code: 7)
+    }
+    let state = isPaid ? "paid" : "unpaid"
+    let what = "\(member.name)'s share of \(context.expense.description) (\(share.amount) \(context.expense.currency))"
+    if !context.isOffline {
+        do {
+            let updated = try await context.group.client.setPaid(shareID: share.id, isPaid, reason: chosen.reason)
+            if options.json { return try Output.json(updated) }
+            return print("Marked \(what) \(state)" + (chosen.reason.map { ": \($0)" } ?? "."))
+        } catch SplitterError.offline {}
+    }
+    guard share.isPaid != isPaid else {
+        if options.json { return try Output.json(share) }
+        return print("\(what) is already \(state) (as last seen).")
+    }
+    let operation = try PendingOperation.setPaid(
+        context.expense, SharePayment(shareID: share.id, isPaid: isPaid, reason: chosen.reason),
+        summary: "mark \(what) \(state)" + (chosen.reason.map { " (\($0))" } ?? ""))
+    try context.group.store.enqueue(operation)
+    if options.json { return try Output.json(["queued": operation.id]) }
+    print("Offline: marking \(what) \(state) is queued; `splitter sync` sends it.")
+}
+
+struct History: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Who marked the shares of an expense paid or unpaid, when and why, oldest first.")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Expense id, or its first characters.") var expense: String
+    @Option(help: "Only this member's share (name or id).") var member: String?
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let context = try await ExpenseContext(options, expense: expense)
+            let memberID = try member.map { try context.group.member($0).id }
+            var entries: [HistoryEntry] = []
+            for share in context.expense.splits where memberID == nil || share.memberId == memberID {
+                entries += try await context.group.client.shareHistory(shareID: share.id)
+            }
+            // Stable: each share's entries keep the server's order when their times are equal (the
+            // wire carries whole seconds).
+            entries.sort { $0.performedAt < $1.performedAt }
+            if options.json { return try Output.json(entries) }
+            guard !entries.isEmpty else { return print("No share of \(context.title) was marked paid yet.") }
+            let owners = Dictionary(uniqueKeysWithValues: context.expense.splits.map { ($0.id, $0.memberId) })
+            let names = context.names
+            Output.table(
+                ["WHEN", "SHARE OF", "ACTION", "BY", "REASON"],
+                entries.map {
+                    [
+                        timestamp($0.performedAt), owners[$0.expenseSplitId].flatMap { names[$0] } ?? "?",
+                        $0.action == .markedPaid ? "paid" : "unpaid", $0.performedByName, $0.reason ?? "",
+                    ]
+                })
+        }
+    }
+}
+
+struct Activity: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Who did what in a group, newest first.")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Group name or id.") var group: String
+    @Option(help: "How many entries.") var limit: Int = 20
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            guard limit > 0 else { throw CLIError(message: "--limit is at least 1.", code: 2) }
+            let context = try await GroupContext(options, group: group)
+            let entries = try await context.client.activity(groupID: context.group.id, limit: limit)
+            if options.json { return try Output.json(entries) }
+            guard !entries.isEmpty else { return print("Nothing happened in \(context.group.name) yet.") }
+            Output.table(["WHEN", "WHO", "WHAT"], entries.map { [timestamp($0.at), $0.actorName ?? "", $0.summary] })
+        }
+    }
+}

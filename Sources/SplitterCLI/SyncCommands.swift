@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import SplitAPI
+import SplitClient
+
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send the writes queued while offline; resolve conflicts.",
+        discussion: """
+            Sends the queue in the order it was made; sending it twice creates
+            nothing twice. An edit, delete, restore or payment of an expense that
+            someone else changed since you saw it is not sent: it is kept as a
+            conflict with your change and the server's version (`splitter status`
+            shows both), and sync exits with 6. Later changes to the same expense
+            wait until it is resolved. Resolve each conflict by the id that
+            `splitter status` shows (or its first characters):
+
+              --discard <op>  drop your change; the server's version stands.
+              --force <op>    apply your change on top of the server's version
+                              shown in the conflict: fields you did not change
+                              keep theirs. If the expense changed yet again,
+                              that is a new conflict, not an overwrite.
+
+            --discard also drops an operation the server refused.
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Option(help: "Drop this queued, refused or conflicting operation.") var discard: [String] = []
+    @Option(help: "Re-apply this conflicting change on the server's version.") var force: [String] = []
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let store = try options.store()
+            for text in discard {
+                let operation = try resolveOperation(text, store: store)
+                try store.discard(id: operation.id)
+                if !options.json { print("Discarded \(short(operation.id)): \(operation.summary).") }
+            }
+            for text in force {
+                let operation = try resolveOperation(text, store: store)
+                guard operation.state == .conflict, operation.serverExpense != nil else {
+                    throw CLIError(message: "\(short(operation.id)) is not a conflict; nothing to force.", code: 2)
+                }
+                try store.force(id: operation.id)
+            }
+            let report = try await SyncEngine(client: try options.client(), store: store).push()
+            let conflicts = try store.conflicts()
+            if options.json {
+                try Output.json(
+                    [
+                        "sent": report.sent, "parked": report.parked, "conflicts": conflicts.count, "held": report.held,
+                        "remaining": report.remaining,
+                    ])
+            } else {
+                print(
+                    "Sent \(report.sent), refused \(report.parked), conflicts \(conflicts.count), "
+                        + "still queued \(report.remaining).")
+                if !conflicts.isEmpty { try printConflicts(conflicts, store: store) }
+            }
+            if let reason = report.stoppedBecause { throw reason }
+            if !conflicts.isEmpty {
+                throw CLIError(
+                    message:
+                        "\(conflicts.count) change(s) conflict with the server's version; nothing was overwritten.",
+                    code: 6)
+            }
+        }
+    }
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "What is queued, what the server refused, what conflicts, the last sync.")
+    @OptionGroup var options: GlobalOptions
+
+    /// One operation for `--json`: what it is, and for a conflict both sides.
+    struct Entry: Encodable {
+        var id: String
+        var kind: String
+        var summary: String
+        var expenseId: String?
+        var baseVersion: Int64?
+        var error: String?
+        var yourChanges: ExpenseChanges?
+        var yourPayment: SharePayment?
+        var server: Expense?
+
+        init(_ operation: PendingOperation) {
+            id = operation.id
+            kind = operation.kind.rawValue
+            summary = operation.summary
+            expenseId = operation.targetID
+            baseVersion = operation.baseVersion
+            error = operation.error
+            yourChanges = operation.intendedChanges
+            yourPayment = operation.intendedPayment
+            server = operation.serverExpense
+        }
+    }
+
+    struct Shown: Encodable {
+        var pending: [Entry]
+        var refused: [Entry]
+        var conflicts: [Entry]
+        var lastSync: Date?
+    }
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let store = try options.store()
+            let pending = try store.pending()
+            let parked = try store.parked()
+            let conflicts = try store.conflicts()
+            if options.json {
+                return try Output.json(
+                    Shown(
+                        pending: pending.map(Entry.init), refused: parked.map(Entry.init),
+                        conflicts: conflicts.map(Entry.init), lastSync: try store.lastSync))
+            }
+            // An operation on an expense whose earlier change is refused or in conflict waits for it.
+            let blockers = Dictionary(
+                (parked + conflicts).compactMap { operation in operation.targetID.map { ($0, operation.id) } }
+            ) { first, _ in first }
+            print("Queued: \(pending.count)")
+            for operation in pending {
+                let waits = operation.targetID.flatMap { blockers[$0] }.map { " (waits for \(short($0)))" } ?? ""
+                print("  \(short(operation.id))  \(operation.summary)\(waits)")
+            }
+            if !parked.isEmpty {
+                print("Refused by the server: \(parked.count)")
+                for operation in parked {
+                    print("  \(short(operation.id))  \(operation.summary): \(operation.error ?? "")")
+                }
+            }
+            if !conflicts.isEmpty { try printConflicts(conflicts, store: store) }
+            print("Last sync: \(try store.lastSync.map(timestamp) ?? "never")")
+        }
+    }
+}
+
+/// Each conflict with your change and the server's version, and how to resolve it.
+func printConflicts(_ conflicts: [PendingOperation], store: OfflineStore) throws {
+    print("Conflicts: \(conflicts.count) (resolve with `splitter sync --force <op>` or `splitter sync --discard <op>`)")
+    for operation in conflicts {
+        let names = Dictionary(
+            uniqueKeysWithValues: try store.cachedMembers(groupID: operation.groupID).map { ($0.id, $0.name) })
+        print("  \(short(operation.id))  \(operation.summary), based on version \(operation.baseVersion ?? 0)")
+        print("    \(operation.error ?? "")")
+        switch operation.kind {
+        case .updateExpense:
+            print("    yours:  \(operation.intendedChanges.map { describe($0, names: names) } ?? "?")")
+        case .setSharePayment:
+            let payment = operation.intendedPayment
+            print("    yours:  mark \(payment?.isPaid == false ? "unpaid" : "paid")")
+        default:
+            print("    yours:  \(operation.kind == .deleteExpense ? "delete" : "restore") it")
+        }
+        print("    server: \(operation.serverExpense.map { describe($0, names: names) } ?? "unknown")")
+    }
+}
+
+/// A queued operation by its id or the first characters of it.
+func resolveOperation(_ text: String, store: OfflineStore) throws -> PendingOperation {
+    guard let operation = try store.operation(matching: text) else {
+        throw CLIError(message: "No single queued operation \"\(text)\"; see `splitter status`.", code: 5)
+    }
+    return operation
+}

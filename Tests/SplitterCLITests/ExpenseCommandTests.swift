@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// One expense's life through the real `splitter` and `splitter-server`: show, edit, pay with a
+/// reason, unpay, history, delete, restore, activity.
+@Suite("splitter expense show, edit, delete, restore; pay, unpay, history, activity")
+struct ExpenseCommandTests {
+    @Test(
+        "an expense is shown, edited, paid and unpaid with reasons, deleted and restored, and all of it is in the history and activity"
+    )
+    func expenseLife() async throws {
+        try await CLITrip.with { trip in
+            // setup: Ben pays dinner; Aki owes 2 shares, Ben and Cho one each
+            try await trip.setUpJapan()
+            let added = try await trip.run(
+                "expense", "add", "Japan", "Dinner", "9000", "--paid-by", "ben", "--shares", "aki=2,ben=1,cho=1",
+                "--profile", "ben")
+            try #require(added.status == 0, "\(added.error)")
+            let list = try await trip.run("expense", "list", "Japan")
+            let id = try await trip.expenseID("Dinner")
+            #expect(list.row("Dinner")?.last == String(id.prefix(8)), "\(list.output)")
+            let short = String(id.prefix(6))
+
+            // act + validate: show by a short id, with each share and its id
+            let shown = try await trip.run("expense", "show", short)
+            #expect(shown.status == 0, "\(shown.error)")
+            #expect(shown.lines.first == "Dinner: 9000 JPY on \(today()), Other", "\(shown.output)")
+            #expect(shown.output.contains("Paid by Ben 9000"))
+            #expect(shown.row("Aki", "4500").map { Array($0.suffix(3)) } == ["Aki", "4500", "no"], "\(shown.output)")
+            #expect(shown.row("Cho").map { Array($0.suffix(3)) } == ["Cho", "2250", "no"])
+            #expect(shown.output.contains("Id \(id), version 1"))
+
+            // edit: a new amount and description; the one payer and the shares follow
+            let edited = try await trip.run("expense", "edit", short, "--amount", "12000", "--description", "Ramen")
+            #expect(edited.status == 0, "\(edited.error)")
+            #expect(edited.lines.first == "Changed Ramen (now version 2).", "\(edited.output)")
+            #expect(edited.row("Aki", "6000").map { Array($0.suffix(3)) } == ["Aki", "6000", "no"], "\(edited.output)")
+            let afterEdit = try await trip.expense(id, profile: "ben")
+            #expect(afterEdit["amount"] as? String == "12000" && afterEdit["version"] as? Int == 2)
+            let nothing = try await trip.run("expense", "edit", short)
+            #expect(nothing.status == 2 && nothing.error.contains("Nothing to change"), "\(nothing.error)")
+            let stale = try await trip.run("expense", "edit", short, "--description", "Old", "--version", "1")
+            #expect(stale.status == 6 && stale.error.contains("theirs: version 2: \"Ramen\""), "\(stale.error)")
+            #expect(try await trip.expense(id)["description"] as? String == "Ramen")
+
+            // pay Aki's own share (the default) and Cho's, then unpay Cho's, each with a reason
+            let paid = try await trip.run("pay", short, "--reason", "cash at the table")
+            #expect(
+                paid.output == "Marked Aki's share of Ramen (6000 JPY) paid: cash at the table\n",
+                "\(paid.output)\(paid.error)")
+            #expect(try await trip.run("pay", short, "--member", "cho", "--reason", "PayNow").status == 0)
+            let unpaid = try await trip.run("unpay", short, "--member", "Cho", "--reason", "wrong person")
+            #expect(unpaid.output.contains("Marked Cho's share of Ramen (3000 JPY) unpaid: wrong person"))
+            let noShare = try await trip.run("pay", short, "--member", "dan")
+            #expect(noShare.status == 7 && noShare.error.split(separator: "\n").count == 1)
+            let afterPay = try await trip.run("expense", "show", short)
+            #expect(afterPay.row("Aki", "6000")?[3] == "yes", "\(afterPay.output)")
+            #expect(afterPay.row("Cho", "3000")?.last == "no")
+
+            // history: three entries, oldest first, with who and why
+            let history = try await trip.run("history", short)
+            #expect(history.status == 0, "\(history.error)")
+            #expect(history.lines.count == 4, "\(history.output)")
+            // Times on the wire are whole seconds, so only each share's own order is certain.
+            let rows = history.lines.dropFirst().map { String($0.dropFirst(22)) }
+            #expect(
+                Set(rows) == [
+                    "Aki       paid    Aki  cash at the table", "Cho       paid    Aki  PayNow",
+                    "Cho       unpaid  Aki  wrong person",
+                ], "\(history.output)")
+            #expect(rows.filter { $0.hasPrefix("Cho") }.map { $0.contains("unpaid") } == [false, true])
+            let choHistory = try #require(
+                try await trip.json("history", short, "--member", "cho", "--profile", "ben") as? [[String: Any]])
+            #expect(choHistory.map { $0["action"] as? String } == ["marked_paid", "marked_unpaid"])
+            #expect(choHistory.map { $0["reason"] as? String } == ["PayNow", "wrong person"])
+
+            // the paid share moved money: Aki is settled for this expense, Cho still owes
+            var nets = try await netsByName(trip)
+            #expect(nets == ["Ben": "3000", "Cho": "-3000"])
+
+            // delete: gone from the list, balances drop it, the transfer Aki made stays
+            let deleted = try await trip.run("expense", "delete", short)
+            #expect(deleted.output.contains("Deleted Ramen; `splitter expense restore \(id.prefix(8))`"))
+            #expect(try await trip.run("expense", "list", "Japan").output == "No expenses in Japan yet.\n")
+            #expect(
+                try await trip.run("expense", "list", "Japan", "--deleted").row("Ramen (deleted)") != nil)
+            nets = try await netsByName(trip)
+            #expect(nets == ["Aki": "6000", "Ben": "-6000"])
+            let payDeleted = try await trip.run("pay", short, "--member", "cho")
+            #expect(payDeleted.status == 6 && payDeleted.error.contains("restore it first"), "\(payDeleted.error)")
+
+            // restore: back, with its paid share
+            let restored = try await trip.run("expense", "restore", short, "--profile", "ben")
+            #expect(restored.output == "Restored Ramen.\n", "\(restored.output)\(restored.error)")
+            nets = try await netsByName(trip)
+            #expect(nets == ["Ben": "3000", "Cho": "-3000"])
+
+            // activity: newest first, every step above, by whom
+            let activity = try await trip.run("activity", "Japan")
+            #expect(activity.status == 0, "\(activity.error)")
+            // After the timestamp column: who, then what.
+            let summaries = activity.lines.dropFirst().map { String($0.dropFirst(22)) }
+            #expect(
+                Array(summaries.prefix(7)) == [
+                    "Ben  Ben restored Ramen", "Aki  Aki deleted Ramen", "Aki  Aki marked a share of Ramen unpaid",
+                    "Aki  Aki marked a share of Ramen paid", "Aki  Aki marked a share of Ramen paid",
+                    "Aki  Aki changed Ramen (12,000 JPY)", "Ben  Ben added Dinner (9,000 JPY)",
+                ], "\(activity.output)")
+            let limited = try #require(try await trip.json("activity", "Japan", "--limit", "2") as? [[String: Any]])
+            #expect(limited.map { $0["action"] as? String } == ["expense.restored", "expense.deleted"])
+
+            // unknown ids: one friendly line, exit 5
+            let unknown = try await trip.run("expense", "show", "ffffffff")
+            #expect(unknown.status == 5 && unknown.error.split(separator: "\n").count == 1, "\(unknown.error)")
+        }
+    }
+
+    /// Each member's JPY net by name (settled members left out).
+    private func netsByName(_ trip: CLITrip) async throws -> [String: String] {
+        let members = try #require(try await trip.json("member", "list", "Japan") as? [[String: Any]])
+        let names = Dictionary(
+            uniqueKeysWithValues: members.compactMap { member in
+                (member["id"] as? String).map { ($0, member["name"] as? String ?? "?") }
+            })
+        let balances = try #require(
+            (try await trip.json("balances", "Japan") as? [String: Any])?["balances"] as? [[String: Any]])
+        var nets: [String: String] = [:]
+        for balance in balances where balance["currency"] as? String == "JPY" {
+            guard let member = balance["memberId"] as? String, let net = balance["net"] as? String, net != "0"
+            else { continue }
+            nets[names[member] ?? member] = net
+        }
+        return nets
+    }
+
+    private func today() -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+    }
+}

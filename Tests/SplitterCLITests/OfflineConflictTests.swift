@@ -1,0 +1,179 @@
+import Foundation
+import SplitClient
+import Testing
+
+/// Offline edits, deletes and payments against the real binaries: a change someone else
+/// overtook is a conflict with both versions, kept until the user resolves it; a session that
+/// ends mid-sync stops the sync with the rest of the queue kept.
+@Suite("splitter offline: conflicts and a revoked session")
+struct OfflineConflictTests {
+    @Test("an offline edit of an expense that someone changed meanwhile is a conflict; neither edit is lost")
+    func editConflict() async throws {
+        try await CLITrip.with { trip in
+            // setup: Ben's taxi and hotel; Aki (owner) and Ben have both seen them (version 1)
+            try await trip.setUpJapan()
+            for (what, amount) in [("Taxi", "3000"), ("Hotel", "30000")] {
+                let added = try await trip.run(
+                    "expense", "add", "Japan", what, amount, "--paid-by", "ben", "--profile", "ben")
+                try #require(added.status == 0, "\(added.error)")
+            }
+            let taxi = try await trip.expenseID("Taxi")
+            let hotel = try await trip.expenseID("Hotel")
+            let online = trip.url
+            let offline = try CLITrip.unreachableURL()
+
+            // act: Aki, offline, changes the taxi's amount, pays her share of it, deletes the hotel
+            let edit = try await trip.run("expense", "edit", taxi, "--amount", "3600", "--server", offline)
+            #expect(
+                edit.status == 0 && edit.output.contains("queued (based on version 1)"), "\(edit.output)\(edit.error)")
+            #expect(try await trip.run("pay", taxi, "--reason", "coins").output.contains("is queued"))
+            #expect(try await trip.run("expense", "delete", hotel).output.contains("queued"))
+            // …while Ben, online, renames the taxi and moves the hotel's date
+            #expect(
+                try await trip.run("expense", "edit", taxi, "--description", "Taxi to Shinjuku", "--profile", "ben")
+                    .status == 0)
+            #expect(
+                try await trip.run("expense", "edit", hotel, "--date", "2026-05-02", "--profile", "ben").status == 0)
+
+            // validate: Aki's sync reports both conflicts with both versions, sends nothing, exits 6
+            let sync = try await trip.run("sync", "--server", online)
+            #expect(sync.status == 6, "\(sync.output)\(sync.error)")
+            #expect(sync.lines.first == "Sent 0, refused 0, conflicts 2, still queued 1.", "\(sync.output)")
+            #expect(sync.output.contains("yours:  amount 3600"), "\(sync.output)")
+            #expect(sync.output.contains("server: version 2: \"Taxi to Shinjuku\" 3000 JPY"), "\(sync.output)")
+            #expect(sync.output.contains("yours:  delete it"))
+            #expect(sync.output.contains("server: version 2: \"Hotel\" 30000 JPY on 2026-05-02"))
+            // Ben's edits stand on the server; nothing of Aki's overwrote them
+            let serverTaxi = try await trip.expense(taxi, profile: "ben")
+            #expect(
+                serverTaxi["description"] as? String == "Taxi to Shinjuku" && serverTaxi["amount"] as? String == "3000")
+            #expect(try await trip.expense(hotel, profile: "ben")["isDeleted"] as? Bool == false)
+            // Aki's changes are kept: status shows the conflicts (both sides) and the payment waiting
+            let status = try #require(try await trip.json("status") as? [String: Any])
+            let conflicts = try #require(status["conflicts"] as? [[String: Any]])
+            #expect(conflicts.count == 2)
+            let taxiConflict = try #require(conflicts.first { $0["kind"] as? String == "updateExpense" })
+            #expect((taxiConflict["yourChanges"] as? [String: Any])?["amount"] as? String == "3600")
+            #expect((taxiConflict["server"] as? [String: Any])?["description"] as? String == "Taxi to Shinjuku")
+            #expect(taxiConflict["baseVersion"] as? Int == 1)
+            let pending = try #require(status["pending"] as? [[String: Any]])
+            #expect(pending.map { $0["kind"] as? String } == ["setSharePayment"])
+            let human = try await trip.run("status")
+            #expect(human.output.contains("Conflicts: 2") && human.output.contains("(waits for"), "\(human.output)")
+            // A second sync without resolving sends nothing: the payment waits for the taxi's edit.
+            let again = try await trip.run("sync")
+            #expect(again.status == 6 && again.lines.first == "Sent 0, refused 0, conflicts 2, still queued 1.")
+
+            // act: Aki keeps her amount on top of Ben's version, and lets Ben's hotel date win
+            let taxiOp = try #require(taxiConflict["id"] as? String)
+            let hotelOp = try #require(conflicts.first { $0["kind"] as? String == "deleteExpense" }?["id"] as? String)
+            let resolved = try await trip.run("sync", "--force", String(taxiOp.prefix(8)), "--discard", hotelOp)
+            #expect(resolved.status == 0, "\(resolved.output)\(resolved.error)")
+            #expect(resolved.lines.last == "Sent 2, refused 0, conflicts 0, still queued 0.", "\(resolved.output)")
+
+            // validate: both edits are in the taxi, Aki's share is paid, the hotel lives with Ben's date
+            let merged = try await trip.expense(taxi, profile: "ben")
+            #expect(merged["description"] as? String == "Taxi to Shinjuku" && merged["amount"] as? String == "3600")
+            let shares = try #require(merged["splits"] as? [[String: Any]])
+            #expect(shares.filter { $0["isPaid"] as? Bool == true }.count == 1)
+            #expect(merged["version"] as? Int == 4, "Ben's edit, Aki's edit, Aki's payment")
+            let liveHotel = try await trip.expense(hotel, profile: "ben")
+            #expect(liveHotel["isDeleted"] as? Bool == false && liveHotel["expenseDate"] as? String == "2026-05-02")
+            let history = try #require(try await trip.json("history", taxi) as? [[String: Any]])
+            #expect(history.map { $0["reason"] as? String } == ["coins"])
+            #expect(try await trip.run("status").output.hasPrefix("Queued: 0\nLast sync:"))
+        }
+    }
+
+    @Test("a session revoked in the middle of a sync stops it with exit 3 and keeps the rest of the queue")
+    func revokedMidSync() async throws {
+        try await CLITrip.with { trip in
+            // setup: Aki's group (cached while online); six expenses queued while the server is away
+            try await trip.setUpJapan()
+            try #require(try await trip.run("expense", "add", "Japan", "Online", "1000").status == 0)
+            try await trip.restartServer()
+            let offline = try CLITrip.unreachableURL()
+            for index in 1...6 {
+                let queued = try await trip.run("expense", "add", "Japan", "Meal \(index)", "100", "--server", offline)
+                try #require(queued.output.contains("queued"), "\(queued.output)\(queued.error)")
+            }
+            // The same session also lives in a second profile (as on a second device).
+            let profiles = trip.config.appendingPathComponent("profiles")
+            try FileManager.default.createDirectory(
+                at: profiles.appendingPathComponent("phone"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: profiles.appendingPathComponent("default/token"),
+                to: profiles.appendingPathComponent("phone/token"))
+            #expect(try await trip.run("whoami", "--profile", "phone", "--server", trip.url).output.hasPrefix("Aki"))
+
+            // act: sync; before its fourth request, the session is logged out from the other profile
+            let config = trip.config
+            let tokens = RevokingTokenStore(
+                FileTokenStore(path: profiles.appendingPathComponent("default/token").path), beforeLoad: 4
+            ) {
+                _ = try? CLITests.splitterNow(["logout", "--profile", "phone"], config: config)
+            }
+            let store = try OfflineStore(path: profiles.appendingPathComponent("default/offline.sqlite").path)
+            let client = SplitterClient(serverURL: try #require(URL(string: trip.url)), tokens: tokens)
+            let report = try await SyncEngine(client: client, store: store).push()
+
+            // validate: three went through, the session's end stopped the rest, which are kept in order
+            #expect(report.sent == 3 && report.remaining == 3, "\(report)")
+            guard case .unauthorized = report.stoppedBecause else {
+                Issue.record("expected unauthorized, got \(String(describing: report.stoppedBecause))")
+                return
+            }
+            #expect(try store.pending().map(\.summary) == (4...6).map { "expense Meal \($0) 100 JPY in Japan" })
+            // The command line says so clearly, with the exit code for "not logged in", and keeps the queue.
+            let sync = try await trip.run("sync", "--server", trip.url)
+            #expect(sync.status == 3, "\(sync.output)\(sync.error)")
+            #expect(sync.error == "splitter: Not logged in, or the session ended: run `splitter login`.\n")
+            #expect(sync.output == "Sent 0, refused 0, conflicts 0, still queued 3.\n")
+            #expect(try await trip.run("status").output.contains("Queued: 3"))
+            let seen = try #require(
+                try await trip.json("expense", "list", "Japan", "--profile", "ben", "--server", trip.url)
+                    as? [[String: Any]])
+            #expect(Set(seen.compactMap { $0["description"] as? String }) == ["Online", "Meal 1", "Meal 2", "Meal 3"])
+
+            // After logging in again the rest goes, each expense exactly once.
+            #expect(
+                try await trip.run("login", "aki@example.com", "--password-stdin", stdin: "correct horse").status == 0)
+            let resumed = try await trip.run("sync")
+            #expect(resumed.status == 0 && resumed.output.hasPrefix("Sent 3,"), "\(resumed.output)\(resumed.error)")
+            let all = try #require(
+                try await trip.json("expense", "list", "Japan", "--profile", "ben") as? [[String: Any]])
+            #expect(
+                all.compactMap { $0["description"] as? String }.sorted() == [
+                    "Meal 1", "Meal 2", "Meal 3", "Meal 4", "Meal 5", "Meal 6", "Online",
+                ])
+        }
+    }
+}
+
+/// A token store that runs `revoke` just before handing out the token for the `beforeLoad`-th
+/// request: the session ends between two requests of one sync, deterministically.
+final class RevokingTokenStore: TokenStore, @unchecked Sendable {
+    // `loads` is guarded by `lock`; `inner` and `revoke` are immutable. That is why it may be shared.
+    private let lock = NSLock()
+    private var loads = 0
+    private let inner: any TokenStore
+    private let beforeLoad: Int
+    private let revoke: @Sendable () -> Void
+
+    init(_ inner: any TokenStore, beforeLoad: Int, revoke: @escaping @Sendable () -> Void) {
+        self.inner = inner
+        self.beforeLoad = beforeLoad
+        self.revoke = revoke
+    }
+
+    func load() throws -> String? {
+        let count = lock.withLock {
+            loads += 1
+            return loads
+        }
+        if count == beforeLoad { revoke() }
+        return try inner.load()
+    }
+
+    func save(_ token: String?) throws { try inner.save(token) }
+}

@@ -175,6 +175,16 @@ public final class OfflineStore: Sendable {
                 table.column("json", .blob).notNull()
             }
         }
+        // The change feed's copy: settlements beside expenses, and where each group's feed was read up to.
+        migrator.registerMigration("0003_settlement_cache") { db in
+            try db.create(table: "cached_settlements") { table in
+                table.primaryKey("id", .text)
+                table.column("groupID", .text).notNull().indexed()
+                table.column("version", .integer).notNull()
+                table.column("isDeleted", .boolean).notNull()
+                table.column("json", .blob).notNull()
+            }
+        }
         try migrator.migrate(database)
     }
 
@@ -326,16 +336,9 @@ public final class OfflineStore: Sendable {
         encoder.dateEncodingStrategy = .iso8601
         try database.write { db in
             for expense in expenses {
-                try db.execute(
-                    sql: """
-                        INSERT INTO cached_expenses (id, groupID, version, isDeleted, json) VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT (id) DO UPDATE SET version = excluded.version, isDeleted = excluded.isDeleted,
-                            json = excluded.json
-                        WHERE excluded.version >= cached_expenses.version
-                        """,
-                    arguments: [
-                        expense.id, expense.groupId, expense.version, expense.isDeleted, try encoder.encode(expense),
-                    ])
+                try Self.upsert(
+                    db, "cached_expenses", expense.id, expense.groupId, expense.version, expense.isDeleted,
+                    encoder.encode(expense))
             }
         }
     }
@@ -365,6 +368,126 @@ public final class OfflineStore: Sendable {
                 db, sql: "SELECT id FROM cached_expenses WHERE id LIKE ? ORDER BY id LIMIT 10",
                 arguments: [prefix.lowercased() + "%"])
         }
+    }
+
+    // MARK: Change feed
+
+    /// Where the group's change feed was read up to; nil before the first pull.
+    public func feedCursor(groupID: String) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: ["cursor:" + groupID])
+        }
+    }
+
+    /// Applies one page of the change feed in one transaction: changed objects replace older
+    /// copies, tombstones mark them deleted, and the cursor moves only with them.
+    public func apply(_ changes: Changes, groupID: String) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        try database.write { db in
+            if let group = changes.group {
+                try db.execute(
+                    sql: """
+                        INSERT INTO cached_groups (id, json) VALUES (?, ?)
+                        ON CONFLICT (id) DO UPDATE SET json = excluded.json
+                        """, arguments: [group.id, try encoder.encode(group)])
+            }
+            for expense in changes.expenses {
+                try Self.upsert(
+                    db, "cached_expenses", expense.id, groupID, expense.version, expense.isDeleted,
+                    encoder.encode(expense))
+            }
+            for settlement in changes.settlements {
+                try Self.upsert(
+                    db, "cached_settlements", settlement.id, groupID, settlement.version, settlement.isDeleted,
+                    encoder.encode(settlement))
+            }
+            var members = try Self.members(db, groupID: groupID)
+            for member in changes.members {
+                if let index = members.firstIndex(where: { $0.id == member.id }) {
+                    members[index] = member
+                } else {
+                    members.append(member)
+                }
+            }
+            for tombstone in changes.deleted {
+                switch tombstone.entity {
+                case .expense:
+                    try Self.markDeleted(db, "cached_expenses", tombstone.id, as: Expense.self, encoder) {
+                        $0.isDeleted = true
+                    }
+                case .settlement:
+                    try Self.markDeleted(db, "cached_settlements", tombstone.id, as: Settlement.self, encoder) {
+                        $0.isDeleted = true
+                    }
+                case .member:
+                    if let index = members.firstIndex(where: { $0.id == tombstone.id }) {
+                        members[index].active = false
+                    }
+                case .category:
+                    break  // categories are not kept offline; expenses carry their category's name
+                }
+            }
+            if !changes.members.isEmpty || changes.deleted.contains(where: { $0.entity == .member }) {
+                try db.execute(
+                    sql: "UPDATE cached_groups SET membersJSON = ? WHERE id = ?",
+                    arguments: [try encoder.encode(members), groupID])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_state (key, value) VALUES (?, ?)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """, arguments: ["cursor:" + groupID, changes.cursor])
+        }
+    }
+
+    /// The group's cached settlements (deleted ones too: they carry `isDeleted`).
+    public func cachedSettlements(groupID: String) throws -> [Settlement] {
+        try database.read { db in
+            try Data.fetchAll(db, sql: "SELECT json FROM cached_settlements WHERE groupID = ?", arguments: [groupID])
+        }.map { try Settlement.decodeFromServer($0) }
+    }
+
+    /// Balances from the offline copy, with SplitCore; nil before the group's first pull.
+    public func localBalances(groupID: String) throws -> [Balance]? {
+        guard try feedCursor(groupID: groupID) != nil else { return nil }
+        return try LocalLedger.balances(
+            expenses: try cachedExpenses(groupID: groupID), settlements: try cachedSettlements(groupID: groupID))
+    }
+
+    private static func upsert(
+        _ db: Database, _ table: String, _ id: String, _ groupID: String, _ version: Int64, _ isDeleted: Bool,
+        _ json: Data
+    ) throws {
+        // Table names come from this file only, never from input.
+        try db.execute(
+            sql: """
+                INSERT INTO \(table) (id, groupID, version, isDeleted, json) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET version = excluded.version, isDeleted = excluded.isDeleted,
+                    json = excluded.json
+                WHERE excluded.version >= \(table).version
+                """, arguments: [id, groupID, version, isDeleted, json])
+    }
+
+    private static func markDeleted<T: Codable>(
+        _ db: Database, _ table: String, _ id: String, as type: T.Type, _ encoder: JSONEncoder,
+        _ change: (inout T) -> Void
+    ) throws {
+        guard let data = try Data.fetchOne(db, sql: "SELECT json FROM \(table) WHERE id = ?", arguments: [id]) else {
+            return
+        }
+        var value = try T.decodeFromServer(data)
+        change(&value)
+        try db.execute(
+            sql: "UPDATE \(table) SET isDeleted = 1, json = ? WHERE id = ?", arguments: [try encoder.encode(value), id])
+    }
+
+    private static func members(_ db: Database, groupID: String) throws -> [Member] {
+        guard
+            let data = try Data.fetchOne(
+                db, sql: "SELECT membersJSON FROM cached_groups WHERE id = ?", arguments: [groupID])
+        else { return [] }
+        return try [Member].decodeFromServer(data)
     }
 
     public var lastSync: Date? {

@@ -136,3 +136,23 @@ public struct SyncEngine: Sendable {
         return try encoder.encode(expense)
     }
 }
+
+extension SyncEngine {
+    /// Reads the group's change feed from where the last pull stopped into the offline store
+    /// (changed expenses, settlements and members; tombstones applied), page by page, each page
+    /// with its cursor in one transaction. Returns how many changes it applied.
+    @discardableResult
+    public func pull(groupID: String) async throws -> Int {
+        var applied = 0
+        var cursor = try store.feedCursor(groupID: groupID)
+        while true {
+            let page = try await client.changes(groupID: groupID, since: cursor)
+            try store.apply(page, groupID: groupID)
+            applied +=
+                page.expenses.count + page.settlements.count + page.members.count + page.deleted.count
+                + (page.group == nil ? 0 : 1)
+            cursor = page.cursor
+            guard page.hasMore else { return applied }
+        }
+    }
+}

@@ -22,6 +22,13 @@ func today() -> String {
     return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
 }
 
+/// Says that what follows was computed on this device, from when, and what it leaves out.
+func offlineCopyNote(_ store: OfflineStore) throws -> String {
+    let queued = try store.pending().count
+    return "Offline: computed on this device from the copy synced \(try store.lastSync.map(timestamp) ?? "earlier")"
+        + (queued > 0 ? "; \(queued) queued change(s) are not in it yet." : ".")
+}
+
 struct Balances: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Who is owed (+) and who owes (−), per currency.")
     @OptionGroup var options: GlobalOptions
@@ -31,7 +38,20 @@ struct Balances: AsyncParsableCommand {
         try await SplitterCLI.run {
             let context = try await GroupContext(options, group: group)
             let (client, found) = (context.client, context.group)
-            let balances = try await client.balances(groupID: found.id)
+            let balances: Components.Schemas.BalancesResponse
+            do {
+                balances = try await client.balances(groupID: found.id)
+            } catch SplitterError.offline(let reason) {
+                guard let local = try context.store.localBalances(groupID: found.id) else {
+                    throw SplitterError.offline(reason)
+                }
+                warn(try offlineCopyNote(context.store))
+                // Rates are not in the offline copy: the home-currency view exists only when there
+                // is nothing to convert.
+                let allHome = local.allSatisfy { $0.currency == found.homeCurrency }
+                balances = .init(
+                    balances: local, homeCurrency: found.homeCurrency, home: allHome ? local : nil, missingRates: [])
+            }
             if options.json { return try Output.json(balances) }
             let names = context.names
             guard !balances.balances.isEmpty else { return print("Everyone is settled up.") }
@@ -60,7 +80,16 @@ struct Plan: AsyncParsableCommand {
         try await SplitterCLI.run {
             let context = try await GroupContext(options, group: group)
             let (client, found) = (context.client, context.group)
-            let transfers = try await client.plan(groupID: found.id, currency: currency)
+            let transfers: [SplitClient.PlannedTransfer]
+            do {
+                transfers = try await client.plan(groupID: found.id, currency: currency)
+            } catch SplitterError.offline(let reason) {
+                guard let local = try context.store.localBalances(groupID: found.id) else {
+                    throw SplitterError.offline(reason)
+                }
+                warn(try offlineCopyNote(context.store))
+                transfers = try LocalLedger.plan(local, currency: currency ?? found.homeCurrency)
+            }
             if options.json { return try Output.json(transfers) }
             let names = context.names
             guard !transfers.isEmpty else { return print("Nothing to settle in \(currency ?? found.homeCurrency).") }

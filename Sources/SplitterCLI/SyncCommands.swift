@@ -5,10 +5,12 @@ import SplitClient
 
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Send the writes queued while offline; resolve conflicts.",
+        abstract: "Send the writes queued while offline, fetch what changed; resolve conflicts.",
         discussion: """
             Sends the queue in the order it was made; sending it twice creates
-            nothing twice. An edit, delete, restore or payment of an expense that
+            nothing twice. Then reads each group's changes since the last sync
+            into the offline copy, from which `balances`, `plan`, `expense list`
+            and `expense show` answer while the server cannot be reached. An edit, delete, restore or payment of an expense that
             someone else changed since you saw it is not sent: it is kept as a
             conflict with your change and the server's version (`splitter status`
             shows both), and sync exits with 6. Later changes to the same expense
@@ -42,21 +44,34 @@ struct Sync: AsyncParsableCommand {
                 }
                 try store.force(id: operation.id)
             }
-            let report = try await SyncEngine(client: try options.client(), store: store).push()
+            let client = try options.client()
+            let engine = SyncEngine(client: client, store: store)
+            let report = try await engine.push()
             let conflicts = try store.conflicts()
+            if !options.json {
+                print(
+                    "Sent \(report.sent), refused \(report.parked), conflicts \(conflicts.count), "
+                        + "still queued \(report.remaining).")
+            }
+            if let reason = report.stoppedBecause {
+                if options.json { try Output.json(["sent": report.sent, "remaining": report.remaining]) }
+                throw reason
+            }
+            // Then the other way: every group's changes since the last pull, into the offline copy.
+            let groups = try await client.groups()
+            try store.cache(groups: groups)
+            var pulled = 0
+            for group in groups { pulled += try await engine.pull(groupID: group.id) }
             if options.json {
                 try Output.json(
                     [
                         "sent": report.sent, "parked": report.parked, "conflicts": conflicts.count, "held": report.held,
-                        "remaining": report.remaining,
+                        "remaining": report.remaining, "pulled": pulled,
                     ])
             } else {
-                print(
-                    "Sent \(report.sent), refused \(report.parked), conflicts \(conflicts.count), "
-                        + "still queued \(report.remaining).")
+                print("Pulled \(pulled) change(s) in \(groups.count) group(s).")
                 if !conflicts.isEmpty { try printConflicts(conflicts, store: store) }
             }
-            if let reason = report.stoppedBecause { throw reason }
             if !conflicts.isEmpty {
                 throw CLIError(
                     message:

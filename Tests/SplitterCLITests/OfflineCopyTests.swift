@@ -1,0 +1,78 @@
+import Foundation
+import SplitTestSupport
+import Testing
+
+/// `splitter sync` reads the change feed into the offline copy; with the server gone, balances
+/// and plans are computed on the device with SplitCore and match what the server said.
+@Suite("splitter offline copy from the change feed")
+struct OfflineCopyTests {
+    @Test(
+        "after a sync, balances and plans computed offline equal the server's, and deletions made elsewhere are applied"
+    )
+    func balancesOffline() async throws {
+        try await CLITrip.with { trip in
+            // setup: expenses in two currencies, a paid share, a settlement; Aki has seen "Mistake"
+            try await trip.setUpJapan()
+            for arguments in [
+                ["Hotel", "30000", "--paid-by", "aki=20000,ben=10000"],
+                ["Dinner", "9000", "--paid-by", "ben", "--shares", "aki=2,ben=1,cho=1"],
+                ["Gift", "12.50", "--currency", "USD", "--paid-by", "cho", "--equal", "aki,cho"],
+                ["Mistake", "777", "--paid-by", "ben"],
+            ] {
+                let added = try await CLITests.splitter(
+                    ["expense", "add", "Japan"] + arguments + ["--profile", "ben"], config: trip.config)
+                try #require(added.status == 0, "\(added.error)")
+            }
+            let dinner = try await trip.expenseID("Dinner")
+            let mistake = try await trip.expenseID("Mistake")
+            #expect(try await trip.run("pay", dinner, "--reason", "cash").status == 0)
+            #expect(try await trip.run("settle", "Japan", "--from", "cho", "--to", "aki", "5500").status == 0)
+
+            // act: the first sync copies everything; Ben then deletes "Mistake" and adds "Late";
+            // the next sync brings only those two changes
+            let first = try await trip.run("sync")
+            #expect(first.status == 0, "\(first.error)")
+            #expect(try await trip.run("expense", "delete", mistake, "--profile", "ben").status == 0)
+            #expect(
+                try await trip.run("expense", "add", "Japan", "Late", "1200", "--paid-by", "cho", "--profile", "ben")
+                    .status == 0)
+            let second = try await trip.run("sync")
+            #expect(second.lines.last == "Pulled 2 change(s) in 1 group(s).", "\(second.output)\(second.error)")
+            let onlineBalances = try #require(
+                (try await trip.json("balances", "Japan") as? [String: Any])?["balances"] as? [[String: String]])
+            let onlinePlan = try await trip.run("plan", "Japan")
+            let onlineUSD = try await trip.run("plan", "Japan", "--currency", "USD")
+            let onlineTable = try await trip.run("balances", "Japan")
+            #expect(
+                onlinePlan.lines.count >= 2 && onlineUSD.lines.count == 1, "\(onlinePlan.output)\(onlineUSD.output)")
+
+            // validate: with the server gone, the device gives the same answers from its copy
+            _ = try await trip.server.stop()
+            let offline = try await trip.run("balances", "Japan", "--json")
+            #expect(offline.status == 0, "\(offline.error)")
+            #expect(offline.error.hasPrefix("Offline: computed on this device"), "\(offline.error)")
+            let offlineBalances = try #require(
+                (try JSONSerialization.jsonObject(with: Data(offline.output.utf8)) as? [String: Any])?["balances"]
+                    as? [[String: String]])
+            #expect(offlineBalances == onlineBalances)
+            #expect(Set(offlineBalances.map { $0["currency"] ?? "" }) == ["JPY", "USD"])
+            #expect(
+                try await trip.run("balances", "Japan").output.hasPrefix(onlineTable.output.split(separator: "\n\n")[0])
+            )
+            #expect(try await trip.run("plan", "Japan").output == onlinePlan.output)
+            #expect(try await trip.run("plan", "Japan", "--currency", "USD").output == onlineUSD.output)
+            // The deletion made elsewhere is applied to the copy; the new expense is in it.
+            let list = try await trip.run("expense", "list", "Japan")
+            #expect(list.row("Mistake") == nil && list.row("Late") != nil && list.lines.count == 5, "\(list.output)")
+            #expect(try await trip.expense(mistake)["isDeleted"] as? Bool == true)
+
+            // An expense queued offline is not in the copy's balances yet, and the note says so.
+            #expect(try await trip.run("expense", "add", "Japan", "Taxi", "3000").output.contains("queued"))
+            let withQueued = try await trip.run("balances", "Japan", "--json")
+            #expect(withQueued.error.contains("1 queued change(s) are not in it yet"), "\(withQueued.error)")
+            #expect(
+                (try JSONSerialization.jsonObject(with: Data(withQueued.output.utf8)) as? [String: Any])?["balances"]
+                    as? [[String: String]] == onlineBalances)
+        }
+    }
+}

@@ -73,6 +73,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // Structured logs.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // The web app's server-rendered pages: logic-less templates, HTML-escaped by default.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // The pure money engine: currencies, amounts, split rules, balances, plans, permissions.
@@ -114,7 +116,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
+            resources: [.copy("Web/Templates"), .copy("Web/Static")],
             swiftSettings: swiftSettings
         ),
         // `@main` only: reads configuration and runs the server (STYLE §2).

@@ -36,18 +36,21 @@ public func buildApplication(
         limiter: RateLimiter(attempts: attempts, now: now), passwords: passwords,
         configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 
+    let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
+    let web = try await WebApp.load(
+        api: handler, addresses: addresses, maxBodyBytes: configuration.limits.maxBodyBytes)
+
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: ErrorEnvelopeMiddleware())
+    router.add(middleware: ErrorEnvelopeMiddleware(browserNotFound: { web.notFoundPage() }))
     router.add(middleware: RequestBodyMiddleware(maxBodyBytes: configuration.limits.maxBodyBytes))
-    router.add(
-        middleware: RequestInfoMiddleware(
-            addresses: ClientAddressResolver(trustedProxies: configuration.trustedProxies)))
+    router.add(middleware: RequestInfoMiddleware(addresses: addresses))
     router.get("/openapi.yaml") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: specification)))
     }
     try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]))
+    web.register(on: router)
 
     let serverLogger = logger
     return Application(

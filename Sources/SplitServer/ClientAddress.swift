@@ -94,6 +94,12 @@ public struct ClientAddressResolver: Sendable {
         return hops.first.flatMap(Self.address)?.description ?? peerAddress.description
     }
 
+    /// Whether the socket peer is one of the trusted proxies (whose `X-Forwarded-*` headers we believe).
+    public func isTrusted(peer: String?) -> Bool {
+        guard let peer, let address = IPAddress(peer) else { return false }
+        return isTrusted(address)
+    }
+
     /// An address as proxies write them: `1.2.3.4`, `1.2.3.4:5678`, `2001:db8::1`, `[2001:db8::1]:443`.
     static func address(_ hop: String) -> IPAddress? {
         if let address = IPAddress(hop) { return address }

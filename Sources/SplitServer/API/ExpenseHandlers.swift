@@ -474,3 +474,13 @@ extension Components.Schemas.HistoryEntry {
             ipAddress: withDetails ? entry.ipAddress : nil, deviceInfo: withDetails ? entry.deviceInfo : nil)
     }
 }
+
+extension APIHandler {
+    /// The payers and shares an expense would have, computed exactly as saving it would (the same
+    /// checks, the same tie-break from its id), without saving: the web form's preview.
+    func previewExpense(groupID: String, id: UUID, draft: ExpenseDraft) async throws -> ExpenseRecord {
+        let caller = try await authenticate()
+        let (group, me) = try await access(groupID, as: caller, for: .read)
+        return try await buildExpense(draft, id: id, group: group, me: me, createdBy: caller.user.id, now: now()).0
+    }
+}

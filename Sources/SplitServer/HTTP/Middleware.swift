@@ -10,6 +10,9 @@ import OpenAPIRuntime
 /// details go to the log only.
 struct ErrorEnvelopeMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+    /// The web app's "page not found", for a browser asking for a path that is no page and not
+    /// part of the API.
+    var browserNotFound: (@Sendable () -> Response)? = nil
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
@@ -33,10 +36,21 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
                         "path": "\(request.uri.path)", "status": "\(apiError.status.code)", "code": "\(apiError.code)",
                     ])
             }
-            response = Self.response(for: apiError)
+            if apiError.status == .notFound, let browserNotFound, Self.isBrowserPage(request) {
+                response = browserNotFound()
+            } else {
+                response = Self.response(for: apiError)
+            }
         }
         response.headers[.init("X-Request-Id")!] = requestID
         return response
+    }
+
+    /// A browser navigating (it asks for HTML) to a path outside the API.
+    static func isBrowserPage(_ request: Request) -> Bool {
+        let path = request.uri.path
+        guard !path.hasPrefix("/api/"), !path.hasPrefix("/auth/"), path != "/health" else { return false }
+        return request.headers[.accept]?.contains("text/html") ?? false
     }
 
     static func response(for error: APIError) -> Response {

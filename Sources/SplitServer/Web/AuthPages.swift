@@ -1,0 +1,110 @@
+import Foundation
+import Hummingbird
+import SplitAPI
+import SplitCore
+
+/// Log in, register, log out. The session the API starts is kept in an HttpOnly, SameSite=Lax
+/// cookie (Secure over HTTPS) that lives as long as the session.
+extension WebApp {
+    struct AuthBody: Sendable {
+        let next: String
+        let emailOrPhone: String
+        let displayName: String
+        let email: String
+        let errors: [String: String]
+        let registrationOpen: Bool
+    }
+
+    func authBody(
+        next: String?, emailOrPhone: String = "", displayName: String = "", email: String = "",
+        errors: [String: String] = [:]
+    ) -> AuthBody {
+        AuthBody(
+            next: WebRequest.safeNext(next), emailOrPhone: emailOrPhone, displayName: displayName, email: email,
+            errors: errors, registrationOpen: api.configuration.allowRegistration)
+    }
+
+    func loginPage(_ request: Request) throws -> Response {
+        let next = request.uri.queryParameters["next"].map(String.init)
+        return try render("login", title: "Log in", body: authBody(next: next), signedIn: false)
+    }
+
+    func login(_ request: Request) async throws -> Response {
+        let form = try WebRequest.get().form
+        let next = WebRequest.safeNext(form["next"])
+        let emailOrPhone = form.text("emailOrPhone") ?? ""
+        do {
+            let auth = try await api.login(
+                .init(
+                    body: .json(
+                        .init(emailOrPhone: emailOrPhone, password: form["password"] ?? "", deviceName: "Web browser")))
+            ).ok.body.json
+            return signedIn(token: auth.token, next: next)
+        } catch {
+            let errors = try Self.formErrors(error, including: [401])
+            return try render(
+                "login", title: "Log in", body: authBody(next: next, emailOrPhone: emailOrPhone, errors: errors),
+                signedIn: false, status: Self.status(of: error))
+        }
+    }
+
+    func registerPage(_ request: Request) throws -> Response {
+        let next = request.uri.queryParameters["next"].map(String.init)
+        return try render("register", title: "Create an account", body: authBody(next: next), signedIn: false)
+    }
+
+    func register(_ request: Request) async throws -> Response {
+        let form = try WebRequest.get().form
+        let next = WebRequest.safeNext(form["next"])
+        let displayName = form["displayName"] ?? ""
+        let email = form.text("email") ?? ""
+        do {
+            let auth = try await api.register(
+                .init(
+                    body: .json(
+                        .init(
+                            email: email.isEmpty ? nil : email, password: form["password"] ?? "",
+                            displayName: displayName, deviceName: "Web browser")))
+            ).created.body.json
+            return signedIn(token: auth.token, next: next)
+        } catch {
+            let errors = try Self.formErrors(error)
+            return try render(
+                "register", title: "Create an account",
+                body: authBody(next: next, displayName: displayName, email: email, errors: errors), signedIn: false,
+                status: Self.status(of: error))
+        }
+    }
+
+    func logout(_ request: Request) async throws -> Response {
+        // An already-dead session is as logged out as it gets.
+        _ = try? await api.logout(.init())
+        var response = Self.redirect("/login")
+        response.setCookie(sessionCookie(value: "", maxAge: 0))
+        return response
+    }
+
+    private func signedIn(token: String, next: String) -> Response {
+        var response = Self.redirect(next)
+        response.setCookie(sessionCookie(value: token, maxAge: Int(APIHandler.sessionLifetime / 1_000)))
+        return response
+    }
+
+    // MARK: Form errors
+
+    /// A refusal the user can fix on the same form, keyed by the form field it names (the part of
+    /// the API's `details.field` before the first `.` or `[`), or `form` when it names none.
+    /// Anything else (not found, forbidden, a failure) is rethrown to become its page.
+    static func formErrors(_ error: any Error, including extra: Set<Int> = []) throws -> [String: String] {
+        guard let apiError = error as? APIError,
+            [400, 409, 412, 413, 422, 428, 429].contains(apiError.status.code) || extra.contains(apiError.status.code)
+        else { throw error }
+        guard case .string(let field)? = apiError.details["field"] else { return ["form": apiError.message] }
+        let key = field.prefix { $0 != "." && $0 != "[" }
+        return [String(key): apiError.message]
+    }
+
+    static func status(of error: any Error) -> HTTPResponse.Status {
+        (error as? APIError)?.status ?? .unprocessableContent
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import SplitAPI
+import SplitCore
+
+/// What a group spent, per member (the shares they consumed) and per category, in the home
+/// currency. Expenses in another currency count through their "charged as" home amount; those
+/// without one are counted in `unconverted`, never guessed.
+struct SpendingTotals {
+    let currency: Currency
+    var perMember: [(key: String, value: Int64)] = []
+    var perCategory: [(key: String, value: Int64)] = []
+    var unconverted = 0
+
+    init(expenses: [Components.Schemas.Expense], homeCurrency: Currency) {
+        currency = homeCurrency
+        var members: [String: Int64] = [:]
+        var categories: [String: Int64] = [:]
+        for expense in expenses {
+            guard let own = try? Currency(code: expense.currency),
+                let total = try? Money(parsing: expense.amount, currency: own).minorUnits, total > 0
+            else { continue }
+            let home: Int64
+            if own == homeCurrency {
+                home = total
+            } else if let homeAmount = expense.homeAmount,
+                let converted = try? Money(parsing: homeAmount, currency: currency).minorUnits
+            {
+                home = converted
+            } else {
+                unconverted += 1
+                continue
+            }
+            categories[expense.categoryName, default: 0] += home
+            // Each share's part of the home amount, in proportion (exact products in Int128).
+            for share in expense.splits {
+                guard let minor = try? Money(parsing: share.amount, currency: own).minorUnits else { continue }
+                let part = Int128(minor) * Int128(home) / Int128(total)
+                members[share.memberId, default: 0] += Int64(part)
+            }
+        }
+        perMember = members.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }
+        perCategory = categories.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }
+    }
+}
+
+/// Charts drawn by the server as SVG: no script, no library, readable by screen readers
+/// (a title and a description listing every value).
+enum Charts {
+    static let palette = ["#2f6fde", "#e0742b", "#2a9d6f", "#b04fbf", "#c9a227", "#d1495b", "#4c8c99", "#7a7a7a"]
+
+    static func bars(_ rows: [(label: String, value: Int64)], currency: Currency, title: String) -> String? {
+        guard let largest = rows.map(\.value).max(), largest > 0 else { return nil }
+        let width = 320.0
+        let labelWidth = 110.0
+        let valueWidth = 90.0
+        let rowHeight = 30.0
+        let barSpace = width - labelWidth - valueWidth
+        let height = Double(rows.count) * rowHeight
+        var description: [String] = []
+        var shapes = ""
+        for (index, row) in rows.enumerated() {
+            let y = Double(index) * rowHeight
+            let length = max(2, barSpace * Double(row.value) / Double(largest))
+            let value = WebFormat.grouped(Money(minorUnits: row.value, currency: currency).decimalString)
+            let label = escape(String(row.label.prefix(16)))
+            description.append("\(row.label): \(value) \(currency.code)")
+            shapes += """
+                <text x="0" y="\(y + 19)" class="chart-label">\(label)</text>\
+                <rect x="\(labelWidth)" y="\(y + 6)" width="\(format(length))" height="18" rx="3" \
+                fill="\(palette[index % palette.count])"></rect>\
+                <text x="\(format(labelWidth + length + 6))" y="\(y + 19)" class="chart-value">\(escape(value))</text>
+                """
+        }
+        let id =
+            "chart-"
+            + String(title.lowercased().unicodeScalars.map { $0.properties.isAlphabetic ? Character($0) : "-" })
+        return """
+            <svg class="chart" viewBox="0 0 \(format(width)) \(format(height))" role="img" \
+            aria-labelledby="\(id)-title \(id)-desc" preserveAspectRatio="xMinYMin meet">\
+            <title id="\(id)-title">\(escape(title)) (\(currency.code))</title>\
+            <desc id="\(id)-desc">\(escape(description.joined(separator: "; ")))</desc>\(shapes)</svg>
+            """
+    }
+
+    private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    /// Text inside SVG is XML: the five special characters escaped.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,337 @@
+import Foundation
+import Hummingbird
+import Mustache
+import SplitAPI
+import SplitCore
+import SplitStore
+
+/// The expense list with filters, the add and edit form, an expense's detail with its shares,
+/// paid toggles and payment history, delete and restore.
+extension WebApp {
+    // MARK: List
+
+    struct ExpenseListBody: Sendable {
+        struct Row: Sendable {
+            let id: String
+            let description: String
+            let amount: String
+            let date: String
+            let category: String
+            let paidBy: String
+            let deleted: Bool
+        }
+        let groupID: String
+        let rows: [Row]
+        let canAdd: Bool
+        let categories: [ExpenseFormBody.Option]
+        let members: [ExpenseFormBody.Option]
+        let from: String
+        let to: String
+        let q: String
+        let includeDeleted: Bool
+        let nextURL: String?
+        let filtered: Bool
+        let errors: [String: String]
+    }
+
+    func expensesPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let query = request.uri.queryParameters
+        func param(_ name: String) -> String? {
+            query[name[...]].map(String.init).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        }
+        let includeDeleted = param("deleted") != nil
+        let categories = try await api.listCategories(.init(path: .init(groupId: groupID))).ok.body.json.categories
+        var rows: [ExpenseListBody.Row] = []
+        var nextURL: String?
+        var errors: [String: String] = [:]
+        do {
+            let page = try await api.listExpenses(
+                .init(
+                    path: .init(groupId: groupID),
+                    query: .init(
+                        category: param("category"), memberId: param("member"), from: param("from"), to: param("to"),
+                        q: param("q"), includeDeleted: includeDeleted, limit: 50, cursor: param("cursor")))
+            ).ok.body.json
+            rows = page.expenses.map { expense in
+                .init(
+                    id: expense.id, description: expense.description,
+                    amount: WebFormat.money(expense.amount, expense.currency), date: expense.expenseDate,
+                    category: expense.categoryName,
+                    paidBy: expense.payers.map { scope.name($0.memberId) }.joined(separator: ", "),
+                    deleted: expense.isDeleted)
+            }
+            if let cursor = page.nextCursor {
+                var items = URLComponents()
+                items.queryItems =
+                    ["category", "member", "from", "to", "q", "deleted"].compactMap { name in
+                        param(name).map { URLQueryItem(name: name, value: $0) }
+                    } + [URLQueryItem(name: "cursor", value: cursor)]
+                nextURL = "/groups/\(groupID)/expenses?" + (items.percentEncodedQuery ?? "")
+            }
+        } catch {
+            errors = try Self.formErrors(error)
+        }
+        let body = ExpenseListBody(
+            groupID: groupID, rows: rows, canAdd: scope.may(.addExpense),
+            categories: categories.map {
+                .init(value: $0.id, label: "\($0.icon) \($0.name)", selected: $0.id == param("category"))
+            },
+            members: scope.members.map { .init(value: $0.id, label: $0.name, selected: $0.id == param("member")) },
+            from: param("from") ?? "", to: param("to") ?? "", q: param("q") ?? "", includeDeleted: includeDeleted,
+            nextURL: nextURL,
+            filtered: ["category", "member", "from", "to", "q", "deleted"].contains { param($0) != nil },
+            errors: errors)
+        return try render(
+            "expenses", title: "Expenses · \(scope.group.name)", body: body, nav: scope.nav("expenses"),
+            status: errors.isEmpty ? .ok : .unprocessableContent)
+    }
+
+    // MARK: Add
+
+    func newExpensePage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        guard scope.may(.addExpense) else { throw APIError.forbidden() }
+        let form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: MoneyInput.today(api.now()))
+        return try await renderExpenseForm(
+            form, scope: scope, clientID: UUID().uuidString, version: "", preview: nil, errors: [:])
+    }
+
+    /// Saves a new expense, or (`intent=preview`) shows the form again with the shares.
+    func createExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let web = try WebRequest.get()
+        let form = ExpenseForm(form: web.form, members: scope.activeMembers)
+        // The form's own id: saving twice (a double click, a retry) stores one expense.
+        let clientID = UUID(uuidString: web.form["_id"] ?? "") ?? UUID()
+        let draft = form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId)
+        do {
+            if web.form["intent"] == "preview" {
+                let preview = try await api.previewExpense(groupID: groupID, id: clientID, draft: draft)
+                return try await renderExpenseForm(
+                    form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:])
+            }
+            let created = try await api.createExpense(
+                .init(
+                    headers: .init(idempotencyKey: "web-\(clientID.uuidString.lowercased())"),
+                    body: .json(
+                        .init(
+                            id: clientID.uuidString, groupId: groupID, description: draft.description,
+                            amount: draft.amount, currency: draft.currency, category: draft.category,
+                            expenseDate: draft.expenseDate, paidBy: draft.paidBy, paidByMemberId: draft.paidByMemberId,
+                            split: draft.split, homeAmount: draft.homeAmount)))
+            ).created.body.json.expense
+            return Self.redirect("/expenses/\(created.id)")
+        } catch {
+            return try await renderExpenseForm(
+                form, scope: scope, clientID: clientID.uuidString, version: "", preview: nil,
+                errors: try Self.formErrors(error))
+        }
+    }
+
+    /// The shares as an HTML fragment, for the form's script to show while the user types.
+    func previewFragment(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let web = try WebRequest.get()
+        let form = ExpenseForm(form: web.form, members: scope.activeMembers)
+        let id = UUID(uuidString: web.form["_id"] ?? "") ?? UUID()
+        var preview: ExpenseRecord?
+        var errors: [String: String] = [:]
+        do {
+            preview = try await api.previewExpense(
+                groupID: groupID, id: id,
+                draft: form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId))
+        } catch {
+            errors = try Self.formErrors(error)
+        }
+        let body = expenseFormBody(
+            form, scope: scope, categories: [], heading: "", action: "", cancelURL: "", clientID: id.uuidString,
+            version: "", preview: preview, errors: errors)
+        guard let html = templates.render(body, withTemplate: "preview-fragment") else { throw APIError.internalError }
+        return Self.html(html)
+    }
+
+    private func renderExpenseForm(
+        _ form: ExpenseForm, scope: GroupScope, clientID: String, version: String, preview: ExpenseRecord?,
+        errors: [String: String]
+    ) async throws -> Response {
+        let categories = try await api.listCategories(.init(path: .init(groupId: scope.group.id))).ok.body.json
+            .categories
+        let editing = !version.isEmpty
+        let body = expenseFormBody(
+            form, scope: scope, categories: categories, heading: editing ? "Edit expense" : "Add an expense",
+            action: editing ? "/expenses/\(clientID)/edit" : "/groups/\(scope.group.id)/expenses",
+            cancelURL: editing ? "/expenses/\(clientID)" : "/groups/\(scope.group.id)/expenses", clientID: clientID,
+            version: version, preview: preview, errors: errors)
+        return try render(
+            "expense-form", title: body.heading, body: body, nav: scope.nav("expenses"),
+            status: errors.isEmpty ? .ok : .unprocessableContent)
+    }
+
+    // MARK: Edit
+
+    func editExpensePage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let expense = try await expense(context)
+        let scope = try await scope(expense.groupId)
+        guard scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)) else {
+            throw APIError.forbidden()
+        }
+        return try await renderExpenseForm(
+            ExpenseForm(editing: expense), scope: scope, clientID: expense.id, version: String(expense.version),
+            preview: nil, errors: [:])
+    }
+
+    func updateExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let expense = try await expense(context)
+        let scope = try await scope(expense.groupId)
+        let web = try WebRequest.get()
+        let form = ExpenseForm(form: web.form, members: scope.activeMembers)
+        let version = web.form["version"] ?? ""
+        let draft = form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId)
+        do {
+            if web.form["intent"] == "preview" {
+                let preview = try await api.previewExpense(
+                    groupID: scope.group.id, id: UUID(uuidString: expense.id) ?? UUID(), draft: draft)
+                return try await renderExpenseForm(
+                    form, scope: scope, clientID: expense.id, version: version, preview: preview, errors: [:])
+            }
+            guard let basedOn = Int64(version) else { throw APIError.invalid(field: "version", "Reload the page.") }
+            _ = try await api.updateExpense(
+                .init(
+                    path: .init(expenseId: expense.id),
+                    body: .json(
+                        .init(
+                            description: draft.description, amount: draft.amount, currency: draft.currency,
+                            category: draft.category, expenseDate: draft.expenseDate,
+                            paidBy: draft.paidBy
+                                ?? [
+                                    .init(
+                                        memberId: draft.paidByMemberId ?? scope.group.myMemberId, amount: draft.amount)
+                                ],
+                            split: draft.split, homeAmount: draft.homeAmount, version: basedOn)))
+            ).ok
+            return Self.redirect("/expenses/\(expense.id)")
+        } catch let error as APIError where error.status == .preconditionFailed || error.status == .conflict {
+            // Someone saved first: say so and keep what this user typed (nothing is lost).
+            return try await renderExpenseForm(
+                form, scope: scope, clientID: expense.id, version: String(expense.version), preview: nil,
+                errors: [
+                    "form":
+                        "Someone else changed this expense while you were editing. Your changes are still below; check them against the current expense and save again."
+                ])
+        } catch {
+            return try await renderExpenseForm(
+                form, scope: scope, clientID: expense.id, version: version, preview: nil,
+                errors: try Self.formErrors(error))
+        }
+    }
+
+    private func expense(_ context: AppRequestContext) async throws -> Components.Schemas.Expense {
+        let id = try context.parameters.require("expenseId")
+        return try await api.getExpense(.init(path: .init(expenseId: id))).ok.body.json.expense
+    }
+
+    // MARK: Detail
+
+    struct ExpenseBody: Sendable {
+        struct Share: Sendable {
+            let id: String
+            let name: String
+            let amount: String
+            let isPaid: Bool
+            let canToggle: Bool
+            let history: [History]
+            let hasHistory: Bool
+        }
+        struct History: Sendable {
+            let text: String
+            let reason: String?
+            let audit: String?
+        }
+        struct Payer: Sendable {
+            let name: String
+            let amount: String
+        }
+        let id: String
+        let groupID: String
+        let description: String
+        let amount: String
+        let homeAmount: String?
+        let date: String
+        let category: String
+        let splitMode: String
+        let payers: [Payer]
+        let shares: [Share]
+        let deleted: Bool
+        let canEdit: Bool
+        let version: Int64
+    }
+
+    func expensePage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let expense = try await expense(context)
+        let scope = try await scope(expense.groupId)
+        let myMemberID = scope.group.myMemberId
+        let isPayer = expense.payers.contains { $0.memberId == myMemberID }
+        var shares: [ExpenseBody.Share] = []
+        for share in expense.splits {
+            let history = try await api.getShareHistory(.init(path: .init(splitId: share.id))).ok.body.json.history
+            shares.append(
+                .init(
+                    id: share.id, name: scope.name(share.memberId),
+                    amount: WebFormat.money(share.amount, expense.currency), isPaid: share.isPaid,
+                    canToggle: !expense.isDeleted
+                        && scope.may(.markSharePaid(isDebtorOrPayer: isPayer || share.memberId == myMemberID)),
+                    history: history.map { entry in
+                        .init(
+                            text:
+                                "\(entry.action == .markedPaid ? "Marked paid" : "Marked unpaid") by \(entry.performedByName), \(WebFormat.dateTime(entry.performedAt))",
+                            reason: entry.reason,
+                            audit: entry.ipAddress.map {
+                                [$0, entry.deviceInfo].compactMap { $0 }.joined(separator: " · ")
+                            })
+                    }, hasHistory: !history.isEmpty))
+        }
+        let body = ExpenseBody(
+            id: expense.id, groupID: expense.groupId, description: expense.description,
+            amount: WebFormat.money(expense.amount, expense.currency),
+            homeAmount: expense.homeAmount.map { WebFormat.money($0, scope.group.homeCurrency) },
+            date: expense.expenseDate, category: expense.categoryName,
+            splitMode: ExpenseForm.modes.first { $0.0 == expense.split.mode }?.1 ?? "Itemized",
+            payers: expense.payers.map {
+                .init(name: scope.name($0.memberId), amount: WebFormat.money($0.amount, expense.currency))
+            },
+            shares: shares, deleted: expense.isDeleted,
+            canEdit: scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)),
+            version: expense.version)
+        return try render("expense", title: expense.description, body: body, nav: scope.nav("expenses"))
+    }
+
+    func deleteExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("expenseId")
+        _ = try await api.deleteExpense(.init(path: .init(expenseId: id))).ok
+        return Self.redirect("/expenses/\(id)")
+    }
+
+    func restoreExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("expenseId")
+        _ = try await api.restoreExpense(.init(path: .init(expenseId: id))).ok
+        return Self.redirect("/expenses/\(id)")
+    }
+
+    /// Marks one share paid or unpaid, with the reason typed next to the button.
+    func setSharePayment(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let expenseID = try context.parameters.require("expenseId")
+        let splitID = try context.parameters.require("splitId")
+        let form = try WebRequest.get().form
+        _ = try await api.setSharePayment(
+            .init(
+                path: .init(splitId: splitID),
+                body: .json(.init(isPaid: form["isPaid"] == "true", reason: form.text("reason"))))
+        ).ok
+        return Self.redirect("/expenses/\(expenseID)#share-\(splitID)")
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Hummingbird
+import SplitAPI
+import SplitCore
+
+/// My groups, create a group, join by invite link, and a group's overview.
+extension WebApp {
+    /// A group as its pages need it: the group, its members by id, and what I may do.
+    struct GroupScope: Sendable {
+        let group: Components.Schemas.Group
+        let members: [Components.Schemas.Member]
+        let me: Components.Schemas.Member?
+
+        var membership: Membership? { me.map(Self.membership) }
+
+        static func membership(_ member: Components.Schemas.Member) -> Membership {
+            Membership(
+                role: Role(rawValue: member.role.rawValue) ?? .viewer, canAddExpenses: member.canAddExpenses,
+                canEditOwnExpenses: member.canEditOwnExpenses, canEditAllExpenses: member.canEditAllExpenses,
+                canMarkPaid: member.canMarkPaid, isActive: member.active)
+        }
+
+        /// The same table the server enforces (DESIGN §4), to show only controls that will work.
+        func may(_ action: GroupAction) -> Bool {
+            !group.isArchived && Permissions.decide(action, for: membership) == .allowed
+        }
+
+        func name(_ memberID: String) -> String {
+            members.first { $0.id == memberID }?.name ?? "(removed member)"
+        }
+
+        var activeMembers: [Components.Schemas.Member] { members.filter(\.active) }
+
+        func nav(_ current: String) -> GroupNav {
+            GroupNav(id: group.id, name: group.name, current: current, archived: group.isArchived)
+        }
+    }
+
+    func scope(_ groupID: String) async throws -> GroupScope {
+        let group = try await api.getGroup(.init(path: .init(groupId: groupID))).ok.body.json.group
+        let members = try await api.listMembers(.init(path: .init(groupId: groupID))).ok.body.json.members
+        return GroupScope(group: group, members: members, me: members.first { $0.id == group.myMemberId })
+    }
+
+    // MARK: My groups
+
+    struct GroupsBody: Sendable {
+        struct Row: Sendable {
+            let id: String
+            let name: String
+            let homeCurrency: String
+            let role: String
+            let archived: Bool
+        }
+        let groups: [Row]
+        let currencies: [CurrencyOption]
+        let newID: String
+        let name: String
+        let errors: [String: String]
+    }
+
+    struct CurrencyOption: Sendable {
+        let code: String
+        let label: String
+        let selected: Bool
+    }
+
+    static func currencyOptions(selected: String) -> [CurrencyOption] {
+        Currency.all.filter { !$0.isWithdrawn }.map {
+            CurrencyOption(code: $0.code, label: "\($0.code) — \($0.name)", selected: $0.code == selected)
+        }
+    }
+
+    func groupsPage(_ request: Request) async throws -> Response {
+        try await groupsPage(name: "", currency: "USD", errors: [:])
+    }
+
+    private func groupsPage(name: String, currency: String, errors: [String: String]) async throws -> Response {
+        let groups = try await api.listGroups(.init()).ok.body.json.groups
+        let rows = groups.map {
+            GroupsBody.Row(
+                id: $0.id, name: $0.name, homeCurrency: $0.homeCurrency, role: WebFormat.role($0.myRole),
+                archived: $0.isArchived)
+        }
+        return try render(
+            "groups", title: "My groups",
+            body: GroupsBody(
+                groups: rows, currencies: Self.currencyOptions(selected: currency), newID: UUID().uuidString,
+                name: name, errors: errors),
+            status: errors.isEmpty ? .ok : .unprocessableContent)
+    }
+
+    func createGroup(_ request: Request) async throws -> Response {
+        let form = try WebRequest.get().form
+        let name = form["name"] ?? ""
+        let currency = form["homeCurrency"] ?? ""
+        do {
+            let group = try await api.createGroup(
+                .init(body: .json(.init(id: form.text("_id"), name: name, homeCurrency: currency)))
+            ).created.body.json.group
+            return Self.redirect("/groups/\(group.id)")
+        } catch {
+            return try await groupsPage(name: name, currency: currency, errors: try Self.formErrors(error))
+        }
+    }
+
+    // MARK: Join by link
+
+    struct JoinBody: Sendable {
+        let code: String
+        let errors: [String: String]
+    }
+
+    /// `/join/CODE`, pasted into a chat: log in (or register) first, then one button.
+    func joinPage(_ request: Request, context: AppRequestContext) throws -> Response {
+        let code = try context.parameters.require("code")
+        guard try WebRequest.get().sessionToken != nil else {
+            return Self.redirect("/login?next=\(Self.queryEscape("/join/\(code)"))")
+        }
+        return try render("join", title: "Join a group", body: JoinBody(code: code, errors: [:]))
+    }
+
+    func join(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let code = try context.parameters.require("code")
+        do {
+            let joined = try await api.joinGroup(.init(body: .json(.init(inviteCode: code)))).ok.body.json
+            return Self.redirect("/groups/\(joined.group.id)")
+        } catch let error as APIError where error.status == .notFound {
+            return try render(
+                "join", title: "Join a group",
+                body: JoinBody(
+                    code: code,
+                    errors: ["form": "This invite link does not work any more. Ask for a new one."]),
+                status: .notFound)
+        }
+    }
+
+    // MARK: Overview
+
+    struct OverviewBody: Sendable {
+        struct Line: Sendable {
+            let text: String
+            let owed: Bool
+            let owes: Bool
+        }
+        struct Activity: Sendable {
+            let summary: String
+            let when: String
+        }
+        let groupID: String
+        let myBalance: [Line]
+        let canAdd: Bool
+        let memberChart: String?
+        let categoryChart: String?
+        let chartCurrency: String
+        let unconverted: Int
+        let hasUnconverted: Bool
+        let expenseCount: Int
+        let activity: [Activity]
+    }
+
+    func overviewPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let balances = try await api.getBalances(.init(path: .init(groupId: groupID))).ok.body.json
+        let mine = balances.balances.filter { $0.memberId == scope.group.myMemberId && !WebFormat.isZero($0.net) }
+        let myBalance: [OverviewBody.Line] =
+            mine.isEmpty
+            ? [.init(text: "You are all settled up.", owed: false, owes: false)]
+            : mine.map { line in
+                let amount = WebFormat.money(WebFormat.magnitude(line.net), line.currency)
+                return line.net.hasPrefix("-")
+                    ? .init(text: "You owe \(amount)", owed: false, owes: true)
+                    : .init(text: "You are owed \(amount)", owed: true, owes: false)
+            }
+        let expenses = try await allExpenses(groupID)
+        let totals = SpendingTotals(
+            expenses: expenses, homeCurrency: try MoneyInput.currency(scope.group.homeCurrency, field: "homeCurrency"))
+        let activity = try await api.listActivity(.init(path: .init(groupId: groupID), query: .init(limit: 8))).ok.body
+            .json.activity
+        let body = OverviewBody(
+            groupID: groupID, myBalance: myBalance, canAdd: scope.may(.addExpense),
+            memberChart: Charts.bars(
+                totals.perMember.map { (label: scope.name($0.key), value: $0.value) }, currency: totals.currency,
+                title: "Spent per member"),
+            categoryChart: Charts.bars(
+                totals.perCategory.map { (label: $0.key, value: $0.value) }, currency: totals.currency,
+                title: "Spent per category"),
+            chartCurrency: totals.currency.code, unconverted: totals.unconverted,
+            hasUnconverted: totals.unconverted > 0, expenseCount: expenses.count,
+            activity: activity.map {
+                .init(summary: $0.summary, when: WebFormat.dateTime($0.at))
+            })
+        return try render("overview", title: scope.group.name, body: body, nav: scope.nav("overview"))
+    }
+
+    /// Every live expense of the group, page by page.
+    func allExpenses(_ groupID: String) async throws -> [Components.Schemas.Expense] {
+        var result: [Components.Schemas.Expense] = []
+        var cursor: String?
+        repeat {
+            let page = try await api.listExpenses(
+                .init(path: .init(groupId: groupID), query: .init(limit: 200, cursor: cursor))
+            ).ok.body.json
+            result += page.expenses
+            cursor = page.nextCursor
+        } while cursor != nil
+        return result
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Hummingbird
+import SplitAPI
+import SplitCore
+
+/// Settle up: balances per member and currency (and in the home currency when rates allow),
+/// the fewest transfers that settle each currency with "record this transfer", a form for any
+/// other transfer, and the transfers recorded so far.
+extension WebApp {
+    struct BalancesBody: Sendable {
+        struct Line: Sendable {
+            let name: String
+            let amount: String
+            let owed: Bool
+            let owes: Bool
+        }
+        struct Currency: Sendable {
+            let code: String
+            let lines: [Line]
+            let transfers: [Transfer]
+            let settled: Bool
+        }
+        struct Transfer: Sendable {
+            let from: String
+            let fromID: String
+            let to: String
+            let toID: String
+            let amount: String
+            let amountText: String
+            let currency: String
+            let canRecord: Bool
+            let clientID: String
+        }
+        struct Recorded: Sendable {
+            let id: String
+            let text: String
+            let date: String
+            let note: String?
+            let deleted: Bool
+            let canDelete: Bool
+        }
+        let groupID: String
+        let currencies: [Currency]
+        let home: [Line]
+        let hasHome: Bool
+        let homeCurrency: String
+        let missingRates: String?
+        let settlements: [Recorded]
+        let members: [ExpenseFormBody.Option]
+        let recipients: [ExpenseFormBody.Option]
+        let currencyOptions: [ExpenseFormBody.Option]
+        let canRecord: Bool
+        let clientID: String
+        let errors: [String: String]
+        let amount: String
+        let note: String
+    }
+
+    func balancesPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await balancesPage(try context.parameters.require("groupId"), form: nil, errors: [:])
+    }
+
+    private func balancesPage(_ groupID: String, form: WebForm?, errors: [String: String]) async throws -> Response {
+        let scope = try await scope(groupID)
+        let balances = try await api.getBalances(.init(path: .init(groupId: groupID))).ok.body.json
+        let myID = scope.group.myMemberId
+        func lines(_ rows: [Components.Schemas.Balance]) -> [BalancesBody.Line] {
+            rows.filter { !WebFormat.isZero($0.net) }.sorted { scope.name($0.memberId) < scope.name($1.memberId) }.map {
+                let amount = WebFormat.money(WebFormat.magnitude($0.net), $0.currency)
+                let owes = $0.net.hasPrefix("-")
+                return .init(
+                    name: scope.name($0.memberId), amount: owes ? "owes \(amount)" : "is owed \(amount)",
+                    owed: !owes, owes: owes)
+            }
+        }
+        let settlements = try await api.listSettlements(.init(path: .init(groupId: groupID))).ok.body.json.settlements
+            .filter { !$0.isDeleted }
+        var currencies: [BalancesBody.Currency] = []
+        // A currency stays on the page once settled, so "settled up" is said rather than implied.
+        for code in Set(balances.balances.map(\.currency) + settlements.map(\.currency)).sorted() {
+            let rows = balances.balances.filter { $0.currency == code }
+            let plan = try await api.getSettlementPlan(
+                .init(path: .init(groupId: groupID), query: .init(currency: code))
+            ).ok.body.json
+            currencies.append(
+                .init(
+                    code: code, lines: lines(rows),
+                    transfers: plan.transfers.map { transfer in
+                        .init(
+                            from: scope.name(transfer.fromMemberId), fromID: transfer.fromMemberId,
+                            to: scope.name(transfer.toMemberId), toID: transfer.toMemberId, amount: transfer.amount,
+                            amountText: WebFormat.money(transfer.amount, transfer.currency),
+                            currency: transfer.currency,
+                            canRecord: scope.may(
+                                .recordSettlement(isParty: transfer.fromMemberId == myID || transfer.toMemberId == myID)
+                            ),
+                            clientID: UUID().uuidString)
+                    }, settled: plan.transfers.isEmpty))
+        }
+        let currencyCodes = Set(currencies.map(\.code) + [scope.group.homeCurrency]).sorted()
+        let selectedCurrency = form?["currency"] ?? scope.group.homeCurrency
+        let body = BalancesBody(
+            groupID: groupID, currencies: currencies, home: lines(balances.home ?? []),
+            hasHome: balances.home != nil && currencies.count > 1,
+            homeCurrency: balances.homeCurrency,
+            missingRates: balances.missingRates.isEmpty ? nil : balances.missingRates.joined(separator: ", "),
+            settlements: settlements.map { settlement in
+                .init(
+                    id: settlement.id,
+                    text:
+                        "\(scope.name(settlement.fromMemberId)) paid \(scope.name(settlement.toMemberId)) \(WebFormat.money(settlement.amount, settlement.currency))",
+                    date: settlement.date, note: settlement.note.isEmpty ? nil : settlement.note,
+                    deleted: settlement.isDeleted,
+                    canDelete: settlement.expenseSplitId == nil
+                        && scope.may(
+                            .recordSettlement(
+                                isParty: settlement.fromMemberId == myID || settlement.toMemberId == myID))
+                )
+            },
+            // From me, to the first one else: the usual case needs no change.
+            members: scope.activeMembers.map {
+                .init(value: $0.id, label: $0.name, selected: $0.id == (form?["fromMemberId"] ?? myID))
+            },
+            recipients: scope.activeMembers.map {
+                .init(
+                    value: $0.id, label: $0.name,
+                    selected: $0.id == (form?["toMemberId"] ?? scope.activeMembers.first { $0.id != myID }?.id))
+            },
+            currencyOptions: currencyCodes.map { .init(value: $0, label: $0, selected: $0 == selectedCurrency) },
+            canRecord: scope.may(.recordSettlement(isParty: true)), clientID: UUID().uuidString, errors: errors,
+            amount: form?["amount"] ?? "", note: form?["note"] ?? "")
+        return try render(
+            "balances", title: "Settle up · \(scope.group.name)", body: body, nav: scope.nav("balances"),
+            status: errors.isEmpty ? .ok : .unprocessableContent)
+    }
+
+    /// Records a transfer: from the plan's button or the form. The form's id makes a double
+    /// click one transfer.
+    func recordSettlement(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let form = try WebRequest.get().form
+        do {
+            _ = try await api.createSettlement(
+                .init(
+                    path: .init(groupId: groupID),
+                    body: .json(
+                        .init(
+                            id: form.text("_id"), fromMemberId: form["fromMemberId"] ?? "",
+                            toMemberId: form["toMemberId"] ?? "", amount: form.text("amount") ?? "",
+                            currency: form["currency"] ?? "", note: form.text("note"))))
+            ).created
+            return Self.redirect("/groups/\(groupID)/balances")
+        } catch {
+            return try await balancesPage(groupID, form: form, errors: try Self.formErrors(error))
+        }
+    }
+
+    func deleteSettlement(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let id = try context.parameters.require("settlementId")
+        _ = try await api.deleteSettlement(.init(path: .init(settlementId: id))).ok
+        return Self.redirect("/groups/\(groupID)/balances")
+    }
+}

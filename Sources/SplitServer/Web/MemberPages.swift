@@ -1,0 +1,223 @@
+import Foundation
+import Hummingbird
+import SplitAPI
+import SplitCore
+
+/// Members and roles (owner and admins manage), the invite link, and group settings:
+/// name and home currency, categories, exchange rates, archive.
+extension WebApp {
+    // MARK: Members
+
+    struct MembersBody: Sendable {
+        struct Row: Sendable {
+            let id: String
+            let name: String
+            let role: String
+            let roles: [ExpenseFormBody.Option]
+            let hasRoles: Bool
+            let nameOnly: Bool
+            let isMe: Bool
+            let canRemove: Bool
+            let version: Int64
+        }
+        let groupID: String
+        let rows: [Row]
+        let canAdd: Bool
+        let inviteURL: String?
+        let errors: [String: String]
+    }
+
+    func membersPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await membersPage(request, groupID: try context.parameters.require("groupId"), errors: [:])
+    }
+
+    private func membersPage(_ request: Request, groupID: String, errors: [String: String]) async throws -> Response {
+        let scope = try await scope(groupID)
+        let rows = scope.activeMembers.map { member -> MembersBody.Row in
+            let isOwner = member.role == .owner
+            // Roles this caller may give this member (ownership moves by its own action).
+            let roles = [Role.admin, .member, .viewer].filter {
+                scope.may(.changeRole(targetIsOwner: isOwner, newRole: $0))
+            }
+            return .init(
+                id: member.id, name: member.name, role: WebFormat.role(member.role),
+                roles: roles.map {
+                    .init(
+                        value: $0.rawValue, label: $0.rawValue.capitalized,
+                        selected: $0.rawValue == member.role.rawValue)
+                }, hasRoles: !isOwner && !roles.isEmpty && member.id != scope.group.myMemberId,
+                nameOnly: member.userId == nil, isMe: member.id == scope.group.myMemberId,
+                canRemove: !isOwner && member.id != scope.group.myMemberId
+                    && scope.may(.manageMembers(targetIsOwner: false)),
+                version: member.version)
+        }
+        let body = MembersBody(
+            groupID: groupID, rows: rows, canAdd: scope.may(.manageMembers(targetIsOwner: false)),
+            inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, errors: errors)
+        return try render(
+            "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members"),
+            status: errors.isEmpty ? .ok : .unprocessableContent)
+    }
+
+    /// The link to paste into a chat: this server's address as the browser reached it.
+    func inviteURL(_ request: Request, code: String) -> String {
+        let web = WebRequest.current
+        let host = request.head.authority ?? "localhost"
+        return "\(web?.isSecure == true ? "https" : "http")://\(host)/join/\(code)"
+    }
+
+    func addMember(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let form = try WebRequest.get().form
+        do {
+            _ = try await api.addMember(
+                .init(path: .init(groupId: groupID), body: .json(.init(id: form.text("_id"), name: form["name"] ?? "")))
+            ).created
+            return Self.redirect("/groups/\(groupID)/members")
+        } catch {
+            return try await membersPage(request, groupID: groupID, errors: try Self.formErrors(error))
+        }
+    }
+
+    func updateMember(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let memberID = try context.parameters.require("memberId")
+        let form = try WebRequest.get().form
+        do {
+            guard let role = form["role"].flatMap(Components.Schemas.Role.init(rawValue:)) else {
+                throw APIError.invalid(field: "role", "Pick a role.")
+            }
+            _ = try await api.updateMember(
+                .init(
+                    path: .init(groupId: groupID, memberId: memberID),
+                    body: .json(.init(role: role, version: form["version"].flatMap { Int64($0) })))
+            ).ok
+            return Self.redirect("/groups/\(groupID)/members")
+        } catch {
+            return try await membersPage(request, groupID: groupID, errors: try Self.formErrors(error))
+        }
+    }
+
+    func removeMember(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let memberID = try context.parameters.require("memberId")
+        do {
+            _ = try await api.removeMember(.init(path: .init(groupId: groupID, memberId: memberID))).ok
+            return Self.redirect("/groups/\(groupID)/members")
+        } catch {
+            return try await membersPage(request, groupID: groupID, errors: try Self.formErrors(error))
+        }
+    }
+
+    // MARK: Settings
+
+    struct SettingsBody: Sendable {
+        struct Category: Sendable {
+            let id: String
+            let label: String
+            let canDelete: Bool
+        }
+        struct Rate: Sendable {
+            let text: String
+        }
+        let groupID: String
+        let name: String
+        let version: Int64
+        let currencies: [CurrencyOption]
+        let canUpdate: Bool
+        let canInvite: Bool
+        let inviteURL: String?
+        let categories: [Category]
+        let rates: [Rate]
+        let homeCurrency: String
+        let today: String
+        let isOwner: Bool
+        let archived: Bool
+        let errors: [String: String]
+    }
+
+    func settingsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await settingsPage(request, groupID: try context.parameters.require("groupId"), errors: [:])
+    }
+
+    private func settingsPage(_ request: Request, groupID: String, errors: [String: String]) async throws -> Response {
+        let scope = try await scope(groupID)
+        let categories = try await api.listCategories(.init(path: .init(groupId: groupID))).ok.body.json.categories
+        let rates = try await api.listRates(.init(path: .init(groupId: groupID))).ok.body.json.rates
+        let canUpdate = scope.may(.updateGroup)
+        let body = SettingsBody(
+            groupID: groupID, name: scope.group.name, version: scope.group.version,
+            currencies: Self.currencyOptions(selected: scope.group.homeCurrency), canUpdate: canUpdate,
+            canInvite: scope.may(.manageMembers(targetIsOwner: false)),
+            inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) },
+            categories: categories.map {
+                .init(id: $0.id, label: "\($0.icon) \($0.name)", canDelete: canUpdate && !$0.isDefault)
+            },
+            rates: rates.map { .init(text: "\($0.date): 1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency)") },
+            homeCurrency: scope.group.homeCurrency, today: MoneyInput.today(api.now()),
+            isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, errors: errors)
+        return try render(
+            "settings", title: "Settings · \(scope.group.name)", body: body, nav: scope.nav("settings"),
+            status: errors.isEmpty ? .ok : .unprocessableContent)
+    }
+
+    /// Every settings form posts here with an `action`; each calls one API operation.
+    func updateSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let form = try WebRequest.get().form
+        do {
+            switch form["action"] {
+            case "group":
+                _ = try await api.updateGroup(
+                    .init(
+                        path: .init(groupId: groupID),
+                        body: .json(
+                            .init(
+                                name: form["name"], homeCurrency: form["homeCurrency"],
+                                version: form["version"].flatMap { Int64($0) })))
+                ).ok
+            case "rotate-invite":
+                _ = try await api.rotateInviteCode(.init(path: .init(groupId: groupID))).ok
+            case "disable-invite":
+                _ = try await api.disableInviteCode(.init(path: .init(groupId: groupID))).ok
+            case "add-category":
+                _ = try await api.createCategory(
+                    .init(
+                        path: .init(groupId: groupID),
+                        body: .json(
+                            .init(id: form.text("_id"), name: form["categoryName"] ?? "", icon: form.text("icon"))))
+                ).created
+            case "delete-category":
+                _ = try await api.deleteCategory(
+                    .init(path: .init(groupId: groupID, categoryId: form["categoryId"] ?? ""))
+                ).noContent
+            case "add-rate":
+                _ = try await api.putRates(
+                    .init(
+                        path: .init(groupId: groupID),
+                        body: .json(
+                            .init(rates: [
+                                .init(
+                                    fromCurrency: (form["fromCurrency"] ?? "").uppercased(),
+                                    toCurrency: (form["toCurrency"] ?? "").uppercased(), date: form["date"] ?? "",
+                                    rate: form.text("rate") ?? "")
+                            ])))
+                ).ok
+            case "archive":
+                _ = try await api.archiveGroup(.init(path: .init(groupId: groupID))).ok
+            case "unarchive":
+                _ = try await api.unarchiveGroup(.init(path: .init(groupId: groupID))).ok
+            default:
+                throw APIError.badRequest("Unknown settings action.")
+            }
+            return Self.redirect("/groups/\(groupID)/settings")
+        } catch {
+            var errors = try Self.formErrors(error)
+            // Name which form failed, so the message shows next to it.
+            if let action = form["action"], let message = errors["form"] ?? errors.values.first {
+                errors[action] = message
+            }
+            return try await settingsPage(request, groupID: groupID, errors: errors)
+        }
+    }
+}

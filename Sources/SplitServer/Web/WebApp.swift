@@ -1,0 +1,255 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import Mustache
+import NIOCore
+
+/// The web app (DESIGN §8): server-rendered pages on the same server. Every page is a client of
+/// the API handlers in-process — the same authentication, permissions, validation, idempotency
+/// and audit as `/api` — so the web adds presentation and nothing that could disagree.
+struct WebApp: Sendable {
+    let api: APIHandler
+    let templates: MustacheLibrary
+    let assets: [String: Asset]
+    let addresses: ClientAddressResolver
+    let maxBodyBytes: Int
+
+    struct Asset: Sendable {
+        let contentType: String
+        let bytes: ByteBuffer
+    }
+
+    /// Loads the templates and static files shipped in the module's bundle; a template that
+    /// does not parse stops start-up rather than a page later.
+    static func load(api: APIHandler, addresses: ClientAddressResolver, maxBodyBytes: Int) async throws -> WebApp {
+        guard let templatesURL = Bundle.module.url(forResource: "Templates", withExtension: nil),
+            let staticURL = Bundle.module.url(forResource: "Static", withExtension: nil)
+        else { throw CocoaError(.fileNoSuchFile) }
+        let templates = try await MustacheLibrary(directory: templatesURL.path)
+        var assets: [String: Asset] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: staticURL.path) {
+            let type: String
+            switch (name as NSString).pathExtension {
+            case "css": type = "text/css; charset=utf-8"
+            case "js": type = "text/javascript; charset=utf-8"
+            case "svg": type = "image/svg+xml"
+            default: continue
+            }
+            let data = try Data(contentsOf: staticURL.appendingPathComponent(name))
+            assets[name] = Asset(contentType: type, bytes: ByteBuffer(bytes: data))
+        }
+        return WebApp(api: api, templates: templates, assets: assets, addresses: addresses, maxBodyBytes: maxBodyBytes)
+    }
+
+    // MARK: Responses
+
+    /// Everything every page's layout shows around its body.
+    struct Page<Body: Sendable>: Sendable {
+        let title: String
+        let csrf: String
+        let signedIn: Bool
+        let nav: GroupNav?
+        let body: Body
+    }
+
+    /// The tabs of a group's pages; `current` names the one shown.
+    struct GroupNav: Sendable {
+        let id: String
+        let name: String
+        let overview: Bool
+        let expenses: Bool
+        let balances: Bool
+        let members: Bool
+        let settings: Bool
+        let archived: Bool
+
+        init(id: String, name: String, current: String, archived: Bool = false) {
+            self.id = id
+            self.name = name
+            overview = current == "overview"
+            expenses = current == "expenses"
+            balances = current == "balances"
+            members = current == "members"
+            settings = current == "settings"
+            self.archived = archived
+        }
+    }
+
+    func render<Body: Sendable>(
+        _ template: String, title: String, body: Body, nav: GroupNav? = nil, signedIn: Bool = true,
+        status: HTTPResponse.Status = .ok
+    ) throws -> Response {
+        let web = try WebRequest.get()
+        let page = Page(title: title, csrf: web.csrfToken, signedIn: signedIn, nav: nav, body: body)
+        guard let html = templates.render(page, withTemplate: template) else { throw APIError.internalError }
+        return Self.html(html, status: status)
+    }
+
+    static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// After a successful POST: go to the page that shows the result (303, so a reload does not
+    /// post again).
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    struct ErrorBody: Sendable {
+        let heading: String
+        let message: String
+        let requestID: String?
+    }
+
+    /// A friendly page for a refusal or a failure; never a stack trace or a raw envelope.
+    func errorPage(_ status: HTTPResponse.Status, heading: String, message: String, requestID: String? = nil)
+        -> Response
+    {
+        let signedIn = WebRequest.current?.sessionToken != nil
+        let csrf = WebRequest.current?.csrfToken ?? ""
+        let page = Page(
+            title: heading, csrf: csrf, signedIn: signedIn, nav: nil,
+            body: ErrorBody(heading: heading, message: message, requestID: requestID))
+        let html =
+            templates.render(page, withTemplate: "error")
+            ?? "<!doctype html><title>\(heading)</title><h1>\(heading)</h1>"
+        return Self.html(html, status: status)
+    }
+
+    func notFoundPage() -> Response {
+        errorPage(
+            .notFound, heading: "Page not found",
+            message: "There is nothing here, or it belongs to a group you are not in.")
+    }
+
+    /// What a page's error becomes: log in again, a friendly 403/404, the API's message for
+    /// other refusals, and a 500 page with the request id (the cause goes to the log only).
+    func response(for error: any Error, request: Request, context: AppRequestContext) -> Response {
+        let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
+        switch apiError.status {
+        case .unauthorized:
+            let web = WebRequest.current
+            let next = request.method == .get ? web?.target ?? "/" : "/groups"
+            var response = Self.redirect("/login?next=\(Self.queryEscape(next))")
+            if web?.sessionToken != nil { response.setCookie(sessionCookie(value: "", maxAge: 0)) }
+            return response
+        case .notFound:
+            return notFoundPage()
+        case .forbidden:
+            return errorPage(
+                .forbidden, heading: "Not allowed", message: "Your role in this group does not allow that.")
+        case let status where status.code < 500:
+            return errorPage(status, heading: "That did not work", message: apiError.message)
+        default:
+            context.logger.error(
+                "page failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+            return errorPage(
+                .internalServerError, heading: "Something went wrong",
+                message: "It is not your fault and it has been logged. Try again in a moment.", requestID: context.id)
+        }
+    }
+
+    func sessionCookie(value: String, maxAge: Int) -> Cookie {
+        Cookie(
+            name: WebRequest.sessionCookie, value: value, maxAge: maxAge, path: "/",
+            secure: WebRequest.current?.isSecure ?? false, httpOnly: true, sameSite: .lax)
+    }
+
+    static func queryEscape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~/")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+/// Runs every page: reads the cookies, checks the CSRF token of every POST before anything
+/// else, passes the session to the API handlers as a bearer token, turns errors into pages and
+/// sets the headers every page gets.
+struct WebMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let app: WebApp
+
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        let session = request.cookies[WebRequest.sessionCookie].map(\.value).flatMap(Self.plausibleToken)
+        var visitor = request.cookies[WebRequest.visitorCookie].map(\.value).flatMap(Self.plausibleToken)
+        var newVisitor: String?
+        if session == nil, visitor == nil {
+            newVisitor = SessionToken.generate()
+            visitor = newVisitor
+        }
+        let csrf = WebRequest.csrfToken(for: session ?? visitor ?? "")
+        let peer = context.remoteAddress?.ipAddress
+        let isSecure =
+            request.uri.scheme == .https
+            || (app.addresses.isTrusted(peer: peer)
+                && request.headers[.init("X-Forwarded-Proto")!]?.lowercased() == "https")
+        let target = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+        var web = WebRequest(
+            sessionToken: session, csrfToken: csrf, form: WebForm(), isSecure: isSecure, target: target)
+
+        var response: Response
+        do {
+            response = try await WebRequest.$current.withValue(web) {
+                switch request.method {
+                case .get, .head:
+                    break
+                case .post:
+                    let body = try await request.body.collect(upTo: app.maxBodyBytes)
+                    web.form = WebForm(urlEncoded: String(buffer: body))
+                    guard let sent = web.form["_csrf"], WebRequest.constantTimeEqual(sent, csrf) else {
+                        context.logger.info(
+                            "form refused: CSRF token missing or wrong", metadata: ["path": "\(request.uri.path)"])
+                        return app.errorPage(
+                            .forbidden, heading: "This form has expired",
+                            message: "Go back, reload the page and try again.")
+                    }
+                default:
+                    return app.errorPage(
+                        .methodNotAllowed, heading: "Not allowed", message: "Pages take GET and POST only.")
+                }
+                guard var info = RequestInfo.current else { throw APIError.internalError }
+                info.authorization = session.map { "Bearer \($0)" }
+                return try await RequestInfo.$current.withValue(info) {
+                    try await WebRequest.$current.withValue(web) { try await next(request, context) }
+                }
+            }
+        } catch {
+            response = WebRequest.$current.withValue(web) {
+                app.response(for: error, request: request, context: context)
+            }
+        }
+        if let newVisitor {
+            response.setCookie(
+                Cookie(
+                    name: WebRequest.visitorCookie, value: newVisitor, maxAge: 30 * 24 * 3_600, path: "/",
+                    secure: isSecure, httpOnly: true, sameSite: .lax))
+        }
+        Self.secure(&response.headers)
+        return response
+    }
+
+    /// Tokens we make are 43 URL-safe characters; anything else is not worth a database look-up.
+    static func plausibleToken(_ value: String) -> String? {
+        guard (20...200).contains(value.utf8.count),
+            value.utf8.allSatisfy({
+                $0 == 45 || $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0)
+            })
+        else { return nil }
+        return value
+    }
+
+    /// Pages are private and never framed; scripts and styles come from this server only.
+    static func secure(_ headers: inout HTTPFields) {
+        headers[.cacheControl] = "no-store"
+        headers[.init("Content-Security-Policy")!] =
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        headers[.init("X-Content-Type-Options")!] = "nosniff"
+        headers[.init("Referrer-Policy")!] = "same-origin"
+        headers[.init("X-Frame-Options")!] = "DENY"
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import SplitAPI
+
+/// How pages write money, dates and roles. Amounts arrive as exact decimal strings from the API
+/// and are only re-grouped for reading, never recomputed in floating point.
+enum WebFormat {
+    /// "1,200 JPY", "-12.50 USD".
+    static func money(_ amount: String, _ currency: String) -> String {
+        "\(grouped(amount)) \(currency)"
+    }
+
+    /// "1234567.5" → "1,234,567.5".
+    static func grouped(_ amount: String) -> String {
+        let negative = amount.hasPrefix("-")
+        let unsigned = negative ? String(amount.dropFirst()) : amount
+        let parts = unsigned.split(separator: ".", maxSplits: 1)
+        guard let whole = parts.first else { return amount }
+        var digits = Array(whole)
+        var groupedWhole = ""
+        while digits.count > 3 {
+            groupedWhole = "," + String(digits.suffix(3)) + groupedWhole
+            digits.removeLast(3)
+        }
+        groupedWhole = String(digits) + groupedWhole
+        let fraction = parts.count > 1 ? "." + parts[1] : ""
+        return (negative ? "-" : "") + groupedWhole + fraction
+    }
+
+    /// The amount's magnitude ("-12.50" → "12.50").
+    static func magnitude(_ amount: String) -> String {
+        amount.hasPrefix("-") ? String(amount.dropFirst()) : amount
+    }
+
+    static func isZero(_ amount: String) -> Bool {
+        !amount.contains { ("1"..."9").contains($0) }
+    }
+
+    static func dateTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter.string(from: date)
+    }
+
+    static func role(_ role: Components.Schemas.Role) -> String {
+        switch role {
+        case .owner: "Owner"
+        case .admin: "Admin"
+        case .member: "Member"
+        case .viewer: "Viewer"
+        }
+    }
+}

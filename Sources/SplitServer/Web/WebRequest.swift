@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+
+/// What a web page needs to know about its request beyond the URL: the session cookie, the
+/// CSRF token its forms must carry and the posted form. Set by `WebMiddleware`; the API handlers
+/// the pages call see the session as an ordinary bearer token (one authentication path).
+struct WebRequest: Sendable {
+    /// The session token from the cookie, if any. Not necessarily valid: the API decides.
+    var sessionToken: String?
+    /// The token every form on the page carries and every POST must return.
+    var csrfToken: String
+    /// The decoded `application/x-www-form-urlencoded` body of a POST (empty for a GET).
+    var form: WebForm
+    /// Whether the browser reached us over HTTPS (directly or via a trusted proxy): cookies are
+    /// `Secure` then.
+    var isSecure: Bool
+    /// Path and query of this request, for `?next=` after logging in.
+    var target: String
+
+    @TaskLocal static var current: WebRequest?
+
+    static func get() throws -> WebRequest {
+        guard let current else { throw APIError.internalError }  // every page runs under WebMiddleware
+        return current
+    }
+
+    static let sessionCookie = "splitter_session"
+    /// A random value for visitors without a session, so the login and register forms carry a
+    /// CSRF token too.
+    static let visitorCookie = "splitter_visitor"
+
+    /// The form token is derived from the cookie's secret: a page from another site can neither
+    /// read the cookie nor compute the token, and a new session gets new tokens.
+    static func csrfToken(for cookieSecret: String) -> String {
+        let key = SymmetricKey(data: SHA256.hash(data: Data(cookieSecret.utf8)))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("splitter-csrf-v1".utf8), using: key)
+        return Data(mac).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Compares in time independent of where the strings differ.
+    static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+        let a = Array(left.utf8)
+        let b = Array(right.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    /// A local path to go to after logging in; anything else (another host, `//evil`, a
+    /// scheme) becomes the home page.
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"),
+            !next.unicodeScalars.contains(where: { $0.value < 0x21 || $0 == "\\" })
+        else { return "/groups" }
+        return next
+    }
+}
+
+/// A posted form: every name with its values in order (`in=a&in=b` is two values).
+struct WebForm: Sendable {
+    var fields: [(name: String, value: String)] = []
+
+    init(fields: [(name: String, value: String)] = []) { self.fields = fields }
+
+    /// Parses `application/x-www-form-urlencoded`; undecodable pairs are dropped.
+    init(urlEncoded body: String) {
+        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = Self.decode(parts[0]) else { continue }
+            let value = parts.count > 1 ? Self.decode(parts[1]) : ""
+            guard let value else { continue }
+            fields.append((name, value))
+        }
+    }
+
+    private static func decode(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    subscript(_ name: String) -> String? { fields.first { $0.name == name }?.value }
+
+    /// The value trimmed, or nil when absent or blank.
+    func text(_ name: String) -> String? {
+        guard let value = self[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+            return nil
+        }
+        return value
+    }
+
+    func values(_ name: String) -> [String] { fields.filter { $0.name == name }.map(\.value) }
+
+    func has(_ name: String) -> Bool { fields.contains { $0.name == name } }
+}

@@ -1,0 +1,93 @@
+import Hummingbird
+import NIOCore
+
+extension WebApp {
+    /// Every page, under `WebMiddleware`; static files outside it (no cookies, cacheable).
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/static/:file") { _, context in
+            guard let asset = self.assets[try context.parameters.require("file")] else {
+                throw HTTPError(.notFound)
+            }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: asset.contentType, .cacheControl: "public, max-age=3600",
+                    .init("X-Content-Type-Options")!: "nosniff",
+                ],
+                body: .init(byteBuffer: asset.bytes))
+        }
+
+        let pages = router.group().add(middleware: WebMiddleware(app: self))
+        pages.get("/") { _, _ in
+            Self.redirect(try WebRequest.get().sessionToken == nil ? "/login" : "/groups")
+        }
+        pages.get("/login") { request, _ in try self.loginPage(request) }
+        pages.post("/login") { request, _ in try await self.login(request) }
+        pages.get("/register") { request, _ in try self.registerPage(request) }
+        pages.post("/register") { request, _ in try await self.register(request) }
+        pages.post("/logout") { request, _ in try await self.logout(request) }
+
+        pages.get("/groups") { request, _ in try await self.groupsPage(request) }
+        pages.post("/groups") { request, _ in try await self.createGroup(request) }
+        pages.get("/join/:code") { request, context in try self.joinPage(request, context: context) }
+        pages.post("/join/:code") { request, context in try await self.join(request, context: context) }
+        pages.get("/groups/:groupId") { request, context in try await self.overviewPage(request, context: context) }
+
+        pages.get("/groups/:groupId/expenses") { request, context in
+            try await self.expensesPage(request, context: context)
+        }
+        pages.post("/groups/:groupId/expenses") { request, context in
+            try await self.createExpense(request, context: context)
+        }
+        pages.get("/groups/:groupId/expenses/new") { request, context in
+            try await self.newExpensePage(request, context: context)
+        }
+        pages.post("/groups/:groupId/expenses/preview") { request, context in
+            try await self.previewFragment(request, context: context)
+        }
+        pages.get("/expenses/:expenseId") { request, context in try await self.expensePage(request, context: context) }
+        pages.get("/expenses/:expenseId/edit") { request, context in
+            try await self.editExpensePage(request, context: context)
+        }
+        pages.post("/expenses/:expenseId/edit") { request, context in
+            try await self.updateExpense(request, context: context)
+        }
+        pages.post("/expenses/:expenseId/delete") { request, context in
+            try await self.deleteExpense(request, context: context)
+        }
+        pages.post("/expenses/:expenseId/restore") { request, context in
+            try await self.restoreExpense(request, context: context)
+        }
+        pages.post("/expenses/:expenseId/shares/:splitId/payment") { request, context in
+            try await self.setSharePayment(request, context: context)
+        }
+
+        pages.get("/groups/:groupId/balances") { request, context in
+            try await self.balancesPage(request, context: context)
+        }
+        pages.post("/groups/:groupId/settlements") { request, context in
+            try await self.recordSettlement(request, context: context)
+        }
+        pages.post("/groups/:groupId/settlements/:settlementId/delete") { request, context in
+            try await self.deleteSettlement(request, context: context)
+        }
+        pages.get("/groups/:groupId/members") { request, context in
+            try await self.membersPage(request, context: context)
+        }
+        pages.post("/groups/:groupId/members") { request, context in
+            try await self.addMember(request, context: context)
+        }
+        pages.post("/groups/:groupId/members/:memberId") { request, context in
+            try await self.updateMember(request, context: context)
+        }
+        pages.post("/groups/:groupId/members/:memberId/remove") { request, context in
+            try await self.removeMember(request, context: context)
+        }
+        pages.get("/groups/:groupId/settings") { request, context in
+            try await self.settingsPage(request, context: context)
+        }
+        pages.post("/groups/:groupId/settings") { request, context in
+            try await self.updateSettings(request, context: context)
+        }
+    }
+}

@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""The web app in a real headless Chromium (issue 6): two people run a trip from phone browsers.
+
+Starts the splitter-server binary given as the first argument on a free port with a fresh SQLite
+database, drives two browsers through registration, invite by link, expenses in JPY and USD with
+three split modes and two payers, a paid share with its reason and history, balances and the plan,
+recording a transfer, roles (a viewer sees no edit controls), a forged POST without a CSRF token,
+and logout. Every page is saved as a screenshot at 375 px and 1280 px in artifacts/screenshots/.
+Any failed check exits non-zero.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+SERVER = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/splitter-server"
+SHOTS = os.environ.get("SCREENSHOT_DIR", "artifacts/screenshots")
+os.makedirs(SHOTS, exist_ok=True)
+
+
+def start_server():
+    folder = tempfile.mkdtemp(prefix="splitter-web-")
+    log = open(os.path.join(folder, "server.log"), "w+")
+    env = dict(os.environ, DATABASE_URL=f"sqlite://{folder}/web.sqlite", LOG_LEVEL="info")
+    process = subprocess.Popen([SERVER, "--http-port", "0"], stdout=log, stderr=subprocess.STDOUT, env=env)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        log.seek(0)
+        match = re.search(r"port=(\d+)", log.read())
+        if match:
+            return process, f"http://127.0.0.1:{match.group(1)}", log
+        if process.poll() is not None:
+            break
+        time.sleep(0.2)
+    log.seek(0)
+    sys.exit("server did not start:\n" + log.read())
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=375,800"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = webdriver.ChromeService(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+checks = 0
+
+
+def check(condition, message):
+    global checks
+    checks += 1
+    if not condition:
+        raise AssertionError(message)
+
+
+def shoot(driver, name):
+    """The whole page at phone and desktop width; then back to the phone."""
+    for width in (375, 1280):
+        driver.set_window_size(width, 800)
+        height = driver.execute_script("return Math.max(document.body.scrollHeight, 600)")
+        driver.set_window_size(width, min(height + 200, 8000))
+        # Nothing may stick out sideways on a phone.
+        if width == 375:
+            overflow = driver.execute_script(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            check(overflow <= 0, f"{name}: the page is {overflow}px wider than a 375px phone")
+        driver.save_screenshot(os.path.join(SHOTS, f"{name}-{width}.png"))
+    driver.set_window_size(375, 800)
+    # Scripts, styles, icons and CSP must all load cleanly; the page's own status (a 422 form
+    # shown again with its errors) is not a console problem.
+    page = driver.current_url.split("#")[0] + " "
+    problems = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+                and not (entry["source"] == "network" and entry["message"].startswith(page))]
+    check(not problems, f"{name}: browser console errors: {problems}")
+
+
+def click(driver, element):
+    """Clicks something that loads a new page, and waits until the new page is there."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    element.click()
+    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
+    WebDriverWait(driver, 15).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def fill(driver, element_id, text):
+    field = driver.find_element(By.ID, element_id)
+    field.clear()
+    field.send_keys(text)
+
+
+def main_text(driver):
+    return driver.find_element(By.TAG_NAME, "main").text
+
+
+def register(driver, base, name, email, navigate=True):
+    if navigate:
+        driver.get(base + "/register")
+    fill(driver, "displayName", name)
+    fill(driver, "email", email)
+    fill(driver, "password", "correct horse battery")
+    click(driver, driver.find_element(By.CSS_SELECTOR, "main button[type=submit]"))
+
+
+def member_ids(driver):
+    """Member name → id, from the expense form's payer inputs."""
+    ids = {}
+    for field in driver.find_elements(By.CSS_SELECTOR, "input[id^=paid_]"):
+        label = driver.find_element(By.CSS_SELECTOR, f"label[for='{field.get_attribute('id')}']").text
+        ids[label] = field.get_attribute("id")[len("paid_"):]
+    return ids
+
+
+def add_expense(driver, base, group, description, amount, currency, mode, paid=None, values=None, included=None,
+                home=None, screenshot=None):
+    driver.get(f"{base}/groups/{group}/expenses/new")
+    ids = member_ids(driver)
+    fill(driver, "description", description)
+    fill(driver, "amount", amount)
+    Select(driver.find_element(By.ID, "currency")).select_by_value(currency)
+    Select(driver.find_element(By.ID, "mode")).select_by_value(mode)
+    if home:
+        fill(driver, "homeAmount", home)
+    for name, value in (paid or {}).items():
+        fill(driver, "paid_" + ids[name], value)
+    for name, value in (values or {}).items():
+        fill(driver, "value_" + ids[name], value)
+    if included is not None:
+        for name, member in ids.items():
+            box = driver.find_element(By.ID, "in_" + member)
+            if box.is_selected() != (name in included):
+                box.click()
+    if screenshot:
+        # The live preview comes from the server as the user types.
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#preview table"))
+        shoot(driver, screenshot)
+    click(driver, driver.find_element(By.ID, "save"))
+    check("/expenses/" in driver.current_url, f"{description}: not saved: {main_text(driver)[:400]}")
+    return driver.current_url.rsplit("/", 1)[1]
+
+
+def post_form(base, path, fields, cookies):
+    """A POST made outside the page, as another site's form would: no way to know the token."""
+    data = urllib.parse.urlencode(fields).encode()
+    request = urllib.request.Request(base + path, data=data, method="POST")
+    request.add_header("Content-Type", "application/x-www-form-urlencoded")
+    request.add_header("Cookie", "; ".join(f"{c['name']}={c['value']}" for c in cookies))
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def run(base):
+    aki, ben = browser(), browser()
+    try:
+        # Aki registers and creates the group.
+        aki.get(base + "/")
+        check("/login" in aki.current_url, "a visitor starts at the login page")
+        shoot(aki, "login")
+        aki.get(base + "/register")
+        shoot(aki, "register")
+        register(aki, base, "Aki", "aki@example.com")
+        check(aki.current_url.endswith("/groups"), "after registering: my groups")
+        fill(aki, "name", "Japan 2026")
+        Select(aki.find_element(By.ID, "homeCurrency")).select_by_value("JPY")
+        shoot(aki, "groups")
+        click(aki, aki.find_element(By.CSS_SELECTOR, "form[action='/groups'] button"))
+        group = aki.current_url.rstrip("/").rsplit("/", 1)[1]
+        check(re.fullmatch(r"[0-9a-f-]{36}", group) is not None, f"group page after create: {aki.current_url}")
+        check("You are all settled up." in main_text(aki), "a new group is settled")
+
+        # Aki adds Cho (no account) and shares the invite link.
+        aki.get(f"{base}/groups/{group}/members")
+        fill(aki, "member-name", "Cho")
+        click(aki, aki.find_element(By.CSS_SELECTOR, f"form[action='/groups/{group}/members'] button"))
+        check("Cho" in aki.find_element(By.ID, "members").text, "Cho is a member")
+        invite = aki.find_element(By.ID, "invite-link").text.strip()
+        check("/join/" in invite, f"an invite link is shown: {invite}")
+        shoot(aki, "members")
+
+        # Ben opens the link from a chat: log in or register first, then join.
+        ben.get(invite)
+        check("/login" in ben.current_url and "next=" in ben.current_url, "the link asks a visitor to log in")
+        click(ben, ben.find_element(By.LINK_TEXT, "Create an account"))
+        register(ben, base, "Ben", "ben@example.com", navigate=False)
+        check("/join/" in ben.current_url, f"back at the invite after registering: {ben.current_url}")
+        shoot(ben, "join")
+        click(ben, ben.find_element(By.ID, "join"))
+        check(ben.current_url.endswith(f"/groups/{group}"), "Ben lands in the group")
+
+        # Expenses in JPY and USD: equal, shares with two payers, exact.
+        ramen = add_expense(aki, base, group, "Ramen", "3000", "JPY", "equal", included=["Aki", "Ben", "Cho"],
+                            screenshot="expense-new")
+        check("Aki owes 1,000 JPY" in main_text(aki), "equal split: 1,000 each")
+        museum = add_expense(aki, base, group, "Museum", "40.00", "USD", "shares", paid={"Aki": "30", "Ben": "10"},
+                             values={"Aki": "2", "Ben": "1", "Cho": "1"}, home="6000")
+        text = main_text(aki)
+        check("Aki owes 20.00 USD" in text and "Cho owes 10.00 USD" in text, f"shares 2:1:1 of 40 USD: {text}")
+        check("Aki — 30.00 USD" in text and "Ben — 10.00 USD" in text, "two payers")
+        hotel = add_expense(ben, base, group, "Hotel", "10000", "JPY", "exact", paid={"Ben": "10000"},
+                            values={"Aki": "4000", "Ben": "3000", "Cho": "3000"})
+        check("Cho owes 3,000 JPY" in main_text(ben), "exact split")
+        shoot(ben, "expense-detail")
+
+        # Bad money is refused next to its field and saves nothing.
+        aki.get(f"{base}/groups/{group}/expenses/new")
+        fill(aki, "description", "Too precise")
+        fill(aki, "amount", "12.345")
+        Select(aki.find_element(By.ID, "currency")).select_by_value("USD")
+        click(aki, aki.find_element(By.ID, "save"))
+        check(aki.find_element(By.ID, "amount").get_attribute("aria-invalid") == "true", "the amount is marked invalid")
+        check(aki.find_element(By.ID, "amount-error").text != "", "the amount's error is next to it")
+        shoot(aki, "expense-error")
+
+        # The list, filtered.
+        aki.get(f"{base}/groups/{group}/expenses")
+        listed = aki.find_element(By.ID, "expense-list").text
+        check(all(name in listed for name in ["Ramen", "Museum", "Hotel"]) and "Too precise" not in listed,
+              f"three expenses listed: {listed}")
+        shoot(aki, "expenses")
+        aki.get(f"{base}/groups/{group}/expenses?q=hot")
+        check("Hotel" in aki.find_element(By.ID, "expense-list").text
+              and "Ramen" not in aki.find_element(By.ID, "expense-list").text, "text filter")
+
+        # Ben pays his ramen share in cash; the reason and the history show.
+        ben.get(f"{base}/expenses/{ramen}")
+        share = [li for li in ben.find_elements(By.CSS_SELECTOR, "#shares > li") if li.text.startswith("Ben")][0]
+        share.find_element(By.NAME, "reason").send_keys("cash at dinner")
+        click(ben, share.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        share = [li for li in ben.find_elements(By.CSS_SELECTOR, "#shares > li") if li.text.startswith("Ben")][0]
+        check("Paid" in share.text and "Marked paid by Ben" in share.text and "cash at dinner" in share.text,
+              f"paid with reason and history: {share.text}")
+        shoot(ben, "expense-paid")
+
+        # Balances and the fewest transfers.
+        aki.get(f"{base}/groups/{group}/balances")
+        jpy = aki.find_element(By.ID, "currency-JPY").text
+        check("Aki owes 3,000 JPY" in jpy and "Ben is owed 7,000 JPY" in jpy and "Cho owes 4,000 JPY" in jpy,
+              f"JPY balances: {jpy}")
+        check("Aki pays Ben 3,000 JPY" in jpy and "Cho pays Ben 4,000 JPY" in jpy, f"JPY plan: {jpy}")
+        usd = aki.find_element(By.ID, "currency-USD").text
+        check("Cho pays Aki 10.00 USD" in usd, f"USD plan: {usd}")
+        shoot(aki, "balances")
+        click(aki, aki.find_element(By.CSS_SELECTOR, "#currency-USD button.record"))
+        check("Everyone is settled up in USD." in aki.find_element(By.ID, "currency-USD").text, "USD settled")
+        check("Cho paid Aki 10.00 USD" in aki.find_element(By.ID, "settlements").text, "the transfer is listed")
+        aki.get(f"{base}/groups/{group}")
+        check("You owe 3,000 JPY" in aki.find_element(By.ID, "my-balance").text, "Aki's balance on the overview")
+        check(len(aki.find_elements(By.CSS_SELECTOR, "svg.chart")) == 2, "two charts drawn by the server")
+        shoot(aki, "overview")
+        aki.get(f"{base}/groups/{group}/settings")
+        shoot(aki, "settings")
+
+        # Ben becomes a viewer: no edit controls anywhere.
+        aki.get(f"{base}/groups/{group}/members")
+        row = [tr for tr in aki.find_elements(By.CSS_SELECTOR, "#members tbody tr") if tr.text.startswith("Ben")][0]
+        Select(row.find_element(By.NAME, "role")).select_by_value("viewer")
+        click(aki, row.find_element(By.CSS_SELECTOR, "button[type=submit]"))
+        check("Viewer" in [tr for tr in aki.find_elements(By.CSS_SELECTOR, "#members tbody tr")
+                           if tr.text.startswith("Ben")][0].text, "Ben is a viewer")
+        ben.get(f"{base}/groups/{group}")
+        check(not ben.find_elements(By.LINK_TEXT, "Add an expense"), "a viewer gets no add button")
+        ben.get(f"{base}/expenses/{hotel}")
+        check(not ben.find_elements(By.ID, "edit-expense"), "a viewer gets no edit button")
+        check(not ben.find_elements(By.CSS_SELECTOR, "#shares form"), "a viewer gets no paid toggles")
+        ben.get(f"{base}/groups/{group}/balances")
+        check(not ben.find_elements(By.CSS_SELECTOR, "button.record"), "a viewer cannot record transfers")
+        shoot(ben, "viewer-balances")
+        ben.get(f"{base}/groups/{group}/expenses/new")
+        check("Not allowed" in main_text(ben), "a viewer who types the URL gets a friendly refusal")
+
+        # A forged POST (no token, or someone else's) is refused and changes nothing.
+        cookies = aki.get_cookies()
+        before = len(aki.find_elements(By.CSS_SELECTOR, "#expense-list li")) if False else None
+        status, body = post_form(base, f"/groups/{group}/expenses",
+                                 {"description": "Forged", "amount": "1", "currency": "JPY", "mode": "equal"}, cookies)
+        check(status == 403 and "This form has expired" in body, f"no CSRF token → 403, got {status}")
+        status, _ = post_form(base, f"/groups/{group}/expenses",
+                              {"_csrf": "0" * 64, "description": "Forged", "amount": "1", "currency": "JPY"}, cookies)
+        check(status == 403, f"a wrong CSRF token → 403, got {status}")
+        aki.get(f"{base}/groups/{group}/expenses")
+        check("Forged" not in aki.find_element(By.ID, "expense-list").text, "nothing was saved by the forged posts")
+
+        # Friendly pages for unknown things.
+        aki.get(f"{base}/groups/00000000-0000-4000-8000-000000000000")
+        check("Page not found" in main_text(aki), "a friendly 404 for an unknown group")
+        aki.get_log("browser")  # that page's own 404 is expected
+        aki.get(f"{base}/no/such/page")
+        check("Page not found" in main_text(aki), "a friendly 404 for an unknown path")
+        shoot(aki, "not-found")
+
+        # Log out: the session is gone.
+        aki.get(f"{base}/groups")
+        click(aki, aki.find_element(By.ID, "logout"))
+        check("/login" in aki.current_url, "logged out to the login page")
+        aki.get(f"{base}/groups/{group}")
+        check("/login" in aki.current_url, "a logged-out browser is asked to log in again")
+        _ = museum, before
+    finally:
+        aki.quit()
+        ben.quit()
+
+
+def main():
+    process, base, log = start_server()
+    try:
+        run(base)
+    except Exception:
+        log.seek(0)
+        print("--- server log ---\n" + log.read()[-4000:], file=sys.stderr)
+        raise
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    print(f"web flow: {checks} checks passed; screenshots in {SHOTS}")
+
+
+if __name__ == "__main__":
+    main()

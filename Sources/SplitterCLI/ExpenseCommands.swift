@@ -81,7 +81,7 @@ struct ExpenseContext {
     /// True when the server could not be reached and `expense` is the cached copy.
     let isOffline: Bool
 
-    init(_ options: GlobalOptions, expense text: String, includeDeleted: Bool = true) async throws {
+    init(_ options: GlobalOptions, expense text: String) async throws {
         let client = try options.client()
         let store = try options.store()
         let id = try resolveExpenseID(text, store: store)

@@ -1,0 +1,356 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import SplitStore
+import Testing
+
+@testable import SplitServer
+
+/// A browser without JavaScript: keeps cookies, posts forms with the page's CSRF token, never
+/// follows redirects (so each answer can be checked).
+struct Browser: Sendable {
+    let api: API
+    var cookies: [String: String] = [:]
+    /// The CSRF token of the last page read.
+    var csrf: String?
+
+    init(_ api: API) { self.api = api }
+
+    mutating func get(_ path: String, headers: HTTPFields = [:]) async throws -> Reply {
+        var headers = headers
+        headers[.accept] = "text/html"
+        let reply = try await send(.get, path, headers: headers, body: nil)
+        if let token = Self.csrfToken(in: reply.text) { csrf = token }
+        return reply
+    }
+
+    /// Posts `fields`; the page's token is added unless `token` says otherwise (nil: none).
+    mutating func post(_ path: String, _ fields: [(String, String)], token: String?? = .none) async throws -> Reply {
+        var all = fields
+        switch token {
+        case .none: if let csrf { all.append(("_csrf", csrf)) }
+        case .some(.some(let value)): all.append(("_csrf", value))
+        case .some(.none): break
+        }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let body = all.map {
+            "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+        }.joined(separator: "&")
+        let reply = try await send(
+            .post, path, headers: [.contentType: "application/x-www-form-urlencoded", .accept: "text/html"],
+            body: ByteBuffer(string: body))
+        if let token = Self.csrfToken(in: reply.text) { csrf = token }
+        return reply
+    }
+
+    private mutating func send(
+        _ method: HTTPRequest.Method, _ path: String, headers: HTTPFields, body: ByteBuffer?
+    ) async throws -> Reply {
+        var headers = headers
+        if !cookies.isEmpty {
+            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                separator: "; ")
+        }
+        let reply = try await api.call(method, path, headers: headers, body: body)
+        for line in reply.headers[values: .setCookie] {
+            let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+            let name = String(pair[0])
+            let value = pair.count > 1 ? String(pair[1]) : ""
+            if value.isEmpty || line.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = value }
+        }
+        return reply
+    }
+
+    static func csrfToken(in html: String) -> String? {
+        guard let range = html.range(of: #"name="_csrf" value="[0-9a-f]{64}""#, options: .regularExpression) else {
+            return nil
+        }
+        return String(html[range].dropFirst(#"name="_csrf" value=""#.count).dropLast())
+    }
+
+    /// Registers through the pages and is then logged in.
+    mutating func register(_ name: String) async throws {
+        _ = try await get("/register")
+        let reply = try await post(
+            "/register",
+            [
+                ("displayName", name), ("email", "\(name.lowercased())-\(UUID().uuidString.prefix(6))@example.com"),
+                ("password", "correct horse"), ("next", "/groups"),
+            ])
+        try #require(reply.status == .seeOther, "register \(name): \(reply.status) \(reply.text.prefix(300))")
+        try #require(cookies[WebRequest.sessionCookie] != nil)
+    }
+
+    /// The session as a bearer token, to check state through the API.
+    var token: String { cookies[WebRequest.sessionCookie] ?? "" }
+}
+
+@Suite("Web app from the outside")
+struct WebTests {
+    /// A group made through the pages: owner Aki, member Ben (joined by link), viewer Vic,
+    /// outsider Oz, and one expense paid by Aki split equally.
+    struct Setup: Sendable {
+        var aki: Browser
+        var ben: Browser
+        var vic: Browser
+        var oz: Browser
+        let groupID: String
+        let expenseID: String
+        let splitID: String
+        let benMemberID: String
+    }
+
+    static func setup(_ api: API) async throws -> Setup {
+        var aki = Browser(api)
+        try await aki.register("Aki")
+        _ = try await aki.get("/groups")
+        let created = try await aki.post("/groups", [("name", "Trip"), ("homeCurrency", "JPY")])
+        let location = try #require(created.headers[.location])
+        let groupID = String(location.split(separator: "/").last ?? "")
+        let group = try await api.call(.get, "/api/groups/\(groupID)", token: aki.token)
+        let code = try #require(group.string("group", "inviteCode"))
+
+        var ben = Browser(api)
+        try await ben.register("Ben")
+        _ = try await ben.get("/join/\(code)")
+        #expect(try await ben.post("/join/\(code)", []).status == .seeOther)
+        var vic = Browser(api)
+        try await vic.register("Vic")
+        _ = try await vic.get("/join/\(code)")
+        #expect(try await vic.post("/join/\(code)", []).status == .seeOther)
+        var oz = Browser(api)
+        try await oz.register("Oz")
+
+        let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki.token).list("members")
+        let vicID = try #require(members.first { $0.string("name") == "Vic" }?.string("id"))
+        let benID = try #require(members.first { $0.string("name") == "Ben" }?.string("id"))
+        let role = try await api.call(
+            .patch, "/api/groups/\(groupID)/members/\(vicID)", token: aki.token, json: #"{"role":"viewer"}"#)
+        #expect(role.status == .ok)
+
+        _ = try await aki.get("/groups/\(groupID)/expenses/new")
+        let saved = try await aki.post(
+            "/groups/\(groupID)/expenses",
+            [
+                ("_id", UUID().uuidString), ("description", "Ramen"), ("amount", "3000"), ("currency", "JPY"),
+                ("expenseDate", "2026-11-20"), ("mode", "equal"),
+            ] + members.map { ("in_\($0.string("id") ?? "")", "1") })
+        let expenseLocation = try #require(saved.headers[.location], "\(saved.status) \(saved.text.prefix(500))")
+        let expenseID = String(expenseLocation.split(separator: "/").last ?? "")
+        let expense = try await api.call(.get, "/api/expenses/\(expenseID)", token: aki.token)
+        let splitID = try #require(
+            expense.list("expense", "splits").first { $0.string("memberId") == benID }?.string("id"))
+        return Setup(
+            aki: aki, ben: ben, vic: vic, oz: oz, groupID: groupID, expenseID: expenseID, splitID: splitID,
+            benMemberID: benID)
+    }
+
+    /// Everything about the group as the API tells it: a refused form must leave it identical.
+    static func snapshot(_ api: API, _ setup: Setup) async throws -> String {
+        let token = setup.aki.token
+        var parts: [String] = []
+        for path in [
+            "/api/groups/\(setup.groupID)", "/api/groups/\(setup.groupID)/members",
+            "/api/groups/\(setup.groupID)/expenses?includeDeleted=true", "/api/groups/\(setup.groupID)/settlements",
+            "/api/groups/\(setup.groupID)/categories", "/api/groups/\(setup.groupID)/balances",
+            "/api/groups/\(setup.groupID)/rates", "/api/expense-splits/\(setup.splitID)/history", "/api/groups",
+        ] {
+            parts.append(try await api.call(.get, path, token: token).text)
+        }
+        return parts.joined(separator: "\n")
+    }
+
+    /// Every form the pages post, with plausible fields.
+    static func forms(_ setup: Setup) -> [(path: String, fields: [(String, String)])] {
+        let group = "/groups/\(setup.groupID)"
+        return [
+            ("/groups", [("name", "Forged"), ("homeCurrency", "USD")]),
+            (
+                "\(group)/expenses",
+                [("description", "Forged"), ("amount", "1"), ("currency", "JPY"), ("expenseDate", "2026-11-20")]
+            ),
+            ("\(group)/expenses/preview", [("description", "x"), ("amount", "1"), ("currency", "JPY")]),
+            ("/expenses/\(setup.expenseID)/edit", [("description", "Forged"), ("amount", "1"), ("version", "1")]),
+            ("/expenses/\(setup.expenseID)/delete", []),
+            ("/expenses/\(setup.expenseID)/restore", []),
+            ("/expenses/\(setup.expenseID)/shares/\(setup.splitID)/payment", [("isPaid", "true"), ("reason", "x")]),
+            (
+                "\(group)/settlements",
+                [
+                    ("fromMemberId", setup.benMemberID), ("toMemberId", setup.benMemberID), ("amount", "1"),
+                    ("currency", "JPY"),
+                ]
+            ),
+            ("\(group)/settlements/\(UUID().uuidString)/delete", []),
+            ("\(group)/members", [("name", "Forged")]),
+            ("\(group)/members/\(setup.benMemberID)", [("role", "admin")]),
+            ("\(group)/members/\(setup.benMemberID)/remove", []),
+            ("\(group)/settings", [("action", "rotate-invite")]),
+            ("\(group)/settings", [("action", "archive")]),
+            ("/logout", []),
+        ]
+    }
+
+    @Test("a form posted without its CSRF token, with a wrong one or another session's is refused and changes nothing")
+    func csrf() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let before = try await Self.snapshot(api, setup)
+            _ = try await setup.ben.get("/groups")
+            let bensToken = try #require(setup.ben.csrf)
+            _ = try await setup.aki.get("/groups")
+            for form in Self.forms(setup) {
+                for token in [String?.none, "0" + String(repeating: "a", count: 63), bensToken] {
+                    let reply = try await setup.aki.post(form.path, form.fields, token: .some(token))
+                    #expect(reply.status == .forbidden, "\(form.path) with token \(token ?? "none"): \(reply.status)")
+                    #expect(reply.text.contains("This form has expired"), "\(form.path)")
+                }
+            }
+            #expect(try await Self.snapshot(api, setup) == before)
+            // The forged logout did not log Aki out.
+            #expect(try await setup.aki.get("/groups").status == .ok)
+        }
+    }
+
+    @Test("the session cookie is HttpOnly and SameSite=Lax, and Secure only behind a trusted HTTPS proxy")
+    func cookies() async throws {
+        for (trusted, forwardedHTTPS, secure) in [(false, false, false), (false, true, false), (true, true, true)] {
+            try await TestApp.with(.sqlite, live: true) { configuration in
+                if trusted { configuration.trustedProxies = [IPNetwork("127.0.0.1")!, IPNetwork("::1")!] }
+            } _: { api in
+                var browser = Browser(api)
+                var headers: HTTPFields = [:]
+                if forwardedHTTPS { headers[.init("X-Forwarded-Proto")!] = "https" }
+                _ = try await browser.get("/register", headers: headers)
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                headers[.cookie] = "\(WebRequest.visitorCookie)=\(browser.cookies[WebRequest.visitorCookie] ?? "")"
+                let reply = try await api.call(
+                    .post, "/register", headers: headers,
+                    body: ByteBuffer(
+                        string:
+                            "_csrf=\(browser.csrf ?? "")&displayName=Aki&email=aki%40example.com&password=correct+horse"
+                    ))
+                #expect(reply.status == .seeOther, "\(reply.text.prefix(300))")
+                let cookie = try #require(
+                    reply.headers[values: .setCookie].first { $0.hasPrefix(WebRequest.sessionCookie + "=") })
+                #expect(cookie.contains("HttpOnly"))
+                #expect(cookie.contains("SameSite=Lax"))
+                #expect(cookie.contains("Path=/"))
+                #expect(cookie.contains("Secure") == secure, "trusted \(trusted), https \(forwardedHTTPS): \(cookie)")
+            }
+        }
+    }
+
+    @Test("after logging in the browser goes only to a path on this server")
+    func nextIsLocal() async throws {
+        #expect(WebRequest.safeNext("/join/abc") == "/join/abc")
+        for hostile in ["//evil.example", "https://evil.example", "/\\evil.example", "evil", "/a b", nil] {
+            #expect(WebRequest.safeNext(hostile) == "/groups", "\(hostile ?? "nil")")
+        }
+        try await TestApp.with(.sqlite) { api in
+            _ = try await api.register("Aki", email: "aki@example.com")
+            for (next, expected) in [
+                ("//evil.example/x", "/groups"), ("https://evil.example", "/groups"), ("/join/abc", "/join/abc"),
+            ] {
+                var browser = Browser(api)
+                _ = try await browser.get("/login?next=\(next)")
+                let reply = try await browser.post(
+                    "/login", [("emailOrPhone", "aki@example.com"), ("password", "correct horse"), ("next", next)])
+                #expect(reply.status == .seeOther)
+                #expect(reply.headers[.location] == expected, "next=\(next)")
+            }
+        }
+    }
+
+    @Test("logged out, an expired or revoked session: pages send the browser to log in and come back")
+    func loggedOut() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            var stranger = Browser(api)
+            let reply = try await stranger.get("/groups/\(setup.groupID)")
+            #expect(reply.status == .seeOther)
+            #expect(reply.headers[.location] == "/login?next=/groups/\(setup.groupID)")
+
+            // Revoked from elsewhere (the API's logout): the cookie is cleared on the next page.
+            #expect(try await api.call(.post, "/auth/logout", token: setup.ben.token).status == .noContent)
+            let after = try await setup.ben.get("/groups")
+            #expect(after.status == .seeOther)
+            #expect(after.headers[.location] == "/login?next=/groups")
+            #expect(setup.ben.cookies[WebRequest.sessionCookie] == nil)
+
+            // A wrong password shows the form again with the error and sets no session.
+            _ = try await stranger.get("/login")
+            let wrong = try await stranger.post(
+                "/login", [("emailOrPhone", "nobody@example.com"), ("password", "wrong password")])
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.text.contains("Wrong email, phone or password."))
+            #expect(stranger.cookies[WebRequest.sessionCookie] == nil)
+        }
+    }
+
+    @Test("roles: a viewer's and an outsider's forms are refused with a page and change nothing")
+    func roles() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let before = try await Self.snapshot(api, setup)
+            _ = try await setup.vic.get("/groups")
+            _ = try await setup.oz.get("/groups")
+            for form in Self.forms(setup) where form.path != "/logout" && form.path != "/groups" {
+                let viewer = try await setup.vic.post(form.path, form.fields)
+                #expect(
+                    [.forbidden, .notFound, .unprocessableContent, .conflict].contains(viewer.status)
+                        || (form.path.hasSuffix("/preview") && viewer.status == .ok),
+                    "viewer \(form.path): \(viewer.status)")
+                let outsider = try await setup.oz.post(form.path, form.fields)
+                #expect(
+                    outsider.status == .notFound || outsider.status == .unprocessableContent,
+                    "outsider \(form.path): \(outsider.status)")
+                #expect(outsider.headers[.contentType]?.hasPrefix("text/html") == true)
+            }
+            #expect(try await Self.snapshot(api, setup) == before)
+
+            // What the viewer sees has no controls that would be refused.
+            let page = try await setup.vic.get("/expenses/\(setup.expenseID)")
+            #expect(page.status == .ok)
+            #expect(!page.text.contains("Mark paid"))
+            #expect(!page.text.contains("/edit\""))
+            let outsiderPage = try await setup.oz.get("/groups/\(setup.groupID)")
+            #expect(outsiderPage.status == .notFound)
+            #expect(outsiderPage.text.contains("Page not found"))
+        }
+    }
+
+    @Test("what users type is escaped in pages; pages carry a strict CSP; unknown paths get a page or the envelope")
+    func escapingAndHeaders() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let hostile = #"<script>alert("x")</script><img src=x onerror=alert(1)>"#
+            let created = try await api.call(
+                .post, "/api/expenses", token: setup.aki.token,
+                json:
+                    #"{"groupId":"\#(setup.groupID)","description":"\#(hostile.replacingOccurrences(of: "\"", with: "\\\""))","amount":"100","currency":"JPY","expenseDate":"2026-11-20"}"#
+            )
+            #expect(created.status == .created)
+            for path in ["/groups/\(setup.groupID)/expenses", "/groups/\(setup.groupID)"] {
+                let page = try await setup.aki.get(path)
+                #expect(page.status == .ok)
+                #expect(!page.text.contains("<script>alert"), "\(path)")
+                #expect(!page.text.contains("<img src=x"), "\(path)")
+                #expect(page.headers[.init("Content-Security-Policy")!]?.contains("script-src 'self'") == true)
+                #expect(page.headers[.cacheControl] == "no-store")
+            }
+            let detail = try await setup.aki.get("/expenses/\(created.string("expense", "id") ?? "")")
+            #expect(detail.text.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"))
+
+            let browser404 = try await setup.aki.get("/no/such/page")
+            #expect(browser404.status == .notFound)
+            #expect(browser404.text.contains("Page not found"))
+            let api404 = try await api.call(.get, "/api/no/such/route", headers: [.accept: "text/html"])
+            #expect(api404.status == .notFound)
+            #expect(api404.errorCode == "not_found")
+        }
+    }
+}

@@ -49,6 +49,19 @@ public struct SyncEngine: Sendable {
                 case .conflict(let message, _, let current) where operation.isChange:
                     var serverSide = current
                     if serverSide == nil { serverSide = try await currentExpense(operation) }
+                    // A replay of an edit that already went through (its answer was lost, or the
+                    // queue was sent twice) finds the server as it wanted it: done, not a conflict.
+                    if operation.kind == .updateExpense, let base = operation.baseVersion,
+                        let changes = operation.intendedChanges,
+                        let server = serverSide.flatMap({ try? Expense.decodeFromServer($0) }),
+                        Self.isSatisfied(changes, by: server)
+                    {
+                        // Later edits stand on it only if nobody else changed the expense since.
+                        try store.complete(
+                            operation, resultingVersion: server.version == base + 1 ? server.version : nil)
+                        report.sent += 1
+                        continue
+                    }
                     try store.markConflict(id: operation.id, error: message, current: serverSide)
                     report.conflicts += 1
                     if let target = operation.targetID { blocked.insert(target) }
@@ -109,6 +122,50 @@ public struct SyncEngine: Sendable {
             // edit is a conflict, never an overwrite).
             return operation.baseVersion.map { $0 + 1 }
         }
+    }
+
+    /// Whether every field the edit sets already has that value on the server. Anything that
+    /// cannot be compared exactly counts as different: the answer is then a conflict, never a
+    /// silent overwrite.
+    static func isSatisfied(_ changes: ExpenseChanges, by expense: Expense) -> Bool {
+        // Decimal strings compared by value ("12.5" is "12.50"); exact for money's sizes.
+        func sameAmount(_ text: String?, _ other: String?) -> Bool {
+            guard let text else { return true }
+            let posix = Locale(identifier: "en_US_POSIX")
+            let pattern = "^-?[0-9]+(\\.[0-9]+)?$"
+            guard let other, text.range(of: pattern, options: .regularExpression) != nil,
+                other.range(of: pattern, options: .regularExpression) != nil,
+                let left = Decimal(string: text, locale: posix),
+                let right = Decimal(string: other, locale: posix)
+            else { return false }
+            return left == right
+        }
+        func samePeople(_ wanted: [MemberAmount], _ actual: [MemberAmount]) -> Bool {
+            let actualByMember = Dictionary(actual.map { ($0.memberId, $0.amount) }) { first, _ in first }
+            return wanted.count == actual.count
+                && wanted.allSatisfy { sameAmount($0.amount, actualByMember[$0.memberId]) }
+        }
+        if let description = changes.description,
+            description.trimmingCharacters(in: .whitespacesAndNewlines) != expense.description
+        {
+            return false
+        }
+        if let currency = changes.currency, currency.uppercased() != expense.currency { return false }
+        if let date = changes.expenseDate, date != expense.expenseDate { return false }
+        if let category = changes.category,
+            category.lowercased() != expense.category, category.lowercased() != expense.categoryName.lowercased()
+        {
+            return false
+        }
+        if let payer = changes.paidByMemberId, expense.payers.map(\.memberId) != [payer] { return false }
+        if let paidBy = changes.paidBy, !samePeople(paidBy, expense.payers) { return false }
+        if let split = changes.split, split != expense.split { return false }
+        if let splits = changes.splits,
+            !samePeople(splits, expense.splits.map { MemberAmount(memberId: $0.memberId, amount: $0.amount) })
+        {
+            return false
+        }
+        return sameAmount(changes.amount, expense.amount) && sameAmount(changes.homeAmount, expense.homeAmount)
     }
 
     private func target(_ operation: PendingOperation) throws -> String {

@@ -85,6 +85,44 @@ struct OfflineConflictTests {
         }
     }
 
+    @Test("replaying a queue of an edit and a payment a second time changes nothing and reports no conflict")
+    func replayEdits() async throws {
+        try await CLITrip.with { trip in
+            // setup: Ben's taxi, seen by Aki; Aki, offline, edits it and pays her share
+            try await trip.setUpJapan()
+            #expect(
+                try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--paid-by", "ben", "--profile", "ben")
+                    .status == 0)
+            let taxi = try await trip.expenseID("Taxi")
+            let online = trip.url
+            #expect(
+                try await trip.run(
+                    "expense", "edit", taxi, "--amount", "3600", "--description", "Taxi home", "--server",
+                    try CLITrip.unreachableURL()
+                ).output.contains("queued"))
+            #expect(try await trip.run("pay", taxi, "--reason", "coins").output.contains("queued"))
+            let queue = trip.config.appendingPathComponent("profiles/default/offline.sqlite")
+            let copy = trip.config.appendingPathComponent("queue-copy.sqlite")
+            try FileManager.default.copyItem(at: queue, to: copy)
+            let first = try await trip.run("sync", "--server", online)
+            #expect(
+                first.lines.first == "Sent 2, refused 0, conflicts 0, still queued 0.", "\(first.output)\(first.error)")
+            #expect(try await trip.expense(taxi)["version"] as? Int == 3)
+
+            // act: the same queue is sent again (an answer lost, a backup restored)
+            try FileManager.default.removeItem(at: queue)
+            try FileManager.default.copyItem(at: copy, to: queue)
+            let replay = try await trip.run("sync")
+
+            // validate: the server already is as the edit wanted; nothing changes, nothing conflicts
+            #expect(replay.status == 0, "\(replay.output)\(replay.error)")
+            #expect(replay.lines.first == "Sent 2, refused 0, conflicts 0, still queued 0.", "\(replay.output)")
+            let after = try await trip.expense(taxi, profile: "ben")
+            #expect(after["version"] as? Int == 3 && after["amount"] as? String == "3600")
+            #expect(try #require(try await trip.json("history", taxi) as? [[String: Any]]).count == 1)
+        }
+    }
+
     @Test("a session revoked in the middle of a sync stops it with exit 3 and keeps the rest of the queue")
     func revokedMidSync() async throws {
         try await CLITrip.with { trip in

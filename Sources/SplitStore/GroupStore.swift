@@ -285,6 +285,15 @@ public struct GroupStore: Sendable {
         }
     }
 
+    /// The group a live invite code opens (not archived), for the page that offers to join it.
+    public func group(inviteCode: String) async throws -> GroupRecord? {
+        try await database.read {
+            try await $0.raw(
+                "SELECT * FROM groups WHERE invite_code = \(bind: inviteCode) AND is_archived = \(bind: false)"
+            ).first()
+        }.map(GroupRecord.init(row:))
+    }
+
     /// Sets or clears (nil: joining disabled) the invite code.
     public func setInviteCode(groupID: UUID, code: String?, now: Int64) async throws {
         try await database.transaction { sql in

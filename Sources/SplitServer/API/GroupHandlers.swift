@@ -130,6 +130,19 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(group: .init(stored, me: myself)))))
     }
 
+    /// What an invite code opens, for a logged-in user deciding to join: the group's name and
+    /// the members without an account, one of whom they may be. Whoever has the code may see
+    /// this much; nil for a code that opens nothing.
+    func invitation(code text: String) async throws -> (name: String, claimable: [MemberRecord])? {
+        _ = try await authenticate()
+        let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !code.isEmpty, code.utf8.count <= 100, let group = try await groups.group(inviteCode: code) else {
+            return nil
+        }
+        let members = try await groups.members(groupID: group.id)
+        return (group.name, members.filter { $0.isActive && $0.userID == nil })
+    }
+
     func joinGroup(_ input: Operations.JoinGroup.Input) async throws -> Operations.JoinGroup.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }

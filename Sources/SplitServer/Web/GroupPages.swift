@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SplitAPI
 import SplitCore
+import SplitStore
 
 /// My groups, create a group, join by invite link, and a group's overview.
 extension WebApp {
@@ -107,31 +108,47 @@ extension WebApp {
     // MARK: Join by link
 
     struct JoinBody: Sendable {
+        struct Claimable: Sendable {
+            let id: String
+            let name: String
+        }
         let code: String
+        let groupName: String?
+        let claimable: [Claimable]
+        let hasClaimable: Bool
         let errors: [String: String]
     }
 
+    func joinBody(code: String, errors: [String: String] = [:]) async throws -> JoinBody {
+        let invitation = try await api.invitation(code: code)
+        let claimable = (invitation?.claimable ?? []).map { JoinBody.Claimable(id: $0.id.text, name: $0.name) }
+        return JoinBody(
+            code: code, groupName: invitation?.name, claimable: claimable, hasClaimable: !claimable.isEmpty,
+            errors: invitation == nil && errors.isEmpty
+                ? ["form": "This invite link does not work any more. Ask for a new one."] : errors)
+    }
+
     /// `/join/CODE`, pasted into a chat: log in (or register) first, then one button.
-    func joinPage(_ request: Request, context: AppRequestContext) throws -> Response {
+    func joinPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let code = try context.parameters.require("code")
         guard try WebRequest.get().sessionToken != nil else {
             return Self.redirect("/login?next=\(Self.queryEscape("/join/\(code)"))")
         }
-        return try render("join", title: "Join a group", body: JoinBody(code: code, errors: [:]))
+        return try render("join", title: "Join a group", body: try await joinBody(code: code))
     }
 
     func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let code = try context.parameters.require("code")
         do {
-            let joined = try await api.joinGroup(.init(body: .json(.init(inviteCode: code)))).ok.body.json
+            let claim = try WebRequest.get().form.text("memberId")
+            let joined = try await api.joinGroup(
+                .init(body: .json(.init(inviteCode: code, memberId: claim == "new" ? nil : claim)))
+            ).ok.body.json
             return Self.redirect("/groups/\(joined.group.id)")
-        } catch let error as APIError where error.status == .notFound {
+        } catch let error as APIError where error.status == .notFound || error.status == .conflict {
             return try render(
-                "join", title: "Join a group",
-                body: JoinBody(
-                    code: code,
-                    errors: ["form": "This invite link does not work any more. Ask for a new one."]),
-                status: .notFound)
+                "join", title: "Join a group", body: try await joinBody(code: code, errors: ["form": error.message]),
+                status: error.status)
         }
     }
 

@@ -29,7 +29,7 @@ extension WebApp {
 
         pages.get("/groups") { request, _ in try await self.groupsPage(request) }
         pages.post("/groups") { request, _ in try await self.createGroup(request) }
-        pages.get("/join/:code") { request, context in try self.joinPage(request, context: context) }
+        pages.get("/join/:code") { request, context in try await self.joinPage(request, context: context) }
         pages.post("/join/:code") { request, context in try await self.join(request, context: context) }
         pages.get("/groups/:groupId") { request, context in try await self.overviewPage(request, context: context) }
 

@@ -262,7 +262,44 @@ def run(base):
         check(len(aki.find_elements(By.CSS_SELECTOR, "svg.chart")) == 2, "two charts drawn by the server")
         shoot(aki, "overview")
         aki.get(f"{base}/groups/{group}/settings")
+        fill(aki, "categoryName", "Snacks")
+        fill(aki, "icon", "🍡")
+        click(aki, aki.find_element(By.XPATH, "//button[text()='Add category']"))
+        check("🍡 Snacks" in main_text(aki), "a custom category is added")
+        fill(aki, "fromCurrency", "USD")
+        fill(aki, "rate", "150")
+        click(aki, aki.find_element(By.XPATH, "//button[text()='Save rate']"))
+        check("1 USD = 150 JPY" in main_text(aki), f"the rate is listed: {main_text(aki)}")
+        fill(aki, "fromCurrency", "EUR")
+        fill(aki, "rate", "-3")
+        click(aki, aki.find_element(By.XPATH, "//button[text()='Save rate']"))
+        check(aki.find_elements(By.CSS_SELECTOR, "[role=alert]"), "a negative rate is refused next to its form")
         shoot(aki, "settings")
+        aki.get(f"{base}/groups/{group}/balances")
+        check("Everything in JPY" in main_text(aki), "with a rate, balances are also shown in the home currency")
+
+        # Two people edit the hotel at once: the second is told, sees the current text, keeps
+        # what they typed, and saves again knowingly.
+        ben.get(f"{base}/expenses/{hotel}/edit")
+        aki.get(f"{base}/expenses/{hotel}/edit")
+        fill(aki, "description", "Hotel Kyoto")
+        click(aki, aki.find_element(By.ID, "save"))
+        check("Hotel Kyoto" in main_text(aki), "Aki's edit is saved")
+        fill(ben, "description", "Hotel, 2 nights")
+        click(ben, ben.find_element(By.ID, "save"))
+        warning = ben.find_element(By.ID, "form-error").text
+        check("Someone else changed this expense" in warning and "Hotel Kyoto" in warning,
+              f"the stale edit is refused with the current text: {warning}")
+        check(ben.find_element(By.ID, "description").get_attribute("value") == "Hotel, 2 nights",
+              "what Ben typed is still in the form")
+        shoot(ben, "expense-conflict")
+        click(ben, ben.find_element(By.ID, "save"))
+        check("Hotel, 2 nights" in main_text(ben) and "Cho owes 3,000 JPY" in main_text(ben),
+              "saved again on the current version")
+        ben.get(f"{base}/expenses/{ramen}")
+        aki_share = [li for li in ben.find_elements(By.CSS_SELECTOR, "#shares > li") if li.text.startswith("Aki")][0]
+        check("Paid it" in aki_share.text and not aki_share.find_elements(By.TAG_NAME, "form"),
+              f"the payer's own share needs no settling: {aki_share.text}")
 
         # Ben becomes a viewer: no edit controls anywhere.
         aki.get(f"{base}/groups/{group}/members")

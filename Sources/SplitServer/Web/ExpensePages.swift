@@ -215,13 +215,16 @@ extension WebApp {
                             split: draft.split, homeAmount: draft.homeAmount, version: basedOn)))
             ).ok
             return Self.redirect("/expenses/\(expense.id)")
-        } catch let error as APIError where error.status == .preconditionFailed || error.status == .conflict {
-            // Someone saved first: say so and keep what this user typed (nothing is lost).
+        } catch let error as APIError where error.status == .preconditionFailed {
+            // Someone saved first: show what it says now and keep what this user typed; saving
+            // again is a decision made knowing both (nothing is overwritten unseen).
+            let current = try await api.getExpense(.init(path: .init(expenseId: expense.id))).ok.body.json.expense
+            let mode = ExpenseForm.modes.first { $0.0 == current.split.mode }?.1 ?? "Itemized"
             return try await renderExpenseForm(
-                form, scope: scope, clientID: expense.id, version: String(expense.version), preview: nil,
+                form, scope: scope, clientID: expense.id, version: String(current.version), preview: nil,
                 errors: [
                     "form":
-                        "Someone else changed this expense while you were editing. Your changes are still below; check them against the current expense and save again."
+                        "Someone else changed this expense while you were editing. It now reads: “\(current.description)”, \(WebFormat.money(current.amount, current.currency)), \(current.expenseDate), split \(mode.lowercased()). Your changes are below; save again to replace it with them."
                 ])
         } catch {
             return try await renderExpenseForm(
@@ -243,6 +246,8 @@ extension WebApp {
             let name: String
             let amount: String
             let isPaid: Bool
+            /// The member paid at least their share themselves: nothing to settle.
+            let covered: Bool
             let canToggle: Bool
             let history: [History]
             let hasHistory: Bool
@@ -278,12 +283,15 @@ extension WebApp {
         let isPayer = expense.payers.contains { $0.memberId == myMemberID }
         var shares: [ExpenseBody.Share] = []
         for share in expense.splits {
+            let paidByThem = expense.payers.first { $0.memberId == share.memberId }?.amount
+            let covered = paidByThem.map { Self.decimalAtLeast($0, share.amount) } ?? false
             let history = try await api.getShareHistory(.init(path: .init(splitId: share.id))).ok.body.json.history
             shares.append(
                 .init(
                     id: share.id, name: scope.name(share.memberId),
                     amount: WebFormat.money(share.amount, expense.currency), isPaid: share.isPaid,
-                    canToggle: !expense.isDeleted
+                    covered: covered && !share.isPaid,
+                    canToggle: !expense.isDeleted && !(covered && !share.isPaid)
                         && scope.may(.markSharePaid(isDebtorOrPayer: isPayer || share.memberId == myMemberID)),
                     history: history.map { entry in
                         .init(
@@ -308,6 +316,12 @@ extension WebApp {
             canEdit: scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)),
             version: expense.version)
         return try render("expense", title: expense.description, body: body, nav: scope.nav("expenses"))
+    }
+
+    /// `a >= b` for two non-negative amounts of one currency as the API writes them.
+    static func decimalAtLeast(_ a: String, _ b: String) -> Bool {
+        guard let x = try? DecimalValue(parsing: a), let y = try? DecimalValue(parsing: b) else { return false }
+        return !(x < y)
     }
 
     func deleteExpense(_ request: Request, context: AppRequestContext) async throws -> Response {

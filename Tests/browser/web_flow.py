@@ -78,6 +78,14 @@ def shoot(driver, name):
             check(overflow <= 0, f"{name}: the page is {overflow}px wider than a 375px phone")
         driver.save_screenshot(os.path.join(SHOTS, f"{name}-{width}.png"))
     driver.set_window_size(375, 800)
+    # Every visible control has an accessible name (a label, aria-label or aria-labelledby).
+    unnamed = driver.execute_script("""
+        return Array.from(document.querySelectorAll('input, select, textarea, button'))
+          .filter(e => e.type !== 'hidden' && e.offsetParent !== null)
+          .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')
+                       && !e.getAttribute('aria-labelledby') && !(e.tagName === 'BUTTON' && e.textContent.trim()))
+          .map(e => e.outerHTML.slice(0, 120));""")
+    check(not unnamed, f"{name}: controls without a label: {unnamed}")
     # Scripts, styles, icons and CSP must all load cleanly; the page's own status (a 422 form
     # shown again with its errors) is not a console problem.
     page = driver.current_url.split("#")[0] + " "
@@ -123,7 +131,7 @@ def member_ids(driver):
 
 
 def add_expense(driver, base, group, description, amount, currency, mode, paid=None, values=None, included=None,
-                home=None, screenshot=None):
+                home=None, items=None, extras=None, screenshot=None):
     driver.get(f"{base}/groups/{group}/expenses/new")
     ids = member_ids(driver)
     fill(driver, "description", description)
@@ -141,6 +149,16 @@ def add_expense(driver, base, group, description, amount, currency, mode, paid=N
             box = driver.find_element(By.ID, "in_" + member)
             if box.is_selected() != (name in included):
                 box.click()
+    for row, (what, cost, sharers) in enumerate(items or []):
+        fill(driver, f"item_desc_{row}", what)
+        fill(driver, f"item_amount_{row}", cost)
+        for name, member in ids.items():
+            box = driver.find_element(By.NAME, f"item_in_{row}_{member}")
+            if box.is_selected() != (name in sharers):
+                box.click()
+    for row, (what, cost) in enumerate(extras or []):
+        fill(driver, f"extra_desc_{row}", what)
+        fill(driver, f"extra_amount_{row}", cost)
     if screenshot:
         # The live preview comes from the server as the user types.
         WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#preview table"))
@@ -296,6 +314,17 @@ def run(base):
         click(ben, ben.find_element(By.ID, "save"))
         check("Hotel, 2 nights" in main_text(ben) and "Cho owes 3,000 JPY" in main_text(ben),
               "saved again on the current version")
+        # An itemized bill: each item shared by its own people, tax spread in proportion.
+        izakaya = add_expense(aki, base, group, "Izakaya", "990", "JPY", "itemized",
+                              items=[("Beer", "600", ["Aki", "Ben"]), ("Edamame", "300", ["Aki", "Ben", "Cho"])],
+                              extras=[("Tax", "90")], screenshot="expense-itemized")
+        text = main_text(aki)
+        check("Aki owes 440 JPY" in text and "Ben owes 440 JPY" in text and "Cho owes 110 JPY" in text,
+              f"itemized shares: {text}")
+        aki.get(f"{base}/expenses/{izakaya}/edit")
+        check(aki.find_element(By.ID, "item_desc_1").get_attribute("value") == "Edamame",
+              "an itemized bill is edited item by item")
+
         ben.get(f"{base}/expenses/{ramen}")
         aki_share = [li for li in ben.find_elements(By.CSS_SELECTOR, "#shares > li") if li.text.startswith("Aki")][0]
         check("Paid it" in aki_share.text and not aki_share.find_elements(By.TAG_NAME, "form"),

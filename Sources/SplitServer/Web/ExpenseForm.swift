@@ -4,13 +4,15 @@ import SplitAPI
 import SplitCore
 import SplitStore
 
-/// The add/edit expense form: every split mode but itemized, several payers, currency, date,
-/// category, "charged as" in the home currency, and a preview of the shares computed by the
-/// server with the same code that saves them.
+/// The add/edit expense form: every split mode, several payers, currency, date, category,
+/// "charged as" in the home currency, and a preview of the shares computed by the server with
+/// the same code that saves them.
 ///
 /// Field names: `description`, `amount`, `currency`, `expenseDate`, `category`, `homeAmount`,
 /// `mode`, and per member `paid_<id>` (what they paid), `in_<id>` (in an equal or adjusted
-/// split) and `value_<id>` (their exact amount, percent, shares or adjustment).
+/// split) and `value_<id>` (their exact amount, percent, shares or adjustment). An itemized bill
+/// has rows `item_desc_<n>`, `item_amount_<n>` and `item_in_<n>_<id>` (who shares that item
+/// equally), and `extra_desc_<n>`, `extra_amount_<n>` (tax, tip: spread in proportion).
 struct ExpenseForm: Sendable {
     var description = ""
     var amount = ""
@@ -22,10 +24,26 @@ struct ExpenseForm: Sendable {
     var paid: [String: String] = [:]
     var included: Set<String> = []
     var values: [String: String] = [:]
+    var items: [Item] = []
+    var extras: [Extra] = []
+
+    struct Item: Sendable {
+        var description: String
+        var amount: String
+        var members: Set<String>
+    }
+
+    struct Extra: Sendable {
+        var description: String
+        var amount: String
+    }
+
+    /// Rows the form reads; more than a paper bill usually has.
+    static let maximumRows = 30
 
     static let modes: [(Components.Schemas.SplitInput.ModePayload, String)] = [
         (.equal, "Equally"), (.exact, "Exact amounts"), (.percent, "Percentages"), (.shares, "Shares"),
-        (.adjustment, "Equally, with adjustments"),
+        (.adjustment, "Equally, with adjustments"), (.itemized, "By item (a bill with tax and tip)"),
     ]
 
     init(form: WebForm, members: [Components.Schemas.Member]) {
@@ -40,6 +58,19 @@ struct ExpenseForm: Sendable {
             if let value = form.text("paid_\(member.id)") { paid[member.id] = value }
             if form.has("in_\(member.id)") { included.insert(member.id) }
             if let value = form.text("value_\(member.id)") { values[member.id] = value }
+        }
+        for row in 0..<Self.maximumRows {
+            let description = form.text("item_desc_\(row)")
+            let amount = form.text("item_amount_\(row)")
+            if description != nil || amount != nil {
+                items.append(
+                    Item(
+                        description: description ?? "", amount: amount ?? "",
+                        members: Set(members.map(\.id).filter { form.has("item_in_\(row)_\($0)") })))
+            }
+            if let amount = form.text("extra_amount_\(row)") {
+                extras.append(Extra(description: form.text("extra_desc_\(row)") ?? "Extra", amount: amount))
+            }
         }
     }
 
@@ -60,7 +91,7 @@ struct ExpenseForm: Sendable {
         homeAmount = expense.homeAmount ?? ""
         for payer in expense.payers { paid[payer.memberId] = payer.amount }
         let split = expense.split
-        mode = split.mode == .itemized ? .exact : split.mode
+        mode = split.mode
         switch split.mode {
         case .equal:
             included = Set(split.memberIds ?? [])
@@ -74,8 +105,18 @@ struct ExpenseForm: Sendable {
             included = Set(split.memberIds ?? [])
             for entry in split.adjustments ?? [] { values[entry.memberId] = entry.amount }
         case .itemized:
-            // Items are edited through the API or the CLI; the form offers the resulting shares.
-            for share in expense.splits { values[share.memberId] = share.amount }
+            let lines = split.items ?? []
+            if lines.allSatisfy({ $0.split.mode == .equal }) {
+                items = lines.map {
+                    Item(description: $0.description, amount: $0.amount, members: Set($0.split.memberIds ?? []))
+                }
+                extras = (split.extras ?? []).map { Extra(description: $0.description, amount: $0.amount) }
+            } else {
+                // Items split other than equally (possible through the API) are beyond this
+                // form: it offers the resulting shares as exact amounts instead.
+                mode = .exact
+                for share in expense.splits { values[share.memberId] = share.amount }
+            }
         }
     }
 
@@ -93,8 +134,17 @@ struct ExpenseForm: Sendable {
         switch mode {
         case .equal:
             return .init(mode: .equal, memberIds: inSplit)
-        case .exact, .itemized:
+        case .exact:
             return .init(mode: .exact, amounts: valued().map { .init(memberId: $0.0, amount: $0.1) })
+        case .itemized:
+            return .init(
+                mode: .itemized,
+                items: items.map { item in
+                    .init(
+                        description: item.description.isEmpty ? "Item" : item.description, amount: item.amount,
+                        split: .init(mode: .equal, memberIds: members.map(\.id).filter(item.members.contains)))
+                },
+                extras: extras.map { .init(description: $0.description, amount: $0.amount) })
         case .percent:
             return .init(mode: .percent, percents: valued().map { .init(memberId: $0.0, percent: $0.1) })
         case .shares:
@@ -130,6 +180,24 @@ struct ExpenseFormBody: Sendable {
         let label: String
         let selected: Bool
     }
+    struct ItemRow: Sendable {
+        struct Box: Sendable {
+            let id: String
+            let name: String
+            let checked: Bool
+        }
+        let index: Int
+        let number: Int
+        let description: String
+        let amount: String
+        let members: [Box]
+    }
+    struct ExtraRow: Sendable {
+        let index: Int
+        let description: String
+        let amount: String
+        let placeholder: String
+    }
     struct PreviewLine: Sendable {
         let name: String
         let paid: String
@@ -151,6 +219,8 @@ struct ExpenseFormBody: Sendable {
     let categories: [Option]
     let modes: [Option]
     let rows: [Row]
+    let items: [ItemRow]
+    let extras: [ExtraRow]
     let preview: [PreviewLine]
     let hasPreview: Bool
     let previewCurrency: String
@@ -198,6 +268,22 @@ extension WebApp {
                 .init(
                     id: $0.id, name: $0.name, paid: form.paid[$0.id] ?? "", included: form.included.contains($0.id),
                     value: form.values[$0.id] ?? "")
+            },
+            items: (0..<max(3, min(form.items.count + 2, ExpenseForm.maximumRows))).map { index in
+                let item = index < form.items.count ? form.items[index] : nil
+                return .init(
+                    index: index, number: index + 1, description: item?.description ?? "", amount: item?.amount ?? "",
+                    members: members.map {
+                        .init(
+                            id: $0.id, name: $0.name,
+                            checked: item.map { [id = $0.id] in $0.members.contains(id) } ?? true)
+                    })
+            },
+            extras: (0..<max(2, min(form.extras.count + 1, ExpenseForm.maximumRows))).map { index in
+                let extra = index < form.extras.count ? form.extras[index] : nil
+                return .init(
+                    index: index, description: extra?.description ?? "", amount: extra?.amount ?? "",
+                    placeholder: index == 0 ? "Tax" : index == 1 ? "Tip" : "Service")
             },
             preview: previewLines, hasPreview: !previewLines.isEmpty, previewCurrency: preview?.currency ?? "",
             errors: errors,

@@ -215,6 +215,70 @@ struct WebTests {
         }
     }
 
+    @Test("a form sent twice (a double click, a resend) does its work once")
+    func doubleSubmit() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let group = "/groups/\(setup.groupID)"
+            // setup
+            _ = try await setup.aki.get("\(group)/members")
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let akiID = try #require(members.list("members").first { $0.string("name") == "Aki" }?.string("id"))
+            let memberID = UUID().uuidString
+            let transferID = UUID().uuidString
+            let expense = try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: setup.aki.token)
+            let version = String(try #require(expense.int("expense", "version")))
+            let edit: [(String, String)] =
+                [
+                    ("description", "Ramen dinner"), ("amount", "3000"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-20"), ("mode", "equal"), ("version", version),
+                    ("paid_\(akiID)", "3000"),
+                ] + members.list("members").map { ("in_\($0.string("id") ?? "")", "1") }
+            // act: each form twice, as a double click sends it
+            for _ in 0..<2 {
+                let added = try await setup.aki.post("\(group)/members", [("_id", memberID), ("name", "Dee")])
+                #expect(added.status == .seeOther)
+                let recorded = try await setup.aki.post(
+                    "\(group)/settlements",
+                    [
+                        ("_id", transferID), ("fromMemberId", setup.benMemberID), ("toMemberId", akiID),
+                        ("amount", "500"), ("currency", "JPY"),
+                    ])
+                #expect(recorded.status == .seeOther, "\(recorded.text.prefix(300))")
+                let edited = try await setup.aki.post("/expenses/\(setup.expenseID)/edit", edit)
+                #expect(edited.status == .seeOther, "the same edit again is done, not a conflict")
+            }
+            // validate
+            let after = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            #expect(after.list("members").filter { $0.string("name") == "Dee" }.count == 1)
+            let settlements = try await api.call(
+                .get, "/api/groups/\(setup.groupID)/settlements", token: setup.aki.token)
+            #expect(settlements.list("settlements").count == 1)
+            let edited = try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: setup.aki.token)
+            #expect(edited.string("expense", "description") == "Ramen dinner")
+            #expect(edited.int("expense", "version") == Int(version)! + 1)
+        }
+    }
+
+    @Test("logging in again in the same browser ends the session it had")
+    func loginReplacesSession() async throws {
+        try await TestApp.with(.sqlite) { api in
+            _ = try await api.register("Aki", email: "aki@example.com")
+            var browser = Browser(api)
+            for _ in 0..<2 {
+                let before = browser.token
+                _ = try await browser.get("/login")
+                let reply = try await browser.post(
+                    "/login", [("emailOrPhone", "aki@example.com"), ("password", "correct horse")])
+                #expect(reply.status == .seeOther)
+                if !before.isEmpty {
+                    #expect(try await api.call(.get, "/auth/me", token: before).status == .unauthorized)
+                }
+                #expect(try await api.call(.get, "/auth/me", token: browser.token).status == .ok)
+            }
+        }
+    }
+
     @Test("the session cookie is HttpOnly and SameSite=Lax, and Secure only behind a trusted HTTPS proxy")
     func cookies() async throws {
         for (trusted, forwardedHTTPS, secure) in [(false, false, false), (false, true, false), (true, true, true)] {

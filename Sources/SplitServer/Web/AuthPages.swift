@@ -13,6 +13,8 @@ extension WebApp {
         let email: String
         let errors: [String: String]
         let registrationOpen: Bool
+        /// `next` written for a URL query.
+        let nextQuery: String
     }
 
     func authBody(
@@ -21,7 +23,8 @@ extension WebApp {
     ) -> AuthBody {
         AuthBody(
             next: WebRequest.safeNext(next), emailOrPhone: emailOrPhone, displayName: displayName, email: email,
-            errors: errors, registrationOpen: api.configuration.allowRegistration)
+            errors: errors, registrationOpen: api.configuration.allowRegistration,
+            nextQuery: Self.queryEscape(WebRequest.safeNext(next)))
     }
 
     func loginPage(_ request: Request) throws -> Response {
@@ -39,9 +42,9 @@ extension WebApp {
                     body: .json(
                         .init(emailOrPhone: emailOrPhone, password: form["password"] ?? "", deviceName: "Web browser")))
             ).ok.body.json
-            return signedIn(token: auth.token, next: next)
+            return await signedIn(token: auth.token, next: next)
         } catch {
-            let errors = try Self.formErrors(error, including: [401])
+            let errors = try Self.formErrors(error, shown: ["password"], including: [401])
             return try render(
                 "login", title: "Log in", body: authBody(next: next, emailOrPhone: emailOrPhone, errors: errors),
                 signedIn: false, status: Self.status(of: error))
@@ -66,9 +69,9 @@ extension WebApp {
                             email: email.isEmpty ? nil : email, password: form["password"] ?? "",
                             displayName: displayName, deviceName: "Web browser")))
             ).created.body.json
-            return signedIn(token: auth.token, next: next)
+            return await signedIn(token: auth.token, next: next)
         } catch {
-            let errors = try Self.formErrors(error)
+            let errors = try Self.formErrors(error, shown: ["displayName", "email", "password"])
             return try render(
                 "register", title: "Create an account",
                 body: authBody(next: next, displayName: displayName, email: email, errors: errors), signedIn: false,
@@ -84,7 +87,10 @@ extension WebApp {
         return response
     }
 
-    private func signedIn(token: String, next: String) -> Response {
+    private func signedIn(token: String, next: String) async -> Response {
+        // A session this browser had before (another account, or the same) ends here: one
+        // browser, one session.
+        if WebRequest.current?.sessionToken != nil { _ = try? await api.logout(.init()) }
         var response = Self.redirect(next)
         response.setCookie(sessionCookie(value: token, maxAge: Int(APIHandler.sessionLifetime / 1_000)))
         return response
@@ -93,15 +99,18 @@ extension WebApp {
     // MARK: Form errors
 
     /// A refusal the user can fix on the same form, keyed by the form field it names (the part of
-    /// the API's `details.field` before the first `.` or `[`), or `form` when it names none.
+    /// the API's `details.field` before the first `.` or `[`) when the page shows errors for that
+    /// field (`shown`), else by `form` (shown at the top), so no message is ever dropped.
     /// Anything else (not found, forbidden, a failure) is rethrown to become its page.
-    static func formErrors(_ error: any Error, including extra: Set<Int> = []) throws -> [String: String] {
+    static func formErrors(_ error: any Error, shown: Set<String>, including extra: Set<Int> = []) throws
+        -> [String: String]
+    {
         guard let apiError = error as? APIError,
             [400, 409, 412, 413, 422, 428, 429].contains(apiError.status.code) || extra.contains(apiError.status.code)
         else { throw error }
         guard case .string(let field)? = apiError.details["field"] else { return ["form": apiError.message] }
-        let key = field.prefix { $0 != "." && $0 != "[" }
-        return [String(key): apiError.message]
+        let key = String(field.prefix { $0 != "." && $0 != "[" })
+        return [shown.contains(key) ? key : "form": apiError.message]
     }
 
     static func status(of error: any Error) -> HTTPResponse.Status {

@@ -31,12 +31,23 @@ struct SpendingTotals {
                 continue
             }
             categories[expense.categoryName, default: 0] += home
-            // Each share's part of the home amount, in proportion (exact products in Int128).
-            for share in expense.splits {
-                guard let minor = try? Money(parsing: share.amount, currency: own).minorUnits else { continue }
-                let part = Int128(minor) * Int128(home) / Int128(total)
-                members[share.memberId, default: 0] += Int64(part)
+            // Each share's part of the home amount, apportioned like a split (DESIGN §3), so the
+            // parts add up to the amount charged.
+            let shares = expense.splits.compactMap { share in
+                (try? Money(parsing: share.amount, currency: own).minorUnits).map { (share.memberId, $0) }
             }
+            let parts: [Int64]
+            if own == homeCurrency {
+                parts = shares.map(\.1)
+            } else if let rate = try? ExchangeRate(
+                charged: Money(minorUnits: total, currency: own), as: Money(minorUnits: home, currency: homeCurrency)),
+                let converted = try? rate.convert(shares.map(\.1), currency: own, tieBreak: TieBreak(seed: expense.id))
+            {
+                parts = converted
+            } else {
+                continue
+            }
+            for (share, part) in zip(shares, parts) { members[share.0, default: 0] += part }
         }
         perMember = members.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }
         perCategory = categories.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }

@@ -38,6 +38,12 @@ struct ExpenseForm: Sendable {
         var amount: String
     }
 
+    /// The fields the form shows an error next to; the rest show at its top.
+    static let fieldsWithErrors: Set<String> = [
+        "description", "amount", "currency", "expenseDate", "category", "homeAmount", "paidBy", "paidByMemberId",
+        "split", "splits",
+    ]
+
     /// Rows the form reads; more than a paper bill usually has.
     static let maximumRows = 30
 

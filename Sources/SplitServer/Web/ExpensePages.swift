@@ -71,7 +71,7 @@ extension WebApp {
                 nextURL = "/groups/\(groupID)/expenses?" + (items.percentEncodedQuery ?? "")
             }
         } catch {
-            errors = try Self.formErrors(error)
+            errors = try Self.formErrors(error, shown: ["from", "to"])
         }
         let body = ExpenseListBody(
             groupID: groupID, rows: rows, canAdd: scope.may(.addExpense),
@@ -128,7 +128,7 @@ extension WebApp {
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: clientID.uuidString, version: "", preview: nil,
-                errors: try Self.formErrors(error))
+                errors: try Self.formErrors(error, shown: ExpenseForm.fieldsWithErrors))
         }
     }
 
@@ -146,7 +146,7 @@ extension WebApp {
                 groupID: groupID, id: id,
                 draft: form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId))
         } catch {
-            errors = try Self.formErrors(error)
+            errors = try Self.formErrors(error, shown: ["amount", "split", "paidBy", "currency"])
         }
         let body = expenseFormBody(
             form, scope: scope, categories: [], heading: "", action: "", cancelURL: "", clientID: id.uuidString,
@@ -180,9 +180,19 @@ extension WebApp {
         guard scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)) else {
             throw APIError.forbidden()
         }
+        // Someone in it has left the group: the form cannot keep them, so say what saving does.
+        let active = Set(scope.activeMembers.map(\.id))
+        let gone = Set(expense.payers.map(\.memberId) + expense.splits.map(\.memberId)).subtracting(active)
+        let notice =
+            gone.isEmpty
+            ? [:]
+            : [
+                "form":
+                    "\(gone.map(scope.name).sorted().joined(separator: ", ")) left the group. Saving moves their part of this expense to the people below; cancel to keep it as it is."
+            ]
         return try await renderExpenseForm(
             ExpenseForm(editing: expense), scope: scope, clientID: expense.id, version: String(expense.version),
-            preview: nil, errors: [:])
+            preview: nil, errors: notice)
     }
 
     func updateExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -192,6 +202,9 @@ extension WebApp {
         let form = ExpenseForm(form: web.form, members: scope.activeMembers)
         let version = web.form["version"] ?? ""
         let draft = form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId)
+        // An edit says who paid; none typed means the editor paid it all.
+        let sentPayers =
+            draft.paidBy ?? [.init(memberId: draft.paidByMemberId ?? scope.group.myMemberId, amount: draft.amount)]
         do {
             if web.form["intent"] == "preview" {
                 let preview = try await api.previewExpense(
@@ -206,19 +219,16 @@ extension WebApp {
                     body: .json(
                         .init(
                             description: draft.description, amount: draft.amount, currency: draft.currency,
-                            category: draft.category, expenseDate: draft.expenseDate,
-                            paidBy: draft.paidBy
-                                ?? [
-                                    .init(
-                                        memberId: draft.paidByMemberId ?? scope.group.myMemberId, amount: draft.amount)
-                                ],
+                            category: draft.category, expenseDate: draft.expenseDate, paidBy: sentPayers,
                             split: draft.split, homeAmount: draft.homeAmount, version: basedOn)))
             ).ok
             return Self.redirect("/expenses/\(expense.id)")
         } catch let error as APIError where error.status == .preconditionFailed {
+            let current = try await api.getExpense(.init(path: .init(expenseId: expense.id))).ok.body.json.expense
+            // This very change went through already (a double click, a resent form): done.
+            if Self.says(current, draft, payers: sentPayers) { return Self.redirect("/expenses/\(expense.id)") }
             // Someone saved first: show what it says now and keep what this user typed; saving
             // again is a decision made knowing both (nothing is overwritten unseen).
-            let current = try await api.getExpense(.init(path: .init(expenseId: expense.id))).ok.body.json.expense
             let mode = ExpenseForm.modes.first { $0.0 == current.split.mode }?.1 ?? "Itemized"
             return try await renderExpenseForm(
                 form, scope: scope, clientID: expense.id, version: String(current.version), preview: nil,
@@ -229,8 +239,27 @@ extension WebApp {
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: expense.id, version: version, preview: nil,
-                errors: try Self.formErrors(error))
+                errors: try Self.formErrors(error, shown: ExpenseForm.fieldsWithErrors))
         }
+    }
+
+    /// Whether the expense already says what this edit would make it say.
+    static func says(
+        _ current: Components.Schemas.Expense, _ draft: ExpenseDraft, payers: [Components.Schemas.MemberAmount]
+    ) -> Bool {
+        func same(_ a: String?, _ b: String?) -> Bool {
+            guard let a, let b else { return a == nil && b == nil }
+            return (try? DecimalValue(parsing: a)) == (try? DecimalValue(parsing: b))
+                && (try? DecimalValue(parsing: a)) != nil
+        }
+        func payerSet(_ list: [Components.Schemas.MemberAmount]) -> Set<String> {
+            Set(list.map { "\($0.memberId)=\((try? DecimalValue(parsing: $0.amount))?.description ?? $0.amount)" })
+        }
+        return current.description == draft.description.trimmingCharacters(in: .whitespacesAndNewlines)
+            && same(current.amount, draft.amount) && current.currency == draft.currency.uppercased()
+            && current.expenseDate == draft.expenseDate && (draft.category.map { $0 == current.category } ?? true)
+            && (draft.homeAmount == nil || same(current.homeAmount, draft.homeAmount))
+            && payerSet(current.payers) == payerSet(payers) && draft.split.map { $0 == current.split } ?? true
     }
 
     private func expense(_ context: AppRequestContext) async throws -> Components.Schemas.Expense {

@@ -101,7 +101,8 @@ extension WebApp {
             ).created.body.json.group
             return Self.redirect("/groups/\(group.id)")
         } catch {
-            return try await groupsPage(name: name, currency: currency, errors: try Self.formErrors(error))
+            return try await groupsPage(
+                name: name, currency: currency, errors: try Self.formErrors(error, shown: ["name", "homeCurrency"]))
         }
     }
 

@@ -35,7 +35,8 @@ extension WebApp {
             let id: String
             let text: String
             let date: String
-            let note: String?
+            /// Not `note`: a nil here would make mustache read the form's `note` further out.
+            let settlementNote: String?
             let deleted: Bool
             let canDelete: Bool
         }
@@ -109,7 +110,7 @@ extension WebApp {
                     id: settlement.id,
                     text:
                         "\(scope.name(settlement.fromMemberId)) paid \(scope.name(settlement.toMemberId)) \(WebFormat.money(settlement.amount, settlement.currency))",
-                    date: settlement.date, note: settlement.note.isEmpty ? nil : settlement.note,
+                    date: settlement.date, settlementNote: settlement.note.isEmpty ? nil : settlement.note,
                     deleted: settlement.isDeleted,
                     canDelete: settlement.expenseSplitId == nil
                         && scope.may(
@@ -140,18 +141,23 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let form = try WebRequest.get().form
         do {
+            // The form's id is also the idempotency key: a double click records one transfer.
+            let id = form.text("_id").flatMap(UUID.init(uuidString:))
             _ = try await api.createSettlement(
                 .init(
                     path: .init(groupId: groupID),
+                    headers: .init(idempotencyKey: id.map { "web-\($0.uuidString.lowercased())" }),
                     body: .json(
                         .init(
-                            id: form.text("_id"), fromMemberId: form["fromMemberId"] ?? "",
+                            id: id?.uuidString, fromMemberId: form["fromMemberId"] ?? "",
                             toMemberId: form["toMemberId"] ?? "", amount: form.text("amount") ?? "",
                             currency: form["currency"] ?? "", note: form.text("note"))))
             ).created
             return Self.redirect("/groups/\(groupID)/balances")
         } catch {
-            return try await balancesPage(groupID, form: form, errors: try Self.formErrors(error))
+            return try await balancesPage(
+                groupID, form: form,
+                errors: try Self.formErrors(error, shown: ["fromMemberId", "toMemberId", "amount", "currency", "note"]))
         }
     }
 

@@ -24,6 +24,8 @@ extension WebApp {
         let rows: [Row]
         let canAdd: Bool
         let inviteURL: String?
+        /// The add form's member id: a second click of the same form adds no second member.
+        let newID: String
         let errors: [String: String]
     }
 
@@ -53,7 +55,8 @@ extension WebApp {
         }
         let body = MembersBody(
             groupID: groupID, rows: rows, canAdd: scope.may(.manageMembers(targetIsOwner: false)),
-            inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, errors: errors)
+            inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, newID: UUID().uuidString,
+            errors: errors)
         return try render(
             "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members"),
             status: errors.isEmpty ? .ok : .unprocessableContent)
@@ -75,7 +78,8 @@ extension WebApp {
             ).created
             return Self.redirect("/groups/\(groupID)/members")
         } catch {
-            return try await membersPage(request, groupID: groupID, errors: try Self.formErrors(error))
+            return try await membersPage(
+                request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))
         }
     }
 
@@ -94,7 +98,8 @@ extension WebApp {
             ).ok
             return Self.redirect("/groups/\(groupID)/members")
         } catch {
-            return try await membersPage(request, groupID: groupID, errors: try Self.formErrors(error))
+            return try await membersPage(
+                request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))
         }
     }
 
@@ -105,7 +110,8 @@ extension WebApp {
             _ = try await api.removeMember(.init(path: .init(groupId: groupID, memberId: memberID))).ok
             return Self.redirect("/groups/\(groupID)/members")
         } catch {
-            return try await membersPage(request, groupID: groupID, errors: try Self.formErrors(error))
+            return try await membersPage(
+                request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))
         }
     }
 
@@ -133,6 +139,7 @@ extension WebApp {
         let today: String
         let isOwner: Bool
         let archived: Bool
+        let newID: String
         let errors: [String: String]
     }
 
@@ -155,7 +162,8 @@ extension WebApp {
             },
             rates: rates.map { .init(text: "\($0.date): 1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency)") },
             homeCurrency: scope.group.homeCurrency, today: MoneyInput.today(api.now()),
-            isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, errors: errors)
+            isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID().uuidString,
+            errors: errors)
         return try render(
             "settings", title: "Settings · \(scope.group.name)", body: body, nav: scope.nav("settings"),
             status: errors.isEmpty ? .ok : .unprocessableContent)
@@ -212,10 +220,14 @@ extension WebApp {
             }
             return Self.redirect("/groups/\(groupID)/settings")
         } catch {
-            var errors = try Self.formErrors(error)
-            // Name which form failed, so the message shows next to it.
-            if let action = form["action"], let message = errors["form"] ?? errors.values.first {
-                errors[action] = message
+            // The message shows next to the form that failed (each settings form is one action).
+            var errors = try Self.formErrors(error, shown: [])
+            let placeOf = [
+                "group": "group", "add-category": "add-category", "delete-category": "delete-category",
+                "add-rate": "add-rate", "archive": "archive", "unarchive": "archive",
+            ]
+            if let place = form["action"].flatMap({ placeOf[$0] }), let message = errors.removeValue(forKey: "form") {
+                errors[place] = message
             }
             return try await settingsPage(request, groupID: groupID, errors: errors)
         }

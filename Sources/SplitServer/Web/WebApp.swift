@@ -87,9 +87,12 @@ struct WebApp: Sendable {
     }
 
     static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
+        var response = Response(
             status: status, headers: [.contentType: "text/html; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: html)))
+        // Also here, not only in WebMiddleware: the browser 404 for unknown paths is made outside it.
+        WebMiddleware.secure(&response.headers)
+        return response
     }
 
     /// After a successful POST: go to the page that shows the result (303, so a reload does not
@@ -139,8 +142,7 @@ struct WebApp: Sendable {
         case .notFound:
             return notFoundPage()
         case .forbidden:
-            return errorPage(
-                .forbidden, heading: "Not allowed", message: "Your role in this group does not allow that.")
+            return errorPage(.forbidden, heading: "Not allowed", message: apiError.message)
         case let status where status.code < 500:
             return errorPage(status, heading: "That did not work", message: apiError.message)
         default:

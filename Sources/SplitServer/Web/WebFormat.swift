@@ -13,7 +13,7 @@ enum WebFormat {
     static func grouped(_ amount: String) -> String {
         let negative = amount.hasPrefix("-")
         let unsigned = negative ? String(amount.dropFirst()) : amount
-        let parts = unsigned.split(separator: ".", maxSplits: 1)
+        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first else { return amount }
         var digits = Array(whole)
         var groupedWhole = ""

@@ -26,7 +26,7 @@
       fetch(form.getAttribute("data-preview-url"), {
         method: "POST", body: data, credentials: "same-origin",
         headers: { "Content-Type": "application/x-www-form-urlencoded" }
-      }).then(function (response) { return response.ok ? response.text() : null; })
+      }).then(function (response) { return response.ok && !response.redirected ? response.text() : null; })
         .then(function (html) { if (html !== null && mine === sequence && preview) preview.innerHTML = html; })
         .catch(function () { /* offline: the preview just stays as it was */ });
     }, 250);

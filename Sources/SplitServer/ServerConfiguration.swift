@@ -14,6 +14,9 @@ public struct ServerConfiguration: Sendable {
     /// Peers whose `X-Forwarded-For` is believed (DESIGN §4); empty means the socket address only.
     public var trustedProxies: [IPNetwork] = []
     public var allowRegistration: Bool = true
+    /// The address people reach the server at (`https://split.example.org`), for links the
+    /// server writes, such as invite links; nil means the address the browser used.
+    public var publicURL: String?
     /// Bcrypt cost (DESIGN §4: at least 12). Not configurable from outside; tests lower it to
     /// keep hundreds of registrations fast, and a test checks the default.
     public var bcryptCost: Int = 12
@@ -85,6 +88,15 @@ public struct ServerConfiguration: Sendable {
                 }
                 return network
             }
+        }
+        if let url = text("public.url") {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
+                parsed.host?.isEmpty == false, parsed.query == nil, parsed.fragment == nil
+            else {
+                throw ConfigurationError(
+                    key: "PUBLIC_URL", problem: "must be an http(s) address like https://split.example.org")
+            }
+            self.publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         if let allow = text("allow.registration") {
             switch allow.lowercased() {

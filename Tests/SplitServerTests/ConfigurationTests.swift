@@ -31,6 +31,7 @@ struct ConfigurationTests {
             environment: [
                 "HTTP_HOST": "0.0.0.0", "HTTP_PORT": "9000", "DATABASE_URL": "postgres://u:secret@db:5432/splitter",
                 "LOG_LEVEL": "DEBUG", "TRUSTED_PROXIES": "10.0.0.0/8, ::1", "ALLOW_REGISTRATION": "false",
+                "PUBLIC_URL": "https://split.example.org/",
             ],
             arguments: ["splitter-server", "--http-port", "9100"])
         #expect(configuration.host == "0.0.0.0" && configuration.port == 9100)
@@ -38,6 +39,7 @@ struct ConfigurationTests {
         #expect(configuration.logLevel == .debug)
         #expect(configuration.trustedProxies.count == 2)
         #expect(!configuration.allowRegistration)
+        #expect(configuration.publicURL == "https://split.example.org")
     }
 
     @Test("a bad value stops start-up with one line naming the key, never the secret")
@@ -45,6 +47,8 @@ struct ConfigurationTests {
         let cases: [(String, String)] = [
             ("HTTP_PORT", "eighty"), ("HTTP_PORT", "70000"), ("LOG_LEVEL", "loud"),
             ("TRUSTED_PROXIES", "10.0.0.0/99"), ("ALLOW_REGISTRATION", "maybe"),
+            ("PUBLIC_URL", "split.example.org"), ("PUBLIC_URL", "ftp://split.example.org"),
+            ("PUBLIC_URL", "https://split.example.org/?x=1"),
             ("DATABASE_URL", "mysql://root:hunter2@db/x"),
         ]
         for (key, value) in cases {

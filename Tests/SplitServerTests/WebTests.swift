@@ -260,6 +260,22 @@ struct WebTests {
         }
     }
 
+    @Test("invite links use PUBLIC_URL when set, else the address the browser used")
+    func inviteLinks() async throws {
+        for publicURL in [String?.none, "https://split.example.org"] {
+            try await TestApp.with(.sqlite) { configuration in
+                configuration.publicURL = publicURL
+            } _: { api in
+                var setup = try await Self.setup(api)
+                let page = try await setup.aki.get("/groups/\(setup.groupID)/members")
+                let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
+                let code = try #require(group.string("group", "inviteCode"))
+                let expected = "\(publicURL ?? "http://localhost")/join/\(code)"
+                #expect(page.text.contains(expected), "\(publicURL ?? "no PUBLIC_URL")")
+            }
+        }
+    }
+
     @Test("logging in again in the same browser ends the session it had")
     func loginReplacesSession() async throws {
         try await TestApp.with(.sqlite) { api in

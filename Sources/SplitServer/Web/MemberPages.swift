@@ -62,8 +62,10 @@ extension WebApp {
             status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 
-    /// The link to paste into a chat: this server's address as the browser reached it.
+    /// The link to paste into a chat: `PUBLIC_URL` when set (behind a proxy that rewrites the
+    /// host), else this server's address as the browser reached it.
     func inviteURL(_ request: Request, code: String) -> String {
+        if let base = api.configuration.publicURL { return "\(base)/join/\(code)" }
         let web = WebRequest.current
         let host = request.head.authority ?? "localhost"
         return "\(web?.isSecure == true ? "https" : "http")://\(host)/join/\(code)"

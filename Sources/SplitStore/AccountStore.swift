@@ -228,11 +228,6 @@ public struct AccountStore: Sendable {
     }
 }
 
-extension UUID {
-    /// The one encoding of ids in the database: lower-case text.
-    public var text: String { uuidString.lowercased() }
-}
-
 extension UserRecord {
     init(row: any SQLRow) throws {
         self.init(
@@ -269,7 +264,7 @@ extension SessionRecord {
 extension SQLRow {
     func decodeUUID(_ column: String) throws -> UUID {
         let text = try decode(column: column, as: String.self)
-        guard let uuid = UUID(uuidString: text) else {
+        guard let uuid = UUID(text: text) else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "\(column) is not a UUID: \(text)"))
         }

@@ -1,0 +1,66 @@
+import Foundation
+
+// The one encoding of ids in the database and on the wire: lower-case text. Written by hand
+// because Foundation's `uuidString` and `UUID(uuidString:)` go through snprintf and sscanf on
+// Linux: a full change-feed page formats and parses tens of thousands of ids, and those two calls
+// were a third of the server's time for it (perf, docs/benchmarks.md).
+
+private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+extension UUID {
+    /// Lower-case text, the same as `uuidString.lowercased()`.
+    public var text: String {
+        withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { output in
+                var index = 0
+                for (position, byte) in bytes.enumerated() {
+                    if position == 4 || position == 6 || position == 8 || position == 10 {
+                        output[index] = UInt8(ascii: "-")
+                        index += 1
+                    }
+                    output[index] = hexDigits[Int(byte >> 4)]
+                    output[index + 1] = hexDigits[Int(byte & 0x0F)]
+                    index += 2
+                }
+                return index
+            }
+        }
+    }
+
+    /// Parses what `UUID(uuidString:)` accepts (36 characters, hex digits in either case, dashes
+    /// at 8, 13, 18 and 23); nil for anything else.
+    public init?(text: String) {
+        var text = text
+        let parsed: uuid_t? = text.withUTF8 { input in
+            guard input.count == 36 else { return nil }
+            var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let isValid = withUnsafeMutableBytes(of: &value) { output in
+                var index = 0
+                for position in 0..<16 {
+                    if index == 8 || index == 13 || index == 18 || index == 23 {
+                        guard input[index] == UInt8(ascii: "-") else { return false }
+                        index += 1
+                    }
+                    guard let high = Self.hexValue(input[index]), let low = Self.hexValue(input[index + 1]) else {
+                        return false
+                    }
+                    output[position] = high << 4 | low
+                    index += 2
+                }
+                return true
+            }
+            return isValid ? value : nil
+        }
+        guard let parsed else { return nil }
+        self.init(uuid: parsed)
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

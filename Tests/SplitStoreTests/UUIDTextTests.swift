@@ -1,0 +1,39 @@
+import Foundation
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// The hand-written id text must be exactly Foundation's, both ways.
+@Suite("UUID text")
+struct UUIDTextTests {
+    @Test("text is uuidString in lower case and parses back, for random ids")
+    func roundTrip() throws {
+        var rng = SplitMix64(seed: 5)
+        for _ in 0..<2_000 {
+            // setup: random bytes, not only version-4 ids
+            let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let id = UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                    bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
+            // act / validate
+            #expect(id.text == id.uuidString.lowercased())
+            #expect(UUID(text: id.text) == id)
+            #expect(UUID(text: id.uuidString) == id)
+        }
+    }
+
+    @Test(
+        "what UUID(uuidString:) refuses is refused",
+        arguments: [
+            "", "0", "00000000-0000-0000-0000-00000000000", "00000000-0000-0000-0000-0000000000000",
+            "00000000_0000-0000-0000-000000000000", "0000000-00000-0000-0000-000000000000",
+            "g0000000-0000-0000-0000-000000000000", "00000000-0000-0000-0000-00000000000z",
+            "{0000000-0000-0000-0000-000000000000}", "00000000-0000-0000-0000-0000000000é",
+        ])
+    func refusesMalformed(text: String) {
+        #expect(UUID(text: text) == nil)
+        #expect(UUID(uuidString: text) == nil)
+    }
+}

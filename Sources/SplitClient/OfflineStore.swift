@@ -459,14 +459,16 @@ public final class OfflineStore: Sendable {
         _ db: Database, _ table: String, _ id: String, _ groupID: String, _ version: Int64, _ isDeleted: Bool,
         _ json: Data
     ) throws {
-        // Table names come from this file only, never from input.
-        try db.execute(
+        // Table names come from this file only, never from input. Prepared once per connection:
+        // a first sync runs this 10,000 times.
+        try db.cachedStatement(
             sql: """
                 INSERT INTO \(table) (id, groupID, version, isDeleted, json) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET version = excluded.version, isDeleted = excluded.isDeleted,
                     json = excluded.json
                 WHERE excluded.version >= \(table).version
-                """, arguments: [id, groupID, version, isDeleted, json])
+                """
+        ).execute(arguments: [id, groupID, version, isDeleted, json])
     }
 
     private static func markDeleted<T: Codable>(

@@ -29,7 +29,8 @@ public struct SplitterClient: Sendable {
         self.serverURL = serverURL
         self.tokens = tokens
         self.api = Client(
-            serverURL: serverURL, transport: URLSessionTransport(), middlewares: [BearerMiddleware(tokens: tokens)])
+            serverURL: serverURL, configuration: Configuration(dateTranscoder: ServerDateTranscoder()),
+            transport: URLSessionTransport(), middlewares: [BearerMiddleware(tokens: tokens)])
     }
 
     // MARK: Accounts

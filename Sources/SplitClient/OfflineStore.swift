@@ -134,7 +134,11 @@ public final class OfflineStore: Sendable {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        database = try DatabaseQueue(path: path)
+        // WAL: a commit is one append and one fsync instead of a rollback journal's several; a
+        // replay commits once per operation sent (1,000 operations: 4.1 s → see docs/benchmarks.md).
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        database = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("0001_queue_and_cache") { db in
             try db.create(table: "pending_operations") { table in

@@ -170,6 +170,12 @@ let package = Package(
             dependencies: ["SplitCore", "SplitTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // Release-mode benchmarks of the SDK against the real server (`splitclient-bench`, docs/benchmarks.md).
+        .executableTarget(
+            name: "splitclient-bench",
+            dependencies: ["SplitClient", "SplitAPI", "SplitTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SplitStoreTests",
             dependencies: ["SplitStore", "SplitTestSupport"],

@@ -507,6 +507,7 @@ public final class OfflineStore: Sendable {
 
     func recordSync(_ date: Date) throws {
         try database.write { db in
+            try db.execute(sql: "DELETE FROM sync_state WHERE key = 'lastError'")
             try db.execute(
                 sql: """
                     INSERT INTO sync_state (key, value) VALUES ('lastSync', ?)

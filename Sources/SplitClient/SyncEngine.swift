@@ -45,6 +45,7 @@ public struct SyncEngine: Sendable {
                 case .offline, .unauthorized, .rateLimited, .server:
                     report.stoppedBecause = error
                     report.remaining = try store.pending().count
+                    try store.recordSyncError(error)
                     return report
                 case .conflict(let message, _, let current) where operation.isChange:
                     var serverSide = current
@@ -200,6 +201,15 @@ extension SyncEngine {
     /// with its cursor in one transaction. Returns how many changes it applied.
     @discardableResult
     public func pull(groupID: String) async throws -> Int {
+        do {
+            return try await pullPages(groupID: groupID)
+        } catch {
+            try? store.recordSyncError(error)
+            throw error
+        }
+    }
+
+    private func pullPages(groupID: String) async throws -> Int {
         var applied = 0
         var page = try await client.changes(groupID: groupID, since: try store.feedCursor(groupID: groupID))
         while true {

@@ -1,11 +1,25 @@
 import Foundation
 
-/// Where the session token lives between runs (DESIGN §8): a 0600 file here; the Keychain on
-/// Apple platforms is the next step; memory for tests.
+#if canImport(Security)
+    import Security
+#endif
+
+/// Where the session token lives between runs (DESIGN §8): the Keychain on Apple platforms, a 0600
+/// file elsewhere (`defaultTokenStore`), memory for tests.
 public protocol TokenStore: Sendable {
     func load() throws -> String?
     /// Saves a token, or forgets it (nil).
     func save(_ token: String?) throws
+}
+
+/// The Keychain on Apple platforms, a 0600 file at `filePath` elsewhere (DESIGN §8). `account`
+/// names the Keychain item (one per profile).
+public func defaultTokenStore(account: String, filePath: String) -> any TokenStore {
+    #if canImport(Security)
+        KeychainTokenStore(account: account)
+    #else
+        FileTokenStore(path: filePath)
+    #endif
 }
 
 /// A file only its owner can read or write (0600), in a folder only its owner can enter.
@@ -48,3 +62,55 @@ public final class InMemoryTokenStore: TokenStore, @unchecked Sendable {
     public func load() throws -> String? { lock.withLock { token } }
     public func save(_ token: String?) throws { lock.withLock { self.token = token } }
 }
+
+#if canImport(Security)
+    /// A generic-password item in the Keychain, named by `service` and `account`, readable only on
+    /// this device once it has been unlocked. Not compiled on Linux (no Security framework there).
+    public struct KeychainTokenStore: TokenStore {
+        public let service: String
+        public let account: String
+
+        public init(service: String = "splitter", account: String) {
+            self.service = service
+            self.account = account
+        }
+
+        private var item: [String: Any] {
+            [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                kSecAttrAccount as String: account,
+            ]
+        }
+
+        public func load() throws -> String? {
+            var query = item
+            query[kSecReturnData as String] = true
+            query[kSecMatchLimit as String] = kSecMatchLimitOne
+            var result: CFTypeRef?
+            let status = SecItemCopyMatching(query as CFDictionary, &result)
+            if status == errSecItemNotFound { return nil }
+            guard status == errSecSuccess, let data = result as? Data else { throw KeychainError(status: status) }
+            let token = String(decoding: data, as: UTF8.self)
+            return token.isEmpty ? nil : token
+        }
+
+        /// Replaces the item (delete, then add), or only deletes it for nil.
+        public func save(_ token: String?) throws {
+            let deleted = SecItemDelete(item as CFDictionary)
+            guard deleted == errSecSuccess || deleted == errSecItemNotFound else {
+                throw KeychainError(status: deleted)
+            }
+            guard let token else { return }
+            var added = item
+            added[kSecValueData as String] = Data(token.utf8)
+            added[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            let status = SecItemAdd(added as CFDictionary, nil)
+            guard status == errSecSuccess else { throw KeychainError(status: status) }
+        }
+    }
+
+    /// A Keychain call failed; `status` is its `OSStatus` (see `SecCopyErrorMessageString`).
+    public struct KeychainError: Error, Equatable {
+        public let status: OSStatus
+    }
+#endif

@@ -37,7 +37,7 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Print JSON instead of a table.") var json = false
 }
 
-/// A profile's folder: `config.json` (the server) and `token` (0600).
+/// A profile's folder: `config.json` (the server) and `token` (0600; the Keychain on Apple platforms).
 struct Profile {
     let folder: URL
 
@@ -48,7 +48,9 @@ struct Profile {
         folder = base.appendingPathComponent("profiles").appendingPathComponent(name)
     }
 
-    var tokens: FileTokenStore { FileTokenStore(path: folder.appendingPathComponent("token").path) }
+    var tokens: any TokenStore {
+        defaultTokenStore(account: folder.path, filePath: folder.appendingPathComponent("token").path)
+    }
 
     /// The offline queue and cache.
     func store() throws -> OfflineStore { try OfflineStore(path: folder.appendingPathComponent("offline.sqlite").path) }

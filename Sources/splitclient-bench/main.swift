@@ -20,33 +20,11 @@ import SplitTestSupport
     import FoundationNetworking
 #endif
 
-struct Measurement {
-    let name: String
-    let runs: [Duration]
-    let target: Duration?
-
-    var median: Duration { runs.sorted()[runs.count / 2] }
-
-    func line() -> String {
-        let sorted = runs.sorted()
-        let verdict = target.map { "  (target ≤ \(milliseconds($0)): \(median <= $0 ? "met" : "MISSED"))" } ?? ""
-        return name.padding(toLength: 52, withPad: " ", startingAt: 0)
-            + "median \(milliseconds(median))  min \(milliseconds(sorted.first!))  max \(milliseconds(sorted.last!))"
-            + "  (\(runs.count) runs)" + verdict
-    }
-}
-
-func milliseconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let value = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    return String(format: value < 10 ? "%.2f ms" : "%.0f ms", value)
-}
-
 /// Runs `prepare` (untimed) then `body` (timed) `runs` times.
 func measure<State>(
     _ name: String, runs: Int, target: Duration? = nil, prepare: () async throws -> State,
     _ body: (State) async throws -> Void
-) async throws -> Measurement {
+) async throws -> BenchMeasurement {
     let clock = ContinuousClock()
     var durations: [Duration] = []
     for _ in 0..<runs {
@@ -55,7 +33,7 @@ func measure<State>(
         try await body(state)
         durations.append(clock.now - start)
     }
-    let result = Measurement(name: name, runs: durations, target: target)
+    let result = BenchMeasurement(name: name, runs: durations, target: target)
     say(result.line())
     return result
 }
@@ -89,7 +67,7 @@ let server = try await ServerProcess(environment: environment)
 say(
     "SDK benchmarks against \(server.baseURL) (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
         + "\(environment["DATABASE_URL"] == nil ? "SQLite" : "PostgreSQL"))")
-var results: [Measurement] = []
+var results: [BenchMeasurement] = []
 do {
     let tokens = InMemoryTokenStore()
     let client = SplitterClient(serverURL: server.baseURL, tokens: tokens)
@@ -125,7 +103,7 @@ do {
         }
         try await tasks.waitForAll()
     }
-    say("Seeded \(expenseCount) expenses in \(milliseconds(ContinuousClock.now - seedStart))")
+    say("Seeded \(expenseCount) expenses in \(BenchMeasurement.milliseconds(ContinuousClock.now - seedStart))")
 
     if wanted("sync") {
         // The whole first sync, as an app runs it: every page of the change feed into an empty store.
@@ -251,7 +229,7 @@ do {
 }
 _ = try await server.stop()
 
-let missed = results.filter { result in result.target.map { result.median > $0 } ?? false }
+let missed = results.filter { !$0.isMet }
 if !missed.isEmpty {
     say("Missed targets: \(missed.map(\.name).joined(separator: ", "))")
     exit(1)

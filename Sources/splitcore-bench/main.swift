@@ -6,30 +6,9 @@ import Foundation
 import SplitCore
 import SplitTestSupport
 
-struct Measurement {
-    let name: String
-    let runs: [Duration]
-    let target: Duration?
-
-    var median: Duration { runs.sorted()[runs.count / 2] }
-
-    func line() -> String {
-        let sorted = runs.sorted()
-        let verdict = target.map { "  (target ≤ \(milliseconds($0)): \(median <= $0 ? "met" : "MISSED"))" } ?? ""
-        return name.padding(toLength: 46, withPad: " ", startingAt: 0)
-            + "median \(milliseconds(median))  min \(milliseconds(sorted.first!))  max \(milliseconds(sorted.last!))"
-            + "  (\(runs.count) runs)" + verdict
-    }
-}
-
-func milliseconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let value = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    return String(format: value < 10 ? "%.3f ms" : "%.1f ms", value)
-}
-
 /// Times `body` `runs` times after one warm-up run; the result of each run is kept alive.
-func measure<T>(_ name: String, runs: Int, target: Duration? = nil, _ body: () throws -> T) rethrows -> Measurement {
+func measure<T>(_ name: String, runs: Int, target: Duration? = nil, _ body: () throws -> T) rethrows -> BenchMeasurement
+{
     let clock = ContinuousClock()
     var sink: [T] = []
     sink.append(try body())
@@ -41,14 +20,14 @@ func measure<T>(_ name: String, runs: Int, target: Duration? = nil, _ body: () t
         sink.append(result)
     }
     precondition(sink.count == runs + 1)
-    return Measurement(name: name, runs: durations, target: target)
+    return BenchMeasurement(name: name, runs: durations, target: target)
 }
 
 // `splitcore-bench [plan|balances|split]` runs only the named groups (all when none is named).
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ group: String) -> Bool { selected.isEmpty || selected.contains(group) }
 
-var results: [Measurement] = []
+var results: [BenchMeasurement] = []
 print("SplitCore benchmarks (release build, \(ProcessInfo.processInfo.activeProcessorCount) cores)")
 
 // Settlement plans: random nets that sum to zero, amounts up to 1,000,000 minor units.
@@ -60,17 +39,17 @@ for count in [12, 16, 20] where wanted("plan") {
         {
             try SettlementPlan.plan(nets)
         })
-    print(results.last!.line())
+    print(results.last!.line(width: 46))
 }
 if wanted("plan") {
     var builder = ScenarioBuilder(seed: 22, memberCount: 22)
     let nets = builder.nets(count: 22, magnitude: 1_000_000)
     results.append(
         try measure("plan, 22 non-zero balances (greedy fallback)", runs: 15) { try SettlementPlan.plan(nets) })
-    print(results.last!.line())
+    print(results.last!.line(width: 46))
     results.append(
         try measure("plan, 22 non-zero balances (exact, forced)", runs: 5) { try SettlementPlan.minimalPlan(nets) })
-    print(results.last!.line())
+    print(results.last!.line(width: 46))
 }
 
 // Balances over 100,000 expenses in three currencies, 2–8 members each, 1–3 payers.
@@ -81,7 +60,7 @@ if wanted("balances") {
         try measure("balances over 100,000 expenses", runs: 51, target: .milliseconds(50)) {
             try Balances(expenses: expenses)
         })
-    print(results.last!.line())
+    print(results.last!.line(width: 46))
 }
 
 // Splitting 1,000,000 expenses: a mix of equal, shares and percent rules over 2–6 members.
@@ -119,10 +98,10 @@ if wanted("split") {
             }
             return owedSum
         })
-    print(results.last!.line())
+    print(results.last!.line(width: 46))
 }
 
-let missed = results.filter { result in result.target.map { result.median > $0 } ?? false }
+let missed = results.filter { !$0.isMet }
 if !missed.isEmpty {
     print("Missed targets: \(missed.map(\.name).joined(separator: ", "))")
     exit(1)

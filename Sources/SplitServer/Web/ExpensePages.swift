@@ -85,7 +85,7 @@ extension WebApp {
             errors: errors)
         return try render(
             "expenses", title: "Expenses · \(scope.group.name)", body: body, nav: scope.nav("expenses"),
-            status: errors.isEmpty ? .ok : .unprocessableContent)
+            errors: errors)
     }
 
     // MARK: Add
@@ -169,7 +169,7 @@ extension WebApp {
             version: version, preview: preview, errors: errors)
         return try render(
             "expense-form", title: body.heading, body: body, nav: scope.nav("expenses"),
-            status: errors.isEmpty ? .ok : .unprocessableContent)
+            errors: errors)
     }
 
     // MARK: Edit

@@ -88,7 +88,7 @@ extension WebApp {
             body: GroupsBody(
                 groups: rows, currencies: Self.currencyOptions(selected: currency), newID: UUID().uuidString,
                 name: name, errors: errors),
-            status: errors.isEmpty ? .ok : .unprocessableContent)
+            errors: errors)
     }
 
     func createGroup(_ request: Request) async throws -> Response {

@@ -132,7 +132,7 @@ extension WebApp {
             amount: form?["amount"] ?? "", note: form?["note"] ?? "")
         return try render(
             "balances", title: "Settle up · \(scope.group.name)", body: body, nav: scope.nav("balances"),
-            status: errors.isEmpty ? .ok : .unprocessableContent)
+            errors: errors)
     }
 
     /// Records a transfer: from the plan's button or the form. The form's id makes a double

@@ -59,7 +59,7 @@ extension WebApp {
             errors: errors)
         return try render(
             "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members"),
-            status: errors.isEmpty ? .ok : .unprocessableContent)
+            errors: errors)
     }
 
     /// The link to paste into a chat: `PUBLIC_URL` when set (behind a proxy that rewrites the
@@ -168,7 +168,7 @@ extension WebApp {
             errors: errors)
         return try render(
             "settings", title: "Settings · \(scope.group.name)", body: body, nav: scope.nav("settings"),
-            status: errors.isEmpty ? .ok : .unprocessableContent)
+            errors: errors)
     }
 
     /// Every settings form posts here with an `action`; each calls one API operation.

@@ -76,14 +76,15 @@ struct WebApp: Sendable {
         }
     }
 
+    /// Renders a page; one whose form came back with `errors` is a 422 unless `status` says otherwise.
     func render<Body: Sendable>(
         _ template: String, title: String, body: Body, nav: GroupNav? = nil, signedIn: Bool = true,
-        status: HTTPResponse.Status = .ok
+        errors: [String: String] = [:], status: HTTPResponse.Status? = nil
     ) throws -> Response {
         let web = try WebRequest.get()
         let page = Page(title: title, csrf: web.csrfToken, signedIn: signedIn, nav: nav, body: body)
         guard let html = templates.render(page, withTemplate: template) else { throw APIError.internalError }
-        return Self.html(html, status: status)
+        return Self.html(html, status: status ?? (errors.isEmpty ? .ok : .unprocessableContent))
     }
 
     static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -36,8 +36,10 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // One SQL code path (query builders, binds) over both databases (DESIGN §6).
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
-        // The zero-configuration backend: an SQLite file in the working directory.
-        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        // The zero-configuration backend: SQLite built from source, nothing to install. We call
+        // its C API (the VaporCSQLite module, symbols prefixed sqlite_nio_) directly, not its
+        // connection type, so a statement runs on the caller's thread (SQLiteHandle says why).
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         // The production backend: PostgreSQL, pooled connections.
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         // The HTTP contract: types, client and server protocol generated from openapi.yaml.
@@ -85,7 +87,7 @@ let package = Package(
             dependencies: [
                 "SplitCore",
                 .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

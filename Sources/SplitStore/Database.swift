@@ -6,8 +6,6 @@ import NIOPosix
 import PostgresKit
 import PostgresNIO
 import SQLKit
-import SQLiteKit
-import SQLiteNIO
 
 /// The one handle on the database that the rest of the server uses (DESIGN §6, STYLE §11, §14):
 /// queries go through `read` or `transaction`, both handing out an `any SQLDatabase`, so every
@@ -24,7 +22,7 @@ public final class Database: Sendable {
 
     private enum Storage: Sendable {
         /// One connection; SQLite has a single writer, so sessions take turns under the lock.
-        case sqlite(SQLiteConnection, AsyncLock)
+        case sqlite(SQLiteHandle, AsyncLock)
         /// A pool; each transaction pins one connection for its duration.
         case postgres(PostgresPool, any SQLDatabase)
     }
@@ -51,14 +49,13 @@ public final class Database: Sendable {
     public static func open(_ configuration: DatabaseConfiguration, logger: Logger) async throws -> Database {
         switch configuration {
         case .sqlite(let path):
-            let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            let connection = try SQLiteHandle.open(path: path, logger: logger)
             do {
-                let sql = connection.sql()
                 for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"] {
-                    try await sql.raw(SQLQueryString(pragma)).run()
+                    try await connection.raw(SQLQueryString(pragma)).run()
                 }
             } catch {
-                try? await connection.close()
+                connection.close()
                 throw error
             }
             return Database(backend: .sqlite, storage: .sqlite(connection, AsyncLock()), logger: logger)
@@ -89,7 +86,7 @@ public final class Database: Sendable {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch storage {
         case .sqlite(let connection, let lock):
-            return try await lock.withLock { try await body(connection.sql()) }
+            return try await lock.withLock { try await body(connection) }
         case .postgres(_, let sql):
             return try await body(sql)
         }
@@ -103,7 +100,7 @@ public final class Database: Sendable {
         case .sqlite(let connection, let lock):
             // IMMEDIATE takes the write lock up front, so two writers never deadlock on upgrade.
             return try await lock.withLock {
-                try await Self.inTransaction(connection.sql(), begin: "BEGIN IMMEDIATE", body)
+                try await Self.inTransaction(connection, begin: "BEGIN IMMEDIATE", body)
             }
         case .postgres(_, let sql):
             return try await sql.withSession { try await Self.inTransaction($0, begin: "BEGIN", body) }
@@ -147,12 +144,8 @@ public final class Database: Sendable {
     /// Whether `error` is a unique-constraint violation, on either database.
 
     public static func isUniqueViolation(_ error: any Error) -> Bool {
-        if let error = error as? SQLiteError {
-            switch error.reason {
-            case .constraintUniqueFailed, .constraintPrimaryKeyFailed: return true
-            case .constraint: return error.message.contains("UNIQUE")
-            default: return false
-            }
+        if let error = error as? SQLiteFailure {
+            return error.isUniqueViolation
         }
         if let error = error as? PSQLError {
             return error.serverInfo?[.sqlState] == PostgresError.Code.uniqueViolation.raw
@@ -164,7 +157,7 @@ public final class Database: Sendable {
     public func close() async throws {
         switch storage {
         case .sqlite(let connection, let lock):
-            try await lock.withLock { try await connection.close() }
+            await lock.withLock { connection.close() }
         case .postgres(let pool, _):
             try await pool.pool.shutdownAsync()
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SplitStore
 
 /// A failure the client is told about, in the one envelope of DESIGN §5:
 /// `{"error": {"code", "message", "details"}}`. Handlers throw these; `ErrorMiddleware` renders
@@ -57,6 +58,22 @@ public struct APIError: Error, Sendable, Equatable {
     /// 422 naming the wire field (DESIGN §5: validation failures name the field).
     public static func invalid(field: String, _ message: String) -> APIError {
         APIError(.unprocessableContent, code: "validation_failed", message: message, details: ["field": .string(field)])
+    }
+
+    /// A group that is archived refuses changes until the owner brings it back.
+    public static let archived = APIError(
+        .conflict, code: "group_archived", message: "This group is archived; the owner can bring it back first.")
+
+    /// What the store's second look at a write's permission found (`WriteRefusal`): the same
+    /// answer the early check gives.
+    public init(_ refusal: WriteRefusal) {
+        switch refusal {
+        case .notFound: self = .notFound("group")
+        case .forbidden: self = .forbidden()
+        case .archived: self = .archived
+        case .inactiveMember(let id):
+            self = .invalid(field: "memberId", "\(id.text) is not an active member of this group.")
+        }
     }
 
     public static func rateLimited(retryAfterSeconds: Int) -> APIError {

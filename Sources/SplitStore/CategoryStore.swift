@@ -108,7 +108,9 @@ public struct CategoryStore: Sendable {
 
     public func create(_ category: CategoryRecord, actor: Actor, now: Int64) async throws -> CategoryRecord? {
         try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: category.groupID, now: now) else { return nil }
+            guard let log = try await GroupLog.begin(sql, groupID: category.groupID, now: now, actor: actor) else {
+                return nil
+            }
             try await Self.requireFreeName(category.name, groupID: category.groupID, except: nil, sql)
             let last = try await sql.raw(
                 "SELECT MAX(position) AS p FROM categories WHERE group_id = \(bind: category.groupID.text)"
@@ -137,7 +139,9 @@ public struct CategoryStore: Sendable {
     ) async throws -> VersionedWrite<CategoryRecord>? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: category.groupID, now: now) else { return nil }
+            guard let log = try await GroupLog.begin(sql, groupID: category.groupID, now: now, actor: actor) else {
+                return nil
+            }
             guard
                 let current = try await sql.raw(
                     "SELECT * FROM categories WHERE id = \(bind: category.id.text)\(unsafeRaw: forUpdate)"
@@ -170,7 +174,7 @@ public struct CategoryStore: Sendable {
     /// Puts the live categories in the given order.
     public func reorder(groupID: UUID, ids: [UUID], actor: Actor, now: Int64) async throws -> [CategoryRecord]? {
         try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return nil }
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return nil }
             let live = try await sql.raw(
                 "SELECT id FROM categories WHERE group_id = \(bind: groupID.text) AND is_deleted = \(bind: false)"
             ).all().map { try $0.decodeUUID("id") }

@@ -152,7 +152,10 @@ public struct ExpenseStore: Sendable {
             keepsResponse ? try render(record) : StoredResponse(status: 201, body: Data())
         }
         return try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: expense.groupID, now: expense.createdAt) else {
+            guard
+                let log = try await GroupLog.begin(
+                    sql, groupID: expense.groupID, now: expense.createdAt, actor: actor, involving: expense.memberIDs)
+            else {
                 throw ExpenseStoreError.notFound
             }
             return try await Idempotency.run(idempotency, now: expense.createdAt, sql) {
@@ -188,7 +191,10 @@ public struct ExpenseStore: Sendable {
     ) async throws -> VersionedWrite<ExpenseRecord>? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: updated.groupID, now: now) else { return nil }
+            guard
+                let log = try await GroupLog.begin(
+                    sql, groupID: updated.groupID, now: now, actor: actor, involving: updated.memberIDs)
+            else { return nil }
             guard let current = try await Self.load(updated.id, sql, lock: forUpdate),
                 current.groupID == updated.groupID
             else { return nil }
@@ -223,7 +229,7 @@ public struct ExpenseStore: Sendable {
     ) async throws -> VersionedWrite<ExpenseRecord>? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return nil }
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return nil }
             guard var expense = try await Self.load(id, sql, lock: forUpdate), expense.groupID == groupID else {
                 return nil
             }
@@ -271,7 +277,7 @@ public struct ExpenseStore: Sendable {
     ) async throws -> (share: ShareRecord, changed: Bool)? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return nil }
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return nil }
             guard
                 let row = try await sql.raw(
                     "SELECT expense_id, is_paid FROM expense_splits WHERE id = \(bind: splitID.text)\(unsafeRaw: forUpdate)"
@@ -642,4 +648,9 @@ extension ShareRecord {
             paidAt: try row.decode(column: "paid_at", as: Int64?.self),
             isRemoved: try row.decode(column: "is_removed", as: Bool.self))
     }
+}
+
+extension ExpenseRecord {
+    /// Every member the expense names, as payer or debtor.
+    var memberIDs: [UUID] { payers.map(\.memberID) + shares.map(\.memberID) }
 }

@@ -1,19 +1,54 @@
 import Foundation
 import SQLKit
+import SplitCore
 
-/// Who did a write, for the activity list and the payment history.
+/// Who did a write, for the activity list and the payment history, and the right they did it
+/// under.
 public struct Actor: Sendable, Equatable {
     public var userID: UUID
     public var name: String
     public var ipAddress: String?
     public var deviceInfo: String?
+    /// When set, `GroupLog.begin` decides it again inside the write's transaction.
+    public var grant: WriteGrant?
 
-    public init(userID: UUID, name: String, ipAddress: String? = nil, deviceInfo: String? = nil) {
+    public init(
+        userID: UUID, name: String, ipAddress: String? = nil, deviceInfo: String? = nil, grant: WriteGrant? = nil
+    ) {
         self.userID = userID
         self.name = name
         self.ipAddress = ipAddress
         self.deviceInfo = deviceInfo
+        self.grant = grant
     }
+}
+
+/// The right a write was allowed under (DESIGN §4): which member asked, for which actions. The
+/// server checks it before the write, to answer early; `GroupLog.begin` decides it again with
+/// the member row as it is under the group's lock, so a member removed or demoted, or a group
+/// archived, between that check and the write cannot slip a write through.
+public struct WriteGrant: Sendable, Equatable {
+    public var memberID: UUID
+    /// Every action the write needed (a member edit can need two); all must still be allowed.
+    public var actions: [GroupAction]
+
+    public init(memberID: UUID, actions: [GroupAction]) {
+        self.memberID = memberID
+        self.actions = actions
+    }
+}
+
+/// Why `GroupLog.begin` refused a write; nothing was written. The server maps each to the status
+/// its own early check would have given.
+public enum WriteRefusal: Error, Equatable {
+    /// The actor is no longer a member (or never was): the group is not theirs to see.
+    case notFound
+    /// The actor's role or flags no longer allow the action.
+    case forbidden
+    /// The group was archived.
+    case archived
+    /// A member the write names (payer, debtor, party to a transfer) is no longer active.
+    case inactiveMember(UUID)
 }
 
 /// The kinds of object the change feed reports (the CHECK in migration 0005 lists the same).
@@ -50,14 +85,58 @@ public struct GroupLog: Sendable {
     public let seq: Int64
     let now: Int64
 
-    /// Starts a logged write on a group; nil when the group does not exist.
-    static func begin(_ sql: any SQLDatabase, groupID: UUID, now: Int64) async throws -> GroupLog? {
+    /// Starts a logged write on a group; nil when the group does not exist. Under the group's
+    /// lock it decides the actor's grant again and checks that every member in `involving` is
+    /// still active, throwing a `WriteRefusal` (DESIGN §6: invariants are checked in the
+    /// transaction that writes them).
+    static func begin(
+        _ sql: any SQLDatabase, groupID: UUID, now: Int64, actor: Actor? = nil, involving: [UUID] = []
+    ) async throws -> GroupLog? {
         guard
             let row = try await sql.raw(
-                "UPDATE groups SET change_seq = change_seq + 1 WHERE id = \(bind: groupID.text) RETURNING change_seq"
+                """
+                UPDATE groups SET change_seq = change_seq + 1 WHERE id = \(bind: groupID.text)
+                RETURNING change_seq, is_archived
+                """
             ).first()
         else { return nil }
+        if let grant = actor?.grant {
+            try await check(
+                grant, groupID: groupID, isArchived: try row.decode(column: "is_archived", as: Bool.self), sql)
+        }
+        if !involving.isEmpty {
+            let wanted = Set(involving)
+            let active = try await sql.select().column("id").from("members")
+                .where("group_id", .equal, groupID.text).where("is_active", .equal, true)
+                .where("id", .in, wanted.map(\.text)).all()
+                .map { try $0.decodeUUID("id") }
+            if let missing = wanted.subtracting(active).min(by: { $0.text < $1.text }) {
+                throw WriteRefusal.inactiveMember(missing)
+            }
+        }
         return GroupLog(groupID: groupID, seq: try row.decode(column: "change_seq", as: Int64.self), now: now)
+    }
+
+    /// The same decision as the server's early check (APIHandler.access), on the member row read
+    /// under the group's lock.
+    private static func check(_ grant: WriteGrant, groupID: UUID, isArchived: Bool, _ sql: any SQLDatabase)
+        async throws
+    {
+        guard
+            let row = try await sql.raw(
+                "SELECT * FROM members WHERE id = \(bind: grant.memberID.text) AND group_id = \(bind: groupID.text)"
+            ).first(),
+            case let membership = try MemberRecord(row: row).membership,
+            Permissions.decide(.read, for: membership) == .allowed
+        else { throw WriteRefusal.notFound }
+        for action in grant.actions {
+            switch Permissions.decide(action, for: membership) {
+            case .allowed: break
+            case .forbidden: throw WriteRefusal.forbidden
+            case .notFound: throw WriteRefusal.notFound
+            }
+            if isArchived, action != .read, action != .archiveOrTransferOwnership { throw WriteRefusal.archived }
+        }
     }
 
     /// Records that an object changed (or was deleted) in this write.

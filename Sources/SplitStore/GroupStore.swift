@@ -160,10 +160,11 @@ public struct GroupStore: Sendable {
     /// (any version when nil); `version` goes up by one.
     /// - Returns: the stored group; `.stale(current)` when the version moved on; nil when unknown.
     public func updateGroup(
-        id: UUID, name: String, description: String, homeCurrency: String, expectedVersion: Int64?, now: Int64
+        id: UUID, name: String, description: String, homeCurrency: String, expectedVersion: Int64?, actor: Actor? = nil,
+        now: Int64
     ) async throws -> VersionedWrite<GroupRecord>? {
         try await database.transaction { sql in
-            let log = try await GroupLog.begin(sql, groupID: id, now: now)
+            let log = try await GroupLog.begin(sql, groupID: id, now: now, actor: actor)
             try await log?.changed(.group, id, sql)
             let updated = try await sql.raw(
                 """
@@ -180,9 +181,11 @@ public struct GroupStore: Sendable {
     }
 
     /// Archives (read-only history, no joining) or brings back a group.
-    public func setArchived(groupID: UUID, _ isArchived: Bool, now: Int64) async throws -> GroupRecord? {
+    public func setArchived(groupID: UUID, _ isArchived: Bool, actor: Actor? = nil, now: Int64) async throws
+        -> GroupRecord?
+    {
         try await database.transaction { sql in
-            let log = try await GroupLog.begin(sql, groupID: groupID, now: now)
+            let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor)
             try await log?.changed(.group, groupID, sql)
             return try await sql.raw(
                 """
@@ -211,7 +214,7 @@ public struct GroupStore: Sendable {
     /// Adds a name-only member (a friend without an account).
     public func addMember(_ member: MemberRecord, actor: Actor? = nil) async throws {
         try await database.transaction { sql in
-            let log = try await GroupLog.begin(sql, groupID: member.groupID, now: member.createdAt)
+            let log = try await GroupLog.begin(sql, groupID: member.groupID, now: member.createdAt, actor: actor)
             try await Self.insert(member, sql)
             try await log?.changed(.member, member.id, sql)
             try await log?.activity(
@@ -295,9 +298,9 @@ public struct GroupStore: Sendable {
     }
 
     /// Sets or clears (nil: joining disabled) the invite code.
-    public func setInviteCode(groupID: UUID, code: String?, now: Int64) async throws {
+    public func setInviteCode(groupID: UUID, code: String?, actor: Actor? = nil, now: Int64) async throws {
         try await database.transaction { sql in
-            let log = try await GroupLog.begin(sql, groupID: groupID, now: now)
+            let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor)
             try await log?.changed(.group, groupID, sql)
             try await sql.raw(
                 """
@@ -312,10 +315,10 @@ public struct GroupStore: Sendable {
     /// `expectedVersion` (any when nil); `version` goes up by one.
     /// - Returns: the stored member, `.stale(current)`, or nil when it is not in that group.
     public func updateMember(
-        _ member: MemberRecord, expectedVersion: Int64? = nil, now: Int64
+        _ member: MemberRecord, expectedVersion: Int64? = nil, actor: Actor? = nil, now: Int64
     ) async throws -> VersionedWrite<MemberRecord>? {
         try await database.transaction { sql in
-            let log = try await GroupLog.begin(sql, groupID: member.groupID, now: now)
+            let log = try await GroupLog.begin(sql, groupID: member.groupID, now: now, actor: actor)
             let updated = try await sql.raw(
                 """
                 UPDATE members SET name = \(bind: member.name), role = \(bind: member.role.rawValue),
@@ -344,9 +347,11 @@ public struct GroupStore: Sendable {
     /// they become owner, the old owner becomes admin, in one transaction. Each step is a guarded
     /// UPDATE, so two transfers at once cannot leave two owners: the second finds the caller no
     /// longer owner (and the unique index of migration 0004 backs this up).
-    public func transferOwnership(groupID: UUID, from currentOwner: UUID, to memberID: UUID, now: Int64) async throws {
+    public func transferOwnership(
+        groupID: UUID, from currentOwner: UUID, to memberID: UUID, actor: Actor? = nil, now: Int64
+    ) async throws {
         try await database.transaction { sql in
-            let log = try await GroupLog.begin(sql, groupID: groupID, now: now)
+            let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor)
             guard try await Self.member(id: memberID, groupID: groupID, sql) != nil else {
                 throw GroupStoreError.notFound
             }

@@ -146,7 +146,7 @@ public struct BalanceStore: Sendable {
     /// Sets each rate (a pair and date already present gets the new rate), in one transaction.
     public func putRates(_ rates: [RateRecord], groupID: UUID, actor: Actor, now: Int64) async throws {
         try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return }
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return }
             for rate in rates {
                 try await sql.raw(
                     """

@@ -57,7 +57,11 @@ public struct SettlementStore: Sendable {
         render: @escaping @Sendable (SettlementRecord) throws -> StoredResponse
     ) async throws -> IdempotencyOutcome<SettlementRecord>? {
         try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: settlement.groupID, now: settlement.createdAt) else {
+            guard
+                let log = try await GroupLog.begin(
+                    sql, groupID: settlement.groupID, now: settlement.createdAt, actor: actor,
+                    involving: [settlement.fromMemberID, settlement.toMemberID])
+            else {
                 return nil
             }
             return try await Idempotency.run(idempotency, now: settlement.createdAt, sql) {
@@ -110,7 +114,7 @@ public struct SettlementStore: Sendable {
     public func delete(id: UUID, groupID: UUID, actor: Actor, now: Int64) async throws -> SettlementRecord? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return nil }
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return nil }
             guard var settlement = try await Self.load(id, sql, lock: forUpdate), settlement.groupID == groupID else {
                 return nil
             }

@@ -395,3 +395,19 @@ struct AuthorizationMatrixTests {
         return state
     }
 }
+
+@Suite("A write refused inside its transaction")
+struct WriteRefusalMappingTests {
+    @Test("answers as the early permission check would have")
+    func mapping() {
+        let forbidden = ErrorEnvelopeMiddleware.apiError(for: WriteRefusal.forbidden)
+        #expect(forbidden.status == .forbidden)
+        #expect(ErrorEnvelopeMiddleware.apiError(for: WriteRefusal.notFound) == .notFound("group"))
+        #expect(ErrorEnvelopeMiddleware.apiError(for: WriteRefusal.archived) == .archived)
+        let member = UUID()
+        let inactive = ErrorEnvelopeMiddleware.apiError(for: WriteRefusal.inactiveMember(member))
+        #expect(inactive.status == .unprocessableContent)
+        #expect(inactive.details["field"] == .string("memberId"))
+        #expect(inactive.message.contains(member.text))
+    }
+}

@@ -51,6 +51,9 @@ struct GroupTests {
                     == .notFound)
             let after = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki)
             #expect(after.list("members").map { $0.string("name") } == ["Aki-san", "Cho"])  // the name stays
+            // The activity names who added Cho.
+            let activity = try await api.call(.get, "/api/groups/\(groupID)/activity", token: aki)
+            #expect(activity.list("activity").compactMap { $0.string("summary") }.contains("Aki-san added Cho"))
         }
     }
 

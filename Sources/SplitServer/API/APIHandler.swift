@@ -83,9 +83,7 @@ extension APIHandler {
         try Self.require(action, me)
         // An archived group is history: readable, and changeable again only once brought back.
         if group.isArchived, action != .read, action != .archiveOrTransferOwnership {
-            throw APIError(
-                .conflict, code: "group_archived", message: "This group is archived; the owner can bring it back first."
-            )
+            throw APIError.archived
         }
         return (group, me)
     }

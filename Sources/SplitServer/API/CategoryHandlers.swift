@@ -21,7 +21,10 @@ extension APIHandler {
             id: try Self.clientID(body.id), groupID: group.id, name: try Self.categoryName(body.name),
             icon: try Self.icon(body.icon), color: try Self.color(body.color), isDefault: false, position: 0)
         do {
-            guard let stored = try await categories.create(category, actor: try actor(caller, me), now: now()) else {
+            guard
+                let stored = try await categories.create(
+                    category, actor: try actor(caller, me, for: .updateGroup), now: now())
+            else {
                 throw APIError.notFound("group")
             }
             return .created(.init(body: .json(.init(category: .init(stored)))))
@@ -72,7 +75,7 @@ extension APIHandler {
         do {
             guard
                 let list = try await categories.reorder(
-                    groupID: group.id, ids: ids, actor: try actor(caller, me), now: now())
+                    groupID: group.id, ids: ids, actor: try actor(caller, me, for: .updateGroup), now: now())
             else { throw APIError.notFound("group") }
             return .ok(.init(body: .json(.init(categories: list.map(Components.Schemas.Category.init)))))
         } catch CategoryStoreError.orderIncomplete {
@@ -100,7 +103,7 @@ extension APIHandler {
     ) async throws -> CategoryRecord {
         do {
             switch try await categories.update(
-                category, expectedVersion: version, actor: try actor(caller, me), now: now())
+                category, expectedVersion: version, actor: try actor(caller, me, for: .updateGroup), now: now())
             {
             case .written(let stored): return stored
             case .stale(let current): throw try APIError.stale(Components.Schemas.Category(current))

@@ -41,7 +41,9 @@ extension APIHandler {
             draft, id: id, group: group, me: me, createdBy: caller.user.id, now: current)
         let outcome: IdempotencyOutcome<ExpenseRecord>
         do {
-            outcome = try await expenses.create(expense, actor: try actor(caller, me), idempotency: claim) { stored in
+            outcome = try await expenses.create(
+                expense, actor: try actor(caller, me, for: .addExpense), idempotency: claim
+            ) { stored in
                 StoredResponse(
                     status: 201,
                     body: try WireJSON.encode(
@@ -141,8 +143,8 @@ extension APIHandler {
         }
         let (_, me) = try await access(found.expense.groupID.text, as: caller, for: .read)
         let isDebtorOrPayer = found.share.memberID == me.id || found.expense.payers.contains { $0.memberID == me.id }
-        _ = try await access(
-            found.expense.groupID.text, as: caller, for: .markSharePaid(isDebtorOrPayer: isDebtorOrPayer))
+        let action = GroupAction.markSharePaid(isDebtorOrPayer: isDebtorOrPayer)
+        _ = try await access(found.expense.groupID.text, as: caller, for: action)
         let reason =
             try body.reason.map { text in
                 let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -156,7 +158,7 @@ extension APIHandler {
             guard
                 let (share, _) = try await expenses.setPaid(
                     splitID: splitID, groupID: found.expense.groupID, body.isPaid, reason: reason,
-                    actor: try actor(caller, me), now: current, date: MoneyInput.today(current))
+                    actor: try actor(caller, me, for: action), now: current, date: MoneyInput.today(current))
             else { throw APIError.notFound("share") }
             return .ok(.init(body: .json(.init(split: .init(share, currency: found.expense.currency)))))
         } catch ExpenseStoreError.expenseDeleted {
@@ -229,7 +231,11 @@ extension APIHandler {
         if let home = body.homeAmount { draft.homeAmount = home }
         let (updated, _) = try await buildExpense(
             draft, id: current.id, group: group, me: me, createdBy: current.createdByUserID, now: now())
-        switch try await expenses.update(updated, expectedVersion: basedOn, actor: try actor(caller, me), now: now()) {
+        switch try await expenses.update(
+            updated, expectedVersion: basedOn,
+            actor: try actor(caller, me, for: .editExpense(isOwn: current.createdByUserID == caller.user.id)),
+            now: now())
+        {
         case .written(let stored):
             return .init(expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency))
         case .stale(let latest):
@@ -248,7 +254,9 @@ extension APIHandler {
         }
         let categories = try await categoryNames(group.id)
         switch try await expenses.setDeleted(
-            id: current.id, groupID: group.id, isDeleted, expectedVersion: nil, actor: try actor(caller, me), now: now()
+            id: current.id, groupID: group.id, isDeleted, expectedVersion: nil,
+            actor: try actor(caller, me, for: .editExpense(isOwn: current.createdByUserID == caller.user.id)),
+            now: now()
         )
         {
         case .written(let stored), .stale(let stored):
@@ -374,11 +382,18 @@ extension APIHandler {
         return version
     }
 
-    func actor(_ caller: Caller, _ me: MemberRecord) throws -> Actor {
+    /// Who is writing, and the actions `access` allowed them, for the store to decide again
+    /// inside the write's transaction (`WriteGrant`).
+    func actor(_ caller: Caller, _ me: MemberRecord, for actions: GroupAction...) throws -> Actor {
+        try actor(caller, me, for: actions)
+    }
+
+    func actor(_ caller: Caller, _ me: MemberRecord, for actions: [GroupAction]) throws -> Actor {
         let request = try request
         return Actor(
             userID: caller.user.id, name: me.name, ipAddress: request.clientAddress,
-            deviceInfo: request.userAgent.map { String($0.prefix(200)) })
+            deviceInfo: request.userAgent.map { String($0.prefix(200)) },
+            grant: WriteGrant(memberID: me.id, actions: actions))
     }
 
     /// The claim for an `Idempotency-Key`: the key, and a hash of the route and body (re-encoded,

@@ -55,7 +55,7 @@ extension APIHandler {
         switch try await groups.updateGroup(
             id: group.id, name: name, description: description, homeCurrency: currency,
             // Without a version the edit is based on the state just read (and checked against).
-            expectedVersion: body.version ?? group.version,
+            expectedVersion: body.version ?? group.version, actor: try actor(caller, me, for: .updateGroup),
             now: now())
         {
         case .written(let stored):
@@ -79,7 +79,11 @@ extension APIHandler {
         let caller = try await authenticate()
         let (group, me) = try await access(groupID, as: caller, for: .archiveOrTransferOwnership)
         guard group.isArchived != isArchived else { return .init(group: .init(group, me: me)) }
-        guard let stored = try await groups.setArchived(groupID: group.id, isArchived, now: now()) else {
+        guard
+            let stored = try await groups.setArchived(
+                groupID: group.id, isArchived, actor: try actor(caller, me, for: .archiveOrTransferOwnership),
+                now: now())
+        else {
             throw APIError.notFound("group")
         }
         return .init(group: .init(stored, me: me))
@@ -99,7 +103,9 @@ extension APIHandler {
     private func setInviteCode(_ groupID: String, _ code: String?) async throws -> Components.Schemas.GroupResponse {
         let caller = try await authenticate()
         let (group, me) = try await access(groupID, as: caller, for: .manageMembers(targetIsOwner: false))
-        try await groups.setInviteCode(groupID: group.id, code: code, now: now())
+        try await groups.setInviteCode(
+            groupID: group.id, code: code, actor: try actor(caller, me, for: .manageMembers(targetIsOwner: false)),
+            now: now())
         guard let stored = try await groups.group(id: group.id) else { throw APIError.notFound("group") }
         return .init(group: .init(stored, me: me))
     }
@@ -115,7 +121,9 @@ extension APIHandler {
         }
         if target != me.id {
             do {
-                try await groups.transferOwnership(groupID: group.id, from: caller.user.id, to: target, now: now())
+                try await groups.transferOwnership(
+                    groupID: group.id, from: caller.user.id, to: target,
+                    actor: try actor(caller, me, for: .archiveOrTransferOwnership), now: now())
             } catch GroupStoreError.notOwner {
                 throw APIError.forbidden("Only the owner can hand the group over.")
             } catch GroupStoreError.notFound {

@@ -14,8 +14,8 @@ extension APIHandler {
         let (group, me) = try await access(input.path.groupId, as: caller, for: .read)
         let from = try MoneyInput.member(body.fromMemberId, field: "fromMemberId")
         let to = try MoneyInput.member(body.toMemberId, field: "toMemberId")
-        _ = try await access(
-            input.path.groupId, as: caller, for: .recordSettlement(isParty: from.uuid == me.id || to.uuid == me.id))
+        let action = GroupAction.recordSettlement(isParty: from.uuid == me.id || to.uuid == me.id)
+        _ = try await access(input.path.groupId, as: caller, for: action)
         guard from != to else { throw APIError.invalid(field: "toMemberId", "A transfer goes between two members.") }
         let active = Set(try await groups.members(groupID: group.id).filter(\.isActive).map(\.id))
         for (member, field) in [(from, "fromMemberId"), (to, "toMemberId")] where !active.contains(member.uuid) {
@@ -40,7 +40,7 @@ extension APIHandler {
         do {
             guard
                 let outcome = try await settlements.create(
-                    settlement, actor: try actor(caller, me), idempotency: claim,
+                    settlement, actor: try actor(caller, me, for: action), idempotency: claim,
                     render: { stored in
                         StoredResponse(
                             status: 201,
@@ -72,7 +72,8 @@ extension APIHandler {
         else { throw APIError.notFound("settlement") }
         let (group, me) = try await access(settlement.groupID.text, as: caller, for: .read)
         let isParty = settlement.fromMemberID == me.id || settlement.toMemberID == me.id
-        _ = try await access(group.id.text, as: caller, for: .recordSettlement(isParty: isParty))
+        let action = GroupAction.recordSettlement(isParty: isParty)
+        _ = try await access(group.id.text, as: caller, for: action)
         // A member takes back only what they recorded; the owner and admins any transfer.
         if me.role == .member, settlement.createdByUserID != caller.user.id {
             throw APIError.forbidden("Only who recorded a transfer, the owner or an admin can delete it.")
@@ -80,7 +81,7 @@ extension APIHandler {
         do {
             guard
                 let deleted = try await settlements.delete(
-                    id: id, groupID: group.id, actor: try actor(caller, me), now: now())
+                    id: id, groupID: group.id, actor: try actor(caller, me, for: action), now: now())
             else { throw APIError.notFound("settlement") }
             return .ok(.init(body: .json(.init(settlement: .init(deleted)))))
         } catch SettlementStoreError.linkedToShare {
@@ -238,7 +239,8 @@ extension APIHandler {
                 from: from.code, to: to.code, date: try MoneyInput.date(rate.date, field: path + ".date"),
                 rate: value.description)
         }
-        try await balances.putRates(records, groupID: group.id, actor: try actor(caller, me), now: now())
+        try await balances.putRates(
+            records, groupID: group.id, actor: try actor(caller, me, for: .updateGroup), now: now())
         return .ok(
             .init(
                 body: .json(.init(rates: try await balances.rates(groupID: group.id).map(Components.Schemas.Rate.init)))

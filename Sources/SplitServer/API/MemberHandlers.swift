@@ -14,7 +14,7 @@ extension APIHandler {
 
     func addMember(_ input: Operations.AddMember.Input) async throws -> Operations.AddMember.Output {
         let caller = try await authenticate()
-        let (group, _) = try await access(input.path.groupId, as: caller, for: .manageMembers(targetIsOwner: false))
+        let (group, me) = try await access(input.path.groupId, as: caller, for: .manageMembers(targetIsOwner: false))
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let current = now()
         let member = MemberRecord(
@@ -22,7 +22,7 @@ extension APIHandler {
             name: try Self.name(body.name, field: "name"),
             role: .member, createdAt: current, updatedAt: current)
         do {
-            try await groups.addMember(member)
+            try await groups.addMember(member, actor: try actor(caller, me, for: .manageMembers(targetIsOwner: false)))
         } catch  where Database.isUniqueViolation(error) {
             // A retry of an add that went through answers as the first time did (DESIGN §5).
             if let existing = try await groups.member(id: member.id, groupID: group.id), existing.name == member.name {
@@ -49,29 +49,34 @@ extension APIHandler {
 
         // Every change is checked before anything is written, so a refused request changes nothing.
         let targetIsOwner = target.role == .owner
+        var needed: [GroupAction] = [.read]
         if updated.name != target.name, target.id != me.id {
-            try Self.require(.manageMembers(targetIsOwner: targetIsOwner), me)
+            needed.append(.manageMembers(targetIsOwner: targetIsOwner))
         }
         if updated.role != target.role {
-            try Self.require(.changeRole(targetIsOwner: targetIsOwner, newRole: updated.role), me)
+            needed.append(.changeRole(targetIsOwner: targetIsOwner, newRole: updated.role))
         }
         let flagsChanged =
             updated.canAddExpenses != target.canAddExpenses || updated.canEditOwnExpenses != target.canEditOwnExpenses
             || updated.canEditAllExpenses != target.canEditAllExpenses || updated.canMarkPaid != target.canMarkPaid
-        if flagsChanged { try Self.require(.manageMembers(targetIsOwner: targetIsOwner), me) }
+        if flagsChanged { needed.append(.manageMembers(targetIsOwner: targetIsOwner)) }
+        for action in needed { try Self.require(action, me) }
         if let version = body.version, version != target.version {
             throw try APIError.stale(Components.Schemas.Member(target))
         }
         guard updated != target else { return .ok(.init(body: .json(.init(member: .init(target))))) }
         // Written only if the row is still what the checks above saw.
-        return .ok(.init(body: .json(.init(member: .init(try await write(updated, basedOn: target.version))))))
+        let actor = try actor(caller, me, for: needed)
+        return .ok(
+            .init(body: .json(.init(member: .init(try await write(updated, basedOn: target.version, actor: actor))))))
     }
 
     func removeMember(_ input: Operations.RemoveMember.Input) async throws -> Operations.RemoveMember.Output {
         let caller = try await authenticate()
         let (group, me) = try await access(input.path.groupId, as: caller, for: .read)
         let target = try await member(input.path.memberId, in: group)
-        try Self.require(.manageMembers(targetIsOwner: target.role == .owner), me)
+        let action = GroupAction.manageMembers(targetIsOwner: target.role == .owner)
+        try Self.require(action, me)
         // The group always has its one owner (DESIGN §4): hand ownership over first.
         guard target.role != .owner else {
             throw APIError.forbidden("The owner cannot be removed; transfer ownership first.")
@@ -80,7 +85,9 @@ extension APIHandler {
         // Deactivated, never erased: expenses and history keep showing the name (DESIGN §4).
         var removed = target
         removed.isActive = false
-        return .ok(.init(body: .json(.init(member: .init(try await write(removed, basedOn: target.version))))))
+        let actor = try actor(caller, me, for: [action])
+        return .ok(
+            .init(body: .json(.init(member: .init(try await write(removed, basedOn: target.version, actor: actor))))))
     }
 
     /// A member of this group by its path id; an unknown, malformed or foreign id is the same 404.
@@ -91,8 +98,8 @@ extension APIHandler {
         return member
     }
 
-    private func write(_ member: MemberRecord, basedOn version: Int64) async throws -> MemberRecord {
-        switch try await groups.updateMember(member, expectedVersion: version, now: now()) {
+    private func write(_ member: MemberRecord, basedOn version: Int64, actor: Actor) async throws -> MemberRecord {
+        switch try await groups.updateMember(member, expectedVersion: version, actor: actor, now: now()) {
         case .written(let stored): return stored
         case .stale(let current): throw try APIError.stale(Components.Schemas.Member(current))
         case nil: throw APIError.notFound("member")

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OpenAPIRuntime
+import SplitStore
 
 /// The outermost middleware: names every response with its request id, catches every error and
 /// answers with the one envelope (DESIGN §5, STYLE §15–16). Unknown errors become a 500 whose
@@ -65,9 +66,13 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         switch error {
         case let error as APIError:
             return error
+        case let refusal as WriteRefusal:
+            return APIError(refusal)
         case let error as ServerError:
             // The generated server wraps everything thrown while decoding or handling.
-            if error.underlyingError is APIError || error.underlyingError is HTTPError {
+            if error.underlyingError is APIError || error.underlyingError is HTTPError
+                || error.underlyingError is WriteRefusal
+            {
                 return apiError(for: error.underlyingError)
             }
             if let decoding = error.underlyingError as? DecodingError {

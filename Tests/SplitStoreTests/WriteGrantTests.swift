@@ -1,0 +1,169 @@
+import Foundation
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// The server checks a caller's right before a write; the store decides it again inside the
+/// write's transaction, under the group's lock (DESIGN §6). These tests take the moment between
+/// the two: the right is granted, then taken away, then the write arrives.
+@Suite("Writes decided again inside their transaction")
+struct WriteGrantTests {
+    struct Fixture {
+        let database: Database
+        let groups: GroupStore
+        let expenses: ExpenseStore
+        let settlements: SettlementStore
+        let ledger: BalanceStore
+        let group: GroupRecord
+        let owner: MemberRecord
+        let ben: MemberRecord
+        let cho: MemberRecord
+        let category: UUID
+    }
+
+    /// Aki owns a group; Ben (an account) and Cho (a name) are members.
+    static func withFixture(_ backend: Database.Backend, _ body: (Fixture) async throws -> Void) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            let accounts = AccountStore(database: database)
+            let groups = GroupStore(database: database)
+            let aki = try await accounts.createUser(AccountStoreTests.user(email: "aki@example.com"))
+            let benUser = try await accounts.createUser(AccountStoreTests.user(email: "ben@example.com"))
+            let (group, owner) = try await groups.createGroup(
+                GroupRecord(
+                    id: UUID(), name: "Japan 2026", homeCurrency: "JPY", ownerUserID: aki.id, inviteCode: nil,
+                    createdAt: 1_000, updatedAt: 1_000),
+                ownerName: "Aki")
+            let ben = MemberRecord(
+                id: UUID(), groupID: group.id, userID: benUser.id, name: "Ben", role: .member, createdAt: 2_000,
+                updatedAt: 2_000)
+            let cho = MemberRecord(
+                id: UUID(), groupID: group.id, userID: nil, name: "Cho", role: .member, createdAt: 2_000,
+                updatedAt: 2_000)
+            try await groups.addMember(ben)
+            try await groups.addMember(cho)
+            let category = try #require(
+                try await CategoryStore(database: database).categories(groupID: group.id, now: 2_000).first?.id)
+            try await body(
+                Fixture(
+                    database: database, groups: groups, expenses: ExpenseStore(database: database),
+                    settlements: SettlementStore(database: database), ledger: BalanceStore(database: database),
+                    group: group, owner: owner, ben: ben, cho: cho, category: category))
+        }
+    }
+
+    /// 3,000 yen paid by `payer`, split equally between `payer` and `other`.
+    static func expense(_ f: Fixture, payer: UUID, other: UUID) -> ExpenseRecord {
+        ExpenseRecord(
+            id: UUID(), groupID: f.group.id, description: "Ramen", amount: 3_000, currency: "JPY",
+            categoryID: f.category, expenseDate: "2026-11-21", splitJSON: "{\"mode\":\"equal\"}",
+            createdByUserID: f.ben.userID ?? UUID(), createdAt: 3_000, updatedAt: 3_000,
+            payers: [PayerRecord(memberID: payer, amount: 3_000)],
+            shares: [
+                ShareRecord(id: UUID(), memberID: payer, amount: 1_500),
+                ShareRecord(id: UUID(), memberID: other, amount: 1_500),
+            ])
+    }
+
+    static func actor(_ member: MemberRecord, _ actions: GroupAction...) -> Actor {
+        Actor(
+            userID: member.userID ?? UUID(), name: member.name,
+            grant: WriteGrant(memberID: member.id, actions: actions))
+    }
+
+    static func create(_ expense: ExpenseRecord, by actor: Actor, _ f: Fixture) async throws {
+        _ = try await f.expenses.create(expense, actor: actor, idempotency: nil) { _ in
+            StoredResponse(status: 201, body: Data())
+        }
+    }
+
+    /// Nothing was written: no expense, no balance moved, no change number taken.
+    static func expectNothingWritten(_ f: Fixture, seqBefore: Int64) async throws {
+        #expect(try await f.expenses.expenses(groupID: f.group.id, filter: ExpenseFilter()).expenses.isEmpty)
+        #expect(try await f.ledger.balances(groupID: f.group.id).allSatisfy { $0.net == 0 })
+        #expect(try await GroupLogStore(database: f.database).currentSeq(groupID: f.group.id) == seqBefore)
+    }
+
+    static func seq(_ f: Fixture) async throws -> Int64 {
+        try await GroupLogStore(database: f.database).currentSeq(groupID: f.group.id)
+    }
+
+    @Test("a member made viewer after the check cannot add the expense", arguments: TestDatabases.all)
+    func demoted(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f in
+            let granted = Self.actor(f.ben, .addExpense)  // checked while Ben was a member
+            var viewer = f.ben
+            viewer.role = .viewer
+            _ = try await f.groups.updateMember(viewer, now: 2_500)
+            let before = try await Self.seq(f)
+            await #expect(throws: WriteRefusal.forbidden) {
+                try await Self.create(Self.expense(f, payer: f.ben.id, other: f.cho.id), by: granted, f)
+            }
+            try await Self.expectNothingWritten(f, seqBefore: before)
+        }
+    }
+
+    @Test("a member removed after the check gets not-found, as an outsider would", arguments: TestDatabases.all)
+    func removed(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f in
+            let granted = Self.actor(f.ben, .recordSettlement(isParty: true))
+            var gone = f.ben
+            gone.isActive = false
+            _ = try await f.groups.updateMember(gone, now: 2_500)
+            let before = try await Self.seq(f)
+            let transfer = SettlementRecord(
+                id: UUID(), groupID: f.group.id, fromMemberID: f.owner.id, toMemberID: f.cho.id, amount: 100,
+                currency: "JPY", date: "2026-11-21", createdByUserID: f.ben.userID ?? UUID(), createdAt: 3_000,
+                updatedAt: 3_000)
+            await #expect(throws: WriteRefusal.notFound) {
+                _ = try await f.settlements.create(transfer, actor: granted, idempotency: nil) { _ in
+                    StoredResponse(status: 201, body: Data())
+                }
+            }
+            #expect(try await f.settlements.settlements(groupID: f.group.id, includeDeleted: true).isEmpty)
+            #expect(try await Self.seq(f) == before)
+        }
+    }
+
+    @Test("a group archived after the check refuses the write", arguments: TestDatabases.all)
+    func archived(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f in
+            let granted = Self.actor(f.owner, .addExpense)
+            _ = try await f.groups.setArchived(groupID: f.group.id, true, now: 2_500)
+            let before = try await Self.seq(f)
+            await #expect(throws: WriteRefusal.archived) {
+                try await Self.create(Self.expense(f, payer: f.owner.id, other: f.cho.id), by: granted, f)
+            }
+            try await Self.expectNothingWritten(f, seqBefore: before)
+        }
+    }
+
+    @Test("a payer or debtor removed after validation is refused by name", arguments: TestDatabases.all)
+    func involvedMemberRemoved(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f in
+            let granted = Self.actor(f.owner, .addExpense)
+            var gone = f.cho
+            gone.isActive = false
+            _ = try await f.groups.updateMember(gone, now: 2_500)
+            let before = try await Self.seq(f)
+            await #expect(throws: WriteRefusal.inactiveMember(f.cho.id)) {
+                try await Self.create(Self.expense(f, payer: f.owner.id, other: f.cho.id), by: granted, f)
+            }
+            try await Self.expectNothingWritten(f, seqBefore: before)
+        }
+    }
+
+    @Test("with the right still held, the same write goes through", arguments: TestDatabases.all)
+    func stillAllowed(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f in
+            // Renaming Ben changes his row but not his right: the write must not be refused.
+            var renamed = f.ben
+            renamed.name = "Benjamin"
+            let granted = Self.actor(f.ben, .addExpense)
+            _ = try await f.groups.updateMember(renamed, now: 2_500)
+            try await Self.create(Self.expense(f, payer: f.ben.id, other: f.cho.id), by: granted, f)
+            #expect(try await f.expenses.expenses(groupID: f.group.id, filter: ExpenseFilter()).expenses.count == 1)
+        }
+    }
+}

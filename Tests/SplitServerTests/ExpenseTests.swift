@@ -215,6 +215,69 @@ struct ExpenseTests {
         }
     }
 
+    @Test(
+        "a batch handles each item as the single create would, in order; sent again it creates nothing",
+        arguments: TestDatabases.all)
+    func batch(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]!
+            let equal = #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#
+            let good = trip.expense("Lunch", "3000", "JPY", paidBy: [("Aki", "3000")], split: equal)
+            let badMoney = trip.expense("Odd", "1200.5", "JPY", paidBy: [("Aki", "1200.5")], split: equal)
+            let second = trip.expense("Taxi", "1000", "JPY", paidBy: [("Ben", "1000")], split: equal)
+            let items = [("k1", good), ("k2", badMoney), ("k3", second)]
+                .map { #"{"idempotencyKey":"\#($0.0)","expense":\#($0.1)}"# }.joined(separator: ",")
+            let batch = #"{"items":[\#(items)]}"#
+
+            // act
+            let first = try await api.call(.post, "/api/expenses/batch", token: aki, json: batch)
+            let again = try await api.call(.post, "/api/expenses/batch", token: aki, json: batch)
+
+            // validate: one result per item, in order; the bad one names its field, the rest went in
+            #expect(first.status == .ok)
+            let results = first.list("results")
+            #expect(results.map { $0.int("status") } == [201, 422, 201])
+            #expect(results.map { $0.string("expense", "description") } == ["Lunch", nil, "Taxi"])
+            #expect(results[1].string("failure", "error", "details", "field") == "amount")
+            // the same batch again answers the same and creates nothing new
+            #expect(
+                again.list("results").map { $0.string("expense", "id") } == results.map { $0.string("expense", "id") })
+            let list = try await api.call(.get, "/api/groups/\(trip.groupID)/expenses", token: aki)
+            #expect(list.list("expenses").compactMap { $0.string("description") }.sorted() == ["Lunch", "Taxi"])
+            #expect(try await trip.balances(api)["JPY/Aki"] == "1000")
+
+            // a key used by a single create answers from it: the two paths are one
+            let single = trip.expense("Dinner", "2000", "JPY", paidBy: [("Aki", "2000")], split: equal)
+            let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "dinner-1"]
+            let direct = try await api.call(.post, "/api/expenses", token: aki, json: single, headers: key)
+            let batched = try await api.call(
+                .post, "/api/expenses/batch", token: aki,
+                json: #"{"items":[{"idempotencyKey":"dinner-1","expense":\#(single)}]}"#)
+            #expect(batched.list("results").first?.string("expense", "id") == direct.string("expense", "id"))
+
+            // refusals are per item and change nothing; no session is one 401; limits are a 422
+            try await api.call(
+                .patch, "/api/groups/\(trip.groupID)/members/\(trip.members["Cho"]!)", token: aki,
+                json: #"{"role":"viewer"}"#)
+            let viewer = try await api.call(.post, "/api/expenses/batch", token: trip.tokens["Cho"], json: batch)
+            #expect(viewer.list("results").map { $0.int("status") } == [403, 403, 403])
+            let outsider = try await api.register("Eve").token
+            let foreign = try await api.call(.post, "/api/expenses/batch", token: outsider, json: batch)
+            #expect(foreign.list("results").map { $0.int("status") } == [404, 404, 404])
+            #expect(try await api.call(.post, "/api/expenses/batch", json: batch).status == .unauthorized)
+            let tooMany =
+                #"{"items":[\#(Array(repeating: #"{"expense":\#(good)}"#, count: 201).joined(separator: ","))]}"#
+            let limit = try await api.call(.post, "/api/expenses/batch", token: aki, json: tooMany)
+            #expect(limit.status == .unprocessableContent || limit.status == .badRequest)
+            #expect(
+                try await api.call(.post, "/api/expenses/batch", token: aki, json: #"{"items":[]}"#).status.code / 100
+                    == 4)
+            let after = try await api.call(.get, "/api/groups/\(trip.groupID)/expenses", token: aki)
+            #expect(after.list("expenses").count == 3)
+        }
+    }
+
     @Test("one Idempotency-Key: 100 retries and 20 concurrent requests make one expense", arguments: TestDatabases.all)
     func idempotency(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

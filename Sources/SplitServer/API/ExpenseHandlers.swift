@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import Logging
 import SplitAPI
 import SplitCore
 import SplitStore
@@ -64,6 +65,42 @@ extension APIHandler {
                         .init(expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency)))))
         }
         return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.ExpenseResponse.self))))
+    }
+
+    /// The most expenses one batch holds (openapi.yaml says the same).
+    static let batchLimit = 200
+
+    /// Each item through `createExpense` itself, in order, so a batch item is handled exactly as
+    /// the single request would be; a refusal becomes that item's result and the rest go on.
+    func createExpenses(_ input: Operations.CreateExpenses.Input) async throws -> Operations.CreateExpenses.Output {
+        _ = try await authenticate()  // a dead session is one 401, before any item
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        guard (1...Self.batchLimit).contains(body.items.count) else {
+            throw APIError.invalid(field: "items", "A batch holds 1 to \(Self.batchLimit) expenses.")
+        }
+        var results: [Components.Schemas.CreateExpensesResponse.ResultsPayloadPayload] = []
+        results.reserveCapacity(body.items.count)
+        for item in body.items {
+            do {
+                let output = try await createExpense(
+                    .init(headers: .init(idempotencyKey: item.idempotencyKey), body: .json(item.expense)))
+                guard case .created(let created) = output, case .json(let response) = created.body else {
+                    throw APIError.internalError
+                }
+                results.append(.init(status: 201, expense: response.expense))
+            } catch {
+                let failure = ErrorEnvelopeMiddleware.apiError(for: error)
+                if failure.status.code >= 500 {
+                    try request.logger.error(
+                        "batch item failed", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                results.append(
+                    .init(
+                        status: failure.status.code,
+                        failure: try WireJSON.decode(Components.Schemas.ErrorEnvelope.self, from: failure.body)))
+            }
+        }
+        return .ok(.init(body: .json(.init(results: results))))
     }
 
     func getExpense(_ input: Operations.GetExpense.Input) async throws -> Operations.GetExpense.Output {

@@ -177,6 +177,34 @@ public struct SplitterClient: Sendable {
         }
     }
 
+    /// The most expenses `addExpenses` sends in one request (the server's limit).
+    public static let batchLimit = 200
+
+    /// Creates several expenses in one round trip, in order; each item is handled exactly as
+    /// `addExpense` with its idempotency key would be. One result per item, in order: a refused
+    /// item does not stop the others. Throws only for what stops the whole request (offline,
+    /// logged out, more than `batchLimit` items).
+    public func addExpenses(
+        _ items: [(request: Components.Schemas.CreateExpenseRequest, idempotencyKey: String?)]
+    ) async throws -> [Result<Expense, SplitterError>] {
+        guard !items.isEmpty else { return [] }
+        let body = Components.Schemas.CreateExpensesRequest(
+            items: items.map { .init(idempotencyKey: $0.idempotencyKey, expense: $0.request) })
+        let output = try await send { try await api.createExpenses(body: .json(body)) }
+        switch output {
+        case .ok(let ok):
+            let results = try ok.body.json.results
+            guard results.count == items.count else {
+                throw SplitterError.server("The server answered \(results.count) results for \(items.count) expenses.")
+            }
+            return results.map { result in
+                if result.status == 201, let expense = result.expense { return .success(expense) }
+                return .failure(SplitterError(status: result.status, envelope: result.failure, retryAfter: nil))
+            }
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
     /// Every live expense of the group, newest first (all pages); deleted ones too when asked.
     public func expenses(groupID: String, includeDeleted: Bool = false) async throws -> [Expense] {
         var all: [Expense] = []

@@ -19,21 +19,35 @@ public struct SyncEngine: Sendable {
 
     let client: SplitterClient
     let store: OfflineStore
+    /// How many queued new expenses go in one request.
+    let batchSize: Int
 
-    public init(client: SplitterClient, store: OfflineStore) {
+    public init(client: SplitterClient, store: OfflineStore, batchSize: Int = SplitterClient.batchLimit) {
         self.client = client
         self.store = store
+        self.batchSize = min(max(1, batchSize), SplitterClient.batchLimit)
     }
 
     public func push() async throws -> Report {
         var report = Report()
         // Expenses with an operation that did not go through: later ones on them wait.
         var blocked = Set((try store.parked() + store.conflicts()).compactMap(\.targetID))
-        for queued in try store.pending() {
+        var queue = try store.pending()[...]
+        while let queued = queue.first {
             if let target = queued.targetID, blocked.contains(target) {
                 report.held += 1
+                queue.removeFirst()
                 continue
             }
+            // New expenses in a row go in one request; each still gets its own answer, in order.
+            if queued.kind == .createExpense {
+                let run = queue.prefix { $0.kind == .createExpense && !blocked.contains($0.targetID ?? "") }
+                    .prefix(batchSize)
+                queue.removeFirst(run.count)
+                if try await pushCreates(Array(run), &report, &blocked) { return report }
+                continue
+            }
+            queue.removeFirst()
             // Re-read: an earlier operation on the same expense may have moved its base version.
             guard let operation = try store.operation(id: queued.id) else { continue }
             do {
@@ -41,41 +55,82 @@ public struct SyncEngine: Sendable {
                 try store.complete(operation, resultingVersion: version)
                 report.sent += 1
             } catch let error as SplitterError {
-                switch error {
-                case .offline, .unauthorized, .rateLimited, .server:
-                    report.stoppedBecause = error
-                    report.remaining = try store.pending().count
-                    try store.recordSyncError(error)
-                    return report
-                case .conflict(let message, _, let current) where operation.isChange:
-                    var serverSide = current
-                    if serverSide == nil { serverSide = try await currentExpense(operation) }
-                    // A replay of an edit that already went through (its answer was lost, or the
-                    // queue was sent twice) finds the server as it wanted it: done, not a conflict.
-                    if operation.kind == .updateExpense, let base = operation.baseVersion,
-                        let changes = operation.intendedChanges,
-                        let server = serverSide.flatMap({ try? Expense.decodeFromServer($0) }),
-                        Self.isSatisfied(changes, by: server)
-                    {
-                        // Later edits stand on it only if nobody else changed the expense since.
-                        try store.complete(
-                            operation, resultingVersion: server.version == base + 1 ? server.version : nil)
-                        report.sent += 1
-                        continue
-                    }
-                    try store.markConflict(id: operation.id, error: message, current: serverSide)
-                    report.conflicts += 1
-                    if let target = operation.targetID { blocked.insert(target) }
-                case .validation, .forbidden, .notFound, .conflict:
-                    try store.park(id: operation.id, error: error.description)
-                    report.parked += 1
-                    if let target = operation.targetID { blocked.insert(target) }
-                }
+                if try await settle(operation, failedWith: error, &report, &blocked) { return report }
             }
         }
         report.remaining = try store.pending().count
         try store.recordSync(Date())
         return report
+    }
+
+    /// Sends new expenses as one batch and settles each answer as if it had been sent alone.
+    /// - Returns: true when the run must stop (offline, logged out), with the queue kept.
+    private func pushCreates(
+        _ operations: [PendingOperation], _ report: inout Report, _ blocked: inout Set<String>
+    ) async throws -> Bool {
+        let decoder = JSONDecoder()
+        let requests = try operations.map { operation in
+            (
+                request: try decoder.decode(Components.Schemas.CreateExpenseRequest.self, from: operation.body),
+                idempotencyKey: operation.idempotencyKey as String?
+            )
+        }
+        let results: [Result<Expense, SplitterError>]
+        do {
+            results = try await client.addExpenses(requests)
+        } catch let error as SplitterError {
+            return try await settle(operations[0], failedWith: error, &report, &blocked)
+        }
+        for (operation, result) in zip(operations, results) {
+            switch result {
+            case .success(let expense):
+                try store.complete(operation, resultingVersion: expense.version)
+                report.sent += 1
+            case .failure(let error):
+                // A server failure on one item stops the run there: that item and the ones after
+                // it stay queued, and sending them again is safe (each has its key).
+                if try await settle(operation, failedWith: error, &report, &blocked) { return true }
+            }
+        }
+        return false
+    }
+
+    /// What an operation's failure does to the queue: stop the run (returns true), keep a
+    /// conflict with both versions, or park the operation with its error.
+    private func settle(
+        _ operation: PendingOperation, failedWith error: SplitterError, _ report: inout Report,
+        _ blocked: inout Set<String>
+    ) async throws -> Bool {
+        switch error {
+        case .offline, .unauthorized, .rateLimited, .server:
+            report.stoppedBecause = error
+            report.remaining = try store.pending().count
+            try store.recordSyncError(error)
+            return true
+        case .conflict(let message, _, let current) where operation.isChange:
+            var serverSide = current
+            if serverSide == nil { serverSide = try await currentExpense(operation) }
+            // A replay of an edit that already went through (its answer was lost, or the
+            // queue was sent twice) finds the server as it wanted it: done, not a conflict.
+            if operation.kind == .updateExpense, let base = operation.baseVersion,
+                let changes = operation.intendedChanges,
+                let server = serverSide.flatMap({ try? Expense.decodeFromServer($0) }),
+                Self.isSatisfied(changes, by: server)
+            {
+                // Later edits stand on it only if nobody else changed the expense since.
+                try store.complete(operation, resultingVersion: server.version == base + 1 ? server.version : nil)
+                report.sent += 1
+                return false
+            }
+            try store.markConflict(id: operation.id, error: message, current: serverSide)
+            report.conflicts += 1
+            if let target = operation.targetID { blocked.insert(target) }
+        case .validation, .forbidden, .notFound, .conflict:
+            try store.park(id: operation.id, error: error.description)
+            report.parked += 1
+            if let target = operation.targetID { blocked.insert(target) }
+        }
+        return false
     }
 
     /// Sends one operation; returns the expense version it produced, when it touched one.

@@ -144,16 +144,17 @@ struct OfflineConflictTests {
                 to: profiles.appendingPathComponent("phone/token"))
             #expect(try await trip.run("whoami", "--profile", "phone", "--server", trip.url).output.hasPrefix("Aki"))
 
-            // act: sync; before its fourth request, the session is logged out from the other profile
+            // act: sync, three new expenses per request; before its second request, the session is
+            // logged out from the other profile
             let config = trip.config
             let tokens = RevokingTokenStore(
-                FileTokenStore(path: profiles.appendingPathComponent("default/token").path), beforeLoad: 4
+                FileTokenStore(path: profiles.appendingPathComponent("default/token").path), beforeLoad: 2
             ) {
                 _ = try? CLITests.splitterNow(["logout", "--profile", "phone"], config: config)
             }
             let store = try OfflineStore(path: profiles.appendingPathComponent("default/offline.sqlite").path)
             let client = SplitterClient(serverURL: try #require(URL(string: trip.url)), tokens: tokens)
-            let report = try await SyncEngine(client: client, store: store).push()
+            let report = try await SyncEngine(client: client, store: store, batchSize: 3).push()
 
             // validate: three went through, the session's end stopped the rest, which are kept in order
             #expect(report.sent == 3 && report.remaining == 3, "\(report)")

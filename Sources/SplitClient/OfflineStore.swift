@@ -207,7 +207,9 @@ public final class OfflineStore: Sendable {
 
     private func operations(in state: PendingOperation.State) throws -> [PendingOperation] {
         try database.read { db in
-            try PendingOperation.filter(Column("state") == state.rawValue).order(Column("createdAt"), Column("id"))
+            // Dates are stored to the millisecond: operations queued within one are kept in the
+            // order they were queued by the rowid, never by their random ids.
+            try PendingOperation.filter(Column("state") == state.rawValue).order(Column("createdAt"), Column.rowID)
                 .fetchAll(db)
         }
     }

@@ -22,6 +22,8 @@ struct BatchReplayTests {
             let store = try OfflineStore(
                 path: FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID()).sqlite").path)
             var ids: [String] = []
+            // All queued in one instant: the queue must keep the order they were made in.
+            let queuedAt = Date()
             for (index, amount) in ["1000", "1200.5", "3000", "4000"].enumerated() {
                 let id = UUID().uuidString.lowercased()
                 ids.append(id)
@@ -31,14 +33,14 @@ struct BatchReplayTests {
                 try store.enqueue(
                     PendingOperation(
                         id: id, groupID: group.id, kind: .createExpense, body: try JSONEncoder().encode(request),
-                        idempotencyKey: UUID().uuidString, createdAt: Date(), summary: "Item \(index + 1)",
+                        idempotencyKey: UUID().uuidString, createdAt: queuedAt, summary: "Item \(index + 1)",
                         targetID: id))
                 if index == 1 {
                     try store.enqueue(
                         PendingOperation(
                             id: UUID().uuidString.lowercased(), groupID: group.id, kind: .updateExpense,
                             body: try JSONEncoder().encode(ExpenseChanges(description: "Item 2, renamed")),
-                            idempotencyKey: UUID().uuidString, createdAt: Date(), summary: "rename Item 2",
+                            idempotencyKey: UUID().uuidString, createdAt: queuedAt, summary: "rename Item 2",
                             targetID: id, baseVersion: 1))
                 }
             }
@@ -50,9 +52,11 @@ struct BatchReplayTests {
 
             // validate
             #expect(first.sent == 3 && first.parked == 1 && first.held == 1 && first.stoppedBecause == nil, "\(first)")
-            #expect(try store.parked().map(\.summary) == ["Item 2"])
-            #expect(try store.parked().first?.error?.contains("amount") == true)
-            #expect(try store.pending().map(\.summary) == ["rename Item 2"])
+            let parked = try store.parked()
+            let pending = try store.pending()
+            #expect(parked.map(\.summary) == ["Item 2"], "\(parked)")
+            #expect(parked.first?.error?.contains("amount") == true, "\(parked)")
+            #expect(pending.map(\.summary) == ["rename Item 2"], "\(pending)")
             #expect(second.sent == 0 && second.held == 1, "\(second)")
             let onServer = try await client.expenses(groupID: group.id)
             #expect(onServer.map(\.description).sorted() == ["Item 1", "Item 3", "Item 4"])

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SplitAPI
 import SplitCore
+import SplitStore
 
 /// Log in, register, log out. The session the API starts is kept in an HttpOnly, SameSite=Lax
 /// cookie (Secure over HTTPS) that lives as long as the session.
@@ -105,7 +106,9 @@ extension WebApp {
     static func formErrors(_ error: any Error, shown: Set<String>, including extra: Set<Int> = []) throws
         -> [String: String]
     {
-        guard let apiError = error as? APIError,
+        // A refusal from inside the write's transaction reads as the API would answer it.
+        let known = (error as? APIError) ?? (error as? WriteRefusal).map(APIError.init)
+        guard let apiError = known,
             [400, 409, 412, 413, 422, 428, 429].contains(apiError.status.code) || extra.contains(apiError.status.code)
         else { throw error }
         guard case .string(let field)? = apiError.details["field"] else { return ["form": apiError.message] }
@@ -114,6 +117,6 @@ extension WebApp {
     }
 
     static func status(of error: any Error) -> HTTPResponse.Status {
-        (error as? APIError)?.status ?? .unprocessableContent
+        ((error as? APIError) ?? (error as? WriteRefusal).map(APIError.init))?.status ?? .unprocessableContent
     }
 }

@@ -79,7 +79,22 @@ public struct SyncEngine: Sendable {
         do {
             results = try await client.addExpenses(requests)
         } catch let error as SplitterError {
-            return try await settle(operations[0], failedWith: error, &report, &blocked)
+            switch error {
+            case .offline, .unauthorized, .rateLimited, .server:
+                return try await settle(operations[0], failedWith: error, &report, &blocked)
+            case .validation, .forbidden, .notFound, .conflict:
+                // The batch as a whole was refused (too large a body, or a server without the
+                // route): one at a time, so no item is parked for another's fault.
+                for operation in operations {
+                    do {
+                        try store.complete(operation, resultingVersion: try await send(operation))
+                        report.sent += 1
+                    } catch let error as SplitterError {
+                        if try await settle(operation, failedWith: error, &report, &blocked) { return true }
+                    }
+                }
+                return false
+            }
         }
         for (operation, result) in zip(operations, results) {
             switch result {

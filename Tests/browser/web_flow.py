@@ -20,7 +20,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 SERVER = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/splitter-server"
@@ -95,11 +95,23 @@ def shoot(driver, name):
 
 
 def click(driver, element):
-    """Clicks something that loads a new page, and waits until the new page is there."""
-    old = driver.find_element(By.TAG_NAME, "html")
+    """Clicks something that loads a new page, and waits until the new page is there.
+
+    The old page is marked, and the wait is for a fully loaded document without the mark. While
+    the browser is between the two pages ChromeDriver may answer with any error (not only
+    "stale element"), so those answers mean "not yet" rather than failing the run."""
+    driver.execute_script("document.documentElement.setAttribute('data-left', '')")
     element.click()
-    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
-    WebDriverWait(driver, 15).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+    def arrived(d):
+        try:
+            return d.execute_script(
+                "return document.readyState === 'complete'"
+                " && !document.documentElement.hasAttribute('data-left')")
+        except WebDriverException:
+            return False
+
+    WebDriverWait(driver, 15).until(arrived)
 
 
 def fill(driver, element_id, text):

@@ -38,8 +38,30 @@ public struct WriteGrant: Sendable, Equatable {
     }
 }
 
-/// Why `GroupLog.begin` refused a write; nothing was written. The server maps each to the status
-/// its own early check would have given.
+extension WriteGrant {
+    /// The one decision on a request to a group (DESIGN §4), made by the server's early check
+    /// and again by `GroupLog.begin` under the group's lock: nil when every action is allowed.
+    /// Someone who cannot read the group gets `.notFound`, exactly like an unknown id; a member
+    /// without the right `.forbidden`; and an archived group is history, readable and changeable
+    /// again only once its owner brings it back.
+    public static func refusal(
+        for actions: [GroupAction], by membership: Membership?, groupIsArchived: Bool
+    ) -> WriteRefusal? {
+        guard Permissions.decide(.read, for: membership) == .allowed else { return .notFound }
+        for action in actions {
+            switch Permissions.decide(action, for: membership) {
+            case .allowed: break
+            case .forbidden: return .forbidden
+            case .notFound: return .notFound
+            }
+            if groupIsArchived, action != .read, action != .archiveOrTransferOwnership { return .archived }
+        }
+        return nil
+    }
+}
+
+/// Why a request on a group was refused (`WriteGrant.refusal`); nothing was written. The server
+/// answers each with the same status whether its early check or `GroupLog.begin` found it.
 public enum WriteRefusal: Error, Equatable {
     /// The actor is no longer a member (or never was): the group is not theirs to see.
     case notFound
@@ -117,25 +139,17 @@ public struct GroupLog: Sendable {
         return GroupLog(groupID: groupID, seq: try row.decode(column: "change_seq", as: Int64.self), now: now)
     }
 
-    /// The same decision as the server's early check (APIHandler.access), on the member row read
-    /// under the group's lock.
+    /// The server's early decision again (`WriteGrant.refusal`), on the member row read under the
+    /// group's lock.
     private static func check(_ grant: WriteGrant, groupID: UUID, isArchived: Bool, _ sql: any SQLDatabase)
         async throws
     {
-        guard
-            let row = try await sql.raw(
-                "SELECT * FROM members WHERE id = \(bind: grant.memberID.text) AND group_id = \(bind: groupID.text)"
-            ).first(),
-            case let membership = try MemberRecord(row: row).membership,
-            Permissions.decide(.read, for: membership) == .allowed
-        else { throw WriteRefusal.notFound }
-        for action in grant.actions {
-            switch Permissions.decide(action, for: membership) {
-            case .allowed: break
-            case .forbidden: throw WriteRefusal.forbidden
-            case .notFound: throw WriteRefusal.notFound
-            }
-            if isArchived, action != .read, action != .archiveOrTransferOwnership { throw WriteRefusal.archived }
+        let row = try await sql.raw(
+            "SELECT * FROM members WHERE id = \(bind: grant.memberID.text) AND group_id = \(bind: groupID.text)"
+        ).first()
+        let membership = try row.map { try MemberRecord(row: $0).membership }
+        if let refusal = WriteGrant.refusal(for: grant.actions, by: membership, groupIsArchived: isArchived) {
+            throw refusal
         }
     }
 

@@ -204,6 +204,21 @@ struct GroupTests {
                 try await api.call(.post, "/api/groups/join", token: cho, json: #"{"inviteCode":"\#(code)"}"#).status
                     == .notFound)
             #expect(try await api.call(.get, "/api/groups/\(groupID)", token: aki).status == .ok)
+            // Member changes are refused like every other change while archived, even by the owner.
+            for (method, path, body) in [
+                (HTTPRequest.Method.patch, "/api/groups/\(groupID)/members/\(dan)", #"{"name":"Daniel"}"#),
+                (.delete, "/api/groups/\(groupID)/members/\(dan)", nil),
+                (.post, "/api/groups/\(groupID)/members", #"{"name":"Eve"}"#),
+            ] {
+                let refused = try await api.call(method, path, token: ben, json: body)
+                #expect(
+                    refused.status == .conflict && refused.string("error", "code") == "group_archived",
+                    "\(method) \(path)")
+            }
+            #expect(try await api.call(.delete, "/api/groups/\(groupID)/archive", token: ben).status == .ok)
+            let renamed = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(dan)", token: ben, json: #"{"name":"Daniel"}"#)
+            #expect(renamed.status == .ok && renamed.string("member", "name") == "Daniel")
         }
     }
 }

@@ -70,29 +70,24 @@ extension APIHandler {
         return Caller(user: user, session: session)
     }
 
-    /// The group and the caller's membership, when `action` is allowed (DESIGN §4): a non-member
-    /// gets a 404 exactly like an unknown or malformed id, a member without the right a 403.
+    /// The group and the caller's membership, when `action` is allowed (`WriteGrant.refusal`,
+    /// DESIGN §4): a non-member gets a 404 exactly like an unknown or malformed id, a member
+    /// without the right a 403, a change to an archived group a 409.
     func access(
         _ groupID: String, as caller: Caller, for action: GroupAction
     ) async throws -> (group: GroupRecord, me: MemberRecord) {
         guard let id = UUID(uuidString: groupID),
             let me = try await groups.membership(groupID: id, userID: caller.user.id),
-            Permissions.decide(.read, for: me.membership) == .allowed,
             let group = try await groups.group(id: id)
         else { throw APIError.notFound("group") }
-        try Self.require(action, me)
-        // An archived group is history: readable, and changeable again only once brought back.
-        if group.isArchived, action != .read, action != .archiveOrTransferOwnership {
-            throw APIError.archived
-        }
+        try Self.require([action], me, in: group)
         return (group, me)
     }
 
-    static func require(_ action: GroupAction, _ me: MemberRecord) throws {
-        switch Permissions.decide(action, for: me.membership) {
-        case .allowed: return
-        case .forbidden: throw APIError.forbidden()
-        case .notFound: throw APIError.notFound("group")
+    /// The same decision for actions known only once the request's target has been read.
+    static func require(_ actions: [GroupAction], _ me: MemberRecord, in group: GroupRecord) throws {
+        if let refusal = WriteGrant.refusal(for: actions, by: me.membership, groupIsArchived: group.isArchived) {
+            throw APIError(refusal)
         }
     }
 }

@@ -60,7 +60,7 @@ extension APIHandler {
             updated.canAddExpenses != target.canAddExpenses || updated.canEditOwnExpenses != target.canEditOwnExpenses
             || updated.canEditAllExpenses != target.canEditAllExpenses || updated.canMarkPaid != target.canMarkPaid
         if flagsChanged { needed.append(.manageMembers(targetIsOwner: targetIsOwner)) }
-        for action in needed { try Self.require(action, me) }
+        try Self.require(needed, me, in: group)
         if let version = body.version, version != target.version {
             throw try APIError.stale(Components.Schemas.Member(target))
         }
@@ -76,7 +76,7 @@ extension APIHandler {
         let (group, me) = try await access(input.path.groupId, as: caller, for: .read)
         let target = try await member(input.path.memberId, in: group)
         let action = GroupAction.manageMembers(targetIsOwner: target.role == .owner)
-        try Self.require(action, me)
+        try Self.require([action], me, in: group)
         // The group always has its one owner (DESIGN §4): hand ownership over first.
         guard target.role != .owner else {
             throw APIError.forbidden("The owner cannot be removed; transfer ownership first.")

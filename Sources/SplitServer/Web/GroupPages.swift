@@ -21,9 +21,9 @@ extension WebApp {
                 canMarkPaid: member.canMarkPaid, isActive: member.active)
         }
 
-        /// The same table the server enforces (DESIGN §4), to show only controls that will work.
+        /// The same decision the server enforces (DESIGN §4), to show only controls that will work.
         func may(_ action: GroupAction) -> Bool {
-            !group.isArchived && Permissions.decide(action, for: membership) == .allowed
+            WriteGrant.refusal(for: [action], by: membership, groupIsArchived: group.isArchived) == nil
         }
 
         func name(_ memberID: String) -> String {

@@ -98,6 +98,13 @@ public struct ServerConfiguration: Sendable {
             }
             self.publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
+        if let bytes = text("max.body.bytes") {
+            guard let number = Int(bytes), (1024...(64 << 20)).contains(number) else {
+                throw ConfigurationError(
+                    key: "MAX_BODY_BYTES", problem: "must be a number of bytes from 1024 to 67108864 (64 MiB)")
+            }
+            self.limits.maxBodyBytes = number
+        }
         if let allow = text("allow.registration") {
             switch allow.lowercased() {
             case "true", "1", "yes", "on": self.allowRegistration = true

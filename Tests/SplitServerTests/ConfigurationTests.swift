@@ -22,7 +22,7 @@ struct ConfigurationTests {
         #expect(configuration.host == "127.0.0.1" && configuration.port == 8080)
         #expect(configuration.database == .sqlite(path: "splitter.sqlite"))
         #expect(configuration.allowRegistration && configuration.trustedProxies.isEmpty)
-        #expect(configuration.bcryptCost >= 12)
+        #expect(configuration.bcryptCost >= 12 && configuration.limits.maxBodyBytes == 1 << 20)
     }
 
     @Test("the environment's names, and the command line over the environment")
@@ -31,7 +31,7 @@ struct ConfigurationTests {
             environment: [
                 "HTTP_HOST": "0.0.0.0", "HTTP_PORT": "9000", "DATABASE_URL": "postgres://u:secret@db:5432/splitter",
                 "LOG_LEVEL": "DEBUG", "TRUSTED_PROXIES": "10.0.0.0/8, ::1", "ALLOW_REGISTRATION": "false",
-                "PUBLIC_URL": "https://split.example.org/",
+                "PUBLIC_URL": "https://split.example.org/", "MAX_BODY_BYTES": "65536",
             ],
             arguments: ["splitter-server", "--http-port", "9100"])
         #expect(configuration.host == "0.0.0.0" && configuration.port == 9100)
@@ -40,6 +40,7 @@ struct ConfigurationTests {
         #expect(configuration.trustedProxies.count == 2)
         #expect(!configuration.allowRegistration)
         #expect(configuration.publicURL == "https://split.example.org")
+        #expect(configuration.limits.maxBodyBytes == 65536)
     }
 
     @Test("a bad value stops start-up with one line naming the key, never the secret")
@@ -48,7 +49,7 @@ struct ConfigurationTests {
             ("HTTP_PORT", "eighty"), ("HTTP_PORT", "70000"), ("LOG_LEVEL", "loud"),
             ("TRUSTED_PROXIES", "10.0.0.0/99"), ("ALLOW_REGISTRATION", "maybe"),
             ("PUBLIC_URL", "split.example.org"), ("PUBLIC_URL", "ftp://split.example.org"),
-            ("PUBLIC_URL", "https://split.example.org/?x=1"),
+            ("PUBLIC_URL", "https://split.example.org/?x=1"), ("MAX_BODY_BYTES", "1MB"), ("MAX_BODY_BYTES", "100"),
             ("DATABASE_URL", "mysql://root:hunter2@db/x"),
         ]
         for (key, value) in cases {

@@ -21,28 +21,18 @@ struct BatchReplayTests {
             let aki = try #require(try await client.members(groupID: group.id).first { $0.name == "Aki" })
             let store = try OfflineStore(
                 path: FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID()).sqlite").path)
-            var ids: [String] = []
             // All queued in one instant: the queue must keep the order they were made in.
             let queuedAt = Date()
-            for (index, amount) in ["1000", "1200.5", "3000", "4000"].enumerated() {
-                let id = UUID().uuidString.lowercased()
-                ids.append(id)
-                let request = Components.Schemas.CreateExpenseRequest(
-                    id: id, groupId: group.id, description: "Item \(index + 1)", amount: amount, currency: "JPY",
-                    expenseDate: "2026-11-21", paidByMemberId: aki.id)
+            let ids = try Self.queueCreates(
+                ["1000", "1200.5", "3000", "4000"], in: group.id, paidBy: aki.id, at: queuedAt, store
+            ) { index, id in
+                guard index == 1 else { return }
                 try store.enqueue(
                     PendingOperation(
-                        id: id, groupID: group.id, kind: .createExpense, body: try JSONEncoder().encode(request),
-                        idempotencyKey: UUID().uuidString, createdAt: queuedAt, summary: "Item \(index + 1)",
-                        targetID: id))
-                if index == 1 {
-                    try store.enqueue(
-                        PendingOperation(
-                            id: UUID().uuidString.lowercased(), groupID: group.id, kind: .updateExpense,
-                            body: try JSONEncoder().encode(ExpenseChanges(description: "Item 2, renamed")),
-                            idempotencyKey: UUID().uuidString, createdAt: queuedAt, summary: "rename Item 2",
-                            targetID: id, baseVersion: 1))
-                }
+                        id: UUID().uuidString.lowercased(), groupID: group.id, kind: .updateExpense,
+                        body: try JSONEncoder().encode(ExpenseChanges(description: "Item 2, renamed")),
+                        idempotencyKey: UUID().uuidString, createdAt: queuedAt, summary: "rename Item 2",
+                        targetID: id, baseVersion: 1))
             }
 
             // act: two per request, so the refusal sits inside a batch and batches cross the edit
@@ -62,5 +52,73 @@ struct BatchReplayTests {
             #expect(onServer.map(\.description).sorted() == ["Item 1", "Item 3", "Item 4"])
             #expect(Set(onServer.map(\.id)) == Set([ids[0], ids[2], ids[3]]))
         }
+    }
+
+    @Test("a batch the server refuses as a whole (over its body limit) is sent one expense at a time")
+    func wholeBatchRefused() async throws {
+        // A 4 KiB body limit: one expense fits, a batch of 40 (about 10 KiB) does not.
+        try await CLITrip.with(serverEnvironment: ["MAX_BODY_BYTES": "4096"]) { trip in
+            // setup: 40 new expenses queued offline, the 21st with yen cents
+            try await trip.setUpJapan()
+            let tokens = FileTokenStore(path: trip.config.appendingPathComponent("profiles/default/token").path)
+            let client = SplitterClient(serverURL: try #require(URL(string: trip.url)), tokens: tokens)
+            let group = try #require(try await client.groups().first)
+            let aki = try #require(try await client.members(groupID: group.id).first { $0.name == "Aki" })
+            let store = try OfflineStore(
+                path: FileManager.default.temporaryDirectory.appendingPathComponent("whole-\(UUID()).sqlite").path)
+            let amounts = (1...40).map { $0 == 21 ? "1200.5" : "\($0 * 100)" }
+            let ids = try Self.queueCreates(amounts, in: group.id, paidBy: aki.id, at: Date(), store)
+            // The premise: sent as one request, the queue is refused whole and creates nothing.
+            let whole = try store.pending().map {
+                (
+                    request: try JSONDecoder().decode(Components.Schemas.CreateExpenseRequest.self, from: $0.body),
+                    idempotencyKey: $0.idempotencyKey as String?
+                )
+            }
+            do {
+                _ = try await client.addExpenses(whole)
+                Issue.record("the server took a batch over its body limit")
+            } catch SplitterError.validation(let message, _) {
+                #expect(message.contains("too large"), "\(message)")
+            }
+            #expect(try await client.expenses(groupID: group.id).isEmpty)
+
+            // act: the whole queue in one batch, which the server answers with a 413
+            let engine = SyncEngine(client: client, store: store, batchSize: 40)
+            let report = try await engine.push()
+            let again = try await engine.push()
+
+            // validate: each expense as if it had been sent alone; only the bad one parked
+            #expect(report.sent == 39 && report.parked == 1 && report.stoppedBecause == nil, "\(report)")
+            #expect(try store.parked().map(\.summary) == ["Item 21"])
+            #expect(try store.pending().isEmpty)
+            #expect(again.sent == 0 && again.parked == 0, "\(again)")
+            let onServer = try await client.expenses(groupID: group.id)
+            #expect(Set(onServer.map(\.id)) == Set(ids.enumerated().filter { $0.offset != 20 }.map(\.element)))
+            #expect(onServer.count == 39)
+        }
+    }
+
+    /// Queues one new JPY expense per amount, "Item 1", "Item 2", …, paid by one member; `after`
+    /// runs after each is queued (to queue something on top of it). Returns their ids in order.
+    static func queueCreates(
+        _ amounts: [String], in groupID: String, paidBy payer: String, at queuedAt: Date, _ store: OfflineStore,
+        after: (Int, String) throws -> Void = { _, _ in }
+    ) throws -> [String] {
+        var ids: [String] = []
+        for (index, amount) in amounts.enumerated() {
+            let id = UUID().uuidString.lowercased()
+            ids.append(id)
+            let request = Components.Schemas.CreateExpenseRequest(
+                id: id, groupId: groupID, description: "Item \(index + 1)", amount: amount, currency: "JPY",
+                expenseDate: "2026-11-21", paidByMemberId: payer)
+            try store.enqueue(
+                PendingOperation(
+                    id: id, groupID: groupID, kind: .createExpense, body: try JSONEncoder().encode(request),
+                    idempotencyKey: UUID().uuidString, createdAt: queuedAt, summary: "Item \(index + 1)",
+                    targetID: id))
+            try after(index, id)
+        }
+        return ids
     }
 }

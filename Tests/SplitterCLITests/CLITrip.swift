@@ -14,18 +14,23 @@ import Testing
 struct CLITrip {
     let config: URL
     let databasePath: String
+    /// What the server is started with besides its database, also after a restart.
+    let serverEnvironment: [String: String]
     var server: ServerProcess
 
     var url: String { server.baseURL.absoluteString }
 
-    static func with(_ body: (inout CLITrip) async throws -> Void) async throws {
+    static func with(
+        serverEnvironment: [String: String] = [:], _ body: (inout CLITrip) async throws -> Void
+    ) async throws {
         try await TestDatabases.withConfiguration(.sqlite) { database in
             guard case .sqlite(let path) = database else { return }
             let config = FileManager.default.temporaryDirectory.appendingPathComponent("splitter-cli-\(UUID())")
             defer { try? FileManager.default.removeItem(at: config) }
+            let environment = serverEnvironment.merging(["DATABASE_URL": "sqlite:\(path)"]) { $1 }
             var trip = CLITrip(
-                config: config, databasePath: path,
-                server: try await ServerProcess(environment: ["DATABASE_URL": "sqlite:\(path)"]))
+                config: config, databasePath: path, serverEnvironment: environment,
+                server: try await ServerProcess(environment: environment))
             do {
                 try await body(&trip)
             } catch {
@@ -39,7 +44,7 @@ struct CLITrip {
     /// The server goes away and comes back on the same database (on a new port).
     mutating func restartServer() async throws {
         _ = try await server.stop()
-        server = try await ServerProcess(environment: ["DATABASE_URL": "sqlite:\(databasePath)"])
+        server = try await ServerProcess(environment: serverEnvironment)
     }
 
     func run(_ arguments: String..., stdin: String? = nil) async throws -> CLITests.Result {

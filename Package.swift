@@ -187,6 +187,7 @@ let package = Package(
             name: "SplitServerTests",
             dependencies: [
                 "SplitServer", "SplitAPI", "SplitStore", "SplitTestSupport",
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
@@ -196,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SplitterCLITests",
-            dependencies: ["SplitterCLI", "SplitClient", "SplitStore", "SplitTestSupport"],
+            dependencies: ["SplitterCLI", "SplitClient", "SplitAPI", "SplitStore", "SplitTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

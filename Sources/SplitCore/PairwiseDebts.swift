@@ -22,8 +22,14 @@ public struct PairwiseDebts: Hashable, Sendable {
 
     /// Who owes whom because of one expense, before netting against anything else.
     public static func debts(of expense: ExpenseSplit) -> [PlannedTransfer] {
-        var owing = expense.owed
-        var paying = expense.paid
+        debts(owed: expense.owed, paid: expense.paid)
+    }
+
+    /// The same from an expense's owed shares and payments as stored (each taken in member-id
+    /// order, whatever order they come in), for a ledger kept in the database.
+    public static func debts(owed: [MemberAmount], paid: [MemberAmount]) -> [PlannedTransfer] {
+        var owing = owed.sorted { $0.memberID < $1.memberID }
+        var paying = paid.sorted { $0.memberID < $1.memberID }
         // A payer's own share is covered by their own payment first.
         for (index, share) in owing.enumerated() {
             guard let payerIndex = paying.firstIndex(where: { $0.memberID == share.memberID }) else { continue }
@@ -51,6 +57,12 @@ public struct PairwiseDebts: Hashable, Sendable {
 
     public mutating func add(_ expense: ExpenseSplit) throws(AmountError) {
         try record(Self.debts(of: expense), expense.currency)
+    }
+
+    /// Debts worked out elsewhere (a stored ledger of them), netted in like any others; an
+    /// amount below zero is owed the other way.
+    public mutating func add(_ debts: [PlannedTransfer], in currency: Currency) throws(AmountError) {
+        try record(debts, currency)
     }
 
     /// A transfer from A to B pays down what A owes B (or makes B owe A).

@@ -168,8 +168,7 @@ public struct ExpenseStore: Sendable {
                     else { throw ExpenseStoreError.idTaken }
                     return (existing, try render(existing))
                 }
-                try await Ledger.apply(
-                    Ledger.deltas(of: expense, sign: 1), currency: expense.currency, groupID: expense.groupID, sql)
+                try await Ledger.apply(Ledger.effect(of: expense, sign: 1), groupID: expense.groupID, sql)
                 try await log.changed(.expense, expense.id, sql)
                 try await log.activity(
                     actor, "expense.created", .expense, expense.id,
@@ -208,10 +207,8 @@ public struct ExpenseStore: Sendable {
             next.shares = Self.mergeShares(old: current.shares, new: updated.shares)
             try await Self.unmarkChangedPaidShares(current: current, next: &next, actor: actor, log: log, sql)
             if !current.isDeleted {
-                try await Ledger.apply(
-                    Ledger.deltas(of: current, sign: -1), currency: current.currency, groupID: current.groupID, sql)
-                try await Ledger.apply(
-                    Ledger.deltas(of: next, sign: 1), currency: next.currency, groupID: next.groupID, sql)
+                try await Ledger.apply(Ledger.effect(of: current, sign: -1), groupID: current.groupID, sql)
+                try await Ledger.apply(Ledger.effect(of: next, sign: 1), groupID: next.groupID, sql)
             }
             try await Self.rewrite(next, sql)
             try await log.changed(.expense, next.id, isDeleted: next.isDeleted, sql)
@@ -235,8 +232,7 @@ public struct ExpenseStore: Sendable {
             }
             if let expectedVersion, expense.version != expectedVersion { return .stale(expense) }
             guard expense.isDeleted != isDeleted else { return .written(expense) }
-            try await Ledger.apply(
-                Ledger.deltas(of: expense, sign: isDeleted ? -1 : 1), currency: expense.currency, groupID: groupID, sql)
+            try await Ledger.apply(Ledger.effect(of: expense, sign: isDeleted ? -1 : 1), groupID: groupID, sql)
             expense.isDeleted = isDeleted
             expense.version += 1
             expense.updatedAt = now
@@ -296,8 +292,7 @@ public struct ExpenseStore: Sendable {
                         note: "Share of \(expense.description)", expenseSplitID: splitID,
                         createdByUserID: actor.userID, createdAt: now, updatedAt: now)
                     try await SettlementStore.insert(settlement, sql)
-                    try await Ledger.apply(
-                        Ledger.deltas(of: settlement, sign: 1), currency: settlement.currency, groupID: groupID, sql)
+                    try await Ledger.apply(Ledger.effect(of: settlement, sign: 1), groupID: groupID, sql)
                     try await log.changed(.settlement, settlement.id, sql)
                 }
             } else {
@@ -313,8 +308,7 @@ public struct ExpenseStore: Sendable {
                         WHERE id = \(bind: settlement.id.text)
                         """
                     ).run()
-                    try await Ledger.apply(
-                        Ledger.deltas(of: settlement, sign: -1), currency: settlement.currency, groupID: groupID, sql)
+                    try await Ledger.apply(Ledger.effect(of: settlement, sign: -1), groupID: groupID, sql)
                     try await log.changed(.settlement, settlement.id, isDeleted: true, sql)
                 }
             }

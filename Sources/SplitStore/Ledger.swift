@@ -1,44 +1,162 @@
 import Foundation
 import SQLKit
+import SplitCore
 
-/// The running balances (DESIGN §3: net = paid − owed + sent − received), changed in the same
-/// transaction as the write that moves them, so a read costs the same at any number of expenses.
+/// The running ledger, changed in the same transaction as the write that moves it, so a read
+/// costs the same at any number of expenses: each member's net per currency (DESIGN §3: net =
+/// paid − owed + sent − received), and who owes whom, pair by pair (the "don't simplify" view,
+/// SplitCore's `PairwiseDebts`).
 enum Ledger {
-    /// Adds `deltas` (minor units per member) to the nets in `currency`.
-    static func apply(
-        _ deltas: [UUID: Int64], currency: String, groupID: UUID, _ sql: any SQLDatabase
-    ) async throws {
-        // One statement for all members: each is one row, so no row is hit twice.
-        let rows = deltas.filter { $0.value != 0 }.sorted { $0.key.text < $1.key.text }
+    /// What one write (or its undoing) moves, in one currency.
+    struct Effect {
+        var currency: String
+        /// Minor units to add to each member's net.
+        var nets: [UUID: Int64] = [:]
+        /// Debts to add, pair by pair (a negative amount takes one back).
+        var debts: [PlannedTransfer] = []
+    }
+
+    /// An expense's effect: +paid for payers, −owed for shares, and the debts of its shares to
+    /// its payers; `sign` −1 takes it back.
+    static func effect(of expense: ExpenseRecord, sign: Int64) -> Effect {
+        var effect = Effect(currency: expense.currency)
+        for payer in expense.payers { effect.nets[payer.memberID, default: 0] += sign * payer.amount }
+        for share in expense.liveShares { effect.nets[share.memberID, default: 0] -= sign * share.amount }
+        effect.debts = PairwiseDebts.debts(
+            owed: expense.liveShares.map { MemberAmount(MemberID($0.memberID), $0.amount) },
+            paid: expense.payers.map { MemberAmount(MemberID($0.memberID), $0.amount) }
+        ).map { PlannedTransfer(from: $0.from, to: $0.to, amount: sign * $0.amount) }
+        return effect
+    }
+
+    /// A transfer's effect: +amount for the sender, −amount for the receiver; it pays down what
+    /// the sender owed the receiver.
+    static func effect(of settlement: SettlementRecord, sign: Int64) -> Effect {
+        Effect(
+            currency: settlement.currency,
+            nets: [
+                settlement.fromMemberID: sign * settlement.amount, settlement.toMemberID: -sign * settlement.amount,
+            ],
+            debts: [
+                PlannedTransfer(
+                    from: MemberID(settlement.toMemberID), to: MemberID(settlement.fromMemberID),
+                    amount: sign * settlement.amount)
+            ])
+    }
+
+    /// Adds an effect to the ledger: one statement for the nets and one for the pairs, each row
+    /// hit once, in key order.
+    static func apply(_ effect: Effect, groupID: UUID, _ sql: any SQLDatabase) async throws {
+        let nets = effect.nets.filter { $0.value != 0 }.sorted { $0.key.text < $1.key.text }
+        if !nets.isEmpty {
+            var query = SQLQueryString("INSERT INTO balances (group_id, member_id, currency, net) VALUES ")
+            for (index, (member, delta)) in nets.enumerated() {
+                query.appendLiteral(index == 0 ? "(" : ", (")
+                query.appendInterpolation(bind: groupID.text)
+                query.appendLiteral(", ")
+                query.appendInterpolation(bind: member.text)
+                query.appendLiteral(", ")
+                query.appendInterpolation(bind: effect.currency)
+                query.appendLiteral(", ")
+                query.appendInterpolation(bind: delta)
+                query.appendLiteral(")")
+            }
+            query.appendLiteral(
+                " ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net")
+            try await sql.raw(query).run()
+        }
+        // Each pair once, lower id first, signed: what the lower owes the higher.
+        var pairs: [Pair: Int64] = [:]
+        for debt in effect.debts {
+            let (from, to) = (debt.from.uuid.text, debt.to.uuid.text)
+            if from < to {
+                pairs[Pair(lower: from, higher: to), default: 0] += debt.amount
+            } else {
+                pairs[Pair(lower: to, higher: from), default: 0] -= debt.amount
+            }
+        }
+        let rows = pairs.filter { $0.value != 0 }.sorted {
+            ($0.key.lower, $0.key.higher) < ($1.key.lower, $1.key.higher)
+        }
         guard !rows.isEmpty else { return }
-        var query = SQLQueryString("INSERT INTO balances (group_id, member_id, currency, net) VALUES ")
-        for (index, (member, delta)) in rows.enumerated() {
+        var query = SQLQueryString(
+            "INSERT INTO pair_debts (group_id, currency, lower_member_id, higher_member_id, owed) VALUES ")
+        for (index, (pair, owed)) in rows.enumerated() {
             query.appendLiteral(index == 0 ? "(" : ", (")
             query.appendInterpolation(bind: groupID.text)
             query.appendLiteral(", ")
-            query.appendInterpolation(bind: member.text)
+            query.appendInterpolation(bind: effect.currency)
             query.appendLiteral(", ")
-            query.appendInterpolation(bind: currency)
+            query.appendInterpolation(bind: pair.lower)
             query.appendLiteral(", ")
-            query.appendInterpolation(bind: delta)
+            query.appendInterpolation(bind: pair.higher)
+            query.appendLiteral(", ")
+            query.appendInterpolation(bind: owed)
             query.appendLiteral(")")
         }
         query.appendLiteral(
-            " ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net")
+            " ON CONFLICT (group_id, currency, lower_member_id, higher_member_id)"
+                + " DO UPDATE SET owed = pair_debts.owed + excluded.owed")
         try await sql.raw(query).run()
     }
 
-    /// An expense's effect: +paid for payers, −owed for shares; `sign` −1 takes it back.
-    static func deltas(of expense: ExpenseRecord, sign: Int64) -> [UUID: Int64] {
-        var deltas: [UUID: Int64] = [:]
-        for payer in expense.payers { deltas[payer.memberID, default: 0] += sign * payer.amount }
-        for share in expense.shares where !share.isRemoved { deltas[share.memberID, default: 0] -= sign * share.amount }
-        return deltas
+    private struct Pair: Hashable {
+        let lower: String
+        let higher: String
     }
 
-    /// A transfer's effect: +amount for the sender, −amount for the receiver.
-    static func deltas(of settlement: SettlementRecord, sign: Int64) -> [UUID: Int64] {
-        [settlement.fromMemberID: sign * settlement.amount, settlement.toMemberID: -sign * settlement.amount]
+    /// The pairwise debts computed from every live expense and settlement of a group: what the
+    /// ledger must hold (tests prove it does), and how migration 0006 filled it in.
+    static func recomputedDebts(groupID: UUID, _ sql: any SQLDatabase) async throws -> [Effect] {
+        let group = groupID.text
+        let expenses = try await sql.raw(
+            "SELECT id, currency FROM expenses WHERE group_id = \(bind: group) AND is_deleted = \(bind: false)"
+        ).all()
+        let payers = try await sql.raw(
+            """
+            SELECT p.expense_id, p.member_id, p.amount FROM expense_payers p JOIN expenses e ON e.id = p.expense_id
+            WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)
+            """
+        ).all()
+        let shares = try await sql.raw(
+            """
+            SELECT s.expense_id, s.member_id, s.amount FROM expense_splits s JOIN expenses e ON e.id = s.expense_id
+            WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false) AND s.is_removed = \(bind: false)
+            """
+        ).all()
+        let settlements = try await sql.raw(
+            """
+            SELECT from_member_id, to_member_id, amount, currency FROM settlements
+            WHERE group_id = \(bind: group) AND is_deleted = \(bind: false)
+            """
+        ).all()
+        func amounts(_ rows: [any SQLRow]) throws -> [UUID: [MemberAmount]] {
+            var result: [UUID: [MemberAmount]] = [:]
+            for row in rows {
+                result[try row.decodeUUID("expense_id"), default: []].append(
+                    MemberAmount(
+                        MemberID(try row.decodeUUID("member_id")), try row.decode(column: "amount", as: Int64.self)))
+            }
+            return result
+        }
+        let paid = try amounts(payers)
+        let owed = try amounts(shares)
+        var effects: [String: Effect] = [:]
+        for row in expenses {
+            let id = try row.decodeUUID("id")
+            let currency = try row.decode(column: "currency", as: String.self)
+            effects[currency, default: Effect(currency: currency)].debts += PairwiseDebts.debts(
+                owed: owed[id] ?? [], paid: paid[id] ?? [])
+        }
+        for row in settlements {
+            let currency = try row.decode(column: "currency", as: String.self)
+            effects[currency, default: Effect(currency: currency)].debts.append(
+                PlannedTransfer(
+                    from: MemberID(try row.decodeUUID("to_member_id")),
+                    to: MemberID(try row.decodeUUID("from_member_id")),
+                    amount: try row.decode(column: "amount", as: Int64.self)))
+        }
+        return effects.values.sorted { $0.currency < $1.currency }
     }
 }
 
@@ -89,6 +207,38 @@ public struct BalanceStore: Sendable {
                 memberID: try $0.decodeUUID("member_id"), currency: try $0.decode(column: "currency", as: String.self),
                 net: try $0.decode(column: "net", as: Int64.self))
         }.sorted { ($0.currency, $0.memberID.text) < ($1.currency, $1.memberID.text) }
+    }
+
+    /// Who owes whom, pair by pair, netted per pair and currency, from the ledger.
+    public func pairwiseDebts(groupID: UUID) async throws -> PairwiseDebts {
+        let rows = try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT currency, lower_member_id, higher_member_id, owed FROM pair_debts
+                WHERE group_id = \(bind: groupID.text) AND owed <> 0
+                """
+            ).all()
+        }
+        var debts = PairwiseDebts()
+        for row in rows {
+            try debts.add(
+                [
+                    PlannedTransfer(
+                        from: MemberID(try row.decodeUUID("lower_member_id")),
+                        to: MemberID(try row.decodeUUID("higher_member_id")),
+                        amount: try row.decode(column: "owed", as: Int64.self))
+                ], in: try Currency(code: try row.decode(column: "currency", as: String.self)))
+        }
+        return debts
+    }
+
+    /// The same debts computed from every live expense and settlement (tests prove the ledger
+    /// right with it).
+    public func recomputedPairwiseDebts(groupID: UUID) async throws -> PairwiseDebts {
+        let effects = try await database.read { sql in try await Ledger.recomputedDebts(groupID: groupID, sql) }
+        var debts = PairwiseDebts()
+        for effect in effects { try debts.add(effect.debts, in: try Currency(code: effect.currency)) }
+        return debts
     }
 
     /// The same nets computed from every live expense and settlement, for tests that prove the

@@ -8,6 +8,17 @@ public struct Migration: Sendable {
     /// Portable SQL (DESIGN §6): TEXT ids and codes, BIGINT minor units and epoch-millisecond
     /// timestamps, BOOLEAN, CHECK instead of enums; the same text on SQLite and PostgreSQL.
     public let statements: [String]
+    /// Fills new tables from the data already there, after the statements and in the same
+    /// transaction, when that takes more than SQL (money rules live in SplitCore).
+    public let fill: (@Sendable (any SQLDatabase) async throws -> Void)?
+
+    public init(
+        id: String, statements: [String], fill: (@Sendable (any SQLDatabase) async throws -> Void)? = nil
+    ) {
+        self.id = id
+        self.statements = statements
+        self.fill = fill
+    }
 }
 
 /// The ordered list of migrations, and the runner the server calls before it takes requests.
@@ -285,6 +296,33 @@ public enum Migrations {
                 """,
             ]
         ),
+        Migration(
+            id: "0006_pairwise_ledger",
+            statements: [
+                // Who owes whom, pair by pair (the "don't simplify" view), kept like `balances` in
+                // the transaction of every write. One row per pair, lower member id first; `owed`
+                // is what the lower owes the higher (negative: the other way).
+                """
+                CREATE TABLE pair_debts (
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    currency TEXT NOT NULL,
+                    lower_member_id TEXT NOT NULL REFERENCES members (id),
+                    higher_member_id TEXT NOT NULL REFERENCES members (id),
+                    owed BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, currency, lower_member_id, higher_member_id),
+                    CHECK (lower_member_id < higher_member_id)
+                )
+                """
+            ],
+            fill: { sql in
+                for row in try await sql.raw("SELECT id FROM groups").all() {
+                    let groupID = try row.decodeUUID("id")
+                    for effect in try await Ledger.recomputedDebts(groupID: groupID, sql) {
+                        try await Ledger.apply(effect, groupID: groupID, sql)
+                    }
+                }
+            }
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its
@@ -309,6 +347,7 @@ public enum Migrations {
                 for statement in migration.statements {
                     try await sql.raw(SQLQueryString(statement)).run()
                 }
+                try await migration.fill?(sql)
                 try await sql.raw(
                     "INSERT INTO schema_migrations (id, applied_at) VALUES (\(bind: migration.id), \(bind: Clock.milliseconds()))"
                 ).run()

@@ -73,9 +73,7 @@ public struct SettlementStore: Sendable {
                     return (existing, try render(existing))
                 }
                 try await Self.insert(settlement, sql)
-                try await Ledger.apply(
-                    Ledger.deltas(of: settlement, sign: 1), currency: settlement.currency, groupID: settlement.groupID,
-                    sql)
+                try await Ledger.apply(Ledger.effect(of: settlement, sign: 1), groupID: settlement.groupID, sql)
                 try await log.changed(.settlement, settlement.id, sql)
                 try await log.activity(
                     actor, "settlement.recorded", .settlement, settlement.id,
@@ -126,8 +124,7 @@ public struct SettlementStore: Sendable {
                 WHERE id = \(bind: id.text)
                 """
             ).run()
-            try await Ledger.apply(
-                Ledger.deltas(of: settlement, sign: -1), currency: settlement.currency, groupID: groupID, sql)
+            try await Ledger.apply(Ledger.effect(of: settlement, sign: -1), groupID: groupID, sql)
             settlement.isDeleted = true
             settlement.version += 1
             settlement.updatedAt = now

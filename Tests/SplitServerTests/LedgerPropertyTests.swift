@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SQLKit
 import SplitCore
 import SplitStore
 import SplitTestSupport
@@ -13,6 +14,7 @@ struct LedgerPropertyTests {
     @Test("random operation sequences keep the ledger equal to a full recomputation", arguments: TestDatabases.all)
     func randomSequences(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
+            var groups: [UUID] = []
             for seed: UInt64 in [1, 2, 3] {
                 let trip = try await Trip.make(api)
                 var random = SplitMix64(seed: seed)
@@ -21,7 +23,25 @@ struct LedgerPropertyTests {
                     try await Self.step(api, trip, &state, &random)
                 }
                 try await Self.check(api, trip)
+                groups.append(try #require(UUID(uuidString: trip.groupID)))
             }
+
+            // Migration 0006 fills the pairwise ledger from the rows already there: dropped and
+            // run again, it gives every group the debts the running ledger had.
+            let database = try await Database.open(api.databaseConfiguration, logger: TestDatabases.logger)
+            let store = BalanceStore(database: database)
+            var before: [PairwiseDebts] = []
+            for group in groups { before.append(try await store.pairwiseDebts(groupID: group)) }
+            try await database.transaction { sql in
+                try await sql.raw("DROP TABLE pair_debts").run()
+                try await sql.raw("DELETE FROM schema_migrations WHERE id = '0006_pairwise_ledger'").run()
+            }
+            let applied = try await Migrations.run(on: database)
+            var after: [PairwiseDebts] = []
+            for group in groups { after.append(try await store.pairwiseDebts(groupID: group)) }
+            try await database.close()
+            #expect(applied == ["0006_pairwise_ledger"])
+            #expect(after == before && before.allSatisfy { $0 != PairwiseDebts() })
         }
     }
 
@@ -187,12 +207,30 @@ struct LedgerPropertyTests {
             #expect(actual.filter { $0.key.hasPrefix(currency) }.values.reduce(0, +) == 0)
         }
         let database = try await Database.open(api.databaseConfiguration, logger: TestDatabases.logger)
-        let fromRows = try await BalanceStore(database: database).recomputedBalances(
-            groupID: UUID(uuidString: trip.groupID)!)
+        let store = BalanceStore(database: database)
+        let groupID = UUID(uuidString: trip.groupID)!
+        let fromRows = try await store.recomputedBalances(groupID: groupID)
+        // The pairwise view comes from its own ledger: it must equal SplitCore over the same
+        // expenses and transfers, and the store's recomputation from the rows.
+        let ledgerDebts = try await store.pairwiseDebts(groupID: groupID)
+        let recomputedDebts = try await store.recomputedPairwiseDebts(groupID: groupID)
         try await database.close()
         var rows: [String: Int64] = [:]
         for entry in fromRows { rows["\(entry.currency)/\(entry.memberID.text)"] = entry.net }
         #expect(rows == actual)
+
+        let expectedDebts = try PairwiseDebts(expenses: splits, transfers: transfers)
+        #expect(ledgerDebts == expectedDebts && recomputedDebts == expectedDebts)
+        let served = try await api.call(.get, "/api/groups/\(trip.groupID)/debts", token: token).list("debts").map {
+            entry in
+            let currency = try Currency(code: entry.string("currency")!)
+            let amount = try Money(parsing: entry.string("amount")!, currency: currency).minorUnits
+            return "\(currency.code) \(entry.string("fromMemberId")!) → \(entry.string("toMemberId")!) \(amount)"
+        }
+        let wanted = expectedDebts.currencies.flatMap { currency in
+            expectedDebts.debts(in: currency).map { "\(currency.code) \($0.from) → \($0.to) \($0.amount)" }
+        }
+        #expect(served == wanted)
     }
 }
 

@@ -166,22 +166,8 @@ extension APIHandler {
     {
         let caller = try await authenticate()
         let (group, _) = try await access(input.path.groupId, as: caller, for: .read)
-        // Unlike balances this view walks every expense, in pages; it is asked for rarely and on purpose.
-        var debts = PairwiseDebts()
-        var filter = ExpenseFilter()
-        filter.limit = 500
-        while true {
-            let (page, hasMore) = try await expenses.expenses(groupID: group.id, filter: filter)
-            for expense in page { try debts.add(try expense.split()) }
-            guard hasMore, let last = page.last else { break }
-            filter.after = (last.expenseDate, last.id)
-        }
-        let transfers = try await settlements.settlements(groupID: group.id, includeDeleted: false).map { settlement in
-            try Transfer(
-                from: MemberID(settlement.fromMemberID), to: MemberID(settlement.toMemberID),
-                amount: Money(minorUnits: settlement.amount, currency: try Currency(code: settlement.currency)))
-        }
-        for transfer in transfers { try debts.add(transfer) }
+        // From the pairwise ledger, kept with every write: the same cost at any number of expenses.
+        let debts = try await balances.pairwiseDebts(groupID: group.id)
         let list = debts.currencies.flatMap { currency in
             debts.debts(in: currency).map {
                 Components.Schemas.PlannedTransfer(

@@ -44,6 +44,7 @@ public func buildApplication(
     router.add(middleware: ErrorEnvelopeMiddleware(browserNotFound: { web.notFoundPage() }))
     router.add(middleware: RequestBodyMiddleware(maxBodyBytes: configuration.limits.maxBodyBytes))
     router.add(middleware: RequestInfoMiddleware(addresses: addresses))
+    router.add(middleware: HeavyReadMiddleware(concurrentReads: 4))
     router.get("/openapi.yaml") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],

@@ -420,6 +420,34 @@ public struct ExpenseStore: Sendable {
         return (page.compactMap { loaded[$0] }, ids.count > filter.limit)
     }
 
+    /// Every live expense of a group, with payers and shares, in three queries (for the
+    /// overview's charts; the API pages instead).
+    public func liveExpenses(groupID: UUID) async throws -> [ExpenseRecord] {
+        let group = groupID.text
+        let (rows, payerRows, shareRows) = try await database.read { sql in
+            (
+                try await sql.raw(
+                    "SELECT * FROM expenses WHERE group_id = \(bind: group) AND is_deleted = \(bind: false)"
+                ).all(),
+                try await sql.raw(
+                    """
+                    SELECT p.* FROM expense_payers p JOIN expenses e ON e.id = p.expense_id
+                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)
+                    """
+                ).all(),
+                try await sql.raw(
+                    """
+                    SELECT s.* FROM expense_splits s JOIN expenses e ON e.id = s.expense_id
+                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)
+                    """
+                ).all()
+            )
+        }
+        return try Self.assemble(rows, payerRows, shareRows).values.sorted {
+            ($0.expenseDate, $0.id.text) > ($1.expenseDate, $1.id.text)
+        }
+    }
+
     /// Expenses by id, with payers and shares, in three queries whatever their number.
     public func expenses(ids: [UUID]) async throws -> [UUID: ExpenseRecord] {
         guard !ids.isEmpty else { return [:] }
@@ -433,6 +461,13 @@ public struct ExpenseStore: Sendable {
                     .all()
             )
         }
+        return try Self.assemble(rows, payerRows, shareRows)
+    }
+
+    /// Expense rows with their payer and share rows, by expense id.
+    private static func assemble(
+        _ rows: [any SQLRow], _ payerRows: [any SQLRow], _ shareRows: [any SQLRow]
+    ) throws -> [UUID: ExpenseRecord] {
         var payers: [UUID: [PayerRecord]] = [:]
         for row in payerRows { payers[try row.decodeUUID("expense_id"), default: []].append(try PayerRecord(row: row)) }
         var shares: [UUID: [ShareRecord]] = [:]

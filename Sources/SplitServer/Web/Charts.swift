@@ -1,53 +1,52 @@
 import Foundation
 import SplitAPI
 import SplitCore
+import SplitStore
 
 /// What a group spent, per member (the shares they consumed) and per category, in the home
 /// currency. Expenses in another currency count through their "charged as" home amount; those
-/// without one are counted in `unconverted`, never guessed.
+/// without one (or with one in a former home currency) are counted in `unconverted`, never guessed.
 struct SpendingTotals {
     let currency: Currency
     var perMember: [(key: String, value: Int64)] = []
     var perCategory: [(key: String, value: Int64)] = []
     var unconverted = 0
 
-    init(expenses: [Components.Schemas.Expense], homeCurrency: Currency) {
+    init(expenses: [ExpenseRecord], categoryNames: [UUID: String], homeCurrency: Currency) {
         currency = homeCurrency
         var members: [String: Int64] = [:]
         var categories: [String: Int64] = [:]
         for expense in expenses {
-            guard let own = try? Currency(code: expense.currency),
-                let total = try? Money(parsing: expense.amount, currency: own).minorUnits, total > 0
-            else { continue }
+            guard let own = try? Currency(code: expense.currency), expense.amount > 0 else { continue }
             let home: Int64
             if own == homeCurrency {
-                home = total
-            } else if let homeAmount = expense.homeAmount,
-                let converted = try? Money(parsing: homeAmount, currency: currency).minorUnits
+                home = expense.amount
+            } else if let converted = expense.homeAmount,
+                (expense.homeCurrency ?? homeCurrency.code) == homeCurrency.code
             {
                 home = converted
             } else {
                 unconverted += 1
                 continue
             }
-            categories[expense.categoryName, default: 0] += home
+            categories[categoryNames[expense.categoryID] ?? "Other", default: 0] += home
             // Each share's part of the home amount, apportioned like a split (DESIGN §3), so the
             // parts add up to the amount charged.
-            let shares = expense.splits.compactMap { share in
-                (try? Money(parsing: share.amount, currency: own).minorUnits).map { (share.memberId, $0) }
-            }
+            let shares = expense.liveShares
             let parts: [Int64]
             if own == homeCurrency {
-                parts = shares.map(\.1)
+                parts = shares.map(\.amount)
             } else if let rate = try? ExchangeRate(
-                charged: Money(minorUnits: total, currency: own), as: Money(minorUnits: home, currency: homeCurrency)),
-                let converted = try? rate.convert(shares.map(\.1), currency: own, tieBreak: TieBreak(seed: expense.id))
+                charged: Money(minorUnits: expense.amount, currency: own),
+                as: Money(minorUnits: home, currency: homeCurrency)),
+                let converted = try? rate.convert(
+                    shares.map(\.amount), currency: own, tieBreak: TieBreak(seed: expense.id.text))
             {
                 parts = converted
             } else {
                 continue
             }
-            for (share, part) in zip(shares, parts) { members[share.0, default: 0] += part }
+            for (share, part) in zip(shares, parts) { members[share.memberID.text, default: 0] += part }
         }
         perMember = members.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }
         perCategory = categories.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }

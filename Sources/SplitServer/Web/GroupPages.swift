@@ -191,9 +191,12 @@ extension WebApp {
                     ? .init(text: "You owe \(amount)", owed: false, owes: true)
                     : .init(text: "You are owed \(amount)", owed: true, owes: false)
             }
-        let expenses = try await allExpenses(groupID)
+        // Straight from the store in three queries (the group's access was checked by `scope`).
+        guard let id = UUID(uuidString: scope.group.id) else { throw APIError.notFound("group") }
+        let expenses = try await api.expenses.liveExpenses(groupID: id)
         let totals = SpendingTotals(
-            expenses: expenses, homeCurrency: try MoneyInput.currency(scope.group.homeCurrency, field: "homeCurrency"))
+            expenses: expenses, categoryNames: try await api.categoryNames(id),
+            homeCurrency: try MoneyInput.currency(scope.group.homeCurrency, field: "homeCurrency"))
         let activity = try await api.listActivity(.init(path: .init(groupId: groupID), query: .init(limit: 8))).ok.body
             .json.activity
         let body = OverviewBody(
@@ -210,19 +213,5 @@ extension WebApp {
                 .init(summary: $0.summary, when: WebFormat.dateTime($0.at))
             })
         return try render("overview", title: scope.group.name, body: body, nav: scope.nav("overview"))
-    }
-
-    /// Every live expense of the group, page by page.
-    func allExpenses(_ groupID: String) async throws -> [Components.Schemas.Expense] {
-        var result: [Components.Schemas.Expense] = []
-        var cursor: String?
-        repeat {
-            let page = try await api.listExpenses(
-                .init(path: .init(groupId: groupID), query: .init(limit: 200, cursor: cursor))
-            ).ok.body.json
-            result += page.expenses
-            cursor = page.nextCursor
-        } while cursor != nil
-        return result
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import SplitCore
+import SplitStore
+import Testing
+
+@testable import SplitServer
+
+/// The overview's charts: what each member consumed and each category cost, in the home currency.
+@Suite("Spending totals for the charts")
+struct SpendingTotalsTests {
+    let aki = UUID()
+    let ben = UUID()
+    let cho = UUID()
+    let food = UUID()
+    let hotel = UUID()
+
+    func expense(
+        _ amount: Int64, _ currency: String, category: UUID, shares: [(UUID, Int64)], home: (Int64, String)? = nil,
+        deletedShare: UUID? = nil
+    ) -> ExpenseRecord {
+        var all = shares.map { ShareRecord(id: UUID(), memberID: $0.0, amount: $0.1) }
+        if let deletedShare {
+            all.append(ShareRecord(id: UUID(), memberID: deletedShare, amount: 999, isRemoved: true))
+        }
+        return ExpenseRecord(
+            id: UUID(), groupID: UUID(), description: "x", amount: amount, currency: currency, categoryID: category,
+            expenseDate: "2026-11-21", splitJSON: "{}", homeAmount: home?.0, homeCurrency: home?.1,
+            createdByUserID: UUID(), createdAt: 0, updatedAt: 0, payers: [PayerRecord(memberID: aki, amount: amount)],
+            shares: all)
+    }
+
+    @Test("home-currency shares as they are; others through their charged amount, parts adding up to it")
+    func totals() throws {
+        let expenses = [
+            // 3,000 JPY: 1,000 each; a share removed by an edit does not count
+            expense(3000, "JPY", category: food, shares: [(aki, 1000), (ben, 1000), (cho, 1000)], deletedShare: ben),
+            // 10.00 USD charged as 1,501 JPY, split 3 ways: the parts add up to 1,501
+            expense(1000, "USD", category: hotel, shares: [(aki, 334), (ben, 333), (cho, 333)], home: (1501, "JPY")),
+            // no home amount, or one in a former home currency: not guessed
+            expense(500, "USD", category: food, shares: [(aki, 500)]),
+            expense(500, "USD", category: food, shares: [(aki, 500)], home: (4, "EUR")),
+        ]
+        let totals = SpendingTotals(
+            expenses: expenses, categoryNames: [food: "Meal", hotel: "Hotel"], homeCurrency: try Currency(code: "JPY"))
+        #expect(totals.unconverted == 2)
+        #expect(totals.perCategory.map(\.key) == ["Meal", "Hotel"])
+        #expect(totals.perCategory.map(\.value) == [3000, 1501])
+        let members = Dictionary(uniqueKeysWithValues: totals.perMember.map { ($0.key, $0.value) })
+        // 1,501 × 334/1,000 = 501.3 and × 333/1,000 = 499.8 twice: 501 + 500 + 500
+        #expect(members == [aki.text: 1000 + 501, ben.text: 1000 + 500, cho.text: 1000 + 500])
+    }
+}

@@ -122,35 +122,28 @@ public struct GroupLog: Sendable {
                 """
             ).first()
         else { return nil }
-        if let grant = actor?.grant {
-            try await check(
-                grant, groupID: groupID, isArchived: try row.decode(column: "is_archived", as: Bool.self), sql)
-        }
-        if !involving.isEmpty {
-            let wanted = Set(involving)
-            let active = try await sql.select().column("id").from("members")
-                .where("group_id", .equal, groupID.text).where("is_active", .equal, true)
-                .where("id", .in, wanted.map(\.text)).all()
-                .map { try $0.decodeUUID("id") }
-            if let missing = wanted.subtracting(active).min(by: { $0.text < $1.text }) {
-                throw WriteRefusal.inactiveMember(missing)
+        let grant = actor?.grant
+        // The actor's row and every involved member's, in one read under the group's lock.
+        let wanted = Set(involving + (grant.map { [$0.memberID] } ?? []))
+        let members =
+            wanted.isEmpty
+            ? []
+            : try await sql.select().column(SQLLiteral.all).from("members")
+                .where("group_id", .equal, groupID.text).where("id", .in, wanted.map(\.text)).all()
+                .map { try MemberRecord(row: $0) }
+        if let grant {
+            // The server's early decision again, on the member row as it is now.
+            let membership = members.first { $0.id == grant.memberID }?.membership
+            let isArchived = try row.decode(column: "is_archived", as: Bool.self)
+            if let refusal = WriteGrant.refusal(for: grant.actions, by: membership, groupIsArchived: isArchived) {
+                throw refusal
             }
         }
-        return GroupLog(groupID: groupID, seq: try row.decode(column: "change_seq", as: Int64.self), now: now)
-    }
-
-    /// The server's early decision again (`WriteGrant.refusal`), on the member row read under the
-    /// group's lock.
-    private static func check(_ grant: WriteGrant, groupID: UUID, isArchived: Bool, _ sql: any SQLDatabase)
-        async throws
-    {
-        let row = try await sql.raw(
-            "SELECT * FROM members WHERE id = \(bind: grant.memberID.text) AND group_id = \(bind: groupID.text)"
-        ).first()
-        let membership = try row.map { try MemberRecord(row: $0).membership }
-        if let refusal = WriteGrant.refusal(for: grant.actions, by: membership, groupIsArchived: isArchived) {
-            throw refusal
+        let active = Set(members.filter(\.isActive).map(\.id))
+        if let missing = Set(involving).subtracting(active).min(by: { $0.text < $1.text }) {
+            throw WriteRefusal.inactiveMember(missing)
         }
+        return GroupLog(groupID: groupID, seq: try row.decode(column: "change_seq", as: Int64.self), now: now)
     }
 
     /// Records that an object changed (or was deleted) in this write.

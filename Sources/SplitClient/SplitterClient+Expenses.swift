@@ -33,16 +33,20 @@ extension SplitterClient {
         }
     }
 
-    /// Soft-deletes; deleting a deleted expense answers it unchanged.
-    public func deleteExpense(id: String) async throws -> Expense {
-        switch try await send({ try await api.deleteExpense(path: .init(expenseId: id)) }) {
+    /// Soft-deletes; deleting a deleted expense answers it unchanged. With `basedOn`, only if
+    /// nobody changed the expense since that version: otherwise `.conflict` with the current one.
+    public func deleteExpense(id: String, basedOn version: Int64? = nil) async throws -> Expense {
+        let headers = Operations.DeleteExpense.Input.Headers(ifMatch: version.map(String.init))
+        switch try await send({ try await api.deleteExpense(path: .init(expenseId: id), headers: headers) }) {
         case .ok(let ok): return try ok.body.json.expense
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
-    public func restoreExpense(id: String) async throws -> Expense {
-        switch try await send({ try await api.restoreExpense(path: .init(expenseId: id)) }) {
+    /// Brings a deleted expense back; `basedOn` as for `deleteExpense`.
+    public func restoreExpense(id: String, basedOn version: Int64? = nil) async throws -> Expense {
+        let headers = Operations.RestoreExpense.Input.Headers(ifMatch: version.map(String.init))
+        switch try await send({ try await api.restoreExpense(path: .init(expenseId: id), headers: headers) }) {
         case .ok(let ok): return try ok.body.json.expense
         case .default(let status, let error): throw Self.failure(status, error)
         }

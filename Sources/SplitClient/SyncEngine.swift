@@ -169,22 +169,18 @@ public struct SyncEngine: Sendable {
             try? store.cache(expenses: [updated])
             return updated.version
         case .deleteExpense, .restoreExpense:
-            // The API deletes without a version, so the check that nobody changed the expense
-            // since it was seen happens here, just before.
+            // Sent with the version it was based on: if someone changed the expense since, the
+            // server refuses (a conflict with both versions), so nobody's edit is deleted unseen.
+            // One already as asked comes back as it is, and is not a change of ours.
             let isDeleted = operation.kind == .deleteExpense
-            let current = try await client.expense(id: try target(operation))
-            if current.isDeleted == isDeleted { return nil }
-            guard current.version == (try base(operation)) else {
-                throw SplitterError.conflict(
-                    message:
-                        "Someone changed this expense since you saw it; nothing was \(isDeleted ? "deleted" : "restored").",
-                    field: "version", current: try Self.encode(current))
-            }
+            let id = try target(operation)
+            let version = try base(operation)
             let changed =
                 isDeleted
-                ? try await client.deleteExpense(id: current.id) : try await client.restoreExpense(id: current.id)
+                ? try await client.deleteExpense(id: id, basedOn: version)
+                : try await client.restoreExpense(id: id, basedOn: version)
             try? store.cache(expenses: [changed])
-            return changed.version
+            return changed.version == version + 1 ? changed.version : nil
         case .setSharePayment:
             let payment = try decoder.decode(SharePayment.self, from: operation.body)
             _ = try await client.setPaid(shareID: payment.shareID, payment.isPaid, reason: payment.reason)

@@ -230,8 +230,10 @@ public struct ExpenseStore: Sendable {
             guard var expense = try await Self.load(id, sql, lock: forUpdate), expense.groupID == groupID else {
                 return nil
             }
-            if let expectedVersion, expense.version != expectedVersion { return .stale(expense) }
+            // Already as asked: done, whatever version it was based on (a replay, or the same
+            // change by someone else); nothing of anyone's is lost by answering so.
             guard expense.isDeleted != isDeleted else { return .written(expense) }
+            if let expectedVersion, expense.version != expectedVersion { return .stale(expense) }
             try await Ledger.apply(Ledger.effect(of: expense, sign: isDeleted ? -1 : 1), groupID: groupID, sql)
             expense.isDeleted = isDeleted
             expense.version += 1

@@ -343,8 +343,8 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
             let client = context.group.client
             let result =
                 isDeleted
-                ? try await client.deleteExpense(id: context.expense.id)
-                : try await client.restoreExpense(id: context.expense.id)
+                ? try await client.deleteExpense(id: context.expense.id, basedOn: context.expense.version)
+                : try await client.restoreExpense(id: context.expense.id, basedOn: context.expense.version)
             try? context.group.store.cache(expenses: [result])
             if options.json { return try Output.json(result) }
             if isDeleted {

@@ -349,6 +349,36 @@ struct ExpenseTests {
             #expect(try await trip.balances(api).isEmpty)
             #expect(try await api.call(.post, "/api/expenses/\(id)/restore", token: aki).status == .ok)
             #expect(try await trip.balances(api)["JPY/Aki"] == "2200")
+
+            // With If-Match, a delete or restore based on an old version is refused with the
+            // current expense, so nobody deletes an edit they have not seen; nothing changes.
+            let live = try await api.call(.get, "/api/expenses/\(id)", token: aki)
+            let version = try #require(live.int("expense", "version"))
+            let staleDelete = try await api.call(
+                .delete, "/api/expenses/\(id)", token: aki, headers: [.ifMatch: "\(version - 1)"])
+            #expect(
+                staleDelete.status == .preconditionFailed
+                    && staleDelete.int("error", "details", "current", "version") == version
+                    && staleDelete.bool("error", "details", "current", "isDeleted") == false, "\(staleDelete.text)")
+            #expect(try await trip.balances(api)["JPY/Aki"] == "2200")
+            let badHeader = try await api.call(
+                .delete, "/api/expenses/\(id)", token: aki, headers: [.ifMatch: "soon"])
+            #expect(badHeader.status == .badRequest)
+            let deleted = try await api.call(
+                .delete, "/api/expenses/\(id)", token: aki, headers: [.ifMatch: "\"\(version)\""])
+            #expect(deleted.status == .ok && deleted.int("expense", "version") == version + 1)
+            // The same delete again (a retry whose answer was lost) finds it done.
+            let again = try await api.call(
+                .delete, "/api/expenses/\(id)", token: aki, headers: [.ifMatch: "\(version)"])
+            #expect(again.status == .ok && again.int("expense", "version") == version + 1)
+            let staleRestore = try await api.call(
+                .post, "/api/expenses/\(id)/restore", token: aki, headers: [.ifMatch: "\(version)"])
+            #expect(staleRestore.status == .preconditionFailed)
+            #expect(try await trip.balances(api).isEmpty)
+            let restored = try await api.call(
+                .post, "/api/expenses/\(id)/restore", token: aki, headers: [.ifMatch: "\(version + 1)"])
+            #expect(restored.status == .ok && restored.bool("expense", "isDeleted") == false)
+            #expect(try await trip.balances(api)["JPY/Aki"] == "2200")
         }
     }
 

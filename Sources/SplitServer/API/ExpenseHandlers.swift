@@ -164,11 +164,19 @@ extension APIHandler {
     }
 
     func deleteExpense(_ input: Operations.DeleteExpense.Input) async throws -> Operations.DeleteExpense.Output {
-        .ok(.init(body: .json(try await setExpenseDeleted(input.path.expenseId, true))))
+        .ok(
+            .init(
+                body: .json(
+                    try await setExpenseDeleted(
+                        input.path.expenseId, true, basedOn: try Self.version(input.headers.ifMatch)))))
     }
 
     func restoreExpense(_ input: Operations.RestoreExpense.Input) async throws -> Operations.RestoreExpense.Output {
-        .ok(.init(body: .json(try await setExpenseDeleted(input.path.expenseId, false))))
+        .ok(
+            .init(
+                body: .json(
+                    try await setExpenseDeleted(
+                        input.path.expenseId, false, basedOn: try Self.version(input.headers.ifMatch)))))
     }
 
     func setSharePayment(_ input: Operations.SetSharePayment.Input) async throws -> Operations.SetSharePayment.Output {
@@ -282,7 +290,8 @@ extension APIHandler {
         }
     }
 
-    private func setExpenseDeleted(_ idText: String, _ isDeleted: Bool) async throws
+    /// Deletes or restores; with a version (If-Match), only if the expense is still at it.
+    private func setExpenseDeleted(_ idText: String, _ isDeleted: Bool, basedOn version: Int64?) async throws
         -> Components.Schemas.ExpenseResponse
     {
         let caller = try await authenticate()
@@ -291,13 +300,16 @@ extension APIHandler {
         }
         let categories = try await categoryNames(group.id)
         switch try await expenses.setDeleted(
-            id: current.id, groupID: group.id, isDeleted, expectedVersion: nil,
+            id: current.id, groupID: group.id, isDeleted, expectedVersion: version,
             actor: try actor(caller, me, for: .editExpense(isOwn: current.createdByUserID == caller.user.id)),
             now: now()
         )
         {
-        case .written(let stored), .stale(let stored):
+        case .written(let stored):
             return .init(expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency))
+        case .stale(let stored):
+            throw try APIError.staleVersion(
+                Components.Schemas.Expense(stored, categories: categories, homeCurrency: group.homeCurrency))
         case nil: throw APIError.notFound("expense")
         }
     }

@@ -260,6 +260,41 @@ struct WebTests {
         }
     }
 
+    @Test("a delete from a page someone changed meanwhile is refused with a page; seen again, it goes once")
+    func staleDelete() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            func shownVersion(_ page: Reply) throws -> String {
+                let field = try #require(
+                    page.text.range(of: #"name="version" value="[0-9]+""#, options: .regularExpression))
+                return String(page.text[field].dropFirst(#"name="version" value=""#.count).dropLast())
+            }
+            // setup: Aki opens the expense; meanwhile it is renamed (from another device of hers)
+            let shown = try shownVersion(try await setup.aki.get("/expenses/\(setup.expenseID)"))
+            let renamed = try await api.call(
+                .patch, "/api/expenses/\(setup.expenseID)", token: setup.aki.token,
+                json: #"{"description":"Ramen night","version":\#(shown)}"#)
+            #expect(renamed.status == .ok)
+
+            // act + validate: the delete from the old page is refused and deletes nothing
+            let refused = try await setup.aki.post("/expenses/\(setup.expenseID)/delete", [("version", shown)])
+            #expect(refused.status == .preconditionFailed, "\(refused.text.prefix(300))")
+            #expect(refused.text.contains("Changed meanwhile") && refused.text.contains("it was not deleted"))
+            #expect(refused.text.contains(#"href="/expenses/\#(setup.expenseID)""#))
+            let kept = try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: setup.aki.token)
+            #expect(kept.bool("expense", "isDeleted") == false)
+
+            // Seen again, it goes; the same form twice (a double click) is done once.
+            let fresh = try shownVersion(try await setup.aki.get("/expenses/\(setup.expenseID)"))
+            for _ in 0..<2 {
+                let deleted = try await setup.aki.post("/expenses/\(setup.expenseID)/delete", [("version", fresh)])
+                #expect(deleted.status == .seeOther)
+            }
+            let gone = try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: setup.aki.token)
+            #expect(gone.bool("expense", "isDeleted") == true && gone.int("expense", "version") == Int(fresh)! + 1)
+        }
+    }
+
     @Test("invite links use PUBLIC_URL when set, else the address the browser used")
     func inviteLinks() async throws {
         for publicURL in [String?.none, "https://split.example.org"] {

@@ -168,7 +168,7 @@ extension APIHandler {
             .init(
                 body: .json(
                     try await setExpenseDeleted(
-                        input.path.expenseId, true, basedOn: try Self.version(input.headers.ifMatch)))))
+                        input.path.expenseId, true, ifMatch: input.headers.ifMatch))))
     }
 
     func restoreExpense(_ input: Operations.RestoreExpense.Input) async throws -> Operations.RestoreExpense.Output {
@@ -176,7 +176,7 @@ extension APIHandler {
             .init(
                 body: .json(
                     try await setExpenseDeleted(
-                        input.path.expenseId, false, basedOn: try Self.version(input.headers.ifMatch)))))
+                        input.path.expenseId, false, ifMatch: input.headers.ifMatch))))
     }
 
     func setSharePayment(_ input: Operations.SetSharePayment.Input) async throws -> Operations.SetSharePayment.Output {
@@ -291,10 +291,11 @@ extension APIHandler {
     }
 
     /// Deletes or restores; with a version (If-Match), only if the expense is still at it.
-    private func setExpenseDeleted(_ idText: String, _ isDeleted: Bool, basedOn version: Int64?) async throws
+    private func setExpenseDeleted(_ idText: String, _ isDeleted: Bool, ifMatch: String?) async throws
         -> Components.Schemas.ExpenseResponse
     {
         let caller = try await authenticate()
+        let version = try Self.version(ifMatch)
         let (current, group, me) = try await expenseAccess(idText, caller) { expense, _ in
             .editExpense(isOwn: expense.createdByUserID == caller.user.id)
         }

@@ -354,14 +354,30 @@ extension WebApp {
     }
 
     func deleteExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try context.parameters.require("expenseId")
-        _ = try await api.deleteExpense(.init(path: .init(expenseId: id))).ok
-        return Self.redirect("/expenses/\(id)")
+        try await setDeleted(try context.parameters.require("expenseId"), true)
     }
 
     func restoreExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let id = try context.parameters.require("expenseId")
-        _ = try await api.restoreExpense(.init(path: .init(expenseId: id))).ok
+        try await setDeleted(try context.parameters.require("expenseId"), false)
+    }
+
+    /// Deletes or restores the expense as of the version the page showed: if someone changed it
+    /// since, nothing happens and the page says so.
+    private func setDeleted(_ id: String, _ isDeleted: Bool) async throws -> Response {
+        let version = try WebRequest.get().form["version"]
+        do {
+            if isDeleted {
+                _ = try await api.deleteExpense(.init(path: .init(expenseId: id), headers: .init(ifMatch: version))).ok
+            } else {
+                _ = try await api.restoreExpense(.init(path: .init(expenseId: id), headers: .init(ifMatch: version))).ok
+            }
+        } catch let error as APIError where error.status == .preconditionFailed {
+            return errorPage(
+                .preconditionFailed, heading: "Changed meanwhile",
+                message:
+                    "Someone changed this expense after you opened it, so it was not \(isDeleted ? "deleted" : "restored"). Open it again to see what it says now.",
+                link: "/expenses/\(id)")
+        }
         return Self.redirect("/expenses/\(id)")
     }
 

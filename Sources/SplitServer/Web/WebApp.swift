@@ -106,17 +106,19 @@ struct WebApp: Sendable {
         let heading: String
         let message: String
         let requestID: String?
+        /// Where to go next, when there is a better place than the list of groups.
+        let link: String?
     }
 
     /// A friendly page for a refusal or a failure; never a stack trace or a raw envelope.
-    func errorPage(_ status: HTTPResponse.Status, heading: String, message: String, requestID: String? = nil)
-        -> Response
-    {
+    func errorPage(
+        _ status: HTTPResponse.Status, heading: String, message: String, requestID: String? = nil, link: String? = nil
+    ) -> Response {
         let signedIn = WebRequest.current?.sessionToken != nil
         let csrf = WebRequest.current?.csrfToken ?? ""
         let page = Page(
             title: heading, csrf: csrf, signedIn: signedIn, nav: nil,
-            body: ErrorBody(heading: heading, message: message, requestID: requestID))
+            body: ErrorBody(heading: heading, message: message, requestID: requestID, link: link))
         let html =
             templates.render(page, withTemplate: "error")
             ?? "<!doctype html><title>\(heading)</title><h1>\(heading)</h1>"

@@ -36,6 +36,8 @@ public struct Membership: Hashable, Sendable {
 public enum GroupAction: Hashable, Sendable {
     /// Read the group, its members, expenses, balances, plans, activity.
     case read
+    /// Change one's own name in the group (any active member, viewers too).
+    case renameSelf
     case addExpense
     /// Edit or delete (or restore) an expense; `isOwn` when the actor created it.
     case editExpense(isOwn: Bool)
@@ -76,7 +78,7 @@ public enum Permissions {
     private static func isAllowed(_ action: GroupAction, _ membership: Membership) -> Bool {
         let role = membership.role
         switch action {
-        case .read:
+        case .read, .renameSelf:
             return true
         case .addExpense:
             return role == .owner || role == .admin || (role == .member && membership.canAddExpenses)

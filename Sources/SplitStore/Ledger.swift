@@ -78,26 +78,29 @@ enum Ledger {
         let rows = pairs.filter { $0.value != 0 }.sorted {
             ($0.key.lower, $0.key.higher) < ($1.key.lower, $1.key.higher)
         }
-        guard !rows.isEmpty else { return }
-        var query = SQLQueryString(
-            "INSERT INTO pair_debts (group_id, currency, lower_member_id, higher_member_id, owed) VALUES ")
-        for (index, (pair, owed)) in rows.enumerated() {
-            query.appendLiteral(index == 0 ? "(" : ", (")
-            query.appendInterpolation(bind: groupID.text)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: effect.currency)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: pair.lower)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: pair.higher)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: owed)
-            query.appendLiteral(")")
+        // In chunks: a migration's fill can carry every pair of a large group at once, and one
+        // statement holds at most 65,535 values on PostgreSQL.
+        for start in stride(from: 0, to: rows.count, by: 1_000) {
+            var query = SQLQueryString(
+                "INSERT INTO pair_debts (group_id, currency, lower_member_id, higher_member_id, owed) VALUES ")
+            for (index, (pair, owed)) in rows[start..<min(start + 1_000, rows.count)].enumerated() {
+                query.appendLiteral(index == 0 ? "(" : ", (")
+                query.appendInterpolation(bind: groupID.text)
+                query.appendLiteral(", ")
+                query.appendInterpolation(bind: effect.currency)
+                query.appendLiteral(", ")
+                query.appendInterpolation(bind: pair.lower)
+                query.appendLiteral(", ")
+                query.appendInterpolation(bind: pair.higher)
+                query.appendLiteral(", ")
+                query.appendInterpolation(bind: owed)
+                query.appendLiteral(")")
+            }
+            query.appendLiteral(
+                " ON CONFLICT (group_id, currency, lower_member_id, higher_member_id)"
+                    + " DO UPDATE SET owed = pair_debts.owed + excluded.owed")
+            try await sql.raw(query).run()
         }
-        query.appendLiteral(
-            " ON CONFLICT (group_id, currency, lower_member_id, higher_member_id)"
-                + " DO UPDATE SET owed = pair_debts.owed + excluded.owed")
-        try await sql.raw(query).run()
     }
 
     private struct Pair: Hashable {

@@ -378,6 +378,10 @@ struct ExpenseTests {
             let restored = try await api.call(
                 .post, "/api/expenses/\(id)/restore", token: aki, headers: [.ifMatch: "\(version + 1)"])
             #expect(restored.status == .ok && restored.bool("expense", "isDeleted") == false)
+            // "*" is any version (RFC 9110): the delete goes through, and back it comes.
+            let anyVersion = try await api.call(.delete, "/api/expenses/\(id)", token: aki, headers: [.ifMatch: "*"])
+            #expect(anyVersion.status == .ok && anyVersion.bool("expense", "isDeleted") == true)
+            #expect(try await api.call(.post, "/api/expenses/\(id)/restore", token: aki).status == .ok)
             #expect(try await trip.balances(api)["JPY/Aki"] == "2200")
         }
     }

@@ -209,6 +209,7 @@ struct GroupTests {
                 (HTTPRequest.Method.patch, "/api/groups/\(groupID)/members/\(dan)", #"{"name":"Daniel"}"#),
                 (.delete, "/api/groups/\(groupID)/members/\(dan)", nil),
                 (.post, "/api/groups/\(groupID)/members", #"{"name":"Eve"}"#),
+                (.patch, "/api/groups/\(groupID)/members/\(benMember)", #"{"name":"Benjamin"}"#),
             ] {
                 let refused = try await api.call(method, path, token: ben, json: body)
                 #expect(

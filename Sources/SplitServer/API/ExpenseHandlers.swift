@@ -423,9 +423,9 @@ extension APIHandler {
             homeAmount: expense.homeAmount.map { MoneyInput.text($0, expense.homeCurrency ?? homeCurrency) })
     }
 
-    /// "3", "\"3\"" or "W/\"3\"" → 3.
+    /// "3", "\"3\"" or "W/\"3\"" → 3; "*" (any version, RFC 9110) → nil.
     static func version(_ ifMatch: String?) throws -> Int64? {
-        guard let ifMatch else { return nil }
+        guard let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces) != "*" else { return nil }
         let digits = ifMatch.replacingOccurrences(of: "W/", with: "").trimmingCharacters(
             in: CharacterSet(charactersIn: "\" "))
         guard let version = Int64(digits) else { throw APIError.badRequest("If-Match must hold a version number.") }

@@ -50,8 +50,8 @@ extension APIHandler {
         // Every change is checked before anything is written, so a refused request changes nothing.
         let targetIsOwner = target.role == .owner
         var needed: [GroupAction] = [.read]
-        if updated.name != target.name, target.id != me.id {
-            needed.append(.manageMembers(targetIsOwner: targetIsOwner))
+        if updated.name != target.name {
+            needed.append(target.id == me.id ? .renameSelf : .manageMembers(targetIsOwner: targetIsOwner))
         }
         if updated.role != target.role {
             needed.append(.changeRole(targetIsOwner: targetIsOwner, newRole: updated.role))

@@ -191,6 +191,8 @@ struct WebTests {
             ("\(group)/settings", [("action", "rotate-invite")]),
             ("\(group)/settings", [("action", "archive")]),
             ("/logout", []),
+            ("/account/password", [("currentPassword", "correct horse"), ("newPassword", "forged password")]),
+            ("/account/sessions/\(UUID().uuidString)/revoke", []),
         ]
     }
 
@@ -292,6 +294,57 @@ struct WebTests {
             }
             let gone = try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: setup.aki.token)
             #expect(gone.bool("expense", "isDeleted") == true && gone.int("expense", "version") == Int(fresh)! + 1)
+        }
+    }
+
+    @Test("the account page lists sessions, signs out another one, and changes the password")
+    func account() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var aki = Browser(api)
+            try await aki.register("Aki")
+            let email = try #require(try await api.call(.get, "/auth/me", token: aki.token).string("user", "email"))
+            func login(_ password: String, device: String) async throws -> String? {
+                try await api.call(
+                    .post, "/auth/login",
+                    json: #"{"emailOrPhone":"\#(email)","password":"\#(password)","deviceName":"\#(device)"}"#
+                ).string("token")
+            }
+            let phone = try #require(try await login("correct horse", device: "Phone"))
+
+            // The page: who, and both sessions, this browser marked
+            let page = try await aki.get("/account")
+            #expect(page.status == .ok && page.text.contains("Aki") && page.text.contains(email))
+            #expect(page.text.contains("this browser") && page.text.contains("Phone"))
+            let sessions = try await api.call(.get, "/auth/sessions", token: aki.token).list("sessions")
+            let phoneID = try #require(sessions.first { $0.string("deviceName") == "Phone" }?.string("id"))
+            let mine = try #require(sessions.first { $0.bool("isCurrent") == true }?.string("id"))
+
+            // Signing out the phone ends its token; this browser's own session is left alone here.
+            let revoked = try await aki.post("/account/sessions/\(phoneID)/revoke", [])
+            #expect(revoked.status == .seeOther && revoked.headers[.location] == "/account?done=session")
+            #expect(try await api.call(.get, "/auth/me", token: phone).status == .unauthorized)
+            #expect(try await aki.post("/account/sessions/\(mine)/revoke", []).status == .seeOther)
+            #expect(try await aki.get("/account?done=session").text.contains("That session is signed out."))
+
+            // A wrong current password or a short new one: said on the field, nothing changes.
+            let wrong = try await aki.post(
+                "/account/password", [("currentPassword", "not it"), ("newPassword", "battery staple")])
+            #expect(wrong.status == .unprocessableContent && wrong.text.contains("id=\"currentPassword-error\""))
+            let short = try await aki.post(
+                "/account/password", [("currentPassword", "correct horse"), ("newPassword", "short")])
+            #expect(short.status == .unprocessableContent && short.text.contains("id=\"newPassword-error\""))
+            #expect(try await login("correct horse", device: "Check") != nil)
+
+            // The change: other sessions end, this browser goes on, the new password works.
+            let laptop = try #require(try await login("correct horse", device: "Laptop"))
+            let changed = try await aki.post(
+                "/account/password", [("currentPassword", "correct horse"), ("newPassword", "battery staple")])
+            #expect(changed.status == .seeOther && changed.headers[.location] == "/account?done=password")
+            #expect(try await api.call(.get, "/auth/me", token: laptop).status == .unauthorized)
+            let after = try await aki.get("/account?done=password")
+            #expect(after.status == .ok && after.text.contains("Password changed."))
+            #expect(try await login("correct horse", device: "Old") == nil)
+            #expect(try await login("battery staple", device: "New") != nil)
         }
     }
 
@@ -413,7 +466,8 @@ struct WebTests {
             let before = try await Self.snapshot(api, setup)
             _ = try await setup.vic.get("/groups")
             _ = try await setup.oz.get("/groups")
-            for form in Self.forms(setup) where form.path != "/logout" && form.path != "/groups" {
+            for form in Self.forms(setup)
+            where form.path != "/logout" && form.path != "/groups" && !form.path.hasPrefix("/account") {
                 let viewer = try await setup.vic.post(form.path, form.fields)
                 #expect(
                     [.forbidden, .notFound, .unprocessableContent, .conflict].contains(viewer.status)

@@ -380,6 +380,21 @@ def run(base):
         check("Page not found" in main_text(aki), "a friendly 404 for an unknown path")
         shoot(aki, "not-found")
 
+        # The account page: sessions, and a new password (a wrong current one is said on its field).
+        aki.get(f"{base}/groups")
+        click(aki, aki.find_element(By.ID, "account"))
+        check("this browser" in main_text(aki) and "Aki" in main_text(aki), "the account page lists this browser")
+        fill(aki, "currentPassword", "not my password")
+        fill(aki, "newPassword", "battery staple horse")
+        click(aki, aki.find_element(By.ID, "change-password"))
+        check("current password is wrong" in main_text(aki), f"wrong current password: {main_text(aki)[:300]}")
+        aki.get_log("browser")  # that page's own 422 is expected
+        shoot(aki, "account")
+        fill(aki, "currentPassword", "correct horse battery")
+        fill(aki, "newPassword", "battery staple horse")
+        click(aki, aki.find_element(By.ID, "change-password"))
+        check("Password changed" in main_text(aki), f"password changed: {main_text(aki)[:300]}")
+
         # Log out: the session is gone.
         aki.get(f"{base}/groups")
         click(aki, aki.find_element(By.ID, "logout"))

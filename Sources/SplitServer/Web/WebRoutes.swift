@@ -26,6 +26,11 @@ extension WebApp {
         pages.get("/register") { request, _ in try self.registerPage(request) }
         pages.post("/register") { request, _ in try await self.register(request) }
         pages.post("/logout") { request, _ in try await self.logout(request) }
+        pages.get("/account") { request, _ in try await self.accountPage(request) }
+        pages.post("/account/password") { request, _ in try await self.changePassword(request) }
+        pages.post("/account/sessions/:sessionId/revoke") { request, context in
+            try await self.revokeSession(request, context: context)
+        }
 
         pages.get("/groups") { request, _ in try await self.groupsPage(request) }
         pages.post("/groups") { request, _ in try await self.createGroup(request) }

@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import SplitAPI
+
+/// The account page: who is signed in, the sessions that still work (each can be signed out),
+/// and a new password (which signs out every other session).
+extension WebApp {
+    struct AccountBody: Sendable {
+        struct Session: Sendable {
+            let id: String
+            let device: String
+            let address: String?
+            let lastUsed: String
+            let created: String
+            let isCurrent: Bool
+        }
+        let displayName: String
+        let login: String
+        let sessions: [Session]
+        let hasOthers: Bool
+        let notice: String?
+        let errors: [String: String]
+    }
+
+    func accountPage(_ request: Request) async throws -> Response {
+        let notice: String? =
+            switch request.uri.queryParameters["done"].map(String.init) {
+            case "password": "Password changed. Every other session is signed out; this one goes on."
+            case "session": "That session is signed out."
+            default: nil
+            }
+        return try await renderAccount(notice: notice, errors: [:])
+    }
+
+    func changePassword(_ request: Request) async throws -> Response {
+        let form = try WebRequest.get().form
+        do {
+            _ = try await api.changePassword(
+                .init(
+                    body: .json(
+                        .init(currentPassword: form["currentPassword"] ?? "", newPassword: form["newPassword"] ?? "")))
+            ).noContent
+            return Self.redirect("/account?done=password")
+        } catch {
+            let errors = try Self.formErrors(error, shown: ["currentPassword", "newPassword"])
+            return try await renderAccount(notice: nil, errors: errors, status: Self.status(of: error))
+        }
+    }
+
+    func revokeSession(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.require("sessionId")
+        // This browser's own session is ended by "Log out", which also clears the cookie.
+        let sessions = try await api.listSessions(.init()).ok.body.json.sessions
+        guard let session = sessions.first(where: { $0.id == id }), !session.isCurrent else {
+            return Self.redirect("/account")
+        }
+        _ = try await api.revokeSession(.init(path: .init(sessionId: id))).noContent
+        return Self.redirect("/account?done=session")
+    }
+
+    private func renderAccount(
+        notice: String?, errors: [String: String], status: HTTPResponse.Status? = nil
+    ) async throws -> Response {
+        let user = try await api.getMe(.init()).ok.body.json.user
+        let sessions = try await api.listSessions(.init()).ok.body.json.sessions
+        let body = AccountBody(
+            displayName: user.displayName, login: user.email ?? user.phone ?? "",
+            sessions: sessions.map {
+                .init(
+                    id: $0.id, device: $0.deviceName ?? "Unnamed device", address: $0.ipAddress,
+                    lastUsed: WebFormat.dateTime($0.lastUsedAt), created: WebFormat.dateTime($0.createdAt),
+                    isCurrent: $0.isCurrent)
+            },
+            hasOthers: sessions.contains { !$0.isCurrent }, notice: notice, errors: errors)
+        return try render("account", title: "Your account", body: body, errors: errors, status: status)
+    }
+}

@@ -514,41 +514,18 @@ public struct ExpenseStore: Sendable {
         guard inserted != nil else { return false }
         try await insertPayers(expense, sql)
         // All shares in one statement: a create is a handful of statements, not one per member.
-        var query = SQLQueryString(
-            "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed) VALUES ")
-        for (index, share) in expense.shares.enumerated() {
-            query.appendLiteral(index == 0 ? "(" : ", (")
-            query.appendInterpolation(bind: share.id.text)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: expense.id.text)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: share.memberID.text)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: share.amount)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: share.isPaid)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: share.paidAt)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: share.isRemoved)
-            query.appendLiteral(")")
-        }
-        try await sql.raw(query).run()
+        try await MultiRowInsert.run(
+            "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)",
+            expense.shares.map {
+                [$0.id.text, expense.id.text, $0.memberID.text, $0.amount, $0.isPaid, $0.paidAt, $0.isRemoved]
+            }, on: sql)
         return true
     }
 
     private static func insertPayers(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
-        var query = SQLQueryString("INSERT INTO expense_payers (expense_id, member_id, amount) VALUES ")
-        for (index, payer) in expense.payers.enumerated() {
-            query.appendLiteral(index == 0 ? "(" : ", (")
-            query.appendInterpolation(bind: expense.id.text)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: payer.memberID.text)
-            query.appendLiteral(", ")
-            query.appendInterpolation(bind: payer.amount)
-            query.appendLiteral(")")
-        }
-        try await sql.raw(query).run()
+        try await MultiRowInsert.run(
+            "INSERT INTO expense_payers (expense_id, member_id, amount)",
+            expense.payers.map { [expense.id.text, $0.memberID.text, $0.amount] }, on: sql)
     }
 
     private static func rewrite(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {

@@ -48,23 +48,11 @@ enum Ledger {
     /// hit once, in key order.
     static func apply(_ effect: Effect, groupID: UUID, _ sql: any SQLDatabase) async throws {
         let nets = effect.nets.filter { $0.value != 0 }.sorted { $0.key.text < $1.key.text }
-        if !nets.isEmpty {
-            var query = SQLQueryString("INSERT INTO balances (group_id, member_id, currency, net) VALUES ")
-            for (index, (member, delta)) in nets.enumerated() {
-                query.appendLiteral(index == 0 ? "(" : ", (")
-                query.appendInterpolation(bind: groupID.text)
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: member.text)
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: effect.currency)
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: delta)
-                query.appendLiteral(")")
-            }
-            query.appendLiteral(
-                " ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net")
-            try await sql.raw(query).run()
-        }
+        try await MultiRowInsert.run(
+            "INSERT INTO balances (group_id, member_id, currency, net)",
+            nets.map { [groupID.text, $0.key.text, effect.currency, $0.value] },
+            then: "ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net", on: sql
+        )
         // Each pair once, lower id first, signed: what the lower owes the higher.
         var pairs: [Pair: Int64] = [:]
         for debt in effect.debts {
@@ -78,29 +66,11 @@ enum Ledger {
         let rows = pairs.filter { $0.value != 0 }.sorted {
             ($0.key.lower, $0.key.higher) < ($1.key.lower, $1.key.higher)
         }
-        // In chunks: a migration's fill can carry every pair of a large group at once, and one
-        // statement holds at most 65,535 values on PostgreSQL.
-        for start in stride(from: 0, to: rows.count, by: 1_000) {
-            var query = SQLQueryString(
-                "INSERT INTO pair_debts (group_id, currency, lower_member_id, higher_member_id, owed) VALUES ")
-            for (index, (pair, owed)) in rows[start..<min(start + 1_000, rows.count)].enumerated() {
-                query.appendLiteral(index == 0 ? "(" : ", (")
-                query.appendInterpolation(bind: groupID.text)
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: effect.currency)
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: pair.lower)
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: pair.higher)
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: owed)
-                query.appendLiteral(")")
-            }
-            query.appendLiteral(
-                " ON CONFLICT (group_id, currency, lower_member_id, higher_member_id)"
-                    + " DO UPDATE SET owed = pair_debts.owed + excluded.owed")
-            try await sql.raw(query).run()
-        }
+        try await MultiRowInsert.run(
+            "INSERT INTO pair_debts (group_id, currency, lower_member_id, higher_member_id, owed)",
+            rows.map { [groupID.text, effect.currency, $0.key.lower, $0.key.higher, $0.value] },
+            then: "ON CONFLICT (group_id, currency, lower_member_id, higher_member_id)"
+                + " DO UPDATE SET owed = pair_debts.owed + excluded.owed", on: sql)
     }
 
     private struct Pair: Hashable {

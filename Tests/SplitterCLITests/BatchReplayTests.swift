@@ -14,13 +14,7 @@ struct BatchReplayTests {
         try await CLITrip.with { trip in
             // setup: Aki's group; a queue of four new expenses (the second with yen cents, which
             // the server refuses) and an edit of the refused one, queued after it
-            try await trip.setUpJapan()
-            let tokens = FileTokenStore(path: trip.config.appendingPathComponent("profiles/default/token").path)
-            let client = SplitterClient(serverURL: try #require(URL(string: trip.url)), tokens: tokens)
-            let group = try #require(try await client.groups().first)
-            let aki = try #require(try await client.members(groupID: group.id).first { $0.name == "Aki" })
-            let store = try OfflineStore(
-                path: FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID()).sqlite").path)
+            let (client, group, aki, store) = try await Self.akiOffline(trip)
             // All queued in one instant: the queue must keep the order they were made in.
             let queuedAt = Date()
             let ids = try Self.queueCreates(
@@ -59,13 +53,7 @@ struct BatchReplayTests {
         // A 4 KiB body limit: one expense fits, a batch of 40 (about 10 KiB) does not.
         try await CLITrip.with(serverEnvironment: ["MAX_BODY_BYTES": "4096"]) { trip in
             // setup: 40 new expenses queued offline, the 21st with yen cents
-            try await trip.setUpJapan()
-            let tokens = FileTokenStore(path: trip.config.appendingPathComponent("profiles/default/token").path)
-            let client = SplitterClient(serverURL: try #require(URL(string: trip.url)), tokens: tokens)
-            let group = try #require(try await client.groups().first)
-            let aki = try #require(try await client.members(groupID: group.id).first { $0.name == "Aki" })
-            let store = try OfflineStore(
-                path: FileManager.default.temporaryDirectory.appendingPathComponent("whole-\(UUID()).sqlite").path)
+            let (client, group, aki, store) = try await Self.akiOffline(trip)
             let amounts = (1...40).map { $0 == 21 ? "1200.5" : "\($0 * 100)" }
             let ids = try Self.queueCreates(amounts, in: group.id, paidBy: aki.id, at: Date(), store)
             // The premise: sent as one request, the queue is refused whole and creates nothing.
@@ -97,6 +85,19 @@ struct BatchReplayTests {
             #expect(Set(onServer.map(\.id)) == Set(ids.enumerated().filter { $0.offset != 20 }.map(\.element)))
             #expect(onServer.count == 39)
         }
+    }
+
+    /// Aki's SDK client (the CLI's default profile), her group Japan, her member and an empty
+    /// offline store for the queue.
+    static func akiOffline(_ trip: CLITrip) async throws -> (SplitterClient, Group, Member, OfflineStore) {
+        try await trip.setUpJapan()
+        let tokens = FileTokenStore(path: trip.config.appendingPathComponent("profiles/default/token").path)
+        let client = SplitterClient(serverURL: try #require(URL(string: trip.url)), tokens: tokens)
+        let group = try #require(try await client.groups().first)
+        let aki = try #require(try await client.members(groupID: group.id).first { $0.name == "Aki" })
+        let store = try OfflineStore(
+            path: FileManager.default.temporaryDirectory.appendingPathComponent("queue-\(UUID()).sqlite").path)
+        return (client, group, aki, store)
     }
 
     /// Queues one new JPY expense per amount, "Item 1", "Item 2", …, paid by one member; `after`

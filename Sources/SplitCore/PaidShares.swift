@@ -1,0 +1,80 @@
+import Foundation
+
+/// One member's owed share of a stored expense: its id survives edits, so its paid mark and its
+/// history do (DESIGN §3).
+public struct OwedShare: Hashable, Sendable {
+    public var id: UUID
+    public var memberID: MemberID
+    public var amount: Int64
+    public var isPaid: Bool
+    public var paidAt: Int64?
+    /// The member was dropped from the split by an edit; the share stays for its history.
+    public var isRemoved: Bool
+
+    public init(
+        id: UUID, memberID: MemberID, amount: Int64, isPaid: Bool = false, paidAt: Int64? = nil,
+        isRemoved: Bool = false
+    ) {
+        self.id = id
+        self.memberID = memberID
+        self.amount = amount
+        self.isPaid = isPaid
+        self.paidAt = paidAt
+        self.isRemoved = isRemoved
+    }
+}
+
+/// The money rules of paid marks (DESIGN §3): what marking a share paid records, and what an edit
+/// of the expense does to the shares already marked. Pure; the store writes what these decide.
+public enum PaidShares {
+    /// Marking `debtor`'s share paid records the transfers debtor → payer(s) that settle it: the
+    /// debtor's pairwise debts of this one expense (several payers: one transfer each, in
+    /// proportion). A debtor who is also a payer owes only what they did not pay themselves.
+    public static func transfers(settling debtor: MemberID, of split: ExpenseSplit) -> [PlannedTransfer] {
+        PairwiseDebts.debts(of: split).filter { $0.from == debtor }
+    }
+
+    /// The shares of the edited expense: the new computed shares (with fresh ids) by member,
+    /// keeping the old share's id and paid mark where the member had one; a member no longer in
+    /// the split keeps a removed share of 0 so its history survives, and a member back in the
+    /// split gets their old share back. Sorted by member.
+    public static func merge(old: [OwedShare], new: [OwedShare]) -> [OwedShare] {
+        var byMember = Dictionary(old.map { ($0.memberID, $0) }, uniquingKeysWith: { first, _ in first })
+        var merged: [OwedShare] = []
+        for share in new {
+            if var existing = byMember.removeValue(forKey: share.memberID) {
+                existing.amount = share.amount
+                existing.isRemoved = false
+                merged.append(existing)
+            } else {
+                merged.append(share)
+            }
+        }
+        for var dropped in byMember.values {
+            dropped.amount = 0
+            dropped.isRemoved = true
+            merged.append(dropped)
+        }
+        return merged.sorted { $0.memberID < $1.memberID }
+    }
+
+    /// The paid shares an edit voids: a paid mark stands for transfers of one amount, in one
+    /// currency, to these payers; when the edit changes any of that (or drops the member), the
+    /// share is no longer paid as recorded. Its transfers stay recorded as plain settlements
+    /// (money that moved is never erased), so the balances show what is still owed either way.
+    ///
+    /// - Returns: the ids of the shares in `next` to unmark, in `next`'s order.
+    public static func voidedByEdit(
+        before: (payers: [MemberAmount], currency: Currency, shares: [OwedShare]),
+        after: (payers: [MemberAmount], currency: Currency, shares: [OwedShare])
+    ) -> [UUID] {
+        let payersChanged =
+            before.currency != after.currency
+            || before.payers.sorted(by: { $0.memberID < $1.memberID })
+                != after.payers.sorted(by: { $0.memberID < $1.memberID })
+        let oldAmounts = Dictionary(before.shares.map { ($0.id, $0.amount) }, uniquingKeysWith: { first, _ in first })
+        return after.shares.filter { share in
+            share.isPaid && (payersChanged || share.isRemoved || oldAmounts[share.id] != share.amount)
+        }.map(\.id)
+    }
+}

@@ -24,6 +24,7 @@ let package = Package(
     products: [
         .library(name: "SplitCore", targets: ["SplitCore"]),
         .library(name: "SplitStore", targets: ["SplitStore"]),
+        .library(name: "SplitApp", targets: ["SplitApp"]),
         .library(name: "SplitAPI", targets: ["SplitAPI"]),
         .library(name: "SplitServer", targets: ["SplitServer"]),
         .library(name: "SplitTestSupport", targets: ["SplitTestSupport"]),
@@ -93,6 +94,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The use cases (docs/architecture.md): SplitCore values and a resolved caller in, one
+        // store transaction, domain values or an `AppError` out. No HTTP.
+        .target(
+            name: "SplitApp",
+            dependencies: ["SplitCore", "SplitStore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         // The HTTP contract: openapi.yaml and the code swift-openapi-generator makes from it.
         .target(
             name: "SplitAPI",
@@ -105,7 +113,7 @@ let package = Package(
         .target(
             name: "SplitServer",
             dependencies: [
-                "SplitCore", "SplitAPI", "SplitStore",
+                "SplitCore", "SplitAPI", "SplitStore", "SplitApp",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -180,19 +188,24 @@ let package = Package(
         ),
         .testTarget(
             name: "SplitStoreTests",
-            dependencies: ["SplitStore", "SplitTestSupport"],
+            dependencies: [
+                "SplitStore", "SplitTestSupport", "SplitCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "SplitServerTests",
             dependencies: [
-                "SplitServer", "SplitAPI", "SplitStore", "SplitTestSupport",
+                "SplitServer", "SplitAPI", "SplitStore", "SplitApp", "SplitTestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
+            // Databases written by an earlier release, read by UpgradeTests from the source tree.
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

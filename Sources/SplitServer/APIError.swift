@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import SplitAPI
+import SplitApp
 import SplitStore
 
 /// A failure the client is told about, in the one envelope of DESIGN §5:
@@ -64,15 +66,34 @@ public struct APIError: Error, Sendable, Equatable {
     public static let archived = APIError(
         .conflict, code: "group_archived", message: "This group is archived; the owner can bring it back first.")
 
-    /// What the store's second look at a write's permission found (`WriteRefusal`): the same
-    /// answer the early check gives.
-    public init(_ refusal: WriteRefusal) {
-        switch refusal {
-        case .notFound: self = .notFound("group")
+    /// The one place a domain error becomes HTTP (STYLE §15): the status, code and details of
+    /// the envelope for each `AppError`.
+    public init(_ error: AppError) {
+        switch error {
+        case .notFound(let what): self = .notFound(what)
         case .forbidden: self = .forbidden()
         case .archived: self = .archived
-        case .inactiveMember(let id):
-            self = .invalid(field: "memberId", "\(id.text) is not an active member of this group.")
+        case .invalid(let field, let message): self = .invalid(field: field, message)
+        case .conflict(let code, let field, let message):
+            self = APIError(
+                .conflict, code: code, message: message, details: field.map { ["field": .string($0)] } ?? [:])
+        case .versionRequired:
+            self = APIError(
+                .preconditionRequired, code: "precondition_required",
+                message: "Send the version this edit is based on, as \"version\" or If-Match.")
+        case .staleExpense(let view):
+            // 412 for an edit based on an old version, with the stored state (DESIGN §5).
+            var details: [String: JSONValue] = ["field": .string("version")]
+            if let current = try? JSONValue(encoding: Components.Schemas.Expense(view)) { details["current"] = current }
+            self = APIError(
+                .preconditionFailed, code: "stale_version",
+                message: "Someone changed this since you loaded it; nothing was saved.", details: details)
+        case .idempotencyKeyReused:
+            self = APIError(
+                .unprocessableContent, code: "idempotency_key_reused",
+                message: "This Idempotency-Key was used with another request.",
+                details: ["field": .string("Idempotency-Key")])
+        case .badRequest(let message): self = .badRequest(message)
         }
     }
 

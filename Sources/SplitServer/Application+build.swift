@@ -5,13 +5,17 @@ import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import SplitAPI
+import SplitApp
 import SplitStore
 
 /// Builds the whole server (STYLE §2): opens the database, runs migrations before taking
 /// requests, and wires middleware, the API handlers and the spec route. Tests call this and
 /// drive the result; `splitter-server` calls it and runs it.
+///
+/// - Parameter sessionLookups: counts the session look-ups requests make (tests show one per
+///   request with it).
 public func buildApplication(
-    configuration: ServerConfiguration, logger: Logger? = nil
+    configuration: ServerConfiguration, logger: Logger? = nil, sessionLookups: SessionLookupCounter? = nil
 ) async throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "splitter-server")
     logger.logLevel = configuration.logLevel
@@ -28,22 +32,25 @@ public func buildApplication(
     let now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
     let passwords = PasswordHasher(cost: configuration.bcryptCost)
     let attempts = AttemptStore(database: database)
+    let accounts = AccountStore(database: database)
+    let callers = CallerResolver(accounts: accounts, now: now, counter: sessionLookups)
     let handler = APIHandler(
-        database: database, accounts: AccountStore(database: database), groups: GroupStore(database: database),
+        database: database, accounts: accounts, groups: GroupStore(database: database),
         expenses: ExpenseStore(database: database), settlements: SettlementStore(database: database),
         categories: CategoryStore(database: database), balances: BalanceStore(database: database),
         log: GroupLogStore(database: database), idempotency: IdempotencyStore(database: database),
         limiter: RateLimiter(attempts: attempts, now: now), passwords: passwords,
+        expenseUseCases: ExpenseUseCases(database: database, now: now),
         configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
     let web = try await WebApp.load(
-        api: handler, addresses: addresses, maxBodyBytes: configuration.limits.maxBodyBytes)
+        api: handler, callers: callers, addresses: addresses, maxBodyBytes: configuration.limits.maxBodyBytes)
 
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorEnvelopeMiddleware(browserNotFound: { web.notFoundPage() }))
     router.add(middleware: RequestBodyMiddleware(maxBodyBytes: configuration.limits.maxBodyBytes))
-    router.add(middleware: RequestInfoMiddleware(addresses: addresses))
+    router.add(middleware: RequestInfoMiddleware(addresses: addresses, callers: callers))
     router.add(middleware: HeavyReadMiddleware(concurrentReads: 4))
     router.get("/openapi.yaml") { _, _ in
         Response(

@@ -1,4 +1,5 @@
 import ServiceLifecycle
+import SplitApp
 import SplitStore
 
 /// Closes the database after the HTTP server has drained, on SIGTERM or SIGINT: services shut

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import SplitApp
 import SplitStore
 import SystemPackage
 

@@ -128,7 +128,7 @@ public struct CategoryStore: Sendable {
             ).run()
             try await log.changed(.category, stored.id, sql)
             try await log.activity(
-                actor, "category.created", .category, stored.id, "\(actor.name) added category \(stored.name)", sql)
+                actor, "category.created", .category, stored.id, ActivityEvent(subject: stored.name), sql)
             return stored
         }
     }
@@ -166,7 +166,7 @@ public struct CategoryStore: Sendable {
             try await log.changed(.category, next.id, isDeleted: next.isDeleted, sql)
             try await log.activity(
                 actor, next.isDeleted ? "category.deleted" : "category.updated", .category, next.id,
-                "\(actor.name) \(next.isDeleted ? "deleted" : "changed") category \(next.name)", sql)
+                ActivityEvent(subject: next.name), sql)
             return .written(next)
         }
     }
@@ -189,7 +189,7 @@ public struct CategoryStore: Sendable {
                 try await log.changed(.category, id, sql)
             }
             try await log.activity(
-                actor, "category.reordered", .group, groupID, "\(actor.name) reordered the categories", sql)
+                actor, "category.reordered", .group, groupID, ActivityEvent(), sql)
             return try await sql.raw(
                 """
                 SELECT * FROM categories WHERE group_id = \(bind: groupID.text) AND is_deleted = \(bind: false)

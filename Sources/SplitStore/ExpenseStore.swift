@@ -44,8 +44,8 @@ public struct ExpenseRecord: Sendable, Equatable {
     public var categoryID: UUID
     /// YYYY-MM-DD.
     public var expenseDate: String
-    /// The split rule as entered (the wire JSON), kept for re-editing.
-    public var splitJSON: String
+    /// The split rule as entered, kept for re-editing (stored as `StoredSplit`).
+    public var rule: SplitRule
     /// What it cost in the home currency, when given ("charged as").
     public var homeAmount: Int64?
     /// The currency of `homeAmount`: the group's home currency when it was given.
@@ -60,7 +60,7 @@ public struct ExpenseRecord: Sendable, Equatable {
 
     public init(
         id: UUID, groupID: UUID, description: String, amount: Int64, currency: String, categoryID: UUID,
-        expenseDate: String, splitJSON: String, homeAmount: Int64? = nil, homeCurrency: String? = nil,
+        expenseDate: String, rule: SplitRule, homeAmount: Int64? = nil, homeCurrency: String? = nil,
         createdByUserID: UUID,
         isDeleted: Bool = false, version: Int64 = 1, createdAt: Int64, updatedAt: Int64, payers: [PayerRecord],
         shares: [ShareRecord]
@@ -72,7 +72,7 @@ public struct ExpenseRecord: Sendable, Equatable {
         self.currency = currency
         self.categoryID = categoryID
         self.expenseDate = expenseDate
-        self.splitJSON = splitJSON
+        self.rule = rule
         self.homeAmount = homeAmount
         self.homeCurrency = homeCurrency
         self.createdByUserID = createdByUserID
@@ -164,7 +164,7 @@ public struct ExpenseStore: Sendable {
                     guard let existing = try await Self.load(expense.id, sql), existing.groupID == expense.groupID,
                         existing.createdByUserID == expense.createdByUserID, existing.amount == expense.amount,
                         existing.currency == expense.currency, existing.description == expense.description,
-                        existing.splitJSON == expense.splitJSON
+                        existing.rule == expense.rule
                     else { throw ExpenseStoreError.idTaken }
                     return (existing, try render(existing))
                 }
@@ -172,7 +172,8 @@ public struct ExpenseStore: Sendable {
                 try await log.changed(.expense, expense.id, sql)
                 try await log.activity(
                     actor, "expense.created", .expense, expense.id,
-                    "\(actor.name) added \(expense.description) (\(Self.money(expense.amount, expense.currency)))", sql)
+                    ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency), sql
+                )
                 return (expense, try render(expense))
             }
         }
@@ -214,7 +215,7 @@ public struct ExpenseStore: Sendable {
             try await log.changed(.expense, next.id, isDeleted: next.isDeleted, sql)
             try await log.activity(
                 actor, "expense.updated", .expense, next.id,
-                "\(actor.name) changed \(next.description) (\(Self.money(next.amount, next.currency)))", sql)
+                ActivityEvent(subject: next.description, amount: next.amount, currency: next.currency), sql)
             return .written(next)
         }
     }
@@ -248,7 +249,7 @@ public struct ExpenseStore: Sendable {
             try await log.changed(.expense, id, isDeleted: isDeleted, sql)
             try await log.activity(
                 actor, isDeleted ? "expense.deleted" : "expense.restored", .expense, id,
-                "\(actor.name) \(isDeleted ? "deleted" : "restored") \(expense.description)", sql)
+                ActivityEvent(subject: expense.description), sql)
             return .written(expense)
         }
     }
@@ -286,8 +287,7 @@ public struct ExpenseStore: Sendable {
             guard share.isPaid != isPaid else { return (share, false) }
             guard !expense.isDeleted else { throw ExpenseStoreError.expenseDeleted }
             if isPaid {
-                let debts = PairwiseDebts.debts(of: try expense.split()).filter { $0.from.uuid == share.memberID }
-                for debt in debts {
+                for debt in PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split()) {
                     let settlement = SettlementRecord(
                         id: UUID(), groupID: groupID, fromMemberID: debt.from.uuid, toMemberID: debt.to.uuid,
                         amount: debt.amount, currency: expense.currency, date: date,
@@ -325,19 +325,11 @@ public struct ExpenseStore: Sendable {
             try await sql.raw(
                 "UPDATE expenses SET version = version + 1, updated_at = \(bind: now) WHERE id = \(bind: expense.id.text)"
             ).run()
-            try await sql.raw(
-                """
-                INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
-                                             performed_at, seq, reason, ip_address, device_info)
-                VALUES (\(bind: UUID().text), \(bind: splitID.text), \(bind: isPaid ? "marked_paid" : "marked_unpaid"),
-                        \(bind: actor.userID.text), \(bind: actor.name), \(bind: now), \(bind: log.seq), \(bind: reason),
-                        \(bind: actor.ipAddress), \(bind: actor.deviceInfo))
-                """
-            ).run()
+            try await Self.recordHistory(splitID, isPaid: isPaid, reason: reason, actor: actor, log: log, sql)
             try await log.changed(.expense, expense.id, sql)
             try await log.activity(
                 actor, isPaid ? "share.marked_paid" : "share.marked_unpaid", .expense, expense.id,
-                "\(actor.name) marked a share of \(expense.description) \(isPaid ? "paid" : "unpaid")", sql)
+                ActivityEvent(subject: expense.description), sql)
             return (share, true)
         }
     }
@@ -504,7 +496,7 @@ public struct ExpenseStore: Sendable {
                                   updated_at)
             VALUES (\(bind: expense.id.text), \(bind: expense.groupID.text), \(bind: expense.description),
                     \(bind: expense.amount), \(bind: expense.currency), \(bind: expense.categoryID.text),
-                    \(bind: expense.expenseDate), \(bind: expense.splitJSON), \(bind: expense.homeAmount),
+                    \(bind: expense.expenseDate), \(bind: StoredSplit.encode(expense.rule)), \(bind: expense.homeAmount),
                     \(bind: expense.homeCurrency), \(bind: expense.createdByUserID.text), \(bind: expense.isDeleted), \(bind: expense.version),
                     \(bind: expense.createdAt), \(bind: expense.updatedAt))
             ON CONFLICT (id) DO NOTHING
@@ -533,7 +525,7 @@ public struct ExpenseStore: Sendable {
             """
             UPDATE expenses SET description = \(bind: expense.description), amount = \(bind: expense.amount),
                 currency = \(bind: expense.currency), category_id = \(bind: expense.categoryID.text),
-                expense_date = \(bind: expense.expenseDate), split_json = \(bind: expense.splitJSON),
+                expense_date = \(bind: expense.expenseDate), split_json = \(bind: StoredSplit.encode(expense.rule)),
                 home_amount = \(bind: expense.homeAmount), home_currency = \(bind: expense.homeCurrency),
                 version = \(bind: expense.version),
                 updated_at = \(bind: expense.updatedAt)
@@ -556,61 +548,52 @@ public struct ExpenseStore: Sendable {
         }
     }
 
-    /// A paid share whose debt an edit changes (its amount, the currency, the payers, or the
-    /// member left the split) is no longer paid as recorded: it becomes unpaid, with a history
-    /// line saying why, and its transfers stay as plain settlements (money that moved is never
-    /// erased, DESIGN §3), so the balances show what is still owed either way.
+    /// The paid shares an edit voids (`PaidShares.voidedByEdit`, DESIGN §3) become unpaid, with
+    /// a history line saying why; their transfers stay as plain settlements (money that moved is
+    /// never erased), so the balances show what is still owed either way.
     private static func unmarkChangedPaidShares(
         current: ExpenseRecord, next: inout ExpenseRecord, actor: Actor, log: GroupLog, _ sql: any SQLDatabase
     ) async throws {
-        let payersChanged = current.payers != next.payers || current.currency != next.currency
-        for index in next.shares.indices where next.shares[index].isPaid {
-            let share = next.shares[index]
-            let before = current.shares.first { $0.id == share.id }
-            guard payersChanged || share.isRemoved || before?.amount != share.amount else { continue }
+        let voided = PaidShares.voidedByEdit(
+            before: (current.memberPayers, try Currency(code: current.currency), current.shares.map(\.owed)),
+            after: (next.memberPayers, try Currency(code: next.currency), next.shares.map(\.owed)))
+        for id in voided {
             let linked = try await sql.raw(
                 """
                 UPDATE settlements SET expense_split_id = NULL, version = version + 1, updated_at = \(bind: log.now)
-                WHERE expense_split_id = \(bind: share.id.text) AND is_deleted = \(bind: false)
+                WHERE expense_split_id = \(bind: id.text) AND is_deleted = \(bind: false)
                 RETURNING id
                 """
             ).all()
             for row in linked { try await log.changed(.settlement, try row.decodeUUID("id"), sql) }
-            next.shares[index].isPaid = false
-            next.shares[index].paidAt = nil
-            try await sql.raw(
-                """
-                INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
-                                             performed_at, seq, reason, ip_address, device_info)
-                VALUES (\(bind: UUID().text), \(bind: share.id.text), 'marked_unpaid', \(bind: actor.userID.text),
-                        \(bind: actor.name), \(bind: log.now), \(bind: log.seq),
-                        'The expense was edited; the transfer stays recorded as a settlement.',
-                        \(bind: actor.ipAddress), \(bind: actor.deviceInfo))
-                """
-            ).run()
+            if let index = next.shares.firstIndex(where: { $0.id == id }) {
+                next.shares[index].isPaid = false
+                next.shares[index].paidAt = nil
+            }
+            try await recordHistory(
+                id, isPaid: false, reason: "The expense was edited; the transfer stays recorded as a settlement.",
+                actor: actor, log: log, sql)
         }
     }
 
-    /// New shares by member, keeping the old share's id and paid state; old members not in the
-    /// new split stay as removed shares with amount 0.
+    /// One line of a share's payment history (append-only, DESIGN §6).
+    private static func recordHistory(
+        _ splitID: UUID, isPaid: Bool, reason: String?, actor: Actor, log: GroupLog, _ sql: any SQLDatabase
+    ) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
+                                         performed_at, seq, reason, ip_address, device_info)
+            VALUES (\(bind: UUID().text), \(bind: splitID.text), \(bind: isPaid ? "marked_paid" : "marked_unpaid"),
+                    \(bind: actor.userID.text), \(bind: actor.name), \(bind: log.now), \(bind: log.seq), \(bind: reason),
+                    \(bind: actor.ipAddress), \(bind: actor.deviceInfo))
+            """
+        ).run()
+    }
+
+    /// The new shares by member over the old (`PaidShares.merge`): ids and paid marks survive.
     static func mergeShares(old: [ShareRecord], new: [ShareRecord]) -> [ShareRecord] {
-        var byMember = Dictionary(uniqueKeysWithValues: old.map { ($0.memberID, $0) })
-        var merged: [ShareRecord] = []
-        for share in new {
-            if var existing = byMember.removeValue(forKey: share.memberID) {
-                existing.amount = share.amount
-                existing.isRemoved = false
-                merged.append(existing)
-            } else {
-                merged.append(share)
-            }
-        }
-        for var dropped in byMember.values {
-            dropped.amount = 0
-            dropped.isRemoved = true
-            merged.append(dropped)
-        }
-        return merged.sorted { $0.memberID.text < $1.memberID.text }
+        PaidShares.merge(old: old.map(\.owed), new: new.map(\.owed)).map(ShareRecord.init)
     }
 
     static func money(_ amount: Int64, _ code: String) -> String {
@@ -628,7 +611,9 @@ extension ExpenseRecord {
             currency: try row.decode(column: "currency", as: String.self),
             categoryID: try row.decodeUUID("category_id"),
             expenseDate: try row.decode(column: "expense_date", as: String.self),
-            splitJSON: try row.decode(column: "split_json", as: String.self),
+            rule: try StoredSplit.decode(
+                try row.decode(column: "split_json", as: String.self),
+                currency: try row.decode(column: "currency", as: String.self)),
             homeAmount: try row.decode(column: "home_amount", as: Int64?.self),
             homeCurrency: try row.decode(column: "home_currency", as: String?.self),
             createdByUserID: try row.decodeUUID("created_by_user_id"),
@@ -661,4 +646,22 @@ extension ShareRecord {
 extension ExpenseRecord {
     /// Every member the expense names, as payer or debtor.
     var memberIDs: [UUID] { payers.map(\.memberID) + shares.map(\.memberID) }
+}
+
+extension ShareRecord {
+    /// As SplitCore's paid-share rules see it.
+    var owed: OwedShare {
+        OwedShare(
+            id: id, memberID: MemberID(memberID), amount: amount, isPaid: isPaid, paidAt: paidAt, isRemoved: isRemoved)
+    }
+
+    init(_ share: OwedShare) {
+        self.init(
+            id: share.id, memberID: share.memberID.uuid, amount: share.amount, isPaid: share.isPaid,
+            paidAt: share.paidAt, isRemoved: share.isRemoved)
+    }
+}
+
+extension ExpenseRecord {
+    var memberPayers: [MemberAmount] { payers.map { MemberAmount(MemberID($0.memberID), $0.amount) } }
 }

@@ -93,7 +93,8 @@ public struct ActivityRecord: Sendable, Equatable {
     public var action: String
     public var entity: ChangeEntity
     public var entityID: UUID
-    public var summary: String
+    /// What happened, as data; the edge puts it into words.
+    public var event: ActivityEvent
     public var at: Int64
 }
 
@@ -159,14 +160,15 @@ public struct GroupLog: Sendable {
 
     /// Appends one line to the activity list (append-only, DESIGN §6).
     func activity(
-        _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ summary: String, _ sql: any SQLDatabase
+        _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
+        _ sql: any SQLDatabase
     ) async throws {
         try await sql.raw(
             """
-            INSERT INTO activity (id, group_id, seq, actor_user_id, actor_name, action, entity, entity_id, summary, at)
+            INSERT INTO activity (id, group_id, seq, actor_user_id, actor_name, action, entity, entity_id, details, at)
             VALUES (\(bind: UUID().text), \(bind: groupID.text), \(bind: seq), \(bind: actor?.userID.text),
                     \(bind: actor?.name ?? ""), \(bind: action), \(bind: entity.rawValue), \(bind: id.text),
-                    \(bind: summary), \(bind: now))
+                    \(bind: event.json), \(bind: now))
             """
         ).run()
     }
@@ -243,7 +245,8 @@ public struct GroupLogStore: Sendable {
                 actorName: try row.decode(column: "actor_name", as: String.self),
                 action: try row.decode(column: "action", as: String.self),
                 entity: ChangeEntity(rawValue: try row.decode(column: "entity", as: String.self)) ?? .group,
-                entityID: try row.decodeUUID("entity_id"), summary: try row.decode(column: "summary", as: String.self),
+                entityID: try row.decodeUUID("entity_id"),
+                event: try ActivityEvent.decode(try row.decode(column: "details", as: String.self)),
                 at: try row.decode(column: "at", as: Int64.self))
         }
     }

@@ -126,7 +126,7 @@ public struct GroupStore: Sendable {
             }
             try await log.activity(
                 Actor(userID: group.ownerUserID, name: ownerName), "group.created", .group, group.id,
-                "\(ownerName) created \(group.name)", sql)
+                ActivityEvent(subject: group.name), sql)
         }
         return (group, owner)
     }
@@ -218,7 +218,7 @@ public struct GroupStore: Sendable {
             try await Self.insert(member, sql)
             try await log?.changed(.member, member.id, sql)
             try await log?.activity(
-                actor, "member.added", .member, member.id, "\(actor?.name ?? "Someone") added \(member.name)", sql)
+                actor, "member.added", .member, member.id, ActivityEvent(subject: member.name), sql)
         }
     }
 
@@ -267,7 +267,7 @@ public struct GroupStore: Sendable {
                     let member = try MemberRecord(row: claimed)
                     try await log?.changed(.member, member.id, sql)
                     try await log?.activity(
-                        actor, "member.joined", .member, member.id, "\(name) joined as \(member.name)", sql)
+                        actor, "member.joined", .member, member.id, ActivityEvent(asMember: member.name), sql)
                     return (group, member)
                 }
                 let member = MemberRecord(
@@ -275,7 +275,7 @@ public struct GroupStore: Sendable {
                     updatedAt: now)
                 try await Self.insert(member, sql)
                 try await log?.changed(.member, member.id, sql)
-                try await log?.activity(actor, "member.joined", .member, member.id, "\(name) joined", sql)
+                try await log?.activity(actor, "member.joined", .member, member.id, ActivityEvent(), sql)
                 return (group, member)
             }
         } catch  where Database.isUniqueViolation(error) {

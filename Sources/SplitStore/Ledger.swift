@@ -284,7 +284,7 @@ public struct BalanceStore: Sendable {
             }
             try await log.changed(.group, groupID, sql)
             try await log.activity(
-                actor, "rates.updated", .group, groupID, "\(actor.name) set \(rates.count) exchange rate(s)", sql)
+                actor, "rates.updated", .group, groupID, ActivityEvent(count: rates.count), sql)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import SQLKit
+import SplitCore
 
 /// One schema step. Append-only: a migration that has shipped is never edited, only followed.
 public struct Migration: Sendable {
@@ -321,6 +322,65 @@ public enum Migrations {
                         try await Ledger.apply(effect, groupID: groupID, sql)
                     }
                 }
+            }
+        ),
+        Migration(
+            id: "0007_owned_split_format",
+            statements: [],
+            // Every split_json row held the API's split object as it was sent (amounts as decimal
+            // strings in major units, any fields the client added). Each becomes `StoredSplit`
+            // version 1: only what its mode uses, amounts in minor units. A row that cannot be read
+            // (none is known) is rewritten as the exact split its live shares already are, so no
+            // expense is lost and its money is unchanged.
+            fill: { sql in
+                for row in try await sql.raw("SELECT id, currency, split_json FROM expenses").all() {
+                    let id = try row.decode(column: "id", as: String.self)
+                    let rule: SplitRule
+                    if let read = try? StoredSplit.decode(
+                        try row.decode(column: "split_json", as: String.self),
+                        currency: try row.decode(column: "currency", as: String.self))
+                    {
+                        rule = read
+                    } else {
+                        rule = .exact(
+                            try await sql.raw(
+                                """
+                                SELECT member_id, amount FROM expense_splits
+                                WHERE expense_id = \(bind: id) AND is_removed = \(bind: false) ORDER BY member_id
+                                """
+                            ).all().map {
+                                MemberAmount(
+                                    MemberID(try $0.decodeUUID("member_id")),
+                                    try $0.decode(column: "amount", as: Int64.self))
+                            })
+                    }
+                    try await sql.raw(
+                        "UPDATE expenses SET split_json = \(bind: StoredSplit.encode(rule)) WHERE id = \(bind: id)"
+                    ).run()
+                }
+            }
+        ),
+        Migration(
+            id: "0008_structured_activity",
+            statements: ["ALTER TABLE activity ADD COLUMN details TEXT NOT NULL DEFAULT '{}'"],
+            // Activity lines stored English sentences (`summary`), which no other language could
+            // show. Each becomes an `ActivityEvent` (names, amounts, counts) read back from its
+            // sentence, which this code's earlier versions wrote from one template per action; a
+            // sentence that does not match its template is kept whole as the event's legacy text.
+            fill: { sql in
+                for row in try await sql.raw("SELECT id, action, actor_name, summary FROM activity").all() {
+                    let event = ActivityEvent.fromLegacy(
+                        action: try row.decode(column: "action", as: String.self),
+                        actorName: try row.decode(column: "actor_name", as: String.self),
+                        summary: try row.decode(column: "summary", as: String.self))
+                    try await sql.raw(
+                        """
+                        UPDATE activity SET details = \(bind: event.json)
+                        WHERE id = \(bind: try row.decode(column: "id", as: String.self))
+                        """
+                    ).run()
+                }
+                try await sql.raw("ALTER TABLE activity DROP COLUMN summary").run()
             }
         ),
     ]

@@ -77,8 +77,7 @@ public struct SettlementStore: Sendable {
                 try await log.changed(.settlement, settlement.id, sql)
                 try await log.activity(
                     actor, "settlement.recorded", .settlement, settlement.id,
-                    "\(actor.name) recorded a transfer of \(ExpenseStore.money(settlement.amount, settlement.currency))",
-                    sql)
+                    ActivityEvent(amount: settlement.amount, currency: settlement.currency), sql)
                 return (settlement, try render(settlement))
             }
         }
@@ -131,8 +130,7 @@ public struct SettlementStore: Sendable {
             try await log.changed(.settlement, id, isDeleted: true, sql)
             try await log.activity(
                 actor, "settlement.deleted", .settlement, id,
-                "\(actor.name) deleted a transfer of \(ExpenseStore.money(settlement.amount, settlement.currency))", sql
-            )
+                ActivityEvent(amount: settlement.amount, currency: settlement.currency), sql)
             return settlement
         }
     }

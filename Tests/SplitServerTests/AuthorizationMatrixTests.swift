@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SplitApp
 import SplitStore
 import SplitTestSupport
 import Testing

@@ -24,7 +24,7 @@ struct SpendingTotalsTests {
         }
         return ExpenseRecord(
             id: UUID(), groupID: UUID(), description: "x", amount: amount, currency: currency, categoryID: category,
-            expenseDate: "2026-11-21", splitJSON: "{}", homeAmount: home?.0, homeCurrency: home?.1,
+            expenseDate: "2026-11-21", rule: .equal([]), homeAmount: home?.0, homeCurrency: home?.1,
             createdByUserID: UUID(), createdAt: 0, updatedAt: 0, payers: [PayerRecord(memberID: aki, amount: amount)],
             shares: all)
     }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import SplitApp
 import SplitServer
 import SplitStore
 import SplitTestSupport
@@ -95,6 +96,7 @@ enum TestApp {
     static func with(
         _ backend: Database.Backend, live: Bool = false,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        sessionLookups: SessionLookupCounter? = nil,
         _ body: @escaping @Sendable (API) async throws -> Void
     ) async throws {
         try await TestDatabases.withConfiguration(backend) { database in
@@ -102,7 +104,8 @@ enum TestApp {
             configure(&configuration)
             var logger = TestDatabases.logger
             logger.logLevel = configuration.logLevel
-            let app = try await buildApplication(configuration: configuration, logger: logger)
+            let app = try await buildApplication(
+                configuration: configuration, logger: logger, sessionLookups: sessionLookups)
             // `.live` runs a real server on a loopback socket, for what depends on the peer address.
             try await app.test(live ? .live : .router) { client in
                 try await body(API(client: client, databaseConfiguration: database))

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import SplitApp
 import SplitStore
 import Testing
 
@@ -194,6 +195,48 @@ struct WebTests {
             ("/account/password", [("currentPassword", "correct horse"), ("newPassword", "forged password")]),
             ("/account/sessions/\(UUID().uuidString)/revoke", []),
         ]
+    }
+
+    @Test("a page or a form post looks its session up once, however many use cases it runs")
+    func oneSessionLookUpPerRequest() async throws {
+        let lookups = SessionLookupCounter()
+        try await TestApp.with(.sqlite, sessionLookups: lookups) { api in
+            // setup
+            var setup = try await Self.setup(api)
+            _ = try await setup.aki.get("/groups/\(setup.groupID)/expenses/new")
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+                .list("members")
+            let fields: [(String, String)] =
+                [
+                    ("_id", UUID().uuidString), ("description", "Tea"), ("amount", "900"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"),
+                ] + members.map { ("in_\($0.string("id") ?? "")", "1") }
+            // act: a form post that previews, then one that saves (both check the group, the
+            // members, the categories and the shares), then the expense page with its histories
+            var before = lookups.value
+            let preview = try await setup.aki.post(
+                "/groups/\(setup.groupID)/expenses", fields + [("intent", "preview")])
+            // validate
+            #expect(preview.status == .ok)
+            #expect(lookups.value - before == 1)
+            before = lookups.value
+            let saved = try await setup.aki.post("/groups/\(setup.groupID)/expenses", fields)
+            #expect(saved.status == .seeOther)
+            #expect(lookups.value - before == 1)
+            before = lookups.value
+            let page = try await setup.aki.get(try #require(saved.headers[.location]))
+            #expect(page.status == .ok && page.text.contains("Tea"))
+            #expect(lookups.value - before == 1)
+            // An API call: one look-up too; a page without a session cookie: none.
+            before = lookups.value
+            #expect(
+                try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token).status == .ok)
+            #expect(lookups.value - before == 1)
+            before = lookups.value
+            var visitor = Browser(api)
+            _ = try await visitor.get("/login")
+            #expect(lookups.value - before == 0)
+        }
     }
 
     @Test("a form posted without its CSRF token, with a wrong one or another session's is refused and changes nothing")

@@ -57,7 +57,7 @@ struct WriteGrantTests {
     static func expense(_ f: Fixture, payer: UUID, other: UUID) -> ExpenseRecord {
         ExpenseRecord(
             id: UUID(), groupID: f.group.id, description: "Ramen", amount: 3_000, currency: "JPY",
-            categoryID: f.category, expenseDate: "2026-11-21", splitJSON: "{\"mode\":\"equal\"}",
+            categoryID: f.category, expenseDate: "2026-11-21", rule: .equal([]),
             createdByUserID: f.ben.userID ?? UUID(), createdAt: 3_000, updatedAt: 3_000,
             payers: [PayerRecord(memberID: payer, amount: 3_000)],
             shares: [

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 
@@ -19,6 +20,7 @@ struct APIHandler: APIProtocol {
     let idempotency: IdempotencyStore
     let limiter: RateLimiter
     let passwords: PasswordHasher
+    let expenseUseCases: ExpenseUseCases
     let configuration: ServerConfiguration
     /// Compared against when the account does not exist, so both answers take one bcrypt's time.
     let unknownAccountHash: String
@@ -47,47 +49,68 @@ struct APIHandler: APIProtocol {
     }
 }
 
-/// A logged-in request: the user and the session its token belongs to. Handlers that need a
-/// user get one of these from `authenticate()`; there is no other way to make one (STYLE §10).
-struct Caller: Sendable {
-    let user: UserRecord
-    let session: SessionRecord
-}
-
 extension APIHandler {
-    /// The caller behind the bearer token, or a 401 with `WWW-Authenticate` (never a 403: an
-    /// expired or revoked token means "log in again", DESIGN §5).
+    /// The caller the request's middleware resolved from its bearer token (or the web's session
+    /// cookie), or a 401 with `WWW-Authenticate` (never a 403: an expired or revoked token means
+    /// "log in again", DESIGN §5). Asked where the operation needs it, so errors come in the
+    /// same order as before; the session is looked up once per request whatever asks.
     func authenticate() async throws -> Caller {
-        guard let header = try request.authorization else { throw APIError.unauthenticated(invalidToken: false) }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", (20...200).contains(parts[1].count) else {
-            throw APIError.unauthenticated(invalidToken: true)
+        switch try request.caller {
+        case .anonymous: throw APIError.unauthenticated(invalidToken: false)
+        case .invalid: throw APIError.unauthenticated(invalidToken: true)
+        case .signedIn(let caller): return caller
         }
-        guard
-            let (session, user) = try await accounts.authenticate(
-                tokenHash: SessionToken.hash(String(parts[1])), now: now())
-        else { throw APIError.unauthenticated(invalidToken: true) }
-        return Caller(user: user, session: session)
     }
 
-    /// The group and the caller's membership, when `action` is allowed (`WriteGrant.refusal`,
-    /// DESIGN §4): a non-member gets a 404 exactly like an unknown or malformed id, a member
-    /// without the right a 403, a change to an archived group a 409.
+    /// The group and the caller's membership, when `action` is allowed (`GroupAccess`): a
+    /// non-member gets a 404 exactly like an unknown or malformed id.
     func access(
         _ groupID: String, as caller: Caller, for action: GroupAction
     ) async throws -> (group: GroupRecord, me: MemberRecord) {
-        guard let id = UUID(uuidString: groupID),
-            let me = try await groups.membership(groupID: id, userID: caller.user.id),
-            let group = try await groups.group(id: id)
-        else { throw APIError.notFound("group") }
-        try Self.require([action], me, in: group)
-        return (group, me)
+        guard let id = UUID(uuidString: groupID) else { throw APIError.notFound("group") }
+        return try await GroupAccess(groups: groups).check(id, caller, for: action)
     }
 
     /// The same decision for actions known only once the request's target has been read.
     static func require(_ actions: [GroupAction], _ me: MemberRecord, in group: GroupRecord) throws {
-        if let refusal = WriteGrant.refusal(for: actions, by: me.membership, groupIsArchived: group.isArchived) {
-            throw APIError(refusal)
+        try GroupAccess.require(actions, me, in: group)
+    }
+
+    /// Who is writing, and the actions `access` allowed them, for the store to decide again
+    /// inside the write's transaction (`WriteGrant`).
+    func actor(_ caller: Caller, _ me: MemberRecord, for actions: GroupAction...) throws -> Actor {
+        try actor(caller, me, for: actions)
+    }
+
+    func actor(_ caller: Caller, _ me: MemberRecord, for actions: [GroupAction]) throws -> Actor {
+        GroupAccess.actor(caller, me, origin: try request.origin, for: actions)
+    }
+
+    /// Every category name of the group by id, deleted ones too: expenses keep their names.
+    func categoryNames(_ groupID: UUID) async throws -> [UUID: String] {
+        try await expenseUseCases.categoryNames(groupID)
+    }
+
+    /// The claim for an `Idempotency-Key`: the key, and a hash of the route and body.
+    func idempotencyClaim(
+        _ key: String?, caller: Caller, route: String, body: some Encodable
+    ) throws -> IdempotencyClaim? {
+        guard let key else { return nil }
+        guard (1...200).contains(key.utf8.count),
+            !AccountInput.containsControlCharacters(key, allowingLineBreaks: false)
+        else { throw APIError.badRequest("Idempotency-Key must be 1 to 200 characters.") }
+        return IdempotencyClaim(
+            userID: caller.user.id, key: key, requestHash: try Self.requestHash(route: route, body: body))
+    }
+
+    /// The wire value of a create's outcome: the stored response on a replay, a 422 when the key
+    /// came with another body.
+    static func response<T: Decodable>(_ outcome: IdempotencyOutcome<some Sendable>, as type: T.Type) throws -> T {
+        switch outcome {
+        case .created(_, let response), .replayed(let response):
+            return try WireJSON.decode(T.self, from: response.body)
+        case .keyReused:
+            throw AppError.idempotencyKeyReused
         }
     }
 }

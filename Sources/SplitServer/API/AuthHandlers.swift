@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 

@@ -1,70 +1,36 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Logging
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 
-/// The fields of an expense as the wire gives them, before checking: a create, or an edit laid
-/// over the stored expense.
-struct ExpenseDraft {
-    var description: String
-    var amount: String
-    var currency: String
-    var category: String?
-    var expenseDate: String
-    var paidBy: [Components.Schemas.MemberAmount]?
-    var paidByMemberId: String?
-    var split: Components.Schemas.SplitInput?
-    var splits: [Components.Schemas.MemberAmount]?
-    var homeAmount: String?
-}
-
+/// The expense operations of the API: wire in, one `ExpenseUseCases` call, wire out (STYLE §8).
 extension APIHandler {
     func createExpense(_ input: Operations.CreateExpense.Input) async throws -> Operations.CreateExpense.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let (group, me) = try await access(body.groupId, as: caller, for: .addExpense)
-        let claim = try idempotencyClaim(
-            input.headers.idempotencyKey, caller: caller, route: "POST /api/expenses", body: body)
-        // A retry gets its first answer even if the request would no longer pass validation.
-        if let claim, let earlier = try await idempotency.lookup(claim) {
-            return .created(.init(body: .json(try Self.response(earlier, as: Components.Schemas.ExpenseResponse.self))))
+        // Malformed is unknown, exactly like another group's id (DESIGN §4).
+        guard let groupID = UUID(uuidString: body.groupId) else { throw APIError.notFound("group") }
+        let idempotency = try input.headers.idempotencyKey.map { key in
+            IdempotencyRequest(key: key, requestHash: try Self.requestHash(route: "POST /api/expenses", body: body))
         }
-        let id = try Self.clientID(body.id)
-        let draft = ExpenseDraft(
-            description: body.description, amount: body.amount, currency: body.currency, category: body.category,
-            expenseDate: body.expenseDate, paidBy: body.paidBy, paidByMemberId: body.paidByMemberId, split: body.split,
-            splits: body.splits, homeAmount: body.homeAmount)
-        let current = now()
-        let (expense, categories) = try await buildExpense(
-            draft, id: id, group: group, me: me, createdBy: caller.user.id, now: current)
-        let outcome: IdempotencyOutcome<ExpenseRecord>
-        do {
-            outcome = try await expenses.create(
-                expense, actor: try actor(caller, me, for: .addExpense), idempotency: claim
-            ) { stored in
+        switch try await expenseUseCases.create(
+            EnteredExpense(wire: body), id: try Self.clientID(body.id), groupID: groupID, caller: caller,
+            origin: try request.origin, idempotency: idempotency,
+            render: { view in
                 StoredResponse(
-                    status: 201,
-                    body: try WireJSON.encode(
-                        Components.Schemas.ExpenseResponse(
-                            expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency))))
-            }
-        } catch ExpenseStoreError.idTaken {
-            throw APIError.conflict(field: "id", message: "An expense with that id exists already.")
-        } catch  where Database.isUniqueViolation(error) {
-            // The same client id created at this moment in another group.
-            throw APIError.conflict(field: "id", message: "An expense with that id exists already.")
-        }
-        if case .created(let stored, _) = outcome {
-            // What was stored, as it was stored: no need to read back the bytes kept for the key.
+                    status: 201, body: try WireJSON.encode(Components.Schemas.ExpenseResponse(expense: try .init(view)))
+                )
+            })
+        {
+        case .created(let view):
+            return .created(.init(body: .json(.init(expense: try .init(view)))))
+        case .replayed(let response):
             return .created(
-                .init(
-                    body: .json(
-                        .init(expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency)))))
+                .init(body: .json(try WireJSON.decode(Components.Schemas.ExpenseResponse.self, from: response.body))))
         }
-        return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.ExpenseResponse.self))))
     }
 
     /// The most expenses one batch holds (openapi.yaml says the same).
@@ -105,19 +71,13 @@ extension APIHandler {
 
     func getExpense(_ input: Operations.GetExpense.Input) async throws -> Operations.GetExpense.Output {
         let caller = try await authenticate()
-        let (expense, group, _) = try await expenseAccess(input.path.expenseId, caller, action: { _, _ in .read })
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        expense: try .init(
-                            expense, categories: try await categoryNames(group.id), homeCurrency: group.homeCurrency))))
-        )
+        let view = try await expenseUseCases.expense(try Self.id(input.path.expenseId, "expense"), caller: caller)
+        return .ok(.init(body: .json(.init(expense: try .init(view)))))
     }
 
     func listExpenses(_ input: Operations.ListExpenses.Input) async throws -> Operations.ListExpenses.Output {
         let caller = try await authenticate()
-        let (group, _) = try await access(input.path.groupId, as: caller, for: .read)
+        let groupID = try Self.id(input.path.groupId, "group")
         let query = input.query
         var filter = ExpenseFilter()
         filter.categoryID = try query.category.map { text in
@@ -139,16 +99,9 @@ extension APIHandler {
             }
             filter.after = (try MoneyInput.date(String(parts[0]), field: "cursor"), id)
         }
-        let (page, hasMore) = try await expenses.expenses(groupID: group.id, filter: filter)
-        let categories = try await categoryNames(group.id)
-        let next = hasMore ? page.last.map { "\($0.expenseDate)_\($0.id.text)" } : nil
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        expenses: try page.map {
-                            try .init($0, categories: categories, homeCurrency: group.homeCurrency)
-                        }, nextCursor: next))))
+        let (page, hasMore) = try await expenseUseCases.list(groupID: groupID, filter: filter, caller: caller)
+        let next = hasMore ? page.last.map { "\($0.expense.expenseDate)_\($0.expense.id.text)" } : nil
+        return .ok(.init(body: .json(.init(expenses: try page.map { try .init($0) }, nextCursor: next))))
     }
 
     func updateExpense(_ input: Operations.UpdateExpense.Input) async throws -> Operations.UpdateExpense.Output {
@@ -164,130 +117,40 @@ extension APIHandler {
     }
 
     func deleteExpense(_ input: Operations.DeleteExpense.Input) async throws -> Operations.DeleteExpense.Output {
-        .ok(
-            .init(
-                body: .json(
-                    try await setExpenseDeleted(
-                        input.path.expenseId, true, ifMatch: input.headers.ifMatch))))
+        .ok(.init(body: .json(try await setExpenseDeleted(input.path.expenseId, true, ifMatch: input.headers.ifMatch))))
     }
 
     func restoreExpense(_ input: Operations.RestoreExpense.Input) async throws -> Operations.RestoreExpense.Output {
         .ok(
-            .init(
-                body: .json(
-                    try await setExpenseDeleted(
-                        input.path.expenseId, false, ifMatch: input.headers.ifMatch))))
+            .init(body: .json(try await setExpenseDeleted(input.path.expenseId, false, ifMatch: input.headers.ifMatch)))
+        )
     }
 
     func setSharePayment(_ input: Operations.SetSharePayment.Input) async throws -> Operations.SetSharePayment.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        guard let splitID = UUID(uuidString: input.path.splitId), let found = try await expenses.share(id: splitID)
-        else {
-            throw APIError.notFound("share")
-        }
-        let (_, me) = try await access(found.expense.groupID.text, as: caller, for: .read)
-        let isDebtorOrPayer = found.share.memberID == me.id || found.expense.payers.contains { $0.memberID == me.id }
-        let action = GroupAction.markSharePaid(isDebtorOrPayer: isDebtorOrPayer)
-        _ = try await access(found.expense.groupID.text, as: caller, for: action)
-        let reason =
-            try body.reason.map { text in
-                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard trimmed.unicodeScalars.count <= 500,
-                    !AccountInput.containsControlCharacters(trimmed, allowingLineBreaks: true)
-                else { throw APIError.invalid(field: "reason", "A reason has at most 500 characters.") }
-                return trimmed.isEmpty ? nil : trimmed
-            } ?? nil
-        let current = now()
-        do {
-            guard
-                let (share, _) = try await expenses.setPaid(
-                    splitID: splitID, groupID: found.expense.groupID, body.isPaid, reason: reason,
-                    actor: try actor(caller, me, for: action), now: current, date: MoneyInput.today(current))
-            else { throw APIError.notFound("share") }
-            return .ok(.init(body: .json(.init(split: .init(share, currency: found.expense.currency)))))
-        } catch ExpenseStoreError.expenseDeleted {
-            throw APIError(.conflict, code: "expense_deleted", message: "The expense is deleted; restore it first.")
-        }
+        let (share, currency) = try await expenseUseCases.setSharePaid(
+            try Self.id(input.path.splitId, "share"), body.isPaid, reason: body.reason, caller: caller,
+            origin: try request.origin)
+        return .ok(.init(body: .json(.init(split: .init(share, currency: currency)))))
     }
 
     func getShareHistory(_ input: Operations.GetShareHistory.Input) async throws -> Operations.GetShareHistory.Output {
         let caller = try await authenticate()
-        guard let splitID = UUID(uuidString: input.path.splitId), let found = try await expenses.share(id: splitID)
-        else {
-            throw APIError.notFound("share")
-        }
-        let (_, me) = try await access(found.expense.groupID.text, as: caller, for: .read)
-        let seesDetails = Permissions.decide(.seeAuditDetails, for: me.membership) == .allowed
-        let history = try await expenses.history(splitID: splitID)
+        let (history, seesDetails) = try await expenseUseCases.shareHistory(
+            try Self.id(input.path.splitId, "share"), caller: caller)
         return .ok(.init(body: .json(.init(history: history.map { .init($0, withDetails: seesDetails) }))))
-    }
-
-    // MARK: - Shared steps
-
-    /// The expense, its group and the caller's membership, when `action` (given the expense and
-    /// my member) is allowed; another group's expense is the same 404 as an unknown one.
-    func expenseAccess(
-        _ idText: String, _ caller: Caller, action: (ExpenseRecord, MemberRecord) -> GroupAction
-    ) async throws -> (ExpenseRecord, GroupRecord, MemberRecord) {
-        guard let id = UUID(uuidString: idText), let expense = try await expenses.expense(id: id) else {
-            throw APIError.notFound("expense")
-        }
-        let (group, me) = try await access(expense.groupID.text, as: caller, for: .read)
-        let needed = action(expense, me)
-        if needed != .read { _ = try await access(expense.groupID.text, as: caller, for: needed) }
-        return (expense, group, me)
     }
 
     private func editExpense(
         _ idText: String, _ body: Components.Schemas.UpdateExpenseRequest, ifMatch: String?
     ) async throws -> Components.Schemas.ExpenseResponse {
         let caller = try await authenticate()
-        let (current, group, me) = try await expenseAccess(idText, caller) { expense, _ in
-            .editExpense(isOwn: expense.createdByUserID == caller.user.id)
-        }
-        guard let basedOn = try body.version ?? Self.version(ifMatch) else {
-            throw APIError(
-                .preconditionRequired, code: "precondition_required",
-                message: "Send the version this edit is based on, as \"version\" or If-Match.")
-        }
-        let categories = try await categoryNames(group.id)
-        if basedOn != current.version {
-            throw try APIError.staleVersion(
-                Components.Schemas.Expense(current, categories: categories, homeCurrency: group.homeCurrency))
-        }
-        var draft = try Self.draft(of: current, homeCurrency: group.homeCurrency)
-        if let description = body.description { draft.description = description }
-        if let amount = body.amount {
-            // One payer of the whole amount follows a new amount unless payers are given too.
-            if body.paidBy == nil, body.paidByMemberId == nil, current.payers.count == 1 {
-                draft.paidBy = nil
-                draft.paidByMemberId = current.payers[0].memberID.text
-            }
-            draft.amount = amount
-        }
-        if let currency = body.currency { draft.currency = currency }
-        if let category = body.category { draft.category = category }
-        if let date = body.expenseDate { draft.expenseDate = date }
-        if let paidBy = body.paidBy { draft.paidBy = paidBy; draft.paidByMemberId = nil }
-        if let payer = body.paidByMemberId, body.paidBy == nil { draft.paidBy = nil; draft.paidByMemberId = payer }
-        if let split = body.split { draft.split = split; draft.splits = nil }
-        if let splits = body.splits, body.split == nil { draft.split = nil; draft.splits = splits }
-        if let home = body.homeAmount { draft.homeAmount = home }
-        let (updated, _) = try await buildExpense(
-            draft, id: current.id, group: group, me: me, createdBy: current.createdByUserID, now: now())
-        switch try await expenses.update(
-            updated, expectedVersion: basedOn,
-            actor: try actor(caller, me, for: .editExpense(isOwn: current.createdByUserID == caller.user.id)),
-            now: now())
-        {
-        case .written(let stored):
-            return .init(expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency))
-        case .stale(let latest):
-            throw try APIError.staleVersion(
-                Components.Schemas.Expense(latest, categories: categories, homeCurrency: group.homeCurrency))
-        case nil: throw APIError.notFound("expense")
-        }
+        let view = try await expenseUseCases.edit(
+            try Self.id(idText, "expense"), ExpensePatch(wire: body),
+            basedOn: { try body.version ?? Self.version(ifMatch) },
+            caller: caller, origin: try request.origin)
+        return .init(expense: try .init(view))
     }
 
     /// Deletes or restores; with a version (If-Match), only if the expense is still at it.
@@ -296,131 +159,15 @@ extension APIHandler {
     {
         let caller = try await authenticate()
         let version = try Self.version(ifMatch)
-        let (current, group, me) = try await expenseAccess(idText, caller) { expense, _ in
-            .editExpense(isOwn: expense.createdByUserID == caller.user.id)
-        }
-        let categories = try await categoryNames(group.id)
-        switch try await expenses.setDeleted(
-            id: current.id, groupID: group.id, isDeleted, expectedVersion: version,
-            actor: try actor(caller, me, for: .editExpense(isOwn: current.createdByUserID == caller.user.id)),
-            now: now()
-        )
-        {
-        case .written(let stored):
-            return .init(expense: try .init(stored, categories: categories, homeCurrency: group.homeCurrency))
-        case .stale(let stored):
-            throw try APIError.staleVersion(
-                Components.Schemas.Expense(stored, categories: categories, homeCurrency: group.homeCurrency))
-        case nil: throw APIError.notFound("expense")
-        }
+        let view = try await expenseUseCases.setDeleted(
+            try Self.id(idText, "expense"), isDeleted, basedOn: version, caller: caller, origin: try request.origin)
+        return .init(expense: try .init(view))
     }
 
-    /// Checks a draft against the group (members, category, currency) and SplitCore, and makes
-    /// the record to store: payers and owed shares in minor units (DESIGN §3).
-    func buildExpense(
-        _ draft: ExpenseDraft, id: UUID, group: GroupRecord, me: MemberRecord, createdBy: UUID, now: Int64
-    ) async throws -> (ExpenseRecord, categoryNames: [UUID: String]) {
-        let description = draft.description.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(description.unicodeScalars.count),
-            !AccountInput.containsControlCharacters(description, allowingLineBreaks: false)
-        else { throw APIError.invalid(field: "description", "A description has 1 to 200 characters.") }
-        let currency = try MoneyInput.currency(draft.currency, field: "currency")
-        let total = try MoneyInput.amount(draft.amount, currency, field: "amount")
-        let date = try MoneyInput.date(draft.expenseDate, field: "expenseDate")
-        let (category, categoryNames) = try await resolveCategory(draft.category, groupID: group.id, now: now)
-        let members = try await groups.members(groupID: group.id)
-        let active = Set(members.filter(\.isActive).map { MemberID($0.id) })
-
-        var reader = SplitInputReader(currency: currency)
-        var noted: [(MemberID, String)] = []
-        let payers: [MemberAmount]
-        if let paidBy = draft.paidBy {
-            payers = try paidBy.enumerated().map { index, entry in
-                let id = try MoneyInput.member(entry.memberId, field: "paidBy[\(index)].memberId")
-                noted.append((id, "paidBy[\(index)].memberId"))
-                return MemberAmount(id, try MoneyInput.amount(entry.amount, currency, field: "paidBy[\(index)].amount"))
-            }
-        } else {
-            let payer =
-                try draft.paidByMemberId.map { try MoneyInput.member($0, field: "paidByMemberId") } ?? MemberID(me.id)
-            noted.append((payer, "paidByMemberId"))
-            payers = [MemberAmount(payer, total)]
-        }
-        var splitInput: Components.Schemas.SplitInput
-        let rule: SplitRule
-        if let split = draft.split {
-            splitInput = split
-            rule = try reader.rule(split, field: "split")
-        } else if let splits = draft.splits {
-            splitInput = .init(mode: .exact, amounts: splits)
-            rule = try reader.rule(splitInput, field: "splits")
-        } else {
-            // Nothing said: equally among everyone still in the group.
-            splitInput = .init(mode: .equal, memberIds: active.sorted().map(\.description))
-            rule = try reader.rule(splitInput, field: "split")
-        }
-        for (member, field) in noted + reader.members where !active.contains(member) {
-            throw APIError.invalid(field: field, "\(member) is not an active member of this group.")
-        }
-        let computed: ExpenseSplit
-        do {
-            computed = try ExpenseSplit.compute(
-                total: Money(minorUnits: total, currency: currency), payers: payers, rule: rule,
-                tieBreak: TieBreak(seed: id.text))
-        } catch {
-            throw APIError.invalid(field: error.field, error.description)
-        }
-        let home = try Currency(code: group.homeCurrency)
-        let homeAmount = try draft.homeAmount.map { try MoneyInput.amount($0, home, field: "homeAmount") }
-        if homeAmount == 0 { throw APIError.invalid(field: "homeAmount", "homeAmount must be more than zero.") }
-        splitInput.memberIds = splitInput.memberIds?.map { $0.lowercased() }
-        let record = ExpenseRecord(
-            id: id, groupID: group.id, description: description, amount: total, currency: currency.code,
-            categoryID: category, expenseDate: date,
-            splitJSON: String(decoding: try WireJSON.encode(splitInput), as: UTF8.self),
-            homeAmount: currency == home ? nil : homeAmount,
-            homeCurrency: currency == home || homeAmount == nil ? nil : home.code,
-            createdByUserID: createdBy, createdAt: now,
-            updatedAt: now, payers: computed.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
-            shares: computed.owed.map { ShareRecord(id: UUID(), memberID: $0.memberID.uuid, amount: $0.amount) })
-        return (record, categoryNames)
-    }
-
-    /// A category by id or by name (any case); none means the default "Other". Also every
-    /// category's name, from the same read.
-    private func resolveCategory(
-        _ text: String?, groupID: UUID, now: Int64
-    ) async throws -> (UUID, names: [UUID: String]) {
-        var all = try await categories.allCategories(groupID: groupID)
-        if !all.contains(where: { !$0.isDeleted }) {
-            _ = try await categories.categories(groupID: groupID, now: now)  // makes the defaults
-            all = try await categories.allCategories(groupID: groupID)
-        }
-        let names = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.name) })
-        let live = all.filter { !$0.isDeleted }
-        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
-            let other = live.first { $0.isDefault && $0.name == "Other" } ?? live[live.count - 1]
-            return (other.id, names)
-        }
-        if let id = UUID(uuidString: text), let match = live.first(where: { $0.id == id }) { return (match.id, names) }
-        if let match = live.first(where: { $0.name.lowercased() == text.lowercased() }) { return (match.id, names) }
-        throw APIError.invalid(field: "category", "There is no category \"\(text.prefix(50))\" in this group.")
-    }
-
-    /// Every category name of the group by id, deleted ones too: expenses keep their names.
-    func categoryNames(_ groupID: UUID) async throws -> [UUID: String] {
-        Dictionary(uniqueKeysWithValues: try await categories.allCategories(groupID: groupID).map { ($0.id, $0.name) })
-    }
-
-    static func draft(of expense: ExpenseRecord, homeCurrency: String) throws -> ExpenseDraft {
-        ExpenseDraft(
-            description: expense.description, amount: MoneyInput.text(expense.amount, expense.currency),
-            currency: expense.currency, category: expense.categoryID.text, expenseDate: expense.expenseDate,
-            paidBy: expense.payers.map {
-                .init(memberId: $0.memberID.text, amount: MoneyInput.text($0.amount, expense.currency))
-            },
-            split: try WireJSON.decode(Components.Schemas.SplitInput.self, from: Data(expense.splitJSON.utf8)),
-            homeAmount: expense.homeAmount.map { MoneyInput.text($0, expense.homeCurrency ?? homeCurrency) })
+    /// A path id; a malformed one is as unknown as a missing one (404, DESIGN §4).
+    static func id(_ text: String, _ what: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else { throw APIError.notFound(what) }
+        return id
     }
 
     /// "3", "\"3\"" or "W/\"3\"" → 3; "*" (any version, RFC 9110) → nil.
@@ -432,47 +179,12 @@ extension APIHandler {
         return version
     }
 
-    /// Who is writing, and the actions `access` allowed them, for the store to decide again
-    /// inside the write's transaction (`WriteGrant`).
-    func actor(_ caller: Caller, _ me: MemberRecord, for actions: GroupAction...) throws -> Actor {
-        try actor(caller, me, for: actions)
-    }
-
-    func actor(_ caller: Caller, _ me: MemberRecord, for actions: [GroupAction]) throws -> Actor {
-        let request = try request
-        return Actor(
-            userID: caller.user.id, name: me.name, ipAddress: request.clientAddress,
-            deviceInfo: request.userAgent.map { String($0.prefix(200)) },
-            grant: WriteGrant(memberID: me.id, actions: actions))
-    }
-
-    /// The claim for an `Idempotency-Key`: the key, and a hash of the route and body (re-encoded,
-    /// so key order and spacing do not matter).
-    func idempotencyClaim(
-        _ key: String?, caller: Caller, route: String, body: some Encodable
-    ) throws -> IdempotencyClaim? {
-        guard let key else { return nil }
-        guard (1...200).contains(key.utf8.count),
-            !AccountInput.containsControlCharacters(key, allowingLineBreaks: false)
-        else { throw APIError.badRequest("Idempotency-Key must be 1 to 200 characters.") }
+    /// A hash of the route and body (re-encoded, so key order and spacing do not matter): what an
+    /// `Idempotency-Key` is bound to.
+    static func requestHash(route: String, body: some Encodable) throws -> String {
         var bytes = Data(route.utf8)
         bytes.append(try WireJSON.encode(body))
-        let hash = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
-        return IdempotencyClaim(userID: caller.user.id, key: key, requestHash: hash)
-    }
-
-    /// The wire value of a create's outcome: the stored response on a replay, a 422 when the key
-    /// came with another body.
-    static func response<T: Decodable>(_ outcome: IdempotencyOutcome<some Sendable>, as type: T.Type) throws -> T {
-        switch outcome {
-        case .created(_, let response), .replayed(let response):
-            return try WireJSON.decode(T.self, from: response.body)
-        case .keyReused:
-            throw APIError(
-                .unprocessableContent, code: "idempotency_key_reused",
-                message: "This Idempotency-Key was used with another request.",
-                details: ["field": .string("Idempotency-Key")])
-        }
+        return IdempotencyRequest.hash(bytes)
     }
 }
 
@@ -489,63 +201,5 @@ enum WireJSON {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try decoder.decode(type, from: data)
-    }
-}
-
-extension APIError {
-    /// 412 for an edit based on an old version, with the stored state (DESIGN §5).
-    static func staleVersion(_ current: some Encodable) throws -> APIError {
-        APIError(
-            .preconditionFailed, code: "stale_version",
-            message: "Someone changed this since you loaded it; nothing was saved.",
-            details: ["field": .string("version"), "current": try JSONValue(encoding: current)])
-    }
-}
-
-extension Components.Schemas.ExpenseShare {
-    init(_ share: ShareRecord, currency: String) {
-        self.init(
-            id: share.id.text, memberId: share.memberID.text, amount: MoneyInput.text(share.amount, currency),
-            isPaid: share.isPaid, paidAt: share.paidAt.map(Date.init(milliseconds:)))
-    }
-}
-
-extension Components.Schemas.Expense {
-    init(_ expense: ExpenseRecord, categories: [UUID: String], homeCurrency: String) throws {
-        let currency = expense.currency
-        self.init(
-            id: expense.id.text, groupId: expense.groupID.text, description: expense.description,
-            amount: MoneyInput.text(expense.amount, currency), currency: currency, category: expense.categoryID.text,
-            categoryName: categories[expense.categoryID] ?? "Other", expenseDate: expense.expenseDate,
-            createdByUserId: expense.createdByUserID.text,
-            payers: expense.payers.map {
-                .init(memberId: $0.memberID.text, amount: MoneyInput.text($0.amount, currency))
-            },
-            splits: expense.liveShares.map { .init($0, currency: currency) },
-            split: try WireJSON.decode(Components.Schemas.SplitInput.self, from: Data(expense.splitJSON.utf8)),
-            homeAmount: expense.homeAmount.map { MoneyInput.text($0, expense.homeCurrency ?? homeCurrency) },
-            version: expense.version,
-            createdAt: Date(milliseconds: expense.createdAt),
-            updatedAt: Date(milliseconds: expense.updatedAt), isDeleted: expense.isDeleted)
-    }
-}
-
-extension Components.Schemas.HistoryEntry {
-    init(_ entry: PaymentHistoryRecord, withDetails: Bool) {
-        self.init(
-            id: entry.id.text, expenseSplitId: entry.splitID.text, action: entry.isPaid ? .markedPaid : .markedUnpaid,
-            performedByUserId: entry.performedByUserID.text, performedByName: entry.performedByName,
-            performedAt: Date(milliseconds: entry.performedAt), reason: entry.reason,
-            ipAddress: withDetails ? entry.ipAddress : nil, deviceInfo: withDetails ? entry.deviceInfo : nil)
-    }
-}
-
-extension APIHandler {
-    /// The payers and shares an expense would have, computed exactly as saving it would (the same
-    /// checks, the same tie-break from its id), without saving: the web form's preview.
-    func previewExpense(groupID: String, id: UUID, draft: ExpenseDraft) async throws -> ExpenseRecord {
-        let caller = try await authenticate()
-        let (group, me) = try await access(groupID, as: caller, for: .read)
-        return try await buildExpense(draft, id: id, group: group, me: me, createdBy: caller.user.id, now: now()).0
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 
@@ -257,7 +258,8 @@ extension APIHandler {
                             .init(
                                 id: $0.id.text, action: $0.action, actorUserId: $0.actorUserID?.text,
                                 actorName: $0.actorName,
-                                entity: $0.entity.rawValue, entityId: $0.entityID.text, summary: $0.summary,
+                                entity: $0.entity.rawValue, entityId: $0.entityID.text,
+                                summary: ActivityText.sentence($0),
                                 at: Date(milliseconds: $0.at))
                         }, nextCursor: next))))
     }

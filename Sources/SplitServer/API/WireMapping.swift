@@ -1,5 +1,6 @@
 import Foundation
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 

@@ -28,20 +28,6 @@ struct PasswordHasher: Sendable {
     }
 }
 
-/// Session tokens (DESIGN §4): 256 random bits for the client, only their SHA-256 for the database.
-enum SessionToken {
-    static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-}
-
 /// Invite codes: 20 characters from 31 symbols without look-alikes (no 0/o, 1/l/i), about 99
 /// random bits, so they cannot be guessed and survive being typed from a chat message.
 enum InviteCode {

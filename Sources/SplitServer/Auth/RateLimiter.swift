@@ -1,4 +1,5 @@
 import Foundation
+import SplitApp
 import SplitStore
 
 /// Sliding-window limits over `AttemptStore` (DESIGN §4): a 429 with `Retry-After` once a

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import SplitApp
 
 /// Per-request state (STYLE §10): the socket peer for rate limits and the audit trail.
 public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
@@ -21,9 +22,39 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 struct RequestInfo: Sendable {
     var requestID: String
     var clientAddress: String
-    var authorization: String?
+    /// Who is asking, resolved once by `RequestInfoMiddleware` (bearer token) or `WebMiddleware`
+    /// (session cookie).
+    var caller: CallerState
     var userAgent: String?
     var logger: Logger
 
+    /// For the audit trail of what this request writes.
+    var origin: RequestOrigin { RequestOrigin(clientAddress: clientAddress, userAgent: userAgent) }
+
     @TaskLocal static var current: RequestInfo?
+}
+
+/// The outcome of the one session look-up a request makes.
+enum CallerState: Sendable {
+    /// No credentials were sent.
+    case anonymous
+    /// A token was sent but is malformed, unknown, expired or revoked.
+    case invalid
+    case signedIn(Caller)
+
+    /// Resolves a session token (nil: none sent).
+    static func resolve(token: String?, with resolver: CallerResolver) async throws -> CallerState {
+        guard let token else { return .anonymous }
+        return try await resolver.resolve(token: token).map(CallerState.signedIn) ?? .invalid
+    }
+
+    /// Resolves an `Authorization` header: a bearer token of plausible length, or invalid.
+    static func resolve(authorization header: String?, with resolver: CallerResolver) async throws -> CallerState {
+        guard let header else { return .anonymous }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", (20...200).contains(parts[1].count) else {
+            return .invalid
+        }
+        return try await resolve(token: String(parts[1]), with: resolver)
+    }
 }

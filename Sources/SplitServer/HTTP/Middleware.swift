@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OpenAPIRuntime
+import SplitApp
 import SplitStore
 
 /// The outermost middleware: names every response with its request id, catches every error and
@@ -66,12 +67,14 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         switch error {
         case let error as APIError:
             return error
+        case let error as AppError:
+            return APIError(error)
         case let refusal as WriteRefusal:
-            return APIError(refusal)
+            return APIError(AppError(refusal))
         case let error as ServerError:
             // The generated server wraps everything thrown while decoding or handling.
             if error.underlyingError is APIError || error.underlyingError is HTTPError
-                || error.underlyingError is WriteRefusal
+                || error.underlyingError is WriteRefusal || error.underlyingError is AppError
             {
                 return apiError(for: error.underlyingError)
             }
@@ -155,19 +158,26 @@ struct RequestBodyMiddleware: RouterMiddleware {
     }
 }
 
-/// Puts the request's id, client address and credentials where the API handlers read them.
+/// Puts the request's id, client address and caller where the API handlers read them. An API
+/// request's bearer token is looked up here, once; a page's session cookie is looked up by
+/// `WebMiddleware` instead.
 struct RequestInfoMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let addresses: ClientAddressResolver
+    let callers: CallerResolver
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         let forwarded = request.headers[values: .init("X-Forwarded-For")!]
+        let path = request.uri.path
+        let isAPI = path.hasPrefix("/api/") || path.hasPrefix("/auth/")
         let info = RequestInfo(
             requestID: context.id,
             clientAddress: addresses.resolve(peer: context.remoteAddress?.ipAddress, forwardedFor: forwarded),
-            authorization: request.headers[.authorization],
+            caller: isAPI
+                ? try await CallerState.resolve(authorization: request.headers[.authorization], with: callers)
+                : .anonymous,
             userAgent: request.headers[.userAgent],
             logger: context.logger)
         return try await RequestInfo.$current.withValue(info) { try await next(request, context) }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 
@@ -106,9 +107,9 @@ extension WebApp {
     static func formErrors(_ error: any Error, shown: Set<String>, including extra: Set<Int> = []) throws
         -> [String: String]
     {
-        // A refusal from inside the write's transaction reads as the API would answer it.
-        let known = (error as? APIError) ?? (error as? WriteRefusal).map(APIError.init)
-        guard let apiError = known,
+        // Read as the API would answer it (the one mapping); anything unknown is not the form's.
+        let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
+        guard
             [400, 409, 412, 413, 422, 428, 429].contains(apiError.status.code) || extra.contains(apiError.status.code)
         else { throw error }
         guard case .string(let field)? = apiError.details["field"] else { return ["form": apiError.message] }
@@ -117,6 +118,7 @@ extension WebApp {
     }
 
     static func status(of error: any Error) -> HTTPResponse.Status {
-        ((error as? APIError) ?? (error as? WriteRefusal).map(APIError.init))?.status ?? .unprocessableContent
+        let status = ErrorEnvelopeMiddleware.apiError(for: error).status
+        return status == .internalServerError ? .unprocessableContent : status
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 
@@ -162,13 +163,14 @@ struct ExpenseForm: Sendable {
         }
     }
 
-    func draft(members: [Components.Schemas.Member], paidByDefault: String) -> ExpenseDraft {
+    /// The expense as typed, for the use cases to check.
+    func draft(members: [Components.Schemas.Member], paidByDefault: String) -> EnteredExpense {
         let payers = payers(members: members)
-        return ExpenseDraft(
+        return EnteredExpense(
             description: description, amount: amount, currency: currency,
-            category: category.isEmpty ? nil : category, expenseDate: expenseDate, paidBy: payers,
-            paidByMemberId: payers == nil ? paidByDefault : nil, split: split(members: members), splits: nil,
-            homeAmount: homeAmount.isEmpty ? nil : homeAmount)
+            category: category.isEmpty ? nil : category, expenseDate: expenseDate,
+            paidBy: payers.map(EnteredAmount.list), paidByMemberId: payers == nil ? paidByDefault : nil,
+            split: EnteredSplit(wire: split(members: members)), homeAmount: homeAmount.isEmpty ? nil : homeAmount)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Mustache
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 
@@ -109,22 +110,26 @@ extension WebApp {
         let clientID = UUID(uuidString: web.form["_id"] ?? "") ?? UUID()
         let draft = form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId)
         do {
+            let groupUUID = try APIHandler.id(groupID, "group")
             if web.form["intent"] == "preview" {
-                let preview = try await api.previewExpense(groupID: groupID, id: clientID, draft: draft)
+                let preview = try await expenses.preview(draft, id: clientID, groupID: groupUUID, caller: try caller())
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:])
             }
-            let created = try await api.createExpense(
-                .init(
-                    headers: .init(idempotencyKey: "web-\(clientID.uuidString.lowercased())"),
-                    body: .json(
-                        .init(
-                            id: clientID.uuidString, groupId: groupID, description: draft.description,
-                            amount: draft.amount, currency: draft.currency, category: draft.category,
-                            expenseDate: draft.expenseDate, paidBy: draft.paidBy, paidByMemberId: draft.paidByMemberId,
-                            split: draft.split, homeAmount: draft.homeAmount)))
-            ).created.body.json.expense
-            return Self.redirect("/expenses/\(created.id)")
+            // Bound to the form's id and what it says, like an API create with that key.
+            let wire = Components.Schemas.CreateExpenseRequest(draft, id: clientID.uuidString, groupID: groupID)
+            _ = try await expenses.create(
+                draft, id: clientID, groupID: groupUUID, caller: try caller(), origin: try origin(),
+                idempotency: IdempotencyRequest(
+                    key: "web-\(clientID.uuidString.lowercased())",
+                    requestHash: try APIHandler.requestHash(route: "POST /api/expenses", body: wire)),
+                render: { view in
+                    StoredResponse(
+                        status: 201,
+                        body: try WireJSON.encode(Components.Schemas.ExpenseResponse(expense: try .init(view))))
+                })
+            // A new expense or a resent form: either way the expense with this form's id.
+            return Self.redirect("/expenses/\(clientID.uuidString.lowercased())")
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: clientID.uuidString, version: "", preview: nil,
@@ -142,9 +147,9 @@ extension WebApp {
         var preview: ExpenseRecord?
         var errors: [String: String] = [:]
         do {
-            preview = try await api.previewExpense(
-                groupID: groupID, id: id,
-                draft: form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId))
+            preview = try await expenses.preview(
+                form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId), id: id,
+                groupID: try APIHandler.id(groupID, "group"), caller: try caller())
         } catch {
             errors = try Self.formErrors(error, shown: ["amount", "split", "paidBy", "currency"])
         }
@@ -204,29 +209,36 @@ extension WebApp {
         let draft = form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId)
         // An edit says who paid; none typed means the editor paid it all.
         let sentPayers =
-            draft.paidBy ?? [.init(memberId: draft.paidByMemberId ?? scope.group.myMemberId, amount: draft.amount)]
+            draft.paidBy ?? [
+                EnteredAmount(memberId: draft.paidByMemberId ?? scope.group.myMemberId, value: draft.amount)
+            ]
+        let expenseID = try APIHandler.id(expense.id, "expense")
         do {
             if web.form["intent"] == "preview" {
-                let preview = try await api.previewExpense(
-                    groupID: scope.group.id, id: UUID(uuidString: expense.id) ?? UUID(), draft: draft)
+                let preview = try await expenses.preview(
+                    draft, id: expenseID, groupID: try APIHandler.id(scope.group.id, "group"), caller: try caller())
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: expense.id, version: version, preview: preview, errors: [:])
             }
-            guard let basedOn = Int64(version) else { throw APIError.invalid(field: "version", "Reload the page.") }
-            _ = try await api.updateExpense(
-                .init(
-                    path: .init(expenseId: expense.id),
-                    body: .json(
-                        .init(
-                            description: draft.description, amount: draft.amount, currency: draft.currency,
-                            category: draft.category, expenseDate: draft.expenseDate, paidBy: sentPayers,
-                            split: draft.split, homeAmount: draft.homeAmount, version: basedOn)))
-            ).ok
+            let patch = ExpensePatch(
+                description: draft.description, amount: draft.amount, currency: draft.currency,
+                category: draft.category, expenseDate: draft.expenseDate, paidBy: sentPayers, split: draft.split,
+                homeAmount: draft.homeAmount)
+            _ = try await expenses.edit(
+                expenseID, patch,
+                basedOn: {
+                    guard let basedOn = Int64(version) else {
+                        throw AppError.invalid(field: "version", message: "Reload the page.")
+                    }
+                    return basedOn
+                }, caller: try caller(), origin: try origin())
             return Self.redirect("/expenses/\(expense.id)")
-        } catch let error as APIError where error.status == .preconditionFailed {
-            let current = try await api.getExpense(.init(path: .init(expenseId: expense.id))).ok.body.json.expense
+        } catch AppError.staleExpense(let latest) {
+            let current = try Components.Schemas.Expense(latest)
             // This very change went through already (a double click, a resent form): done.
-            if Self.says(current, draft, payers: sentPayers) { return Self.redirect("/expenses/\(expense.id)") }
+            if ExpenseUseCases.says(latest.expense, draft, payers: sentPayers) {
+                return Self.redirect("/expenses/\(expense.id)")
+            }
             // Someone saved first: show what it says now and keep what this user typed; saving
             // again is a decision made knowing both (nothing is overwritten unseen).
             let mode = ExpenseForm.modes.first { $0.0 == current.split.mode }?.1 ?? "Itemized"
@@ -243,28 +255,9 @@ extension WebApp {
         }
     }
 
-    /// Whether the expense already says what this edit would make it say.
-    static func says(
-        _ current: Components.Schemas.Expense, _ draft: ExpenseDraft, payers: [Components.Schemas.MemberAmount]
-    ) -> Bool {
-        func same(_ a: String?, _ b: String?) -> Bool {
-            guard let a, let b else { return a == nil && b == nil }
-            return (try? DecimalValue(parsing: a)) == (try? DecimalValue(parsing: b))
-                && (try? DecimalValue(parsing: a)) != nil
-        }
-        func payerSet(_ list: [Components.Schemas.MemberAmount]) -> Set<String> {
-            Set(list.map { "\($0.memberId)=\((try? DecimalValue(parsing: $0.amount))?.description ?? $0.amount)" })
-        }
-        return current.description == draft.description.trimmingCharacters(in: .whitespacesAndNewlines)
-            && same(current.amount, draft.amount) && current.currency == draft.currency.uppercased()
-            && current.expenseDate == draft.expenseDate && (draft.category.map { $0 == current.category } ?? true)
-            && (draft.homeAmount == nil || same(current.homeAmount, draft.homeAmount))
-            && payerSet(current.payers) == payerSet(payers) && draft.split.map { $0 == current.split } ?? true
-    }
-
     private func expense(_ context: AppRequestContext) async throws -> Components.Schemas.Expense {
-        let id = try context.parameters.require("expenseId")
-        return try await api.getExpense(.init(path: .init(expenseId: id))).ok.body.json.expense
+        let id = try APIHandler.id(try context.parameters.require("expenseId"), "expense")
+        return try Components.Schemas.Expense(try await expenses.expense(id, caller: try caller()))
     }
 
     // MARK: Detail
@@ -314,7 +307,9 @@ extension WebApp {
         for share in expense.splits {
             let paidByThem = expense.payers.first { $0.memberId == share.memberId }?.amount
             let covered = paidByThem.map { Self.decimalAtLeast($0, share.amount) } ?? false
-            let history = try await api.getShareHistory(.init(path: .init(splitId: share.id))).ok.body.json.history
+            let (records, seesDetails) = try await expenses.shareHistory(
+                try APIHandler.id(share.id, "share"), caller: try caller())
+            let history = records.map { Components.Schemas.HistoryEntry($0, withDetails: seesDetails) }
             shares.append(
                 .init(
                     id: share.id, name: scope.name(share.memberId),
@@ -364,14 +359,12 @@ extension WebApp {
     /// Deletes or restores the expense as of the version the page showed: if someone changed it
     /// since, nothing happens and the page says so.
     private func setDeleted(_ id: String, _ isDeleted: Bool) async throws -> Response {
-        let version = try WebRequest.get().form["version"]
+        let version = try APIHandler.version(try WebRequest.get().form["version"])
         do {
-            if isDeleted {
-                _ = try await api.deleteExpense(.init(path: .init(expenseId: id), headers: .init(ifMatch: version))).ok
-            } else {
-                _ = try await api.restoreExpense(.init(path: .init(expenseId: id), headers: .init(ifMatch: version))).ok
-            }
-        } catch let error as APIError where error.status == .preconditionFailed {
+            _ = try await expenses.setDeleted(
+                try APIHandler.id(id, "expense"), isDeleted, basedOn: version, caller: try caller(),
+                origin: try origin())
+        } catch AppError.staleExpense {
             return errorPage(
                 .preconditionFailed, heading: "Changed meanwhile",
                 message:
@@ -386,11 +379,9 @@ extension WebApp {
         let expenseID = try context.parameters.require("expenseId")
         let splitID = try context.parameters.require("splitId")
         let form = try WebRequest.get().form
-        _ = try await api.setSharePayment(
-            .init(
-                path: .init(splitId: splitID),
-                body: .json(.init(isPaid: form["isPaid"] == "true", reason: form.text("reason"))))
-        ).ok
+        _ = try await expenses.setSharePaid(
+            try APIHandler.id(splitID, "share"), form["isPaid"] == "true", reason: form.text("reason"),
+            caller: try caller(), origin: try origin())
         return Self.redirect("/expenses/\(expenseID)#share-\(splitID)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SplitAPI
+import SplitApp
 import SplitCore
 
 /// Settle up: balances per member and currency (and in the home currency when rates allow),

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SplitAPI
+import SplitApp
 import SplitCore
 
 /// Members and roles (owner and admins manage), the invite link, and group settings:

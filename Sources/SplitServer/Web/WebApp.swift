@@ -4,12 +4,14 @@ import Hummingbird
 import Logging
 import Mustache
 import NIOCore
+import SplitApp
 
 /// The web app (DESIGN §8): server-rendered pages on the same server. Every page is a client of
 /// the API handlers in-process — the same authentication, permissions, validation, idempotency
 /// and audit as `/api` — so the web adds presentation and nothing that could disagree.
 struct WebApp: Sendable {
     let api: APIHandler
+    let callers: CallerResolver
     let templates: MustacheLibrary
     let assets: [String: Asset]
     let addresses: ClientAddressResolver
@@ -22,7 +24,9 @@ struct WebApp: Sendable {
 
     /// Loads the templates and static files shipped in the module's bundle; a template that
     /// does not parse stops start-up rather than a page later.
-    static func load(api: APIHandler, addresses: ClientAddressResolver, maxBodyBytes: Int) async throws -> WebApp {
+    static func load(
+        api: APIHandler, callers: CallerResolver, addresses: ClientAddressResolver, maxBodyBytes: Int
+    ) async throws -> WebApp {
         guard let templatesURL = Bundle.module.url(forResource: "Templates", withExtension: nil),
             let staticURL = Bundle.module.url(forResource: "Static", withExtension: nil)
         else { throw CocoaError(.fileNoSuchFile) }
@@ -39,7 +43,26 @@ struct WebApp: Sendable {
             let data = try Data(contentsOf: staticURL.appendingPathComponent(name))
             assets[name] = Asset(contentType: type, bytes: ByteBuffer(bytes: data))
         }
-        return WebApp(api: api, templates: templates, assets: assets, addresses: addresses, maxBodyBytes: maxBodyBytes)
+        return WebApp(
+            api: api, callers: callers, templates: templates, assets: assets, addresses: addresses,
+            maxBodyBytes: maxBodyBytes)
+    }
+
+    /// The expense use cases the pages call directly, with the caller resolved once by `WebMiddleware`.
+    var expenses: ExpenseUseCases { api.expenseUseCases }
+
+    /// The signed-in caller of this page, or the log-in redirect (a 401 becomes one).
+    func caller() throws -> Caller {
+        guard case .signedIn(let caller)? = RequestInfo.current?.caller else {
+            throw APIError.unauthenticated(invalidToken: WebRequest.current?.sessionToken != nil)
+        }
+        return caller
+    }
+
+    /// Where this page's request came from, for the audit trail.
+    func origin() throws -> RequestOrigin {
+        guard let info = RequestInfo.current else { throw APIError.internalError }
+        return info.origin
     }
 
     // MARK: Responses
@@ -218,7 +241,8 @@ struct WebMiddleware: RouterMiddleware {
                         .methodNotAllowed, heading: "Not allowed", message: "Pages take GET and POST only.")
                 }
                 guard var info = RequestInfo.current else { throw APIError.internalError }
-                info.authorization = session.map { "Bearer \($0)" }
+                // The page's one session look-up: every use case and API handler it calls gets this caller.
+                info.caller = try await CallerState.resolve(token: session, with: app.callers)
                 return try await RequestInfo.$current.withValue(info) {
                     try await WebRequest.$current.withValue(web) { try await next(request, context) }
                 }

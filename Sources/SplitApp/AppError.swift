@@ -1,0 +1,39 @@
+import Foundation
+import SplitStore
+
+/// Why a use case refused, in the domain's words (STYLE §15): what was wrong and with which
+/// field, never an HTTP status. The server maps each case to the API's error envelope in one
+/// place (`APIError(_: AppError)`); the web shows the same message next to the field.
+public enum AppError: Error, Sendable, Equatable {
+    /// Unknown, malformed, or not the caller's to see (DESIGN §4: another group's object is
+    /// exactly as unknown as one that does not exist). `what` names it: "group", "expense", "share".
+    case notFound(String)
+    /// The caller's role or flags do not allow the action.
+    case forbidden
+    /// The group is archived; its owner can bring it back.
+    case archived
+    /// An input was wrong; `field` is the request's name for it ("split.amounts[1].amount").
+    case invalid(field: String, message: String)
+    /// The write clashes with what is stored (an id in use, a deleted expense).
+    case conflict(code: String, field: String?, message: String)
+    /// An edit did not say which version it was based on.
+    case versionRequired
+    /// An edit or delete based on an older version of the expense; nothing was written.
+    case staleExpense(ExpenseView)
+    /// An Idempotency-Key sent again with another request.
+    case idempotencyKeyReused
+    /// The request itself is malformed (a header that cannot be read), not its content.
+    case badRequest(String)
+
+    /// What `GroupLog.begin` found when it decided the write again inside its transaction: the
+    /// same answers the early check gives.
+    public init(_ refusal: WriteRefusal) {
+        switch refusal {
+        case .notFound: self = .notFound("group")
+        case .forbidden: self = .forbidden
+        case .archived: self = .archived
+        case .inactiveMember(let id):
+            self = .invalid(field: "memberId", message: "\(id.text) is not an active member of this group.")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Crypto
+import Foundation
+import SplitStore
+import Synchronization
+
+/// A logged-in request: the user and the session its token belongs to. Resolved once per request
+/// (`CallerResolver`, run by the server's middleware) and handed to every use case; there is no
+/// other way to make one (STYLE §10).
+public struct Caller: Sendable {
+    public let user: UserRecord
+    public let session: SessionRecord
+
+    init(user: UserRecord, session: SessionRecord) {
+        self.user = user
+        self.session = session
+    }
+}
+
+/// Where a request came from, for the audit trail: owners and admins see it in a share's
+/// payment history (DESIGN §4).
+public struct RequestOrigin: Sendable {
+    public var clientAddress: String?
+    public var userAgent: String?
+
+    public init(clientAddress: String?, userAgent: String?) {
+        self.clientAddress = clientAddress
+        self.userAgent = userAgent
+    }
+}
+
+/// Turns a session token into the caller behind it: the one session look-up a request makes,
+/// whether it came with a bearer token (API) or a cookie (web).
+public struct CallerResolver: Sendable {
+    let accounts: AccountStore
+    let now: @Sendable () -> Int64
+    let counter: SessionLookupCounter?
+
+    public init(accounts: AccountStore, now: @escaping @Sendable () -> Int64, counter: SessionLookupCounter? = nil) {
+        self.accounts = accounts
+        self.now = now
+        self.counter = counter
+    }
+
+    /// The caller, or nil when the token is unknown, expired or revoked, or its account is
+    /// deactivated.
+    public func resolve(token: String) async throws -> Caller? {
+        counter?.count.add(1, ordering: .relaxed)
+        guard let (session, user) = try await accounts.authenticate(tokenHash: SessionToken.hash(token), now: now())
+        else { return nil }
+        return Caller(user: user, session: session)
+    }
+}
+
+/// How many session look-ups a server has made: tests use it to show a request makes one.
+public final class SessionLookupCounter: Sendable {
+    let count = Atomic<Int>(0)
+
+    public init() {}
+
+    public var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// Session tokens (DESIGN §4): 256 random bits for the client, only their SHA-256 for the database.
+public enum SessionToken {
+    public static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    public static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

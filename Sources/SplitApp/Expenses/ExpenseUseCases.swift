@@ -1,0 +1,273 @@
+import Crypto
+import Foundation
+import SplitCore
+import SplitStore
+
+/// An expense with what it takes to show it: its group's category names (deleted ones too:
+/// expenses keep their names) and home currency.
+public struct ExpenseView: Sendable, Equatable {
+    public let expense: ExpenseRecord
+    public let categoryNames: [UUID: String]
+    public let homeCurrency: String
+
+    public init(expense: ExpenseRecord, categoryNames: [UUID: String], homeCurrency: String) {
+        self.expense = expense
+        self.categoryNames = categoryNames
+        self.homeCurrency = homeCurrency
+    }
+}
+
+/// A create's `Idempotency-Key` and a hash of the request it came with (DESIGN §5).
+public struct IdempotencyRequest: Sendable {
+    public var key: String
+    public var requestHash: String
+
+    public init(key: String, requestHash: String) {
+        self.key = key
+        self.requestHash = requestHash
+    }
+
+    /// The hex SHA-256 of a request's identifying bytes (route and body).
+    public static func hash(_ bytes: Data) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// What a create did: stored a new expense, or answered a retry with its first response.
+public enum ExpenseCreation: Sendable {
+    case created(ExpenseView)
+    case replayed(StoredResponse)
+}
+
+/// The expense use cases (DESIGN §2): each checks the caller's right, checks the entered values
+/// against the group and SplitCore, and runs one store transaction, which decides the right
+/// again under the group's lock.
+public struct ExpenseUseCases: Sendable {
+    let access: GroupAccess
+    let groups: GroupStore
+    let expenses: ExpenseStore
+    let categories: CategoryStore
+    let idempotency: IdempotencyStore
+    let now: @Sendable () -> Int64
+
+    public init(database: Database, now: @escaping @Sendable () -> Int64) {
+        groups = GroupStore(database: database)
+        access = GroupAccess(groups: groups)
+        expenses = ExpenseStore(database: database)
+        categories = CategoryStore(database: database)
+        idempotency = IdempotencyStore(database: database)
+        self.now = now
+    }
+
+    // MARK: Create
+
+    /// Stores a new expense with the client's `id`. With an idempotency key, a retry gets the
+    /// first response (`render` makes it, in the caller's wire format) even if the request would
+    /// no longer pass the checks.
+    public func create(
+        _ entered: EnteredExpense, id: UUID, groupID: UUID, caller: Caller, origin: RequestOrigin,
+        idempotency request: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
+    ) async throws -> ExpenseCreation {
+        let (group, me) = try await access.check(groupID, caller, for: .addExpense)
+        let claim = try request.map { request in
+            guard (1...200).contains(request.key.utf8.count),
+                !AccountInput.containsControlCharacters(request.key, allowingLineBreaks: false)
+            else { throw AppError.badRequest("Idempotency-Key must be 1 to 200 characters.") }
+            return IdempotencyClaim(userID: caller.user.id, key: request.key, requestHash: request.requestHash)
+        }
+        if let claim, let earlier = try await idempotency.lookup(claim) {
+            return try Self.replay(earlier)
+        }
+        let (expense, names) = try await build(
+            entered, id: id, group: group, me: me, createdBy: caller.user.id, now: now())
+        let home = group.homeCurrency
+        let outcome: IdempotencyOutcome<ExpenseRecord>
+        do {
+            outcome = try await expenses.create(
+                expense, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]), idempotency: claim
+            ) { stored in
+                try render(ExpenseView(expense: stored, categoryNames: names, homeCurrency: home))
+            }
+        } catch ExpenseStoreError.idTaken {
+            throw AppError.conflict(code: "conflict", field: "id", message: "An expense with that id exists already.")
+        } catch  where Database.isUniqueViolation(error) {
+            // The same client id created at this moment in another group.
+            throw AppError.conflict(code: "conflict", field: "id", message: "An expense with that id exists already.")
+        }
+        if case .created(let stored, _) = outcome {
+            return .created(ExpenseView(expense: stored, categoryNames: names, homeCurrency: home))
+        }
+        return try Self.replay(outcome)
+    }
+
+    static func replay(_ outcome: IdempotencyOutcome<some Sendable>) throws -> ExpenseCreation {
+        switch outcome {
+        case .created(_, let response), .replayed(let response): return .replayed(response)
+        case .keyReused: throw AppError.idempotencyKeyReused
+        }
+    }
+
+    /// The payers and shares an expense would have, computed exactly as saving it would (the same
+    /// checks, the same tie-break from its id), without saving: the web form's preview.
+    public func preview(_ entered: EnteredExpense, id: UUID, groupID: UUID, caller: Caller) async throws
+        -> ExpenseRecord
+    {
+        let (group, me) = try await access.check(groupID, caller, for: .read)
+        return try await build(entered, id: id, group: group, me: me, createdBy: caller.user.id, now: now()).0
+    }
+
+    // MARK: Read
+
+    public func expense(_ id: UUID, caller: Caller) async throws -> ExpenseView {
+        let (expense, group, _) = try await expenseAccess(id, caller) { _ in .read }
+        return ExpenseView(
+            expense: expense, categoryNames: try await categoryNames(group.id), homeCurrency: group.homeCurrency)
+    }
+
+    /// One page of the group's expenses (newest first), whether more follow, and the category
+    /// names to show them with.
+    public func list(groupID: UUID, filter: ExpenseFilter, caller: Caller) async throws -> (
+        expenses: [ExpenseView], hasMore: Bool
+    ) {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let (page, hasMore) = try await expenses.expenses(groupID: group.id, filter: filter)
+        let names = try await categoryNames(group.id)
+        return (
+            page.map { ExpenseView(expense: $0, categoryNames: names, homeCurrency: group.homeCurrency) }, hasMore
+        )
+    }
+
+    // MARK: Edit, delete, restore
+
+    /// Lays `patch` over the stored expense and saves it if it is still at the version it was
+    /// based on. `basedOn` is read once the caller is known to may edit it, so a stranger learns
+    /// nothing from how a malformed version is answered.
+    public func edit(
+        _ id: UUID, _ patch: ExpensePatch, basedOn readVersion: () throws -> Int64?, caller: Caller,
+        origin: RequestOrigin
+    ) async throws -> ExpenseView {
+        let (current, group, me) = try await expenseAccess(id, caller) { expense in
+            .editExpense(isOwn: expense.createdByUserID == caller.user.id)
+        }
+        guard let basedOn = try readVersion() else { throw AppError.versionRequired }
+        let names = try await categoryNames(group.id)
+        let view = { (expense: ExpenseRecord) in
+            ExpenseView(expense: expense, categoryNames: names, homeCurrency: group.homeCurrency)
+        }
+        if basedOn != current.version { throw AppError.staleExpense(view(current)) }
+        let entered = try Self.entered(current, homeCurrency: group.homeCurrency).applying(
+            patch, singlePayer: current.payers.count == 1 ? current.payers[0].memberID.text : nil)
+        let (updated, _) = try await build(
+            entered, id: current.id, group: group, me: me, createdBy: current.createdByUserID, now: now())
+        let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
+        switch try await expenses.update(
+            updated, expectedVersion: basedOn, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),
+            now: now())
+        {
+        case .written(let stored): return view(stored)
+        case .stale(let latest): throw AppError.staleExpense(view(latest))
+        case nil: throw AppError.notFound("expense")
+        }
+    }
+
+    /// Deletes or restores; with a version, only if the expense is still at it. An expense already
+    /// as asked is answered as it is (a replay, or the same change by someone else).
+    public func setDeleted(
+        _ id: UUID, _ isDeleted: Bool, basedOn version: Int64?, caller: Caller, origin: RequestOrigin
+    ) async throws -> ExpenseView {
+        let (current, group, me) = try await expenseAccess(id, caller) { expense in
+            .editExpense(isOwn: expense.createdByUserID == caller.user.id)
+        }
+        let names = try await categoryNames(group.id)
+        let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
+        let view = { (expense: ExpenseRecord) in
+            ExpenseView(expense: expense, categoryNames: names, homeCurrency: group.homeCurrency)
+        }
+        switch try await expenses.setDeleted(
+            id: current.id, groupID: group.id, isDeleted, expectedVersion: version,
+            actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: now())
+        {
+        case .written(let stored): return view(stored)
+        case .stale(let stored): throw AppError.staleExpense(view(stored))
+        case nil: throw AppError.notFound("expense")
+        }
+    }
+
+    // MARK: Shares
+
+    /// Marks a share paid (recording the transfers that settle it) or unpaid (voiding them).
+    /// - Returns: the share afterwards and its expense's currency.
+    public func setSharePaid(
+        _ splitID: UUID, _ isPaid: Bool, reason: String?, caller: Caller, origin: RequestOrigin
+    ) async throws -> (share: ShareRecord, currency: String) {
+        guard let found = try await expenses.share(id: splitID) else { throw AppError.notFound("share") }
+        let (_, me) = try await access.check(found.expense.groupID, caller, for: .read)
+        let isDebtorOrPayer = found.share.memberID == me.id || found.expense.payers.contains { $0.memberID == me.id }
+        let action = GroupAction.markSharePaid(isDebtorOrPayer: isDebtorOrPayer)
+        _ = try await access.check(found.expense.groupID, caller, for: action)
+        let reason =
+            try reason.map { text in
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard trimmed.unicodeScalars.count <= 500,
+                    !AccountInput.containsControlCharacters(trimmed, allowingLineBreaks: true)
+                else { throw AppError.invalid(field: "reason", message: "A reason has at most 500 characters.") }
+                return trimmed.isEmpty ? nil : trimmed
+            } ?? nil
+        let current = now()
+        do {
+            guard
+                let (share, _) = try await expenses.setPaid(
+                    splitID: splitID, groupID: found.expense.groupID, isPaid, reason: reason,
+                    actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: current,
+                    date: MoneyInput.today(current))
+            else { throw AppError.notFound("share") }
+            return (share, found.expense.currency)
+        } catch ExpenseStoreError.expenseDeleted {
+            throw AppError.conflict(
+                code: "expense_deleted", field: nil, message: "The expense is deleted; restore it first.")
+        }
+    }
+
+    /// A share's paid and unpaid marks, oldest first, and whether the caller may see where each
+    /// came from (IP address and device: owners and admins, DESIGN §4).
+    public func shareHistory(_ splitID: UUID, caller: Caller) async throws -> (
+        history: [PaymentHistoryRecord], seesDetails: Bool
+    ) {
+        guard let found = try await expenses.share(id: splitID) else { throw AppError.notFound("share") }
+        let (_, me) = try await access.check(found.expense.groupID, caller, for: .read)
+        let seesDetails = Permissions.decide(.seeAuditDetails, for: me.membership) == .allowed
+        return (try await expenses.history(splitID: splitID), seesDetails)
+    }
+
+    // MARK: Shared steps
+
+    /// The expense, its group and the caller's membership, when `action` (given the expense) is
+    /// allowed; another group's expense is the same `.notFound` as an unknown one.
+    func expenseAccess(
+        _ id: UUID, _ caller: Caller, action: (ExpenseRecord) -> GroupAction
+    ) async throws -> (ExpenseRecord, GroupRecord, MemberRecord) {
+        guard let expense = try await expenses.expense(id: id) else { throw AppError.notFound("expense") }
+        let (group, me) = try await access.check(expense.groupID, caller, for: .read)
+        let needed = action(expense)
+        if needed != .read { try GroupAccess.require([needed], me, in: group) }
+        return (expense, group, me)
+    }
+
+    /// Every category name of the group by id, deleted ones too: expenses keep their names.
+    public func categoryNames(_ groupID: UUID) async throws -> [UUID: String] {
+        Dictionary(uniqueKeysWithValues: try await categories.allCategories(groupID: groupID).map { ($0.id, $0.name) })
+    }
+
+    /// A stored expense as it would be entered again: the base an edit is laid over.
+    static func entered(_ expense: ExpenseRecord, homeCurrency: String) throws -> EnteredExpense {
+        let currency = try Currency(code: expense.currency)
+        return EnteredExpense(
+            description: expense.description, amount: MoneyInput.text(expense.amount, expense.currency),
+            currency: expense.currency, category: expense.categoryID.text, expenseDate: expense.expenseDate,
+            paidBy: expense.payers.map {
+                EnteredAmount(memberId: $0.memberID.text, value: MoneyInput.text($0.amount, expense.currency))
+            },
+            split: EnteredSplit(expense.rule, currency: currency),
+            homeAmount: expense.homeAmount.map { MoneyInput.text($0, expense.homeCurrency ?? homeCurrency) })
+    }
+}

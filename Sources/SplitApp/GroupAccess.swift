@@ -1,0 +1,42 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// The one permission decision on a request to a group (DESIGN §4, `WriteGrant.refusal`): a
+/// non-member gets `.notFound` exactly like an unknown id, a member without the right
+/// `.forbidden`, a change to an archived group `.archived`. The store decides it again inside
+/// the write's transaction with the `Actor` made here.
+public struct GroupAccess: Sendable {
+    let groups: GroupStore
+
+    public init(groups: GroupStore) { self.groups = groups }
+
+    /// The group and the caller's membership, when `action` is allowed.
+    public func check(
+        _ groupID: UUID, _ caller: Caller, for action: GroupAction
+    ) async throws -> (group: GroupRecord, me: MemberRecord) {
+        guard let me = try await groups.membership(groupID: groupID, userID: caller.user.id),
+            let group = try await groups.group(id: groupID)
+        else { throw AppError.notFound("group") }
+        try Self.require([action], me, in: group)
+        return (group, me)
+    }
+
+    /// The same decision for actions known only once the request's target has been read.
+    public static func require(_ actions: [GroupAction], _ me: MemberRecord, in group: GroupRecord) throws {
+        if let refusal = WriteGrant.refusal(for: actions, by: me.membership, groupIsArchived: group.isArchived) {
+            throw AppError(refusal)
+        }
+    }
+
+    /// Who is writing, and the actions the check allowed them, for the store to decide again
+    /// inside the write's transaction (`WriteGrant`).
+    public static func actor(
+        _ caller: Caller, _ me: MemberRecord, origin: RequestOrigin, for actions: [GroupAction]
+    ) -> Actor {
+        Actor(
+            userID: caller.user.id, name: me.name, ipAddress: origin.clientAddress,
+            deviceInfo: origin.userAgent.map { String($0.prefix(200)) },
+            grant: WriteGrant(memberID: me.id, actions: actions))
+    }
+}

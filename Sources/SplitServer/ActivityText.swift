@@ -1,0 +1,41 @@
+import Foundation
+import SplitApp
+import SplitCore
+import SplitStore
+
+/// An activity line in words, at the edge (STYLE §13): the store keeps kinds, names and amounts
+/// (`ActivityEvent`); this is the one place they become English, and where other languages will
+/// plug in. The API's `summary` and the web's overview both read it.
+enum ActivityText {
+    static func sentence(_ record: ActivityRecord) -> String {
+        let event = record.event
+        if let legacy = event.legacyText { return legacy }
+        let actor = record.actorName.isEmpty ? "Someone" : record.actorName
+        let subject = event.subject ?? ""
+        let money = event.amount.map { amount in
+            guard let code = event.currency, let currency = try? Currency(code: code) else {
+                return "\(amount) \(event.currency ?? "")"
+            }
+            return Money(minorUnits: amount, currency: currency).description
+        }
+        switch record.action {
+        case "group.created": return "\(actor) created \(subject)"
+        case "member.added": return "\(actor) added \(subject)"
+        case "member.joined": return event.asMember.map { "\(actor) joined as \($0)" } ?? "\(actor) joined"
+        case "expense.created": return "\(actor) added \(subject) (\(money ?? ""))"
+        case "expense.updated": return "\(actor) changed \(subject) (\(money ?? ""))"
+        case "expense.deleted": return "\(actor) deleted \(subject)"
+        case "expense.restored": return "\(actor) restored \(subject)"
+        case "share.marked_paid": return "\(actor) marked a share of \(subject) paid"
+        case "share.marked_unpaid": return "\(actor) marked a share of \(subject) unpaid"
+        case "settlement.recorded": return "\(actor) recorded a transfer of \(money ?? "")"
+        case "settlement.deleted": return "\(actor) deleted a transfer of \(money ?? "")"
+        case "rates.updated": return "\(actor) set \(event.count ?? 0) exchange rate(s)"
+        case "category.created": return "\(actor) added category \(subject)"
+        case "category.updated": return "\(actor) changed category \(subject)"
+        case "category.deleted": return "\(actor) deleted category \(subject)"
+        case "category.reordered": return "\(actor) reordered the categories"
+        default: return "\(actor): \(record.action)"
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import SplitCore
+
+/// What an activity line records besides its kind (`action`), actor and object: data, never
+/// words (STYLE §13). The edge renders it in the reader's language; `activity.details` holds it as
+/// versioned JSON.
+///
+///     {"v":1,"subject":"Ramen","amount":1200,"currency":"JPY"}
+public struct ActivityEvent: Sendable, Equatable, Codable {
+    /// The name of the object when it happened: an expense's description, a member's, a
+    /// category's or the group's name.
+    public var subject: String?
+    /// The amount involved, in minor units of `currency` (an expense's total, a transfer).
+    public var amount: Int64?
+    public var currency: String?
+    /// How many things changed at once (exchange rates set).
+    public var count: Int?
+    /// `member.joined`: the name-only member the user claimed.
+    public var asMember: String?
+    /// A line written before events were structured whose words could not be read back into
+    /// data: kept exactly as written, shown as is.
+    public var legacyText: String?
+
+    public init(
+        subject: String? = nil, amount: Int64? = nil, currency: String? = nil, count: Int? = nil,
+        asMember: String? = nil, legacyText: String? = nil
+    ) {
+        self.subject = subject
+        self.amount = amount
+        self.currency = currency
+        self.count = count
+        self.asMember = asMember
+        self.legacyText = legacyText
+    }
+
+    public static let currentVersion = 1
+
+    enum CodingKeys: String, CodingKey {
+        case version = "v", subject, amount, currency, count, asMember, legacyText
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decodeIfPresent(Int.self, forKey: .version) ?? Self.currentVersion
+        guard version == Self.currentVersion else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container, debugDescription: "unknown activity version \(version)")
+        }
+        subject = try container.decodeIfPresent(String.self, forKey: .subject)
+        amount = try container.decodeIfPresent(Int64.self, forKey: .amount)
+        currency = try container.decodeIfPresent(String.self, forKey: .currency)
+        count = try container.decodeIfPresent(Int.self, forKey: .count)
+        asMember = try container.decodeIfPresent(String.self, forKey: .asMember)
+        legacyText = try container.decodeIfPresent(String.self, forKey: .legacyText)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.currentVersion, forKey: .version)
+        try container.encodeIfPresent(subject, forKey: .subject)
+        try container.encodeIfPresent(amount, forKey: .amount)
+        try container.encodeIfPresent(currency, forKey: .currency)
+        try container.encodeIfPresent(count, forKey: .count)
+        try container.encodeIfPresent(asMember, forKey: .asMember)
+        try container.encodeIfPresent(legacyText, forKey: .legacyText)
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    static func decode(_ text: String) throws -> ActivityEvent {
+        try JSONDecoder().decode(ActivityEvent.self, from: Data(text.utf8))
+    }
+}
+
+extension ActivityEvent {
+    /// Reads back the English sentence a line stored before migration 0008 (`summary`), written
+    /// by this code's earlier versions with one template per action. A sentence that does not
+    /// match its template is kept whole in `legacyText`; nothing is dropped.
+    static func fromLegacy(action: String, actorName: String, summary: String) -> ActivityEvent {
+        let actor = actorName.isEmpty ? "Someone" : actorName
+        func after(_ prefix: String) -> String? {
+            summary.hasPrefix(prefix) ? String(summary.dropFirst(prefix.count)) : nil
+        }
+        /// "Ramen (1,200 JPY)" → ("Ramen", 1200, "JPY").
+        func subjectAndMoney(_ rest: String) -> ActivityEvent? {
+            guard rest.hasSuffix(")"), let open = rest.range(of: " (", options: .backwards) else { return nil }
+            let subject = String(rest[..<open.lowerBound])
+            let moneyText = String(rest[open.upperBound..<rest.index(before: rest.endIndex)])
+            guard let (amount, currency) = Self.parseMoney(moneyText) else { return nil }
+            return ActivityEvent(subject: subject, amount: amount, currency: currency)
+        }
+        func money(_ text: String) -> ActivityEvent? {
+            guard let (amount, currency) = Self.parseMoney(text) else { return nil }
+            return ActivityEvent(amount: amount, currency: currency)
+        }
+        let parsed: ActivityEvent? =
+            switch action {
+            case "group.created": after("\(actor) created ").map { ActivityEvent(subject: $0) }
+            case "member.added": after("\(actor) added ").map { ActivityEvent(subject: $0) }
+            case "member.joined":
+                summary == "\(actor) joined"
+                    ? ActivityEvent() : after("\(actor) joined as ").map { ActivityEvent(asMember: $0) }
+            case "expense.created": after("\(actor) added ").flatMap(subjectAndMoney)
+            case "expense.updated": after("\(actor) changed ").flatMap(subjectAndMoney)
+            case "expense.deleted": after("\(actor) deleted ").map { ActivityEvent(subject: $0) }
+            case "expense.restored": after("\(actor) restored ").map { ActivityEvent(subject: $0) }
+            case "share.marked_paid":
+                after("\(actor) marked a share of ").flatMap { rest in
+                    rest.hasSuffix(" paid") ? ActivityEvent(subject: String(rest.dropLast(" paid".count))) : nil
+                }
+            case "share.marked_unpaid":
+                after("\(actor) marked a share of ").flatMap { rest in
+                    rest.hasSuffix(" unpaid") ? ActivityEvent(subject: String(rest.dropLast(" unpaid".count))) : nil
+                }
+            case "settlement.recorded": after("\(actor) recorded a transfer of ").flatMap(money)
+            case "settlement.deleted": after("\(actor) deleted a transfer of ").flatMap(money)
+            case "rates.updated":
+                after("\(actor) set ").flatMap { rest in
+                    rest.hasSuffix(" exchange rate(s)")
+                        ? Int(rest.dropLast(" exchange rate(s)".count)).map { ActivityEvent(count: $0) } : nil
+                }
+            case "category.created": after("\(actor) added category ").map { ActivityEvent(subject: $0) }
+            case "category.updated": after("\(actor) changed category ").map { ActivityEvent(subject: $0) }
+            case "category.deleted": after("\(actor) deleted category ").map { ActivityEvent(subject: $0) }
+            case "category.reordered": summary == "\(actor) reordered the categories" ? ActivityEvent() : nil
+            default: nil
+            }
+        return parsed ?? ActivityEvent(legacyText: summary)
+    }
+
+    /// "1,234.50 USD" → (123450, "USD"): the inverse of `Money.description` for known codes.
+    static func parseMoney(_ text: String) -> (Int64, String)? {
+        guard let space = text.lastIndex(of: " ") else { return nil }
+        let code = String(text[text.index(after: space)...])
+        let number = text[..<space].replacingOccurrences(of: ",", with: "")
+        guard let currency = try? Currency(code: code),
+            let money = try? Money(parsing: number, currency: currency, allowNegative: true)
+        else { return nil }
+        return (money.minorUnits, code)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import SQLKit
+import SplitServer
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// A database written by an earlier release (made by `scripts/make-upgrade-fixture` with the
+/// code of the commit its manifest names) is opened by this code: its migrations run, and the API
+/// must serve exactly what the earlier release served for it — every expense with its split as
+/// entered, every share and paid mark, each share's payment history, balances, transfers, plans,
+/// pairwise debts, rates, categories, members, the change feed and every activity line.
+@Suite("Upgrading a database an earlier release wrote")
+struct UpgradeTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/upgrade")
+
+    @Test(
+        "after the migrations the API serves what the earlier release served, to the byte", arguments: TestDatabases.all
+    )
+    func upgradeKeepsEverything(backend: Database.Backend) async throws {
+        // setup: the earlier release's database and what it served
+        let manifestName = backend == .sqlite ? "trip.sqlite.json" : "trip-postgres.sql.json"
+        let manifestData = try Data(contentsOf: Self.fixtures.appendingPathComponent(manifestName))
+        try await TestDatabases.withConfiguration(backend) { configuration in
+            let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
+            let password = try #require(manifest["password"] as? String)
+            try #require((manifest["groups"] as? [[String: Any]])?.count ?? 0 >= 2)
+            try await Self.restore(backend, into: configuration)
+            // act: start this release on it (the migrations run), and read it as each group's owner
+            let app = try await buildApplication(
+                configuration: TestApp.configuration(configuration), logger: TestDatabases.logger)
+            try await app.test(.router) { client in
+                let api = API(client: client, databaseConfiguration: configuration)
+                let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
+                for view in manifest["groups"] as? [[String: Any]] ?? [] {
+                    let readAs = try #require(view["readAs"] as? [String: Any])
+                    let login = try await api.call(
+                        .post, "/auth/login",
+                        json: #"{"emailOrPhone":"\#(readAs["email"] as? String ?? "")","password":"\#(password)"}"#)
+                    let token = try #require(login.string("token"))
+                    let group = try #require(view["group"] as? [String: Any])
+                    let id = try #require(group["id"] as? String)
+                    // validate: each read equals the manifest's
+                    let served = try await Self.read(api, token: token, groupID: id, view: view)
+                    for key in view.keys.sorted() where key != "readAs" {
+                        let expected = try Self.canonical(view[key] as Any)
+                        let actual = try Self.canonical(served[key] as Any)
+                        #expect(
+                            actual == expected,
+                            "\(group["name"] ?? id) \(key) differs after the upgrade:\nwas \(expected.prefix(3_000))\nnow \(actual.prefix(3_000))"
+                        )
+                    }
+                }
+            }
+            // Stored in our own formats now: every split is StoredSplit version 1.
+            let database = try await Database.open(configuration, logger: TestDatabases.logger)
+            let splits = try await database.read { sql in
+                try await sql.raw("SELECT split_json FROM expenses").all().map {
+                    try $0.decode(column: "split_json", as: String.self)
+                }
+            }
+            // Every activity line was read back into data: none is kept only as its old words.
+            let details = try await database.read { sql in
+                try await sql.raw("SELECT action, details FROM activity").all().map {
+                    "\(try $0.decode(column: "action", as: String.self)) \(try $0.decode(column: "details", as: String.self))"
+                }
+            }
+            try await database.close()
+            #expect(details.count > 20)
+            #expect(
+                details.allSatisfy { !$0.contains("legacyText") }, "\(details.filter { $0.contains("legacyText") })")
+            #expect(!splits.isEmpty)
+            #expect(splits.allSatisfy { $0.contains(#""v":1"#) && !$0.contains("memberIds") }, "\(splits.prefix(3))")
+        }
+    }
+
+    /// Puts the fixture where `configuration` points: the SQLite file copied, or the PostgreSQL
+    /// dump executed statement by statement (its session settings skipped: a pooled connection
+    /// must not keep pg_dump's empty search_path).
+    static func restore(_ backend: Database.Backend, into configuration: DatabaseConfiguration) async throws {
+        switch configuration {
+        case .sqlite(let path):
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("trip.sqlite"), to: URL(fileURLWithPath: path))
+        case .postgres:
+            let dump = try String(contentsOf: fixtures.appendingPathComponent("trip-postgres.sql"), encoding: .utf8)
+            var statements: [String] = []
+            var current = ""
+            for line in dump.split(separator: "\n", omittingEmptySubsequences: false) {
+                current += current.isEmpty ? String(line) : "\n" + line
+                if line.hasSuffix(";") {
+                    statements.append(current)
+                    current = ""
+                }
+            }
+            let database = try await Database.open(configuration, logger: TestDatabases.logger)
+            do {
+                for statement in statements
+                where !statement.hasPrefix("SET ") && !statement.hasPrefix("SELECT pg_catalog.set_config") {
+                    try await database.read { try await $0.raw(SQLQueryString(statement)).run() }
+                }
+            } catch {
+                try? await database.close()
+                throw error
+            }
+            try await database.close()
+        }
+    }
+
+    /// The same reads `scripts/upgrade-fixture.py` made for the manifest (`group_view`).
+    static func read(_ api: API, token: String, groupID: String, view: [String: Any]) async throws -> [String: Any] {
+        func get(_ path: String) async throws -> Any {
+            let reply = try await api.call(.get, path, token: token)
+            try #require(reply.status == .ok, "GET \(path): \(reply.status) \(reply.text)")
+            return try JSONSerialization.jsonObject(with: reply.body)
+        }
+        func field(_ path: String, _ key: String) async throws -> Any {
+            try #require((try await get(path) as? [String: Any])?[key])
+        }
+        func pages(_ path: String, _ key: String) async throws -> [Any] {
+            var items: [Any] = []
+            var cursor: String?
+            repeat {
+                let separator = path.contains("?") ? "&" : "?"
+                let page = try #require(
+                    try await get(path + separator + "limit=200" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                        as? [String: Any])
+                items += page[key] as? [Any] ?? []
+                cursor = page["nextCursor"] as? String
+            } while cursor != nil
+            return items
+        }
+        let base = "/api/groups/\(groupID)"
+        let expenses = try await pages("\(base)/expenses?includeDeleted=true", "expenses")
+        var history: [String: Any] = [:]
+        for case let expense as [String: Any] in expenses {
+            let id = expense["id"] as? String ?? ""
+            let single = try await field("/api/expenses/\(id)", "expense")
+            #expect(
+                try canonical(single) == canonical(expense), "GET /api/expenses/\(id) differs from the list's entry")
+            for case let share as [String: Any] in expense["splits"] as? [Any] ?? [] {
+                let shareID = share["id"] as? String ?? ""
+                let entries = try await field("/api/expense-splits/\(shareID)/history", "history")
+                if let list = entries as? [Any], !list.isEmpty { history[shareID] = list }
+            }
+        }
+        var plans: [String: Any] = [:]
+        for currency in (view["settlementPlans"] as? [String: Any] ?? [:]).keys {
+            plans[currency] = try await get("\(base)/settlement-plan?currency=\(currency)")
+        }
+        var changes: [Any] = []
+        var since: String?
+        while true {
+            let page = try #require(
+                try await get("\(base)/changes" + (since.map { "?since=\($0)" } ?? "")) as? [String: Any])
+            changes.append(page)
+            since = page["cursor"].map { "\($0)" }
+            if page["hasMore"] as? Bool != true { break }
+        }
+        return [
+            "group": try await field(base, "group"),
+            "members": try await field("\(base)/members", "members"),
+            "categories": try await field("\(base)/categories", "categories"),
+            "expenses": expenses,
+            "shareHistory": history,
+            "balances": try await get("\(base)/balances"),
+            "settlements": try await field("\(base)/settlements?includeDeleted=true", "settlements"),
+            "settlementPlans": plans,
+            "debts": try await get("\(base)/debts"),
+            "rates": try await field("\(base)/rates", "rates"),
+            "activity": try await pages("\(base)/activity", "activity"),
+            "changes": changes,
+        ]
+    }
+
+    /// JSON text with sorted keys, so two readings compare by value.
+    static func canonical(_ value: Any) throws -> String {
+        String(
+            decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]),
+            as: UTF8.self)
+    }
+}

@@ -187,6 +187,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SplitAppTests",
+            dependencies: ["SplitApp", "SplitStore", "SplitCore", "SplitTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "SplitStoreTests",
             dependencies: [
                 "SplitStore", "SplitTestSupport", "SplitCore",

@@ -12,13 +12,21 @@ public struct GroupAccess: Sendable {
     public init(groups: GroupStore) { self.groups = groups }
 
     /// The group and the caller's membership, when `action` is allowed.
+    ///
+    /// - Parameter unknown: what a non-member is told does not exist: the object they asked for
+    ///   by id ("expense"), so another group's object reads exactly like an unknown id, message
+    ///   included (DESIGN §4).
     public func check(
-        _ groupID: UUID, _ caller: Caller, for action: GroupAction
+        _ groupID: UUID, _ caller: Caller, for action: GroupAction, asUnknown unknown: String = "group"
     ) async throws -> (group: GroupRecord, me: MemberRecord) {
         guard let me = try await groups.membership(groupID: groupID, userID: caller.user.id),
             let group = try await groups.group(id: groupID)
-        else { throw AppError.notFound("group") }
-        try Self.require([action], me, in: group)
+        else { throw AppError.notFound(unknown) }
+        do {
+            try Self.require([action], me, in: group)
+        } catch AppError.notFound {
+            throw AppError.notFound(unknown)
+        }
         return (group, me)
     }
 

@@ -201,7 +201,7 @@ public struct ExpenseUseCases: Sendable {
         _ splitID: UUID, _ isPaid: Bool, reason: String?, caller: Caller, origin: RequestOrigin
     ) async throws -> (share: ShareRecord, currency: String) {
         guard let found = try await expenses.share(id: splitID) else { throw AppError.notFound("share") }
-        let (_, me) = try await access.check(found.expense.groupID, caller, for: .read)
+        let (_, me) = try await access.check(found.expense.groupID, caller, for: .read, asUnknown: "share")
         let isDebtorOrPayer = found.share.memberID == me.id || found.expense.payers.contains { $0.memberID == me.id }
         let action = GroupAction.markSharePaid(isDebtorOrPayer: isDebtorOrPayer)
         _ = try await access.check(found.expense.groupID, caller, for: action)
@@ -234,7 +234,7 @@ public struct ExpenseUseCases: Sendable {
         history: [PaymentHistoryRecord], seesDetails: Bool
     ) {
         guard let found = try await expenses.share(id: splitID) else { throw AppError.notFound("share") }
-        let (_, me) = try await access.check(found.expense.groupID, caller, for: .read)
+        let (_, me) = try await access.check(found.expense.groupID, caller, for: .read, asUnknown: "share")
         let seesDetails = Permissions.decide(.seeAuditDetails, for: me.membership) == .allowed
         return (try await expenses.history(splitID: splitID), seesDetails)
     }
@@ -247,7 +247,7 @@ public struct ExpenseUseCases: Sendable {
         _ id: UUID, _ caller: Caller, action: (ExpenseRecord) -> GroupAction
     ) async throws -> (ExpenseRecord, GroupRecord, MemberRecord) {
         guard let expense = try await expenses.expense(id: id) else { throw AppError.notFound("expense") }
-        let (group, me) = try await access.check(expense.groupID, caller, for: .read)
+        let (group, me) = try await access.check(expense.groupID, caller, for: .read, asUnknown: "expense")
         let needed = action(expense)
         if needed != .read { try GroupAccess.require([needed], me, in: group) }
         return (expense, group, me)

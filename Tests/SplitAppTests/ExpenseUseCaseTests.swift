@@ -1,0 +1,210 @@
+import Foundation
+import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+func milliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
+
+/// A group of three on a fresh database, with a caller for each person, for use cases called
+/// the way the server calls them, without HTTP.
+struct Trip {
+    let database: Database
+    let expenses: ExpenseUseCases
+    let groupID: UUID
+    let aki: Caller
+    let bo: Caller
+    let vic: Caller
+    let stranger: Caller
+    let akiMember: MemberID
+    let boMember: MemberID
+    let deeMember: MemberID
+    let origin = RequestOrigin(clientAddress: "192.0.2.1", userAgent: "tests")
+
+    static func with(_ backend: Database.Backend, _ body: (Trip) async throws -> Void) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            let now = milliseconds()
+            let accounts = AccountStore(database: database)
+            let resolver = CallerResolver(accounts: accounts, now: { milliseconds() })
+            func caller(_ name: String) async throws -> Caller {
+                let user = try await accounts.createUser(
+                    UserRecord(
+                        id: UUID(), email: "\(name.lowercased())-\(UUID())@example.com", phone: nil, displayName: name,
+                        passwordHash: "unused", createdAt: now, updatedAt: now))
+                let token = SessionToken.generate()
+                try await accounts.createSession(
+                    SessionRecord(
+                        id: UUID(), userID: user.id, tokenHash: SessionToken.hash(token), createdAt: now,
+                        lastUsedAt: now, expiresAt: now + 86_400_000))
+                return try #require(try await resolver.resolve(token: token))
+            }
+            let (aki, bo, vic, stranger) = (
+                try await caller("Aki"), try await caller("Bo"), try await caller("Vic"), try await caller("Zed")
+            )
+            let groups = GroupStore(database: database)
+            let (group, akiMember) = try await groups.createGroup(
+                GroupRecord(
+                    id: UUID(), name: "Japan", homeCurrency: "MYR", ownerUserID: aki.user.id, inviteCode: nil,
+                    createdAt: now, updatedAt: now),
+                ownerName: "Aki")
+            func member(_ name: String, _ user: Caller?, _ role: Role) async throws -> MemberID {
+                let record = MemberRecord(
+                    id: UUID(), groupID: group.id, userID: user?.user.id, name: name, role: role, createdAt: now,
+                    updatedAt: now)
+                try await groups.addMember(record)
+                return MemberID(record.id)
+            }
+            let boMember = try await member("Bo", bo, .member)
+            _ = try await member("Vic", vic, .viewer)
+            let deeMember = try await member("Dee", nil, .member)
+            try await body(
+                Trip(
+                    database: database, expenses: ExpenseUseCases(database: database, now: { milliseconds() }),
+                    groupID: group.id, aki: aki, bo: bo, vic: vic, stranger: stranger,
+                    akiMember: MemberID(akiMember.id), boMember: boMember, deeMember: deeMember))
+        }
+    }
+
+    func ramen(_ amount: String = "1000", currency: String = "JPY") -> EnteredExpense {
+        EnteredExpense(
+            description: "Ramen", amount: amount, currency: currency, expenseDate: "2026-05-01",
+            paidByMemberId: akiMember.description,
+            split: EnteredSplit(mode: .equal, memberIds: [akiMember, boMember, deeMember].map(\.description)))
+    }
+
+    func create(_ entered: EnteredExpense, by caller: Caller? = nil) async throws -> ExpenseView {
+        guard
+            case .created(let view) = try await expenses.create(
+                entered, id: UUID(), groupID: groupID, caller: caller ?? aki, origin: origin, idempotency: nil,
+                render: { _ in StoredResponse(status: 201, body: Data()) })
+        else { throw AppError.notFound("created expense") }
+        return view
+    }
+}
+
+@Suite("Expense use cases, without HTTP")
+struct ExpenseUseCaseTests {
+    @Test("a create stores the exact shares (1000 JPY / 3) and the split as entered", arguments: TestDatabases.all)
+    func createStoresExactShares(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // act
+            let view = try await trip.create(trip.ramen())
+            // validate
+            let shares = view.expense.liveShares.map(\.amount).sorted()
+            #expect(shares == [333, 333, 334])
+            #expect(view.expense.rule == .equal([trip.akiMember, trip.boMember, trip.deeMember]))
+            #expect(view.categoryNames[view.expense.categoryID] == "Other")
+            let read = try await trip.expenses.expense(view.expense.id, caller: trip.bo)
+            #expect(read.expense == view.expense)
+        }
+    }
+
+    @Test("a retry with the same key gets the first answer and stores nothing twice", arguments: TestDatabases.all)
+    func idempotentCreate(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let id = UUID()
+            let key = IdempotencyRequest(key: "k-1", requestHash: "h-1")
+            func send(_ request: IdempotencyRequest) async throws -> ExpenseCreation {
+                try await trip.expenses.create(
+                    trip.ramen(), id: id, groupID: trip.groupID, caller: trip.aki, origin: trip.origin,
+                    idempotency: request,
+                    render: { view in StoredResponse(status: 201, body: Data(view.expense.id.uuidString.utf8)) })
+            }
+            guard case .created = try await send(key) else { Issue.record("first create did not create"); return }
+            guard case .replayed(let response) = try await send(key) else {
+                Issue.record("retry created again"); return
+            }
+            #expect(response.body == Data(id.uuidString.utf8))
+            await #expect(throws: AppError.idempotencyKeyReused) {
+                try await send(IdempotencyRequest(key: "k-1", requestHash: "another body"))
+            }
+            let (page, _) = try await trip.expenses.list(
+                groupID: trip.groupID, filter: ExpenseFilter(), caller: trip.aki)
+            #expect(page.count == 1)
+        }
+    }
+
+    @Test("refusals: a viewer may not add, a stranger sees no group, yen has no cents", arguments: TestDatabases.all)
+    func refusals(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            await #expect(throws: AppError.forbidden) { try await trip.create(trip.ramen(), by: trip.vic) }
+            await #expect(throws: AppError.notFound("group")) { try await trip.create(trip.ramen(), by: trip.stranger) }
+            do {
+                _ = try await trip.create(trip.ramen("1000.5"))
+                Issue.record("1000.5 JPY was taken")
+            } catch AppError.invalid(let field, _) {
+                #expect(field == "amount")
+            }
+            let view = try await trip.create(trip.ramen())
+            // Another group's objects read exactly like unknown ids, message included.
+            await #expect(throws: AppError.notFound("expense")) {
+                try await trip.expenses.expense(view.expense.id, caller: trip.stranger)
+            }
+            await #expect(throws: AppError.notFound("expense")) {
+                try await trip.expenses.expense(UUID(), caller: trip.aki)
+            }
+            let share = try #require(view.expense.shares.first)
+            await #expect(throws: AppError.notFound("share")) {
+                try await trip.expenses.shareHistory(share.id, caller: trip.stranger)
+            }
+            await #expect(throws: AppError.notFound("share")) {
+                try await trip.expenses.setSharePaid(
+                    share.id, true, reason: nil, caller: trip.stranger, origin: trip.origin)
+            }
+            let (page, _) = try await trip.expenses.list(
+                groupID: trip.groupID, filter: ExpenseFilter(), caller: trip.aki)
+            #expect(page.count == 1)
+        }
+    }
+
+    @Test(
+        "an edit based on an old version changes nothing and hands back the current expense",
+        arguments: TestDatabases.all)
+    func staleEdit(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let view = try await trip.create(trip.ramen())
+            let edited = try await trip.expenses.edit(
+                view.expense.id, ExpensePatch(description: "Ramen and gyoza"), basedOn: { 1 }, caller: trip.aki,
+                origin: trip.origin)
+            #expect(edited.expense.version == 2)
+            do {
+                _ = try await trip.expenses.edit(
+                    view.expense.id, ExpensePatch(amount: "9000"), basedOn: { 1 }, caller: trip.aki, origin: trip.origin
+                )
+                Issue.record("a stale edit was saved")
+            } catch AppError.staleExpense(let current) {
+                #expect(current.expense == edited.expense)
+            }
+            await #expect(throws: AppError.versionRequired) {
+                try await trip.expenses.edit(
+                    view.expense.id, ExpensePatch(amount: "9000"), basedOn: { nil }, caller: trip.aki,
+                    origin: trip.origin)
+            }
+            #expect(try await trip.expenses.expense(view.expense.id, caller: trip.aki).expense == edited.expense)
+        }
+    }
+
+    @Test("editing only the description keeps every share, the split and the paid marks", arguments: TestDatabases.all)
+    func descriptionEditKeepsShares(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let view = try await trip.create(trip.ramen())
+            let boShare = try #require(view.expense.shares.first { $0.memberID == trip.boMember.uuid })
+            _ = try await trip.expenses.setSharePaid(
+                boShare.id, true, reason: "cash", caller: trip.bo, origin: trip.origin)
+            let before = try await trip.expenses.expense(view.expense.id, caller: trip.aki).expense
+            let after = try await trip.expenses.edit(
+                view.expense.id, ExpensePatch(description: "Ramen (Ichiran)"), basedOn: { before.version },
+                caller: trip.aki, origin: trip.origin
+            ).expense
+            #expect(after.shares == before.shares)
+            #expect(after.rule == before.rule)
+            #expect(after.payers == before.payers)
+            let (history, seesDetails) = try await trip.expenses.shareHistory(boShare.id, caller: trip.aki)
+            #expect(history.map(\.isPaid) == [true])
+            #expect(seesDetails)
+            #expect(try await trip.expenses.shareHistory(boShare.id, caller: trip.bo).seesDetails == false)
+        }
+    }
+}

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: the migrations are one ordered, append-only list, read top to
+// bottom in the order they run; splitting it across files would hide that order.
+
 import Logging
 import SQLKit
 import SplitCore

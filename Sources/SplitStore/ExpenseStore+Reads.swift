@@ -1,0 +1,146 @@
+import Foundation
+import SQLKit
+import SplitCore
+
+/// Reading expenses: one, a page of a group's, all of a group's live ones, and a share's history.
+extension ExpenseStore {
+    /// The share's paid/unpaid marks, oldest first.
+    public func history(splitID: UUID) async throws -> [PaymentHistoryRecord] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT * FROM payment_history WHERE expense_split_id = \(bind: splitID.text)
+                ORDER BY seq, id
+                """
+            ).all()
+        }.map { row in
+            PaymentHistoryRecord(
+                id: try row.decodeUUID("id"), splitID: try row.decodeUUID("expense_split_id"),
+                isPaid: try row.decode(column: "action", as: String.self) == "marked_paid",
+                performedByUserID: try row.decodeUUID("performed_by_user_id"),
+                performedByName: try row.decode(column: "performed_by_name", as: String.self),
+                performedAt: try row.decode(column: "performed_at", as: Int64.self),
+                reason: try row.decode(column: "reason", as: String?.self),
+                ipAddress: try row.decode(column: "ip_address", as: String?.self),
+                deviceInfo: try row.decode(column: "device_info", as: String?.self))
+        }
+    }
+
+    /// One page of a group's expenses, newest date first (then id), and whether more follow.
+    public func expenses(groupID: UUID, filter: ExpenseFilter) async throws -> (
+        expenses: [ExpenseRecord], hasMore: Bool
+    ) {
+        var query = SQLQueryString("SELECT id FROM expenses WHERE group_id = \(bind: groupID.text)")
+        if !filter.includeDeleted {
+            query.appendInterpolation(unsafeRaw: " AND is_deleted = "); query.appendInterpolation(bind: false)
+        }
+        if let category = filter.categoryID {
+            query.appendInterpolation(unsafeRaw: " AND category_id = ")
+            query.appendInterpolation(bind: category.text)
+        }
+        if let from = filter.from {
+            query.appendInterpolation(unsafeRaw: " AND expense_date >= ")
+            query.appendInterpolation(bind: from)
+        }
+        if let to = filter.to {
+            query.appendInterpolation(unsafeRaw: " AND expense_date <= ")
+            query.appendInterpolation(bind: to)
+        }
+        if let text = filter.text, !text.isEmpty {
+            let escaped = text.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+            query.appendInterpolation(unsafeRaw: " AND lower(description) LIKE ")
+            query.appendInterpolation(bind: "%" + escaped + "%")
+            query.appendInterpolation(unsafeRaw: " ESCAPE '\\'")
+        }
+        if let member = filter.memberID {
+            query.appendInterpolation(
+                unsafeRaw: " AND (id IN (SELECT expense_id FROM expense_payers WHERE member_id = ")
+            query.appendInterpolation(bind: member.text)
+            query.appendInterpolation(
+                unsafeRaw: ") OR id IN (SELECT expense_id FROM expense_splits WHERE is_removed = ")
+            query.appendInterpolation(bind: false)
+            query.appendInterpolation(unsafeRaw: " AND member_id = ")
+            query.appendInterpolation(bind: member.text)
+            query.appendInterpolation(unsafeRaw: "))")
+        }
+        if let after = filter.after {
+            query.appendInterpolation(unsafeRaw: " AND (expense_date < ")
+            query.appendInterpolation(bind: after.date)
+            query.appendInterpolation(unsafeRaw: " OR (expense_date = ")
+            query.appendInterpolation(bind: after.date)
+            query.appendInterpolation(unsafeRaw: " AND id < ")
+            query.appendInterpolation(bind: after.id.text)
+            query.appendInterpolation(unsafeRaw: "))")
+        }
+        query.appendInterpolation(unsafeRaw: " ORDER BY expense_date DESC, id DESC LIMIT ")
+        query.appendInterpolation(bind: filter.limit + 1)
+        let finalQuery = query
+        let ids = try await database.read { sql in
+            try await sql.raw(finalQuery).all().map { try $0.decodeUUID("id") }
+        }
+        let page = Array(ids.prefix(filter.limit))
+        let loaded = try await expenses(ids: page)
+        return (page.compactMap { loaded[$0] }, ids.count > filter.limit)
+    }
+
+    /// Every live expense of a group, with payers and shares, in three queries (for the
+    /// overview's charts; the API pages instead).
+    public func liveExpenses(groupID: UUID) async throws -> [ExpenseRecord] {
+        let group = groupID.text
+        let (rows, payerRows, shareRows) = try await database.read { sql in
+            (
+                try await sql.raw(
+                    "SELECT * FROM expenses WHERE group_id = \(bind: group) AND is_deleted = \(bind: false)"
+                ).all(),
+                try await sql.raw(
+                    """
+                    SELECT p.* FROM expense_payers p JOIN expenses e ON e.id = p.expense_id
+                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)
+                    """
+                ).all(),
+                try await sql.raw(
+                    """
+                    SELECT s.* FROM expense_splits s JOIN expenses e ON e.id = s.expense_id
+                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)
+                    """
+                ).all()
+            )
+        }
+        return try Self.assemble(rows, payerRows, shareRows).values.sorted {
+            ($0.expenseDate, $0.id.text) > ($1.expenseDate, $1.id.text)
+        }
+    }
+
+    /// Expenses by id, with payers and shares, in three queries whatever their number.
+    public func expenses(ids: [UUID]) async throws -> [UUID: ExpenseRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let texts = ids.map(\.text)
+        let (rows, payerRows, shareRows) = try await database.read { sql in
+            (
+                try await sql.select().column(SQLLiteral.all).from("expenses").where("id", .in, texts).all(),
+                try await sql.select().column(SQLLiteral.all).from("expense_payers").where("expense_id", .in, texts)
+                    .all(),
+                try await sql.select().column(SQLLiteral.all).from("expense_splits").where("expense_id", .in, texts)
+                    .all()
+            )
+        }
+        return try Self.assemble(rows, payerRows, shareRows)
+    }
+
+    /// Expense rows with their payer and share rows, by expense id.
+    static func assemble(
+        _ rows: [any SQLRow], _ payerRows: [any SQLRow], _ shareRows: [any SQLRow]
+    ) throws -> [UUID: ExpenseRecord] {
+        var payers: [UUID: [PayerRecord]] = [:]
+        for row in payerRows { payers[try row.decodeUUID("expense_id"), default: []].append(try PayerRecord(row: row)) }
+        var shares: [UUID: [ShareRecord]] = [:]
+        for row in shareRows { shares[try row.decodeUUID("expense_id"), default: []].append(try ShareRecord(row: row)) }
+        var result: [UUID: ExpenseRecord] = [:]
+        for row in rows {
+            let id = try row.decodeUUID("id")
+            result[id] = try ExpenseRecord(row: row, payers: payers[id] ?? [], shares: shares[id] ?? [])
+        }
+        return result
+    }
+}

@@ -10,6 +10,8 @@ public enum AppError: Error, Sendable, Equatable {
     case notFound(String)
     /// The caller's role or flags do not allow the action.
     case forbidden
+    /// Not allowed, for a reason more particular than the role (said in `message`).
+    case forbiddenBecause(String)
     /// The group is archived; its owner can bring it back.
     case archived
     /// An input was wrong; `field` is the request's name for it ("split.amounts[1].amount").

@@ -65,6 +65,13 @@ public enum MoneyInput {
         }
     }
 
+    /// A client-generated id, or a new one when none was sent.
+    public static func clientID(_ text: String?) throws -> UUID {
+        guard let text else { return UUID() }
+        guard let id = UUID(uuidString: text) else { throw AppError.invalid(field: "id", message: "id is not a UUID.") }
+        return id
+    }
+
     public static func today(_ now: Int64) -> String {
         let date = Date(timeIntervalSince1970: Double(now) / 1_000)
         var calendar = Calendar(identifier: .gregorian)

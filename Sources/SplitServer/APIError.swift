@@ -72,6 +72,7 @@ public struct APIError: Error, Sendable, Equatable {
         switch error {
         case .notFound(let what): self = .notFound(what)
         case .forbidden: self = .forbidden()
+        case .forbiddenBecause(let message): self = .forbidden(message)
         case .archived: self = .archived
         case .invalid(let field, let message): self = .invalid(field: field, message)
         case .conflict(let code, let field, let message):

@@ -41,6 +41,7 @@ public func buildApplication(
         log: GroupLogStore(database: database), idempotency: IdempotencyStore(database: database),
         limiter: RateLimiter(attempts: attempts, now: now), passwords: passwords,
         expenseUseCases: ExpenseUseCases(database: database, now: now),
+        ledgerUseCases: LedgerUseCases(database: database, now: now),
         configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)

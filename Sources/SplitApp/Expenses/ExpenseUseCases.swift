@@ -31,6 +31,13 @@ public struct IdempotencyRequest: Sendable {
     public static func hash(_ bytes: Data) -> String {
         SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
     }
+
+    /// The key checked (1 to 200 characters, no control characters) and bound to the caller.
+    func claim(for caller: Caller) throws -> IdempotencyClaim {
+        guard (1...200).contains(key.utf8.count), !AccountInput.containsControlCharacters(key, allowingLineBreaks: false)
+        else { throw AppError.badRequest("Idempotency-Key must be 1 to 200 characters.") }
+        return IdempotencyClaim(userID: caller.user.id, key: key, requestHash: requestHash)
+    }
 }
 
 /// What a create did: stored a new expense, or answered a retry with its first response.
@@ -69,12 +76,7 @@ public struct ExpenseUseCases: Sendable {
         idempotency request: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async throws -> ExpenseCreation {
         let (group, me) = try await access.check(groupID, caller, for: .addExpense)
-        let claim = try request.map { request in
-            guard (1...200).contains(request.key.utf8.count),
-                !AccountInput.containsControlCharacters(request.key, allowingLineBreaks: false)
-            else { throw AppError.badRequest("Idempotency-Key must be 1 to 200 characters.") }
-            return IdempotencyClaim(userID: caller.user.id, key: request.key, requestHash: request.requestHash)
-        }
+        let claim = try request.map { try $0.claim(for: caller) }
         if let claim, let earlier = try await idempotency.lookup(claim) {
             return try Self.replay(earlier)
         }

@@ -21,6 +21,7 @@ struct APIHandler: APIProtocol {
     let limiter: RateLimiter
     let passwords: PasswordHasher
     let expenseUseCases: ExpenseUseCases
+    let ledgerUseCases: LedgerUseCases
     let configuration: ServerConfiguration
     /// Compared against when the account does not exist, so both answers take one bcrypt's time.
     let unknownAccountHash: String

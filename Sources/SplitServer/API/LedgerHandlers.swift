@@ -5,6 +5,7 @@ import SplitApp
 import SplitCore
 import SplitStore
 
+/// The ledger operations of the API: wire in, one `LedgerUseCases` call, wire out (STYLE §8).
 extension APIHandler {
     // MARK: - Settlements
 
@@ -12,226 +13,93 @@ extension APIHandler {
     {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let (group, me) = try await access(input.path.groupId, as: caller, for: .read)
-        let from = try MoneyInput.member(body.fromMemberId, field: "fromMemberId")
-        let to = try MoneyInput.member(body.toMemberId, field: "toMemberId")
-        let action = GroupAction.recordSettlement(isParty: from.uuid == me.id || to.uuid == me.id)
-        _ = try await access(input.path.groupId, as: caller, for: action)
-        guard from != to else { throw APIError.invalid(field: "toMemberId", "A transfer goes between two members.") }
-        let active = Set(try await groups.members(groupID: group.id).filter(\.isActive).map(\.id))
-        for (member, field) in [(from, "fromMemberId"), (to, "toMemberId")] where !active.contains(member.uuid) {
-            throw APIError.invalid(field: field, "\(member) is not an active member of this group.")
+        let groupID = try Self.id(input.path.groupId, "group")
+        let idempotency = try input.headers.idempotencyKey.map { key in
+            IdempotencyRequest(
+                key: key,
+                requestHash: try Self.requestHash(route: "POST /api/groups/\(groupID.text)/settlements", body: body))
         }
-        let currency = try MoneyInput.currency(body.currency, field: "currency")
-        let amount = try MoneyInput.amount(body.amount, currency, field: "amount")
-        guard amount > 0 else { throw APIError.invalid(field: "amount", "A transfer is more than zero.") }
-        let note = body.note?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard note.unicodeScalars.count <= 500, !AccountInput.containsControlCharacters(note, allowingLineBreaks: true)
-        else { throw APIError.invalid(field: "note", "A note has at most 500 characters.") }
-        let current = now()
-        let settlement = SettlementRecord(
-            id: try Self.clientID(body.id), groupID: group.id, fromMemberID: from.uuid, toMemberID: to.uuid,
-            amount: amount,
-            currency: currency.code,
-            date: try body.date.map { try MoneyInput.date($0, field: "date") } ?? MoneyInput.today(current),
-            note: note, createdByUserID: caller.user.id, createdAt: current, updatedAt: current)
-        let claim = try idempotencyClaim(
-            input.headers.idempotencyKey, caller: caller, route: "POST /api/groups/\(group.id.text)/settlements",
-            body: body)
-        do {
-            guard
-                let outcome = try await settlements.create(
-                    settlement, actor: try actor(caller, me, for: action), idempotency: claim,
-                    render: { stored in
-                        StoredResponse(
-                            status: 201,
-                            body: try WireJSON.encode(Components.Schemas.SettlementResponse(settlement: .init(stored))))
-                    })
-            else { throw APIError.notFound("group") }
-            return .created(
-                .init(body: .json(try Self.response(outcome, as: Components.Schemas.SettlementResponse.self))))
-        } catch SettlementStoreError.idTaken {
-            throw APIError.conflict(field: "id", message: "A settlement with that id exists already.")
-        } catch  where Database.isUniqueViolation(error) {
-            throw APIError.conflict(field: "id", message: "A settlement with that id exists already.")
-        }
+        let outcome = try await ledgerUseCases.recordSettlement(
+            EnteredSettlement(wire: body), groupID: groupID, caller: caller, origin: try request.origin,
+            idempotency: idempotency,
+            render: { stored in
+                StoredResponse(
+                    status: 201,
+                    body: try WireJSON.encode(Components.Schemas.SettlementResponse(settlement: .init(stored))))
+            })
+        return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.SettlementResponse.self))))
     }
 
     func listSettlements(_ input: Operations.ListSettlements.Input) async throws -> Operations.ListSettlements.Output {
         let caller = try await authenticate()
-        let (group, _) = try await access(input.path.groupId, as: caller, for: .read)
-        let list = try await settlements.settlements(
-            groupID: group.id, includeDeleted: input.query.includeDeleted ?? false)
+        let list = try await ledgerUseCases.settlements(
+            groupID: try Self.id(input.path.groupId, "group"), includeDeleted: input.query.includeDeleted ?? false,
+            caller: caller)
         return .ok(.init(body: .json(.init(settlements: list.map(Components.Schemas.Settlement.init)))))
     }
 
     func deleteSettlement(_ input: Operations.DeleteSettlement.Input) async throws -> Operations.DeleteSettlement.Output
     {
         let caller = try await authenticate()
-        guard let id = UUID(uuidString: input.path.settlementId),
-            let settlement = try await settlements.settlement(id: id)
-        else { throw APIError.notFound("settlement") }
-        let (group, me) = try await access(settlement.groupID.text, as: caller, for: .read)
-        let isParty = settlement.fromMemberID == me.id || settlement.toMemberID == me.id
-        let action = GroupAction.recordSettlement(isParty: isParty)
-        _ = try await access(group.id.text, as: caller, for: action)
-        // A member takes back only what they recorded; the owner and admins any transfer.
-        if me.role == .member, settlement.createdByUserID != caller.user.id {
-            throw APIError.forbidden("Only who recorded a transfer, the owner or an admin can delete it.")
-        }
-        do {
-            guard
-                let deleted = try await settlements.delete(
-                    id: id, groupID: group.id, actor: try actor(caller, me, for: action), now: now())
-            else { throw APIError.notFound("settlement") }
-            return .ok(.init(body: .json(.init(settlement: .init(deleted)))))
-        } catch SettlementStoreError.linkedToShare {
-            throw APIError(
-                .conflict, code: "linked_to_share",
-                message: "This transfer was recorded by marking a share paid; mark the share unpaid instead.")
-        }
+        let deleted = try await ledgerUseCases.deleteSettlement(
+            try Self.id(input.path.settlementId, "settlement"), caller: caller, origin: try request.origin)
+        return .ok(.init(body: .json(.init(settlement: .init(deleted)))))
     }
 
     // MARK: - Balances, plan, debts
 
     func getBalances(_ input: Operations.GetBalances.Input) async throws -> Operations.GetBalances.Output {
         let caller = try await authenticate()
-        let (group, _) = try await access(input.path.groupId, as: caller, for: .read)
-        let nets = try await balances.balances(groupID: group.id)
-        let home = try Currency(code: group.homeCurrency)
-        let rates = try await balances.rates(groupID: group.id)
-        var converted: [UUID: Int64] = [:]
-        var missing: [String] = []
-        for (code, entries) in Dictionary(grouping: nets, by: \.currency).sorted(by: { $0.key < $1.key }) {
-            let currency = try Currency(code: code)
-            let parts: [Int64]
-            if currency == home {
-                parts = entries.map(\.net)
-            } else if let rate = Self.latestRate(from: currency, to: home, in: rates),
-                // Apportioned like a split: the converted nets still sum to exactly zero.
-                let apportioned = try? rate.convert(
-                    entries.map(\.net), currency: currency, tieBreak: TieBreak(seed: group.id.text))
-            {
-                parts = apportioned
-            } else {
-                missing.append(code)
-                continue
-            }
-            for (entry, part) in zip(entries, parts) {
-                let (sum, overflow) = converted[entry.memberID, default: 0].addingReportingOverflow(part)
-                guard !overflow else {
-                    missing.append(code)
-                    break
-                }
-                converted[entry.memberID] = sum
-            }
-        }
-        let homeBalances: [Components.Schemas.Balance]? =
-            missing.isEmpty
-            ? converted.filter { $0.value != 0 }.sorted { $0.key.text < $1.key.text }.map {
-                .init(memberId: $0.key.text, currency: home.code, net: MoneyInput.text($0.value, home.code))
-            } : nil
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        balances: nets.map {
-                            .init(
-                                memberId: $0.memberID.text, currency: $0.currency,
-                                net: MoneyInput.text($0.net, $0.currency))
-                        }, homeCurrency: home.code, home: homeBalances, missingRates: missing))))
+        let view = try await ledgerUseCases.balances(groupID: try Self.id(input.path.groupId, "group"), caller: caller)
+        return .ok(.init(body: .json(.init(view))))
     }
 
     func getSettlementPlan(_ input: Operations.GetSettlementPlan.Input) async throws
         -> Operations.GetSettlementPlan.Output
     {
         let caller = try await authenticate()
-        let (group, _) = try await access(input.path.groupId, as: caller, for: .read)
-        let currency = try MoneyInput.currency(input.query.currency ?? group.homeCurrency, field: "currency")
-        let nets = try await balances.balances(groupID: group.id).filter { $0.currency == currency.code }
-        let plan = try SettlementPlan.plan(
-            Dictionary(uniqueKeysWithValues: nets.map { (MemberID($0.memberID), $0.net) }))
+        let (currency, transfers) = try await ledgerUseCases.plan(
+            groupID: try Self.id(input.path.groupId, "group"), currency: input.query.currency, caller: caller)
         return .ok(
             .init(
                 body: .json(
                     .init(
                         currency: currency.code,
-                        transfers: plan.map {
-                            .init(
-                                fromMemberId: $0.from.description, toMemberId: $0.to.description,
-                                amount: MoneyInput.text($0.amount, currency.code), currency: currency.code)
-                        }))))
+                        transfers: transfers.map { Components.Schemas.PlannedTransfer($0, currency: currency) }))))
     }
 
     func getPairwiseDebts(_ input: Operations.GetPairwiseDebts.Input) async throws -> Operations.GetPairwiseDebts.Output
     {
         let caller = try await authenticate()
-        let (group, _) = try await access(input.path.groupId, as: caller, for: .read)
-        // From the pairwise ledger, kept with every write: the same cost at any number of expenses.
-        let debts = try await balances.pairwiseDebts(groupID: group.id)
+        let debts = try await ledgerUseCases.pairwiseDebts(
+            groupID: try Self.id(input.path.groupId, "group"), caller: caller)
         let list = debts.currencies.flatMap { currency in
-            debts.debts(in: currency).map {
-                Components.Schemas.PlannedTransfer(
-                    fromMemberId: $0.from.description, toMemberId: $0.to.description,
-                    amount: MoneyInput.text($0.amount, currency.code), currency: currency.code)
-            }
+            debts.debts(in: currency).map { Components.Schemas.PlannedTransfer($0, currency: currency) }
         }
         return .ok(.init(body: .json(.init(debts: list))))
-    }
-
-    /// The rate with the latest date for the pair, or the inverse of the opposite pair's.
-    static func latestRate(from: Currency, to: Currency, in rates: [RateRecord]) -> ExchangeRate? {
-        let direct = rates.filter { $0.from == from.code && $0.to == to.code }.max { $0.date < $1.date }
-        let inverse = rates.filter { $0.from == to.code && $0.to == from.code }.max { $0.date < $1.date }
-        if let direct, direct.date >= (inverse?.date ?? "") {
-            return (try? DecimalValue(parsing: direct.rate)).flatMap { try? ExchangeRate(from: from, to: to, rate: $0) }
-        }
-        if let inverse {
-            return (try? DecimalValue(parsing: inverse.rate)).flatMap {
-                try? ExchangeRate(from: to, to: from, rate: $0)
-            }?
-            .inverted
-        }
-        return nil
     }
 
     // MARK: - Rates
 
     func listRates(_ input: Operations.ListRates.Input) async throws -> Operations.ListRates.Output {
         let caller = try await authenticate()
-        let (group, _) = try await access(input.path.groupId, as: caller, for: .read)
-        return .ok(
-            .init(
-                body: .json(.init(rates: try await balances.rates(groupID: group.id).map(Components.Schemas.Rate.init)))
-            ))
+        let rates = try await ledgerUseCases.rates(groupID: try Self.id(input.path.groupId, "group"), caller: caller)
+        return .ok(.init(body: .json(.init(rates: rates.map(Components.Schemas.Rate.init)))))
     }
 
     func putRates(_ input: Operations.PutRates.Input) async throws -> Operations.PutRates.Output {
         let caller = try await authenticate()
-        let (group, me) = try await access(input.path.groupId, as: caller, for: .updateGroup)
-        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        guard body.rates.count <= 500 else { throw APIError.invalid(field: "rates", "At most 500 rates at once.") }
-        let records = try body.rates.enumerated().map { index, rate in
-            let path = "rates[\(index)]"
-            let from = try MoneyInput.currency(rate.fromCurrency, field: path + ".fromCurrency")
-            let to = try MoneyInput.currency(rate.toCurrency, field: path + ".toCurrency")
-            guard from != to else {
-                throw APIError.invalid(field: path + ".toCurrency", "A rate is between two currencies.")
-            }
-            let value = try MoneyInput.decimal(rate.rate, field: path + ".rate")
-            guard (try? ExchangeRate(from: from, to: to, rate: value)) != nil else {
-                throw APIError.invalid(field: path + ".rate", "A rate is a positive decimal.")
-            }
-            return RateRecord(
-                from: from.code, to: to.code, date: try MoneyInput.date(rate.date, field: path + ".date"),
-                rate: value.description)
+        let groupID = try Self.id(input.path.groupId, "group")
+        guard case .json(let body) = input.body else {
+            // The caller's right first, as before: a stranger learns nothing from a bad body.
+            _ = try await access(input.path.groupId, as: caller, for: .updateGroup)
+            throw APIError.badRequest("Send a JSON body.")
         }
-        try await balances.putRates(
-            records, groupID: group.id, actor: try actor(caller, me, for: .updateGroup), now: now())
-        return .ok(
-            .init(
-                body: .json(.init(rates: try await balances.rates(groupID: group.id).map(Components.Schemas.Rate.init)))
-            ))
+        let rates = try await ledgerUseCases.putRates(
+            body.rates.map {
+                EnteredRate(fromCurrency: $0.fromCurrency, toCurrency: $0.toCurrency, date: $0.date, rate: $0.rate)
+            }, groupID: groupID, caller: caller, origin: try request.origin)
+        return .ok(.init(body: .json(.init(rates: rates.map(Components.Schemas.Rate.init)))))
     }
 
     // MARK: - Activity and changes
@@ -314,6 +182,37 @@ extension APIHandler {
                         settlements: changedSettlements.map(Components.Schemas.Settlement.init),
                         members: changedMembers.map(Components.Schemas.Member.init),
                         categories: changedCategories.map(Components.Schemas.Category.init), deleted: tombstones))))
+    }
+}
+
+extension EnteredSettlement {
+    init(wire body: Components.Schemas.CreateSettlementRequest) {
+        self.init(
+            id: body.id, fromMemberId: body.fromMemberId, toMemberId: body.toMemberId, amount: body.amount,
+            currency: body.currency, date: body.date, note: body.note)
+    }
+}
+
+extension Components.Schemas.PlannedTransfer {
+    init(_ transfer: PlannedTransfer, currency: Currency) {
+        self.init(
+            fromMemberId: transfer.from.description, toMemberId: transfer.to.description,
+            amount: MoneyInput.text(transfer.amount, currency.code), currency: currency.code)
+    }
+}
+
+extension Components.Schemas.BalancesResponse {
+    init(_ view: BalancesView) {
+        let home = view.home.code
+        self.init(
+            balances: view.nets.map {
+                .init(memberId: $0.memberID.text, currency: $0.currency, net: MoneyInput.text($0.net, $0.currency))
+            }, homeCurrency: home,
+            home: view.homeBalances.map { balances in
+                balances.sorted { $0.key.description < $1.key.description }.map {
+                    .init(memberId: $0.key.description, currency: home, net: MoneyInput.text($0.value, home))
+                }
+            }, missingRates: view.missing.map(\.code))
     }
 }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import SplitAPI
 import SplitApp
 import SplitCore
+import SplitStore
 
 /// Settle up: balances per member and currency (and in the home currency when rates allow),
 /// the fewest transfers that settle each currency with "record this transfer", a form for any
@@ -64,7 +65,9 @@ extension WebApp {
 
     private func balancesPage(_ groupID: String, form: WebForm?, errors: [String: String]) async throws -> Response {
         let scope = try await scope(groupID)
-        let balances = try await api.getBalances(.init(path: .init(groupId: groupID))).ok.body.json
+        let groupUUID = try APIHandler.id(groupID, "group")
+        let balances = Components.Schemas.BalancesResponse(
+            try await ledger.balances(groupID: groupUUID, caller: try caller()))
         let myID = scope.group.myMemberId
         func lines(_ rows: [Components.Schemas.Balance]) -> [BalancesBody.Line] {
             rows.filter { !WebFormat.isZero($0.net) }.sorted { scope.name($0.memberId) < scope.name($1.memberId) }.map {
@@ -75,15 +78,17 @@ extension WebApp {
                     owed: !owes, owes: owes)
             }
         }
-        let settlements = try await api.listSettlements(.init(path: .init(groupId: groupID))).ok.body.json.settlements
-            .filter { !$0.isDeleted }
+        let settlements = try await ledger.settlements(groupID: groupUUID, includeDeleted: false, caller: try caller())
+            .map(Components.Schemas.Settlement.init)
         var currencies: [BalancesBody.Currency] = []
         // A currency stays on the page once settled, so "settled up" is said rather than implied.
         for code in Set(balances.balances.map(\.currency) + settlements.map(\.currency)).sorted() {
             let rows = balances.balances.filter { $0.currency == code }
-            let plan = try await api.getSettlementPlan(
-                .init(path: .init(groupId: groupID), query: .init(currency: code))
-            ).ok.body.json
+            let (planCurrency, planned) = try await ledger.plan(
+                groupID: groupUUID, currency: code, caller: try caller())
+            let plan = Components.Schemas.SettlementPlanResponse(
+                currency: planCurrency.code,
+                transfers: planned.map { Components.Schemas.PlannedTransfer($0, currency: planCurrency) })
             currencies.append(
                 .init(
                     code: code, lines: lines(rows),
@@ -144,16 +149,23 @@ extension WebApp {
         do {
             // The form's id is also the idempotency key: a double click records one transfer.
             let id = form.text("_id").flatMap(UUID.init(uuidString:))
-            _ = try await api.createSettlement(
-                .init(
-                    path: .init(groupId: groupID),
-                    headers: .init(idempotencyKey: id.map { "web-\($0.uuidString.lowercased())" }),
-                    body: .json(
-                        .init(
-                            id: id?.uuidString, fromMemberId: form["fromMemberId"] ?? "",
-                            toMemberId: form["toMemberId"] ?? "", amount: form.text("amount") ?? "",
-                            currency: form["currency"] ?? "", note: form.text("note"))))
-            ).created
+            let groupUUID = try APIHandler.id(groupID, "group")
+            let wire = Components.Schemas.CreateSettlementRequest(
+                id: id?.uuidString, fromMemberId: form["fromMemberId"] ?? "", toMemberId: form["toMemberId"] ?? "",
+                amount: form.text("amount") ?? "", currency: form["currency"] ?? "", note: form.text("note"))
+            _ = try await ledger.recordSettlement(
+                EnteredSettlement(wire: wire), groupID: groupUUID, caller: try caller(), origin: try origin(),
+                idempotency: try id.map {
+                    IdempotencyRequest(
+                        key: "web-\($0.uuidString.lowercased())",
+                        requestHash: try APIHandler.requestHash(
+                            route: "POST /api/groups/\(groupUUID.text)/settlements", body: wire))
+                },
+                render: { stored in
+                    StoredResponse(
+                        status: 201,
+                        body: try WireJSON.encode(Components.Schemas.SettlementResponse(settlement: .init(stored))))
+                })
             return Self.redirect("/groups/\(groupID)/balances")
         } catch {
             return try await balancesPage(
@@ -165,7 +177,8 @@ extension WebApp {
     func deleteSettlement(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let id = try context.parameters.require("settlementId")
-        _ = try await api.deleteSettlement(.init(path: .init(settlementId: id))).ok
+        _ = try await ledger.deleteSettlement(
+            try APIHandler.id(id, "settlement"), caller: try caller(), origin: try origin())
         return Self.redirect("/groups/\(groupID)/balances")
     }
 }

@@ -1,0 +1,234 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// A transfer between two members as entered: text amounts and ids, before checking.
+public struct EnteredSettlement: Sendable, Equatable {
+    public var id: String?
+    public var fromMemberId: String
+    public var toMemberId: String
+    public var amount: String
+    public var currency: String
+    public var date: String?
+    public var note: String?
+
+    public init(
+        id: String? = nil, fromMemberId: String, toMemberId: String, amount: String, currency: String,
+        date: String? = nil, note: String? = nil
+    ) {
+        self.id = id
+        self.fromMemberId = fromMemberId
+        self.toMemberId = toMemberId
+        self.amount = amount
+        self.currency = currency
+        self.date = date
+        self.note = note
+    }
+}
+
+/// An exchange rate as entered: 1 `fromCurrency` = `rate` `toCurrency` from `date` on.
+public struct EnteredRate: Sendable, Equatable {
+    public var fromCurrency: String
+    public var toCurrency: String
+    public var date: String
+    public var rate: String
+
+    public init(fromCurrency: String, toCurrency: String, date: String, rate: String) {
+        self.fromCurrency = fromCurrency
+        self.toCurrency = toCurrency
+        self.date = date
+        self.rate = rate
+    }
+}
+
+/// A group's balances: the ledger's nets per currency, and everything in the home currency when
+/// every currency has a rate.
+public struct BalancesView: Sendable, Equatable {
+    public let nets: [BalanceRecord]
+    public let home: Currency
+    /// Each member's total in `home`; nil when some currency has no rate (`missing`).
+    public let homeBalances: [MemberID: Int64]?
+    public let missing: [Currency]
+}
+
+/// The ledger use cases (DESIGN §3): transfers recorded and taken back, balances, the plan, the
+/// pairwise debts and the group's exchange rates.
+public struct LedgerUseCases: Sendable {
+    let access: GroupAccess
+    let groups: GroupStore
+    let settlements: SettlementStore
+    let balances: BalanceStore
+    let now: @Sendable () -> Int64
+
+    public init(database: Database, now: @escaping @Sendable () -> Int64) {
+        groups = GroupStore(database: database)
+        access = GroupAccess(groups: groups)
+        settlements = SettlementStore(database: database)
+        balances = BalanceStore(database: database)
+        self.now = now
+    }
+
+    // MARK: Transfers
+
+    /// Records money that moved between two active members. A retry with the same idempotency
+    /// key gets its first answer (`render` makes it in the caller's wire format).
+    public func recordSettlement(
+        _ entered: EnteredSettlement, groupID: UUID, caller: Caller, origin: RequestOrigin,
+        idempotency request: IdempotencyRequest?,
+        render: @escaping @Sendable (SettlementRecord) throws -> StoredResponse
+    ) async throws -> IdempotencyOutcome<SettlementRecord> {
+        let (group, me) = try await access.check(groupID, caller, for: .read)
+        let from = try MoneyInput.member(entered.fromMemberId, field: "fromMemberId")
+        let to = try MoneyInput.member(entered.toMemberId, field: "toMemberId")
+        let action = GroupAction.recordSettlement(isParty: from.uuid == me.id || to.uuid == me.id)
+        try GroupAccess.require([action], me, in: group)
+        guard from != to else {
+            throw AppError.invalid(field: "toMemberId", message: "A transfer goes between two members.")
+        }
+        let active = Set(try await groups.members(groupID: group.id).filter(\.isActive).map(\.id))
+        for (member, field) in [(from, "fromMemberId"), (to, "toMemberId")] where !active.contains(member.uuid) {
+            throw AppError.invalid(field: field, message: "\(member) is not an active member of this group.")
+        }
+        let currency = try MoneyInput.currency(entered.currency, field: "currency")
+        let amount = try MoneyInput.amount(entered.amount, currency, field: "amount")
+        guard amount > 0 else { throw AppError.invalid(field: "amount", message: "A transfer is more than zero.") }
+        let note = entered.note?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard note.unicodeScalars.count <= 500, !AccountInput.containsControlCharacters(note, allowingLineBreaks: true)
+        else { throw AppError.invalid(field: "note", message: "A note has at most 500 characters.") }
+        let current = now()
+        let settlement = SettlementRecord(
+            id: try MoneyInput.clientID(entered.id), groupID: group.id, fromMemberID: from.uuid, toMemberID: to.uuid,
+            amount: amount, currency: currency.code,
+            date: try entered.date.map { try MoneyInput.date($0, field: "date") } ?? MoneyInput.today(current),
+            note: note, createdByUserID: caller.user.id, createdAt: current, updatedAt: current)
+        let claim = try request.map { try $0.claim(for: caller) }
+        do {
+            guard
+                let outcome = try await settlements.create(
+                    settlement, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),
+                    idempotency: claim, render: render)
+            else { throw AppError.notFound("group") }
+            if case .keyReused = outcome { throw AppError.idempotencyKeyReused }
+            return outcome
+        } catch SettlementStoreError.idTaken {
+            throw AppError.conflict(code: "conflict", field: "id", message: "A settlement with that id exists already.")
+        } catch  where Database.isUniqueViolation(error) {
+            throw AppError.conflict(code: "conflict", field: "id", message: "A settlement with that id exists already.")
+        }
+    }
+
+    public func settlements(groupID: UUID, includeDeleted: Bool, caller: Caller) async throws -> [SettlementRecord] {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        return try await settlements.settlements(groupID: group.id, includeDeleted: includeDeleted)
+    }
+
+    /// Takes a recorded transfer back. A member takes back only what they recorded; the owner and
+    /// admins any. One recorded by a paid mark is taken back by unmarking the share.
+    public func deleteSettlement(_ id: UUID, caller: Caller, origin: RequestOrigin) async throws -> SettlementRecord {
+        guard let settlement = try await settlements.settlement(id: id) else {
+            throw AppError.notFound("settlement")
+        }
+        let (group, me) = try await access.check(settlement.groupID, caller, for: .read, asUnknown: "settlement")
+        let isParty = settlement.fromMemberID == me.id || settlement.toMemberID == me.id
+        let action = GroupAction.recordSettlement(isParty: isParty)
+        try GroupAccess.require([action], me, in: group)
+        if me.role == .member, settlement.createdByUserID != caller.user.id {
+            throw AppError.forbiddenBecause("Only who recorded a transfer, the owner or an admin can delete it.")
+        }
+        do {
+            guard
+                let deleted = try await settlements.delete(
+                    id: id, groupID: group.id, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),
+                    now: now())
+            else { throw AppError.notFound("settlement") }
+            return deleted
+        } catch SettlementStoreError.linkedToShare {
+            throw AppError.conflict(
+                code: "linked_to_share", field: nil,
+                message: "This transfer was recorded by marking a share paid; mark the share unpaid instead.")
+        }
+    }
+
+    // MARK: Balances, plan, debts
+
+    public func balances(groupID: UUID, caller: Caller) async throws -> BalancesView {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let nets = try await balances.balances(groupID: group.id)
+        let home = try Currency(code: group.homeCurrency)
+        let rates = try await datedRates(group.id)
+        let (converted, missing) = HomeBalances.convert(
+            try nets.map {
+                (MemberID($0.memberID), Money(minorUnits: $0.net, currency: try Currency(code: $0.currency)))
+            },
+            to: home, rates: rates, tieBreak: TieBreak(seed: group.id.text))
+        return BalancesView(
+            nets: nets, home: home, homeBalances: missing.isEmpty ? converted : nil, missing: missing)
+    }
+
+    /// The fewest transfers that settle `currency` (the home currency when nil).
+    public func plan(groupID: UUID, currency code: String?, caller: Caller) async throws -> (
+        currency: Currency, transfers: [PlannedTransfer]
+    ) {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let currency = try MoneyInput.currency(code ?? group.homeCurrency, field: "currency")
+        let nets = try await balances.balances(groupID: group.id).filter { $0.currency == currency.code }
+        return (
+            currency,
+            try SettlementPlan.plan(Dictionary(uniqueKeysWithValues: nets.map { (MemberID($0.memberID), $0.net) }))
+        )
+    }
+
+    /// Who owes whom pair by pair, from the ledger kept with every write (the same cost at any
+    /// number of expenses).
+    public func pairwiseDebts(groupID: UUID, caller: Caller) async throws -> PairwiseDebts {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        return try await balances.pairwiseDebts(groupID: group.id)
+    }
+
+    // MARK: Rates
+
+    public func rates(groupID: UUID, caller: Caller) async throws -> [RateRecord] {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        return try await balances.rates(groupID: group.id)
+    }
+
+    /// Sets up to 500 rates at once (each replaces the one for its pair and date).
+    public func putRates(
+        _ entered: [EnteredRate], groupID: UUID, caller: Caller, origin: RequestOrigin
+    ) async throws -> [RateRecord] {
+        let (group, me) = try await access.check(groupID, caller, for: .updateGroup)
+        guard entered.count <= 500 else {
+            throw AppError.invalid(field: "rates", message: "At most 500 rates at once.")
+        }
+        let records = try entered.enumerated().map { index, rate in
+            let path = "rates[\(index)]"
+            let from = try MoneyInput.currency(rate.fromCurrency, field: path + ".fromCurrency")
+            let to = try MoneyInput.currency(rate.toCurrency, field: path + ".toCurrency")
+            guard from != to else {
+                throw AppError.invalid(field: path + ".toCurrency", message: "A rate is between two currencies.")
+            }
+            let value = try MoneyInput.decimal(rate.rate, field: path + ".rate")
+            guard (try? ExchangeRate(from: from, to: to, rate: value)) != nil else {
+                throw AppError.invalid(field: path + ".rate", message: "A rate is a positive decimal.")
+            }
+            return RateRecord(
+                from: from.code, to: to.code, date: try MoneyInput.date(rate.date, field: path + ".date"),
+                rate: value.description)
+        }
+        try await balances.putRates(
+            records, groupID: group.id, actor: GroupAccess.actor(caller, me, origin: origin, for: [.updateGroup]),
+            now: now())
+        return try await balances.rates(groupID: group.id)
+    }
+
+    /// The group's stored rates as SplitCore values; a row that no longer reads is skipped.
+    func datedRates(_ groupID: UUID) async throws -> [DatedRate] {
+        try await balances.rates(groupID: groupID).compactMap { record in
+            guard let from = try? Currency(code: record.from), let to = try? Currency(code: record.to),
+                let value = try? DecimalValue(parsing: record.rate),
+                let rate = try? ExchangeRate(from: from, to: to, rate: value)
+            else { return nil }
+            return DatedRate(rate, date: record.date)
+        }
+    }
+}

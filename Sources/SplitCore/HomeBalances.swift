@@ -1,0 +1,67 @@
+/// A manual exchange rate that holds from `date` (YYYY-MM-DD) on.
+public struct DatedRate: Hashable, Sendable {
+    public let rate: ExchangeRate
+    public let date: String
+
+    public init(_ rate: ExchangeRate, date: String) {
+        self.rate = rate
+        self.date = date
+    }
+}
+
+/// Balances in the group's home currency (DESIGN §3: conversion is explicit and apportioned
+/// like a split). Pure; the ledger's nets and the group's rates come in, nothing is stored.
+public enum HomeBalances {
+    /// The rate for `from → to` with the latest date, or the inverse of the opposite pair's
+    /// latest one; on the same date the direct rate wins.
+    public static func latestRate(from: Currency, to: Currency, in rates: [DatedRate]) -> ExchangeRate? {
+        let direct = rates.filter { $0.rate.from == from && $0.rate.to == to }.max { $0.date < $1.date }
+        let inverse = rates.filter { $0.rate.from == to && $0.rate.to == from }.max { $0.date < $1.date }
+        if let direct, direct.date >= (inverse?.date ?? "") { return direct.rate }
+        return inverse?.rate.inverted
+    }
+
+    /// Each member's nets in every currency, added up in `home`: nets in other currencies are
+    /// converted by their latest rate, apportioned so the converted nets of a currency still sum to
+    /// exactly zero. A currency without a rate (or whose sum would overflow) is listed in
+    /// `missing` and left out: then the home view is incomplete and should not be shown as a total.
+    ///
+    /// - Parameter nets: by currency, each currency's nets summing to zero.
+    public static func convert(
+        _ nets: [(member: MemberID, net: Money)], to home: Currency, rates: [DatedRate], tieBreak: TieBreak
+    ) -> (balances: [MemberID: Int64], missing: [Currency]) {
+        var converted: [MemberID: Int64] = [:]
+        var missing: [Currency] = []
+        let byCurrency = Dictionary(grouping: nets, by: \.net.currency).sorted { $0.key.code < $1.key.code }
+        for (currency, entries) in byCurrency {
+            let parts: [Int64]
+            if currency == home {
+                parts = entries.map(\.net.minorUnits)
+            } else if let rate = latestRate(from: currency, to: home, in: rates),
+                let apportioned = try? rate.convert(
+                    entries.map(\.net.minorUnits), currency: currency, tieBreak: tieBreak)
+            {
+                parts = apportioned
+            } else {
+                missing.append(currency)
+                continue
+            }
+            var next = converted
+            var overflowed = false
+            for (entry, part) in zip(entries, parts) {
+                let (sum, overflow) = next[entry.member, default: 0].addingReportingOverflow(part)
+                if overflow {
+                    overflowed = true
+                    break
+                }
+                next[entry.member] = sum
+            }
+            if overflowed {
+                missing.append(currency)
+            } else {
+                converted = next
+            }
+        }
+        return (converted.filter { $0.value != 0 }, missing)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@Suite("Ledger use cases, without HTTP")
+struct LedgerUseCaseTests {
+    @Test(
+        "a recorded transfer moves the balances and the plan; taking it back moves them back",
+        arguments: TestDatabases.all)
+    func transferRoundTrip(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: Aki paid 900 JPY for three; Bo and Dee owe 300 each
+            _ = try await trip.create(trip.ramen("900"))
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            let before = try await ledger.plan(groupID: trip.groupID, currency: "JPY", caller: trip.bo)
+            #expect(Set(before.transfers.map(\.amount)) == [300])
+            // act: Bo pays Aki back
+            let outcome = try await ledger.recordSettlement(
+                EnteredSettlement(
+                    fromMemberId: trip.boMember.description, toMemberId: trip.akiMember.description, amount: "300",
+                    currency: "JPY"),
+                groupID: trip.groupID, caller: trip.bo, origin: trip.origin, idempotency: nil,
+                render: { _ in StoredResponse(status: 201, body: Data()) })
+            guard case .created(let settlement, _) = outcome else {
+                Issue.record("not created")
+                return
+            }
+            // validate
+            let after = try await ledger.plan(groupID: trip.groupID, currency: "JPY", caller: trip.aki)
+            #expect(after.transfers == [PlannedTransfer(from: trip.deeMember, to: trip.akiMember, amount: 300)])
+            let balances = try await ledger.balances(groupID: trip.groupID, caller: trip.aki)
+            #expect(balances.nets.map(\.net).reduce(0, +) == 0)
+            #expect(balances.missing == [.jpy])  // no JPY→MYR rate yet: no home total
+            #expect(balances.homeBalances == nil)
+            _ = try await ledger.putRates(
+                [EnteredRate(fromCurrency: "JPY", toCurrency: "MYR", date: "2026-05-01", rate: "0.031")],
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            let home = try await ledger.balances(groupID: trip.groupID, caller: trip.aki)
+            #expect(home.missing.isEmpty)
+            #expect(home.homeBalances?.values.reduce(0, +) == 0)
+            // Only who recorded it (or the owner, an admin) takes it back; strangers see nothing.
+            await #expect(throws: AppError.notFound("settlement")) {
+                try await ledger.deleteSettlement(settlement.id, caller: trip.stranger, origin: trip.origin)
+            }
+            _ = try await ledger.deleteSettlement(settlement.id, caller: trip.aki, origin: trip.origin)
+            #expect(
+                try await ledger.plan(groupID: trip.groupID, currency: "JPY", caller: trip.aki).transfers
+                    == before.transfers)
+        }
+    }
+
+    @Test("refusals: one member on both sides, a viewer recording, nothing at all", arguments: TestDatabases.all)
+    func refusals(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            func record(_ from: MemberID, _ to: MemberID, _ amount: String, by caller: Caller) async throws {
+                _ = try await ledger.recordSettlement(
+                    EnteredSettlement(
+                        fromMemberId: from.description, toMemberId: to.description, amount: amount, currency: "JPY"),
+                    groupID: trip.groupID, caller: caller, origin: trip.origin, idempotency: nil,
+                    render: { _ in StoredResponse(status: 201, body: Data()) })
+            }
+            await #expect(
+                throws: AppError.invalid(field: "toMemberId", message: "A transfer goes between two members.")
+            ) {
+                try await record(trip.boMember, trip.boMember, "100", by: trip.bo)
+            }
+            await #expect(throws: AppError.forbidden) {
+                try await record(trip.boMember, trip.akiMember, "100", by: trip.vic)
+            }
+            await #expect(throws: AppError.invalid(field: "amount", message: "A transfer is more than zero.")) {
+                try await record(trip.boMember, trip.akiMember, "0", by: trip.bo)
+            }
+            let recorded = try await ledger.settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki)
+            #expect(recorded.isEmpty)
+        }
+    }
+}

@@ -22,6 +22,8 @@ public enum AppError: Error, Sendable, Equatable {
     case versionRequired
     /// An edit or delete based on an older version of the expense; nothing was written.
     case staleExpense(ExpenseView)
+    /// An edit of a category based on an older version; nothing was written.
+    case staleCategory(CategoryRecord)
     /// An Idempotency-Key sent again with another request.
     case idempotencyKeyReused
     /// The request itself is malformed (a header that cannot be read), not its content.

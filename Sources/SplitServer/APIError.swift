@@ -89,6 +89,10 @@ public struct APIError: Error, Sendable, Equatable {
             self = APIError(
                 .preconditionFailed, code: "stale_version",
                 message: "Someone changed this since you loaded it; nothing was saved.", details: details)
+        case .staleCategory(let current):
+            self = .conflict(
+                field: "version", message: "Someone changed this since you loaded it; nothing was saved.",
+                current: try? JSONValue(encoding: Components.Schemas.Category(current)))
         case .idempotencyKeyReused:
             self = APIError(
                 .unprocessableContent, code: "idempotency_key_reused",

@@ -42,6 +42,7 @@ public func buildApplication(
         limiter: RateLimiter(attempts: attempts, now: now), passwords: passwords,
         expenseUseCases: ExpenseUseCases(database: database, now: now),
         ledgerUseCases: LedgerUseCases(database: database, now: now),
+        categoryUseCases: CategoryUseCases(database: database, now: now),
         configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)

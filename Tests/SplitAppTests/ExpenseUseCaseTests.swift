@@ -121,7 +121,7 @@ struct ExpenseUseCaseTests {
                 try await send(IdempotencyRequest(key: "k-1", requestHash: "another body"))
             }
             let (page, _) = try await trip.expenses.list(
-                groupID: trip.groupID, filter: ExpenseFilter(), caller: trip.aki)
+                groupID: trip.groupID, filter: { ExpenseFilter() }, caller: trip.aki)
             #expect(page.count == 1)
         }
     }
@@ -154,7 +154,7 @@ struct ExpenseUseCaseTests {
                     share.id, true, reason: nil, caller: trip.stranger, origin: trip.origin)
             }
             let (page, _) = try await trip.expenses.list(
-                groupID: trip.groupID, filter: ExpenseFilter(), caller: trip.aki)
+                groupID: trip.groupID, filter: { ExpenseFilter() }, caller: trip.aki)
             #expect(page.count == 1)
         }
     }

@@ -34,7 +34,8 @@ public struct IdempotencyRequest: Sendable {
 
     /// The key checked (1 to 200 characters, no control characters) and bound to the caller.
     func claim(for caller: Caller) throws -> IdempotencyClaim {
-        guard (1...200).contains(key.utf8.count), !AccountInput.containsControlCharacters(key, allowingLineBreaks: false)
+        guard (1...200).contains(key.utf8.count),
+            !AccountInput.containsControlCharacters(key, allowingLineBreaks: false)
         else { throw AppError.badRequest("Idempotency-Key must be 1 to 200 characters.") }
         return IdempotencyClaim(userID: caller.user.id, key: key, requestHash: requestHash)
     }
@@ -126,13 +127,14 @@ public struct ExpenseUseCases: Sendable {
             expense: expense, categoryNames: try await categoryNames(group.id), homeCurrency: group.homeCurrency)
     }
 
-    /// One page of the group's expenses (newest first), whether more follow, and the category
-    /// names to show them with.
-    public func list(groupID: UUID, filter: ExpenseFilter, caller: Caller) async throws -> (
+    /// One page of the group's expenses (newest first) with their category names, and whether
+    /// more follow. The filter is read once the caller may see the group, so a stranger's bad
+    /// filter is the same 404 as any.
+    public func list(groupID: UUID, filter readFilter: () throws -> ExpenseFilter, caller: Caller) async throws -> (
         expenses: [ExpenseView], hasMore: Bool
     ) {
         let (group, _) = try await access.check(groupID, caller, for: .read)
-        let (page, hasMore) = try await expenses.expenses(groupID: group.id, filter: filter)
+        let (page, hasMore) = try await expenses.expenses(groupID: group.id, filter: try readFilter())
         let names = try await categoryNames(group.id)
         return (
             page.map { ExpenseView(expense: $0, categoryNames: names, homeCurrency: group.homeCurrency) }, hasMore

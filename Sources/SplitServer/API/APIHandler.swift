@@ -22,6 +22,7 @@ struct APIHandler: APIProtocol {
     let passwords: PasswordHasher
     let expenseUseCases: ExpenseUseCases
     let ledgerUseCases: LedgerUseCases
+    let categoryUseCases: CategoryUseCases
     let configuration: ServerConfiguration
     /// Compared against when the account does not exist, so both answers take one bcrypt's time.
     let unknownAccountHash: String

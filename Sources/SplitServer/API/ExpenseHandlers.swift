@@ -79,29 +79,42 @@ extension APIHandler {
         let caller = try await authenticate()
         let groupID = try Self.id(input.path.groupId, "group")
         let query = input.query
+        let (page, hasMore) = try await expenseUseCases.list(
+            groupID: groupID,
+            filter: {
+                try Self.expenseFilter(
+                    category: query.category, memberId: query.memberId, from: query.from, to: query.to, q: query.q,
+                    includeDeleted: query.includeDeleted, limit: query.limit, cursor: query.cursor)
+            }, caller: caller)
+        return .ok(.init(body: .json(try .init(page, hasMore: hasMore))))
+    }
+
+    /// The list's query as a store filter (the API's and the web's filters are the same fields).
+    static func expenseFilter(
+        category: String?, memberId: String?, from: String?, to: String?, q: String?, includeDeleted: Bool?,
+        limit: Int?, cursor: String?
+    ) throws -> ExpenseFilter {
         var filter = ExpenseFilter()
-        filter.categoryID = try query.category.map { text in
+        filter.categoryID = try category.map { text in
             guard let id = UUID(uuidString: text) else {
                 throw APIError.invalid(field: "category", "category is not a category id.")
             }
             return id
         }
-        filter.memberID = try query.memberId.map { try MoneyInput.member($0, field: "memberId").uuid }
-        filter.from = try query.from.map { try MoneyInput.date($0, field: "from") }
-        filter.to = try query.to.map { try MoneyInput.date($0, field: "to") }
-        filter.text = query.q.map { String($0.prefix(200)) }
-        filter.includeDeleted = query.includeDeleted ?? false
-        filter.limit = min(max(query.limit ?? 50, 1), 200)
-        if let cursor = query.cursor {
+        filter.memberID = try memberId.map { try MoneyInput.member($0, field: "memberId").uuid }
+        filter.from = try from.map { try MoneyInput.date($0, field: "from") }
+        filter.to = try to.map { try MoneyInput.date($0, field: "to") }
+        filter.text = q.map { String($0.prefix(200)) }
+        filter.includeDeleted = includeDeleted ?? false
+        filter.limit = min(max(limit ?? 50, 1), 200)
+        if let cursor {
             let parts = cursor.split(separator: "_")
             guard parts.count == 2, let id = UUID(uuidString: String(parts[1])) else {
                 throw APIError.invalid(field: "cursor", "cursor is not one this server gave out.")
             }
             filter.after = (try MoneyInput.date(String(parts[0]), field: "cursor"), id)
         }
-        let (page, hasMore) = try await expenseUseCases.list(groupID: groupID, filter: filter, caller: caller)
-        let next = hasMore ? page.last.map { "\($0.expense.expenseDate)_\($0.expense.id.text)" } : nil
-        return .ok(.init(body: .json(.init(expenses: try page.map { try .init($0) }, nextCursor: next))))
+        return filter
     }
 
     func updateExpense(_ input: Operations.UpdateExpense.Input) async throws -> Operations.UpdateExpense.Output {

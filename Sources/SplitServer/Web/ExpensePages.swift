@@ -43,18 +43,22 @@ extension WebApp {
             query[name[...]].map(String.init).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         }
         let includeDeleted = param("deleted") != nil
-        let categories = try await api.listCategories(.init(path: .init(groupId: groupID))).ok.body.json.categories
+        let categories = try await categoryUseCases.categories(
+            groupID: try APIHandler.id(groupID, "group"), caller: try caller()
+        ).map(Components.Schemas.Category.init)
         var rows: [ExpenseListBody.Row] = []
         var nextURL: String?
         var errors: [String: String] = [:]
         do {
-            let page = try await api.listExpenses(
-                .init(
-                    path: .init(groupId: groupID),
-                    query: .init(
-                        category: param("category"), memberId: param("member"), from: param("from"), to: param("to"),
-                        q: param("q"), includeDeleted: includeDeleted, limit: 50, cursor: param("cursor")))
-            ).ok.body.json
+            let (views, hasMore) = try await expenses.list(
+                groupID: try APIHandler.id(groupID, "group"),
+                filter: {
+                    try APIHandler.expenseFilter(
+                        category: param("category"), memberId: param("member"), from: param("from"),
+                        to: param("to"), q: param("q"), includeDeleted: includeDeleted, limit: 50,
+                        cursor: param("cursor"))
+                }, caller: try caller())
+            let page = try Components.Schemas.ExpenseList(views, hasMore: hasMore)
             rows = page.expenses.map { expense in
                 .init(
                     id: expense.id, description: expense.description,
@@ -164,8 +168,9 @@ extension WebApp {
         _ form: ExpenseForm, scope: GroupScope, clientID: String, version: String, preview: ExpenseRecord?,
         errors: [String: String]
     ) async throws -> Response {
-        let categories = try await api.listCategories(.init(path: .init(groupId: scope.group.id))).ok.body.json
-            .categories
+        let categories = try await categoryUseCases.categories(
+            groupID: try APIHandler.id(scope.group.id, "group"), caller: try caller()
+        ).map(Components.Schemas.Category.init)
         let editing = !version.isEmpty
         let body = expenseFormBody(
             form, scope: scope, categories: categories, heading: editing ? "Edit expense" : "Add an expense",

@@ -152,8 +152,10 @@ extension WebApp {
 
     private func settingsPage(_ request: Request, groupID: String, errors: [String: String]) async throws -> Response {
         let scope = try await scope(groupID)
-        let categories = try await api.listCategories(.init(path: .init(groupId: groupID))).ok.body.json.categories
-        let rates = try await api.listRates(.init(path: .init(groupId: groupID))).ok.body.json.rates
+        let groupUUID = try APIHandler.id(groupID, "group")
+        let categories = try await categoryUseCases.categories(groupID: groupUUID, caller: try caller())
+            .map(Components.Schemas.Category.init)
+        let rates = try await ledger.rates(groupID: groupUUID, caller: try caller()).map(Components.Schemas.Rate.init)
         let canUpdate = scope.may(.updateGroup)
         let body = SettingsBody(
             groupID: groupID, name: scope.group.name, version: scope.group.version,
@@ -192,28 +194,22 @@ extension WebApp {
             case "disable-invite":
                 _ = try await api.disableInviteCode(.init(path: .init(groupId: groupID))).ok
             case "add-category":
-                _ = try await api.createCategory(
-                    .init(
-                        path: .init(groupId: groupID),
-                        body: .json(
-                            .init(id: form.text("_id"), name: form["categoryName"] ?? "", icon: form.text("icon"))))
-                ).created
+                _ = try await categoryUseCases.create(
+                    EnteredCategory(id: form.text("_id"), name: form["categoryName"] ?? "", icon: form.text("icon")),
+                    groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
             case "delete-category":
-                _ = try await api.deleteCategory(
-                    .init(path: .init(groupId: groupID, categoryId: form["categoryId"] ?? ""))
-                ).noContent
+                try await categoryUseCases.delete(
+                    try APIHandler.id(form["categoryId"] ?? "", "category"),
+                    groupID: try APIHandler.id(groupID, "group"),
+                    caller: try caller(), origin: try origin())
             case "add-rate":
-                _ = try await api.putRates(
-                    .init(
-                        path: .init(groupId: groupID),
-                        body: .json(
-                            .init(rates: [
-                                .init(
-                                    fromCurrency: (form["fromCurrency"] ?? "").uppercased(),
-                                    toCurrency: (form["toCurrency"] ?? "").uppercased(), date: form["date"] ?? "",
-                                    rate: form.text("rate") ?? "")
-                            ])))
-                ).ok
+                _ = try await ledger.putRates(
+                    [
+                        EnteredRate(
+                            fromCurrency: (form["fromCurrency"] ?? "").uppercased(),
+                            toCurrency: (form["toCurrency"] ?? "").uppercased(), date: form["date"] ?? "",
+                            rate: form.text("rate") ?? "")
+                    ], groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
             case "archive":
                 _ = try await api.archiveGroup(.init(path: .init(groupId: groupID))).ok
             case "unarchive":

@@ -51,6 +51,7 @@ struct WebApp: Sendable {
     /// The expense use cases the pages call directly, with the caller resolved once by `WebMiddleware`.
     var expenses: ExpenseUseCases { api.expenseUseCases }
     var ledger: LedgerUseCases { api.ledgerUseCases }
+    var categoryUseCases: CategoryUseCases { api.categoryUseCases }
 
     /// The signed-in caller of this page, or the log-in redirect (a 401 becomes one).
     func caller() throws -> Caller {

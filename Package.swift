@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "SplitterCLI",
             dependencies: [
-                "SplitClient", "SplitCore", "SplitAPI",
+                "SplitClient", "SplitCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -1,5 +1,4 @@
 import Foundation
-import SplitAPI
 import SplitCore
 
 /// Balances and settle-up plans computed on the device from the offline copy, with the same

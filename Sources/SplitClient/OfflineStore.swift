@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import SplitAPI
 
 /// A write made while the server could not be reached, kept until `SyncEngine.push` sends it.
 /// It carries a client-generated id and an idempotency key, so sending it twice creates nothing

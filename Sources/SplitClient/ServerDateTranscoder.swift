@@ -1,5 +1,5 @@
 import Foundation
-import OpenAPIRuntime
+internal import OpenAPIRuntime
 
 /// Reads the server's timestamps (`2026-11-21T05:23:11Z`: ISO 8601, UTC, whole seconds; DESIGN
 /// §5) with plain arithmetic. The runtime's transcoder goes through `ISO8601DateFormatter`, which

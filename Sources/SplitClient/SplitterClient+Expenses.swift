@@ -1,18 +1,12 @@
 import Foundation
-import SplitAPI
-
-public typealias ExpenseShare = Components.Schemas.ExpenseShare
-public typealias ExpenseChanges = Components.Schemas.UpdateExpenseRequest
-public typealias HistoryEntry = Components.Schemas.HistoryEntry
-public typealias ActivityEntry = Components.Schemas.ActivityEntry
-public typealias Changes = Components.Schemas.ChangesResponse
+internal import SplitAPI
 
 /// One expense's life after it was added: read, edit on a known version, delete and restore,
 /// paid shares with their history, and the group's activity (DESIGN §5).
 extension SplitterClient {
     public func expense(id: String) async throws -> Expense {
         switch try await send({ try await api.getExpense(path: .init(expenseId: id)) }) {
-        case .ok(let ok): return try ok.body.json.expense
+        case .ok(let ok): return Expense(try ok.body.json.expense)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -23,12 +17,12 @@ extension SplitterClient {
     public func updateExpense(id: String, _ changes: ExpenseChanges, basedOn version: Int64) async throws -> Expense {
         var changes = changes
         changes.version = version
-        let body = changes
+        let body = changes.wire
         let output = try await send {
             try await api.updateExpense(path: .init(expenseId: id), body: .json(body))
         }
         switch output {
-        case .ok(let ok): return try ok.body.json.expense
+        case .ok(let ok): return Expense(try ok.body.json.expense)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -38,7 +32,7 @@ extension SplitterClient {
     public func deleteExpense(id: String, basedOn version: Int64? = nil) async throws -> Expense {
         let headers = Operations.DeleteExpense.Input.Headers(ifMatch: version.map(String.init))
         switch try await send({ try await api.deleteExpense(path: .init(expenseId: id), headers: headers) }) {
-        case .ok(let ok): return try ok.body.json.expense
+        case .ok(let ok): return Expense(try ok.body.json.expense)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -47,7 +41,7 @@ extension SplitterClient {
     public func restoreExpense(id: String, basedOn version: Int64? = nil) async throws -> Expense {
         let headers = Operations.RestoreExpense.Input.Headers(ifMatch: version.map(String.init))
         switch try await send({ try await api.restoreExpense(path: .init(expenseId: id), headers: headers) }) {
-        case .ok(let ok): return try ok.body.json.expense
+        case .ok(let ok): return Expense(try ok.body.json.expense)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -59,7 +53,7 @@ extension SplitterClient {
                 path: .init(splitId: shareID), body: .json(.init(isPaid: isPaid, reason: reason)))
         }
         switch output {
-        case .ok(let ok): return try ok.body.json.split
+        case .ok(let ok): return ExpenseShare(try ok.body.json.split)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -67,7 +61,7 @@ extension SplitterClient {
     /// Who marked the share paid or unpaid, oldest first.
     public func shareHistory(shareID: String) async throws -> [HistoryEntry] {
         switch try await send({ try await api.getShareHistory(path: .init(splitId: shareID)) }) {
-        case .ok(let ok): return try ok.body.json.history
+        case .ok(let ok): return try ok.body.json.history.map(HistoryEntry.init)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -85,7 +79,7 @@ extension SplitterClient {
             switch output {
             case .ok(let ok):
                 let body = try ok.body.json
-                all += body.activity
+                all += body.activity.map(ActivityEntry.init)
                 cursor = body.nextCursor
             case .default(let status, let error): throw Self.failure(status, error)
             }
@@ -99,7 +93,7 @@ extension SplitterClient {
             try await api.listChanges(path: .init(groupId: groupID), query: .init(since: since, limit: limit))
         }
         switch output {
-        case .ok(let ok): return try ok.body.json
+        case .ok(let ok): return Changes(try ok.body.json)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }

@@ -1,25 +1,16 @@
 import Foundation
-import HTTPTypes
-import OpenAPIRuntime
-import OpenAPIURLSession
-import SplitAPI
+internal import HTTPTypes
+internal import OpenAPIRuntime
+internal import OpenAPIURLSession
+internal import SplitAPI
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-public typealias User = Components.Schemas.User
-public typealias Group = Components.Schemas.Group
-public typealias Member = Components.Schemas.Member
-public typealias Expense = Components.Schemas.Expense
-public typealias Balance = Components.Schemas.Balance
-public typealias PlannedTransfer = Components.Schemas.PlannedTransfer
-public typealias Settlement = Components.Schemas.Settlement
-public typealias SplitInput = Components.Schemas.SplitInput
-public typealias MemberAmount = Components.Schemas.MemberAmount
-
-/// The SDK's entry point (DESIGN §8): typed async calls over the generated client. Every
-/// failure is thrown as a `SplitterError`; the token comes from, and goes to, a `TokenStore`.
+/// The SDK's entry point (DESIGN §8): typed async calls over the generated client, in the SDK's
+/// own types (the generated ones stay inside; WireMapping.swift converts). Every failure is
+/// thrown as a `SplitterError`; the token comes from, and goes to, a `TokenStore`.
 public struct SplitterClient: Sendable {
     public let serverURL: URL
     let tokens: any TokenStore
@@ -47,7 +38,7 @@ public struct SplitterClient: Sendable {
         case .created(let created):
             let body = try created.body.json
             try tokens.save(body.token)
-            return body.user
+            return User(body.user)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -61,7 +52,7 @@ public struct SplitterClient: Sendable {
         case .ok(let ok):
             let body = try ok.body.json
             try tokens.save(body.token)
-            return body.user
+            return User(body.user)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -79,7 +70,7 @@ public struct SplitterClient: Sendable {
 
     public func me() async throws -> User {
         switch try await send({ try await api.getMe() }) {
-        case .ok(let ok): return try ok.body.json.user
+        case .ok(let ok): return User(try ok.body.json.user)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -92,21 +83,21 @@ public struct SplitterClient: Sendable {
                 body: .json(.init(name: name, description: description, homeCurrency: homeCurrency)))
         }
         switch output {
-        case .created(let created): return try created.body.json.group
+        case .created(let created): return Group(try created.body.json.group)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     public func groups() async throws -> [Group] {
         switch try await send({ try await api.listGroups() }) {
-        case .ok(let ok): return try ok.body.json.groups
+        case .ok(let ok): return try ok.body.json.groups.map(Group.init)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     public func group(id: String) async throws -> Group {
         switch try await send({ try await api.getGroup(path: .init(groupId: id)) }) {
-        case .ok(let ok): return try ok.body.json.group
+        case .ok(let ok): return Group(try ok.body.json.group)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -117,7 +108,7 @@ public struct SplitterClient: Sendable {
         }) {
         case .ok(let ok):
             let body = try ok.body.json
-            return (body.group, body.member)
+            return (Group(body.group), Member(body.member))
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -126,19 +117,19 @@ public struct SplitterClient: Sendable {
     public func setInviteCode(groupID: String, enabled: Bool) async throws -> Group {
         if enabled {
             switch try await send({ try await api.rotateInviteCode(path: .init(groupId: groupID)) }) {
-            case .ok(let ok): return try ok.body.json.group
+            case .ok(let ok): return Group(try ok.body.json.group)
             case .default(let status, let error): throw Self.failure(status, error)
             }
         }
         switch try await send({ try await api.disableInviteCode(path: .init(groupId: groupID)) }) {
-        case .ok(let ok): return try ok.body.json.group
+        case .ok(let ok): return Group(try ok.body.json.group)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     public func members(groupID: String) async throws -> [Member] {
         switch try await send({ try await api.listMembers(path: .init(groupId: groupID)) }) {
-        case .ok(let ok): return try ok.body.json.members
+        case .ok(let ok): return try ok.body.json.members.map(Member.init)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -146,33 +137,31 @@ public struct SplitterClient: Sendable {
     public func addMember(groupID: String, name: String) async throws -> Member {
         switch try await send({ try await api.addMember(path: .init(groupId: groupID), body: .json(.init(name: name))) }
         ) {
-        case .created(let created): return try created.body.json.member
+        case .created(let created): return Member(try created.body.json.member)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
-    public func setRole(groupID: String, memberID: String, role: Components.Schemas.Role) async throws -> Member {
+    public func setRole(groupID: String, memberID: String, role: Role) async throws -> Member {
         let output = try await send {
             try await api.updateMember(
-                path: .init(groupId: groupID, memberId: memberID), body: .json(.init(role: role)))
+                path: .init(groupId: groupID, memberId: memberID), body: .json(.init(role: role.wire)))
         }
         switch output {
-        case .ok(let ok): return try ok.body.json.member
+        case .ok(let ok): return Member(try ok.body.json.member)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     // MARK: Money
 
-    public func addExpense(_ request: Components.Schemas.CreateExpenseRequest, idempotencyKey: String? = nil)
-        async throws
-        -> Expense
-    {
+    public func addExpense(_ request: NewExpense, idempotencyKey: String? = nil) async throws -> Expense {
+        let body = request.wire
         let output = try await send {
-            try await api.createExpense(headers: .init(idempotencyKey: idempotencyKey), body: .json(request))
+            try await api.createExpense(headers: .init(idempotencyKey: idempotencyKey), body: .json(body))
         }
         switch output {
-        case .created(let created): return try created.body.json.expense
+        case .created(let created): return Expense(try created.body.json.expense)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -185,11 +174,11 @@ public struct SplitterClient: Sendable {
     /// item does not stop the others. Throws only for what stops the whole request (offline,
     /// logged out, more than `batchLimit` items).
     public func addExpenses(
-        _ items: [(request: Components.Schemas.CreateExpenseRequest, idempotencyKey: String?)]
+        _ items: [(request: NewExpense, idempotencyKey: String?)]
     ) async throws -> [Result<Expense, SplitterError>] {
         guard !items.isEmpty else { return [] }
         let body = Components.Schemas.CreateExpensesRequest(
-            items: items.map { .init(idempotencyKey: $0.idempotencyKey, expense: $0.request) })
+            items: items.map { .init(idempotencyKey: $0.idempotencyKey, expense: $0.request.wire) })
         let output = try await send { try await api.createExpenses(body: .json(body)) }
         switch output {
         case .ok(let ok):
@@ -198,7 +187,7 @@ public struct SplitterClient: Sendable {
                 throw SplitterError.server("The server answered \(results.count) results for \(items.count) expenses.")
             }
             return results.map { result in
-                if result.status == 201, let expense = result.expense { return .success(expense) }
+                if result.status == 201, let expense = result.expense { return .success(Expense(expense)) }
                 return .failure(SplitterError(status: result.status, envelope: result.failure, retryAfter: nil))
             }
         case .default(let status, let error): throw Self.failure(status, error)
@@ -219,7 +208,7 @@ public struct SplitterClient: Sendable {
             switch output {
             case .ok(let ok):
                 let body = try ok.body.json
-                all += body.expenses
+                all += body.expenses.map(Expense.init)
                 cursor = body.nextCursor
             case .default(let status, let error): throw Self.failure(status, error)
             }
@@ -227,9 +216,9 @@ public struct SplitterClient: Sendable {
         return all
     }
 
-    public func balances(groupID: String) async throws -> Components.Schemas.BalancesResponse {
+    public func balances(groupID: String) async throws -> GroupBalances {
         switch try await send({ try await api.getBalances(path: .init(groupId: groupID)) }) {
-        case .ok(let ok): return try ok.body.json
+        case .ok(let ok): return GroupBalances(try ok.body.json)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -239,7 +228,7 @@ public struct SplitterClient: Sendable {
             try await api.getSettlementPlan(path: .init(groupId: groupID), query: .init(currency: currency))
         }
         switch output {
-        case .ok(let ok): return try ok.body.json.transfers
+        case .ok(let ok): return try ok.body.json.transfers.map(PlannedTransfer.init)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -248,14 +237,20 @@ public struct SplitterClient: Sendable {
         groupID: String, from: String, to: String, amount: String, currency: String, note: String? = nil,
         id: String? = nil, idempotencyKey: String? = nil
     ) async throws -> Settlement {
+        try await settle(
+            NewSettlement(id: id, fromMemberId: from, toMemberId: to, amount: amount, currency: currency, note: note),
+            groupID: groupID, idempotencyKey: idempotencyKey)
+    }
+
+    /// Records a transfer as the offline queue keeps it.
+    func settle(_ settlement: NewSettlement, groupID: String, idempotencyKey: String?) async throws -> Settlement {
+        let body = settlement.wire
         let output = try await send {
             try await api.createSettlement(
-                path: .init(groupId: groupID), headers: .init(idempotencyKey: idempotencyKey),
-                body: .json(
-                    .init(id: id, fromMemberId: from, toMemberId: to, amount: amount, currency: currency, note: note)))
+                path: .init(groupId: groupID), headers: .init(idempotencyKey: idempotencyKey), body: .json(body))
         }
         switch output {
-        case .created(let created): return try created.body.json.settlement
+        case .created(let created): return Settlement(try created.body.json.settlement)
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }

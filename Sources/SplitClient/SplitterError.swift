@@ -1,6 +1,6 @@
 import Foundation
-import OpenAPIRuntime
-import SplitAPI
+internal import OpenAPIRuntime
+internal import SplitAPI
 
 /// What a call to the server can end in, decoded from the one error envelope (DESIGN §5), so
 /// apps and the CLI can react to each kind without reading status codes.

@@ -1,5 +1,4 @@
 import Foundation
-import SplitAPI
 
 /// Sends the queue in order (DESIGN §8): safe to repeat; a refused operation is parked with its
 /// error and the rest go on; a change someone else overtook is kept as a conflict with both
@@ -71,7 +70,7 @@ public struct SyncEngine: Sendable {
         let decoder = JSONDecoder()
         let requests = try operations.map { operation in
             (
-                request: try decoder.decode(Components.Schemas.CreateExpenseRequest.self, from: operation.body),
+                request: try decoder.decode(NewExpense.self, from: operation.body),
                 idempotencyKey: operation.idempotencyKey as String?
             )
         }
@@ -153,14 +152,11 @@ public struct SyncEngine: Sendable {
         let decoder = JSONDecoder()
         switch operation.kind {
         case .createExpense:
-            let request = try decoder.decode(Components.Schemas.CreateExpenseRequest.self, from: operation.body)
+            let request = try decoder.decode(NewExpense.self, from: operation.body)
             return try await client.addExpense(request, idempotencyKey: operation.idempotencyKey).version
         case .createSettlement:
-            let request = try decoder.decode(Components.Schemas.CreateSettlementRequest.self, from: operation.body)
-            _ = try await client.settle(
-                groupID: operation.groupID, from: request.fromMemberId, to: request.toMemberId, amount: request.amount,
-                currency: request.currency, note: request.note, id: request.id,
-                idempotencyKey: operation.idempotencyKey)
+            let request = try decoder.decode(NewSettlement.self, from: operation.body)
+            _ = try await client.settle(request, groupID: operation.groupID, idempotencyKey: operation.idempotencyKey)
             return nil
         case .updateExpense:
             let changes = try decoder.decode(ExpenseChanges.self, from: operation.body)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SplitAPI
 import SplitClient
 import SplitCore
 
@@ -158,7 +157,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                     ?? SplitInput(mode: .equal, memberIds: context.members.filter(\.active).map(\.id))
                 // A client id and a fresh key per command: a retry after a lost answer, or a replay
                 // of the offline queue, creates nothing twice.
-                let request = Components.Schemas.CreateExpenseRequest(
+                let request = NewExpense(
                     id: UUID().uuidString.lowercased(), groupId: found.id, description: description, amount: amount,
                     currency: currency ?? found.homeCurrency, category: category, expenseDate: date ?? today(),
                     paidBy: paid, paidByMemberId: paidByMember, split: chosen)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SplitAPI
 import SplitClient
 import SplitCore
 
@@ -231,7 +230,7 @@ struct MemberCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                guard let newRole = Components.Schemas.Role(rawValue: role.lowercased()), newRole != .owner else {
+                guard let newRole = SplitClient.Role(rawValue: role.lowercased()), newRole != .owner else {
                     throw CLIError(message: "A role is admin, member or viewer.", code: 2)
                 }
                 let context = try await GroupContext(options, group: group)

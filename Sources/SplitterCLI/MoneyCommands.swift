@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SplitAPI
 import SplitClient
 import SplitCore
 
@@ -38,7 +37,7 @@ struct Balances: AsyncParsableCommand {
         try await SplitterCLI.run {
             let context = try await GroupContext(options, group: group)
             let (client, found) = (context.client, context.group)
-            let balances: Components.Schemas.BalancesResponse
+            let balances: GroupBalances
             do {
                 balances = try await client.balances(groupID: found.id)
             } catch SplitterError.offline(let reason) {
@@ -126,7 +125,7 @@ struct Settle: AsyncParsableCommand {
                     groupID: found.id, from: payer.id, to: payee.id, amount: amount,
                     currency: currency ?? found.homeCurrency, note: note, id: id, idempotencyKey: key)
             } catch SplitterError.offline {
-                let request = Components.Schemas.CreateSettlementRequest(
+                let request = NewSettlement(
                     id: id, fromMemberId: payer.id, toMemberId: payee.id, amount: amount,
                     currency: currency ?? found.homeCurrency, note: note)
                 try store.enqueue(

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SplitAPI
 import SplitClient
 
 /// Options of `pay` and `unpay`: which share, and why.

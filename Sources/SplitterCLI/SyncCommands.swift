@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SplitAPI
 import SplitClient
 
 struct Sync: AsyncParsableCommand {

@@ -12,7 +12,6 @@
 // apply) so a slow figure says where the time goes. Results and targets: docs/benchmarks.md.
 
 import Foundation
-import SplitAPI
 import SplitClient
 import SplitTestSupport
 
@@ -81,7 +80,7 @@ do {
     let memberIDs = members
 
     /// Expense n, as the API benchmark makes them: JPY and USD, one payer, equal over 2–6 members.
-    func expense(_ index: Int, id: String? = nil) -> Components.Schemas.CreateExpenseRequest {
+    func expense(_ index: Int, id: String? = nil) -> NewExpense {
         let isUSD = index % 5 == 0
         return .init(
             id: id, groupId: group.id, description: "Expense \(index)",

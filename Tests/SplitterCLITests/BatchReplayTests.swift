@@ -1,5 +1,4 @@
 import Foundation
-import SplitAPI
 import SplitClient
 import SplitTestSupport
 import Testing
@@ -59,7 +58,7 @@ struct BatchReplayTests {
             // The premise: sent as one request, the queue is refused whole and creates nothing.
             let whole = try store.pending().map {
                 (
-                    request: try JSONDecoder().decode(Components.Schemas.CreateExpenseRequest.self, from: $0.body),
+                    request: try JSONDecoder().decode(NewExpense.self, from: $0.body),
                     idempotencyKey: $0.idempotencyKey as String?
                 )
             }
@@ -110,7 +109,7 @@ struct BatchReplayTests {
         for (index, amount) in amounts.enumerated() {
             let id = UUID().uuidString.lowercased()
             ids.append(id)
-            let request = Components.Schemas.CreateExpenseRequest(
+            let request = NewExpense(
                 id: id, groupId: groupID, description: "Item \(index + 1)", amount: amount, currency: "JPY",
                 expenseDate: "2026-11-21", paidByMemberId: payer)
             try store.enqueue(

@@ -1,5 +1,4 @@
 import Foundation
-import SplitAPI
 import SplitClient
 import Testing
 
@@ -18,7 +17,7 @@ struct SyncStatusTests {
 
         // act: a write made offline is queued
         let (id, groupID) = (UUID().uuidString.lowercased(), UUID().uuidString.lowercased())
-        let request = Components.Schemas.CreateExpenseRequest(
+        let request = NewExpense(
             id: id, groupId: groupID, description: "Taxi", amount: "3000", currency: "JPY", expenseDate: "2026-11-21")
         try store.enqueue(
             PendingOperation(

@@ -1,0 +1,296 @@
+import Foundation
+
+// The SDK's own types for expenses: how they are split, what is sent to create or change one,
+// what comes back, and the history of paid shares. Their JSON is the API's (the offline queue
+// keeps new expenses and edits as this JSON; see GroupModels.swift).
+//
+// Amounts are decimal strings in the currency's major unit ("1200" JPY, "12.50" USD), exactly as
+// the server writes them; dates of expenses are `YYYY-MM-DD`.
+
+/// An amount for one member: a payer's part, an exact share, or an adjustment.
+public struct MemberAmount: Codable, Hashable, Sendable {
+    public var memberId: String
+    /// A decimal string, e.g. `"1200"` or `"12.50"` (negative only for adjustments).
+    public var amount: String
+
+    public init(memberId: String, amount: String) {
+        self.memberId = memberId
+        self.amount = amount
+    }
+}
+
+/// One member's percentage in a `.percent` split.
+public struct MemberPercent: Codable, Hashable, Sendable {
+    public var memberId: String
+    /// A decimal string; all percents of a split add up to exactly 100.
+    public var percent: String
+
+    public init(memberId: String, percent: String) {
+        self.memberId = memberId
+        self.percent = percent
+    }
+}
+
+/// One member's weight in a `.shares` split.
+public struct MemberShares: Codable, Hashable, Sendable {
+    public var memberId: String
+    /// A non-negative decimal string weight.
+    public var shares: String
+
+    public init(memberId: String, shares: String) {
+        self.memberId = memberId
+        self.shares = shares
+    }
+}
+
+/// How an expense's amount is divided, kept as entered so it can be edited as it was: equal
+/// (`memberIds`), exact (`amounts`), percent (`percents`), shares (`shares`), adjustment
+/// (`memberIds` and `adjustments`, ± amounts on top of an equal split), itemized (`items`, each
+/// with its own split, and `extras` such as tax and tip spread in proportion).
+public struct SplitInput: Codable, Hashable, Sendable {
+    /// Which way the amount is divided.
+    public enum Mode: String, Codable, Hashable, Sendable, CaseIterable {
+        case equal
+        case exact
+        case percent
+        case shares
+        case adjustment
+        case itemized
+    }
+
+    public var mode: Mode
+    public var memberIds: [String]?
+    public var amounts: [MemberAmount]?
+    public var percents: [MemberPercent]?
+    public var shares: [MemberShares]?
+    public var adjustments: [MemberAmount]?
+    public var items: [SplitItemInput]?
+    public var extras: [SplitExtraInput]?
+
+    public init(
+        mode: Mode, memberIds: [String]? = nil, amounts: [MemberAmount]? = nil, percents: [MemberPercent]? = nil,
+        shares: [MemberShares]? = nil, adjustments: [MemberAmount]? = nil, items: [SplitItemInput]? = nil,
+        extras: [SplitExtraInput]? = nil
+    ) {
+        self.mode = mode
+        self.memberIds = memberIds
+        self.amounts = amounts
+        self.percents = percents
+        self.shares = shares
+        self.adjustments = adjustments
+        self.items = items
+        self.extras = extras
+    }
+}
+
+/// A line of an itemized bill, with its own split.
+public struct SplitItemInput: Codable, Hashable, Sendable {
+    public var description: String
+    public var amount: String
+    public var split: SplitInput
+
+    public init(description: String, amount: String, split: SplitInput) {
+        self.description = description
+        self.amount = amount
+        self.split = split
+    }
+}
+
+/// Tax, tip or a discount on an itemized bill, spread over the items in proportion.
+public struct SplitExtraInput: Codable, Hashable, Sendable {
+    public var description: String
+    public var amount: String
+
+    public init(description: String, amount: String) {
+        self.description = description
+        self.amount = amount
+    }
+}
+
+/// A new expense, for `SplitterClient.addExpense` (and, as JSON, the offline queue).
+public struct NewExpense: Codable, Hashable, Sendable {
+    /// A client-generated id (a UUID, lower case): sending the same expense twice then creates it once.
+    public var id: String?
+    public var groupId: String
+    public var description: String
+    public var amount: String
+    /// An ISO 4217 code, any case.
+    public var currency: String
+    /// A category id, or a category name of the group; nil means Other.
+    public var category: String?
+    /// `YYYY-MM-DD`.
+    public var expenseDate: String
+    /// Several payers with their amounts (they add up to `amount`).
+    public var paidBy: [MemberAmount]?
+    /// One payer of the whole amount (instead of `paidBy`).
+    public var paidByMemberId: String?
+    public var split: SplitInput?
+    /// Exact shares per member (instead of `split`).
+    public var splits: [MemberAmount]?
+    /// What it cost in the group's home currency ("charged as"); sets the expense's own rate.
+    public var homeAmount: String?
+
+    public init(
+        id: String? = nil, groupId: String, description: String, amount: String, currency: String,
+        category: String? = nil, expenseDate: String, paidBy: [MemberAmount]? = nil, paidByMemberId: String? = nil,
+        split: SplitInput? = nil, splits: [MemberAmount]? = nil, homeAmount: String? = nil
+    ) {
+        self.id = id
+        self.groupId = groupId
+        self.description = description
+        self.amount = amount
+        self.currency = currency
+        self.category = category
+        self.expenseDate = expenseDate
+        self.paidBy = paidBy
+        self.paidByMemberId = paidByMemberId
+        self.split = split
+        self.splits = splits
+        self.homeAmount = homeAmount
+    }
+}
+
+/// An edit of an expense: the fields set are changed, the others stay as they are. For
+/// `SplitterClient.updateExpense`, which sets `version` to the one the edit is based on.
+public struct ExpenseChanges: Codable, Hashable, Sendable {
+    public var description: String?
+    public var amount: String?
+    public var currency: String?
+    /// A category id or name of the group.
+    public var category: String?
+    /// `YYYY-MM-DD`.
+    public var expenseDate: String?
+    public var paidBy: [MemberAmount]?
+    public var paidByMemberId: String?
+    public var split: SplitInput?
+    public var splits: [MemberAmount]?
+    public var homeAmount: String?
+    /// The version this edit is based on.
+    public var version: Int64?
+
+    public init(
+        description: String? = nil, amount: String? = nil, currency: String? = nil, category: String? = nil,
+        expenseDate: String? = nil, paidBy: [MemberAmount]? = nil, paidByMemberId: String? = nil,
+        split: SplitInput? = nil, splits: [MemberAmount]? = nil, homeAmount: String? = nil, version: Int64? = nil
+    ) {
+        self.description = description
+        self.amount = amount
+        self.currency = currency
+        self.category = category
+        self.expenseDate = expenseDate
+        self.paidBy = paidBy
+        self.paidByMemberId = paidByMemberId
+        self.split = split
+        self.splits = splits
+        self.homeAmount = homeAmount
+        self.version = version
+    }
+}
+
+/// What one member owes of an expense, and whether it is paid.
+public struct ExpenseShare: Codable, Hashable, Sendable {
+    /// The share's id: what `setPaid(shareID:)` and `shareHistory(shareID:)` take.
+    public var id: String
+    public var memberId: String
+    public var amount: String
+    public var isPaid: Bool
+    /// When it was marked paid, while it is.
+    public var paidAt: Date?
+
+    public init(id: String, memberId: String, amount: String, isPaid: Bool, paidAt: Date? = nil) {
+        self.id = id
+        self.memberId = memberId
+        self.amount = amount
+        self.isPaid = isPaid
+        self.paidAt = paidAt
+    }
+}
+
+/// An expense as the server keeps it: who paid, each member's share, the split as entered.
+public struct Expense: Codable, Hashable, Sendable {
+    public var id: String
+    public var groupId: String
+    public var description: String
+    public var amount: String
+    /// An ISO 4217 code, upper case.
+    public var currency: String
+    /// The category's id.
+    public var category: String
+    public var categoryName: String
+    /// `YYYY-MM-DD`.
+    public var expenseDate: String
+    public var createdByUserId: String
+    /// Who paid how much; the amounts add up to `amount`.
+    public var payers: [MemberAmount]
+    /// What each member owes; the amounts add up to `amount`.
+    public var splits: [ExpenseShare]
+    /// The split as it was entered.
+    public var split: SplitInput
+    /// What it cost in the group's home currency, when given.
+    public var homeAmount: String?
+    /// Grows by one with every change; edits are based on it.
+    public var version: Int64
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var isDeleted: Bool
+
+    public init(
+        id: String, groupId: String, description: String, amount: String, currency: String, category: String,
+        categoryName: String, expenseDate: String, createdByUserId: String, payers: [MemberAmount],
+        splits: [ExpenseShare], split: SplitInput, homeAmount: String? = nil, version: Int64, createdAt: Date,
+        updatedAt: Date, isDeleted: Bool
+    ) {
+        self.id = id
+        self.groupId = groupId
+        self.description = description
+        self.amount = amount
+        self.currency = currency
+        self.category = category
+        self.categoryName = categoryName
+        self.expenseDate = expenseDate
+        self.createdByUserId = createdByUserId
+        self.payers = payers
+        self.splits = splits
+        self.split = split
+        self.homeAmount = homeAmount
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.isDeleted = isDeleted
+    }
+}
+
+/// One line of a share's payment history: who marked it paid or unpaid, when and why.
+public struct HistoryEntry: Codable, Hashable, Sendable {
+    /// What was done to the share.
+    public enum Action: String, Codable, Hashable, Sendable, CaseIterable {
+        case markedPaid = "marked_paid"
+        case markedUnpaid = "marked_unpaid"
+    }
+
+    public var id: String
+    /// The share's id.
+    public var expenseSplitId: String
+    public var action: Action
+    public var performedByUserId: String
+    public var performedByName: String
+    public var performedAt: Date
+    public var reason: String?
+    public var ipAddress: String?
+    public var deviceInfo: String?
+
+    public init(
+        id: String, expenseSplitId: String, action: Action, performedByUserId: String, performedByName: String,
+        performedAt: Date, reason: String? = nil, ipAddress: String? = nil, deviceInfo: String? = nil
+    ) {
+        self.id = id
+        self.expenseSplitId = expenseSplitId
+        self.action = action
+        self.performedByUserId = performedByUserId
+        self.performedByName = performedByName
+        self.performedAt = performedAt
+        self.reason = reason
+        self.ipAddress = ipAddress
+        self.deviceInfo = deviceInfo
+    }
+}

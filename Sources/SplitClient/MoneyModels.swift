@@ -1,0 +1,123 @@
+import Foundation
+
+// The SDK's own types for balances, settle-up plans and settlements (money that moved between
+// two members). Their JSON is the API's (the offline copy keeps settlements as this JSON; see
+// GroupModels.swift).
+
+/// One member's net in one currency: paid − owed + sent − received (positive: is owed money).
+public struct Balance: Codable, Hashable, Sendable {
+    public var memberId: String
+    public var currency: String
+    /// A decimal string, negative when the member owes.
+    public var net: String
+
+    public init(memberId: String, currency: String, net: String) {
+        self.memberId = memberId
+        self.currency = currency
+        self.net = net
+    }
+}
+
+/// A group's balances: per member and currency, and in the home currency when rates allow.
+public struct GroupBalances: Codable, Hashable, Sendable {
+    /// Non-zero nets, by currency then member.
+    public var balances: [Balance]
+    public var homeCurrency: String
+    /// Every net converted to the home currency; nil while a rate is missing.
+    public var home: [Balance]?
+    /// The currencies without a rate to the home currency.
+    public var missingRates: [String]
+
+    public init(balances: [Balance], homeCurrency: String, home: [Balance]? = nil, missingRates: [String]) {
+        self.balances = balances
+        self.homeCurrency = homeCurrency
+        self.home = home
+        self.missingRates = missingRates
+    }
+}
+
+/// One transfer of a settle-up plan: who pays whom how much.
+public struct PlannedTransfer: Codable, Hashable, Sendable {
+    public var fromMemberId: String
+    public var toMemberId: String
+    public var amount: String
+    public var currency: String
+
+    public init(fromMemberId: String, toMemberId: String, amount: String, currency: String) {
+        self.fromMemberId = fromMemberId
+        self.toMemberId = toMemberId
+        self.amount = amount
+        self.currency = currency
+    }
+}
+
+/// Money that moved from one member to another: recorded by hand, or by a share marked paid.
+public struct Settlement: Codable, Hashable, Sendable {
+    public var id: String
+    public var groupId: String
+    /// Who paid.
+    public var fromMemberId: String
+    /// Who received.
+    public var toMemberId: String
+    public var amount: String
+    public var currency: String
+    /// `YYYY-MM-DD`.
+    public var date: String
+    /// Free text; empty when none was given.
+    public var note: String
+    /// The share whose paid mark recorded it, if one did.
+    public var expenseSplitId: String?
+    public var createdByUserId: String
+    public var isDeleted: Bool
+    /// Grows by one with every change.
+    public var version: Int64
+    public var createdAt: Date
+
+    public init(
+        id: String, groupId: String, fromMemberId: String, toMemberId: String, amount: String, currency: String,
+        date: String, note: String, expenseSplitId: String? = nil, createdByUserId: String, isDeleted: Bool,
+        version: Int64, createdAt: Date
+    ) {
+        self.id = id
+        self.groupId = groupId
+        self.fromMemberId = fromMemberId
+        self.toMemberId = toMemberId
+        self.amount = amount
+        self.currency = currency
+        self.date = date
+        self.note = note
+        self.expenseSplitId = expenseSplitId
+        self.createdByUserId = createdByUserId
+        self.isDeleted = isDeleted
+        self.version = version
+        self.createdAt = createdAt
+    }
+}
+
+/// A transfer to record, as the offline queue keeps it until `SyncEngine.push` sends it with
+/// `SplitterClient.settle`.
+public struct NewSettlement: Codable, Hashable, Sendable {
+    /// A client-generated id (a UUID, lower case): sending it twice records it once.
+    public var id: String?
+    public var fromMemberId: String
+    public var toMemberId: String
+    public var amount: String
+    /// An ISO 4217 code, any case.
+    public var currency: String
+    /// `YYYY-MM-DD`; nil means today.
+    public var date: String?
+    public var note: String?
+
+    public init(
+        id: String? = nil, fromMemberId: String, toMemberId: String, amount: String, currency: String,
+        date: String? = nil, note: String? = nil
+    ) {
+        self.id = id
+        self.fromMemberId = fromMemberId
+        self.toMemberId = toMemberId
+        self.amount = amount
+        self.currency = currency
+        self.date = date
+        self.note = note
+    }
+}

@@ -1,0 +1,280 @@
+internal import SplitAPI
+
+// The one place the SDK's own types meet the types generated from openapi.yaml: `init(_:)` reads
+// an answer's generated value, `wire` makes a request's. Used where SplitterClient calls the
+// generated client; nothing generated is public. Enums are mapped case by case, so a case added
+// to the spec is a compile error here rather than a value the SDK silently misreads.
+
+// MARK: Accounts, groups, members
+
+extension User {
+    init(_ wire: Components.Schemas.User) {
+        self.init(id: wire.id, email: wire.email, phone: wire.phone, displayName: wire.displayName)
+    }
+}
+
+extension Role {
+    init(_ wire: Components.Schemas.Role) {
+        switch wire {
+        case .owner: self = .owner
+        case .admin: self = .admin
+        case .member: self = .member
+        case .viewer: self = .viewer
+        }
+    }
+
+    var wire: Components.Schemas.Role {
+        switch self {
+        case .owner: .owner
+        case .admin: .admin
+        case .member: .member
+        case .viewer: .viewer
+        }
+    }
+}
+
+extension Group {
+    init(_ wire: Components.Schemas.Group) {
+        self.init(
+            id: wire.id, name: wire.name, description: wire.description, homeCurrency: wire.homeCurrency,
+            ownerId: wire.ownerId, inviteCode: wire.inviteCode, isArchived: wire.isArchived,
+            myMemberId: wire.myMemberId, myRole: Role(wire.myRole), version: wire.version, createdAt: wire.createdAt,
+            updatedAt: wire.updatedAt)
+    }
+}
+
+extension Member {
+    init(_ wire: Components.Schemas.Member) {
+        self.init(
+            id: wire.id, groupId: wire.groupId, userId: wire.userId, name: wire.name, role: Role(wire.role),
+            canAddExpenses: wire.canAddExpenses, canEditOwnExpenses: wire.canEditOwnExpenses,
+            canEditAllExpenses: wire.canEditAllExpenses, canMarkPaid: wire.canMarkPaid, active: wire.active,
+            version: wire.version, updatedAt: wire.updatedAt)
+    }
+}
+
+// MARK: Splits
+
+extension MemberAmount {
+    init(_ wire: Components.Schemas.MemberAmount) {
+        self.init(memberId: wire.memberId, amount: wire.amount)
+    }
+
+    var wire: Components.Schemas.MemberAmount { .init(memberId: memberId, amount: amount) }
+}
+
+extension MemberPercent {
+    init(_ wire: Components.Schemas.MemberPercent) {
+        self.init(memberId: wire.memberId, percent: wire.percent)
+    }
+
+    var wire: Components.Schemas.MemberPercent { .init(memberId: memberId, percent: percent) }
+}
+
+extension MemberShares {
+    init(_ wire: Components.Schemas.MemberShares) {
+        self.init(memberId: wire.memberId, shares: wire.shares)
+    }
+
+    var wire: Components.Schemas.MemberShares { .init(memberId: memberId, shares: shares) }
+}
+
+extension SplitInput.Mode {
+    init(_ wire: Components.Schemas.SplitInput.ModePayload) {
+        switch wire {
+        case .equal: self = .equal
+        case .exact: self = .exact
+        case .percent: self = .percent
+        case .shares: self = .shares
+        case .adjustment: self = .adjustment
+        case .itemized: self = .itemized
+        }
+    }
+
+    var wire: Components.Schemas.SplitInput.ModePayload {
+        switch self {
+        case .equal: .equal
+        case .exact: .exact
+        case .percent: .percent
+        case .shares: .shares
+        case .adjustment: .adjustment
+        case .itemized: .itemized
+        }
+    }
+}
+
+extension SplitInput {
+    init(_ wire: Components.Schemas.SplitInput) {
+        self.init(
+            mode: Mode(wire.mode), memberIds: wire.memberIds, amounts: wire.amounts?.map(MemberAmount.init),
+            percents: wire.percents?.map(MemberPercent.init), shares: wire.shares?.map(MemberShares.init),
+            adjustments: wire.adjustments?.map(MemberAmount.init), items: wire.items?.map(SplitItemInput.init),
+            extras: wire.extras?.map(SplitExtraInput.init))
+    }
+
+    var wire: Components.Schemas.SplitInput {
+        .init(
+            mode: mode.wire, memberIds: memberIds, amounts: amounts?.map(\.wire), percents: percents?.map(\.wire),
+            shares: shares?.map(\.wire), adjustments: adjustments?.map(\.wire), items: items?.map(\.wire),
+            extras: extras?.map(\.wire))
+    }
+}
+
+extension SplitItemInput {
+    init(_ wire: Components.Schemas.SplitItemInput) {
+        self.init(description: wire.description, amount: wire.amount, split: SplitInput(wire.split))
+    }
+
+    var wire: Components.Schemas.SplitItemInput { .init(description: description, amount: amount, split: split.wire) }
+}
+
+extension SplitExtraInput {
+    init(_ wire: Components.Schemas.SplitExtraInput) {
+        self.init(description: wire.description, amount: wire.amount)
+    }
+
+    var wire: Components.Schemas.SplitExtraInput { .init(description: description, amount: amount) }
+}
+
+// MARK: Expenses
+
+extension NewExpense {
+    var wire: Components.Schemas.CreateExpenseRequest {
+        .init(
+            id: id, groupId: groupId, description: description, amount: amount, currency: currency,
+            category: category, expenseDate: expenseDate, paidBy: paidBy?.map(\.wire), paidByMemberId: paidByMemberId,
+            split: split?.wire, splits: splits?.map(\.wire), homeAmount: homeAmount)
+    }
+}
+
+extension ExpenseChanges {
+    var wire: Components.Schemas.UpdateExpenseRequest {
+        .init(
+            description: description, amount: amount, currency: currency, category: category,
+            expenseDate: expenseDate, paidBy: paidBy?.map(\.wire), paidByMemberId: paidByMemberId, split: split?.wire,
+            splits: splits?.map(\.wire), homeAmount: homeAmount, version: version)
+    }
+}
+
+extension ExpenseShare {
+    init(_ wire: Components.Schemas.ExpenseShare) {
+        self.init(id: wire.id, memberId: wire.memberId, amount: wire.amount, isPaid: wire.isPaid, paidAt: wire.paidAt)
+    }
+}
+
+extension Expense {
+    init(_ wire: Components.Schemas.Expense) {
+        self.init(
+            id: wire.id, groupId: wire.groupId, description: wire.description, amount: wire.amount,
+            currency: wire.currency, category: wire.category, categoryName: wire.categoryName,
+            expenseDate: wire.expenseDate, createdByUserId: wire.createdByUserId,
+            payers: wire.payers.map(MemberAmount.init), splits: wire.splits.map(ExpenseShare.init),
+            split: SplitInput(wire.split), homeAmount: wire.homeAmount, version: wire.version,
+            createdAt: wire.createdAt, updatedAt: wire.updatedAt, isDeleted: wire.isDeleted)
+    }
+}
+
+extension HistoryEntry.Action {
+    init(_ wire: Components.Schemas.HistoryEntry.ActionPayload) {
+        switch wire {
+        case .markedPaid: self = .markedPaid
+        case .markedUnpaid: self = .markedUnpaid
+        }
+    }
+}
+
+extension HistoryEntry {
+    init(_ wire: Components.Schemas.HistoryEntry) {
+        self.init(
+            id: wire.id, expenseSplitId: wire.expenseSplitId, action: Action(wire.action),
+            performedByUserId: wire.performedByUserId, performedByName: wire.performedByName,
+            performedAt: wire.performedAt, reason: wire.reason, ipAddress: wire.ipAddress,
+            deviceInfo: wire.deviceInfo)
+    }
+}
+
+// MARK: Money
+
+extension Balance {
+    init(_ wire: Components.Schemas.Balance) {
+        self.init(memberId: wire.memberId, currency: wire.currency, net: wire.net)
+    }
+}
+
+extension GroupBalances {
+    init(_ wire: Components.Schemas.BalancesResponse) {
+        self.init(
+            balances: wire.balances.map(Balance.init), homeCurrency: wire.homeCurrency,
+            home: wire.home?.map(Balance.init), missingRates: wire.missingRates)
+    }
+}
+
+extension PlannedTransfer {
+    init(_ wire: Components.Schemas.PlannedTransfer) {
+        self.init(
+            fromMemberId: wire.fromMemberId, toMemberId: wire.toMemberId, amount: wire.amount, currency: wire.currency)
+    }
+}
+
+extension Settlement {
+    init(_ wire: Components.Schemas.Settlement) {
+        self.init(
+            id: wire.id, groupId: wire.groupId, fromMemberId: wire.fromMemberId, toMemberId: wire.toMemberId,
+            amount: wire.amount, currency: wire.currency, date: wire.date, note: wire.note,
+            expenseSplitId: wire.expenseSplitId, createdByUserId: wire.createdByUserId, isDeleted: wire.isDeleted,
+            version: wire.version, createdAt: wire.createdAt)
+    }
+}
+
+extension NewSettlement {
+    var wire: Components.Schemas.CreateSettlementRequest {
+        .init(
+            id: id, fromMemberId: fromMemberId, toMemberId: toMemberId, amount: amount, currency: currency, date: date,
+            note: note)
+    }
+}
+
+// MARK: Activity and the change feed
+
+extension ActivityEntry {
+    init(_ wire: Components.Schemas.ActivityEntry) {
+        self.init(
+            id: wire.id, action: wire.action, actorUserId: wire.actorUserId, actorName: wire.actorName,
+            entity: wire.entity, entityId: wire.entityId, summary: wire.summary, at: wire.at)
+    }
+}
+
+extension Category {
+    init(_ wire: Components.Schemas.Category) {
+        self.init(
+            id: wire.id, name: wire.name, icon: wire.icon, color: wire.color, isDefault: wire.isDefault,
+            position: wire.position, version: wire.version)
+    }
+}
+
+extension Tombstone.Entity {
+    init(_ wire: Components.Schemas.Tombstone.EntityPayload) {
+        switch wire {
+        case .expense: self = .expense
+        case .settlement: self = .settlement
+        case .member: self = .member
+        case .category: self = .category
+        }
+    }
+}
+
+extension Tombstone {
+    init(_ wire: Components.Schemas.Tombstone) {
+        self.init(entity: Entity(wire.entity), id: wire.id)
+    }
+}
+
+extension Changes {
+    init(_ wire: Components.Schemas.ChangesResponse) {
+        self.init(
+            cursor: wire.cursor, hasMore: wire.hasMore, group: wire.group.map(Group.init),
+            expenses: wire.expenses.map(Expense.init), settlements: wire.settlements.map(Settlement.init),
+            members: wire.members.map(Member.init), categories: wire.categories.map(Category.init),
+            deleted: wire.deleted.map(Tombstone.init))
+    }
+}

@@ -8,6 +8,9 @@ public enum AppError: Error, Sendable, Equatable {
     /// Unknown, malformed, or not the caller's to see (DESIGN §4: another group's object is
     /// exactly as unknown as one that does not exist). `what` names it: "group", "expense", "share".
     case notFound(String)
+    /// Not found, said more precisely than "No such …" (still exactly one answer for every
+    /// unknown thing of its kind).
+    case notFoundBecause(String)
     /// The caller's role or flags do not allow the action.
     case forbidden
     /// Not allowed, for a reason more particular than the role (said in `message`).
@@ -18,12 +21,16 @@ public enum AppError: Error, Sendable, Equatable {
     case invalid(field: String, message: String)
     /// The write clashes with what is stored (an id in use, a deleted expense).
     case conflict(code: String, field: String?, message: String)
-    /// An edit did not say which version it was based on.
-    case versionRequired
+    /// An edit did not say which version it was based on (`message` says how to).
+    case versionRequired(String)
     /// An edit or delete based on an older version of the expense; nothing was written.
     case staleExpense(ExpenseView)
     /// An edit of a category based on an older version; nothing was written.
     case staleCategory(CategoryRecord)
+    /// An edit of a group based on an older version; nothing was written.
+    case staleGroup(GroupView)
+    /// An edit of a member based on an older version; nothing was written.
+    case staleMember(MemberRecord)
     /// An Idempotency-Key sent again with another request.
     case idempotencyKeyReused
     /// The request itself is malformed (a header that cannot be read), not its content.

@@ -71,6 +71,7 @@ public struct APIError: Error, Sendable, Equatable {
     public init(_ error: AppError) {
         switch error {
         case .notFound(let what): self = .notFound(what)
+        case .notFoundBecause(let message): self = APIError(.notFound, code: "not_found", message: message)
         case .forbidden: self = .forbidden()
         case .forbiddenBecause(let message): self = .forbidden(message)
         case .archived: self = .archived
@@ -78,10 +79,8 @@ public struct APIError: Error, Sendable, Equatable {
         case .conflict(let code, let field, let message):
             self = APIError(
                 .conflict, code: code, message: message, details: field.map { ["field": .string($0)] } ?? [:])
-        case .versionRequired:
-            self = APIError(
-                .preconditionRequired, code: "precondition_required",
-                message: "Send the version this edit is based on, as \"version\" or If-Match.")
+        case .versionRequired(let message):
+            self = APIError(.preconditionRequired, code: "precondition_required", message: message)
         case .staleExpense(let view):
             // 412 for an edit based on an old version, with the stored state (DESIGN §5).
             var details: [String: JSONValue] = ["field": .string("version")]
@@ -93,6 +92,14 @@ public struct APIError: Error, Sendable, Equatable {
             self = .conflict(
                 field: "version", message: "Someone changed this since you loaded it; nothing was saved.",
                 current: try? JSONValue(encoding: Components.Schemas.Category(current)))
+        case .staleGroup(let current):
+            self = .conflict(
+                field: "version", message: "Someone changed this since you loaded it; nothing was saved.",
+                current: try? JSONValue(encoding: Components.Schemas.Group(current.group, me: current.me)))
+        case .staleMember(let current):
+            self = .conflict(
+                field: "version", message: "Someone changed this since you loaded it; nothing was saved.",
+                current: try? JSONValue(encoding: Components.Schemas.Member(current)))
         case .idempotencyKeyReused:
             self = APIError(
                 .unprocessableContent, code: "idempotency_key_reused",

@@ -43,6 +43,8 @@ public func buildApplication(
         expenseUseCases: ExpenseUseCases(database: database, now: now),
         ledgerUseCases: LedgerUseCases(database: database, now: now),
         categoryUseCases: CategoryUseCases(database: database, now: now),
+        groupUseCases: GroupUseCases(database: database, now: now, makeInviteCode: InviteCode.generate),
+        memberUseCases: MemberUseCases(database: database, now: now),
         configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)

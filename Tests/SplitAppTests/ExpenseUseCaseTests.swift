@@ -77,7 +77,8 @@ struct Trip {
     func create(_ entered: EnteredExpense, by caller: Caller? = nil) async throws -> ExpenseView {
         guard
             case .created(let view) = try await expenses.create(
-                entered, id: UUID(), groupID: groupID, caller: caller ?? aki, origin: origin, idempotency: nil,
+                entered, id: UUID().uuidString, groupID: groupID, caller: caller ?? aki, origin: origin,
+                idempotency: nil,
                 render: { _ in StoredResponse(status: 201, body: Data()) })
         else { throw AppError.notFound("created expense") }
         return view
@@ -108,7 +109,7 @@ struct ExpenseUseCaseTests {
             let key = IdempotencyRequest(key: "k-1", requestHash: "h-1")
             func send(_ request: IdempotencyRequest) async throws -> ExpenseCreation {
                 try await trip.expenses.create(
-                    trip.ramen(), id: id, groupID: trip.groupID, caller: trip.aki, origin: trip.origin,
+                    trip.ramen(), id: id.uuidString, groupID: trip.groupID, caller: trip.aki, origin: trip.origin,
                     idempotency: request,
                     render: { view in StoredResponse(status: 201, body: Data(view.expense.id.uuidString.utf8)) })
             }
@@ -160,6 +161,45 @@ struct ExpenseUseCaseTests {
     }
 
     @Test(
+        "the client's id is read after the caller's right: a viewer's malformed id is refused as a viewer",
+        arguments: TestDatabases.all)
+    func idReadAfterAccess(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            await #expect(throws: AppError.forbidden) {
+                try await trip.expenses.create(
+                    trip.ramen(), id: "not-a-uuid", groupID: trip.groupID, caller: trip.vic, origin: trip.origin,
+                    idempotency: nil, render: { _ in StoredResponse(status: 201, body: Data()) })
+            }
+            await #expect(throws: AppError.invalid(field: "id", message: "id is not a UUID.")) {
+                try await trip.expenses.create(
+                    trip.ramen(), id: "not-a-uuid", groupID: trip.groupID, caller: trip.aki, origin: trip.origin,
+                    idempotency: nil, render: { _ in StoredResponse(status: 201, body: Data()) })
+            }
+        }
+    }
+
+    @Test(
+        "an exact split in USD moves to JPY with a new amount: its amounts are read anew in the new currency",
+        arguments: TestDatabases.all)
+    func currencyChangeOfExactSplit(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            var dinner = trip.ramen("30.00", currency: "USD")
+            dinner.split = EnteredSplit(
+                mode: .exact,
+                amounts: [
+                    EnteredAmount(memberId: trip.akiMember.description, value: "10.00"),
+                    EnteredAmount(memberId: trip.boMember.description, value: "20"),
+                ])
+            let view = try await trip.create(dinner)
+            let moved = try await trip.expenses.edit(
+                view.expense.id, ExpensePatch(amount: "30", currency: "JPY"), basedOn: { 1 }, caller: trip.aki,
+                origin: trip.origin)
+            #expect(moved.expense.currency == "JPY")
+            #expect(moved.expense.liveShares.map(\.amount).sorted() == [10, 20])
+        }
+    }
+
+    @Test(
         "an edit based on an old version changes nothing and hands back the current expense",
         arguments: TestDatabases.all)
     func staleEdit(backend: Database.Backend) async throws {
@@ -177,7 +217,9 @@ struct ExpenseUseCaseTests {
             } catch AppError.staleExpense(let current) {
                 #expect(current.expense == edited.expense)
             }
-            await #expect(throws: AppError.versionRequired) {
+            await #expect(
+                throws: AppError.versionRequired("Send the version this edit is based on, as \"version\" or If-Match.")
+            ) {
                 try await trip.expenses.edit(
                     view.expense.id, ExpensePatch(amount: "9000"), basedOn: { nil }, caller: trip.aki,
                     origin: trip.origin)

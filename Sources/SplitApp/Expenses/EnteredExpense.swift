@@ -173,14 +173,18 @@ public struct EnteredSplit: Sendable, Equatable {
         self.extras = extras
     }
 
-    /// A stored rule as it would be entered again: amounts as decimal text in `currency`.
-    public init(_ rule: SplitRule, currency: Currency) {
-        func text(_ amounts: [MemberAmount]) -> [EnteredAmount] {
-            amounts.map {
-                EnteredAmount(
-                    memberId: $0.memberID.description,
-                    value: Money(minorUnits: $0.amount, currency: currency).decimalString)
+    /// A stored rule as it would be entered again: amounts as decimal text in `currency`, with
+    /// the currency's decimals ("10.00") or, with `shortestAmounts`, without trailing zeros ("10").
+    public init(_ rule: SplitRule, currency: Currency, shortestAmounts: Bool = false) {
+        func amount(_ minor: Int64) -> String {
+            let text = Money(minorUnits: minor, currency: currency).decimalString
+            guard shortestAmounts, let value = try? DecimalValue(parsing: text, allowNegative: true) else {
+                return text
             }
+            return value.description
+        }
+        func text(_ amounts: [MemberAmount]) -> [EnteredAmount] {
+            amounts.map { EnteredAmount(memberId: $0.memberID.description, value: amount($0.amount)) }
         }
         func decimals(_ parts: [MemberDecimal]) -> [EnteredAmount] {
             parts.map { EnteredAmount(memberId: $0.memberID.description, value: $0.value.description) }
@@ -201,15 +205,10 @@ public struct EnteredSplit: Sendable, Equatable {
                 mode: .itemized,
                 items: items.map {
                     Item(
-                        description: $0.description,
-                        amount: Money(minorUnits: $0.amount, currency: currency).decimalString,
-                        split: EnteredSplit($0.rule, currency: currency))
+                        description: $0.description, amount: amount($0.amount),
+                        split: EnteredSplit($0.rule, currency: currency, shortestAmounts: shortestAmounts))
                 },
-                extras: extras.map {
-                    Extra(
-                        description: $0.description,
-                        amount: Money(minorUnits: $0.amount, currency: currency).decimalString)
-                })
+                extras: extras.map { Extra(description: $0.description, amount: amount($0.amount)) })
         }
     }
 }

@@ -72,8 +72,11 @@ public struct ExpenseUseCases: Sendable {
     /// Stores a new expense with the client's `id`. With an idempotency key, a retry gets the
     /// first response (`render` makes it, in the caller's wire format) even if the request would
     /// no longer pass the checks.
+    ///
+    /// - Parameter idText: the client's id for it (a new one when nil), read after the caller's
+    ///   right and a replay, as every other field.
     public func create(
-        _ entered: EnteredExpense, id: UUID, groupID: UUID, caller: Caller, origin: RequestOrigin,
+        _ entered: EnteredExpense, id idText: String?, groupID: UUID, caller: Caller, origin: RequestOrigin,
         idempotency request: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async throws -> ExpenseCreation {
         let (group, me) = try await access.check(groupID, caller, for: .addExpense)
@@ -81,6 +84,7 @@ public struct ExpenseUseCases: Sendable {
         if let claim, let earlier = try await idempotency.lookup(claim) {
             return try Self.replay(earlier)
         }
+        let id = try MoneyInput.clientID(idText)
         let (expense, names) = try await build(
             entered, id: id, group: group, me: me, createdBy: caller.user.id, now: now())
         let home = group.homeCurrency
@@ -153,7 +157,9 @@ public struct ExpenseUseCases: Sendable {
         let (current, group, me) = try await expenseAccess(id, caller) { expense in
             .editExpense(isOwn: expense.createdByUserID == caller.user.id)
         }
-        guard let basedOn = try readVersion() else { throw AppError.versionRequired }
+        guard let basedOn = try readVersion() else {
+            throw AppError.versionRequired("Send the version this edit is based on, as \"version\" or If-Match.")
+        }
         let names = try await categoryNames(group.id)
         let view = { (expense: ExpenseRecord) in
             ExpenseView(expense: expense, categoryNames: names, homeCurrency: group.homeCurrency)
@@ -271,7 +277,8 @@ public struct ExpenseUseCases: Sendable {
             paidBy: expense.payers.map {
                 EnteredAmount(memberId: $0.memberID.text, value: MoneyInput.text($0.amount, expense.currency))
             },
-            split: EnteredSplit(expense.rule, currency: currency),
+            // Shortest exact text ("10", not "10.00"), so a change of currency reads them anew.
+            split: EnteredSplit(expense.rule, currency: currency, shortestAmounts: true),
             homeAmount: expense.homeAmount.map { MoneyInput.text($0, expense.homeCurrency ?? homeCurrency) })
     }
 }

@@ -66,7 +66,7 @@ public struct CategoryUseCases: Sendable {
         if let name = entered.name { next.name = try Self.name(name) }
         if let icon = entered.icon { next.icon = try Self.icon(icon) }
         if let color = entered.color { next.color = try Self.color(color) }
-        guard let version else { throw AppError.versionRequired }
+        guard let version else { throw AppError.versionRequired("Send the version this edit is based on.") }
         return try await write(next, basedOn: version, caller: caller, me: me, origin: origin)
     }
 

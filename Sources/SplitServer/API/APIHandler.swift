@@ -23,6 +23,8 @@ struct APIHandler: APIProtocol {
     let expenseUseCases: ExpenseUseCases
     let ledgerUseCases: LedgerUseCases
     let categoryUseCases: CategoryUseCases
+    let groupUseCases: GroupUseCases
+    let memberUseCases: MemberUseCases
     let configuration: ServerConfiguration
     /// Compared against when the account does not exist, so both answers take one bcrypt's time.
     let unknownAccountHash: String

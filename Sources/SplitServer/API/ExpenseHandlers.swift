@@ -17,7 +17,7 @@ extension APIHandler {
             IdempotencyRequest(key: key, requestHash: try Self.requestHash(route: "POST /api/expenses", body: body))
         }
         switch try await expenseUseCases.create(
-            EnteredExpense(wire: body), id: try Self.clientID(body.id), groupID: groupID, caller: caller,
+            EnteredExpense(wire: body), id: body.id, groupID: groupID, caller: caller,
             origin: try request.origin, idempotency: idempotency,
             render: { view in
                 StoredResponse(

@@ -123,7 +123,7 @@ extension WebApp {
             // Bound to the form's id and what it says, like an API create with that key.
             let wire = Components.Schemas.CreateExpenseRequest(draft, id: clientID.uuidString, groupID: groupID)
             _ = try await expenses.create(
-                draft, id: clientID, groupID: groupUUID, caller: try caller(), origin: try origin(),
+                draft, id: clientID.uuidString, groupID: groupUUID, caller: try caller(), origin: try origin(),
                 idempotency: IdempotencyRequest(
                     key: "web-\(clientID.uuidString.lowercased())",
                     requestHash: try APIHandler.requestHash(route: "POST /api/expenses", body: wire)),

@@ -39,8 +39,11 @@ extension WebApp {
     }
 
     func scope(_ groupID: String) async throws -> GroupScope {
-        let group = try await api.getGroup(.init(path: .init(groupId: groupID))).ok.body.json.group
-        let members = try await api.listMembers(.init(path: .init(groupId: groupID))).ok.body.json.members
+        let id = try APIHandler.id(groupID, "group")
+        let view = try await groupUseCases.group(id, caller: try caller())
+        let group = Components.Schemas.Group(view.group, me: view.me)
+        let members = try await memberUseCases.members(groupID: id, caller: try caller())
+            .map(Components.Schemas.Member.init)
         return GroupScope(group: group, members: members, me: members.first { $0.id == group.myMemberId })
     }
 
@@ -78,7 +81,9 @@ extension WebApp {
     }
 
     private func groupsPage(name: String, currency: String, errors: [String: String]) async throws -> Response {
-        let groups = try await api.listGroups(.init()).ok.body.json.groups
+        let groups = try await groupUseCases.groups(of: try caller()).map {
+            Components.Schemas.Group($0.group, me: $0.me)
+        }
         let rows = groups.map {
             GroupsBody.Row(
                 id: $0.id, name: $0.name, homeCurrency: $0.homeCurrency, role: WebFormat.role($0.myRole),
@@ -97,10 +102,9 @@ extension WebApp {
         let name = form["name"] ?? ""
         let currency = form["homeCurrency"] ?? ""
         do {
-            let group = try await api.createGroup(
-                .init(body: .json(.init(id: form.text("_id"), name: name, homeCurrency: currency)))
-            ).created.body.json.group
-            return Self.redirect("/groups/\(group.id)")
+            let view = try await groupUseCases.create(
+                EnteredGroup(id: form.text("_id"), name: name, homeCurrency: currency), caller: try caller())
+            return Self.redirect("/groups/\(view.group.id.text)")
         } catch {
             return try await groupsPage(
                 name: name, currency: currency, errors: try Self.formErrors(error, shown: ["name", "homeCurrency"]))
@@ -122,7 +126,7 @@ extension WebApp {
     }
 
     func joinBody(code: String, errors: [String: String] = [:]) async throws -> JoinBody {
-        let invitation = try await api.invitation(code: code)
+        let invitation = try await groupUseCases.invitation(code: code, caller: try caller())
         let claimable = (invitation?.claimable ?? []).map { JoinBody.Claimable(id: $0.id.text, name: $0.name) }
         return JoinBody(
             code: code, groupName: invitation?.name, claimable: claimable, hasClaimable: !claimable.isEmpty,
@@ -143,11 +147,12 @@ extension WebApp {
         let code = try context.parameters.require("code")
         do {
             let claim = try WebRequest.get().form.text("memberId")
-            let joined = try await api.joinGroup(
-                .init(body: .json(.init(inviteCode: code, memberId: claim == "new" ? nil : claim)))
-            ).ok.body.json
-            return Self.redirect("/groups/\(joined.group.id)")
-        } catch let error as APIError where error.status == .notFound || error.status == .conflict {
+            let joined = try await groupUseCases.join(
+                code: code, memberId: claim == "new" ? nil : claim, name: nil, caller: try caller())
+            return Self.redirect("/groups/\(joined.group.id.text)")
+        } catch let refusal as AppError {
+            let error = APIError(refusal)
+            guard error.status == .notFound || error.status == .conflict else { throw refusal }
             return try render(
                 "join", title: "Join a group", body: try await joinBody(code: code, errors: ["form": error.message]),
                 status: error.status)
@@ -181,7 +186,8 @@ extension WebApp {
     func overviewPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
-        let balances = try await api.getBalances(.init(path: .init(groupId: groupID))).ok.body.json
+        let balances = Components.Schemas.BalancesResponse(
+            try await ledger.balances(groupID: try APIHandler.id(groupID, "group"), caller: try caller()))
         let mine = balances.balances.filter { $0.memberId == scope.group.myMemberId && !WebFormat.isZero($0.net) }
         let myBalance: [OverviewBody.Line] =
             mine.isEmpty

@@ -76,9 +76,9 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let form = try WebRequest.get().form
         do {
-            _ = try await api.addMember(
-                .init(path: .init(groupId: groupID), body: .json(.init(id: form.text("_id"), name: form["name"] ?? "")))
-            ).created
+            _ = try await memberUseCases.add(
+                name: form["name"] ?? "", id: form.text("_id"), groupID: try APIHandler.id(groupID, "group"),
+                caller: try caller(), origin: try origin())
             return Self.redirect("/groups/\(groupID)/members")
         } catch {
             return try await membersPage(
@@ -94,11 +94,9 @@ extension WebApp {
             guard let role = form["role"].flatMap(Components.Schemas.Role.init(rawValue:)) else {
                 throw APIError.invalid(field: "role", "Pick a role.")
             }
-            _ = try await api.updateMember(
-                .init(
-                    path: .init(groupId: groupID, memberId: memberID),
-                    body: .json(.init(role: role, version: form["version"].flatMap { Int64($0) })))
-            ).ok
+            _ = try await memberUseCases.update(
+                memberID, MemberPatch(role: role.role, version: form["version"].flatMap { Int64($0) }),
+                groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
             return Self.redirect("/groups/\(groupID)/members")
         } catch {
             return try await membersPage(
@@ -110,7 +108,8 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let memberID = try context.parameters.require("memberId")
         do {
-            _ = try await api.removeMember(.init(path: .init(groupId: groupID, memberId: memberID))).ok
+            _ = try await memberUseCases.remove(
+                memberID, groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
             return Self.redirect("/groups/\(groupID)/members")
         } catch {
             return try await membersPage(
@@ -181,18 +180,17 @@ extension WebApp {
         do {
             switch form["action"] {
             case "group":
-                _ = try await api.updateGroup(
-                    .init(
-                        path: .init(groupId: groupID),
-                        body: .json(
-                            .init(
-                                name: form["name"], homeCurrency: form["homeCurrency"],
-                                version: form["version"].flatMap { Int64($0) })))
-                ).ok
+                _ = try await groupUseCases.update(
+                    try APIHandler.id(groupID, "group"),
+                    GroupPatch(
+                        name: form["name"], homeCurrency: form["homeCurrency"],
+                        version: form["version"].flatMap { Int64($0) }), caller: try caller(), origin: try origin())
             case "rotate-invite":
-                _ = try await api.rotateInviteCode(.init(path: .init(groupId: groupID))).ok
+                _ = try await groupUseCases.setInviteCode(
+                    try APIHandler.id(groupID, "group"), enabled: true, caller: try caller(), origin: try origin())
             case "disable-invite":
-                _ = try await api.disableInviteCode(.init(path: .init(groupId: groupID))).ok
+                _ = try await groupUseCases.setInviteCode(
+                    try APIHandler.id(groupID, "group"), enabled: false, caller: try caller(), origin: try origin())
             case "add-category":
                 _ = try await categoryUseCases.create(
                     EnteredCategory(id: form.text("_id"), name: form["categoryName"] ?? "", icon: form.text("icon")),
@@ -211,9 +209,11 @@ extension WebApp {
                             rate: form.text("rate") ?? "")
                     ], groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
             case "archive":
-                _ = try await api.archiveGroup(.init(path: .init(groupId: groupID))).ok
+                _ = try await groupUseCases.setArchived(
+                    try APIHandler.id(groupID, "group"), true, caller: try caller(), origin: try origin())
             case "unarchive":
-                _ = try await api.unarchiveGroup(.init(path: .init(groupId: groupID))).ok
+                _ = try await groupUseCases.setArchived(
+                    try APIHandler.id(groupID, "group"), false, caller: try caller(), origin: try origin())
             default:
                 throw APIError.badRequest("Unknown settings action.")
             }

@@ -52,6 +52,8 @@ struct WebApp: Sendable {
     var expenses: ExpenseUseCases { api.expenseUseCases }
     var ledger: LedgerUseCases { api.ledgerUseCases }
     var categoryUseCases: CategoryUseCases { api.categoryUseCases }
+    var groupUseCases: GroupUseCases { api.groupUseCases }
+    var memberUseCases: MemberUseCases { api.memberUseCases }
 
     /// The signed-in caller of this page, or the log-in redirect (a 401 becomes one).
     func caller() throws -> Caller {

@@ -1,0 +1,241 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// A group as entered when it is created.
+public struct EnteredGroup: Sendable, Equatable {
+    public var id: String?
+    public var name: String
+    public var description: String?
+    public var homeCurrency: String
+    /// The owner's name in this group; their account's name when none.
+    public var memberName: String?
+
+    public init(
+        id: String? = nil, name: String, description: String? = nil, homeCurrency: String, memberName: String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.homeCurrency = homeCurrency
+        self.memberName = memberName
+    }
+}
+
+/// The fields a group edit changes; nil leaves the stored value. Without a version the edit is
+/// based on the state the use case reads.
+public struct GroupPatch: Sendable, Equatable {
+    public var name: String?
+    public var description: String?
+    public var homeCurrency: String?
+    public var version: Int64?
+
+    public init(name: String? = nil, description: String? = nil, homeCurrency: String? = nil, version: Int64? = nil) {
+        self.name = name
+        self.description = description
+        self.homeCurrency = homeCurrency
+        self.version = version
+    }
+}
+
+/// A group as the caller sees it: the group and their own membership.
+public struct GroupView: Sendable, Equatable {
+    public let group: GroupRecord
+    public let me: MemberRecord
+}
+
+/// Groups (DESIGN §4): create, read, rename, archive, invite codes, ownership, joining.
+public struct GroupUseCases: Sendable {
+    let access: GroupAccess
+    let groups: GroupStore
+    let now: @Sendable () -> Int64
+    let makeInviteCode: @Sendable () -> String
+
+    public init(
+        database: Database, now: @escaping @Sendable () -> Int64, makeInviteCode: @escaping @Sendable () -> String
+    ) {
+        groups = GroupStore(database: database)
+        access = GroupAccess(groups: groups)
+        self.now = now
+        self.makeInviteCode = makeInviteCode
+    }
+
+    public func groups(of caller: Caller) async throws -> [GroupView] {
+        try await groups.groups(ofUser: caller.user.id).map { GroupView(group: $0.group, me: $0.member) }
+    }
+
+    public func group(_ id: UUID, caller: Caller) async throws -> GroupView {
+        let (group, me) = try await access.check(id, caller, for: .read)
+        return GroupView(group: group, me: me)
+    }
+
+    /// Creates a group owned by the caller. A retry of a create that went through (the same id
+    /// and content) answers as the first time did (DESIGN §5); another group's id is a conflict.
+    public func create(_ entered: EnteredGroup, caller: Caller) async throws -> GroupView {
+        let id = try MoneyInput.clientID(entered.id)
+        let current = now()
+        let group = GroupRecord(
+            id: id, name: try Names.name(entered.name, field: "name"),
+            description: try Names.groupDescription(entered.description),
+            homeCurrency: try MoneyInput.currency(entered.homeCurrency, field: "homeCurrency").code,
+            ownerUserID: caller.user.id, inviteCode: makeInviteCode(), createdAt: current, updatedAt: current)
+        let memberName = try Names.optional(entered.memberName).map { try Names.name($0, field: "memberName") }
+        do {
+            let (stored, owner) = try await groups.createGroup(group, ownerName: memberName ?? caller.user.displayName)
+            return GroupView(group: stored, me: owner)
+        } catch  where Database.isUniqueViolation(error) {
+            if let existing = try await groups.group(id: id), existing.ownerUserID == caller.user.id,
+                existing.name == group.name, existing.description == group.description,
+                existing.homeCurrency == group.homeCurrency,
+                let me = try await groups.membership(groupID: id, userID: caller.user.id), me.isActive
+            {
+                return GroupView(group: existing, me: me)
+            }
+            throw AppError.conflict(code: "conflict", field: "id", message: "A group with that id exists already.")
+        }
+    }
+
+    public func update(_ id: UUID, _ patch: GroupPatch, caller: Caller, origin: RequestOrigin) async throws -> GroupView
+    {
+        let (group, me) = try await access.check(id, caller, for: .updateGroup)
+        let name = try patch.name.map { try Names.name($0, field: "name") } ?? group.name
+        let description = try patch.description.map { try Names.groupDescription($0) } ?? group.description
+        let currency =
+            try patch.homeCurrency.map { try MoneyInput.currency($0, field: "homeCurrency").code } ?? group.homeCurrency
+        switch try await groups.updateGroup(
+            id: group.id, name: name, description: description, homeCurrency: currency,
+            expectedVersion: patch.version ?? group.version,
+            actor: GroupAccess.actor(caller, me, origin: origin, for: [.updateGroup]), now: now())
+        {
+        case .written(let stored): return GroupView(group: stored, me: me)
+        case .stale(let current): throw AppError.staleGroup(GroupView(group: current, me: me))
+        case nil: throw AppError.notFound("group")
+        }
+    }
+
+    /// Archives the group (history: readable, unchangeable) or brings it back; the owner's call.
+    public func setArchived(_ id: UUID, _ isArchived: Bool, caller: Caller, origin: RequestOrigin) async throws
+        -> GroupView
+    {
+        let (group, me) = try await access.check(id, caller, for: .archiveOrTransferOwnership)
+        guard group.isArchived != isArchived else { return GroupView(group: group, me: me) }
+        guard
+            let stored = try await groups.setArchived(
+                groupID: group.id, isArchived,
+                actor: GroupAccess.actor(caller, me, origin: origin, for: [.archiveOrTransferOwnership]), now: now())
+        else { throw AppError.notFound("group") }
+        return GroupView(group: stored, me: me)
+    }
+
+    /// A new invite code (the old one stops working), or none (joining by code is off).
+    public func setInviteCode(_ id: UUID, enabled: Bool, caller: Caller, origin: RequestOrigin) async throws
+        -> GroupView
+    {
+        let action = GroupAction.manageMembers(targetIsOwner: false)
+        let (group, me) = try await access.check(id, caller, for: action)
+        try await groups.setInviteCode(
+            groupID: group.id, code: enabled ? makeInviteCode() : nil,
+            actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: now())
+        guard let stored = try await groups.group(id: group.id) else { throw AppError.notFound("group") }
+        return GroupView(group: stored, me: me)
+    }
+
+    /// Hands the group to another active member with an account; the owner's call.
+    public func transferOwnership(_ id: UUID, to memberText: String, caller: Caller, origin: RequestOrigin)
+        async throws -> GroupView
+    {
+        let (group, me) = try await access.check(id, caller, for: .archiveOrTransferOwnership)
+        guard let target = UUID(uuidString: memberText) else {
+            throw AppError.invalid(field: "memberId", message: "memberId is not a member id.")
+        }
+        if target != me.id {
+            do {
+                try await groups.transferOwnership(
+                    groupID: group.id, from: caller.user.id, to: target,
+                    actor: GroupAccess.actor(caller, me, origin: origin, for: [.archiveOrTransferOwnership]),
+                    now: now())
+            } catch GroupStoreError.notOwner {
+                throw AppError.forbiddenBecause("Only the owner can hand the group over.")
+            } catch GroupStoreError.notFound {
+                throw AppError.invalid(field: "memberId", message: "There is no such member in this group.")
+            } catch GroupStoreError.ownerMustHaveAccount {
+                throw AppError.invalid(
+                    field: "memberId", message: "The new owner must be an active member with an account.")
+            }
+        }
+        guard let stored = try await groups.group(id: group.id),
+            let myself = try await groups.membership(groupID: group.id, userID: caller.user.id)
+        else { throw AppError.notFound("group") }
+        return GroupView(group: stored, me: myself)
+    }
+
+    /// What an invite code opens, for a logged-in user deciding to join: the group's name and the
+    /// members without an account, one of whom they may be. Nil for a code that opens nothing.
+    public func invitation(code text: String, caller: Caller) async throws -> (name: String, claimable: [MemberRecord])?
+    {
+        let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !code.isEmpty, code.utf8.count <= 100, let group = try await groups.group(inviteCode: code) else {
+            return nil
+        }
+        let members = try await groups.members(groupID: group.id)
+        return (group.name, members.filter { $0.isActive && $0.userID == nil })
+    }
+
+    /// Joins the group behind an invite code, as a new member or as the name-only member
+    /// `memberId` ("I am Aki").
+    public func join(code text: String, memberId: String?, name: String?, caller: Caller) async throws -> GroupView {
+        // Codes are typed from chat messages: case does not matter, anything else is no code of ours.
+        let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let claim = try memberId.map { text in
+            guard let id = UUID(uuidString: text) else {
+                throw AppError.invalid(field: "memberId", message: "memberId is not a member id.")
+            }
+            return id
+        }
+        let name = try Names.optional(name).map { try Names.name($0, field: "name") } ?? caller.user.displayName
+        let isCodeText = code.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        }
+        guard !code.isEmpty, code.utf8.count <= 100, isCodeText else { throw AppError.notFound("invite code") }
+        do {
+            let (group, member) = try await groups.join(
+                inviteCode: code, userID: caller.user.id, name: name, claimMemberID: claim, now: now())
+            return GroupView(group: group, me: member)
+        } catch GroupStoreError.notFound {
+            throw claim == nil
+                ? AppError.notFound("invite code")
+                : AppError.notFoundBecause(
+                    "No such invite code, or no such member in that group.")
+        } catch GroupStoreError.memberAlreadyClaimed {
+            throw AppError.conflict(
+                code: "conflict", field: "memberId", message: "That member is linked to another account already.")
+        }
+    }
+}
+
+/// Names and descriptions as people type them.
+enum Names {
+    static func optional(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return text
+    }
+
+    /// A name of 1–100 characters, trimmed.
+    static func name(_ raw: String, field: String) throws -> String {
+        guard let name = AccountInput.normalizedDisplayName(raw) else {
+            throw AppError.invalid(field: field, message: "A name has 1 to 100 characters.")
+        }
+        return name
+    }
+
+    static func groupDescription(_ text: String?) throws -> String {
+        let description = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard description.unicodeScalars.count <= 1_000,
+            !AccountInput.containsControlCharacters(description, allowingLineBreaks: true)
+        else {
+            throw AppError.invalid(
+                field: "description", message: "A description has at most 1,000 characters and no control characters.")
+        }
+        return description
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// The fields a member edit changes; nil leaves the stored value.
+public struct MemberPatch: Sendable, Equatable {
+    public var name: String?
+    public var role: Role?
+    public var canAddExpenses: Bool?
+    public var canEditOwnExpenses: Bool?
+    public var canEditAllExpenses: Bool?
+    public var canMarkPaid: Bool?
+    public var version: Int64?
+
+    public init(
+        name: String? = nil, role: Role? = nil, canAddExpenses: Bool? = nil, canEditOwnExpenses: Bool? = nil,
+        canEditAllExpenses: Bool? = nil, canMarkPaid: Bool? = nil, version: Int64? = nil
+    ) {
+        self.name = name
+        self.role = role
+        self.canAddExpenses = canAddExpenses
+        self.canEditOwnExpenses = canEditOwnExpenses
+        self.canEditAllExpenses = canEditAllExpenses
+        self.canMarkPaid = canMarkPaid
+        self.version = version
+    }
+}
+
+/// A group's members (DESIGN §4): name-only members added, names, roles and flags changed,
+/// members removed (deactivated, never erased: their shares and history stay).
+public struct MemberUseCases: Sendable {
+    let access: GroupAccess
+    let groups: GroupStore
+    let now: @Sendable () -> Int64
+
+    public init(database: Database, now: @escaping @Sendable () -> Int64) {
+        groups = GroupStore(database: database)
+        access = GroupAccess(groups: groups)
+        self.now = now
+    }
+
+    public func members(groupID: UUID, caller: Caller) async throws -> [MemberRecord] {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        return try await groups.members(groupID: group.id)
+    }
+
+    /// Adds a member without an account (a friend without the app). A retry of an add that went
+    /// through answers as the first time did (DESIGN §5).
+    public func add(name: String, id: String?, groupID: UUID, caller: Caller, origin: RequestOrigin) async throws
+        -> MemberRecord
+    {
+        let action = GroupAction.manageMembers(targetIsOwner: false)
+        let (group, me) = try await access.check(groupID, caller, for: action)
+        let current = now()
+        let member = MemberRecord(
+            id: try MoneyInput.clientID(id), groupID: group.id, userID: nil, name: try Names.name(name, field: "name"),
+            role: .member, createdAt: current, updatedAt: current)
+        do {
+            try await groups.addMember(member, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]))
+        } catch  where Database.isUniqueViolation(error) {
+            if let existing = try await groups.member(id: member.id, groupID: group.id), existing.name == member.name {
+                return existing
+            }
+            throw AppError.conflict(code: "conflict", field: "id", message: "A member with that id exists already.")
+        }
+        return member
+    }
+
+    /// Changes a member's name, role or flags. Every change is checked before anything is
+    /// written, so a refused request changes nothing; the write happens only if the row is still
+    /// what the checks saw.
+    public func update(
+        _ memberText: String, _ patch: MemberPatch, groupID: UUID, caller: Caller, origin: RequestOrigin
+    ) async throws -> MemberRecord {
+        let (group, me) = try await access.check(groupID, caller, for: .read)
+        let target = try await member(memberText, in: group)
+        var updated = target
+        if let name = patch.name { updated.name = try Names.name(name, field: "name") }
+        if let role = patch.role { updated.role = role }
+        updated.canAddExpenses = patch.canAddExpenses ?? target.canAddExpenses
+        updated.canEditOwnExpenses = patch.canEditOwnExpenses ?? target.canEditOwnExpenses
+        updated.canEditAllExpenses = patch.canEditAllExpenses ?? target.canEditAllExpenses
+        updated.canMarkPaid = patch.canMarkPaid ?? target.canMarkPaid
+        let targetIsOwner = target.role == .owner
+        var needed: [GroupAction] = [.read]
+        if updated.name != target.name {
+            needed.append(target.id == me.id ? .renameSelf : .manageMembers(targetIsOwner: targetIsOwner))
+        }
+        if updated.role != target.role {
+            needed.append(.changeRole(targetIsOwner: targetIsOwner, newRole: updated.role))
+        }
+        let flagsChanged =
+            updated.canAddExpenses != target.canAddExpenses || updated.canEditOwnExpenses != target.canEditOwnExpenses
+            || updated.canEditAllExpenses != target.canEditAllExpenses || updated.canMarkPaid != target.canMarkPaid
+        if flagsChanged { needed.append(.manageMembers(targetIsOwner: targetIsOwner)) }
+        try GroupAccess.require(needed, me, in: group)
+        if let version = patch.version, version != target.version { throw AppError.staleMember(target) }
+        guard updated != target else { return target }
+        return try await write(
+            updated, basedOn: target.version, actor: GroupAccess.actor(caller, me, origin: origin, for: needed))
+    }
+
+    /// Removes a member: deactivated, never erased, so expenses and history keep their name. The
+    /// owner hands the group over first.
+    public func remove(_ memberText: String, groupID: UUID, caller: Caller, origin: RequestOrigin) async throws
+        -> MemberRecord
+    {
+        let (group, me) = try await access.check(groupID, caller, for: .read)
+        let target = try await member(memberText, in: group)
+        let action = GroupAction.manageMembers(targetIsOwner: target.role == .owner)
+        try GroupAccess.require([action], me, in: group)
+        guard target.role != .owner else {
+            throw AppError.forbiddenBecause("The owner cannot be removed; transfer ownership first.")
+        }
+        guard target.isActive else { return target }
+        var removed = target
+        removed.isActive = false
+        return try await write(
+            removed, basedOn: target.version, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]))
+    }
+
+    /// A member of this group by its id; an unknown, malformed or foreign id is the same 404.
+    private func member(_ text: String, in group: GroupRecord) async throws -> MemberRecord {
+        guard let id = UUID(uuidString: text), let member = try await groups.member(id: id, groupID: group.id) else {
+            throw AppError.notFound("member")
+        }
+        return member
+    }
+
+    private func write(_ member: MemberRecord, basedOn version: Int64, actor: Actor) async throws -> MemberRecord {
+        switch try await groups.updateMember(member, expectedVersion: version, actor: actor, now: now()) {
+        case .written(let stored): return stored
+        case .stale(let current): throw AppError.staleMember(current)
+        case nil: throw AppError.notFound("member")
+        }
+    }
+}

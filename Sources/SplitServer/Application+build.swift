@@ -35,17 +35,14 @@ public func buildApplication(
     let accounts = AccountStore(database: database)
     let callers = CallerResolver(accounts: accounts, now: now, counter: sessionLookups)
     let handler = APIHandler(
-        database: database, accounts: accounts, groups: GroupStore(database: database),
-        expenses: ExpenseStore(database: database), settlements: SettlementStore(database: database),
-        categories: CategoryStore(database: database), balances: BalanceStore(database: database),
-        log: GroupLogStore(database: database), idempotency: IdempotencyStore(database: database),
-        limiter: RateLimiter(attempts: attempts, now: now), passwords: passwords,
-        expenseUseCases: ExpenseUseCases(database: database, now: now),
+        database: database, accounts: accounts, limiter: RateLimiter(attempts: attempts, now: now),
+        passwords: passwords, expenseUseCases: ExpenseUseCases(database: database, now: now),
         ledgerUseCases: LedgerUseCases(database: database, now: now),
         categoryUseCases: CategoryUseCases(database: database, now: now),
         groupUseCases: GroupUseCases(database: database, now: now, makeInviteCode: InviteCode.generate),
-        memberUseCases: MemberUseCases(database: database, now: now),
-        configuration: configuration, unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
+        memberUseCases: MemberUseCases(database: database, now: now), feedUseCases: FeedUseCases(database: database),
+        groupAccess: GroupAccess(groups: GroupStore(database: database)), configuration: configuration,
+        unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
     let web = try await WebApp.load(

@@ -145,6 +145,15 @@ public struct ExpenseUseCases: Sendable {
         )
     }
 
+    /// Every live expense of the group and the category names, in three queries whatever their
+    /// number: what the overview's spending charts add up.
+    public func liveExpenses(groupID: UUID, caller: Caller) async throws -> (
+        expenses: [ExpenseRecord], categoryNames: [UUID: String]
+    ) {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        return (try await expenses.liveExpenses(groupID: group.id), try await categoryNames(group.id))
+    }
+
     // MARK: Edit, delete, restore
 
     /// Lays `patch` over the stored expense and saves it if it is still at the version it was

@@ -6,18 +6,13 @@ import SplitApp
 import SplitCore
 import SplitStore
 
-/// Implements the generated `APIProtocol`: each handler decodes, calls the store, maps to the
-/// wire type (STYLE §8). Failures are thrown as `APIError`s and rendered by `ErrorEnvelopeMiddleware`.
+/// Implements the generated `APIProtocol`, one file per feature: each operation decodes, calls
+/// one SplitApp use case and maps the result to the wire type (STYLE §8); the account operations
+/// (AuthHandlers) still call `AccountStore` themselves. Domain errors become the error envelope in
+/// `ErrorEnvelopeMiddleware`, through `APIError(_: AppError)`.
 struct APIHandler: APIProtocol {
     let database: Database
     let accounts: AccountStore
-    let groups: GroupStore
-    let expenses: ExpenseStore
-    let settlements: SettlementStore
-    let categories: CategoryStore
-    let balances: BalanceStore
-    let log: GroupLogStore
-    let idempotency: IdempotencyStore
     let limiter: RateLimiter
     let passwords: PasswordHasher
     let expenseUseCases: ExpenseUseCases
@@ -25,6 +20,8 @@ struct APIHandler: APIProtocol {
     let categoryUseCases: CategoryUseCases
     let groupUseCases: GroupUseCases
     let memberUseCases: MemberUseCases
+    let feedUseCases: FeedUseCases
+    let groupAccess: GroupAccess
     let configuration: ServerConfiguration
     /// Compared against when the account does not exist, so both answers take one bcrypt's time.
     let unknownAccountHash: String
@@ -72,7 +69,7 @@ extension APIHandler {
         _ groupID: String, as caller: Caller, for action: GroupAction
     ) async throws -> (group: GroupRecord, me: MemberRecord) {
         guard let id = UUID(uuidString: groupID) else { throw APIError.notFound("group") }
-        return try await GroupAccess(groups: groups).check(id, caller, for: action)
+        return try await groupAccess.check(id, caller, for: action)
     }
 
     /// The same decision for actions known only once the request's target has been read.
@@ -88,11 +85,6 @@ extension APIHandler {
 
     func actor(_ caller: Caller, _ me: MemberRecord, for actions: [GroupAction]) throws -> Actor {
         GroupAccess.actor(caller, me, origin: try request.origin, for: actions)
-    }
-
-    /// Every category name of the group by id, deleted ones too: expenses keep their names.
-    func categoryNames(_ groupID: UUID) async throws -> [UUID: String] {
-        try await expenseUseCases.categoryNames(groupID)
     }
 
     /// The claim for an `Idempotency-Key`: the key, and a hash of the route and body.

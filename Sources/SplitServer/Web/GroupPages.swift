@@ -198,14 +198,13 @@ extension WebApp {
                     ? .init(text: "You owe \(amount)", owed: false, owes: true)
                     : .init(text: "You are owed \(amount)", owed: true, owes: false)
             }
-        // Straight from the store in three queries (the group's access was checked by `scope`).
-        guard let id = UUID(uuidString: scope.group.id) else { throw APIError.notFound("group") }
-        let expenses = try await api.expenses.liveExpenses(groupID: id)
+        let id = try APIHandler.id(scope.group.id, "group")
+        let (expenses, categoryNames) = try await self.expenses.liveExpenses(groupID: id, caller: try caller())
         let totals = SpendingTotals(
-            expenses: expenses, categoryNames: try await api.categoryNames(id),
+            expenses: expenses, categoryNames: categoryNames,
             homeCurrency: try MoneyInput.currency(scope.group.homeCurrency, field: "homeCurrency"))
-        let activity = try await api.listActivity(.init(path: .init(groupId: groupID), query: .init(limit: 8))).ok.body
-            .json.activity
+        let activity = try await feed.activity(groupID: id, limit: 8, cursor: nil, caller: try caller()).entries
+            .map(Components.Schemas.ActivityEntry.init)
         let body = OverviewBody(
             groupID: groupID, myBalance: myBalance, canAdd: scope.may(.addExpense),
             memberChart: Charts.bars(

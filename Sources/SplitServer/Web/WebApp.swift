@@ -54,6 +54,7 @@ struct WebApp: Sendable {
     var categoryUseCases: CategoryUseCases { api.categoryUseCases }
     var groupUseCases: GroupUseCases { api.groupUseCases }
     var memberUseCases: MemberUseCases { api.memberUseCases }
+    var feed: FeedUseCases { api.feedUseCases }
 
     /// The signed-in caller of this page, or the log-in redirect (a 401 becomes one).
     func caller() throws -> Caller {

@@ -22,7 +22,7 @@ struct UpgradeTests {
     )
     func upgradeKeepsEverything(backend: Database.Backend) async throws {
         // setup: the earlier release's database and what it served
-        let manifestName = backend == .sqlite ? "trip.sqlite.json" : "trip-postgres.sql.json"
+        let manifestName = backend == .sqlite ? "trip-sqlite.sql.json" : "trip-postgres.sql.json"
         let manifestData = try Data(contentsOf: Self.fixtures.appendingPathComponent(manifestName))
         try await TestDatabases.withConfiguration(backend) { configuration in
             let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
@@ -77,37 +77,34 @@ struct UpgradeTests {
         }
     }
 
-    /// Puts the fixture where `configuration` points: the SQLite file copied, or the PostgreSQL
-    /// dump executed statement by statement (its session settings skipped: a pooled connection
-    /// must not keep pg_dump's empty search_path).
+    /// Puts the fixture where `configuration` points: the earlier release's database, kept as SQL
+    /// text (`sqlite3 .dump`, `pg_dump --inserts`) so no binary database file is committed,
+    /// executed statement by statement into an empty database. Session settings are skipped (a
+    /// pooled connection must not keep pg_dump's empty search_path), and so are the dump's own
+    /// transaction lines (the statements run one by one, each committed).
     static func restore(_ backend: Database.Backend, into configuration: DatabaseConfiguration) async throws {
-        switch configuration {
-        case .sqlite(let path):
-            try FileManager.default.copyItem(
-                at: fixtures.appendingPathComponent("trip.sqlite"), to: URL(fileURLWithPath: path))
-        case .postgres:
-            let dump = try String(contentsOf: fixtures.appendingPathComponent("trip-postgres.sql"), encoding: .utf8)
-            var statements: [String] = []
-            var current = ""
-            for line in dump.split(separator: "\n", omittingEmptySubsequences: false) {
-                current += current.isEmpty ? String(line) : "\n" + line
-                if line.hasSuffix(";") {
-                    statements.append(current)
-                    current = ""
-                }
+        let file = backend == .sqlite ? "trip-sqlite.sql" : "trip-postgres.sql"
+        let dump = try String(contentsOf: fixtures.appendingPathComponent(file), encoding: .utf8)
+        var statements: [String] = []
+        var current = ""
+        for line in dump.split(separator: "\n", omittingEmptySubsequences: false) {
+            current += current.isEmpty ? String(line) : "\n" + line
+            if line.hasSuffix(";") {
+                statements.append(current)
+                current = ""
             }
-            let database = try await Database.open(configuration, logger: TestDatabases.logger)
-            do {
-                for statement in statements
-                where !statement.hasPrefix("SET ") && !statement.hasPrefix("SELECT pg_catalog.set_config") {
-                    try await database.read { try await $0.raw(SQLQueryString(statement)).run() }
-                }
-            } catch {
-                try? await database.close()
-                throw error
-            }
-            try await database.close()
         }
+        let skipped = ["SET ", "SELECT pg_catalog.set_config", "BEGIN TRANSACTION", "COMMIT"]
+        let database = try await Database.open(configuration, logger: TestDatabases.logger)
+        do {
+            for statement in statements where !skipped.contains(where: { statement.hasPrefix($0) }) {
+                try await database.read { try await $0.raw(SQLQueryString(statement)).run() }
+            }
+        } catch {
+            try? await database.close()
+            throw error
+        }
+        try await database.close()
     }
 
     /// The same reads `scripts/upgrade-fixture.py` made for the manifest (`group_view`).

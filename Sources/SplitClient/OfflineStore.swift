@@ -1,3 +1,7 @@
+// Over 400 lines on purpose: the SDK's whole SQLite schema, its migrations and every query on
+// it (the write queue, conflicts, the offline copy) sit in this one type, so no other file of the
+// SDK touches its database.
+
 import Foundation
 import GRDB
 

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: every `splitter expense` subcommand (add, list, show, edit, delete and
+// restore) and the split options they share; split, each would repeat those options.
+
 import ArgumentParser
 import Foundation
 import SplitClient

@@ -145,22 +145,8 @@ public struct BalanceRecord: Sendable, Equatable, Hashable {
     }
 }
 
-/// A manual exchange rate of a group: 1 `from` = `rate` `to`, from `date` on.
-public struct RateRecord: Sendable, Equatable {
-    public var from: String
-    public var to: String
-    public var date: String
-    public var rate: String
-
-    public init(from: String, to: String, date: String, rate: String) {
-        self.from = from
-        self.to = to
-        self.date = date
-        self.rate = rate
-    }
-}
-
-/// Balances, rates: plain functions over the database (STYLE §8).
+/// Balances and pairwise debts as the ledger keeps them, and recomputed from the rows (for the
+/// property tests and migration 0006): plain functions over the database (STYLE §8).
 public struct BalanceStore: Sendable {
     let database: Database
 
@@ -250,41 +236,5 @@ public struct BalanceStore: Sendable {
             BalanceRecord(memberID: $0.key.memberID, currency: $0.key.currency, net: $0.value)
         }
         .sorted { ($0.currency, $0.memberID.text) < ($1.currency, $1.memberID.text) }
-    }
-
-    public func rates(groupID: UUID) async throws -> [RateRecord] {
-        try await database.read { sql in
-            try await sql.raw(
-                "SELECT from_currency, to_currency, rate_date, rate FROM rates WHERE group_id = \(bind: groupID.text)"
-            ).all()
-        }.map {
-            RateRecord(
-                from: try $0.decode(column: "from_currency", as: String.self),
-                to: try $0.decode(column: "to_currency", as: String.self),
-                date: try $0.decode(column: "rate_date", as: String.self),
-                rate: try $0.decode(column: "rate", as: String.self))
-        }.sorted { ($0.from, $0.to, $0.date) < ($1.from, $1.to, $1.date) }
-    }
-
-    /// Sets each rate (a pair and date already present gets the new rate), in one transaction.
-    public func putRates(_ rates: [RateRecord], groupID: UUID, actor: Actor, now: Int64) async throws {
-        try await database.transaction { sql in
-            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return }
-            for rate in rates {
-                try await sql.raw(
-                    """
-                    INSERT INTO rates (group_id, from_currency, to_currency, rate_date, rate, updated_by_user_id, updated_at)
-                    VALUES (\(bind: groupID.text), \(bind: rate.from), \(bind: rate.to), \(bind: rate.date), \(bind: rate.rate),
-                            \(bind: actor.userID.text), \(bind: now))
-                    ON CONFLICT (group_id, from_currency, to_currency, rate_date)
-                    DO UPDATE SET rate = excluded.rate, updated_by_user_id = excluded.updated_by_user_id,
-                                  updated_at = excluded.updated_at
-                    """
-                ).run()
-            }
-            try await log.changed(.group, groupID, sql)
-            try await log.activity(
-                actor, "rates.updated", .group, groupID, ActivityEvent(count: rates.count), sql)
-        }
     }
 }

@@ -6,9 +6,10 @@ import Mustache
 import NIOCore
 import SplitApp
 
-/// The web app (DESIGN §8): server-rendered pages on the same server. Every page is a client of
-/// the API handlers in-process — the same authentication, permissions, validation, idempotency
-/// and audit as `/api` — so the web adds presentation and nothing that could disagree.
+/// The web app (DESIGN §8): server-rendered pages on the same server. Pages call the same SplitApp
+/// use cases as `/api`, with the caller `WebMiddleware` resolved once — the same permissions,
+/// validation, idempotency and audit — so the web adds presentation and nothing that could
+/// disagree. (The log-in and account pages still call the account operations of `APIHandler`.)
 struct WebApp: Sendable {
     let api: APIHandler
     let callers: CallerResolver

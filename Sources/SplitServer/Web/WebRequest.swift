@@ -2,10 +2,11 @@ import Crypto
 import Foundation
 
 /// What a web page needs to know about its request beyond the URL: the session cookie, the
-/// CSRF token its forms must carry and the posted form. Set by `WebMiddleware`; the API handlers
-/// the pages call see the session as an ordinary bearer token (one authentication path).
+/// CSRF token its forms must carry and the posted form. Set by `WebMiddleware`, which also looks
+/// the session up once and puts the caller in `RequestInfo`, where the use cases and the API's
+/// handlers read it (one authentication path).
 struct WebRequest: Sendable {
-    /// The session token from the cookie, if any. Not necessarily valid: the API decides.
+    /// The session token from the cookie, if any. Not necessarily valid: its look-up decides.
     var sessionToken: String?
     /// The token every form on the page carries and every POST must return.
     var csrfToken: String

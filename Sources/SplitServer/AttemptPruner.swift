@@ -1,6 +1,5 @@
 import Logging
 import ServiceLifecycle
-import SplitApp
 import SplitStore
 
 /// Forgets rate-limit attempts older than every window, every ten minutes: subjects that never

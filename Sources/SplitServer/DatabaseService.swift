@@ -1,5 +1,4 @@
 import ServiceLifecycle
-import SplitApp
 import SplitStore
 
 /// Closes the database after the HTTP server has drained, on SIGTERM or SIGINT: services shut

@@ -1,7 +1,6 @@
 import Configuration
 import Foundation
 import Logging
-import SplitApp
 import SplitStore
 import SystemPackage
 

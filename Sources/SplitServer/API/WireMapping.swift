@@ -1,6 +1,5 @@
 import Foundation
 import SplitAPI
-import SplitApp
 import SplitCore
 import SplitStore
 

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import SplitAPI
-import SplitApp
 
 /// The account page: who is signed in, the sessions that still work (each can be signed out),
 /// and a new password (which signs out every other session).

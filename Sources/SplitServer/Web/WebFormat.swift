@@ -1,6 +1,5 @@
 import Foundation
 import SplitAPI
-import SplitApp
 
 /// How pages write money, dates and roles. Amounts arrive as exact decimal strings from the API
 /// and are only re-grouped for reading, never recomputed in floating point.

@@ -41,7 +41,7 @@ public func buildApplication(
         categoryUseCases: CategoryUseCases(database: database, now: now),
         groupUseCases: GroupUseCases(database: database, now: now, makeInviteCode: InviteCode.generate),
         memberUseCases: MemberUseCases(database: database, now: now), feedUseCases: FeedUseCases(database: database),
-        groupAccess: GroupAccess(groups: GroupStore(database: database)), configuration: configuration,
+        configuration: configuration,
         unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)

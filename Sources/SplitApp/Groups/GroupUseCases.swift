@@ -214,14 +214,15 @@ public struct GroupUseCases: Sendable {
 }
 
 /// Names and descriptions as people type them.
-enum Names {
-    static func optional(_ text: String?) -> String? {
+public enum Names {
+    /// Nil for absent or blank text.
+    public static func optional(_ text: String?) -> String? {
         guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         return text
     }
 
     /// A name of 1–100 characters, trimmed.
-    static func name(_ raw: String, field: String) throws -> String {
+    public static func name(_ raw: String, field: String) throws -> String {
         guard let name = AccountInput.normalizedDisplayName(raw) else {
             throw AppError.invalid(field: field, message: "A name has 1 to 100 characters.")
         }

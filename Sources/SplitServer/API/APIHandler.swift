@@ -21,7 +21,6 @@ struct APIHandler: APIProtocol {
     let groupUseCases: GroupUseCases
     let memberUseCases: MemberUseCases
     let feedUseCases: FeedUseCases
-    let groupAccess: GroupAccess
     let configuration: ServerConfiguration
     /// Compared against when the account does not exist, so both answers take one bcrypt's time.
     let unknownAccountHash: String
@@ -61,42 +60,6 @@ extension APIHandler {
         case .invalid: throw APIError.unauthenticated(invalidToken: true)
         case .signedIn(let caller): return caller
         }
-    }
-
-    /// The group and the caller's membership, when `action` is allowed (`GroupAccess`): a
-    /// non-member gets a 404 exactly like an unknown or malformed id.
-    func access(
-        _ groupID: String, as caller: Caller, for action: GroupAction
-    ) async throws -> (group: GroupRecord, me: MemberRecord) {
-        guard let id = UUID(uuidString: groupID) else { throw APIError.notFound("group") }
-        return try await groupAccess.check(id, caller, for: action)
-    }
-
-    /// The same decision for actions known only once the request's target has been read.
-    static func require(_ actions: [GroupAction], _ me: MemberRecord, in group: GroupRecord) throws {
-        try GroupAccess.require(actions, me, in: group)
-    }
-
-    /// Who is writing, and the actions `access` allowed them, for the store to decide again
-    /// inside the write's transaction (`WriteGrant`).
-    func actor(_ caller: Caller, _ me: MemberRecord, for actions: GroupAction...) throws -> Actor {
-        try actor(caller, me, for: actions)
-    }
-
-    func actor(_ caller: Caller, _ me: MemberRecord, for actions: [GroupAction]) throws -> Actor {
-        GroupAccess.actor(caller, me, origin: try request.origin, for: actions)
-    }
-
-    /// The claim for an `Idempotency-Key`: the key, and a hash of the route and body.
-    func idempotencyClaim(
-        _ key: String?, caller: Caller, route: String, body: some Encodable
-    ) throws -> IdempotencyClaim? {
-        guard let key else { return nil }
-        guard (1...200).contains(key.utf8.count),
-            !AccountInput.containsControlCharacters(key, allowingLineBreaks: false)
-        else { throw APIError.badRequest("Idempotency-Key must be 1 to 200 characters.") }
-        return IdempotencyClaim(
-            userID: caller.user.id, key: key, requestHash: try Self.requestHash(route: route, body: body))
     }
 
     /// The wire value of a create's outcome: the stored response on a replay, a 422 when the key

@@ -16,13 +16,13 @@ extension APIHandler {
             configuration.limits.registerAddress, subject: RateLimiter.subject("address:" + request.clientAddress))
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
 
-        let email = try Self.optional(body.email).map { raw in
+        let email = try Names.optional(body.email).map { raw in
             guard let email = AccountInput.normalizedEmail(raw) else {
                 throw APIError.invalid(field: "email", "\"\(raw.prefix(100))\" is not an email address.")
             }
             return email
         }
-        let phone = try Self.optional(body.phone).map { raw in
+        let phone = try Names.optional(body.phone).map { raw in
             guard let phone = AccountInput.normalizedPhone(raw) else {
                 throw APIError.invalid(
                     field: "phone", "A phone number starts with + and its country code, e.g. +60 12 345 6789.")
@@ -33,7 +33,7 @@ extension APIHandler {
             throw APIError.invalid(field: "email", "Give an email address or a phone number.")
         }
         try Self.validateNewPassword(body.password, field: "password")
-        let displayName = try Self.name(body.displayName, field: "displayName")
+        let displayName = try Names.name(body.displayName, field: "displayName")
         let device = try Self.device(id: body.deviceId, name: body.deviceName)
 
         let current = now()
@@ -158,21 +158,6 @@ extension APIHandler {
                 throw APIError.invalid(field: field, "\(field) has at most 200 characters and no control characters.")
             }
         }
-        return (optional(id), optional(name))
+        return (Names.optional(id), Names.optional(name))
     }
-
-    /// Nil for absent or blank text.
-    static func optional(_ text: String?) -> String? {
-        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-        return text
-    }
-
-    /// A name of 1–100 characters, trimmed.
-    static func name(_ raw: String, field: String) throws -> String {
-        guard let name = AccountInput.normalizedDisplayName(raw) else {
-            throw APIError.invalid(field: field, "A name has 1 to 100 characters.")
-        }
-        return name
-    }
-
 }

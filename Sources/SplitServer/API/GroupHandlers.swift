@@ -100,13 +100,6 @@ extension APIHandler {
             code: body.inviteCode, memberId: body.memberId, name: body.name, caller: caller)
         return .ok(.init(body: .json(.init(group: .init(view.group, me: view.me), member: .init(view.me)))))
     }
-
-    /// An optional client-generated id (DESIGN §5); a new one when absent.
-    static func clientID(_ text: String?) throws -> UUID {
-        guard let text else { return UUID() }
-        guard let id = UUID(uuidString: text) else { throw APIError.invalid(field: "id", "id is not a UUID.") }
-        return id
-    }
 }
 
 extension Components.Schemas.GroupResponse {

@@ -35,6 +35,13 @@ public enum AppError: Error, Sendable, Equatable {
     case idempotencyKeyReused
     /// The request itself is malformed (a header that cannot be read), not its content.
     case badRequest(String)
+    /// Too many attempts inside a limit's window; try again after this many seconds.
+    case rateLimited(retryAfterSeconds: Int)
+    /// A login that did not match an active account: the same answer for an unknown account and
+    /// a wrong password (DESIGN §4).
+    case invalidCredentials
+    /// The operator closed registration.
+    case registrationClosed
 
     /// What `GroupLog.begin` found when it decided the write again inside its transaction: the
     /// same answers the early check gives.

@@ -106,6 +106,10 @@ public struct APIError: Error, Sendable, Equatable {
                 message: "This Idempotency-Key was used with another request.",
                 details: ["field": .string("Idempotency-Key")])
         case .badRequest(let message): self = .badRequest(message)
+        case .rateLimited(let seconds): self = .rateLimited(retryAfterSeconds: seconds)
+        case .invalidCredentials: self = .invalidCredentials
+        case .registrationClosed:
+            self = APIError(.forbidden, code: "registration_closed", message: "This server does not take new accounts.")
         }
     }
 

@@ -30,19 +30,19 @@ public func buildApplication(
     logger.info("database ready", metadata: ["database": "\(configuration.database)"])
 
     let now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
-    let passwords = PasswordHasher(cost: configuration.bcryptCost)
     let attempts = AttemptStore(database: database)
-    let accounts = AccountStore(database: database)
-    let callers = CallerResolver(accounts: accounts, now: now, counter: sessionLookups)
+    let callers = CallerResolver(accounts: AccountStore(database: database), now: now, counter: sessionLookups)
+    let accountUseCases = try await AccountUseCases(
+        database: database, passwords: PasswordHasher(cost: configuration.bcryptCost),
+        limits: configuration.limits.accounts, allowRegistration: configuration.allowRegistration, now: now)
     let handler = APIHandler(
-        database: database, accounts: accounts, limiter: RateLimiter(attempts: attempts, now: now),
-        passwords: passwords, expenseUseCases: ExpenseUseCases(database: database, now: now),
+        database: database, accountUseCases: accountUseCases,
+        expenseUseCases: ExpenseUseCases(database: database, now: now),
         ledgerUseCases: LedgerUseCases(database: database, now: now),
         categoryUseCases: CategoryUseCases(database: database, now: now),
         groupUseCases: GroupUseCases(database: database, now: now, makeInviteCode: InviteCode.generate),
         memberUseCases: MemberUseCases(database: database, now: now), feedUseCases: FeedUseCases(database: database),
-        configuration: configuration,
-        unknownAccountHash: try await passwords.hash(SessionToken.generate()), now: now)
+        configuration: configuration, now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
     let web = try await WebApp.load(

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import SplitApp
 import SplitStore
 import SystemPackage
 
@@ -37,6 +38,16 @@ public struct ServerConfiguration: Sendable {
         public init() {}
 
         var longestWindowSeconds: Int { max(loginWindowSeconds, registrationWindowSeconds) }
+
+        var accounts: AccountLimits {
+            AccountLimits(
+                loginAccount: .init(
+                    scope: .loginAccount, limit: failedLoginsPerAccount, windowSeconds: loginWindowSeconds),
+                loginAddress: .init(
+                    scope: .loginAddress, limit: failedLoginsPerAddress, windowSeconds: loginWindowSeconds),
+                registerAddress: .init(
+                    scope: .registerAddress, limit: registrationsPerAddress, windowSeconds: registrationWindowSeconds))
+        }
     }
 
     public init() {}

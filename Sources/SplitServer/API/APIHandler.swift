@@ -7,14 +7,11 @@ import SplitCore
 import SplitStore
 
 /// Implements the generated `APIProtocol`, one file per feature: each operation decodes, calls
-/// one SplitApp use case and maps the result to the wire type (STYLE §8); the account operations
-/// (AuthHandlers) still call `AccountStore` themselves. Domain errors become the error envelope in
+/// one SplitApp use case and maps the result to the wire type (STYLE §8). Domain errors become the error envelope in
 /// `ErrorEnvelopeMiddleware`, through `APIError(_: AppError)`.
 struct APIHandler: APIProtocol {
     let database: Database
-    let accounts: AccountStore
-    let limiter: RateLimiter
-    let passwords: PasswordHasher
+    let accountUseCases: AccountUseCases
     let expenseUseCases: ExpenseUseCases
     let ledgerUseCases: LedgerUseCases
     let categoryUseCases: CategoryUseCases
@@ -22,11 +19,7 @@ struct APIHandler: APIProtocol {
     let memberUseCases: MemberUseCases
     let feedUseCases: FeedUseCases
     let configuration: ServerConfiguration
-    /// Compared against when the account does not exist, so both answers take one bcrypt's time.
-    let unknownAccountHash: String
     let now: @Sendable () -> Int64
-
-    static let sessionLifetime: Int64 = 30 * 24 * 3_600 * 1_000
 
     var request: RequestInfo {
         get throws {

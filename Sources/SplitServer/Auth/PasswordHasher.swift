@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import SplitApp
 
 /// Bcrypt with the rules of DESIGN §4: cost ≥ 12, run on NIO's thread pool so a quarter second
 /// of hashing never holds an event loop or a cooperative thread.
@@ -9,7 +10,7 @@ import NIOPosix
 /// Bcrypt reads only the first 72 bytes of its input, so every password is first reduced to the
 /// base64 of its SHA-256 (44 bytes): no part of a long password is ignored, and a password with
 /// a NUL byte cannot be cut short by the C implementation.
-struct PasswordHasher: Sendable {
+struct PasswordHasher: PasswordHashing {
     let cost: Int
 
     func hash(_ password: String) async throws -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import SplitAPI
+import SplitApp
+import SplitStore
 
 /// The account page: who is signed in, the sessions that still work (each can be signed out),
 /// and a new password (which signs out every other session).
@@ -35,11 +36,8 @@ extension WebApp {
     func changePassword(_ request: Request) async throws -> Response {
         let form = try WebRequest.get().form
         do {
-            _ = try await api.changePassword(
-                .init(
-                    body: .json(
-                        .init(currentPassword: form["currentPassword"] ?? "", newPassword: form["newPassword"] ?? "")))
-            ).noContent
+            try await accounts.changePassword(
+                try caller(), current: form["currentPassword"] ?? "", new: form["newPassword"] ?? "")
             return Self.redirect("/account?done=password")
         } catch {
             let errors = try Self.formErrors(error, shown: ["currentPassword", "newPassword"])
@@ -50,28 +48,32 @@ extension WebApp {
     func revokeSession(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("sessionId")
         // This browser's own session is ended by "Log out", which also clears the cookie.
-        let sessions = try await api.listSessions(.init()).ok.body.json.sessions
-        guard let session = sessions.first(where: { $0.id == id }), !session.isCurrent else {
+        let caller = try caller()
+        guard UUID(uuidString: id) != caller.session.id else { return Self.redirect("/account") }
+        do {
+            try await accounts.revokeSession(id, caller)
+        } catch AppError.notFound {
             return Self.redirect("/account")
         }
-        _ = try await api.revokeSession(.init(path: .init(sessionId: id))).noContent
         return Self.redirect("/account?done=session")
     }
 
     private func renderAccount(
         notice: String?, errors: [String: String], status: HTTPResponse.Status? = nil
     ) async throws -> Response {
-        let user = try await api.getMe(.init()).ok.body.json.user
-        let sessions = try await api.listSessions(.init()).ok.body.json.sessions
+        let caller = try caller()
+        let user = caller.user
+        let sessions = try await accounts.sessions(caller)
         let body = AccountBody(
             displayName: user.displayName, login: user.email ?? user.phone ?? "",
             sessions: sessions.map {
                 .init(
-                    id: $0.id, device: $0.deviceName ?? "Unnamed device", address: $0.ipAddress,
-                    lastUsed: WebFormat.dateTime($0.lastUsedAt), created: WebFormat.dateTime($0.createdAt),
-                    isCurrent: $0.isCurrent)
+                    id: $0.id.text, device: $0.deviceName ?? "Unnamed device", address: $0.ipAddress,
+                    lastUsed: WebFormat.dateTime(Date(milliseconds: $0.lastUsedAt)),
+                    created: WebFormat.dateTime(Date(milliseconds: $0.createdAt)), isCurrent: $0.id == caller.session.id
+                )
             },
-            hasOthers: sessions.contains { !$0.isCurrent }, notice: notice, errors: errors)
+            hasOthers: sessions.contains { $0.id != caller.session.id }, notice: notice, errors: errors)
         return try render("account", title: "Your account", body: body, errors: errors, status: status)
     }
 }

@@ -39,12 +39,10 @@ extension WebApp {
         let next = WebRequest.safeNext(form["next"])
         let emailOrPhone = form.text("emailOrPhone") ?? ""
         do {
-            let auth = try await api.login(
-                .init(
-                    body: .json(
-                        .init(emailOrPhone: emailOrPhone, password: form["password"] ?? "", deviceName: "Web browser")))
-            ).ok.body.json
-            return await signedIn(token: auth.token, next: next)
+            let started = try await accounts.login(
+                emailOrPhone: emailOrPhone, password: form["password"] ?? "",
+                device: EnteredDevice(name: "Web browser"), origin: try origin())
+            return await signedIn(token: started.token, next: next)
         } catch {
             let errors = try Self.formErrors(error, shown: ["password"], including: [401])
             return try render(
@@ -64,14 +62,12 @@ extension WebApp {
         let displayName = form["displayName"] ?? ""
         let email = form.text("email") ?? ""
         do {
-            let auth = try await api.register(
-                .init(
-                    body: .json(
-                        .init(
-                            email: email.isEmpty ? nil : email, password: form["password"] ?? "",
-                            displayName: displayName, deviceName: "Web browser")))
-            ).created.body.json
-            return await signedIn(token: auth.token, next: next)
+            let started = try await accounts.register(
+                NewAccount(
+                    email: email.isEmpty ? nil : email, phone: nil, password: form["password"] ?? "",
+                    displayName: displayName, device: EnteredDevice(name: "Web browser")),
+                origin: try origin())
+            return await signedIn(token: started.token, next: next)
         } catch {
             let errors = try Self.formErrors(error, shown: ["displayName", "email", "password"])
             return try render(
@@ -83,7 +79,7 @@ extension WebApp {
 
     func logout(_ request: Request) async throws -> Response {
         // An already-dead session is as logged out as it gets.
-        _ = try? await api.logout(.init())
+        if let caller = try? caller() { try? await accounts.logout(caller) }
         var response = Self.redirect("/login")
         response.setCookie(sessionCookie(value: "", maxAge: 0))
         return response
@@ -92,9 +88,9 @@ extension WebApp {
     private func signedIn(token: String, next: String) async -> Response {
         // A session this browser had before (another account, or the same) ends here: one
         // browser, one session.
-        if WebRequest.current?.sessionToken != nil { _ = try? await api.logout(.init()) }
+        if let caller = try? caller() { try? await accounts.logout(caller) }
         var response = Self.redirect(next)
-        response.setCookie(sessionCookie(value: token, maxAge: Int(APIHandler.sessionLifetime / 1_000)))
+        response.setCookie(sessionCookie(value: token, maxAge: Int(AccountUseCases.sessionLifetime / 1_000)))
         return response
     }
 

@@ -56,6 +56,7 @@ struct WebApp: Sendable {
     var groupUseCases: GroupUseCases { api.groupUseCases }
     var memberUseCases: MemberUseCases { api.memberUseCases }
     var feed: FeedUseCases { api.feedUseCases }
+    var accounts: AccountUseCases { api.accountUseCases }
 
     /// The signed-in caller of this page, or the log-in redirect (a 401 becomes one).
     func caller() throws -> Caller {

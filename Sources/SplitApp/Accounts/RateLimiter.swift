@@ -1,29 +1,39 @@
 import Foundation
-import SplitApp
 import SplitStore
 
-/// Sliding-window limits over `AttemptStore` (DESIGN §4): a 429 with `Retry-After` once a
-/// subject has `limit` attempts inside the window.
-struct RateLimiter: Sendable {
-    struct Rule: Sendable {
-        var scope: AttemptScope
-        var limit: Int
-        var windowSeconds: Int
+/// Sliding-window limits over `AttemptStore` (DESIGN §4): `AppError.rateLimited` with the wait
+/// once a subject has `limit` attempts inside the window.
+public struct RateLimiter: Sendable {
+    public struct Rule: Sendable {
+        public var scope: AttemptScope
+        public var limit: Int
+        public var windowSeconds: Int
+
+        public init(scope: AttemptScope, limit: Int, windowSeconds: Int) {
+            self.scope = scope
+            self.limit = limit
+            self.windowSeconds = windowSeconds
+        }
     }
 
     let attempts: AttemptStore
     let now: @Sendable () -> Int64
 
+    public init(attempts: AttemptStore, now: @escaping @Sendable () -> Int64) {
+        self.attempts = attempts
+        self.now = now
+    }
+
     /// An attempt counted before the work it limits, so that requests arriving together see
     /// each other: the k-th concurrent request counts at least k attempts, so no more than
     /// `limit` get through however many arrive at once.
-    struct Reservation: Sendable {
+    public struct Reservation: Sendable {
         let id: UUID
     }
 
     /// Records an attempt for the subject, then counts; over the limit, the attempt is taken
-    /// back (refused attempts do not extend the lock) and a 429 says when to come back.
-    func reserve(_ rule: Rule, subject: String) async throws -> Reservation {
+    /// back (refused attempts do not extend the lock) and the refusal says when to come back.
+    public func reserve(_ rule: Rule, subject: String) async throws -> Reservation {
         let window = Int64(rule.windowSeconds) * 1_000
         let current = now()
         let id = try await attempts.record(rule.scope, subject: subject, now: current, forgetBefore: current - window)
@@ -33,27 +43,15 @@ struct RateLimiter: Sendable {
         // The wait until fewer than `limit` attempts remain inside the window.
         let others = times.count - 1
         let freeing = times[min(max(others - rule.limit, 0), times.count - 1)]
-        throw APIError.rateLimited(retryAfterSeconds: Int((freeing + window - current + 999) / 1_000))
+        throw AppError.rateLimited(retryAfterSeconds: Int((freeing + window - current + 999) / 1_000))
     }
 
     /// Takes back a reserved attempt that turned out not to count (a right password).
-    func release(_ reservation: Reservation) async throws {
+    public func release(_ reservation: Reservation) async throws {
         try await attempts.forget(id: reservation.id)
     }
 
     /// Subjects are stored hashed: typed text (emails, phone numbers, addresses) stays out of
     /// the table, and any input, however long or strange, is a fixed-size key.
-    static func subject(_ text: String) -> String { SessionToken.hash(text) }
-}
-
-extension ServerConfiguration.Limits {
-    var loginAccount: RateLimiter.Rule {
-        .init(scope: .loginAccount, limit: failedLoginsPerAccount, windowSeconds: loginWindowSeconds)
-    }
-    var loginAddress: RateLimiter.Rule {
-        .init(scope: .loginAddress, limit: failedLoginsPerAddress, windowSeconds: loginWindowSeconds)
-    }
-    var registerAddress: RateLimiter.Rule {
-        .init(scope: .registerAddress, limit: registrationsPerAddress, windowSeconds: registrationWindowSeconds)
-    }
+    public static func subject(_ text: String) -> String { SessionToken.hash(text) }
 }

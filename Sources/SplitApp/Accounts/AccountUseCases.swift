@@ -1,0 +1,233 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// Turns passwords into stored hashes and checks them. The server's is bcrypt on NIO's thread
+/// pool (DESIGN §4); the use cases only need these two calls.
+public protocol PasswordHashing: Sendable {
+    func hash(_ password: String) async throws -> String
+    func verify(_ password: String, against hash: String) async throws -> Bool
+}
+
+/// How many attempts the account operations allow (DESIGN §4), each a sliding window.
+public struct AccountLimits: Sendable {
+    /// Failed logins per account (by the email or phone typed); an authenticated password change
+    /// with a wrong current password counts here too.
+    public var loginAccount: RateLimiter.Rule
+    /// Failed logins per client address.
+    public var loginAddress: RateLimiter.Rule
+    /// Registration attempts per client address, refusals included.
+    public var registerAddress: RateLimiter.Rule
+
+    public init(loginAccount: RateLimiter.Rule, loginAddress: RateLimiter.Rule, registerAddress: RateLimiter.Rule) {
+        self.loginAccount = loginAccount
+        self.loginAddress = loginAddress
+        self.registerAddress = registerAddress
+    }
+}
+
+/// A new account as entered.
+public struct NewAccount: Sendable {
+    public var email: String?
+    public var phone: String?
+    public var password: String
+    public var displayName: String
+    public var device: EnteredDevice
+
+    public init(email: String?, phone: String?, password: String, displayName: String, device: EnteredDevice) {
+        self.email = email
+        self.phone = phone
+        self.password = password
+        self.displayName = displayName
+        self.device = device
+    }
+}
+
+/// The device a session is started from, as the client names it (shown on the sessions list).
+public struct EnteredDevice: Sendable {
+    public var id: String?
+    public var name: String?
+
+    public init(id: String? = nil, name: String? = nil) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// A session just started: the token exists only here and in the client's hands; the store keeps
+/// its hash.
+public struct StartedSession: Sendable {
+    public let user: UserRecord
+    public let session: SessionRecord
+    public let token: String
+}
+
+/// Accounts and sessions: register, log in and out, list and end sessions, change the password.
+/// Every attempt that could be used to guess a password or probe for accounts is counted
+/// (`RateLimiter`) before the work it limits.
+public struct AccountUseCases: Sendable {
+    let accounts: AccountStore
+    let limiter: RateLimiter
+    let passwords: any PasswordHashing
+    let limits: AccountLimits
+    let allowRegistration: Bool
+    /// Compared against when the account does not exist, so both answers take one hash's time.
+    let unknownAccountHash: String
+    let now: @Sendable () -> Int64
+
+    /// How long a session lives unless it is ended first.
+    public static let sessionLifetime: Int64 = 30 * 24 * 3_600 * 1_000
+
+    public init(
+        database: Database, passwords: any PasswordHashing, limits: AccountLimits, allowRegistration: Bool,
+        now: @escaping @Sendable () -> Int64
+    ) async throws {
+        self.accounts = AccountStore(database: database)
+        self.limiter = RateLimiter(attempts: AttemptStore(database: database), now: now)
+        self.passwords = passwords
+        self.limits = limits
+        self.allowRegistration = allowRegistration
+        self.unknownAccountHash = try await passwords.hash(SessionToken.generate())
+        self.now = now
+    }
+
+    public func register(_ entered: NewAccount, origin: RequestOrigin) async throws -> StartedSession {
+        guard allowRegistration else { throw AppError.registrationClosed }
+        // Every attempt counts, refusals included: a 409 reveals which emails exist (DESIGN §4).
+        _ = try await limiter.reserve(limits.registerAddress, subject: Self.addressSubject(origin))
+        let email = try Names.optional(entered.email).map { raw in
+            guard let email = AccountInput.normalizedEmail(raw) else {
+                throw AppError.invalid(field: "email", message: "\"\(raw.prefix(100))\" is not an email address.")
+            }
+            return email
+        }
+        let phone = try Names.optional(entered.phone).map { raw in
+            guard let phone = AccountInput.normalizedPhone(raw) else {
+                throw AppError.invalid(
+                    field: "phone", message: "A phone number starts with + and its country code, e.g. +60 12 345 6789.")
+            }
+            return phone
+        }
+        guard email != nil || phone != nil else {
+            throw AppError.invalid(field: "email", message: "Give an email address or a phone number.")
+        }
+        try Self.checkNewPassword(entered.password, field: "password")
+        let displayName = try Names.name(entered.displayName, field: "displayName")
+        let device = try Self.device(entered.device)
+
+        let current = now()
+        let user = UserRecord(
+            id: UUID(), email: email, phone: phone, displayName: displayName,
+            passwordHash: try await passwords.hash(entered.password), createdAt: current, updatedAt: current)
+        do {
+            _ = try await accounts.createUser(user)
+        } catch StoreError.conflict(let field) {
+            throw AppError.conflict(
+                code: "conflict", field: field,
+                message: field == "phone"
+                    ? "That phone number is registered already." : "That email is registered already.")
+        }
+        return try await startSession(for: user, device: device, origin: origin)
+    }
+
+    public func login(
+        emailOrPhone raw: String, password: String, device entered: EnteredDevice, origin: RequestOrigin
+    ) async throws -> StartedSession {
+        let device = try Self.device(entered)
+        let isEmail = AccountInput.isEmailLogin(raw)
+        let normalized = isEmail ? AccountInput.normalizedEmail(raw) : AccountInput.normalizedPhone(raw)
+        var user: UserRecord?
+        if let normalized {
+            user = try await isEmail ? accounts.user(email: normalized) : accounts.user(phone: normalized)
+        }
+        // The account limit is keyed on the account when it exists (its email and phone share
+        // one count), else on what was typed: either way the refusal comes after the same number
+        // of failures, so it says nothing about whether the account exists.
+        let typed = normalized ?? raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let accountKey = RateLimiter.subject(user.map { "user:" + $0.id.text } ?? "typed:" + typed)
+        let accountAttempt = try await limiter.reserve(limits.loginAccount, subject: accountKey)
+        let addressAttempt: RateLimiter.Reservation
+        do {
+            addressAttempt = try await limiter.reserve(limits.loginAddress, subject: Self.addressSubject(origin))
+        } catch {
+            try? await limiter.release(accountAttempt)
+            throw error
+        }
+        // Always one hash, so an unknown account answers in the same time as a wrong password.
+        let matches = try await passwords.verify(password, against: user?.passwordHash ?? unknownAccountHash)
+        guard matches, let user, user.isActive else { throw AppError.invalidCredentials }  // the attempts stay counted
+        try await limiter.release(accountAttempt)
+        try await limiter.release(addressAttempt)
+        return try await startSession(for: user, device: device, origin: origin)
+    }
+
+    /// Ends the caller's own session.
+    public func logout(_ caller: Caller) async throws {
+        _ = try await accounts.revokeSession(id: caller.session.id, userID: caller.user.id, now: now())
+    }
+
+    /// The caller's sessions that still work, the current one among them.
+    public func sessions(_ caller: Caller) async throws -> [SessionRecord] {
+        try await accounts.activeSessions(userID: caller.user.id, now: now())
+    }
+
+    /// Ends one of the caller's sessions; another user's session is as unknown as none.
+    public func revokeSession(_ id: String, _ caller: Caller) async throws {
+        guard let id = UUID(uuidString: id),
+            try await accounts.revokeSession(id: id, userID: caller.user.id, now: now())
+        else { throw AppError.notFound("session") }
+    }
+
+    /// A new password; every other session of the account ends, the caller's goes on.
+    public func changePassword(_ caller: Caller, current: String, new: String) async throws {
+        // A stolen token must not give unlimited guesses at the password: it shares the
+        // account's login limit.
+        let attempt = try await limiter.reserve(
+            limits.loginAccount, subject: RateLimiter.subject("user:" + caller.user.id.text))
+        guard try await passwords.verify(current, against: caller.user.passwordHash) else {
+            throw AppError.invalid(field: "currentPassword", message: "The current password is wrong.")
+        }
+        try await limiter.release(attempt)
+        try Self.checkNewPassword(new, field: "newPassword")
+        try await accounts.changePassword(
+            userID: caller.user.id, passwordHash: try await passwords.hash(new), keepSession: caller.session.id,
+            now: now())
+    }
+
+    /// A new session with a fresh token; only the token's hash is stored (DESIGN §4).
+    private func startSession(
+        for user: UserRecord, device: EnteredDevice, origin: RequestOrigin
+    ) async throws -> StartedSession {
+        let token = SessionToken.generate()
+        let current = now()
+        let session = SessionRecord(
+            id: UUID(), userID: user.id, tokenHash: SessionToken.hash(token), deviceID: device.id,
+            deviceName: device.name, ipAddress: origin.clientAddress, createdAt: current, lastUsedAt: current,
+            expiresAt: current + Self.sessionLifetime)
+        try await accounts.createSession(session)
+        return StartedSession(user: user, session: session, token: token)
+    }
+
+    private static func addressSubject(_ origin: RequestOrigin) -> String {
+        RateLimiter.subject("address:" + (origin.clientAddress ?? "unknown"))
+    }
+
+    static func checkNewPassword(_ password: String, field: String) throws {
+        guard AccountInput.passwordLength.contains(password.count) else {
+            throw AppError.invalid(field: field, message: "A password has 8 to 128 characters.")
+        }
+    }
+
+    static func device(_ entered: EnteredDevice) throws -> EnteredDevice {
+        for (field, value) in [("deviceId", entered.id), ("deviceName", entered.name)] {
+            guard let value else { continue }
+            guard value.unicodeScalars.count <= 200,
+                !AccountInput.containsControlCharacters(value, allowingLineBreaks: false)
+            else {
+                throw AppError.invalid(
+                    field: field, message: "\(field) has at most 200 characters and no control characters.")
+            }
+        }
+        return EnteredDevice(id: Names.optional(entered.id), name: Names.optional(entered.name))
+    }
+}

@@ -45,18 +45,30 @@ public enum GroupAction: Hashable, Sendable {
     case markSharePaid(isDebtorOrPayer: Bool)
     /// Record or delete a settlement between two members.
     case recordSettlement(isParty: Bool)
-    /// Add, rename, change flags of, or remove a member; rotate the invite code.
-    /// `targetIsOwner` when the member acted on is the owner.
-    case manageMembers(targetIsOwner: Bool)
+    /// Add, rename, change flags of, or remove a member; rotate the invite code (`.newMember`).
+    /// Nobody acts on their own member this way (their name changes by `renameSelf`), so nobody
+    /// lifts a restriction the owner set on them; an admin acts on members and viewers only.
+    case manageMembers(MemberTarget)
     /// Give a member another role. Making someone owner is a transfer of ownership, and the
     /// owner's own role changes only through one, so the group always has exactly one owner.
-    case changeRole(targetIsOwner: Bool, newRole: Role)
+    /// Only the owner makes or unmakes admins; nobody changes their own role.
+    case changeRole(MemberTarget, newRole: Role)
     /// Rename the group, change its home currency, categories and rates.
     case updateGroup
     /// Archive the group or hand ownership to another member.
     case archiveOrTransferOwnership
     /// See IP addresses and devices in payment history.
     case seeAuditDetails
+}
+
+/// The member a member-management action is aimed at, as the permission table needs it.
+public enum MemberTarget: Hashable, Sendable {
+    /// A member not yet in the group (adding one), or the group's members as a whole (the invite code).
+    case newMember
+    /// The actor's own member.
+    case me
+    /// Another member, with that member's current role.
+    case other(Role)
 }
 
 /// The outcome of a permission check, already in the shape the API answers with.
@@ -99,11 +111,16 @@ public enum Permissions {
         case .recordSettlement(let isParty):
             // Recording money that moved is like adding an expense; a member records their own.
             return role == .owner || role == .admin || (role == .member && membership.canAddExpenses && isParty)
-        case .manageMembers(let targetIsOwner):
-            return role == .owner || (role == .admin && !targetIsOwner)
-        case .changeRole(let targetIsOwner, let newRole):
-            guard !targetIsOwner, newRole != .owner else { return false }
-            return role == .owner || role == .admin
+        case .manageMembers(let target):
+            switch target {
+            case .me: return false
+            case .newMember: return role == .owner || role == .admin
+            case .other(let targetRole):
+                return targetRole != .owner && (role == .owner || (role == .admin && targetRole.isMemberOrViewer))
+            }
+        case .changeRole(let target, let newRole):
+            guard case .other(let targetRole) = target, targetRole != .owner, newRole != .owner else { return false }
+            return role == .owner || (role == .admin && targetRole.isMemberOrViewer && newRole.isMemberOrViewer)
         case .updateGroup:
             return role == .owner || role == .admin
         case .archiveOrTransferOwnership:
@@ -112,4 +129,9 @@ public enum Permissions {
             return role == .owner || role == .admin
         }
     }
+}
+
+extension Role {
+    /// The roles an admin may manage.
+    var isMemberOrViewer: Bool { self == .member || self == .viewer }
 }

@@ -73,29 +73,49 @@ struct PermissionsTests {
         #expect(decide(.markSharePaid(isDebtorOrPayer: true), viewer) == .forbidden)
     }
 
-    @Test("managing members: owner and admin, but an admin cannot touch the owner")
+    @Test("managing members: owner and admin; an admin only members and viewers; nobody their own member")
     func managing() {
-        #expect(decide(.manageMembers(targetIsOwner: true), owner) == .allowed)
-        #expect(decide(.manageMembers(targetIsOwner: false), admin) == .allowed)
-        #expect(decide(.manageMembers(targetIsOwner: true), admin) == .forbidden)
-        #expect(decide(.manageMembers(targetIsOwner: false), member) == .forbidden)
-        #expect(decide(.manageMembers(targetIsOwner: false), viewer) == .forbidden)
+        #expect(decide(.manageMembers(.newMember), owner) == .allowed)
+        #expect(decide(.manageMembers(.newMember), admin) == .allowed)
+        #expect(decide(.manageMembers(.newMember), member) == .forbidden)
+        #expect(decide(.manageMembers(.newMember), viewer) == .forbidden)
+        for role in [Role.admin, .member, .viewer] {
+            #expect(decide(.manageMembers(.other(role)), owner) == .allowed)
+        }
+        #expect(decide(.manageMembers(.other(.member)), admin) == .allowed)
+        #expect(decide(.manageMembers(.other(.viewer)), admin) == .allowed)
+        #expect(decide(.manageMembers(.other(.admin)), admin) == .forbidden)
+        #expect(decide(.manageMembers(.other(.owner)), admin) == .forbidden)
+        #expect(decide(.manageMembers(.other(.viewer)), member) == .forbidden)
+        // Nobody lifts a restriction the owner set on them (issue 14: an admin re-enabled their
+        // own canMarkPaid).
+        for membership in [owner, admin, member, viewer] {
+            #expect(decide(.manageMembers(.me), membership) == .forbidden)
+        }
         #expect(decide(.archiveOrTransferOwnership, owner) == .allowed)
         #expect(decide(.archiveOrTransferOwnership, admin) == .forbidden)
         #expect(decide(.updateGroup, admin) == .allowed)
         #expect(decide(.updateGroup, member) == .forbidden)
     }
 
-    @Test("roles: owner and admin change them, nobody makes an owner or demotes the owner that way")
+    @Test("roles: the owner changes any but its own; an admin moves members and viewers between the two")
     func roles() {
-        #expect(decide(.changeRole(targetIsOwner: false, newRole: .admin), owner) == .allowed)
-        #expect(decide(.changeRole(targetIsOwner: false, newRole: .viewer), admin) == .allowed)
-        #expect(decide(.changeRole(targetIsOwner: false, newRole: .owner), admin) == .forbidden)
-        #expect(decide(.changeRole(targetIsOwner: false, newRole: .owner), owner) == .forbidden)
-        #expect(decide(.changeRole(targetIsOwner: true, newRole: .member), admin) == .forbidden)
-        #expect(decide(.changeRole(targetIsOwner: true, newRole: .member), owner) == .forbidden)
-        #expect(decide(.changeRole(targetIsOwner: false, newRole: .admin), member) == .forbidden)
-        #expect(decide(.changeRole(targetIsOwner: false, newRole: .admin), nil) == .notFound)
+        #expect(decide(.changeRole(.other(.member), newRole: .admin), owner) == .allowed)
+        #expect(decide(.changeRole(.other(.admin), newRole: .member), owner) == .allowed)
+        #expect(decide(.changeRole(.other(.member), newRole: .viewer), admin) == .allowed)
+        #expect(decide(.changeRole(.other(.viewer), newRole: .member), admin) == .allowed)
+        // Only the owner makes or unmakes admins.
+        #expect(decide(.changeRole(.other(.member), newRole: .admin), admin) == .forbidden)
+        #expect(decide(.changeRole(.other(.admin), newRole: .member), admin) == .forbidden)
+        #expect(decide(.changeRole(.other(.member), newRole: .owner), admin) == .forbidden)
+        #expect(decide(.changeRole(.other(.member), newRole: .owner), owner) == .forbidden)
+        #expect(decide(.changeRole(.other(.owner), newRole: .member), admin) == .forbidden)
+        #expect(decide(.changeRole(.other(.owner), newRole: .member), owner) == .forbidden)
+        for membership in [owner, admin, member, viewer] {
+            #expect(decide(.changeRole(.me, newRole: .viewer), membership) == .forbidden)
+        }
+        #expect(decide(.changeRole(.other(.member), newRole: .admin), member) == .forbidden)
+        #expect(decide(.changeRole(.other(.member), newRole: .admin), nil) == .notFound)
     }
 
     @Test("IP and device in payment history: owner and admin only")

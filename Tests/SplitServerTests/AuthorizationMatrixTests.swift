@@ -92,6 +92,29 @@ struct AuthorizationMatrixTests {
         Route(
             name: "change flags", method: .patch, path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" },
             body: { _, _ in #"{"canMarkPaid":false}"# }, expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        // Issue 14: nobody changes their own flags or role (an admin lifted a restriction the
+        // owner set on it), and only the owner acts on admins.
+        Route(
+            name: "change one's own flags", method: .patch,
+            path: { f, caller in "/api/groups/\(f.groupID)/members/\(f.members[caller] ?? f.danID)" },
+            body: { _, _ in #"{"canMarkPaid":false}"# },
+            expected: roles(.forbidden, .forbidden, .forbidden, .forbidden)),
+        Route(
+            name: "change an admin's flags", method: .patch,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.admin]!)" },
+            body: { _, _ in #"{"canMarkPaid":false}"# }, expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "change an admin's role", method: .patch,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.admin]!)" },
+            body: { _, _ in #"{"role":"member"}"# }, expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "make a member admin", method: .patch,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.member]!)" },
+            body: { _, _ in #"{"role":"admin"}"# }, expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+        Route(
+            name: "remove an admin", method: .delete,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.admin]!)" },
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
         Route(
             name: "change a member's role", method: .patch,
             path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.member]!)" },

@@ -92,6 +92,59 @@ struct GroupTests {
         }
     }
 
+    @Test(
+        "an admin cannot lift a restriction the owner set on it, nor act on another admin (issue 14)",
+        arguments: TestDatabases.all)
+    func noSelfEscalation(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            // setup: Aki owns the group; Ben and Cho join and are made admins; Ben may not mark paid
+            let (aki, _) = try await api.register("Aki")
+            let (ben, _) = try await api.register("Ben")
+            let (cho, _) = try await api.register("Cho")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"MYR"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            var ids: [String] = []
+            for token in [ben, cho] {
+                let joined = try await api.call(
+                    .post, "/api/groups/join", token: token, json: #"{"inviteCode":"\#(code)"}"#)
+                let id = try #require(joined.string("member", "id"))
+                ids.append(id)
+                let promoted = try await api.call(
+                    .patch, "/api/groups/\(groupID)/members/\(id)", token: aki, json: #"{"role":"admin"}"#)
+                try #require(promoted.status == .ok)
+            }
+            let (benID, choID) = (ids[0], ids[1])
+            let restricted = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(benID)", token: aki, json: #"{"canMarkPaid":false}"#)
+            #expect(restricted.status == .ok && restricted.bool("member", "canMarkPaid") == false)
+
+            // act: Ben lifts it on himself, then acts on Cho, the other admin
+            let lifted = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(benID)", token: ben, json: #"{"canMarkPaid":true}"#)
+            let demoted = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(choID)", token: ben, json: #"{"role":"viewer"}"#)
+            let flagged = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(choID)", token: ben, json: #"{"canAddExpenses":false}"#)
+            let ownRole = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(choID)", token: cho, json: #"{"role":"member"}"#)
+            let renamed = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(benID)", token: ben, json: #"{"name":"Benji"}"#)
+
+            // validate: every one refused and nothing changed, except renaming oneself
+            for reply in [lifted, demoted, flagged, ownRole] {
+                #expect(reply.status == .forbidden && reply.errorCode == "forbidden", "\(reply.text)")
+            }
+            #expect(renamed.status == .ok)
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki).list("members")
+            let benNow = try #require(members.first { $0.string("id") == benID })
+            let choNow = try #require(members.first { $0.string("id") == choID })
+            #expect(benNow.bool("canMarkPaid") == false && benNow.string("role") == "admin")
+            #expect(choNow.string("role") == "admin" && choNow.bool("canAddExpenses") == true)
+        }
+    }
+
     @Test("concurrent joins with one code give each user exactly one member", arguments: TestDatabases.all)
     func concurrentJoins(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -131,7 +131,7 @@ public struct GroupUseCases: Sendable {
     public func setInviteCode(_ id: UUID, enabled: Bool, caller: Caller, origin: RequestOrigin) async throws
         -> GroupView
     {
-        let action = GroupAction.manageMembers(targetIsOwner: false)
+        let action = GroupAction.manageMembers(.newMember)
         let (group, me) = try await access.check(id, caller, for: action)
         try await groups.setInviteCode(
             groupID: group.id, code: enabled ? makeInviteCode() : nil,

@@ -49,7 +49,7 @@ public struct MemberUseCases: Sendable {
     public func add(name: String, id: String?, groupID: UUID, caller: Caller, origin: RequestOrigin) async throws
         -> MemberRecord
     {
-        let action = GroupAction.manageMembers(targetIsOwner: false)
+        let action = GroupAction.manageMembers(.newMember)
         let (group, me) = try await access.check(groupID, caller, for: action)
         let current = now()
         let member = MemberRecord(
@@ -81,18 +81,18 @@ public struct MemberUseCases: Sendable {
         updated.canEditOwnExpenses = patch.canEditOwnExpenses ?? target.canEditOwnExpenses
         updated.canEditAllExpenses = patch.canEditAllExpenses ?? target.canEditAllExpenses
         updated.canMarkPaid = patch.canMarkPaid ?? target.canMarkPaid
-        let targetIsOwner = target.role == .owner
+        let aim = Self.target(target, me: me)
         var needed: [GroupAction] = [.read]
         if updated.name != target.name {
-            needed.append(target.id == me.id ? .renameSelf : .manageMembers(targetIsOwner: targetIsOwner))
+            needed.append(aim == .me ? .renameSelf : .manageMembers(aim))
         }
         if updated.role != target.role {
-            needed.append(.changeRole(targetIsOwner: targetIsOwner, newRole: updated.role))
+            needed.append(.changeRole(aim, newRole: updated.role))
         }
         let flagsChanged =
             updated.canAddExpenses != target.canAddExpenses || updated.canEditOwnExpenses != target.canEditOwnExpenses
             || updated.canEditAllExpenses != target.canEditAllExpenses || updated.canMarkPaid != target.canMarkPaid
-        if flagsChanged { needed.append(.manageMembers(targetIsOwner: targetIsOwner)) }
+        if flagsChanged { needed.append(.manageMembers(aim)) }
         try GroupAccess.require(needed, me, in: group)
         if let version = patch.version, version != target.version { throw AppError.staleMember(target) }
         guard updated != target else { return target }
@@ -107,7 +107,7 @@ public struct MemberUseCases: Sendable {
     {
         let (group, me) = try await access.check(groupID, caller, for: .read)
         let target = try await member(memberText, in: group)
-        let action = GroupAction.manageMembers(targetIsOwner: target.role == .owner)
+        let action = GroupAction.manageMembers(Self.target(target, me: me))
         try GroupAccess.require([action], me, in: group)
         guard target.role != .owner else {
             throw AppError.forbiddenBecause("The owner cannot be removed; transfer ownership first.")
@@ -117,6 +117,11 @@ public struct MemberUseCases: Sendable {
         removed.isActive = false
         return try await write(
             removed, basedOn: target.version, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]))
+    }
+
+    /// The member an action is aimed at, as the permission table sees it.
+    public static func target(_ member: MemberRecord, me: MemberRecord) -> MemberTarget {
+        member.id == me.id ? .me : .other(member.role)
     }
 
     /// A member of this group by its id; an unknown, malformed or foreign id is the same 404.

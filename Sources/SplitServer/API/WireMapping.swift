@@ -48,7 +48,7 @@ extension Components.Schemas.Role {
 extension Components.Schemas.Group {
     /// The group as `me` sees it: the invite code only for those who manage members (DESIGN §5).
     init(_ group: GroupRecord, me: MemberRecord) {
-        let seesInviteCode = Permissions.decide(.manageMembers(targetIsOwner: false), for: me.membership) == .allowed
+        let seesInviteCode = Permissions.decide(.manageMembers(.newMember), for: me.membership) == .allowed
         self.init(
             id: group.id.text, name: group.name, description: group.description, homeCurrency: group.homeCurrency,
             ownerId: group.ownerUserID.text, inviteCode: seesInviteCode ? group.inviteCode : nil,

@@ -37,10 +37,11 @@ extension WebApp {
     private func membersPage(_ request: Request, groupID: String, errors: [String: String]) async throws -> Response {
         let scope = try await scope(groupID)
         let rows = scope.activeMembers.map { member -> MembersBody.Row in
-            let isOwner = member.role == .owner
+            let isMe = member.id == scope.group.myMemberId
+            let target: MemberTarget = isMe ? .me : .other(Role(rawValue: member.role.rawValue) ?? .viewer)
             // Roles this caller may give this member (ownership moves by its own action).
             let roles = [Role.admin, .member, .viewer].filter {
-                scope.may(.changeRole(targetIsOwner: isOwner, newRole: $0))
+                $0.rawValue == member.role.rawValue || scope.may(.changeRole(target, newRole: $0))
             }
             return .init(
                 id: member.id, name: member.name, role: WebFormat.role(member.role),
@@ -48,14 +49,12 @@ extension WebApp {
                     .init(
                         value: $0.rawValue, label: $0.rawValue.capitalized,
                         selected: $0.rawValue == member.role.rawValue)
-                }, hasRoles: !isOwner && !roles.isEmpty && member.id != scope.group.myMemberId,
-                nameOnly: member.userId == nil, isMe: member.id == scope.group.myMemberId,
-                canRemove: !isOwner && member.id != scope.group.myMemberId
-                    && scope.may(.manageMembers(targetIsOwner: false)),
+                }, hasRoles: roles.count > 1,
+                nameOnly: member.userId == nil, isMe: isMe, canRemove: scope.may(.manageMembers(target)),
                 version: member.version)
         }
         let body = MembersBody(
-            groupID: groupID, rows: rows, canAdd: scope.may(.manageMembers(targetIsOwner: false)),
+            groupID: groupID, rows: rows, canAdd: scope.may(.manageMembers(.newMember)),
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, newID: UUID().uuidString,
             errors: errors)
         return try render(
@@ -159,7 +158,7 @@ extension WebApp {
         let body = SettingsBody(
             groupID: groupID, name: scope.group.name, version: scope.group.version,
             currencies: Self.currencyOptions(selected: scope.group.homeCurrency), canUpdate: canUpdate,
-            canInvite: scope.may(.manageMembers(targetIsOwner: false)),
+            canInvite: scope.may(.manageMembers(.newMember)),
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) },
             categories: categories.map {
                 .init(id: $0.id, label: "\($0.icon) \($0.name)", canDelete: canUpdate && !$0.isDefault)

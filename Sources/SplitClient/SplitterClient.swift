@@ -68,6 +68,14 @@ public struct SplitterClient: Sendable {
         }
     }
 
+    /// Ends every other session of this account ("sign out everywhere else"); this one goes on.
+    public func revokeOtherSessions() async throws {
+        switch try await send({ try await api.revokeOtherSessions() }) {
+        case .noContent: return
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
     public func me() async throws -> User {
         switch try await send({ try await api.getMe() }) {
         case .ok(let ok): return User(try ok.body.json.user)

@@ -40,7 +40,9 @@ public func buildApplication(
         expenseUseCases: ExpenseUseCases(database: database, now: now),
         ledgerUseCases: LedgerUseCases(database: database, now: now),
         categoryUseCases: CategoryUseCases(database: database, now: now),
-        groupUseCases: GroupUseCases(database: database, now: now, makeInviteCode: InviteCode.generate),
+        groupUseCases: GroupUseCases(
+            database: database, now: now, makeInviteCode: InviteCode.generate,
+            joinLimit: configuration.limits.joinAddress),
         memberUseCases: MemberUseCases(database: database, now: now), feedUseCases: FeedUseCases(database: database),
         configuration: configuration, now: now)
 

@@ -26,27 +26,51 @@ public struct ServerConfiguration: Sendable {
     public struct Limits: Sendable {
         /// Request bodies above this are a 413 (DESIGN §5).
         public var maxBodyBytes: Int = 1 << 20
-        /// Failed logins per account (by the email or phone typed) in `loginWindow` (issue 3: 10 in 15 min).
-        public var failedLoginsPerAccount: Int = 10
-        /// Failed logins per client address in `loginWindow`.
+        /// Failed logins for one account from one client address in `loginWindowSeconds`.
+        public var failedLoginsPerAccountAndAddress: Int = 10
+        /// Failed logins for one account, from addresses it has had no session from in 30 days,
+        /// in `loginWindowSeconds`: the ceiling against guessing from many addresses.
+        public var failedLoginsPerAccount: Int = 100
+        /// Failed logins per client address in `loginWindowSeconds`.
         public var failedLoginsPerAddress: Int = 50
         public var loginWindowSeconds: Int = 15 * 60
+        /// Successful logins per account in `successWindowSeconds`.
+        public var successfulLoginsPerAccount: Int = 30
+        public var successWindowSeconds: Int = 60 * 60
+        /// Wrong current passwords per session in `loginWindowSeconds`.
+        public var wrongPasswordsPerSession: Int = 10
         /// Registration attempts per client address in `registrationWindow`.
         public var registrationsPerAddress: Int = 30
         public var registrationWindowSeconds: Int = 60 * 60
+        /// Failed invite-code joins per client address in `loginWindowSeconds`.
+        public var failedJoinsPerAddress: Int = 20
+        /// Working sessions per account; a new one ends the oldest.
+        public var sessionsPerUser: Int = 20
 
         public init() {}
 
-        var longestWindowSeconds: Int { max(loginWindowSeconds, registrationWindowSeconds) }
+        var longestWindowSeconds: Int { max(loginWindowSeconds, registrationWindowSeconds, successWindowSeconds) }
 
         var accounts: AccountLimits {
             AccountLimits(
+                loginAccountAddress: .init(
+                    scope: .loginAccountAddress, limit: failedLoginsPerAccountAndAddress,
+                    windowSeconds: loginWindowSeconds),
                 loginAccount: .init(
                     scope: .loginAccount, limit: failedLoginsPerAccount, windowSeconds: loginWindowSeconds),
                 loginAddress: .init(
                     scope: .loginAddress, limit: failedLoginsPerAddress, windowSeconds: loginWindowSeconds),
+                loginSuccess: .init(
+                    scope: .loginSuccess, limit: successfulLoginsPerAccount, windowSeconds: successWindowSeconds),
+                passwordChange: .init(
+                    scope: .passwordChange, limit: wrongPasswordsPerSession, windowSeconds: loginWindowSeconds),
                 registerAddress: .init(
-                    scope: .registerAddress, limit: registrationsPerAddress, windowSeconds: registrationWindowSeconds))
+                    scope: .registerAddress, limit: registrationsPerAddress, windowSeconds: registrationWindowSeconds),
+                sessionsPerUser: sessionsPerUser)
+        }
+
+        var joinAddress: RateLimiter.Rule {
+            .init(scope: .joinAddress, limit: failedJoinsPerAddress, windowSeconds: loginWindowSeconds)
         }
     }
 

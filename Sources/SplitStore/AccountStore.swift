@@ -125,7 +125,9 @@ public struct AccountStore: Sendable {
         }
     }
 
-    public func createSession(_ session: SessionRecord) async throws {
+    /// Stores a new session; the user's oldest working sessions beyond `keepingAtMost` (the new
+    /// one counted) are revoked in the same transaction, so logins cannot pile up sessions.
+    public func createSession(_ session: SessionRecord, keepingAtMost limit: Int = .max) async throws {
         try await database.transaction { sql in
             try await sql.raw(
                 """
@@ -137,6 +139,34 @@ public struct AccountStore: Sendable {
                         \(bind: session.revokedAt))
                 """
             ).run()
+            guard limit < .max else { return }
+            let working = try await sql.raw(
+                """
+                SELECT id FROM sessions
+                WHERE user_id = \(bind: session.userID.text) AND id <> \(bind: session.id.text) AND revoked_at IS NULL
+                      AND expires_at > \(bind: session.createdAt)
+                ORDER BY created_at DESC, id DESC
+                """
+            ).all().map { try $0.decode(column: "id", as: String.self) }
+            for id in working.dropFirst(max(limit - 1, 0)) {
+                try await sql.raw(
+                    "UPDATE sessions SET revoked_at = \(bind: session.createdAt) WHERE id = \(bind: id)"
+                ).run()
+            }
+        }
+    }
+
+    /// Whether the user has had a session from this client address since `since` (revoked and
+    /// expired ones included): a device that logged in before.
+    public func hasSession(userID: UUID, fromAddress address: String, since: Int64) async throws -> Bool {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT 1 AS found FROM sessions
+                WHERE user_id = \(bind: userID.text) AND ip_address = \(bind: address) AND created_at >= \(bind: since)
+                LIMIT 1
+                """
+            ).first() != nil
         }
     }
 

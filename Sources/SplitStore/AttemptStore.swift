@@ -1,14 +1,22 @@
 import Foundation
 import SQLKit
 
-/// What an attempt counts against (the CHECK in migration 0003 lists the same names).
+/// What an attempt counts against (the CHECK in migration 0009 lists the same names).
 public enum AttemptScope: String, Sendable, CaseIterable {
-    /// Failed logins (and wrong current passwords) for one email or phone, known or not.
+    /// Failed logins for one account (or email or phone typed), from every address.
     case loginAccount = "login_account"
-    /// Failed logins from one client address.
+    /// Failed logins for one account from one client address.
+    case loginAccountAddress = "login_account_address"
+    /// Failed logins from one client address, whatever the account.
     case loginAddress = "login_address"
+    /// Successful logins of one account (each costs a bcrypt).
+    case loginSuccess = "login_success"
+    /// Wrong current passwords in one session's password changes.
+    case passwordChange = "password_change"
     /// Registration attempts from one client address.
     case registerAddress = "register_address"
+    /// Failed invite-code joins from one client address.
+    case joinAddress = "join_address"
 }
 
 /// A sliding-window count of attempts per subject, kept in the database so that limits hold

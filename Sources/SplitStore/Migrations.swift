@@ -386,6 +386,27 @@ public enum Migrations {
                 try await sql.raw("ALTER TABLE activity DROP COLUMN summary").run()
             }
         ),
+        Migration(
+            id: "0009_rate_limit_scopes",
+            statements: [
+                // New limits (issue 14): failed logins per account and address, successful
+                // logins, wrong current passwords per session, failed invite-code joins. The
+                // table holds only the last hour of attempts, so it is made again rather than
+                // rebuilt (SQLite cannot change a CHECK): limits restart from zero once.
+                "DROP TABLE auth_attempts",
+                """
+                CREATE TABLE auth_attempts (
+                    id TEXT PRIMARY KEY,
+                    scope TEXT NOT NULL CHECK (scope IN ('login_account', 'login_address', 'register_address',
+                        'login_account_address', 'login_success', 'password_change', 'join_address')),
+                    subject TEXT NOT NULL,
+                    at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX auth_attempts_by_subject ON auth_attempts (scope, subject, at)",
+                "CREATE INDEX auth_attempts_by_time ON auth_attempts (at)",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -191,13 +191,20 @@ struct Login: AsyncParsableCommand {
 }
 
 struct Logout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Log out and forget the token.")
+    static let configuration = CommandConfiguration(
+        abstract: "Log out and forget the token; with --others, sign out everywhere else and stay logged in here.")
     @OptionGroup var options: GlobalOptions
+    @Flag(help: "End every other session of this account (a lost phone); this one goes on.") var others = false
 
     func run() async throws {
         try await SplitterCLI.run {
-            try await options.client().logout()
-            if !options.json { print("Logged out.") }
+            if others {
+                try await options.client().revokeOtherSessions()
+                if !options.json { print("Signed out everywhere else; still logged in here.") }
+            } else {
+                try await options.client().logout()
+                if !options.json { print("Logged out.") }
+            }
         }
     }
 }

@@ -67,7 +67,8 @@ struct AuthTests {
     }
 
     @Test(
-        "ten failed logins lock the account for the window, even with the right password", arguments: TestDatabases.all)
+        "ten failed logins lock the account from that address for the window, even with the right password",
+        arguments: TestDatabases.all)
     func accountLockout(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
             _ = try await api.register("Aki", email: "aki@example.com")

@@ -10,19 +10,42 @@ public protocol PasswordHashing: Sendable {
 }
 
 /// How many attempts the account operations allow (DESIGN §4), each a sliding window.
+///
+/// Failed logins are counted three ways so that guessing stays hopeless without handing strangers
+/// a lockout: per account *and* client address (the tight limit: an attacker locks out only
+/// themselves), per client address (one address cannot try many accounts), and per account from
+/// addresses the account never logged in from (a high ceiling against guessing from many
+/// addresses; the owner's own devices are not held by it).
 public struct AccountLimits: Sendable {
-    /// Failed logins per account (by the email or phone typed); an authenticated password change
-    /// with a wrong current password counts here too.
+    /// Failed logins for one account (or email or phone typed) from one client address.
+    public var loginAccountAddress: RateLimiter.Rule
+    /// Failed logins for one account from addresses it has had no session from in the last 30 days.
     public var loginAccount: RateLimiter.Rule
-    /// Failed logins per client address.
+    /// Failed logins from one client address, whatever the account.
     public var loginAddress: RateLimiter.Rule
+    /// Successful logins of one account: each costs a bcrypt, and a script that logs in over and
+    /// over would pile up sessions.
+    public var loginSuccess: RateLimiter.Rule
+    /// Wrong current passwords in one session's password changes (a stolen token must not give
+    /// unlimited guesses; failed logins by others never hold a signed-in user's change).
+    public var passwordChange: RateLimiter.Rule
     /// Registration attempts per client address, refusals included.
     public var registerAddress: RateLimiter.Rule
+    /// Working sessions per account; a new one ends the oldest beyond it.
+    public var sessionsPerUser: Int
 
-    public init(loginAccount: RateLimiter.Rule, loginAddress: RateLimiter.Rule, registerAddress: RateLimiter.Rule) {
+    public init(
+        loginAccountAddress: RateLimiter.Rule, loginAccount: RateLimiter.Rule, loginAddress: RateLimiter.Rule,
+        loginSuccess: RateLimiter.Rule, passwordChange: RateLimiter.Rule, registerAddress: RateLimiter.Rule,
+        sessionsPerUser: Int
+    ) {
+        self.loginAccountAddress = loginAccountAddress
         self.loginAccount = loginAccount
         self.loginAddress = loginAddress
+        self.loginSuccess = loginSuccess
+        self.passwordChange = passwordChange
         self.registerAddress = registerAddress
+        self.sessionsPerUser = sessionsPerUser
     }
 }
 
@@ -140,24 +163,38 @@ public struct AccountUseCases: Sendable {
         if let normalized {
             user = try await isEmail ? accounts.user(email: normalized) : accounts.user(phone: normalized)
         }
-        // The account limit is keyed on the account when it exists (its email and phone share
-        // one count), else on what was typed: either way the refusal comes after the same number
-        // of failures, so it says nothing about whether the account exists.
+        // Keyed on the account when it exists (its email and phone share one count), else on
+        // what was typed: either way a refusal comes after the same number of failures, so it
+        // says nothing about whether the account exists.
         let typed = normalized ?? raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let accountKey = RateLimiter.subject(user.map { "user:" + $0.id.text } ?? "typed:" + typed)
-        let accountAttempt = try await limiter.reserve(limits.loginAccount, subject: accountKey)
-        let addressAttempt: RateLimiter.Reservation
+        let account = user.map { "user:" + $0.id.text } ?? "typed:" + typed
+        let address = origin.clientAddress ?? "unknown"
+        var counted: [RateLimiter.Reservation] = []
         do {
-            addressAttempt = try await limiter.reserve(limits.loginAddress, subject: Self.addressSubject(origin))
+            counted.append(try await limiter.reserve(limits.loginAddress, subject: Self.addressSubject(origin)))
+            counted.append(
+                try await limiter.reserve(
+                    limits.loginAccountAddress, subject: RateLimiter.subject(account + " address:" + address)))
+            let knownAddress =
+                if let user {
+                    try await accounts.hasSession(
+                        userID: user.id, fromAddress: address, since: now() - Self.sessionLifetime)
+                } else { false }
+            if !knownAddress {
+                counted.append(try await limiter.reserve(limits.loginAccount, subject: RateLimiter.subject(account)))
+            }
+            if let user {
+                try await limiter.check(limits.loginSuccess, subject: RateLimiter.subject("user:" + user.id.text))
+            }
         } catch {
-            try? await limiter.release(accountAttempt)
+            for reservation in counted { try? await limiter.release(reservation) }
             throw error
         }
         // Always one hash, so an unknown account answers in the same time as a wrong password.
         let matches = try await passwords.verify(password, against: user?.passwordHash ?? unknownAccountHash)
         guard matches, let user, user.isActive else { throw AppError.invalidCredentials }  // the attempts stay counted
-        try await limiter.release(accountAttempt)
-        try await limiter.release(addressAttempt)
+        for reservation in counted { try await limiter.release(reservation) }
+        try await limiter.record(limits.loginSuccess, subject: RateLimiter.subject("user:" + user.id.text))
         return try await startSession(for: user, device: device, origin: origin)
     }
 
@@ -178,12 +215,19 @@ public struct AccountUseCases: Sendable {
         else { throw AppError.notFound("session") }
     }
 
+    /// Ends every session of the caller's account but the caller's own ("sign out everywhere
+    /// else"), e.g. after a phone was lost.
+    public func revokeOtherSessions(_ caller: Caller) async throws {
+        try await accounts.revokeOtherSessions(userID: caller.user.id, except: caller.session.id, now: now())
+    }
+
     /// A new password; every other session of the account ends, the caller's goes on.
     public func changePassword(_ caller: Caller, current: String, new: String) async throws {
-        // A stolen token must not give unlimited guesses at the password: it shares the
-        // account's login limit.
+        // A stolen token must not give unlimited guesses at the password, and nobody else's
+        // failed logins may hold a signed-in user's change: wrong current passwords are counted
+        // per session.
         let attempt = try await limiter.reserve(
-            limits.loginAccount, subject: RateLimiter.subject("user:" + caller.user.id.text))
+            limits.passwordChange, subject: RateLimiter.subject("session:" + caller.session.id.text))
         guard try await passwords.verify(current, against: caller.user.passwordHash) else {
             throw AppError.invalid(field: "currentPassword", message: "The current password is wrong.")
         }
@@ -204,7 +248,7 @@ public struct AccountUseCases: Sendable {
             id: UUID(), userID: user.id, tokenHash: SessionToken.hash(token), deviceID: device.id,
             deviceName: device.name, ipAddress: origin.clientAddress, createdAt: current, lastUsedAt: current,
             expiresAt: current + Self.sessionLifetime)
-        try await accounts.createSession(session)
+        try await accounts.createSession(session, keepingAtMost: limits.sessionsPerUser)
         return StartedSession(user: user, session: session, token: token)
     }
 

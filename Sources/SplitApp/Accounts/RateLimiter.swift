@@ -46,6 +46,24 @@ public struct RateLimiter: Sendable {
         throw AppError.rateLimited(retryAfterSeconds: Int((freeing + window - current + 999) / 1_000))
     }
 
+    /// Refuses, without counting anything, when the subject has used up the rule's window:
+    /// for limits on what succeeded (`record` counts those afterwards).
+    public func check(_ rule: Rule, subject: String) async throws {
+        let window = Int64(rule.windowSeconds) * 1_000
+        let current = now()
+        let times = try await attempts.attemptTimes(rule.scope, subject: subject, since: current - window)
+        guard times.count >= rule.limit else { return }
+        let freeing = times[times.count - rule.limit]
+        throw AppError.rateLimited(retryAfterSeconds: Int((freeing + window - current + 999) / 1_000))
+    }
+
+    /// Counts one attempt that already happened.
+    public func record(_ rule: Rule, subject: String) async throws {
+        let current = now()
+        try await attempts.record(
+            rule.scope, subject: subject, now: current, forgetBefore: current - Int64(rule.windowSeconds) * 1_000)
+    }
+
     /// Takes back a reserved attempt that turned out not to count (a right password).
     public func release(_ reservation: Reservation) async throws {
         try await attempts.forget(id: reservation.id)

@@ -50,14 +50,54 @@ public struct GroupUseCases: Sendable {
     let groups: GroupStore
     let now: @Sendable () -> Int64
     let makeInviteCode: @Sendable () -> String
+    let codeGuesses: CodeGuesses?
 
+    /// - Parameter joinLimit: wrong invite codes allowed per client address and per user in a
+    ///   window (nil: unlimited, for tests of other things).
     public init(
-        database: Database, now: @escaping @Sendable () -> Int64, makeInviteCode: @escaping @Sendable () -> String
+        database: Database, now: @escaping @Sendable () -> Int64, makeInviteCode: @escaping @Sendable () -> String,
+        joinLimit: RateLimiter.Rule? = nil
     ) {
         groups = GroupStore(database: database)
         access = GroupAccess(groups: groups)
         self.now = now
         self.makeInviteCode = makeInviteCode
+        self.codeGuesses = joinLimit.map {
+            CodeGuesses(limiter: RateLimiter(attempts: AttemptStore(database: database), now: now), rule: $0)
+        }
+    }
+
+    /// Counts each look-up of an invite code against the client address and the user before it
+    /// runs; one that finds its code takes the counts back, so only wrong codes add up (issue 14:
+    /// 60 wrong codes were 60 quick 404s).
+    struct CodeGuesses: Sendable {
+        let limiter: RateLimiter
+        let rule: RateLimiter.Rule
+
+        func guarding<T: Sendable>(
+            _ caller: Caller, _ origin: RequestOrigin, _ lookUp: () async throws -> T?
+        ) async throws -> T? {
+            let address = try await limiter.reserve(
+                rule, subject: RateLimiter.subject("address:" + (origin.clientAddress ?? "unknown")))
+            let user: RateLimiter.Reservation
+            do {
+                user = try await limiter.reserve(rule, subject: RateLimiter.subject("user:" + caller.user.id.text))
+            } catch {
+                try? await limiter.release(address)
+                throw error
+            }
+            guard let found = try await lookUp() else { return nil }
+            try await limiter.release(address)
+            try await limiter.release(user)
+            return found
+        }
+    }
+
+    private func guarding<T: Sendable>(
+        _ caller: Caller, _ origin: RequestOrigin, _ lookUp: () async throws -> T?
+    ) async throws -> T? {
+        guard let codeGuesses else { return try await lookUp() }
+        return try await codeGuesses.guarding(caller, origin, lookUp)
     }
 
     public func groups(of caller: Caller) async throws -> [GroupView] {
@@ -171,19 +211,29 @@ public struct GroupUseCases: Sendable {
 
     /// What an invite code opens, for a logged-in user deciding to join: the group's name and the
     /// members without an account, one of whom they may be. Nil for a code that opens nothing.
-    public func invitation(code text: String, caller: Caller) async throws -> (name: String, claimable: [MemberRecord])?
-    {
+    public func invitation(code text: String, caller: Caller, origin: RequestOrigin) async throws -> Invitation? {
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard !code.isEmpty, code.utf8.count <= 100, let group = try await groups.group(inviteCode: code) else {
-            return nil
+        return try await guarding(caller, origin) {
+            guard !code.isEmpty, code.utf8.count <= 100, let group = try await groups.group(inviteCode: code) else {
+                return nil
+            }
+            let members = try await groups.members(groupID: group.id)
+            return Invitation(name: group.name, claimable: members.filter { $0.isActive && $0.userID == nil })
         }
-        let members = try await groups.members(groupID: group.id)
-        return (group.name, members.filter { $0.isActive && $0.userID == nil })
+    }
+
+    /// What an invite code shows before joining: the group's name and the name-only members one
+    /// may claim.
+    public struct Invitation: Sendable {
+        public let name: String
+        public let claimable: [MemberRecord]
     }
 
     /// Joins the group behind an invite code, as a new member or as the name-only member
     /// `memberId` ("I am Aki").
-    public func join(code text: String, memberId: String?, name: String?, caller: Caller) async throws -> GroupView {
+    public func join(
+        code text: String, memberId: String?, name: String?, caller: Caller, origin: RequestOrigin
+    ) async throws -> GroupView {
         // Codes are typed from chat messages: case does not matter, anything else is no code of ours.
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let claim = try memberId.map { text in
@@ -196,11 +246,15 @@ public struct GroupUseCases: Sendable {
         let isCodeText = code.utf8.allSatisfy {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
         }
-        guard !code.isEmpty, code.utf8.count <= 100, isCodeText else { throw AppError.notFound("invite code") }
         do {
-            let (group, member) = try await groups.join(
-                inviteCode: code, userID: caller.user.id, name: name, claimMemberID: claim, now: now())
-            return GroupView(group: group, me: member)
+            let joined = try await guarding(caller, origin) { () -> GroupView? in
+                guard !code.isEmpty, code.utf8.count <= 100, isCodeText else { return nil }
+                let (group, member) = try await groups.join(
+                    inviteCode: code, userID: caller.user.id, name: name, claimMemberID: claim, now: now())
+                return GroupView(group: group, me: member)
+            }
+            guard let joined else { throw AppError.notFound("invite code") }
+            return joined
         } catch GroupStoreError.notFound {
             throw claim == nil
                 ? AppError.notFound("invite code")

@@ -47,6 +47,13 @@ extension APIHandler {
         return .noContent(.init())
     }
 
+    func revokeOtherSessions(
+        _ input: Operations.RevokeOtherSessions.Input
+    ) async throws -> Operations.RevokeOtherSessions.Output {
+        try await accountUseCases.revokeOtherSessions(try await authenticate())
+        return .noContent(.init())
+    }
+
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }

@@ -89,15 +89,12 @@ extension APIHandler {
 
     /// What an invite code opens (the web's join page): the group's name and the members without
     /// an account; nil for a code that opens nothing.
-    func invitation(code text: String) async throws -> (name: String, claimable: [MemberRecord])? {
-        try await groupUseCases.invitation(code: text, caller: try await authenticate())
-    }
-
     func joinGroup(_ input: Operations.JoinGroup.Input) async throws -> Operations.JoinGroup.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let view = try await groupUseCases.join(
-            code: body.inviteCode, memberId: body.memberId, name: body.name, caller: caller)
+            code: body.inviteCode, memberId: body.memberId, name: body.name, caller: caller,
+            origin: try request.origin)
         return .ok(.init(body: .json(.init(group: .init(view.group, me: view.me), member: .init(view.me)))))
     }
 }

@@ -28,6 +28,7 @@ extension WebApp {
             switch request.uri.queryParameters["done"].map(String.init) {
             case "password": "Password changed. Every other session is signed out; this one goes on."
             case "session": "That session is signed out."
+            case "others": "Every other session is signed out; this one goes on."
             default: nil
             }
         return try await renderAccount(notice: notice, errors: [:])
@@ -43,6 +44,11 @@ extension WebApp {
             let errors = try Self.formErrors(error, shown: ["currentPassword", "newPassword"])
             return try await renderAccount(notice: nil, errors: errors, status: Self.status(of: error))
         }
+    }
+
+    func revokeOtherSessions(_ request: Request) async throws -> Response {
+        try await accounts.revokeOtherSessions(try caller())
+        return Self.redirect("/account?done=others")
     }
 
     func revokeSession(_ request: Request, context: AppRequestContext) async throws -> Response {

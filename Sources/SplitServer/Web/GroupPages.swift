@@ -126,7 +126,7 @@ extension WebApp {
     }
 
     func joinBody(code: String, errors: [String: String] = [:]) async throws -> JoinBody {
-        let invitation = try await groupUseCases.invitation(code: code, caller: try caller())
+        let invitation = try await groupUseCases.invitation(code: code, caller: try caller(), origin: try origin())
         let claimable = (invitation?.claimable ?? []).map { JoinBody.Claimable(id: $0.id.text, name: $0.name) }
         return JoinBody(
             code: code, groupName: invitation?.name, claimable: claimable, hasClaimable: !claimable.isEmpty,
@@ -148,7 +148,8 @@ extension WebApp {
         do {
             let claim = try WebRequest.get().form.text("memberId")
             let joined = try await groupUseCases.join(
-                code: code, memberId: claim == "new" ? nil : claim, name: nil, caller: try caller())
+                code: code, memberId: claim == "new" ? nil : claim, name: nil, caller: try caller(),
+                origin: try origin())
             return Self.redirect("/groups/\(joined.group.id.text)")
         } catch let refusal as AppError {
             let error = APIError(refusal)

@@ -28,6 +28,7 @@ extension WebApp {
         pages.post("/logout") { request, _ in try await self.logout(request) }
         pages.get("/account") { request, _ in try await self.accountPage(request) }
         pages.post("/account/password") { request, _ in try await self.changePassword(request) }
+        pages.post("/account/sessions/revoke-others") { request, _ in try await self.revokeOtherSessions(request) }
         pages.post("/account/sessions/:sessionId/revoke") { request, context in
             try await self.revokeSession(request, context: context)
         }

@@ -70,6 +70,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // NIO's thread pool, where bcrypt runs so it never blocks request handling.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // HTTP parts as swift-http-types, for the connection guard that sits in Hummingbird's pipeline.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // HTTP status and header types shared by Hummingbird and the OpenAPI runtime.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // FilePath, for the optional `.env` file swift-configuration reads.
@@ -124,6 +126,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Mustache", package: "swift-mustache"),

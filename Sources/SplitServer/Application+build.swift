@@ -64,8 +64,21 @@ public func buildApplication(
     web.register(on: router)
 
     let serverLogger = logger
+    let connectionCounts = ConnectionGuard.Counts()
+    let limits = configuration.limits
+    let connectionGuard = ConnectionGuard.Limits(
+        headTimeout: .seconds(Int64(limits.idleTimeoutSeconds)),
+        bodyTimeout: .seconds(Int64(limits.bodyTimeoutSeconds)), perAddress: limits.connectionsPerAddress)
     return Application(
         router: router,
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    ConnectionGuard(
+                        limits: connectionGuard, counts: connectionCounts,
+                        isTrustedProxy: { addresses.isTrusted(peer: $0) })
+                ],
+                idleTimeout: .seconds(Int64(limits.idleTimeoutSeconds)))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: [
             DatabaseService(database: database),

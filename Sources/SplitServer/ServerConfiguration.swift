@@ -46,6 +46,14 @@ public struct ServerConfiguration: Sendable {
         public var failedJoinsPerAddress: Int = 20
         /// Working sessions per account; a new one ends the oldest.
         public var sessionsPerUser: Int = 20
+        /// Seconds a connection may take to send a request's head, from opening or from the
+        /// previous response (`HTTP_IDLE_TIMEOUT`); also how long an idle connection stays open.
+        public var idleTimeoutSeconds: Int = 30
+        /// Seconds a request's body may take to arrive after its head (`HTTP_BODY_TIMEOUT`).
+        public var bodyTimeoutSeconds: Int = 60
+        /// Connections one client address may hold open at once (`HTTP_CONNECTIONS_PER_ADDRESS`);
+        /// trusted proxies are not limited.
+        public var connectionsPerAddress: Int = 64
 
         public init() {}
 
@@ -139,6 +147,25 @@ public struct ServerConfiguration: Sendable {
                     key: "MAX_BODY_BYTES", problem: "must be a number of bytes from 1024 to 67108864 (64 MiB)")
             }
             self.limits.maxBodyBytes = number
+        }
+        func number(_ key: String, env: String, in range: ClosedRange<Int>, unit: String) throws -> Int? {
+            guard let value = text(key) else { return nil }
+            guard let number = Int(value), range.contains(number) else {
+                throw ConfigurationError(
+                    key: env, problem: "must be a number of \(unit) from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+        if let seconds = try number("http.idle.timeout", env: "HTTP_IDLE_TIMEOUT", in: 1...3_600, unit: "seconds") {
+            self.limits.idleTimeoutSeconds = seconds
+        }
+        if let seconds = try number("http.body.timeout", env: "HTTP_BODY_TIMEOUT", in: 1...3_600, unit: "seconds") {
+            self.limits.bodyTimeoutSeconds = seconds
+        }
+        if let count = try number(
+            "http.connections.per.address", env: "HTTP_CONNECTIONS_PER_ADDRESS", in: 1...100_000, unit: "connections")
+        {
+            self.limits.connectionsPerAddress = count
         }
         if let allow = text("allow.registration") {
             switch allow.lowercased() {

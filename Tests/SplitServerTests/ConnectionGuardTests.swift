@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@testable import SplitServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Issue 14 item 6 on a real socket: half-sent requests and piled-up connections are closed.
+@Suite("Connection timeouts and the per-address cap")
+struct ConnectionGuardTests {
+    /// A blocking TCP connection to 127.0.0.1 with a read timeout.
+    final class RawConnection: Sendable {
+        let fd: Int32
+
+        init(port: Int) throws {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            try #require(connected == 0)
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        deinit { close(fd) }
+
+        func send(_ text: String) {
+            _ = text.utf8CString.withUnsafeBufferPointer {
+                Glibc.send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL))
+            }
+        }
+
+        /// What the server sent until it closed the connection (nil: it was still open after the
+        /// read timeout), and how long that took.
+        func readUntilClosed() -> (text: String?, seconds: Double) {
+            let start = Date()
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count == 0 || (count < 0 && errno == ECONNRESET) {
+                    return (String(decoding: received, as: UTF8.self), Date().timeIntervalSince(start))
+                }
+                if count < 0 { return (nil, Date().timeIntervalSince(start)) }
+                received += buffer.prefix(count)
+            }
+        }
+    }
+
+    static func live(_ body: @escaping @Sendable (API, Int) async throws -> Void) async throws {
+        try await TestApp.with(
+            .sqlite, live: true,
+            configure: {
+                $0.limits.idleTimeoutSeconds = 1
+                $0.limits.bodyTimeoutSeconds = 1
+                $0.limits.connectionsPerAddress = 3
+            }
+        ) { api in
+            try await body(api, try #require(api.client.port))
+        }
+    }
+
+    @Test("a head trickled byte by byte and a body that never ends are closed after their timeouts")
+    func slowRequests() async throws {
+        try await Self.live { _, port in
+            // act: a head that never ends, one byte every 300 ms
+            let trickle = try RawConnection(port: port)
+            let trickling = Task.detached {
+                for byte in "GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaa" {
+                    trickle.send(String(byte))
+                    try? await Task.sleep(for: .milliseconds(300))
+                }
+            }
+            let headResult = trickle.readUntilClosed()
+            trickling.cancel()
+            // act: a body that stops after 10 of its 100 bytes
+            let body = try RawConnection(port: port)
+            body.send("POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{\"emailOr")
+            let bodyResult = body.readUntilClosed()
+            // validate: closed within a second or two, not left open
+            #expect(headResult.text != nil && headResult.seconds < 3, "\(headResult)")
+            #expect(bodyResult.text != nil && bodyResult.seconds < 3, "\(bodyResult)")
+        }
+    }
+
+    @Test("a client address holds at most its connections; a closed one frees its place; requests still work")
+    func perAddressCap() async throws {
+        try await Self.live { _, port in
+            let held = try (0..<3).map { _ in try RawConnection(port: port) }
+            try await Task.sleep(for: .milliseconds(200))
+            let fourth = try RawConnection(port: port)
+            fourth.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let refused = fourth.readUntilClosed()
+            #expect(refused.text == "" && refused.seconds < 1, "\(refused)")
+            // The held ones time out (idle), and then the address may connect again.
+            for connection in held { _ = connection.readUntilClosed() }
+            try await Task.sleep(for: .milliseconds(200))
+            let again = try RawConnection(port: port)
+            again.send("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            let answered = again.readUntilClosed()
+            #expect(answered.text?.hasPrefix("HTTP/1.1 200") == true, "\(answered)")
+        }
+    }
+}

@@ -51,7 +51,7 @@ public func buildApplication(
         api: handler, callers: callers, addresses: addresses, maxBodyBytes: configuration.limits.maxBodyBytes)
 
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: ErrorEnvelopeMiddleware(browserNotFound: { web.notFoundPage() }))
+    router.add(middleware: ErrorEnvelopeMiddleware(browserNotFound: { web.notFoundPage() }, addresses: addresses))
     router.add(middleware: RequestBodyMiddleware(maxBodyBytes: configuration.limits.maxBodyBytes))
     router.add(middleware: RequestInfoMiddleware(addresses: addresses, callers: callers))
     router.add(middleware: HeavyReadMiddleware(concurrentReads: 4))

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 #if canImport(Glibc)
     import Glibc
@@ -92,6 +93,13 @@ public struct ClientAddressResolver: Sendable {
         }
         // Only proxies in the chain: the left-most one is as close to the client as we know.
         return hops.first.flatMap(Self.address)?.description ?? peerAddress.description
+    }
+
+    /// Whether the request reached us over HTTPS: directly, or through a trusted proxy that says
+    /// so in `X-Forwarded-Proto`.
+    func isSecure(_ request: Request, peer: String?) -> Bool {
+        request.uri.scheme == .https
+            || (isTrusted(peer: peer) && request.headers[.init("X-Forwarded-Proto")!]?.lowercased() == "https")
     }
 
     /// Whether the socket peer is one of the trusted proxies (whose `X-Forwarded-*` headers we believe).

@@ -426,7 +426,9 @@ struct WebTests {
         }
     }
 
-    @Test("the session cookie is HttpOnly and SameSite=Lax, and Secure only behind a trusted HTTPS proxy")
+    @Test(
+        "the session cookie is HttpOnly and SameSite=Lax, and Secure (with the __Host- prefix) only behind a trusted HTTPS proxy"
+    )
     func cookies() async throws {
         for (trusted, forwardedHTTPS, secure) in [(false, false, false), (false, true, false), (true, true, true)] {
             try await TestApp.with(.sqlite, live: true) { configuration in
@@ -446,7 +448,9 @@ struct WebTests {
                     ))
                 #expect(reply.status == .seeOther, "\(reply.text.prefix(300))")
                 let cookie = try #require(
-                    reply.headers[values: .setCookie].first { $0.hasPrefix(WebRequest.sessionCookie + "=") })
+                    reply.headers[values: .setCookie].first {
+                        $0.hasPrefix(WebRequest.sessionCookie(secure: secure) + "=")
+                    })
                 #expect(cookie.contains("HttpOnly"))
                 #expect(cookie.contains("SameSite=Lax"))
                 #expect(cookie.contains("Path=/"))

@@ -15,6 +15,8 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
     /// The web app's "page not found", for a browser asking for a path that is no page and not
     /// part of the API.
     var browserNotFound: (@Sendable () -> Response)? = nil
+    /// Decides whether a request came over HTTPS (for `Strict-Transport-Security`).
+    var addresses = ClientAddressResolver(trustedProxies: [])
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
@@ -45,6 +47,15 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
             }
         }
         response.headers[.init("X-Request-Id")!] = requestID
+        // Answers of the API carry tokens, balances and names: no cache may keep them (pages set
+        // their own headers in WebMiddleware).
+        let path = request.uri.path
+        if path.hasPrefix("/api/") || path.hasPrefix("/auth/"), response.headers[.cacheControl] == nil {
+            response.headers[.cacheControl] = "no-store"
+        }
+        if addresses.isSecure(request, peer: context.remoteAddress?.ipAddress) {
+            response.headers[.init("Strict-Transport-Security")!] = "max-age=31536000"
+        }
         return response
     }
 
@@ -65,6 +76,9 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
     /// Maps any error to what the client is told.
     static func apiError(for error: any Error) -> APIError {
         switch error {
+        case is NIOTooManyBytesError:
+            // A chunked body that grew past the limit while it was read (issue 14: it was a 500).
+            return apiError(for: HTTPError(.contentTooLarge))
         case let error as APIError:
             return error
         case let error as AppError:
@@ -75,6 +89,7 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
             // The generated server wraps everything thrown while decoding or handling.
             if error.underlyingError is APIError || error.underlyingError is HTTPError
                 || error.underlyingError is WriteRefusal || error.underlyingError is AppError
+                || error.underlyingError is NIOTooManyBytesError
             {
                 return apiError(for: error.underlyingError)
             }

@@ -189,8 +189,8 @@ struct WebApp: Sendable {
 
     func sessionCookie(value: String, maxAge: Int) -> Cookie {
         Cookie(
-            name: WebRequest.sessionCookie, value: value, maxAge: maxAge, path: "/",
-            secure: WebRequest.current?.isSecure ?? false, httpOnly: true, sameSite: .lax)
+            name: WebRequest.sessionCookie(secure: WebRequest.current?.isSecure ?? false), value: value,
+            maxAge: maxAge, path: "/", secure: WebRequest.current?.isSecure ?? false, httpOnly: true, sameSite: .lax)
     }
 
     static func queryEscape(_ text: String) -> String {
@@ -210,7 +210,10 @@ struct WebMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        let session = request.cookies[WebRequest.sessionCookie].map(\.value).flatMap(Self.plausibleToken)
+        let peer = context.remoteAddress?.ipAddress
+        let isSecure = app.addresses.isSecure(request, peer: peer)
+        let session = request.cookies[WebRequest.sessionCookie(secure: isSecure)].map(\.value).flatMap(
+            Self.plausibleToken)
         var visitor = request.cookies[WebRequest.visitorCookie].map(\.value).flatMap(Self.plausibleToken)
         var newVisitor: String?
         if session == nil, visitor == nil {
@@ -218,11 +221,6 @@ struct WebMiddleware: RouterMiddleware {
             visitor = newVisitor
         }
         let csrf = WebRequest.csrfToken(for: session ?? visitor ?? "")
-        let peer = context.remoteAddress?.ipAddress
-        let isSecure =
-            request.uri.scheme == .https
-            || (app.addresses.isTrusted(peer: peer)
-                && request.headers[.init("X-Forwarded-Proto")!]?.lowercased() == "https")
         let target = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
         var web = WebRequest(
             sessionToken: session, csrfToken: csrf, form: WebForm(), isSecure: isSecure, target: target)

@@ -26,6 +26,11 @@ struct WebRequest: Sendable {
     }
 
     static let sessionCookie = "splitter_session"
+    /// The session cookie's name over HTTPS: the `__Host-` prefix makes browsers refuse it unless
+    /// it is Secure, for this host only and for every path, so no subdomain can plant or shadow it.
+    static let secureSessionCookie = "__Host-splitter_session"
+
+    static func sessionCookie(secure: Bool) -> String { secure ? secureSessionCookie : sessionCookie }
     /// A random value for visitors without a session, so the login and register forms carry a
     /// CSRF token too.
     static let visitorCookie = "splitter_visitor"

@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@testable import SplitServer
+
+/// Issue 14 items 7 and 8: oversized chunked bodies, caching of API answers, HTTPS headers and
+/// the session cookie's prefix.
+@Suite("HTTP hardening")
+struct HTTPHardeningTests {
+    @Test("a chunked body over the limit is a 413 with the envelope, not a 500")
+    func chunkedTooLarge() async throws {
+        try await TestApp.with(.sqlite, live: true, configure: { $0.limits.maxBodyBytes = 1024 }) { api in
+            let port = try #require(api.client.port)
+            let connection = try ConnectionGuardTests.RawConnection(port: port)
+            let chunk = String(repeating: "a", count: 600)
+            let hex = String(chunk.utf8.count, radix: 16)
+            connection.send(
+                "POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    + "\(hex)\r\n\(chunk)\r\n\(hex)\r\n\(chunk)\r\n0\r\n\r\n")
+            let answer = try #require(connection.readUntilClosed().text)
+            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(200))")
+            #expect(answer.contains(#""code":"payload_too_large""#))
+        }
+    }
+
+    @Test("API answers are never cached: tokens, reads and errors all say no-store", arguments: TestDatabases.all)
+    func noStore(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let registered = try await api.call(
+                .post, "/auth/register",
+                json: #"{"email":"aki@example.com","password":"correct horse","displayName":"Aki"}"#)
+            let token = try #require(registered.string("token"))
+            let login = try await api.call(
+                .post, "/auth/login", json: #"{"emailOrPhone":"aki@example.com","password":"correct horse"}"#)
+            let me = try await api.call(.get, "/auth/me", token: token)
+            let groups = try await api.call(.get, "/api/groups", token: token)
+            let missing = try await api.call(.get, "/api/groups/\(UUID())", token: token)
+            for reply in [registered, login, me, groups, missing] {
+                #expect(reply.headers[.cacheControl] == "no-store", "\(reply.status)")
+            }
+        }
+    }
+
+    @Test("over HTTPS (a trusted proxy says so): HSTS on every answer and a __Host- session cookie")
+    func https() async throws {
+        try await TestApp.with(
+            .sqlite, live: true, configure: { $0.trustedProxies = [IPNetwork("127.0.0.1")!, IPNetwork("::1")!] }
+        ) { api in
+            var https = HTTPFields()
+            https[HTTPField.Name("X-Forwarded-Proto")!] = "https"
+            https[.accept] = "text/html"
+            let page = try await api.call(.get, "/register", headers: https)
+            #expect(page.headers[HTTPField.Name("Strict-Transport-Security")!] == "max-age=31536000")
+            let visitor = try #require(
+                page.headers[values: .setCookie].first { $0.hasPrefix("splitter_visitor=") }?.split(separator: ";")
+                    .first.map(String.init))
+            let csrf = try #require(Browser.csrfToken(in: page.text))
+            var form = https
+            form[.contentType] = "application/x-www-form-urlencoded"
+            form[.cookie] = visitor
+            let registered = try await api.call(
+                .post, "/register", headers: form,
+                body: ByteBuffer(
+                    string:
+                        "displayName=Aki&email=aki%40example.com&password=correct+horse&next=%2Fgroups&_csrf=\(csrf)"))
+            #expect(registered.status == .seeOther, "\(registered.text.prefix(300))")
+            let cookie = try #require(
+                registered.headers[values: .setCookie].first { $0.hasPrefix("__Host-splitter_session=") })
+            #expect(cookie.contains("Secure") && cookie.contains("Path=/") && !cookie.contains("Domain"))
+            #expect(cookie.contains("HttpOnly"))
+            // The cookie works under its name over HTTPS.
+            var signedIn = https
+            signedIn[.cookie] = String(cookie.split(separator: ";")[0])
+            let groups = try await api.call(.get, "/groups", headers: signedIn)
+            #expect(groups.status == .ok, "\(groups.status)")
+            // Plain HTTP: no HSTS, and the API answers carry none either.
+            let plain = try await api.call(.get, "/health")
+            #expect(plain.headers[HTTPField.Name("Strict-Transport-Security")!] == nil)
+        }
+    }
+}

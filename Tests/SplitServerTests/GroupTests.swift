@@ -7,6 +7,21 @@ import Testing
 
 @Suite("Groups and members over HTTP")
 struct GroupTests {
+    /// Aki, Ben and Cho registered; Aki's MYR group "Trip" with its id and invite code.
+    static func trip(_ api: API) async throws -> (
+        aki: String, ben: String, cho: String, groupID: String, code: String
+    ) {
+        let (aki, _) = try await api.register("Aki")
+        let (ben, _) = try await api.register("Ben")
+        let (cho, _) = try await api.register("Cho")
+        let created = try await api.call(
+            .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"MYR"}"#)
+        return (
+            aki, ben, cho, try #require(created.string("group", "id")),
+            try #require(created.string("group", "inviteCode"))
+        )
+    }
+
     @Test("create, join by code claiming a name-only member, rename, roles, remove", arguments: TestDatabases.all)
     func groupLifecycle(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
@@ -62,13 +77,7 @@ struct GroupTests {
         arguments: TestDatabases.all)
     func inviteCodes(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
-            let (aki, _) = try await api.register("Aki")
-            let (ben, _) = try await api.register("Ben")
-            let (cho, _) = try await api.register("Cho")
-            let created = try await api.call(
-                .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"MYR"}"#)
-            let groupID = try #require(created.string("group", "id"))
-            let oldCode = try #require(created.string("group", "inviteCode"))
+            let (aki, ben, cho, groupID, oldCode) = try await Self.trip(api)
             let dan = try #require(
                 try await api.call(.post, "/api/groups/\(groupID)/members", token: aki, json: #"{"name":"Dan"}"#)
                     .string("member", "id"))
@@ -98,13 +107,7 @@ struct GroupTests {
     func noSelfEscalation(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
             // setup: Aki owns the group; Ben and Cho join and are made admins; Ben may not mark paid
-            let (aki, _) = try await api.register("Aki")
-            let (ben, _) = try await api.register("Ben")
-            let (cho, _) = try await api.register("Cho")
-            let created = try await api.call(
-                .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"MYR"}"#)
-            let groupID = try #require(created.string("group", "id"))
-            let code = try #require(created.string("group", "inviteCode"))
+            let (aki, ben, cho, groupID, code) = try await Self.trip(api)
             var ids: [String] = []
             for token in [ben, cho] {
                 let joined = try await api.call(

@@ -169,31 +169,29 @@ public struct AccountUseCases: Sendable {
         let typed = normalized ?? raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let account = user.map { "user:" + $0.id.text } ?? "typed:" + typed
         let address = origin.clientAddress ?? "unknown"
-        var counted: [RateLimiter.Reservation] = []
-        do {
-            counted.append(try await limiter.reserve(limits.loginAddress, subject: Self.addressSubject(origin)))
-            counted.append(
-                try await limiter.reserve(
-                    limits.loginAccountAddress, subject: RateLimiter.subject(account + " address:" + address)))
-            let knownAddress =
-                if let user {
-                    try await accounts.hasSession(
-                        userID: user.id, fromAddress: address, since: now() - Self.sessionLifetime)
-                } else { false }
-            if !knownAddress {
-                counted.append(try await limiter.reserve(limits.loginAccount, subject: RateLimiter.subject(account)))
-            }
+        let knownAddress =
             if let user {
+                try await accounts.hasSession(
+                    userID: user.id, fromAddress: address, since: now() - Self.sessionLifetime)
+            } else { false }
+        var limited: [(rule: RateLimiter.Rule, subject: String)] = [
+            (limits.loginAddress, Self.addressSubject(origin)),
+            (limits.loginAccountAddress, RateLimiter.subject(account + " address:" + address)),
+        ]
+        if !knownAddress { limited.append((limits.loginAccount, RateLimiter.subject(account))) }
+        let counted = try await limiter.reserve(limited)
+        if let user {
+            do {
                 try await limiter.check(limits.loginSuccess, subject: RateLimiter.subject("user:" + user.id.text))
+            } catch {
+                try? await limiter.release(counted)
+                throw error
             }
-        } catch {
-            for reservation in counted { try? await limiter.release(reservation) }
-            throw error
         }
         // Always one hash, so an unknown account answers in the same time as a wrong password.
         let matches = try await passwords.verify(password, against: user?.passwordHash ?? unknownAccountHash)
         guard matches, let user, user.isActive else { throw AppError.invalidCredentials }  // the attempts stay counted
-        for reservation in counted { try await limiter.release(reservation) }
+        try await limiter.release(counted)
         try await limiter.record(limits.loginSuccess, subject: RateLimiter.subject("user:" + user.id.text))
         return try await startSession(for: user, device: device, origin: origin)
     }

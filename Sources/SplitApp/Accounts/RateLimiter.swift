@@ -40,10 +40,22 @@ public struct RateLimiter: Sendable {
         let times = try await attempts.attemptTimes(rule.scope, subject: subject, since: current - window)
         guard times.count > rule.limit else { return Reservation(id: id) }
         try await attempts.forget(id: id)
-        // The wait until fewer than `limit` attempts remain inside the window.
-        let others = times.count - 1
-        let freeing = times[min(max(others - rule.limit, 0), times.count - 1)]
-        throw AppError.rateLimited(retryAfterSeconds: Int((freeing + window - current + 999) / 1_000))
+        throw Self.refusal(times, counted: times.count - 1, rule, now: current)
+    }
+
+    /// Reserves an attempt under each rule in turn; when one refuses, the ones already reserved
+    /// are taken back, so a refused request counts nowhere.
+    public func reserve(_ each: [(rule: Rule, subject: String)]) async throws -> [Reservation] {
+        var reserved: [Reservation] = []
+        for (rule, subject) in each {
+            do {
+                reserved.append(try await reserve(rule, subject: subject))
+            } catch {
+                for reservation in reserved { try? await release(reservation) }
+                throw error
+            }
+        }
+        return reserved
     }
 
     /// Refuses, without counting anything, when the subject has used up the rule's window:
@@ -53,8 +65,15 @@ public struct RateLimiter: Sendable {
         let current = now()
         let times = try await attempts.attemptTimes(rule.scope, subject: subject, since: current - window)
         guard times.count >= rule.limit else { return }
-        let freeing = times[times.count - rule.limit]
-        throw AppError.rateLimited(retryAfterSeconds: Int((freeing + window - current + 999) / 1_000))
+        throw Self.refusal(times, counted: times.count, rule, now: current)
+    }
+
+    /// The refusal once `counted` earlier attempts (in `times`, oldest first) fill the window,
+    /// with the wait until fewer than `limit` remain inside it.
+    private static func refusal(_ times: [Int64], counted: Int, _ rule: Rule, now current: Int64) -> AppError {
+        let freeing = times[min(max(counted - rule.limit, 0), times.count - 1)]
+        let window = Int64(rule.windowSeconds) * 1_000
+        return .rateLimited(retryAfterSeconds: Int((freeing + window - current + 999) / 1_000))
     }
 
     /// Counts one attempt that already happened.
@@ -67,6 +86,10 @@ public struct RateLimiter: Sendable {
     /// Takes back a reserved attempt that turned out not to count (a right password).
     public func release(_ reservation: Reservation) async throws {
         try await attempts.forget(id: reservation.id)
+    }
+
+    public func release(_ reservations: [Reservation]) async throws {
+        for reservation in reservations { try await release(reservation) }
     }
 
     /// Subjects are stored hashed: typed text (emails, phone numbers, addresses) stays out of

@@ -77,18 +77,12 @@ public struct GroupUseCases: Sendable {
         func guarding<T: Sendable>(
             _ caller: Caller, _ origin: RequestOrigin, _ lookUp: () async throws -> T?
         ) async throws -> T? {
-            let address = try await limiter.reserve(
-                rule, subject: RateLimiter.subject("address:" + (origin.clientAddress ?? "unknown")))
-            let user: RateLimiter.Reservation
-            do {
-                user = try await limiter.reserve(rule, subject: RateLimiter.subject("user:" + caller.user.id.text))
-            } catch {
-                try? await limiter.release(address)
-                throw error
-            }
+            let counted = try await limiter.reserve([
+                (rule, RateLimiter.subject("address:" + (origin.clientAddress ?? "unknown"))),
+                (rule, RateLimiter.subject("user:" + caller.user.id.text)),
+            ])
             guard let found = try await lookUp() else { return nil }
-            try await limiter.release(address)
-            try await limiter.release(user)
+            try await limiter.release(counted)
             return found
         }
     }

@@ -46,6 +46,9 @@ let package = Package(
         // The HTTP contract: types, client and server protocol generated from openapi.yaml.
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        // Reads openapi.yaml at start-up so every request body is checked against the bounds it
+        // states (RequestBodyLimits); already in the build for the generator.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The generated client's transport on URLSession (end-to-end tests now, the SDK next).
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
         // The SDK's offline store: the queue of writes made while the server is unreachable.
@@ -101,6 +104,7 @@ let package = Package(
         .target(
             name: "SplitApp",
             dependencies: ["SplitCore", "SplitStore", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Accounts/Resources/common-passwords.txt")],
             swiftSettings: swiftSettings
         ),
         // The HTTP contract: openapi.yaml and the code swift-openapi-generator makes from it.
@@ -130,6 +134,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Yams", package: "Yams"),
             ],
             resources: [.copy("Web/Templates"), .copy("Web/Static")],
             swiftSettings: swiftSettings

@@ -1,4 +1,5 @@
 import Foundation
+import SplitCore
 import SplitStore
 
 /// Why a use case refused, in the domain's words (STYLE §15): what was wrong and with which
@@ -52,6 +53,18 @@ public enum AppError: Error, Sendable, Equatable {
         case .archived: self = .archived
         case .inactiveMember(let id):
             self = .invalid(field: "memberId", message: "\(id.text) is not an active member of this group.")
+        case .groupFull:
+            self = .invalid(
+                field: "group",
+                message: "This group has \(GroupBounds.membersPerGroup) members, the most one group holds.")
+        case .ledgerBound(let code):
+            let most = (try? Currency(code: code)).map {
+                Money(minorUnits: GroupBounds.balance, currency: $0).decimalString + " " + code
+            }
+            self = .invalid(
+                field: "amount",
+                message: "This would take a balance in \(code) past the most one group holds"
+                    + " (\(most ?? String(GroupBounds.balance)) per member). Record it in another group.")
         }
     }
 }

@@ -60,7 +60,11 @@ public func buildApplication(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: specification)))
     }
-    try handler.registerHandlers(on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]))
+    let bodyLimits = RequestBodyLimitsMiddleware(
+        limits: try RequestBodyLimits.fromSpecification(specification),
+        maxBodyBytes: configuration.limits.maxBodyBytes)
+    try handler.registerHandlers(
+        on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]), middlewares: [bodyLimits])
     web.register(on: router)
 
     let serverLogger = logger

@@ -306,7 +306,13 @@ public struct GroupStore: Sendable {
         ).first().map { try MemberRecord(row: $0) }
     }
 
+    /// Adds a member row, refusing the one past `GroupBounds.membersPerGroup` (every caller holds
+    /// the group's lock from `GroupLog.begin` or is creating the group).
     private static func insert(_ member: MemberRecord, _ sql: any SQLDatabase) async throws {
+        let count = try await sql.raw(
+            "SELECT COUNT(*) AS n FROM members WHERE group_id = \(bind: member.groupID.text)"
+        ).first()?.decode(column: "n", as: Int.self)
+        guard (count ?? 0) < GroupBounds.membersPerGroup else { throw WriteRefusal.groupFull }
         try await sql.raw(
             """
             INSERT INTO members (id, group_id, user_id, name, role, can_add_expenses, can_edit_own_expenses,

@@ -6,6 +6,17 @@ import SplitCore
 /// costs the same at any number of expenses: each member's net per currency (DESIGN §3: net =
 /// paid − owed + sent − received), and who owes whom, pair by pair (the "don't simplify" view,
 /// SplitCore's `PairwiseDebts`).
+/// The bounds that keep every sum of a group's money inside Int64 (issue 14): each amount is at
+/// most 10^13 minor units (`MoneyInput`), each member's net and each pair's debt in a currency at
+/// most `balance` (checked by `Ledger.apply` on every write), and a group holds at most
+/// `membersPerGroup` members, so all of a group's nets or debts add up to at most 2 · 10^17.
+public enum GroupBounds {
+    /// 10^15 minor units either way: 10 trillion USD, 1 quadrillion JPY.
+    public static let balance: Int64 = 1_000_000_000_000_000
+    /// Members of one group, active or not.
+    public static let membersPerGroup = 200
+}
+
 enum Ledger {
     /// What one write (or its undoing) moves, in one currency.
     struct Effect {
@@ -46,13 +57,23 @@ enum Ledger {
 
     /// Adds an effect to the ledger: one statement for the nets and one for the pairs, each row
     /// hit once, in key order.
+    ///
+    /// Refuses (`WriteRefusal.ledgerBound`, the transaction then rolls back) a write that would
+    /// take a member's net or a pair's debt past `GroupBounds.balance`: every amount is at most
+    /// 10^13 minor units, so the stored sum it lands on cannot overflow first.
     static func apply(_ effect: Effect, groupID: UUID, _ sql: any SQLDatabase) async throws {
         let nets = effect.nets.filter { $0.value != 0 }.sorted { $0.key.text < $1.key.text }
-        try await MultiRowInsert.run(
+        func check(_ row: any SQLRow) throws {
+            let value = try row.decode(column: "total", as: Int64.self)
+            guard (-GroupBounds.balance...GroupBounds.balance).contains(value) else {
+                throw WriteRefusal.ledgerBound(currency: effect.currency)
+            }
+        }
+        try await MultiRowInsert.returning(
             "INSERT INTO balances (group_id, member_id, currency, net)",
             nets.map { [groupID.text, $0.key.text, effect.currency, $0.value] },
-            then: "ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net", on: sql
-        )
+            then: "ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net"
+                + " RETURNING net AS total", on: sql, read: check)
         // Each pair once, lower id first, signed: what the lower owes the higher.
         var pairs: [Pair: Int64] = [:]
         for debt in effect.debts {
@@ -66,11 +87,11 @@ enum Ledger {
         let rows = pairs.filter { $0.value != 0 }.sorted {
             ($0.key.lower, $0.key.higher) < ($1.key.lower, $1.key.higher)
         }
-        try await MultiRowInsert.run(
+        try await MultiRowInsert.returning(
             "INSERT INTO pair_debts (group_id, currency, lower_member_id, higher_member_id, owed)",
             rows.map { [groupID.text, effect.currency, $0.key.lower, $0.key.higher, $0.value] },
             then: "ON CONFLICT (group_id, currency, lower_member_id, higher_member_id)"
-                + " DO UPDATE SET owed = pair_debts.owed + excluded.owed", on: sql)
+                + " DO UPDATE SET owed = pair_debts.owed + excluded.owed RETURNING owed AS total", on: sql, read: check)
     }
 
     private struct Pair: Hashable {

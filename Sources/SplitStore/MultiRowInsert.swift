@@ -13,6 +13,14 @@ enum MultiRowInsert {
     static func run(
         _ head: String, _ rows: [[any Encodable & Sendable]], then tail: String = "", on sql: any SQLDatabase
     ) async throws {
+        _ = try await returning(head, rows, then: tail, on: sql, read: { _ in })
+    }
+
+    /// The same, handing each row a `RETURNING` tail yields to `read`.
+    static func returning(
+        _ head: String, _ rows: [[any Encodable & Sendable]], then tail: String, on sql: any SQLDatabase,
+        read: (any SQLRow) throws -> Void
+    ) async throws {
         for start in stride(from: 0, to: rows.count, by: rowsPerStatement) {
             var query = SQLQueryString(head + " VALUES ")
             for (index, row) in rows[start..<min(start + rowsPerStatement, rows.count)].enumerated() {
@@ -24,7 +32,7 @@ enum MultiRowInsert {
                 query.appendLiteral(")")
             }
             if !tail.isEmpty { query.appendLiteral(" " + tail) }
-            try await sql.raw(query).run()
+            for row in try await sql.raw(query).all() { try read(row) }
         }
     }
 }

@@ -39,8 +39,13 @@ final class SQLiteHandle: SQLDatabase, @unchecked Sendable {
         self.eventLoop = MultiThreadedEventLoopGroup.singleton.any()
     }
 
-    /// Opens (or creates) the file at `path`.
+    /// Opens (or creates) the file at `path`. The file holds password hashes, token hashes and
+    /// client addresses: it is created readable by its owner only (0600), and an existing one
+    /// open to others is narrowed to that; SQLite gives its `-wal` and `-shm` files the same mode.
     static func open(path: String, logger: Logger) throws -> SQLiteHandle {
+        if path != ":memory:", !path.hasPrefix("file:") {
+            try ownerOnly(path)
+        }
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite_nio_sqlite3_open_v2(path, &connection, flags, nil)
@@ -51,6 +56,22 @@ final class SQLiteHandle: SQLDatabase, @unchecked Sendable {
         }
         sqlite_nio_sqlite3_extended_result_codes(connection, 1)
         return SQLiteHandle(connection: connection, logger: logger)
+    }
+
+    private static func ownerOnly(_ path: String) throws {
+        let files = FileManager.default
+        if !files.fileExists(atPath: path) {
+            guard files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw SQLiteFailure(code: SQLITE_CANTOPEN, message: "cannot create \(path)")
+            }
+            return
+        }
+        for file in [path, path + "-wal", path + "-shm"] {
+            guard let mode = (try? files.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
+                mode & 0o077 != 0
+            else { continue }
+            try files.setAttributes([.posixPermissions: mode & 0o700], ofItemAtPath: file)
+        }
     }
 
     func close() {

@@ -71,4 +71,9 @@ public enum WriteRefusal: Error, Equatable {
     case archived
     /// A member the write names (payer, debtor, party to a transfer) is no longer active.
     case inactiveMember(UUID)
+    /// The write would take a member's balance or a pair's debt in this currency past
+    /// `GroupBounds.balance`.
+    case ledgerBound(currency: String)
+    /// The group already holds `GroupBounds.membersPerGroup` members.
+    case groupFull
 }

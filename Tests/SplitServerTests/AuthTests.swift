@@ -133,6 +133,9 @@ struct AuthTests {
                 (#"{"email":"not-an-email","password":"correct horse","displayName":"A"}"#, "email"),
                 (#"{"phone":"0123","password":"correct horse","displayName":"A"}"#, "phone"),
                 (#"{"email":"a@example.com","password":"short","displayName":"A"}"#, "password"),
+                // Among the 10,000 most common passwords, in any case (issue 14 item 13).
+                (#"{"email":"a@example.com","password":"Password1","displayName":"A"}"#, "password"),
+                (#"{"email":"a@example.com","password":"QWERTYUIOP","displayName":"A"}"#, "password"),
                 (
                     #"{"email":"a@example.com","password":"\#(String(repeating: "p", count: 129))","displayName":"A"}"#,
                     "password"
@@ -172,6 +175,11 @@ struct AuthTests {
                 json: #"{"currentPassword":"nope nope","newPassword":"new secret 1"}"#)
             #expect(
                 wrong.status == .unprocessableContent && wrong.string("error", "details", "field") == "currentPassword")
+            let common = try await api.call(
+                .post, "/auth/password", token: token,
+                json: #"{"currentPassword":"\#(long)a","newPassword":"baseball"}"#)
+            #expect(
+                common.status == .unprocessableContent && common.string("error", "details", "field") == "newPassword")
             let changed = try await api.call(
                 .post, "/auth/password", token: token,
                 json: #"{"currentPassword":"\#(long)a","newPassword":"new secret 1"}"#)

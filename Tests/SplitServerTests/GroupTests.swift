@@ -306,10 +306,11 @@ struct BadInputTests {
                 (.patch, "/api/groups/\(groupID)/members/\(memberID)", #"{"canMarkPaid":"yes"}"#, .badRequest),
                 (.patch, "/api/groups/\(groupID)/members/not-a-uuid", #"{"name":"A"}"#, .notFound),
                 (.post, "/api/groups/\(groupID)/members", #"{"name":"\#(longName)"}"#, .unprocessableContent),
-                (.post, "/api/groups/join", #"{"inviteCode":"\#(longName)"}"#, .notFound),
+                // Past the spec's maxLength: refused before anything is looked up.
+                (.post, "/api/groups/join", #"{"inviteCode":"\#(longName)"}"#, .unprocessableContent),
                 (.post, "/api/groups/join", #"{"inviteCode":"x","memberId":"12"}"#, .unprocessableContent),
                 (.post, "/auth/login", #"{"emailOrPhone":["a"],"password":"p"}"#, .badRequest),
-                (.post, "/auth/login", #"{"emailOrPhone":"\#(longName)","password":"p"}"#, .unauthorized),
+                (.post, "/auth/login", #"{"emailOrPhone":"\#(longName)","password":"p"}"#, .unprocessableContent),
             ]
             for (method, path, body, expected) in cases {
                 let reply = try await api.call(method, path, token: aki, json: body)

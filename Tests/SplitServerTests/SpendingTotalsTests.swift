@@ -49,4 +49,18 @@ struct SpendingTotalsTests {
         // 1,501 × 334/1,000 = 501.3 and × 333/1,000 = 499.8 twice: 501 + 500 + 500
         #expect(members == [aki.text: 1000 + 501, ben.text: 1000 + 500, cho.text: 1000 + 500])
     }
+
+    @Test("totals past Int64 draw no chart instead of trapping (issue 14 item 2)")
+    func overflowDrawsNothing() throws {
+        // 1,000,000 expenses of the largest amount add up past Int64; two near Int64.max show it
+        let near = Int64.max / 2 + 1
+        let expenses = [
+            expense(near, "JPY", category: food, shares: [(aki, near)]),
+            expense(near, "JPY", category: food, shares: [(aki, near)]),
+        ]
+        let totals = SpendingTotals(
+            expenses: expenses, categoryNames: [food: "Meal"], homeCurrency: try Currency(code: "JPY"))
+        #expect(totals.tooLarge)
+        #expect(totals.perCategory.isEmpty && totals.perMember.isEmpty)
+    }
 }

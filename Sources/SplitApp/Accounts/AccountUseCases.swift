@@ -258,6 +258,10 @@ public struct AccountUseCases: Sendable {
         guard AccountInput.passwordLength.contains(password.count) else {
             throw AppError.invalid(field: field, message: "A password has 8 to 128 characters.")
         }
+        guard !CommonPasswords.contains(password) else {
+            throw AppError.invalid(
+                field: field, message: "That password is one of the most common ones; choose one nobody would guess.")
+        }
     }
 
     static func device(_ entered: EnteredDevice) throws -> EnteredDevice {

@@ -237,15 +237,20 @@ struct EnteredSplitReader {
             guard let items = input.items else {
                 throw AppError.invalid(field: field + ".items", message: "items is missing.")
             }
+            try ExpenseLimits.checkCount(items.count, atMost: ExpenseLimits.items, field: field + ".items")
+            try ExpenseLimits.checkCount(
+                input.extras?.count ?? 0, atMost: ExpenseLimits.extras, field: field + ".extras")
             let splitItems = try items.enumerated().map { index, item in
                 let path = "\(field).items[\(index)]"
+                try ExpenseLimits.checkText(item.description, field: path + ".description")
                 return SplitItem(
                     description: item.description,
                     amount: try MoneyInput.amount(item.amount, currency, field: path + ".amount"),
                     rule: try rule(item.split, field: path + ".split"))
             }
             let extras = try (input.extras ?? []).enumerated().map { index, extra in
-                SplitExtra(
+                try ExpenseLimits.checkText(extra.description, field: "\(field).extras[\(index)].description")
+                return SplitExtra(
                     description: extra.description,
                     amount: try MoneyInput.amount(
                         extra.amount, currency, field: "\(field).extras[\(index)].amount", allowNegative: true))
@@ -259,6 +264,7 @@ struct EnteredSplitReader {
         _ entries: [EnteredAmount]?, field: String, key: String, value: String
     ) throws -> [MemberDecimal] {
         guard let entries else { throw AppError.invalid(field: "\(field).\(key)", message: "\(key) is missing.") }
+        try ExpenseLimits.checkCount(entries.count, atMost: ExpenseLimits.membersPerSplit, field: "\(field).\(key)")
         return try entries.enumerated().map { index, entry in
             let path = "\(field).\(key)[\(index)]"
             return MemberDecimal(
@@ -275,6 +281,7 @@ struct EnteredSplitReader {
 
     private mutating func ids(_ texts: [String]?, field: String) throws -> [MemberID] {
         guard let texts else { throw AppError.invalid(field: field, message: "\(field) is missing.") }
+        try ExpenseLimits.checkCount(texts.count, atMost: ExpenseLimits.membersPerSplit, field: field)
         return try texts.enumerated().map { try note($1, "\(field)[\($0)]") }
     }
 
@@ -282,6 +289,7 @@ struct EnteredSplitReader {
         _ entries: [EnteredAmount]?, field: String, allowNegative: Bool
     ) throws -> [MemberAmount] {
         guard let entries else { throw AppError.invalid(field: field, message: "\(field) is missing.") }
+        try ExpenseLimits.checkCount(entries.count, atMost: ExpenseLimits.membersPerSplit, field: field)
         return try entries.enumerated().map { index, entry in
             let path = "\(field)[\(index)]"
             return MemberAmount(

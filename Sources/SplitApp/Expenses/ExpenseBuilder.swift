@@ -23,6 +23,7 @@ extension ExpenseUseCases {
         var noted: [(MemberID, String)] = []
         let payers: [MemberAmount]
         if let paidBy = entered.paidBy {
+            try ExpenseLimits.checkCount(paidBy.count, atMost: ExpenseLimits.membersPerSplit, field: "paidBy")
             payers = try paidBy.enumerated().map { index, entry in
                 let id = try MoneyInput.member(entry.memberId, field: "paidBy[\(index)].memberId")
                 noted.append((id, "paidBy[\(index)].memberId"))
@@ -44,6 +45,7 @@ extension ExpenseUseCases {
             rule = try reader.rule(
                 EnteredSplit(mode: .equal, memberIds: active.sorted().map(\.description)), field: "split")
         }
+        try ExpenseLimits.checkStoredSize(rule)
         for (member, field) in noted + reader.members where !active.contains(member) {
             throw AppError.invalid(field: field, message: "\(member) is not an active member of this group.")
         }

@@ -11,6 +11,9 @@ struct SpendingTotals {
     var perMember: [(key: String, value: Int64)] = []
     var perCategory: [(key: String, value: Int64)] = []
     var unconverted = 0
+    /// A total passed Int64 (only a group past `GroupBounds` sizes could; a million expenses of
+    /// 10^13 minor units would): no chart is drawn rather than a wrong one.
+    var tooLarge = false
 
     init(expenses: [ExpenseRecord], categoryNames: [UUID: String], homeCurrency: Currency) {
         currency = homeCurrency
@@ -29,7 +32,11 @@ struct SpendingTotals {
                 unconverted += 1
                 continue
             }
-            categories[categoryNames[expense.categoryID] ?? "Other", default: 0] += home
+            func add(_ amount: Int64, to total: inout Int64) {
+                let (sum, overflow) = total.addingReportingOverflow(amount)
+                if overflow { tooLarge = true } else { total = sum }
+            }
+            add(home, to: &categories[categoryNames[expense.categoryID] ?? "Other", default: 0])
             // Each share's part of the home amount, apportioned like a split (DESIGN §3), so the
             // parts add up to the amount charged.
             let shares = expense.liveShares
@@ -46,8 +53,9 @@ struct SpendingTotals {
             } else {
                 continue
             }
-            for (share, part) in zip(shares, parts) { members[share.memberID.text, default: 0] += part }
+            for (share, part) in zip(shares, parts) { add(part, to: &members[share.memberID.text, default: 0]) }
         }
+        guard !tooLarge else { return }
         perMember = members.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }
         perCategory = categories.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }
     }

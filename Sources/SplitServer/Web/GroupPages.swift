@@ -180,6 +180,7 @@ extension WebApp {
         let chartCurrency: String
         let unconverted: Int
         let hasUnconverted: Bool
+        let tooLarge: Bool
         let expenseCount: Int
         let activity: [Activity]
     }
@@ -215,7 +216,7 @@ extension WebApp {
                 totals.perCategory.map { (label: $0.key, value: $0.value) }, currency: totals.currency,
                 title: "Spent per category"),
             chartCurrency: totals.currency.code, unconverted: totals.unconverted,
-            hasUnconverted: totals.unconverted > 0, expenseCount: expenses.count,
+            hasUnconverted: totals.unconverted > 0, tooLarge: totals.tooLarge, expenseCount: expenses.count,
             activity: activity.map {
                 .init(summary: $0.summary, when: WebFormat.dateTime($0.at))
             })

@@ -196,7 +196,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SplitAppTests",
-            dependencies: ["SplitApp", "SplitStore", "SplitCore", "SplitTestSupport"],
+            dependencies: [
+                "SplitApp", "SplitStore", "SplitCore", "SplitTestSupport", .product(name: "SQLKit", package: "sql-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -60,7 +60,9 @@ public final class Database: Sendable {
             }
             return Database(backend: .sqlite, storage: .sqlite(connection, AsyncLock()), logger: logger)
         case .postgres(let url):
-            let source = PostgresConnectionSource(sqlConfiguration: try SQLPostgresConfiguration(url: url))
+            let source = PostgresConnectionSource(
+                sqlConfiguration: try SQLPostgresConfiguration(
+                    url: DatabaseConfiguration.postgresURLWithTLSDefault(url)))
             let pool = EventLoopGroupConnectionPool(
                 source: source,
                 maxConnectionsPerEventLoop: 8,

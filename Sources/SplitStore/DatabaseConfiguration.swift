@@ -27,6 +27,25 @@ public enum DatabaseConfiguration: Sendable, Equatable, CustomStringConvertible 
         if case .sqlite(let path) = self, path.isEmpty { throw .missingPath }
     }
 
+    /// The PostgreSQL URL as the connection uses it: an `sslmode` (or `tlsmode`, `ssl`, `tls`)
+    /// in the URL is honoured as written; without one, a server on another host must speak TLS
+    /// with a certificate that checks out (`require`), so a password and the data never cross a
+    /// network in plain text by a silent fallback. A loopback host or a Unix socket keeps
+    /// `prefer` (TLS when the server offers it). `sslmode=disable` opts out explicitly.
+    public static func postgresURLWithTLSDefault(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return url }
+        let items = components.queryItems ?? []
+        if items.contains(where: { ["sslmode", "tlsmode", "ssl", "tls"].contains($0.name.lowercased()) }) {
+            return url
+        }
+        let host = (components.host ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let isLocal =
+            host.isEmpty || host == "localhost" || host.hasPrefix("127.") || host == "::1" || host.hasPrefix("/")
+        guard !isLocal else { return url }
+        components.queryItems = items + [URLQueryItem(name: "sslmode", value: "require")]
+        return components.string ?? url
+    }
+
     /// For the start-up log line: the backend and where, never a password.
     public var description: String {
         switch self {

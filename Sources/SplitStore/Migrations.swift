@@ -407,6 +407,50 @@ public enum Migrations {
                 "CREATE INDEX auth_attempts_by_time ON auth_attempts (at)",
             ]
         ),
+        Migration(
+            id: "0010_append_only_history",
+            statements: [],
+            fill: { sql in
+                // The payment history and the activity list are the audit trail (DESIGN §3):
+                // rows are added, never changed or removed, whoever holds a connection (issue 14
+                // item 15). Trigger syntax differs, so each database gets its own.
+                let tables = ["payment_history", "activity"]
+                if sql.dialect.name == "sqlite" {
+                    for table in tables {
+                        for event in ["UPDATE", "DELETE"] {
+                            try await sql.raw(
+                                """
+                                CREATE TRIGGER \(unsafeRaw: table)_no_\(unsafeRaw: event.lowercased())
+                                BEFORE \(unsafeRaw: event) ON \(unsafeRaw: table)
+                                BEGIN SELECT RAISE(ABORT, '\(unsafeRaw: table) is append-only'); END
+                                """
+                            ).run()
+                        }
+                    }
+                } else {
+                    try await sql.raw(
+                        """
+                        CREATE FUNCTION refuse_append_only_change() RETURNS trigger LANGUAGE plpgsql AS $$
+                        BEGIN RAISE EXCEPTION '% is append-only', TG_TABLE_NAME; END $$
+                        """
+                    ).run()
+                    for table in tables {
+                        try await sql.raw(
+                            """
+                            CREATE TRIGGER \(unsafeRaw: table)_append_only BEFORE UPDATE OR DELETE ON \(unsafeRaw: table)
+                            FOR EACH ROW EXECUTE FUNCTION refuse_append_only_change()
+                            """
+                        ).run()
+                        try await sql.raw(
+                            """
+                            CREATE TRIGGER \(unsafeRaw: table)_no_truncate BEFORE TRUNCATE ON \(unsafeRaw: table)
+                            FOR EACH STATEMENT EXECUTE FUNCTION refuse_append_only_change()
+                            """
+                        ).run()
+                    }
+                }
+            }
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

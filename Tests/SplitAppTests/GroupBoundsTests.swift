@@ -2,6 +2,7 @@ import Foundation
 import SplitApp
 import SplitCore
 import SplitStore
+import SQLKit
 import SplitTestSupport
 import Testing
 
@@ -162,6 +163,40 @@ struct SQLiteFileModeTests {
                 #expect(mode == 0o600, "\(path + suffix): \(String(mode ?? 0, radix: 8))")
             }
             try await database.close()
+        }
+    }
+}
+
+@Suite("The audit trail")
+struct AuditTrailTests {
+    @Test(
+        "payment history and activity refuse UPDATE and DELETE from any connection (issue 14 item 15)",
+        arguments: TestDatabases.all)
+    func appendOnly(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: an expense and a paid mark leave one row in each table
+            let view = try await trip.create(trip.ramen())
+            let share = try #require(view.expense.liveShares.first { $0.memberID == trip.boMember.uuid })
+            _ = try await trip.expenses.setSharePaid(share.id, true, reason: nil, caller: trip.bo, origin: trip.origin)
+            func count(_ table: String) async throws -> Int {
+                try await trip.database.read { sql in
+                    try await sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first()!.decode(
+                        column: "n", as: Int.self)
+                }
+            }
+            let before = (try await count("payment_history"), try await count("activity"))
+            #expect(before.0 == 1 && before.1 >= 2)
+            // act and validate: every change is refused and nothing moves
+            for statement in [
+                "UPDATE payment_history SET reason = 'edited'", "DELETE FROM payment_history",
+                "UPDATE activity SET actor_name = 'someone else'", "DELETE FROM activity",
+            ] {
+                await #expect(throws: (any Error).self, "\(statement)") {
+                    try await trip.database.transaction { try await $0.raw("\(unsafeRaw: statement)").run() }
+                }
+            }
+            #expect(try await count("payment_history") == before.0)
+            #expect(try await count("activity") == before.1)
         }
     }
 }

@@ -7,8 +7,10 @@ public enum AccountInput {
     public static let displayNameLength = 1...100
 
     /// Trimmed and lower-cased; nil unless it looks like `local@domain.tld` with no spaces.
+    /// In Unicode's composed form (NFC), so "café" typed either way is one account.
     public static func normalizedEmail(_ raw: String) -> String? {
-        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let email = raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
+            .lowercased()
         guard email.unicodeScalars.count <= 254, !email.contains(where: \.isWhitespace),
             !containsControlCharacters(email, allowingLineBreaks: false)
         else { return nil }
@@ -35,15 +37,60 @@ public enum AccountInput {
     /// Whether a login string is an email (else it is read as a phone number).
     public static func isEmailLogin(_ raw: String) -> Bool { raw.contains("@") }
 
-    /// Trimmed display name, or nil when empty, longer than 100 characters or holding control
-    /// characters. Characters are Unicode scalars, as the database's `length()` and JSON
-    /// Schema's `maxLength` count them ("👍🏽" is two).
+    /// Trimmed display name, or nil when `normalizedName` refuses it at 1–100 characters.
     public static func normalizedDisplayName(_ raw: String) -> String? {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard displayNameLength.contains(name.unicodeScalars.count),
-            !containsControlCharacters(name, allowingLineBreaks: false)
+        normalizedName(raw, length: displayNameLength)
+    }
+
+    /// A name people read next to money (a person, a group, a category): composed (NFC) and
+    /// trimmed, or nil when its length in Unicode scalars (as the database's `length()` and JSON
+    /// Schema's `maxLength` count them: "👍🏽" is two) is outside `length`, or it holds control
+    /// characters, bidirectional embeddings, overrides or isolates (U+202A–U+202E,
+    /// U+2066–U+2069, which can make "Aki" display as another name), nothing visible (only
+    /// U+FEFF, zero-width or filler characters), or more than `maxCombiningMarks` combining marks
+    /// on one character.
+    public static func normalizedName(_ raw: String, length: ClosedRange<Int>) -> String? {
+        let name = raw.precomposedStringWithCanonicalMapping.trimmingCharacters(
+            in: CharacterSet.whitespacesAndNewlines.union(invisibleScalars))
+        guard length.contains(name.unicodeScalars.count),
+            !containsControlCharacters(name, allowingLineBreaks: false),
+            !name.unicodeScalars.contains(where: { isBidiControl($0.value) }),
+            name.unicodeScalars.contains(where: { isVisible($0) })
         else { return nil }
+        var run = 0
+        for scalar in name.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .spacingMark:
+                run += 1
+                if run > maxCombiningMarks { return nil }
+            default:
+                run = 0
+            }
+        }
         return name
+    }
+
+    /// Combining marks one character may carry: scripts need two or three (Thai, Hebrew with
+    /// points); a stack of dozens is an attack on the page ("Zalgo" text).
+    public static let maxCombiningMarks = 4
+
+    private static let bidiControls: ClosedRange<UInt32> = 0x202A...0x202E
+    private static let bidiIsolates: ClosedRange<UInt32> = 0x2066...0x2069
+    private static func isBidiControl(_ value: UInt32) -> Bool {
+        bidiControls.contains(value) || bidiIsolates.contains(value)
+    }
+
+    /// Characters that draw nothing: format characters (U+FEFF, zero-width space and joiners)
+    /// and the filler letters some scripts have.
+    private static let invisibleScalars: CharacterSet = {
+        var set = CharacterSet(charactersIn: "\u{115F}\u{1160}\u{3164}\u{FFA0}\u{2800}\u{180E}")
+        set.insert(charactersIn: "\u{200B}\u{200C}\u{200D}\u{2060}\u{FEFF}\u{034F}")
+        return set
+    }()
+
+    private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.properties.isWhitespace && !invisibleScalars.contains(scalar)
+            && scalar.properties.generalCategory != .format
     }
 
     /// Whether text holds control characters (NUL, escapes, …), which no name or note needs and

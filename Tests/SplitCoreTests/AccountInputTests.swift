@@ -31,4 +31,33 @@ struct AccountInputTests {
         #expect(AccountInput.normalizedDisplayName(String(repeating: "a", count: 100)) != nil)
         #expect(AccountInput.normalizedDisplayName(String(repeating: "a", count: 101)) == nil)
     }
+
+    @Test("names and emails are composed (NFC): café typed two ways is one (issue 14 item 12)")
+    func composed() {
+        let decomposed = "cafe\u{0301}"
+        #expect(AccountInput.normalizedEmail("\(decomposed)@example.com") == "caf\u{00E9}@example.com")
+        #expect(AccountInput.normalizedDisplayName(decomposed)?.unicodeScalars.count == 4)
+        #expect(AccountInput.normalizedDisplayName(decomposed) == "caf\u{00E9}")
+    }
+
+    @Test("names that draw nothing, turn text around or stack marks are refused; real scripts are not")
+    func unreadableNames() {
+        for bad in [
+            "\u{FEFF}", "\u{200B}\u{200D}", " \u{3164} ", "\u{2800}",  // nothing visible
+            "Aki\u{202E}oB", "\u{2067}Bo\u{2069}", "\u{202A}Aki",  // direction overrides and isolates
+            "Z" + String(repeating: "\u{0336}", count: 90),  // 90 combining marks
+            "q\u{0300}\u{0301}\u{0302}\u{0303}\u{0304}",  // five on one letter
+        ] {
+            #expect(
+                AccountInput.normalizedDisplayName(bad) == nil,
+                "\(bad.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        for good in [
+            "Nguyễn Văn An", "สมชาย", "אָבִי", "محمد", "田中 太郎", "👍🏽 Bo", "Anne-Marie O'Neil",
+            "\u{FEFF}Aki",  // a stray byte-order mark is trimmed, not refused
+        ] {
+            #expect(AccountInput.normalizedDisplayName(good) != nil, "\(good)")
+        }
+        #expect(AccountInput.normalizedDisplayName("\u{FEFF}Aki") == "Aki")
+    }
 }

@@ -125,6 +125,34 @@ struct AuthTests {
         }
     }
 
+    @Test(
+        "an email typed composed or decomposed is one account; invisible and bidi names are refused",
+        arguments: TestDatabases.all)
+    func unicodeAccounts(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let first = try await api.call(
+                .post, "/auth/register",
+                json: #"{"email":"caf\u00e9@example.com","password":"correct horse","displayName":"Aki"}"#)
+            #expect(first.status == .created)
+            let again = try await api.call(
+                .post, "/auth/register",
+                json: #"{"email":"cafe\u0301@example.com","password":"correct horse","displayName":"Aki"}"#)
+            #expect(again.status == .conflict && again.string("error", "details", "field") == "email")
+            let login = try await api.call(
+                .post, "/auth/login", json: #"{"emailOrPhone":"CAFE\u0301@example.com","password":"correct horse"}"#)
+            #expect(login.status == .ok)
+            for name in [#"\ufeff"#, #"Aki\u202eoB"#] {
+                let reply = try await api.call(
+                    .post, "/auth/register",
+                    json:
+                        #"{"email":"x\#(UUID().uuidString.prefix(6))@example.com","password":"correct horse","displayName":"\#(name)"}"#
+                )
+                #expect(
+                    reply.status == .unprocessableContent && reply.string("error", "details", "field") == "displayName")
+            }
+        }
+    }
+
     @Test("registration validates each field and names it", arguments: TestDatabases.all)
     func registrationValidation(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -137,10 +137,10 @@ public struct CategoryUseCases: Sendable {
     static let isDefault = AppError.forbiddenBecause("The default categories cannot be renamed or deleted.")
 
     static func name(_ raw: String) throws -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...50).contains(name.unicodeScalars.count),
-            !AccountInput.containsControlCharacters(name, allowingLineBreaks: false)
-        else { throw AppError.invalid(field: "name", message: "A category name has 1 to 50 characters.") }
+        guard let name = AccountInput.normalizedName(raw, length: 1...50) else {
+            throw AppError.invalid(
+                field: "name", message: "A category name has 1 to 50 visible characters, without direction controls.")
+        }
         return name
     }
 

@@ -272,7 +272,8 @@ public enum Names {
     /// A name of 1–100 characters, trimmed.
     public static func name(_ raw: String, field: String) throws -> String {
         guard let name = AccountInput.normalizedDisplayName(raw) else {
-            throw AppError.invalid(field: field, message: "A name has 1 to 100 characters.")
+            throw AppError.invalid(
+                field: field, message: "A name has 1 to 100 visible characters, without direction controls.")
         }
         return name
     }

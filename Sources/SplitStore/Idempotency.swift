@@ -63,6 +63,11 @@ public struct IdempotencyStore: Sendable {
 }
 
 enum Idempotency {
+    /// How long a key answers with its first response: 30 days, longer than an offline phone
+    /// plausibly holds a queued create (a create past it is still caught by its client id).
+    /// Older keys are removed by the next keyed create (issue 14 item 10: they were kept forever).
+    static let window: Int64 = 30 * 86_400_000
+
     /// Runs `create` once per key, inside the caller's transaction. The key row is inserted
     /// first: a concurrent request with the same key waits on it (PostgreSQL's unique index;
     /// SQLite's single writer) and then finds the stored response, so 20 requests at once make
@@ -75,6 +80,8 @@ enum Idempotency {
             let (record, response) = try await create()
             return .created(record, response)
         }
+        // Index range on created_at: nothing to read when nothing has expired.
+        try await sql.raw("DELETE FROM idempotency_keys WHERE created_at < \(bind: now - window)").run()
         let inserted = try await sql.raw(
             """
             INSERT INTO idempotency_keys (user_id, key, request_hash, status, body, created_at)

@@ -451,6 +451,11 @@ public enum Migrations {
                 }
             }
         ),
+        Migration(
+            // Expired idempotency keys are removed by time (Idempotency.window).
+            id: "0011_idempotency_key_expiry",
+            statements: ["CREATE INDEX idempotency_keys_by_time ON idempotency_keys (created_at)"]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -2,10 +2,6 @@ import Foundation
 import SQLKit
 import SplitCore
 
-/// The running ledger, changed in the same transaction as the write that moves it, so a read
-/// costs the same at any number of expenses: each member's net per currency (DESIGN §3: net =
-/// paid − owed + sent − received), and who owes whom, pair by pair (the "don't simplify" view,
-/// SplitCore's `PairwiseDebts`).
 /// The bounds that keep every sum of a group's money inside Int64 (issue 14): each amount is at
 /// most 10^13 minor units (`MoneyInput`), each member's net and each pair's debt in a currency at
 /// most `balance` (checked by `Ledger.apply` on every write), and a group holds at most
@@ -17,6 +13,10 @@ public enum GroupBounds {
     public static let membersPerGroup = 200
 }
 
+/// The running ledger, changed in the same transaction as the write that moves it, so a read
+/// costs the same at any number of expenses: each member's net per currency (DESIGN §3: net =
+/// paid − owed + sent − received), and who owes whom, pair by pair (the "don't simplify" view,
+/// SplitCore's `PairwiseDebts`).
 enum Ledger {
     /// What one write (or its undoing) moves, in one currency.
     struct Effect {

@@ -57,6 +57,10 @@ public enum AppError: Error, Sendable, Equatable {
             self = .invalid(
                 field: "group",
                 message: "This group has \(GroupBounds.membersPerGroup) members, the most one group holds.")
+        case .tooManyGroups:
+            self = .invalid(
+                field: "group",
+                message: "You are in \(GroupBounds.groupsPerUser) groups, the most one account may be in.")
         case .ledgerBound(let code):
             let most = (try? Currency(code: code)).map {
                 Money(minorUnits: GroupBounds.balance, currency: $0).decimalString + " " + code

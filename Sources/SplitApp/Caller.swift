@@ -34,19 +34,26 @@ public struct CallerResolver: Sendable {
     let accounts: AccountStore
     let now: @Sendable () -> Int64
     let counter: SessionLookupCounter?
+    let writes: WriteThrottle?
 
-    public init(accounts: AccountStore, now: @escaping @Sendable () -> Int64, counter: SessionLookupCounter? = nil) {
+    public init(
+        accounts: AccountStore, now: @escaping @Sendable () -> Int64, counter: SessionLookupCounter? = nil,
+        writes: WriteThrottle? = nil
+    ) {
         self.accounts = accounts
         self.now = now
         self.counter = counter
+        self.writes = writes
     }
 
     /// The caller, or nil when the token is unknown, expired or revoked, or its account is
-    /// deactivated.
-    public func resolve(token: String) async throws -> Caller? {
+    /// deactivated. A request that writes (`isWrite`) is counted against the caller's writes per
+    /// minute, and refused with `AppError.rateLimited` past them, before anything runs.
+    public func resolve(token: String, isWrite: Bool = false) async throws -> Caller? {
         counter?.count.add(1, ordering: .relaxed)
         guard let (session, user) = try await accounts.authenticate(tokenHash: SessionToken.hash(token), now: now())
         else { return nil }
+        if isWrite { try writes?.spend(user.id) }
         return Caller(user: user, session: session)
     }
 }

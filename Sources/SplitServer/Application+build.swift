@@ -31,7 +31,9 @@ public func buildApplication(
 
     let now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
     let attempts = AttemptStore(database: database)
-    let callers = CallerResolver(accounts: AccountStore(database: database), now: now, counter: sessionLookups)
+    let callers = CallerResolver(
+        accounts: AccountStore(database: database), now: now, counter: sessionLookups,
+        writes: WriteThrottle(perMinute: configuration.limits.writesPerMinutePerUser, now: now))
     let accountUseCases = try await AccountUseCases(
         database: database, passwords: PasswordHasher(cost: configuration.bcryptCost),
         limits: configuration.limits.accounts, allowRegistration: configuration.allowRegistration, now: now)

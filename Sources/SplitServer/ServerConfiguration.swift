@@ -54,6 +54,9 @@ public struct ServerConfiguration: Sendable {
         /// Connections one client address may hold open at once (`HTTP_CONNECTIONS_PER_ADDRESS`);
         /// trusted proxies are not limited.
         public var connectionsPerAddress: Int = 64
+        /// Writes (API requests other than GET, web form posts) one account may make per minute on
+        /// one server (`WRITES_PER_MINUTE_PER_USER`); 0 turns the limit off.
+        public var writesPerMinutePerUser: Int = 1_200
 
         public init() {}
 
@@ -166,6 +169,11 @@ public struct ServerConfiguration: Sendable {
             "http.connections.per.address", env: "HTTP_CONNECTIONS_PER_ADDRESS", in: 1...100_000, unit: "connections")
         {
             self.limits.connectionsPerAddress = count
+        }
+        if let count = try number(
+            "writes.per.minute.per.user", env: "WRITES_PER_MINUTE_PER_USER", in: 0...1_000_000, unit: "writes")
+        {
+            self.limits.writesPerMinutePerUser = count
         }
         if let allow = text("allow.registration") {
             switch allow.lowercased() {

@@ -14,6 +14,7 @@ public struct GroupStore: Sendable {
             id: UUID(), groupID: group.id, userID: group.ownerUserID, name: ownerName, role: .owner,
             canEditAllExpenses: true, createdAt: group.createdAt, updatedAt: group.createdAt)
         try await database.transaction { sql in
+            try await Self.checkRoom(forUser: group.ownerUserID, sql)
             try await sql.raw(
                 """
                 INSERT INTO groups (id, name, description, home_currency, owner_user_id, invite_code, is_archived, version,
@@ -150,6 +151,7 @@ public struct GroupStore: Sendable {
                     guard member.isActive else { throw GroupStoreError.notFound }
                     return (group, member)
                 }
+                try await Self.checkRoom(forUser: userID, sql)
                 if let claimMemberID {
                     // The guard on user_id IS NULL makes two people claiming one name a race with one winner.
                     // Whoever holds the code may claim a name, so the name's rights do not come with
@@ -304,6 +306,16 @@ public struct GroupStore: Sendable {
         try await sql.raw(
             "SELECT * FROM members WHERE group_id = \(bind: groupID.text) AND user_id = \(bind: userID.text)"
         ).first().map { try MemberRecord(row: $0) }
+    }
+
+    /// Refuses a new membership to an account already in `GroupBounds.groupsPerUser` groups.
+    /// Two creates of one account racing on PostgreSQL may both pass: the bound holds to within
+    /// the account's concurrent requests, which is all a ceiling against piling up needs.
+    private static func checkRoom(forUser userID: UUID, _ sql: any SQLDatabase) async throws {
+        let count = try await sql.raw(
+            "SELECT COUNT(*) AS n FROM members WHERE user_id = \(bind: userID.text) AND is_active = \(bind: true)"
+        ).first()?.decode(column: "n", as: Int.self)
+        guard (count ?? 0) < GroupBounds.groupsPerUser else { throw WriteRefusal.tooManyGroups }
     }
 
     /// Adds a member row, refusing the one past `GroupBounds.membersPerGroup` (every caller holds

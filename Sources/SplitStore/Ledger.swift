@@ -11,6 +11,9 @@ public enum GroupBounds {
     public static let balance: Int64 = 1_000_000_000_000_000
     /// Members of one group, active or not.
     public static let membersPerGroup = 200
+    /// Groups one account is an active member of (issue 14 item 10): creating or joining one more
+    /// is refused. Not a money bound, but the same kind of ceiling on what one account can pile up.
+    public static let groupsPerUser = 500
 }
 
 /// The running ledger, changed in the same transaction as the write that moves it, so a read

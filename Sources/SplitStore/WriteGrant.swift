@@ -76,4 +76,6 @@ public enum WriteRefusal: Error, Equatable {
     case ledgerBound(currency: String)
     /// The group already holds `GroupBounds.membersPerGroup` members.
     case groupFull
+    /// The account is already an active member of `GroupBounds.groupsPerUser` groups.
+    case tooManyGroups
 }

@@ -94,6 +94,39 @@ struct GroupBoundsTests {
     }
 
     @Test(
+        "an account is in at most 500 groups: creating or joining one more is refused, nothing written",
+        arguments: TestDatabases.all)
+    func groupsPerUser(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: Bo is in the trip already; Bo creates groups up to the bound
+            let groups = GroupUseCases(database: trip.database, now: { milliseconds() }, makeInviteCode: { UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") })
+            let present = try await groups.groups(of: trip.bo).count
+            for index in present..<GroupBounds.groupsPerUser {
+                _ = try await groups.create(EnteredGroup(name: "Trip \(index)", homeCurrency: "JPY"), caller: trip.bo)
+            }
+            let aGroupOfAkis = try await groups.create(EnteredGroup(name: "Aki's", homeCurrency: "JPY"), caller: trip.aki)
+            // act: one more group, and joining Aki's
+            var createRefusal: (any Error)?
+            do {
+                _ = try await groups.create(EnteredGroup(name: "One too many", homeCurrency: "JPY"), caller: trip.bo)
+            } catch { createRefusal = error }
+            var joinRefusal: (any Error)?
+            do {
+                _ = try await groups.join(
+                    code: try #require(aGroupOfAkis.group.inviteCode), memberId: nil, name: nil, caller: trip.bo,
+                    origin: trip.origin)
+            } catch { joinRefusal = error }
+            // validate: both are the same 422 and Bo is still in exactly 500 groups
+            let expected = AppError.invalid(
+                field: "group", message: "You are in 500 groups, the most one account may be in.")
+            #expect(createRefusal.flatMap(Self.appError) == expected)
+            #expect(joinRefusal.flatMap(Self.appError) == expected)
+            #expect(try await groups.groups(of: trip.bo).count == GroupBounds.groupsPerUser)
+            #expect(try await groups.groups(of: trip.aki).count == 2)
+        }
+    }
+
+    @Test(
         "an itemized split past its counts, lengths or stored size is refused by field",
         arguments: [Database.Backend.sqlite])
     func expenseSize(backend: Database.Backend) async throws {

@@ -8,8 +8,8 @@ import Testing
 
 @testable import SplitServer
 
-/// Issue 14 items 7 and 8: oversized chunked bodies, caching of API answers, HTTPS headers and
-/// the session cookie's prefix.
+/// Issue 14 items 7, 8 and 10: oversized chunked bodies, caching of API answers, HTTPS headers,
+/// the session cookie's prefix, and writes per account per minute.
 @Suite("HTTP hardening")
 struct HTTPHardeningTests {
     @Test("a chunked body over the limit is a 413 with the envelope, not a 500")
@@ -27,6 +27,63 @@ struct HTTPHardeningTests {
             let answer = await connection.readResponse()
             #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(200))")
             #expect(answer.contains(#""code":"payload_too_large""#))
+        }
+    }
+
+    @Test("a header HTTP's parser refuses (a control character in Idempotency-Key) is a 400 with the envelope")
+    func parserRefusal() async throws {
+        try await TestApp.with(.sqlite, live: true) { api in
+            let port = try #require(api.client.port)
+            let connection = try ConnectionGuardTests.RawConnection(port: port)
+            let body = #"{"name":"Trip","homeCurrency":"JPY"}"#
+            connection.send(
+                "POST /api/groups HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Idempotency-Key: abc\u{01}def\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            let answer = await connection.readResponse()
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
+            #expect(answer.lowercased().contains("content-type: application/json"))
+            #expect(answer.contains(#""code":"bad_request""#), "\(answer)")
+            #expect(answer.contains("control character"))
+            // A well-formed request on a new connection is answered as usual.
+            let health = try await api.call(.get, "/health")
+            #expect(health.status == .ok)
+        }
+    }
+
+    @Test(
+        "writes per account per minute: past the limit an API write or a form post is a 429 and writes nothing; reads go on",
+        arguments: TestDatabases.all)
+    func writesPerMinute(backend: Database.Backend) async throws {
+        try await TestApp.with(backend, configure: { $0.limits.writesPerMinutePerUser = 3 }) { api in
+            // setup: Aki spends the three writes of the minute
+            let aki = try await api.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Trip","homeCurrency":"JPY"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            for name in ["Bo", "Cy"] {
+                let added = try await api.call(
+                    .post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"\#(name)"}"#)
+                #expect(added.status == .created, "\(added.text)")
+            }
+            // act: a fourth write through the API and one through the pages
+            let refused = try await api.call(
+                .post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Dee"}"#)
+            var browser = Browser(api)
+            browser.cookies[WebRequest.sessionCookie] = aki.token
+            _ = try await browser.get("/groups/\(groupID)/members")
+            let form = try await browser.post("/groups/\(groupID)/members", [("name", "Eve")])
+            // validate: both refused with the wait, nothing added; reads and another account go on
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.string("error", "code") == "rate_limited")
+            #expect(refused.headers[.retryAfter] == "20")
+            #expect(form.status == .tooManyRequests, "\(form.text.prefix(300))")
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki.token)
+            #expect(members.status == .ok)
+            #expect(!members.text.contains("Dee") && !members.text.contains("Eve"))
+            let bo = try await api.register("Bo")
+            let other = try await api.call(
+                .post, "/api/groups", token: bo.token, json: #"{"name":"Bo's","homeCurrency":"JPY"}"#)
+            #expect(other.status == .created)
         }
     }
 

@@ -43,18 +43,21 @@ enum CallerState: Sendable {
     case signedIn(Caller)
 
     /// Resolves a session token (nil: none sent).
-    static func resolve(token: String?, with resolver: CallerResolver) async throws -> CallerState {
+    /// A request that writes (`isWrite`) counts against the caller's writes per minute.
+    static func resolve(token: String?, isWrite: Bool, with resolver: CallerResolver) async throws -> CallerState {
         guard let token else { return .anonymous }
-        return try await resolver.resolve(token: token).map(CallerState.signedIn) ?? .invalid
+        return try await resolver.resolve(token: token, isWrite: isWrite).map(CallerState.signedIn) ?? .invalid
     }
 
     /// Resolves an `Authorization` header: a bearer token of plausible length, or invalid.
-    static func resolve(authorization header: String?, with resolver: CallerResolver) async throws -> CallerState {
+    static func resolve(authorization header: String?, isWrite: Bool, with resolver: CallerResolver) async throws
+        -> CallerState
+    {
         guard let header else { return .anonymous }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", (20...200).contains(parts[1].count) else {
             return .invalid
         }
-        return try await resolve(token: String(parts[1]), with: resolver)
+        return try await resolve(token: String(parts[1]), isWrite: isWrite, with: resolver)
     }
 }

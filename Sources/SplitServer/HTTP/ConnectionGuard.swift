@@ -1,5 +1,7 @@
+import HTTPTypes
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Keeps slow or piled-up connections from holding the server (issue 14: 300 half-sent requests
@@ -11,6 +13,10 @@ import NIOHTTPTypes
 /// - its body must arrive complete within `bodyTimeout` of its head;
 /// - one client address holds at most `perAddress` connections at once (trusted proxies are not
 ///   counted: every request behind them comes from their address).
+///
+/// It also gives the 400 that Hummingbird writes for a request HTTP's parser refuses (a control
+/// character in a header value, say) the API's error envelope: that answer is made before any
+/// middleware runs, so it would otherwise be a bare 400 with an empty body (issue 14 item 7).
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -52,6 +58,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let isTrustedProxy: @Sendable (String?) -> Bool
     private var countedAddress: String?
     private var deadline: Scheduled<Void>?
+    /// Set when the parser refused the request: the next 400 written is the answer to it.
+    private var parserRefusal: HTTPParserError?
 
     init(limits: Limits, counts: Counts, isTrustedProxy: @escaping @Sendable (String?) -> Bool) {
         self.limits = limits
@@ -91,8 +99,39 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { arm(context, limits.headTimeout) }
+        let part = unwrapOutboundIn(data)
+        if case .head(var head) = part, head.status == .badRequest, let refusal = parserRefusal {
+            parserRefusal = nil
+            let body = Self.envelope(for: refusal)
+            head.headerFields[.contentType] = "application/json; charset=utf-8"
+            head.headerFields[.contentLength] = String(body.readableBytes)
+            head.headerFields[.cacheControl] = "no-store"
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(body)), promise: promise)
+            return
+        }
+        if case .end = part { arm(context, limits.headTimeout) }
         context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let refusal = error as? HTTPParserError { parserRefusal = refusal }
+        context.fireErrorCaught(error)
+    }
+
+    /// The API's error envelope for a request the parser refused, saying what kind of fault it was.
+    static func envelope(for refusal: HTTPParserError) -> ByteBuffer {
+        let message: String
+        switch refusal {
+        case .invalidHeaderToken, .invalidCharactersUsed, .invalidConstant, .strictModeAssertion, .lfExpected:
+            message = "The request is not valid HTTP: a header holds a character HTTP does not allow (a control character?)."
+        case .headerOverflow:
+            message = "The request's headers are too large."
+        default:
+            message = "The request is not valid HTTP."
+        }
+        let json = APIError.badRequest(message).body
+        return ByteBuffer(bytes: json)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

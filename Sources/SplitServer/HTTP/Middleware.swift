@@ -191,7 +191,10 @@ struct RequestInfoMiddleware: RouterMiddleware {
             requestID: context.id,
             clientAddress: addresses.resolve(peer: context.remoteAddress?.ipAddress, forwardedFor: forwarded),
             caller: isAPI
-                ? try await CallerState.resolve(authorization: request.headers[.authorization], with: callers)
+                ? try await CallerState.resolve(
+                    authorization: request.headers[.authorization],
+                    isWrite: path.hasPrefix("/api/") && ![.get, .head, .options].contains(request.method),
+                    with: callers)
                 : .anonymous,
             userAgent: request.headers[.userAgent],
             logger: context.logger)

@@ -247,7 +247,8 @@ struct WebMiddleware: RouterMiddleware {
                 }
                 guard var info = RequestInfo.current else { throw APIError.internalError }
                 // The page's one session look-up: every use case and API handler it calls gets this caller.
-                info.caller = try await CallerState.resolve(token: session, with: app.callers)
+                info.caller = try await CallerState.resolve(
+                    token: session, isWrite: request.method == .post, with: app.callers)
                 return try await RequestInfo.$current.withValue(info) {
                     try await WebRequest.$current.withValue(web) { try await next(request, context) }
                 }

@@ -68,6 +68,16 @@ public struct SplitterClient: Sendable {
         }
     }
 
+    /// Deletes this account for good after its password; the saved token is forgotten. Every
+    /// group keeps the name as a member without an account, with its money history. A group
+    /// owned with other accounts in it must be handed over first (a 409 naming it).
+    public func deleteAccount(password: String) async throws {
+        switch try await send({ try await api.deleteAccount(body: .json(.init(password: password))) }) {
+        case .noContent: try? tokens.save(nil)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
     /// Ends every other session of this account ("sign out everywhere else"); this one goes on.
     public func revokeOtherSessions() async throws {
         switch try await send({ try await api.revokeOtherSessions() }) {

@@ -125,6 +125,66 @@ public struct AccountStore: Sendable {
         }
     }
 
+    /// Deletes an account (issue 14 item 17) in one transaction, keeping every group's money and
+    /// history whole: the user's members become name-only members under the same name (their
+    /// shares, payments and activity stay), every session (with its addresses and devices) and
+    /// stored idempotent answer is erased, and the users row keeps only its id, so the rows that
+    /// name it still resolve: no email or phone, no password, the name "Deleted account".
+    /// A group the user owns alone (no other account in it) is archived with them; one shared with
+    /// other accounts must be handed over first (`AccountDeletionRefusal.ownsSharedGroups`).
+    /// Returns false when there is no such active account.
+    public func deleteAccount(userID: UUID, now: Int64) async throws -> Bool {
+        try await database.transaction { sql in
+            guard
+                try await sql.raw(
+                    "SELECT id FROM users WHERE id = \(bind: userID.text) AND is_active = \(bind: true)"
+                ).first() != nil
+            else { return false }
+            let shared = try await sql.raw(
+                """
+                SELECT g.name FROM groups g
+                WHERE g.owner_user_id = \(bind: userID.text) AND EXISTS (
+                    SELECT 1 FROM members m WHERE m.group_id = g.id AND m.is_active = \(bind: true)
+                    AND m.user_id IS NOT NULL AND m.user_id <> \(bind: userID.text))
+                """
+            ).all().map { try $0.decode(column: "name", as: String.self) }
+            guard shared.isEmpty else { throw AccountDeletionRefusal.ownsSharedGroups(shared.sorted()) }
+            let memberships = try await sql.raw(
+                "SELECT id, group_id FROM members WHERE user_id = \(bind: userID.text)"
+            ).all().map { (member: try $0.decodeUUID("id"), group: try $0.decodeUUID("group_id")) }
+            for (member, group) in memberships {
+                // Each group's change number first, as every write does, so members' devices see it.
+                let log = try await GroupLog.begin(sql, groupID: group, now: now)
+                try await sql.raw(
+                    """
+                    UPDATE members SET user_id = NULL, version = version + 1, updated_at = \(bind: now)
+                    WHERE id = \(bind: member.text)
+                    """
+                ).run()
+                try await log?.changed(.member, member, sql)
+                let archived = try await sql.raw(
+                    """
+                    UPDATE groups SET is_archived = \(bind: true), version = version + 1, updated_at = \(bind: now)
+                    WHERE id = \(bind: group.text) AND owner_user_id = \(bind: userID.text) AND is_archived = \(bind: false)
+                    RETURNING id
+                    """
+                ).first()
+                if archived != nil { try await log?.changed(.group, group, sql) }
+            }
+            try await sql.raw("DELETE FROM sessions WHERE user_id = \(bind: userID.text)").run()
+            try await sql.raw("DELETE FROM idempotency_keys WHERE user_id = \(bind: userID.text)").run()
+            try await sql.raw(
+                """
+                UPDATE users SET email = \(bind: "deleted-\(userID.text)@invalid"), phone = NULL,
+                    display_name = 'Deleted account', password_hash = '', is_active = \(bind: false),
+                    version = version + 1, updated_at = \(bind: now)
+                WHERE id = \(bind: userID.text)
+                """
+            ).run()
+            return true
+        }
+    }
+
     /// Stores a new session; the user's oldest working sessions beyond `keepingAtMost` (the new
     /// one counted) are revoked in the same transaction, so logins cannot pile up sessions.
     public func createSession(_ session: SessionRecord, keepingAtMost limit: Int = .max) async throws {
@@ -300,4 +360,11 @@ extension SQLRow {
         }
         return uuid
     }
+}
+
+/// Why an account could not be deleted; nothing was changed.
+public enum AccountDeletionRefusal: Error, Equatable, Sendable {
+    /// The user owns these groups (by name) and other accounts are in them: ownership goes to one
+    /// of them first.
+    case ownsSharedGroups([String])
 }

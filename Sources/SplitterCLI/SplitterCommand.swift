@@ -21,7 +21,7 @@ public struct SplitterCommand: AsyncParsableCommand {
             Settings live in $SPLITTER_CONFIG_DIR or ~/.config/splitter, one folder per --profile.
             """,
         subcommands: [
-            Register.self, Login.self, Logout.self, WhoAmI.self, GroupCommand.self, MemberCommand.self,
+            Register.self, Login.self, Logout.self, WhoAmI.self, DeleteAccount.self, GroupCommand.self, MemberCommand.self,
             ExpenseCommand.self, Pay.self, Unpay.self, History.self, Balances.self, Plan.self, Settle.self,
             Activity.self, Sync.self, Status.self,
         ])
@@ -205,6 +205,22 @@ struct Logout: AsyncParsableCommand {
                 try await options.client().logout()
                 if !options.json { print("Logged out.") }
             }
+        }
+    }
+}
+
+struct DeleteAccount: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-account",
+        abstract: "Delete this account for good (asks for its password); groups keep your name and money history.",
+        discussion: "A group you own that other accounts are in must be handed over first (Make owner on its Members page in the web app).")
+    @OptionGroup var options: GlobalOptions
+    @Flag(help: "Read the password from standard input.") var passwordStdin = false
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            try await options.client().deleteAccount(password: try readPassword(fromStdin: passwordStdin))
+            if !options.json { print("Account deleted; logged out.") }
         }
     }
 }

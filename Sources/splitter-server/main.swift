@@ -2,8 +2,26 @@ import Foundation
 import Hummingbird
 import SplitServer
 
-// Reads configuration and runs the server until SIGTERM or SIGINT (STYLE §2).
+// Reads configuration and runs the server until SIGTERM or SIGINT (STYLE §2); or, as
+// `splitter-server delete-account EMAIL`, deletes that account on the configured database.
 do {
+    let arguments = CommandLine.arguments
+    if arguments.count >= 2, arguments[1] == "delete-account" {
+        guard arguments.count >= 3 else {
+            FileHandle.standardError.write(Data("usage: splitter-server delete-account EMAIL\n".utf8))
+            exit(2)
+        }
+        let configuration = try await ServerConfiguration.read(arguments: [arguments[0]] + arguments.dropFirst(3))
+        do {
+            try await AdminCommands.deleteAccount(email: arguments[2], configuration: configuration)
+        } catch {
+            FileHandle.standardError.write(
+                Data("splitter-server: cannot delete \(arguments[2]): \(AdminCommands.describe(error))\n".utf8))
+            exit(1)
+        }
+        print("Deleted the account of \(arguments[2]); its groups keep its name and money history.")
+        exit(0)
+    }
     let configuration = try await ServerConfiguration.read()
     let app = try await buildApplication(configuration: configuration)
     try await app.runService()

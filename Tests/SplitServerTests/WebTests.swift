@@ -391,6 +391,37 @@ struct WebTests {
         }
     }
 
+    @Test("an owner hands the group over with Make owner, then deletes the account from the account page")
+    func handOverAndDelete() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            // Aki owns a group Ben is in: the delete form refuses, naming the group, and Aki stays.
+            _ = try await setup.aki.get("/account")
+            let refused = try await setup.aki.post("/account/delete", [("deletePassword", "correct horse")])
+            #expect(refused.status == .conflict && refused.text.contains("id=\"delete-error\""))
+            #expect(refused.text.contains("\u{201C}Trip\u{201D}"), "\(refused.text.prefix(2000))")
+            // Make owner: offered to the owner for members with an account, not for Aki's own row.
+            let members = try await setup.aki.get("/groups/\(setup.groupID)/members")
+            #expect(members.text.contains("/members/\(setup.benMemberID)/owner"))
+            #expect(!(try await setup.ben.get("/groups/\(setup.groupID)/members")).text.contains("/owner\""))
+            let handed = try await setup.aki.post("/groups/\(setup.groupID)/members/\(setup.benMemberID)/owner", [])
+            #expect(handed.status == .seeOther)
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.ben.token)
+            #expect(group.string("group", "myRole") == "owner")
+            // A wrong password is said on its field; the right one deletes and signs this browser out.
+            _ = try await setup.aki.get("/account")
+            let wrong = try await setup.aki.post("/account/delete", [("deletePassword", "not it")])
+            #expect(wrong.status == .unprocessableContent && wrong.text.contains("id=\"deletePassword-error\""))
+            let deleted = try await setup.aki.post("/account/delete", [("deletePassword", "correct horse")])
+            #expect(deleted.status == .seeOther && deleted.headers[.location] == "/login?deleted=1")
+            #expect(try await api.call(.get, "/auth/me", token: setup.aki.token).status == .unauthorized)
+            #expect(try await setup.aki.get("/login?deleted=1").text.contains("Your account is deleted."))
+            // Ben still sees Aki's name in the group, now without an account.
+            let after = try await setup.ben.get("/groups/\(setup.groupID)/members")
+            #expect(after.text.contains("Aki") && after.text.contains("no account"))
+        }
+    }
+
     @Test("invite links use PUBLIC_URL when set, else the address the browser used")
     func inviteLinks() async throws {
         for publicURL in [String?.none, "https://split.example.org"] {

@@ -236,6 +236,42 @@ public struct AccountUseCases: Sendable {
             now: now())
     }
 
+    /// Deletes the caller's account after checking their password (issue 14 item 17): every
+    /// session ends, email, phone and password are erased, and in each group they become a
+    /// name-only member under the same name, so the group's money and history stay whole
+    /// (`AccountStore.deleteAccount`). Wrong passwords count like a password change's.
+    public func deleteAccount(_ caller: Caller, password: String) async throws {
+        let attempt = try await limiter.reserve(
+            limits.passwordChange, subject: RateLimiter.subject("session:" + caller.session.id.text))
+        guard try await passwords.verify(password, against: caller.user.passwordHash) else {
+            throw AppError.invalid(field: "password", message: "The password is wrong.")
+        }
+        try await limiter.release(attempt)
+        try await Self.deleteAccount(caller.user.id, in: accounts, now: now())
+    }
+
+    /// Deletes an account by its email, for the server's operator (`splitter-server
+    /// delete-account`): no password, the same erasure.
+    public func deleteAccount(email: String) async throws {
+        guard let normalized = AccountInput.normalizedEmail(email),
+            let user = try await accounts.user(email: normalized), user.isActive
+        else {
+            throw AppError.notFound("account")
+        }
+        try await Self.deleteAccount(user.id, in: accounts, now: now())
+    }
+
+    private static func deleteAccount(_ userID: UUID, in accounts: AccountStore, now: Int64) async throws {
+        do {
+            guard try await accounts.deleteAccount(userID: userID, now: now) else { throw AppError.notFound("account") }
+        } catch AccountDeletionRefusal.ownsSharedGroups(let names) {
+            throw AppError.conflict(
+                code: "owns_groups", field: nil,
+                message: "Hand over the groups you own to another member first: "
+                    + names.map { "\u{201C}\($0)\u{201D}" }.joined(separator: ", ") + ".")
+        }
+    }
+
     /// A new session with a fresh token; only the token's hash is stored (DESIGN §4).
     private func startSession(
         for user: UserRecord, device: EnteredDevice, origin: RequestOrigin

@@ -60,6 +60,13 @@ extension APIHandler {
         try await accountUseCases.changePassword(caller, current: body.currentPassword, new: body.newPassword)
         return .noContent(.init())
     }
+
+    func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
+        let caller = try await authenticate()
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await accountUseCases.deleteAccount(caller, password: body.password)
+        return .noContent(.init())
+    }
 }
 
 extension Components.Schemas.AuthResponse {

@@ -4,7 +4,7 @@ import SplitApp
 import SplitStore
 
 /// The account page: who is signed in, the sessions that still work (each can be signed out),
-/// and a new password (which signs out every other session).
+/// a new password (which signs out every other session), and deleting the account.
 extension WebApp {
     struct AccountBody: Sendable {
         struct Session: Sendable {
@@ -44,6 +44,23 @@ extension WebApp {
             let errors = try Self.formErrors(error, shown: ["currentPassword", "newPassword"])
             return try await renderAccount(notice: nil, errors: errors, status: Self.status(of: error))
         }
+    }
+
+    /// Deletes the account after its password; the browser's cookie goes with it.
+    func deleteAccount(_ request: Request) async throws -> Response {
+        let form = try WebRequest.get().form
+        do {
+            try await accounts.deleteAccount(try caller(), password: form["deletePassword"] ?? "")
+        } catch {
+            // The form's field is deletePassword (the page has a password form too).
+            var errors = try Self.formErrors(error, shown: ["password"])
+            if let message = errors.removeValue(forKey: "password") { errors["deletePassword"] = message }
+            if let message = errors.removeValue(forKey: "form") { errors["deleteForm"] = message }
+            return try await renderAccount(notice: nil, errors: errors, status: Self.status(of: error))
+        }
+        var response = Self.redirect("/login?deleted=1")
+        response.setCookie(sessionCookie(value: "", maxAge: 0))
+        return response
     }
 
     func revokeOtherSessions(_ request: Request) async throws -> Response {

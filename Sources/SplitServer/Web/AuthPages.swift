@@ -17,6 +17,8 @@ extension WebApp {
         let registrationOpen: Bool
         /// `next` written for a URL query.
         let nextQuery: String
+        /// Said above the form (after an account was deleted).
+        var notice: String? = nil
     }
 
     func authBody(
@@ -31,7 +33,11 @@ extension WebApp {
 
     func loginPage(_ request: Request) throws -> Response {
         let next = request.uri.queryParameters["next"].map(String.init)
-        return try render("login", title: "Log in", body: authBody(next: next), signedIn: false)
+        var body = authBody(next: next)
+        if request.uri.queryParameters["deleted"] != nil {
+            body.notice = "Your account is deleted. Your groups keep your name and what you paid and owed."
+        }
+        return try render("login", title: "Log in", body: body, signedIn: false)
     }
 
     func login(_ request: Request) async throws -> Response {

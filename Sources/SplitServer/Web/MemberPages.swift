@@ -19,6 +19,8 @@ extension WebApp {
             let nameOnly: Bool
             let isMe: Bool
             let canRemove: Bool
+            /// The owner may hand the group to a member with an account (before deleting theirs, say).
+            let canMakeOwner: Bool
             let version: Int64
         }
         let groupID: String
@@ -51,6 +53,7 @@ extension WebApp {
                         selected: $0.rawValue == member.role.rawValue)
                 }, hasRoles: roles.count > 1,
                 nameOnly: member.userId == nil, isMe: isMe, canRemove: scope.may(.manageMembers(target)),
+                canMakeOwner: !isMe && member.userId != nil && scope.may(.archiveOrTransferOwnership),
                 version: member.version)
         }
         let body = MembersBody(
@@ -109,6 +112,19 @@ extension WebApp {
         do {
             _ = try await memberUseCases.remove(
                 memberID, groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
+            return Self.redirect("/groups/\(groupID)/members")
+        } catch {
+            return try await membersPage(
+                request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))
+        }
+    }
+
+    func makeOwner(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let memberID = try context.parameters.require("memberId")
+        do {
+            _ = try await groupUseCases.transferOwnership(
+                try APIHandler.id(groupID, "group"), to: memberID, caller: try caller(), origin: try origin())
             return Self.redirect("/groups/\(groupID)/members")
         } catch {
             return try await membersPage(

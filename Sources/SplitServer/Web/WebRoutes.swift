@@ -29,6 +29,7 @@ extension WebApp {
         pages.get("/account") { request, _ in try await self.accountPage(request) }
         pages.post("/account/password") { request, _ in try await self.changePassword(request) }
         pages.post("/account/sessions/revoke-others") { request, _ in try await self.revokeOtherSessions(request) }
+        pages.post("/account/delete") { request, _ in try await self.deleteAccount(request) }
         pages.post("/account/sessions/:sessionId/revoke") { request, context in
             try await self.revokeSession(request, context: context)
         }
@@ -85,6 +86,9 @@ extension WebApp {
         }
         pages.post("/groups/:groupId/members/:memberId") { request, context in
             try await self.updateMember(request, context: context)
+        }
+        pages.post("/groups/:groupId/members/:memberId/owner") { request, context in
+            try await self.makeOwner(request, context: context)
         }
         pages.post("/groups/:groupId/members/:memberId/remove") { request, context in
             try await self.removeMember(request, context: context)

@@ -89,42 +89,38 @@ extension WebApp {
     }
 
     func updateMember(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let groupID = try context.parameters.require("groupId")
-        let memberID = try context.parameters.require("memberId")
         let form = try WebRequest.get().form
-        do {
+        return try await memberAction(request, context) { groupID, memberID in
             guard let role = form["role"].flatMap(Components.Schemas.Role.init(rawValue:)) else {
                 throw APIError.invalid(field: "role", "Pick a role.")
             }
             _ = try await memberUseCases.update(
                 memberID, MemberPatch(role: role.role, version: form["version"].flatMap { Int64($0) }),
-                groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
-            return Self.redirect("/groups/\(groupID)/members")
-        } catch {
-            return try await membersPage(
-                request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))
+                groupID: groupID, caller: try caller(), origin: try origin())
         }
     }
 
     func removeMember(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let groupID = try context.parameters.require("groupId")
-        let memberID = try context.parameters.require("memberId")
-        do {
-            _ = try await memberUseCases.remove(
-                memberID, groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
-            return Self.redirect("/groups/\(groupID)/members")
-        } catch {
-            return try await membersPage(
-                request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))
+        try await memberAction(request, context) { groupID, memberID in
+            _ = try await memberUseCases.remove(memberID, groupID: groupID, caller: try caller(), origin: try origin())
         }
     }
 
     func makeOwner(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await memberAction(request, context) { groupID, memberID in
+            _ = try await groupUseCases.transferOwnership(
+                groupID, to: memberID, caller: try caller(), origin: try origin())
+        }
+    }
+
+    /// A button on one member's row: back to the members page when done, a refusal shown on it.
+    private func memberAction(
+        _ request: Request, _ context: AppRequestContext, _ act: (UUID, String) async throws -> Void
+    ) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let memberID = try context.parameters.require("memberId")
         do {
-            _ = try await groupUseCases.transferOwnership(
-                try APIHandler.id(groupID, "group"), to: memberID, caller: try caller(), origin: try origin())
+            try await act(try APIHandler.id(groupID, "group"), memberID)
             return Self.redirect("/groups/\(groupID)/members")
         } catch {
             return try await membersPage(

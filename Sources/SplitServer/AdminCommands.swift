@@ -14,7 +14,7 @@ public enum AdminCommands {
         let database = try await Database.open(configuration.database, logger: logger)
         do {
             try await Migrations.run(on: database)
-            let now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
+            let now: @Sendable () -> Int64 = { Clock.milliseconds() }
             let accounts = try await AccountUseCases(
                 database: database, passwords: PasswordHasher(cost: configuration.bcryptCost),
                 limits: configuration.limits.accounts, allowRegistration: configuration.allowRegistration, now: now)

@@ -29,7 +29,7 @@ public func buildApplication(
     }
     logger.info("database ready", metadata: ["database": "\(configuration.database)"])
 
-    let now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)) }
+    let now: @Sendable () -> Int64 = { Clock.milliseconds() }
     let attempts = AttemptStore(database: database)
     let callers = CallerResolver(
         accounts: AccountStore(database: database), now: now, counter: sessionLookups,

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Timestamps are stored in one canonical form on both databases: UTC epoch milliseconds.
-enum Clock {
-    static func milliseconds(_ date: Date = Date()) -> Int64 {
+public enum Clock {
+    public static func milliseconds(_ date: Date = Date()) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1_000).rounded(.down))
     }
 }

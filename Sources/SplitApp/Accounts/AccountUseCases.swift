@@ -221,15 +221,7 @@ public struct AccountUseCases: Sendable {
 
     /// A new password; every other session of the account ends, the caller's goes on.
     public func changePassword(_ caller: Caller, current: String, new: String) async throws {
-        // A stolen token must not give unlimited guesses at the password, and nobody else's
-        // failed logins may hold a signed-in user's change: wrong current passwords are counted
-        // per session.
-        let attempt = try await limiter.reserve(
-            limits.passwordChange, subject: RateLimiter.subject("session:" + caller.session.id.text))
-        guard try await passwords.verify(current, against: caller.user.passwordHash) else {
-            throw AppError.invalid(field: "currentPassword", message: "The current password is wrong.")
-        }
-        try await limiter.release(attempt)
+        try await confirmPassword(current, of: caller, field: "currentPassword", wrong: "The current password is wrong.")
         try Self.checkNewPassword(new, field: "newPassword")
         try await accounts.changePassword(
             userID: caller.user.id, passwordHash: try await passwords.hash(new), keepSession: caller.session.id,
@@ -241,13 +233,20 @@ public struct AccountUseCases: Sendable {
     /// name-only member under the same name, so the group's money and history stay whole
     /// (`AccountStore.deleteAccount`). Wrong passwords count like a password change's.
     public func deleteAccount(_ caller: Caller, password: String) async throws {
+        try await confirmPassword(password, of: caller, field: "password", wrong: "The password is wrong.")
+        try await Self.deleteAccount(caller.user.id, in: accounts, now: now())
+    }
+
+    /// A signed-in user's password typed again to confirm a change. A stolen token must not give
+    /// unlimited guesses at the password, and nobody else's failed logins may hold a signed-in
+    /// user's change: wrong passwords are counted per session, a right one takes its count back.
+    private func confirmPassword(_ password: String, of caller: Caller, field: String, wrong: String) async throws {
         let attempt = try await limiter.reserve(
             limits.passwordChange, subject: RateLimiter.subject("session:" + caller.session.id.text))
         guard try await passwords.verify(password, against: caller.user.passwordHash) else {
-            throw AppError.invalid(field: "password", message: "The password is wrong.")
+            throw AppError.invalid(field: field, message: wrong)
         }
         try await limiter.release(attempt)
-        try await Self.deleteAccount(caller.user.id, in: accounts, now: now())
     }
 
     /// Deletes an account by its email, for the server's operator (`splitter-server

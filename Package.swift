@@ -110,7 +110,7 @@ let package = Package(
         // The HTTP contract: openapi.yaml and the code swift-openapi-generator makes from it.
         .target(
             name: "SplitAPI",
-            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            dependencies: ["SplitCore", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             resources: [.copy("openapi.yaml")],
             swiftSettings: generatedCodeSwiftSettings,
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]

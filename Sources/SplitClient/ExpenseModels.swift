@@ -1,4 +1,5 @@
 import Foundation
+import SplitCore
 
 // The SDK's own types for expenses: how they are split, what is sent to create or change one,
 // what comes back, and the history of paid shares. Their JSON is the API's (the offline queue
@@ -7,105 +8,20 @@ import Foundation
 // Amounts are decimal strings in the currency's major unit ("1200" JPY, "12.50" USD), exactly as
 // the server writes them; dates of expenses are `YYYY-MM-DD`.
 
-/// An amount for one member: a payer's part, an exact share, or an adjustment.
-public struct MemberAmount: Codable, Hashable, Sendable {
-    public var memberId: String
-    /// A decimal string, e.g. `"1200"` or `"12.50"` (negative only for adjustments).
-    public var amount: String
-
-    public init(memberId: String, amount: String) {
-        self.memberId = memberId
-        self.amount = amount
-    }
-}
-
-/// One member's percentage in a `.percent` split.
-public struct MemberPercent: Codable, Hashable, Sendable {
-    public var memberId: String
-    /// A decimal string; all percents of a split add up to exactly 100.
-    public var percent: String
-
-    public init(memberId: String, percent: String) {
-        self.memberId = memberId
-        self.percent = percent
-    }
-}
-
-/// One member's weight in a `.shares` split.
-public struct MemberShares: Codable, Hashable, Sendable {
-    public var memberId: String
-    /// A non-negative decimal string weight.
-    public var shares: String
-
-    public init(memberId: String, shares: String) {
-        self.memberId = memberId
-        self.shares = shares
-    }
-}
-
-/// How an expense's amount is divided, kept as entered so it can be edited as it was: equal
-/// (`memberIds`), exact (`amounts`), percent (`percents`), shares (`shares`), adjustment
-/// (`memberIds` and `adjustments`, ± amounts on top of an equal split), itemized (`items`, each
-/// with its own split, and `extras` such as tax and tip spread in proportion).
-public struct SplitInput: Codable, Hashable, Sendable {
-    /// Which way the amount is divided.
-    public enum Mode: String, Codable, Hashable, Sendable, CaseIterable {
-        case equal
-        case exact
-        case percent
-        case shares
-        case adjustment
-        case itemized
-    }
-
-    public var mode: Mode
-    public var memberIds: [String]?
-    public var amounts: [MemberAmount]?
-    public var percents: [MemberPercent]?
-    public var shares: [MemberShares]?
-    public var adjustments: [MemberAmount]?
-    public var items: [SplitItemInput]?
-    public var extras: [SplitExtraInput]?
-
-    public init(
-        mode: Mode, memberIds: [String]? = nil, amounts: [MemberAmount]? = nil, percents: [MemberPercent]? = nil,
-        shares: [MemberShares]? = nil, adjustments: [MemberAmount]? = nil, items: [SplitItemInput]? = nil,
-        extras: [SplitExtraInput]? = nil
-    ) {
-        self.mode = mode
-        self.memberIds = memberIds
-        self.amounts = amounts
-        self.percents = percents
-        self.shares = shares
-        self.adjustments = adjustments
-        self.items = items
-        self.extras = extras
-    }
-}
-
+/// An amount for one member: a payer's part, an exact share, or an adjustment
+/// (`MemberAmount(memberId:amount:)`, JSON `{"memberId", "amount"}`).
+public typealias MemberAmount = EnteredAmount
+/// One member's percentage in a `.percent` split (`MemberPercent(memberId:percent:)`).
+public typealias MemberPercent = EnteredPercent
+/// One member's weight in a `.shares` split (`MemberShares(memberId:shares:)`).
+public typealias MemberShares = EnteredShares
+/// How an expense's amount is divided, kept as entered so it can be edited as it was (SplitCore's
+/// `EnteredSplit`, the one definition the server checks).
+public typealias SplitInput = EnteredSplit
 /// A line of an itemized bill, with its own split.
-public struct SplitItemInput: Codable, Hashable, Sendable {
-    public var description: String
-    public var amount: String
-    public var split: SplitInput
-
-    public init(description: String, amount: String, split: SplitInput) {
-        self.description = description
-        self.amount = amount
-        self.split = split
-    }
-}
-
+public typealias SplitItemInput = EnteredSplit.Item
 /// Tax, tip or a discount on an itemized bill, spread over the items in proportion.
-public struct SplitExtraInput: Codable, Hashable, Sendable {
-    public var description: String
-    public var amount: String
-
-    public init(description: String, amount: String) {
-        self.description = description
-        self.amount = amount
-    }
-}
+public typealias SplitExtraInput = EnteredSplit.Extra
 
 /// A new expense, for `SplitterClient.addExpense` (and, as JSON, the offline queue).
 public struct NewExpense: Codable, Hashable, Sendable {

@@ -1,3 +1,4 @@
+import SplitCore
 import Foundation
 
 /// Sends the queue in order (DESIGN §8): safe to repeat; a refused operation is parked with its

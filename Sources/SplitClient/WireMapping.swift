@@ -1,4 +1,5 @@
 internal import SplitAPI
+import SplitCore
 
 // The one place the SDK's own types meet the types generated from openapi.yaml: `init(_:)` reads
 // an answer's generated value, `wire` makes a request's. Used where SplitterClient calls the
@@ -53,89 +54,6 @@ extension Member {
     }
 }
 
-// MARK: Splits
-
-extension MemberAmount {
-    init(_ wire: Components.Schemas.MemberAmount) {
-        self.init(memberId: wire.memberId, amount: wire.amount)
-    }
-
-    var wire: Components.Schemas.MemberAmount { .init(memberId: memberId, amount: amount) }
-}
-
-extension MemberPercent {
-    init(_ wire: Components.Schemas.MemberPercent) {
-        self.init(memberId: wire.memberId, percent: wire.percent)
-    }
-
-    var wire: Components.Schemas.MemberPercent { .init(memberId: memberId, percent: percent) }
-}
-
-extension MemberShares {
-    init(_ wire: Components.Schemas.MemberShares) {
-        self.init(memberId: wire.memberId, shares: wire.shares)
-    }
-
-    var wire: Components.Schemas.MemberShares { .init(memberId: memberId, shares: shares) }
-}
-
-extension SplitInput.Mode {
-    init(_ wire: Components.Schemas.SplitInput.ModePayload) {
-        switch wire {
-        case .equal: self = .equal
-        case .exact: self = .exact
-        case .percent: self = .percent
-        case .shares: self = .shares
-        case .adjustment: self = .adjustment
-        case .itemized: self = .itemized
-        }
-    }
-
-    var wire: Components.Schemas.SplitInput.ModePayload {
-        switch self {
-        case .equal: .equal
-        case .exact: .exact
-        case .percent: .percent
-        case .shares: .shares
-        case .adjustment: .adjustment
-        case .itemized: .itemized
-        }
-    }
-}
-
-extension SplitInput {
-    init(_ wire: Components.Schemas.SplitInput) {
-        self.init(
-            mode: Mode(wire.mode), memberIds: wire.memberIds, amounts: wire.amounts?.map(MemberAmount.init),
-            percents: wire.percents?.map(MemberPercent.init), shares: wire.shares?.map(MemberShares.init),
-            adjustments: wire.adjustments?.map(MemberAmount.init), items: wire.items?.map(SplitItemInput.init),
-            extras: wire.extras?.map(SplitExtraInput.init))
-    }
-
-    var wire: Components.Schemas.SplitInput {
-        .init(
-            mode: mode.wire, memberIds: memberIds, amounts: amounts?.map(\.wire), percents: percents?.map(\.wire),
-            shares: shares?.map(\.wire), adjustments: adjustments?.map(\.wire), items: items?.map(\.wire),
-            extras: extras?.map(\.wire))
-    }
-}
-
-extension SplitItemInput {
-    init(_ wire: Components.Schemas.SplitItemInput) {
-        self.init(description: wire.description, amount: wire.amount, split: SplitInput(wire.split))
-    }
-
-    var wire: Components.Schemas.SplitItemInput { .init(description: description, amount: amount, split: split.wire) }
-}
-
-extension SplitExtraInput {
-    init(_ wire: Components.Schemas.SplitExtraInput) {
-        self.init(description: wire.description, amount: wire.amount)
-    }
-
-    var wire: Components.Schemas.SplitExtraInput { .init(description: description, amount: amount) }
-}
-
 // MARK: Expenses
 
 extension NewExpense {
@@ -169,7 +87,7 @@ extension Expense {
             currency: wire.currency, category: wire.category, categoryName: wire.categoryName,
             expenseDate: wire.expenseDate, createdByUserId: wire.createdByUserId,
             payers: wire.payers.map(MemberAmount.init), splits: wire.splits.map(ExpenseShare.init),
-            split: SplitInput(wire.split), homeAmount: wire.homeAmount, version: wire.version,
+            split: EnteredSplit(wire: wire.split), homeAmount: wire.homeAmount, version: wire.version,
             createdAt: wire.createdAt, updatedAt: wire.updatedAt, isDeleted: wire.isDeleted)
     }
 }

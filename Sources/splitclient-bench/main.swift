@@ -11,6 +11,7 @@
 // first sync is also taken apart (server pages alone, the SDK's fetch and decode, the store's
 // apply) so a slow figure says where the time goes. Results and targets: docs/benchmarks.md.
 
+import SplitCore
 import Foundation
 import SplitClient
 import SplitTestSupport

@@ -1,3 +1,4 @@
+import SplitCore
 import Foundation
 import SplitAPI
 import Testing
@@ -46,12 +47,12 @@ struct WireCompatibilityTests {
 
     @Test("enums keep the spec's raw values, every case mapped both ways")
     func enums() {
-        #expect(Role.allCases.map(\.rawValue) == Wire.Role.allCases.map(\.rawValue))
-        #expect(Role.allCases.map(\.wire) == Wire.Role.allCases)
-        #expect(Wire.Role.allCases.map(Role.init) == Role.allCases)
+        #expect(SplitClient.Role.allCases.map(\.rawValue) == Wire.Role.allCases.map(\.rawValue))
+        #expect(SplitClient.Role.allCases.map(\.wire) == Wire.Role.allCases)
+        #expect(Wire.Role.allCases.map(SplitClient.Role.init) == SplitClient.Role.allCases)
         #expect(SplitInput.Mode.allCases.map(\.rawValue) == Wire.SplitInput.ModePayload.allCases.map(\.rawValue))
         #expect(SplitInput.Mode.allCases.map(\.wire) == Wire.SplitInput.ModePayload.allCases)
-        #expect(Wire.SplitInput.ModePayload.allCases.map(SplitInput.Mode.init) == SplitInput.Mode.allCases)
+        #expect(Wire.SplitInput.ModePayload.allCases.map(SplitInput.Mode.init(wire:)) == SplitInput.Mode.allCases)
         #expect(
             HistoryEntry.Action.allCases.map(\.rawValue) == Wire.HistoryEntry.ActionPayload.allCases.map(\.rawValue))
         #expect(Wire.HistoryEntry.ActionPayload.allCases.map(HistoryEntry.Action.init) == HistoryEntry.Action.allCases)
@@ -309,7 +310,7 @@ private enum Samples {
                 id: "5b9c2c2e-1c2c-4c52-badd-0b8c1bd29496", groupId: groupID, description: "Hotel", amount: "30000",
                 currency: "jpy", category: "Lodging", expenseDate: "2026-11-21",
                 paidBy: [MemberAmount(memberId: aki, amount: "20000"), MemberAmount(memberId: ben, amount: "10000")],
-                paidByMemberId: aki, split: SplitInput(splits[0]),
+                paidByMemberId: aki, split: SplitInput(wire: splits[0]),
                 splits: [MemberAmount(memberId: cho, amount: "30000")], homeAmount: "201.50"),
             NewExpense(
                 groupId: groupID, description: "Taxi", amount: "3000", currency: "JPY", expenseDate: "2026-11-22"),
@@ -317,7 +318,7 @@ private enum Samples {
         + splits.map {
             NewExpense(
                 groupId: groupID, description: "x", amount: "1", currency: "USD", expenseDate: "2026-11-23",
-                split: SplitInput($0))
+                split: SplitInput(wire: $0))
         }
 
     static let expenseChanges: [ExpenseChanges] = [
@@ -326,7 +327,7 @@ private enum Samples {
         ExpenseChanges(
             description: "Hotel", amount: "31000", currency: "JPY", category: "Lodging", expenseDate: "2026-11-24",
             paidBy: [MemberAmount(memberId: ben, amount: "31000")], paidByMemberId: ben,
-            split: SplitInput(splits[5]), splits: [MemberAmount(memberId: aki, amount: "31000")],
+            split: SplitInput(wire: splits[5]), splits: [MemberAmount(memberId: aki, amount: "31000")],
             homeAmount: "210.00", version: 2),
     ]
 

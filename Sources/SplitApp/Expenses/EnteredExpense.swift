@@ -108,111 +108,6 @@ extension EnteredExpense {
     }
 }
 
-/// A member and a number as entered: an amount, a percentage or a weight.
-public struct EnteredAmount: Sendable, Equatable {
-    public var memberId: String
-    public var value: String
-
-    public init(memberId: String, value: String) {
-        self.memberId = memberId
-        self.value = value
-    }
-}
-
-/// A split rule as entered (DESIGN §3's split modes), before checking.
-public struct EnteredSplit: Sendable, Equatable {
-    public enum Mode: String, Sendable, CaseIterable {
-        case equal, exact, percent, shares, adjustment, itemized
-    }
-
-    public struct Item: Sendable, Equatable {
-        public var description: String
-        public var amount: String
-        /// Boxed: an item's split is a split.
-        private var boxed: [EnteredSplit]
-        public var split: EnteredSplit { boxed[0] }
-
-        public init(description: String, amount: String, split: EnteredSplit) {
-            self.description = description
-            self.amount = amount
-            self.boxed = [split]
-        }
-    }
-
-    public struct Extra: Sendable, Equatable {
-        public var description: String
-        public var amount: String
-
-        public init(description: String, amount: String) {
-            self.description = description
-            self.amount = amount
-        }
-    }
-
-    public var mode: Mode
-    public var memberIds: [String]?
-    public var amounts: [EnteredAmount]?
-    public var percents: [EnteredAmount]?
-    public var shares: [EnteredAmount]?
-    public var adjustments: [EnteredAmount]?
-    public var items: [Item]?
-    public var extras: [Extra]?
-
-    public init(
-        mode: Mode, memberIds: [String]? = nil, amounts: [EnteredAmount]? = nil, percents: [EnteredAmount]? = nil,
-        shares: [EnteredAmount]? = nil, adjustments: [EnteredAmount]? = nil, items: [Item]? = nil,
-        extras: [Extra]? = nil
-    ) {
-        self.mode = mode
-        self.memberIds = memberIds
-        self.amounts = amounts
-        self.percents = percents
-        self.shares = shares
-        self.adjustments = adjustments
-        self.items = items
-        self.extras = extras
-    }
-
-    /// A stored rule as it would be entered again: amounts as decimal text in `currency`, with
-    /// the currency's decimals ("10.00") or, with `shortestAmounts`, without trailing zeros ("10").
-    public init(_ rule: SplitRule, currency: Currency, shortestAmounts: Bool = false) {
-        func amount(_ minor: Int64) -> String {
-            let text = Money(minorUnits: minor, currency: currency).decimalString
-            guard shortestAmounts, let value = try? DecimalValue(parsing: text, allowNegative: true) else {
-                return text
-            }
-            return value.description
-        }
-        func text(_ amounts: [MemberAmount]) -> [EnteredAmount] {
-            amounts.map { EnteredAmount(memberId: $0.memberID.description, value: amount($0.amount)) }
-        }
-        func decimals(_ parts: [MemberDecimal]) -> [EnteredAmount] {
-            parts.map { EnteredAmount(memberId: $0.memberID.description, value: $0.value.description) }
-        }
-        switch rule {
-        case .equal(let members):
-            self.init(mode: .equal, memberIds: members.map(\.description))
-        case .exact(let amounts):
-            self.init(mode: .exact, amounts: text(amounts))
-        case .percent(let parts):
-            self.init(mode: .percent, percents: decimals(parts))
-        case .shares(let parts):
-            self.init(mode: .shares, shares: decimals(parts))
-        case .adjustment(let members, let adjustments):
-            self.init(mode: .adjustment, memberIds: members.map(\.description), adjustments: text(adjustments))
-        case .itemized(let items, let extras):
-            self.init(
-                mode: .itemized,
-                items: items.map {
-                    Item(
-                        description: $0.description, amount: amount($0.amount),
-                        split: EnteredSplit($0.rule, currency: currency, shortestAmounts: shortestAmounts))
-                },
-                extras: extras.map { Extra(description: $0.description, amount: amount($0.amount)) })
-        }
-    }
-}
-
 /// An entered split as a SplitCore rule, with every member it names and the field that named it,
 /// so membership can be checked and reported by field.
 struct EnteredSplitReader {
@@ -260,8 +155,8 @@ struct EnteredSplitReader {
     }
 
     /// Percentages or weights: one decimal per member, each field named by its index.
-    private mutating func decimals(
-        _ entries: [EnteredAmount]?, field: String, key: String, value: String
+    private mutating func decimals<Kind>(
+        _ entries: [MemberEntry<Kind>]?, field: String, key: String, value: String
     ) throws -> [MemberDecimal] {
         guard let entries else { throw AppError.invalid(field: "\(field).\(key)", message: "\(key) is missing.") }
         try ExpenseLimits.checkCount(entries.count, atMost: ExpenseLimits.membersPerSplit, field: "\(field).\(key)")

@@ -6,47 +6,10 @@ import SplitStore
 
 /// Wire ⇄ domain for expenses, in one place (STYLE §9): the API's split object and requests as
 /// the use cases' entered values, and stored expenses as the API's `Expense`.
-extension EnteredSplit {
-    init(wire: Components.Schemas.SplitInput) {
-        self.init(
-            mode: Mode(rawValue: wire.mode.rawValue) ?? .equal, memberIds: wire.memberIds,
-            amounts: wire.amounts.map(EnteredAmount.list),
-            percents: wire.percents.map { $0.map { EnteredAmount(memberId: $0.memberId, value: $0.percent) } },
-            shares: wire.shares.map { $0.map { EnteredAmount(memberId: $0.memberId, value: $0.shares) } },
-            adjustments: wire.adjustments.map(EnteredAmount.list),
-            items: wire.items.map {
-                $0.map { Item(description: $0.description, amount: $0.amount, split: EnteredSplit(wire: $0.split)) }
-            },
-            extras: wire.extras.map { $0.map { Extra(description: $0.description, amount: $0.amount) } })
-    }
-}
-
-extension EnteredAmount {
-    static func list(_ wire: [Components.Schemas.MemberAmount]) -> [EnteredAmount] {
-        wire.map { EnteredAmount(memberId: $0.memberId, value: $0.amount) }
-    }
-}
-
 extension Components.Schemas.SplitInput {
-    init(_ split: EnteredSplit) {
-        func amounts(_ entries: [EnteredAmount]?) -> [Components.Schemas.MemberAmount]? {
-            entries.map { $0.map { .init(memberId: $0.memberId, amount: $0.value) } }
-        }
-        self.init(
-            mode: ModePayload(rawValue: split.mode.rawValue) ?? .equal, memberIds: split.memberIds,
-            amounts: amounts(split.amounts),
-            percents: split.percents.map { $0.map { .init(memberId: $0.memberId, percent: $0.value) } },
-            shares: split.shares.map { $0.map { .init(memberId: $0.memberId, shares: $0.value) } },
-            adjustments: amounts(split.adjustments),
-            items: split.items.map {
-                $0.map { .init(description: $0.description, amount: $0.amount, split: .init($0.split)) }
-            },
-            extras: split.extras.map { $0.map { .init(description: $0.description, amount: $0.amount) } })
-    }
-
     /// A stored rule as the API shows it: amounts in major units of the expense's currency.
     init(_ rule: SplitRule, currency: String) throws {
-        self.init(EnteredSplit(rule, currency: try Currency(code: currency)))
+        self = EnteredSplit(rule, currency: try Currency(code: currency)).wire
     }
 }
 
@@ -54,9 +17,9 @@ extension EnteredExpense {
     init(wire body: Components.Schemas.CreateExpenseRequest) {
         self.init(
             description: body.description, amount: body.amount, currency: body.currency, category: body.category,
-            expenseDate: body.expenseDate, paidBy: body.paidBy.map(EnteredAmount.list),
+            expenseDate: body.expenseDate, paidBy: body.paidBy?.map(EnteredAmount.init),
             paidByMemberId: body.paidByMemberId, split: body.split.map(EnteredSplit.init(wire:)),
-            splits: body.splits.map(EnteredAmount.list), homeAmount: body.homeAmount)
+            splits: body.splits?.map(EnteredAmount.init), homeAmount: body.homeAmount)
     }
 }
 
@@ -66,10 +29,8 @@ extension Components.Schemas.CreateExpenseRequest {
         self.init(
             id: id, groupId: groupID, description: entered.description, amount: entered.amount,
             currency: entered.currency, category: entered.category, expenseDate: entered.expenseDate,
-            paidBy: entered.paidBy.map { $0.map { .init(memberId: $0.memberId, amount: $0.value) } },
-            paidByMemberId: entered.paidByMemberId, split: entered.split.map(Components.Schemas.SplitInput.init),
-            splits: entered.splits.map { $0.map { .init(memberId: $0.memberId, amount: $0.value) } },
-            homeAmount: entered.homeAmount)
+            paidBy: entered.paidBy?.map(\.wire), paidByMemberId: entered.paidByMemberId, split: entered.split?.wire,
+            splits: entered.splits?.map(\.wire), homeAmount: entered.homeAmount)
     }
 }
 
@@ -77,9 +38,9 @@ extension ExpensePatch {
     init(wire body: Components.Schemas.UpdateExpenseRequest) {
         self.init(
             description: body.description, amount: body.amount, currency: body.currency, category: body.category,
-            expenseDate: body.expenseDate, paidBy: body.paidBy.map(EnteredAmount.list),
+            expenseDate: body.expenseDate, paidBy: body.paidBy?.map(EnteredAmount.init),
             paidByMemberId: body.paidByMemberId, split: body.split.map(EnteredSplit.init(wire:)),
-            splits: body.splits.map(EnteredAmount.list), homeAmount: body.homeAmount)
+            splits: body.splits?.map(EnteredAmount.init), homeAmount: body.homeAmount)
     }
 }
 

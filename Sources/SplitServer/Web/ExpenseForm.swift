@@ -21,7 +21,7 @@ struct ExpenseForm: Sendable {
     var expenseDate = ""
     var category = ""
     var homeAmount = ""
-    var mode: Components.Schemas.SplitInput.ModePayload = .equal
+    var mode: EnteredSplit.Mode = .equal
     var paid: [String: String] = [:]
     var included: Set<String> = []
     var values: [String: String] = [:]
@@ -48,7 +48,7 @@ struct ExpenseForm: Sendable {
     /// Rows the form reads; more than a paper bill usually has.
     static let maximumRows = 30
 
-    static let modes: [(Components.Schemas.SplitInput.ModePayload, String)] = [
+    static let modes: [(EnteredSplit.Mode, String)] = [
         (.equal, "Equally"), (.exact, "Exact amounts"), (.percent, "Percentages"), (.shares, "Shares"),
         (.adjustment, "Equally, with adjustments"), (.itemized, "By item (a bill with tax and tip)"),
     ]
@@ -60,7 +60,7 @@ struct ExpenseForm: Sendable {
         expenseDate = form.text("expenseDate") ?? ""
         category = form.text("category") ?? ""
         homeAmount = form.text("homeAmount") ?? ""
-        mode = form["mode"].flatMap(Components.Schemas.SplitInput.ModePayload.init(rawValue:)) ?? .equal
+        mode = form["mode"].flatMap(EnteredSplit.Mode.init(rawValue:)) ?? .equal
         for member in members {
             if let value = form.text("paid_\(member.id)") { paid[member.id] = value }
             if form.has("in_\(member.id)") { included.insert(member.id) }
@@ -97,7 +97,7 @@ struct ExpenseForm: Sendable {
         category = expense.category
         homeAmount = expense.homeAmount ?? ""
         for payer in expense.payers { paid[payer.memberId] = payer.amount }
-        let split = expense.split
+        let split = EnteredSplit(wire: expense.split)
         mode = split.mode
         switch split.mode {
         case .equal:
@@ -128,14 +128,12 @@ struct ExpenseForm: Sendable {
     }
 
     /// Payers as typed; none typed means "I paid it all" (nil lets the server say so).
-    func payers(members: [Components.Schemas.Member]) -> [Components.Schemas.MemberAmount]? {
-        let typed: [Components.Schemas.MemberAmount] = members.compactMap { member in
-            paid[member.id].map { Components.Schemas.MemberAmount(memberId: member.id, amount: $0) }
-        }
+    func payers(members: [Components.Schemas.Member]) -> [EnteredAmount]? {
+        let typed = members.compactMap { member in paid[member.id].map { EnteredAmount(memberId: member.id, value: $0) } }
         return typed.isEmpty ? nil : typed
     }
 
-    func split(members: [Components.Schemas.Member]) -> Components.Schemas.SplitInput {
+    func split(members: [Components.Schemas.Member]) -> EnteredSplit {
         let inSplit = members.map(\.id).filter(included.contains)
         func valued() -> [(String, String)] { members.compactMap { m in values[m.id].map { (m.id, $0) } } }
         switch mode {
@@ -147,11 +145,11 @@ struct ExpenseForm: Sendable {
             return .init(
                 mode: .itemized,
                 items: items.map { item in
-                    .init(
+                    EnteredSplit.Item(
                         description: item.description.isEmpty ? "Item" : item.description, amount: item.amount,
                         split: .init(mode: .equal, memberIds: members.map(\.id).filter(item.members.contains)))
                 },
-                extras: extras.map { .init(description: $0.description, amount: $0.amount) })
+                extras: extras.map { EnteredSplit.Extra(description: $0.description, amount: $0.amount) })
         case .percent:
             return .init(mode: .percent, percents: valued().map { .init(memberId: $0.0, percent: $0.1) })
         case .shares:
@@ -169,8 +167,8 @@ struct ExpenseForm: Sendable {
         return EnteredExpense(
             description: description, amount: amount, currency: currency,
             category: category.isEmpty ? nil : category, expenseDate: expenseDate,
-            paidBy: payers.map(EnteredAmount.list), paidByMemberId: payers == nil ? paidByDefault : nil,
-            split: EnteredSplit(wire: split(members: members)), homeAmount: homeAmount.isEmpty ? nil : homeAmount)
+            paidBy: payers, paidByMemberId: payers == nil ? paidByDefault : nil,
+            split: split(members: members), homeAmount: homeAmount.isEmpty ? nil : homeAmount)
     }
 }
 

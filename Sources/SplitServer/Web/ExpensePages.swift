@@ -246,7 +246,7 @@ extension WebApp {
             }
             // Someone saved first: show what it says now and keep what this user typed; saving
             // again is a decision made knowing both (nothing is overwritten unseen).
-            let mode = ExpenseForm.modes.first { $0.0 == current.split.mode }?.1 ?? "Itemized"
+            let mode = ExpenseForm.modes.first { $0.0 == EnteredSplit.Mode(wire: current.split.mode) }?.1 ?? "Itemized"
             return try await renderExpenseForm(
                 form, scope: scope, clientID: expense.id, version: String(current.version), preview: nil,
                 errors: [
@@ -337,7 +337,7 @@ extension WebApp {
             amount: WebFormat.money(expense.amount, expense.currency),
             homeAmount: expense.homeAmount.map { WebFormat.money($0, scope.group.homeCurrency) },
             date: expense.expenseDate, category: expense.categoryName,
-            splitMode: ExpenseForm.modes.first { $0.0 == expense.split.mode }?.1 ?? "Itemized",
+            splitMode: ExpenseForm.modes.first { $0.0 == EnteredSplit.Mode(wire: expense.split.mode) }?.1 ?? "Itemized",
             payers: expense.payers.map {
                 .init(name: scope.name($0.memberId), amount: WebFormat.money($0.amount, expense.currency))
             },

@@ -120,13 +120,19 @@ public struct SplitterClient: Sendable {
         }
     }
 
-    public func join(inviteCode: String, asMember memberID: String? = nil) async throws -> (Group, Member) {
+    /// Joins by invite code, as a new member or as the name-only member `memberID`. Claiming a
+    /// member with money history answers `.pending`: an owner or admin approves it first.
+    public func join(inviteCode: String, asMember memberID: String? = nil) async throws -> JoinOutcome {
         switch try await send({
             try await api.joinGroup(body: .json(.init(inviteCode: inviteCode, memberId: memberID)))
         }) {
         case .ok(let ok):
             let body = try ok.body.json
-            return (Group(body.group), Member(body.member))
+            return .joined(Group(body.group), Member(body.member))
+        case .accepted(let accepted):
+            let body = try accepted.body.json
+            return .pending(
+                PendingJoin(groupName: body.groupName, memberName: body.memberName, requestedAt: body.requestedAt))
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }

@@ -173,6 +173,7 @@ public struct AccountStore: Sendable {
             }
             try await sql.raw("DELETE FROM sessions WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw("DELETE FROM idempotency_keys WHERE user_id = \(bind: userID.text)").run()
+            try await sql.raw("DELETE FROM member_claims WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw(
                 """
                 UPDATE users SET email = \(bind: "deleted-\(userID.text)@invalid"), phone = NULL,

@@ -89,6 +89,8 @@ public enum GroupStoreError: Error, Equatable, Sendable {
     case notFound
     /// The member to claim is linked to an account already, or was removed: 409.
     case memberAlreadyClaimed
+    /// Someone else asked to be that member and an owner or admin has not decided yet: 409.
+    case claimWaiting
     /// The new owner must be an active member with an account: 422.
     case ownerMustHaveAccount
     /// Only the current owner hands a group over (someone else may have just taken it): 403.

@@ -131,10 +131,11 @@ public struct GroupStore: Sendable {
     }
 
     /// Joins the group behind an invite code: returns the existing membership when the user has
-    /// one, links the user to `claimMemberID` ("I am Aki") when given, else adds a new member.
+    /// one, links the user to `claimMemberID` ("I am Aki") when given, else adds a new member. A
+    /// claimed member with expenses or transfers is not linked but asked for (see MemberClaims).
     public func join(
         inviteCode: String, userID: UUID, name: String, claimMemberID: UUID?, now: Int64
-    ) async throws -> (GroupRecord, MemberRecord) {
+    ) async throws -> JoinOutcome {
         do {
             return try await database.transaction { sql in
                 guard
@@ -149,35 +150,21 @@ public struct GroupStore: Sendable {
                 if let member = try await Self.member(groupID: group.id, userID: userID, sql) {
                     // A removed member stays removed: joining again is for the owner to allow.
                     guard member.isActive else { throw GroupStoreError.notFound }
-                    return (group, member)
+                    return .joined(group, member)
                 }
                 try await Self.checkRoom(forUser: userID, sql)
                 if let claimMemberID {
-                    // The guard on user_id IS NULL makes two people claiming one name a race with one winner.
-                    // Whoever holds the code may claim a name, so the name's rights do not come with
-                    // it: a claimed member is a plain member (or stays a viewer).
-                    guard
-                        let claimed = try await sql.raw(
-                            """
-                            UPDATE members SET user_id = \(bind: userID.text), version = version + 1, updated_at = \(bind: now),
-                                role = CASE WHEN role = 'viewer' THEN 'viewer' ELSE 'member' END,
-                                can_edit_all_expenses = \(bind: false)
-                            WHERE id = \(bind: claimMemberID.text) AND group_id = \(bind: group.id.text)
-                                  AND user_id IS NULL AND is_active = \(bind: true)
-                            RETURNING *
-                            """
-                        ).first()
-                    else {
-                        // Linked to someone: a 409; unknown, foreign or removed: not found.
-                        let existing = try await Self.member(id: claimMemberID, groupID: group.id, sql)
-                        throw existing?.isActive == true
-                            ? GroupStoreError.memberAlreadyClaimed : GroupStoreError.notFound
+                    guard let target = try await Self.member(id: claimMemberID, groupID: group.id, sql),
+                        target.isActive
+                    else { throw GroupStoreError.notFound }
+                    guard target.userID == nil else { throw GroupStoreError.memberAlreadyClaimed }
+                    // Whoever holds the code may claim a name; a name that has paid or owed
+                    // money waits for an owner or admin to say the claimant is that person.
+                    if try await Self.hasHistory(memberID: claimMemberID, groupID: group.id, sql) {
+                        return .pending(group, try await Self.requestClaim(target, userID: userID, now: now, sql))
                     }
-                    let member = try MemberRecord(row: claimed)
-                    try await log?.changed(.member, member.id, sql)
-                    try await log?.activity(
-                        actor, "member.joined", .member, member.id, ActivityEvent(asMember: member.name), sql)
-                    return (group, member)
+                    let member = try await Self.link(claimMemberID, in: group.id, to: actor, log: log, now: now, sql)
+                    return .joined(group, member)
                 }
                 let member = MemberRecord(
                     id: UUID(), groupID: group.id, userID: userID, name: name, role: .member, createdAt: now,
@@ -185,7 +172,8 @@ public struct GroupStore: Sendable {
                 try await Self.insert(member, sql)
                 try await log?.changed(.member, member.id, sql)
                 try await log?.activity(actor, "member.joined", .member, member.id, ActivityEvent(), sql)
-                return (group, member)
+                try await Self.dropClaims(groupID: group.id, userID: userID, sql)
+                return .joined(group, member)
             }
         } catch  where Database.isUniqueViolation(error) {
             // The same user joining twice at once: the other request won; answer like it did.
@@ -193,7 +181,7 @@ public struct GroupStore: Sendable {
                 try await $0.raw("SELECT * FROM groups WHERE invite_code = \(bind: inviteCode)").first()
             }.map(GroupRecord.init(row:))
             guard let group, let member = try await membership(groupID: group.id, userID: userID) else { throw error }
-            return (group, member)
+            return .joined(group, member)
         }
     }
 
@@ -296,13 +284,13 @@ public struct GroupStore: Sendable {
     }
 
     /// The member with that id in that group (an id from another group is not found).
-    private static func member(id: UUID, groupID: UUID, _ sql: any SQLDatabase) async throws -> MemberRecord? {
+    static func member(id: UUID, groupID: UUID, _ sql: any SQLDatabase) async throws -> MemberRecord? {
         try await sql.raw("SELECT * FROM members WHERE id = \(bind: id.text) AND group_id = \(bind: groupID.text)")
             .first().map { try MemberRecord(row: $0) }
     }
 
     /// The user's membership in that group, active or not.
-    private static func member(groupID: UUID, userID: UUID, _ sql: any SQLDatabase) async throws -> MemberRecord? {
+    static func member(groupID: UUID, userID: UUID, _ sql: any SQLDatabase) async throws -> MemberRecord? {
         try await sql.raw(
             "SELECT * FROM members WHERE group_id = \(bind: groupID.text) AND user_id = \(bind: userID.text)"
         ).first().map { try MemberRecord(row: $0) }
@@ -311,7 +299,7 @@ public struct GroupStore: Sendable {
     /// Refuses a new membership to an account already in `GroupBounds.groupsPerUser` groups.
     /// Two creates of one account racing on PostgreSQL may both pass: the bound holds to within
     /// the account's concurrent requests, which is all a ceiling against piling up needs.
-    private static func checkRoom(forUser userID: UUID, _ sql: any SQLDatabase) async throws {
+    static func checkRoom(forUser userID: UUID, _ sql: any SQLDatabase) async throws {
         let count = try await sql.raw(
             "SELECT COUNT(*) AS n FROM members WHERE user_id = \(bind: userID.text) AND is_active = \(bind: true)"
         ).first()?.decode(column: "n", as: Int.self)

@@ -456,6 +456,23 @@ public enum Migrations {
             id: "0011_idempotency_key_expiry",
             statements: ["CREATE INDEX idempotency_keys_by_time ON idempotency_keys (created_at)"]
         ),
+        Migration(
+            // Claims of name-only members with money history wait for an owner or admin (issue 14
+            // item 5); one waiting claim per member.
+            id: "0012_member_claims",
+            statements: [
+                """
+                CREATE TABLE member_claims (
+                    member_id TEXT PRIMARY KEY REFERENCES members (id),
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    requested_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX member_claims_by_group ON member_claims (group_id, requested_at)",
+                "CREATE INDEX member_claims_by_user ON member_claims (user_id)",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

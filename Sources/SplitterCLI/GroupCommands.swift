@@ -158,9 +158,17 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let (group, member) = try await options.client().join(inviteCode: code, asMember: asMember)
-                if options.json { return try Output.json(member) }
-                print("Joined \(group.name) as \(member.name).")
+                switch try await options.client().join(inviteCode: code, asMember: asMember) {
+                case .joined(let group, let member):
+                    if options.json { return try Output.json(member) }
+                    print("Joined \(group.name) as \(member.name).")
+                case .pending(let pending):
+                    if options.json { return try Output.json(pending) }
+                    print(
+                        "Asked to join \(pending.groupName) as \(pending.memberName). \(pending.memberName) has "
+                            + "expenses or transfers already, so an owner or admin of the group confirms it is you "
+                            + "first.")
+                }
             }
         }
     }
@@ -186,8 +194,8 @@ struct GroupCommand: AsyncParsableCommand {
 
 struct MemberCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "member", abstract: "List and add members, set roles.",
-        subcommands: [Add.self, List.self, Role.self])
+        commandName: "member", abstract: "List and add members, set roles, decide who may claim a name.",
+        subcommands: [Add.self, List.self, Role.self, Claims.self, Approve.self, Reject.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a friend without an account.")

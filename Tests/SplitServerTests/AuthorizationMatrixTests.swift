@@ -132,6 +132,22 @@ struct AuthorizationMatrixTests {
         Route(
             name: "remove a member", method: .delete, path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" },
             expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        // Issue 14 item 5: claims of members with money history wait for an owner or admin.
+        Route(
+            name: "list claims", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/claims" },
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "approve a claim nobody made", method: .post,
+            path: { f, _ in "/api/groups/\(f.groupID)/claims/\(f.danID)" },
+            expected: roles(.forbidden, .forbidden, .notFound, .notFound)),
+        Route(
+            name: "reject a claim nobody made", method: .delete,
+            path: { f, _ in "/api/groups/\(f.groupID)/claims/\(f.danID)" },
+            expected: roles(.forbidden, .forbidden, .notFound, .notFound)),
+        Route(
+            name: "approve a claim of an admin", method: .post,
+            path: { f, _ in "/api/groups/\(f.groupID)/claims/\(f.members[.admin]!)" },
+            expected: roles(.forbidden, .forbidden, .forbidden, .notFound)),
         Route(
             name: "remove the owner", method: .delete,
             path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.owner]!)" },

@@ -189,6 +189,8 @@ struct WebTests {
             ("\(group)/members", [("name", "Forged")]),
             ("\(group)/members/\(setup.benMemberID)", [("role", "admin")]),
             ("\(group)/members/\(setup.benMemberID)/remove", []),
+            ("\(group)/claims/\(setup.benMemberID)/approve", []),
+            ("\(group)/claims/\(setup.benMemberID)/reject", []),
             ("\(group)/settings", [("action", "rotate-invite")]),
             ("\(group)/settings", [("action", "archive")]),
             ("/logout", []),
@@ -419,6 +421,39 @@ struct WebTests {
             // Ben still sees Aki's name in the group, now without an account.
             let after = try await setup.ben.get("/groups/\(setup.groupID)/members")
             #expect(after.text.contains("Aki") && after.text.contains("no account"))
+        }
+    }
+
+    @Test("claiming a name with expenses on the join page waits; the owner approves it on the members page")
+    func claimByPage() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            // Aki adds name-only Dee and records a transfer from Dee: Dee now has money history.
+            let added = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/members", token: setup.aki.token, json: #"{"name":"Dee"}"#)
+            let dee = try #require(added.string("member", "id"))
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
+            let code = try #require(group.string("group", "inviteCode"))
+            let akiMember = try #require(group.string("group", "myMemberId"))
+            let transfer = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/settlements", token: setup.aki.token,
+                json: #"{"fromMemberId":"\#(dee)","toMemberId":"\#(akiMember)","amount":"100","currency":"JPY"}"#)
+            try #require(transfer.status == .created)
+            // Oz picks Dee on the join page: the page says it waits, and Oz is not in the group.
+            let page = try await setup.oz.get("/join/\(code)")
+            #expect(page.text.contains("value=\"\(dee)\"") && page.text.contains("confirms it is you first"))
+            let asked = try await setup.oz.post("/join/\(code)", [("memberId", dee)])
+            #expect(asked.status == .ok && asked.text.contains("id=\"join-pending\""), "\(asked.text.prefix(1500))")
+            #expect(try await setup.oz.get("/groups/\(setup.groupID)").status == .notFound)
+            // Aki sees the request with Oz's name and approves it; Oz is then Dee.
+            let members = try await setup.aki.get("/groups/\(setup.groupID)/members")
+            #expect(members.text.contains("id=\"claims\"") && members.text.contains("<strong>Oz</strong>"))
+            #expect(!(try await setup.ben.get("/groups/\(setup.groupID)/members")).text.contains("id=\"claims\""))
+            let approved = try await setup.aki.post("/groups/\(setup.groupID)/claims/\(dee)/approve", [])
+            #expect(approved.status == .seeOther)
+            let ozGroup = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.oz.token)
+            #expect(ozGroup.string("group", "myMemberId") == dee)
+            #expect(!(try await setup.aki.get("/groups/\(setup.groupID)/members")).text.contains("id=\"claims\""))
         }
     }
 

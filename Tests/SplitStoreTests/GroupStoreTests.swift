@@ -49,12 +49,12 @@ struct GroupStoreTests {
     @Test("joining by code adds a member once; joining again returns the same member", arguments: TestDatabases.all)
     func join(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f async throws in
-            let (group, member) = try await f.groups.join(
-                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
+            let (group, member) = try #require(await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000).joined)
             #expect(group.id == f.group.id && member.role == .member && member.userID == f.ben.id)
             let again = try await f.groups.join(
                 inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 3_000)
-            #expect(again.1 == member)
+            #expect(again.joined?.member == member)
             await #expect(throws: GroupStoreError.notFound) {
                 try await f.groups.join(
                     inviteCode: "WRONG", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
@@ -94,8 +94,8 @@ struct GroupStoreTests {
                 id: UUID(), groupID: f.group.id, userID: nil, name: "Cho", role: .member, createdAt: 1_500,
                 updatedAt: 1_500)
             try await f.groups.addMember(cho)
-            let (_, claimed) = try await f.groups.join(
-                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: cho.id, now: 2_000)
+            let (_, claimed) = try #require(await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: cho.id, now: 2_000).joined)
             #expect(claimed.id == cho.id && claimed.userID == f.ben.id && claimed.version == 2)
             let dan = try await f.accounts.createUser(AccountStoreTests.user(email: "dan@example.com"))
             await #expect(throws: GroupStoreError.memberAlreadyClaimed) {
@@ -112,8 +112,8 @@ struct GroupStoreTests {
     @Test("a removed member keeps their name, loses access, and cannot rejoin by code", arguments: TestDatabases.all)
     func removal(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f async throws in
-            var (_, ben) = try await f.groups.join(
-                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
+            var (_, ben) = try #require(await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000).joined)
             ben.isActive = false
             guard case .written(let stored) = try await f.groups.updateMember(ben, now: 3_000) else {
                 Issue.record("removal was not written")
@@ -178,8 +178,8 @@ struct GroupStoreTests {
         arguments: TestDatabases.all)
     func ownershipAndCodes(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f async throws in
-            let (_, ben) = try await f.groups.join(
-                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
+            let (_, ben) = try #require(await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000).joined)
             let cho = MemberRecord(
                 id: UUID(), groupID: f.group.id, userID: nil, name: "Cho", role: .member, createdAt: 2_000,
                 updatedAt: 2_000)
@@ -206,11 +206,11 @@ struct GroupStoreTests {
     func concurrentTransfers(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f async throws in
             // setup: Ben and Dan are members with accounts
-            let (_, ben) = try await f.groups.join(
-                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000)
+            let (_, ben) = try #require(await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000).joined)
             let danUser = try await f.accounts.createUser(AccountStoreTests.user(email: "dan@example.com"))
-            let (_, dan) = try await f.groups.join(
-                inviteCode: "CODE1", userID: danUser.id, name: "Dan", claimMemberID: nil, now: 2_000)
+            let (_, dan) = try #require(await f.groups.join(
+                inviteCode: "CODE1", userID: danUser.id, name: "Dan", claimMemberID: nil, now: 2_000).joined)
             // act: Aki hands the group to Ben and to Dan at the same time
             let groups = f.groups
             let group = f.group.id
@@ -237,8 +237,8 @@ struct GroupStoreTests {
                 id: UUID(), groupID: f.group.id, userID: nil, name: "Cho", role: .admin, canEditAllExpenses: true,
                 createdAt: 2_000, updatedAt: 2_000)
             try await f.groups.addMember(cho)
-            let (_, claimed) = try await f.groups.join(
-                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: cho.id, now: 3_000)
+            let (_, claimed) = try #require(await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: cho.id, now: 3_000).joined)
             #expect(claimed.id == cho.id && claimed.role == .member && !claimed.canEditAllExpenses)
         }
     }

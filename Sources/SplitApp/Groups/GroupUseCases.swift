@@ -223,11 +223,18 @@ public struct GroupUseCases: Sendable {
         public let claimable: [MemberRecord]
     }
 
+    /// What joining did: joined, or asked an owner or admin to say the caller is that member.
+    public enum JoinResult: Sendable, Equatable {
+        case joined(GroupView)
+        case pending(groupName: String, MemberClaim)
+    }
+
     /// Joins the group behind an invite code, as a new member or as the name-only member
-    /// `memberId` ("I am Aki").
+    /// `memberId` ("I am Aki"). Claiming a member who has paid, owed, sent or received money
+    /// waits for an owner or admin (the code alone does not hand over a balance).
     public func join(
         code text: String, memberId: String?, name: String?, caller: Caller, origin: RequestOrigin
-    ) async throws -> GroupView {
+    ) async throws -> JoinResult {
         // Codes are typed from chat messages: case does not matter, anything else is no code of ours.
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let claim = try memberId.map { text in
@@ -241,11 +248,14 @@ public struct GroupUseCases: Sendable {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
         }
         do {
-            let joined = try await guarding(caller, origin) { () -> GroupView? in
+            let joined = try await guarding(caller, origin) { () -> JoinResult? in
                 guard !code.isEmpty, code.utf8.count <= 100, isCodeText else { return nil }
-                let (group, member) = try await groups.join(
+                switch try await groups.join(
                     inviteCode: code, userID: caller.user.id, name: name, claimMemberID: claim, now: now())
-                return GroupView(group: group, me: member)
+                {
+                case .joined(let group, let member): return .joined(GroupView(group: group, me: member))
+                case .pending(let group, let claim): return .pending(groupName: group.name, claim)
+                }
             }
             guard let joined else { throw AppError.notFound("invite code") }
             return joined
@@ -257,6 +267,10 @@ public struct GroupUseCases: Sendable {
         } catch GroupStoreError.memberAlreadyClaimed {
             throw AppError.conflict(
                 code: "conflict", field: "memberId", message: "That member is linked to another account already.")
+        } catch GroupStoreError.claimWaiting {
+            throw AppError.conflict(
+                code: "conflict", field: "memberId",
+                message: "Someone else has asked to be that member; an owner or admin of the group decides.")
         }
     }
 }

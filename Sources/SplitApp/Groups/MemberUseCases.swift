@@ -119,6 +119,54 @@ public struct MemberUseCases: Sendable {
             removed, basedOn: target.version, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]))
     }
 
+    /// Who asks to be which name-only member (owner, admin): claims of members with money history
+    /// wait here (issue 14 item 5).
+    public func claims(groupID: UUID, caller: Caller) async throws -> [MemberClaim] {
+        let (group, _) = try await access.check(groupID, caller, for: .manageMembers(.newMember))
+        return try await groups.claims(groupID: group.id)
+    }
+
+    /// Says the claimant is that member: the account is linked to it, as a plain member.
+    public func approveClaim(_ memberText: String, groupID: UUID, caller: Caller, origin: RequestOrigin) async throws
+        -> MemberRecord
+    {
+        let (group, me, action) = try await claimTarget(memberText, groupID: groupID, caller: caller)
+        do {
+            return try await groups.approveClaim(
+                groupID: group.id, memberID: action.member,
+                actor: GroupAccess.actor(caller, me, origin: origin, for: [action.needed]), now: now())
+        } catch GroupStoreError.notFound {
+            throw AppError.notFoundBecause("Nobody is waiting to be that member.")
+        } catch GroupStoreError.memberAlreadyClaimed {
+            throw AppError.conflict(
+                code: "conflict", field: "memberId",
+                message: "The person who asked is in the group already, as another member; the request is dropped.")
+        }
+    }
+
+    /// Refuses a claim: the member stays name-only; the claimant may join as a new member.
+    public func rejectClaim(_ memberText: String, groupID: UUID, caller: Caller, origin: RequestOrigin) async throws {
+        let (group, me, action) = try await claimTarget(memberText, groupID: groupID, caller: caller)
+        do {
+            try await groups.rejectClaim(
+                groupID: group.id, memberID: action.member,
+                actor: GroupAccess.actor(caller, me, origin: origin, for: [action.needed]), now: now())
+        } catch GroupStoreError.notFound {
+            throw AppError.notFoundBecause("Nobody is waiting to be that member.")
+        }
+    }
+
+    /// Deciding a claim is managing the claimed member.
+    private func claimTarget(_ memberText: String, groupID: UUID, caller: Caller) async throws
+        -> (GroupRecord, MemberRecord, (member: UUID, needed: GroupAction))
+    {
+        let (group, me) = try await access.check(groupID, caller, for: .manageMembers(.newMember))
+        let target = try await member(memberText, in: group)
+        let needed = GroupAction.manageMembers(Self.target(target, me: me))
+        try GroupAccess.require([needed], me, in: group)
+        return (group, me, (target.id, needed))
+    }
+
     /// The member an action is aimed at, as the permission table sees it.
     public static func target(_ member: MemberRecord, me: MemberRecord) -> MemberTarget {
         member.id == me.id ? .me : .other(member.role)

@@ -92,10 +92,20 @@ extension APIHandler {
     func joinGroup(_ input: Operations.JoinGroup.Input) async throws -> Operations.JoinGroup.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let view = try await groupUseCases.join(
+        switch try await groupUseCases.join(
             code: body.inviteCode, memberId: body.memberId, name: body.name, caller: caller,
             origin: try request.origin)
-        return .ok(.init(body: .json(.init(group: .init(view.group, me: view.me), member: .init(view.me)))))
+        {
+        case .joined(let view):
+            return .ok(.init(body: .json(.init(group: .init(view.group, me: view.me), member: .init(view.me)))))
+        case .pending(let groupName, let claim):
+            return .accepted(
+                .init(
+                    body: .json(
+                        .init(
+                            groupName: groupName, memberName: claim.memberName,
+                            requestedAt: Date(milliseconds: claim.requestedAt)))))
+        }
     }
 }
 

@@ -44,4 +44,34 @@ extension APIHandler {
             origin: try request.origin)
         return .ok(.init(body: .json(.init(member: .init(member)))))
     }
+
+    func listClaims(_ input: Operations.ListClaims.Input) async throws -> Operations.ListClaims.Output {
+        let caller = try await authenticate()
+        let claims = try await memberUseCases.claims(groupID: try Self.id(input.path.groupId, "group"), caller: caller)
+        return .ok(.init(body: .json(.init(claims: claims.map(Components.Schemas.Claim.init)))))
+    }
+
+    func approveClaim(_ input: Operations.ApproveClaim.Input) async throws -> Operations.ApproveClaim.Output {
+        let caller = try await authenticate()
+        let member = try await memberUseCases.approveClaim(
+            input.path.memberId, groupID: try Self.id(input.path.groupId, "group"), caller: caller,
+            origin: try request.origin)
+        return .ok(.init(body: .json(.init(member: .init(member)))))
+    }
+
+    func rejectClaim(_ input: Operations.RejectClaim.Input) async throws -> Operations.RejectClaim.Output {
+        let caller = try await authenticate()
+        try await memberUseCases.rejectClaim(
+            input.path.memberId, groupID: try Self.id(input.path.groupId, "group"), caller: caller,
+            origin: try request.origin)
+        return .noContent(.init())
+    }
+}
+
+extension Components.Schemas.Claim {
+    init(_ claim: MemberClaim) {
+        self.init(
+            memberId: claim.memberID.text, memberName: claim.memberName, userId: claim.userID.text,
+            userName: claim.userName, userEmail: claim.userEmail, requestedAt: Date(milliseconds: claim.requestedAt))
+    }
 }

@@ -122,14 +122,17 @@ extension WebApp {
         let groupName: String?
         let claimable: [Claimable]
         let hasClaimable: Bool
+        /// Set once the user asked to be a member with money history: what happens next.
+        let pending: String?
         let errors: [String: String]
     }
 
-    func joinBody(code: String, errors: [String: String] = [:]) async throws -> JoinBody {
+    func joinBody(code: String, pending: String? = nil, errors: [String: String] = [:]) async throws -> JoinBody {
         let invitation = try await groupUseCases.invitation(code: code, caller: try caller(), origin: try origin())
         let claimable = (invitation?.claimable ?? []).map { JoinBody.Claimable(id: $0.id.text, name: $0.name) }
         return JoinBody(
             code: code, groupName: invitation?.name, claimable: claimable, hasClaimable: !claimable.isEmpty,
+            pending: pending,
             errors: invitation == nil && errors.isEmpty
                 ? ["form": "This invite link does not work any more. Ask for a new one."] : errors)
     }
@@ -147,10 +150,19 @@ extension WebApp {
         let code = try context.parameters.require("code")
         do {
             let claim = try WebRequest.get().form.text("memberId")
-            let joined = try await groupUseCases.join(
+            switch try await groupUseCases.join(
                 code: code, memberId: claim == "new" ? nil : claim, name: nil, caller: try caller(),
                 origin: try origin())
-            return Self.redirect("/groups/\(joined.group.id.text)")
+            {
+            case .joined(let view):
+                return Self.redirect("/groups/\(view.group.id.text)")
+            case .pending(let groupName, let claim):
+                let next =
+                    "You asked to join “\(groupName)” as \(claim.memberName). \(claim.memberName) already has "
+                    + "expenses or transfers, so an owner or admin of the group confirms it is you first. "
+                    + "The group appears in your list once they do."
+                return try render("join", title: "Join a group", body: try await joinBody(code: code, pending: next))
+            }
         } catch let refusal as AppError {
             let error = APIError(refusal)
             guard error.status == .notFound || error.status == .conflict else { throw refusal }

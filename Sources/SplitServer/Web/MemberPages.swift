@@ -3,6 +3,7 @@ import Hummingbird
 import SplitAPI
 import SplitApp
 import SplitCore
+import SplitStore
 
 /// Members and roles (owner and admins manage), the invite link, and group settings:
 /// name and home currency, categories, exchange rates, archive.
@@ -23,8 +24,18 @@ extension WebApp {
             let canMakeOwner: Bool
             let version: Int64
         }
+        /// Someone asking to be a name-only member who has money history (owner, admin decide).
+        struct Claim: Sendable {
+            let memberID: String
+            let memberName: String
+            let userName: String
+            let userEmail: String
+            let when: String
+        }
         let groupID: String
         let rows: [Row]
+        let claims: [Claim]
+        let hasClaims: Bool
         let canAdd: Bool
         let inviteURL: String?
         /// The add form's member id: a second click of the same form adds no second member.
@@ -56,8 +67,17 @@ extension WebApp {
                 canMakeOwner: !isMe && member.userId != nil && scope.may(.archiveOrTransferOwnership),
                 version: member.version)
         }
+        let canAdd = scope.may(.manageMembers(.newMember))
+        let claims =
+            canAdd
+            ? try await memberUseCases.claims(groupID: try APIHandler.id(groupID, "group"), caller: try caller()) : []
         let body = MembersBody(
-            groupID: groupID, rows: rows, canAdd: scope.may(.manageMembers(.newMember)),
+            groupID: groupID, rows: rows,
+            claims: claims.map {
+                .init(
+                    memberID: $0.memberID.text, memberName: $0.memberName, userName: $0.userName,
+                    userEmail: $0.userEmail, when: WebFormat.dateTime(Date(milliseconds: $0.requestedAt)))
+            }, hasClaims: !claims.isEmpty, canAdd: canAdd,
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, newID: UUID().uuidString,
             errors: errors)
         return try render(
@@ -110,6 +130,17 @@ extension WebApp {
         try await memberAction(request, context) { groupID, memberID in
             _ = try await groupUseCases.transferOwnership(
                 groupID, to: memberID, caller: try caller(), origin: try origin())
+        }
+    }
+
+    func decideClaim(_ request: Request, context: AppRequestContext, approve: Bool) async throws -> Response {
+        try await memberAction(request, context) { groupID, memberID in
+            if approve {
+                _ = try await memberUseCases.approveClaim(
+                    memberID, groupID: groupID, caller: try caller(), origin: try origin())
+            } else {
+                try await memberUseCases.rejectClaim(memberID, groupID: groupID, caller: try caller(), origin: try origin())
+            }
         }
     }
 

@@ -93,6 +93,12 @@ extension WebApp {
         pages.post("/groups/:groupId/members/:memberId/remove") { request, context in
             try await self.removeMember(request, context: context)
         }
+        pages.post("/groups/:groupId/claims/:memberId/approve") { request, context in
+            try await self.decideClaim(request, context: context, approve: true)
+        }
+        pages.post("/groups/:groupId/claims/:memberId/reject") { request, context in
+            try await self.decideClaim(request, context: context, approve: false)
+        }
         pages.get("/groups/:groupId/settings") { request, context in
             try await self.settingsPage(request, context: context)
         }

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import SplitClient
+
+// Claims of name-only members with money history wait for an owner or admin: list them and
+// approve or reject one (`splitter member claims|approve|reject`).
+extension MemberCommand {
+    struct Claims: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Who asks to be which name-only member (owner, admin).")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let claims = try await client.claims(groupID: try await resolveGroup(client, group).id)
+                if options.json { return try Output.json(claims) }
+                guard !claims.isEmpty else { return print("Nobody is waiting.") }
+                Output.table(
+                    ["MEMBER", "ASKED BY", "EMAIL", "MEMBER ID"],
+                    claims.map { [$0.memberName, $0.userName, $0.userEmail, $0.memberId] })
+            }
+        }
+    }
+
+    struct Approve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Say the person asking is that member: their account takes over its expenses and balance.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "The claimed member's name or id.") var member: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await GroupContext(options, group: group)
+                let member = try await context.client.approveClaim(
+                    groupID: context.group.id, memberID: try context.member(member).id)
+                if options.json { return try Output.json(member) }
+                print("\(member.name) is now linked to the account that asked.")
+            }
+        }
+    }
+
+    struct Reject: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Refuse a claim; the member stays name-only.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "The claimed member's name or id.") var member: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await GroupContext(options, group: group)
+                let target = try context.member(member)
+                try await context.client.rejectClaim(groupID: context.group.id, memberID: target.id)
+                if !options.json { print("Refused the claim of \(target.name).") }
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import HTTPTypes
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@testable import SplitServer
+
+/// Issue 14 item 5: whoever holds the invite code must not take over a name that has money
+/// history; an owner or admin approves such a claim. Names without history stay instant.
+@Suite("Claiming a name-only member")
+struct ClaimApprovalTests {
+    @Test(
+        "a name with expenses waits for approval; nobody else can take it meanwhile; approval links it",
+        arguments: TestDatabases.all)
+    func claimWithHistory(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            // setup: Aki owns Japan with name-only Bo (who shares a dinner) and name-only Cy (nothing yet)
+            let aki = try await api.register("Aki")
+            let bo = try await api.register("Bo", email: "bo@example.com")
+            let mallory = try await api.register("Mallory")
+            let viewer = try await api.register("Vee")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            let akiMember = try #require(created.string("group", "myMemberId"))
+            var ids: [String: String] = [:]
+            for name in ["Bo", "Cy"] {
+                let added = try await api.call(
+                    .post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"\#(name)"}"#)
+                let id = try #require(added.string("member", "id"))
+                ids[name] = id
+            }
+            let boID = try #require(ids["Bo"])
+            let dinner = try await api.call(
+                .post, "/api/expenses", token: aki.token,
+                json: #"""
+                    {"groupId":"\#(groupID)","description":"Dinner","amount":"3000","currency":"JPY","expenseDate":"2026-11-21",
+                     "split":{"mode":"equal","memberIds":["\#(akiMember)","\#(boID)"]}}
+                    """#)
+            try #require(dinner.status == .created, "\(dinner.text)")
+            let joinedViewer = try await api.call(
+                .post, "/api/groups/join", token: viewer.token, json: #"{"inviteCode":"\#(code)"}"#)
+            let viewerMember = try #require(joinedViewer.string("member", "id"))
+            _ = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(viewerMember)", token: aki.token, json: #"{"role":"viewer"}"#)
+            let balances = try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token).text
+
+            // act 1: Mallory claims Bo with the code
+            let claim = #"{"inviteCode":"\#(code)","memberId":"\#(boID)"}"#
+            let pending = try await api.call(.post, "/api/groups/join", token: mallory.token, json: claim)
+
+            // validate: it waits; Mallory is not in the group; Bo is still name-only; money unchanged
+            #expect(pending.status == .accepted, "\(pending.text)")
+            #expect(pending.string("groupName") == "Japan" && pending.string("memberName") == "Bo")
+            #expect(try await api.call(.get, "/api/groups/\(groupID)", token: mallory.token).status == .notFound)
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki.token)
+            #expect(members.list("members").first { $0.string("id") == boID }?.string("userId") == nil)
+            #expect(try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token).text == balances)
+            // Asking again answers the same; the real Bo asking meanwhile is told someone else asked.
+            #expect(try await api.call(.post, "/api/groups/join", token: mallory.token, json: claim).status == .accepted)
+            let second = try await api.call(.post, "/api/groups/join", token: bo.token, json: claim)
+            #expect(second.status == .conflict && second.string("error", "details", "field") == "memberId")
+            // A viewer may not see or decide claims.
+            #expect(try await api.call(.get, "/api/groups/\(groupID)/claims", token: viewer.token).status == .forbidden)
+
+            // act 2: Aki sees who asks and rejects Mallory; then the real Bo asks and Aki approves
+            let listed = try await api.call(.get, "/api/groups/\(groupID)/claims", token: aki.token)
+            let waiting = listed.list("claims")
+            #expect(waiting.count == 1 && waiting.first?.string("memberId") == boID)
+            #expect(waiting.first?.string("userName") == "Mallory" && waiting.first?.string("memberName") == "Bo")
+            let rejected = try await api.call(.delete, "/api/groups/\(groupID)/claims/\(boID)", token: aki.token)
+            #expect(rejected.status == .noContent, "\(rejected.text)")
+            #expect(try await api.call(.post, "/api/groups/join", token: bo.token, json: claim).status == .accepted)
+            let approved = try await api.call(.post, "/api/groups/\(groupID)/claims/\(boID)", token: aki.token)
+
+            // validate: the real Bo is linked as a plain member with Bo's balance; nothing waits
+            #expect(approved.status == .ok, "\(approved.text)")
+            #expect(approved.string("member", "userId") == bo.userID && approved.string("member", "role") == "member")
+            let boSees = try await api.call(.get, "/api/groups/\(groupID)", token: bo.token)
+            #expect(boSees.status == .ok && boSees.string("group", "myMemberId") == boID)
+            #expect(try await api.call(.get, "/api/groups/\(groupID)/balances", token: bo.token).text == balances)
+            #expect(
+                try await api.call(.get, "/api/groups/\(groupID)/claims", token: aki.token).list("claims").isEmpty)
+            let again = try await api.call(.post, "/api/groups/\(groupID)/claims/\(boID)", token: aki.token)
+            #expect(again.status == .notFound)
+            // Mallory, refused, may still join as someone new.
+            let fresh = try await api.call(
+                .post, "/api/groups/join", token: mallory.token, json: #"{"inviteCode":"\#(code)"}"#)
+            #expect(fresh.status == .ok && fresh.string("member", "name") == "Mallory")
+
+            // A name without money history is still claimed at once.
+            let cy = try await api.register("Cy")
+            let instant = try await api.call(
+                .post, "/api/groups/join", token: cy.token, json: #"{"inviteCode":"\#(code)","memberId":"\#(ids["Cy"]!)"}"#)
+            #expect(instant.status == .ok && instant.string("member", "id") == ids["Cy"])
+        }
+    }
+
+    @Test("a claimant who joins as someone else meanwhile cannot be approved as the name too", arguments: TestDatabases.all)
+    func claimantJoinedMeanwhile(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let aki = try await api.register("Aki")
+            let bo = try await api.register("Bo")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            let added = try await api.call(
+                .post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Ghost"}"#)
+            let ghost = try #require(added.string("member", "id"))
+            let transfer = try await api.call(
+                .post, "/api/groups/\(groupID)/settlements", token: aki.token,
+                json: #"{"fromMemberId":"\#(ghost)","toMemberId":"\#(created.string("group", "myMemberId")!)","amount":"500","currency":"JPY"}"#)
+            try #require(transfer.status == .created, "\(transfer.text)")
+            let claim = #"{"inviteCode":"\#(code)","memberId":"\#(ghost)"}"#
+            #expect(try await api.call(.post, "/api/groups/join", token: bo.token, json: claim).status == .accepted)
+            // Bo joins as a new member instead: the waiting claim goes away.
+            let joined = try await api.call(.post, "/api/groups/join", token: bo.token, json: #"{"inviteCode":"\#(code)"}"#)
+            #expect(joined.status == .ok)
+            #expect(
+                try await api.call(.get, "/api/groups/\(groupID)/claims", token: aki.token).list("claims").isEmpty)
+            let approve = try await api.call(.post, "/api/groups/\(groupID)/claims/\(ghost)", token: aki.token)
+            #expect(approve.status == .notFound)
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki.token)
+            #expect(members.list("members").first { $0.string("id") == ghost }?.string("userId") == nil)
+        }
+    }
+}

@@ -52,6 +52,62 @@ struct LedgerUseCaseTests {
         }
     }
 
+    @Test(
+        "a plain member records at most what settling up asks; the receiver, the owner or an admin any amount",
+        arguments: TestDatabases.all)
+    func transfersAboveTheDebt(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: Aki paid 900 JPY for three (Bo and Dee owe 300 each); 1 JPY = 0.031 MYR (home)
+            _ = try await trip.create(trip.ramen("900"))
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            _ = try await ledger.putRates(
+                [EnteredRate(fromCurrency: "JPY", toCurrency: "MYR", date: "2026-05-01", rate: "0.031")],
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            func record(_ from: MemberID, _ to: MemberID, _ amount: String, _ currency: String, by caller: Caller)
+                async throws
+            {
+                _ = try await ledger.recordSettlement(
+                    EnteredSettlement(
+                        fromMemberId: from.description, toMemberId: to.description, amount: amount,
+                        currency: currency),
+                    groupID: trip.groupID, caller: caller, origin: trip.origin, idempotency: nil,
+                    render: { _ in StoredResponse(status: 201, body: Data()) })
+            }
+            let tail = "A larger transfer can be recorded by Aki, the owner or an admin."
+            // act + validate: Bo, a plain member, above his debt in JPY, in MYR (converted), to Dee
+            await #expect(
+                throws: AppError.invalid(field: "amount", message: "Bo owes Aki at most 300 JPY now. \(tail)")
+            ) {
+                try await record(trip.boMember, trip.akiMember, "301", "JPY", by: trip.bo)
+            }
+            await #expect(
+                throws: AppError.invalid(field: "amount", message: "Bo owes Aki at most 300 JPY now. \(tail)")
+            ) {
+                try await record(trip.boMember, trip.akiMember, "100000000000", "JPY", by: trip.bo)
+            }
+            await #expect(
+                throws: AppError.invalid(field: "amount", message: "Bo owes Aki at most 9.30 MYR now. \(tail)")
+            ) {
+                try await record(trip.boMember, trip.akiMember, "9.31", "MYR", by: trip.bo)
+            }
+            await #expect(
+                throws: AppError.invalid(
+                    field: "amount",
+                    message: "Bo owes Dee nothing in JPY now. A larger transfer can be recorded by Dee, the owner or an admin.")
+            ) {
+                try await record(trip.boMember, trip.deeMember, "1", "JPY", by: trip.bo)
+            }
+            #expect(try await ledger.settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki).isEmpty)
+            // Exactly the debt is fine, in the home currency through the rate too; so is any amount
+            // Bo receives (he confirms it), and any amount the owner records.
+            try await record(trip.boMember, trip.akiMember, "9.30", "MYR", by: trip.bo)
+            try await record(trip.deeMember, trip.boMember, "5000", "JPY", by: trip.bo)
+            try await record(trip.deeMember, trip.akiMember, "100000", "JPY", by: trip.aki)
+            let recorded = try await ledger.settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki)
+            #expect(recorded.map(\.amount).sorted() == [930, 5000, 100_000])
+        }
+    }
+
     @Test("refusals: one member on both sides, a viewer recording, nothing at all", arguments: TestDatabases.all)
     func refusals(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

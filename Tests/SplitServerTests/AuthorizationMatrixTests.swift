@@ -212,8 +212,18 @@ struct AuthorizationMatrixTests {
             name: "record a transfer one is party to", method: .post,
             path: { f, _ in "/api/groups/\(f.groupID)/settlements" },
             body: { f, caller in
-                #"{"fromMemberId":"\#(f.members[caller] ?? f.danID)","toMemberId":"\#(f.danID)","amount":"10","currency":"JPY"}"#
+                // Each pays the owner back part of their share; the owner pays Dan.
+                let to = caller == .owner ? f.danID : f.members[.owner]!
+                return #"{"fromMemberId":"\#(f.members[caller] ?? f.danID)","toMemberId":"\#(to)","amount":"10","currency":"JPY"}"#
             }, expected: roles(.forbidden, .created, .created, .created)),
+        // Issue 14 item 11: above what one owes the receiver, only the receiver, the owner or an
+        // admin records a transfer (Dan is owed nothing).
+        Route(
+            name: "record a transfer above one's debt", method: .post,
+            path: { f, _ in "/api/groups/\(f.groupID)/settlements" },
+            body: { f, caller in
+                #"{"fromMemberId":"\#(f.members[caller] ?? f.danID)","toMemberId":"\#(f.danID)","amount":"10","currency":"JPY"}"#
+            }, expected: roles(.forbidden, .unprocessableContent, .created, .created)),
         Route(
             name: "record others' transfer", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/settlements" },
             body: { f, _ in

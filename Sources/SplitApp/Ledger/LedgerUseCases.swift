@@ -85,13 +85,17 @@ public struct LedgerUseCases: Sendable {
         guard from != to else {
             throw AppError.invalid(field: "toMemberId", message: "A transfer goes between two members.")
         }
-        let active = Set(try await groups.members(groupID: group.id).filter(\.isActive).map(\.id))
+        let members = try await groups.members(groupID: group.id)
+        let active = Set(members.filter(\.isActive).map(\.id))
         for (member, field) in [(from, "fromMemberId"), (to, "toMemberId")] where !active.contains(member.uuid) {
             throw AppError.invalid(field: field, message: "\(member) is not an active member of this group.")
         }
         let currency = try MoneyInput.currency(entered.currency, field: "currency")
         let amount = try MoneyInput.amount(entered.amount, currency, field: "amount")
         guard amount > 0 else { throw AppError.invalid(field: "amount", message: "A transfer is more than zero.") }
+        if me.role == .member, to.uuid != me.id {
+            try await checkWithinDebt(amount, currency, from: from.uuid, to: to.uuid, in: group, members: members)
+        }
         let note = entered.note?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard note.unicodeScalars.count <= 500, !AccountInput.containsControlCharacters(note, allowingLineBreaks: true)
         else { throw AppError.invalid(field: "note", message: "A note has at most 500 characters.") }
@@ -153,6 +157,10 @@ public struct LedgerUseCases: Sendable {
 
     public func balances(groupID: UUID, caller: Caller) async throws -> BalancesView {
         let (group, _) = try await access.check(groupID, caller, for: .read)
+        return try await balances(of: group)
+    }
+
+    func balances(of group: GroupRecord) async throws -> BalancesView {
         let nets = try await balances.balances(groupID: group.id)
         let home = try Currency(code: group.homeCurrency)
         let rates = try await datedRates(group.id)

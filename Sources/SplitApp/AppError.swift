@@ -52,7 +52,11 @@ public enum AppError: Error, Sendable, Equatable {
         case .forbidden: self = .forbidden
         case .archived: self = .archived
         case .inactiveMember(let id):
-            self = .invalid(field: "memberId", message: "\(id.text) is not an active member of this group.")
+            // Removed while the write ran (the use case saw them active); no id in the message.
+            _ = id
+            self = .invalid(
+                field: "memberId",
+                message: "Someone in this expense was removed from the group meanwhile; reload and try again.")
         case .groupFull:
             self = .invalid(
                 field: "group",

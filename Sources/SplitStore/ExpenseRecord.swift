@@ -176,7 +176,7 @@ extension ShareRecord {
 
 extension ExpenseRecord {
     /// Every member the expense names, as payer or debtor.
-    var memberIDs: [UUID] { payers.map(\.memberID) + shares.map(\.memberID) }
+    public var memberIDs: [UUID] { payers.map(\.memberID) + shares.map(\.memberID) }
 }
 
 extension ShareRecord {

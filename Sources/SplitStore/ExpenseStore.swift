@@ -61,13 +61,17 @@ public struct ExpenseStore: Sendable {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
             guard
-                let log = try await GroupLog.begin(
-                    sql, groupID: updated.groupID, now: now, actor: actor, involving: updated.memberIDs)
+                let log = try await GroupLog.begin(sql, groupID: updated.groupID, now: now, actor: actor)
             else { return nil }
             guard let current = try await Self.load(updated.id, sql, lock: forUpdate),
                 current.groupID == updated.groupID
             else { return nil }
             guard current.version == expectedVersion else { return .stale(current) }
+            // Members removed from the group keep their part of expenses they were in (issue 15);
+            // only members new to this expense must be active.
+            let before = Set(current.memberIDs)
+            try await GroupLog.requireActive(
+                updated.memberIDs.filter { !before.contains($0) }, groupID: updated.groupID, sql)
             var next = updated
             next.version = current.version + 1
             next.updatedAt = now

@@ -76,6 +76,20 @@ public struct GroupLog: Sendable {
         return GroupLog(groupID: groupID, seq: try row.decode(column: "change_seq", as: Int64.self), now: now)
     }
 
+    /// Refuses (`inactiveMember`) the first of `ids` that is not an active member of the group:
+    /// for checks that need a row read after `begin` (an edit may keep members removed since).
+    static func requireActive(_ ids: [UUID], groupID: UUID, _ sql: any SQLDatabase) async throws {
+        guard !ids.isEmpty else { return }
+        let active = Set(
+            try await sql.select().column("id").from("members")
+                .where("group_id", .equal, groupID.text).where("id", .in, Set(ids).map(\.text))
+                .where("is_active", .equal, true).all()
+                .map { try $0.decodeUUID("id") })
+        if let missing = Set(ids).subtracting(active).min(by: { $0.text < $1.text }) {
+            throw WriteRefusal.inactiveMember(missing)
+        }
+    }
+
     /// Records that an object changed (or was deleted) in this write.
     func changed(_ entity: ChangeEntity, _ id: UUID, isDeleted: Bool = false, _ sql: any SQLDatabase) async throws {
         try await sql.raw(

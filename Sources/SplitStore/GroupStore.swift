@@ -148,9 +148,24 @@ public struct GroupStore: Sendable {
                 let log = try await GroupLog.begin(sql, groupID: group.id, now: now)
                 let actor = Actor(userID: userID, name: name)
                 if let member = try await Self.member(groupID: group.id, userID: userID, sql) {
-                    // A removed member stays removed: joining again is for the owner to allow.
-                    guard member.isActive else { throw GroupStoreError.notFound }
-                    return .joined(group, member)
+                    guard !member.isActive else { return .joined(group, member) }
+                    // A removed member who has the code rejoins as themself, with their shares
+                    // and balance (issue 15); an admin comes back as a plain member.
+                    try await Self.checkRoom(forUser: userID, sql)
+                    guard
+                        let row = try await sql.raw(
+                            """
+                            UPDATE members SET is_active = \(bind: true), version = version + 1, updated_at = \(bind: now),
+                                role = CASE WHEN role = 'admin' THEN 'member' ELSE role END
+                            WHERE id = \(bind: member.id.text) RETURNING *
+                            """
+                        ).first()
+                    else { throw GroupStoreError.notFound }
+                    let back = try MemberRecord(row: row)
+                    try await log?.changed(.member, back.id, sql)
+                    try await log?.activity(actor, "member.joined", .member, back.id, ActivityEvent(), sql)
+                    try await Self.dropClaims(groupID: group.id, userID: userID, sql)
+                    return .joined(group, back)
                 }
                 try await Self.checkRoom(forUser: userID, sql)
                 if let claimMemberID {

@@ -58,9 +58,10 @@ public struct SettlementStore: Sendable {
     ) async throws -> IdempotencyOutcome<SettlementRecord>? {
         try await database.transaction { sql in
             guard
-                let log = try await GroupLog.begin(
-                    sql, groupID: settlement.groupID, now: settlement.createdAt, actor: actor,
-                    involving: [settlement.fromMemberID, settlement.toMemberID])
+                // Transfers to and from members removed from the group stay possible (issue 15):
+                // their balance is still theirs to settle. Both are members of this group (checked
+                // by the use case; members are never erased).
+                let log = try await GroupLog.begin(sql, groupID: settlement.groupID, now: settlement.createdAt, actor: actor)
             else {
                 return nil
             }

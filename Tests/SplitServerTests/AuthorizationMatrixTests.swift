@@ -113,7 +113,7 @@ struct AuthorizationMatrixTests {
             body: { _, _ in #"{"role":"admin"}"# }, expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
         Route(
             name: "remove an admin", method: .delete,
-            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.admin]!)" },
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.admin]!)?confirmBalance=true" },
             expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
         Route(
             name: "change a member's role", method: .patch,
@@ -130,7 +130,12 @@ struct AuthorizationMatrixTests {
             path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" }, body: { _, _ in #"{"role":"owner"}"# },
             expected: roles(.forbidden, .forbidden, .forbidden, .forbidden)),
         Route(
-            name: "remove a member", method: .delete, path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" },
+            name: "remove a member who owes, unconfirmed", method: .delete,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" },
+            expected: roles(.forbidden, .forbidden, .conflict, .conflict)),
+        Route(
+            name: "remove a member", method: .delete,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)?confirmBalance=true" },
             expected: roles(.forbidden, .forbidden, .ok, .ok)),
         // Issue 14 item 5: claims of members with money history wait for an owner or admin.
         Route(
@@ -150,7 +155,7 @@ struct AuthorizationMatrixTests {
             expected: roles(.forbidden, .forbidden, .forbidden, .notFound)),
         Route(
             name: "remove the owner", method: .delete,
-            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.owner]!)" },
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.owner]!)?confirmBalance=true" },
             expected: roles(.forbidden, .forbidden, .forbidden, .forbidden)),
         // Issue 4: categories, expenses, shares, settlements, balances, rates, activity, changes.
         Route(
@@ -458,6 +463,7 @@ struct WriteRefusalMappingTests {
         let inactive = ErrorEnvelopeMiddleware.apiError(for: WriteRefusal.inactiveMember(member))
         #expect(inactive.status == .unprocessableContent)
         #expect(inactive.details["field"] == .string("memberId"))
-        #expect(inactive.message.contains(member.text))
+        // Issue 15: no raw id in any message.
+        #expect(!inactive.message.contains(member.text) && inactive.message.contains("removed from the group"))
     }
 }

@@ -457,6 +457,37 @@ struct WebTests {
         }
     }
 
+    @Test("removing a member who owes money asks with the amount; the edit form keeps them; Restore brings them back")
+    func removalByPage() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let group = "/groups/\(setup.groupID)"
+            // Ben owes his share of the Ramen: Remove shows the amount and a confirming button.
+            let asked = try await setup.aki.post("\(group)/members/\(setup.benMemberID)/remove", [])
+            #expect(asked.status == .ok && asked.text.contains("id=\"confirm-removal\""), "\(asked.text.prefix(800))")
+            #expect(asked.text.contains("Ben owes 1000 JPY"))
+            func benActive() async throws -> Bool? {
+                try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+                    .list("members").first { $0.string("id") == setup.benMemberID }?.bool("active")
+            }
+            #expect(try await benActive() == true)
+            let confirmed = try await setup.aki.post(
+                "\(group)/members/\(setup.benMemberID)/remove", [("confirm", "1")])
+            let removed = try await benActive()
+            #expect(confirmed.status == .seeOther && removed == false)
+            // The edit form still has Ben's row, marked, in the split: saving keeps his share.
+            let form = try await setup.aki.get("/expenses/\(setup.expenseID)/edit")
+            #expect(form.text.contains("Ben (removed)") && form.text.contains("name=\"in_\(setup.benMemberID)\""))
+            #expect(!form.text.contains("left the group"))
+            // The members page lists Ben as removed, with Restore.
+            let page = try await setup.aki.get("\(group)/members")
+            #expect(page.text.contains("id=\"removed-members\"") && page.text.contains("Restore Ben"))
+            let restored = try await setup.aki.post("\(group)/members/\(setup.benMemberID)/restore", [])
+            let back = try await benActive()
+            #expect(restored.status == .seeOther && back == true)
+        }
+    }
+
     @Test("invite links use PUBLIC_URL when set, else the address the browser used")
     func inviteLinks() async throws {
         for publicURL in [String?.none, "https://split.example.org"] {

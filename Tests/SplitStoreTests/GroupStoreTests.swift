@@ -109,7 +109,9 @@ struct GroupStoreTests {
         }
     }
 
-    @Test("a removed member keeps their name, loses access, and cannot rejoin by code", arguments: TestDatabases.all)
+    @Test(
+        "a removed member keeps their name and loses access; rejoining by code brings the same member back",
+        arguments: TestDatabases.all)
     func removal(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f async throws in
             var (_, ben) = try #require(await f.groups.join(
@@ -123,10 +125,11 @@ struct GroupStoreTests {
             #expect(try await f.groups.members(groupID: f.group.id).map(\.name).contains("Ben"))
             #expect(try await f.groups.groups(ofUser: f.ben.id).isEmpty)
             #expect(Permissions.decide(.read, for: stored.membership) == .notFound)
-            await #expect(throws: GroupStoreError.notFound) {
-                try await f.groups.join(
-                    inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 4_000)
-            }
+            // Issue 15: a removed member with the code rejoins as themself (shares and balance kept).
+            let back = try #require(
+                await f.groups.join(inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 4_000)
+                    .joined)
+            #expect(back.member.id == ben.id && back.member.isActive && back.member.version == stored.version + 1)
         }
     }
 

@@ -5,8 +5,11 @@ import SplitStore
 extension ExpenseUseCases {
     /// Checks an entered expense against the group (members, category, currency) and SplitCore,
     /// and makes the record to store: payers and owed shares in minor units (DESIGN §3).
+    /// `previous` is the stored expense an edit changes: members removed from the group since
+    /// keep their part of it (issue 15), while a new expense names active members only.
     func build(
-        _ entered: EnteredExpense, id: UUID, group: GroupRecord, me: MemberRecord, createdBy: UUID, now: Int64
+        _ entered: EnteredExpense, id: UUID, group: GroupRecord, me: MemberRecord, createdBy: UUID, now: Int64,
+        previous: ExpenseRecord? = nil
     ) async throws -> (ExpenseRecord, categoryNames: [UUID: String]) {
         let description = entered.description.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...200).contains(description.unicodeScalars.count),
@@ -46,8 +49,14 @@ extension ExpenseUseCases {
                 EnteredSplit(mode: .equal, memberIds: active.sorted().map(\.description)), field: "split")
         }
         try ExpenseLimits.checkStoredSize(rule)
-        for (member, field) in noted + reader.members where !active.contains(member) {
-            throw AppError.invalid(field: field, message: "\(member) is not an active member of this group.")
+        let kept = Set((previous?.memberIDs ?? []).map(MemberID.init))
+        for (member, field) in noted + reader.members where !active.contains(member) && !kept.contains(member) {
+            guard let removed = members.first(where: { $0.id == member.uuid }) else {
+                throw AppError.invalid(field: field, message: "There is no such member in this group.")
+            }
+            throw AppError.invalid(
+                field: field,
+                message: "\(removed.name) was removed from the group; an owner or admin can restore them first.")
         }
         let computed: ExpenseSplit
         do {

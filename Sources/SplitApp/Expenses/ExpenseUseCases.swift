@@ -120,7 +120,11 @@ public struct ExpenseUseCases: Sendable {
         -> ExpenseRecord
     {
         let (group, me) = try await access.check(groupID, caller, for: .read)
-        return try await build(entered, id: id, group: group, me: me, createdBy: caller.user.id, now: now()).0
+        // The preview of an edit keeps the members the stored expense has, as saving would.
+        let stored = try await expenses.expense(id: id).flatMap { $0.groupID == group.id ? $0 : nil }
+        return try await build(
+            entered, id: id, group: group, me: me, createdBy: caller.user.id, now: now(), previous: stored
+        ).0
     }
 
     // MARK: Read
@@ -177,7 +181,8 @@ public struct ExpenseUseCases: Sendable {
         let entered = try Self.entered(current, homeCurrency: group.homeCurrency).applying(
             patch, singlePayer: current.payers.count == 1 ? current.payers[0].memberID.text : nil)
         let (updated, _) = try await build(
-            entered, id: current.id, group: group, me: me, createdBy: current.createdByUserID, now: now())
+            entered, id: current.id, group: group, me: me, createdBy: current.createdByUserID, now: now(),
+            previous: current)
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
         switch try await expenses.update(
             updated, expectedVersion: basedOn, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),

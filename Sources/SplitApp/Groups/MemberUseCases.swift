@@ -10,12 +10,15 @@ public struct MemberPatch: Sendable, Equatable {
     public var canEditOwnExpenses: Bool?
     public var canEditAllExpenses: Bool?
     public var canMarkPaid: Bool?
+    /// `true` restores a removed member (removing is `MemberUseCases.remove`).
+    public var active: Bool?
     public var version: Int64?
 
     public init(
         name: String? = nil, role: Role? = nil, canAddExpenses: Bool? = nil, canEditOwnExpenses: Bool? = nil,
-        canEditAllExpenses: Bool? = nil, canMarkPaid: Bool? = nil, version: Int64? = nil
+        canEditAllExpenses: Bool? = nil, canMarkPaid: Bool? = nil, active: Bool? = nil, version: Int64? = nil
     ) {
+        self.active = active
         self.name = name
         self.role = role
         self.canAddExpenses = canAddExpenses
@@ -31,10 +34,12 @@ public struct MemberPatch: Sendable, Equatable {
 public struct MemberUseCases: Sendable {
     let access: GroupAccess
     let groups: GroupStore
+    let balances: BalanceStore
     let now: @Sendable () -> Int64
 
     public init(database: Database, now: @escaping @Sendable () -> Int64) {
         groups = GroupStore(database: database)
+        balances = BalanceStore(database: database)
         access = GroupAccess(groups: groups)
         self.now = now
     }
@@ -81,6 +86,12 @@ public struct MemberUseCases: Sendable {
         updated.canEditOwnExpenses = patch.canEditOwnExpenses ?? target.canEditOwnExpenses
         updated.canEditAllExpenses = patch.canEditAllExpenses ?? target.canEditAllExpenses
         updated.canMarkPaid = patch.canMarkPaid ?? target.canMarkPaid
+        if let active = patch.active {
+            guard active else {
+                throw AppError.invalid(field: "active", message: "To remove a member, use remove (DELETE).")
+            }
+            updated.isActive = true
+        }
         let aim = Self.target(target, me: me)
         var needed: [GroupAction] = [.read]
         if updated.name != target.name {
@@ -92,7 +103,7 @@ public struct MemberUseCases: Sendable {
         let flagsChanged =
             updated.canAddExpenses != target.canAddExpenses || updated.canEditOwnExpenses != target.canEditOwnExpenses
             || updated.canEditAllExpenses != target.canEditAllExpenses || updated.canMarkPaid != target.canMarkPaid
-        if flagsChanged { needed.append(.manageMembers(aim)) }
+        if flagsChanged || updated.isActive != target.isActive { needed.append(.manageMembers(aim)) }
         try GroupAccess.require(needed, me, in: group)
         if let version = patch.version, version != target.version { throw AppError.staleMember(target) }
         guard updated != target else { return target }
@@ -100,11 +111,13 @@ public struct MemberUseCases: Sendable {
             updated, basedOn: target.version, actor: GroupAccess.actor(caller, me, origin: origin, for: needed))
     }
 
-    /// Removes a member: deactivated, never erased, so expenses and history keep their name. The
-    /// owner hands the group over first.
-    public func remove(_ memberText: String, groupID: UUID, caller: Caller, origin: RequestOrigin) async throws
-        -> MemberRecord
-    {
+    /// Removes a member: deactivated, never erased, so expenses, shares, balance and history keep
+    /// their name, transfers to and from them stay possible, and an owner or admin can restore
+    /// them. The owner hands the group over first. A member whose balance is not zero is removed
+    /// only with `confirmBalance` (issue 15): the refusal (409 `has_balance`) says the amounts.
+    public func remove(
+        _ memberText: String, groupID: UUID, confirmBalance: Bool = false, caller: Caller, origin: RequestOrigin
+    ) async throws -> MemberRecord {
         let (group, me) = try await access.check(groupID, caller, for: .read)
         let target = try await member(memberText, in: group)
         let action = GroupAction.manageMembers(Self.target(target, me: me))
@@ -113,6 +126,12 @@ public struct MemberUseCases: Sendable {
             throw AppError.forbiddenBecause("The owner cannot be removed; transfer ownership first.")
         }
         guard target.isActive else { return target }
+        if !confirmBalance, let owing = try await balanceText(of: target) {
+            throw AppError.conflict(
+                code: "has_balance", field: nil,
+                message: "\(owing). Remove anyway? Their shares and balance stay, transfers to and from "
+                    + "\(target.name) stay possible, and an owner or admin can restore them.")
+        }
         var removed = target
         removed.isActive = false
         return try await write(
@@ -165,6 +184,18 @@ public struct MemberUseCases: Sendable {
         let needed = GroupAction.manageMembers(Self.target(target, me: me))
         try GroupAccess.require([needed], me, in: group)
         return (group, me, (target.id, needed))
+    }
+
+    /// "Cho owes 148.00 MYR" / "Cho is owed 12 JPY and owes 3.00 USD"; nil when every net is zero.
+    private func balanceText(of member: MemberRecord) async throws -> String? {
+        let nets = try await balances.balances(groupID: member.groupID)
+            .filter { $0.memberID == member.id && $0.net != 0 }.sorted { $0.currency < $1.currency }
+        guard !nets.isEmpty else { return nil }
+        let parts = nets.map { net in
+            let amount = "\(MoneyInput.text(abs(net.net), net.currency)) \(net.currency)"
+            return net.net < 0 ? "owes \(amount)" : "is owed \(amount)"
+        }
+        return "\(member.name) \(parts.joined(separator: " and "))"
     }
 
     /// The member an action is aimed at, as the permission table sees it.

@@ -85,10 +85,11 @@ public struct LedgerUseCases: Sendable {
         guard from != to else {
             throw AppError.invalid(field: "toMemberId", message: "A transfer goes between two members.")
         }
+        // Members removed from the group may still pay and be paid: their balance stays theirs.
         let members = try await groups.members(groupID: group.id)
-        let active = Set(members.filter(\.isActive).map(\.id))
-        for (member, field) in [(from, "fromMemberId"), (to, "toMemberId")] where !active.contains(member.uuid) {
-            throw AppError.invalid(field: field, message: "\(member) is not an active member of this group.")
+        let known = Set(members.map(\.id))
+        for (member, field) in [(from, "fromMemberId"), (to, "toMemberId")] where !known.contains(member.uuid) {
+            throw AppError.invalid(field: field, message: "There is no such member in this group.")
         }
         let currency = try MoneyInput.currency(entered.currency, field: "currency")
         let amount = try MoneyInput.amount(entered.amount, currency, field: "amount")

@@ -32,7 +32,7 @@ extension APIHandler {
             MemberPatch(
                 name: body.name, role: body.role?.role, canAddExpenses: body.canAddExpenses,
                 canEditOwnExpenses: body.canEditOwnExpenses, canEditAllExpenses: body.canEditAllExpenses,
-                canMarkPaid: body.canMarkPaid, version: body.version),
+                canMarkPaid: body.canMarkPaid, active: body.active, version: body.version),
             groupID: groupID, caller: caller, origin: try request.origin)
         return .ok(.init(body: .json(.init(member: .init(member)))))
     }
@@ -40,8 +40,8 @@ extension APIHandler {
     func removeMember(_ input: Operations.RemoveMember.Input) async throws -> Operations.RemoveMember.Output {
         let caller = try await authenticate()
         let member = try await memberUseCases.remove(
-            input.path.memberId, groupID: try Self.id(input.path.groupId, "group"), caller: caller,
-            origin: try request.origin)
+            input.path.memberId, groupID: try Self.id(input.path.groupId, "group"),
+            confirmBalance: input.query.confirmBalance ?? false, caller: caller, origin: try request.origin)
         return .ok(.init(body: .json(.init(member: .init(member)))))
     }
 

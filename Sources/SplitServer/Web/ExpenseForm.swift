@@ -127,6 +127,11 @@ struct ExpenseForm: Sendable {
         }
     }
 
+    /// Whether the form names the member anywhere: paid, in the split, a value, an item.
+    func mentions(_ id: String) -> Bool {
+        included.contains(id) || values[id] != nil || paid[id] != nil || items.contains { $0.members.contains(id) }
+    }
+
     /// Payers as typed; none typed means "I paid it all" (nil lets the server say so).
     func payers(members: [Components.Schemas.Member]) -> [EnteredAmount]? {
         let typed = members.compactMap { member in paid[member.id].map { EnteredAmount(memberId: member.id, value: $0) } }
@@ -240,7 +245,12 @@ extension WebApp {
         action: String, cancelURL: String, clientID: String, version: String, preview: ExpenseRecord?,
         errors: [String: String]
     ) -> ExpenseFormBody {
-        let members = scope.activeMembers
+        // Members removed from the group stay in an expense they are in (issue 15): their rows
+        // show, marked, whenever the expense names them.
+        let members = scope.members.filter { $0.active || form.mentions($0.id) }
+        func label(_ member: Components.Schemas.Member) -> String {
+            member.active ? member.name : "\(member.name) (removed)"
+        }
         let previewLines: [ExpenseFormBody.PreviewLine] =
             preview.map { record in
                 let currency = (try? Currency(code: record.currency))
@@ -272,7 +282,7 @@ extension WebApp {
             modes: ExpenseForm.modes.map { .init(value: $0.0.rawValue, label: $0.1, selected: $0.0 == form.mode) },
             rows: members.map {
                 .init(
-                    id: $0.id, name: $0.name, paid: form.paid[$0.id] ?? "", included: form.included.contains($0.id),
+                    id: $0.id, name: label($0), paid: form.paid[$0.id] ?? "", included: form.included.contains($0.id),
                     value: form.values[$0.id] ?? "")
             },
             items: (0..<max(3, min(form.items.count + 2, ExpenseForm.maximumRows))).map { index in
@@ -281,7 +291,7 @@ extension WebApp {
                     index: index, number: index + 1, description: item?.description ?? "", amount: item?.amount ?? "",
                     members: members.map {
                         .init(
-                            id: $0.id, name: $0.name,
+                            id: $0.id, name: label($0),
                             checked: item.map { [id = $0.id] in $0.members.contains(id) } ?? true)
                     })
             },

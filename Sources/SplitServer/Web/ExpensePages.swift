@@ -109,10 +109,10 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
         let web = try WebRequest.get()
-        let form = ExpenseForm(form: web.form, members: scope.activeMembers)
+        let form = ExpenseForm(form: web.form, members: scope.members)
         // The form's own id: saving twice (a double click, a retry) stores one expense.
         let clientID = UUID(uuidString: web.form["_id"] ?? "") ?? UUID()
-        let draft = form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId)
+        let draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId)
         do {
             let groupUUID = try APIHandler.id(groupID, "group")
             if web.form["intent"] == "preview" {
@@ -146,13 +146,13 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
         let web = try WebRequest.get()
-        let form = ExpenseForm(form: web.form, members: scope.activeMembers)
+        let form = ExpenseForm(form: web.form, members: scope.members)
         let id = UUID(uuidString: web.form["_id"] ?? "") ?? UUID()
         var preview: ExpenseRecord?
         var errors: [String: String] = [:]
         do {
             preview = try await expenses.preview(
-                form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId), id: id,
+                form.draft(members: scope.members, paidByDefault: scope.group.myMemberId), id: id,
                 groupID: try APIHandler.id(groupID, "group"), caller: try caller())
         } catch {
             errors = try Self.formErrors(error, shown: ["amount", "split", "paidBy", "currency"])
@@ -190,28 +190,19 @@ extension WebApp {
         guard scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)) else {
             throw APIError.forbidden()
         }
-        // Someone in it has left the group: the form cannot keep them, so say what saving does.
-        let active = Set(scope.activeMembers.map(\.id))
-        let gone = Set(expense.payers.map(\.memberId) + expense.splits.map(\.memberId)).subtracting(active)
-        let notice =
-            gone.isEmpty
-            ? [:]
-            : [
-                "form":
-                    "\(gone.map(scope.name).sorted().joined(separator: ", ")) left the group. Saving moves their part of this expense to the people below; cancel to keep it as it is."
-            ]
+        // Members removed from the group since keep their rows (marked) and their part.
         return try await renderExpenseForm(
             ExpenseForm(editing: expense), scope: scope, clientID: expense.id, version: String(expense.version),
-            preview: nil, errors: notice)
+            preview: nil, errors: [:])
     }
 
     func updateExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
         let expense = try await expense(context)
         let scope = try await scope(expense.groupId)
         let web = try WebRequest.get()
-        let form = ExpenseForm(form: web.form, members: scope.activeMembers)
+        let form = ExpenseForm(form: web.form, members: scope.members)
         let version = web.form["version"] ?? ""
-        let draft = form.draft(members: scope.activeMembers, paidByDefault: scope.group.myMemberId)
+        let draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId)
         // An edit says who paid; none typed means the editor paid it all.
         let sentPayers =
             draft.paidBy ?? [

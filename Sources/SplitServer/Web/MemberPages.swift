@@ -32,8 +32,23 @@ extension WebApp {
             let userEmail: String
             let when: String
         }
+        /// A member removed from the group, with a Restore button for who may manage them.
+        struct Removed: Sendable {
+            let id: String
+            let name: String
+            let canRestore: Bool
+        }
+        /// Removing a member who owes or is owed money: the amounts, and a button that confirms.
+        struct ConfirmRemoval: Sendable {
+            let id: String
+            let name: String
+            let message: String
+        }
         let groupID: String
         let rows: [Row]
+        let removed: [Removed]
+        let hasRemoved: Bool
+        let confirmRemoval: ConfirmRemoval?
         let claims: [Claim]
         let hasClaims: Bool
         let canAdd: Bool
@@ -47,8 +62,16 @@ extension WebApp {
         try await membersPage(request, groupID: try context.parameters.require("groupId"), errors: [:])
     }
 
-    private func membersPage(_ request: Request, groupID: String, errors: [String: String]) async throws -> Response {
+    private func membersPage(
+        _ request: Request, groupID: String, errors: [String: String],
+        confirmRemoval: MembersBody.ConfirmRemoval? = nil
+    ) async throws -> Response {
         let scope = try await scope(groupID)
+        let removed = scope.members.filter { !$0.active }.map { member in
+            MembersBody.Removed(
+                id: member.id, name: member.name,
+                canRestore: scope.may(.manageMembers(.other(Role(rawValue: member.role.rawValue) ?? .viewer))))
+        }
         let rows = scope.activeMembers.map { member -> MembersBody.Row in
             let isMe = member.id == scope.group.myMemberId
             let target: MemberTarget = isMe ? .me : .other(Role(rawValue: member.role.rawValue) ?? .viewer)
@@ -72,7 +95,8 @@ extension WebApp {
             canAdd
             ? try await memberUseCases.claims(groupID: try APIHandler.id(groupID, "group"), caller: try caller()) : []
         let body = MembersBody(
-            groupID: groupID, rows: rows,
+            groupID: groupID, rows: rows, removed: removed, hasRemoved: !removed.isEmpty,
+            confirmRemoval: confirmRemoval,
             claims: claims.map {
                 .init(
                     memberID: $0.memberID.text, memberName: $0.memberName, userName: $0.userName,
@@ -120,9 +144,29 @@ extension WebApp {
         }
     }
 
+    /// Remove; a member who owes or is owed money is removed only after the page shows the
+    /// amounts and the owner or admin confirms (`confirm=1`).
     func removeMember(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let confirmed = try WebRequest.get().form["confirm"] == "1"
+        do {
+            return try await memberAction(request, context, rethrowing: true) { groupID, memberID in
+                _ = try await memberUseCases.remove(
+                    memberID, groupID: groupID, confirmBalance: confirmed, caller: try caller(), origin: try origin())
+            }
+        } catch AppError.conflict(code: "has_balance", _, let message) {
+            let groupID = try context.parameters.require("groupId")
+            let memberID = try context.parameters.require("memberId")
+            let scope = try await scope(groupID)
+            return try await membersPage(
+                request, groupID: groupID, errors: [:],
+                confirmRemoval: .init(id: memberID, name: scope.name(memberID), message: message))
+        }
+    }
+
+    func restoreMember(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await memberAction(request, context) { groupID, memberID in
-            _ = try await memberUseCases.remove(memberID, groupID: groupID, caller: try caller(), origin: try origin())
+            _ = try await memberUseCases.update(
+                memberID, MemberPatch(active: true), groupID: groupID, caller: try caller(), origin: try origin())
         }
     }
 
@@ -146,13 +190,16 @@ extension WebApp {
 
     /// A button on one member's row: back to the members page when done, a refusal shown on it.
     private func memberAction(
-        _ request: Request, _ context: AppRequestContext, _ act: (UUID, String) async throws -> Void
+        _ request: Request, _ context: AppRequestContext, rethrowing: Bool = false,
+        _ act: (UUID, String) async throws -> Void
     ) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let memberID = try context.parameters.require("memberId")
         do {
             try await act(try APIHandler.id(groupID, "group"), memberID)
             return Self.redirect("/groups/\(groupID)/members")
+        } catch AppError.conflict(let code, let field, let message) where rethrowing {
+            throw AppError.conflict(code: code, field: field, message: message)
         } catch {
             return try await membersPage(
                 request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))

@@ -93,6 +93,9 @@ extension WebApp {
         pages.post("/groups/:groupId/members/:memberId/remove") { request, context in
             try await self.removeMember(request, context: context)
         }
+        pages.post("/groups/:groupId/members/:memberId/restore") { request, context in
+            try await self.restoreMember(request, context: context)
+        }
         pages.post("/groups/:groupId/claims/:memberId/approve") { request, context in
             try await self.decideClaim(request, context: context, approve: true)
         }

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@testable import SplitServer
+
+/// Issue 15, item 1: removing a member never strands or moves money. A balance needs a
+/// confirmation that says it; shares stay through edits; transfers to and from removed members
+/// work; an admin restores them; they can rejoin; no message carries a raw id.
+@Suite("Removing a member keeps money safe")
+struct MemberRemovalTests {
+    /// Whether the text carries something shaped like a UUID.
+    static func hasID(_ text: String) -> Bool {
+        text.split(separator: " ").contains { UUID(uuidString: String($0.trimmingCharacters(in: .punctuationCharacters))) != nil }
+    }
+
+    @Test(
+        "confirm with the amount, shares kept by an edit, transfers allowed, restore and rejoin",
+        arguments: TestDatabases.all)
+    func removal(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            // setup: Aki owns Trip; Ben and Cho joined; Aki paid 3000 JPY for the three
+            let aki = try await api.register("Aki")
+            let ben = try await api.register("Ben")
+            let cho = try await api.register("Cho")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Trip","homeCurrency":"JPY"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            let akiID = try #require(created.string("group", "myMemberId"))
+            var ids: [String] = [akiID]
+            for token in [ben.token, cho.token] {
+                let joined = try await api.call(
+                    .post, "/api/groups/join", token: token, json: #"{"inviteCode":"\#(code)"}"#)
+                ids.append(try #require(joined.string("member", "id")))
+            }
+            let choID = ids[2]
+            let dinner = try await api.call(
+                .post, "/api/expenses", token: aki.token,
+                json: #"""
+                    {"groupId":"\#(groupID)","description":"Dinner","amount":"3000","currency":"JPY","expenseDate":"2026-11-21",
+                     "split":{"mode":"equal","memberIds":["\#(ids.joined(separator: #"",""#))"]}}
+                    """#)
+            let expenseID = try #require(dinner.string("expense", "id"))
+
+            // act 1: removing Cho, who owes 1000 JPY, is refused with the amount; confirmed, it goes
+            let refused = try await api.call(.delete, "/api/groups/\(groupID)/members/\(choID)", token: aki.token)
+            #expect(refused.status == .conflict && refused.errorCode == "has_balance")
+            let message = refused.string("error", "message") ?? ""
+            #expect(message.contains("Cho owes 1000 JPY"), "\(message)")
+            #expect(!Self.hasID(message))
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki.token)
+            #expect(members.list("members").first { $0.string("id") == choID }?.bool("active") == true)
+            let removed = try await api.call(
+                .delete, "/api/groups/\(groupID)/members/\(choID)?confirmBalance=true", token: aki.token)
+            #expect(removed.status == .ok && removed.bool("member", "active") == false)
+
+            // act 2: an edit of the description only keeps Cho's share, and Aki's stays 1000
+            let edited = try await api.call(
+                .patch, "/api/expenses/\(expenseID)", token: aki.token, json: #"{"description":"Ramen","version":1}"#)
+            #expect(edited.status == .ok, "\(edited.text)")
+            let shares = edited.list("expense", "splits")
+            #expect(shares.first { $0.string("memberId") == choID }?.string("amount") == "1000")
+            #expect(shares.first { $0.string("memberId") == akiID }?.string("amount") == "1000")
+            let balances = try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token)
+            #expect(
+                balances.list("balances").contains { $0.string("memberId") == choID && $0.string("net") == "-1000" },
+                "\(balances.text)")
+
+            // act 3: Cho pays Aki back although removed; a new expense naming Cho is refused by name
+            let transfer = try await api.call(
+                .post, "/api/groups/\(groupID)/settlements", token: aki.token,
+                json: #"{"fromMemberId":"\#(choID)","toMemberId":"\#(akiID)","amount":"1000","currency":"JPY"}"#)
+            #expect(transfer.status == .created, "\(transfer.text)")
+            let naming = try await api.call(
+                .post, "/api/expenses", token: aki.token,
+                json: #"""
+                    {"groupId":"\#(groupID)","description":"Taxi","amount":"900","currency":"JPY","expenseDate":"2026-11-22",
+                     "split":{"mode":"equal","memberIds":["\#(akiID)","\#(choID)"]}}
+                    """#)
+            #expect(naming.status == .unprocessableContent)
+            let refusal = naming.string("error", "message") ?? ""
+            #expect(refusal.contains("Cho was removed from the group") && !Self.hasID(refusal))
+
+            // act 4: Ben (a member) may not restore Cho; Aki may; with no balance, removing needs no confirmation
+            let byBen = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(choID)", token: ben.token, json: #"{"active":true}"#)
+            #expect(byBen.status == .forbidden)
+            let restored = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(choID)", token: aki.token, json: #"{"active":true}"#)
+            #expect(restored.status == .ok && restored.bool("member", "active") == true)
+            #expect(try await api.call(.get, "/api/groups/\(groupID)", token: cho.token).status == .ok)
+            let again = try await api.call(.delete, "/api/groups/\(groupID)/members/\(choID)", token: aki.token)
+            #expect(again.status == .ok && again.bool("member", "active") == false)
+
+            // act 5: Cho rejoins with the code, as the same member
+            let rejoined = try await api.call(
+                .post, "/api/groups/join", token: cho.token, json: #"{"inviteCode":"\#(code)"}"#)
+            #expect(rejoined.status == .ok && rejoined.string("member", "id") == choID)
+            #expect(rejoined.bool("member", "active") == true)
+        }
+    }
+}

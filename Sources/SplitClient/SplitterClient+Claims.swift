@@ -56,4 +56,29 @@ extension SplitterClient {
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
+
+    /// Removes a member (owner; an admin for members and viewers). A member who owes or is owed
+    /// money is refused (`has_balance`, the message says the amounts) unless `confirmBalance`.
+    public func removeMember(groupID: String, memberID: String, confirmBalance: Bool = false) async throws -> Member {
+        let output = try await send {
+            try await api.removeMember(
+                path: .init(groupId: groupID, memberId: memberID), query: .init(confirmBalance: confirmBalance))
+        }
+        switch output {
+        case .ok(let ok): return Member(try ok.body.json.member)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Brings a removed member back, with their shares and balance.
+    public func restoreMember(groupID: String, memberID: String) async throws -> Member {
+        let output = try await send {
+            try await api.updateMember(
+                path: .init(groupId: groupID, memberId: memberID), body: .json(.init(active: true)))
+        }
+        switch output {
+        case .ok(let ok): return Member(try ok.body.json.member)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
 }

@@ -57,4 +57,41 @@ extension MemberCommand {
             }
         }
     }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a member; their shares and balance stay, and they can be restored.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "Member name or id.") var member: String
+        @Flag(help: "Remove even though they owe or are owed money.") var confirmBalance = false
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await GroupContext(options, group: group)
+                let removed = try await context.client.removeMember(
+                    groupID: context.group.id, memberID: try context.member(member).id,
+                    confirmBalance: confirmBalance)
+                if options.json { return try Output.json(removed) }
+                print("Removed \(removed.name); `splitter member restore` brings them back.")
+            }
+        }
+    }
+
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring a removed member back.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "Member name or id.") var member: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await GroupContext(options, group: group)
+                let restored = try await context.client.restoreMember(
+                    groupID: context.group.id, memberID: try context.member(member).id)
+                if options.json { return try Output.json(restored) }
+                print("\(restored.name) is back in \(context.group.name).")
+            }
+        }
+    }
 }

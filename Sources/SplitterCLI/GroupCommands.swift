@@ -67,7 +67,9 @@ struct GroupContext {
 /// A member named by id or by name (any case).
 func resolveMember(_ members: [Member], _ text: String) throws -> Member {
     if let match = members.first(where: { $0.id == text.lowercased() }) { return match }
-    let named = members.filter { $0.name.lowercased() == text.lowercased() && $0.active }
+    var named = members.filter { $0.name.lowercased() == text.lowercased() && $0.active }
+    // A removed member is found by name too when nobody active has it (to restore them, say).
+    if named.isEmpty { named = members.filter { $0.name.lowercased() == text.lowercased() } }
     guard named.count == 1 else {
         throw CLIError(
             message: named.isEmpty
@@ -195,7 +197,9 @@ struct GroupCommand: AsyncParsableCommand {
 struct MemberCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "member", abstract: "List and add members, set roles, decide who may claim a name.",
-        subcommands: [Add.self, List.self, Role.self, Claims.self, Approve.self, Reject.self])
+        subcommands: [
+            Add.self, List.self, Role.self, Remove.self, Restore.self, Claims.self, Approve.self, Reject.self,
+        ])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a friend without an account.")

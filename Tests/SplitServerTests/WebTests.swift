@@ -479,6 +479,9 @@ struct WebTests {
             let form = try await setup.aki.get("/expenses/\(setup.expenseID)/edit")
             #expect(form.text.contains("Ben (removed)") && form.text.contains("name=\"in_\(setup.benMemberID)\""))
             #expect(!form.text.contains("left the group"))
+            // Settle up still offers Ben (he owes) as payer and receiver of a transfer.
+            let settle = try await setup.aki.get("\(group)/balances")
+            #expect(settle.text.contains(">Ben (removed)<"), "\(settle.text.prefix(3000))")
             // The members page lists Ben as removed, with Restore.
             let page = try await setup.aki.get("\(group)/members")
             #expect(page.text.contains("id=\"removed-members\"") && page.text.contains("Restore Ben"))

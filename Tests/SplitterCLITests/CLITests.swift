@@ -106,6 +106,12 @@ struct CLITests {
                 "\(plan.output)")
             #expect(try await run("settle", "Japan", "--from", "cho", "--to", "aki", "5500").status == 0)
             #expect(try await run("plan", "Japan").output == "Cho pays Ben 6750 JPY\n")
+            // Cho still owes Ben: removing him says so; confirmed, he goes, and restore brings him back.
+            let refused = try await run("member", "remove", "Japan", "cho")
+            #expect(refused.status != 0 && refused.error.contains("Cho owes 6750 JPY"), "\(refused.error)")
+            #expect(try await run("member", "remove", "Japan", "cho", "--confirm-balance").status == 0)
+            let restored = try await run("member", "restore", "Japan", "cho")
+            #expect(restored.output.contains("Cho is back in Japan"), "\(restored.output)\(restored.error)")
             #expect(try await run("expense", "list", "Japan").output.split(separator: "\n").count == 4)
             #expect(try await run("whoami", "--profile", "ben").output.hasPrefix("Ben"))
 

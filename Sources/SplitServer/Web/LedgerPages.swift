@@ -82,6 +82,11 @@ extension WebApp {
             .map(Components.Schemas.Settlement.init)
         var currencies: [BalancesBody.Currency] = []
         // A currency stays on the page once settled, so "settled up" is said rather than implied.
+        let owing = Set(balances.balances.map(\.memberId))
+        let parties = scope.members.filter { $0.active || owing.contains($0.id) }
+        func label(_ member: Components.Schemas.Member) -> String {
+            member.active ? member.name : "\(member.name) (removed)"
+        }
         for code in Set(balances.balances.map(\.currency) + settlements.map(\.currency)).sorted() {
             let rows = balances.balances.filter { $0.currency == code }
             let (planCurrency, planned) = try await ledger.plan(
@@ -124,13 +129,14 @@ extension WebApp {
                                 isParty: settlement.fromMemberId == myID || settlement.toMemberId == myID))
                 )
             },
-            // From me, to the first one else: the usual case needs no change.
-            members: scope.activeMembers.map {
-                .init(value: $0.id, label: $0.name, selected: $0.id == (form?["fromMemberId"] ?? myID))
+            // From me, to the first one else: the usual case needs no change. Removed members
+            // with money still to settle can pay and be paid (issue 15), marked.
+            members: parties.map {
+                .init(value: $0.id, label: label($0), selected: $0.id == (form?["fromMemberId"] ?? myID))
             },
-            recipients: scope.activeMembers.map {
+            recipients: parties.map {
                 .init(
-                    value: $0.id, label: $0.name,
+                    value: $0.id, label: label($0),
                     selected: $0.id == (form?["toMemberId"] ?? scope.activeMembers.first { $0.id != myID }?.id))
             },
             currencyOptions: currencyCodes.map { .init(value: $0, label: $0, selected: $0 == selectedCurrency) },

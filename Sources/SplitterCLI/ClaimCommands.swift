@@ -32,13 +32,9 @@ extension MemberCommand {
         @Argument(help: "The claimed member's name or id.") var member: String
 
         func run() async throws {
-            try await SplitterCLI.run {
-                let context = try await GroupContext(options, group: group)
-                let member = try await context.client.approveClaim(
-                    groupID: context.group.id, memberID: try context.member(member).id)
-                if options.json { return try Output.json(member) }
-                print("\(member.name) is now linked to the account that asked.")
-            }
+            try await changeMember(options, group: group, member: member) { context, id in
+                try await context.client.approveClaim(groupID: context.group.id, memberID: id)
+            } said: { member, _ in "\(member.name) is now linked to the account that asked." }
         }
     }
 
@@ -67,14 +63,10 @@ extension MemberCommand {
         @Flag(help: "Remove even though they owe or are owed money.") var confirmBalance = false
 
         func run() async throws {
-            try await SplitterCLI.run {
-                let context = try await GroupContext(options, group: group)
-                let removed = try await context.client.removeMember(
-                    groupID: context.group.id, memberID: try context.member(member).id,
-                    confirmBalance: confirmBalance)
-                if options.json { return try Output.json(removed) }
-                print("Removed \(removed.name); `splitter member restore` brings them back.")
-            }
+            try await changeMember(options, group: group, member: member) { context, id in
+                try await context.client.removeMember(
+                    groupID: context.group.id, memberID: id, confirmBalance: confirmBalance)
+            } said: { member, _ in "Removed \(member.name); `splitter member restore` brings them back." }
         }
     }
 
@@ -85,13 +77,23 @@ extension MemberCommand {
         @Argument(help: "Member name or id.") var member: String
 
         func run() async throws {
-            try await SplitterCLI.run {
-                let context = try await GroupContext(options, group: group)
-                let restored = try await context.client.restoreMember(
-                    groupID: context.group.id, memberID: try context.member(member).id)
-                if options.json { return try Output.json(restored) }
-                print("\(restored.name) is back in \(context.group.name).")
-            }
+            try await changeMember(options, group: group, member: member) { context, id in
+                try await context.client.restoreMember(groupID: context.group.id, memberID: id)
+            } said: { member, group in "\(member.name) is back in \(group.name)." }
         }
+    }
+}
+
+/// One member named on the command line changed by `act`: the member as it is now, as JSON or
+/// as the sentence `said` makes.
+private func changeMember(
+    _ options: GlobalOptions, group: String, member: String,
+    _ act: (GroupContext, String) async throws -> Member, said: (Member, Group) -> String
+) async throws {
+    try await SplitterCLI.run {
+        let context = try await GroupContext(options, group: group)
+        let changed = try await act(context, try context.member(member).id)
+        if options.json { return try Output.json(changed) }
+        print(said(changed, context.group))
     }
 }

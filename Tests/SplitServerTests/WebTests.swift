@@ -491,6 +491,36 @@ struct WebTests {
         }
     }
 
+    @Test("changing only the amount of a one-payer expense saves: the payer's box left as it was follows the total")
+    func editAmountOnly() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
+            let akiID = try #require(group.string("group", "myMemberId"))
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            // The edit form shows Aki's box filled with the old total, 3000.
+            let form = try await setup.aki.get("/expenses/\(setup.expenseID)/edit")
+            #expect(form.text.contains("name=\"paid_\(akiID)\""))
+            let fields: [(String, String)] =
+                [
+                    ("description", "Ramen"), ("amount", "3300"), ("currency", "JPY"), ("expenseDate", "2026-11-20"),
+                    ("mode", "equal"), ("version", "1"), ("paid_\(akiID)", "3000"),
+                ] + members.list("members").map { ("in_\($0.string("id") ?? "")", "1") }
+            let preview = try await setup.aki.post("/expenses/\(setup.expenseID)/edit", fields + [("intent", "preview")])
+            #expect(preview.status == .ok && !preview.text.contains("role=\"alert\""), "\(preview.text.prefix(1500))")
+            let saved = try await setup.aki.post("/expenses/\(setup.expenseID)/edit", fields)
+            #expect(saved.status == .seeOther, "\(saved.text.prefix(1500))")
+            let expense = try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: setup.aki.token)
+            #expect(expense.string("expense", "amount") == "3300")
+            #expect(expense.list("expense", "payers").map { $0.string("amount") } == ["3300"])
+            // A payer's amount that was changed is what the user said: it must add up.
+            let mismatch = fields.map { $0.0 == "paid_\(akiID)" ? ($0.0, "3100") : $0 }
+                .map { $0.0 == "version" ? ($0.0, "2") : $0 }
+            let refused = try await setup.aki.post("/expenses/\(setup.expenseID)/edit", mismatch)
+            #expect(refused.status == .unprocessableContent)
+        }
+    }
+
     @Test("invite links use PUBLIC_URL when set, else the address the browser used")
     func inviteLinks() async throws {
         for publicURL in [String?.none, "https://split.example.org"] {

@@ -202,12 +202,21 @@ extension WebApp {
         let web = try WebRequest.get()
         let form = ExpenseForm(form: web.form, members: scope.members)
         let version = web.form["version"] ?? ""
-        let draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId)
-        // An edit says who paid; none typed means the editor paid it all.
+        var draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId)
+        // An edit says who paid; none typed means the editor paid it all. One payer of the whole
+        // amount whose box was left as it was paid the new total too (issue 15: changing only
+        // the amount must not be refused for payers that no longer add up).
+        let stored = expense.payers
+        let keepsSinglePayer =
+            stored.count == 1 && draft.paidBy?.count == 1 && draft.paidBy?.first?.memberId == stored[0].memberId
+            && draft.paidBy?.first?.value == stored[0].amount
         let sentPayers =
-            draft.paidBy ?? [
+            keepsSinglePayer
+            ? [EnteredAmount(memberId: stored[0].memberId, value: draft.amount)]
+            : draft.paidBy ?? [
                 EnteredAmount(memberId: draft.paidByMemberId ?? scope.group.myMemberId, value: draft.amount)
             ]
+        if keepsSinglePayer { draft.paidBy = sentPayers }
         let expenseID = try APIHandler.id(expense.id, "expense")
         do {
             if web.form["intent"] == "preview" {

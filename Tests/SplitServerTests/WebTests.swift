@@ -521,6 +521,27 @@ struct WebTests {
         }
     }
 
+    @Test("an itemized bill's total is its items and extras added up, whatever the amount box says")
+    func itemizedTotal() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let ids = members.list("members").compactMap { $0.string("id") }
+            let saved = try await setup.aki.post(
+                "/groups/\(setup.groupID)/expenses",
+                [
+                    ("_id", UUID().uuidString), ("description", "Izakaya"), ("amount", ""), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "itemized"),
+                    ("item_desc_0", "Sake"), ("item_amount_0", "1000"), ("item_desc_1", "Yakitori"),
+                    ("item_amount_1", "500"), ("extra_desc_0", "Service"), ("extra_amount_0", "150"),
+                ] + ids.flatMap { [("item_in_0_\($0)", "1"), ("item_in_1_\($0)", "1")] })
+            let location = try #require(saved.headers[.location], "\(saved.status) \(saved.text.prefix(1500))")
+            let id = String(location.split(separator: "/").last ?? "")
+            let expense = try await api.call(.get, "/api/expenses/\(id)", token: setup.aki.token)
+            #expect(expense.string("expense", "amount") == "1650")
+        }
+    }
+
     @Test("invite links use PUBLIC_URL when set, else the address the browser used")
     func inviteLinks() async throws {
         for publicURL in [String?.none, "https://split.example.org"] {

@@ -127,6 +127,19 @@ struct ExpenseForm: Sendable {
         }
     }
 
+    /// The items and extras added up in the currency; nil while one of them is not an amount.
+    var itemizedTotal: String? {
+        guard let currency = try? Currency(code: currency), !items.isEmpty else { return nil }
+        var total: Int64 = 0
+        for (text, negative) in items.map({ ($0.amount, false) }) + extras.map({ ($0.amount, true) }) {
+            guard let minor = try? MoneyInput.amount(text, currency, field: "", allowNegative: negative),
+                case (let sum, false) = total.addingReportingOverflow(minor)
+            else { return nil }
+            total = sum
+        }
+        return MoneyInput.text(total, currency.code)
+    }
+
     /// Whether the form names the member anywhere: paid, in the split, a value, an item.
     func mentions(_ id: String) -> Bool {
         included.contains(id) || values[id] != nil || paid[id] != nil || items.contains { $0.members.contains(id) }
@@ -166,11 +179,13 @@ struct ExpenseForm: Sendable {
         }
     }
 
-    /// The expense as typed, for the use cases to check.
+    /// The expense as typed, for the use cases to check. An itemized bill's total is its items
+    /// and extras added up (issue 15: nobody sums a bill by hand), once they all read as amounts.
     func draft(members: [Components.Schemas.Member], paidByDefault: String) -> EnteredExpense {
         let payers = payers(members: members)
         return EnteredExpense(
-            description: description, amount: amount, currency: currency,
+            description: description, amount: mode == .itemized ? (itemizedTotal ?? amount) : amount,
+            currency: currency,
             category: category.isEmpty ? nil : category, expenseDate: expenseDate,
             paidBy: payers, paidByMemberId: payers == nil ? paidByDefault : nil,
             split: split(members: members), homeAmount: homeAmount.isEmpty ? nil : homeAmount)

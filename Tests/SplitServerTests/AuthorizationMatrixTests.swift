@@ -79,16 +79,16 @@ struct AuthorizationMatrixTests {
             expected: roles(.ok, .ok, .ok, .ok)),
         Route(
             name: "add member", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/members" },
-            body: { _, _ in #"{"name":"Eve"}"# },
+            body: { _, caller in #"{"name":"Eve \#(caller.rawValue)"}"# },
             expected: roles(.forbidden, .forbidden, .created, .created)),
         Route(
             name: "rename a name-only member", method: .patch,
-            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" }, body: { _, _ in #"{"name":"Daniel"}"# },
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" }, body: { _, caller in #"{"name":"Daniel \#(caller.rawValue)"}"# },
             expected: roles(.forbidden, .forbidden, .ok, .ok)),
         Route(
             name: "rename oneself", method: .patch,
             path: { f, caller in "/api/groups/\(f.groupID)/members/\(f.members[caller] ?? f.danID)" },
-            body: { _, _ in #"{"name":"Me Myself"}"# }, expected: roles(.ok, .ok, .ok, .ok)),
+            body: { _, caller in #"{"name":"Me Myself \#(caller.rawValue)"}"# }, expected: roles(.ok, .ok, .ok, .ok)),
         Route(
             name: "change flags", method: .patch, path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.danID)" },
             body: { _, _ in #"{"canMarkPaid":false}"# }, expected: roles(.forbidden, .forbidden, .ok, .ok)),
@@ -123,7 +123,7 @@ struct AuthorizationMatrixTests {
         Route(
             name: "rename the owner", method: .patch,
             path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.owner]!)" },
-            body: { _, _ in #"{"name":"Boss"}"# },
+            body: { _, caller in #"{"name":"Boss \#(caller.rawValue)"}"# },
             expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
         Route(
             name: "make someone owner by role", method: .patch,

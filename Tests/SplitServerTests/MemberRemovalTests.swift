@@ -103,3 +103,33 @@ struct MemberRemovalTests {
         }
     }
 }
+
+/// Issue 15: two active members with one name (any case) cannot be told apart in a list.
+@Suite("Member names")
+struct MemberNameTests {
+    @Test("adding or renaming to a name an active member has is refused; a removed member's name is free", arguments: TestDatabases.all)
+    func duplicates(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let aki = try await api.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Trip","homeCurrency":"JPY"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let cho = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Cho"}"#)
+            let choID = try #require(cho.string("member", "id"))
+            let twin = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"cho"}"#)
+            #expect(twin.status == .unprocessableContent && twin.string("error", "details", "field") == "name")
+            let dee = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Dee"}"#)
+            let deeID = try #require(dee.string("member", "id"))
+            let rename = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(deeID)", token: aki.token, json: #"{"name":"CHO"}"#)
+            #expect(rename.status == .unprocessableContent)
+            // Changing the case of one's own name is fine; once Cho is removed, the name is free.
+            let recase = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(choID)", token: aki.token, json: #"{"name":"CHO"}"#)
+            #expect(recase.status == .ok)
+            #expect(try await api.call(.delete, "/api/groups/\(groupID)/members/\(choID)", token: aki.token).status == .ok)
+            let again = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Cho"}"#)
+            #expect(again.status == .created)
+        }
+    }
+}

@@ -60,6 +60,10 @@ public struct MemberUseCases: Sendable {
         let member = MemberRecord(
             id: try MoneyInput.clientID(id), groupID: group.id, userID: nil, name: try Names.name(name, field: "name"),
             role: .member, createdAt: current, updatedAt: current)
+        if let existing = try await groups.member(id: member.id, groupID: group.id), existing.name == member.name {
+            return existing  // a retry of this very add
+        }
+        try await refuseTakenName(member.name, in: group.id, except: nil)
         do {
             try await groups.addMember(member, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]))
         } catch  where Database.isUniqueViolation(error) {
@@ -80,7 +84,12 @@ public struct MemberUseCases: Sendable {
         let (group, me) = try await access.check(groupID, caller, for: .read)
         let target = try await member(memberText, in: group)
         var updated = target
-        if let name = patch.name { updated.name = try Names.name(name, field: "name") }
+        if let name = patch.name {
+            updated.name = try Names.name(name, field: "name")
+            if updated.name.lowercased() != target.name.lowercased() {
+                try await refuseTakenName(updated.name, in: group.id, except: target.id)
+            }
+        }
         if let role = patch.role { updated.role = role }
         updated.canAddExpenses = patch.canAddExpenses ?? target.canAddExpenses
         updated.canEditOwnExpenses = patch.canEditOwnExpenses ?? target.canEditOwnExpenses
@@ -184,6 +193,17 @@ public struct MemberUseCases: Sendable {
         let needed = GroupAction.manageMembers(Self.target(target, me: me))
         try GroupAccess.require([needed], me, in: group)
         return (group, me, (target.id, needed))
+    }
+
+    /// Two active members called the same (any case) could not be told apart in a list (issue 15).
+    private func refuseTakenName(_ name: String, in groupID: UUID, except id: UUID?) async throws {
+        let taken = try await groups.members(groupID: groupID).contains {
+            $0.isActive && $0.id != id && $0.name.lowercased() == name.lowercased()
+        }
+        if taken {
+            throw AppError.invalid(
+                field: "name", message: "There is already a member called \(name) in this group; pick another name.")
+        }
     }
 
     /// "Cho owes 148.00 MYR" / "Cho is owed 12 JPY and owes 3.00 USD"; nil when every net is zero.

@@ -140,7 +140,8 @@ extension WebApp {
                     selected: $0.id == (form?["toMemberId"] ?? scope.activeMembers.first { $0.id != myID }?.id))
             },
             currencyOptions: currencyCodes.map { .init(value: $0, label: $0, selected: $0 == selectedCurrency) },
-            canRecord: scope.may(.recordSettlement(isParty: true)), clientID: UUID().uuidString, errors: errors,
+            // Alone in the group there is nobody to pay (no "Aki → Aki").
+            canRecord: scope.may(.recordSettlement(isParty: true)) && parties.count > 1, clientID: UUID().uuidString, errors: errors,
             amount: form?["amount"] ?? "", note: form?["note"] ?? "")
         return try render(
             "balances", title: "Settle up · \(scope.group.name)", body: body, nav: scope.nav("balances"),

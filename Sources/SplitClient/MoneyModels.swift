@@ -27,12 +27,19 @@ public struct GroupBalances: Codable, Hashable, Sendable {
     public var home: [Balance]?
     /// The currencies without a rate to the home currency.
     public var missingRates: [String]
+    /// How many expenses count in `home` at what was charged in the home currency rather than at
+    /// a rate (nil from a server before this was said).
+    public var homeChargedExpenses: Int?
 
-    public init(balances: [Balance], homeCurrency: String, home: [Balance]? = nil, missingRates: [String]) {
+    public init(
+        balances: [Balance], homeCurrency: String, home: [Balance]? = nil, missingRates: [String],
+        homeChargedExpenses: Int? = nil
+    ) {
         self.balances = balances
         self.homeCurrency = homeCurrency
         self.home = home
         self.missingRates = missingRates
+        self.homeChargedExpenses = homeChargedExpenses
     }
 }
 

@@ -123,7 +123,8 @@ extension GroupBalances {
     init(_ wire: Components.Schemas.BalancesResponse) {
         self.init(
             balances: wire.balances.map(Balance.init), homeCurrency: wire.homeCurrency,
-            home: wire.home?.map(Balance.init), missingRates: wire.missingRates)
+            home: wire.home?.map(Balance.init), missingRates: wire.missingRates,
+            homeChargedExpenses: wire.homeChargedExpenses)
     }
 }
 

@@ -86,23 +86,27 @@ extension ExpenseStore {
 
     /// Every live expense of a group, with payers and shares, in three queries (for the
     /// overview's charts; the API pages instead).
-    public func liveExpenses(groupID: UUID) async throws -> [ExpenseRecord] {
+    /// `chargedOnly`: only those with a "charged as" amount (the home view converts them at it).
+    public func liveExpenses(groupID: UUID, chargedOnly: Bool = false) async throws -> [ExpenseRecord] {
         let group = groupID.text
+        let charged: SQLQueryString = chargedOnly ? " AND e.home_amount IS NOT NULL" : ""
         let (rows, payerRows, shareRows) = try await database.read { sql in
             (
                 try await sql.raw(
-                    "SELECT * FROM expenses WHERE group_id = \(bind: group) AND is_deleted = \(bind: false)"
+                    """
+                    SELECT e.* FROM expenses e WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)\(charged)
+                    """
                 ).all(),
                 try await sql.raw(
                     """
                     SELECT p.* FROM expense_payers p JOIN expenses e ON e.id = p.expense_id
-                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)
+                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)\(charged)
                     """
                 ).all(),
                 try await sql.raw(
                     """
                     SELECT s.* FROM expense_splits s JOIN expenses e ON e.id = s.expense_id
-                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)
+                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)\(charged)
                     """
                 ).all()
             )

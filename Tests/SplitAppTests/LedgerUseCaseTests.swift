@@ -108,6 +108,32 @@ struct LedgerUseCaseTests {
         }
     }
 
+    @Test(
+        "the home view counts a charged expense at what was charged, the rest at the rate, and says how many",
+        arguments: TestDatabases.all)
+    func chargedInHome(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: 1 JPY = 0.0300 MYR (home); a 3000 JPY ramen for three, charged 135.00 MYR
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            _ = try await ledger.putRates(
+                [EnteredRate(fromCurrency: "JPY", toCurrency: "MYR", date: "2026-05-01", rate: "0.0300")],
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            var ramen = trip.ramen("3000")
+            ramen.homeAmount = "135.00"
+            _ = try await trip.create(ramen)
+            // act
+            let charged = try await ledger.balances(groupID: trip.groupID, caller: trip.aki)
+            // validate: Bo and Dee owe 45.00 MYR each (135 / 3), not 30.00 (1000 JPY at the rate)
+            #expect(charged.homeBalances?[trip.boMember] == -4500 && charged.homeBalances?[trip.deeMember] == -4500)
+            #expect(charged.homeBalances?[trip.akiMember] == 9000 && charged.chargedCount == 1)
+            // A plain JPY expense beside it goes at the rate.
+            _ = try await trip.create(trip.ramen("300"))
+            let both = try await ledger.balances(groupID: trip.groupID, caller: trip.aki)
+            #expect(both.homeBalances?[trip.boMember] == -4500 - 300 && both.chargedCount == 1)
+            #expect(both.homeBalances?.values.reduce(0, +) == 0)
+        }
+    }
+
     @Test("refusals: one member on both sides, a viewer recording, nothing at all", arguments: TestDatabases.all)
     func refusals(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

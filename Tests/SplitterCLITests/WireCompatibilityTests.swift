@@ -298,8 +298,9 @@ private enum Samples {
             balances: [
                 .init(memberId: aki, currency: "JPY", net: "1580"), .init(memberId: ben, currency: "JPY", net: "-1580"),
             ],
-            homeCurrency: "JPY", home: [.init(memberId: aki, currency: "JPY", net: "1580")], missingRates: []),
-        .init(balances: [], homeCurrency: "JPY", missingRates: ["USD"]),
+            homeCurrency: "JPY", home: [.init(memberId: aki, currency: "JPY", net: "1580")], missingRates: [],
+            homeChargedExpenses: 0),
+        .init(balances: [], homeCurrency: "JPY", missingRates: ["USD"], homeChargedExpenses: 2),
     ]
 
     static let transfer = Wire.PlannedTransfer(fromMemberId: ben, toMemberId: aki, amount: "1580", currency: "JPY")

@@ -49,6 +49,9 @@ public struct BalancesView: Sendable, Equatable {
     /// Each member's total in `home`; nil when some currency has no rate (`missing`).
     public let homeBalances: [MemberID: Int64]?
     public let missing: [Currency]
+    /// How many expenses count in `homeBalances` at what was charged in the home currency
+    /// rather than at the group's rate.
+    public let chargedCount: Int
 }
 
 /// The ledger use cases (DESIGN §3): transfers recorded and taken back, balances, the plan, the
@@ -58,10 +61,12 @@ public struct LedgerUseCases: Sendable {
     let groups: GroupStore
     let settlements: SettlementStore
     let balances: BalanceStore
+    let expenses: ExpenseStore
     let now: @Sendable () -> Int64
 
     public init(database: Database, now: @escaping @Sendable () -> Int64) {
         groups = GroupStore(database: database)
+        expenses = ExpenseStore(database: database)
         access = GroupAccess(groups: groups)
         settlements = SettlementStore(database: database)
         balances = BalanceStore(database: database)
@@ -165,13 +170,28 @@ public struct LedgerUseCases: Sendable {
         let nets = try await balances.balances(groupID: group.id)
         let home = try Currency(code: group.homeCurrency)
         let rates = try await datedRates(group.id)
+        // An expense charged in the home currency counts at what was charged (issue 15).
+        let charged = try await expenses.liveExpenses(groupID: group.id, chargedOnly: true).compactMap {
+            expense -> ChargedExpense? in
+            guard expense.homeCurrency == home.code, let homeAmount = expense.homeAmount,
+                let currency = try? Currency(code: expense.currency)
+            else { return nil }
+            var effects: [MemberID: Int64] = [:]
+            for payer in expense.payers { effects[MemberID(payer.memberID), default: 0] += payer.amount }
+            for share in expense.liveShares { effects[MemberID(share.memberID), default: 0] -= share.amount }
+            return ChargedExpense(
+                effects: effects.sorted { $0.key < $1.key }.map { (member: $0.key, amount: $0.value) },
+                original: Money(minorUnits: expense.amount, currency: currency),
+                charged: Money(minorUnits: homeAmount, currency: home), tieBreak: TieBreak(seed: expense.id.text))
+        }
         let (converted, missing) = HomeBalances.convert(
             try nets.map {
                 (MemberID($0.memberID), Money(minorUnits: $0.net, currency: try Currency(code: $0.currency)))
             },
-            to: home, rates: rates, tieBreak: TieBreak(seed: group.id.text))
+            charged: charged, to: home, rates: rates, tieBreak: TieBreak(seed: group.id.text))
         return BalancesView(
-            nets: nets, home: home, homeBalances: missing.isEmpty ? converted : nil, missing: missing)
+            nets: nets, home: home, homeBalances: missing.isEmpty ? converted : nil, missing: missing,
+            chargedCount: charged.count)
     }
 
     /// The fewest transfers that settle `currency` (the home currency when nil).

@@ -46,6 +46,8 @@ extension WebApp {
         let currencies: [Currency]
         let home: [Line]
         let hasHome: Bool
+        /// What the home view converted with: charged amounts, rates.
+        let homeBasis: String
         let homeCurrency: String
         let missingRates: String?
         let settlements: [Recorded]
@@ -114,6 +116,9 @@ extension WebApp {
         let body = BalancesBody(
             groupID: groupID, currencies: currencies, home: lines(balances.home ?? []),
             hasHome: balances.home != nil && currencies.count > 1,
+            homeBasis: balances.homeChargedExpenses == 0
+                ? "Converted at the group's latest rates."
+                : "\(balances.homeChargedExpenses == 1 ? "One expense counts" : "\(balances.homeChargedExpenses) expenses count") at what was charged in \(balances.homeCurrency); everything else at the group's latest rates.",
             homeCurrency: balances.homeCurrency,
             missingRates: balances.missingRates.isEmpty ? nil : balances.missingRates.joined(separator: ", "),
             settlements: settlements.map { settlement in

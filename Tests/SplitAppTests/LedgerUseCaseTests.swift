@@ -134,6 +134,35 @@ struct LedgerUseCaseTests {
         }
     }
 
+    @Test(
+        "settling everything in the home currency takes fewer transfers, lists its rate, and needs every rate",
+        arguments: TestDatabases.all)
+    func homePlan(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: Aki paid 3000 JPY for three; Bo paid 90 MYR (home) for three
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            _ = try await trip.create(trip.ramen("3000"))
+            var dinner = trip.ramen("90", currency: "MYR")
+            dinner.paidByMemberId = trip.boMember.description
+            _ = try await trip.create(dinner)
+            // No JPY rate yet: the home plan says which rate is missing.
+            await #expect(throws: AppError.self) { try await ledger.homePlan(groupID: trip.groupID, caller: trip.bo) }
+            _ = try await ledger.putRates(
+                [EnteredRate(fromCurrency: "JPY", toCurrency: "MYR", date: "2026-05-01", rate: "0.03")],
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            // act
+            let perCurrency =
+                try await ledger.plan(groupID: trip.groupID, currency: "JPY", caller: trip.bo).transfers.count
+                + ledger.plan(groupID: trip.groupID, currency: "MYR", caller: trip.bo).transfers.count
+            let home = try await ledger.homePlan(groupID: trip.groupID, caller: trip.bo)
+            // validate: 4 transfers one currency at a time, 2 in MYR (Dee pays Aki 30 and Bo 30)
+            #expect(perCurrency == 4)
+            #expect(home.currency.code == "MYR" && home.transfers.count == 2)
+            #expect(Set(home.transfers.map(\.from)) == [trip.deeMember] && home.transfers.allSatisfy { $0.amount == 3000 })
+            #expect(home.rates.map(\.from) == ["JPY"] && home.rates.first?.rate == "0.03")
+        }
+    }
+
     @Test("refusals: one member on both sides, a viewer recording, nothing at all", arguments: TestDatabases.all)
     func refusals(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

@@ -542,6 +542,37 @@ struct WebTests {
         }
     }
 
+    @Test("settle-up offers everything in the home currency first, with its rate, when every currency has one")
+    func settleInHome() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
+            let benID = setup.benMemberID
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let ids = members.list("members").compactMap { $0.string("id") }
+            _ = group
+            let usd = try await api.call(
+                .post, "/api/expenses", token: setup.aki.token,
+                json: #"""
+                    {"groupId":"\#(setup.groupID)","description":"Museum","amount":"30","currency":"USD","expenseDate":"2026-11-21",
+                     "paidByMemberId":"\#(benID)","split":{"mode":"equal","memberIds":["\#(ids.joined(separator: #"",""#))"]}}
+                    """#)
+            try #require(usd.status == .created, "\(usd.text)")
+            let before = try await setup.aki.get("/groups/\(setup.groupID)/balances")
+            #expect(!before.text.contains("id=\"currency-home\""))  // no USD rate yet
+            let rate = try await api.call(
+                .put, "/api/groups/\(setup.groupID)/rates", token: setup.aki.token,
+                json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-01","rate":"150"}]}"#)
+            try #require(rate.status == .ok, "\(rate.text)")
+            let page = try await setup.aki.get("/groups/\(setup.groupID)/balances")
+            #expect(page.text.contains("id=\"currency-home\"") && page.text.contains("Everything in JPY"))
+            #expect(page.text.contains("1 USD = 150 JPY (2026-11-01)"), "\(page.text.prefix(3000))")
+            let plan = try await api.call(
+                .get, "/api/groups/\(setup.groupID)/settlement-plan?in=home", token: setup.aki.token)
+            #expect(plan.status == .ok && plan.string("currency") == "JPY" && plan.list("rates").count == 1)
+        }
+    }
+
     @Test("invite links use PUBLIC_URL when set, else the address the browser used")
     func inviteLinks() async throws {
         for publicURL in [String?.none, "https://split.example.org"] {

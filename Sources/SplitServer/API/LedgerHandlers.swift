@@ -58,6 +58,19 @@ extension APIHandler {
         -> Operations.GetSettlementPlan.Output
     {
         let caller = try await authenticate()
+        if input.query._in == .home {
+            let plan = try await ledgerUseCases.homePlan(
+                groupID: try Self.id(input.path.groupId, "group"), caller: caller)
+            return .ok(
+                .init(
+                    body: .json(
+                        .init(
+                            currency: plan.currency.code,
+                            transfers: plan.transfers.map {
+                                Components.Schemas.PlannedTransfer($0, currency: plan.currency)
+                            }, rates: plan.rates.map(Components.Schemas.Rate.init),
+                            homeChargedExpenses: plan.chargedCount))))
+        }
         let (currency, transfers) = try await ledgerUseCases.plan(
             groupID: try Self.id(input.path.groupId, "group"), currency: input.query.currency, caller: caller)
         return .ok(

@@ -16,11 +16,18 @@ extension WebApp {
             let owed: Bool
             let owes: Bool
         }
+        /// One plan: a currency's own, or (first, `code` "home") everything in the home currency.
         struct Currency: Sendable {
             let code: String
             let lines: [Line]
             let transfers: [Transfer]
             let settled: Bool
+            var title: String
+            /// What the plan settles, for "Fewest transfers to settle …".
+            var planOf: String
+            /// For the home plan: the rates and charged amounts it used.
+            var note: String? = nil
+            var settledText = ""
         }
         struct Transfer: Sendable {
             let from: String
@@ -89,33 +96,51 @@ extension WebApp {
         func label(_ member: Components.Schemas.Member) -> String {
             member.active ? member.name : "\(member.name) (removed)"
         }
-        for code in Set(balances.balances.map(\.currency) + settlements.map(\.currency)).sorted() {
+        func transfers(_ planned: [PlannedTransfer], _ currency: SplitCore.Currency) -> [BalancesBody.Transfer] {
+            planned.map { Components.Schemas.PlannedTransfer($0, currency: currency) }.map { transfer in
+                .init(
+                    from: scope.name(transfer.fromMemberId), fromID: transfer.fromMemberId,
+                    to: scope.name(transfer.toMemberId), toID: transfer.toMemberId, amount: transfer.amount,
+                    amountText: WebFormat.money(transfer.amount, transfer.currency), currency: transfer.currency,
+                    canRecord: scope.may(
+                        .recordSettlement(isParty: transfer.fromMemberId == myID || transfer.toMemberId == myID)),
+                    clientID: UUID().uuidString)
+            }
+        }
+        let used = Set(balances.balances.map(\.currency) + settlements.map(\.currency)).sorted()
+        // Several currencies and a rate for each: settling everything in the home currency comes
+        // first (issue 15: fewer transfers); each currency's own plan stays below as an option.
+        if used.count > 1, balances.home != nil,
+            let plan = try? await ledger.homePlan(groupID: groupUUID, caller: try caller())
+        {
+            let home = balances.homeCurrency
+            let rates = plan.rates.map { "1 \($0.from) = \($0.rate) \($0.to) (\($0.date))" }
+            let charged =
+                plan.chargedCount == 0
+                ? nil
+                : "\(plan.chargedCount == 1 ? "one expense" : "\(plan.chargedCount) expenses") at what was charged in \(home)"
+            currencies.append(
+                .init(
+                    code: "home", lines: lines(balances.home ?? []), transfers: transfers(plan.transfers, plan.currency),
+                    settled: plan.transfers.isEmpty, title: "Everything in \(home)", planOf: "everything in \(home)",
+                    note: "Converted with " + ([charged].compactMap { $0 } + rates).joined(separator: "; ") + ".",
+                    settledText: "Everyone is settled up."))
+        }
+        for code in used {
             let rows = balances.balances.filter { $0.currency == code }
             let (planCurrency, planned) = try await ledger.plan(
                 groupID: groupUUID, currency: code, caller: try caller())
-            let plan = Components.Schemas.SettlementPlanResponse(
-                currency: planCurrency.code,
-                transfers: planned.map { Components.Schemas.PlannedTransfer($0, currency: planCurrency) })
             currencies.append(
                 .init(
-                    code: code, lines: lines(rows),
-                    transfers: plan.transfers.map { transfer in
-                        .init(
-                            from: scope.name(transfer.fromMemberId), fromID: transfer.fromMemberId,
-                            to: scope.name(transfer.toMemberId), toID: transfer.toMemberId, amount: transfer.amount,
-                            amountText: WebFormat.money(transfer.amount, transfer.currency),
-                            currency: transfer.currency,
-                            canRecord: scope.may(
-                                .recordSettlement(isParty: transfer.fromMemberId == myID || transfer.toMemberId == myID)
-                            ),
-                            clientID: UUID().uuidString)
-                    }, settled: plan.transfers.isEmpty))
+                    code: code, lines: lines(rows), transfers: transfers(planned, planCurrency),
+                    settled: planned.isEmpty, title: code, planOf: code,
+                    settledText: "Everyone is settled up in \(code)."))
         }
         let currencyCodes = Set(currencies.map(\.code) + [scope.group.homeCurrency]).sorted()
         let selectedCurrency = form?["currency"] ?? scope.group.homeCurrency
         let body = BalancesBody(
             groupID: groupID, currencies: currencies, home: lines(balances.home ?? []),
-            hasHome: balances.home != nil && currencies.count > 1,
+            hasHome: balances.home != nil && used.count > 1 && currencies.first?.code != "home",
             homeBasis: balances.homeChargedExpenses == 0
                 ? "Converted at the group's latest rates."
                 : "\(balances.homeChargedExpenses == 1 ? "One expense counts" : "\(balances.homeChargedExpenses) expenses count") at what was charged in \(balances.homeCurrency); everything else at the group's latest rates.",

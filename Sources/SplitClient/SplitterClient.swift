@@ -257,6 +257,23 @@ public struct SplitterClient: Sendable {
         }
     }
 
+    /// The fewest transfers that settle everything in the home currency (charged amounts, then
+    /// the latest rates), and the rates used; the server refuses while a currency has no rate.
+    public func homePlan(groupID: String) async throws -> (transfers: [PlannedTransfer], rates: [String]) {
+        let output = try await send {
+            try await api.getSettlementPlan(path: .init(groupId: groupID), query: .init(_in: .home))
+        }
+        switch output {
+        case .ok(let ok):
+            let body = try ok.body.json
+            return (
+                body.transfers.map(PlannedTransfer.init),
+                (body.rates ?? []).map { "1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency) (\($0.date))" }
+            )
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
     public func settle(
         groupID: String, from: String, to: String, amount: String, currency: String, note: String? = nil,
         id: String? = nil, idempotencyKey: String? = nil

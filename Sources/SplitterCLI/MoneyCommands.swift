@@ -74,24 +74,34 @@ struct Plan: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Group name or id.") var group: String
     @Option(help: "Currency (default: the group's home currency).") var currency: String?
+    @Flag(help: "Settle everything in the home currency, converted (charged amounts, then the latest rates).")
+    var home = false
 
     func run() async throws {
         try await SplitterCLI.run {
             let context = try await GroupContext(options, group: group)
             let (client, found) = (context.client, context.group)
             let transfers: [SplitClient.PlannedTransfer]
-            do {
-                transfers = try await client.plan(groupID: found.id, currency: currency)
-            } catch SplitterError.offline(let reason) {
-                guard let local = try context.store.localBalances(groupID: found.id) else {
-                    throw SplitterError.offline(reason)
+            if home {
+                let plan = try await client.homePlan(groupID: found.id)
+                transfers = plan.transfers
+                if !options.json, !plan.rates.isEmpty { print("Converted at " + plan.rates.joined(separator: ", ")) }
+            } else {
+                do {
+                    transfers = try await client.plan(groupID: found.id, currency: currency)
+                } catch SplitterError.offline(let reason) {
+                    guard let local = try context.store.localBalances(groupID: found.id) else {
+                        throw SplitterError.offline(reason)
+                    }
+                    warn(try offlineCopyNote(context.store))
+                    transfers = try LocalLedger.plan(local, currency: currency ?? found.homeCurrency)
                 }
-                warn(try offlineCopyNote(context.store))
-                transfers = try LocalLedger.plan(local, currency: currency ?? found.homeCurrency)
             }
             if options.json { return try Output.json(transfers) }
             let names = context.names
-            guard !transfers.isEmpty else { return print("Nothing to settle in \(currency ?? found.homeCurrency).") }
+            guard !transfers.isEmpty else {
+                return print("Nothing to settle in \(home ? "any currency" : currency ?? found.homeCurrency).")
+            }
             for transfer in transfers {
                 print(
                     "\(names[transfer.fromMemberId] ?? "?") pays \(names[transfer.toMemberId] ?? "?") \(transfer.amount) \(transfer.currency)"

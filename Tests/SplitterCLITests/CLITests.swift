@@ -106,6 +106,9 @@ struct CLITests {
                 "\(plan.output)")
             #expect(try await run("settle", "Japan", "--from", "cho", "--to", "aki", "5500").status == 0)
             #expect(try await run("plan", "Japan").output == "Cho pays Ben 6750 JPY\n")
+            // Everything in JPY needs a USD rate first, and the answer says which is missing.
+            let noRate = try await run("plan", "Japan", "--home")
+            #expect(noRate.status != 0 && noRate.error.contains("No rate to JPY yet for USD"), "\(noRate.error)")
             // Cho still owes Ben: removing him says so; confirmed, he goes, and restore brings him back.
             let refused = try await run("member", "remove", "Japan", "cho")
             #expect(refused.status != 0 && refused.error.contains("Cho owes 6750 JPY"), "\(refused.error)")

@@ -46,8 +46,9 @@ struct UpgradeTests {
                     // validate: each read equals the manifest's
                     let served = try await Self.read(api, token: token, groupID: id, view: view)
                     for key in view.keys.sorted() where key != "readAs" {
-                        let expected = try Self.canonical(view[key] as Any)
-                        let actual = try Self.canonical(served[key] as Any)
+                        let (was, now) = try Self.withoutIntendedChanges(key, view[key] as Any, served[key] as Any)
+                        let expected = try Self.canonical(was)
+                        let actual = try Self.canonical(now)
                         #expect(
                             actual == expected,
                             "\(group["name"] ?? id) \(key) differs after the upgrade:\nwas \(expected.prefix(3_000))\nnow \(actual.prefix(3_000))"
@@ -75,6 +76,28 @@ struct UpgradeTests {
             #expect(!splits.isEmpty)
             #expect(splits.allSatisfy { $0.contains(#""v":1"#) && !$0.contains("memberIds") }, "\(splits.prefix(3))")
         }
+    }
+
+    /// Changes made on purpose since the fixture's release, taken out of the byte comparison and
+    /// checked on their own. Issue 15: the home view counts a charged expense at its charged
+    /// amount (so `home` differs where one exists) and says how many did (`homeChargedExpenses`).
+    /// The per-currency nets stay compared to the byte; the new home view must still sum to zero.
+    static func withoutIntendedChanges(_ key: String, _ was: Any, _ now: Any) throws -> (Any, Any) {
+        guard key == "balances", var old = was as? [String: Any], var new = now as? [String: Any] else {
+            return (was, now)
+        }
+        #expect(new["homeChargedExpenses"] is Int, "balances say how many expenses counted at a charged amount")
+        // One currency, written with its decimals: the digits are its minor units.
+        let nets = (new["home"] as? [[String: Any]] ?? []).compactMap {
+            ($0["net"] as? String).flatMap { Int64($0.replacingOccurrences(of: ".", with: "")) }
+        }
+        #expect(nets.count == (new["home"] as? [Any])?.count && nets.reduce(0, +) == 0, "the home view sums to zero")
+        #expect((old["home"] == nil) == (new["home"] == nil), "a home view where there was one")
+        for field in ["home", "homeChargedExpenses"] {
+            old[field] = nil
+            new[field] = nil
+        }
+        return (old, new)
     }
 
     /// Puts the fixture where `configuration` points: the earlier release's database, kept as SQL

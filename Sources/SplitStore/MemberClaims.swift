@@ -35,14 +35,14 @@ extension GroupStore {
 
     /// Links the claimant to the member and removes the claim. `notFound` when no claim waits for
     /// that member (or it was removed meanwhile); `memberAlreadyClaimed` when the claimant is in
-    /// the group already (they joined as someone else meanwhile: the claim is dropped).
+    /// the group already (joining as someone else drops their claims, so only a race gets here;
+    /// nothing is written, the claim stays to be rejected).
     public func approveClaim(groupID: UUID, memberID: UUID, actor: Actor, now: Int64) async throws -> MemberRecord {
         try await database.transaction { sql in
             let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor)
             guard let claim = try await Self.claims(groupID: groupID, memberID: memberID, sql).first else {
                 throw GroupStoreError.notFound
             }
-            try await sql.raw("DELETE FROM member_claims WHERE member_id = \(bind: memberID.text)").run()
             guard try await Self.member(groupID: groupID, userID: claim.userID, sql) == nil else {
                 throw GroupStoreError.memberAlreadyClaimed
             }

@@ -168,7 +168,7 @@ public struct MemberUseCases: Sendable {
         } catch GroupStoreError.memberAlreadyClaimed {
             throw AppError.conflict(
                 code: "conflict", field: "memberId",
-                message: "The person who asked is in the group already, as another member; the request is dropped.")
+                message: "The person who asked is in the group already, as another member; reject the request instead.")
         }
     }
 

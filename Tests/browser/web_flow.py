@@ -360,6 +360,23 @@ def run(base):
         ben.get(f"{base}/groups/{group}/expenses/new")
         check("Not allowed" in main_text(ben), "a viewer who types the URL gets a friendly refusal")
 
+        # Removing Cho, who owes money, asks first with the amount (issue 15); removed, Cho keeps
+        # a marked row in the edit form of a bill he shares, and Restore brings him back.
+        aki.get(f"{base}/groups/{group}/members")
+        row = [tr for tr in aki.find_elements(By.CSS_SELECTOR, "#members tbody tr") if tr.text.startswith("Cho")][0]
+        click(aki, row.find_element(By.CSS_SELECTOR, "form[action$='/remove'] button"))
+        confirm = aki.find_elements(By.ID, "confirm-removal")
+        check(confirm and "Cho owes" in confirm[0].text, f"removal asks with the amount: {main_text(aki)[:300]}")
+        shoot(aki, "members-remove-confirm")
+        click(aki, aki.find_element(By.ID, "confirm-remove"))
+        check("Cho" in aki.find_element(By.ID, "removed-members").text, "Cho is listed as removed")
+        aki.get(f"{base}/expenses/{izakaya}/edit")
+        check("Cho (removed)" in main_text(aki), "the edit form keeps Cho's row, marked")
+        shoot(aki, "expense-edit-removed-member")
+        aki.get(f"{base}/groups/{group}/members")
+        click(aki, aki.find_element(By.CSS_SELECTOR, "#removed-members button"))
+        check(not aki.find_elements(By.ID, "removed-members"), "Restore brings Cho back")
+
         # A forged POST (no token, or someone else's) is refused and changes nothing.
         cookies = aki.get_cookies()
         before = len(aki.find_elements(By.CSS_SELECTOR, "#expense-list li")) if False else None

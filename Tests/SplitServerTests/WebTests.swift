@@ -573,6 +573,23 @@ struct WebTests {
         }
     }
 
+    @Test("sessions are named by browser and system, so the account page's rows can be told apart")
+    func deviceNames() {
+        let android =
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"
+        let iphone =
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+        let edge =
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0"
+        let firefox = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.7; rv:132.0) Gecko/20100101 Firefox/132.0"
+        #expect(WebFormat.deviceName(userAgent: android) == "Chrome on Android")
+        #expect(WebFormat.deviceName(userAgent: iphone) == "Safari on iPhone")
+        #expect(WebFormat.deviceName(userAgent: edge) == "Edge on Windows")
+        #expect(WebFormat.deviceName(userAgent: firefox) == "Firefox on Mac")
+        #expect(WebFormat.deviceName(userAgent: nil) == "Web browser")
+        #expect(WebFormat.deviceName(userAgent: "curl/8.5") == "Web browser")
+    }
+
     @Test("invite links use PUBLIC_URL when set, else the address the browser used")
     func inviteLinks() async throws {
         for publicURL in [String?.none, "https://split.example.org"] {

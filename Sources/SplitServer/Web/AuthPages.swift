@@ -47,7 +47,7 @@ extension WebApp {
         do {
             let started = try await accounts.login(
                 emailOrPhone: emailOrPhone, password: form["password"] ?? "",
-                device: EnteredDevice(name: "Web browser"), origin: try origin())
+                device: EnteredDevice(name: WebFormat.deviceName(userAgent: try origin().userAgent)), origin: try origin())
             return await signedIn(token: started.token, next: next)
         } catch {
             let errors = try Self.formErrors(error, shown: ["password"], including: [401])
@@ -71,7 +71,7 @@ extension WebApp {
             let started = try await accounts.register(
                 NewAccount(
                     email: email.isEmpty ? nil : email, phone: nil, password: form["password"] ?? "",
-                    displayName: displayName, device: EnteredDevice(name: "Web browser")),
+                    displayName: displayName, device: EnteredDevice(name: WebFormat.deviceName(userAgent: try origin().userAgent))),
                 origin: try origin())
             return await signedIn(token: started.token, next: next)
         } catch {

@@ -4,6 +4,28 @@ import SplitAPI
 /// How pages write money, dates and roles. Amounts arrive as exact decimal strings from the API
 /// and are only re-grouped for reading, never recomputed in floating point.
 enum WebFormat {
+    /// A short name for the browser that signed in ("Chrome on Android", "Safari on iPhone"), so
+    /// the account page's sessions can be told apart (issue 15); "Web browser" when unknown.
+    static func deviceName(userAgent: String?) -> String {
+        guard let agent = userAgent, !agent.isEmpty else { return "Web browser" }
+        let browsers = [
+            ("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("FxiOS", "Firefox"), ("CriOS", "Chrome"),
+            ("Chrome/", "Chrome"), ("Safari/", "Safari"),
+        ]
+        let systems = [
+            ("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"), ("Windows", "Windows"),
+            ("CrOS", "ChromeOS"), ("Macintosh", "Mac"), ("Linux", "Linux"),
+        ]
+        let browser = browsers.first { agent.contains($0.0) }?.1
+        let system = systems.first { agent.contains($0.0) }?.1
+        switch (browser, system) {
+        case (let browser?, let system?): return "\(browser) on \(system)"
+        case (let browser?, nil): return browser
+        case (nil, let system?): return "Browser on \(system)"
+        case (nil, nil): return "Web browser"
+        }
+    }
+
     /// "1,200 JPY", "-12.50 USD".
     static func money(_ amount: String, _ currency: String) -> String {
         "\(grouped(amount)) \(currency)"

@@ -590,6 +590,20 @@ struct WebTests {
         #expect(WebFormat.deviceName(userAgent: "curl/8.5") == "Web browser")
     }
 
+    @Test("the overview says whom to pay, and who pays you, as the settle-up plan does")
+    func overviewSaysWhom() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            // Aki paid the 3000 JPY ramen for Aki, Ben and Vic.
+            let ben = try await setup.ben.get("/groups/\(setup.groupID)")
+            #expect(ben.text.contains("You owe 1,000 JPY: pay Aki 1,000 JPY"), "\(ben.text.prefix(2500))")
+            let aki = try await setup.aki.get("/groups/\(setup.groupID)")
+            #expect(
+                aki.text.contains("You are owed 2,000 JPY, from ") && aki.text.contains("Ben 1,000 JPY")
+                    && aki.text.contains("Vic 1,000 JPY"))
+        }
+    }
+
     @Test("invite links use PUBLIC_URL when set, else the address the browser used")
     func inviteLinks() async throws {
         for publicURL in [String?.none, "https://split.example.org"] {

@@ -288,7 +288,8 @@ def run(base):
         check("Everyone is settled up in USD." in aki.find_element(By.ID, "currency-USD").text, "USD settled")
         check("Cho paid Aki 10.00 USD" in aki.find_element(By.ID, "settlements").text, "the transfer is listed")
         aki.get(f"{base}/groups/{group}")
-        check("You owe 3,000 JPY" in aki.find_element(By.ID, "my-balance").text, "Aki's balance on the overview")
+        mine = aki.find_element(By.ID, "my-balance").text
+        check("You owe 3,000 JPY: pay " in mine, f"Aki's balance on the overview says whom to pay: {mine}")
         check(len(aki.find_elements(By.CSS_SELECTOR, "svg.chart")) == 2, "two charts drawn by the server")
         shoot(aki, "overview")
         aki.get(f"{base}/groups/{group}/settings")

@@ -203,15 +203,29 @@ extension WebApp {
         let balances = Components.Schemas.BalancesResponse(
             try await ledger.balances(groupID: try APIHandler.id(groupID, "group"), caller: try caller()))
         let mine = balances.balances.filter { $0.memberId == scope.group.myMemberId && !WebFormat.isZero($0.net) }
-        let myBalance: [OverviewBody.Line] =
-            mine.isEmpty
-            ? [.init(text: "You are all settled up.", owed: false, owes: false)]
-            : mine.map { line in
-                let amount = WebFormat.money(WebFormat.magnitude(line.net), line.currency)
-                return line.net.hasPrefix("-")
-                    ? .init(text: "You owe \(amount)", owed: false, owes: true)
-                    : .init(text: "You are owed \(amount)", owed: true, owes: false)
+        // Who to pay, or who pays you, as the settle-up plan of that currency says (issue 15).
+        var myBalance: [OverviewBody.Line] = []
+        for line in mine {
+            let amount = WebFormat.money(WebFormat.magnitude(line.net), line.currency)
+            let me = scope.group.myMemberId
+            let (currency, planned) = try await ledger.plan(
+                groupID: try APIHandler.id(groupID, "group"), currency: line.currency, caller: try caller())
+            let transfers = planned.map { Components.Schemas.PlannedTransfer($0, currency: currency) }
+            if line.net.hasPrefix("-") {
+                let to = transfers.filter { $0.fromMemberId == me }.map {
+                    "\(scope.name($0.toMemberId)) \(WebFormat.money($0.amount, $0.currency))"
+                }
+                let whom = to.isEmpty ? "" : ": pay " + to.joined(separator: " and ")
+                myBalance.append(.init(text: "You owe \(amount)\(whom)", owed: false, owes: true))
+            } else {
+                let from = transfers.filter { $0.toMemberId == me }.map {
+                    "\(scope.name($0.fromMemberId)) \(WebFormat.money($0.amount, $0.currency))"
+                }
+                let whom = from.isEmpty ? "" : ", from " + from.joined(separator: " and ")
+                myBalance.append(.init(text: "You are owed \(amount)\(whom)", owed: true, owes: false))
             }
+        }
+        if myBalance.isEmpty { myBalance = [.init(text: "You are all settled up.", owed: false, owes: false)] }
         let id = try APIHandler.id(scope.group.id, "group")
         let (expenses, categoryNames) = try await self.expenses.liveExpenses(groupID: id, caller: try caller())
         let totals = SpendingTotals(

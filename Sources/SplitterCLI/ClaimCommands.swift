@@ -64,8 +64,13 @@ extension MemberCommand {
 
         func run() async throws {
             try await changeMember(options, group: group, member: member) { context, id in
-                try await context.client.removeMember(
-                    groupID: context.group.id, memberID: id, confirmBalance: confirmBalance)
+                do {
+                    return try await context.client.removeMember(
+                        groupID: context.group.id, memberID: id, confirmBalance: confirmBalance)
+                } catch SplitterError.conflict(let message, _, _) where !confirmBalance {
+                    // The server asks "Remove anyway?": say how, on the command line.
+                    throw CLIError(message: "\(message) Run again with --confirm-balance to do so.", code: 6)
+                }
             } said: { member, _ in "Removed \(member.name); `splitter member restore` brings them back." }
         }
     }

@@ -15,10 +15,15 @@ public enum HomeBalances {
     /// The rate for `from → to` with the latest date, or the inverse of the opposite pair's
     /// latest one; on the same date the direct rate wins.
     public static func latestRate(from: Currency, to: Currency, in rates: [DatedRate]) -> ExchangeRate? {
+        latestDatedRate(from: from, to: to, in: rates).map { $0.rate.from == from ? $0.rate : $0.rate.inverted }
+    }
+
+    /// The entry `latestRate` reads: the pair's own latest, or the opposite pair's when newer.
+    public static func latestDatedRate(from: Currency, to: Currency, in rates: [DatedRate]) -> DatedRate? {
         let direct = rates.filter { $0.rate.from == from && $0.rate.to == to }.max { $0.date < $1.date }
         let inverse = rates.filter { $0.rate.from == to && $0.rate.to == from }.max { $0.date < $1.date }
-        if let direct, direct.date >= (inverse?.date ?? "") { return direct.rate }
-        return inverse?.rate.inverted
+        if let direct, direct.date >= (inverse?.date ?? "") { return direct }
+        return inverse
     }
 
     /// Each member's nets in every currency, added up in `home`: nets in other currencies are

@@ -2,40 +2,6 @@ import Foundation
 import SplitCore
 import SplitStore
 
-/// The fewest transfers that settle everything in the home currency, and the rates it used.
-public struct HomePlan: Sendable, Equatable {
-    public let currency: Currency
-    public let transfers: [PlannedTransfer]
-    /// The latest rate of each other currency with a balance (direct, or the inverse's).
-    public let rates: [RateRecord]
-    /// Expenses that counted at what was charged in the home currency.
-    public let chargedCount: Int
-}
-
-extension LedgerUseCases {
-    /// Settle up in one currency (issue 15): the plan over the home view (charged amounts, then
-    /// rates). A currency without a rate is a 422 on `in` naming it.
-    public func homePlan(groupID: UUID, caller: Caller) async throws -> HomePlan {
-        let (group, _) = try await access.check(groupID, caller, for: .read)
-        let view = try await balances(of: group)
-        guard let home = view.homeBalances else {
-            throw AppError.invalid(
-                field: "in",
-                message: "No rate to \(view.home.code) yet for \(view.missing.map(\.code).joined(separator: ", ")); "
-                    + "add one to settle everything in \(view.home.code).")
-        }
-        let records = try await balances.rates(groupID: group.id)
-        let foreign = Set(view.nets.map(\.currency)).subtracting([view.home.code]).sorted()
-        let used = foreign.compactMap { code in
-            records.filter { ($0.from == code && $0.to == view.home.code) || ($0.from == view.home.code && $0.to == code) }
-                .max { ($0.date, $0.from == code ? 1 : 0) < ($1.date, $1.from == code ? 1 : 0) }
-        }
-        return HomePlan(
-            currency: view.home, transfers: try SettlementPlan.plan(home), rates: used,
-            chargedCount: view.chargedCount)
-    }
-}
-
 // Issue 14 item 11: a plain member could record that they paid the owner 10^11 USD and so be
 // owed it. A transfer is money the receiver got, so above what settling up asks of the two it
 // must come from the receiver (who confirms it by recording it), the owner or an admin (who act

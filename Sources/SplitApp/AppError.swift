@@ -20,6 +20,9 @@ public enum AppError: Error, Sendable, Equatable {
     case archived
     /// An input was wrong; `field` is the request's name for it ("split.amounts[1].amount").
     case invalid(field: String, message: String)
+    /// Several inputs were wrong, each said once, in the order the request lists them (issue 15:
+    /// a form reports everything that is wrong in one pass). Never fewer than two.
+    case invalidFields([FieldProblem])
     /// The write clashes with what is stored (an id in use, a deleted expense).
     case conflict(code: String, field: String?, message: String)
     /// An edit did not say which version it was based on (`message` says how to).
@@ -43,6 +46,26 @@ public enum AppError: Error, Sendable, Equatable {
     case invalidCredentials
     /// The operator closed registration.
     case registrationClosed
+
+    /// One wrong input: the request's name for it and what is wrong, in a plain sentence.
+    public struct FieldProblem: Sendable, Equatable {
+        public let field: String
+        public let message: String
+
+        public init(field: String, message: String) {
+            self.field = field
+            self.message = message
+        }
+    }
+
+    /// Every wrong input this refusal names (empty for refusals that are not about input).
+    public var fieldProblems: [FieldProblem] {
+        switch self {
+        case .invalid(let field, let message): [FieldProblem(field: field, message: message)]
+        case .invalidFields(let problems): problems
+        default: []
+        }
+    }
 
     /// What `GroupLog.begin` found when it decided the write again inside its transaction: the
     /// same answers the early check gives.

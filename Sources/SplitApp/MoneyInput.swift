@@ -24,10 +24,10 @@ public enum MoneyInput {
         do {
             minor = try Money(parsing: text, currency: currency, allowNegative: allowNegative).minorUnits
         } catch {
-            throw AppError.invalid(field: field, message: "\(error)")
+            throw AppError.invalid(field: field, message: message(error, field: field, currency: currency))
         }
         guard minor.magnitude <= maximumMinorUnits.magnitude else {
-            throw AppError.invalid(field: field, message: "\(field) is larger than this server takes.")
+            throw AppError.invalid(field: field, message: "\(noun(field)) is larger than this server takes.")
         }
         return minor
     }
@@ -36,8 +36,56 @@ public enum MoneyInput {
         do {
             return try DecimalValue(parsing: text)
         } catch {
-            throw AppError.invalid(field: field, message: "\(error)")
+            throw AppError.invalid(field: field, message: message(error, field: field, currency: nil))
         }
+    }
+
+    /// A refused number said plainly, with an example of what is taken (issue 15: "Write the
+    /// amount like 12.50", not the parser's grammar).
+    static func message(_ error: AmountError, field: String, currency: Currency?) -> String {
+        let what = noun(field)
+        let example = currency.map(Self.example) ?? "12.5"
+        switch error {
+        case .empty:
+            return "\(what) is missing: write it like \(example)."
+        case .malformed:
+            return "Write \(what.lowercasedFirst) as a number like \(example), with a “.” before any decimals."
+        case .tooManyDecimals(_, _, let allowed, let code):
+            if let code, allowed == 0 {
+                return "\(code) has no cents: write \(what.lowercasedFirst) as a whole number like \(example)."
+            }
+            if let code { return "\(code) has \(allowed) decimals at most: write \(what.lowercasedFirst) like \(example)." }
+            return "\(what) has too many decimals (\(allowed) at most)."
+        case .overflow:
+            return "\(what) is larger than this server takes."
+        case .negativeNotAllowed:
+            return "\(what) cannot be negative."
+        case .currencyMismatch:
+            return "\(what) is in another currency."
+        }
+    }
+
+    /// An amount written the way this currency takes it: "1200" yen, "12.50" dollars, "12.500" dinars.
+    public static func example(_ currency: Currency) -> String {
+        guard currency.minorUnits > 0 else { return "1200" }
+        var unit: Int64 = 1
+        for _ in 1..<currency.minorUnits { unit *= 10 }
+        return Money(minorUnits: 125 * unit, currency: currency).decimalString
+    }
+
+    /// The entry a wire field name stands for, in words ("paidBy[1].amount" → "A payer's amount").
+    static func noun(_ field: String) -> String {
+        if field == "amount" { return "The amount" }
+        if field.hasPrefix("homeAmount") { return "What you were charged" }
+        if field.hasPrefix("paidBy") { return "A payer's amount" }
+        if field.contains(".extras[") { return "A tax or tip" }
+        if field.contains(".items[") && field.hasSuffix("].amount") { return "An item's amount" }
+        if field.contains("adjustments") { return "An adjustment" }
+        if field.contains("percent") { return "A percentage" }
+        if field.contains("shares") { return "A number of shares" }
+        if field.contains("rate") { return "The rate" }
+        if field.contains("amounts") || field.contains("splits") { return "A share" }
+        return "The amount"
     }
 
     public static func member(_ text: String, field: String) throws -> MemberID {
@@ -53,7 +101,9 @@ public enum MoneyInput {
         guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
             let day = Int(parts[2]), (1...9999).contains(year), (1...12).contains(month), day >= 1,
             day <= Self.days(inMonth: month, year: year)
-        else { throw AppError.invalid(field: field, message: "\(field) must be a date written YYYY-MM-DD.") }
+        else {
+            throw AppError.invalid(field: field, message: "Pick a date, or write it like 2026-07-14 (year-month-day).")
+        }
         return text
     }
 
@@ -84,4 +134,63 @@ public enum MoneyInput {
         guard let currency = try? Currency(code: code) else { return String(money) }
         return Money(minorUnits: money, currency: currency).decimalString
     }
+}
+
+extension String {
+    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+}
+
+extension MoneyInput {
+    /// An amount as a person types it into a form, made into the decimal the parser takes when
+    /// that is unambiguous (issue 15): spaces trimmed; the currency's code or symbol before or
+    /// after it ("RM 12", "¥1200", "12 EUR"); thousands separated by commas ("1,000",
+    /// "12,345.50"); a decimal comma ("12,50"). Anything else — a symbol of another currency, a
+    /// comma that could be either ("1,000" for a currency with three decimals) — comes back as
+    /// typed, for the parser to refuse with its plain message. The API takes only the plain form.
+    public static func typed(_ text: String, _ currency: Currency) -> String {
+        var rest = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let markers = ([currency.code] + (symbols[currency.code] ?? [])).sorted { $0.count > $1.count }
+        for marker in markers {
+            if rest.uppercased().hasPrefix(marker.uppercased()) {
+                rest = String(rest.dropFirst(marker.count))
+                break
+            }
+            if rest.uppercased().hasSuffix(marker.uppercased()) {
+                rest = String(rest.dropLast(marker.count))
+                break
+            }
+        }
+        rest = rest.trimmingCharacters(in: .whitespaces)
+        var sign = ""
+        if rest.hasPrefix("-") || rest.hasPrefix("−") {
+            sign = "-"
+            rest = String(rest.dropFirst()).trimmingCharacters(in: .whitespaces)
+        }
+        guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "," || $0 == ".") }) else {
+            return text
+        }
+        let parts = rest.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count == 1 { return sign + rest }
+        // "12,50": a decimal comma (a thousands group always has three digits).
+        if parts.count == 2, !rest.contains("."), (1...2).contains(parts[1].count), !parts[0].isEmpty {
+            return sign + parts[0] + "." + parts[1]
+        }
+        // "1,000" or "12,345.50": groups of three after one to three digits.
+        let last = parts[parts.count - 1].split(separator: ".", omittingEmptySubsequences: false)
+        let groups = parts.dropFirst().dropLast().map(Substring.init) + [last[0]]
+        guard (1...3).contains(parts[0].count), groups.allSatisfy({ $0.count == 3 }), last.count <= 2,
+            !(last.count == 1 && parts.count == 2 && currency.minorUnits == 3)
+        else { return text }
+        return sign + rest.replacingOccurrences(of: ",", with: "")
+    }
+
+    /// Symbols people type for a currency, besides its code.
+    static let symbols: [String: [String]] = [
+        "MYR": ["RM"], "JPY": ["¥", "円", "JP¥"], "CNY": ["¥", "元", "CN¥", "RMB"], "USD": ["$", "US$"],
+        "SGD": ["S$", "$"], "AUD": ["A$", "$"], "NZD": ["NZ$", "$"], "CAD": ["C$", "CA$", "$"],
+        "HKD": ["HK$", "$"], "TWD": ["NT$", "$"], "MXN": ["MX$", "$"], "EUR": ["€"], "GBP": ["£"],
+        "KRW": ["₩", "원"], "THB": ["฿"], "INR": ["₹", "Rs"], "IDR": ["Rp"], "PHP": ["₱"], "VND": ["₫"],
+        "CHF": ["Fr."], "TRY": ["₺"], "ILS": ["₪"], "PLN": ["zł"], "BRL": ["R$"], "ZAR": ["R"],
+        "SEK": ["kr"], "NOK": ["kr"], "DKK": ["kr"], "RUB": ["₽"], "UAH": ["₴"], "NGN": ["₦"],
+    ]
 }

@@ -76,6 +76,15 @@ public struct APIError: Error, Sendable, Equatable {
         case .forbiddenBecause(let message): self = .forbidden(message)
         case .archived: self = .archived
         case .invalid(let field, let message): self = .invalid(field: field, message)
+        case .invalidFields(let problems):
+            // `field` and `message` are the first problem's, as for one; `fields` lists them all.
+            var error = APIError.invalid(field: problems.first?.field ?? "", problems.first?.message ?? "")
+            if problems.count > 1 {
+                error.message += " (and \(problems.count - 1) more: see details.fields)"
+            }
+            error.details["fields"] = .array(
+                problems.map { .object(["field": .string($0.field), "message": .string($0.message)]) })
+            self = error
         case .conflict(let code, let field, let message):
             self = APIError(
                 .conflict, code: code, message: message, details: field.map { ["field": .string($0)] } ?? [:])

@@ -478,6 +478,9 @@ struct WebTests {
             // The edit form still has Ben's row, marked, in the split: saving keeps his share.
             let form = try await setup.aki.get("/expenses/\(setup.expenseID)/edit")
             #expect(form.text.contains("Ben (removed)") && form.text.contains("name=\"in_\(setup.benMemberID)\""))
+            // … read-only: his box is shown disabled and his part rides along hidden.
+            #expect(form.text.contains("<input type=\"hidden\" name=\"in_\(setup.benMemberID)\" value=\"1\">"))
+            #expect(form.text.contains("id=\"in_\(setup.benMemberID)\" aria-label=\"Ben (removed) shares it\" disabled checked"))
             #expect(!form.text.contains("left the group"))
             // Settle up still offers Ben (he owes) as payer and receiver of a transfer.
             let settle = try await setup.aki.get("\(group)/balances")
@@ -488,6 +491,127 @@ struct WebTests {
             let restored = try await setup.aki.post("\(group)/members/\(setup.benMemberID)/restore", [])
             let back = try await benActive()
             #expect(restored.status == .seeOther && back == true)
+        }
+    }
+
+    @Test("errors in view: every field in one pass, listed at the top in plain words; 1,000 and RM 12 are read")
+    func errorsInView() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            // An empty registration names all three fields at once.
+            var visitor = Browser(api)
+            _ = try await visitor.get("/register")
+            let empty = try await visitor.post("/register", [("displayName", ""), ("email", ""), ("password", "")])
+            #expect(empty.status == .unprocessableContent)
+            #expect(empty.text.contains("id=\"error-summary\"") && empty.text.contains("3 things to fix"))
+            for field in ["displayName", "email", "password"] {
+                #expect(empty.text.contains("id=\"\(field)-error\""), "\(field)")
+                #expect(empty.text.contains("href=\"#\(field)-error\""), "\(field)")
+            }
+            // An expense with three wrong fields: each said, in plain sentences, and what was
+            // typed is still there.
+            let group = "/groups/\(setup.groupID)"
+            _ = try await setup.aki.get("\(group)/expenses/new")
+            let bad = try await setup.aki.post(
+                "\(group)/expenses",
+                [
+                    ("_id", UUID().uuidString), ("description", ""), ("amount", "twelve"), ("currency", "JPY"),
+                    ("expenseDate", "24/11/2026"), ("mode", "equal"),
+                ])
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.text.contains("3 things to fix"), "\(bad.text.prefix(3000))")
+            #expect(bad.text.contains("Say what it was"))
+            #expect(bad.text.contains("Write the amount as a number like 1200"))
+            #expect(bad.text.contains("write it like 2026-07-14"))
+            #expect(bad.text.contains("value=\"twelve\""))
+            #expect(!bad.text.contains("is not a decimal number"))
+            // The API says the same in one 422: the first in field/message, all in fields.
+            let wire = try await api.call(
+                .post, "/api/expenses", token: setup.aki.token,
+                json: #"{"groupId":"\#(setup.groupID)","description":"","amount":"12.5","currency":"JPY","expenseDate":"2026-13-01"}"#)
+            #expect(wire.status == .unprocessableContent)
+            #expect(wire.string("error", "details", "field") == "description")
+            #expect(wire.list("error", "details", "fields").compactMap { $0.string("field") } == ["description", "amount", "expenseDate"])
+            #expect(wire.string("error", "message")?.contains("and 2 more") == true)
+
+            // "1,000" and "¥1,000" in yen, paid by Ben from the payer menu.
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let benID = setup.benMemberID
+            let everyone = members.list("members").filter { $0.bool("active") == true && $0.string("name") != "Vic" }
+                .map { ("in_\($0.string("id") ?? "")", "1") }
+            for (typed, description) in [("1,000", "Taxi"), ("¥1,000", "Bus"), ("1000 JPY", "Tram")] {
+                let id = UUID().uuidString
+                let saved = try await setup.aki.post(
+                    "\(group)/expenses",
+                    [
+                        ("_id", id), ("description", description), ("amount", typed), ("currency", "JPY"),
+                        ("expenseDate", "2026-11-21"), ("mode", "equal"), ("payer", benID),
+                    ] + everyone)
+                #expect(saved.status == .seeOther, "\(typed): \(saved.text.prefix(2000))")
+                let expense = try await api.call(.get, "/api/expenses/\(id.lowercased())", token: setup.aki.token)
+                #expect(expense.string("expense", "amount") == "1000", "\(typed)")
+                #expect(expense.list("expense", "payers").map { $0.string("memberId") } == [benID])
+            }
+            // "RM 12" in ringgit; a ringgit sign on a yen expense is not guessed at.
+            let ringgit = UUID().uuidString
+            let myr = try await setup.aki.post(
+                "\(group)/expenses",
+                [
+                    ("_id", ringgit), ("description", "Teh tarik"), ("amount", "RM 12"), ("currency", "MYR"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"),
+                ] + everyone)
+            #expect(myr.status == .seeOther, "\(myr.text.prefix(2000))")
+            let tea = try await api.call(.get, "/api/expenses/\(ringgit.lowercased())", token: setup.aki.token)
+            #expect(tea.string("expense", "amount") == "12.00")
+            let wrong = try await setup.aki.post(
+                "\(group)/expenses",
+                [
+                    ("_id", UUID().uuidString), ("description", "Teh"), ("amount", "RM 12"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"),
+                ] + everyone)
+            #expect(wrong.status == .unprocessableContent)
+        }
+    }
+
+    @Test("the shorter form: you are the payer, the group's currencies first, a far date is asked about first")
+    func shorterForm() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let group = "/groups/\(setup.groupID)"
+            let form = try await setup.aki.get("\(group)/expenses/new")
+            // Description focused; Aki (you) preselected as payer; JPY at the top, then USD (used before? no) …
+            #expect(form.text.contains("autofocus"))
+            #expect(form.text.contains("selected>You (Aki)</option>"), "\(form.text.prefix(4000))")
+            let top = try #require(form.text.range(of: "<optgroup label=\"This group's\">"))
+            let all = try #require(form.text.range(of: "<optgroup label=\"All currencies\">"))
+            #expect(form.text[top.upperBound..<all.lowerBound].contains("value=\"JPY\""))
+            #expect(!form.text[all.upperBound...].contains("value=\"JPY\""))
+            #expect(form.text.contains("data-foreign"))
+
+            // A date 400 days ahead is asked about, nothing saved until confirmed.
+            let today = Date()
+            let far = Date(timeInterval: 400 * 86_400, since: today).formatted(.iso8601.year().month().day())
+            let id = UUID().uuidString
+            let fields = [
+                ("_id", id), ("description", "Hotel"), ("amount", "5000"), ("currency", "JPY"),
+                ("expenseDate", far), ("mode", "equal"), ("in_\(setup.benMemberID)", "1"),
+            ]
+            let asked = try await setup.aki.post("\(group)/expenses", fields)
+            #expect(asked.status == .unprocessableContent && asked.text.contains("id=\"far-future\""))
+            #expect(try await api.call(.get, "/api/expenses/\(id.lowercased())", token: setup.aki.token).status == .notFound)
+            let confirmed = try await setup.aki.post("\(group)/expenses", fields + [("confirmDate", far)])
+            #expect(confirmed.status == .seeOther, "\(confirmed.text.prefix(2000))")
+            // Now MYR was used: it joins the group's currencies at the top.
+            _ = try await setup.aki.post(
+                "\(group)/expenses",
+                [
+                    ("_id", UUID().uuidString), ("description", "Teh"), ("amount", "5"), ("currency", "MYR"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"), ("in_\(setup.benMemberID)", "1"),
+                ])
+            let again = try await setup.aki.get("\(group)/expenses/new")
+            let top2 = try #require(again.text.range(of: "<optgroup label=\"This group's\">"))
+            let all2 = try #require(again.text.range(of: "<optgroup label=\"All currencies\">"))
+            #expect(again.text[top2.upperBound..<all2.lowerBound].contains("value=\"MYR\""))
         }
     }
 

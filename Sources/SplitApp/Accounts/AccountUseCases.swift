@@ -118,24 +118,34 @@ public struct AccountUseCases: Sendable {
         guard allowRegistration else { throw AppError.registrationClosed }
         // Every attempt counts, refusals included: a 409 reveals which emails exist (DESIGN §4).
         _ = try await limiter.reserve(limits.registerAddress, subject: Self.addressSubject(origin))
-        let email = try Names.optional(entered.email).map { raw in
-            guard let email = AccountInput.normalizedEmail(raw) else {
-                throw AppError.invalid(field: "email", message: "\"\(raw.prefix(100))\" is not an email address.")
+        // Every field is checked before any refusal, so an empty form flags each of them (issue 15).
+        var checks = FieldChecks()
+        let checkedEmail = try checks.run {
+            try Names.optional(entered.email).map { raw in
+                guard let email = AccountInput.normalizedEmail(raw) else {
+                    throw AppError.invalid(field: "email", message: "\"\(raw.prefix(100))\" is not an email address.")
+                }
+                return email
             }
-            return email
         }
-        let phone = try Names.optional(entered.phone).map { raw in
-            guard let phone = AccountInput.normalizedPhone(raw) else {
-                throw AppError.invalid(
-                    field: "phone", message: "A phone number starts with + and its country code, e.g. +60 12 345 6789.")
+        let checkedPhone = try checks.run {
+            try Names.optional(entered.phone).map { raw in
+                guard let phone = AccountInput.normalizedPhone(raw) else {
+                    throw AppError.invalid(
+                        field: "phone", message: "A phone number starts with + and its country code, e.g. +60 12 345 6789.")
+                }
+                return phone
             }
-            return phone
         }
-        guard email != nil || phone != nil else {
-            throw AppError.invalid(field: "email", message: "Give an email address or a phone number.")
+        let email = checkedEmail ?? nil
+        let phone = checkedPhone ?? nil
+        if checkedEmail != nil, checkedPhone != nil, email == nil, phone == nil {
+            checks.add(field: "email", message: "Give an email address or a phone number.")
         }
-        try Self.checkNewPassword(entered.password, field: "password")
-        let displayName = try Names.name(entered.displayName, field: "displayName")
+        _ = try checks.run { try Self.checkNewPassword(entered.password, field: "password") }
+        let name = try checks.run { try Names.name(entered.displayName, field: "displayName") }
+        try checks.finish()
+        guard let displayName = name else { throw AppError.invalid(field: "displayName", message: "A name is needed.") }
         let device = try Self.device(entered.device)
 
         let current = now()
@@ -291,7 +301,8 @@ public struct AccountUseCases: Sendable {
 
     static func checkNewPassword(_ password: String, field: String) throws {
         guard AccountInput.passwordLength.contains(password.count) else {
-            throw AppError.invalid(field: field, message: "A password has 8 to 128 characters.")
+            throw AppError.invalid(
+                field: field, message: password.isEmpty ? "Choose a password of at least 8 characters." : "A password has 8 to 128 characters.")
         }
         guard !CommonPasswords.contains(password) else {
             throw AppError.invalid(

@@ -11,43 +11,62 @@ extension ExpenseUseCases {
         _ entered: EnteredExpense, id: UUID, group: GroupRecord, me: MemberRecord, createdBy: UUID, now: Int64,
         previous: ExpenseRecord? = nil
     ) async throws -> (ExpenseRecord, categoryNames: [UUID: String]) {
-        let description = entered.description.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(description.unicodeScalars.count),
-            !AccountInput.containsControlCharacters(description, allowingLineBreaks: false)
-        else { throw AppError.invalid(field: "description", message: "A description has 1 to 200 characters.") }
-        let currency = try MoneyInput.currency(entered.currency, field: "currency")
-        let total = try MoneyInput.amount(entered.amount, currency, field: "amount")
-        let date = try MoneyInput.date(entered.expenseDate, field: "expenseDate")
-        let (category, categoryNames) = try await resolveCategory(entered.category, groupID: group.id, now: now)
+        // Every field that can be read on its own is read before any refusal is thrown, so one
+        // answer names everything that is wrong (issue 15); what needs an earlier field (an
+        // amount needs its currency) is read once that field was.
+        var checks = FieldChecks()
+        let description = try checks.run { try Self.description(entered.description) }
+        let currency = try checks.run { try MoneyInput.currency(entered.currency, field: "currency") }
+        let total = try currency.flatMap { currency in
+            try checks.run { try MoneyInput.amount(entered.amount, currency, field: "amount") }
+        }
+        let date = try checks.run { try MoneyInput.date(entered.expenseDate, field: "expenseDate") }
+        let resolved = try await checks.run { try await resolveCategory(entered.category, groupID: group.id, now: now) }
+        let home = try Currency(code: group.homeCurrency)
+        let homeAmount: Int64? = try entered.homeAmount.flatMap { text in try checks.run { try Self.homeAmount(text, home) } }
         let members = try await groups.members(groupID: group.id)
         let active = Set(members.filter(\.isActive).map { MemberID($0.id) })
 
-        var reader = EnteredSplitReader(currency: currency)
+        var reader = EnteredSplitReader(currency: currency ?? home)
         var noted: [(MemberID, String)] = []
-        let payers: [MemberAmount]
+        var payers: [MemberAmount]?
         if let paidBy = entered.paidBy {
-            try ExpenseLimits.checkCount(paidBy.count, atMost: ExpenseLimits.membersPerSplit, field: "paidBy")
-            payers = try paidBy.enumerated().map { index, entry in
-                let id = try MoneyInput.member(entry.memberId, field: "paidBy[\(index)].memberId")
-                noted.append((id, "paidBy[\(index)].memberId"))
-                return MemberAmount(id, try MoneyInput.amount(entry.value, currency, field: "paidBy[\(index)].amount"))
-            }
-        } else {
-            let payer =
-                try entered.paidByMemberId.map { try MoneyInput.member($0, field: "paidByMemberId") } ?? MemberID(me.id)
+            // Judged in the expense's currency, so only once that is known.
+            payers = try currency.flatMap { currency in try checks.run {
+                try ExpenseLimits.checkCount(paidBy.count, atMost: ExpenseLimits.membersPerSplit, field: "paidBy")
+                return try paidBy.enumerated().map { index, entry in
+                    let id = try MoneyInput.member(entry.memberId, field: "paidBy[\(index)].memberId")
+                    noted.append((id, "paidBy[\(index)].memberId"))
+                    return MemberAmount(
+                        id, try MoneyInput.amount(entry.value, currency, field: "paidBy[\(index)].amount"))
+                }
+            } }
+        } else if let payer = try checks.run({
+            try entered.paidByMemberId.map { try MoneyInput.member($0, field: "paidByMemberId") } ?? MemberID(me.id)
+        }) {
             noted.append((payer, "paidByMemberId"))
-            payers = [MemberAmount(payer, total)]
+            payers = total.map { [MemberAmount(payer, $0)] }
         }
-        let rule: SplitRule
-        if let split = entered.split {
-            rule = try reader.rule(split, field: "split")
-        } else if let splits = entered.splits {
-            rule = try reader.rule(EnteredSplit(mode: .exact, amounts: splits), field: "splits")
-        } else {
-            // Nothing said: equally among everyone still in the group.
-            rule = try reader.rule(
-                EnteredSplit(mode: .equal, memberIds: active.sorted().map(\.description)), field: "split")
+        // The split is read in the expense's currency; with no currency yet, its amounts would
+        // be judged by the wrong one, so it waits for the next try.
+        let rule: SplitRule? =
+            currency == nil
+            ? nil
+            : try checks.run {
+                if let split = entered.split { return try reader.rule(split, field: "split") }
+                if let splits = entered.splits {
+                    return try reader.rule(EnteredSplit(mode: .exact, amounts: splits), field: "splits")
+                }
+                // Nothing said: equally among everyone still in the group.
+                return try reader.rule(
+                    EnteredSplit(mode: .equal, memberIds: active.sorted().map(\.description)), field: "split")
+            }
+        try checks.finish()
+        // Each of these is nil only when its refusal was thrown just above.
+        guard let description, let currency, let total, let date, let resolved, let payers, let rule else {
+            throw AppError.invalid(field: "amount", message: "The amount is needed.")
         }
+        let (category, categoryNames) = resolved
         try ExpenseLimits.checkStoredSize(rule)
         let kept = Set((previous?.memberIDs ?? []).map(MemberID.init))
         for (member, field) in noted + reader.members where !active.contains(member) && !kept.contains(member) {
@@ -66,11 +85,6 @@ extension ExpenseUseCases {
         } catch {
             throw AppError.invalid(field: error.field, message: error.description)
         }
-        let home = try Currency(code: group.homeCurrency)
-        let homeAmount = try entered.homeAmount.map { try MoneyInput.amount($0, home, field: "homeAmount") }
-        if homeAmount == 0 {
-            throw AppError.invalid(field: "homeAmount", message: "homeAmount must be more than zero.")
-        }
         let record = ExpenseRecord(
             id: id, groupID: group.id, description: description, amount: total, currency: currency.code,
             categoryID: category, expenseDate: date, rule: rule,
@@ -80,6 +94,26 @@ extension ExpenseUseCases {
             updatedAt: now, payers: computed.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
             shares: computed.owed.map { ShareRecord(id: UUID(), memberID: $0.memberID.uuid, amount: $0.amount) })
         return (record, categoryNames)
+    }
+
+    static func description(_ text: String) throws -> String {
+        let description = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !description.isEmpty else {
+            throw AppError.invalid(field: "description", message: "Say what it was, e.g. “Ramen dinner”.")
+        }
+        guard description.unicodeScalars.count <= 200,
+            !AccountInput.containsControlCharacters(description, allowingLineBreaks: false)
+        else { throw AppError.invalid(field: "description", message: "A description has 1 to 200 characters.") }
+        return description
+    }
+
+    /// What it cost in the home currency; more than zero.
+    static func homeAmount(_ text: String, _ home: Currency) throws -> Int64 {
+        let amount = try MoneyInput.amount(text, home, field: "homeAmount")
+        guard amount > 0 else {
+            throw AppError.invalid(field: "homeAmount", message: "What you were charged must be more than zero.")
+        }
+        return amount
     }
 
     /// A category by id or by name (any case); none means the default "Other". Also every

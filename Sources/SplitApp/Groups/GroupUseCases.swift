@@ -286,6 +286,9 @@ public enum Names {
     /// A name of 1–100 characters, trimmed.
     public static func name(_ raw: String, field: String) throws -> String {
         guard let name = AccountInput.normalizedDisplayName(raw) else {
+            if raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                throw AppError.invalid(field: field, message: "Type a name.")
+            }
             throw AppError.invalid(
                 field: field, message: "A name has 1 to 100 visible characters, without direction controls.")
         }

@@ -53,7 +53,7 @@ extension WebApp {
             let errors = try Self.formErrors(error, shown: ["password"], including: [401])
             return try render(
                 "login", title: "Log in", body: authBody(next: next, emailOrPhone: emailOrPhone, errors: errors),
-                signedIn: false, status: Self.status(of: error))
+                signedIn: false, errors: errors, status: Self.status(of: error))
         }
     }
 
@@ -79,7 +79,7 @@ extension WebApp {
             return try render(
                 "register", title: "Create an account",
                 body: authBody(next: next, displayName: displayName, email: email, errors: errors), signedIn: false,
-                status: Self.status(of: error))
+                errors: errors, errorOrder: ["displayName", "email", "password"], status: Self.status(of: error))
         }
     }
 
@@ -115,8 +115,22 @@ extension WebApp {
             [400, 409, 412, 413, 422, 428, 429].contains(apiError.status.code) || extra.contains(apiError.status.code)
         else { throw error }
         guard case .string(let field)? = apiError.details["field"] else { return ["form": apiError.message] }
-        let key = String(field.prefix { $0 != "." && $0 != "[" })
-        return [shown.contains(key) ? key : "form": apiError.message]
+        // Several wrong fields at once: each next to its own field (the first word for a field).
+        var problems = [(field, apiError.message)]
+        if let app = error as? AppError, case .invalidFields(let list) = app {
+            problems = list.map { ($0.field, $0.message) }
+        }
+        var errors: [String: String] = [:]
+        for (field, message) in problems {
+            let key = String(field.prefix { $0 != "." && $0 != "[" })
+            let shownAt = shown.contains(key) ? key : "form"
+            if let said = errors[shownAt] {
+                if !said.contains(message) { errors[shownAt] = "\(said) \(message)" }
+            } else {
+                errors[shownAt] = message
+            }
+        }
+        return errors
     }
 
     static func status(of error: any Error) -> HTTPResponse.Status {

@@ -10,7 +10,8 @@ import SplitStore
 /// the same code that saves them.
 ///
 /// Field names: `description`, `amount`, `currency`, `expenseDate`, `category`, `homeAmount`,
-/// `mode`, and per member `paid_<id>` (what they paid), `in_<id>` (in an equal or adjusted
+/// `payer` (a member id who paid it all, or `several`), `mode`, and per member `paid_<id>`
+/// (what they paid, when several did), `in_<id>` (in an equal or adjusted
 /// split) and `value_<id>` (their exact amount, percent, shares or adjustment). An itemized bill
 /// has rows `item_desc_<n>`, `item_amount_<n>` and `item_in_<n>_<id>` (who shares that item
 /// equally), and `extra_desc_<n>`, `extra_amount_<n>` (tax, tip: spread in proportion).
@@ -21,6 +22,9 @@ struct ExpenseForm: Sendable {
     var expenseDate = ""
     var category = ""
     var homeAmount = ""
+    /// Who paid it all (a member id), or `several` for the `paid_` amounts; nil (a form from
+    /// before the payer menu) reads the amounts and takes none typed as "I paid it all".
+    var payer: String?
     var mode: EnteredSplit.Mode = .equal
     var paid: [String: String] = [:]
     var included: Set<String> = []
@@ -39,11 +43,14 @@ struct ExpenseForm: Sendable {
         var amount: String
     }
 
-    /// The fields the form shows an error next to; the rest show at its top.
-    static let fieldsWithErrors: Set<String> = [
-        "description", "amount", "currency", "expenseDate", "category", "homeAmount", "paidBy", "paidByMemberId",
-        "split", "splits",
+    /// The fields the form shows an error next to, in the order it shows them; the rest show at its top.
+    static let fieldOrder = [
+        "description", "amount", "currency", "paidBy", "paidByMemberId", "split", "splits", "expenseDate", "category",
+        "homeAmount",
     ]
+    static let fieldsWithErrors = Set(fieldOrder)
+
+    static let severalPayers = "several"
 
     /// Rows the form reads; more than a paper bill usually has.
     static let maximumRows = 30
@@ -60,6 +67,7 @@ struct ExpenseForm: Sendable {
         expenseDate = form.text("expenseDate") ?? ""
         category = form.text("category") ?? ""
         homeAmount = form.text("homeAmount") ?? ""
+        payer = form.text("payer")
         mode = form["mode"].flatMap(EnteredSplit.Mode.init(rawValue:)) ?? .equal
         for member in members {
             if let value = form.text("paid_\(member.id)") { paid[member.id] = value }
@@ -84,6 +92,7 @@ struct ExpenseForm: Sendable {
     /// A new expense: today, the home currency, everyone in, nobody's payment typed yet.
     init(newIn group: Components.Schemas.Group, members: [Components.Schemas.Member], today: String) {
         currency = group.homeCurrency
+        payer = group.myMemberId
         expenseDate = today
         included = Set(members.map(\.id))
     }
@@ -96,7 +105,12 @@ struct ExpenseForm: Sendable {
         expenseDate = expense.expenseDate
         category = expense.category
         homeAmount = expense.homeAmount ?? ""
-        for payer in expense.payers { paid[payer.memberId] = payer.amount }
+        if expense.payers.count == 1 {
+            payer = expense.payers[0].memberId
+        } else {
+            payer = Self.severalPayers
+            for payer in expense.payers { paid[payer.memberId] = payer.amount }
+        }
         let split = EnteredSplit(wire: expense.split)
         mode = split.mode
         switch split.mode {
@@ -132,7 +146,7 @@ struct ExpenseForm: Sendable {
         guard let currency = try? Currency(code: currency), !items.isEmpty else { return nil }
         var total: Int64 = 0
         for (text, negative) in items.map({ ($0.amount, false) }) + extras.map({ ($0.amount, true) }) {
-            guard let minor = try? MoneyInput.amount(text, currency, field: "", allowNegative: negative),
+            guard let minor = try? MoneyInput.amount(Self.typed(text, currency), currency, field: "", allowNegative: negative),
                 case (let sum, false) = total.addingReportingOverflow(minor)
             else { return nil }
             total = sum
@@ -140,34 +154,66 @@ struct ExpenseForm: Sendable {
         return MoneyInput.text(total, currency.code)
     }
 
+    /// Days ahead of today past which a date is asked about before saving.
+    static let farFutureDays = 60
+
+    /// The question for a date further ahead than `farFutureDays` that was not confirmed yet
+    /// (issue 15: a mistyped year should not go unnoticed); nil when there is nothing to ask.
+    func farFutureQuestion(today: String, confirmed: String?) -> String? {
+        guard confirmed != expenseDate, let days = ExpenseForm.days(from: today, to: expenseDate),
+            days > Self.farFutureDays
+        else { return nil }
+        return "\(expenseDate) is \(days) days from today. Is that the right date? Tick “Yes” below to keep it, or change it."
+    }
+
+    /// Whole days between two YYYY-MM-DD dates; nil when either is not one.
+    static func days(from: String, to: String) -> Int? {
+        let format = Date.ISO8601FormatStyle().year().month().day()
+        guard let start = try? Date(from, strategy: format), let end = try? Date(to, strategy: format) else { return nil }
+        return Int((end.timeIntervalSince(start) / 86_400).rounded())
+    }
+
     /// Whether the form names the member anywhere: paid, in the split, a value, an item.
     func mentions(_ id: String) -> Bool {
         included.contains(id) || values[id] != nil || paid[id] != nil || items.contains { $0.members.contains(id) }
     }
 
-    /// Payers as typed; none typed means "I paid it all" (nil lets the server say so).
-    func payers(members: [Components.Schemas.Member]) -> [EnteredAmount]? {
-        let typed = members.compactMap { member in paid[member.id].map { EnteredAmount(memberId: member.id, value: $0) } }
-        return typed.isEmpty ? nil : typed
+    /// Payers as typed when several paid; nil when one member paid it all (`paidByMemberId`).
+    /// A form without the payer menu: none typed means "I paid it all".
+    func payers(members: [Components.Schemas.Member], currency: Currency?) -> [EnteredAmount]? {
+        if let payer, payer != Self.severalPayers { return nil }
+        let typed = members.compactMap { member in
+            paid[member.id].map { EnteredAmount(memberId: member.id, value: Self.typed($0, currency)) }
+        }
+        return typed.isEmpty && payer == nil ? nil : typed
     }
 
-    func split(members: [Components.Schemas.Member]) -> EnteredSplit {
+    /// An amount as typed, read the forgiving way where that is unambiguous ("1,000", "RM 12").
+    static func typed(_ text: String, _ currency: Currency?) -> String {
+        currency.map { MoneyInput.typed(text, $0) } ?? text
+    }
+
+    func split(members: [Components.Schemas.Member], currency: Currency? = nil) -> EnteredSplit {
         let inSplit = members.map(\.id).filter(included.contains)
         func valued() -> [(String, String)] { members.compactMap { m in values[m.id].map { (m.id, $0) } } }
+        func money() -> [(String, String)] { valued().map { ($0.0, Self.typed($0.1, currency)) } }
         switch mode {
         case .equal:
             return .init(mode: .equal, memberIds: inSplit)
         case .exact:
-            return .init(mode: .exact, amounts: valued().map { .init(memberId: $0.0, amount: $0.1) })
+            return .init(mode: .exact, amounts: money().map { .init(memberId: $0.0, amount: $0.1) })
         case .itemized:
             return .init(
                 mode: .itemized,
                 items: items.map { item in
                     EnteredSplit.Item(
-                        description: item.description.isEmpty ? "Item" : item.description, amount: item.amount,
+                        description: item.description.isEmpty ? "Item" : item.description,
+                        amount: Self.typed(item.amount, currency),
                         split: .init(mode: .equal, memberIds: members.map(\.id).filter(item.members.contains)))
                 },
-                extras: extras.map { EnteredSplit.Extra(description: $0.description, amount: $0.amount) })
+                extras: extras.map {
+                    EnteredSplit.Extra(description: $0.description, amount: Self.typed($0.amount, currency))
+                })
         case .percent:
             return .init(mode: .percent, percents: valued().map { .init(memberId: $0.0, percent: $0.1) })
         case .shares:
@@ -175,20 +221,26 @@ struct ExpenseForm: Sendable {
         case .adjustment:
             return .init(
                 mode: .adjustment, memberIds: inSplit,
-                adjustments: valued().map { .init(memberId: $0.0, amount: $0.1) })
+                adjustments: money().map { .init(memberId: $0.0, amount: $0.1) })
         }
     }
 
     /// The expense as typed, for the use cases to check. An itemized bill's total is its items
     /// and extras added up (issue 15: nobody sums a bill by hand), once they all read as amounts.
-    func draft(members: [Components.Schemas.Member], paidByDefault: String) -> EnteredExpense {
-        let payers = payers(members: members)
+    /// Amounts are read the forgiving way ("1,000", "RM 12") in the expense's currency, and
+    /// the charged amount in the home currency.
+    func draft(members: [Components.Schemas.Member], paidByDefault: String, homeCurrency: String) -> EnteredExpense {
+        let money = try? Currency(code: currency)
+        let payers = payers(members: members, currency: money)
+        let single = payer.flatMap { $0 == Self.severalPayers ? nil : $0 } ?? paidByDefault
         return EnteredExpense(
-            description: description, amount: mode == .itemized ? (itemizedTotal ?? amount) : amount,
+            description: description,
+            amount: mode == .itemized ? (itemizedTotal ?? Self.typed(amount, money)) : Self.typed(amount, money),
             currency: currency,
             category: category.isEmpty ? nil : category, expenseDate: expenseDate,
-            paidBy: payers, paidByMemberId: payers == nil ? paidByDefault : nil,
-            split: split(members: members), homeAmount: homeAmount.isEmpty ? nil : homeAmount)
+            paidBy: payers, paidByMemberId: payers == nil ? single : nil,
+            split: split(members: members, currency: money),
+            homeAmount: homeAmount.isEmpty ? nil : Self.typed(homeAmount, try? Currency(code: homeCurrency)))
     }
 }
 
@@ -200,6 +252,8 @@ struct ExpenseFormBody: Sendable {
         let paid: String
         let included: Bool
         let value: String
+        /// Removed from the group: the row shows their part, read-only (issue 15).
+        let removed: Bool
     }
     struct Option: Sendable {
         let value: String
@@ -211,6 +265,7 @@ struct ExpenseFormBody: Sendable {
             let id: String
             let name: String
             let checked: Bool
+            let removed: Bool
         }
         let index: Int
         let number: Int
@@ -241,10 +296,21 @@ struct ExpenseFormBody: Sendable {
     let expenseDate: String
     let homeAmount: String
     let homeCurrency: String
+    /// The code the split's amount column is in.
+    let currencyCode: String
+    /// The home currency and the group's recent ones first, then every other.
     let currencies: [Option]
+    let otherCurrencies: [Option]
     let categories: [Option]
     let modes: [Option]
+    /// "Paid by": each member (you first), then "Several people…".
+    let payers: [Option]
     let rows: [Row]
+    let hasRemoved: Bool
+    /// A new, untouched form puts the cursor in the description.
+    let autofocus: Bool
+    /// The question to confirm a date far ahead, when one was entered.
+    let farFuture: String?
     let items: [ItemRow]
     let extras: [ExtraRow]
     let preview: [PreviewLine]
@@ -258,7 +324,7 @@ extension WebApp {
     func expenseFormBody(
         _ form: ExpenseForm, scope: GroupScope, categories: [Components.Schemas.Category], heading: String,
         action: String, cancelURL: String, clientID: String, version: String, preview: ExpenseRecord?,
-        errors: [String: String]
+        errors: [String: String], recentCurrencies: [String] = [], farFuture: String? = nil
     ) -> ExpenseFormBody {
         // Members removed from the group stay in an expense they are in (issue 15): their rows
         // show, marked, whenever the expense names them.
@@ -266,6 +332,25 @@ extension WebApp {
         func label(_ member: Components.Schemas.Member) -> String {
             member.active ? member.name : "\(member.name) (removed)"
         }
+        // The group's currencies first (issue 15: not 164 in alphabetical order): home, the
+        // one chosen, then those of recent expenses.
+        var top: [String] = []
+        for code in [scope.group.homeCurrency, form.currency] + recentCurrencies where !top.contains(code) {
+            if (try? Currency(code: code)) != nil { top.append(code) }
+        }
+        func option(_ currency: Currency) -> ExpenseFormBody.Option {
+            .init(value: currency.code, label: "\(currency.code) — \(currency.name)", selected: currency.code == form.currency)
+        }
+        // "Paid by": you first, then the others; a removed member only when they paid this one.
+        let payer = form.payer ?? (form.paid.isEmpty ? scope.group.myMemberId : ExpenseForm.severalPayers)
+        let payerOptions: [ExpenseFormBody.Option] =
+            (members.filter { $0.id == scope.group.myMemberId } + members.filter { $0.id != scope.group.myMemberId })
+            .filter { $0.active || $0.id == payer }
+            .map {
+                .init(
+                    value: $0.id, label: $0.id == scope.group.myMemberId ? "You (\($0.name))" : label($0),
+                    selected: $0.id == payer)
+            } + [.init(value: ExpenseForm.severalPayers, label: "Several people…", selected: payer == ExpenseForm.severalPayers)]
         let previewLines: [ExpenseFormBody.PreviewLine] =
             preview.map { record in
                 let currency = (try? Currency(code: record.currency))
@@ -286,28 +371,33 @@ extension WebApp {
             description: form.description,
             amount: form.amount, expenseDate: form.expenseDate, homeAmount: form.homeAmount,
             homeCurrency: scope.group.homeCurrency,
-            currencies: Currency.all.filter { !$0.isWithdrawn }.map {
-                .init(value: $0.code, label: "\($0.code) — \($0.name)", selected: $0.code == form.currency)
-            },
+            currencyCode: form.currency.isEmpty ? scope.group.homeCurrency : form.currency,
+            currencies: top.compactMap { try? Currency(code: $0) }.map(option),
+            otherCurrencies: Currency.all.filter { !$0.isWithdrawn && !top.contains($0.code) }.map(option),
             categories: categories.map {
                 .init(
                     value: $0.id, label: "\($0.icon) \($0.name)",
                     selected: $0.id == form.category || (form.category.isEmpty && $0.name == "Other" && $0.isDefault))
             },
             modes: ExpenseForm.modes.map { .init(value: $0.0.rawValue, label: $0.1, selected: $0.0 == form.mode) },
+            payers: payerOptions,
             rows: members.map {
                 .init(
                     id: $0.id, name: label($0), paid: form.paid[$0.id] ?? "", included: form.included.contains($0.id),
-                    value: form.values[$0.id] ?? "")
+                    value: form.values[$0.id] ?? "", removed: !$0.active)
             },
-            items: (0..<max(3, min(form.items.count + 2, ExpenseForm.maximumRows))).map { index in
+            hasRemoved: members.contains { !$0.active },
+            autofocus: version.isEmpty && form.description.isEmpty && errors.isEmpty,
+            farFuture: farFuture,
+            items: (0..<max(2, min(form.items.count + 1, ExpenseForm.maximumRows))).map { index in
                 let item = index < form.items.count ? form.items[index] : nil
                 return .init(
                     index: index, number: index + 1, description: item?.description ?? "", amount: item?.amount ?? "",
                     members: members.map {
                         .init(
                             id: $0.id, name: label($0),
-                            checked: item.map { [id = $0.id] in $0.members.contains(id) } ?? true)
+                            checked: item.map { [id = $0.id] in $0.members.contains(id) } ?? $0.active,
+                            removed: !$0.active)
                     })
             },
             extras: (0..<max(2, min(form.extras.count + 1, ExpenseForm.maximumRows))).map { index in

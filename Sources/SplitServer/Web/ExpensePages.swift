@@ -112,13 +112,20 @@ extension WebApp {
         let form = ExpenseForm(form: web.form, members: scope.members)
         // The form's own id: saving twice (a double click, a retry) stores one expense.
         let clientID = UUID(uuidString: web.form["_id"] ?? "") ?? UUID()
-        let draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId)
+        let draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId, homeCurrency: scope.group.homeCurrency)
         do {
             let groupUUID = try APIHandler.id(groupID, "group")
             if web.form["intent"] == "preview" {
                 let preview = try await expenses.preview(draft, id: clientID, groupID: groupUUID, caller: try caller())
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:])
+            }
+            if let question = form.farFutureQuestion(
+                today: MoneyInput.today(api.now()), confirmed: web.form.text("confirmDate"))
+            {
+                return try await renderExpenseForm(
+                    form, scope: scope, clientID: clientID.uuidString, version: "", preview: nil,
+                    errors: ["expenseDate": question], farFuture: question)
             }
             // Bound to the form's id and what it says, like an API create with that key.
             let wire = Components.Schemas.CreateExpenseRequest(draft, id: clientID.uuidString, groupID: groupID)
@@ -152,7 +159,7 @@ extension WebApp {
         var errors: [String: String] = [:]
         do {
             preview = try await expenses.preview(
-                form.draft(members: scope.members, paidByDefault: scope.group.myMemberId), id: id,
+                form.draft(members: scope.members, paidByDefault: scope.group.myMemberId, homeCurrency: scope.group.homeCurrency), id: id,
                 groupID: try APIHandler.id(groupID, "group"), caller: try caller())
         } catch {
             errors = try Self.formErrors(error, shown: ["amount", "split", "paidBy", "currency"])
@@ -166,20 +173,29 @@ extension WebApp {
 
     private func renderExpenseForm(
         _ form: ExpenseForm, scope: GroupScope, clientID: String, version: String, preview: ExpenseRecord?,
-        errors: [String: String]
+        errors: [String: String], farFuture: String? = nil
     ) async throws -> Response {
-        let categories = try await categoryUseCases.categories(
-            groupID: try APIHandler.id(scope.group.id, "group"), caller: try caller()
-        ).map(Components.Schemas.Category.init)
+        let groupID = try APIHandler.id(scope.group.id, "group")
+        let categories = try await categoryUseCases.categories(groupID: groupID, caller: try caller())
+            .map(Components.Schemas.Category.init)
+        // The currencies of the latest expenses go to the top of the list.
+        let recent = try await expenses.list(
+            groupID: groupID,
+            filter: {
+                var filter = ExpenseFilter()
+                filter.limit = 20
+                return filter
+            }, caller: try caller()
+        ).expenses.map(\.expense.currency)
         let editing = !version.isEmpty
         let body = expenseFormBody(
             form, scope: scope, categories: categories, heading: editing ? "Edit expense" : "Add an expense",
             action: editing ? "/expenses/\(clientID)/edit" : "/groups/\(scope.group.id)/expenses",
             cancelURL: editing ? "/expenses/\(clientID)" : "/groups/\(scope.group.id)/expenses", clientID: clientID,
-            version: version, preview: preview, errors: errors)
+            version: version, preview: preview, errors: errors, recentCurrencies: recent, farFuture: farFuture)
         return try render(
             "expense-form", title: body.heading, body: body, nav: scope.nav("expenses"),
-            errors: errors)
+            errors: errors, errorOrder: ExpenseForm.fieldOrder)
     }
 
     // MARK: Edit
@@ -202,7 +218,7 @@ extension WebApp {
         let web = try WebRequest.get()
         let form = ExpenseForm(form: web.form, members: scope.members)
         let version = web.form["version"] ?? ""
-        var draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId)
+        var draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId, homeCurrency: scope.group.homeCurrency)
         // An edit says who paid; none typed means the editor paid it all. One payer of the whole
         // amount whose box was left as it was paid the new total too (issue 15: changing only
         // the amount must not be refused for payers that no longer add up).
@@ -224,6 +240,14 @@ extension WebApp {
                     draft, id: expenseID, groupID: try APIHandler.id(scope.group.id, "group"), caller: try caller())
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: expense.id, version: version, preview: preview, errors: [:])
+            }
+            if form.expenseDate != expense.expenseDate,
+                let question = form.farFutureQuestion(
+                    today: MoneyInput.today(api.now()), confirmed: web.form.text("confirmDate"))
+            {
+                return try await renderExpenseForm(
+                    form, scope: scope, clientID: expense.id, version: version, preview: nil,
+                    errors: ["expenseDate": question], farFuture: question)
             }
             let patch = ExpensePatch(
                 description: draft.description, amount: draft.amount, currency: draft.currency,

@@ -81,6 +81,37 @@ struct WebApp: Sendable {
         let signedIn: Bool
         let nav: GroupNav?
         let body: Body
+        /// What a form that came back refused, listed at the top of the page.
+        var errorSummary: ErrorSummary? = nil
+    }
+
+    /// The list at the top of a page whose form came back (issue 15: the first error used to
+    /// sit a screen and a half below the top). Each line links to the message beside its field;
+    /// the page's script moves focus here, and the field's own message stays where it was.
+    struct ErrorSummary: Sendable {
+        struct Line: Sendable {
+            let target: String
+            let message: String
+        }
+        let heading: String
+        let lines: [Line]
+
+        /// Field errors in the order the form shows its fields (`order`; others after, by name).
+        /// A form-wide message is not repeated: the page says it at the top already.
+        init?(_ errors: [String: String], order: [String]) {
+            let fields = errors.keys.filter { $0 != "form" }.sorted { a, b in
+                switch (order.firstIndex(of: a), order.firstIndex(of: b)) {
+                case (let x?, let y?): x < y
+                case (.some, nil): true
+                case (nil, .some): false
+                case (nil, nil): a < b
+                }
+            }
+            guard !fields.isEmpty else { return nil }
+            heading =
+                fields.count == 1 ? "One thing to fix before this can be saved" : "\(fields.count) things to fix before this can be saved"
+            lines = fields.map { Line(target: "\($0)-error", message: errors[$0] ?? "") }
+        }
     }
 
     /// The tabs of a group's pages; `current` names the one shown.
@@ -109,10 +140,12 @@ struct WebApp: Sendable {
     /// Renders a page; one whose form came back with `errors` is a 422 unless `status` says otherwise.
     func render<Body: Sendable>(
         _ template: String, title: String, body: Body, nav: GroupNav? = nil, signedIn: Bool = true,
-        errors: [String: String] = [:], status: HTTPResponse.Status? = nil
+        errors: [String: String] = [:], errorOrder: [String] = [], status: HTTPResponse.Status? = nil
     ) throws -> Response {
         let web = try WebRequest.get()
-        let page = Page(title: title, csrf: web.csrfToken, signedIn: signedIn, nav: nav, body: body)
+        let page = Page(
+            title: title, csrf: web.csrfToken, signedIn: signedIn, nav: nav, body: body,
+            errorSummary: ErrorSummary(errors, order: errorOrder))
         guard let html = templates.render(page, withTemplate: template) else { throw APIError.internalError }
         return Self.html(html, status: status ?? (errors.isEmpty ? .ok : .unprocessableContent))
     }

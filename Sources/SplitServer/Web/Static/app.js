@@ -3,16 +3,35 @@
 
 // The expense form: show the inputs the chosen split mode uses, and refresh the share preview
 // (computed by the server with the same rules as saving) as the user types.
+document.documentElement.classList.add("js");
+
 (function () {
   const form = document.querySelector("form[data-expense-form]");
   if (!form) return;
   const mode = form.querySelector("#mode");
+  const payer = form.querySelector("#payer");
+  const currency = form.querySelector("#currency");
   const preview = document.getElementById("preview");
+  const home = form.getAttribute("data-home-currency");
   function showMode() {
     const value = mode.value;
     form.querySelectorAll("[data-modes]").forEach(function (element) {
       const modes = element.getAttribute("data-modes").split(" ");
       element.classList.toggle("js-hidden", modes.indexOf(value) < 0);
+    });
+  }
+  // Per-person payments only when "Several people" paid; "Charged in" only for a foreign currency.
+  function showPayers() {
+    form.querySelectorAll("[data-payers]").forEach(function (element) {
+      element.classList.toggle("js-hidden", payer.value !== "several");
+    });
+  }
+  function showCurrency() {
+    form.querySelectorAll("[data-foreign]").forEach(function (element) {
+      element.classList.toggle("js-hidden", currency.value === home);
+    });
+    form.querySelectorAll("[data-currency-code]").forEach(function (element) {
+      element.textContent = currency.value;
     });
   }
   let timer = null;
@@ -31,9 +50,59 @@
         .catch(function () { /* offline: the preview just stays as it was */ });
     }, 250);
   }
+  // "Add item": another row like the last one, numbered on, everyone ticked.
+  const addItem = form.querySelector("[data-add-item]");
+  if (addItem) {
+    addItem.addEventListener("click", function () {
+      const rows = form.querySelectorAll("[data-item-row]");
+      const last = rows[rows.length - 1];
+      if (!last || rows.length >= 30) return;
+      const from = last.getAttribute("data-item-row");
+      const to = String(Number(from) + 1);
+      const row = last.cloneNode(true);
+      row.setAttribute("data-item-row", to);
+      row.querySelectorAll("[id], [name], [for], [aria-label]").forEach(function (element) {
+        ["id", "name", "for"].forEach(function (attribute) {
+          const value = element.getAttribute(attribute);
+          if (value) element.setAttribute(attribute, value.replace("_" + from, "_" + to));
+        });
+        const label = element.getAttribute("aria-label");
+        if (label) element.setAttribute("aria-label", label.replace(String(Number(from) + 1), String(Number(to) + 1)));
+      });
+      const title = row.querySelector("label[for^=item_desc_]");
+      if (title) title.textContent = "Item " + (Number(to) + 1);
+      row.querySelectorAll("input[type=text]").forEach(function (input) { input.value = ""; });
+      row.querySelectorAll("input[type=checkbox]:not([disabled])").forEach(function (box) { box.checked = true; });
+      last.after(row);
+      const first = row.querySelector("input[type=text]");
+      if (first) first.focus();
+    });
+  }
   mode.addEventListener("change", function () { showMode(); refresh(); });
+  if (payer) payer.addEventListener("change", function () { showPayers(); refresh(); });
+  if (currency) currency.addEventListener("change", showCurrency);
   form.addEventListener("input", refresh);
   showMode();
+  if (payer) showPayers();
+  if (currency) showCurrency();
+})();
+
+// A form that came back: focus goes to the list of what to fix, and each line there focuses
+// its field (the input the message describes, else the message).
+(function () {
+  const summary = document.getElementById("error-summary");
+  if (!summary) return;
+  summary.focus();
+  summary.querySelectorAll("a[href^='#']").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      const message = document.getElementById(link.getAttribute("href").slice(1));
+      if (!message) return;
+      const field = document.querySelector("[aria-describedby~='" + message.id + "']");
+      event.preventDefault();
+      (field || message).scrollIntoView({ block: "center" });
+      if (field) field.focus(); else { message.setAttribute("tabindex", "-1"); message.focus(); }
+    });
+  });
 })();
 
 // "Mark unpaid" asks for a reason when none was typed.

@@ -1,0 +1,61 @@
+import Foundation
+import SplitCore
+import Testing
+
+@testable import SplitApp
+
+@Suite("Amounts as people type them")
+struct MoneyInputTests {
+    let jpy = try! Currency(code: "JPY")
+    let myr = try! Currency(code: "MYR")
+    let usd = try! Currency(code: "USD")
+    let kwd = try! Currency(code: "KWD")
+
+    @Test("grouping commas, a decimal comma, the code or symbol before or after, a sign: read exactly")
+    func forgiving() {
+        let cases: [(String, Currency, String)] = [
+            ("1,000", jpy, "1000"), ("¥1,200", jpy, "1200"), ("1200円", jpy, "1200"), ("JPY 1200", jpy, "1200"),
+            ("RM 12", myr, "12"), ("rm12.50", myr, "12.50"), ("12.50 MYR", myr, "12.50"), ("12,50", myr, "12.50"),
+            ("12,345.50", usd, "12345.50"), ("$1,234,567.89", usd, "1234567.89"), ("-5", usd, "-5"),
+            ("  7.5  ", usd, "7.5"), ("1,000", kwd, "1,000"),  // three decimals: "1,000" could be either
+            ("RM 12", jpy, "RM 12"),  // another currency's sign is not guessed at
+            ("1,00,000", usd, "1,00,000"), ("12,5,0", usd, "12,5,0"), ("1.000,50", usd, "1.000,50"), ("", usd, ""),
+            ("abc", usd, "abc"),
+        ]
+        for (typed, currency, expected) in cases {
+            #expect(MoneyInput.typed(typed, currency) == expected, "\(typed) in \(currency.code)")
+        }
+    }
+
+    @Test("whatever is read forgivingly parses to the same amount as its plain form, for random amounts")
+    func property() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let currency = [jpy, myr, usd][Int.random(in: 0..<3, using: &generator)]
+            let minor = Int64.random(in: 0...9_999_999_999, using: &generator)
+            let plain = Money(minorUnits: minor, currency: currency).decimalString
+            let grouped = Money(minorUnits: minor, currency: currency).description  // "1,234.50 USD"
+            let read = try MoneyInput.amount(MoneyInput.typed(grouped, currency), currency, field: "amount")
+            #expect(read == minor, "\(grouped) → \(MoneyInput.typed(grouped, currency)) ≠ \(plain)")
+        }
+    }
+
+    @Test("refusals are plain sentences with an example in the currency's own form")
+    func plainMessages() {
+        func message(_ text: String, _ currency: Currency, _ field: String = "amount") -> String {
+            do {
+                _ = try MoneyInput.amount(text, currency, field: field)
+                return ""
+            } catch AppError.invalid(_, let message) {
+                return message
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message("1,000", kwd) == "Write the amount as a number like 12.500, with a “.” before any decimals.")
+        #expect(message("12.5", jpy) == "JPY has no cents: write the amount as a whole number like 1200.")
+        #expect(message("12.555", usd, "paidBy[1].amount") == "USD has 2 decimals at most: write a payer's amount like 12.50.")
+        #expect(message("", usd) == "The amount is missing: write it like 12.50.")
+        #expect(MoneyInput.example(kwd) == "12.500" && MoneyInput.example(jpy) == "1200")
+    }
+}

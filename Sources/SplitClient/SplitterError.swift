@@ -34,9 +34,19 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// From a documented error answer.
     init(status: Int, envelope: Components.Schemas.ErrorEnvelope?, retryAfter: Int?) {
-        let message = envelope?.error.message ?? "HTTP \(status)"
+        var message = envelope?.error.message ?? "HTTP \(status)"
         let details = envelope?.error.details?.additionalProperties.value
         let field = (details?["field"] ?? nil) as? String
+        // Several wrong fields in one answer: every one said, the first one's field named first.
+        if let fields = (details?["fields"] ?? nil) as? [Any], fields.count > 1 {
+            let lines = fields.compactMap { entry -> String? in
+                guard let entry = entry as? [String: Any], let message = entry["message"] as? String else { return nil }
+                return (entry["field"] as? String).map { "\($0): \(message)" } ?? message
+            }
+            if let first = lines.first, let firstField = field, first.hasPrefix(firstField + ": ") {
+                message = ([String(first.dropFirst(firstField.count + 2))] + lines.dropFirst()).joined(separator: "; ")
+            }
+        }
         switch status {
         case 401: self = .unauthorized(message)
         case 403: self = .forbidden(message)

@@ -47,6 +47,24 @@ struct BatchReplayTests {
         }
     }
 
+    @Test("several wrong fields come back as one error that says each of them")
+    func severalFields() async throws {
+        try await CLITrip.with { trip in
+            let (client, group, aki, _) = try await Self.akiOffline(trip)
+            do {
+                _ = try await client.addExpense(
+                    NewExpense(
+                        groupId: group.id, description: " ", amount: "12.5", currency: "JPY",
+                        expenseDate: "2026-02-30", paidByMemberId: aki.id))
+                Issue.record("the server took an expense with three wrong fields")
+            } catch SplitterError.validation(let message, let field) {
+                #expect(field == "description")
+                #expect(message.contains("Say what it was") && message.contains("amount: JPY has no cents"), "\(message)")
+                #expect(message.contains("expenseDate: Pick a date"), "\(message)")
+            }
+        }
+    }
+
     @Test("a batch the server refuses as a whole (over its body limit) is sent one expense at a time")
     func wholeBatchRefused() async throws {
         // A 4 KiB body limit: one expense fits, a batch of 40 (about 10 KiB) does not.

@@ -140,7 +140,7 @@ struct WebTests {
                 ("expenseDate", "2026-11-20"), ("mode", "equal"),
             ] + members.map { ("in_\($0.string("id") ?? "")", "1") })
         let expenseLocation = try #require(saved.headers[.location], "\(saved.status) \(saved.text.prefix(500))")
-        let expenseID = String(expenseLocation.split(separator: "/").last ?? "")
+        let expenseID = String(expenseLocation.split(separator: "?")[0].split(separator: "/").last ?? "")
         let expense = try await api.call(.get, "/api/expenses/\(expenseID)", token: aki.token)
         let splitID = try #require(
             expense.list("expense", "splits").first { $0.string("memberId") == benID }?.string("id"))
@@ -660,7 +660,7 @@ struct WebTests {
                     ("item_amount_1", "500"), ("extra_desc_0", "Service"), ("extra_amount_0", "150"),
                 ] + ids.flatMap { [("item_in_0_\($0)", "1"), ("item_in_1_\($0)", "1")] })
             let location = try #require(saved.headers[.location], "\(saved.status) \(saved.text.prefix(1500))")
-            let id = String(location.split(separator: "/").last ?? "")
+            let id = String(location.split(separator: "?")[0].split(separator: "/").last ?? "")
             let expense = try await api.call(.get, "/api/expenses/\(id)", token: setup.aki.token)
             #expect(expense.string("expense", "amount") == "1650")
         }

@@ -210,7 +210,12 @@ def add_expense(driver, base, group, description, amount, currency, mode, paid=N
         shoot(driver, screenshot)
     click(driver, driver.find_element(By.ID, "save"))
     check("/expenses/" in driver.current_url, f"{description}: not saved: {main_text(driver)[:400]}")
-    return driver.current_url.rsplit("/", 1)[1]
+    return last_id(driver.current_url)
+
+
+def last_id(url):
+    """The id at the end of a page's path (without the query or fragment a redirect adds)."""
+    return url.split("#")[0].split("?")[0].rstrip("/").rsplit("/", 1)[1]
 
 
 def post_form(base, path, fields, cookies):
@@ -266,8 +271,13 @@ def run(base):
         shoot(aki, "members")
 
         # Ben opens the link from a chat: log in or register first, then join.
+        status = aki.find_element(By.CSS_SELECTOR, "[data-copy-status]")
+        tap(aki, aki.find_element(By.ID, "copy-invite"))
+        WebDriverWait(aki, 5).until(lambda d: status.text)
+        check("copied" in status.text.lower() or "copy it" in status.text, f"Copy link answers: {status.text}")
         ben.get(invite)
         check("/login" in ben.current_url and "next=" in ben.current_url, "the link asks a visitor to log in")
+        check("invited to join Japan 2026" in main_text(ben), f"the log-in page names the group: {main_text(ben)}")
         click(ben, ben.find_element(By.LINK_TEXT, "Create an account"))
         register(ben, base, "Ben", "ben@example.com", navigate=False)
         check("/join/" in ben.current_url, f"back at the invite after registering: {ben.current_url}")
@@ -317,7 +327,7 @@ def run(base):
         text = main_text(aki)
         check(taps <= 3 and "/expenses/" in aki.current_url and "1,500 JPY" in text and "Aki — 1,500 JPY" in text
               and "Cho owes 500 JPY" in text, f"saved in {taps} taps, Aki paid, equal split: {text[:300]}")
-        snacks = aki.current_url.rsplit("/", 1)[1]
+        snacks = last_id(aki.current_url)
         aki.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
         # A date far ahead is asked about before it is saved.
@@ -332,8 +342,10 @@ def run(base):
         tap(aki, aki.find_element(By.NAME, "confirmDate"))
         click(aki, aki.find_element(By.ID, "save"))
         check("/expenses/" in aki.current_url and "2030-01-15" in main_text(aki), "confirmed, it is saved")
-        far = aki.current_url.rsplit("/", 1)[1]
+        far = last_id(aki.current_url)
+        check("Saved." in aki.find_element(By.ID, "notice").text, "the page says it was saved")
         click(aki, aki.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button"))
+        check("Deleted." in aki.find_element(By.ID, "notice").text, "the page says it was deleted")
         for expense in [snacks]:
             aki.get(f"{base}/expenses/{expense}")
             click(aki, aki.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button"))
@@ -380,6 +392,7 @@ def run(base):
         shoot(aki, "balances")
         click(aki, aki.find_element(By.CSS_SELECTOR, "#currency-USD button.record"))
         check("Everyone is settled up in USD." in aki.find_element(By.ID, "currency-USD").text, "USD settled")
+        check("Transfer recorded" in aki.find_element(By.ID, "notice").text, "the page says the transfer was recorded")
         check("Cho paid Aki 10.00 USD" in aki.find_element(By.ID, "settlements").text, "the transfer is listed")
         aki.get(f"{base}/groups/{group}")
         mine = aki.find_element(By.ID, "my-balance").text
@@ -402,6 +415,15 @@ def run(base):
         shoot(aki, "settings")
         aki.get(f"{base}/groups/{group}/balances")
         check("Everything in JPY" in main_text(aki), "with a rate, balances are also shown in the home currency")
+        # Settling in one currency comes first, in at most two transfers for three people, each
+        # with its Record button as the page's primary action.
+        sections = [e.get_attribute("id") for e in aki.find_elements(By.CSS_SELECTOR, "section[id^=currency-]")]
+        check(sections and sections[0] == "currency-home", f"the home plan comes first: {sections}")
+        home_plan = aki.find_element(By.ID, "currency-home")
+        check(1 <= len(home_plan.find_elements(By.CSS_SELECTOR, "ul.plan li")) <= 2
+              and home_plan.find_elements(By.CSS_SELECTOR, "button.primary.record"),
+              f"the home plan: {home_plan.text}")
+        shoot(aki, "balances-home")
 
         # Two people edit the hotel at once: the second is told, sees the current text, keeps
         # what they typed, and saves again knowingly.
@@ -444,6 +466,7 @@ def run(base):
         click(aki, row.find_element(By.CSS_SELECTOR, "button[type=submit]"))
         check("Viewer" in [tr for tr in aki.find_elements(By.CSS_SELECTOR, "#members tbody tr")
                            if tr.text.startswith("Ben")][0].text, "Ben is a viewer")
+        check(aki.find_element(By.ID, "notice").text == "Role changed.", "the page says the role changed")
         ben.get(f"{base}/groups/{group}")
         check(not ben.find_elements(By.LINK_TEXT, "Add an expense"), "a viewer gets no add button")
         ben.get(f"{base}/expenses/{hotel}")
@@ -454,6 +477,30 @@ def run(base):
         shoot(ben, "viewer-balances")
         ben.get(f"{base}/groups/{group}/expenses/new")
         check("Not allowed" in main_text(ben), "a viewer who types the URL gets a friendly refusal")
+
+        # Cho gets an account and claims his name: it has expenses, so Aki confirms first.
+        cho = browser()
+        try:
+            cho.get(invite)
+            click(cho, cho.find_element(By.LINK_TEXT, "Create an account"))
+            register(cho, base, "Cho", "cho@example.com", navigate=False)
+            radio = [label for label in cho.find_elements(By.CSS_SELECTOR, "label.check")
+                     if label.text.strip() == "Cho"][0]
+            tap(cho, radio)
+            click(cho, cho.find_element(By.ID, "join"))
+            check("asked" in cho.find_element(By.ID, "join-pending").text.lower()
+                  or "owner" in cho.find_element(By.ID, "join-pending").text.lower(),
+                  f"the claim waits for an owner: {main_text(cho)[:300]}")
+            shoot(cho, "join-pending")
+        finally:
+            cho.quit()
+        aki.get(f"{base}/groups/{group}/members")
+        card = aki.find_element(By.ID, "claims")
+        check("Cho" in card.text, f"the claim card names Cho: {card.text}")
+        shoot(aki, "members-claim")
+        click(aki, card.find_element(By.CSS_SELECTOR, "form[action$='/approve'] button"))
+        check("Approved" in aki.find_element(By.ID, "notice").text and not aki.find_elements(By.ID, "claims"),
+              "approved: the card is gone and the page says so")
 
         # Removing Cho, who owes money, asks first with the amount (issue 15); removed, Cho keeps
         # a marked row in the edit form of a bill he shares, and Restore brings him back.

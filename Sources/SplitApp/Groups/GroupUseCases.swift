@@ -74,13 +74,13 @@ public struct GroupUseCases: Sendable {
         let limiter: RateLimiter
         let rule: RateLimiter.Rule
 
+        /// `caller` nil: a visitor not logged in, counted by address alone.
         func guarding<T: Sendable>(
-            _ caller: Caller, _ origin: RequestOrigin, _ lookUp: () async throws -> T?
+            _ caller: Caller?, _ origin: RequestOrigin, _ lookUp: () async throws -> T?
         ) async throws -> T? {
-            let counted = try await limiter.reserve([
-                (rule, RateLimiter.subject("address:" + (origin.clientAddress ?? "unknown"))),
-                (rule, RateLimiter.subject("user:" + caller.user.id.text)),
-            ])
+            let counted = try await limiter.reserve(
+                [(rule, RateLimiter.subject("address:" + (origin.clientAddress ?? "unknown")))]
+                    + (caller.map { [(rule, RateLimiter.subject("user:" + $0.user.id.text))] } ?? []))
             guard let found = try await lookUp() else { return nil }
             try await limiter.release(counted)
             return found
@@ -88,7 +88,7 @@ public struct GroupUseCases: Sendable {
     }
 
     private func guarding<T: Sendable>(
-        _ caller: Caller, _ origin: RequestOrigin, _ lookUp: () async throws -> T?
+        _ caller: Caller?, _ origin: RequestOrigin, _ lookUp: () async throws -> T?
     ) async throws -> T? {
         guard let codeGuesses else { return try await lookUp() }
         return try await codeGuesses.guarding(caller, origin, lookUp)
@@ -213,6 +213,16 @@ public struct GroupUseCases: Sendable {
             }
             let members = try await groups.members(groupID: group.id)
             return Invitation(name: group.name, claimable: members.filter { $0.isActive && $0.userID == nil })
+        }
+    }
+
+    /// The name of the group an invite code opens, for the log-in page a visitor reaches from
+    /// the link ("Log in to join Japan 2026"); counted like every code look-up, by address.
+    public func invitedGroupName(code text: String, origin: RequestOrigin) async throws -> String? {
+        let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return try await guarding(nil, origin) {
+            guard !code.isEmpty, code.utf8.count <= 100 else { return nil }
+            return try await groups.group(inviteCode: code)?.name
         }
     }
 

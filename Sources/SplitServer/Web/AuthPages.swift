@@ -19,6 +19,14 @@ extension WebApp {
         let nextQuery: String
         /// Said above the form (after an account was deleted).
         var notice: String? = nil
+        /// The group an invite link that led here opens.
+        var joining: String? = nil
+    }
+
+    /// The group named by an invite link the visitor came from (`next=/join/CODE`), if any.
+    func joining(_ next: String?) async -> String? {
+        guard let next, next.hasPrefix("/join/"), let origin = try? origin() else { return nil }
+        return try? await groupUseCases.invitedGroupName(code: String(next.dropFirst("/join/".count)), origin: origin)
     }
 
     func authBody(
@@ -31,9 +39,10 @@ extension WebApp {
             nextQuery: Self.queryEscape(WebRequest.safeNext(next)))
     }
 
-    func loginPage(_ request: Request) throws -> Response {
+    func loginPage(_ request: Request) async throws -> Response {
         let next = request.uri.queryParameters["next"].map(String.init)
         var body = authBody(next: next)
+        body.joining = await joining(next)
         if request.uri.queryParameters["deleted"] != nil {
             body.notice = "Your account is deleted. Your groups keep your name and what you paid and owed."
         }
@@ -57,9 +66,11 @@ extension WebApp {
         }
     }
 
-    func registerPage(_ request: Request) throws -> Response {
+    func registerPage(_ request: Request) async throws -> Response {
         let next = request.uri.queryParameters["next"].map(String.init)
-        return try render("register", title: "Create an account", body: authBody(next: next), signedIn: false)
+        var body = authBody(next: next)
+        body.joining = await joining(next)
+        return try render("register", title: "Create an account", body: body, signedIn: false)
     }
 
     func register(_ request: Request) async throws -> Response {

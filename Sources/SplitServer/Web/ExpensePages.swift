@@ -140,7 +140,7 @@ extension WebApp {
                         body: try WireJSON.encode(Components.Schemas.ExpenseResponse(expense: try .init(view))))
                 })
             // A new expense or a resent form: either way the expense with this form's id.
-            return Self.redirect("/expenses/\(clientID.uuidString.lowercased())")
+            return Self.redirect("/expenses/\(clientID.uuidString.lowercased())", done: "expense-saved")
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: clientID.uuidString, version: "", preview: nil,
@@ -261,7 +261,7 @@ extension WebApp {
                     }
                     return basedOn
                 }, caller: try caller(), origin: try origin())
-            return Self.redirect("/expenses/\(expense.id)")
+            return Self.redirect("/expenses/\(expense.id)", done: "expense-saved")
         } catch AppError.staleExpense(let latest) {
             let current = try Components.Schemas.Expense(latest)
             // This very change went through already (a double click, a resent form): done.
@@ -400,7 +400,7 @@ extension WebApp {
                     "Someone changed this expense after you opened it, so it was not \(isDeleted ? "deleted" : "restored"). Open it again to see what it says now.",
                 link: "/expenses/\(id)")
         }
-        return Self.redirect("/expenses/\(id)")
+        return Self.redirect("/expenses/\(id)", done: isDeleted ? "expense-deleted" : "expense-restored")
     }
 
     /// Marks one share paid or unpaid, with the reason typed next to the button.
@@ -411,6 +411,7 @@ extension WebApp {
         _ = try await expenses.setSharePaid(
             try APIHandler.id(splitID, "share"), form["isPaid"] == "true", reason: form.text("reason"),
             caller: try caller(), origin: try origin())
-        return Self.redirect("/expenses/\(expenseID)#share-\(splitID)")
+        return Self.redirect(
+            "/expenses/\(expenseID)#share-\(splitID)", done: form["isPaid"] == "true" ? "share-paid" : "share-unpaid")
     }
 }

@@ -203,7 +203,7 @@ extension WebApp {
                         status: 201,
                         body: try WireJSON.encode(Components.Schemas.SettlementResponse(settlement: .init(stored))))
                 })
-            return Self.redirect("/groups/\(groupID)/balances")
+            return Self.redirect("/groups/\(groupID)/balances", done: "transfer")
         } catch {
             return try await balancesPage(
                 groupID, form: form,
@@ -216,6 +216,6 @@ extension WebApp {
         let id = try context.parameters.require("settlementId")
         _ = try await ledger.deleteSettlement(
             try APIHandler.id(id, "settlement"), caller: try caller(), origin: try origin())
-        return Self.redirect("/groups/\(groupID)/balances")
+        return Self.redirect("/groups/\(groupID)/balances", done: "transfer-deleted")
     }
 }

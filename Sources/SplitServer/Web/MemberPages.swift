@@ -125,7 +125,7 @@ extension WebApp {
             _ = try await memberUseCases.add(
                 name: form["name"] ?? "", id: form.text("_id"), groupID: try APIHandler.id(groupID, "group"),
                 caller: try caller(), origin: try origin())
-            return Self.redirect("/groups/\(groupID)/members")
+            return Self.redirect("/groups/\(groupID)/members", done: "member-added")
         } catch {
             return try await membersPage(
                 request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))
@@ -134,7 +134,7 @@ extension WebApp {
 
     func updateMember(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try WebRequest.get().form
-        return try await memberAction(request, context) { groupID, memberID in
+        return try await memberAction(request, context, done: "role") { groupID, memberID in
             guard let role = form["role"].flatMap(Components.Schemas.Role.init(rawValue:)) else {
                 throw APIError.invalid(field: "role", "Pick a role.")
             }
@@ -149,7 +149,7 @@ extension WebApp {
     func removeMember(_ request: Request, context: AppRequestContext) async throws -> Response {
         let confirmed = try WebRequest.get().form["confirm"] == "1"
         do {
-            return try await memberAction(request, context, rethrowing: true) { groupID, memberID in
+            return try await memberAction(request, context, rethrowing: true, done: "member-removed") { groupID, memberID in
                 _ = try await memberUseCases.remove(
                     memberID, groupID: groupID, confirmBalance: confirmed, caller: try caller(), origin: try origin())
             }
@@ -164,21 +164,22 @@ extension WebApp {
     }
 
     func restoreMember(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await memberAction(request, context) { groupID, memberID in
+        try await memberAction(request, context, done: "member-restored") { groupID, memberID in
             _ = try await memberUseCases.update(
                 memberID, MemberPatch(active: true), groupID: groupID, caller: try caller(), origin: try origin())
         }
     }
 
     func makeOwner(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await memberAction(request, context) { groupID, memberID in
+        try await memberAction(request, context, done: "owner") { groupID, memberID in
             _ = try await groupUseCases.transferOwnership(
                 groupID, to: memberID, caller: try caller(), origin: try origin())
         }
     }
 
     func decideClaim(_ request: Request, context: AppRequestContext, approve: Bool) async throws -> Response {
-        try await memberAction(request, context) { groupID, memberID in
+        try await memberAction(request, context, done: approve ? "claim-approved" : "claim-rejected") {
+            groupID, memberID in
             if approve {
                 _ = try await memberUseCases.approveClaim(
                     memberID, groupID: groupID, caller: try caller(), origin: try origin())
@@ -190,14 +191,14 @@ extension WebApp {
 
     /// A button on one member's row: back to the members page when done, a refusal shown on it.
     private func memberAction(
-        _ request: Request, _ context: AppRequestContext, rethrowing: Bool = false,
+        _ request: Request, _ context: AppRequestContext, rethrowing: Bool = false, done: String,
         _ act: (UUID, String) async throws -> Void
     ) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let memberID = try context.parameters.require("memberId")
         do {
             try await act(try APIHandler.id(groupID, "group"), memberID)
-            return Self.redirect("/groups/\(groupID)/members")
+            return Self.redirect("/groups/\(groupID)/members", done: done)
         } catch AppError.conflict(let code, let field, let message) where rethrowing {
             throw AppError.conflict(code: code, field: field, message: message)
         } catch {
@@ -306,7 +307,7 @@ extension WebApp {
             default:
                 throw APIError.badRequest("Unknown settings action.")
             }
-            return Self.redirect("/groups/\(groupID)/settings")
+            return Self.redirect("/groups/\(groupID)/settings", done: "settings")
         } catch {
             // The message shows next to the form that failed (each settings form is one action).
             var errors = try Self.formErrors(error, shown: [])

@@ -83,6 +83,36 @@ struct WebApp: Sendable {
         let body: Body
         /// What a form that came back refused, listed at the top of the page.
         var errorSummary: ErrorSummary? = nil
+        /// What the action that led here did (issue 15: say so after recording, changing, deleting).
+        var notice: String? = nil
+    }
+
+    /// What an action did, said on the page it leads to; the redirect names it by key
+    /// (`?done=`), so no text from the request ever reaches the page.
+    static let notices: [String: String] = [
+        "expense-saved": "Saved.",
+        "expense-deleted": "Deleted. Restore below brings it back.",
+        "expense-restored": "Restored: it counts in the balances again.",
+        "share-paid": "Marked paid.",
+        "share-unpaid": "Marked unpaid.",
+        "transfer": "Transfer recorded: the balances below include it.",
+        "transfer-deleted": "Transfer deleted.",
+        "member-added": "Member added.",
+        "role": "Role changed.",
+        "member-removed": "Removed from the group. Restore brings them back.",
+        "member-restored": "Restored to the group.",
+        "owner": "Ownership handed over.",
+        "claim-approved": "Approved: the account now holds that member.",
+        "claim-rejected": "Claim turned down.",
+        "settings": "Saved.",
+    ]
+
+    /// After a successful POST: to the page that shows the result, saying what was done.
+    static func redirect(_ location: String, done key: String) -> Response {
+        let (path, fragment) = location.firstIndex(of: "#").map {
+            (String(location[..<$0]), String(location[$0...]))
+        } ?? (location, "")
+        return redirect(path + (path.contains("?") ? "&" : "?") + "done=" + key + fragment)
     }
 
     /// The list at the top of a page whose form came back (issue 15: the first error used to
@@ -143,9 +173,11 @@ struct WebApp: Sendable {
         errors: [String: String] = [:], errorOrder: [String] = [], status: HTTPResponse.Status? = nil
     ) throws -> Response {
         let web = try WebRequest.get()
+        let done = URLComponents(string: web.target)?.queryItems?.first { $0.name == "done" }?.value
         let page = Page(
             title: title, csrf: web.csrfToken, signedIn: signedIn, nav: nav, body: body,
-            errorSummary: ErrorSummary(errors, order: errorOrder))
+            errorSummary: ErrorSummary(errors, order: errorOrder),
+            notice: errors.isEmpty ? done.flatMap { Self.notices[$0] } : nil)
         guard let html = templates.render(page, withTemplate: template) else { throw APIError.internalError }
         return Self.html(html, status: status ?? (errors.isEmpty ? .ok : .unprocessableContent))
     }

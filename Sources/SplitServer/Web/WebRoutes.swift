@@ -21,9 +21,9 @@ extension WebApp {
         pages.get("/") { _, _ in
             Self.redirect(try WebRequest.get().sessionToken == nil ? "/login" : "/groups")
         }
-        pages.get("/login") { request, _ in try self.loginPage(request) }
+        pages.get("/login") { request, _ in try await self.loginPage(request) }
         pages.post("/login") { request, _ in try await self.login(request) }
-        pages.get("/register") { request, _ in try self.registerPage(request) }
+        pages.get("/register") { request, _ in try await self.registerPage(request) }
         pages.post("/register") { request, _ in try await self.register(request) }
         pages.post("/logout") { request, _ in try await self.logout(request) }
         pages.get("/account") { request, _ in try await self.accountPage(request) }

@@ -116,3 +116,36 @@ document.querySelectorAll("form[data-needs-reason]").forEach(function (form) {
     }
   });
 });
+
+// The invite link: Copy puts it on the clipboard; Share opens the phone's share sheet where
+// the browser has one (Web Share API). Without JavaScript the link is there to select.
+document.querySelectorAll("[data-copy]").forEach(function (button) {
+  const source = document.getElementById(button.getAttribute("data-copy"));
+  const status = button.closest("section") && button.closest("section").querySelector("[data-copy-status]");
+  button.addEventListener("click", function () {
+    const text = source ? source.textContent.trim() : "";
+    function done(message) { if (status) status.textContent = message; }
+    function fallback() {
+      const range = document.createRange();
+      range.selectNodeContents(source);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      done(document.execCommand && document.execCommand("copy") ? "Link copied." : "Selected: copy it from here.");
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done("Link copied."); }, fallback);
+    } else {
+      fallback();
+    }
+  });
+});
+document.querySelectorAll("[data-share]").forEach(function (button) {
+  if (!navigator.share) return;
+  const source = document.getElementById(button.getAttribute("data-share"));
+  button.hidden = false;
+  button.addEventListener("click", function () {
+    navigator.share({ title: button.getAttribute("data-share-title"), url: source.textContent.trim() })
+      .catch(function () { /* closed without sharing */ });
+  });
+});

@@ -118,8 +118,8 @@ public struct ExpenseFilter: Sendable {
     public var to: String?
     public var text: String?
     public var includeDeleted: Bool = false
-    /// The (date, id) of the last expense of the previous page.
-    public var after: (date: String, id: UUID)?
+    /// The (date, creation time, id) of the last expense of the previous page.
+    public var after: (date: String, createdAt: Int64, id: UUID)?
     public var limit: Int = 50
 
     public init() {}

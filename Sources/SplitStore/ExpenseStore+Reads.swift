@@ -26,7 +26,8 @@ extension ExpenseStore {
         }
     }
 
-    /// One page of a group's expenses, newest date first (then id), and whether more follow.
+    /// One page of a group's expenses, newest date first (then the latest entered), and whether
+    /// more follow.
     public func expenses(groupID: UUID, filter: ExpenseFilter) async throws -> (
         expenses: [ExpenseRecord], hasMore: Bool
     ) {
@@ -69,11 +70,16 @@ extension ExpenseStore {
             query.appendInterpolation(bind: after.date)
             query.appendInterpolation(unsafeRaw: " OR (expense_date = ")
             query.appendInterpolation(bind: after.date)
+            query.appendInterpolation(unsafeRaw: " AND (created_at < ")
+            query.appendInterpolation(bind: after.createdAt)
+            query.appendInterpolation(unsafeRaw: " OR (created_at = ")
+            query.appendInterpolation(bind: after.createdAt)
             query.appendInterpolation(unsafeRaw: " AND id < ")
             query.appendInterpolation(bind: after.id.text)
-            query.appendInterpolation(unsafeRaw: "))")
+            query.appendInterpolation(unsafeRaw: "))))")
         }
-        query.appendInterpolation(unsafeRaw: " ORDER BY expense_date DESC, id DESC LIMIT ")
+        // One day's expenses newest first by when they were entered (issue 15), not by id.
+        query.appendInterpolation(unsafeRaw: " ORDER BY expense_date DESC, created_at DESC, id DESC LIMIT ")
         query.appendInterpolation(bind: filter.limit + 1)
         let finalQuery = query
         let ids = try await database.read { sql in

@@ -473,6 +473,14 @@ public enum Migrations {
                 "CREATE INDEX member_claims_by_user ON member_claims (user_id)",
             ]
         ),
+        Migration(
+            // The expense list orders one day's expenses by when they were entered (issue 15).
+            id: "0013_expenses_by_entry",
+            statements: [
+                "CREATE INDEX expenses_by_group_entry ON expenses (group_id, expense_date, created_at, id)",
+                "DROP INDEX expenses_by_group",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -563,6 +563,25 @@ struct CategoryAndListTests {
                 cursor = page.string("nextCursor")
             } while cursor != nil
             #expect(seen.count == 9 && Set(seen).count == 9)
+            // One day's expenses: the latest entered first (issue 15), also across pages.
+            for name in ["Lunch", "Museum", "Dinner"] {
+                let body = trip.expense(
+                    name, "300", "JPY", paidBy: [("Aki", "300")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki"]))]}"#
+                ).replacingOccurrences(of: "2026-11-20", with: "2026-11-10")
+                try #require(try await api.call(.post, "/api/expenses", token: aki, json: body).status == .created)
+                try await Task.sleep(for: .milliseconds(3))
+            }
+            #expect(try await descriptions("?from=2026-11-10&to=2026-11-10") == ["Dinner", "Museum", "Lunch"])
+            var day: [String] = []
+            cursor = nil
+            repeat {
+                let page = try await api.call(
+                    .get, base + "?from=2026-11-10&limit=1" + (cursor.map { "&cursor=\($0)" } ?? ""), token: aki)
+                day += page.list("expenses").compactMap { $0.string("description") }
+                cursor = page.string("nextCursor")
+            } while cursor != nil
+            #expect(day == ["Dinner", "Museum", "Lunch"])
             #expect(try await api.call(.get, base + "?cursor=garbage", token: aki).status == .unprocessableContent)
             #expect(try await api.call(.get, base + "?from=yesterday", token: aki).status == .unprocessableContent)
         }

@@ -79,10 +79,24 @@ struct UpgradeTests {
     }
 
     /// Changes made on purpose since the fixture's release, taken out of the byte comparison and
-    /// checked on their own. Issue 15: the home view counts a charged expense at its charged
+    /// checked on their own. Issue 15: the expense list's order within a day. Issue 15: the home view counts a charged expense at its charged
     /// amount (so `home` differs where one exists) and says how many did (`homeChargedExpenses`).
     /// The per-currency nets stay compared to the byte; the new home view must still sum to zero.
     static func withoutIntendedChanges(_ key: String, _ was: Any, _ now: Any) throws -> (Any, Any) {
+        // Issue 15: one day's expenses are listed by when they were entered, newest first (they
+        // were by id). The same expenses, byte for byte, in that order.
+        if key == "expenses", let old = was as? [[String: Any]], let new = now as? [[String: Any]] {
+            func key(_ expense: [String: Any]) -> String {
+                "\(expense["expenseDate"] as? String ?? "") \(expense["createdAt"] as? String ?? "")"
+            }
+            // The wire's times have whole seconds; the list orders by milliseconds, so only
+            // "never older before newer" can be checked from here.
+            #expect(zip(new, new.dropFirst()).allSatisfy { key($0) >= key($1) }, "latest entered first within a day")
+            func byID(_ list: [[String: Any]]) -> [[String: Any]] {
+                list.sorted { ($0["id"] as? String ?? "") < ($1["id"] as? String ?? "") }
+            }
+            return (byID(old), byID(new))
+        }
         guard key == "balances", var old = was as? [String: Any], var new = now as? [String: Any] else {
             return (was, now)
         }

@@ -94,7 +94,7 @@ def shoot(driver, name):
         const inSentence = e => e.tagName === 'A' && getComputedStyle(e).display === 'inline'
           && e.parentElement && ['P', 'LI', 'SPAN', 'TD', 'SMALL', 'CAPTION'].includes(e.parentElement.tagName)
           && e.parentElement.textContent.trim() !== e.textContent.trim();
-        return Array.from(document.querySelectorAll('a[href], button, input, select, textarea'))
+        return Array.from(document.querySelectorAll('a[href], button, input, select, textarea, summary'))
           .filter(e => e.type !== 'hidden' && e.offsetParent !== null && !e.classList.contains('skip'))
           .filter(e => !inSentence(e))
           .map(e => {
@@ -370,6 +370,7 @@ def run(base):
         aki.get(f"{base}/groups/{group}/expenses?q=hot")
         check("Hotel" in aki.find_element(By.ID, "expense-list").text
               and "Ramen" not in aki.find_element(By.ID, "expense-list").text, "text filter")
+        shoot(aki, "expenses-filtered")  # the open filter panel fits a phone
 
         # Ben pays his ramen share in cash; the reason and the history show.
         ben.get(f"{base}/expenses/{ramen}")

@@ -109,10 +109,10 @@ extension APIHandler {
         filter.limit = min(max(limit ?? 50, 1), 200)
         if let cursor {
             let parts = cursor.split(separator: "_")
-            guard parts.count == 2, let id = UUID(uuidString: String(parts[1])) else {
-                throw APIError.invalid(field: "cursor", "cursor is not one this server gave out.")
+            guard parts.count == 3, let createdAt = Int64(parts[1]), let id = UUID(uuidString: String(parts[2])) else {
+                throw APIError.invalid(field: "cursor", "cursor is not one this server gave out; start from the first page.")
             }
-            filter.after = (try MoneyInput.date(String(parts[0]), field: "cursor"), id)
+            filter.after = (try MoneyInput.date(String(parts[0]), field: "cursor"), createdAt, id)
         }
         return filter
     }

@@ -80,7 +80,8 @@ extension Components.Schemas.Expense {
 extension Components.Schemas.ExpenseList {
     /// A page of expenses, and the cursor of the next page when more follow.
     init(_ page: [ExpenseView], hasMore: Bool) throws {
-        let next = hasMore ? page.last.map { "\($0.expense.expenseDate)_\($0.expense.id.text)" } : nil
+        let next =
+            hasMore ? page.last.map { "\($0.expense.expenseDate)_\($0.expense.createdAt)_\($0.expense.id.text)" } : nil
         self.init(expenses: try page.map { try .init($0) }, nextCursor: next)
     }
 }

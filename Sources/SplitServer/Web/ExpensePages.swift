@@ -83,7 +83,11 @@ extension WebApp {
             categories: categories.map {
                 .init(value: $0.id, label: "\($0.icon) \($0.name)", selected: $0.id == param("category"))
             },
-            members: scope.members.map { .init(value: $0.id, label: $0.name, selected: $0.id == param("member")) },
+            // Removed members stay findable, marked (issue 15).
+            members: scope.members.map {
+                .init(
+                    value: $0.id, label: $0.active ? $0.name : "\($0.name) (removed)", selected: $0.id == param("member"))
+            },
             from: param("from") ?? "", to: param("to") ?? "", q: param("q") ?? "", includeDeleted: includeDeleted,
             nextURL: nextURL,
             filtered: ["category", "member", "from", "to", "q", "deleted"].contains { param($0) != nil },

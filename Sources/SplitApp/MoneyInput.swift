@@ -122,10 +122,21 @@ public enum MoneyInput {
         return id
     }
 
-    public static func today(_ now: Int64) -> String {
+    /// An IANA time zone name this server knows ("Asia/Tokyo", "UTC"), as it names it.
+    public static func timeZone(_ text: String) throws -> String {
+        let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...64).contains(name.utf8.count), let zone = TimeZone(identifier: name) else {
+            throw AppError.invalid(
+                field: "timeZone", message: "Give the time zone as its name, like Asia/Tokyo or Europe/Paris.")
+        }
+        return zone.identifier
+    }
+
+    /// The date it is at `now` in a time zone (UTC when it is unknown).
+    public static func today(_ now: Int64, in timeZone: String = "UTC") -> String {
         let date = Date(timeIntervalSince1970: Double(now) / 1_000)
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }

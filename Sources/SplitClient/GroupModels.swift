@@ -40,6 +40,9 @@ public struct Group: Codable, Hashable, Sendable {
     public var description: String
     /// The ISO 4217 code balances can be shown in (e.g. `JPY`).
     public var homeCurrency: String
+    /// The group's IANA time zone ("Asia/Tokyo"): its "today". Nil only in copies saved before
+    /// servers had time zones; read it as UTC.
+    public var timeZone: String?
     /// The owner's user id.
     public var ownerId: String
     /// Only for the owner and admins; nil when joining by code is disabled.
@@ -55,14 +58,15 @@ public struct Group: Codable, Hashable, Sendable {
     public var updatedAt: Date
 
     public init(
-        id: String, name: String, description: String, homeCurrency: String, ownerId: String,
-        inviteCode: String? = nil, isArchived: Bool, myMemberId: String, myRole: Role, version: Int64,
-        createdAt: Date, updatedAt: Date
+        id: String, name: String, description: String, homeCurrency: String, timeZone: String? = nil,
+        ownerId: String, inviteCode: String? = nil, isArchived: Bool, myMemberId: String, myRole: Role,
+        version: Int64, createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.name = name
         self.description = description
         self.homeCurrency = homeCurrency
+        self.timeZone = timeZone
         self.ownerId = ownerId
         self.inviteCode = inviteCode
         self.isArchived = isArchived

@@ -95,10 +95,14 @@ public struct SplitterClient: Sendable {
 
     // MARK: Groups and members
 
-    public func createGroup(name: String, homeCurrency: String, description: String? = nil) async throws -> Group {
+    /// `timeZone`: an IANA name ("Asia/Tokyo"); none means UTC.
+    public func createGroup(
+        name: String, homeCurrency: String, description: String? = nil, timeZone: String? = nil
+    ) async throws -> Group {
         let output = try await send {
             try await api.createGroup(
-                body: .json(.init(name: name, description: description, homeCurrency: homeCurrency)))
+                body: .json(
+                    .init(name: name, description: description, homeCurrency: homeCurrency, timeZone: timeZone)))
         }
         switch output {
         case .created(let created): return Group(try created.body.json.group)

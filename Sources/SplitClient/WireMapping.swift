@@ -38,7 +38,7 @@ extension Group {
     init(_ wire: Components.Schemas.Group) {
         self.init(
             id: wire.id, name: wire.name, description: wire.description, homeCurrency: wire.homeCurrency,
-            ownerId: wire.ownerId, inviteCode: wire.inviteCode, isArchived: wire.isArchived,
+            timeZone: wire.timeZone, ownerId: wire.ownerId, inviteCode: wire.inviteCode, isArchived: wire.isArchived,
             myMemberId: wire.myMemberId, myRole: Role(wire.myRole), version: wire.version, createdAt: wire.createdAt,
             updatedAt: wire.updatedAt)
     }

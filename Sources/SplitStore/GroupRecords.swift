@@ -8,6 +8,8 @@ public struct GroupRecord: Sendable, Equatable {
     public var name: String
     public var description: String
     public var homeCurrency: String
+    /// An IANA time zone ("Asia/Tokyo"): the group's "today" and the times its pages show.
+    public var timeZone: String
     public var ownerUserID: UUID
     public var inviteCode: String?
     public var isArchived: Bool
@@ -16,13 +18,15 @@ public struct GroupRecord: Sendable, Equatable {
     public var updatedAt: Int64
 
     public init(
-        id: UUID, name: String, description: String = "", homeCurrency: String, ownerUserID: UUID,
-        inviteCode: String?, isArchived: Bool = false, version: Int64 = 1, createdAt: Int64, updatedAt: Int64
+        id: UUID, name: String, description: String = "", homeCurrency: String, timeZone: String = "UTC",
+        ownerUserID: UUID, inviteCode: String?, isArchived: Bool = false, version: Int64 = 1, createdAt: Int64,
+        updatedAt: Int64
     ) {
         self.id = id
         self.name = name
         self.description = description
         self.homeCurrency = homeCurrency
+        self.timeZone = timeZone
         self.ownerUserID = ownerUserID
         self.inviteCode = inviteCode
         self.isArchived = isArchived
@@ -104,6 +108,7 @@ extension GroupRecord {
             name: try row.decode(column: "name", as: String.self),
             description: try row.decode(column: "description", as: String.self),
             homeCurrency: try row.decode(column: "home_currency", as: String.self),
+            timeZone: try row.decode(column: "time_zone", as: String.self),
             ownerUserID: try row.decodeUUID("owner_user_id"),
             inviteCode: try row.decode(column: "invite_code", as: String?.self),
             isArchived: try row.decode(column: "is_archived", as: Bool.self),

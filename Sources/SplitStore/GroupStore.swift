@@ -17,10 +17,10 @@ public struct GroupStore: Sendable {
             try await Self.checkRoom(forUser: group.ownerUserID, sql)
             try await sql.raw(
                 """
-                INSERT INTO groups (id, name, description, home_currency, owner_user_id, invite_code, is_archived, version,
-                                    created_at, updated_at)
+                INSERT INTO groups (id, name, description, home_currency, time_zone, owner_user_id, invite_code,
+                                    is_archived, version, created_at, updated_at)
                 VALUES (\(bind: group.id.text), \(bind: group.name), \(bind: group.description), \(bind: group.homeCurrency),
-                        \(bind: group.ownerUserID.text), \(bind: group.inviteCode), \(bind: group.isArchived),
+                        \(bind: group.timeZone), \(bind: group.ownerUserID.text), \(bind: group.inviteCode), \(bind: group.isArchived),
                         \(bind: group.version), \(bind: group.createdAt), \(bind: group.updatedAt))
                 """
             ).run()
@@ -64,12 +64,12 @@ public struct GroupStore: Sendable {
             }
     }
 
-    /// Writes name, description and home currency when the stored version is `expectedVersion`
+    /// Writes name, description, home currency and time zone when the stored version is `expectedVersion`
     /// (any version when nil); `version` goes up by one.
     /// - Returns: the stored group; `.stale(current)` when the version moved on; nil when unknown.
     public func updateGroup(
-        id: UUID, name: String, description: String, homeCurrency: String, expectedVersion: Int64?, actor: Actor? = nil,
-        now: Int64
+        id: UUID, name: String, description: String, homeCurrency: String, timeZone: String, expectedVersion: Int64?,
+        actor: Actor? = nil, now: Int64
     ) async throws -> VersionedWrite<GroupRecord>? {
         try await database.transaction { sql in
             let log = try await GroupLog.begin(sql, groupID: id, now: now, actor: actor)
@@ -77,7 +77,8 @@ public struct GroupStore: Sendable {
             let updated = try await sql.raw(
                 """
                 UPDATE groups SET name = \(bind: name), description = \(bind: description),
-                    home_currency = \(bind: homeCurrency), version = version + 1, updated_at = \(bind: now)
+                    home_currency = \(bind: homeCurrency), time_zone = \(bind: timeZone), version = version + 1,
+                    updated_at = \(bind: now)
                 WHERE id = \(bind: id.text) AND (\(bind: expectedVersion == nil) OR version = \(bind: expectedVersion ?? 0))
                 RETURNING *
                 """

@@ -481,6 +481,12 @@ public enum Migrations {
                 "DROP INDEX expenses_by_group",
             ]
         ),
+        Migration(
+            // A group's time zone (issue 15): its "today" and the times its pages show. Groups
+            // made before it keep UTC, what they were shown in, until someone sets theirs.
+            id: "0014_group_time_zone",
+            statements: ["ALTER TABLE groups ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC'"]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

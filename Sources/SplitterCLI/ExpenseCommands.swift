@@ -162,7 +162,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                 // of the offline queue, creates nothing twice.
                 let request = NewExpense(
                     id: UUID().uuidString.lowercased(), groupId: found.id, description: description, amount: amount,
-                    currency: currency ?? found.homeCurrency, category: category, expenseDate: date ?? today(),
+                    currency: currency ?? found.homeCurrency, category: category, expenseDate: date ?? today(in: found.timeZone),
                     paidBy: paid, paidByMemberId: paidByMember, split: chosen)
                 let key = UUID().uuidString
                 let expense: Expense

@@ -89,10 +89,13 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The group's name.") var name: String
         @Option(help: "Home currency (ISO code).") var currency: String = "USD"
+        @Option(help: "The group's time zone, e.g. Asia/Tokyo (default: this computer's).")
+        var timeZone: String = TimeZone.current.identifier
 
         func run() async throws {
             try await SplitterCLI.run {
-                let group = try await options.client().createGroup(name: name, homeCurrency: currency)
+                let group = try await options.client().createGroup(
+                    name: name, homeCurrency: currency, timeZone: timeZone)
                 if options.json {
                     try Output.json(group)
                 } else {
@@ -136,7 +139,9 @@ struct GroupCommand: AsyncParsableCommand {
                     }
                     return try Output.json(Shown(group: found, members: members))
                 }
-                print("\(found.name) — home currency \(found.homeCurrency), you are \(found.myRole.rawValue)")
+                print(
+                    "\(found.name) — home currency \(found.homeCurrency), time zone \(found.timeZone ?? "UTC"),"
+                        + " you are \(found.myRole.rawValue)")
                 if let code = found.inviteCode { print("Invite code: \(code)") }
                 print("")
                 Output.table(

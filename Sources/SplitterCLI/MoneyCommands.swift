@@ -14,9 +14,10 @@ func pairs(_ text: String, option: String) throws -> [(String, String?)] {
     }
 }
 
-func today() -> String {
+/// Today's date where the group is (its time zone), else where this computer is.
+func today(in timeZone: String? = nil) -> String {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = .current
+    calendar.timeZone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
     let parts = calendar.dateComponents([.year, .month, .day], from: Date())
     return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
 }

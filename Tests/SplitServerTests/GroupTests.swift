@@ -22,6 +22,30 @@ struct GroupTests {
         )
     }
 
+    @Test("a group has a time zone: UTC unless given, a name this server knows, changed like the rest", arguments: TestDatabases.all)
+    func timeZone(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, _) = try await api.register("Aki")
+            let plain = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Home","homeCurrency":"MYR"}"#)
+            #expect(plain.string("group", "timeZone") == "UTC")
+            let tokyo = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Japan","homeCurrency":"JPY","timeZone":"Asia/Tokyo"}"#)
+            #expect(tokyo.status == .created && tokyo.string("group", "timeZone") == "Asia/Tokyo")
+            let unknown = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Mars","homeCurrency":"USD","timeZone":"Mars/Base"}"#)
+            #expect(unknown.status == .unprocessableContent && unknown.string("error", "details", "field") == "timeZone")
+            let id = try #require(tokyo.string("group", "id"))
+            let moved = try await api.call(
+                .patch, "/api/groups/\(id)", token: aki, json: #"{"timeZone":"Europe/Paris"}"#)
+            #expect(moved.status == .ok && moved.string("group", "timeZone") == "Europe/Paris")
+            let refused = try await api.call(.patch, "/api/groups/\(id)", token: aki, json: #"{"timeZone":""}"#)
+            #expect(refused.status == .unprocessableContent)
+            let read = try await api.call(.get, "/api/groups/\(id)", token: aki)
+            #expect(read.string("group", "timeZone") == "Europe/Paris" && read.int("group", "version") == 2)
+        }
+    }
+
     @Test("create, join by code claiming a name-only member, rename, roles, remove", arguments: TestDatabases.all)
     func groupLifecycle(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

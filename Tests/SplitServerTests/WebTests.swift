@@ -615,6 +615,39 @@ struct WebTests {
         }
     }
 
+    @Test("a new expense is dated today where the group is; a new group takes the browser's time zone")
+    func groupToday() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var aki = Browser(api)
+            try await aki.register("Aki")
+            // UTC+14 and UTC−11: at any moment their dates differ.
+            var dates: [String] = []
+            for zone in ["Pacific/Kiritimati", "Pacific/Pago_Pago"] {
+                _ = try await aki.get("/groups")
+                let created = try await aki.post(
+                    "/groups", [("name", zone), ("homeCurrency", "USD"), ("timeZone", zone)])
+                let groupID = String(try #require(created.headers[.location]).split(separator: "/").last ?? "")
+                let group = try await api.call(.get, "/api/groups/\(groupID)", token: aki.token)
+                #expect(group.string("group", "timeZone") == zone)
+                let form = try await aki.get("/groups/\(groupID)/expenses/new")
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = try #require(TimeZone(identifier: zone))
+                let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+                let today = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+                #expect(form.text.contains("name=\"expenseDate\" type=\"date\" required value=\"\(today)\""), "\(zone)")
+                dates.append(today)
+                let settings = try await aki.get("/groups/\(groupID)/settings")
+                #expect(settings.text.contains("value=\"\(zone)\""))
+            }
+            #expect(dates[0] != dates[1])
+            // A zone this server does not know (a browser's typo) leaves the group on UTC.
+            _ = try await aki.get("/groups")
+            let odd = try await aki.post("/groups", [("name", "Odd"), ("homeCurrency", "USD"), ("timeZone", "Mars/Base")])
+            let oddID = String(try #require(odd.headers[.location]).split(separator: "/").last ?? "")
+            #expect(try await api.call(.get, "/api/groups/\(oddID)", token: aki.token).string("group", "timeZone") == "UTC")
+        }
+    }
+
     @Test("changing only the amount of a one-payer expense saves: the payer's box left as it was follows the total")
     func editAmountOnly() async throws {
         try await TestApp.with(.sqlite) { api in

@@ -138,9 +138,9 @@ struct GroupStoreTests {
         try await Self.withFixture(backend) { f async throws in
             // act: two edits based on version 1
             let first = try await f.groups.updateGroup(
-                id: f.group.id, name: "Kyoto", description: "", homeCurrency: "JPY", expectedVersion: 1, now: 2_000)
+                id: f.group.id, name: "Kyoto", description: "", homeCurrency: "JPY", timeZone: "UTC", expectedVersion: 1, now: 2_000)
             let second = try await f.groups.updateGroup(
-                id: f.group.id, name: "Osaka", description: "", homeCurrency: "JPY", expectedVersion: 1, now: 3_000)
+                id: f.group.id, name: "Osaka", description: "", homeCurrency: "JPY", timeZone: "UTC", expectedVersion: 1, now: 3_000)
             // validate
             guard case .written(let written) = first, case .stale(let current) = second else {
                 Issue.record(

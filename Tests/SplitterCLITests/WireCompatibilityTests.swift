@@ -208,13 +208,15 @@ private enum Samples {
     static let groups: [Wire.Group] =
         [
             .init(
-                id: groupID, name: "Japan 🗾", description: "Spring \"trip\"\n", homeCurrency: "JPY", ownerId: aki,
+                id: groupID, name: "Japan 🗾", description: "Spring \"trip\"\n", homeCurrency: "JPY",
+                timeZone: "Asia/Tokyo", ownerId: aki,
                 inviteCode: "K7P2QX", isArchived: false, myMemberId: aki, myRole: .owner, version: 3, createdAt: at,
                 updatedAt: later)
         ]
         + [Wire.Role.admin, .member, .viewer].map {
             .init(
-                id: groupID, name: "Japan", description: "", homeCurrency: "JPY", ownerId: aki, isArchived: true,
+                id: groupID, name: "Japan", description: "", homeCurrency: "JPY", timeZone: "UTC", ownerId: aki,
+                isArchived: true,
                 myMemberId: ben, myRole: $0, version: 1, createdAt: at, updatedAt: at)
         }
 

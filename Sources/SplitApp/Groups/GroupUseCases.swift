@@ -8,16 +8,20 @@ public struct EnteredGroup: Sendable, Equatable {
     public var name: String
     public var description: String?
     public var homeCurrency: String
+    /// An IANA time zone; none means UTC.
+    public var timeZone: String?
     /// The owner's name in this group; their account's name when none.
     public var memberName: String?
 
     public init(
-        id: String? = nil, name: String, description: String? = nil, homeCurrency: String, memberName: String? = nil
+        id: String? = nil, name: String, description: String? = nil, homeCurrency: String, timeZone: String? = nil,
+        memberName: String? = nil
     ) {
         self.id = id
         self.name = name
         self.description = description
         self.homeCurrency = homeCurrency
+        self.timeZone = timeZone
         self.memberName = memberName
     }
 }
@@ -28,12 +32,17 @@ public struct GroupPatch: Sendable, Equatable {
     public var name: String?
     public var description: String?
     public var homeCurrency: String?
+    public var timeZone: String?
     public var version: Int64?
 
-    public init(name: String? = nil, description: String? = nil, homeCurrency: String? = nil, version: Int64? = nil) {
+    public init(
+        name: String? = nil, description: String? = nil, homeCurrency: String? = nil, timeZone: String? = nil,
+        version: Int64? = nil
+    ) {
         self.name = name
         self.description = description
         self.homeCurrency = homeCurrency
+        self.timeZone = timeZone
         self.version = version
     }
 }
@@ -112,6 +121,7 @@ public struct GroupUseCases: Sendable {
             id: id, name: try Names.name(entered.name, field: "name"),
             description: try Names.groupDescription(entered.description),
             homeCurrency: try MoneyInput.currency(entered.homeCurrency, field: "homeCurrency").code,
+            timeZone: try entered.timeZone.map(MoneyInput.timeZone) ?? "UTC",
             ownerUserID: caller.user.id, inviteCode: makeInviteCode(), createdAt: current, updatedAt: current)
         let memberName = try Names.optional(entered.memberName).map { try Names.name($0, field: "memberName") }
         do {
@@ -120,7 +130,7 @@ public struct GroupUseCases: Sendable {
         } catch  where Database.isUniqueViolation(error) {
             if let existing = try await groups.group(id: id), existing.ownerUserID == caller.user.id,
                 existing.name == group.name, existing.description == group.description,
-                existing.homeCurrency == group.homeCurrency,
+                existing.homeCurrency == group.homeCurrency, existing.timeZone == group.timeZone,
                 let me = try await groups.membership(groupID: id, userID: caller.user.id), me.isActive
             {
                 return GroupView(group: existing, me: me)
@@ -136,8 +146,9 @@ public struct GroupUseCases: Sendable {
         let description = try patch.description.map { try Names.groupDescription($0) } ?? group.description
         let currency =
             try patch.homeCurrency.map { try MoneyInput.currency($0, field: "homeCurrency").code } ?? group.homeCurrency
+        let timeZone = try patch.timeZone.map(MoneyInput.timeZone) ?? group.timeZone
         switch try await groups.updateGroup(
-            id: group.id, name: name, description: description, homeCurrency: currency,
+            id: group.id, name: name, description: description, homeCurrency: currency, timeZone: timeZone,
             expectedVersion: patch.version ?? group.version,
             actor: GroupAccess.actor(caller, me, origin: origin, for: [.updateGroup]), now: now())
         {

@@ -19,7 +19,7 @@ extension APIHandler {
         let view = try await groupUseCases.create(
             EnteredGroup(
                 id: body.id, name: body.name, description: body.description, homeCurrency: body.homeCurrency,
-                memberName: body.memberName), caller: caller)
+                timeZone: body.timeZone, memberName: body.memberName), caller: caller)
         return .created(.init(body: .json(.init(view))))
     }
 
@@ -38,7 +38,8 @@ extension APIHandler {
         let view = try await groupUseCases.update(
             id,
             GroupPatch(
-                name: body.name, description: body.description, homeCurrency: body.homeCurrency, version: body.version),
+                name: body.name, description: body.description, homeCurrency: body.homeCurrency,
+                timeZone: body.timeZone, version: body.version),
             caller: caller, origin: try request.origin)
         return .ok(.init(body: .json(.init(view))))
     }

@@ -51,6 +51,7 @@ extension Components.Schemas.Group {
         let seesInviteCode = Permissions.decide(.manageMembers(.newMember), for: me.membership) == .allowed
         self.init(
             id: group.id.text, name: group.name, description: group.description, homeCurrency: group.homeCurrency,
+            timeZone: group.timeZone,
             ownerId: group.ownerUserID.text, inviteCode: seesInviteCode ? group.inviteCode : nil,
             isArchived: group.isArchived, myMemberId: me.id.text, myRole: .init(me.role), version: group.version,
             createdAt: Date(milliseconds: group.createdAt), updatedAt: Date(milliseconds: group.updatedAt))

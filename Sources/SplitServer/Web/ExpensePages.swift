@@ -103,7 +103,7 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
         guard scope.may(.addExpense) else { throw APIError.forbidden() }
-        let form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: MoneyInput.today(api.now()))
+        let form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: MoneyInput.today(api.now(), in: scope.group.timeZone))
         return try await renderExpenseForm(
             form, scope: scope, clientID: UUID().uuidString, version: "", preview: nil, errors: [:])
     }
@@ -125,7 +125,7 @@ extension WebApp {
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:])
             }
             if let question = form.farFutureQuestion(
-                today: MoneyInput.today(api.now()), confirmed: web.form.text("confirmDate"))
+                today: MoneyInput.today(api.now(), in: scope.group.timeZone), confirmed: web.form.text("confirmDate"))
             {
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: nil,
@@ -247,7 +247,7 @@ extension WebApp {
             }
             if form.expenseDate != expense.expenseDate,
                 let question = form.farFutureQuestion(
-                    today: MoneyInput.today(api.now()), confirmed: web.form.text("confirmDate"))
+                    today: MoneyInput.today(api.now(), in: scope.group.timeZone), confirmed: web.form.text("confirmDate"))
             {
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: expense.id, version: version, preview: nil,
@@ -353,7 +353,7 @@ extension WebApp {
                     history: history.map { entry in
                         .init(
                             text:
-                                "\(entry.action == .markedPaid ? "Marked paid" : "Marked unpaid") by \(entry.performedByName), \(WebFormat.dateTime(entry.performedAt))",
+                                "\(entry.action == .markedPaid ? "Marked paid" : "Marked unpaid") by \(entry.performedByName), \(WebFormat.dateTime(entry.performedAt, in: scope.group.timeZone))",
                             reason: entry.reason,
                             audit: entry.ipAddress.map {
                                 [$0, entry.deviceInfo].compactMap { $0 }.joined(separator: " · ")

@@ -103,7 +103,11 @@ extension WebApp {
         let currency = form["homeCurrency"] ?? ""
         do {
             let view = try await groupUseCases.create(
-                EnteredGroup(id: form.text("_id"), name: name, homeCurrency: currency), caller: try caller())
+                // The creator's browser says its time zone (the page's script fills it in); one
+                // this server does not know leaves the group on UTC rather than refusing it.
+                EnteredGroup(
+                    id: form.text("_id"), name: name, homeCurrency: currency,
+                    timeZone: form.text("timeZone").flatMap { try? MoneyInput.timeZone($0) }), caller: try caller())
             return Self.redirect("/groups/\(view.group.id.text)")
         } catch {
             return try await groupsPage(
@@ -244,7 +248,7 @@ extension WebApp {
             chartCurrency: totals.currency.code, unconverted: totals.unconverted,
             hasUnconverted: totals.unconverted > 0, tooLarge: totals.tooLarge, expenseCount: expenses.count,
             activity: activity.map {
-                .init(summary: $0.summary, when: WebFormat.dateTime($0.at))
+                .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
             })
         return try render("overview", title: scope.group.name, body: body, nav: scope.nav("overview"))
     }

@@ -100,7 +100,7 @@ extension WebApp {
             claims: claims.map {
                 .init(
                     memberID: $0.memberID.text, memberName: $0.memberName, userName: $0.userName,
-                    userEmail: $0.userEmail, when: WebFormat.dateTime(Date(milliseconds: $0.requestedAt)))
+                    userEmail: $0.userEmail, when: WebFormat.dateTime(Date(milliseconds: $0.requestedAt), in: scope.group.timeZone))
             }, hasClaims: !claims.isEmpty, canAdd: canAdd,
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, newID: UUID().uuidString,
             errors: errors)
@@ -228,6 +228,7 @@ extension WebApp {
         let categories: [Category]
         let rates: [Rate]
         let homeCurrency: String
+        let timeZone: String
         let today: String
         let isOwner: Bool
         let archived: Bool
@@ -255,7 +256,8 @@ extension WebApp {
                 .init(id: $0.id, label: "\($0.icon) \($0.name)", canDelete: canUpdate && !$0.isDefault)
             },
             rates: rates.map { .init(text: "\($0.date): 1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency)") },
-            homeCurrency: scope.group.homeCurrency, today: MoneyInput.today(api.now()),
+            homeCurrency: scope.group.homeCurrency, timeZone: scope.group.timeZone,
+            today: MoneyInput.today(api.now(), in: scope.group.timeZone),
             isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID().uuidString,
             errors: errors)
         return try render(
@@ -273,7 +275,7 @@ extension WebApp {
                 _ = try await groupUseCases.update(
                     try APIHandler.id(groupID, "group"),
                     GroupPatch(
-                        name: form["name"], homeCurrency: form["homeCurrency"],
+                        name: form["name"], homeCurrency: form["homeCurrency"], timeZone: form.text("timeZone"),
                         version: form["version"].flatMap { Int64($0) }), caller: try caller(), origin: try origin())
             case "rotate-invite":
                 _ = try await groupUseCases.setInviteCode(

@@ -57,12 +57,16 @@ enum WebFormat {
         !amount.contains { ("1"..."9").contains($0) }
     }
 
-    static func dateTime(_ date: Date) -> String {
+    /// A moment as the group's clocks showed it (issue 15: not UTC for a trip in Tokyo), with
+    /// the zone's short name so nobody has to guess.
+    static func dateTime(_ date: Date, in timeZone: String = "UTC") -> String {
+        let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: date)
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        let name = zone.identifier == "UTC" ? "UTC" : (zone.abbreviation(for: date) ?? zone.identifier)
+        return formatter.string(from: date) + " " + name
     }
 
     static func role(_ role: Components.Schemas.Role) -> String {

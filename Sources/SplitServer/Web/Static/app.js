@@ -149,3 +149,8 @@ document.querySelectorAll("[data-share]").forEach(function (button) {
       .catch(function () { /* closed without sharing */ });
   });
 });
+
+// A new group takes this browser's time zone (its "today" and the times its pages show).
+document.querySelectorAll("[data-browser-time-zone]").forEach(function (field) {
+  try { field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* stays UTC */ }
+});

@@ -294,6 +294,14 @@ def run(base):
         text = main_text(aki)
         check("Aki owes 20.00 USD" in text and "Cho owes 10.00 USD" in text, f"shares 2:1:1 of 40 USD: {text}")
         check("Aki — 30.00 USD" in text and "Ben — 10.00 USD" in text, "two payers")
+        # In an exact split, a member's name leads to their amount (in an equal one, to their box).
+        aki.get(f"{base}/groups/{group}/expenses/new")
+        Select(aki.find_element(By.ID, "mode")).select_by_value("exact")
+        ids = member_ids(aki)
+        name = aki.find_element(By.CSS_SELECTOR, f"label[data-in='in_{ids['Ben']}']")
+        tap(aki, name)
+        check(aki.switch_to.active_element.get_attribute("id") == f"value_{ids['Ben']}",
+              "tapping Ben's name in an exact split puts the cursor in his amount")
         hotel = add_expense(ben, base, group, "Hotel", "10000", "JPY", "exact", paid={"Ben": "10000"},
                             values={"Aki": "4000", "Ben": "3000", "Cho": "3000"})
         check("Cho owes 3,000 JPY" in main_text(ben), "exact split")

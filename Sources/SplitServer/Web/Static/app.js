@@ -19,6 +19,11 @@ document.documentElement.classList.add("js");
       const modes = element.getAttribute("data-modes").split(" ");
       element.classList.toggle("js-hidden", modes.indexOf(value) < 0);
     });
+    // A member's name ticks their box where the split has boxes, else goes to their amount.
+    const boxes = value === "equal" || value === "adjustment";
+    form.querySelectorAll("label[data-in]").forEach(function (label) {
+      label.htmlFor = label.getAttribute(boxes ? "data-in" : "data-value");
+    });
   }
   // Per-person payments only when "Several people" paid; "Charged in" only for a foreign currency.
   function showPayers() {

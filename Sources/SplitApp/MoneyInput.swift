@@ -189,7 +189,8 @@ extension MoneyInput {
         // "1,000" or "12,345.50": groups of three after one to three digits.
         let last = parts[parts.count - 1].split(separator: ".", omittingEmptySubsequences: false)
         let groups = parts.dropFirst().dropLast().map(Substring.init) + [last[0]]
-        guard (1...3).contains(parts[0].count), groups.allSatisfy({ $0.count == 3 }), last.count <= 2,
+        guard (1...3).contains(parts[0].count), parts[0].first != "0", groups.allSatisfy({ $0.count == 3 }),
+            last.count <= 2,
             !(last.count == 1 && parts.count == 2 && currency.minorUnits == 3)
         else { return text }
         return sign + rest.replacingOccurrences(of: ",", with: "")

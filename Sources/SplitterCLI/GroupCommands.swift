@@ -89,13 +89,24 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The group's name.") var name: String
         @Option(help: "Home currency (ISO code).") var currency: String = "USD"
-        @Option(help: "The group's time zone, e.g. Asia/Tokyo (default: this computer's).")
-        var timeZone: String = TimeZone.current.identifier
+        @Option(help: "The group's time zone, e.g. Asia/Tokyo (default: this computer's, when the server knows it).")
+        var timeZone: String?
 
         func run() async throws {
             try await SplitterCLI.run {
-                let group = try await options.client().createGroup(
-                    name: name, homeCurrency: currency, timeZone: timeZone)
+                let client = try options.client()
+                let group: Group
+                if let timeZone {
+                    group = try await client.createGroup(name: name, homeCurrency: currency, timeZone: timeZone)
+                } else {
+                    // This computer's zone, unless the server does not know its name: then UTC.
+                    do {
+                        group = try await client.createGroup(
+                            name: name, homeCurrency: currency, timeZone: TimeZone.current.identifier)
+                    } catch SplitterError.validation(_, let field) where field == "timeZone" {
+                        group = try await client.createGroup(name: name, homeCurrency: currency)
+                    }
+                }
                 if options.json {
                     try Output.json(group)
                 } else {

@@ -20,7 +20,8 @@ struct MoneyInputTests {
             ("  7.5  ", usd, "7.5"), ("1,000", kwd, "1,000"),  // three decimals: "1,000" could be either
             ("RM 12", jpy, "RM 12"),  // another currency's sign is not guessed at
             ("1,00,000", usd, "1,00,000"), ("12,5,0", usd, "12,5,0"), ("1.000,50", usd, "1.000,50"), ("", usd, ""),
-            ("abc", usd, "abc"),
+            ("abc", usd, "abc"), ("0,500", usd, "0,500"),  // not five hundred: a leading 0 groups nothing
+            ("0,50", usd, "0.50"), ("00,001", usd, "00,001"),
         ]
         for (typed, currency, expected) in cases {
             #expect(MoneyInput.typed(typed, currency) == expected, "\(typed) in \(currency.code)")

@@ -554,14 +554,19 @@ struct CategoryAndListTests {
                     .string("id"))
             #expect(try await descriptions("?category=\(meal)").allSatisfy { $0.hasPrefix("Ramen") })
             #expect(try await descriptions("?q=50%25").isEmpty)  // % is text, not a wildcard
-            var seen: [String] = []
-            var cursor: String?
-            repeat {
-                let page = try await api.call(
-                    .get, base + "?limit=4" + (cursor.map { "&cursor=\($0)" } ?? ""), token: aki)
-                seen += page.list("expenses").compactMap { $0.string("description") }
-                cursor = page.string("nextCursor")
-            } while cursor != nil
+            // Every page of a query, followed by its cursors.
+            func paged(_ query: String) async throws -> [String] {
+                var seen: [String] = []
+                var cursor: String?
+                repeat {
+                    let page = try await api.call(
+                        .get, base + query + (cursor.map { "&cursor=\($0)" } ?? ""), token: aki)
+                    seen += page.list("expenses").compactMap { $0.string("description") }
+                    cursor = page.string("nextCursor")
+                } while cursor != nil
+                return seen
+            }
+            let seen = try await paged("?limit=4")
             #expect(seen.count == 9 && Set(seen).count == 9)
             // One day's expenses: the latest entered first (issue 15), also across pages.
             for name in ["Lunch", "Museum", "Dinner"] {
@@ -573,15 +578,7 @@ struct CategoryAndListTests {
                 try await Task.sleep(for: .milliseconds(3))
             }
             #expect(try await descriptions("?from=2026-11-10&to=2026-11-10") == ["Dinner", "Museum", "Lunch"])
-            var day: [String] = []
-            cursor = nil
-            repeat {
-                let page = try await api.call(
-                    .get, base + "?from=2026-11-10&limit=1" + (cursor.map { "&cursor=\($0)" } ?? ""), token: aki)
-                day += page.list("expenses").compactMap { $0.string("description") }
-                cursor = page.string("nextCursor")
-            } while cursor != nil
-            #expect(day == ["Dinner", "Museum", "Lunch"])
+            #expect(try await paged("?from=2026-11-10&limit=1") == ["Dinner", "Museum", "Lunch"])
             #expect(try await api.call(.get, base + "?cursor=garbage", token: aki).status == .unprocessableContent)
             #expect(try await api.call(.get, base + "?from=yesterday", token: aki).status == .unprocessableContent)
         }

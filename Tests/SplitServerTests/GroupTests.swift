@@ -43,6 +43,23 @@ struct GroupTests {
             #expect(refused.status == .unprocessableContent)
             let read = try await api.call(.get, "/api/groups/\(id)", token: aki)
             #expect(read.string("group", "timeZone") == "Europe/Paris" && read.int("group", "version") == 2)
+            // A transfer without a date is dated today where the group is (UTC+14 here).
+            let far = try await api.call(
+                .post, "/api/groups", token: aki,
+                json: #"{"name":"Line Islands","homeCurrency":"USD","timeZone":"Pacific/Kiritimati"}"#)
+            let farID = try #require(far.string("group", "id"))
+            let myID = try #require(far.string("group", "myMemberId"))
+            let members = try await api.call(
+                .post, "/api/groups/\(farID)/members", token: aki, json: #"{"name":"Cho"}"#)
+            let cho = try #require(members.string("member", "id"))
+            let paid = try await api.call(
+                .post, "/api/groups/\(farID)/settlements", token: aki,
+                json: #"{"fromMemberId":"\#(cho)","toMemberId":"\#(myID)","amount":"5.00","currency":"USD"}"#)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try #require(TimeZone(identifier: "Pacific/Kiritimati"))
+            let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+            let today = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+            #expect(paid.status == .created && paid.string("settlement", "date") == today, "\(paid.text.prefix(300))")
         }
     }
 

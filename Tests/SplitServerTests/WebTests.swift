@@ -648,6 +648,59 @@ struct WebTests {
         }
     }
 
+    @Test("who paid is never lost: a removed payer stays on edit, amounts typed per person count whatever the menu says")
+    func payerKept() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let group = "/groups/\(setup.groupID)"
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let akiID = try #require(members.list("members").first { $0.string("name") == "Aki" }?.string("id"))
+            let benID = setup.benMemberID
+            // Without the page's script: "Paid by" left on You, but two amounts typed.
+            _ = try await setup.aki.get("\(group)/expenses/new")
+            let typedID = UUID().uuidString
+            let typed = try await setup.aki.post(
+                "\(group)/expenses",
+                [
+                    ("_id", typedID), ("description", "Hotel"), ("amount", "3000"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"), ("payer", akiID), ("paid_\(akiID)", "2000"),
+                    ("paid_\(benID)", "1000"), ("in_\(akiID)", "1"),
+                ])
+            #expect(typed.status == .seeOther, "\(typed.text.prefix(1500))")
+            let hotel = try await api.call(.get, "/api/expenses/\(typedID.lowercased())", token: setup.aki.token)
+            #expect(Set(hotel.list("expense", "payers").compactMap { $0.string("amount") }) == ["2000", "1000"])
+            // Ben paid a taxi for Aki alone; Ben is removed; Aki renames it: Ben still paid.
+            let taxiID = UUID().uuidString
+            _ = try await setup.aki.post(
+                "\(group)/expenses",
+                [
+                    ("_id", taxiID), ("description", "Taxi"), ("amount", "1500"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"), ("payer", benID), ("in_\(akiID)", "1"),
+                ])
+            let removal = try await setup.aki.post(
+                "\(group)/members/\(benID)/remove", [("confirm", "1")])
+            #expect(removal.status == .seeOther)
+            let form = try await setup.aki.get("/expenses/\(taxiID.lowercased())/edit")
+            #expect(form.text.contains("<option value=\"\(benID)\" selected>Ben (removed)</option>"), "\(form.text.prefix(4000))")
+            let renamed = try await setup.aki.post(
+                "/expenses/\(taxiID.lowercased())/edit",
+                [
+                    ("description", "Taxi to the station"), ("amount", "1500"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"), ("payer", benID), ("in_\(akiID)", "1"),
+                    ("version", "1"),
+                ])
+            #expect(renamed.status == .seeOther, "\(renamed.text.prefix(1500))")
+            let taxi = try await api.call(.get, "/api/expenses/\(taxiID.lowercased())", token: setup.aki.token)
+            #expect(taxi.list("expense", "payers").compactMap { $0.string("memberId") } == [benID])
+            // The log-in page names the group of an invite link; text not shaped like a code is not looked up.
+            let group2 = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
+            let code = try #require(group2.string("group", "inviteCode"))
+            var visitor = Browser(api)
+            #expect(try await visitor.get("/login?next=/join/\(code)").text.contains("invited to join <strong>Trip</strong>"))
+            #expect(!(try await visitor.get("/login?next=/join/x").text.contains("invited")))
+        }
+    }
+
     @Test("changing only the amount of a one-payer expense saves: the payer's box left as it was follows the total")
     func editAmountOnly() async throws {
         try await TestApp.with(.sqlite) { api in

@@ -225,7 +225,7 @@ public struct ExpenseUseCases: Sendable {
         _ splitID: UUID, _ isPaid: Bool, reason: String?, caller: Caller, origin: RequestOrigin
     ) async throws -> (share: ShareRecord, currency: String) {
         guard let found = try await expenses.share(id: splitID) else { throw AppError.notFound("share") }
-        let (_, me) = try await access.check(found.expense.groupID, caller, for: .read, asUnknown: "share")
+        let (group, me) = try await access.check(found.expense.groupID, caller, for: .read, asUnknown: "share")
         let isDebtorOrPayer = found.share.memberID == me.id || found.expense.payers.contains { $0.memberID == me.id }
         let action = GroupAction.markSharePaid(isDebtorOrPayer: isDebtorOrPayer)
         _ = try await access.check(found.expense.groupID, caller, for: action)
@@ -243,7 +243,7 @@ public struct ExpenseUseCases: Sendable {
                 let (share, _) = try await expenses.setPaid(
                     splitID: splitID, groupID: found.expense.groupID, isPaid, reason: reason,
                     actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: current,
-                    date: MoneyInput.today(current))
+                    date: MoneyInput.today(current, in: group.timeZone))
             else { throw AppError.notFound("share") }
             return (share, found.expense.currency)
         } catch ExpenseStoreError.expenseDeleted {

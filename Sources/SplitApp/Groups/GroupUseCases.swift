@@ -83,12 +83,13 @@ public struct GroupUseCases: Sendable {
         let limiter: RateLimiter
         let rule: RateLimiter.Rule
 
-        /// `caller` nil: a visitor not logged in, counted by address alone.
+        /// `caller` nil: a visitor not logged in, counted by address alone. `scope` keeps another
+        /// count for the same address (a visitor's look-ups do not spend its join attempts).
         func guarding<T: Sendable>(
-            _ caller: Caller?, _ origin: RequestOrigin, _ lookUp: () async throws -> T?
+            _ caller: Caller?, _ origin: RequestOrigin, scope: String = "", _ lookUp: () async throws -> T?
         ) async throws -> T? {
             let counted = try await limiter.reserve(
-                [(rule, RateLimiter.subject("address:" + (origin.clientAddress ?? "unknown")))]
+                [(rule, RateLimiter.subject(scope + "address:" + (origin.clientAddress ?? "unknown")))]
                     + (caller.map { [(rule, RateLimiter.subject("user:" + $0.user.id.text))] } ?? []))
             guard let found = try await lookUp() else { return nil }
             try await limiter.release(counted)
@@ -97,10 +98,10 @@ public struct GroupUseCases: Sendable {
     }
 
     private func guarding<T: Sendable>(
-        _ caller: Caller?, _ origin: RequestOrigin, _ lookUp: () async throws -> T?
+        _ caller: Caller?, _ origin: RequestOrigin, scope: String = "", _ lookUp: () async throws -> T?
     ) async throws -> T? {
         guard let codeGuesses else { return try await lookUp() }
-        return try await codeGuesses.guarding(caller, origin, lookUp)
+        return try await codeGuesses.guarding(caller, origin, scope: scope, lookUp)
     }
 
     public func groups(of caller: Caller) async throws -> [GroupView] {
@@ -229,12 +230,21 @@ public struct GroupUseCases: Sendable {
 
     /// The name of the group an invite code opens, for the log-in page a visitor reaches from
     /// the link ("Log in to join Japan 2026"); counted like every code look-up, by address.
+    /// Only text shaped like one of our codes is looked up, and these look-ups are counted apart
+    /// from joins, so a page that makes a visitor's browser fetch log-in links cannot use up the
+    /// join attempts of everyone behind that address.
     public func invitedGroupName(code text: String, origin: RequestOrigin) async throws -> String? {
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        return try await guarding(nil, origin) {
-            guard !code.isEmpty, code.utf8.count <= 100 else { return nil }
-            return try await groups.group(inviteCode: code)?.name
-        }
+        guard Self.isCodeShaped(code) else { return nil }
+        return try await guarding(nil, origin, scope: "preview") { try await groups.group(inviteCode: code)?.name }
+    }
+
+    /// Lower-case letters and digits, as long as the codes this server makes.
+    static func isCodeShaped(_ code: String) -> Bool {
+        (8...40).contains(code.utf8.count)
+            && code.utf8.allSatisfy {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            }
     }
 
     /// What an invite code shows before joining: the group's name and the name-only members one

@@ -109,7 +109,7 @@ public struct LedgerUseCases: Sendable {
         let settlement = SettlementRecord(
             id: try MoneyInput.clientID(entered.id), groupID: group.id, fromMemberID: from.uuid, toMemberID: to.uuid,
             amount: amount, currency: currency.code,
-            date: try entered.date.map { try MoneyInput.date($0, field: "date") } ?? MoneyInput.today(current),
+            date: try entered.date.map { try MoneyInput.date($0, field: "date") } ?? MoneyInput.today(current, in: group.timeZone),
             note: note, createdByUserID: caller.user.id, createdAt: current, updatedAt: current)
         let claim = try request.map { try $0.claim(for: caller) }
         do {

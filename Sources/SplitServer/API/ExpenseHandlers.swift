@@ -109,10 +109,16 @@ extension APIHandler {
         filter.limit = min(max(limit ?? 50, 1), 200)
         if let cursor {
             let parts = cursor.split(separator: "_")
-            guard parts.count == 3, let createdAt = Int64(parts[1]), let id = UUID(uuidString: String(parts[2])) else {
+            // date_createdAt_id; a date_id cursor from before one day's expenses were ordered by
+            // entry goes on from the start of that date (some of it again, none of it lost).
+            let createdAt = parts.count == 3 ? Int64(parts[1]) : parts.count == 2 ? Int64.max : nil
+            guard let createdAt, let id = UUID(uuidString: String(parts[parts.count - 1])) else {
                 throw APIError.invalid(field: "cursor", "cursor is not one this server gave out; start from the first page.")
             }
-            filter.after = (try MoneyInput.date(String(parts[0]), field: "cursor"), createdAt, id)
+            filter.after = (
+                try MoneyInput.date(String(parts[0]), field: "cursor"), createdAt,
+                parts.count == 3 ? id : UUID(uuidString: "ffffffff-ffff-ffff-ffff-ffffffffffff") ?? id
+            )
         }
         return filter
     }

@@ -175,23 +175,37 @@ struct ExpenseForm: Sendable {
 
     /// Whether the form names the member anywhere: paid, in the split, a value, an item.
     func mentions(_ id: String) -> Bool {
-        included.contains(id) || values[id] != nil || paid[id] != nil || items.contains { $0.members.contains(id) }
+        included.contains(id) || values[id] != nil || paid[id] != nil || payer == id
+            || items.contains { $0.members.contains(id) }
     }
 
     /// Payers as typed when several paid; nil when one member paid it all (`paidByMemberId`).
     /// A form without the payer menu: none typed means "I paid it all".
+    /// Amounts typed per person count whatever the menu says: without the page's script the boxes
+    /// are always there, and what someone typed is never dropped (the script disables them while
+    /// they are hidden, so with it only shown boxes are sent).
     func payers(members: [Components.Schemas.Member], currency: Currency?) -> [EnteredAmount]? {
-        if let payer, payer != Self.severalPayers { return nil }
         let typed = members.compactMap { member in
             paid[member.id].map { EnteredAmount(memberId: member.id, value: Self.typed($0, currency)) }
         }
-        return typed.isEmpty && payer == nil ? nil : typed
+        if !typed.isEmpty { return typed }
+        return payer == Self.severalPayers ? [] : nil
     }
 
     /// An amount as typed, read the forgiving way where that is unambiguous ("1,000", "RM 12").
     static func typed(_ text: String, _ currency: Currency?) -> String {
         currency.map { MoneyInput.typed(text, $0) } ?? text
     }
+}
+
+extension String {
+    /// This text as an amount typed into a form in that currency (see `MoneyInput.typed`).
+    func typedAmount(in code: String) -> String {
+        ExpenseForm.typed(self, try? Currency(code: code.uppercased()))
+    }
+}
+
+extension ExpenseForm {
 
     func split(members: [Components.Schemas.Member], currency: Currency? = nil) -> EnteredSplit {
         let inSplit = members.map(\.id).filter(included.contains)
@@ -389,7 +403,7 @@ extension WebApp {
             hasRemoved: members.contains { !$0.active },
             autofocus: version.isEmpty && form.description.isEmpty && errors.isEmpty,
             farFuture: farFuture,
-            items: (0..<max(2, min(form.items.count + 1, ExpenseForm.maximumRows))).map { index in
+            items: (0..<max(3, min(form.items.count + 2, ExpenseForm.maximumRows))).map { index in
                 let item = index < form.items.count ? form.items[index] : nil
                 return .init(
                     index: index, number: index + 1, description: item?.description ?? "", amount: item?.amount ?? "",

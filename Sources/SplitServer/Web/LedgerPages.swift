@@ -189,7 +189,8 @@ extension WebApp {
             let groupUUID = try APIHandler.id(groupID, "group")
             let wire = Components.Schemas.CreateSettlementRequest(
                 id: id?.uuidString, fromMemberId: form["fromMemberId"] ?? "", toMemberId: form["toMemberId"] ?? "",
-                amount: form.text("amount") ?? "", currency: form["currency"] ?? "", note: form.text("note"))
+                amount: (form.text("amount") ?? "").typedAmount(in: form["currency"] ?? ""),
+                currency: form["currency"] ?? "", note: form.text("note"))
             _ = try await ledger.recordSettlement(
                 EnteredSettlement(wire: wire), groupID: groupUUID, caller: try caller(), origin: try origin(),
                 idempotency: try id.map {

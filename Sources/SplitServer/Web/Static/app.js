@@ -28,7 +28,10 @@ document.documentElement.classList.add("js");
   // Per-person payments only when "Several people" paid; "Charged in" only for a foreign currency.
   function showPayers() {
     form.querySelectorAll("[data-payers]").forEach(function (element) {
-      element.classList.toggle("js-hidden", payer.value !== "several");
+      const hidden = payer.value !== "several";
+      element.classList.toggle("js-hidden", hidden);
+      // Hidden boxes are not sent: the menu's one payer is what counts.
+      element.querySelectorAll("input").forEach(function (input) { if (!input.readOnly) input.disabled = hidden; });
     });
   }
   function showCurrency() {

@@ -59,6 +59,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Bcrypt for passwords, run off the event loop.
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        // gzip for large answers (the change feed of a first sync), on zlib (issue 16).
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         // Serves the generated server protocol on Hummingbird's router.
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
         // One configuration reader: command line > environment > .env > defaults (DESIGN §7).
@@ -137,6 +139,7 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             resources: [.copy("Web/Templates"), .copy("Web/Static")],
             swiftSettings: swiftSettings
@@ -220,6 +223,7 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             // Databases written by an earlier release, read by UpgradeTests from the source tree.
             exclude: ["Fixtures"],

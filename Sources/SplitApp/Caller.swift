@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SplitCore
 import SplitStore
 import Synchronization
 
@@ -77,6 +78,6 @@ public enum SessionToken {
     }
 
     public static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.string(SHA256.hash(data: Data(token.utf8)))
     }
 }

@@ -53,6 +53,8 @@ public func buildApplication(
         api: handler, callers: callers, addresses: addresses, maxBodyBytes: configuration.limits.maxBodyBytes)
 
     let router = Router(context: AppRequestContext.self)
+    // Outermost: compresses what the rest answered, error envelopes and pages included.
+    router.add(middleware: ResponseCompressionMiddleware())
     router.add(middleware: ErrorEnvelopeMiddleware(browserNotFound: { web.notFoundPage() }, addresses: addresses))
     router.add(middleware: RequestBodyMiddleware(maxBodyBytes: configuration.limits.maxBodyBytes))
     router.add(middleware: RequestInfoMiddleware(addresses: addresses, callers: callers))

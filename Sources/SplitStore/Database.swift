@@ -49,9 +49,13 @@ public final class Database: Sendable {
     public static func open(_ configuration: DatabaseConfiguration, logger: Logger) async throws -> Database {
         switch configuration {
         case .sqlite(let path):
-            let connection = try SQLiteHandle.open(path: path, logger: logger)
+            let (file, synchronous) = try DatabaseConfiguration.sqliteOptions(path)
+            let connection = try SQLiteHandle.open(path: file, logger: logger)
             do {
-                for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"] {
+                for pragma in [
+                    "PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous)", "PRAGMA foreign_keys = ON",
+                    "PRAGMA busy_timeout = 5000",
+                ] {
                     try await connection.raw(SQLQueryString(pragma)).run()
                 }
             } catch {

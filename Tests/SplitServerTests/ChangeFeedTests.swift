@@ -1,5 +1,7 @@
+import CompressNIO
 import Foundation
 import HTTPTypes
+import NIOCore
 import SplitStore
 import SplitTestSupport
 import Synchronization
@@ -7,6 +9,32 @@ import Testing
 
 @Suite("The change feed")
 struct ChangeFeedTests {
+    @Test("a large answer goes gzipped to a client that accepts it, the same bytes once unpacked; small ones as they are")
+    func gzip() async throws {
+        try await TestApp.with(.sqlite) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]!
+            let path = "/api/groups/\(trip.groupID)/changes"
+            let plain = try await api.call(.get, path, token: aki)
+            #expect(plain.headers[.contentEncoding] == nil && plain.body.count > 1_024)
+            for accept in ["gzip", "br, gzip;q=0.5", "*"] {
+                let packed = try await api.call(.get, path, token: aki, headers: [.acceptEncoding: accept])
+                #expect(packed.headers[.contentEncoding] == "gzip", "\(accept)")
+                #expect(packed.headers[.vary]?.contains("Accept-Encoding") == true)
+                #expect(packed.body.count < plain.body.count / 2, "\(packed.body.count) of \(plain.body.count)")
+                var buffer = ByteBuffer(bytes: packed.body)
+                let unpacked = try buffer.decompress(with: .gzip())
+                #expect(Data(unpacked.readableBytesView) == plain.body)
+            }
+            for refused in ["gzip;q=0", "br", "identity"] {
+                let reply = try await api.call(.get, path, token: aki, headers: [.acceptEncoding: refused])
+                #expect(reply.headers[.contentEncoding] == nil && reply.body == plain.body, "\(refused)")
+            }
+            let small = try await api.call(.get, "/health", headers: [.acceptEncoding: "gzip"])
+            #expect(small.headers[.contentEncoding] == nil && small.status == .ok)
+        }
+    }
+
     @Test(
         "a reader polling during parallel writers sees every change exactly once it happens",
         arguments: TestDatabases.all)

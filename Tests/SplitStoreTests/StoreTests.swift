@@ -120,6 +120,21 @@ struct MigrationTests {
 
 @Suite("Configuration")
 struct ConfigurationTests {
+    @Test("an SQLite file opens with synchronous NORMAL, or FULL when its URL says so")
+    func synchronous() async throws {
+        for (option, expected) in [("", 1), ("?synchronous=full", 2)] {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID()).sqlite").path
+            let database = try await Database.open(.sqlite(path: path + option), logger: Logger(label: "test"))
+            let value = try await database.read { sql in
+                try await sql.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self)
+            }
+            try await database.close()
+            #expect(value == expected, "\(option)")
+            #expect(FileManager.default.fileExists(atPath: path))
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
     @Test("DATABASE_URL: unset means SQLite in the working directory; postgres and sqlite URLs; anything else refused")
     func databaseURL() throws {
         #expect(try DatabaseConfiguration(databaseURL: nil) == .sqlite(path: "splitter.sqlite"))
@@ -132,6 +147,15 @@ struct ConfigurationTests {
             try DatabaseConfiguration(databaseURL: "mysql://x")
         }
         #expect(throws: DatabaseConfigurationError.missingPath) { try DatabaseConfiguration(databaseURL: "sqlite:") }
+        // How a commit waits for the disk: NORMAL unless the URL asks for FULL (issue 16).
+        #expect(try DatabaseConfiguration.sqliteOptions("/tmp/x.db") == ("/tmp/x.db", "NORMAL"))
+        #expect(try DatabaseConfiguration.sqliteOptions("/tmp/x.db?synchronous=full") == ("/tmp/x.db", "FULL"))
+        #expect(throws: DatabaseConfigurationError.unknownOption) {
+            try DatabaseConfiguration(databaseURL: "sqlite:/tmp/x.db?synchronous=off")
+        }
+        #expect(throws: DatabaseConfigurationError.missingPath) {
+            try DatabaseConfiguration(databaseURL: "sqlite:?synchronous=full")
+        }
         let description = try DatabaseConfiguration(databaseURL: "postgres://u:secret@db:5433/app").description
         #expect(description == "PostgreSQL at db:5433/app")
         #expect(!description.contains("secret"))

@@ -29,7 +29,7 @@ public struct IdempotencyRequest: Sendable {
 
     /// The hex SHA-256 of a request's identifying bytes (route and body).
     public static func hash(_ bytes: Data) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        Hex.string(SHA256.hash(data: bytes))
     }
 
     /// The key checked (1 to 200 characters, no control characters) and bound to the caller.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SplitCore
 
 /// What a web page needs to know about its request beyond the URL: the session cookie, the
 /// CSRF token its forms must carry and the posted form. Set by `WebMiddleware`, which also looks
@@ -40,7 +41,7 @@ struct WebRequest: Sendable {
     static func csrfToken(for cookieSecret: String) -> String {
         let key = SymmetricKey(data: SHA256.hash(data: Data(cookieSecret.utf8)))
         let mac = HMAC<SHA256>.authenticationCode(for: Data("splitter-csrf-v1".utf8), using: key)
-        return Data(mac).map { String(format: "%02x", $0) }.joined()
+        return Hex.string(Data(mac))
     }
 
     /// Compares in time independent of where the strings differ.

@@ -1,6 +1,7 @@
 # Sourced by scripts/test: starts a throwaway PostgreSQL for the test run and stops it on exit.
 # Installs Debian's postgresql package when it is missing, runs initdb in a temporary folder,
-# listens on a free loopback port, and exports TEST_DATABASE_URL for the tests.
+# listens on a free loopback port, and exports TEST_DATABASE_URL for the tests. Tests run with
+# fsync off; SPLITTER_PG_FSYNC=on keeps Debian's default (scripts/bench measures with it).
 
 as_postgres() {
     # initdb and the server refuse to run as root; Debian's package creates the postgres user.
@@ -30,7 +31,7 @@ start_postgres() {
     trap stop_postgres EXIT
     as_postgres "$SPLITTER_PG_BIN/initdb" -D "$SPLITTER_PG_DIR/data" -U splitter --auth=trust -E UTF8 >/dev/null
     as_postgres "$SPLITTER_PG_BIN/pg_ctl" -D "$SPLITTER_PG_DIR/data" -l "$SPLITTER_PG_DIR/server.log" -w \
-        -o "-p $port -k $SPLITTER_PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=1000" start >/dev/null
+        -o "-p $port -k $SPLITTER_PG_DIR -c listen_addresses=127.0.0.1 -c fsync=${SPLITTER_PG_FSYNC:-off} -c max_connections=1000" start >/dev/null
     as_postgres "$SPLITTER_PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U splitter splitter_test
     export TEST_DATABASE_URL="postgres://splitter@127.0.0.1:$port/splitter_test"
     echo "== PostgreSQL $("$SPLITTER_PG_BIN/postgres" --version | awk '{print $3}') on port $port"

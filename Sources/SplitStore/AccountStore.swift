@@ -237,7 +237,9 @@ public struct AccountStore: Sendable {
     /// The session and user behind a token hash, when the session is neither revoked nor expired
     /// and the user is active; records `now` as its last use.
     public func authenticate(tokenHash: String, now: Int64) async throws -> (SessionRecord, UserRecord)? {
-        try await database.transaction { sql -> (SessionRecord, UserRecord)? in
+        // One read, no transaction (issue 16: BEGIN and COMMIT around it were two more round
+        // trips on every request); the rare last-use update is its own write.
+        let found = try await database.read { sql -> (SessionRecord, UserRecord)? in
             guard
                 let row = try await sql.raw(
                     """
@@ -251,15 +253,19 @@ public struct AccountStore: Sendable {
                     """
                 ).first()
             else { return nil }
-            var session = try SessionRecord(row: row, prefix: "s_")
-            // A write per request would cost more than the request; a minute's precision is plenty.
-            if now - session.lastUsedAt >= Self.lastUsedPrecision {
-                try await sql.raw("UPDATE sessions SET last_used_at = \(bind: now) WHERE id = \(bind: session.id.text)")
-                    .run()
-                session.lastUsedAt = now
-            }
-            return (session, try UserRecord(row: row))
+            return (try SessionRecord(row: row, prefix: "s_"), try UserRecord(row: row))
         }
+        guard let (found, user) = found else { return nil }
+        var session = found
+        // A write per request would cost more than the request; a minute's precision is plenty.
+        if now - session.lastUsedAt >= Self.lastUsedPrecision {
+            let id = session.id.text
+            try await database.transaction { sql in
+                try await sql.raw("UPDATE sessions SET last_used_at = \(bind: now) WHERE id = \(bind: id)").run()
+            }
+            session.lastUsedAt = now
+        }
+        return (session, user)
     }
 
     /// A user's sessions that still work, newest first.

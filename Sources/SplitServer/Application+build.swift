@@ -6,6 +6,7 @@ import OpenAPIHummingbird
 import OpenAPIRuntime
 import SplitAPI
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// Builds the whole server (STYLE §2): opens the database, runs migrations before taking
@@ -68,7 +69,8 @@ public func buildApplication(
         limits: try RequestBodyLimits.fromSpecification(specification),
         maxBodyBytes: configuration.limits.maxBodyBytes)
     try handler.registerHandlers(
-        on: router, configuration: .init(jsonEncodingOptions: [.sortedKeys]), middlewares: [bodyLimits])
+        on: router, configuration: .init(dateTranscoder: APIDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
+        middlewares: [bodyLimits])
     web.register(on: router)
 
     let serverLogger = logger
@@ -104,4 +106,14 @@ public func buildApplication(
                 ])
         },
         logger: logger)
+}
+
+/// The API's timestamps written and read by `UTCTimestamp` (plain arithmetic) instead of the
+/// runtime's `ISO8601DateFormatter`, which is ICU on Linux (issue 16); the same text either way.
+struct APIDateTranscoder: DateTranscoder {
+    let fallback = ISO8601DateTranscoder()
+
+    func encode(_ date: Date) throws -> String { try UTCTimestamp.format(date) ?? fallback.encode(date) }
+
+    func decode(_ text: String) throws -> Date { try UTCTimestamp.parse(text) ?? fallback.decode(text) }
 }

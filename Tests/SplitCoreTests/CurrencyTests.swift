@@ -34,6 +34,9 @@ struct CurrencyTests {
         #expect(throws: CurrencyError.unknownCode("")) { try Currency(code: "") }
         #expect(throws: CurrencyError.unknownCode("XAU")) { try Currency(code: "XAU") }
         #expect(CurrencyError.unknownCode("XYZ").description == "\"XYZ\" is not an ISO 4217 currency code")
+        // Every code in the table, as stored and sent (three capitals, read by its bytes), is itself.
+        #expect(Currency.all.allSatisfy { (try? Currency(code: $0.code)) == $0 })
+        #expect(try Currency(code: "jpy") == .jpy && (try Currency(code: "JPY ")) == .jpy)
     }
 
     @Test("recently withdrawn codes still load, flagged")

@@ -19,9 +19,9 @@ public struct GroupAccess: Sendable {
     public func check(
         _ groupID: UUID, _ caller: Caller, for action: GroupAction, asUnknown unknown: String = "group"
     ) async throws -> (group: GroupRecord, me: MemberRecord) {
-        guard let me = try await groups.membership(groupID: groupID, userID: caller.user.id),
-            let group = try await groups.group(id: groupID)
-        else { throw AppError.notFound(unknown) }
+        guard let (group, me) = try await groups.groupAndMembership(groupID: groupID, userID: caller.user.id) else {
+            throw AppError.notFound(unknown)
+        }
         do {
             try Self.require([action], me, in: group)
         } catch AppError.notFound {

@@ -44,6 +44,20 @@ public struct GroupStore: Sendable {
             .map(GroupRecord.init(row:))
     }
 
+    /// The group and the user's member in it (active or not), in one read: the permission check
+    /// of every request to a group (issue 16: it was two).
+    public func groupAndMembership(groupID: UUID, userID: UUID) async throws -> (GroupRecord, MemberRecord)? {
+        let memberColumns = MemberRecord.columns.map { "m.\($0) AS m_\($0)" }.joined(separator: ", ")
+        return try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT g.*, \(unsafeRaw: memberColumns) FROM groups g JOIN members m ON m.group_id = g.id
+                WHERE g.id = \(bind: groupID.text) AND m.user_id = \(bind: userID.text)
+                """
+            ).first()
+        }.map { (try GroupRecord(row: $0), try MemberRecord(row: $0, prefix: "m_")) }
+    }
+
     /// The groups where the user is an active member, with that membership, archived ones last,
     /// then by name.
     public func groups(ofUser userID: UUID) async throws -> [(group: GroupRecord, member: MemberRecord)] {

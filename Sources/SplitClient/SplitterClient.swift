@@ -126,9 +126,13 @@ public struct SplitterClient: Sendable {
 
     /// Joins by invite code, as a new member or as the name-only member `memberID`. Claiming a
     /// member with money history answers `.pending`: an owner or admin approves it first.
-    public func join(inviteCode: String, asMember memberID: String? = nil) async throws -> JoinOutcome {
+    /// `asMember`: the name-only member to become, by id; or `asMemberNamed`, by name (any case).
+    public func join(
+        inviteCode: String, asMember memberID: String? = nil, asMemberNamed memberName: String? = nil
+    ) async throws -> JoinOutcome {
         switch try await send({
-            try await api.joinGroup(body: .json(.init(inviteCode: inviteCode, memberId: memberID)))
+            try await api.joinGroup(
+                body: .json(.init(inviteCode: inviteCode, memberId: memberID, memberName: memberName)))
         }) {
         case .ok(let ok):
             let body = try ok.body.json

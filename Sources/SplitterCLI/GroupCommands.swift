@@ -171,12 +171,17 @@ struct GroupCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Join a group by its invite code.")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "The invite code.") var code: String
-        @Option(name: .customLong("as"), help: "Become this existing name-only member (\"I am Aki\"): its id.")
+        @Option(
+            name: .customLong("as"),
+            help: "Become this existing member without an account (\"I am Aki\"): their name or id.")
         var asMember: String?
 
         func run() async throws {
             try await SplitterCLI.run {
-                switch try await options.client().join(inviteCode: code, asMember: asMember) {
+                let byID = asMember.flatMap(UUID.init(uuidString:)) != nil
+                switch try await options.client().join(
+                    inviteCode: code, asMember: byID ? asMember : nil, asMemberNamed: byID ? nil : asMember)
+                {
                 case .joined(let group, let member):
                     if options.json { return try Output.json(member) }
                     print("Joined \(group.name) as \(member.name).")

@@ -63,6 +63,37 @@ struct GroupTests {
         }
     }
 
+    @Test("joining as a name-only member by name, any case; a name that is not there is a 422 listing those that are", arguments: TestDatabases.all)
+    func joinByName(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, ben, cho, groupID, code) = try await Self.trip(api)
+            for name in ["Dee", "Eve"] {
+                try #require(
+                    try await api.call(
+                        .post, "/api/groups/\(groupID)/members", token: aki, json: #"{"name":"\#(name)"}"#
+                    ).status == .created)
+            }
+            let missing = try await api.call(
+                .post, "/api/groups/join", token: ben, json: #"{"inviteCode":"\#(code)","memberName":"Bob"}"#)
+            #expect(missing.status == .unprocessableContent)
+            #expect(missing.string("error", "details", "field") == "memberName")
+            #expect(missing.string("error", "message")?.contains("the names are: Dee, Eve.") == true, "\(missing.text)")
+            let joined = try await api.call(
+                .post, "/api/groups/join", token: ben, json: #"{"inviteCode":"\#(code)","memberName":" dee "}"#)
+            #expect(joined.status == .ok && joined.string("member", "name") == "Dee", "\(joined.text)")
+            let both = try await api.call(
+                .post, "/api/groups/join", token: cho,
+                json: #"{"inviteCode":"\#(code)","memberName":"Eve","memberId":"\#(UUID().uuidString)"}"#)
+            #expect(both.status == .unprocessableContent && both.string("error", "details", "field") == "memberName")
+            let unknownCode = try await api.call(
+                .post, "/api/groups/join", token: cho, json: #"{"inviteCode":"nosuchcode1234","memberName":"Eve"}"#)
+            #expect(unknownCode.status == .notFound)
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki)
+            #expect(members.list("members").first { $0.string("name") == "Dee" }?.string("userId") != nil)
+            #expect(members.list("members").first { $0.string("name") == "Eve" }?.string("userId") == nil)
+        }
+    }
+
     @Test("create, join by code claiming a name-only member, rename, roles, remove", arguments: TestDatabases.all)
     func groupLifecycle(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -69,7 +69,6 @@ struct CLITests {
             let code = try #require((group?["group"] as? [String: Any])?["inviteCode"] as? String)
             #expect(try await run("group", "join", code, "--profile", "ben").output.contains("Joined Japan as Ben"))
             #expect(try await run("member", "add", "Japan", "Cho").status == 0)
-
             // act: expenses with several payers, shares, an equal split in USD, and a bad amount
             #expect(
                 try await run("expense", "add", "Japan", "Hotel", "30000", "--paid-by", "aki=20000,ben=10000").status
@@ -117,6 +116,16 @@ struct CLITests {
             #expect(restored.output.contains("Cho is back in Japan"), "\(restored.output)\(restored.error)")
             #expect(try await run("expense", "list", "Japan").output.split(separator: "\n").count == 4)
             #expect(try await run("whoami", "--profile", "ben").output.hasPrefix("Ben"))
+            // "I am Dee", by name: the CLI cannot list the group before joining.
+            #expect(try await run("member", "add", "Japan", "Dee").status == 0)
+            let dee = try await run(
+                "register", "--profile", "dee", "--server", url, "--email", "dee@example.com", "--name", "D",
+                "--password-stdin", stdin: "correct horse")
+            #expect(dee.status == 0, "\(dee.error)")
+            let nobody = try await run("group", "join", code, "--as", "Nobody", "--profile", "dee")
+            #expect(nobody.status != 0 && nobody.error.contains("the names are: Cho, Dee."), "\(nobody.error)")
+            let asDee = try await run("group", "join", code, "--as", "dee", "--profile", "dee")
+            #expect(asDee.output.contains("Joined Japan as Dee"), "\(asDee.output)\(asDee.error)")
 
             // Logged out is exit 3; a stopped server is exit 9, with one friendly line.
             #expect(try await run("logout").status == 0)

@@ -263,16 +263,38 @@ public struct GroupUseCases: Sendable {
     /// Joins the group behind an invite code, as a new member or as the name-only member
     /// `memberId` ("I am Aki"). Claiming a member who has paid, owed, sent or received money
     /// waits for an owner or admin (the code alone does not hand over a balance).
+    /// `memberName` names the member to become instead of `memberId` (any case), for clients
+    /// that cannot list the group first.
     public func join(
-        code text: String, memberId: String?, name: String?, caller: Caller, origin: RequestOrigin
+        code text: String, memberId: String?, memberName: String? = nil, name: String?, caller: Caller,
+        origin: RequestOrigin
     ) async throws -> JoinResult {
         // Codes are typed from chat messages: case does not matter, anything else is no code of ours.
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let claim = try memberId.map { text in
+        var claim = try memberId.map { text in
             guard let id = UUID(uuidString: text) else {
                 throw AppError.invalid(field: "memberId", message: "memberId is not a member id.")
             }
             return id
+        }
+        if let wanted = Names.optional(memberName)?.trimmingCharacters(in: .whitespacesAndNewlines) {
+            guard claim == nil else {
+                throw AppError.invalid(field: "memberName", message: "Give memberId or memberName, not both.")
+            }
+            // The invitation is read as the web's join page reads it (and counted the same way).
+            guard let invitation = try await invitation(code: text, caller: caller, origin: origin) else {
+                throw AppError.notFound("invite code")
+            }
+            guard let match = invitation.claimable.first(where: { $0.name.lowercased() == wanted.lowercased() }) else {
+                let names = invitation.claimable.map(\.name).sorted()
+                throw AppError.invalid(
+                    field: "memberName",
+                    message: names.isEmpty
+                        ? "Everyone in \(invitation.name) has an account already: join as yourself."
+                        : "No one in \(invitation.name) is called “\(wanted.prefix(100))” without an account; the names are: "
+                            + names.joined(separator: ", ") + ".")
+            }
+            claim = match.id
         }
         let name = try Names.optional(name).map { try Names.name($0, field: "name") } ?? caller.user.displayName
         let isCodeText = code.utf8.allSatisfy {

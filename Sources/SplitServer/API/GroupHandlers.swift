@@ -94,8 +94,8 @@ extension APIHandler {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         switch try await groupUseCases.join(
-            code: body.inviteCode, memberId: body.memberId, name: body.name, caller: caller,
-            origin: try request.origin)
+            code: body.inviteCode, memberId: body.memberId, memberName: body.memberName, name: body.name,
+            caller: caller, origin: try request.origin)
         {
         case .joined(let view):
             return .ok(.init(body: .json(.init(group: .init(view.group, me: view.me), member: .init(view.me)))))

@@ -235,13 +235,14 @@ public struct GroupUseCases: Sendable {
     /// join attempts of everyone behind that address.
     public func invitedGroupName(code text: String, origin: RequestOrigin) async throws -> String? {
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard Self.isCodeShaped(code) else { return nil }
+        guard Self.isCodeText(code, lengths: 8...40) else { return nil }
         return try await guarding(nil, origin, scope: "preview") { try await groups.group(inviteCode: code)?.name }
     }
 
-    /// Lower-case letters and digits, as long as the codes this server makes.
-    static func isCodeShaped(_ code: String) -> Bool {
-        (8...40).contains(code.utf8.count)
+    /// Lower-case letters and digits only, of a length in `lengths` (the codes this server makes
+    /// are 20): anything else is no code of ours and is not looked up.
+    static func isCodeText(_ code: String, lengths: ClosedRange<Int>) -> Bool {
+        lengths.contains(code.utf8.count)
             && code.utf8.allSatisfy {
                 (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
             }
@@ -297,12 +298,9 @@ public struct GroupUseCases: Sendable {
             claim = match.id
         }
         let name = try Names.optional(name).map { try Names.name($0, field: "name") } ?? caller.user.displayName
-        let isCodeText = code.utf8.allSatisfy {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-        }
         do {
             let joined = try await guarding(caller, origin) { () -> JoinResult? in
-                guard !code.isEmpty, code.utf8.count <= 100, isCodeText else { return nil }
+                guard Self.isCodeText(code, lengths: 1...100) else { return nil }
                 switch try await groups.join(
                     inviteCode: code, userID: caller.user.id, name: name, claimMemberID: claim, now: now())
                 {

@@ -103,7 +103,7 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
         guard scope.may(.addExpense) else { throw APIError.forbidden() }
-        let form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: MoneyInput.today(api.now(), in: scope.group.timeZone))
+        let form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: today(in: scope))
         return try await renderExpenseForm(
             form, scope: scope, clientID: UUID().uuidString, version: "", preview: nil, errors: [:])
     }
@@ -125,7 +125,7 @@ extension WebApp {
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:])
             }
             if let question = form.farFutureQuestion(
-                today: MoneyInput.today(api.now(), in: scope.group.timeZone), confirmed: web.form.text("confirmDate"))
+                today: today(in: scope), confirmed: web.form.text("confirmDate"))
             {
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: nil,
@@ -247,7 +247,7 @@ extension WebApp {
             }
             if form.expenseDate != expense.expenseDate,
                 let question = form.farFutureQuestion(
-                    today: MoneyInput.today(api.now(), in: scope.group.timeZone), confirmed: web.form.text("confirmDate"))
+                    today: today(in: scope), confirmed: web.form.text("confirmDate"))
             {
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: expense.id, version: version, preview: nil,

@@ -38,6 +38,11 @@ extension WebApp {
         }
     }
 
+    /// Today's date where the group is (its time zone).
+    func today(in scope: GroupScope) -> String {
+        MoneyInput.today(api.now(), in: scope.group.timeZone)
+    }
+
     func scope(_ groupID: String) async throws -> GroupScope {
         let id = try APIHandler.id(groupID, "group")
         let view = try await groupUseCases.group(id, caller: try caller())

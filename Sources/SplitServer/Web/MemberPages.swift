@@ -257,7 +257,7 @@ extension WebApp {
             },
             rates: rates.map { .init(text: "\($0.date): 1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency)") },
             homeCurrency: scope.group.homeCurrency, timeZone: scope.group.timeZone,
-            today: MoneyInput.today(api.now(), in: scope.group.timeZone),
+            today: today(in: scope),
             isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID().uuidString,
             errors: errors)
         return try render(

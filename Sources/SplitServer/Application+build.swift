@@ -47,6 +47,7 @@ public func buildApplication(
             database: database, now: now, makeInviteCode: InviteCode.generate,
             joinLimit: configuration.limits.joinAddress),
         memberUseCases: MemberUseCases(database: database, now: now), feedUseCases: FeedUseCases(database: database),
+        liveUseCases: LiveUseCases(database: database, now: now),
         configuration: configuration, now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)

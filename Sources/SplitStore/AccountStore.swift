@@ -122,6 +122,7 @@ public struct AccountStore: Sendable {
             try await sql.raw(
                 "UPDATE sessions SET revoked_at = \(bind: now) WHERE user_id = \(bind: userID.text) AND revoked_at IS NULL"
             ).run()
+            PendingEvents.note(.account(userID))
         }
     }
 
@@ -172,6 +173,7 @@ public struct AccountStore: Sendable {
                 if archived != nil { try await log?.changed(.group, group, sql) }
             }
             try await sql.raw("DELETE FROM sessions WHERE user_id = \(bind: userID.text)").run()
+            PendingEvents.note(.account(userID))
             try await sql.raw("DELETE FROM idempotency_keys WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw("DELETE FROM member_claims WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw(
@@ -268,6 +270,20 @@ public struct AccountStore: Sendable {
         return (session, user)
     }
 
+    /// Whether a session still works (not revoked, not expired, its account active): what a
+    /// live stream checks again now and then, without touching its last use.
+    public func isSessionLive(id: UUID, now: Int64) async throws -> Bool {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT 1 AS one FROM sessions s JOIN users u ON u.id = s.user_id
+                WHERE s.id = \(bind: id.text) AND s.revoked_at IS NULL AND s.expires_at > \(bind: now)
+                      AND u.is_active = \(bind: true)
+                """
+            ).first() != nil
+        }
+    }
+
     /// A user's sessions that still work, newest first.
     public func activeSessions(userID: UUID, now: Int64) async throws -> [SessionRecord] {
         try await database.read { sql in
@@ -291,6 +307,7 @@ public struct AccountStore: Sendable {
             ).first()
             guard row != nil else { return false }
             try await sql.raw("UPDATE sessions SET revoked_at = \(bind: now) WHERE id = \(bind: id.text)").run()
+            PendingEvents.note(.account(userID))
             return true
         }
     }
@@ -322,6 +339,7 @@ public struct AccountStore: Sendable {
             WHERE user_id = \(bind: userID.text) AND revoked_at IS NULL AND id <> \(bind: except?.text ?? "")
             """
         ).run()
+        PendingEvents.note(.account(userID))
     }
 }
 

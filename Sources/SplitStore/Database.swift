@@ -38,11 +38,21 @@ public final class Database: Sendable {
     public let backend: Backend
     private let storage: Storage
     let logger: Logger
+    /// Where committed writes are announced to this server's live streams (issue 17).
+    public let events = EventBus()
+    /// The connection settings of the PostgreSQL listener that feeds `events` (PostgreSQL only).
+    private let listenerConfiguration: PostgresConnection.Configuration?
+    /// The PostgreSQL channel every server's writes are announced on.
+    static let eventChannel = "splitter_events"
 
-    private init(backend: Backend, storage: Storage, logger: Logger) {
+    private init(
+        backend: Backend, storage: Storage, logger: Logger,
+        listenerConfiguration: PostgresConnection.Configuration? = nil
+    ) {
         self.backend = backend
         self.storage = storage
         self.logger = logger
+        self.listenerConfiguration = listenerConfiguration
     }
 
     /// Opens the configured database. SQLite gets WAL, foreign keys and a busy timeout.
@@ -64,9 +74,8 @@ public final class Database: Sendable {
             }
             return Database(backend: .sqlite, storage: .sqlite(connection, AsyncLock()), logger: logger)
         case .postgres(let url):
-            let source = PostgresConnectionSource(
-                sqlConfiguration: try SQLPostgresConfiguration(
-                    url: DatabaseConfiguration.postgresURLWithTLSDefault(url)))
+            let configuration = try SQLPostgresConfiguration(url: DatabaseConfiguration.postgresURLWithTLSDefault(url))
+            let source = PostgresConnectionSource(sqlConfiguration: configuration)
             let pool = EventLoopGroupConnectionPool(
                 source: source,
                 maxConnectionsPerEventLoop: 8,
@@ -76,7 +85,7 @@ public final class Database: Sendable {
             )
             let database = Database(
                 backend: .postgres, storage: .postgres(PostgresPool(pool), pool.database(logger: logger).sql()),
-                logger: logger)
+                logger: logger, listenerConfiguration: configuration.coreConfiguration)
             do {
                 // Fail at start-up, with the driver's reason, if the server cannot be reached.
                 _ = try await database.read { try await $0.raw("SELECT 1").run() }
@@ -99,33 +108,87 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    /// The events its stores noted (`PendingEvents`) reach `events` once it has committed: on
+    /// SQLite from here, on PostgreSQL as a `NOTIFY` that the database delivers to every
+    /// server's listener at commit (and never after a rollback).
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T)
         async throws -> T
     {
+        let pending = PendingEvents()
         switch storage {
         case .sqlite(let connection, let lock):
             // IMMEDIATE takes the write lock up front, so two writers never deadlock on upgrade.
-            return try await lock.withLock {
-                try await Self.inTransaction(connection, begin: "BEGIN IMMEDIATE", body)
+            let result = try await PendingEvents.$current.withValue(pending) {
+                try await lock.withLock {
+                    try await Self.inTransaction(connection, begin: "BEGIN IMMEDIATE", body)
+                }
             }
+            events.publish(pending.all)
+            return result
         case .postgres(_, let sql):
-            return try await sql.withSession { try await Self.inTransaction($0, begin: "BEGIN", body) }
+            return try await PendingEvents.$current.withValue(pending) {
+                try await sql.withSession {
+                    try await Self.inTransaction($0, begin: "BEGIN", body) { sql in
+                        for payload in BusEvent.payloads(pending.all) {
+                            try await sql.raw("SELECT pg_notify(\(bind: Self.eventChannel), \(bind: payload))").run()
+                        }
+                    }
+                }
+            }
         }
     }
 
     private static func inTransaction<T: Sendable>(
         _ sql: any SQLDatabase,
         begin: String,
-        _ body: @Sendable (any SQLDatabase) async throws -> T
+        _ body: @Sendable (any SQLDatabase) async throws -> T,
+        beforeCommit: @Sendable (any SQLDatabase) async throws -> Void = { _ in }
     ) async throws -> T {
         try await sql.raw(SQLQueryString(begin)).run()
         do {
             let result = try await body(sql)
+            try await beforeCommit(sql)
             try await sql.raw("COMMIT").run()
             return result
         } catch {
             try? await sql.raw("ROLLBACK").run()
             throw error
+        }
+    }
+
+    /// Feeds `events` with every server's committed writes until the task is cancelled
+    /// (PostgreSQL: one connection that LISTENs, reconnecting with backoff; after a reconnect a
+    /// `resync` tells streams to catch up from the change feed). Returns at once on SQLite, where
+    /// `transaction` publishes directly.
+    public func listenForEvents() async {
+        guard let configuration = listenerConfiguration else { return }
+        var delay = 0.1
+        var connectedBefore = false
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: configuration, id: 0, logger: logger)
+                try await withTaskCancellationHandler {
+                    try await connection.listen(on: Self.eventChannel) { notifications in
+                        if connectedBefore { events.publish([.resync]) }
+                        connectedBefore = true
+                        delay = 0.1
+                        for try await notification in notifications {
+                            events.publish(BusEvent.parse(payload: notification.payload))
+                        }
+                    }
+                } onCancel: {
+                    connection.close().whenComplete { _ in }
+                }
+                try? await connection.close().get()
+            } catch {
+                if !Task.isCancelled {
+                    logger.warning("event listener lost its connection", metadata: ["error": "\(error)"])
+                }
+            }
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: .milliseconds(Int(delay * 1_000)))
+            delay = min(delay * 2, 5)
         }
     }
 

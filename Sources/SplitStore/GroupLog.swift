@@ -73,7 +73,9 @@ public struct GroupLog: Sendable {
         if let missing = Set(involving).subtracting(active).min(by: { $0.text < $1.text }) {
             throw WriteRefusal.inactiveMember(missing)
         }
-        return GroupLog(groupID: groupID, seq: try row.decode(column: "change_seq", as: Int64.self), now: now)
+        let seq = try row.decode(column: "change_seq", as: Int64.self)
+        PendingEvents.note(.group(groupID, seq: seq))
+        return GroupLog(groupID: groupID, seq: seq, now: now)
     }
 
     /// Refuses (`inactiveMember`) the first of `ids` that is not an active member of the group:
@@ -166,6 +168,17 @@ public struct GroupLogStore: Sendable {
             try await sql.raw("SELECT change_seq FROM groups WHERE id = \(bind: groupID.text)").first()?
                 .decode(column: "change_seq", as: Int64.self) ?? 0
         }
+    }
+
+    /// The current change numbers of several groups (a missing group is left out).
+    public func currentSeqs(groupIDs: [UUID]) async throws -> [UUID: Int64] {
+        guard !groupIDs.isEmpty else { return [:] }
+        let rows = try await database.read { sql in
+            try await sql.select().column("id").column("change_seq").from("groups")
+                .where("id", .in, groupIDs.map(\.text)).all()
+        }
+        return Dictionary(
+            uniqueKeysWithValues: try rows.map { (try $0.decodeUUID("id"), try $0.decode(column: "change_seq", as: Int64.self)) })
     }
 
     /// Newest first; `before` is the (seq, id) of the last entry of the previous page.

@@ -177,6 +177,7 @@ public struct GroupStore: Sendable {
                         ).first()
                     else { throw GroupStoreError.notFound }
                     let back = try MemberRecord(row: row)
+                    PendingEvents.note(.account(userID))
                     try await log?.changed(.member, back.id, sql)
                     try await log?.activity(actor, "member.joined", .member, back.id, ActivityEvent(), sql)
                     try await Self.dropClaims(groupID: group.id, userID: userID, sql)
@@ -343,6 +344,8 @@ public struct GroupStore: Sendable {
             "SELECT COUNT(*) AS n FROM members WHERE group_id = \(bind: member.groupID.text)"
         ).first()?.decode(column: "n", as: Int.self)
         guard (count ?? 0) < GroupBounds.membersPerGroup else { throw WriteRefusal.groupFull }
+        // The account's live streams take the new group in (issue 17).
+        if let user = member.userID { PendingEvents.note(.account(user)) }
         try await sql.raw(
             """
             INSERT INTO members (id, group_id, user_id, name, role, can_add_expenses, can_edit_own_expenses,

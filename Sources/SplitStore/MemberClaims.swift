@@ -123,6 +123,7 @@ extension GroupStore {
             throw existing?.isActive == true ? GroupStoreError.memberAlreadyClaimed : GroupStoreError.notFound
         }
         let member = try MemberRecord(row: claimed)
+        PendingEvents.note(.account(actor.userID))
         try await log?.changed(.member, member.id, sql)
         try await log?.activity(actor, "member.joined", .member, member.id, ActivityEvent(asMember: member.name), sql)
         try await sql.raw("DELETE FROM member_claims WHERE member_id = \(bind: memberID.text)").run()

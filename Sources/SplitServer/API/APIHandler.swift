@@ -18,6 +18,7 @@ struct APIHandler: APIProtocol {
     let groupUseCases: GroupUseCases
     let memberUseCases: MemberUseCases
     let feedUseCases: FeedUseCases
+    let liveUseCases: LiveUseCases
     let configuration: ServerConfiguration
     let now: @Sendable () -> Int64
 

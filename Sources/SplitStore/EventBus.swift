@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+
+/// What a committed write tells the servers' live streams (issue 17). It carries ids and the
+/// group's change number only: a receiver reads what changed with its own rights.
+public enum BusEvent: Sendable, Hashable {
+    /// A write on a group committed with this change number.
+    case group(UUID, seq: Int64)
+    /// Something about an account changed that a stream must check again: a session revoked,
+    /// the account deactivated or deleted, a group joined.
+    case account(UUID)
+    /// Events may have been missed (the PostgreSQL listener reconnected): every stream checks
+    /// its groups against the change feed.
+    case resync
+
+    /// One line of a notification's payload.
+    var line: String {
+        switch self {
+        case .group(let id, let seq): "g \(id.text) \(seq)"
+        case .account(let id): "a \(id.text)"
+        case .resync: "r"
+        }
+    }
+
+    init?(line: Substring) {
+        let parts = line.split(separator: " ")
+        switch (parts.first, parts.count) {
+        case ("g", 3):
+            guard let id = UUID(uuidString: String(parts[1])), let seq = Int64(parts[2]) else { return nil }
+            self = .group(id, seq: seq)
+        case ("a", 2):
+            guard let id = UUID(uuidString: String(parts[1])) else { return nil }
+            self = .account(id)
+        case ("r", 1):
+            self = .resync
+        default:
+            return nil
+        }
+    }
+
+    /// The payloads of PostgreSQL notifications for `events`: lines, each payload under the
+    /// 8,000 bytes `pg_notify` takes.
+    static func payloads(_ events: [BusEvent], maxBytes: Int = 7_900) -> [String] {
+        var payloads: [String] = []
+        var current = ""
+        for line in events.map(\.line) {
+            if !current.isEmpty, current.utf8.count + 1 + line.utf8.count > maxBytes {
+                payloads.append(current)
+                current = ""
+            }
+            current += current.isEmpty ? line : "\n" + line
+        }
+        if !current.isEmpty { payloads.append(current) }
+        return payloads
+    }
+
+    static func parse(payload: String) -> [BusEvent] {
+        payload.split(separator: "\n").compactMap(BusEvent.init(line:))
+    }
+}
+
+/// Fans committed writes out to the live streams of this server (issue 17). Writes reach it
+/// after their transaction commits, never for one rolled back (`Database.transaction`): on
+/// SQLite straight from the committing transaction, on PostgreSQL through `LISTEN/NOTIFY`, so
+/// a write on one server reaches the streams held by every other.
+///
+/// A subscriber's handler is called on the publishing task and must not block: live streams
+/// hand the event to a bounded buffer of their own (a slow reader never slows a writer).
+public final class EventBus: Sendable {
+    public struct Token: Hashable, Sendable {
+        let id: Int
+    }
+
+    private struct State {
+        var next = 0
+        var handlers: [Int: @Sendable (BusEvent) -> Void] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Calls `handler` with every event published from now until `unsubscribe`.
+    public func subscribe(_ handler: @escaping @Sendable (BusEvent) -> Void) -> Token {
+        state.withLock { state in
+            state.next += 1
+            state.handlers[state.next] = handler
+            return Token(id: state.next)
+        }
+    }
+
+    public func unsubscribe(_ token: Token) {
+        _ = state.withLock { $0.handlers.removeValue(forKey: token.id) }
+    }
+
+    /// How many subscribers there are (streams open on this server).
+    public var subscriberCount: Int { state.withLock { $0.handlers.count } }
+
+    public func publish(_ events: [BusEvent]) {
+        guard !events.isEmpty else { return }
+        let handlers = state.withLock { Array($0.handlers.values) }
+        for event in events {
+            for handler in handlers { handler(event) }
+        }
+    }
+}
+
+/// The events a running transaction will publish when it commits. Stores note them where the
+/// write happens (`GroupLog.begin` for every group write; the account store for sessions and
+/// accounts); `Database.transaction` publishes them after COMMIT or drops them on ROLLBACK.
+final class PendingEvents: Sendable {
+    private let events = Mutex<[BusEvent]>([])
+
+    @TaskLocal static var current: PendingEvents?
+
+    /// Notes `event` for the transaction running on this task (nothing outside one).
+    static func note(_ event: BusEvent) {
+        current?.events.withLock { events in
+            if !events.contains(event) { events.append(event) }
+        }
+    }
+
+    var all: [BusEvent] { events.withLock { $0 } }
+}

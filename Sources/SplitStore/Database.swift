@@ -126,9 +126,10 @@ public final class Database: Sendable {
             events.publish(pending.all)
             return result
         case .postgres(_, let sql):
-            return try await PendingEvents.$current.withValue(pending) {
-                try await sql.withSession {
-                    try await Self.inTransaction($0, begin: "BEGIN", body) { sql in
+            // The session's body may run on a task of the pool's, so the collector is bound inside it.
+            return try await sql.withSession { session in
+                try await PendingEvents.$current.withValue(pending) {
+                    try await Self.inTransaction(session, begin: "BEGIN", body) { sql in
                         for payload in BusEvent.payloads(pending.all) {
                             try await sql.raw("SELECT pg_notify(\(bind: Self.eventChannel), \(bind: payload))").run()
                         }
@@ -160,7 +161,9 @@ public final class Database: Sendable {
     /// (PostgreSQL: one connection that LISTENs, reconnecting with backoff; after a reconnect a
     /// `resync` tells streams to catch up from the change feed). Returns at once on SQLite, where
     /// `transaction` publishes directly.
-    public func listenForEvents() async {
+    ///
+    /// - Parameter listening: called each time the listener is in place (tests wait for it).
+    public func listenForEvents(listening: @escaping @Sendable () -> Void = {}) async {
         guard let configuration = listenerConfiguration else { return }
         var delay = 0.1
         var connectedBefore = false
@@ -170,6 +173,7 @@ public final class Database: Sendable {
                     configuration: configuration, id: 0, logger: logger)
                 try await withTaskCancellationHandler {
                     try await connection.listen(on: Self.eventChannel) { notifications in
+                        listening()
                         if connectedBefore { events.publish([.resync]) }
                         connectedBefore = true
                         delay = 0.1

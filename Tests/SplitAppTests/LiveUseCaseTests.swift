@@ -1,0 +1,216 @@
+import Foundation
+import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Synchronization
+import Testing
+
+/// Reads a live stream on its own task, keeping what came and whether it ended.
+final class StreamReader: Sendable {
+    private final class State: Sendable {
+        let value = Mutex<(messages: [LiveMessage], ended: Bool, error: String?)>(([], false, nil))
+    }
+    private let box = State()
+    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    init(_ stream: LiveStream) {
+        let box = box
+        let task = Task {
+            do {
+                for try await message in stream {
+                    if message != .heartbeat { box.value.withLock { $0.messages.append(message) } }
+                }
+                box.value.withLock { $0.ended = true }
+            } catch {
+                box.value.withLock {
+                    $0.error = "\(error)"
+                    $0.ended = true
+                }
+            }
+        }
+        self.task.withLock { $0 = task }
+    }
+
+    var messages: [LiveMessage] { box.value.withLock { $0.messages } }
+    var ended: Bool { box.value.withLock { $0.ended } }
+
+    /// The change messages' (group, seq, changed ids).
+    var changes: [(UUID, Int64, [UUID])] {
+        messages.compactMap {
+            if case .changes(let group, let seq, let changes, _) = $0 { (group, seq, changes.map(\.entityID)) } else { nil }
+        }
+    }
+
+    /// Waits until `condition` holds, at most `seconds`; whether it did.
+    @discardableResult
+    func wait(seconds: Double = 3, until condition: (StreamReader) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition(self), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        return condition(self)
+    }
+
+    func stop() { task.withLock { $0?.cancel() } }
+
+    deinit { stop() }
+}
+
+@Suite("Live streams, without HTTP (issue 17)")
+struct LiveUseCaseTests {
+    static func live(_ trip: Trip, heartbeat: Duration = .seconds(15)) -> LiveUseCases {
+        LiveUseCases(database: trip.database, now: { milliseconds() }, heartbeat: heartbeat)
+    }
+
+    @Test("a member's stream gets each committed change of the group once; a refused write sends nothing", arguments: TestDatabases.all)
+    func committedChanges(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            try await listening(trip.database) {
+                let reader = StreamReader(try await Self.live(trip).open(caller: trip.bo, groupID: nil, lastEventID: nil))
+                // act: Aki adds an expense; Vic (a viewer) is refused one; Aki adds another
+                let first = try await trip.create(trip.ramen("900"))
+                await #expect(throws: AppError.forbidden) { try await trip.create(trip.ramen(), by: trip.vic) }
+                let second = try await trip.create(trip.ramen("300"))
+                // validate: two messages, in order, each naming its expense, positions moving on
+                #expect(await reader.wait { $0.changes.count >= 2 }, "\(reader.messages)")
+                let changes = reader.changes
+                #expect(changes.map(\.2) == [[first.expense.id], [second.expense.id]])
+                #expect(changes.map(\.0) == [trip.groupID, trip.groupID])
+                #expect(changes[1].1 == changes[0].1 + 1)
+                guard case .changes(_, _, _, let position) = reader.messages.last else { return }
+                #expect(position.seqs[trip.groupID] == changes[1].1)
+            }
+        }
+    }
+
+    @Test("Last-Event-ID resumes with everything after it, then carries on live", arguments: TestDatabases.all)
+    func resume(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            try await listening(trip.database) {
+                let live = Self.live(trip)
+                // setup: a stream was at the present, then went away while three expenses came
+                let before = try await GroupLogStore(database: trip.database).currentSeq(groupID: trip.groupID)
+                var missed: [UUID] = []
+                for amount in ["100", "200", "300"] { missed.append(try await trip.create(trip.ramen(amount)).expense.id) }
+                // act: reconnect with the last id it had
+                let reader = StreamReader(
+                    try await live.open(
+                        caller: trip.bo, groupID: trip.groupID, lastEventID: "\(trip.groupID.uuidString).\(before)"))
+                #expect(await reader.wait { $0.changes.count >= 3 })
+                let live4 = try await trip.create(trip.ramen("400")).expense.id
+                // validate: the three missed, then the live one, nothing twice
+                #expect(await reader.wait { $0.changes.count >= 4 })
+                #expect(reader.changes.flatMap(\.2) == missed + [live4])
+            }
+        }
+    }
+
+    @Test("a removed member's stream ends within a second; so does a revoked session's", arguments: TestDatabases.all)
+    func accessLost(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            try await listening(trip.database) {
+                let live = Self.live(trip)
+                let bo = StreamReader(try await live.open(caller: trip.bo, groupID: trip.groupID, lastEventID: nil))
+                let vic = StreamReader(try await live.open(caller: trip.vic, groupID: nil, lastEventID: nil))
+                let aki = StreamReader(try await live.open(caller: trip.aki, groupID: nil, lastEventID: nil))
+                // act: Aki removes Bo; Vic's session is revoked
+                let members = MemberUseCases(database: trip.database, now: { milliseconds() })
+                _ = try await members.remove(
+                    trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki,
+                    origin: trip.origin)
+                #expect(await bo.wait(seconds: 1) { $0.ended }, "Bo's stream is still open")
+                _ = try await AccountStore(database: trip.database).revokeSession(
+                    id: trip.vic.session.id, userID: trip.vic.user.id, now: milliseconds())
+                #expect(await vic.wait(seconds: 1) { $0.ended }, "Vic's stream is still open")
+                // validate: Aki's goes on, and saw the removal
+                #expect(!aki.ended)
+                #expect(await aki.wait { $0.changes.contains { $0.2.contains(trip.boMember.uuid) } })
+            }
+        }
+    }
+
+    @Test("a stream of all groups announces a group joined later", arguments: TestDatabases.all)
+    func joined(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            try await listening(trip.database) {
+                let reader = StreamReader(try await Self.live(trip).open(caller: trip.stranger, groupID: nil, lastEventID: nil))
+                let groups = GroupUseCases(
+                    database: trip.database, now: { milliseconds() },
+                    makeInviteCode: { UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") })
+                let created = try await groups.create(
+                    EnteredGroup(name: "Zed's book", homeCurrency: "EUR"), caller: trip.stranger)
+                #expect(
+                    await reader.wait {
+                        $0.messages.contains {
+                            if case .joined(let id, _, let position) = $0 {
+                                id == created.group.id && position.seqs[id] != nil
+                            } else {
+                                false
+                            }
+                        }
+                    }, "\(reader.messages)")
+                // And follows it from there.
+                _ = try await groups.update(created.group.id, GroupPatch(name: "Zed's books"), caller: trip.stranger, origin: trip.origin)
+                #expect(await reader.wait { $0.changes.contains { $0.0 == created.group.id } })
+            }
+        }
+    }
+
+    @Test("refused up front: another group is not found, a made-up Last-Event-ID is a 422", arguments: TestDatabases.all)
+    func refusals(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let live = Self.live(trip)
+            await #expect(throws: AppError.notFound("group")) {
+                _ = try await live.open(caller: trip.stranger, groupID: trip.groupID, lastEventID: nil)
+            }
+            for bad in ["", "x", "\(trip.groupID.uuidString)", "\(trip.groupID.uuidString).-1", "a.1,b.2"] {
+                do {
+                    _ = try await live.open(caller: trip.bo, groupID: nil, lastEventID: bad)
+                    Issue.record("\(bad) was taken")
+                } catch AppError.invalid(let field, _) {
+                    #expect(field == "Last-Event-ID")
+                }
+            }
+        }
+    }
+
+    @Test("a reader that falls behind gets 'overflow' and the stream ends; writers never wait", arguments: [Database.Backend.sqlite])
+    func overflow(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let stream = try await Self.live(trip).open(caller: trip.bo, groupID: trip.groupID, lastEventID: nil)
+            // act: more events than a stream holds, while nobody reads
+            let clock = ContinuousClock()
+            let took = clock.measure {
+                trip.database.events.publish(
+                    (1...(LiveUseCases.bufferedEvents + 10)).map { .group(trip.groupID, seq: 1_000 + Int64($0)) })
+            }
+            // validate
+            var iterator = stream.makeAsyncIterator()
+            #expect(try await iterator.next() == .overflow)
+            #expect(try await iterator.next() == nil)
+            #expect(took < .milliseconds(100))
+        }
+    }
+
+    @Test("a quiet stream sends heartbeats; a session past its expiry ends it", arguments: [Database.Backend.sqlite])
+    func heartbeatAndExpiry(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let stream = try await Self.live(trip, heartbeat: .milliseconds(50)).open(
+                caller: trip.bo, groupID: nil, lastEventID: nil)
+            var iterator = stream.makeAsyncIterator()
+            #expect(try await iterator.next() == .heartbeat)
+            // A session that ends in 300 ms: its stream ends then.
+            let accounts = AccountStore(database: trip.database)
+            let token = SessionToken.generate()
+            let now = milliseconds()
+            try await accounts.createSession(
+                SessionRecord(
+                    id: UUID(), userID: trip.bo.user.id, tokenHash: SessionToken.hash(token), createdAt: now,
+                    lastUsedAt: now, expiresAt: now + 300))
+            let short = try #require(
+                try await CallerResolver(accounts: accounts, now: { milliseconds() }).resolve(token: token))
+            let reader = StreamReader(
+                try await Self.live(trip).open(caller: short, groupID: nil, lastEventID: nil))
+            #expect(await reader.wait(seconds: 2) { $0.ended })
+        }
+    }
+}

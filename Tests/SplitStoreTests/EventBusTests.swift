@@ -1,0 +1,110 @@
+import Foundation
+import SplitCore
+import SplitTestSupport
+import Synchronization
+import Testing
+
+@testable import SplitStore
+
+/// What a bus subscriber received, for tests that wait on it.
+final class ReceivedEvents: Sendable {
+    private let events = Mutex<[BusEvent]>([])
+
+    func add(_ event: BusEvent) { events.withLock { $0.append(event) } }
+    var all: [BusEvent] { events.withLock { $0 } }
+
+    /// Waits until `condition` holds of what came, or `seconds` pass; what came either way.
+    func wait(seconds: Double = 3, until condition: ([BusEvent]) -> Bool) async -> [BusEvent] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition(all), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        return all
+    }
+}
+
+@Suite("The event bus: published after commit, never for a rollback")
+struct EventBusTests {
+    static func group(_ database: Database) async throws -> UUID {
+        let now: Int64 = 1_000
+        let accounts = AccountStore(database: database)
+        let user = try await accounts.createUser(
+            UserRecord(
+                id: UUID(), email: "\(UUID())@example.com", phone: nil, displayName: "Aki", passwordHash: "x",
+                createdAt: now, updatedAt: now))
+        let (group, _) = try await GroupStore(database: database).createGroup(
+            GroupRecord(
+                id: UUID(), name: "Japan", homeCurrency: "JPY", ownerUserID: user.id, inviteCode: nil, createdAt: now,
+                updatedAt: now),
+            ownerName: "Aki")
+        return group.id
+    }
+
+    @Test("a committed group write is published with its change number; a rolled-back one is not", arguments: TestDatabases.all)
+    func afterCommitOnly(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            let groupID = try await Self.group(database)
+            try await listening(database) {
+                let received = ReceivedEvents()
+                let token = database.events.subscribe { received.add($0) }
+                defer { database.events.unsubscribe(token) }
+                // act: a write that fails after taking its change number, then one that commits
+                struct Refused: Error {}
+                await #expect(throws: Refused.self) {
+                    try await database.transaction { sql in
+                        _ = try await GroupLog.begin(sql, groupID: groupID, now: 2_000)
+                        throw Refused()
+                    }
+                }
+                let seq = try await database.transaction { sql in
+                    try #require(try await GroupLog.begin(sql, groupID: groupID, now: 2_000)).seq
+                }
+                // validate: only the committed one, once
+                let events = await received.wait { $0.contains(.group(groupID, seq: seq)) }
+                #expect(events.filter { if case .group = $0 { true } else { false } } == [.group(groupID, seq: seq)])
+                // The rolled-back write's number was given back: the committed write has it.
+                #expect(seq == 2)
+            }
+        }
+    }
+
+    @Test("a write on one server reaches the bus of another on the same PostgreSQL database")
+    func acrossServers() async throws {
+        guard TestDatabases.all.contains(.postgres) else { return }
+        try await TestDatabases.withConfiguration(.postgres) { configuration in
+            let serverA = try await Database.open(configuration, logger: TestDatabases.logger)
+            let serverB = try await Database.open(configuration, logger: TestDatabases.logger)
+            do {
+                try await Migrations.run(on: serverA)
+                let groupID = try await Self.group(serverA)
+                try await listening(serverB) {
+                    let received = ReceivedEvents()
+                    let token = serverB.events.subscribe { received.add($0) }
+                    defer { serverB.events.unsubscribe(token) }
+                    let user = UUID()
+                    let seq = try await serverA.transaction { sql in
+                        PendingEvents.note(.account(user))
+                        return try #require(try await GroupLog.begin(sql, groupID: groupID, now: 2_000)).seq
+                    }
+                    let events = await received.wait { $0.count >= 2 }
+                    #expect(Set(events) == [.group(groupID, seq: seq), .account(user)])
+                }
+            } catch {
+                try? await serverA.close()
+                try? await serverB.close()
+                throw error
+            }
+            try await serverA.close()
+            try await serverB.close()
+        }
+    }
+
+    @Test("payloads split under PostgreSQL's 8,000 bytes and read back to the same events")
+    func payloads() {
+        let events = (0..<500).map { BusEvent.group(UUID(), seq: Int64($0)) } + [.account(UUID()), .resync]
+        let payloads = BusEvent.payloads(events)
+        #expect(payloads.count > 1)
+        #expect(payloads.allSatisfy { $0.utf8.count <= 7_900 })
+        #expect(payloads.flatMap(BusEvent.parse(payload:)) == events)
+        #expect(BusEvent.parse(payload: "g nonsense 1\nx\n\ng \(UUID().uuidString) -") == [])
+    }
+}

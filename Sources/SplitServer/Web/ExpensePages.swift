@@ -198,7 +198,7 @@ extension WebApp {
             cancelURL: editing ? "/expenses/\(clientID)" : "/groups/\(scope.group.id)/expenses", clientID: clientID,
             version: version, preview: preview, errors: errors, recentCurrencies: recent, farFuture: farFuture)
         return try render(
-            "expense-form", title: body.heading, body: body, nav: scope.nav("expenses"),
+            "expense-form", title: body.heading, body: body, nav: scope.nav("expenses", live: false),
             errors: errors, errorOrder: ExpenseForm.fieldOrder)
     }
 

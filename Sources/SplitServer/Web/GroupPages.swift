@@ -33,8 +33,9 @@ extension WebApp {
 
         var activeMembers: [Components.Schemas.Member] { members.filter(\.active) }
 
-        func nav(_ current: String) -> GroupNav {
-            GroupNav(id: group.id, name: group.name, current: current, archived: group.isArchived)
+        /// The group's tabs, `current` marked; `live` pages update in place when others write.
+        func nav(_ current: String, live: Bool = true) -> GroupNav {
+            GroupNav(id: group.id, name: group.name, current: current, archived: group.isArchived, live: live)
         }
     }
 

@@ -105,7 +105,7 @@ extension WebApp {
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, newID: UUID().uuidString,
             errors: errors)
         return try render(
-            "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members"),
+            "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members", live: false),
             errors: errors)
     }
 
@@ -261,7 +261,7 @@ extension WebApp {
             isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID().uuidString,
             errors: errors)
         return try render(
-            "settings", title: "Settings · \(scope.group.name)", body: body, nav: scope.nav("settings"),
+            "settings", title: "Settings · \(scope.group.name)", body: body, nav: scope.nav("settings", live: false),
             errors: errors)
     }
 

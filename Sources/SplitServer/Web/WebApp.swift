@@ -154,10 +154,14 @@ struct WebApp: Sendable {
         let members: Bool
         let settings: Bool
         let archived: Bool
+        /// The page follows the group's live stream and updates in place (issue 17); off where
+        /// the page is mostly a form being typed into.
+        let live: Bool
 
-        init(id: String, name: String, current: String, archived: Bool = false) {
+        init(id: String, name: String, current: String, archived: Bool = false, live: Bool = true) {
             self.id = id
             self.name = name
+            self.live = live
             overview = current == "overview"
             expenses = current == "expenses"
             balances = current == "balances"

@@ -113,17 +113,112 @@ document.documentElement.classList.add("js");
   });
 })();
 
-// "Mark unpaid" asks for a reason when none was typed.
-document.querySelectorAll("form[data-needs-reason]").forEach(function (form) {
-  form.addEventListener("submit", function (event) {
-    const field = form.querySelector("input[name=reason]");
-    if (field && !field.value.trim()) {
-      const reason = window.prompt(form.getAttribute("data-needs-reason"));
-      if (reason === null) { event.preventDefault(); return; }
-      field.value = reason;
-    }
-  });
+// "Mark unpaid" asks for a reason when none was typed. (Listened for on the document, so it
+// holds for forms a live update puts on the page.)
+document.addEventListener("submit", function (event) {
+  const form = event.target.closest && event.target.closest("form[data-needs-reason]");
+  if (!form) return;
+  const field = form.querySelector("input[name=reason]");
+  if (field && !field.value.trim()) {
+    const reason = window.prompt(form.getAttribute("data-needs-reason"));
+    if (reason === null) { event.preventDefault(); return; }
+    field.value = reason;
+  }
 });
+
+// Live pages (overview, expenses, an expense, settle up): when someone else changes the group,
+// the page fetches itself again and swaps in what changed, without a reload. A part of the page
+// where something is being typed or chosen is left alone until it is done with; focus stays on
+// the control it was on; a screen reader hears one polite line. Without EventSource (or
+// JavaScript) the page is as it was: reload to see changes.
+(function () {
+  const main = document.getElementById("main");
+  const group = main && main.getAttribute("data-live-group");
+  const status = document.getElementById("live-status");
+  if (!group || !window.EventSource || !window.fetch || !window.DOMParser) return;
+  let timer = null;
+  let running = false;
+  let again = false;
+
+  // A part holds input in progress: a field being typed in, or a control changed and not sent.
+  function busy(element) {
+    const active = document.activeElement;
+    if (active && element.contains(active) && active.matches("input:not([type=hidden]):not([type=submit]), textarea, select")) return true;
+    return Array.prototype.some.call(element.querySelectorAll("input, textarea, select"), function (control) {
+      if (control.type === "hidden" || control.type === "submit") return false;
+      if (control.type === "checkbox" || control.type === "radio") return control.checked !== control.defaultChecked;
+      if (control.tagName === "SELECT") {
+        return Array.prototype.some.call(control.options, function (option) { return option.selected !== option.defaultSelected; });
+      }
+      return control.value !== control.defaultValue;
+    });
+  }
+
+  function announce(text) {
+    if (!status) return;
+    status.textContent = "";
+    setTimeout(function () { status.textContent = text; }, 50);
+  }
+
+  function apply(html) {
+    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
+    if (!fresh) return false;
+    const now = Array.prototype.slice.call(main.children);
+    const next = Array.prototype.slice.call(fresh.children);
+    const focusedID = document.activeElement && document.activeElement.id;
+    let changed = false;
+    let waiting = false;
+    if (now.length === next.length) {
+      now.forEach(function (element, index) {
+        if (element.isEqualNode(next[index])) return;
+        if (busy(element)) { waiting = true; return; }
+        element.replaceWith(document.importNode(next[index], true));
+        changed = true;
+      });
+    } else if (now.some(busy)) {
+      waiting = true;
+    } else {
+      main.replaceChildren.apply(main, next.map(function (element) { return document.importNode(element, true); }));
+      changed = true;
+    }
+    if (changed && focusedID && document.getElementById(focusedID) && document.activeElement === document.body) {
+      document.getElementById(focusedID).focus({ preventScroll: true });
+    }
+    if (changed) announce("Updated: someone in the group made a change.");
+    return waiting;
+  }
+
+  function refresh() {
+    if (running) { again = true; return; }
+    running = true;
+    fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (response) {
+        if (response.status === 404) {
+          announce("This was deleted by someone in the group.");
+          return null;
+        }
+        return response.ok && !response.redirected ? response.text() : null;
+      })
+      .then(function (html) {
+        // Input in progress: try again once it is done with.
+        if (html !== null && apply(html)) main.addEventListener("focusout", schedule, { once: true });
+      })
+      .catch(function () { /* offline: the next change tries again */ })
+      .then(function () {
+        running = false;
+        if (again) { again = false; schedule(); }
+      });
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 150);
+  }
+
+  const source = new EventSource("/api/events?groupId=" + encodeURIComponent(group));
+  ["change", "resync"].forEach(function (name) { source.addEventListener(name, schedule); });
+  window.addEventListener("pagehide", function () { source.close(); });
+})();
 
 // The invite link: Copy puts it on the clipboard; Share opens the phone's share sheet where
 // the browser has one (Web Share API). Without JavaScript the link is there to select.

@@ -486,6 +486,7 @@ def run(base):
         shoot(ben, "viewer-balances")
         ben.get(f"{base}/groups/{group}/expenses/new")
         check("Not allowed" in main_text(ben), "a viewer who types the URL gets a friendly refusal")
+        ben.get_log("browser")  # that page's own 403 is expected
 
         # Cho gets an account and claims his name: it has expenses, so Aki confirms first.
         cho = browser()
@@ -527,6 +528,24 @@ def run(base):
         aki.get(f"{base}/groups/{group}/members")
         click(aki, aki.find_element(By.CSS_SELECTOR, "#removed-members button"))
         check(not aki.find_elements(By.ID, "removed-members"), "Restore brings Cho back")
+
+        # Live (issue 17): Ben (a viewer now) has the expense list open and is typing a filter
+        # when Aki adds an expense. It shows up without a reload; what Ben typed, and his cursor, stay.
+        ben.get(f"{base}/groups/{group}/expenses")
+        ben.execute_script("window.sameDocument = true")
+        tap(ben, ben.find_element(By.CSS_SELECTOR, "details.card summary"))
+        query = ben.find_element(By.ID, "q")
+        tap(ben, query)
+        query.send_keys("tax")
+        add_expense(aki, base, group, "Taxi to Narita", "1800", "JPY", "equal")
+        WebDriverWait(ben, 10).until(lambda d: "Taxi to Narita" in d.find_element(By.ID, "expense-list").text)
+        check(ben.execute_script("return window.sameDocument === true"), "the list updated without a reload")
+        check(ben.find_element(By.ID, "q").get_attribute("value") == "tax", "the half-typed filter is kept")
+        check(ben.switch_to.active_element.get_attribute("id") == "q", "the cursor stays in the filter")
+        announced = WebDriverWait(ben, 5).until(
+            lambda d: d.find_element(By.ID, "live-status").get_attribute("textContent"))
+        check("Updated" in announced, f"a screen reader hears that the page was updated: {announced!r}")
+        shoot(ben, "expenses-live-update")
 
         # A forged POST (no token, or someone else's) is refused and changes nothing.
         cookies = aki.get_cookies()

@@ -118,6 +118,9 @@ public struct LiveStream: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator { Iterator(state: state) }
 
+    /// Ends the stream from outside (the server shutting down): the reader gets nil next.
+    public func end() { state.subscription.cancel() }
+
     final class State: @unchecked Sendable {
         // Used by the one iterator only (a stream is iterated once), so no lock.
         let cases: LiveUseCases

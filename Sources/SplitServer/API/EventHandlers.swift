@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import ServiceLifecycle
 import SplitAPI
 import SplitApp
 import SplitCore
@@ -60,15 +61,26 @@ enum ServerSentEvents {
         let first: [ArraySlice<UInt8>]
         let rest: LiveStream
 
-        func makeAsyncIterator() -> Iterator { Iterator(first: first[...], rest: rest.makeAsyncIterator()) }
+        func makeAsyncIterator() -> Iterator {
+            Iterator(first: first[...], stream: rest, rest: rest.makeAsyncIterator())
+        }
 
         struct Iterator: AsyncIteratorProtocol {
             var first: ArraySlice<ArraySlice<UInt8>>
+            let stream: LiveStream
             var rest: LiveStream.Iterator
 
             mutating func next() async throws -> ArraySlice<UInt8>? {
                 if let head = first.popFirst() { return head }
-                guard let message = try await rest.next() else { return nil }
+                // A stream never ends by itself: on shutdown it ends here, so the server can
+                // drain (clients reconnect to another server with their last id).
+                let stream = stream
+                let message = try await withGracefulShutdownHandler {
+                    try await rest.next()
+                } onGracefulShutdown: {
+                    stream.end()
+                }
+                guard let message else { return nil }
                 return ArraySlice(Array(ServerSentEvents.frame(message).utf8))
             }
         }

@@ -187,12 +187,23 @@ struct RequestInfoMiddleware: RouterMiddleware {
         let forwarded = request.headers[values: .init("X-Forwarded-For")!]
         let path = request.uri.path
         let isAPI = path.hasPrefix("/api/") || path.hasPrefix("/auth/")
+        var authorization = request.headers[.authorization]
+        // The web's live pages follow the stream with their session cookie (EventSource cannot
+        // send headers). Only there, and it only reads: no other API route takes the cookie, so
+        // no page of another site can make the API write with it.
+        if authorization == nil, path == "/api/events", request.method == .get,
+            let cookie = request.cookies[
+                WebRequest.sessionCookie(secure: addresses.isSecure(request, peer: context.remoteAddress?.ipAddress))],
+            let token = WebMiddleware.plausibleToken(cookie.value)
+        {
+            authorization = "Bearer \(token)"
+        }
         let info = RequestInfo(
             requestID: context.id,
             clientAddress: addresses.resolve(peer: context.remoteAddress?.ipAddress, forwardedFor: forwarded),
             caller: isAPI
                 ? try await CallerState.resolve(
-                    authorization: request.headers[.authorization],
+                    authorization: authorization,
                     isWrite: path.hasPrefix("/api/") && ![.get, .head, .options].contains(request.method),
                     with: callers)
                 : .anonymous,

@@ -82,6 +82,23 @@ struct ConnectionGuardTests {
             return String(decoding: received, as: UTF8.self)
         }
 
+        /// What came until `marker` did (or the connection closed, or `seconds` passed): for
+        /// answers that do not end, like a live stream.
+        func read(until marker: String, within seconds: Double = 5) async -> String {
+            await offPool {
+                let start = Date()
+                var received: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while Date().timeIntervalSince(start) < seconds {
+                    if String(decoding: received, as: UTF8.self).contains(marker) { break }
+                    let count = recv(self.fd, &buffer, buffer.count, 0)
+                    if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { break }
+                    if count > 0 { received += buffer.prefix(count) }
+                }
+                return String(decoding: received, as: UTF8.self)
+            }
+        }
+
         private func blockingReadUntilClosed() -> (text: String?, seconds: Double) {
             let start = Date()
             var received: [UInt8] = []

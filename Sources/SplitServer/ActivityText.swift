@@ -26,8 +26,12 @@ enum ActivityText {
         case "expense.updated": return "\(actor) changed \(subject) (\(money ?? ""))"
         case "expense.deleted": return "\(actor) deleted \(subject)"
         case "expense.restored": return "\(actor) restored \(subject)"
-        case "share.marked_paid": return "\(actor) marked a share of \(subject) paid"
-        case "share.marked_unpaid": return "\(actor) marked a share of \(subject) unpaid"
+        case "share.marked_paid": return "\(actor) marked a share of \(subject) paid" + because(event.reason)
+        case "share.marked_unpaid": return "\(actor) marked a share of \(subject) unpaid" + because(event.reason)
+        case "member.removed": return "\(actor) removed \(subject) from the group"
+        case "member.restored": return "\(actor) brought \(subject) back into the group"
+        case "member.role_changed": return "\(actor) made \(subject) \(event.role.map(roleName) ?? "a member")"
+        case "member.rights_changed": return "\(actor) changed what \(subject) may do"
         case "settlement.recorded": return "\(actor) recorded a transfer of \(money ?? "")"
         case "settlement.deleted": return "\(actor) deleted a transfer of \(money ?? "")"
         case "rates.updated": return "\(actor) set \(event.count ?? 0) exchange rate(s)"
@@ -36,6 +40,20 @@ enum ActivityText {
         case "category.deleted": return "\(actor) deleted category \(subject)"
         case "category.reordered": return "\(actor) reordered the categories"
         default: return "\(actor): \(record.action)"
+        }
+    }
+
+    private static func because(_ reason: String?) -> String {
+        guard let reason, !reason.isEmpty else { return "" }
+        return ": “\(reason)”"
+    }
+
+    private static func roleName(_ role: String) -> String {
+        switch role {
+        case "admin": "an admin"
+        case "viewer": "a viewer"
+        case "owner": "the owner"
+        default: "a member"
         }
     }
 }

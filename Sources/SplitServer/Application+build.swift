@@ -48,6 +48,7 @@ public func buildApplication(
             joinLimit: configuration.limits.joinAddress),
         memberUseCases: MemberUseCases(database: database, now: now), feedUseCases: FeedUseCases(database: database),
         liveUseCases: LiveUseCases(database: database, now: now),
+        notificationUseCases: NotificationUseCases(database: database, now: now),
         configuration: configuration, now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)

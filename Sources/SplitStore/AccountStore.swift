@@ -176,6 +176,8 @@ public struct AccountStore: Sendable {
             PendingEvents.note(.account(userID))
             try await sql.raw("DELETE FROM idempotency_keys WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw("DELETE FROM member_claims WHERE user_id = \(bind: userID.text)").run()
+            try await sql.raw("DELETE FROM notifications WHERE user_id = \(bind: userID.text)").run()
+            try await sql.raw("DELETE FROM notification_settings WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw(
                 """
                 UPDATE users SET email = \(bind: "deleted-\(userID.text)@invalid"), phone = NULL,

@@ -17,14 +17,20 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public var count: Int?
     /// `member.joined`: the name-only member the user claimed.
     public var asMember: String?
+    /// `member.role_changed`: the new role.
+    public var role: String?
+    /// `share.marked_paid`/`marked_unpaid`: the reason given.
+    public var reason: String?
     /// A line written before events were structured whose words could not be read back into
     /// data: kept exactly as written, shown as is.
     public var legacyText: String?
 
     public init(
         subject: String? = nil, amount: Int64? = nil, currency: String? = nil, count: Int? = nil,
-        asMember: String? = nil, legacyText: String? = nil
+        asMember: String? = nil, role: String? = nil, reason: String? = nil, legacyText: String? = nil
     ) {
+        self.role = role
+        self.reason = reason
         self.subject = subject
         self.amount = amount
         self.currency = currency
@@ -36,7 +42,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public static let currentVersion = 1
 
     enum CodingKeys: String, CodingKey {
-        case version = "v", subject, amount, currency, count, asMember, legacyText
+        case version = "v", subject, amount, currency, count, asMember, role, reason, legacyText
     }
 
     public init(from decoder: any Decoder) throws {
@@ -51,6 +57,8 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         currency = try container.decodeIfPresent(String.self, forKey: .currency)
         count = try container.decodeIfPresent(Int.self, forKey: .count)
         asMember = try container.decodeIfPresent(String.self, forKey: .asMember)
+        role = try container.decodeIfPresent(String.self, forKey: .role)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
         legacyText = try container.decodeIfPresent(String.self, forKey: .legacyText)
     }
 
@@ -62,6 +70,8 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         try container.encodeIfPresent(currency, forKey: .currency)
         try container.encodeIfPresent(count, forKey: .count)
         try container.encodeIfPresent(asMember, forKey: .asMember)
+        try container.encodeIfPresent(role, forKey: .role)
+        try container.encodeIfPresent(reason, forKey: .reason)
         try container.encodeIfPresent(legacyText, forKey: .legacyText)
     }
 

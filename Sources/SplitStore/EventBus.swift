@@ -9,6 +9,8 @@ public enum BusEvent: Sendable, Hashable {
     /// Something about an account changed that a stream must check again: a session revoked,
     /// the account deactivated or deleted, a group joined.
     case account(UUID)
+    /// Something new is in this account's notification inbox.
+    case inbox(UUID)
     /// Events may have been missed (the PostgreSQL listener reconnected): every stream checks
     /// its groups against the change feed.
     case resync
@@ -18,6 +20,7 @@ public enum BusEvent: Sendable, Hashable {
         switch self {
         case .group(let id, let seq): "g \(id.text) \(seq)"
         case .account(let id): "a \(id.text)"
+        case .inbox(let id): "n \(id.text)"
         case .resync: "r"
         }
     }
@@ -31,6 +34,9 @@ public enum BusEvent: Sendable, Hashable {
         case ("a", 2):
             guard let id = UUID(uuidString: String(parts[1])) else { return nil }
             self = .account(id)
+        case ("n", 2):
+            guard let id = UUID(uuidString: String(parts[1])) else { return nil }
+            self = .inbox(id)
         case ("r", 1):
             self = .resync
         default:

@@ -41,8 +41,8 @@ public struct ExpenseStore: Sendable {
                 try await log.changed(.expense, expense.id, sql)
                 try await log.activity(
                     actor, "expense.created", .expense, expense.id,
-                    ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency), sql
-                )
+                    ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency),
+                    concerning: expense.memberIDs, sql)
                 return (expense, try render(expense))
             }
         }
@@ -88,7 +88,8 @@ public struct ExpenseStore: Sendable {
             try await log.changed(.expense, next.id, isDeleted: next.isDeleted, sql)
             try await log.activity(
                 actor, "expense.updated", .expense, next.id,
-                ActivityEvent(subject: next.description, amount: next.amount, currency: next.currency), sql)
+                ActivityEvent(subject: next.description, amount: next.amount, currency: next.currency),
+                concerning: current.memberIDs + next.memberIDs, sql)
             return .written(next)
         }
     }
@@ -122,7 +123,7 @@ public struct ExpenseStore: Sendable {
             try await log.changed(.expense, id, isDeleted: isDeleted, sql)
             try await log.activity(
                 actor, isDeleted ? "expense.deleted" : "expense.restored", .expense, id,
-                ActivityEvent(subject: expense.description), sql)
+                ActivityEvent(subject: expense.description), concerning: expense.memberIDs, sql)
             return .written(expense)
         }
     }
@@ -202,7 +203,8 @@ public struct ExpenseStore: Sendable {
             try await log.changed(.expense, expense.id, sql)
             try await log.activity(
                 actor, isPaid ? "share.marked_paid" : "share.marked_unpaid", .expense, expense.id,
-                ActivityEvent(subject: expense.description), sql)
+                ActivityEvent(subject: expense.description, reason: reason),
+                concerning: [share.memberID] + expense.payers.map(\.memberID), sql)
             return (share, true)
         }
     }

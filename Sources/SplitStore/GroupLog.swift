@@ -103,19 +103,43 @@ public struct GroupLog: Sendable {
         ).run()
     }
 
-    /// Appends one line to the activity list (append-only, DESIGN §6).
+    /// Appends one line to the activity list (append-only, DESIGN §6), and puts it in the
+    /// notification inbox of every account it is for (issue 17): members whose setting is "all",
+    /// and members `concerning` it (who owe or are owed in it, whose share or transfer it is, who
+    /// was added, removed or given a role) whose setting is "mine", the default. Never the actor's
+    /// own account.
     func activity(
         _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
-        _ sql: any SQLDatabase
+        concerning: [UUID] = [], _ sql: any SQLDatabase
     ) async throws {
+        let activityID = UUID().text
         try await sql.raw(
             """
             INSERT INTO activity (id, group_id, seq, actor_user_id, actor_name, action, entity, entity_id, details, at)
-            VALUES (\(bind: UUID().text), \(bind: groupID.text), \(bind: seq), \(bind: actor?.userID.text),
+            VALUES (\(bind: activityID), \(bind: groupID.text), \(bind: seq), \(bind: actor?.userID.text),
                     \(bind: actor?.name ?? ""), \(bind: action), \(bind: entity.rawValue), \(bind: id.text),
                     \(bind: event.json), \(bind: now))
             """
         ).run()
+        // "" stands for nobody where a list must not be empty.
+        let concerned = Set(concerning.map(\.text)).sorted()
+        let recipients = try await sql.raw(
+            """
+            INSERT INTO notifications (user_id, activity_id, group_id, created_at)
+            SELECT m.user_id, \(bind: activityID), \(bind: groupID.text), \(bind: now) FROM members m
+            LEFT JOIN notification_settings s ON s.user_id = m.user_id AND s.group_id = m.group_id
+            WHERE m.group_id = \(bind: groupID.text) AND m.user_id IS NOT NULL
+                  AND m.user_id <> \(bind: actor?.userID.text ?? "")
+                  AND (m.is_active = \(bind: true) OR m.id IN (\(binds: concerned.isEmpty ? [""] : concerned)))
+                  AND (COALESCE(s.level, 'mine') = 'all'
+                       OR (COALESCE(s.level, 'mine') = 'mine' AND m.id IN (\(binds: concerned.isEmpty ? [""] : concerned))))
+            RETURNING user_id
+            """
+        ).all()
+        // Each recipient's streams hear of it (the bell's count).
+        for row in recipients {
+            PendingEvents.note(.inbox(try row.decodeUUID("user_id")))
+        }
     }
 }
 
@@ -194,16 +218,20 @@ public struct GroupLogStore: Sendable {
                 ORDER BY seq DESC, id DESC LIMIT \(bind: limit)
                 """
             ).all()
-        }.map { row in
-            ActivityRecord(
-                id: try row.decodeUUID("id"), seq: try row.decode(column: "seq", as: Int64.self),
-                actorUserID: try row.decode(column: "actor_user_id", as: String?.self).flatMap(UUID.init(uuidString:)),
-                actorName: try row.decode(column: "actor_name", as: String.self),
-                action: try row.decode(column: "action", as: String.self),
-                entity: ChangeEntity(rawValue: try row.decode(column: "entity", as: String.self)) ?? .group,
-                entityID: try row.decodeUUID("entity_id"),
-                event: try ActivityEvent.decode(try row.decode(column: "details", as: String.self)),
-                at: try row.decode(column: "at", as: Int64.self))
-        }
+        }.map(ActivityRecord.init(row:))
+    }
+}
+
+extension ActivityRecord {
+    init(row: any SQLRow) throws {
+        self.init(
+            id: try row.decodeUUID("id"), seq: try row.decode(column: "seq", as: Int64.self),
+            actorUserID: try row.decode(column: "actor_user_id", as: String?.self).flatMap(UUID.init(uuidString:)),
+            actorName: try row.decode(column: "actor_name", as: String.self),
+            action: try row.decode(column: "action", as: String.self),
+            entity: ChangeEntity(rawValue: try row.decode(column: "entity", as: String.self)) ?? .group,
+            entityID: try row.decodeUUID("entity_id"),
+            event: try ActivityEvent.decode(try row.decode(column: "details", as: String.self)),
+            at: try row.decode(column: "at", as: Int64.self))
     }
 }

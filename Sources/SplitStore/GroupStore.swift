@@ -141,7 +141,8 @@ public struct GroupStore: Sendable {
             try await Self.insert(member, sql)
             try await log?.changed(.member, member.id, sql)
             try await log?.activity(
-                actor, "member.added", .member, member.id, ActivityEvent(subject: member.name), sql)
+                actor, "member.added", .member, member.id, ActivityEvent(subject: member.name), concerning: [member.id],
+                sql)
         }
     }
 
@@ -247,6 +248,7 @@ public struct GroupStore: Sendable {
     ) async throws -> VersionedWrite<MemberRecord>? {
         try await database.transaction { sql in
             let log = try await GroupLog.begin(sql, groupID: member.groupID, now: now, actor: actor)
+            let before = try await Self.member(id: member.id, groupID: member.groupID, sql)
             let updated = try await sql.raw(
                 """
                 UPDATE members SET name = \(bind: member.name), role = \(bind: member.role.rawValue),
@@ -259,11 +261,31 @@ public struct GroupStore: Sendable {
                 """
             ).first()
             if let updated {
+                let after = try MemberRecord(row: updated)
                 try await log?.changed(.member, member.id, sql)
-                return .written(try MemberRecord(row: updated))
+                if let before, let action = Self.activityAction(before: before, after: after) {
+                    try await log?.activity(
+                        actor, action, .member, member.id,
+                        ActivityEvent(subject: after.name, role: action == "member.role_changed" ? after.role.rawValue : nil),
+                        concerning: [member.id], sql)
+                }
+                return .written(after)
             }
             return try await Self.member(id: member.id, groupID: member.groupID, sql).map { .stale($0) }
         }
+    }
+
+    /// What an update of a member did, for the activity list: removed, restored, a new role, or
+    /// other rights; nil for a rename or nothing.
+    static func activityAction(before: MemberRecord, after: MemberRecord) -> String? {
+        if before.isActive != after.isActive { return after.isActive ? "member.restored" : "member.removed" }
+        if before.role != after.role { return "member.role_changed" }
+        if (before.canAddExpenses, before.canEditOwnExpenses, before.canEditAllExpenses, before.canMarkPaid)
+            != (after.canAddExpenses, after.canEditOwnExpenses, after.canEditAllExpenses, after.canMarkPaid)
+        {
+            return "member.rights_changed"
+        }
+        return nil
     }
 
     /// The member with that id in that group; nil for an unknown id or another group's member.

@@ -493,6 +493,34 @@ public enum Migrations {
             id: "0015_expenses_charged",
             statements: ["CREATE INDEX expenses_charged ON expenses (group_id) WHERE home_amount IS NOT NULL"]
         ),
+        Migration(
+            // Each account's notification inbox (issue 17): an activity line it is for, read or
+            // not; and per group how much of the group's activity the account wants there.
+            id: "0016_notifications",
+            statements: [
+                """
+                CREATE TABLE notifications (
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    activity_id TEXT NOT NULL REFERENCES activity (id),
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    created_at BIGINT NOT NULL,
+                    read_at BIGINT,
+                    PRIMARY KEY (user_id, activity_id)
+                )
+                """,
+                "CREATE INDEX notifications_by_user ON notifications (user_id, created_at, activity_id)",
+                "CREATE INDEX notifications_unread ON notifications (user_id) WHERE read_at IS NULL",
+                """
+                CREATE TABLE notification_settings (
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    level TEXT NOT NULL CHECK (level IN ('all', 'mine', 'none')),
+                    updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (user_id, group_id)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

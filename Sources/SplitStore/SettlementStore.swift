@@ -78,7 +78,8 @@ public struct SettlementStore: Sendable {
                 try await log.changed(.settlement, settlement.id, sql)
                 try await log.activity(
                     actor, "settlement.recorded", .settlement, settlement.id,
-                    ActivityEvent(amount: settlement.amount, currency: settlement.currency), sql)
+                    ActivityEvent(amount: settlement.amount, currency: settlement.currency),
+                    concerning: [settlement.fromMemberID, settlement.toMemberID], sql)
                 return (settlement, try render(settlement))
             }
         }
@@ -131,7 +132,8 @@ public struct SettlementStore: Sendable {
             try await log.changed(.settlement, id, isDeleted: true, sql)
             try await log.activity(
                 actor, "settlement.deleted", .settlement, id,
-                ActivityEvent(amount: settlement.amount, currency: settlement.currency), sql)
+                ActivityEvent(amount: settlement.amount, currency: settlement.currency),
+                concerning: [settlement.fromMemberID, settlement.toMemberID], sql)
             return settlement
         }
     }

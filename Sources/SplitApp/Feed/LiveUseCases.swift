@@ -42,6 +42,8 @@ public enum LiveMessage: Sendable, Equatable {
     case joined(groupID: UUID, seq: Int64, position: LivePosition)
     /// More changed in a group than a stream sends as events: sync it with the change feed.
     case resync(groupID: UUID, seq: Int64, position: LivePosition)
+    /// Something new is in the caller's notification inbox.
+    case notification
     /// The stream fell behind and ends: reconnect with the last event id.
     case overflow
     /// Nothing happened for a while (keeps proxies from closing the connection).
@@ -168,6 +170,8 @@ public struct LiveStream: AsyncSequence, Sendable {
             case .bus(.group(let id, let seq)):
                 guard let from = state.position.seqs[id], seq > from else { return }
                 try await catchUp(id, from: from)
+            case .bus(.inbox):
+                state.outbox.append(.notification)
             case .bus(.account):
                 guard try await cases.accounts.isSessionLive(id: state.caller.session.id, now: cases.now()) else {
                     return end()
@@ -281,7 +285,7 @@ final class LiveSubscription: @unchecked Sendable {
             $0 = bus.subscribe { event in
                 switch event {
                 case .group(let id, _): guard shared.groups.withLock({ $0.contains(id) }) else { return }
-                case .account(let id): guard id == userID else { return }
+                case .account(let id), .inbox(let id): guard id == userID else { return }
                 case .resync: break
                 }
                 if case .dropped = inbox.yield(.bus(event)) { shared.overflowed.store(true, ordering: .relaxed) }

@@ -19,6 +19,7 @@ struct APIHandler: APIProtocol {
     let memberUseCases: MemberUseCases
     let feedUseCases: FeedUseCases
     let liveUseCases: LiveUseCases
+    let notificationUseCases: NotificationUseCases
     let configuration: ServerConfiguration
     let now: @Sendable () -> Int64
 

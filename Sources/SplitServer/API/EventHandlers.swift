@@ -44,6 +44,8 @@ enum ServerSentEvents {
             return event("joined", id: position, data: #"{"groupId":"\#(groupID.text)","seq":\#(seq)}"#)
         case .resync(let groupID, let seq, let position):
             return event("resync", id: position, data: #"{"groupId":"\#(groupID.text)","seq":\#(seq)}"#)
+        case .notification:
+            return "event: notification\ndata: {}\n\n"
         case .overflow:
             return "event: overflow\ndata: {}\n\n"
         case .heartbeat:

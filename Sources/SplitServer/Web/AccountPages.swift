@@ -97,6 +97,6 @@ extension WebApp {
                 )
             },
             hasOthers: sessions.contains { $0.id != caller.session.id }, notice: notice, errors: errors)
-        return try render("account", title: "Your account", body: body, errors: errors, status: status)
+        return try await render("account", title: "Your account", body: body, errors: errors, status: status)
     }
 }

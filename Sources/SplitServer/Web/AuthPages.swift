@@ -46,7 +46,7 @@ extension WebApp {
         if request.uri.queryParameters["deleted"] != nil {
             body.notice = "Your account is deleted. Your groups keep your name and what you paid and owed."
         }
-        return try render("login", title: "Log in", body: body, signedIn: false)
+        return try await render("login", title: "Log in", body: body, signedIn: false)
     }
 
     func login(_ request: Request) async throws -> Response {
@@ -60,7 +60,7 @@ extension WebApp {
             return await signedIn(token: started.token, next: next)
         } catch {
             let errors = try Self.formErrors(error, shown: ["password"], including: [401])
-            return try render(
+            return try await render(
                 "login", title: "Log in", body: authBody(next: next, emailOrPhone: emailOrPhone, errors: errors),
                 signedIn: false, errors: errors, status: Self.status(of: error))
         }
@@ -70,7 +70,7 @@ extension WebApp {
         let next = request.uri.queryParameters["next"].map(String.init)
         var body = authBody(next: next)
         body.joining = await joining(next)
-        return try render("register", title: "Create an account", body: body, signedIn: false)
+        return try await render("register", title: "Create an account", body: body, signedIn: false)
     }
 
     func register(_ request: Request) async throws -> Response {
@@ -87,7 +87,7 @@ extension WebApp {
             return await signedIn(token: started.token, next: next)
         } catch {
             let errors = try Self.formErrors(error, shown: ["displayName", "email", "password"])
-            return try render(
+            return try await render(
                 "register", title: "Create an account",
                 body: authBody(next: next, displayName: displayName, email: email, errors: errors), signedIn: false,
                 errors: errors, errorOrder: ["displayName", "email", "password"], status: Self.status(of: error))

@@ -92,7 +92,7 @@ extension WebApp {
             nextURL: nextURL,
             filtered: ["category", "member", "from", "to", "q", "deleted"].contains { param($0) != nil },
             errors: errors)
-        return try render(
+        return try await render(
             "expenses", title: "Expenses · \(scope.group.name)", body: body, nav: scope.nav("expenses"),
             errors: errors)
     }
@@ -197,7 +197,7 @@ extension WebApp {
             action: editing ? "/expenses/\(clientID)/edit" : "/groups/\(scope.group.id)/expenses",
             cancelURL: editing ? "/expenses/\(clientID)" : "/groups/\(scope.group.id)/expenses", clientID: clientID,
             version: version, preview: preview, errors: errors, recentCurrencies: recent, farFuture: farFuture)
-        return try render(
+        return try await render(
             "expense-form", title: body.heading, body: body, nav: scope.nav("expenses", live: false),
             errors: errors, errorOrder: ExpenseForm.fieldOrder)
     }
@@ -372,7 +372,7 @@ extension WebApp {
             shares: shares, deleted: expense.isDeleted,
             canEdit: scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)),
             version: expense.version)
-        return try render("expense", title: expense.description, body: body, nav: scope.nav("expenses"))
+        return try await render("expense", title: expense.description, body: body, nav: scope.nav("expenses"))
     }
 
     /// `a >= b` for two non-negative amounts of one currency as the API writes them.

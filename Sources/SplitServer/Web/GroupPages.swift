@@ -95,7 +95,7 @@ extension WebApp {
                 id: $0.id, name: $0.name, homeCurrency: $0.homeCurrency, role: WebFormat.role($0.myRole),
                 archived: $0.isArchived)
         }
-        return try render(
+        return try await render(
             "groups", title: "My groups",
             body: GroupsBody(
                 groups: rows, currencies: Self.currencyOptions(selected: currency), newID: UUID().uuidString,
@@ -153,7 +153,7 @@ extension WebApp {
         guard try WebRequest.get().sessionToken != nil else {
             return Self.redirect("/login?next=\(Self.queryEscape("/join/\(code)"))")
         }
-        return try render("join", title: "Join a group", body: try await joinBody(code: code))
+        return try await render("join", title: "Join a group", body: try await joinBody(code: code))
     }
 
     func join(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -171,12 +171,12 @@ extension WebApp {
                     "You asked to join “\(groupName)” as \(claim.memberName). \(claim.memberName) already has "
                     + "expenses or transfers, so an owner or admin of the group confirms it is you first. "
                     + "The group appears in your list once they do."
-                return try render("join", title: "Join a group", body: try await joinBody(code: code, pending: next))
+                return try await render("join", title: "Join a group", body: try await joinBody(code: code, pending: next))
             }
         } catch let refusal as AppError {
             let error = APIError(refusal)
             guard error.status == .notFound || error.status == .conflict else { throw refusal }
-            return try render(
+            return try await render(
                 "join", title: "Join a group", body: try await joinBody(code: code, errors: ["form": error.message]),
                 status: error.status)
         }
@@ -256,6 +256,6 @@ extension WebApp {
             activity: activity.map {
                 .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
             })
-        return try render("overview", title: scope.group.name, body: body, nav: scope.nav("overview"))
+        return try await render("overview", title: scope.group.name, body: body, nav: scope.nav("overview"))
     }
 }

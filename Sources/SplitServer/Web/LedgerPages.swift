@@ -173,7 +173,7 @@ extension WebApp {
             // Alone in the group there is nobody to pay (no "Aki → Aki").
             canRecord: scope.may(.recordSettlement(isParty: true)) && parties.count > 1, clientID: UUID().uuidString, errors: errors,
             amount: form?["amount"] ?? "", note: form?["note"] ?? "")
-        return try render(
+        return try await render(
             "balances", title: "Settle up · \(scope.group.name)", body: body, nav: scope.nav("balances"),
             errors: errors)
     }

@@ -104,7 +104,7 @@ extension WebApp {
             }, hasClaims: !claims.isEmpty, canAdd: canAdd,
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, newID: UUID().uuidString,
             errors: errors)
-        return try render(
+        return try await render(
             "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members", live: false),
             errors: errors)
     }
@@ -233,7 +233,15 @@ extension WebApp {
         let isOwner: Bool
         let archived: Bool
         let newID: String
+        /// The caller's own notification setting for this group: (value, label, selected).
+        let levels: [Option]
         let errors: [String: String]
+
+        struct Option: Sendable {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
     }
 
     func settingsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -247,6 +255,10 @@ extension WebApp {
             .map(Components.Schemas.Category.init)
         let rates = try await ledger.rates(groupID: groupUUID, caller: try caller()).map(Components.Schemas.Rate.init)
         let canUpdate = scope.may(.updateGroup)
+        let level = try await api.notificationUseCases.level(groupID: groupUUID, caller: try caller())
+        let levels: [(NotificationLevel, String)] = [
+            (.mine, "What concerns me"), (.all, "Everything in this group"), (.none, "Nothing"),
+        ]
         let body = SettingsBody(
             groupID: groupID, name: scope.group.name, version: scope.group.version,
             currencies: Self.currencyOptions(selected: scope.group.homeCurrency), canUpdate: canUpdate,
@@ -259,8 +271,8 @@ extension WebApp {
             homeCurrency: scope.group.homeCurrency, timeZone: scope.group.timeZone,
             today: today(in: scope),
             isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID().uuidString,
-            errors: errors)
-        return try render(
+            levels: levels.map { .init(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) }, errors: errors)
+        return try await render(
             "settings", title: "Settings · \(scope.group.name)", body: body, nav: scope.nav("settings", live: false),
             errors: errors)
     }
@@ -300,6 +312,9 @@ extension WebApp {
                             toCurrency: (form["toCurrency"] ?? "").uppercased(), date: form["date"] ?? "",
                             rate: form.text("rate") ?? "")
                     ], groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
+            case "notifications":
+                _ = try await api.notificationUseCases.setLevel(
+                    form["level"] ?? "", groupID: try APIHandler.id(groupID, "group"), caller: try caller())
             case "archive":
                 _ = try await groupUseCases.setArchived(
                     try APIHandler.id(groupID, "group"), true, caller: try caller(), origin: try origin())
@@ -315,7 +330,7 @@ extension WebApp {
             var errors = try Self.formErrors(error, shown: [])
             let placeOf = [
                 "group": "group", "add-category": "add-category", "delete-category": "delete-category",
-                "add-rate": "add-rate", "archive": "archive", "unarchive": "archive",
+                "add-rate": "add-rate", "archive": "archive", "unarchive": "archive", "notifications": "notifications",
             ]
             if let place = form["action"].flatMap({ placeOf[$0] }), let message = errors.removeValue(forKey: "form") {
                 errors[place] = message

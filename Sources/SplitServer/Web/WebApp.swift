@@ -85,6 +85,8 @@ struct WebApp: Sendable {
         var errorSummary: ErrorSummary? = nil
         /// What the action that led here did (issue 15: say so after recording, changing, deleting).
         var notice: String? = nil
+        /// Unread notifications, for the bell (nil: none, or not signed in).
+        var unread: Int? = nil
     }
 
     /// What an action did, said on the page it leads to; the redirect names it by key
@@ -175,13 +177,17 @@ struct WebApp: Sendable {
     func render<Body: Sendable>(
         _ template: String, title: String, body: Body, nav: GroupNav? = nil, signedIn: Bool = true,
         errors: [String: String] = [:], errorOrder: [String] = [], status: HTTPResponse.Status? = nil
-    ) throws -> Response {
+    ) async throws -> Response {
         let web = try WebRequest.get()
         let done = URLComponents(string: web.target)?.queryItems?.first { $0.name == "done" }?.value
+        var unread: Int?
+        if signedIn, case .signedIn(let caller)? = RequestInfo.current?.caller {
+            unread = try await api.notificationUseCases.unreadCount(caller: caller)
+        }
         let page = Page(
             title: title, csrf: web.csrfToken, signedIn: signedIn, nav: nav, body: body,
             errorSummary: ErrorSummary(errors, order: errorOrder),
-            notice: errors.isEmpty ? done.flatMap { Self.notices[$0] } : nil)
+            notice: errors.isEmpty ? done.flatMap { Self.notices[$0] } : nil, unread: unread.flatMap { $0 > 0 ? $0 : nil })
         guard let html = templates.render(page, withTemplate: template) else { throw APIError.internalError }
         return Self.html(html, status: status ?? (errors.isEmpty ? .ok : .unprocessableContent))
     }

@@ -34,6 +34,8 @@ extension WebApp {
             try await self.revokeSession(request, context: context)
         }
 
+        pages.get("/notifications") { request, _ in try await self.notificationsPage(request) }
+        pages.post("/notifications/read") { request, _ in try await self.markNotificationsRead(request) }
         pages.get("/groups") { request, _ in try await self.groupsPage(request) }
         pages.post("/groups") { request, _ in try await self.createGroup(request) }
         pages.get("/join/:code") { request, context in try await self.joinPage(request, context: context) }

@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import SplitApp
+import SplitStore
+
+/// The notification inbox (issue 17): what concerns you in your groups, newest first, each a
+/// link to what it is about; "Mark all read". The bell at the top of every page counts the unread.
+extension WebApp {
+    struct NotificationsBody: Sendable {
+        struct Line: Sendable {
+            let summary: String
+            let link: String
+            let groupName: String
+            let at: String
+            let read: Bool
+        }
+        let lines: [Line]
+        let unreadCount: Int?
+        let nextURL: String?
+    }
+
+    func notificationsPage(_ request: Request) async throws -> Response {
+        let caller = try caller()
+        let cursor = request.uri.queryParameters["cursor"].map(String.init)
+        let page = try await api.notificationUseCases.inbox(caller: caller, cursor: cursor, limit: 50)
+        let lines = page.notifications.map { line in
+            NotificationsBody.Line(
+                summary: ActivityText.sentence(line.activity), link: Self.link(line), groupName: line.groupName,
+                at: WebFormat.dateTime(Date(milliseconds: line.createdAt)), read: line.readAt != nil)
+        }
+        let body = NotificationsBody(
+            lines: lines, unreadCount: page.unread > 0 ? page.unread : nil,
+            nextURL: page.nextCursor.map { "/notifications?cursor=" + Self.queryEscape($0) })
+        return try await render("notifications", title: "Notifications", body: body)
+    }
+
+    /// Marks every notification read; back to the list.
+    func markNotificationsRead(_ request: Request) async throws -> Response {
+        _ = try await api.notificationUseCases.markRead(ids: nil, caller: try caller())
+        return Self.redirect("/notifications")
+    }
+
+    /// Where a notification leads: the expense, the group's settle-up page, its members.
+    static func link(_ line: NotificationRecord) -> String {
+        switch line.activity.entity {
+        case .expense: "/expenses/\(line.activity.entityID.text)"
+        case .settlement: "/groups/\(line.groupID.text)/balances"
+        case .member: "/groups/\(line.groupID.text)/members"
+        case .group, .category: "/groups/\(line.groupID.text)"
+        }
+    }
+}

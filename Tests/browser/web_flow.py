@@ -547,6 +547,22 @@ def run(base):
         check("Updated" in announced, f"a screen reader hears that the page was updated: {announced!r}")
         shoot(ben, "expenses-live-update")
 
+        # The bell: Ben has unread notifications (Aki's expenses he shares in); the inbox links to
+        # them; "Mark all read" empties the count.
+        ben.get(f"{base}/groups")
+        bell = ben.find_element(By.ID, "bell")
+        check("unread" in (bell.get_attribute("aria-label") or ""), f"the bell says how many are unread: {bell.text}")
+        tap(ben, bell)
+        inbox = ben.find_element(By.ID, "notifications").text
+        check("Aki added Taxi to Narita" in inbox, f"the inbox names the expense: {inbox[:300]}")
+        shoot(ben, "notifications")
+        tap(ben, ben.find_element(By.CSS_SELECTOR, "#notifications a"))
+        check("/expenses/" in ben.current_url, "a notification leads to its expense")
+        ben.get(f"{base}/notifications")
+        tap(ben, ben.find_element(By.ID, "mark-all-read"))
+        check(not ben.find_elements(By.CSS_SELECTOR, "#bell .count"), "after Mark all read the bell has no count")
+        check(not ben.find_elements(By.ID, "mark-all-read"), "nothing left to mark")
+
         # A forged POST (no token, or someone else's) is refused and changes nothing.
         cookies = aki.get_cookies()
         before = len(aki.find_elements(By.CSS_SELECTOR, "#expense-list li")) if False else None

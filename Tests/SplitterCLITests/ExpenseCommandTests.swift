@@ -102,8 +102,10 @@ struct ExpenseCommandTests {
             let summaries = activity.lines.dropFirst().map { String($0.dropFirst(22)) }
             #expect(
                 Array(summaries.prefix(7)) == [
-                    "Ben  Ben restored Ramen", "Aki  Aki deleted Ramen", "Aki  Aki marked a share of Ramen unpaid",
-                    "Aki  Aki marked a share of Ramen paid", "Aki  Aki marked a share of Ramen paid",
+                    "Ben  Ben restored Ramen", "Aki  Aki deleted Ramen",
+                    "Aki  Aki marked a share of Ramen unpaid: “wrong person”",
+                    "Aki  Aki marked a share of Ramen paid: “PayNow”",
+                    "Aki  Aki marked a share of Ramen paid: “cash at the table”",
                     "Aki  Aki changed Ramen (12,000 JPY)", "Ben  Ben added Dinner (9,000 JPY)",
                 ], "\(activity.output)")
             let limited = try #require(try await trip.json("activity", "Japan", "--limit", "2") as? [[String: Any]])

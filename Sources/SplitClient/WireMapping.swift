@@ -197,3 +197,38 @@ extension Changes {
             deleted: wire.deleted.map(Tombstone.init))
     }
 }
+
+// MARK: The notification inbox
+
+extension InboxItem {
+    init(_ wire: Components.Schemas.Notification) {
+        self.init(
+            id: wire.id, groupId: wire.groupId, groupName: wire.groupName, action: wire.action,
+            actorName: wire.actorName, entity: wire.entity, entityId: wire.entityId, summary: wire.summary, at: wire.at,
+            isRead: wire.read)
+    }
+}
+
+extension NotificationPage {
+    init(_ wire: Components.Schemas.NotificationList) {
+        self.init(items: wire.notifications.map(InboxItem.init), unread: wire.unread, nextCursor: wire.nextCursor)
+    }
+}
+
+extension NotificationLevel {
+    init(_ wire: Components.Schemas.NotificationSettings.LevelPayload) {
+        switch wire {
+        case .all: self = .all
+        case .mine: self = .mine
+        case .none: self = .none
+        }
+    }
+
+    var wire: Components.Schemas.NotificationSettings.LevelPayload {
+        switch self {
+        case .all: .all
+        case .mine: .mine
+        case .none: .none
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+internal import SplitAPI
+
+/// The notification inbox: what others did that concerns you in your groups, newest first, with
+/// what is unread; marking read; how much each group sends.
+extension SplitterClient {
+    /// The most ids `markNotificationsRead(ids:)` sends in one request (the server's limit).
+    public static let markReadLimit = 200
+
+    /// One page of the inbox, newest first: from the start, or after `cursor` (a page's
+    /// `nextCursor`). `limit`: 1 to 200 items (the server's default when nil).
+    public func notifications(cursor: String? = nil, limit: Int? = nil) async throws -> NotificationPage {
+        switch try await send({ try await api.listNotifications(query: .init(limit: limit, cursor: cursor)) }) {
+        case .ok(let ok): return NotificationPage(try ok.body.json)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Marks these notifications read (ids that are not yours mark nothing) and answers how many
+    /// are still unread. More than `markReadLimit` ids go in several requests.
+    public func markNotificationsRead(ids: [String]) async throws -> Int {
+        var unread = 0
+        var rest = ids[...]
+        repeat {
+            let chunk = Array(rest.prefix(Self.markReadLimit))
+            rest = rest.dropFirst(chunk.count)
+            unread = try await markRead(.init(ids: chunk))
+        } while !rest.isEmpty
+        return unread
+    }
+
+    /// Marks every notification read; answers how many are still unread (0, unless one arrived
+    /// meanwhile).
+    public func markAllNotificationsRead() async throws -> Int {
+        try await markRead(.init(all: true))
+    }
+
+    /// How much of this group's activity reaches your inbox.
+    public func notificationLevel(groupID: String) async throws -> NotificationLevel {
+        switch try await send({ try await api.getNotificationSettings(path: .init(groupId: groupID)) }) {
+        case .ok(let ok): return NotificationLevel(try ok.body.json.level)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Sets it (yours only, invisible to others); answers the level now.
+    @discardableResult
+    public func setNotificationLevel(_ level: NotificationLevel, groupID: String) async throws -> NotificationLevel {
+        let output = try await send {
+            try await api.putNotificationSettings(
+                path: .init(groupId: groupID), body: .json(.init(level: level.wire)))
+        }
+        switch output {
+        case .ok(let ok): return NotificationLevel(try ok.body.json.level)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    private func markRead(
+        _ body: Operations.MarkNotificationsRead.Input.Body.JsonPayload
+    ) async throws -> Int {
+        switch try await send({ try await api.markNotificationsRead(body: .json(body)) }) {
+        case .ok(let ok): return try ok.body.json.unread
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+}

@@ -27,6 +27,10 @@ struct WireCompatibilityTests {
         try expectSameJSON(Samples.activity, ActivityEntry(Samples.activity))
         for balances in Samples.balances { try expectSameJSON(balances, GroupBalances(balances)) }
         try expectSameJSON(Samples.transfer, PlannedTransfer(Samples.transfer))
+        for item in Samples.inbox.notifications { try expectSameJSON(item, InboxItem(item)) }
+        for page in [Samples.inbox, .init(notifications: [], unread: 0)] {
+            try expectSameJSON(page, NotificationPage(page))
+        }
     }
 
     @Test("requests the queue keeps: the same JSON as the generated requests, and read from theirs")
@@ -58,6 +62,10 @@ struct WireCompatibilityTests {
         #expect(Wire.HistoryEntry.ActionPayload.allCases.map(HistoryEntry.Action.init) == HistoryEntry.Action.allCases)
         #expect(Tombstone.Entity.allCases.map(\.rawValue) == Wire.Tombstone.EntityPayload.allCases.map(\.rawValue))
         #expect(Wire.Tombstone.EntityPayload.allCases.map(Tombstone.Entity.init) == Tombstone.Entity.allCases)
+        typealias Level = Wire.NotificationSettings.LevelPayload
+        #expect(NotificationLevel.allCases.map(\.rawValue) == Level.allCases.map(\.rawValue))
+        #expect(NotificationLevel.allCases.map(\.wire) == Level.allCases)
+        #expect(Level.allCases.map(NotificationLevel.init) == NotificationLevel.allCases)
     }
 
     @Test("a conflict an earlier SDK kept (its edit and the server's expense, as generated JSON) reads back whole")
@@ -294,6 +302,19 @@ private enum Samples {
     static let activity = Wire.ActivityEntry(
         id: "4a8b1b1d-0b1b-4b41-a9cc-fa7b0ac18385", action: "expense.created", actorUserId: aki, actorName: "Aki",
         entity: "expense", entityId: "a0e18173-6171-41a7-8f88-50d162738495", summary: "Aki added Dinner", at: at)
+
+    static let inbox = Wire.NotificationList(
+        notifications: [
+            .init(
+                id: activity.id, groupId: groupID, groupName: "Japan", action: "expense.created", actorName: "Aki",
+                entity: "expense", entityId: activity.entityId, summary: "Aki added Dinner (9,000 JPY)", at: at,
+                read: false),
+            .init(
+                id: "5b9c2c2e-1c2c-4c52-8add-0b8c1d2e3f41", groupId: groupID, groupName: "Japan",
+                action: "member.added", entity: "member", entityId: cho, summary: "Someone added Cho", at: later,
+                read: true),
+        ],
+        unread: 1, nextCursor: "1795000000000_4a8b1b1d-0b1b-4b41-a9cc-fa7b0ac18385")
 
     static let balances: [Wire.BalancesResponse] = [
         .init(

@@ -11,6 +11,8 @@ public enum BusEvent: Sendable, Hashable {
     case account(UUID)
     /// Something new is in this account's notification inbox.
     case inbox(UUID)
+    /// New background work was queued: job runners look now rather than at their next poll.
+    case jobs
     /// Events may have been missed (the PostgreSQL listener reconnected): every stream checks
     /// its groups against the change feed.
     case resync
@@ -21,6 +23,7 @@ public enum BusEvent: Sendable, Hashable {
         case .group(let id, let seq): "g \(id.text) \(seq)"
         case .account(let id): "a \(id.text)"
         case .inbox(let id): "n \(id.text)"
+        case .jobs: "j"
         case .resync: "r"
         }
     }
@@ -39,6 +42,8 @@ public enum BusEvent: Sendable, Hashable {
             self = .inbox(id)
         case ("r", 1):
             self = .resync
+        case ("j", 1):
+            self = .jobs
         default:
             return nil
         }

@@ -521,6 +521,30 @@ public enum Migrations {
                 """,
             ]
         ),
+        Migration(
+            // Durable background work (docs/architecture.md, "Jobs"): what must happen once,
+            // later or with retries (mail, webhooks, recurring expenses), whichever server runs it.
+            id: "0017_jobs",
+            statements: [
+                """
+                CREATE TABLE jobs (
+                    id TEXT PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    unique_key TEXT UNIQUE,
+                    payload TEXT NOT NULL,
+                    due_at BIGINT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    locked_by TEXT,
+                    locked_until BIGINT,
+                    done_at BIGINT,
+                    failed_at BIGINT,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX jobs_due ON jobs (due_at) WHERE done_at IS NULL AND failed_at IS NULL",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

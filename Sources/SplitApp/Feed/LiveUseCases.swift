@@ -177,6 +177,8 @@ public struct LiveStream: AsyncSequence, Sendable {
                     return end()
                 }
                 if state.singleGroup == nil { try await refreshGroups() }
+            case .bus(.jobs):
+                return
             case .bus(.resync):
                 let current = try await cases.log.currentSeqs(groupIDs: Array(state.position.seqs.keys))
                 for (id, seq) in current where seq > state.position.seqs[id] ?? seq {
@@ -287,6 +289,7 @@ final class LiveSubscription: @unchecked Sendable {
                 case .group(let id, _): guard shared.groups.withLock({ $0.contains(id) }) else { return }
                 case .account(let id), .inbox(let id): guard id == userID else { return }
                 case .resync: break
+                case .jobs: return
                 }
                 if case .dropped = inbox.yield(.bus(event)) { shared.overflowed.store(true, ordering: .relaxed) }
             }

@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import SplitStore
+import Synchronization
+
+/// Runs the jobs table's work on this server (docs/architecture.md, "Jobs"): every server runs
+/// one, and each job runs on whichever claims it first. It looks for due work when a write
+/// queues some (`BusEvent.jobs`, from any server) and every `poll` besides (for work that falls
+/// due later and for retries). A handler that throws is retried with exponential backoff
+/// (`retryDelay`), and after its last attempt the job is kept as failed, with its error.
+///
+/// On SIGTERM it takes no new job and finishes the one it is running, so a restart neither
+/// loses work nor runs a job twice; only a crash mid-job leaves it to run again once its lease
+/// ends.
+public struct JobRunner: Service {
+    public typealias Handler = @Sendable (JobRecord) async throws -> Void
+
+    let jobs: JobStore
+    let bus: EventBus
+    let handlers: [String: Handler]
+    let worker: String
+    let now: @Sendable () -> Int64
+    let poll: Duration
+    let leaseMilliseconds: Int64
+    /// The wait before attempt `attempts + 1` after `attempts` failed ones; nil: give up.
+    let retryDelay: @Sendable (_ attempts: Int) -> Int64?
+    let logger: Logger
+
+    public init(
+        database: Database, handlers: [String: Handler], now: @escaping @Sendable () -> Int64,
+        poll: Duration = .seconds(5), leaseMilliseconds: Int64 = 60_000,
+        retryDelay: @escaping @Sendable (Int) -> Int64? = JobRunner.backoff, logger: Logger
+    ) {
+        jobs = JobStore(database: database)
+        bus = database.events
+        self.handlers = handlers
+        worker = UUID().uuidString.lowercased()
+        self.now = now
+        self.poll = poll
+        self.leaseMilliseconds = leaseMilliseconds
+        self.retryDelay = retryDelay
+        self.logger = logger
+    }
+
+    /// 30 s, 1, 2, 4 … minutes, at most an hour apart, for about a day (30 attempts).
+    public static let backoff: @Sendable (Int) -> Int64? = { attempts in
+        guard attempts < 30 else { return nil }
+        return min(30_000 << min(attempts - 1, 20), 3_600_000)
+    }
+
+    public func run() async throws {
+        guard !handlers.isEmpty else { return }
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let token = bus.subscribe { event in
+            if event == .jobs || event == .resync { wake.yield() }
+        }
+        defer { bus.unsubscribe(token) }
+        let stopping = Atomic<Bool>(false)
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: poll)
+                wake.yield()
+            }
+        }
+        defer { ticker.cancel() }
+        await withGracefulShutdownHandler {
+            var iterator = wakes.makeAsyncIterator()
+            repeat {
+                await drain(while: { !stopping.load(ordering: .relaxed) })
+            } while await iterator.next() != nil && !stopping.load(ordering: .relaxed)
+        } onGracefulShutdown: {
+            stopping.store(true, ordering: .relaxed)
+            wake.finish()
+        }
+    }
+
+    /// Runs due jobs one at a time until none is due or `going` says stop.
+    func drain(while going: () -> Bool) async {
+        let kinds = Array(handlers.keys)
+        while going() {
+            let claimed: [JobRecord]
+            do {
+                claimed = try await jobs.claim(
+                    kinds: kinds, worker: worker, now: now(), leaseMilliseconds: leaseMilliseconds, limit: 1)
+            } catch {
+                logger.warning("claiming jobs failed", metadata: ["error": "\(String(reflecting: error))"])
+                return
+            }
+            guard let job = claimed.first, let handler = handlers[job.kind] else { return }
+            do {
+                try await handler(job)
+                try await jobs.complete(job.id, worker: worker, now: now())
+            } catch {
+                let retryAt = retryDelay(job.attempts).map { now() + $0 }
+                logger.warning(
+                    "job failed",
+                    metadata: [
+                        "kind": "\(job.kind)", "attempts": "\(job.attempts)", "retry": "\(retryAt != nil)",
+                        "error": "\(String(reflecting: error))",
+                    ])
+                try? await jobs.fail(job.id, worker: worker, error: "\(error)", retryAt: retryAt, now: now())
+            }
+        }
+    }
+}

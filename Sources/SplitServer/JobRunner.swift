@@ -52,7 +52,7 @@ public struct JobRunner: Service {
     public func run() async throws {
         guard !handlers.isEmpty else { return }
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let token = bus.subscribe { event in
+        let token = bus.subscribe(everything: true) { event in
             if event == .jobs || event == .resync { wake.yield() }
         }
         defer { bus.unsubscribe(token) }

@@ -75,44 +75,99 @@ public enum BusEvent: Sendable, Hashable {
 /// SQLite straight from the committing transaction, on PostgreSQL through `LISTEN/NOTIFY`, so
 /// a write on one server reaches the streams held by every other.
 ///
-/// A subscriber's handler is called on the publishing task and must not block: live streams
-/// hand the event to a bounded buffer of their own (a slow reader never slows a writer).
+/// Subscribers say what they follow (groups, an account, or everything), and a publish reaches
+/// only those: with 2,000 streams open, a write costs the handful that follow its group, not
+/// 2,000 calls (issue 17's benchmark saw creates 30 % slower when every stream was called).
+/// `resync` and `jobs` reach every subscriber. A handler is called on the publishing task and
+/// must not block: live streams hand the event to a bounded buffer of their own (a slow reader
+/// never slows a writer).
 public final class EventBus: Sendable {
+    public typealias Handler = @Sendable (BusEvent) -> Void
+
     public struct Token: Hashable, Sendable {
         let id: Int
     }
 
     private struct State {
         var next = 0
-        var handlers: [Int: @Sendable (BusEvent) -> Void] = [:]
+        var handlers: [Int: Handler] = [:]
+        var everything: Set<Int> = []
+        var byGroup: [UUID: Set<Int>] = [:]
+        var byUser: [UUID: Set<Int>] = [:]
+        var groupsOf: [Int: Set<UUID>] = [:]
+        var userOf: [Int: UUID] = [:]
+
+        mutating func setGroups(_ groups: Set<UUID>, of id: Int) {
+            for group in groupsOf[id] ?? [] {
+                byGroup[group]?.remove(id)
+                if byGroup[group]?.isEmpty == true { byGroup[group] = nil }
+            }
+            groupsOf[id] = groups.isEmpty ? nil : groups
+            for group in groups { byGroup[group, default: []].insert(id) }
+        }
     }
 
     private let state = Mutex(State())
 
     public init() {}
 
-    /// Calls `handler` with every event published from now until `unsubscribe`.
-    public func subscribe(_ handler: @escaping @Sendable (BusEvent) -> Void) -> Token {
+    /// Calls `handler` with the events of `groups` and of the account `user` (its sessions, its
+    /// inbox), or with every event when `everything`; `resync` and `jobs` always. Until
+    /// `unsubscribe`.
+    public func subscribe(
+        groups: Set<UUID> = [], user: UUID? = nil, everything: Bool = false, _ handler: @escaping Handler
+    ) -> Token {
         state.withLock { state in
             state.next += 1
-            state.handlers[state.next] = handler
-            return Token(id: state.next)
+            let id = state.next
+            state.handlers[id] = handler
+            if everything { state.everything.insert(id) }
+            if let user {
+                state.userOf[id] = user
+                state.byUser[user, default: []].insert(id)
+            }
+            state.setGroups(groups, of: id)
+            return Token(id: id)
+        }
+    }
+
+    /// Follows these groups from now on instead of the ones before.
+    public func follow(_ token: Token, groups: Set<UUID>) {
+        state.withLock { state in
+            guard state.handlers[token.id] != nil else { return }
+            state.setGroups(groups, of: token.id)
         }
     }
 
     public func unsubscribe(_ token: Token) {
-        _ = state.withLock { $0.handlers.removeValue(forKey: token.id) }
+        state.withLock { state in
+            guard state.handlers.removeValue(forKey: token.id) != nil else { return }
+            state.everything.remove(token.id)
+            state.setGroups([], of: token.id)
+            if let user = state.userOf.removeValue(forKey: token.id) {
+                state.byUser[user]?.remove(token.id)
+                if state.byUser[user]?.isEmpty == true { state.byUser[user] = nil }
+            }
+        }
     }
 
-    /// How many subscribers there are (streams open on this server).
+    /// How many subscribers there are (streams open on this server, runners).
     public var subscriberCount: Int { state.withLock { $0.handlers.count } }
 
     public func publish(_ events: [BusEvent]) {
         guard !events.isEmpty else { return }
-        let handlers = state.withLock { Array($0.handlers.values) }
-        for event in events {
-            for handler in handlers { handler(event) }
+        let deliveries: [(Handler, BusEvent)] = state.withLock { state in
+            events.flatMap { event -> [(Handler, BusEvent)] in
+                let ids: Set<Int> =
+                    switch event {
+                    case .group(let id, _): state.everything.union(state.byGroup[id] ?? [])
+                    case .account(let id), .inbox(let id): state.everything.union(state.byUser[id] ?? [])
+                    case .resync, .jobs: Set(state.handlers.keys)
+                    }
+                return ids.compactMap { id in state.handlers[id].map { ($0, event) } }
+            }
         }
+        for (handler, event) in deliveries { handler(event) }
     }
 }
 

@@ -45,7 +45,7 @@ struct EventBusTests {
             let groupID = try await Self.group(database)
             try await listening(database) {
                 let received = ReceivedEvents()
-                let token = database.events.subscribe { received.add($0) }
+                let token = database.events.subscribe(everything: true) { received.add($0) }
                 defer { database.events.unsubscribe(token) }
                 // act: a write that fails after taking its change number, then one that commits
                 struct Refused: Error {}
@@ -78,7 +78,7 @@ struct EventBusTests {
                 let groupID = try await Self.group(serverA)
                 try await listening(serverB) {
                     let received = ReceivedEvents()
-                    let token = serverB.events.subscribe { received.add($0) }
+                    let token = serverB.events.subscribe(everything: true) { received.add($0) }
                     defer { serverB.events.unsubscribe(token) }
                     let user = UUID()
                     let seq = try await serverA.transaction { sql in
@@ -96,6 +96,29 @@ struct EventBusTests {
             try await serverA.close()
             try await serverB.close()
         }
+    }
+
+    @Test("a publish reaches only who follows its group or account (and everyone for resync and jobs)")
+    func routing() {
+        let bus = EventBus()
+        let (g1, g2, user) = (UUID(), UUID(), UUID())
+        let (a, b, c) = (ReceivedEvents(), ReceivedEvents(), ReceivedEvents())
+        let tokenA = bus.subscribe(groups: [g1]) { a.add($0) }
+        let tokenB = bus.subscribe(user: user) { b.add($0) }
+        let tokenC = bus.subscribe(everything: true) { c.add($0) }
+        bus.publish([.group(g2, seq: 1), .group(g1, seq: 2), .inbox(user), .account(UUID()), .jobs])
+        #expect(a.all == [.group(g1, seq: 2), .jobs])
+        #expect(b.all == [.inbox(user), .jobs])
+        #expect(c.all.count == 5)
+        // Following other groups, and leaving.
+        bus.follow(tokenA, groups: [g2])
+        bus.unsubscribe(tokenB)
+        bus.publish([.group(g1, seq: 3), .group(g2, seq: 4), .inbox(user)])
+        #expect(a.all.suffix(1) == [.group(g2, seq: 4)])
+        #expect(b.all.count == 2)
+        bus.unsubscribe(tokenA)
+        bus.unsubscribe(tokenC)
+        #expect(bus.subscriberCount == 0)
     }
 
     @Test("payloads split under PostgreSQL's 8,000 bytes and read back to the same events")

@@ -263,9 +263,8 @@ final class LiveSubscription: @unchecked Sendable {
         case overflow
     }
 
-    /// What the bus's handler reads and writes from publishing tasks.
+    /// What the bus's handler writes from publishing tasks.
     private final class Shared: Sendable {
-        let groups = Mutex<Set<UUID>>([])
         let overflowed = Atomic<Bool>(false)
     }
 
@@ -284,19 +283,17 @@ final class LiveSubscription: @unchecked Sendable {
         self.bus = bus
         let shared = shared
         token.withLock {
-            $0 = bus.subscribe { event in
-                switch event {
-                case .group(let id, _): guard shared.groups.withLock({ $0.contains(id) }) else { return }
-                case .account(let id), .inbox(let id): guard id == userID else { return }
-                case .resync: break
-                case .jobs: return
-                }
+            $0 = bus.subscribe(user: userID) { event in
+                if case .jobs = event { return }
                 if case .dropped = inbox.yield(.bus(event)) { shared.overflowed.store(true, ordering: .relaxed) }
             }
         }
     }
 
-    func watch(_ ids: Set<UUID>) { shared.groups.withLock { $0 = ids } }
+    /// Follows these groups from now on (the bus sends only their events).
+    func watch(_ ids: Set<UUID>) {
+        if let token = token.withLock({ $0 }) { bus.follow(token, groups: ids) }
+    }
 
     /// Ticks every `interval`, and says "expired" when the session's time is up.
     func startTicker(every interval: Duration, expiresAt: Int64, now: @escaping @Sendable () -> Int64) {

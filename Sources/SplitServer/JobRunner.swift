@@ -50,7 +50,8 @@ public struct JobRunner: Service {
     }
 
     public func run() async throws {
-        guard !handlers.isEmpty else { return }
+        // A service that returns early would stop the server with it.
+        guard !handlers.isEmpty else { return try await gracefulShutdown() }
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let token = bus.subscribe(everything: true) { event in
             if event == .jobs || event == .resync { wake.yield() }
@@ -90,7 +91,6 @@ public struct JobRunner: Service {
             guard let job = claimed.first, let handler = handlers[job.kind] else { return }
             do {
                 try await handler(job)
-                try await jobs.complete(job.id, worker: worker, now: now())
             } catch {
                 let retryAt = retryDelay(job.attempts).map { now() + $0 }
                 logger.warning(
@@ -100,6 +100,17 @@ public struct JobRunner: Service {
                         "error": "\(String(reflecting: error))",
                     ])
                 try? await jobs.fail(job.id, worker: worker, error: "\(error)", retryAt: retryAt, now: now())
+                continue
+            }
+            // Done is done: a failure to record it is retried, not taken for the job's own.
+            for attempt in 1...3 {
+                do {
+                    try await jobs.complete(job.id, worker: worker, now: now())
+                    break
+                } catch {
+                    logger.warning("recording a finished job failed", metadata: ["attempt": "\(attempt)"])
+                    try? await Task.sleep(for: .milliseconds(100 * attempt))
+                }
             }
         }
     }

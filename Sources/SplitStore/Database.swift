@@ -158,15 +158,14 @@ public final class Database: Sendable {
     }
 
     /// Feeds `events` with every server's committed writes until the task is cancelled
-    /// (PostgreSQL: one connection that LISTENs, reconnecting with backoff; after a reconnect a
-    /// `resync` tells streams to catch up from the change feed). Returns at once on SQLite, where
+    /// (PostgreSQL: one connection that LISTENs, reconnecting with backoff; each time it is in
+    /// place a `resync` tells streams to catch up from the change feed). Returns at once on SQLite, where
     /// `transaction` publishes directly.
     ///
     /// - Parameter listening: called each time the listener is in place (tests wait for it).
     public func listenForEvents(listening: @escaping @Sendable () -> Void = {}) async {
         guard let configuration = listenerConfiguration else { return }
         var delay = 0.1
-        var connectedBefore = false
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(
@@ -174,8 +173,9 @@ public final class Database: Sendable {
                 try await withTaskCancellationHandler {
                     try await connection.listen(on: Self.eventChannel) { notifications in
                         listening()
-                        if connectedBefore { events.publish([.resync]) }
-                        connectedBefore = true
+                        // Whatever committed while nobody listened (before the first connect,
+                        // or while reconnecting) is caught up from the change feed.
+                        events.publish([.resync])
                         delay = 0.1
                         for try await notification in notifications {
                             events.publish(BusEvent.parse(payload: notification.payload))

@@ -123,6 +123,8 @@ public struct GroupLog: Sendable {
         ).run()
         // "" stands for nobody where a list must not be empty.
         let concerned = Set(concerning.map(\.text)).sorted()
+        // A removed member hears of their removal, and of nothing after it.
+        let inactiveToo = action == "member.removed" ? concerned : []
         let recipients = try await sql.raw(
             """
             INSERT INTO notifications (user_id, activity_id, group_id, created_at)
@@ -130,7 +132,7 @@ public struct GroupLog: Sendable {
             LEFT JOIN notification_settings s ON s.user_id = m.user_id AND s.group_id = m.group_id
             WHERE m.group_id = \(bind: groupID.text) AND m.user_id IS NOT NULL
                   AND m.user_id <> \(bind: actor?.userID.text ?? "")
-                  AND (m.is_active = \(bind: true) OR m.id IN (\(binds: concerned.isEmpty ? [""] : concerned)))
+                  AND (m.is_active = \(bind: true) OR m.id IN (\(binds: inactiveToo.isEmpty ? [""] : inactiveToo)))
                   AND (COALESCE(s.level, 'mine') = 'all'
                        OR (COALESCE(s.level, 'mine') = 'mine' AND m.id IN (\(binds: concerned.isEmpty ? [""] : concerned))))
             RETURNING user_id

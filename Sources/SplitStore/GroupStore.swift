@@ -262,6 +262,8 @@ public struct GroupStore: Sendable {
             ).first()
             if let updated {
                 let after = try MemberRecord(row: updated)
+                // Their live streams end at once (issue 17).
+                if before?.isActive == true, !after.isActive, let user = after.userID { PendingEvents.note(.account(user)) }
                 try await log?.changed(.member, member.id, sql)
                 if let before, let action = Self.activityAction(before: before, after: after) {
                     try await log?.activity(

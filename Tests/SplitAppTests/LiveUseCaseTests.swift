@@ -155,6 +155,30 @@ struct LiveUseCaseTests {
         }
     }
 
+    @Test("resuming all groups announces a group joined while the client was away", arguments: TestDatabases.all)
+    func joinedWhileAway(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let live = Self.live(trip)
+            let before = try await GroupLogStore(database: trip.database).currentSeq(groupID: trip.groupID)
+            let groups = GroupUseCases(
+                database: trip.database, now: { milliseconds() },
+                makeInviteCode: { UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") })
+            let created = try await groups.create(EnteredGroup(name: "Bo's book", homeCurrency: "EUR"), caller: trip.bo)
+            let reader = StreamReader(
+                try await live.open(caller: trip.bo, groupID: nil, lastEventID: "\(trip.groupID.uuidString).\(before)"))
+            #expect(
+                await reader.wait {
+                    $0.messages.contains {
+                        if case .joined(let id, _, let position) = $0 {
+                            id == created.group.id && position.seqs[trip.groupID] == before
+                        } else {
+                            false
+                        }
+                    }
+                }, "\(reader.messages)")
+        }
+    }
+
     @Test("refused up front: another group is not found, a made-up Last-Event-ID is a 422", arguments: TestDatabases.all)
     func refusals(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

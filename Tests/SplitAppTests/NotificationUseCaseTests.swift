@@ -67,6 +67,9 @@ struct NotificationUseCaseTests {
             let paid = try #require(aki.first { $0.activity.action == "share.marked_paid" })
             #expect(paid.activity.event.reason == "cash at dinner")
             #expect(try await Self.actions(trip, trip.bo).first == "member.removed")
+            // Nothing after the removal reaches him, though the ramen still names him.
+            _ = try await trip.expenses.setDeleted(ramen.expense.id, true, basedOn: nil, caller: trip.aki, origin: trip.origin)
+            #expect(try await Self.actions(trip, trip.bo).first == "member.removed")
         }
     }
 

@@ -98,18 +98,27 @@ public struct LiveUseCases: Sendable {
         }
         subscription.watch(Set(members))
         let current = try await log.currentSeqs(groupIDs: members)
+        // Checked again after the positions: a removal committed in between was not followed.
+        if let groupID { _ = try await access.check(groupID, caller, for: .read) }
         var position = LivePosition()
         for id in members {
-            position.seqs[id] = min(resume?.seqs[id] ?? current[id] ?? 0, current[id] ?? 0)
+            let now = current[id] ?? 0
+            position.seqs[id] = min(resume?.seqs[id] ?? now, now)
         }
+        // Resumed without a group of the caller's: it was joined while the client was away.
+        let joined: [LiveMessage] =
+            resume.map { resume in
+                members.filter { groupID == nil && resume.seqs[$0] == nil }.sorted { $0.text < $1.text }.map {
+                    .joined(groupID: $0, seq: current[$0] ?? 0, position: position)
+                }
+            } ?? []
         subscription.startTicker(every: heartbeat, expiresAt: caller.session.expiresAt, now: now)
-        // Groups resumed behind the present catch up first.
-        for (id, seq) in current where (position.seqs[id] ?? 0) < seq {
-            subscription.inbox.yield(.bus(.group(id, seq: seq)))
-        }
-        return LiveStream(
-            state: LiveStream.State(
-                cases: self, caller: caller, singleGroup: groupID, position: position, subscription: subscription))
+        let state = LiveStream.State(
+            cases: self, caller: caller, singleGroup: groupID, position: position, subscription: subscription)
+        state.outbox = joined
+        // Groups resumed behind the present catch up first, from the change feed.
+        state.lagging = current.filter { (position.seqs[$0.key] ?? 0) < $0.value }.keys.sorted { $0.text < $1.text }
+        return LiveStream(state: state)
     }
 }
 
@@ -131,6 +140,8 @@ public struct LiveStream: AsyncSequence, Sendable {
         var position: LivePosition
         let subscription: LiveSubscription
         var outbox: [LiveMessage] = []
+        /// Groups to catch up from the change feed before anything else, one at a time.
+        var lagging: [UUID] = []
         var ended = false
 
         init(cases: LiveUseCases, caller: Caller, singleGroup: UUID?, position: LivePosition, subscription: LiveSubscription) {
@@ -148,6 +159,11 @@ public struct LiveStream: AsyncSequence, Sendable {
         public mutating func next() async throws -> LiveMessage? {
             while state.outbox.isEmpty {
                 guard !state.ended else { return nil }
+                if !state.lagging.isEmpty {
+                    let id = state.lagging.removeFirst()
+                    if let from = state.position.seqs[id] { try await catchUp(id, from: from) }
+                    continue
+                }
                 guard let input = await state.subscription.next() else { return nil }
                 try await handle(input)
             }
@@ -173,17 +189,16 @@ public struct LiveStream: AsyncSequence, Sendable {
             case .bus(.inbox):
                 state.outbox.append(.notification)
             case .bus(.account):
-                guard try await cases.accounts.isSessionLive(id: state.caller.session.id, now: cases.now()) else {
-                    return end()
-                }
-                if state.singleGroup == nil { try await refreshGroups() }
+                try await recheckAccess()
             case .bus(.jobs):
                 return
             case .bus(.resync):
+                // Events may have been lost: the account and every group are checked again.
+                try await recheckAccess()
+                guard !state.ended else { return }
                 let current = try await cases.log.currentSeqs(groupIDs: Array(state.position.seqs.keys))
-                for (id, seq) in current where seq > state.position.seqs[id] ?? seq {
-                    try await catchUp(id, from: state.position.seqs[id] ?? seq)
-                }
+                state.lagging = current.filter { $0.value > state.position.seqs[$0.key] ?? $0.value }.keys
+                    .sorted { $0.text < $1.text }
             }
         }
 
@@ -216,6 +231,17 @@ public struct LiveStream: AsyncSequence, Sendable {
             state.position.seqs[groupID] = current
             state.outbox.append(.resync(groupID: groupID, seq: current, position: state.position))
             try await checkStillIn(groupID)
+        }
+
+        /// The session, and the caller's groups: a stream whose session or group is gone ends.
+        private func recheckAccess() async throws {
+            guard try await state.cases.accounts.isSessionLive(id: state.caller.session.id, now: state.cases.now())
+            else { return end() }
+            if let group = state.singleGroup {
+                try await checkStillIn(group)
+            } else {
+                try await refreshGroups()
+            }
         }
 
         private func checkStillIn(_ groupID: UUID) async throws {

@@ -158,7 +158,7 @@ struct WebApp: Sendable {
         let archived: Bool
         /// The page follows the group's live stream and updates in place (issue 17); off where
         /// the page is mostly a form being typed into.
-        let live: Bool
+        var live: Bool
 
         init(id: String, name: String, current: String, archived: Bool = false, live: Bool = true) {
             self.id = id
@@ -184,6 +184,9 @@ struct WebApp: Sendable {
         if signedIn, case .signedIn(let caller)? = RequestInfo.current?.caller {
             unread = try await api.notificationUseCases.unreadCount(caller: caller)
         }
+        // A page answering a POST (a form that came back) has no address to fetch again.
+        var nav = nav
+        if !web.isGet { nav?.live = false }
         let page = Page(
             title: title, csrf: web.csrfToken, signedIn: signedIn, nav: nav, body: body,
             errorSummary: ErrorSummary(errors, order: errorOrder),
@@ -299,6 +302,7 @@ struct WebMiddleware: RouterMiddleware {
         let target = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
         var web = WebRequest(
             sessionToken: session, csrfToken: csrf, form: WebForm(), isSecure: isSecure, target: target)
+        web.isGet = request.method == .get
 
         var response: Response
         do {

@@ -18,6 +18,8 @@ struct WebRequest: Sendable {
     var isSecure: Bool
     /// Path and query of this request, for `?next=` after logging in.
     var target: String
+    /// Whether the page answers a GET: only then can its script fetch it again (live updates).
+    var isGet = true
 
     @TaskLocal static var current: WebRequest?
 

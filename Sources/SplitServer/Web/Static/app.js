@@ -215,9 +215,19 @@ document.addEventListener("submit", function (event) {
     timer = setTimeout(refresh, 150);
   }
 
-  const source = new EventSource("/api/events?groupId=" + encodeURIComponent(group));
-  ["change", "resync"].forEach(function (name) { source.addEventListener(name, schedule); });
+  let source = null;
+  function connect() {
+    source = new EventSource("/api/events?groupId=" + encodeURIComponent(group));
+    ["change", "resync"].forEach(function (name) { source.addEventListener(name, schedule); });
+  }
+  connect();
   window.addEventListener("pagehide", function () { source.close(); });
+  // Back from the browser's back/forward cache: follow again, and catch up with what happened.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    connect();
+    schedule();
+  });
 })();
 
 // The invite link: Copy puts it on the clipboard; Share opens the phone's share sheet where

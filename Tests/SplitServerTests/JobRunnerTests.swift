@@ -61,6 +61,9 @@ struct JobRunnerTests {
                 Task { try await Self.runner(database, handler).run() }
             }
             let finished = await runs.wait { $0.count == 201 }
+            // A handler's return comes a moment before its job is recorded done.
+            let deadline = Date().addingTimeInterval(20)
+            while try await store.counts().done < 201, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
             tasks.forEach { $0.cancel() }
             // validate
             #expect(finished, "ran \(runs.all.count) of 201")
@@ -93,7 +96,8 @@ struct JobRunnerTests {
                 ).run()
             }
             #expect(await runs.wait { $0["flaky"] == 3 && $0["broken"] == 3 })
-            try await Task.sleep(for: .milliseconds(200))
+            let deadline = Date().addingTimeInterval(20)
+            while try await store.counts().waiting > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
             task.cancel()
             #expect(runs.all == ["flaky": 3, "broken": 3])
             let counts = try await store.counts()
@@ -122,6 +126,8 @@ struct JobRunnerTests {
             let runs = Runs()
             let task = Task { try await Self.runner(database, { job in runs.ran(job.payload) }).run() }
             #expect(await runs.wait { $0["orphan"] == 1 })
+            let deadline = Date().addingTimeInterval(20)
+            while try await store.counts().done < 1, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
             task.cancel()
             #expect(try await store.complete(taken[0].id, worker: "dead", now: Self.milliseconds()) == false)
             #expect(try await store.counts().done == 1)

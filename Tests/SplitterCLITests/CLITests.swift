@@ -12,13 +12,8 @@ struct CLITests {
         var error: String
     }
 
-    /// Runs `splitter` with a config folder of the test's own.
-    static func splitter(_ arguments: [String], stdin: String? = nil, config: URL) async throws -> Result {
-        try splitterNow(arguments, stdin: stdin, config: config)
-    }
-
-    /// The same, blocking the calling thread (for a token store that must act between two requests).
-    static func splitterNow(_ arguments: [String], stdin: String? = nil, config: URL) throws -> Result {
+    /// The built `splitter` binary, set to run `arguments` with a config folder of the test's own.
+    static func splitterProcess(_ arguments: [String], config: URL) -> Process {
         let process = Process()
         let bundle = Bundle.main.bundleURL
         let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("splitter").path }
@@ -26,6 +21,17 @@ struct CLITests {
             fileURLWithPath: candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0])
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["SPLITTER_CONFIG_DIR": config.path]) { $1 }
+        return process
+    }
+
+    /// Runs `splitter` with a config folder of the test's own.
+    static func splitter(_ arguments: [String], stdin: String? = nil, config: URL) async throws -> Result {
+        try splitterNow(arguments, stdin: stdin, config: config)
+    }
+
+    /// The same, blocking the calling thread (for a token store that must act between two requests).
+    static func splitterNow(_ arguments: [String], stdin: String? = nil, config: URL) throws -> Result {
+        let process = splitterProcess(arguments, config: config)
         let output = Pipe()
         let error = Pipe()
         let input = Pipe()

@@ -83,15 +83,10 @@ final class BackgroundSplitter: @unchecked Sendable {
     private var error = Data()
     /// Pipes read to their end.
     private var closed = 0
-    private let process = Process()
+    private let process: Process
 
     init(_ arguments: [String], config: URL) throws {
-        let bundle = Bundle.main.bundleURL
-        let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("splitter").path }
-        process.executableURL = URL(
-            fileURLWithPath: candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0])
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["SPLITTER_CONFIG_DIR": config.path]) { $1 }
+        process = CLITests.splitterProcess(arguments, config: config)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -215,6 +215,15 @@ extension NotificationPage {
     }
 }
 
+extension EmailSettings {
+    init(_ wire: Components.Schemas.EmailSettings) {
+        self.init(
+            email: wire.email, verified: wire.verified, sending: wire.sending,
+            mode: EmailMode(rawValue: wire.mode.rawValue) ?? .each,
+            off: Set(wire.off.compactMap { MailKind(rawValue: $0.rawValue) }), digestHour: wire.digestHour)
+    }
+}
+
 extension NotificationLevel {
     init(_ wire: Components.Schemas.NotificationSettings.LevelPayload) {
         switch wire {
@@ -230,5 +239,25 @@ extension NotificationLevel {
         case .mine: .mine
         case .none: .none
         }
+    }
+}
+
+// MARK: Webhooks
+
+extension Webhook {
+    init(_ wire: Components.Schemas.Webhook) {
+        self.init(
+            id: wire.id, groupId: wire.groupId, url: wire.url, kinds: wire.kinds, enabled: wire.enabled,
+            disabledReason: wire.disabledReason, failingSince: wire.failingSince, lastSuccessAt: wire.lastSuccessAt,
+            createdAt: wire.createdAt)
+    }
+}
+
+extension WebhookDelivery {
+    init(_ wire: Components.Schemas.WebhookDelivery) {
+        self.init(
+            id: wire.id, webhookId: wire.webhookId, type: wire._type, state: State(rawValue: wire.state.rawValue) ?? .pending,
+            attempts: wire.attempts, lastStatus: wire.lastStatus, lastError: wire.lastError, createdAt: wire.createdAt,
+            lastAttemptAt: wire.lastAttemptAt, finishedAt: wire.finishedAt)
     }
 }

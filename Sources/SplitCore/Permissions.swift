@@ -59,6 +59,8 @@ public enum GroupAction: Hashable, Sendable {
     case archiveOrTransferOwnership
     /// See IP addresses and devices in payment history.
     case seeAuditDetails
+    /// Register, change, read and remove the group's webhooks and their delivery log (issue 17).
+    case manageWebhooks
 }
 
 /// The member a member-management action is aimed at, as the permission table needs it.
@@ -125,7 +127,7 @@ public enum Permissions {
             return role == .owner || role == .admin
         case .archiveOrTransferOwnership:
             return role == .owner
-        case .seeAuditDetails:
+        case .seeAuditDetails, .manageWebhooks:
             return role == .owner || role == .admin
         }
     }

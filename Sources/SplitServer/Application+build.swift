@@ -49,7 +49,22 @@ public func buildApplication(
         memberUseCases: MemberUseCases(database: database, now: now), feedUseCases: FeedUseCases(database: database),
         liveUseCases: LiveUseCases(database: database, now: now),
         notificationUseCases: NotificationUseCases(database: database, now: now),
+        webhookUseCases: WebhookUseCases(
+            database: database, allowPrivate: configuration.webhookAllowPrivate, now: now),
+        mailUseCases: MailUseCases(database: database, now: now),
         configuration: configuration, now: now)
+
+    // Background work queued by writes (mail, webhook deliveries), run by the JobRunner below.
+    var jobs = BackgroundJobs()
+    if let mail = configuration.mail {
+        database.startSendingMail()
+        let smtp = SMTPClient(settings: mail.smtp, heloName: mail.from.address.split(separator: "@").last.map(String.init) ?? "localhost")
+        MailJobs(
+            store: MailStore(database: database), configuration: mail, send: { try await smtp.send($0) }, now: now,
+            logger: logger
+        ).add(to: &jobs)
+    }
+    try jobs.addWebhooks(database: database, allowPrivate: configuration.webhookAllowPrivate, now: now)
 
     let addresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies)
     let web = try await WebApp.load(
@@ -98,6 +113,7 @@ public func buildApplication(
                 attempts: attempts, keepMilliseconds: Int64(configuration.limits.longestWindowSeconds) * 1_000,
                 now: now,
                 logger: logger),
+            JobRunner(database: database, kinds: configuration.runsJobs ? jobs.kinds : [:], now: now, logger: logger),
         ],
         onServerRunning: { channel in
             serverLogger.info(

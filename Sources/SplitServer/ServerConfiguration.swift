@@ -21,6 +21,17 @@ public struct ServerConfiguration: Sendable {
     /// Bcrypt cost (DESIGN §4: at least 12). Not configurable from outside; tests lower it to
     /// keep hundreds of registrations fast, and a test checks the default.
     public var bcryptCost: Int = 12
+    /// `WEBHOOK_ALLOW_PRIVATE`: webhooks may be sent to private, loopback and other internal
+    /// addresses, and over plain http (issue 17). Off: a group admin cannot make the server call
+    /// into the network it runs in.
+    public var webhookAllowPrivate: Bool = false
+    /// Notification and verification mail (`SMTP_URL`, `SMTP_CA_FILE`, `MAIL_FROM`); nil: the
+    /// server sends no mail, and addresses stay unverified.
+    public var mail: MailConfiguration?
+    /// Whether this server runs background jobs (`RUN_JOBS`): mail and webhook deliveries. Every
+    /// server may (each job runs once, on whichever claims it); turning it off keeps a server
+    /// for requests only, as long as another server runs them.
+    public var runsJobs: Bool = true
     public var limits: Limits = Limits()
 
     public struct Limits: Sendable {
@@ -182,6 +193,64 @@ public struct ServerConfiguration: Sendable {
             default: throw ConfigurationError(key: "ALLOW_REGISTRATION", problem: "must be true or false")
             }
         }
+        if let allow = text("webhook.allow.private") {
+            switch allow.lowercased() {
+            case "true", "1", "yes", "on": self.webhookAllowPrivate = true
+            case "false", "0", "no", "off": self.webhookAllowPrivate = false
+            default: throw ConfigurationError(key: "WEBHOOK_ALLOW_PRIVATE", problem: "must be 1 or 0 (true or false)")
+            }
+        }
+        if let run = text("run.jobs") {
+            switch run.lowercased() {
+            case "true", "1", "yes", "on": self.runsJobs = true
+            case "false", "0", "no", "off": self.runsJobs = false
+            default: throw ConfigurationError(key: "RUN_JOBS", problem: "must be true or false")
+            }
+        }
+        if let url = text("smtp.url", isSecret: true) {
+            let smtp: SMTPSettings
+            do {
+                smtp = try SMTPSettings(url: url, caFile: text("smtp.ca.file"))
+            } catch {
+                throw ConfigurationError(key: "SMTP_URL", problem: "\(error)")
+            }
+            guard let publicURL, let host = URL(string: publicURL)?.host else {
+                throw ConfigurationError(
+                    key: "PUBLIC_URL", problem: "must be set when SMTP_URL is: mail carries links to this server")
+            }
+            let from: MailMessage.Address
+            do {
+                from = try MailConfiguration.address(text("mail.from") ?? "Budget Splitter <splitter@\(host)>")
+            } catch {
+                throw ConfigurationError(
+                    key: "MAIL_FROM", problem: "must be an address, or a name and an address: Splitter <split@example.org>")
+            }
+            self.mail = MailConfiguration(smtp: smtp, from: from, publicURL: publicURL)
+        }
+    }
+}
+
+/// Where notification mail goes out and what it says it is from.
+public struct MailConfiguration: Sendable {
+    public var smtp: SMTPSettings
+    public var from: MailMessage.Address
+    /// The server's address for links in mail (`PUBLIC_URL`, required with mail).
+    public var publicURL: String
+
+    public init(smtp: SMTPSettings, from: MailMessage.Address, publicURL: String) {
+        self.smtp = smtp
+        self.from = from
+        self.publicURL = publicURL
+    }
+
+    /// "Name <address>" or "address".
+    static func address(_ text: String) throws -> MailMessage.Address {
+        if let open = text.lastIndex(of: "<"), text.hasSuffix(">") {
+            let name = text[..<open].trimmingCharacters(in: .whitespaces)
+            let address = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
+            return try MailMessage.Address(address, displayName: name.isEmpty ? nil : name)
+        }
+        return try MailMessage.Address(text)
     }
 }
 

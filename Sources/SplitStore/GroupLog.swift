@@ -112,7 +112,8 @@ public struct GroupLog: Sendable {
         _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
         concerning: [UUID] = [], _ sql: any SQLDatabase
     ) async throws {
-        let activityID = UUID().text
+        let activity = UUID()
+        let activityID = activity.text
         try await sql.raw(
             """
             INSERT INTO activity (id, group_id, seq, actor_user_id, actor_name, action, entity, entity_id, details, at)
@@ -139,9 +140,17 @@ public struct GroupLog: Sendable {
             """
         ).all()
         // Each recipient's streams hear of it (the bell's count).
-        for row in recipients {
-            PendingEvents.note(.inbox(try row.decodeUUID("user_id")))
+        let recipientIDs = try recipients.map { try $0.decodeUUID("user_id") }
+        for user in recipientIDs {
+            PendingEvents.note(.inbox(user))
         }
+        // And their mail, for those who want it, when this server sends mail.
+        if PendingEvents.current?.sendsMail == true {
+            try await MailStore.queue(
+                recipients: recipientIDs, activityID: activity, action: action, now: now, sql)
+        }
+        // The group's webhooks that want this kind get a delivery, queued in this transaction.
+        try await WebhookStore.enqueueDeliveries(groupID: groupID, activityID: activityID, action: action, now: now, sql)
     }
 }
 

@@ -545,6 +545,88 @@ public enum Migrations {
                 "CREATE INDEX jobs_due ON jobs (due_at) WHERE done_at IS NULL AND failed_at IS NULL",
             ]
         ),
+        Migration(
+            // Notification mail (issue 17) and verified addresses (issue 14): mail goes only to
+            // addresses whose owner followed a verification link; each account chooses a mail
+            // per notification, a daily digest or none, and which kinds; `mailed_at` says a
+            // notification has gone out (so a digest never repeats one).
+            id: "0018_mail",
+            statements: [
+                "ALTER TABLE users ADD COLUMN email_verified_at BIGINT",
+                "ALTER TABLE notifications ADD COLUMN mailed_at BIGINT",
+                """
+                CREATE TABLE mail_settings (
+                    user_id TEXT PRIMARY KEY REFERENCES users (id),
+                    mode TEXT NOT NULL DEFAULT 'each' CHECK (mode IN ('each', 'daily', 'off')),
+                    off_categories TEXT NOT NULL DEFAULT ',',
+                    digest_hour INTEGER NOT NULL DEFAULT 7 CHECK (digest_hour BETWEEN 0 AND 23),
+                    unsubscribe_key TEXT NOT NULL UNIQUE,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                // Only hashes of the links' tokens are kept (DESIGN §4).
+                """
+                CREATE TABLE email_verifications (
+                    token_hash TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    email TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT
+                )
+                """,
+                "CREATE INDEX email_verifications_by_user ON email_verifications (user_id)",
+            ]
+        ),
+        Migration(
+            // Webhooks (issue 17): URLs a group's admins registered, each with the event kinds it
+            // wants and the secret deliveries are signed with (kept as is: the server needs it to
+            // sign), and a log of every delivery. `kinds` is "*" or ",kind,kind," so one LIKE on
+            // the group's live webhooks (the partial index) finds those a write must notify.
+            // Deleted webhooks stay (deleted_at, secret erased) so their delivery log does.
+            id: "0019_webhooks",
+            statements: [
+                """
+                CREATE TABLE webhooks (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    url TEXT NOT NULL CHECK (length(url) BETWEEN 1 AND 2000),
+                    secret TEXT NOT NULL,
+                    kinds TEXT NOT NULL CHECK (length(kinds) BETWEEN 1 AND 4000),
+                    created_by_user_id TEXT REFERENCES users (id),
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    disabled_at BIGINT,
+                    disabled_reason TEXT,
+                    failing_since BIGINT,
+                    last_success_at BIGINT,
+                    deleted_at BIGINT
+                )
+                """,
+                "CREATE INDEX webhooks_live ON webhooks (group_id) WHERE disabled_at IS NULL AND deleted_at IS NULL",
+                "CREATE INDEX webhooks_by_group ON webhooks (group_id, created_at)",
+                """
+                CREATE TABLE webhook_deliveries (
+                    id TEXT PRIMARY KEY,
+                    webhook_id TEXT NOT NULL REFERENCES webhooks (id),
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    activity_id TEXT REFERENCES activity (id),
+                    kind TEXT NOT NULL,
+                    body TEXT,
+                    state TEXT NOT NULL DEFAULT 'pending'
+                        CHECK (state IN ('pending', 'delivered', 'failed', 'skipped')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_status INTEGER,
+                    last_error TEXT,
+                    created_at BIGINT NOT NULL,
+                    last_attempt_at BIGINT,
+                    finished_at BIGINT
+                )
+                """,
+                "CREATE INDEX webhook_deliveries_log ON webhook_deliveries (webhook_id, created_at, id)",
+                "CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (webhook_id) WHERE state = 'pending'",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -20,6 +20,8 @@ struct APIHandler: APIProtocol {
     let feedUseCases: FeedUseCases
     let liveUseCases: LiveUseCases
     let notificationUseCases: NotificationUseCases
+    let webhookUseCases: WebhookUseCases
+    let mailUseCases: MailUseCases
     let configuration: ServerConfiguration
     let now: @Sendable () -> Int64
 

@@ -236,6 +236,8 @@ extension WebApp {
         /// The caller's own notification setting for this group: (value, label, selected).
         let levels: [Option]
         let errors: [String: String]
+        /// Owners and admins see the link to the group's webhooks.
+        var canManageWebhooks = false
 
         struct Option: Sendable {
             let value: String
@@ -259,7 +261,7 @@ extension WebApp {
         let levels: [(NotificationLevel, String)] = [
             (.mine, "What concerns me"), (.all, "Everything in this group"), (.none, "Nothing"),
         ]
-        let body = SettingsBody(
+        var body = SettingsBody(
             groupID: groupID, name: scope.group.name, version: scope.group.version,
             currencies: Self.currencyOptions(selected: scope.group.homeCurrency), canUpdate: canUpdate,
             canInvite: scope.may(.manageMembers(.newMember)),
@@ -272,6 +274,7 @@ extension WebApp {
             today: today(in: scope),
             isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID().uuidString,
             levels: levels.map { .init(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) }, errors: errors)
+        body.canManageWebhooks = scope.membership.map { Permissions.decide(.manageWebhooks, for: $0) == .allowed } ?? false
         return try await render(
             "settings", title: "Settings · \(scope.group.name)", body: body, nav: scope.nav("settings", live: false),
             errors: errors)

@@ -107,6 +107,9 @@ struct WebApp: Sendable {
         "claim-approved": "Approved: the account now holds that member.",
         "claim-rejected": "Claim turned down.",
         "settings": "Saved.",
+        "webhook-saved": "Saved.",
+        "webhook-ping": "Test delivery queued: it shows below once sent.",
+        "webhook-deleted": "Webhook deleted.",
     ]
 
     /// After a successful POST: to the page that shows the result, saying what was done.
@@ -251,6 +254,10 @@ struct WebApp: Sendable {
             if web?.sessionToken != nil { response.setCookie(sessionCookie(value: "", maxAge: 0)) }
             return response
         case .notFound:
+            // A refusal that says more than "not found" (an expired link) says it on the page too.
+            if case .notFoundBecause(let message)? = error as? AppError {
+                return errorPage(.notFound, heading: "Page not found", message: message)
+            }
             return notFoundPage()
         case .forbidden:
             return errorPage(.forbidden, heading: "Not allowed", message: apiError.message)

@@ -34,6 +34,17 @@ extension WebApp {
             try await self.revokeSession(request, context: context)
         }
 
+        pages.get("/verify-email/:token") { request, context in try await self.verifyEmailPage(request, context: context) }
+        pages.post("/verify-email/:token") { request, context in try await self.verifyEmail(request, context: context) }
+        pages.get("/unsubscribe/:key/:category") { request, context in
+            try await self.unsubscribePage(request, context: context)
+        }
+        // Outside the pages' middleware: RFC 8058's one-click POST has no cookie and no CSRF token.
+        router.post("/unsubscribe/:key/:category") { request, context in
+            try await self.unsubscribe(request, context: context)
+        }
+        pages.post("/account/email") { request, _ in try await self.updateMailSettings(request) }
+        pages.post("/account/email/verification") { request, _ in try await self.requestVerification(request) }
         pages.get("/notifications") { request, _ in try await self.notificationsPage(request) }
         pages.post("/notifications/read") { request, _ in try await self.markNotificationsRead(request) }
         pages.get("/groups") { request, _ in try await self.groupsPage(request) }
@@ -109,6 +120,15 @@ extension WebApp {
         }
         pages.post("/groups/:groupId/settings") { request, context in
             try await self.updateSettings(request, context: context)
+        }
+        pages.get("/groups/:groupId/webhooks") { request, context in
+            try await self.webhooksPage(request, context: context)
+        }
+        pages.post("/groups/:groupId/webhooks") { request, context in
+            try await self.updateWebhooks(request, context: context)
+        }
+        pages.get("/groups/:groupId/webhooks/:webhookId") { request, context in
+            try await self.webhookLogPage(request, context: context)
         }
     }
 }

@@ -1,0 +1,212 @@
+import ArgumentParser
+import Foundation
+import SplitClient
+
+struct WebhooksCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webhooks",
+        abstract: "A group's webhooks (owner, admin): URLs that receive its activity as signed JSON.",
+        discussion: """
+            Each change in the group of a chosen kind (expense.created,
+            share.marked_paid, member.added … or * for all) is POSTed as JSON to
+            the URL, signed with the webhook's secret in the Splitter-Signature
+            header (t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">), and
+            retried for 24 hours. A webhook that fails for 24 hours is turned off;
+            `update --enable` turns it on again. The secret is printed once, by
+            `add` and `rotate`. Webhooks are named by id or its first characters.
+
+            Without a subcommand, lists them (as `webhooks list`).
+            """,
+        subcommands: [List.self, Add.self, Update.self, Remove.self, Rotate.self, Ping.self, Deliveries.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The group's webhooks (never their secrets).")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "Group name or id.") var group: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let hooks = try await client.webhooks(groupID: found.id)
+                if options.json { return try Output.json(["webhooks": hooks]) }
+                guard !hooks.isEmpty else { return print("No webhooks in \(found.name).") }
+                Output.table(
+                    ["ID", "STATE", "KINDS", "URL"],
+                    hooks.map { hook in
+                        let state =
+                            !hook.enabled ? "off" : hook.failingSince != nil ? "failing" : "on"
+                        return [short(hook.id), state, hook.kinds.joined(separator: ","), hook.url]
+                    })
+                for hook in hooks where !hook.enabled {
+                    if let reason = hook.disabledReason { print("\(short(hook.id)): \(reason)") }
+                }
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a URL; prints its secret, which is not shown again.")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "Group name or id.") var group: String
+        @Option(help: "Comma-separated activity kinds, or * for all (the default).") var kinds: String = "*"
+        @Argument(help: "The https URL deliveries go to.") var url: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let created = try await client.createWebhook(
+                    groupID: found.id, url: url, kinds: WebhooksCommand.kinds(kinds))
+                if options.json { return try Output.json(created) }
+                print("Webhook \(short(created.webhook.id)) added to \(found.name).")
+                print("Secret (shown only now): \(created.secret)")
+            }
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a webhook's URL or kinds, or turn it off or on.")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "Group name or id.") var group: String
+        @Option(help: "A new URL.") var url: String?
+        @Option(help: "New comma-separated kinds, or *.") var kinds: String?
+        @Flag(help: "Turn it on (again), forgetting its failures.") var enable = false
+        @Flag(help: "Turn it off; deliveries still waiting are skipped.") var disable = false
+        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                if enable, disable { throw CLIError(message: "Give --enable or --disable, not both.", code: 2) }
+                if url == nil, kinds == nil, !enable, !disable {
+                    throw CLIError(message: "Say what to change: --url, --kinds, --enable or --disable.", code: 2)
+                }
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
+                let updated = try await client.updateWebhook(
+                    id: id, groupID: found.id, url: url, kinds: kinds.map(WebhooksCommand.kinds),
+                    enabled: enable ? true : disable ? false : nil)
+                if options.json { return try Output.json(updated) }
+                print("Webhook \(short(updated.id)) is \(updated.enabled ? "on" : "off"): \(updated.url)")
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a webhook; waiting deliveries are skipped.")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "Group name or id.") var group: String
+        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
+                try await client.deleteWebhook(id: id, groupID: found.id)
+                if options.json { return try Output.json(["deleted": id]) }
+                print("Webhook \(short(id)) deleted.")
+            }
+        }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A new secret for a webhook, printed once; the old one stops at once.")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "Group name or id.") var group: String
+        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
+                let rotated = try await client.rotateWebhookSecret(id: id, groupID: found.id)
+                if options.json { return try Output.json(rotated) }
+                print("New secret (shown only now): \(rotated.secret)")
+            }
+        }
+    }
+
+    struct Ping: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Queue a test delivery (type ping); `webhooks deliveries` shows how it went.")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "Group name or id.") var group: String
+        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
+                let delivery = try await client.pingWebhook(id: id, groupID: found.id)
+                if options.json { return try Output.json(delivery) }
+                print("Test delivery \(short(delivery.id)) queued.")
+            }
+        }
+    }
+
+    struct Deliveries: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A webhook's delivery log, newest first: state, attempts, last status or error.")
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "Group name or id.") var group: String
+        @Option(help: "How many of the newest (default 20, at most 200).") var limit: Int = 20
+        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                guard (1...200).contains(limit) else { throw CLIError(message: "--limit is 1 to 200.", code: 2) }
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
+                let page = try await client.webhookDeliveries(id: id, groupID: found.id, limit: limit)
+                if options.json { return try Output.json(page) }
+                guard !page.deliveries.isEmpty else { return print("Nothing sent yet.") }
+                Output.table(
+                    ["WHEN", "TYPE", "STATE", "TRIES", "LAST"],
+                    page.deliveries.map { delivery in
+                        let last = [
+                            delivery.lastStatus.map { "HTTP \($0)" },
+                            delivery.state == .delivered ? nil : delivery.lastError,
+                        ]
+                        .compactMap { $0 }.joined(separator: " ")
+                        return [
+                            timestamp(delivery.lastAttemptAt ?? delivery.createdAt), delivery.type,
+                            delivery.state.rawValue, String(delivery.attempts), String(last.prefix(60)),
+                        ]
+                    })
+            }
+        }
+    }
+
+    /// "expense.created,settlement.recorded" → the list the server checks; "*" for all.
+    static func kinds(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// A full id as given; the start of one (at least 4 characters) must name exactly one webhook.
+    static func resolve(_ text: String, _ client: SplitterClient, groupID: String) async throws -> String {
+        if UUID(uuidString: text) != nil { return text.lowercased() }
+        guard text.count >= 4 else {
+            throw CLIError(message: "\"\(text)\": give at least 4 characters of the webhook id.", code: 2)
+        }
+        let found = try await client.webhooks(groupID: groupID).filter {
+            $0.id.lowercased().hasPrefix(text.lowercased())
+        }
+        guard found.count == 1, let hook = found.first else {
+            throw CLIError(
+                message: found.isEmpty
+                    ? "No webhook \"\(text)\" in this group."
+                    : "Several webhooks start with \"\(text)\"; give more of the id.",
+                code: found.isEmpty ? 5 : 7)
+        }
+        return hook.id
+    }
+}

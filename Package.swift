@@ -75,6 +75,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // NIO's thread pool, where bcrypt runs so it never blocks request handling.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // TLS for the SMTP client (STARTTLS, implicit TLS) and webhook deliveries; already in the
+        // build for PostgreSQL's TLS connections.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // HTTP parts as swift-http-types, for the connection guard that sits in Hummingbird's pipeline.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // HTTP status and header types shared by Hummingbird and the OpenAPI runtime.
@@ -134,6 +137,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // HTTPParserError: the parser's refusals get the API's envelope (ConnectionGuard).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -77,3 +77,51 @@ public enum NotificationLevel: String, Codable, Hashable, Sendable, CaseIterable
     /// Nothing.
     case none
 }
+
+/// How you get notification mail (`SplitterClient.emailSettings()`).
+public enum EmailMode: String, Codable, Hashable, Sendable, CaseIterable {
+    /// A mail per notification (the default).
+    case each
+    /// One digest a day, at `EmailSettings.digestHour` (UTC), of what is still unread.
+    case daily
+    /// No notification mail.
+    case off
+}
+
+/// The kinds of notification mail that can be turned off one by one.
+public enum MailKind: String, Codable, Hashable, Sendable, CaseIterable {
+    /// Expenses added, changed, deleted, restored.
+    case expenses
+    /// Shares marked paid or unpaid; transfers.
+    case payments
+    /// Being added, removed, given a role or rights.
+    case members
+    /// Everything else in a group.
+    case group
+}
+
+/// Your address and what notification mail reaches it. Mail goes only to a verified address,
+/// and only when the server sends mail at all (`sending`).
+public struct EmailSettings: Codable, Hashable, Sendable {
+    /// Nil for an account with only a phone number.
+    public var email: String?
+    public var verified: Bool
+    /// Whether this server sends mail (its operator set a relay).
+    public var sending: Bool
+    public var mode: EmailMode
+    /// The kinds not mailed.
+    public var off: Set<MailKind>
+    /// The hour (UTC, 0–23) a daily digest goes out.
+    public var digestHour: Int
+
+    public init(
+        email: String?, verified: Bool, sending: Bool, mode: EmailMode, off: Set<MailKind>, digestHour: Int
+    ) {
+        self.email = email
+        self.verified = verified
+        self.sending = sending
+        self.mode = mode
+        self.off = off
+        self.digestHour = digestHour
+    }
+}

@@ -65,3 +65,44 @@ extension SplitterClient {
         }
     }
 }
+
+/// Notification mail: your address, whether it is verified, and what reaches it.
+extension SplitterClient {
+    public func emailSettings() async throws -> EmailSettings {
+        switch try await send({ try await api.getEmailSettings() }) {
+        case .ok(let ok): return EmailSettings(try ok.body.json)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Changes what you get; nil keeps a value. Answers the settings now.
+    @discardableResult
+    public func updateEmailSettings(mode: EmailMode? = nil, off: Set<MailKind>? = nil, digestHour: Int? = nil)
+        async throws -> EmailSettings
+    {
+        let body = Components.Schemas.EmailSettingsUpdate(
+            mode: mode.flatMap { .init(rawValue: $0.rawValue) },
+            off: off.map { kinds in MailKind.allCases.filter(kinds.contains).compactMap { .init(rawValue: $0.rawValue) } },
+            digestHour: digestHour)
+        switch try await send({ try await api.putEmailSettings(body: .json(body)) }) {
+        case .ok(let ok): return EmailSettings(try ok.body.json)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Mails you a new verification link (valid 48 hours).
+    public func requestEmailVerification() async throws {
+        switch try await send({ try await api.requestEmailVerification() }) {
+        case .accepted: return
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Verifies an address with the token of its link (`…/verify-email/<token>`); needs no login.
+    public func verifyEmail(token: String) async throws {
+        switch try await send({ try await api.verifyEmail(body: .json(.init(token: token))) }) {
+        case .noContent: return
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+}

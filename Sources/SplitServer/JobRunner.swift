@@ -16,30 +16,41 @@ import Synchronization
 public struct JobRunner: Service {
     public typealias Handler = @Sendable (JobRecord) async throws -> Void
 
+    /// What runs a kind of job, and how it is retried.
+    public struct Kind: Sendable {
+        public var handle: Handler
+        /// The wait before the next attempt after `job.attempts` failed ones; nil: give up.
+        public var retryDelay: @Sendable (_ job: JobRecord) -> Int64?
+
+        public init(
+            retryDelay: @escaping @Sendable (JobRecord) -> Int64? = { JobRunner.backoff($0.attempts) },
+            handle: @escaping Handler
+        ) {
+            self.handle = handle
+            self.retryDelay = retryDelay
+        }
+    }
+
     let jobs: JobStore
     let bus: EventBus
-    let handlers: [String: Handler]
+    let kinds: [String: Kind]
     let worker: String
     let now: @Sendable () -> Int64
     let poll: Duration
     let leaseMilliseconds: Int64
-    /// The wait before attempt `attempts + 1` after `attempts` failed ones; nil: give up.
-    let retryDelay: @Sendable (_ attempts: Int) -> Int64?
     let logger: Logger
 
     public init(
-        database: Database, handlers: [String: Handler], now: @escaping @Sendable () -> Int64,
-        poll: Duration = .seconds(5), leaseMilliseconds: Int64 = 60_000,
-        retryDelay: @escaping @Sendable (Int) -> Int64? = JobRunner.backoff, logger: Logger
+        database: Database, kinds: [String: Kind], now: @escaping @Sendable () -> Int64,
+        poll: Duration = .seconds(5), leaseMilliseconds: Int64 = 60_000, logger: Logger
     ) {
         jobs = JobStore(database: database)
         bus = database.events
-        self.handlers = handlers
+        self.kinds = kinds
         worker = UUID().uuidString.lowercased()
         self.now = now
         self.poll = poll
         self.leaseMilliseconds = leaseMilliseconds
-        self.retryDelay = retryDelay
         self.logger = logger
     }
 
@@ -49,9 +60,16 @@ public struct JobRunner: Service {
         return min(30_000 << min(attempts - 1, 20), 3_600_000)
     }
 
+    /// Thrown by a handler for a failure that no retry can mend (a mailbox that does not
+    /// exist, a webhook that was deleted): the job is kept as failed at once.
+    public struct PermanentFailure: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
     public func run() async throws {
         // A service that returns early would stop the server with it.
-        guard !handlers.isEmpty else { return try await gracefulShutdown() }
+        guard !kinds.isEmpty else { return try await gracefulShutdown() }
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let token = bus.subscribe(everything: true) { event in
             if event == .jobs || event == .resync { wake.yield() }
@@ -78,21 +96,21 @@ public struct JobRunner: Service {
 
     /// Runs due jobs one at a time until none is due or `going` says stop.
     func drain(while going: () -> Bool) async {
-        let kinds = Array(handlers.keys)
+        let names = Array(kinds.keys)
         while going() {
             let claimed: [JobRecord]
             do {
                 claimed = try await jobs.claim(
-                    kinds: kinds, worker: worker, now: now(), leaseMilliseconds: leaseMilliseconds, limit: 1)
+                    kinds: names, worker: worker, now: now(), leaseMilliseconds: leaseMilliseconds, limit: 1)
             } catch {
                 logger.warning("claiming jobs failed", metadata: ["error": "\(String(reflecting: error))"])
                 return
             }
-            guard let job = claimed.first, let handler = handlers[job.kind] else { return }
+            guard let job = claimed.first, let kind = kinds[job.kind] else { return }
             do {
-                try await handler(job)
+                try await kind.handle(job)
             } catch {
-                let retryAt = retryDelay(job.attempts).map { now() + $0 }
+                let retryAt = error is PermanentFailure ? nil : kind.retryDelay(job).map { now() + $0 }
                 logger.warning(
                     "job failed",
                     metadata: [

@@ -6,6 +6,7 @@ import NIOPosix
 import PostgresKit
 import PostgresNIO
 import SQLKit
+import Synchronization
 
 /// The one handle on the database that the rest of the server uses (DESIGN §6, STYLE §11, §14):
 /// queries go through `read` or `transaction`, both handing out an `any SQLDatabase`, so every
@@ -42,6 +43,11 @@ public final class Database: Sendable {
     public let events = EventBus()
     /// The connection settings of the PostgreSQL listener that feeds `events` (PostgreSQL only).
     private let listenerConfiguration: PostgresConnection.Configuration?
+    /// Whether writes queue notification mail (`SMTP_URL` is set): off until the server turns
+    /// it on, so a server that cannot send never fills the queue.
+    private let mailSwitch = Atomic<Bool>(false)
+    public var sendsMail: Bool { mailSwitch.load(ordering: .relaxed) }
+    public func startSendingMail() { mailSwitch.store(true, ordering: .relaxed) }
     /// The PostgreSQL channel every server's writes are announced on.
     static let eventChannel = "splitter_events"
 
@@ -114,7 +120,7 @@ public final class Database: Sendable {
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T)
         async throws -> T
     {
-        let pending = PendingEvents()
+        let pending = PendingEvents(sendsMail: sendsMail)
         switch storage {
         case .sqlite(let connection, let lock):
             // IMMEDIATE takes the write lock up front, so two writers never deadlock on upgrade.

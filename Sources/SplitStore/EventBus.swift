@@ -176,6 +176,10 @@ public final class EventBus: Sendable {
 /// accounts); `Database.transaction` publishes them after COMMIT or drops them on ROLLBACK.
 final class PendingEvents: Sendable {
     private let events = Mutex<[BusEvent]>([])
+    /// Whether this server sends mail (`Database.sendsMail`), so writes queue it.
+    let sendsMail: Bool
+
+    init(sendsMail: Bool = false) { self.sendsMail = sendsMail }
 
     @TaskLocal static var current: PendingEvents?
 

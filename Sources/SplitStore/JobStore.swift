@@ -14,6 +14,7 @@ public struct JobRecord: Sendable, Equatable {
     public var dueAt: Int64
     /// Claims so far, this one included.
     public var attempts: Int
+    public var createdAt: Int64
     public var lastError: String?
 }
 
@@ -136,6 +137,7 @@ extension JobRecord {
             payload: try row.decode(column: "payload", as: String.self),
             dueAt: try row.decode(column: "due_at", as: Int64.self),
             attempts: try row.decode(column: "attempts", as: Int.self),
+            createdAt: try row.decode(column: "created_at", as: Int64.self),
             lastError: try row.decode(column: "last_error", as: String?.self))
     }
 }

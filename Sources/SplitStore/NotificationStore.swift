@@ -44,14 +44,7 @@ public struct NotificationStore: Sendable {
                 ORDER BY n.created_at DESC, n.activity_id DESC LIMIT \(bind: limit)
                 """
             ).all()
-        }.map { row in
-            let activity = try ActivityRecord(row: row)
-            return NotificationRecord(
-                activity: activity, groupID: try row.decodeUUID("group_id"),
-                groupName: try row.decode(column: "g_name", as: String.self),
-                createdAt: try row.decode(column: "n_created_at", as: Int64.self),
-                readAt: try row.decode(column: "n_read_at", as: Int64?.self))
-        }
+        }.map(NotificationRecord.init(inboxRow:))
     }
 
     public func unreadCount(userID: UUID) async throws -> Int {
@@ -104,5 +97,17 @@ public struct NotificationStore: Sendable {
                 """
             ).run()
         }
+    }
+}
+
+extension NotificationRecord {
+    /// A row of `notifications` (its columns as `n_created_at`, `n_read_at`) joined with its
+    /// activity line (`a.*`) and group (`g_name`).
+    init(inboxRow row: any SQLRow) throws {
+        self.init(
+            activity: try ActivityRecord(row: row), groupID: try row.decodeUUID("group_id"),
+            groupName: try row.decode(column: "g_name", as: String.self),
+            createdAt: try row.decode(column: "n_created_at", as: Int64.self),
+            readAt: try row.decode(column: "n_read_at", as: Int64?.self))
     }
 }

@@ -15,7 +15,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
             Without a subcommand, lists the newest (as `notifications list`).
             """,
-        subcommands: [List.self, Read.self, Settings.self],
+        subcommands: [List.self, Read.self, Settings.self, Email.self],
         defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
@@ -196,6 +196,91 @@ struct NotificationsCommand: AsyncParsableCommand {
                     }
                 print("\(found.name): \(now.rawValue) — \(meaning) reaches your inbox.")
             }
+        }
+    }
+
+    struct Email: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or set the notification mail you get: each, daily or off, and which kinds.",
+            discussion: """
+                each: a mail per notification (the default). daily: one digest a day,
+                at --digest-hour (UTC), of what is still unread. off: none.
+                Kinds: expenses, payments, members, group; --off turns kinds off,
+                --on turns them back on. Mail goes only to a verified address:
+                --send-verification mails you a new link, --verify TOKEN uses one
+                (the part after /verify-email/). Nothing is mailed when the server
+                has no mail relay.
+                """)
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "each, daily or off.") var mode: String?
+        @Option(help: "Kinds to stop mailing, comma-separated: expenses,payments,members,group.") var off: String?
+        @Option(help: "Kinds to mail again, comma-separated.") var on: String?
+        @Option(help: "The hour (UTC, 0-23) a daily digest goes out.") var digestHour: Int?
+        @Flag(help: "Mail me a new verification link.") var sendVerification = false
+        @Option(help: "Verify my address with the token of its link.") var verify: String?
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let chosenMode = try mode.map { text in
+                    guard let parsed = EmailMode(rawValue: text.lowercased()) else {
+                        throw CLIError(message: "A mail mode is each, daily or off (not \"\(text)\").", code: 2)
+                    }
+                    return parsed
+                }
+                let turnOff = try Self.kinds(off)
+                let turnOn = try Self.kinds(on)
+                if !turnOff.isDisjoint(with: turnOn) {
+                    throw CLIError(message: "A kind is either --off or --on, not both.", code: 2)
+                }
+                if let digestHour, !(0...23).contains(digestHour) {
+                    throw CLIError(message: "--digest-hour is an hour from 0 to 23 (UTC).", code: 2)
+                }
+                let client = try options.client()
+                if let verify {
+                    try await client.verifyEmail(token: verify)
+                    if !options.json { print("Your address is verified.") }
+                }
+                if sendVerification {
+                    try await client.requestEmailVerification()
+                    if !options.json { print("A verification link is on its way; it works for 48 hours.") }
+                }
+                var settings = try await client.emailSettings()
+                if chosenMode != nil || !turnOff.isEmpty || !turnOn.isEmpty || digestHour != nil {
+                    settings = try await client.updateEmailSettings(
+                        mode: chosenMode, off: settings.off.union(turnOff).subtracting(turnOn), digestHour: digestHour)
+                }
+                if options.json { return try Output.json(settings) }
+                guard let email = settings.email else {
+                    return print("Your account has a phone number only, so no mail is sent to you.")
+                }
+                print("\(email) (\(settings.verified ? "verified" : "not verified"))")
+                if !settings.sending { print("This server sends no mail.") }
+                let mail =
+                    switch settings.mode {
+                    case .each: "a mail for each notification"
+                    case .daily: "one digest a day at \(String(format: "%02d", settings.digestHour)):00 UTC"
+                    case .off: "no mail"
+                    }
+                print("Notification mail: \(mail)")
+                let kinds = MailKind.allCases.map { "\($0.rawValue) \(settings.off.contains($0) ? "off" : "on")" }
+                print("Kinds: \(kinds.joined(separator: ", "))")
+                if settings.sending, !settings.verified {
+                    print("Mail goes only to a verified address: `splitter notifications email --send-verification`.")
+                }
+            }
+        }
+
+        static func kinds(_ text: String?) throws -> Set<MailKind> {
+            guard let text else { return [] }
+            return Set(
+                try text.split(separator: ",").map { part in
+                    let name = part.trimmingCharacters(in: .whitespaces).lowercased()
+                    guard let kind = MailKind(rawValue: name) else {
+                        throw CLIError(
+                            message: "A mail kind is expenses, payments, members or group (not \"\(name)\").", code: 2)
+                    }
+                    return kind
+                })
         }
     }
 }

@@ -38,8 +38,8 @@ struct JobRunnerTests {
         retryDelay: @escaping @Sendable (Int) -> Int64? = { _ in 0 }
     ) -> JobRunner {
         JobRunner(
-            database: database, handlers: ["test": handler], now: { milliseconds() }, poll: .milliseconds(50),
-            leaseMilliseconds: 10_000, retryDelay: retryDelay, logger: quiet)
+            database: database, kinds: ["test": .init(retryDelay: { retryDelay($0.attempts) }, handle: handler)],
+            now: { milliseconds() }, poll: .milliseconds(50), leaseMilliseconds: 10_000, logger: quiet)
     }
 
     @Test("a unique key queues once; two runners on one database run each of 200 jobs exactly once", arguments: TestDatabases.all)

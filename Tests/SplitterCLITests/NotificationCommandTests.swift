@@ -193,4 +193,38 @@ struct NotificationCommandTests {
             }
         }
     }
+
+    @Test("notifications email shows and sets the mail settings; a server without a relay says it sends none")
+    func emailSettingsFromTheCommandLine() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            // act + validate: the defaults, for people and as JSON
+            let shown = try await trip.run("notifications", "email")
+            #expect(shown.status == 0, "\(shown.error)")
+            #expect(shown.output.contains("(not verified)") && shown.output.contains("This server sends no mail."))
+            #expect(shown.output.contains("a mail for each notification"), "\(shown.output)")
+
+            // Set: a daily digest at 06:00 UTC, no expense or member mail; then members back on.
+            let set = try #require(
+                try await trip.json(
+                    "notifications", "email", "--mode", "daily", "--off", "expenses,members", "--digest-hour", "6")
+                    as? [String: Any])
+            #expect(set["mode"] as? String == "daily" && set["digestHour"] as? Int == 6)
+            #expect(Set((set["off"] as? [String]) ?? []) == ["expenses", "members"], "\(set)")
+            let back = try #require(try await trip.json("notifications", "email", "--on", "members") as? [String: Any])
+            #expect(back["off"] as? [String] == ["expenses"] && back["mode"] as? String == "daily")
+
+            // Bad input is refused before anything is sent; the server's refusals are said plainly.
+            let badMode = try await trip.run("notifications", "email", "--mode", "weekly")
+            #expect(badMode.status == 2 && badMode.error.contains("each, daily or off"))
+            let badKind = try await trip.run("notifications", "email", "--off", "spam")
+            #expect(badKind.status == 2 && badKind.error.contains("expenses, payments, members or group"))
+            let badHour = try await trip.run("notifications", "email", "--digest-hour", "24")
+            #expect(badHour.status == 2)
+            let noRelay = try await trip.run("notifications", "email", "--send-verification")
+            #expect(noRelay.status != 0 && noRelay.error.contains("does not send mail"), "\(noRelay.error)")
+            let badToken = try await trip.run("notifications", "email", "--verify", "nonsense")
+            #expect(badToken.status != 0 && badToken.error.contains("verification link"), "\(badToken.error)")
+        }
+    }
 }

@@ -8,8 +8,10 @@ recording a transfer, roles (a viewer sees no edit controls), a forged POST with
 and logout. Every page is saved as a screenshot at 375 px and 1280 px in artifacts/screenshots/.
 Any failed check exits non-zero.
 """
+import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -28,11 +30,42 @@ SHOTS = os.environ.get("SCREENSHOT_DIR", "artifacts/screenshots")
 os.makedirs(SHOTS, exist_ok=True)
 
 
-def start_server():
+MAIL_DIR = tempfile.mkdtemp(prefix="splitter-web-mail-")
+
+
+def start_sink():
+    """scripts/smtp-sink.py (aiosmtpd), so the flow can follow the links mail carries."""
+    sink = subprocess.Popen([sys.executable, "-u", "scripts/smtp-sink.py", "--port", "0", "--dir", MAIL_DIR],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = sink.stdout.readline()
+    match = re.match(r"READY (\d+)", line)
+    if not match:
+        sys.exit("the SMTP sink did not start: " + line + sink.stdout.read())
+    return sink, int(match.group(1))
+
+
+def mails_to(address):
+    """The mails the sink received for an address, oldest first, as (subject, text)."""
+    found = []
+    for name in sorted(os.listdir(MAIL_DIR), key=lambda n: (len(n), n)):
+        if name.endswith(".json"):
+            with open(os.path.join(MAIL_DIR, name)) as file:
+                mail = json.load(file)
+            if address in mail.get("rcpt_tos", []):
+                found.append((mail.get("subject"), mail.get("text") or ""))
+    return found
+
+
+def start_server(smtp_port):
     folder = tempfile.mkdtemp(prefix="splitter-web-")
     log = open(os.path.join(folder, "server.log"), "w+")
-    env = dict(os.environ, DATABASE_URL=f"sqlite://{folder}/web.sqlite", LOG_LEVEL="info")
-    process = subprocess.Popen([SERVER, "--http-port", "0"], stdout=log, stderr=subprocess.STDOUT, env=env)
+    # Mail carries links to PUBLIC_URL (so do invites): the port is chosen here, before start-up.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ, DATABASE_URL=f"sqlite://{folder}/web.sqlite", LOG_LEVEL="info",
+               SMTP_URL=f"smtp://127.0.0.1:{smtp_port}?tls=none", PUBLIC_URL=f"http://127.0.0.1:{port}")
+    process = subprocess.Popen([SERVER, "--http-port", str(port)], stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.time() + 60
     while time.time() < deadline:
         log.seek(0)
@@ -599,6 +632,35 @@ def run(base):
         click(aki, aki.find_element(By.ID, "change-password"))
         check("Password changed" in main_text(aki), f"password changed: {main_text(aki)[:300]}")
 
+        # Mail: the address is not verified yet; the link the sink received verifies it after a click.
+        check(aki.find_elements(By.ID, "email-unverified"), "the account page says the address is not verified")
+        deadline = time.time() + 20
+        while not mails_to("aki@example.com") and time.time() < deadline:
+            time.sleep(0.2)
+        links = [re.search(r"/verify-email/([0-9a-f]{64})", text) for _, text in mails_to("aki@example.com")]
+        links = [link.group(1) for link in links if link]
+        check(links, f"a verification mail reached aki@example.com: {mails_to('aki@example.com')}")
+        aki.get(f"{base}/verify-email/{links[-1]}")
+        shoot(aki, "verify-email")
+        check(aki.find_elements(By.ID, "confirm"), "the link asks for a click before it verifies")
+        click(aki, aki.find_element(By.ID, "confirm"))
+        check("Email confirmed" in main_text(aki), f"verified: {main_text(aki)[:300]}")
+        aki.get(f"{base}/account#email")
+        check(aki.find_elements(By.ID, "email-verified"), "the account page says the address is verified")
+        tap(aki, aki.find_element(By.CSS_SELECTOR, "input[name=mode][value=daily]"))
+        tap(aki, aki.find_element(By.CSS_SELECTOR, "input[name=get-expenses]"))
+        Select(aki.find_element(By.ID, "digestHour")).select_by_value("6")
+        click(aki, aki.find_element(By.ID, "save-mail"))
+        check("Mail settings saved" in main_text(aki), f"mail settings saved: {main_text(aki)[:300]}")
+        check(aki.find_element(By.CSS_SELECTOR, "input[name=mode][value=daily]").is_selected()
+              and not aki.find_element(By.CSS_SELECTOR, "input[name=get-expenses]").is_selected()
+              and aki.find_element(By.CSS_SELECTOR, "input[name=get-payments]").is_selected(),
+              "the saved settings show: daily, no expense mail, payments still on")
+        shoot(aki, "account-email")
+        aki.get(f"{base}/unsubscribe/{'0' * 32}/expenses")
+        check("not one this server sent" in main_text(aki), "an unknown unsubscribe link gets a friendly page")
+        aki.get_log("browser")  # that page's own 404 is expected
+
         # Log out: the session is gone.
         aki.get(f"{base}/groups")
         click(aki, aki.find_element(By.ID, "logout"))
@@ -612,7 +674,8 @@ def run(base):
 
 
 def main():
-    process, base, log = start_server()
+    sink, smtp_port = start_sink()
+    process, base, log = start_server(smtp_port)
     try:
         run(base)
     except Exception:
@@ -622,6 +685,8 @@ def main():
     finally:
         process.terminate()
         process.wait(timeout=20)
+        sink.terminate()
+        sink.wait(timeout=20)
     print(f"web flow: {checks} checks passed; screenshots in {SHOTS}")
 
 

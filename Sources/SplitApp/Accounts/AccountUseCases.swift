@@ -90,6 +90,7 @@ public struct StartedSession: Sendable {
 /// (`RateLimiter`) before the work it limits.
 public struct AccountUseCases: Sendable {
     let accounts: AccountStore
+    let mail: MailStore
     let limiter: RateLimiter
     let passwords: any PasswordHashing
     let limits: AccountLimits
@@ -106,6 +107,7 @@ public struct AccountUseCases: Sendable {
         now: @escaping @Sendable () -> Int64
     ) async throws {
         self.accounts = AccountStore(database: database)
+        self.mail = MailStore(database: database)
         self.limiter = RateLimiter(attempts: AttemptStore(database: database), now: now)
         self.passwords = passwords
         self.limits = limits
@@ -154,6 +156,8 @@ public struct AccountUseCases: Sendable {
             passwordHash: try await passwords.hash(entered.password), createdAt: current, updatedAt: current)
         do {
             _ = try await accounts.createUser(user)
+            // The address gets its verification link; no mail goes to it before that.
+            if mail.sendsMail, email != nil { try await mail.requestVerification(userID: user.id, now: current) }
         } catch StoreError.conflict(let field) {
             throw AppError.conflict(
                 code: "conflict", field: field,

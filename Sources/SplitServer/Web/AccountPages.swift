@@ -19,8 +19,24 @@ extension WebApp {
         let login: String
         let sessions: [Session]
         let hasOthers: Bool
+        let mail: MailSection
         let notice: String?
         let errors: [String: String]
+    }
+
+    /// The account's notification mail: its address, verified or not, and what it gets.
+    struct MailSection: Sendable {
+        struct Option: Sendable {
+            let value: String
+            let label: String
+            let checked: Bool
+        }
+        let email: String?
+        let verified: Bool
+        let sending: Bool
+        let modes: [Option]
+        let categories: [Option]
+        let hours: [Option]
     }
 
     func accountPage(_ request: Request) async throws -> Response {
@@ -29,6 +45,8 @@ extension WebApp {
             case "password": "Password changed. Every other session is signed out; this one goes on."
             case "session": "That session is signed out."
             case "others": "Every other session is signed out; this one goes on."
+            case "email": "Mail settings saved."
+            case "verification": "A verification link is on its way; it works for 48 hours."
             default: nil
             }
         return try await renderAccount(notice: notice, errors: [:])
@@ -63,6 +81,30 @@ extension WebApp {
         return response
     }
 
+    func updateMailSettings(_ request: Request) async throws -> Response {
+        let form = try WebRequest.get().form
+        let off = MailCategory.allCases.filter { form["get-\($0.rawValue)"] == nil }.map(\.rawValue)
+        do {
+            _ = try await api.mailUseCases.update(
+                mode: form["mode"] ?? "", off: off, digestHour: Int(form["digestHour"] ?? "") ?? -1, caller: try caller())
+            return Self.redirect("/account?done=email#email")
+        } catch {
+            var errors = try Self.formErrors(error, shown: ["mode", "digestHour"])
+            if let message = errors.removeValue(forKey: "form") { errors["mailForm"] = message }
+            return try await renderAccount(notice: nil, errors: errors, status: Self.status(of: error))
+        }
+    }
+
+    func requestVerification(_ request: Request) async throws -> Response {
+        do {
+            try await api.mailUseCases.requestVerification(caller: try caller())
+            return Self.redirect("/account?done=verification#email")
+        } catch let error as AppError {
+            guard case .conflict(_, _, let message) = error else { throw error }
+            return try await renderAccount(notice: nil, errors: ["mailForm": message], status: .conflict)
+        }
+    }
+
     func revokeOtherSessions(_ request: Request) async throws -> Response {
         try await accounts.revokeOtherSessions(try caller())
         return Self.redirect("/account?done=others")
@@ -87,6 +129,7 @@ extension WebApp {
         let caller = try caller()
         let user = caller.user
         let sessions = try await accounts.sessions(caller)
+        let mail = try await api.mailUseCases.settings(caller: caller)
         let body = AccountBody(
             displayName: user.displayName, login: user.email ?? user.phone ?? "",
             sessions: sessions.map {
@@ -96,7 +139,29 @@ extension WebApp {
                     created: WebFormat.dateTime(Date(milliseconds: $0.createdAt)), isCurrent: $0.id == caller.session.id
                 )
             },
-            hasOthers: sessions.contains { $0.id != caller.session.id }, notice: notice, errors: errors)
+            hasOthers: sessions.contains { $0.id != caller.session.id }, mail: Self.mailSection(mail), notice: notice,
+            errors: errors)
         return try await render("account", title: "Your account", body: body, errors: errors, status: status)
     }
+
+    static func mailSection(_ mail: MailSettingsView) -> MailSection {
+        MailSection(
+            email: mail.email, verified: mail.verified, sending: mail.sending,
+            modes: [
+                .init(value: "each", label: "A mail for each notification", checked: mail.mode == .each),
+                .init(value: "daily", label: "One digest a day", checked: mail.mode == .daily),
+                .init(value: "off", label: "No mail", checked: mail.mode == .off),
+            ],
+            categories: MailCategory.allCases.map {
+                .init(value: $0.rawValue, label: MailComposer.label($0).capitalizedFirst, checked: !mail.off.contains($0))
+            },
+            hours: (0..<24).map {
+                .init(value: "\($0)", label: String(format: "%02d:00 UTC", $0), checked: mail.digestHour == $0)
+            })
+    }
+}
+
+extension String {
+    /// "Expenses" from "expenses".
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import SplitApp
+import SplitStore
+
+/// The links mail carries (issue 17, issue 14): verifying an address and unsubscribing. Both
+/// work without a login — the link's token or key is what proves the right — and both ask for
+/// a click before they change anything, so a mail scanner that fetches links changes nothing.
+extension WebApp {
+    struct MailLinkBody: Sendable {
+        let heading: String
+        let message: String?
+        let done: String?
+        let action: String?
+        let button: String?
+    }
+
+    func verifyEmailPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token")
+        return try await render(
+            "mail-link", title: "Confirm your email",
+            body: MailLinkBody(
+                heading: "Confirm your email", message: "One click and notification mail can reach you.", done: nil,
+                action: "/verify-email/\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
+                button: "Confirm my address"), signedIn: WebRequest.current?.sessionToken != nil)
+    }
+
+    func verifyEmail(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await api.mailUseCases.verify(token: try context.parameters.require("token"))
+        return try await render(
+            "mail-link", title: "Email confirmed",
+            body: MailLinkBody(
+                heading: "Email confirmed", message: nil,
+                done: "Thank you: your address is verified, and notification mail will reach you.", action: nil,
+                button: nil), signedIn: WebRequest.current?.sessionToken != nil)
+    }
+
+    func unsubscribePage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let key = try context.parameters.require("key")
+        let category = try context.parameters.require("category")
+        let target = try await api.mailUseCases.unsubscribeTarget(key: key, category: category)
+        let what = MailComposer.label(target.category)
+        if request.uri.queryParameters["done"] != nil {
+            return try await render(
+                "mail-link", title: "Unsubscribed",
+                body: MailLinkBody(
+                    heading: "Unsubscribed", message: nil,
+                    done: "\(target.maskedEmail) gets no more mail about \(what).", action: nil, button: nil),
+                signedIn: WebRequest.current?.sessionToken != nil)
+        }
+        return try await render(
+            "mail-link", title: "Unsubscribe",
+            body: MailLinkBody(
+                heading: "Stop mail about \(what)?",
+                message: "For \(target.maskedEmail). You can turn it back on in your account’s mail settings.",
+                done: nil, action: "/unsubscribe/\(Self.pathPart(key))/\(Self.pathPart(category))",
+                button: "Unsubscribe"), signedIn: WebRequest.current?.sessionToken != nil)
+    }
+
+    /// The unsubscribe POST, outside the pages' middleware: mail programs send RFC 8058's
+    /// one-click POST (`List-Unsubscribe=One-Click`) without cookies or a CSRF token, and the
+    /// key in the path is the whole right. The page's own button lands here too and goes back
+    /// to the page, which then says it is done.
+    func unsubscribe(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let key = try context.parameters.require("key")
+        let category = try context.parameters.require("category")
+        let body = try await request.body.collect(upTo: 4_096)
+        do {
+            _ = try await api.mailUseCases.unsubscribe(key: key, category: category)
+        } catch is AppError {
+            return Response(
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "This unsubscribe link is not one this server sent.\n")))
+        }
+        if String(buffer: body).contains("List-Unsubscribe=One-Click") {
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "Unsubscribed.\n")))
+        }
+        return Self.redirect("/unsubscribe/\(Self.pathPart(key))/\(Self.pathPart(category))?done=1")
+    }
+
+    static func pathPart(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}

@@ -1,0 +1,370 @@
+import Foundation
+import SQLKit
+import SplitCore
+
+/// How an account wants notification mail (issue 17).
+public enum MailMode: String, Sendable, CaseIterable {
+    /// A mail per notification, sent within seconds. The default.
+    case each
+    /// One mail a day with what is unread, at the account's digest hour.
+    case daily
+    /// No notification mail.
+    case off
+}
+
+/// The kinds of notification a mail's unsubscribe link turns off, each on its own.
+public enum MailCategory: String, Sendable, CaseIterable {
+    /// Expenses added, changed, deleted or restored.
+    case expenses
+    /// Shares marked paid or unpaid, transfers recorded or deleted.
+    case payments
+    /// Being added, removed, brought back or given a role or rights.
+    case members
+    /// Everything else in a group (categories, rates, its creation).
+    case group
+
+    public static func of(action: String) -> MailCategory {
+        switch action.split(separator: ".").first {
+        case "expense": .expenses
+        case "share", "settlement": .payments
+        case "member": .members
+        default: .group
+        }
+    }
+}
+
+/// An account's mail settings, with the address they apply to.
+public struct MailSettings: Sendable, Equatable {
+    public var userID: UUID
+    public var email: String?
+    public var emailVerifiedAt: Int64?
+    public var isActive: Bool
+    public var mode: MailMode
+    public var off: Set<MailCategory>
+    /// The hour (UTC, 0–23) a daily digest goes out.
+    public var digestHour: Int
+    /// Nil until the first mail is written (it appears in the mail's unsubscribe links).
+    public var unsubscribeKey: String?
+
+    /// Whether mail of this category goes to this account in this mode.
+    public func wants(_ category: MailCategory, in mode: MailMode) -> Bool {
+        isActive && email != nil && emailVerifiedAt != nil && self.mode == mode && !off.contains(category)
+    }
+}
+
+/// Queued mail's bookkeeping (docs/architecture.md, "Mail"): settings, unsubscribe keys, which
+/// notifications went out, and email verification. The mail itself is a job
+/// (`mail.notification`, `mail.digest`, `mail.verify`) queued in the write's transaction, so a
+/// write that commits never loses its mail and one that rolls back sends none.
+public struct MailStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Whether this server sends mail (`SMTP_URL` is set).
+    public var sendsMail: Bool { database.sendsMail }
+
+    public static let notificationJob = "mail.notification"
+    public static let digestJob = "mail.digest"
+    public static let verificationJob = "mail.verify"
+
+    /// The payload of a `mail.notification` job.
+    public struct NotificationJob: Codable, Sendable, Equatable {
+        public var user: UUID
+        public var activity: UUID
+    }
+
+    /// The payload of a `mail.digest` job: what is unread up to `upTo` goes out.
+    public struct DigestJob: Codable, Sendable, Equatable {
+        public var user: UUID
+        public var upTo: Int64
+    }
+
+    /// The payload of a `mail.verify` job: a link for `email` goes to it.
+    public struct VerificationJob: Codable, Sendable, Equatable {
+        public var user: UUID
+        public var email: String
+    }
+
+    // MARK: Queueing, in the write's transaction
+
+    /// Queues the mail of a new notification for its recipients who want it: a mail each, or a
+    /// place in their next digest. Called by `GroupLog.activity` when the server sends mail.
+    static func queue(recipients: [UUID], activityID: UUID, action: String, now: Int64, _ sql: any SQLDatabase)
+        async throws
+    {
+        guard !recipients.isEmpty else { return }
+        let category = MailCategory.of(action: action)
+        let rows = try await sql.raw(
+            """
+            SELECT u.id, COALESCE(s.mode, 'each') AS mode, COALESCE(s.digest_hour, 7) AS digest_hour
+            FROM users u LEFT JOIN mail_settings s ON s.user_id = u.id
+            WHERE u.id IN (\(binds: recipients.map(\.text))) AND u.is_active = \(bind: true)
+                  AND u.email IS NOT NULL AND u.email_verified_at IS NOT NULL
+                  AND COALESCE(s.mode, 'each') <> 'off'
+                  AND COALESCE(s.off_categories, ',') NOT LIKE \(bind: "%,\(category.rawValue),%")
+            """
+        ).all()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for row in rows {
+            let user = try row.decodeUUID("id")
+            if try row.decode(column: "mode", as: String.self) == MailMode.daily.rawValue {
+                let upTo = nextDigest(after: now, hour: try row.decode(column: "digest_hour", as: Int.self))
+                let payload = String(decoding: try encoder.encode(DigestJob(user: user, upTo: upTo)), as: UTF8.self)
+                try await JobStore.enqueue(
+                    kind: digestJob, uniqueKey: "\(digestJob):\(user.text):\(upTo)", payload: payload, dueAt: upTo,
+                    now: now, sql)
+            } else {
+                let payload = String(
+                    decoding: try encoder.encode(NotificationJob(user: user, activity: activityID)), as: UTF8.self)
+                try await JobStore.enqueue(
+                    kind: notificationJob, uniqueKey: "\(notificationJob):\(user.text):\(activityID.text)",
+                    payload: payload, dueAt: now, now: now, sql)
+            }
+        }
+    }
+
+    /// The first `hour`:00 UTC after `now` (epoch milliseconds).
+    public static func nextDigest(after now: Int64, hour: Int) -> Int64 {
+        let day: Int64 = 86_400_000
+        let candidate = (now / day) * day + Int64(hour) * 3_600_000
+        return candidate > now ? candidate : candidate + day
+    }
+
+    // MARK: Settings
+
+    /// The account's settings (defaults where never set); nil for an unknown account.
+    public func settings(userID: UUID) async throws -> MailSettings? {
+        try await database.read { sql in
+            try await Self.settings(userID: userID, sql)
+        }
+    }
+
+    static func settings(userID: UUID, _ sql: any SQLDatabase) async throws -> MailSettings? {
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT u.id, u.email, u.email_verified_at, u.is_active, s.mode, s.off_categories, s.digest_hour,
+                       s.unsubscribe_key
+                FROM users u LEFT JOIN mail_settings s ON s.user_id = u.id WHERE u.id = \(bind: userID.text)
+                """
+            ).first()
+        else { return nil }
+        return try MailSettings(row: row)
+    }
+
+    /// Changes the account's mode, the categories it turned off and its digest hour.
+    public func update(userID: UUID, mode: MailMode, off: Set<MailCategory>, digestHour: Int, now: Int64)
+        async throws
+    {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                INSERT INTO mail_settings (user_id, mode, off_categories, digest_hour, unsubscribe_key, updated_at)
+                VALUES (\(bind: userID.text), \(bind: mode.rawValue), \(bind: Self.categoryList(off)),
+                        \(bind: digestHour), \(bind: Self.newKey()), \(bind: now))
+                ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, off_categories = excluded.off_categories,
+                    digest_hour = excluded.digest_hour, updated_at = excluded.updated_at
+                """
+            ).run()
+        }
+    }
+
+    /// The account's unsubscribe key, made on first use.
+    public func unsubscribeKey(userID: UUID, now: Int64) async throws -> String {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                INSERT INTO mail_settings (user_id, unsubscribe_key, updated_at)
+                VALUES (\(bind: userID.text), \(bind: Self.newKey()), \(bind: now))
+                ON CONFLICT (user_id) DO NOTHING
+                """
+            ).run()
+            return try await sql.raw(
+                "SELECT unsubscribe_key FROM mail_settings WHERE user_id = \(bind: userID.text)"
+            ).first()?.decode(column: "unsubscribe_key", as: String.self) ?? ""
+        }
+    }
+
+    /// The settings of the account an unsubscribe link's key belongs to.
+    public func settings(unsubscribeKey key: String) async throws -> MailSettings? {
+        try await database.read { sql in
+            guard
+                let row = try await sql.raw(
+                    "SELECT user_id FROM mail_settings WHERE unsubscribe_key = \(bind: key)"
+                ).first()
+            else { return nil }
+            return try await Self.settings(userID: try row.decodeUUID("user_id"), sql)
+        }
+    }
+
+    /// Turns one category off for the key's account, or with nil all notification mail (again
+    /// is fine); false for an unknown key.
+    public func unsubscribe(key: String, from category: MailCategory?, now: Int64) async throws -> Bool {
+        try await database.transaction { sql in
+            guard
+                let row = try await sql.raw(
+                    "SELECT off_categories FROM mail_settings WHERE unsubscribe_key = \(bind: key)\(unsafeRaw: database.forUpdate)"
+                ).first()
+            else { return false }
+            var off = Self.categories(try row.decode(column: "off_categories", as: String.self))
+            if let category { off.insert(category) }
+            try await sql.raw(
+                """
+                UPDATE mail_settings SET off_categories = \(bind: Self.categoryList(off)), updated_at = \(bind: now),
+                    mode = CASE WHEN \(bind: category == nil) THEN 'off' ELSE mode END
+                WHERE unsubscribe_key = \(bind: key)
+                """
+            ).run()
+            return true
+        }
+    }
+
+    // MARK: What goes out
+
+    /// One notification of the account, with whether it was mailed already.
+    public func notification(userID: UUID, activityID: UUID) async throws -> (NotificationRecord, mailedAt: Int64?)? {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, n.mailed_at AS n_mailed_at,
+                       g.name AS g_name, a.*
+                FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
+                WHERE n.user_id = \(bind: userID.text) AND n.activity_id = \(bind: activityID.text)
+                """
+            ).first()
+        }.map { row in (try NotificationRecord(inboxRow: row), try row.decode(column: "n_mailed_at", as: Int64?.self)) }
+    }
+
+    /// The account's notifications not read and not mailed, made at or before `upTo`, oldest
+    /// first: the first `limit`, and how many there are in all.
+    public func unmailed(userID: UUID, upTo: Int64, limit: Int) async throws -> (lines: [NotificationRecord], total: Int) {
+        try await database.read { sql in
+            let lines = try await sql.raw(
+                """
+                SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, a.*
+                FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
+                WHERE n.user_id = \(bind: userID.text) AND n.read_at IS NULL AND n.mailed_at IS NULL
+                      AND n.created_at <= \(bind: upTo)
+                ORDER BY n.created_at, n.activity_id LIMIT \(bind: limit)
+                """
+            ).all().map(NotificationRecord.init(inboxRow:))
+            let total = try await sql.raw(
+                """
+                SELECT COUNT(*) AS n FROM notifications
+                WHERE user_id = \(bind: userID.text) AND read_at IS NULL AND mailed_at IS NULL
+                      AND created_at <= \(bind: upTo)
+                """
+            ).first()?.decode(column: "n", as: Int.self) ?? 0
+            return (lines, total)
+        }
+    }
+
+    /// Records that these notifications went out (or, with `upTo`, every unread one made by then).
+    public func markMailed(userID: UUID, activityIDs: [UUID] = [], upTo: Int64? = nil, now: Int64) async throws {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                UPDATE notifications SET mailed_at = \(bind: now)
+                WHERE user_id = \(bind: userID.text) AND mailed_at IS NULL
+                      AND (activity_id IN (\(binds: activityIDs.isEmpty ? [""] : activityIDs.map(\.text)))
+                           OR (read_at IS NULL AND created_at <= \(bind: upTo ?? -1)))
+                """
+            ).run()
+        }
+    }
+
+    // MARK: Verification
+
+    /// Queues a verification mail for the account's address; at most one a minute (a second
+    /// request within it is a no-op). False when there is nothing to verify.
+    @discardableResult
+    public func requestVerification(userID: UUID, now: Int64) async throws -> Bool {
+        try await database.transaction { sql in
+            try await Self.requestVerification(userID: userID, now: now, sql)
+        }
+    }
+
+    @discardableResult
+    static func requestVerification(userID: UUID, now: Int64, _ sql: any SQLDatabase) async throws -> Bool {
+        guard let settings = try await settings(userID: userID, sql), settings.isActive,
+            let email = settings.email, settings.emailVerifiedAt == nil
+        else { return false }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let payload = String(decoding: try encoder.encode(VerificationJob(user: userID, email: email)), as: UTF8.self)
+        try await JobStore.enqueue(
+            kind: verificationJob, uniqueKey: "\(verificationJob):\(userID.text):\(now / 60_000)", payload: payload,
+            dueAt: now, now: now, sql)
+        return true
+    }
+
+    /// Keeps a new link's token (its hash) for `email`, valid until `expiresAt`.
+    public func addVerificationToken(hash: String, userID: UUID, email: String, expiresAt: Int64, now: Int64)
+        async throws
+    {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                INSERT INTO email_verifications (token_hash, user_id, email, created_at, expires_at)
+                VALUES (\(bind: hash), \(bind: userID.text), \(bind: email), \(bind: now), \(bind: expiresAt))
+                """
+            ).run()
+        }
+    }
+
+    /// Verifies the address a link was sent to, if the link is unused, unexpired and the
+    /// account still has that address. Returns the account, or nil.
+    public func verify(tokenHash: String, now: Int64) async throws -> UUID? {
+        try await database.transaction { sql in
+            guard
+                let row = try await sql.raw(
+                    """
+                    UPDATE email_verifications SET used_at = \(bind: now)
+                    WHERE token_hash = \(bind: tokenHash) AND used_at IS NULL AND expires_at > \(bind: now)
+                    RETURNING user_id, email
+                    """
+                ).first()
+            else { return nil }
+            let userID = try row.decodeUUID("user_id")
+            let verified = try await sql.raw(
+                """
+                UPDATE users SET email_verified_at = COALESCE(email_verified_at, \(bind: now))
+                WHERE id = \(bind: userID.text) AND is_active = \(bind: true)
+                      AND email = \(bind: try row.decode(column: "email", as: String.self))
+                RETURNING id
+                """
+            ).first()
+            return verified == nil ? nil : userID
+        }
+    }
+
+    // MARK: Helpers
+
+    static func newKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Hex.string((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    static func categoryList(_ off: Set<MailCategory>) -> String {
+        "," + off.map(\.rawValue).sorted().map { $0 + "," }.joined()
+    }
+
+    static func categories(_ list: String) -> Set<MailCategory> {
+        Set(list.split(separator: ",").compactMap { MailCategory(rawValue: String($0)) })
+    }
+}
+
+extension MailSettings {
+    init(row: any SQLRow) throws {
+        self.init(
+            userID: try row.decodeUUID("id"), email: try row.decode(column: "email", as: String?.self),
+            emailVerifiedAt: try row.decode(column: "email_verified_at", as: Int64?.self),
+            isActive: try row.decode(column: "is_active", as: Bool.self),
+            mode: try row.decode(column: "mode", as: String?.self).flatMap(MailMode.init(rawValue:)) ?? .each,
+            off: MailStore.categories(try row.decode(column: "off_categories", as: String?.self) ?? ","),
+            digestHour: try row.decode(column: "digest_hour", as: Int?.self) ?? 7,
+            unsubscribeKey: try row.decode(column: "unsubscribe_key", as: String?.self))
+    }
+}

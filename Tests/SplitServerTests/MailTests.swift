@@ -1,0 +1,188 @@
+import Foundation
+import Logging
+import SplitApp
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@testable import SplitServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Notification mail and email verification (issue 17, issue 14 item 18) against a real SMTP
+/// server (scripts/smtp-sink.py, aiosmtpd) and, end to end, the real server binary.
+@Suite("Notification mail through a real SMTP server")
+struct MailTests {
+    typealias Reply = EndToEndTests.HTTPReply
+
+    static func call(_ base: URL, _ method: String, _ path: String, token: String? = nil, body: String? = nil)
+        async throws -> Reply
+    {
+        try await EndToEndTests.request(base, method, path, token: token, body: body)
+    }
+
+    /// The first `/verify-email/<token>` link in a mail's text.
+    static func verificationToken(_ mail: SMTPSink.Message) -> String? {
+        guard let text = mail.text, let range = text.range(of: #"/verify-email/[0-9a-f]{64}"#, options: .regularExpression)
+        else { return nil }
+        return String(text[range].dropFirst("/verify-email/".count))
+    }
+
+    /// The value of a header in a raw message (unfolded).
+    static func header(_ name: String, in raw: String) -> String? {
+        let unfolded = raw.replacingOccurrences(of: "\r\n ", with: " ").replacingOccurrences(of: "\r\n\t", with: " ")
+        return unfolded.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+            .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test(
+        "a verified address gets a mail per notification with a working one-click unsubscribe; unverified and the actor get none",
+        arguments: TestDatabases.all)
+    func endToEnd(backend: Database.Backend) async throws {
+        try await TestDatabases.withConfiguration(backend) { configuration in
+            try await SMTPSink.with { sink in
+                let url =
+                    switch configuration {
+                    case .sqlite(let path): "sqlite:\(path)"
+                    case .postgres(let url): url
+                    }
+                let server = try await ServerProcess(environment: [
+                    "DATABASE_URL": url, "SMTP_URL": "smtp://127.0.0.1:\(sink.port)?tls=none",
+                    "PUBLIC_URL": "http://splitter.test", "MAIL_FROM": "Splitter <splitter@splitter.test>",
+                ])
+                do {
+                    try await Self.drive(server.baseURL, sink)
+                } catch {
+                    _ = try? await server.stop()
+                    Issue.record("server log:\n\(server.log)\nsink log:\n\(sink.log)")
+                    throw error
+                }
+                #expect(try await server.stop() == 0, "exit status; log:\n\(server.log)")
+            }
+        }
+    }
+
+    static func drive(_ base: URL, _ sink: SMTPSink) async throws {
+        // setup: three accounts; each address gets a verification link
+        var tokens: [String: String] = [:]
+        for name in ["Aki", "Bo", "Chen"] {
+            let reply = try await call(
+                base, "POST", "/auth/register",
+                body: #"{"email":"\#(name.lowercased())@example.com","password":"correct horse","displayName":"\#(name)"}"#)
+            try #require(reply.status == 201)
+            tokens[name] = try #require(reply.json["token"] as? String)
+        }
+        let links = try await sink.waitForMessages(count: 3)
+        #expect(links.count == 3)
+        var linkTokens: [String: String] = [:]
+        for mail in links {
+            #expect(mail.subject == "Confirm your email for Budget Splitter" && mail.mailFrom == "splitter@splitter.test")
+            #expect(mail.html != nil && mail.defects.isEmpty)
+            let token: String = try #require(Self.verificationToken(mail))
+            linkTokens[try #require(mail.rcptTos.first)] = token
+        }
+        let before = try await call(base, "GET", "/auth/email", token: tokens["Bo"])
+        #expect(before.json["verified"] as? Bool == false && before.json["sending"] as? Bool == true)
+
+        // act 1: Aki verifies through the API, Bo through the web page's button; Chen never does
+        let akiLink = try #require(linkTokens["aki@example.com"])
+        #expect(try await call(base, "POST", "/auth/email/verify", body: #"{"token":"\#(akiLink)"}"#).status == 204)
+        let again = try await call(base, "POST", "/auth/email/verify", body: #"{"token":"\#(akiLink)"}"#)
+        #expect(again.status == 404, "a link works once")
+        let boLink = try #require(linkTokens["bo@example.com"])
+        #expect(try await WebClient.verify(base, token: boLink))
+        let after = try await call(base, "GET", "/auth/email", token: tokens["Bo"])
+        #expect(after.json["verified"] as? Bool == true && after.json["mode"] as? String == "each")
+
+        // A group of three; Aki adds an expense all three share.
+        let group = try await call(
+            base, "POST", "/api/groups", token: tokens["Aki"], body: #"{"name":"Japan","homeCurrency":"JPY"}"#)
+        let groupJSON = try #require(group.json["group"] as? [String: Any])
+        let groupID = try #require(groupJSON["id"] as? String)
+        let code = try #require(groupJSON["inviteCode"] as? String)
+        for name in ["Bo", "Chen"] {
+            let joined = try await call(
+                base, "POST", "/api/groups/join", token: tokens[name], body: #"{"inviteCode":"\#(code)"}"#)
+            try #require(joined.status == 200)
+        }
+        let members = try await call(base, "GET", "/api/groups/\(groupID)/members", token: tokens["Aki"])
+        let memberList = try #require(members.json["members"] as? [[String: Any]])
+        var memberIDs: [String: String] = [:]
+        for member in memberList {
+            memberIDs[try #require(member["name"] as? String)] = try #require(member["id"] as? String)
+        }
+        let all = ["Aki", "Bo", "Chen"].compactMap { memberIDs[$0] }.map { "\"\($0)\"" }.joined(separator: ",")
+        func addExpense(_ description: String) async throws {
+            let reply = try await call(
+                base, "POST", "/api/expenses", token: tokens["Aki"],
+                body: #"""
+                    {"groupId":"\#(groupID)","description":"\#(description)","amount":"3000","currency":"JPY",
+                     "expenseDate":"2026-11-21","split":{"mode":"equal","memberIds":[\#(all)]}}
+                    """#)
+            try #require(reply.status == 201, "\(String(decoding: reply.body, as: UTF8.self))")
+        }
+        try await addExpense("Ramen")
+
+        // validate 1: one mail, to Bo (Aki acted; Chen's address is unverified)
+        let first = try await sink.waitForMessages(count: 4)
+        let ramen = try #require(first.last)
+        #expect(ramen.rcptTos == ["bo@example.com"])
+        #expect(ramen.subject == "Japan: Aki added Ramen (3,000 JPY)", "\(ramen.subject ?? "")")
+        #expect(ramen.text?.contains("http://splitter.test/groups/\(groupID)") == true)
+        #expect(ramen.html?.contains("Aki added Ramen") == true && ramen.defects.isEmpty)
+        let unsubscribe = try #require(Self.header("List-Unsubscribe", in: ramen.raw))
+        #expect(Self.header("List-Unsubscribe-Post", in: ramen.raw) == "List-Unsubscribe=One-Click")
+        #expect(unsubscribe.hasPrefix("<http://splitter.test/unsubscribe/") && unsubscribe.hasSuffix("/expenses>"))
+
+        // act 2: Bo's mail program unsubscribes with RFC 8058's one-click POST (no cookie, no token)
+        let path = String(unsubscribe.dropFirst("<http://splitter.test".count).dropLast())
+        var oneClick = URLRequest(url: URL(string: base.absoluteString + path)!)
+        oneClick.httpMethod = "POST"
+        oneClick.httpBody = Data("List-Unsubscribe=One-Click".utf8)
+        oneClick.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        let (_, response) = try await URLSession.shared.data(for: oneClick)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let forged = try await call(base, "POST", path.replacingOccurrences(of: "/expenses", with: "/nonsense"))
+        #expect(forged.status == 404)
+        let settings = try await call(base, "GET", "/auth/email", token: tokens["Bo"])
+        #expect(settings.json["off"] as? [String] == ["expenses"])
+
+        // Another expense (no mail now), then a transfer Bo → Aki (payments: mailed to Aki? no —
+        // Aki records it; Bo gets it).
+        try await addExpense("Sushi")
+        let transfer = try await call(
+            base, "POST", "/api/groups/\(groupID)/settlements", token: tokens["Aki"],
+            body: #"{"fromMemberId":"\#(memberIDs["Bo"]!)","toMemberId":"\#(memberIDs["Aki"]!)","amount":"1000","currency":"JPY"}"#)
+        try #require(transfer.status == 201, "\(String(decoding: transfer.body, as: UTF8.self))")
+
+        // validate 2: exactly one more mail, about the transfer
+        let second = try await sink.waitForMessages(count: 5)
+        try await Task.sleep(for: .seconds(1))
+        let final = try sink.messages()
+        #expect(final.count == 5, "\(final.map { $0.subject ?? "" })")
+        #expect(second.last?.subject?.contains("recorded a transfer of 1,000 JPY") == true, "\(second.last?.subject ?? "")")
+        #expect(second.last?.rcptTos == ["bo@example.com"])
+    }
+}
+
+/// The verification page as a browser uses it: GET shows a button, its form POST verifies.
+enum WebClient {
+    static func verify(_ base: URL, token: String) async throws -> Bool {
+        let session = URLSession(configuration: .ephemeral)
+        let (page, _) = try await session.data(from: base.appendingPathComponent("/verify-email/\(token)"))
+        let html = String(decoding: page, as: UTF8.self)
+        guard html.contains("Confirm my address"),
+            let range = html.range(of: #"name="_csrf" value="[^"]+""#, options: .regularExpression)
+        else { return false }
+        let csrf = html[range].split(separator: "\"")[3]
+        var request = URLRequest(url: base.appendingPathComponent("/verify-email/\(token)"))
+        request.httpMethod = "POST"
+        request.httpBody = Data("_csrf=\(csrf)".utf8)
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        let (data, response) = try await session.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode == 200
+            && String(decoding: data, as: UTF8.self).contains("Email confirmed")
+    }
+}

@@ -106,3 +106,26 @@ extension SplitterClient {
         }
     }
 }
+
+/// "Forgot my password": a link by mail, then a new password with its token. Neither needs a login.
+extension SplitterClient {
+    /// Mails a link to set a new password to the address, if an account has it (the answer is
+    /// the same either way).
+    public func requestPasswordReset(email: String) async throws {
+        switch try await send({ try await api.requestPasswordReset(body: .json(.init(email: email))) }) {
+        case .accepted: return
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Sets a new password with the token of a reset link (`…/reset-password/<token>`); every
+    /// session of the account ends, this client's too: log in again.
+    public func resetPassword(token: String, newPassword: String) async throws {
+        switch try await send({
+            try await api.resetPassword(body: .json(.init(token: token, newPassword: newPassword)))
+        }) {
+        case .noContent: return
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+}

@@ -113,8 +113,7 @@ public func buildApplication(
                 attempts: attempts, keepMilliseconds: Int64(configuration.limits.longestWindowSeconds) * 1_000,
                 now: now,
                 logger: logger),
-            JobRunner(database: database, kinds: configuration.runsJobs ? jobs.kinds : [:], now: now, logger: logger),
-        ],
+        ] + (configuration.runsJobs ? jobs.runners(database: database, now: now, logger: logger) : []),
         onServerRunning: { channel in
             serverLogger.info(
                 "listening",

@@ -42,7 +42,7 @@ public struct JobRunner: Service {
 
     public init(
         database: Database, kinds: [String: Kind], now: @escaping @Sendable () -> Int64,
-        poll: Duration = .seconds(5), leaseMilliseconds: Int64 = 60_000, logger: Logger
+        poll: Duration = .seconds(5), leaseMilliseconds: Int64 = 300_000, logger: Logger
     ) {
         jobs = JobStore(database: database)
         bus = database.events
@@ -53,6 +53,9 @@ public struct JobRunner: Service {
         self.leaseMilliseconds = leaseMilliseconds
         self.logger = logger
     }
+
+    /// How long finished jobs stay in the table.
+    public static let keepFinished: Int64 = 7 * 86_400_000
 
     /// 30 s, 1, 2, 4 … minutes, at most an hour apart, for about a day (30 attempts).
     public static let backoff: @Sendable (Int) -> Int64? = { attempts in
@@ -77,9 +80,15 @@ public struct JobRunner: Service {
         defer { bus.unsubscribe(token) }
         let stopping = Atomic<Bool>(false)
         let ticker = Task {
+            var lastPrune: Int64 = 0
             while !Task.isCancelled {
                 try? await Task.sleep(for: poll)
                 wake.yield()
+                // Finished jobs are kept a week (for the operator and the delivery log), then go.
+                if now() - lastPrune > 3_600_000 {
+                    lastPrune = now()
+                    _ = try? await jobs.prune(finishedBefore: lastPrune - Self.keepFinished)
+                }
             }
         }
         defer { ticker.cancel() }

@@ -53,6 +53,8 @@ public struct ServerConfiguration: Sendable {
         /// Registration attempts per client address in `registrationWindow`.
         public var registrationsPerAddress: Int = 30
         public var registrationWindowSeconds: Int = 60 * 60
+        /// Password-reset requests per client address in `registrationWindowSeconds`.
+        public var passwordResetsPerAddress: Int = 10
         /// Failed invite-code joins per client address in `loginWindowSeconds`.
         public var failedJoinsPerAddress: Int = 20
         /// Working sessions per account; a new one ends the oldest.
@@ -88,6 +90,8 @@ public struct ServerConfiguration: Sendable {
                     scope: .passwordChange, limit: wrongPasswordsPerSession, windowSeconds: loginWindowSeconds),
                 registerAddress: .init(
                     scope: .registerAddress, limit: registrationsPerAddress, windowSeconds: registrationWindowSeconds),
+                resetAddress: .init(
+                    scope: .resetAddress, limit: passwordResetsPerAddress, windowSeconds: registrationWindowSeconds),
                 sessionsPerUser: sessionsPerUser)
         }
 

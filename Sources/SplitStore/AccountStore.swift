@@ -85,6 +85,11 @@ public struct AccountStore: Sendable {
                             \(bind: user.createdAt), \(bind: user.updatedAt))
                     """
                 ).run()
+                // A new address gets its verification link, queued with the account so neither
+                // exists without the other (only when this server sends mail).
+                if PendingEvents.current?.sendsMail == true, user.email != nil {
+                    try await MailStore.requestVerification(userID: user.id, now: user.createdAt, sql)
+                }
             }
             return user
         } catch  where Database.isUniqueViolation(error) {
@@ -178,6 +183,15 @@ public struct AccountStore: Sendable {
             try await sql.raw("DELETE FROM member_claims WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw("DELETE FROM notifications WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw("DELETE FROM notification_settings WHERE user_id = \(bind: userID.text)").run()
+            // Nothing of the address stays: its links, its unsubscribe key, its mail jobs (their
+            // payloads name it), sent or waiting.
+            try await sql.raw("DELETE FROM email_verifications WHERE user_id = \(bind: userID.text)").run()
+            try await sql.raw("DELETE FROM mail_settings WHERE user_id = \(bind: userID.text)").run()
+            try await sql.raw(
+                """
+                DELETE FROM jobs WHERE kind LIKE 'mail.%' AND unique_key LIKE \(bind: "%:\(userID.text):%")
+                """
+            ).run()
             try await sql.raw(
                 """
                 UPDATE users SET email = \(bind: "deleted-\(userID.text)@invalid"), phone = NULL,
@@ -333,7 +347,7 @@ public struct AccountStore: Sendable {
         try await database.transaction { try await Self.revokeSessions(of: userID, except: except, now: now, $0) }
     }
 
-    private static func revokeSessions(of userID: UUID, except: UUID?, now: Int64, _ sql: any SQLDatabase) async throws
+    static func revokeSessions(of userID: UUID, except: UUID?, now: Int64, _ sql: any SQLDatabase) async throws
     {
         try await sql.raw(
             """

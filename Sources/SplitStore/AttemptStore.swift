@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// What an attempt counts against (the CHECK in migration 0009 lists the same names).
+/// What an attempt counts against (the CHECK in migration 0020 lists the same names).
 public enum AttemptScope: String, Sendable, CaseIterable {
     /// Failed logins for one account (or email or phone typed), from every address.
     case loginAccount = "login_account"
@@ -17,6 +17,8 @@ public enum AttemptScope: String, Sendable, CaseIterable {
     case registerAddress = "register_address"
     /// Failed invite-code joins from one client address.
     case joinAddress = "join_address"
+    /// Password-reset requests from one client address.
+    case resetAddress = "reset_address"
 }
 
 /// A sliding-window count of attempts per subject, kept in the database so that limits hold

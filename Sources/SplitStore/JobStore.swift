@@ -110,6 +110,20 @@ public struct JobStore: Sendable {
         }
     }
 
+    /// Forgets jobs that finished (done or failed for good) before `before`; returns how many.
+    @discardableResult
+    public func prune(finishedBefore before: Int64) async throws -> Int {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                DELETE FROM jobs WHERE (done_at IS NOT NULL AND done_at < \(bind: before))
+                    OR (failed_at IS NOT NULL AND failed_at < \(bind: before))
+                RETURNING id
+                """
+            ).all().count
+        }
+    }
+
     /// Counts by state, for tests, benchmarks and the operator.
     public func counts() async throws -> (waiting: Int, done: Int, failed: Int) {
         try await database.read { sql in

@@ -67,6 +67,7 @@ public struct MailStore: Sendable {
     public static let notificationJob = "mail.notification"
     public static let digestJob = "mail.digest"
     public static let verificationJob = "mail.verify"
+    public static let resetJob = "mail.reset"
 
     /// The payload of a `mail.notification` job.
     public struct NotificationJob: Codable, Sendable, Equatable {
@@ -80,7 +81,7 @@ public struct MailStore: Sendable {
         public var upTo: Int64
     }
 
-    /// The payload of a `mail.verify` job: a link for `email` goes to it.
+    /// The payload of a `mail.verify` or `mail.reset` job: a link for `email` goes to it.
     public struct VerificationJob: Codable, Sendable, Equatable {
         public var user: UUID
         public var email: String
@@ -277,40 +278,133 @@ public struct MailStore: Sendable {
 
     // MARK: Verification
 
+    /// What asking for a mailed link did.
+    public enum LinkRequest: Sendable, Equatable {
+        /// A link is on its way (or one asked for within the same minute already is).
+        case queued
+        /// No link: nothing to verify, or no such account.
+        case nothingToDo
+        /// No link: the account had `linksPerDay` of this kind in the last 24 hours (an address
+        /// is not flooded by whoever registered it).
+        case tooMany
+    }
+
+    /// Links of one kind an account may be mailed in 24 hours.
+    public static let linksPerDay = 5
+
     /// Queues a verification mail for the account's address; at most one a minute (a second
-    /// request within it is a no-op). False when there is nothing to verify.
+    /// request within it is a no-op) and `linksPerDay` a day.
     @discardableResult
-    public func requestVerification(userID: UUID, now: Int64) async throws -> Bool {
+    public func requestVerification(userID: UUID, now: Int64) async throws -> LinkRequest {
         try await database.transaction { sql in
             try await Self.requestVerification(userID: userID, now: now, sql)
         }
     }
 
+    /// How many links of `kind` the account was sent (or has waiting) in the last 24 hours.
+    static func linksToday(kind: String, userID: UUID, now: Int64, _ sql: any SQLDatabase) async throws -> Int {
+        try await sql.raw(
+            """
+            SELECT COUNT(*) AS n FROM jobs
+            WHERE kind = \(bind: kind) AND unique_key LIKE \(bind: "\(kind):\(userID.text):%")
+                  AND created_at > \(bind: now - 86_400_000)
+            """
+        ).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
     @discardableResult
-    static func requestVerification(userID: UUID, now: Int64, _ sql: any SQLDatabase) async throws -> Bool {
+    static func requestVerification(userID: UUID, now: Int64, _ sql: any SQLDatabase) async throws -> LinkRequest {
         guard let settings = try await settings(userID: userID, sql), settings.isActive,
             let email = settings.email, settings.emailVerifiedAt == nil
-        else { return false }
+        else { return .nothingToDo }
+        guard try await linksToday(kind: verificationJob, userID: userID, now: now, sql) < linksPerDay else {
+            return .tooMany
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let payload = String(decoding: try encoder.encode(VerificationJob(user: userID, email: email)), as: UTF8.self)
         try await JobStore.enqueue(
             kind: verificationJob, uniqueKey: "\(verificationJob):\(userID.text):\(now / 60_000)", payload: payload,
             dueAt: now, now: now, sql)
-        return true
+        return .queued
+    }
+
+    /// What a mailed link's token lets its holder do.
+    public enum TokenPurpose: String, Sendable {
+        /// Verify the address it was sent to.
+        case verify
+        /// Set a new password (which verifies the address too: the holder reads its mail).
+        case reset
     }
 
     /// Keeps a new link's token (its hash) for `email`, valid until `expiresAt`.
-    public func addVerificationToken(hash: String, userID: UUID, email: String, expiresAt: Int64, now: Int64)
-        async throws
-    {
+    public func addToken(
+        hash: String, purpose: TokenPurpose, userID: UUID, email: String, expiresAt: Int64, now: Int64
+    ) async throws {
         try await database.transaction { sql in
             try await sql.raw(
                 """
-                INSERT INTO email_verifications (token_hash, user_id, email, created_at, expires_at)
-                VALUES (\(bind: hash), \(bind: userID.text), \(bind: email), \(bind: now), \(bind: expiresAt))
+                INSERT INTO email_verifications (token_hash, user_id, email, purpose, created_at, expires_at)
+                VALUES (\(bind: hash), \(bind: userID.text), \(bind: email), \(bind: purpose.rawValue), \(bind: now),
+                        \(bind: expiresAt))
                 """
             ).run()
+        }
+    }
+
+    /// Queues a password-reset link for an active account's address; at most one a minute and
+    /// `linksPerDay` a day per account.
+    @discardableResult
+    public func requestPasswordReset(email: String, now: Int64) async throws -> LinkRequest {
+        try await database.transaction { sql in
+            guard
+                let row = try await sql.raw(
+                    "SELECT id FROM users WHERE email = \(bind: email) AND is_active = \(bind: true)"
+                ).first()
+            else { return .nothingToDo }
+            let userID = try row.decodeUUID("id")
+            guard try await Self.linksToday(kind: Self.resetJob, userID: userID, now: now, sql) < Self.linksPerDay else {
+                return .tooMany
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let payload = String(decoding: try encoder.encode(VerificationJob(user: userID, email: email)), as: UTF8.self)
+            try await JobStore.enqueue(
+                kind: Self.resetJob, uniqueKey: "\(Self.resetJob):\(userID.text):\(now / 60_000)", payload: payload, dueAt: now,
+                now: now, sql)
+            return .queued
+        }
+    }
+
+    /// Sets a new password with a reset link's token, if it is unused, unexpired and the account
+    /// still has the address it was sent to; the address counts as verified, and every session
+    /// ends (whoever else had the account is out). Returns the account, or nil.
+    public func resetPassword(tokenHash: String, passwordHash: String, now: Int64) async throws -> UUID? {
+        try await database.transaction { sql in
+            guard
+                let row = try await sql.raw(
+                    """
+                    UPDATE email_verifications SET used_at = \(bind: now)
+                    WHERE token_hash = \(bind: tokenHash) AND purpose = 'reset' AND used_at IS NULL
+                          AND expires_at > \(bind: now)
+                    RETURNING user_id, email
+                    """
+                ).first()
+            else { return nil }
+            let userID = try row.decodeUUID("user_id")
+            guard
+                try await sql.raw(
+                    """
+                    UPDATE users SET password_hash = \(bind: passwordHash), version = version + 1,
+                        updated_at = \(bind: now), email_verified_at = COALESCE(email_verified_at, \(bind: now))
+                    WHERE id = \(bind: userID.text) AND is_active = \(bind: true)
+                          AND email = \(bind: try row.decode(column: "email", as: String.self))
+                    RETURNING id
+                    """
+                ).first() != nil
+            else { return nil }
+            try await AccountStore.revokeSessions(of: userID, except: nil, now: now, sql)
+            return userID
         }
     }
 
@@ -322,7 +416,8 @@ public struct MailStore: Sendable {
                 let row = try await sql.raw(
                     """
                     UPDATE email_verifications SET used_at = \(bind: now)
-                    WHERE token_hash = \(bind: tokenHash) AND used_at IS NULL AND expires_at > \(bind: now)
+                    WHERE token_hash = \(bind: tokenHash) AND purpose = 'verify' AND used_at IS NULL
+                          AND expires_at > \(bind: now)
                     RETURNING user_id, email
                     """
                 ).first()

@@ -627,6 +627,31 @@ public enum Migrations {
                 "CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (webhook_id) WHERE state = 'pending'",
             ]
         ),
+        Migration(
+            // "Forgot my password" (issue 14 item 18): mailed links now either verify an address
+            // or set a new password; and password-reset requests are limited per client address
+            // (a new scope: the table holds only the last hour of attempts, so it is made again
+            // as in 0009).
+            id: "0020_password_reset",
+            statements: [
+                """
+                ALTER TABLE email_verifications ADD COLUMN purpose TEXT NOT NULL DEFAULT 'verify'
+                    CHECK (purpose IN ('verify', 'reset'))
+                """,
+                "DROP TABLE auth_attempts",
+                """
+                CREATE TABLE auth_attempts (
+                    id TEXT PRIMARY KEY,
+                    scope TEXT NOT NULL CHECK (scope IN ('login_account', 'login_address', 'register_address',
+                        'login_account_address', 'login_success', 'password_change', 'join_address', 'reset_address')),
+                    subject TEXT NOT NULL,
+                    at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX auth_attempts_by_subject ON auth_attempts (scope, subject, at)",
+                "CREATE INDEX auth_attempts_by_time ON auth_attempts (at)",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -461,7 +461,7 @@ public struct WebhookStore: Sendable {
                 UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = \(bind: status),
                     last_error = \(bind: error), last_attempt_at = \(bind: now),
                     state = \(bind: giveUp ? "failed" : "pending"), finished_at = \(bind: giveUp ? now : nil)
-                WHERE id = \(bind: deliveryID.text)
+                WHERE id = \(bind: deliveryID.text) AND state = 'pending'
                 """
             ).run()
             let streak = try await sql.raw(

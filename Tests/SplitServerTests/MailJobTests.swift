@@ -248,14 +248,51 @@ struct MailJobTests {
                 // act 1: the relay refuses Bo's address (550)
                 await #expect(throws: JobRunner.PermanentFailure.self) { try await mailJobs.notification(job) }
 
-                // act 2: Bo turns expense mail off before the next one goes out
+                // act 2: Bo turns expense mail off; then a transfer (payments, still on) is queued
                 try await trip.api.call(.put, "/auth/email", token: trip.bo.token, json: #"{"off":["expenses"]}"#)
                 try await trip.addTransfer()
                 let after = try await trip.jobs(MailStore.notificationJob)
-                #expect(after.count == 2, "the transfer (payments) is still mailed")
-                try await mailJobs.notification(job)  // queued before the change: skipped now, no error
+                try #require(after.count == 2, "the transfer (payments) is still queued")
+                let transfer = try JSONDecoder().decode(
+                    MailStore.NotificationJob.self, from: Data(try #require(after.last?.payload).utf8))
+
+                // validate: the expense's mail, queued before the change, is skipped without
+                // reaching the relay (no refusal); the transfer's goes to the relay (and is refused)
+                try await mailJobs.notification(job)
+                await #expect(throws: JobRunner.PermanentFailure.self) { try await mailJobs.notification(transfer) }
                 #expect(try sink.messages().isEmpty)
             }
         }
+    }
+
+    @Test("a link a minute, five a day: whoever registered an address cannot flood it", arguments: TestDatabases.all)
+    func linksPerDay(backend: Database.Backend) async throws {
+        try await SMTPSink.with { sink in
+            try await Self.withTrip(backend, port: sink.port) { trip in
+                // setup: Bo's address is unverified again (registration queued one link already)
+                try await trip.database.transaction { sql in
+                    try await sql.raw("UPDATE users SET email_verified_at = NULL").run()
+                }
+                let store = MailStore(database: trip.database)
+                let bo = try #require(UUID(uuidString: trip.bo.userID))
+                let start = Clock.milliseconds()
+                // act: four more, a minute apart, then a sixth
+                var answers: [MailStore.LinkRequest] = []
+                for minute in 1...5 {
+                    answers.append(try await store.requestVerification(userID: bo, now: start + Int64(minute) * 60_000))
+                }
+                // validate
+                #expect(answers == [.queued, .queued, .queued, .queued, .tooMany], "\(answers)")
+                let api = try await trip.api.call(.post, "/auth/email/verification", token: trip.bo.token)
+                #expect(api.status == .tooManyRequests, "\(api.text)")
+                #expect(try await store.requestPasswordReset(email: "nobody@example.com", now: start) == .nothingToDo)
+            }
+        }
+    }
+
+    @Test("a subject is one line even when a share's reason has several")
+    func subjectIsOneLine() {
+        #expect(MailComposer.clip("Aki marked a share paid: “cash\nat the door”") == "Aki marked a share paid: “cash at the door”")
+        #expect(MailComposer.clip(String(repeating: "x", count: 200)).count == 150)
     }
 }

@@ -64,6 +64,75 @@ struct MailTests {
         }
     }
 
+    @Test("the owner of an address takes back an account someone else registered with it: a reset link, once, signs the other out")
+    func passwordResetTakesBackAnAddress() async throws {
+        try await TestDatabases.withConfiguration(.sqlite) { configuration in
+            try await SMTPSink.with { sink in
+                guard case .sqlite(let path) = configuration else { return }
+                let server = try await ServerProcess(environment: [
+                    "DATABASE_URL": "sqlite:\(path)", "SMTP_URL": "smtp://127.0.0.1:\(sink.port)?tls=none",
+                    "PUBLIC_URL": "http://splitter.test",
+                ])
+                do {
+                    try await Self.takeBack(server.baseURL, sink)
+                } catch {
+                    _ = try? await server.stop()
+                    Issue.record("server log:\n\(server.log)")
+                    throw error
+                }
+                #expect(try await server.stop() == 0)
+            }
+        }
+    }
+
+    static func takeBack(_ base: URL, _ sink: SMTPSink) async throws {
+        // setup: someone registers with an address that is not theirs (its link goes unanswered)
+        let squatter = try await call(
+            base, "POST", "/auth/register",
+            body: #"{"email":"owner@example.com","password":"squatter pass","displayName":"Not the owner"}"#)
+        try #require(squatter.status == 201)
+        let squatterToken = try #require(squatter.json["token"] as? String)
+        _ = try await sink.waitForMessages(count: 1)
+
+        // act 1: the owner asks for a link; an unknown address gets the same answer and no mail
+        let asked = try await call(base, "POST", "/auth/password/reset-request", body: #"{"email":"Owner@Example.com"}"#)
+        #expect(asked.status == 202)
+        let unknown = try await call(base, "POST", "/auth/password/reset-request", body: #"{"email":"nobody@example.com"}"#)
+        #expect(unknown.status == 202 && unknown.body == asked.body)
+        let malformed = try await call(base, "POST", "/auth/password/reset-request", body: #"{"email":"not an address"}"#)
+        #expect(malformed.status == 422)
+        let mails = try await sink.waitForMessages(count: 2)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try sink.messages().count == 2, "no mail for the unknown address")
+        let reset = try #require(mails.last)
+        #expect(reset.rcptTos == ["owner@example.com"] && reset.subject == "Set a new Budget Splitter password")
+        let text = reset.text ?? ""
+        let range = try #require(text.range(of: #"/reset-password/[0-9a-f]{64}"#, options: .regularExpression))
+        let token = String(text[range].dropFirst("/reset-password/".count))
+
+        // act 2: a password the rules refuse changes nothing; a good one takes the account back
+        let weak = try await call(
+            base, "POST", "/auth/password/reset", body: #"{"token":"\#(token)","newPassword":"password"}"#)
+        #expect(weak.status == 422, "\(String(decoding: weak.body, as: UTF8.self))")
+        let done = try await call(
+            base, "POST", "/auth/password/reset", body: #"{"token":"\#(token)","newPassword":"the real owner"}"#)
+        #expect(done.status == 204, "\(String(decoding: done.body, as: UTF8.self))")
+        let again = try await call(
+            base, "POST", "/auth/password/reset", body: #"{"token":"\#(token)","newPassword":"another one here"}"#)
+        #expect(again.status == 404, "a link works once")
+
+        // validate: the squatter is signed out and their password no longer works; the owner is in, verified
+        #expect(try await call(base, "GET", "/auth/me", token: squatterToken).status == 401)
+        let old = try await call(
+            base, "POST", "/auth/login", body: #"{"emailOrPhone":"owner@example.com","password":"squatter pass"}"#)
+        #expect(old.status == 401)
+        let owner = try await call(
+            base, "POST", "/auth/login", body: #"{"emailOrPhone":"owner@example.com","password":"the real owner"}"#)
+        #expect(owner.status == 200)
+        let settings = try await call(base, "GET", "/auth/email", token: owner.json["token"] as? String)
+        #expect(settings.json["verified"] as? Bool == true)
+    }
+
     static func drive(_ base: URL, _ sink: SMTPSink) async throws {
         // setup: three accounts; each address gets a verification link
         var tokens: [String: String] = [:]

@@ -64,7 +64,8 @@ def start_server(smtp_port):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = dict(os.environ, DATABASE_URL=f"sqlite://{folder}/web.sqlite", LOG_LEVEL="info",
-               SMTP_URL=f"smtp://127.0.0.1:{smtp_port}?tls=none", PUBLIC_URL=f"http://127.0.0.1:{port}")
+               SMTP_URL=f"smtp://127.0.0.1:{smtp_port}?tls=none", PUBLIC_URL=f"http://127.0.0.1:{port}",
+               WEBHOOK_ALLOW_PRIVATE="1")
     process = subprocess.Popen([SERVER, "--http-port", str(port)], stdout=log, stderr=subprocess.STDOUT, env=env)
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -661,12 +662,56 @@ def run(base):
         check("not one this server sent" in main_text(aki), "an unknown unsubscribe link gets a friendly page")
         aki.get_log("browser")  # that page's own 404 is expected
 
+        # Webhooks, from the group's settings (the owner's): add one, its secret shown once, its log.
+        aki.get(f"{base}/groups/{group}/settings")
+        click(aki, aki.find_element(By.ID, "settings-webhooks"))
+        check("No webhooks yet" in main_text(aki), "the webhooks page starts empty")
+        shoot(aki, "webhooks")
+        fill(aki, "webhook-url", "http://127.0.0.1:9/hook")
+        every = aki.find_element(By.CSS_SELECTOR, "input[name=kinds][value='*']")
+        if not every.is_selected():
+            tap(aki, every)
+        click(aki, aki.find_element(By.ID, "add-webhook"))
+        secret = aki.find_elements(By.ID, "webhook-secret-value")
+        check(secret and secret[0].text.startswith("whsec_"), f"the new secret is shown once: {main_text(aki)[:300]}")
+        shoot(aki, "webhook-added")
+        aki.get(f"{base}/groups/{group}/webhooks")
+        check(not aki.find_elements(By.ID, "webhook-secret-value") and "127.0.0.1:9/hook" in main_text(aki),
+              "the list shows the webhook, not its secret")
+        click(aki, aki.find_element(By.LINK_TEXT, "Delivery log"))
+        click(aki, aki.find_element(By.ID, "send-ping"))
+        check(aki.find_elements(By.ID, "deliveries"), "the delivery log lists the test delivery")
+        shoot(aki, "webhook-log")
+
         # Log out: the session is gone.
         aki.get(f"{base}/groups")
         click(aki, aki.find_element(By.ID, "logout"))
         check("/login" in aki.current_url, "logged out to the login page")
         aki.get(f"{base}/groups/{group}")
         check("/login" in aki.current_url, "a logged-out browser is asked to log in again")
+
+        # Forgot the password: a link by mail, a new password, then log in with it.
+        click(aki, aki.find_element(By.ID, "forgot-password"))
+        fill(aki, "email", "aki@example.com")
+        shoot(aki, "forgot-password")
+        click(aki, aki.find_element(By.ID, "send-reset"))
+        check("a link to set a new password is on its way" in main_text(aki), f"reset asked: {main_text(aki)[:300]}")
+        deadline = time.time() + 20
+        resets = []
+        while not resets and time.time() < deadline:
+            resets = [re.search(r"/reset-password/([0-9a-f]{64})", text) for subject, text in mails_to("aki@example.com")
+                      if subject == "Set a new Budget Splitter password"]
+            time.sleep(0.2)
+        check(resets and resets[-1], "the reset mail reached aki@example.com")
+        aki.get(f"{base}/reset-password/{resets[-1].group(1)}")
+        fill(aki, "newPassword", "a brand new password")
+        shoot(aki, "reset-password")
+        click(aki, aki.find_element(By.ID, "set-password"))
+        check("Your new password is set" in main_text(aki), f"reset done: {main_text(aki)[:300]}")
+        fill(aki, "emailOrPhone", "aki@example.com")
+        fill(aki, "password", "a brand new password")
+        click(aki, aki.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]"))
+        check(aki.current_url.endswith("/groups"), f"logged in with the new password: {aki.current_url}")
         _ = museum, before
     finally:
         aki.quit()

@@ -31,14 +31,17 @@ public struct AccountLimits: Sendable {
     public var passwordChange: RateLimiter.Rule
     /// Registration attempts per client address, refusals included.
     public var registerAddress: RateLimiter.Rule
+    /// Password-reset requests per client address, whatever the address asked for.
+    public var resetAddress: RateLimiter.Rule
     /// Working sessions per account; a new one ends the oldest beyond it.
     public var sessionsPerUser: Int
 
     public init(
         loginAccountAddress: RateLimiter.Rule, loginAccount: RateLimiter.Rule, loginAddress: RateLimiter.Rule,
         loginSuccess: RateLimiter.Rule, passwordChange: RateLimiter.Rule, registerAddress: RateLimiter.Rule,
-        sessionsPerUser: Int
+        resetAddress: RateLimiter.Rule, sessionsPerUser: Int
     ) {
+        self.resetAddress = resetAddress
         self.loginAccountAddress = loginAccountAddress
         self.loginAccount = loginAccount
         self.loginAddress = loginAddress
@@ -155,9 +158,8 @@ public struct AccountUseCases: Sendable {
             id: UUID(), email: email, phone: phone, displayName: displayName,
             passwordHash: try await passwords.hash(entered.password), createdAt: current, updatedAt: current)
         do {
+            // With mail on, the address's verification link is queued in the same transaction.
             _ = try await accounts.createUser(user)
-            // The address gets its verification link; no mail goes to it before that.
-            if mail.sendsMail, email != nil { try await mail.requestVerification(userID: user.id, now: current) }
         } catch StoreError.conflict(let field) {
             throw AppError.conflict(
                 code: "conflict", field: field,
@@ -208,6 +210,36 @@ public struct AccountUseCases: Sendable {
         try await limiter.release(counted)
         try await limiter.record(limits.loginSuccess, subject: RateLimiter.subject("user:" + user.id.text))
         return try await startSession(for: user, device: device, origin: origin)
+    }
+
+    /// "Forgot my password": mails a link to set a new one to the address, if an active account
+    /// has it (issue 14 item 18: it is also how the owner of an address takes back an account
+    /// someone else registered with it). The answer is the same whether or not there is one;
+    /// each request counts against the client address.
+    public func requestPasswordReset(email raw: String, origin: RequestOrigin) async throws {
+        _ = try await limiter.reserve(limits.resetAddress, subject: Self.addressSubject(origin))
+        guard mail.sendsMail else {
+            throw AppError.conflict(
+                code: "mail_disabled", field: nil,
+                message: "This server does not send mail, so it cannot mail a link; ask its operator.")
+        }
+        guard let email = AccountInput.normalizedEmail(raw) else {
+            throw AppError.invalid(field: "email", message: "\"\(raw.prefix(100))\" is not an email address.")
+        }
+        // Too many links today is answered like any other request: the answer says nothing.
+        _ = try await mail.requestPasswordReset(email: email, now: now())
+    }
+
+    /// Sets a new password with a reset link's token: every session of the account ends, and its
+    /// address counts as verified. Unknown, used and expired tokens get one answer.
+    public func resetPassword(token: String, newPassword: String) async throws {
+        try Self.checkNewPassword(newPassword, field: "newPassword")
+        let hash = try await passwords.hash(newPassword)
+        guard token.count <= 200,
+            try await mail.resetPassword(tokenHash: MailUseCases.hash(token), passwordHash: hash, now: now()) != nil
+        else {
+            throw AppError.notFoundBecause("This password link is unknown, used or expired; ask for a new one.")
+        }
     }
 
     /// Ends the caller's own session.

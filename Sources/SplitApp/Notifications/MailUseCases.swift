@@ -28,6 +28,8 @@ public struct MailUseCases: Sendable {
 
     /// How long a verification link works.
     public static let verificationLifetime: Int64 = 48 * 3_600 * 1_000
+    /// How long a password-reset link works.
+    public static let resetLifetime: Int64 = 60 * 60 * 1_000
 
     public func settings(caller: Caller) async throws -> MailSettingsView {
         guard let settings = try await mail.settings(userID: caller.user.id) else { throw AppError.notFound("account") }
@@ -74,7 +76,7 @@ public struct MailUseCases: Sendable {
         return try await settings(caller: caller)
     }
 
-    /// Sends the caller a new verification link (at most one a minute).
+    /// Sends the caller a new verification link (at most one a minute, five a day).
     public func requestVerification(caller: Caller) async throws {
         guard mail.sendsMail else {
             throw AppError.conflict(
@@ -86,7 +88,9 @@ public struct MailUseCases: Sendable {
         guard settings.emailVerifiedAt == nil else {
             throw AppError.conflict(code: "already_verified", field: nil, message: "This address is verified already.")
         }
-        try await mail.requestVerification(userID: caller.user.id, now: now())
+        if try await mail.requestVerification(userID: caller.user.id, now: now()) == .tooMany {
+            throw AppError.rateLimited(retryAfterSeconds: 3_600)
+        }
     }
 
     /// Follows a verification link. Unknown, used and expired links get one answer.
@@ -103,7 +107,7 @@ public struct MailUseCases: Sendable {
         return (token, hash(token))
     }
 
-    static func hash(_ token: String) -> String { Hex.string(SHA256.hash(data: Data(token.utf8))) }
+    public static func hash(_ token: String) -> String { Hex.string(SHA256.hash(data: Data(token.utf8))) }
 
     /// What an unsubscribe link turns off: a category, or (nil, "all") every notification mail.
     public struct UnsubscribeTarget: Sendable, Equatable {

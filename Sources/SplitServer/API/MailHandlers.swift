@@ -43,3 +43,21 @@ extension Components.Schemas.EmailSettings {
             digestHour: settings.digestHour)
     }
 }
+
+/// "Forgot my password" (issue 14 item 18): a mailed link that sets a new password.
+extension APIHandler {
+    func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws
+        -> Operations.RequestPasswordReset.Output
+    {
+        let request = try request
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await accountUseCases.requestPasswordReset(email: body.email, origin: request.origin)
+        return .accepted(.init())
+    }
+
+    func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output {
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        try await accountUseCases.resetPassword(token: body.token, newPassword: body.newPassword)
+        return .noContent(.init())
+    }
+}

@@ -32,12 +32,12 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
                 let cause = (error as? ServerError)?.underlyingError ?? error
                 context.logger.error(
                     "request failed",
-                    metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: cause))"])
+                    metadata: ["path": "\(WebRequest.loggable(request.uri.path))", "error": "\(String(reflecting: cause))"])
             } else {
                 context.logger.info(
                     "request refused",
                     metadata: [
-                        "path": "\(request.uri.path)", "status": "\(apiError.status.code)", "code": "\(apiError.code)",
+                        "path": "\(WebRequest.loggable(request.uri.path))", "status": "\(apiError.status.code)", "code": "\(apiError.code)",
                     ])
             }
             if apiError.status == .notFound, let browserNotFound, Self.isBrowserPage(request) {

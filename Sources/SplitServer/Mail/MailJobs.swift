@@ -19,14 +19,15 @@ struct MailJobs: Sendable {
     /// How many lines a digest lists before "and N more".
     static let digestLines = 50
 
-    /// Adds the three mail kinds, retried with `retryDelay` (the runner's backoff: about a day).
+    /// Adds the mail kinds, retried with `retryDelay` (the runner's backoff: about a day).
     func add(
         to jobs: inout BackgroundJobs,
         retryDelay: @escaping @Sendable (JobRecord) -> Int64? = { JobRunner.backoff($0.attempts) }
     ) {
-        jobs.add(MailStore.notificationJob, .init(retryDelay: retryDelay) { job in try await notification(try decode(job.payload)) })
-        jobs.add(MailStore.digestJob, .init(retryDelay: retryDelay) { job in try await digest(try decode(job.payload)) })
-        jobs.add(MailStore.verificationJob, .init(retryDelay: retryDelay) { job in try await verification(try decode(job.payload)) })
+        jobs.add(MailStore.notificationJob, .init(retryDelay: retryDelay) { job in try await notification(try decode(job.payload)) }, lane: .mail)
+        jobs.add(MailStore.digestJob, .init(retryDelay: retryDelay) { job in try await digest(try decode(job.payload)) }, lane: .mail)
+        jobs.add(MailStore.verificationJob, .init(retryDelay: retryDelay) { job in try await verification(try decode(job.payload)) }, lane: .mail)
+        jobs.add(MailStore.resetJob, .init(retryDelay: retryDelay) { job in try await passwordReset(try decode(job.payload)) }, lane: .mail)
     }
 
     func notification(_ job: MailStore.NotificationJob) async throws {
@@ -35,22 +36,24 @@ struct MailJobs: Sendable {
             settings.wants(MailCategory.of(action: line.activity.action), in: .each), let email = settings.email
         else { return }
         let key = try await store.unsubscribeKey(userID: job.user, now: now())
-        let message = try composer.notification(line, to: email, unsubscribeKey: key, userID: job.user)
-        try await deliver(message)
+        try await deliver(try composer.notification(line, to: email, unsubscribeKey: key, userID: job.user))
         try await store.markMailed(userID: job.user, activityIDs: [job.activity], now: now())
     }
 
     func digest(_ job: MailStore.DigestJob) async throws {
+        // A digest queued for another hour (the account changed it since) leaves its lines to
+        // the digest at the new hour.
         guard let settings = try await store.settings(userID: job.user), settings.isActive,
-            settings.emailVerifiedAt != nil, settings.mode == .daily, let email = settings.email
+            settings.emailVerifiedAt != nil, settings.mode == .daily, let email = settings.email,
+            job.upTo % 86_400_000 == Int64(settings.digestHour) * 3_600_000
         else { return }
         let (lines, total) = try await store.unmailed(userID: job.user, upTo: job.upTo, limit: Self.digestLines)
         let wanted = lines.filter { !settings.off.contains(MailCategory.of(action: $0.activity.action)) }
         if !wanted.isEmpty {
             let key = try await store.unsubscribeKey(userID: job.user, now: now())
-            let message = try composer.digest(
-                wanted, more: total - lines.count, to: email, unsubscribeKey: key, userID: job.user, upTo: job.upTo)
-            try await deliver(message)
+            try await deliver(
+                try composer.digest(
+                    wanted, more: total - lines.count, to: email, unsubscribeKey: key, userID: job.user, upTo: job.upTo))
         }
         try await store.markMailed(userID: job.user, upTo: job.upTo, now: now())
     }
@@ -61,18 +64,41 @@ struct MailJobs: Sendable {
         else { return }
         // The token is made here, so none waits in the jobs table; a retry makes another.
         let (token, hash) = MailUseCases.newVerificationToken()
-        try await store.addVerificationToken(
-            hash: hash, userID: job.user, email: job.email, expiresAt: now() + MailUseCases.verificationLifetime,
-            now: now())
+        try await store.addToken(
+            hash: hash, purpose: .verify, userID: job.user, email: job.email,
+            expiresAt: now() + MailUseCases.verificationLifetime, now: now())
         try await deliver(try composer.verification(to: job.email, token: token))
+    }
+
+    func passwordReset(_ job: MailStore.VerificationJob) async throws {
+        guard let settings = try await store.settings(userID: job.user), settings.isActive, settings.email == job.email
+        else { return }
+        let (token, hash) = MailUseCases.newVerificationToken()
+        try await store.addToken(
+            hash: hash, purpose: .reset, userID: job.user, email: job.email,
+            expiresAt: now() + MailUseCases.resetLifetime, now: now())
+        try await deliver(try composer.passwordReset(to: job.email, token: token))
     }
 
     var composer: MailComposer { MailComposer(configuration: configuration, now: now) }
 
-    private func deliver(_ message: MailMessage) async throws {
+    /// Sends one message. Only what no retry can mend fails the job at once: a message we
+    /// cannot write (an address the relay's syntax cannot carry), or the relay refusing this
+    /// recipient or this message (a 5xx to RCPT TO or to the data). A 5xx anywhere else — a
+    /// wrong relay password, STARTTLS missing, the sender refused — is the relay's
+    /// configuration, which the operator can fix: the job is retried for about a day.
+    private func deliver(_ make: @autoclosure () throws -> MailMessage) async throws {
+        let message: MailMessage
+        do {
+            message = try make()
+        } catch let error as MailMessageError {
+            throw JobRunner.PermanentFailure("\(error)")
+        }
         do {
             try await send(message)
-        } catch let error as SMTPError where error.isPermanent {
+        } catch let error as SMTPError
+            where error.isPermanent && ["RCPT TO", "DATA", "end of DATA"].contains(error.command)
+        {
             throw JobRunner.PermanentFailure("\(error)")
         }
     }
@@ -199,6 +225,28 @@ struct MailComposer: Sendable {
             headers: ["Auto-Submitted": "auto-generated"], date: Date(timeIntervalSince1970: Double(now()) / 1_000))
     }
 
+    func passwordReset(to email: String, token: String) throws -> MailMessage {
+        let link = "\(configuration.publicURL)/reset-password/\(token)"
+        let minutes = MailUseCases.resetLifetime / 60_000
+        return try MailMessage(
+            from: configuration.from, to: MailMessage.Address(email), subject: "Set a new Budget Splitter password",
+            plainText: """
+                Someone (we hope you) asked to set a new password for the Budget Splitter account with this address.
+                Choose it within \(minutes) minutes here:
+
+                \(link)
+
+                Every place the account is signed in will be signed out. If it was not you, ignore this mail:
+                nothing changes.
+                """,
+            html: Self.page(
+                """
+                <p>Someone (we hope you) asked to set a new password for the Budget Splitter account with this address.</p>
+                <p><a href="\(escape(link))" style="font-size:17px">Choose a new password</a> within \(minutes) minutes. Every place the account is signed in will be signed out.</p>
+                """, footer: "If it was not you, ignore this mail: nothing changes."),
+            headers: ["Auto-Submitted": "auto-generated"], date: Date(timeIntervalSince1970: Double(now()) / 1_000))
+    }
+
     func unsubscribeLink(_ key: String, _ category: String) -> String {
         "\(configuration.publicURL)/unsubscribe/\(key)/\(category)"
     }
@@ -227,8 +275,10 @@ struct MailComposer: Sendable {
         return text.count >= 16 ? String(text.prefix(16)).replacingOccurrences(of: "T", with: " ") + " UTC" : text
     }
 
+    /// One line (a share's reason may have several) of at most 150 characters.
     static func clip(_ subject: String) -> String {
-        subject.count <= 150 ? subject : String(subject.prefix(149)) + "…"
+        let line = subject.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count <= 150 ? line : String(line.prefix(149)) + "…"
     }
 
     static func page(_ body: String, footer: String) -> String {

@@ -43,6 +43,9 @@ extension WebApp {
         let next = request.uri.queryParameters["next"].map(String.init)
         var body = authBody(next: next)
         body.joining = await joining(next)
+        if request.uri.queryParameters["reset"] != nil {
+            body.notice = "Your new password is set, and every other session is signed out. Log in with it."
+        }
         if request.uri.queryParameters["deleted"] != nil {
             body.notice = "Your account is deleted. Your groups keep your name and what you paid and owed."
         }

@@ -84,3 +84,72 @@ extension WebApp {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     }
 }
+
+/// "Forgot your password?" (issue 14 item 18): ask for a link by address, then set a new
+/// password on the page the link opens.
+extension WebApp {
+    struct PasswordResetBody: Sendable {
+        let heading: String
+        let action: String
+        let asksEmail: Bool
+        let email: String?
+        let done: String?
+        let errors: [String: String]
+    }
+
+    func forgotPasswordPage(_ request: Request) async throws -> Response {
+        try await renderForgot(email: nil, done: nil, errors: [:])
+    }
+
+    func forgotPassword(_ request: Request) async throws -> Response {
+        let email = try WebRequest.get().form.text("email") ?? ""
+        do {
+            try await accounts.requestPasswordReset(email: email, origin: try origin())
+            return try await renderForgot(
+                email: email,
+                done: "If an account has that address, a link to set a new password is on its way; it works for an hour.",
+                errors: [:])
+        } catch {
+            let errors = try Self.formErrors(error, shown: ["email"])
+            return try await renderForgot(email: email, done: nil, errors: errors, status: Self.status(of: error))
+        }
+    }
+
+    private func renderForgot(
+        email: String?, done: String?, errors: [String: String], status: HTTPResponse.Status? = nil
+    ) async throws -> Response {
+        try await render(
+            "password-reset", title: "Forgot your password",
+            body: PasswordResetBody(
+                heading: "Forgot your password", action: "/forgot-password", asksEmail: true, email: email, done: done,
+                errors: errors), signedIn: false, errors: errors, status: status)
+    }
+
+    func resetPasswordPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await renderReset(try context.parameters.require("token"), errors: [:])
+    }
+
+    func resetPassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token")
+        do {
+            try await accounts.resetPassword(token: token, newPassword: try WebRequest.get().form["newPassword"] ?? "")
+        } catch let error as AppError where !error.fieldProblems.isEmpty {
+            let errors = try Self.formErrors(error, shown: ["newPassword"])
+            return try await renderReset(token, errors: errors, status: Self.status(of: error))
+        }
+        // This browser's own session (if any) ended with the others.
+        var response = Self.redirect("/login?reset=1")
+        response.setCookie(sessionCookie(value: "", maxAge: 0))
+        return response
+    }
+
+    private func renderReset(_ token: String, errors: [String: String], status: HTTPResponse.Status? = nil)
+        async throws -> Response
+    {
+        try await render(
+            "password-reset", title: "Choose a new password",
+            body: PasswordResetBody(
+                heading: "Choose a new password", action: "/reset-password/\(Self.pathPart(token))", asksEmail: false,
+                email: nil, done: nil, errors: errors), signedIn: false, errors: errors, status: status)
+    }
+}

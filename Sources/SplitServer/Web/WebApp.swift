@@ -265,7 +265,7 @@ struct WebApp: Sendable {
             return errorPage(status, heading: "That did not work", message: apiError.message)
         default:
             context.logger.error(
-                "page failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+                "page failed", metadata: ["path": "\(WebRequest.loggable(request.uri.path))", "error": "\(String(reflecting: error))"])
             return errorPage(
                 .internalServerError, heading: "Something went wrong",
                 message: "It is not your fault and it has been logged. Try again in a moment.", requestID: context.id)
@@ -322,7 +322,7 @@ struct WebMiddleware: RouterMiddleware {
                     web.form = WebForm(urlEncoded: String(buffer: body))
                     guard let sent = web.form["_csrf"], WebRequest.constantTimeEqual(sent, csrf) else {
                         context.logger.info(
-                            "form refused: CSRF token missing or wrong", metadata: ["path": "\(request.uri.path)"])
+                            "form refused: CSRF token missing or wrong", metadata: ["path": "\(WebRequest.loggable(request.uri.path))"])
                         return app.errorPage(
                             .forbidden, heading: "This form has expired",
                             message: "Go back, reload the page and try again.")

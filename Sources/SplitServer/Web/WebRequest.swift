@@ -40,6 +40,15 @@ struct WebRequest: Sendable {
 
     /// The form token is derived from the cookie's secret: a page from another site can neither
     /// read the cookie nor compute the token, and a new session gets new tokens.
+    /// A path for the log: the secret part of a mailed link (a verification or reset token, an
+    /// unsubscribe key) left out, so logs never hold a working link.
+    static func loggable(_ path: String) -> String {
+        for prefix in ["/verify-email/", "/reset-password/", "/unsubscribe/"] where path.hasPrefix(prefix) {
+            return prefix + "…"
+        }
+        return path
+    }
+
     static func csrfToken(for cookieSecret: String) -> String {
         let key = SymmetricKey(data: SHA256.hash(data: Data(cookieSecret.utf8)))
         let mac = HMAC<SHA256>.authenticationCode(for: Data("splitter-csrf-v1".utf8), using: key)

@@ -34,6 +34,14 @@ extension WebApp {
             try await self.revokeSession(request, context: context)
         }
 
+        pages.get("/forgot-password") { request, _ in try await self.forgotPasswordPage(request) }
+        pages.post("/forgot-password") { request, _ in try await self.forgotPassword(request) }
+        pages.get("/reset-password/:token") { request, context in
+            try await self.resetPasswordPage(request, context: context)
+        }
+        pages.post("/reset-password/:token") { request, context in
+            try await self.resetPassword(request, context: context)
+        }
         pages.get("/verify-email/:token") { request, context in try await self.verifyEmailPage(request, context: context) }
         pages.post("/verify-email/:token") { request, context in try await self.verifyEmail(request, context: context) }
         pages.get("/unsubscribe/:key/:category") { request, context in

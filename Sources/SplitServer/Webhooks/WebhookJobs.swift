@@ -10,7 +10,7 @@ extension BackgroundJobs {
         let delivery = WebhookDelivery(
             database: database, transport: try WebhookHTTPClient(), allowPrivate: allowPrivate,
             summary: { ActivityText.sentence($0) }, now: now)
-        add(WebhookKinds.jobKind, Self.webhookKind(delivery))
+        add(WebhookKinds.jobKind, Self.webhookKind(delivery), lane: .webhooks)
     }
 
     static func webhookKind(_ delivery: WebhookDelivery) -> JobRunner.Kind {

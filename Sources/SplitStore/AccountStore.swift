@@ -127,6 +127,7 @@ public struct AccountStore: Sendable {
             try await sql.raw(
                 "UPDATE sessions SET revoked_at = \(bind: now) WHERE user_id = \(bind: userID.text) AND revoked_at IS NULL"
             ).run()
+            try await WebhookStore.disableCreated(by: userID, groupID: nil, now: now, sql)
             PendingEvents.note(.account(userID))
         }
     }
@@ -185,6 +186,7 @@ public struct AccountStore: Sendable {
             try await sql.raw("DELETE FROM notification_settings WHERE user_id = \(bind: userID.text)").run()
             // Nothing of the address stays: its links, its unsubscribe key, its mail jobs (their
             // payloads name it), sent or waiting.
+            try await WebhookStore.disableCreated(by: userID, groupID: nil, now: now, sql)
             try await sql.raw("DELETE FROM email_verifications WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw("DELETE FROM mail_settings WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw(

@@ -264,6 +264,10 @@ public struct GroupStore: Sendable {
                 let after = try MemberRecord(row: updated)
                 // Their live streams end at once (issue 17).
                 if before?.isActive == true, !after.isActive, let user = after.userID { PendingEvents.note(.account(user)) }
+                // Webhooks they added stop when they may no longer manage them.
+                if let user = after.userID, !after.isActive || ![.owner, .admin].contains(after.role) {
+                    try await WebhookStore.disableCreated(by: user, groupID: member.groupID, now: now, sql)
+                }
                 try await log?.changed(.member, member.id, sql)
                 if let before, let action = Self.activityAction(before: before, after: after) {
                     try await log?.activity(

@@ -418,6 +418,25 @@ public struct WebhookStore: Sendable {
         }
     }
 
+    /// Turns off the webhooks `userID` made (in one group, or in all when nil) when they may no
+    /// longer manage them — demoted, removed, account deleted — so a URL of theirs stops
+    /// receiving the group's activity; another admin may turn one back on. In the caller's
+    /// transaction.
+    static func disableCreated(by userID: UUID, groupID: UUID?, now: Int64, _ sql: any SQLDatabase) async throws {
+        let reason = "Turned off: the admin who added it no longer manages this group."
+        let turnedOff = try await sql.raw(
+            """
+            UPDATE webhooks SET disabled_at = \(bind: now), disabled_reason = \(bind: reason), updated_at = \(bind: now)
+            WHERE created_by_user_id = \(bind: userID.text) AND disabled_at IS NULL AND deleted_at IS NULL
+                  AND (\(bind: groupID == nil) OR group_id = \(bind: groupID?.text ?? ""))
+            RETURNING id
+            """
+        ).all()
+        for row in turnedOff {
+            try await skipPending(webhookID: try row.decodeUUID("id"), reason: reason, now: now, sql)
+        }
+    }
+
     private static func skipPending(webhookID: UUID, reason: String, now: Int64, _ sql: any SQLDatabase) async throws {
         try await sql.raw(
             """

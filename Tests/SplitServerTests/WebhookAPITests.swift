@@ -198,4 +198,42 @@ struct WebhookAPITests {
             #expect(eleventh.status == .conflict && eleventh.errorCode == "too_many_webhooks", "\(eleventh.text)")
         }
     }
+
+    @Test(
+        "an admin's webhooks are turned off when they are made a member or removed; the owner's stay; another admin may turn one back on",
+        arguments: TestDatabases.all)
+    func creatorLosesTheRight(backend: Database.Backend) async throws {
+        try await TestApp.with(backend, configure: { $0.webhookAllowPrivate = true }) { api in
+            let cast = try await AuthorizationMatrixTests.cast(api)
+            let fixture = try await AuthorizationMatrixTests.fixture(api, cast)
+            let base = "/api/groups/\(fixture.groupID)/webhooks"
+            func create(_ caller: Caller) async throws -> String {
+                let created = try await api.call(
+                    .post, base, token: cast.tokens[caller], json: #"{"url":"\#(Self.url)","kinds":["*"]}"#)
+                try #require(created.status == .created, "\(created.text)")
+                return try #require(created.string("webhook", "id"))
+            }
+            let admins = try await create(.admin)
+            let owners = try await create(.owner)
+            let owner = cast.tokens[.owner]
+
+            // act: the owner makes the admin a member
+            let demoted = try await api.call(
+                .patch, "/api/groups/\(fixture.groupID)/members/\(fixture.members[.admin]!)", token: owner,
+                json: #"{"role":"member"}"#)
+            try #require(demoted.status == .ok, "\(demoted.text)")
+
+            // validate: the admin's webhook is off, with the reason; the owner's is on
+            let after = try await api.call(.get, "\(base)/\(admins)", token: owner)
+            #expect(after.bool("webhook", "enabled") == false || after.bool("enabled") == false, "\(after.text)")
+            #expect(after.text.contains("no longer manages this group"), "\(after.text)")
+            let kept = try await api.call(.get, "\(base)/\(owners)", token: owner)
+            #expect(kept.bool("webhook", "enabled") == true || kept.bool("enabled") == true, "\(kept.text)")
+
+            // The owner may turn it back on, knowing whose URL it is.
+            let again = try await api.call(.patch, "\(base)/\(admins)", token: owner, json: #"{"enabled":true}"#)
+            #expect(again.status == .ok, "\(again.text)")
+            #expect(again.bool("webhook", "enabled") == true || again.bool("enabled") == true, "\(again.text)")
+        }
+    }
 }

@@ -150,7 +150,8 @@ async def main():
             # aiosmtpd counts only STARTTLS as TLS here, so implicit TLS must say it is fine too.
             auth_require_tls=starttls_context is not None or authenticator is None,
             auth_exclude_mechanism=args.auth_exclude or None,
-            timeout=60,
+            # Generous: a test process on a loaded machine may answer a greeting late.
+            timeout=600,
         )
 
     loop = asyncio.get_running_loop()

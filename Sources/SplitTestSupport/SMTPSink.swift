@@ -169,7 +169,7 @@ public final class SMTPSink: Sendable {
     }
 
     /// Waits until at least `count` messages have arrived; throws with what did arrive after `timeout`.
-    public func waitForMessages(count: Int, timeout: Duration = .seconds(10)) async throws -> [Message] {
+    public func waitForMessages(count: Int, timeout: Duration = .seconds(60)) async throws -> [Message] {
         let deadline = ContinuousClock.now + timeout
         while true {
             let received = try messages()

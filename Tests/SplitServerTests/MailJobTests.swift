@@ -217,7 +217,7 @@ struct MailJobTests {
                 defer { running.cancel() }
 
                 // act: a few failed attempts, then the relay comes back
-                let deadline = ContinuousClock.now + .seconds(20)
+                let deadline = ContinuousClock.now + .seconds(90)
                 while attempts.load(ordering: .relaxed) < 3, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(50))
                 }
@@ -227,7 +227,7 @@ struct MailJobTests {
                 port.store(sink.port, ordering: .relaxed)
 
                 // validate: exactly one mail, and the job is done
-                let received = try await sink.waitForMessages(count: 1, timeout: .seconds(20))
+                let received = try await sink.waitForMessages(count: 1, timeout: .seconds(90))
                 #expect(received.first?.subject == "Japan: Aki added Ramen (3,000 JPY)")
                 try await Task.sleep(for: .milliseconds(500))
                 #expect(try sink.messages().count == 1)

@@ -281,7 +281,7 @@ final class SMTPReplyHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     enum Failure: Error, CustomStringConvertible {
-        case timedOut
+        case timedOut(TimeAmount)
         case closed
         case malformed(String)
         case inputBeforeTLS
@@ -289,7 +289,7 @@ final class SMTPReplyHandler: ChannelInboundHandler {
 
         var description: String {
             switch self {
-            case .timedOut: "no reply within the timeout"
+            case .timedOut(let timeout): "no reply within the timeout (\(timeout.nanoseconds / 1_000_000) ms)"
             case .closed: "the server closed the connection"
             case .malformed(let why): "malformed reply: \(why)"
             case .inputBeforeTLS: "the server sent more after agreeing to STARTTLS (refused: possible injection)"
@@ -356,7 +356,7 @@ final class SMTPReplyHandler: ChannelInboundHandler {
         if let failure { return eventLoop.makeFailedFuture(failure) }
         precondition(waiter == nil, "one exchange at a time")
         let promise = eventLoop.makePromise(of: SMTPReply.self)
-        let scheduled = eventLoop.assumeIsolated().scheduleTask(in: timeout) { self.fail(.timedOut) }
+        let scheduled = eventLoop.assumeIsolated().scheduleTask(in: timeout) { self.fail(.timedOut(timeout)) }
         waiter = (promise, scheduled)
         return promise.futureResult
     }

@@ -19,13 +19,16 @@ public struct ExchangeRate: Hashable, Sendable, CustomStringConvertible {
 
     /// The rate implied by one amount charged as another ("4,200 JPY charged as 125.30 MYR").
     public init(charged original: Money, as converted: Money) throws(ConversionError) {
-        guard original.isPositive, converted.isPositive else { throw .chargedAmountsNotPositive }
+        // A refund is credited as a negative amount: both below zero give the same rate.
+        guard !original.isZero, !converted.isZero, (original.minorUnits < 0) == (converted.minorUnits < 0) else {
+            throw .chargedAmountsNotPositive
+        }
         // converted.major / original.major = (c / 10^ec) / (o / 10^eo) = c·10^eo / (o·10^ec)
         self.init(
             from: original.currency,
             to: converted.currency,
-            numerator: Int128(converted.minorUnits) * Int128(original.currency.minorUnitsPerMajor),
-            denominator: Int128(original.minorUnits) * Int128(converted.currency.minorUnitsPerMajor)
+            numerator: Int128(converted.minorUnits.magnitude) * Int128(original.currency.minorUnitsPerMajor),
+            denominator: Int128(original.minorUnits.magnitude) * Int128(converted.currency.minorUnitsPerMajor)
         )
     }
 
@@ -113,7 +116,8 @@ public enum ConversionError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .rateNotPositive(let rate): "an exchange rate must be more than zero, got \(rate)"
-        case .chargedAmountsNotPositive: "both amounts of a charged conversion must be more than zero"
+        case .chargedAmountsNotPositive:
+            "both amounts of a charged conversion must be more than zero (or, for a refund, both below zero)"
         case .currencyMismatch(let expected, let got): "this rate converts \(expected.code), not \(got.code)"
         case .overflow: "the converted amount is too large"
         }

@@ -19,11 +19,38 @@ public struct ExpenseSplit: Hashable, Sendable {
         rule: SplitRule,
         tieBreak: TieBreak
     ) throws(SplitError) -> ExpenseSplit {
-        guard total.isPositive else { throw .nonPositiveTotal(total) }
+        guard !total.isZero else { throw .zeroTotal(total) }
+        if total.minorUnits < 0 { return try refund(total: total, payers: payers, rule: rule, tieBreak: tieBreak) }
         let paid = try validatedPayers(payers, total: total)
         let owed = try owedShares(total: total.minorUnits, currency: total.currency, rule: rule, tieBreak: tieBreak)
         return ExpenseSplit(total: total, paid: paid, owed: owed)
     }
+
+    /// A negative total: a refund or income the payers received and share out (issue 18). It is
+    /// the exact mirror of the expense of the opposite amount: every entered amount (payers,
+    /// exact amounts, items, extras, adjustments) is negated, the split computed as for an
+    /// expense, and the result negated back. So all the rules and checks of an expense hold with
+    /// the signs turned (payers' amounts and items below zero, no share above zero), shares
+    /// still sum to the total exactly, and a refund of an expense's amount undoes it share by
+    /// share.
+    private static func refund(
+        total: Money, payers: [MemberAmount], rule: SplitRule, tieBreak: TieBreak
+    ) throws(SplitError) -> ExpenseSplit {
+        // Int64.min has no opposite; no real amount comes near it (the API caps at 10^13).
+        guard total.minorUnits != .min else { throw .amount(.overflow("amount")) }
+        let mirrored: ExpenseSplit
+        do {
+            mirrored = try compute(
+                total: Money(minorUnits: -total.minorUnits, currency: total.currency),
+                payers: payers.map(\.negated), rule: rule.negated, tieBreak: tieBreak)
+        } catch {
+            throw .inRefund(error)
+        }
+        return ExpenseSplit(total: total, paid: mirrored.paid.map(\.negated), owed: mirrored.owed.map(\.negated))
+    }
+
+    /// Whether this is a refund or income (a negative total) rather than an expense.
+    public var isRefund: Bool { total.minorUnits < 0 }
 
     /// What `member` owes of this expense (0 when not among the debtors).
     public func owed(by member: MemberID) -> Int64 { owed.first { $0.memberID == member }?.amount ?? 0 }

@@ -51,6 +51,9 @@ public struct MemberAmount: Hashable, Sendable {
         self.memberID = memberID
         self.amount = amount
     }
+
+    /// The opposite amount (wrapping at Int64.min, which no checked amount reaches).
+    public var negated: MemberAmount { MemberAmount(memberID, 0 &- amount) }
 }
 
 /// A decimal attributed to one member: a percentage or a number of shares.

@@ -30,8 +30,12 @@ public enum PaidShares {
     /// Marking `debtor`'s share paid records the transfers debtor → payer(s) that settle it: the
     /// debtor's pairwise debts of this one expense (several payers: one transfer each, in
     /// proportion). A debtor who is also a payer owes only what they did not pay themselves.
+    ///
+    /// A refund's share is the other way round: marking it paid records the transfers from the
+    /// payer(s), who received the money, to the member whose part it is.
     public static func transfers(settling debtor: MemberID, of split: ExpenseSplit) -> [PlannedTransfer] {
-        PairwiseDebts.debts(of: split).filter { $0.from == debtor }
+        let debts = PairwiseDebts.debts(of: split)
+        return split.isRefund ? debts.filter { $0.to == debtor } : debts.filter { $0.from == debtor }
     }
 
     /// The shares of the edited expense: the new computed shares (with fresh ids) by member,

@@ -28,6 +28,13 @@ public struct PairwiseDebts: Hashable, Sendable {
     /// The same from an expense's owed shares and payments as stored (each taken in member-id
     /// order, whatever order they come in), for a ledger kept in the database.
     public static func debts(owed: [MemberAmount], paid: [MemberAmount]) -> [PlannedTransfer] {
+        // A refund (payers received money): the mirror of the expense of the opposite amounts,
+        // with each debt turned round: the payers owe the sharers their parts.
+        if paid.contains(where: { $0.amount < 0 }) {
+            return debts(owed: owed.map(\.negated), paid: paid.map(\.negated)).map {
+                PlannedTransfer(from: $0.to, to: $0.from, amount: $0.amount)
+            }
+        }
         var owing = owed.sorted { $0.memberID < $1.memberID }
         var paying = paid.sorted { $0.memberID < $1.memberID }
         // A payer's own share is covered by their own payment first.

@@ -1,7 +1,8 @@
 /// Why an expense cannot be split as asked. Each case names the field at fault (`field`, as on
 /// the wire) and says exactly what is wrong (`description`), so the API can answer 422 with both.
 public indirect enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
-    case nonPositiveTotal(Money)
+    /// A total of zero: nothing to split (a refund is a negative total, an expense a positive one).
+    case zeroTotal(Money)
     case noPayers
     case payerAmountNotPositive(MemberID, Money)
     case payersDoNotSum(sum: Money, total: Money)
@@ -22,12 +23,15 @@ public indirect enum SplitError: Error, Hashable, Sendable, CustomStringConverti
     /// An error inside line `index` of an itemized split.
     case inItem(index: Int, SplitError)
     case amount(AmountError)
+    /// An error in the mirrored expense a refund is computed as (`ExpenseSplit`): its amounts
+    /// have the opposite sign of what was entered, and its description turns them back.
+    case inRefund(SplitError)
 
     /// The request field at fault, as on the wire ("paidBy", "split.percents",
     /// "split.items[2].split.amounts").
     public var field: String {
         switch self {
-        case .nonPositiveTotal, .amount: "amount"
+        case .zeroTotal, .amount: "amount"
         case .noPayers, .payerAmountNotPositive, .payersDoNotSum: "paidBy"
         case .duplicateMember(_, let field), .noParticipants(let field), .negativeAmount(_, _, let field),
             .negativeWeight(_, _, let field):
@@ -39,13 +43,14 @@ public indirect enum SplitError: Error, Hashable, Sendable, CustomStringConverti
         case .noItems, .itemsDoNotSum: "split.items"
         case .itemAmountNotPositive(let index, _), .nestedItemized(let index): "split.items[\(index)]"
         case .inItem(let index, let inner): "split.items[\(index)]." + inner.field
+        case .inRefund(let inner): inner.field
         }
     }
 
     public var description: String {
         switch self {
-        case .nonPositiveTotal(let total):
-            "the total must be more than zero, got \(total)"
+        case .zeroTotal:
+            "the total cannot be zero: an expense is more than zero, a refund below zero"
         case .noPayers:
             "at least one payer is needed"
         case .payerAmountNotPositive(let member, let amount):
@@ -84,6 +89,36 @@ public indirect enum SplitError: Error, Hashable, Sendable, CustomStringConverti
             "item \(index + 1): \(inner)"
         case .amount(let error):
             error.description
+        case .inRefund(let inner):
+            inner.refundDescription
+        }
+    }
+
+    /// The description of an error of the mirrored expense a refund is computed as, in the
+    /// refund's own terms: amounts turned back to their entered sign, rules said for a refund.
+    private var refundDescription: String {
+        let back = { (money: Money) in Money(minorUnits: 0 &- money.minorUnits, currency: money.currency) }
+        return switch self {
+        case .payerAmountNotPositive(let member, let amount):
+            "payer \(member) has \(back(amount)); on a refund each payer's amount is below zero (what they received)"
+        case .payersDoNotSum(let sum, let total):
+            "payers' amounts sum to \(back(sum)), the refund is \(back(total))"
+        case .exactAmountsDoNotSum(let sum, let total):
+            "exact amounts sum to \(back(sum)), the refund is \(back(total))"
+        case .negativeAmount(let member, let amount, _):
+            "the amount for member \(member) is \(back(amount)); on a refund it cannot be more than zero"
+        case .adjustmentsExceedTotal(let base):
+            "the adjustments add up to more than the refund, leaving \(back(base)) to split equally"
+        case .negativeShare(let member, let share):
+            "the adjustments leave member \(member) with \(back(share)); on a refund no share can be more than zero"
+        case .itemAmountNotPositive(let index, let amount):
+            "item \(index + 1) is \(back(amount)); on a refund each item is below zero"
+        case .itemsDoNotSum(let sum, let total):
+            "items and extras sum to \(back(sum)), the refund is \(back(total))"
+        case .inItem(let index, let inner):
+            "item \(index + 1): \(inner.refundDescription)"
+        default:
+            description
         }
     }
 }

@@ -28,6 +28,23 @@ public indirect enum SplitRule: Hashable, Sendable {
     }
 }
 
+extension SplitRule {
+    /// The same rule with every amount negated (weights and percents stay): what a refund of
+    /// the opposite total is split by (`ExpenseSplit` mirrors refunds onto expenses). Negation
+    /// wraps at Int64.min, which the checks then refuse as an amount of the wrong sign.
+    public var negated: SplitRule {
+        switch self {
+        case .equal, .percent, .shares: self
+        case .exact(let amounts): .exact(amounts.map(\.negated))
+        case .adjustment(let members, let adjustments): .adjustment(members: members, adjustments: adjustments.map(\.negated))
+        case .itemized(let items, let extras):
+            .itemized(
+                items: items.map { SplitItem(description: $0.description, amount: 0 &- $0.amount, rule: $0.rule.negated) },
+                extras: extras.map { SplitExtra(description: $0.description, amount: 0 &- $0.amount) })
+        }
+    }
+}
+
 /// One line of an itemized bill: its amount (minor units, > 0) and who shares it.
 public struct SplitItem: Hashable, Sendable {
     public let description: String

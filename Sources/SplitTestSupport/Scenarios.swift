@@ -100,6 +100,8 @@ public struct ScenarioBuilder {
         }
     }
 
+    /// A random expense, or one time in four a refund (issue 18: the same random inputs with
+    /// every amount negated), so every property over expenses also holds with mixed signs.
     public mutating func expense() -> ExpenseSplit {
         let currency = currency()
         let total = total()
@@ -107,10 +109,11 @@ public struct ScenarioBuilder {
         let paid = partition(total, into: payers.count, minimum: 1)
         let payerAmounts = zip(payers, paid).map { MemberAmount($0, $1) }
         let rule = rule(total: total)
+        let refund = Int.random(in: 0..<4, using: &rng) == 0
         return try! ExpenseSplit.compute(
-            total: Money(minorUnits: total, currency: currency),
-            payers: payerAmounts,
-            rule: rule,
+            total: Money(minorUnits: refund ? -total : total, currency: currency),
+            payers: refund ? payerAmounts.map(\.negated) : payerAmounts,
+            rule: refund ? rule.negated : rule,
             tieBreak: TieBreak(seed: String(rng.next()))
         )
     }

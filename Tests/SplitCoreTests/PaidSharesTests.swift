@@ -37,8 +37,10 @@ struct PaidSharesTests {
             var builder = ScenarioBuilder(seed: seed)
             let expense = builder.expense()
             for share in expense.owed {
-                let sent = PaidShares.transfers(settling: share.memberID, of: expense).map(\.amount).reduce(0, +)
-                #expect(sent == max(0, share.amount - expense.paid(by: share.memberID)))
+                let moved = PaidShares.transfers(settling: share.memberID, of: expense).map(\.amount).reduce(0, +)
+                // A refund's share is the mirror: what the member is owed beyond what they received.
+                let unpaid = share.amount - expense.paid(by: share.memberID)
+                #expect(moved == (expense.isRefund ? max(0, -unpaid) : max(0, unpaid)))
             }
         }
     }

@@ -49,14 +49,15 @@ struct SplitPropertyTests {
         }
     }
 
-    @Test("every rule, random: owed and paid each sum to the total, no share is negative")
+    @Test("every rule, random, expenses and refunds: owed and paid each sum to the total, no share has the other sign")
     func everyRuleSumsToTotal() async {
         await propertyCheck(count: Self.cases, input: Gen.uint64()) { seed in
             var builder = ScenarioBuilder(seed: seed)
             let expense = builder.expense()
             #expect(amounts(expense.owed).reduce(0, +) == expense.total.minorUnits)
             #expect(amounts(expense.paid).reduce(0, +) == expense.total.minorUnits)
-            #expect(expense.owed.allSatisfy { $0.amount >= 0 })
+            #expect(expense.owed.allSatisfy { expense.isRefund ? $0.amount <= 0 : $0.amount >= 0 })
+            #expect(expense.paid.allSatisfy { expense.isRefund ? $0.amount < 0 : $0.amount > 0 })
             #expect(expense.owed.map(\.memberID) == expense.owed.map(\.memberID).sorted())
         }
     }

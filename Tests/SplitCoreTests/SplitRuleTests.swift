@@ -193,9 +193,9 @@ struct SplitRuleTests {
         }
     }
 
-    @Test("a zero or negative total is refused; so are empty member lists and negative amounts")
+    @Test("a zero total is refused (a negative one is a refund); so are empty member lists and negative amounts")
     func badInput() {
-        #expect(throws: SplitError.nonPositiveTotal(usd("0"))) {
+        #expect(throws: SplitError.zeroTotal(usd("0"))) {
             try split(usd("0"), .equal([a]), paidBy: [MemberAmount(a, 1)])
         }
         #expect(throws: SplitError.noParticipants(field: "split.memberIds")) { try split(usd("1"), .equal([])) }

@@ -652,6 +652,52 @@ public enum Migrations {
                 "CREATE INDEX auth_attempts_by_time ON auth_attempts (at)",
             ]
         ),
+        Migration(
+            // Refunds and income (issue 18): an expense's total, and its payers' amounts, may be
+            // below zero, never zero; a refund's shares are zero or below. The money rules stay in
+            // SplitCore; the database now only refuses a zero total or payment. PostgreSQL changes
+            // the constraints; SQLite cannot, so its stored table text is edited as SQLite's
+            // documentation describes for loosening a CHECK (a change to no stored row): in this
+            // transaction, with writable_schema and a new schema_version.
+            id: "0021_refunds",
+            statements: [],
+            fill: { sql in
+                if sql.dialect.name == "sqlite" {
+                    let version = try await sql.raw("PRAGMA schema_version").first()
+                        .map { try $0.decode(column: "schema_version", as: Int64.self) } ?? 0
+                    try await sql.raw("PRAGMA writable_schema = ON").run()
+                    for (table, old, new) in [
+                        ("expenses", "CHECK (amount > 0)", "CHECK (amount <> 0)"),
+                        ("expense_payers", "CHECK (amount > 0)", "CHECK (amount <> 0)"),
+                        ("expense_splits", " CHECK (amount >= 0)", ""),
+                    ] {
+                        try await sql.raw(
+                            """
+                            UPDATE sqlite_master SET sql = replace(sql, \(bind: old), \(bind: new))
+                            WHERE type = 'table' AND name = \(bind: table)
+                            """
+                        ).run()
+                    }
+                    try await sql.raw("PRAGMA schema_version = \(unsafeRaw: String(version + 1))").run()
+                    try await sql.raw("PRAGMA writable_schema = OFF").run()
+                    let check = try await sql.raw("PRAGMA integrity_check").all()
+                        .map { try $0.decode(column: "integrity_check", as: String.self) }
+                    guard check == ["ok"] else {
+                        throw MigrationError.failed("0021_refunds", check.joined(separator: "; "))
+                    }
+                } else {
+                    for table in ["expenses", "expense_payers"] {
+                        try await sql.raw(
+                            """
+                            ALTER TABLE \(unsafeRaw: table) DROP CONSTRAINT \(unsafeRaw: table)_amount_check,
+                                ADD CONSTRAINT \(unsafeRaw: table)_amount_check CHECK (amount <> 0)
+                            """
+                        ).run()
+                    }
+                    try await sql.raw("ALTER TABLE expense_splits DROP CONSTRAINT expense_splits_amount_check").run()
+                }
+            }
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its
@@ -696,6 +742,17 @@ public enum Migrations {
             try await sql.raw("SELECT id FROM schema_migrations ORDER BY id").all().map {
                 try $0.decode(column: "id", as: String.self)
             }
+        }
+    }
+}
+
+/// A migration that could not be applied safely; its transaction is rolled back.
+public enum MigrationError: Error, CustomStringConvertible {
+    case failed(String, String)
+
+    public var description: String {
+        switch self {
+        case .failed(let id, let why): "migration \(id) failed: \(why)"
         }
     }
 }

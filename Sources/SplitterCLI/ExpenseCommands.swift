@@ -14,12 +14,17 @@ struct SplitOptions: ParsableArguments {
     @Option(help: "Percentages per member.") var percent: String?
     @Option(help: "Weights per member.") var shares: String?
     @Option(help: "± amounts on top of an equal split.") var adjust: String?
+    @Flag(help: "A refund or money received (a deposit back, a cashback): --paid-by says who received it.")
+    var refund = false
 
     static let help = """
         Members are named by name or id. Payers: --paid-by aki (the whole
         amount) or --paid-by aki=3000,ben=1000. Split (one of): --equal aki,ben
         (default: everyone), --exact aki=1200,ben=800, --percent aki=60,ben=40,
         --shares aki=2,ben=1, or --adjust aki=+500,ben=-500 on top of --equal.
+        A refund or money received: --refund, with the amounts as said ("30
+        back"); --paid-by names who received it, and each share comes out below
+        zero (owed to that member).
         """
 
     func validate() throws {
@@ -70,9 +75,17 @@ struct SplitOptions: ParsableArguments {
     {
         try pairs(text, option: option).map { name, value in
             guard let value else { throw CLIError(message: "\(option): give \(name)=amount.", code: 2) }
-            return SplitClient.MemberAmount(memberId: try context.member(name).id, amount: value)
+            // A refund's payers and exact parts are below zero; adjustments keep the sign typed.
+            let signed = refund && option != "--adjust" ? Self.belowZero(value) : value
+            return SplitClient.MemberAmount(memberId: try context.member(name).id, amount: signed)
         }
     }
+
+    /// An amount with --refund: below zero, however it was typed ("30" and "-30" alike).
+    static func belowZero(_ amount: String) -> String { amount.hasPrefix("-") ? amount : "-" + amount }
+
+    /// The amount as sent: below zero with --refund.
+    func total(_ amount: String) -> String { refund ? Self.belowZero(amount) : amount }
 }
 
 /// An expense named on the command line by its id or the start of it (as `expense list` shows),
@@ -161,7 +174,8 @@ struct ExpenseCommand: AsyncParsableCommand {
                 // A client id and a fresh key per command: a retry after a lost answer, or a replay
                 // of the offline queue, creates nothing twice.
                 let request = NewExpense(
-                    id: UUID().uuidString.lowercased(), groupId: found.id, description: description, amount: amount,
+                    id: UUID().uuidString.lowercased(), groupId: found.id, description: description,
+                    amount: split.total(amount),
                     currency: currency ?? found.homeCurrency, category: category, expenseDate: date ?? today(in: found.timeZone),
                     paidBy: paid, paidByMemberId: paidByMember, split: chosen)
                 let key = UUID().uuidString
@@ -174,7 +188,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                             id: request.id!, groupID: found.id, kind: .createExpense,
                             body: try JSONEncoder().encode(request),
                             idempotencyKey: key, createdAt: Date(), error: nil,
-                            summary: "expense \(description) \(amount) \(request.currency) in \(found.name)",
+                            summary: "expense \(description) \(request.amount) \(request.currency) in \(found.name)",
                             targetID: request.id))
                     if options.json { return try Output.json(["queued": request.id!]) }
                     return print("Offline: \(description) is queued; `splitter sync` sends it when the server is back.")
@@ -182,9 +196,10 @@ struct ExpenseCommand: AsyncParsableCommand {
                 try? store.cache(expenses: [expense])
                 if options.json { return try Output.json(expense) }
                 let names = context.names
+                let refund = expense.amount.hasPrefix("-")
                 print(
-                    "Added \(expense.description): \(expense.amount) \(expense.currency), paid by "
-                        + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+                    "Added \(refund ? "refund " : "")\(expense.description): \(expense.amount) \(expense.currency), "
+                        + (refund ? "received by " : "paid by ") + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
                 print(
                     "Shares: "
                         + expense.splits.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
@@ -270,7 +285,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let context = try await ExpenseContext(options, expense: expense)
                 let (paid, paidByMember) = try split.payers(context.group)
                 let changes = ExpenseChanges(
-                    description: description, amount: amount, currency: currency, category: category,
+                    description: description, amount: amount.map(split.total), currency: currency, category: category,
                     expenseDate: date, paidBy: paid, paidByMemberId: paidByMember, split: try split.split(context.group)
                 )
                 guard changes != ExpenseChanges() else {
@@ -371,7 +386,7 @@ func printExpense(_ expense: Expense, names: [String: String]) {
     print(
         "\(expense.description)\(expense.isDeleted ? " (deleted)" : ""): \(expense.amount) \(expense.currency) on "
             + "\(expense.expenseDate), \(expense.categoryName)")
-    print("Paid by " + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+    print((expense.amount.hasPrefix("-") ? "Refund received by " : "Paid by ") + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
     print("Split: \(expense.split.mode.rawValue)")
     print("")
     Output.table(
@@ -405,7 +420,7 @@ func describe(_ changes: ExpenseChanges, names: [String: String]) -> String {
 /// A whole expense in one line: `version 2: "Dinner" 9000 JPY on 2026-05-01, paid by Ben 9000`.
 func describe(_ expense: Expense, names: [String: String]) -> String {
     "version \(expense.version): \"\(expense.description)\" \(expense.amount) \(expense.currency) on "
-        + "\(expense.expenseDate), paid by "
+        + "\(expense.expenseDate), \(expense.amount.hasPrefix("-") ? "received by" : "paid by") "
         + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", ")
         + (expense.isDeleted ? " (deleted)" : "")
 }

@@ -158,7 +158,9 @@ struct ExpenseTests {
             let cases: [(String, String)] = [
                 (trip.expense("Bad", "12.345", "USD", paidBy: [("Aki", "12.345")], split: everyone), "amount"),
                 (trip.expense("Bad", "1200.5", "JPY", paidBy: [("Aki", "1200.5")], split: everyone), "amount"),
-                (trip.expense("Bad", "-5", "JPY", paidBy: [("Aki", "5")], split: everyone), "amount"),
+                (trip.expense("Bad", "0", "JPY", paidBy: [("Aki", "0")], split: everyone), "amount"),
+                // A negative total is a refund: a payer above zero does not fit it.
+                (trip.expense("Bad", "-5", "JPY", paidBy: [("Aki", "5")], split: everyone), "paidBy"),
                 (trip.expense("Bad", "100", "XXY", paidBy: [("Aki", "100")], split: everyone), "currency"),
                 (trip.expense("Bad", "100", "JPY", paidBy: [("Aki", "90")], split: everyone), "paidBy"),
                 (

@@ -50,6 +50,24 @@ struct SpendingTotalsTests {
         #expect(members == [aki.text: 1000 + 501, ben.text: 1000 + 500, cho.text: 1000 + 500])
     }
 
+    @Test("a refund counts against what its category and its sharers spent, also when charged in the home currency")
+    func refunds() throws {
+        let expenses = [
+            expense(3000, "JPY", category: food, shares: [(aki, 1000), (ben, 1000), (cho, 1000)]),
+            // 1,200 JPY of it came back, shared by Aki and Ben
+            expense(-1200, "JPY", category: food, shares: [(aki, -600), (ben, -600)]),
+            // a 10.00 USD hotel charged as 1,500 JPY, and 4.00 USD of it credited back as -600 JPY
+            expense(1000, "USD", category: hotel, shares: [(aki, 500), (cho, 500)], home: (1500, "JPY")),
+            expense(-400, "USD", category: hotel, shares: [(aki, -200), (cho, -200)], home: (-600, "JPY")),
+        ]
+        let totals = SpendingTotals(
+            expenses: expenses, categoryNames: [food: "Meal", hotel: "Hotel"], homeCurrency: try Currency(code: "JPY"))
+        #expect(totals.unconverted == 0)
+        #expect(Dictionary(uniqueKeysWithValues: totals.perCategory.map { ($0.key, $0.value) }) == ["Meal": 1800, "Hotel": 900])
+        let members = Dictionary(uniqueKeysWithValues: totals.perMember.map { ($0.key, $0.value) })
+        #expect(members == [aki.text: 400 + 450, ben.text: 400, cho.text: 1000 + 450])
+    }
+
     @Test("totals past Int64 draw no chart instead of trapping (issue 14 item 2)")
     func overflowDrawsNothing() throws {
         // 1,000,000 expenses of the largest amount add up past Int64; two near Int64.max show it

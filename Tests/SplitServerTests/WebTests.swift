@@ -752,6 +752,55 @@ struct WebTests {
         }
     }
 
+    @Test("a refund on the form: the box turns the typed amounts below zero; its page and edit form say received")
+    func refundByForm() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let ids = members.list("members").compactMap { $0.string("id") }
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
+            let akiID = try #require(group.string("group", "myMemberId"))
+            let form = try await setup.aki.get("/groups/\(setup.groupID)/expenses/new")
+            #expect(form.text.contains("name=\"refund\""))
+
+            // act: the deposit came back to Aki, typed as people say it, with the box ticked
+            let saved = try await setup.aki.post(
+                "/groups/\(setup.groupID)/expenses",
+                [
+                    ("_id", UUID().uuidString), ("description", "Deposit back"), ("amount", "3,000"),
+                    ("currency", "JPY"), ("expenseDate", "2026-11-21"), ("mode", "equal"), ("refund", "1"),
+                    ("payer", akiID),
+                ] + ids.map { ("in_\($0)", "1") })
+
+            // validate
+            let location = try #require(saved.headers[.location], "\(saved.status) \(saved.text.prefix(1500))")
+            let id = String(location.split(separator: "?")[0].split(separator: "/").last ?? "")
+            let expense = try await api.call(.get, "/api/expenses/\(id)", token: setup.aki.token)
+            #expect(expense.string("expense", "amount") == "-3000")
+            #expect(expense.list("expense", "payers").map { $0.string("amount") } == ["-3000"])
+            #expect(expense.list("expense", "splits").compactMap { $0.string("amount") }.allSatisfy { $0.hasPrefix("-") })
+            let page = try await setup.aki.get("/expenses/\(id)")
+            #expect(page.text.contains("Received by"), "\(page.text.prefix(2000))")
+            #expect(page.text.contains("is owed"))
+            // The edit form shows it as typed: the box ticked, the amount above zero.
+            let edit = try await setup.aki.get("/expenses/\(id)/edit")
+            #expect(edit.text.contains(#"name="refund" value="1" data-refund checked"#))
+            #expect(edit.text.contains(#"name="amount" type="text" inputmode="decimal" value="3000""#))
+            #expect(edit.text.contains("Received by"))
+            // Saving the edit form as shown keeps it a refund of the same amount.
+            let fields: [(String, String)] =
+                [
+                    ("description", "Deposit back"), ("amount", "3000"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"), ("version", "1"), ("refund", "1"),
+                    ("payer", akiID),
+                ] + ids.map { ("in_\($0)", "1") }
+            let resaved = try await setup.aki.post("/expenses/\(id)/edit", fields)
+            #expect(resaved.status == .seeOther, "\(resaved.text.prefix(1500))")
+            let after = try await api.call(.get, "/api/expenses/\(id)", token: setup.aki.token)
+            #expect(after.string("expense", "amount") == "-3000")
+        }
+    }
+
     @Test("settle-up offers everything in the home currency first, with its rate, when every currency has one")
     func settleInHome() async throws {
         try await TestApp.with(.sqlite) { api in

@@ -5,6 +5,36 @@ import Testing
 /// reason, unpay, history, delete, restore, activity.
 @Suite("splitter expense show, edit, delete, restore; pay, unpay, history, activity")
 struct ExpenseCommandTests {
+    @Test("--refund records money received: below zero, said as received, and the balances turn round")
+    func refund() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+
+            // act: the deposit came back to Aki, shared by Aki and Ben
+            let added = try await trip.run(
+                "expense", "add", "Japan", "Deposit back", "30000", "--refund", "--paid-by", "aki", "--equal", "aki,ben")
+
+            // validate
+            #expect(added.status == 0, "\(added.error)")
+            #expect(
+                added.lines.first == "Added refund Deposit back: -30000 JPY, received by Aki -30000", "\(added.output)")
+            #expect(added.output.contains("Aki -15000") && added.output.contains("Ben -15000"), "\(added.output)")
+            let id = try await trip.expenseID("Deposit back")
+            let shown = try await trip.run("expense", "show", String(id.prefix(8)))
+            #expect(shown.output.contains("Refund received by Aki -30000"), "\(shown.output)")
+            let balances = try await trip.run("balances", "Japan")
+            #expect(balances.row("Aki")?.contains("-15000") == true, "\(balances.output)")
+            #expect(balances.row("Ben")?.contains("15000") == true, "\(balances.output)")
+            // A payer's amount with --refund is below zero however it is typed; a wrong sign is refused plainly.
+            let several = try await trip.run(
+                "expense", "add", "Japan", "Cashback", "1000", "--refund", "--paid-by", "aki=600,ben=-400")
+            #expect(several.status == 0, "\(several.error)")
+            let mixed = try await trip.run("expense", "add", "Japan", "Bad", "1000", "--refund", "--exact", "aki=1500,ben=-500")
+            #expect(mixed.status == 7, "\(mixed.output)\(mixed.error)")
+            #expect(mixed.error.contains("exact amounts sum to -2,000 JPY, the refund is -1,000 JPY"), "\(mixed.error)")
+        }
+    }
+
     @Test(
         "an expense is shown, edited, paid and unpaid with reasons, deleted and restored, and all of it is in the history and activity"
     )

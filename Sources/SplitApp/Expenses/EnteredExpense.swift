@@ -119,7 +119,8 @@ struct EnteredSplitReader {
         case .equal:
             return .equal(try ids(input.memberIds, field: field + ".memberIds"))
         case .exact:
-            return .exact(try amounts(input.amounts, field: field + ".amounts", allowNegative: false))
+            // Any sign: a refund's amounts are below zero, and SplitCore says which sign fits.
+            return .exact(try amounts(input.amounts, field: field + ".amounts", allowNegative: true))
         case .percent:
             return .percent(try decimals(input.percents, field: field, key: "percents", value: "percent"))
         case .shares:
@@ -140,7 +141,7 @@ struct EnteredSplitReader {
                 try ExpenseLimits.checkText(item.description, field: path + ".description")
                 return SplitItem(
                     description: item.description,
-                    amount: try MoneyInput.amount(item.amount, currency, field: path + ".amount"),
+                    amount: try MoneyInput.amount(item.amount, currency, field: path + ".amount", allowNegative: true),
                     rule: try rule(item.split, field: path + ".split"))
             }
             let extras = try (input.extras ?? []).enumerated().map { index, extra in

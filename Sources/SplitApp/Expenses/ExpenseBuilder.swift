@@ -18,12 +18,15 @@ extension ExpenseUseCases {
         let description = try checks.run { try Self.description(entered.description) }
         let currency = try checks.run { try MoneyInput.currency(entered.currency, field: "currency") }
         let total = try currency.flatMap { currency in
-            try checks.run { try MoneyInput.amount(entered.amount, currency, field: "amount") }
+            // Below zero is a refund (issue 18); SplitCore refuses zero and says why.
+            try checks.run { try MoneyInput.amount(entered.amount, currency, field: "amount", allowNegative: true) }
         }
         let date = try checks.run { try MoneyInput.date(entered.expenseDate, field: "expenseDate") }
         let resolved = try await checks.run { try await resolveCategory(entered.category, groupID: group.id, now: now) }
         let home = try Currency(code: group.homeCurrency)
-        let homeAmount: Int64? = try entered.homeAmount.flatMap { text in try checks.run { try Self.homeAmount(text, home) } }
+        let homeAmount: Int64? = try entered.homeAmount.flatMap { text in
+            try checks.run { try Self.homeAmount(text, home, refund: (total ?? 0) < 0) }
+        }
         let members = try await groups.members(groupID: group.id)
         let active = Set(members.filter(\.isActive).map { MemberID($0.id) })
 
@@ -38,7 +41,9 @@ extension ExpenseUseCases {
                     let id = try MoneyInput.member(entry.memberId, field: "paidBy[\(index)].memberId")
                     noted.append((id, "paidBy[\(index)].memberId"))
                     return MemberAmount(
-                        id, try MoneyInput.amount(entry.value, currency, field: "paidBy[\(index)].amount"))
+                        id,
+                        try MoneyInput.amount(
+                            entry.value, currency, field: "paidBy[\(index)].amount", allowNegative: true))
                 }
             } }
         } else if let payer = try checks.run({
@@ -107,11 +112,18 @@ extension ExpenseUseCases {
         return description
     }
 
-    /// What it cost in the home currency; more than zero.
-    static func homeAmount(_ text: String, _ home: Currency) throws -> Int64 {
-        let amount = try MoneyInput.amount(text, home, field: "homeAmount")
-        guard amount > 0 else {
-            throw AppError.invalid(field: "homeAmount", message: "What you were charged must be more than zero.")
+    /// What it cost in the home currency: more than zero, or below zero for a refund.
+    static func homeAmount(_ text: String, _ home: Currency, refund: Bool) throws -> Int64 {
+        let amount = try MoneyInput.amount(text, home, field: "homeAmount", allowNegative: true)
+        if refund {
+            guard amount < 0 else {
+                throw AppError.invalid(
+                    field: "homeAmount", message: "A refund is credited below zero, like its amount: write it like -12.50.")
+            }
+        } else {
+            guard amount > 0 else {
+                throw AppError.invalid(field: "homeAmount", message: "What you were charged must be more than zero.")
+            }
         }
         return amount
     }

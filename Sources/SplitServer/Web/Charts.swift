@@ -6,6 +6,7 @@ import SplitStore
 /// What a group spent, per member (the shares they consumed) and per category, in the home
 /// currency. Expenses in another currency count through their "charged as" home amount; those
 /// without one (or with one in a former home currency) are counted in `unconverted`, never guessed.
+/// A refund (a negative total) counts against what its category and its sharers spent.
 struct SpendingTotals {
     let currency: Currency
     var perMember: [(key: String, value: Int64)] = []
@@ -20,7 +21,7 @@ struct SpendingTotals {
         var members: [String: Int64] = [:]
         var categories: [String: Int64] = [:]
         for expense in expenses {
-            guard let own = try? Currency(code: expense.currency), expense.amount > 0 else { continue }
+            guard let own = try? Currency(code: expense.currency) else { continue }
             let home: Int64
             if own == homeCurrency {
                 home = expense.amount

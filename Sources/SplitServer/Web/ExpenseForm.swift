@@ -15,6 +15,9 @@ import SplitStore
 /// split) and `value_<id>` (their exact amount, percent, shares or adjustment). An itemized bill
 /// has rows `item_desc_<n>`, `item_amount_<n>` and `item_in_<n>_<id>` (who shares that item
 /// equally), and `extra_desc_<n>`, `extra_amount_<n>` (tax, tip: spread in proportion).
+/// `refund` (a box) makes it a refund or money received (issue 18): amounts are typed as
+/// people say them ("30 back") and each is turned below zero when the form is read, so the
+/// payers are who received it.
 struct ExpenseForm: Sendable {
     var description = ""
     var amount = ""
@@ -22,6 +25,8 @@ struct ExpenseForm: Sendable {
     var expenseDate = ""
     var category = ""
     var homeAmount = ""
+    /// A refund or money received: every amount typed is turned below zero (`draft`).
+    var refund = false
     /// Who paid it all (a member id), or `several` for the `paid_` amounts; nil (a form from
     /// before the payer menu) reads the amounts and takes none typed as "I paid it all".
     var payer: String?
@@ -67,6 +72,7 @@ struct ExpenseForm: Sendable {
         expenseDate = form.text("expenseDate") ?? ""
         category = form.text("category") ?? ""
         homeAmount = form.text("homeAmount") ?? ""
+        refund = form.has("refund")
         payer = form.text("payer")
         mode = form["mode"].flatMap(EnteredSplit.Mode.init(rawValue:)) ?? .equal
         for member in members {
@@ -139,6 +145,27 @@ struct ExpenseForm: Sendable {
                 for share in expense.splits { values[share.memberId] = share.amount }
             }
         }
+        if amount.hasPrefix("-") { showAsRefund() }
+    }
+
+    /// A stored refund as its form shows it: the box ticked and every amount as typed, above
+    /// zero (percentages and shares have no sign).
+    private mutating func showAsRefund() {
+        refund = true
+        amount = Self.flipped(amount)
+        homeAmount = Self.flipped(homeAmount)
+        paid = paid.mapValues(Self.flipped)
+        if mode == .exact || mode == .adjustment { values = values.mapValues(Self.flipped) }
+        items = items.map { Item(description: $0.description, amount: Self.flipped($0.amount), members: $0.members) }
+        extras = extras.map { Extra(description: $0.description, amount: Self.flipped($0.amount)) }
+    }
+
+    /// An amount's text with the other sign ("30" ↔ "-30"); empty stays empty.
+    static func flipped(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return text }
+        if trimmed.hasPrefix("-") || trimmed.hasPrefix("−") { return String(trimmed.dropFirst()) }
+        return "-" + trimmed
     }
 
     /// The items and extras added up in the currency; nil while one of them is not an amount.
@@ -186,7 +213,7 @@ struct ExpenseForm: Sendable {
     /// they are hidden, so with it only shown boxes are sent).
     func payers(members: [Components.Schemas.Member], currency: Currency?) -> [EnteredAmount]? {
         let typed = members.compactMap { member in
-            paid[member.id].map { EnteredAmount(memberId: member.id, value: Self.typed($0, currency)) }
+            paid[member.id].map { EnteredAmount(memberId: member.id, value: signed($0, currency)) }
         }
         if !typed.isEmpty { return typed }
         return payer == Self.severalPayers ? [] : nil
@@ -195,6 +222,11 @@ struct ExpenseForm: Sendable {
     /// An amount as typed, read the forgiving way where that is unambiguous ("1,000", "RM 12").
     static func typed(_ text: String, _ currency: Currency?) -> String {
         currency.map { MoneyInput.typed(text, $0) } ?? text
+    }
+
+    /// An amount as typed, turned below zero on a refund's form.
+    func signed(_ text: String, _ currency: Currency?) -> String {
+        refund ? Self.flipped(Self.typed(text, currency)) : Self.typed(text, currency)
     }
 }
 
@@ -210,7 +242,7 @@ extension ExpenseForm {
     func split(members: [Components.Schemas.Member], currency: Currency? = nil) -> EnteredSplit {
         let inSplit = members.map(\.id).filter(included.contains)
         func valued() -> [(String, String)] { members.compactMap { m in values[m.id].map { (m.id, $0) } } }
-        func money() -> [(String, String)] { valued().map { ($0.0, Self.typed($0.1, currency)) } }
+        func money() -> [(String, String)] { valued().map { ($0.0, signed($0.1, currency)) } }
         switch mode {
         case .equal:
             return .init(mode: .equal, memberIds: inSplit)
@@ -222,11 +254,11 @@ extension ExpenseForm {
                 items: items.map { item in
                     EnteredSplit.Item(
                         description: item.description.isEmpty ? "Item" : item.description,
-                        amount: Self.typed(item.amount, currency),
+                        amount: signed(item.amount, currency),
                         split: .init(mode: .equal, memberIds: members.map(\.id).filter(item.members.contains)))
                 },
                 extras: extras.map {
-                    EnteredSplit.Extra(description: $0.description, amount: Self.typed($0.amount, currency))
+                    EnteredSplit.Extra(description: $0.description, amount: signed($0.amount, currency))
                 })
         case .percent:
             return .init(mode: .percent, percents: valued().map { .init(memberId: $0.0, percent: $0.1) })
@@ -249,12 +281,13 @@ extension ExpenseForm {
         let single = payer.flatMap { $0 == Self.severalPayers ? nil : $0 } ?? paidByDefault
         return EnteredExpense(
             description: description,
-            amount: mode == .itemized ? (itemizedTotal ?? Self.typed(amount, money)) : Self.typed(amount, money),
+            amount: mode == .itemized
+                ? (itemizedTotal.map { refund ? Self.flipped($0) : $0 } ?? signed(amount, money)) : signed(amount, money),
             currency: currency,
             category: category.isEmpty ? nil : category, expenseDate: expenseDate,
             paidBy: payers, paidByMemberId: payers == nil ? single : nil,
             split: split(members: members, currency: money),
-            homeAmount: homeAmount.isEmpty ? nil : Self.typed(homeAmount, try? Currency(code: homeCurrency)))
+            homeAmount: homeAmount.isEmpty ? nil : signed(homeAmount, try? Currency(code: homeCurrency)))
     }
 }
 
@@ -309,6 +342,7 @@ struct ExpenseFormBody: Sendable {
     let amount: String
     let expenseDate: String
     let homeAmount: String
+    let refund: Bool
     let homeCurrency: String
     /// The code the split's amount column is in.
     let currencyCode: String
@@ -383,7 +417,7 @@ extension WebApp {
             heading: heading, action: action, previewURL: "/groups/\(scope.group.id)/expenses/preview",
             cancelURL: cancelURL, clientID: clientID, version: version.isEmpty ? nil : version,
             description: form.description,
-            amount: form.amount, expenseDate: form.expenseDate, homeAmount: form.homeAmount,
+            amount: form.amount, expenseDate: form.expenseDate, homeAmount: form.homeAmount, refund: form.refund,
             homeCurrency: scope.group.homeCurrency,
             currencyCode: form.currency.isEmpty ? scope.group.homeCurrency : form.currency,
             currencies: top.compactMap { try? Currency(code: $0) }.map(option),

@@ -19,6 +19,8 @@ extension WebApp {
             let date: String
             let category: String
             let paidBy: String
+            /// A refund: "received by", and its amount shown as money coming back (−3,000 JPY).
+            let refund: Bool
             let deleted: Bool
         }
         let groupID: String
@@ -65,7 +67,7 @@ extension WebApp {
                     amount: WebFormat.money(expense.amount, expense.currency), date: expense.expenseDate,
                     category: expense.categoryName,
                     paidBy: expense.payers.map { scope.name($0.memberId) }.joined(separator: ", "),
-                    deleted: expense.isDeleted)
+                    refund: expense.amount.hasPrefix("-"), deleted: expense.isDeleted)
             }
             if let cursor = page.nextCursor {
                 var items = URLComponents()
@@ -324,6 +326,8 @@ extension WebApp {
         let date: String
         let category: String
         let splitMode: String
+        /// A refund or money received (issue 18): amounts shown above zero, said as received and owed to.
+        let refund: Bool
         let payers: [Payer]
         let shares: [Share]
         let deleted: Bool
@@ -336,17 +340,25 @@ extension WebApp {
         let scope = try await scope(expense.groupId)
         let myMemberID = scope.group.myMemberId
         let isPayer = expense.payers.contains { $0.memberId == myMemberID }
+        let refund = expense.amount.hasPrefix("-")
+        // A refund's amounts are shown as what was received and what each is owed, above zero.
+        func shown(_ amount: String, _ currency: String) -> String {
+            WebFormat.money(refund && amount.hasPrefix("-") ? String(amount.dropFirst()) : amount, currency)
+        }
         var shares: [ExpenseBody.Share] = []
         for share in expense.splits {
             let paidByThem = expense.payers.first { $0.memberId == share.memberId }?.amount
-            let covered = paidByThem.map { Self.decimalAtLeast($0, share.amount) } ?? false
+            // Paid (or, on a refund, received) at least their own part themselves: nothing to settle.
+            let covered =
+                paidByThem.map { refund ? Self.decimalAtLeast(share.amount, $0) : Self.decimalAtLeast($0, share.amount) }
+                ?? false
             let (records, seesDetails) = try await expenses.shareHistory(
                 try APIHandler.id(share.id, "share"), caller: try caller())
             let history = records.map { Components.Schemas.HistoryEntry($0, withDetails: seesDetails) }
             shares.append(
                 .init(
                     id: share.id, name: scope.name(share.memberId),
-                    amount: WebFormat.money(share.amount, expense.currency), isPaid: share.isPaid,
+                    amount: shown(share.amount, expense.currency), isPaid: share.isPaid,
                     covered: covered && !share.isPaid,
                     canToggle: !expense.isDeleted && !(covered && !share.isPaid)
                         && scope.may(.markSharePaid(isDebtorOrPayer: isPayer || share.memberId == myMemberID)),
@@ -362,22 +374,23 @@ extension WebApp {
         }
         let body = ExpenseBody(
             id: expense.id, groupID: expense.groupId, description: expense.description,
-            amount: WebFormat.money(expense.amount, expense.currency),
-            homeAmount: expense.homeAmount.map { WebFormat.money($0, scope.group.homeCurrency) },
+            amount: shown(expense.amount, expense.currency),
+            homeAmount: expense.homeAmount.map { shown($0, scope.group.homeCurrency) },
             date: expense.expenseDate, category: expense.categoryName,
             splitMode: ExpenseForm.modes.first { $0.0 == EnteredSplit.Mode(wire: expense.split.mode) }?.1 ?? "Itemized",
-            payers: expense.payers.map {
-                .init(name: scope.name($0.memberId), amount: WebFormat.money($0.amount, expense.currency))
-            },
+            refund: refund,
+            payers: expense.payers.map { .init(name: scope.name($0.memberId), amount: shown($0.amount, expense.currency)) },
             shares: shares, deleted: expense.isDeleted,
             canEdit: scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)),
             version: expense.version)
         return try await render("expense", title: expense.description, body: body, nav: scope.nav("expenses"))
     }
 
-    /// `a >= b` for two non-negative amounts of one currency as the API writes them.
+    /// `a >= b` for two amounts of one currency as the API writes them.
     static func decimalAtLeast(_ a: String, _ b: String) -> Bool {
-        guard let x = try? DecimalValue(parsing: a), let y = try? DecimalValue(parsing: b) else { return false }
+        guard let x = try? DecimalValue(parsing: a, allowNegative: true),
+            let y = try? DecimalValue(parsing: b, allowNegative: true)
+        else { return false }
         return !(x < y)
     }
 

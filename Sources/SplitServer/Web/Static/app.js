@@ -86,6 +86,15 @@ document.documentElement.classList.add("js");
       if (first) first.focus();
     });
   }
+  // A refund: the payers are who received the money.
+  const refund = form.querySelector("[data-refund]");
+  function showRefund() {
+    const label = form.querySelector("[data-payer-label]");
+    const legend = form.querySelector("[data-payers-legend]");
+    if (label) label.textContent = refund.checked ? "Received by" : "Paid by";
+    if (legend) legend.textContent = refund.checked ? "What each received" : "What each paid";
+  }
+  if (refund) refund.addEventListener("change", function () { showRefund(); refresh(); });
   mode.addEventListener("change", function () { showMode(); refresh(); });
   if (payer) payer.addEventListener("change", function () { showPayers(); refresh(); });
   if (currency) currency.addEventListener("change", showCurrency);

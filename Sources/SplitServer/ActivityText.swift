@@ -39,6 +39,8 @@ enum ActivityText {
         case "category.updated": return "\(actor) changed category \(subject)"
         case "category.deleted": return "\(actor) deleted category \(subject)"
         case "category.reordered": return "\(actor) reordered the categories"
+        case "import.completed":
+            return "\(actor) imported \(event.count ?? 0) expense(s) and transfer(s) from \(importSource(event.subject))"
         default: return "\(actor): \(record.action)"
         }
     }
@@ -46,6 +48,14 @@ enum ActivityText {
     private static func because(_ reason: String?) -> String {
         guard let reason, !reason.isEmpty else { return "" }
         return ": “\(reason)”"
+    }
+
+    /// The app a file came from, by its format's name.
+    private static func importSource(_ format: String?) -> String {
+        switch format {
+        case "splitwise": "Splitwise"
+        default: format ?? "a file"
+        }
     }
 
     private static func roleName(_ role: String) -> String {

@@ -52,6 +52,7 @@ public func buildApplication(
         webhookUseCases: WebhookUseCases(
             database: database, allowPrivate: configuration.webhookAllowPrivate, now: now),
         mailUseCases: MailUseCases(database: database, now: now),
+        importUseCases: ImportUseCases(database: database, now: now, makeInviteCode: InviteCode.generate),
         configuration: configuration, now: now)
 
     // Background work queued by writes (mail, webhook deliveries), run by the JobRunner below.

@@ -103,6 +103,16 @@ public struct GroupLog: Sendable {
         ).run()
     }
 
+    /// `changed` for many objects of one kind at once: one statement per thousand (an import's
+    /// thousands of expenses, issue 18).
+    func changed(_ entity: ChangeEntity, _ ids: [UUID], _ sql: any SQLDatabase) async throws {
+        try await MultiRowInsert.run(
+            "INSERT INTO changes (group_id, entity, entity_id, seq, is_deleted)",
+            ids.map { [groupID.text, entity.rawValue, $0.text, seq, false] },
+            then: "ON CONFLICT (group_id, entity, entity_id) DO UPDATE SET seq = excluded.seq, is_deleted = excluded.is_deleted",
+            on: sql)
+    }
+
     /// Appends one line to the activity list (append-only, DESIGN §6), and puts it in the
     /// notification inbox of every account it is for (issue 17): members whose setting is "all",
     /// and members `concerning` it (who owe or are owed in it, whose share or transfer it is, who

@@ -10,33 +10,42 @@ public struct GroupStore: Sendable {
 
     /// Creates the group and its first member, the creator as owner, in one transaction.
     public func createGroup(_ group: GroupRecord, ownerName: String) async throws -> (GroupRecord, MemberRecord) {
-        let owner = MemberRecord(
-            id: UUID(), groupID: group.id, userID: group.ownerUserID, name: ownerName, role: .owner,
-            canEditAllExpenses: true, createdAt: group.createdAt, updatedAt: group.createdAt)
-        try await database.transaction { sql in
-            try await Self.checkRoom(forUser: group.ownerUserID, sql)
-            try await sql.raw(
-                """
-                INSERT INTO groups (id, name, description, home_currency, time_zone, owner_user_id, invite_code,
-                                    is_archived, version, created_at, updated_at)
-                VALUES (\(bind: group.id.text), \(bind: group.name), \(bind: group.description), \(bind: group.homeCurrency),
-                        \(bind: group.timeZone), \(bind: group.ownerUserID.text), \(bind: group.inviteCode), \(bind: group.isArchived),
-                        \(bind: group.version), \(bind: group.createdAt), \(bind: group.updatedAt))
-                """
-            ).run()
-            try await Self.insert(owner, sql)
-            try await CategoryStore.insertDefaults(groupID: group.id, now: group.createdAt, sql)
-            guard let log = try await GroupLog.begin(sql, groupID: group.id, now: group.createdAt) else { return }
-            try await log.changed(.group, group.id, sql)
-            try await log.changed(.member, owner.id, sql)
-            for category in CategoryStore.defaults {
-                try await log.changed(.category, CategoryStore.defaultID(groupID: group.id, name: category.name), sql)
-            }
-            try await log.activity(
-                Actor(userID: group.ownerUserID, name: ownerName), "group.created", .group, group.id,
-                ActivityEvent(subject: group.name), sql)
-        }
+        let owner = Self.owner(of: group, name: ownerName)
+        try await database.transaction { sql in try await Self.insertGroup(group, owner: owner, sql) }
         return (group, owner)
+    }
+
+    /// The owner's member row of a new group.
+    public static func owner(of group: GroupRecord, name: String) -> MemberRecord {
+        MemberRecord(
+            id: UUID(), groupID: group.id, userID: group.ownerUserID, name: name, role: .owner,
+            canEditAllExpenses: true, createdAt: group.createdAt, updatedAt: group.createdAt)
+    }
+
+    /// Writes a new group, its owner and default categories, and logs them, in the caller's
+    /// transaction (an import makes its group in the import's own, issue 18).
+    static func insertGroup(_ group: GroupRecord, owner: MemberRecord, _ sql: any SQLDatabase) async throws {
+        try await Self.checkRoom(forUser: group.ownerUserID, sql)
+        try await sql.raw(
+            """
+            INSERT INTO groups (id, name, description, home_currency, time_zone, owner_user_id, invite_code,
+                                is_archived, version, created_at, updated_at)
+            VALUES (\(bind: group.id.text), \(bind: group.name), \(bind: group.description), \(bind: group.homeCurrency),
+                    \(bind: group.timeZone), \(bind: group.ownerUserID.text), \(bind: group.inviteCode), \(bind: group.isArchived),
+                    \(bind: group.version), \(bind: group.createdAt), \(bind: group.updatedAt))
+            """
+        ).run()
+        try await Self.insert(owner, sql)
+        try await CategoryStore.insertDefaults(groupID: group.id, now: group.createdAt, sql)
+        guard let log = try await GroupLog.begin(sql, groupID: group.id, now: group.createdAt) else { return }
+        try await log.changed(.group, group.id, sql)
+        try await log.changed(.member, owner.id, sql)
+        for category in CategoryStore.defaults {
+            try await log.changed(.category, CategoryStore.defaultID(groupID: group.id, name: category.name), sql)
+        }
+        try await log.activity(
+            Actor(userID: group.ownerUserID, name: owner.name), "group.created", .group, group.id,
+            ActivityEvent(subject: group.name), sql)
     }
 
     public func group(id: UUID) async throws -> GroupRecord? {
@@ -367,7 +376,7 @@ public struct GroupStore: Sendable {
 
     /// Adds a member row, refusing the one past `GroupBounds.membersPerGroup` (every caller holds
     /// the group's lock from `GroupLog.begin` or is creating the group).
-    private static func insert(_ member: MemberRecord, _ sql: any SQLDatabase) async throws {
+    static func insert(_ member: MemberRecord, _ sql: any SQLDatabase) async throws {
         let count = try await sql.raw(
             "SELECT COUNT(*) AS n FROM members WHERE group_id = \(bind: member.groupID.text)"
         ).first()?.decode(column: "n", as: Int.self)

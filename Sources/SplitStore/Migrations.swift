@@ -698,6 +698,27 @@ public enum Migrations {
                 }
             }
         ),
+        Migration(
+            // Imports from other apps (issue 18): one row per file imported into a group, so the
+            // same file (by its SHA-256) is not imported twice unless the importer insists.
+            id: "0022_imports",
+            statements: [
+                """
+                CREATE TABLE imports (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    format TEXT NOT NULL,
+                    content_hash TEXT NOT NULL,
+                    forced BOOLEAN NOT NULL,
+                    expenses BIGINT NOT NULL,
+                    settlements BIGINT NOT NULL,
+                    created_by_user_id TEXT NOT NULL REFERENCES users (id),
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX imports_by_content ON imports (group_id, content_hash)",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

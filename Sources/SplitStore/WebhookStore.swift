@@ -76,7 +76,7 @@ public enum WebhookKinds {
         "group.created", "member.added", "member.joined", "member.removed", "member.restored", "member.role_changed",
         "member.rights_changed", "expense.created", "expense.updated", "expense.deleted", "expense.restored",
         "share.marked_paid", "share.marked_unpaid", "settlement.recorded", "settlement.deleted", "rates.updated",
-        "category.created", "category.updated", "category.deleted", "category.reordered",
+        "category.created", "category.updated", "category.deleted", "category.reordered", "import.completed",
     ]
     /// The job kind that sends one delivery.
     public static let jobKind = "webhook.deliver"

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import HTTPTypes
 import SplitApp
 import SplitStore
@@ -37,6 +38,8 @@ struct AuthorizationMatrixTests {
         var method: HTTPRequest.Method
         var path: @Sendable (Fixture, Caller) -> String
         var body: @Sendable (Fixture, Caller) -> String? = { _, _ in nil }
+        /// The body's media type (an import sends a CSV file).
+        var contentType = "application/json"
         /// For viewer, member, admin, owner; anonymous…revoked are 401 and outsiders 404 for every group route.
         var expected: [Caller: HTTPResponse.Status]
     }
@@ -51,6 +54,13 @@ struct AuthorizationMatrixTests {
     }
 
     static let groupRoutes: [Route] = [
+        Route(
+            name: "import a Splitwise file into the group", method: .post,
+            path: { f, _ in "/api/groups/\(f.groupID)/imports?format=splitwise" },
+            body: { _, caller in
+                "Date,Description,Category,Cost,Currency,Zed,Yan\n2026-05-01,Import \(caller.rawValue),Meal,10,JPY,5,-5\n"
+            }, contentType: "text/csv",
+            expected: roles(.forbidden, .forbidden, .created, .created)),
         Route(
             name: "get group", method: .get, path: { f, _ in "/api/groups/\(f.groupID)" },
             expected: roles(.ok, .ok, .ok, .ok)),
@@ -283,8 +293,13 @@ struct AuthorizationMatrixTests {
                         }
                     let before = try await Self.snapshot(api, cast, fixture)
                     let body = route.body(fixture, caller)
-                    let reply = try await api.call(
-                        route.method, route.path(fixture, caller), token: cast.tokens[caller], json: body)
+                    let reply =
+                        route.contentType == "application/json"
+                        ? try await api.call(
+                            route.method, route.path(fixture, caller), token: cast.tokens[caller], json: body)
+                        : try await api.call(
+                            route.method, route.path(fixture, caller), token: cast.tokens[caller],
+                            headers: [.contentType: route.contentType], body: body.map { ByteBuffer(string: $0) })
                     #expect(reply.status == expected, "\(route.name) as \(caller): \(reply.text)")
                     #expect(reply.errorCode != nil || reply.status.kind == .successful, "\(route.name): no envelope")
                     if reply.status.kind != .successful {

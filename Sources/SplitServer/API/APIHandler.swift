@@ -22,6 +22,7 @@ struct APIHandler: APIProtocol {
     let notificationUseCases: NotificationUseCases
     let webhookUseCases: WebhookUseCases
     let mailUseCases: MailUseCases
+    let importUseCases: ImportUseCases
     let configuration: ServerConfiguration
     let now: @Sendable () -> Int64
 

@@ -154,15 +154,26 @@ struct RequestBodyMiddleware: RouterMiddleware {
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         var request = request
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maxBodyBytes {
+        let path = request.uri.path
+        // An import's body is a whole exported file (issue 18): larger, and CSV.
+        let isImport = Self.isImport(path)
+        let limit = isImport ? max(maxBodyBytes, ImportUseCases.maximumBytes) : maxBodyBytes
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw HTTPError(.contentTooLarge)
         }
-        let body = try await request.collectBody(upTo: maxBodyBytes)
-        let path = request.uri.path
+        let body = try await request.collectBody(upTo: limit)
         let isAPI = path.hasPrefix("/api/") || path.hasPrefix("/auth/")
         if isAPI, body.readableBytes > 0 {
             let contentType = request.headers[.contentType]?.lowercased() ?? ""
             let mediaType = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? ""
+            if isImport {
+                guard mediaType == "text/csv" else {
+                    throw APIError(
+                        .unsupportedMediaType, code: "unsupported_media_type",
+                        message: "Send the file as it was exported, with Content-Type: text/csv.")
+                }
+                return try await next(request, context)
+            }
             guard mediaType == "application/json" else {
                 throw APIError(
                     .unsupportedMediaType, code: "unsupported_media_type",
@@ -170,6 +181,15 @@ struct RequestBodyMiddleware: RouterMiddleware {
             }
         }
         return try await next(request, context)
+    }
+}
+
+extension RequestBodyMiddleware {
+    /// `/api/imports` and `/api/groups/{id}/imports`.
+    static func isImport(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return path == "/api/imports"
+            || (parts.count == 5 && parts[1] == "api" && parts[2] == "groups" && parts[4] == "imports")
     }
 }
 

@@ -1,0 +1,207 @@
+import Foundation
+import SplitCore
+
+/// A Splitwise "Export as spreadsheet" file, read (issue 18). The layout, whatever the
+/// language of its words: an optional `Note: …` line; a header `Date, Description, Category,
+/// Cost, Currency, <one column per member>` (columns are known by position, never by their
+/// localized names); one row per expense or payment, where each member's cell is what they paid
+/// less what they owed (a row sums to zero); a footer line per currency, `<date>, Total balance,
+/// , , <currency>, <each member's balance>`, known by its empty category and cost. Blank lines and
+/// lines of empty fields (`,,,,`) anywhere are passed over.
+public struct SplitwiseFile: Sendable {
+    public struct Row: Sendable {
+        public let line: Int
+        public let date: String
+        public let description: String
+        public let category: String
+        /// Minor units of `currency`; below zero for a refund.
+        public let cost: Int64
+        public let currency: Currency
+        /// Paid − owed per member column, in minor units.
+        public let cells: [Int64]
+        /// A settle-up ("Payment" in the category, in any of Splitwise's languages).
+        public let isPayment: Bool
+    }
+
+    public struct Footer: Sendable {
+        public let line: Int
+        public let currency: Currency
+        public let cells: [Int64]
+    }
+
+    /// A line with no money in it, and why it was passed over.
+    public struct Skipped: Sendable, Equatable {
+        public let line: Int
+        public let reason: String
+
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
+    }
+
+    /// The member columns' names, trimmed, in file order.
+    public let names: [String]
+    public let rows: [Row]
+    public let footers: [Footer]
+    public let skipped: [Skipped]
+
+    /// The most rows a file may hold.
+    public static let maximumRows = 100_000
+
+    /// "Payment" as Splitwise writes the category of a settle-up, in the languages it exports.
+    static let paymentWords: Set<String> = [
+        "payment", "zahlung", "pago", "paiement", "pagamento", "betaling", "płatność", "platba", "платеж",
+        "платёж", "支払い", "付款", "付款记录", "결제", "ödeme", "πληρωμή", "maksu", "betalning",
+    ]
+
+    /// Reads a file; a file that cannot be read as this layout is refused whole, naming the line
+    /// (and the column) at fault.
+    public static func read(_ data: Data) throws(ImportProblem) -> SplitwiseFile {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ImportProblem(line: nil, column: nil, message: "the file is not UTF-8 text (save it as CSV, UTF-8)")
+        }
+        let records: [CSVRecords.Record]
+        do {
+            records = try CSVRecords.read(text)
+        } catch {
+            throw ImportProblem(line: error.line, column: nil, message: error.message)
+        }
+        let content = records.filter { record in
+            record.fields.contains { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        }
+        // The header is the first line with the five fixed columns and at least one member; a
+        // note before it ("Note: does not include group expenses") is passed over.
+        guard let headerIndex = content.firstIndex(where: { $0.fields.count >= 6 }) else {
+            throw ImportProblem(
+                line: content.first?.line, column: nil,
+                message: "no header: Splitwise's export starts with Date, Description, Category, Cost, Currency and one column per member")
+        }
+        let header = content[headerIndex]
+        let names = header.fields.dropFirst(5).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        var seen = Set<String>()
+        for (index, name) in names.enumerated() {
+            guard !name.isEmpty else {
+                throw ImportProblem(line: header.line, column: "member \(index + 1)", message: "a member column has no name")
+            }
+            guard seen.insert(name.lowercased()).inserted else {
+                throw ImportProblem(line: header.line, column: name, message: "two member columns are named \"\(name)\"")
+            }
+        }
+        let lines = content[(headerIndex + 1)...]
+        guard lines.count <= maximumRows else {
+            throw ImportProblem(
+                line: nil, column: nil, message: "the file has \(lines.count) lines; at most \(maximumRows) are imported at once")
+        }
+        var rows: [Row] = []
+        var footers: [Footer] = []
+        var skipped: [Skipped] = []
+        for record in lines {
+            var fields = record.fields
+            // A line may end with empty fields past the header's (a spreadsheet's trailing commas).
+            while fields.count > header.fields.count, fields.last?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+                fields.removeLast()
+            }
+            guard fields.count == header.fields.count else {
+                throw ImportProblem(
+                    line: record.line, column: nil,
+                    message: "\(fields.count) fields, but the header has \(header.fields.count)")
+            }
+            let trimmed = fields.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let currency = try Self.currency(trimmed[4], line: record.line)
+            let cells = try zip(names, trimmed.dropFirst(5)).map { name, text throws(ImportProblem) in
+                try Self.amount(text, currency, line: record.line, column: name)
+            }
+            if trimmed[2].isEmpty && trimmed[3].isEmpty {
+                // The footer: each member's balance in this currency.
+                footers.append(Footer(line: record.line, currency: currency, cells: cells))
+                continue
+            }
+            let cost = try Self.amount(trimmed[3], currency, line: record.line, column: "Cost")
+            if cells.allSatisfy({ $0 == 0 }) {
+                skipped.append(
+                    Skipped(line: record.line, reason: "no money moves between members (every member's cell is 0)"))
+                continue
+            }
+            let date: String
+            do {
+                date = try MoneyInput.date(trimmed[0], field: "Date")
+            } catch {
+                throw ImportProblem(
+                    line: record.line, column: "Date", message: "\"\(trimmed[0].prefix(40))\" is not a date like 2026-07-14")
+            }
+            rows.append(
+                Row(
+                    line: record.line, date: date, description: Self.description(fields[1]), category: trimmed[2],
+                    cost: cost, currency: currency, cells: cells,
+                    isPayment: paymentWords.contains(trimmed[2].lowercased())))
+        }
+        return SplitwiseFile(names: names, rows: rows, footers: footers, skipped: skipped)
+    }
+
+    /// A description as we keep one: one line, at most 200 characters (a longer one is cut with
+    /// "…"), never empty.
+    static func description(_ text: String) -> String {
+        let oneLine = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
+        ).trimmingCharacters(in: .whitespaces)
+        guard !oneLine.isEmpty else { return "(no description)" }
+        guard oneLine.unicodeScalars.count > 200 else { return oneLine }
+        var cut = String.UnicodeScalarView(oneLine.unicodeScalars.prefix(199))
+        cut.append("…")
+        return String(cut)
+    }
+
+    private static func currency(_ text: String, line: Int) throws(ImportProblem) -> Currency {
+        do {
+            return try Currency(code: text)
+        } catch {
+            throw ImportProblem(line: line, column: "Currency", message: "\"\(text.prefix(20))\" is not an ISO 4217 currency code")
+        }
+    }
+
+    /// An amount in the currency's minor units; an empty cell is 0. More decimals than the
+    /// currency has is refused, not rounded: any rounding would make the footer check meaningless.
+    private static func amount(_ text: String, _ currency: Currency, line: Int, column: String) throws(ImportProblem)
+        -> Int64
+    {
+        guard !text.isEmpty else { return 0 }
+        do {
+            let minor = try Money(parsing: text, currency: currency, allowNegative: true).minorUnits
+            guard minor.magnitude <= MoneyInput.maximumMinorUnits.magnitude else {
+                throw ImportProblem(line: line, column: column, message: "\"\(text)\" is larger than this server takes")
+            }
+            return minor
+        } catch let problem as ImportProblem {
+            throw problem
+        } catch AmountError.tooManyDecimals {
+            throw ImportProblem(
+                line: line, column: column,
+                message: "\"\(text)\" has more decimals than \(currency.code) has (\(currency.minorUnits)); it is not rounded")
+        } catch {
+            throw ImportProblem(line: line, column: column, message: "\"\(text.prefix(40))\" is not a number")
+        }
+    }
+}
+
+/// Why a file cannot be imported, with the line and column at fault where there is one.
+public struct ImportProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public let line: Int?
+    public let column: String?
+    public let message: String
+
+    public init(line: Int?, column: String?, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// "line 17, column “Cost”: "12,50" is not a number".
+    public var description: String {
+        var place: [String] = []
+        if let line { place.append("line \(line)") }
+        if let column { place.append("column “\(column)”") }
+        return place.isEmpty ? message : place.joined(separator: ", ") + ": " + message
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import SplitAPI
+import SplitApp
+import SplitCore
+import SplitStore
+
+/// Imports from other apps (issue 18): the file as the body, one `ImportUseCases` call.
+extension APIHandler {
+    func importNewGroup(_ input: Operations.ImportNewGroup.Input) async throws -> Operations.ImportNewGroup.Output {
+        let caller = try await authenticate()
+        guard case .csv(let body) = input.body else { throw APIError.badRequest("Send the file as text/csv.") }
+        let report = try await importUseCases.importSplitwise(
+            try await Self.file(body), into: .newGroup(name: input.query.name, timeZone: input.query.timeZone),
+            mapping: try Self.mapping(input.query.map), dryRun: input.query.dryRun ?? false, force: false,
+            caller: caller, origin: try request.origin)
+        let result = Components.Schemas.ImportResult(report)
+        return report.dryRun ? .ok(.init(body: .json(result))) : .created(.init(body: .json(result)))
+    }
+
+    func importIntoGroup(_ input: Operations.ImportIntoGroup.Input) async throws -> Operations.ImportIntoGroup.Output {
+        let caller = try await authenticate()
+        let groupID = try Self.id(input.path.groupId, "group")
+        guard case .csv(let body) = input.body else { throw APIError.badRequest("Send the file as text/csv.") }
+        let report = try await importUseCases.importSplitwise(
+            try await Self.file(body), into: .group(groupID), mapping: try Self.mapping(input.query.map),
+            dryRun: input.query.dryRun ?? false, force: input.query.force ?? false, caller: caller,
+            origin: try request.origin)
+        let result = Components.Schemas.ImportResult(report)
+        return report.dryRun ? .ok(.init(body: .json(result))) : .created(.init(body: .json(result)))
+    }
+
+    /// The body's bytes, up to the import limit.
+    static func file(_ body: HTTPBody) async throws -> Data {
+        do {
+            return try await Data(collecting: body, upTo: ImportUseCases.maximumBytes)
+        } catch {
+            throw APIError(.contentTooLarge, code: "too_large", message: "The file is larger than 20 MB.")
+        }
+    }
+
+    /// `Name=target` pairs; the last `=` separates them, so a name may hold one.
+    static func mapping(_ pairs: [String]?) throws -> [String: String] {
+        var mapping: [String: String] = [:]
+        for pair in pairs ?? [] {
+            guard let split = pair.lastIndex(of: "=") else {
+                throw AppError.invalid(field: "map", message: "Write each mapping as Name=target (a member, me or new).")
+            }
+            let name = pair[..<split].trimmingCharacters(in: .whitespaces)
+            let target = pair[pair.index(after: split)...].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, !target.isEmpty else {
+                throw AppError.invalid(field: "map", message: "Write each mapping as Name=target (a member, me or new).")
+            }
+            mapping[name] = target
+        }
+        return mapping
+    }
+}
+
+extension Components.Schemas.ImportResult {
+    init(_ report: ImportReport) {
+        self.init(
+            group: .init(report.group, me: report.me), dryRun: report.dryRun, expenses: report.expenses,
+            settlements: report.settlements,
+            members: report.members.map {
+                .init(
+                    name: $0.name, kind: .init(rawValue: $0.kind.rawValue) ?? .new,
+                    memberId: ($0.memberID ?? UUID()).text, memberName: $0.memberName)
+            },
+            newCategories: report.newCategories,
+            balances: report.balances.map { balance in
+                .init(
+                    name: balance.name, currency: balance.currency,
+                    net: (try? Currency(code: balance.currency)).map {
+                        Money(minorUnits: balance.net, currency: $0).decimalString
+                    } ?? String(balance.net))
+            },
+            footersChecked: report.footersChecked,
+            skipped: report.skipped.map { .init(line: $0.line, reason: $0.reason) })
+    }
+}

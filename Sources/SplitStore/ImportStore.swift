@@ -1,0 +1,167 @@
+import Foundation
+import SQLKit
+import SplitCore
+
+/// Everything one imported file writes into a group (issue 18), made and checked by the import
+/// use case before the store sees it.
+public struct ImportBatch: Sendable {
+    public var groupID: UUID
+    /// The group to create first, with its owner, when the file starts a new group.
+    public var newGroup: GroupRecord?
+    public var owner: MemberRecord?
+    /// Name-only members the file adds.
+    public var members: [MemberRecord]
+    /// Categories the file names that the group did not have.
+    public var categories: [CategoryRecord]
+    public var expenses: [ExpenseRecord]
+    public var settlements: [SettlementRecord]
+    /// "splitwise", …
+    public var format: String
+    /// SHA-256 of the file, hex.
+    public var contentHash: String
+    /// Import even if this file was imported into the group before.
+    public var forced: Bool
+
+    public init(
+        groupID: UUID, newGroup: GroupRecord?, owner: MemberRecord?, members: [MemberRecord],
+        categories: [CategoryRecord], expenses: [ExpenseRecord], settlements: [SettlementRecord], format: String,
+        contentHash: String, forced: Bool
+    ) {
+        self.groupID = groupID
+        self.newGroup = newGroup
+        self.owner = owner
+        self.members = members
+        self.categories = categories
+        self.expenses = expenses
+        self.settlements = settlements
+        self.format = format
+        self.contentHash = contentHash
+        self.forced = forced
+    }
+}
+
+public enum ImportStoreError: Error, Equatable, Sendable {
+    /// This file was imported into this group before, at this time (ms); nothing was written.
+    case alreadyImported(at: Int64)
+    case groupNotFound
+}
+
+/// Writes an import in one transaction: all of it or nothing (issue 18). Rows go in statements
+/// of a thousand, the ledger moves once per currency, and the activity list gets one line for
+/// the whole file (not one per expense: nobody's inbox fills with a history they moved in).
+public struct ImportStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    public func run(_ batch: ImportBatch, actor: Actor, now: Int64) async throws {
+        try await database.transaction { sql in
+            if let group = batch.newGroup, let owner = batch.owner {
+                try await GroupStore.insertGroup(group, owner: owner, sql)
+            }
+            guard let log = try await GroupLog.begin(sql, groupID: batch.groupID, now: now, actor: actor) else {
+                throw ImportStoreError.groupNotFound
+            }
+            if !batch.forced,
+                let earlier = try await sql.raw(
+                    """
+                    SELECT created_at FROM imports
+                    WHERE group_id = \(bind: batch.groupID.text) AND content_hash = \(bind: batch.contentHash)
+                    ORDER BY created_at LIMIT 1
+                    """
+                ).first()
+            {
+                throw ImportStoreError.alreadyImported(at: try earlier.decode(column: "created_at", as: Int64.self))
+            }
+            for member in batch.members { try await GroupStore.insert(member, sql) }
+            try await log.changed(.member, batch.members.map(\.id), sql)
+            try await Self.insert(batch.categories, now: now, sql)
+            try await log.changed(.category, batch.categories.map(\.id), sql)
+            try await Self.insert(batch.expenses, sql)
+            try await log.changed(.expense, batch.expenses.map(\.id), sql)
+            try await Self.insert(batch.settlements, sql)
+            try await log.changed(.settlement, batch.settlements.map(\.id), sql)
+            for effect in Self.effects(batch) { try await Ledger.apply(effect, groupID: batch.groupID, sql) }
+            let id = UUID()
+            try await sql.raw(
+                """
+                INSERT INTO imports (id, group_id, format, content_hash, forced, expenses, settlements,
+                                     created_by_user_id, created_at)
+                VALUES (\(bind: id.text), \(bind: batch.groupID.text), \(bind: batch.format), \(bind: batch.contentHash),
+                        \(bind: batch.forced), \(bind: Int64(batch.expenses.count)), \(bind: Int64(batch.settlements.count)),
+                        \(bind: actor.userID.text), \(bind: now))
+                """
+            ).run()
+            try await log.activity(
+                actor, "import.completed", .group, batch.groupID,
+                ActivityEvent(subject: batch.format, count: batch.expenses.count + batch.settlements.count), sql)
+        }
+    }
+
+    /// The ledger's movement for the whole batch, one effect per currency.
+    static func effects(_ batch: ImportBatch) -> [Ledger.Effect] {
+        var byCurrency: [String: Ledger.Effect] = [:]
+        func add(_ effect: Ledger.Effect) {
+            var total = byCurrency[effect.currency] ?? Ledger.Effect(currency: effect.currency)
+            for (member, amount) in effect.nets { total.nets[member, default: 0] += amount }
+            total.debts += effect.debts
+            byCurrency[effect.currency] = total
+        }
+        for expense in batch.expenses { add(Ledger.effect(of: expense, sign: 1)) }
+        for settlement in batch.settlements { add(Ledger.effect(of: settlement, sign: 1)) }
+        return byCurrency.keys.sorted().map { byCurrency[$0]! }
+    }
+
+    private static func insert(_ categories: [CategoryRecord], now: Int64, _ sql: any SQLDatabase) async throws {
+        try await MultiRowInsert.run(
+            """
+            INSERT INTO categories (id, group_id, name, icon, color, is_default, position, is_deleted, version,
+                                    created_at, updated_at)
+            """,
+            categories.map {
+                [$0.id.text, $0.groupID.text, $0.name, $0.icon, $0.color, false, $0.position, false, Int64(1), now, now]
+            }, on: sql)
+    }
+
+    private static func insert(_ expenses: [ExpenseRecord], _ sql: any SQLDatabase) async throws {
+        try await MultiRowInsert.run(
+            """
+            INSERT INTO expenses (id, group_id, description, amount, currency, category_id, expense_date, split_json,
+                                  home_amount, home_currency, created_by_user_id, is_deleted, version, created_at,
+                                  updated_at)
+            """,
+            expenses.map {
+                [
+                    $0.id.text, $0.groupID.text, $0.description, $0.amount, $0.currency, $0.categoryID.text,
+                    $0.expenseDate, StoredSplit.encode($0.rule), $0.homeAmount, $0.homeCurrency,
+                    $0.createdByUserID.text, $0.isDeleted, $0.version, $0.createdAt, $0.updatedAt,
+                ]
+            }, on: sql)
+        try await MultiRowInsert.run(
+            "INSERT INTO expense_payers (expense_id, member_id, amount)",
+            expenses.flatMap { expense in expense.payers.map { [expense.id.text, $0.memberID.text, $0.amount] } },
+            on: sql)
+        try await MultiRowInsert.run(
+            "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)",
+            expenses.flatMap { expense in
+                expense.shares.map {
+                    [$0.id.text, expense.id.text, $0.memberID.text, $0.amount, $0.isPaid, $0.paidAt, $0.isRemoved]
+                }
+            }, on: sql)
+    }
+
+    private static func insert(_ settlements: [SettlementRecord], _ sql: any SQLDatabase) async throws {
+        try await MultiRowInsert.run(
+            """
+            INSERT INTO settlements (id, group_id, from_member_id, to_member_id, amount, currency, settled_on, note,
+                                     expense_split_id, created_by_user_id, is_deleted, version, created_at, updated_at)
+            """,
+            settlements.map {
+                [
+                    $0.id.text, $0.groupID.text, $0.fromMemberID.text, $0.toMemberID.text, $0.amount, $0.currency,
+                    $0.date, $0.note, $0.expenseSplitID?.text, $0.createdByUserID.text, $0.isDeleted, $0.version,
+                    $0.createdAt, $0.updatedAt,
+                ]
+            }, on: sql)
+    }
+}

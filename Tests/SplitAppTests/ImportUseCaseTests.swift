@@ -1,0 +1,296 @@
+import Foundation
+import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// Moving in from Splitwise (issue 18), through the use case on a real database: real exports
+/// (Fixtures/splitwise/SOURCES.md), exact to the minor unit, or refused whole.
+@Suite("Imports: Splitwise files")
+struct ImportUseCaseTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/splitwise")
+
+    static func fixture(_ name: String) throws -> Data { try Data(contentsOf: fixtures.appendingPathComponent(name)) }
+
+    static func imports(_ trip: Trip) -> ImportUseCases {
+        ImportUseCases(database: trip.database, now: { milliseconds() }, makeInviteCode: { UUID().uuidString })
+    }
+
+    /// The group's stored balances by "currency/member name".
+    static func balances(_ trip: Trip, groupID: UUID, caller: Caller) async throws -> [String: Int64] {
+        let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+        let members = try await GroupStore(database: trip.database).members(groupID: groupID)
+        let names = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.name) })
+        var result: [String: Int64] = [:]
+        for net in try await ledger.balances(groupID: groupID, caller: caller).nets where net.net != 0 {
+            result["\(net.currency)/\(names[net.memberID] ?? "?")"] = net.net
+        }
+        return result
+    }
+
+    /// What the file's lines say each name's balance is: its footers, or its columns added up.
+    static func expected(_ file: SplitwiseFile) -> [String: Int64] {
+        var sums: [String: Int64] = [:]
+        for row in file.rows {
+            for (name, cell) in zip(file.names, row.cells) { sums["\(row.currency.code)/\(name)", default: 0] += cell }
+        }
+        return sums.filter { $0.value != 0 }
+    }
+
+    @Test(
+        "every real export that balances becomes a new group whose stored balances are its footers to the cent",
+        arguments: [
+            ("brazil-expenses-brl-10-members.csv", 33, 0), ("hayat-usd-two-person.csv", 152, 0),
+            ("partage-elm-eur-gbp.csv", 8, 4), ("spliit-cloud-drift-crlf-nofooter.csv", 15, 6),
+            ("spliit-cloud-friend-note-preamble.csv", -1, -1), ("spliit-cloud-mkd-two-person.csv", -1, -1),
+            ("spliit-cloud-multi-payer-3cur.csv", 5, 0),
+        ])
+    func realExports(name: String, expenses: Int, settlements: Int) async throws {
+        try await Trip.with(.sqlite) { trip in
+            let data = try Self.fixture(name)
+            let file = try SplitwiseFile.read(data)
+
+            // act
+            let report = try await Self.imports(trip).importSplitwise(
+                data, into: .newGroup(name: "From Splitwise", timeZone: "Europe/Paris"), mapping: [:], dryRun: false,
+                force: false, caller: trip.bo, origin: trip.origin)
+
+            // validate: every footer checked; the stored balances are what the file's lines say
+            #expect(report.footersChecked.sorted() == Set(file.footers.map(\.currency.code)).sorted())
+            if expenses >= 0 {
+                #expect(report.expenses == expenses && report.settlements == settlements, "\(report.expenses) \(report.settlements)")
+            }
+            #expect(report.expenses + report.settlements >= file.rows.count)
+            let stored = try await Self.balances(trip, groupID: report.group.id, caller: trip.bo)
+            #expect(stored == Self.expected(file), "\(name)")
+            for footer in file.footers {
+                for (member, cell) in zip(file.names, footer.cells) {
+                    #expect(stored["\(footer.currency.code)/\(member)", default: 0] == cell, "\(name) \(member)")
+                }
+            }
+            // Each name is a name-only member with exactly that name; the importer owns the group.
+            let members = try await GroupStore(database: trip.database).members(groupID: report.group.id)
+            #expect(Set(members.filter { $0.userID == nil }.map(\.name)) == Set(file.names))
+            #expect(members.first { $0.userID == trip.bo.user.id }?.role == .owner)
+            #expect(report.group.timeZone == "Europe/Paris")
+        }
+    }
+
+    @Test("a payment to two, a multi-payer row, a refund and Splitwise's categories come in as they were")
+    func rowsByKind() async throws {
+        try await Trip.with(.sqlite) { trip in
+            let csv = """
+                Date,Description,Category,Cost,Currency,Alice,Bob,Charlie
+
+                2025-11-15,Dinner,Dining out,30.00,EUR,20.00,-10.00,-10.00
+                2025-11-16,"Hotel, two nights",Hotel,30.00,EUR,5.00,5.00,-10.00
+                2025-11-17,Deposit back,General,-30.00,EUR,-20.00,10.00,10.00
+                2025-11-20,Alice paid Bob and Charlie,Payment,15.00,EUR,15.00,-10.00,-5.00
+                2025-11-21,Self-paid,General,90.00,EUR,0.00,0.00,0.00
+
+                2025-11-22,Total balance, , ,EUR,20.00,-5.00,-15.00
+
+                """
+            let report = try await Self.imports(trip).importSplitwise(
+                Data(csv.utf8), into: .newGroup(name: "Kinds", timeZone: nil), mapping: ["Alice": "me"],
+                dryRun: false, force: false, caller: trip.bo, origin: trip.origin)
+            #expect(report.expenses == 3 && report.settlements == 2)
+            #expect(report.skipped == [.init(line: 7, reason: "no money moves between members (every member's cell is 0)")])
+            #expect(report.members.first?.kind == .me && report.members.first?.memberName == "Bo")
+            #expect(report.newCategories == ["Dining out", "General"])
+            #expect(report.group.homeCurrency == "EUR")
+            let stored = try await Self.balances(trip, groupID: report.group.id, caller: trip.bo)
+            #expect(stored == ["EUR/Bo": 2000, "EUR/Bob": -500, "EUR/Charlie": -1500])
+            let expenses = try await trip.expenses.list(
+                groupID: report.group.id, filter: { ExpenseFilter() }, caller: trip.bo)
+            let hotel = try #require(expenses.expenses.first { $0.expense.description == "Hotel, two nights" })
+            // 30.00 paid by Bo (as Alice) and Bob, 15.00 each in proportion to their cells; their
+            // own shares 10.00 each, Charlie 10.00.
+            #expect(hotel.expense.payers.map(\.amount).sorted() == [1500, 1500])
+            #expect(hotel.expense.shares.map(\.amount).sorted() == [1000, 1000, 1000])
+            #expect(hotel.categoryNames[hotel.expense.categoryID] == "Hotel")
+            let refund = try #require(expenses.expenses.first { $0.expense.description == "Deposit back" })
+            #expect(refund.expense.amount == -3000)
+        }
+    }
+
+    @Test(
+        "bad files are refused whole, naming the line and column, and nothing is written",
+        arguments: [
+            ("moneystack-2013-legacy.csv", "line 3: the members' cells do not add up to zero"),
+            ("spliit-pr483-basic-nofooter.csv", "line 10: the cost is zero but the members' cells are not"),
+            ("spliit-pr483-german-header.csv", "line 10: the cost is zero but the members' cells are not"),
+        ])
+    func refusedFixtures(name: String, words: String) async throws {
+        try await Trip.with(.sqlite) { trip in
+            let before = try await GroupStore(database: trip.database).groups(ofUser: trip.bo.user.id).count
+            await #expect(throws: AppError.self) {
+                try await Self.imports(trip).importSplitwise(
+                    try Self.fixture(name), into: .newGroup(name: "X", timeZone: nil), mapping: [:], dryRun: false,
+                    force: false, caller: trip.bo, origin: trip.origin)
+            }
+            do {
+                _ = try await Self.imports(trip).importSplitwise(
+                    try Self.fixture(name), into: .newGroup(name: "X", timeZone: nil), mapping: [:], dryRun: false,
+                    force: false, caller: trip.bo, origin: trip.origin)
+            } catch AppError.invalid(let field, let message) {
+                #expect(field == "file")
+                #expect(message.contains(words), "\(message)")
+            }
+            #expect(try await GroupStore(database: trip.database).groups(ofUser: trip.bo.user.id).count == before)
+        }
+    }
+
+    @Test("a corrupted footer refuses the file, naming the currency, the member and both amounts")
+    func corruptedFooter() async throws {
+        try await Trip.with(.sqlite) { trip in
+            var text = String(decoding: try Self.fixture("partage-elm-eur-gbp.csv"), as: UTF8.self)
+            text = text.replacingOccurrences(
+                of: "Total balance, , ,GBP,0.00,0.00,0.00", with: "Total balance, , ,GBP,0.00,0.01,-0.01")
+            let problem = await Self.refusal(trip, Data(text.utf8))
+            #expect(
+                problem
+                    == "line 17, column “Matthieu Pizenberg”: the file's total balance for Matthieu Pizenberg in GBP is 0.01, but its lines add up to 0.00; nothing was imported")
+        }
+    }
+
+    @Test(
+        "malformed files: each refusal names its line and column",
+        arguments: [
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,12,50,EUR,6.25,-6.25\n", "line 2: 8 fields, but the header has 7"),
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,\"12,50\",EUR,6.25,-6.25\n", "line 2, column “Cost”: \"12,50\" is not a number"),
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,1.005,EUR,1.005,-1.005\n", "line 2, column “A”: \"1.005\" has more decimals than EUR has (2); it is not rounded"),
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,1200,XYZ,600,-600\n", "line 2, column “Currency”: \"XYZ\" is not an ISO 4217 currency code"),
+            ("Date,Description,Category,Cost,Currency,A,B\n01/02/2025,X,General,12,EUR,6,-6\n", "line 2, column “Date”: \"01/02/2025\" is not a date like 2026-07-14"),
+            ("Date,Description,Category,Cost,Currency,A,A\n", "line 1, column “A”: two member columns are named \"A\""),
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,\"X,General,12,EUR,6,-6\n", "line 2: a quoted field that is never closed"),
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,10,EUR,6,-4\n", "line 2: the members' cells do not add up to zero"),
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,5,EUR,6,-6\n", "line 2: the cost is less than what the others owe the payers"),
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,Payment,5,EUR,6,-6\n", "line 2: the payment's amount is not what its payers' cells say they sent"),
+            ("just some text\n", "no header"),
+        ])
+    func malformed(text: String, words: String) async throws {
+        try await Trip.with(.sqlite) { trip in
+            let problem = await Self.refusal(trip, Data(text.utf8))
+            #expect(problem?.contains(words) == true, "\(problem ?? "imported")")
+        }
+    }
+
+    @Test("a file that is not UTF-8 is refused plainly")
+    func notUTF8() async throws {
+        try await Trip.with(.sqlite) { trip in
+            let problem = await Self.refusal(trip, Data([0x44, 0x61, 0xFF, 0xFE, 0x0A]))
+            #expect(problem == "the file is not UTF-8 text (save it as CSV, UTF-8)")
+        }
+    }
+
+    /// The message of the refusal of a file imported into a new group; nil when it imported.
+    static func refusal(_ trip: Trip, _ data: Data) async -> String? {
+        do {
+            _ = try await imports(trip).importSplitwise(
+                data, into: .newGroup(name: "X", timeZone: nil), mapping: [:], dryRun: true, force: false,
+                caller: trip.bo, origin: trip.origin)
+            return nil
+        } catch AppError.invalid(_, let message) {
+            return message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(
+        "into a group: names matched to its members, a new one added, a dry run writes nothing, the same file twice is refused unless forced",
+        arguments: TestDatabases.all)
+    func intoGroup(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let csv = """
+                Date,Description,Category,Cost,Currency,aki,Bo,Chen
+                2026-05-01,Ramen,Meal,3000,JPY,2000,-1000,-1000
+                2026-05-02,Taxi,Transport,45.50,MYR,-15.17,30.33,-15.16
+                2026-05-03,Total balance, , ,JPY,2000,-1000,-1000
+                2026-05-03,Total balance, , ,MYR,-15.17,30.33,-15.16
+                """
+            let data = Data(csv.utf8)
+            let imports = Self.imports(trip)
+            let dry = try await imports.importSplitwise(
+                data, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.aki,
+                origin: trip.origin)
+            #expect(dry.members.map(\.kind) == [.me, .existing, .new])
+            #expect(dry.members.map(\.memberName) == ["Aki", "Bo", "Chen"])
+            #expect(dry.footersChecked == ["JPY", "MYR"])
+            #expect(try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki).isEmpty)
+
+            // act
+            let report = try await imports.importSplitwise(
+                data, into: .group(trip.groupID), mapping: [:], dryRun: false, force: false, caller: trip.aki,
+                origin: trip.origin)
+
+            // validate
+            #expect(report.expenses == 2)
+            let expected: [String: Int64] = [
+                "JPY/Aki": 2000, "JPY/Bo": -1000, "JPY/Chen": -1000, "MYR/Aki": -1517, "MYR/Bo": 3033,
+                "MYR/Chen": -1516,
+            ]
+            #expect(try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki) == expected)
+            await #expect(throws: AppError.self) {
+                try await imports.importSplitwise(
+                    data, into: .group(trip.groupID), mapping: [:], dryRun: false, force: false, caller: trip.aki,
+                    origin: trip.origin)
+            }
+            #expect(try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki) == expected)
+            _ = try await imports.importSplitwise(
+                data, into: .group(trip.groupID), mapping: [:], dryRun: false, force: true, caller: trip.aki,
+                origin: trip.origin)
+            #expect(
+                try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki) == expected.mapValues { $0 * 2 })
+            let members = try await GroupStore(database: trip.database).members(groupID: trip.groupID)
+            #expect(members.filter { $0.name == "Chen" }.count == 1)
+        }
+    }
+
+    @Test("who may import into a group: the owner and admins; a member is refused, a stranger sees no group")
+    func rights() async throws {
+        try await Trip.with(.sqlite) { trip in
+            let data = Data("Date,Description,Category,Cost,Currency,A,B\n2026-05-01,X,Meal,10,JPY,5,-5\n".utf8)
+            await #expect(throws: AppError.forbidden) {
+                try await Self.imports(trip).importSplitwise(
+                    data, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.bo,
+                    origin: trip.origin)
+            }
+            await #expect(throws: AppError.notFound("group")) {
+                try await Self.imports(trip).importSplitwise(
+                    data, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.stranger,
+                    origin: trip.origin)
+            }
+        }
+    }
+
+    @Test("mapping: to a member by name, me, or new; an unknown name or two names to one member are refused")
+    func mapping() async throws {
+        try await Trip.with(.sqlite) { trip in
+            let data = Data("Date,Description,Category,Cost,Currency,Alice,Bob\n2026-05-01,X,Meal,10,JPY,5,-5\n".utf8)
+            let imports = Self.imports(trip)
+            let mapped = try await imports.importSplitwise(
+                data, into: .group(trip.groupID), mapping: ["alice": "Dee", "Bob": "me"], dryRun: true, force: false,
+                caller: trip.aki, origin: trip.origin)
+            #expect(mapped.members.map(\.memberName) == ["Dee", "Aki"])
+            #expect(mapped.members.map(\.kind) == [.existing, .me])
+            for (mapping, words) in [
+                (["Carol": "me"], "The file has no member \"Carol\""),
+                (["Alice": "Nobody"], "which is no member of this group"),
+                (["Alice": "me", "Bob": "Aki"], "both go to Aki"),
+            ] {
+                do {
+                    _ = try await imports.importSplitwise(
+                        data, into: .group(trip.groupID), mapping: mapping, dryRun: true, force: false,
+                        caller: trip.aki, origin: trip.origin)
+                    Issue.record("\(mapping) was taken")
+                } catch AppError.invalid(let field, let message) {
+                    #expect(field == "map" && message.contains(words), "\(message)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// Imports over HTTP (issue 18): the file as a `text/csv` body.
+@Suite("Imports over HTTP")
+struct ImportAPITests {
+    static let csv = #"""
+        Note: does not include group expenses
+
+        Date,Description,Category,Cost,Currency,Aki,Bo,Chen
+
+        2026-05-01,"Ramen, ""the good one""",Dining out,3000,JPY,2000,-1000,-1000
+        2026-05-02,Deposit back,General,-1500,JPY,-1000,500,500
+        2026-05-03,Bo paid Aki,Payment,500,JPY,-500,500,0
+
+        2026-05-04,Total balance, , ,JPY,500,0,-500
+
+        """#
+
+    static func post(_ api: API, _ path: String, token: String?, _ text: String, type: String = "text/csv")
+        async throws -> Reply
+    {
+        try await api.call(
+            .post, path, token: token, headers: [.contentType: type], body: ByteBuffer(string: text))
+    }
+
+    @Test("a new group from a file: a dry run writes nothing; the import answers 201 and the balances are the footer's", arguments: TestDatabases.all)
+    func newGroup(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let aki = try await api.register("Aki").token
+            let dry = try await Self.post(
+                api, "/api/imports?format=splitwise&name=Japan&dryRun=true&map=Aki%3Dme", token: aki, Self.csv)
+            #expect(dry.status == .ok, "\(dry.text)")
+            #expect(dry.bool("dryRun") == true)
+            #expect(dry.list("members").map { $0.string("kind") } == ["me", "new", "new"])
+            #expect(dry.list("footersChecked").isEmpty == false || dry.text.contains("\"footersChecked\":[\"JPY\"]"))
+            #expect(try await api.call(.get, "/api/groups", token: aki).list("groups").isEmpty)
+
+            // act
+            let created = try await Self.post(
+                api, "/api/imports?format=splitwise&name=Japan&map=Aki%3Dme&timeZone=Asia%2FTokyo", token: aki, Self.csv)
+
+            // validate
+            #expect(created.status == .created, "\(created.text)")
+            #expect(created.int("expenses") == 2 && created.int("settlements") == 1)
+            let groupID = try #require(created.string("group", "id"))
+            #expect(created.string("group", "homeCurrency") == "JPY")
+            #expect(created.string("group", "timeZone") == "Asia/Tokyo")
+            let balances = try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki)
+            let nets = Dictionary(
+                uniqueKeysWithValues: balances.list("balances").map { ($0.string("memberId") ?? "", $0.string("net") ?? "") })
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki).list("members")
+            let byName = Dictionary(uniqueKeysWithValues: members.map { ($0.string("name") ?? "", $0.string("id") ?? "") })
+            #expect(nets[byName["Aki"] ?? ""] == "500" && nets[byName["Chen"] ?? ""] == "-500", "\(balances.text)")
+            #expect(nets[byName["Bo"] ?? ""] == nil)
+            let expenses = try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki).list("expenses")
+            #expect(expenses.contains { $0.string("description") == "Ramen, \"the good one\"" })
+            let activity = try await api.call(.get, "/api/groups/\(groupID)/activity", token: aki)
+            #expect(activity.text.contains("import.completed"), "\(activity.text.prefix(800))")
+        }
+    }
+
+    @Test("refusals: no login 401, not CSV 415, a bad line 422 naming it, a member 403, the same file twice 409, too large 413")
+    func refusals() async throws {
+        try await TestApp.with(.sqlite) { api in
+            let aki = try await api.register("Aki").token
+            let bo = try await api.register("Bo").token
+            #expect(try await Self.post(api, "/api/imports?format=splitwise&name=X", token: nil, Self.csv).status == .unauthorized)
+            let json = try await Self.post(
+                api, "/api/imports?format=splitwise&name=X", token: aki, #"{"a":1}"#, type: "application/json")
+            #expect(json.status == .unsupportedMediaType, "\(json.text)")
+            let bad = try await Self.post(
+                api, "/api/imports?format=splitwise&name=X", token: aki,
+                Self.csv.replacingOccurrences(of: "-1500,JPY", with: "-15.5,JPY"))
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.string("error", "details", "field") == "file")
+            #expect(bad.text.contains("line 6, column “Cost”"), "\(bad.text)")
+            #expect(try await api.call(.get, "/api/groups", token: aki).list("groups").isEmpty)
+
+            let group = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Trip","homeCurrency":"JPY"}"#)
+            let groupID = try #require(group.string("group", "id"))
+            let code = try #require(group.string("group", "inviteCode"))
+            _ = try await api.call(.post, "/api/groups/join", token: bo, json: #"{"inviteCode":"\#(code)"}"#)
+            let path = "/api/groups/\(groupID)/imports?format=splitwise"
+            #expect(try await Self.post(api, path, token: bo, Self.csv).status == .forbidden)
+            #expect(try await Self.post(api, path, token: aki, Self.csv).status == .created)
+            let again = try await Self.post(api, path, token: aki, Self.csv)
+            #expect(again.status == .conflict && again.errorCode == "already_imported", "\(again.text)")
+            #expect(try await Self.post(api, path + "&force=true", token: aki, Self.csv).status == .created)
+            let big = try await api.call(
+                .post, path, token: aki, headers: [.contentType: "text/csv", .contentLength: String(21 << 20)],
+                body: ByteBuffer(repeating: UInt8(ascii: "a"), count: 21 << 20))
+            #expect(big.status == .contentTooLarge, "\(big.status)")
+        }
+    }
+}

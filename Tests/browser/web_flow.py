@@ -208,11 +208,16 @@ def member_ids(driver):
 
 
 def add_expense(driver, base, group, description, amount, currency, mode, paid=None, values=None, included=None,
-                home=None, items=None, extras=None, screenshot=None):
+                home=None, items=None, extras=None, screenshot=None, refund=False):
     driver.get(f"{base}/groups/{group}/expenses/new")
     ids = member_ids(driver)
     fill(driver, "description", description)
     fill(driver, "amount", amount)
+    if refund:
+        # A refund: the box turns the amounts typed below zero; the payer menu says received.
+        tap(driver, driver.find_element(By.ID, "refund"))
+        label = driver.find_element(By.CSS_SELECTOR, "label[for=payer]").text
+        check(label == "Received by", f"the refund box relabels the payer menu: {label!r}")
     Select(driver.find_element(By.ID, "currency")).select_by_value(currency)
     Select(driver.find_element(By.ID, "mode")).select_by_value(mode)
     if home:
@@ -712,6 +717,14 @@ def run(base):
         fill(aki, "password", "a brand new password")
         click(aki, aki.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]"))
         check(aki.current_url.endswith("/groups"), f"logged in with the new password: {aki.current_url}")
+
+        # A refund (issue 18): the deposit came back to Aki, typed as said, shared by everyone.
+        deposit = add_expense(aki, base, group, "Deposit back", "3000", "JPY", "equal", refund=True,
+                              screenshot="expense-refund")
+        aki.get(f"{base}/expenses/{deposit}")
+        page = main_text(aki)
+        check("Refund" in page and "Received by" in page and "is owed" in page, f"the refund's page: {page[:400]}")
+        shoot(aki, "expense-refund-page")
         _ = museum, before
     finally:
         aki.quit()

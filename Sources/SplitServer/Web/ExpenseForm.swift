@@ -364,6 +364,8 @@ struct ExpenseFormBody: Sendable {
     let preview: [PreviewLine]
     let hasPreview: Bool
     let previewCurrency: String
+    /// A refund's preview says received and is owed, above zero.
+    let previewRefund: Bool
     let errors: [String: String]
     let submitLabel: String
 }
@@ -403,7 +405,8 @@ extension WebApp {
             preview.map { record in
                 let currency = (try? Currency(code: record.currency))
                 func text(_ minor: Int64) -> String {
-                    currency.map { WebFormat.grouped(Money(minorUnits: minor, currency: $0).decimalString) } ?? ""
+                    let shown = record.amount < 0 ? 0 - minor : minor
+                    return currency.map { WebFormat.grouped(Money(minorUnits: shown, currency: $0).decimalString) } ?? ""
                 }
                 let ids = record.payers.map(\.memberID) + record.shares.map(\.memberID)
                 var seen = Set<UUID>()
@@ -455,6 +458,7 @@ extension WebApp {
                     placeholder: index == 0 ? "Tax" : index == 1 ? "Tip" : "Service")
             },
             preview: previewLines, hasPreview: !previewLines.isEmpty, previewCurrency: preview?.currency ?? "",
+            previewRefund: (preview?.amount ?? 0) < 0,
             errors: errors,
             submitLabel: version.isEmpty ? "Save expense" : "Save changes")
     }

@@ -1,0 +1,92 @@
+import Foundation
+internal import OpenAPIRuntime
+internal import SplitAPI
+
+/// Where an imported file goes.
+public enum ImportDestination: Sendable, Equatable {
+    /// A new group of this name (and IANA time zone, when known), owned by the caller.
+    case newGroup(name: String, timeZone: String?)
+    /// A group the caller owns or administers.
+    case group(id: String)
+}
+
+/// What an import did, or would do on a dry run.
+public struct ImportSummary: Sendable, Equatable, Codable {
+    public struct Member: Sendable, Equatable, Codable {
+        /// The name as the file has it.
+        public let name: String
+        /// "existing", "me" or "new".
+        public let kind: String
+        public let memberId: String
+        public let memberName: String
+    }
+    public struct Balance: Sendable, Equatable, Codable {
+        public let name: String
+        public let currency: String
+        public let net: String
+    }
+    public struct Skipped: Sendable, Equatable, Codable {
+        public let line: Int
+        public let reason: String
+    }
+
+    public let groupId: String
+    public let groupName: String
+    public let dryRun: Bool
+    public let expenses: Int
+    public let settlements: Int
+    public let members: [Member]
+    public let newCategories: [String]
+    /// What the file moves for each of its names, per currency.
+    public let balances: [Balance]
+    /// Currencies whose total-balance line matched the imported balances.
+    public let footersChecked: [String]
+    public let skipped: [Skipped]
+}
+
+/// Moving in from other apps (issue 18): the file's bytes as they were exported.
+extension SplitterClient {
+    /// Imports a Splitwise export. `map`: a name of the file → a member's name or id, "me" or "new".
+    public func importSplitwise(
+        _ file: Data, into destination: ImportDestination, dryRun: Bool = false, map: [String: String] = [:],
+        force: Bool = false
+    ) async throws -> ImportSummary {
+        let pairs = map.isEmpty ? nil : map.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let result: Components.Schemas.ImportResult
+        switch destination {
+        case .newGroup(let name, let timeZone):
+            let output = try await send {
+                try await api.importNewGroup(
+                    query: .init(format: .splitwise, name: name, timeZone: timeZone, dryRun: dryRun, map: pairs),
+                    body: .csv(HTTPBody(file)))
+            }
+            switch output {
+            case .created(let created): result = try created.body.json
+            case .ok(let ok): result = try ok.body.json
+            case .default(let status, let error): throw Self.failure(status, error)
+            }
+        case .group(let id):
+            let output = try await send {
+                try await api.importIntoGroup(
+                    path: .init(groupId: id),
+                    query: .init(format: .splitwise, force: force, dryRun: dryRun, map: pairs),
+                    body: .csv(HTTPBody(file)))
+            }
+            switch output {
+            case .created(let created): result = try created.body.json
+            case .ok(let ok): result = try ok.body.json
+            case .default(let status, let error): throw Self.failure(status, error)
+            }
+        }
+        return ImportSummary(
+            groupId: result.group.id, groupName: result.group.name, dryRun: result.dryRun, expenses: result.expenses,
+            settlements: result.settlements,
+            members: result.members.map {
+                .init(name: $0.name, kind: $0.kind.rawValue, memberId: $0.memberId, memberName: $0.memberName)
+            },
+            newCategories: result.newCategories,
+            balances: result.balances.map { .init(name: $0.name, currency: $0.currency, net: $0.net) },
+            footersChecked: result.footersChecked,
+            skipped: result.skipped.map { .init(line: $0.line, reason: $0.reason) })
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import SplitClient
+
+/// `splitter import splitwise FILE`: moving in from another app (issue 18).
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Bring a group's history in from another app's export.",
+        subcommands: [Splitwise.self])
+
+    struct Splitwise: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import Splitwise's \"Export as spreadsheet\" CSV, exact to the cent.",
+            discussion: """
+                Into a new group (--new NAME: each name of the file becomes a member
+                without an account, who can claim it on joining) or into a group you
+                own or administer (--group: names go to the members of the same name).
+                Every row becomes an expense, a refund or a transfer that gives each
+                member exactly their cell; every "Total balance" line is checked, and
+                any difference or unreadable line refuses the whole file, naming it.
+
+                  splitter import splitwise trip.csv --new "Japan 2026" --map "Aki Tanaka=me"
+                  splitter import splitwise trip.csv --group Japan --dry-run
+
+                --dry-run says what would be written and writes nothing. The same file
+                into the same group twice is refused (exit 6) unless --force.
+                """)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The exported .csv file.") var file: String
+        @Option(help: "Import into this group (name or id).") var group: String?
+        @Option(name: .customLong("new"), help: "Make a new group of this name from the file.") var newGroup: String?
+        @Option(help: "Who a name of the file is: \"Name=member name or id\", \"Name=me\" or \"Name=new\" (repeatable).")
+        var map: [String] = []
+        @Flag(help: "Check the file and say what would be written; write nothing.") var dryRun = false
+        @Flag(help: "Import a file this group has imported before.") var force = false
+
+        func validate() throws {
+            guard (group == nil) != (newGroup == nil) else {
+                throw ValidationError("Say where it goes: --group NAME or --new NAME (one of them).")
+            }
+            if force && newGroup != nil { throw ValidationError("--force is for --group: a new group has no imports yet.") }
+        }
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                var mapping: [String: String] = [:]
+                for pair in map {
+                    guard let split = pair.lastIndex(of: "="), split != pair.startIndex,
+                        pair.index(after: split) != pair.endIndex
+                    else { throw CLIError(message: "--map takes Name=member, Name=me or Name=new.", code: 2) }
+                    mapping[String(pair[..<split])] = String(pair[pair.index(after: split)...])
+                }
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: file))
+                } catch {
+                    throw CLIError(message: "cannot read \(file): \(error.localizedDescription)", code: 2)
+                }
+                let client = try options.client()
+                let destination: ImportDestination
+                if let group {
+                    destination = .group(id: try await resolveGroup(client, group).id)
+                } else {
+                    destination = .newGroup(name: newGroup ?? "", timeZone: TimeZone.current.identifier)
+                }
+                Progress.stage("Sending \(URL(fileURLWithPath: file).lastPathComponent) (\(Progress.size(data.count)))…")
+                let summary: ImportSummary
+                do {
+                    summary = try await client.importSplitwise(
+                        data, into: destination, dryRun: dryRun, map: mapping, force: force)
+                } catch SplitterError.validation(_, let field) where field == "timeZone" {
+                    // The server does not know this computer's zone name: the group keeps UTC.
+                    summary = try await client.importSplitwise(
+                        data, into: .newGroup(name: newGroup ?? "", timeZone: nil), dryRun: dryRun, map: mapping)
+                }
+                Progress.stage("done.", last: true)
+                if options.json { return try Output.json(summary) }
+                Self.print(summary, newGroup: newGroup != nil)
+            }
+        }
+
+        static func print(_ summary: ImportSummary, newGroup: Bool) {
+            let what = "\(summary.expenses) expense(s) and \(summary.settlements) transfer(s)"
+            if summary.dryRun {
+                Swift.print("Dry run, nothing written: \(what) would go into \(newGroup ? "a new group " : "")\(summary.groupName).")
+            } else {
+                Swift.print("Imported \(what) into \(newGroup ? "the new group " : "")\(summary.groupName).")
+            }
+            Swift.print(
+                "Members: "
+                    + summary.members.map { member in
+                        switch member.kind {
+                        case "me": "\(member.name) → you (\(member.memberName))"
+                        case "new": "\(member.name) → new member"
+                        default: "\(member.name) → \(member.memberName)"
+                        }
+                    }.joined(separator: "; "))
+            if !summary.newCategories.isEmpty {
+                Swift.print("New categories: " + summary.newCategories.joined(separator: ", "))
+            }
+            Swift.print(
+                summary.footersChecked.isEmpty
+                    ? "The file has no total-balance lines to check."
+                    : "Total-balance lines checked: " + summary.footersChecked.joined(separator: ", ") + " (all match).")
+            let moving = summary.balances.filter { $0.net.trimmingCharacters(in: CharacterSet(charactersIn: "0.")) != "" }
+            if !moving.isEmpty {
+                Swift.print("Balances from the file:")
+                Output.table(["Name", "Net", "Currency"], moving.map { [$0.name, $0.net, $0.currency] })
+            }
+            for skipped in summary.skipped { Swift.print("Skipped line \(skipped.line): \(skipped.reason)") }
+        }
+    }
+}
+
+/// Stage lines on standard error while a long command works: on a terminal, one line rewritten
+/// in place; otherwise plain lines (so logs and pipes get text, not control characters).
+enum Progress {
+    static let isTerminal = isatty(FileHandle.standardError.fileDescriptor) != 0
+    nonisolated(unsafe) static var started = false
+
+    static func stage(_ text: String, last: Bool = false) {
+        if isTerminal {
+            FileHandle.standardError.write(Data(((started ? " " : "") + text + (last ? "\n" : "")).utf8))
+            started = !last
+        } else {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+    }
+
+    static func size(_ bytes: Int) -> String {
+        bytes < 1 << 20 ? "\(max(1, bytes / 1024)) KB" : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+    }
+}

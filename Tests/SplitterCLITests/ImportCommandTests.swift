@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `splitter import splitwise` against the real server (issue 18).
+@Suite("splitter import splitwise")
+struct ImportCommandTests {
+    static let csv = """
+        Date,Description,Category,Cost,Currency,Aki Tanaka,Bo,Chen
+
+        2026-05-01,Ramen,Dining out,3000,JPY,2000,-1000,-1000
+        2026-05-02,Bo paid Aki,Payment,500,JPY,-500,500,0
+        2026-05-03,Nothing moved,General,900,JPY,0,0,0
+
+        2026-05-04,Total balance, , ,JPY,1500,-500,-1000
+
+        """
+
+    @Test("a new group from a file, a dry run into a group, a bad line and a second import refused, each said plainly")
+    func importFlow() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("splitwise-\(UUID()).csv")
+            try Data(Self.csv.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+
+            // act: a new group, Aki is "Aki Tanaka" in the file
+            let created = try await trip.run(
+                "import", "splitwise", file.path, "--new", "From Splitwise", "--map", "Aki Tanaka=me")
+
+            // validate
+            #expect(created.status == 0, "\(created.error)")
+            #expect(
+                created.lines.first == "Imported 1 expense(s) and 1 transfer(s) into the new group From Splitwise.",
+                "\(created.output)")
+            #expect(created.output.contains("Members: Aki Tanaka → you (Aki); Bo → new member; Chen → new member"))
+            #expect(created.output.contains("Total-balance lines checked: JPY (all match)."))
+            #expect(created.output.contains("Skipped line 5: no money moves between members"))
+            #expect(created.error.contains("Sending splitwise-"), "\(created.error)")
+            let balances = try await trip.run("balances", "From Splitwise")
+            #expect(balances.row("Aki", "1500") != nil && balances.row("Chen", "-1000") != nil, "\(balances.output)")
+
+            // A dry run into Japan: Bo is no member there, so he would be new; nothing is written.
+            let dry = try await trip.run("import", "splitwise", file.path, "--group", "Japan", "--dry-run", "--json")
+            #expect(dry.status == 0, "\(dry.error)")
+            let summary = try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any]
+            #expect(summary?["dryRun"] as? Bool == true)
+            #expect((summary?["members"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } == ["new", "new", "new"])
+            let list = try await trip.json("expense", "list", "Japan") as? [[String: Any]]
+            #expect(list?.isEmpty == true)
+
+            // Into Japan for real, then again: refused without --force.
+            #expect(try await trip.run("import", "splitwise", file.path, "--group", "Japan", "--map", "Chen=Cho").status == 0)
+            let again = try await trip.run("import", "splitwise", file.path, "--group", "Japan")
+            #expect(again.status == 6 && again.error.contains("imported into this group before"), "\(again.error)")
+            #expect(try await trip.run("import", "splitwise", file.path, "--group", "Japan", "--force").status == 0)
+
+            // A bad line: exit 7 naming it; a file that is not there: exit 2.
+            try Data(Self.csv.replacingOccurrences(of: "3000,JPY", with: "30.5,JPY").utf8).write(to: file)
+            let bad = try await trip.run("import", "splitwise", file.path, "--new", "Bad")
+            #expect(bad.status == 7 && bad.error.contains("line 3, column “Cost”"), "\(bad.error)")
+            let missing = try await trip.run("import", "splitwise", "/no/such/file.csv", "--new", "X")
+            #expect(missing.status == 2 && missing.error.contains("cannot read"), "\(missing.error)")
+            let neither = try await trip.run("import", "splitwise", file.path)
+            #expect(neither.status != 0 && neither.error.contains("--group NAME or --new NAME"), "\(neither.error)")
+        }
+    }
+}

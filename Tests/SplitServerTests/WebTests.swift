@@ -801,6 +801,58 @@ struct WebTests {
         }
     }
 
+    @Test("import from Splitwise on the web: check shows who is who and what it brings, Import writes it; a bad line is shown, a member is refused")
+    func importByPage() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let csv = """
+                Date,Description,Category,Cost,Currency,Aki,Ben,Chen
+                2026-05-01,Izakaya,Dining out,3000,JPY,2000,-1000,-1000
+                2026-05-02,Total balance, , ,JPY,2000,-1000,-1000
+                """
+            let path = "/groups/\(setup.groupID)/import"
+            let page = try await setup.aki.get(path)
+            #expect(page.status == .ok && page.text.contains("name=\"file\""), "\(page.status)")
+            let settings = try await setup.aki.get("/groups/\(setup.groupID)/settings")
+            #expect(settings.text.contains("href=\"\(path)\""))
+
+            // act: check, then import
+            let checked = try await setup.aki.post(path, [("file", csv), ("intent", "check")])
+            #expect(checked.status == .ok, "\(checked.text.prefix(1500))")
+            #expect(checked.text.contains("<strong>1</strong> expense(s)"), "\(checked.text.prefix(3000))")
+            #expect(checked.text.contains("The total-balance lines (JPY) match"))
+            #expect(checked.text.contains("Ben (same name)") && checked.text.contains("Chen"))
+            #expect(try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
+                .list("expenses").count == 1)  // only the setup's Ramen
+            let imported = try await setup.aki.post(path, [("file", csv), ("intent", "import"), ("map_2", "new")])
+
+            // validate
+            #expect(imported.status == .seeOther, "\(imported.text.prefix(1500))")
+            #expect(imported.headers[.location]?.contains("done=imported") == true)
+            let expenses = try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
+            #expect(expenses.list("expenses").contains { $0.string("description") == "Izakaya" })
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            #expect(members.list("members").contains { $0.string("name") == "Chen" })
+
+            // A bad line is shown on the page with its line and column; Ben (a member) may not import.
+            let bad = try await setup.aki.post(
+                path, [("file", csv.replacingOccurrences(of: "3000,JPY", with: "30.5,JPY")), ("intent", "check")])
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.text.contains("line 2, column “Cost”"), "\(bad.text.prefix(2000))")
+            let refused = try await setup.ben.post(path, [("file", csv), ("intent", "import")])
+            #expect(refused.status == .forbidden, "\(refused.status)")
+
+            // A new group from My groups.
+            let groups = try await setup.aki.get("/groups")
+            #expect(groups.text.contains("href=\"/import\""))
+            let created = try await setup.aki.post(
+                "/import", [("name", "From Splitwise"), ("file", csv), ("intent", "import"), ("map_0", "me")])
+            #expect(created.status == .seeOther, "\(created.text.prefix(1500))")
+            let mine = try await api.call(.get, "/api/groups", token: setup.aki.token)
+            #expect(mine.list("groups").contains { $0.string("name") == "From Splitwise" })
+        }
+    }
+
     @Test("settle-up offers everything in the home currency first, with its rate, when every currency has one")
     func settleInHome() async throws {
         try await TestApp.with(.sqlite) { api in

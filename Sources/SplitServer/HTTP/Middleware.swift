@@ -157,7 +157,7 @@ struct RequestBodyMiddleware: RouterMiddleware {
         let path = request.uri.path
         // An import's body is a whole exported file (issue 18): larger, and CSV.
         let isImport = Self.isImport(path)
-        let limit = isImport ? max(maxBodyBytes, ImportUseCases.maximumBytes) : maxBodyBytes
+        let limit = max(maxBodyBytes, Self.importLimit(path) ?? 0)
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw HTTPError(.contentTooLarge)
         }
@@ -190,6 +190,18 @@ extension RequestBodyMiddleware {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         return path == "/api/imports"
             || (parts.count == 5 && parts[1] == "api" && parts[2] == "groups" && parts[4] == "imports")
+    }
+
+    /// The body an import may send: the file itself on the API; on the web's import pages
+    /// (`/import`, `/groups/{id}/import`) the file's text URL-encoded in a form, which can take
+    /// up to three bytes for one. Nil for every other path.
+    static func importLimit(_ path: String) -> Int? {
+        if isImport(path) { return ImportUseCases.maximumBytes }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if path == "/import" || (parts.count == 4 && parts[1] == "groups" && parts[3] == "import") {
+            return ImportUseCases.maximumBytes * 3
+        }
+        return nil
     }
 }
 

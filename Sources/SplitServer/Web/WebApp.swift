@@ -110,6 +110,7 @@ struct WebApp: Sendable {
         "webhook-saved": "Saved.",
         "webhook-ping": "Test delivery queued: it shows below once sent.",
         "webhook-deleted": "Webhook deleted.",
+        "imported": "Imported: the expenses, transfers and balances below include it.",
     ]
 
     /// After a successful POST: to the page that shows the result, saying what was done.
@@ -318,7 +319,8 @@ struct WebMiddleware: RouterMiddleware {
                 case .get, .head:
                     break
                 case .post:
-                    let body = try await request.body.collect(upTo: app.maxBodyBytes)
+                    let limit = max(app.maxBodyBytes, RequestBodyMiddleware.importLimit(request.uri.path) ?? 0)
+                    let body = try await request.body.collect(upTo: limit)
                     web.form = WebForm(urlEncoded: String(buffer: body))
                     guard let sent = web.form["_csrf"], WebRequest.constantTimeEqual(sent, csrf) else {
                         context.logger.info(

@@ -138,5 +138,13 @@ extension WebApp {
         pages.get("/groups/:groupId/webhooks/:webhookId") { request, context in
             try await self.webhookLogPage(request, context: context)
         }
+        pages.get("/import") { request, context in try await self.importPage(request, context: context) }
+        pages.post("/import") { request, context in try await self.importFile(request, context: context) }
+        pages.get("/groups/:groupId/import") { request, context in
+            try await self.importPage(request, context: context)
+        }
+        pages.post("/groups/:groupId/import") { request, context in
+            try await self.importFile(request, context: context)
+        }
     }
 }

@@ -276,3 +276,14 @@ document.querySelectorAll("[data-share]").forEach(function (button) {
 document.querySelectorAll("[data-browser-time-zone]").forEach(function (field) {
   try { field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { /* stays UTC */ }
 });
+
+// The import page: the chosen file's text goes into the form's text box (read here, in the
+// browser), so the page works without uploads; without this script, the text is pasted.
+document.querySelectorAll("[data-file-picker] input[type=file]").forEach(function (picker) {
+  const text = document.getElementById("file");
+  picker.addEventListener("change", function () {
+    const file = picker.files && picker.files[0];
+    if (!file || !text) return;
+    file.text().then(function (content) { text.value = content; });
+  });
+});

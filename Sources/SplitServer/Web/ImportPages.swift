@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import SplitAPI
+import SplitApp
+import SplitCore
+import SplitStore
+
+/// Moving in from Splitwise on the web (issue 18): choose the export (the page's script reads the
+/// file into the text box; without script, paste its text), check it (a dry run: who each name
+/// is, what it moves, the footers checked, the lines skipped), then import. Into a new group from
+/// My groups, or into a group from its Settings (owner and admins).
+extension WebApp {
+    struct ImportBody: Sendable {
+        struct Choice: Sendable {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
+        struct Name: Sendable {
+            let index: Int
+            let name: String
+            let choices: [Choice]
+        }
+        struct Balance: Sendable {
+            let name: String
+            let amount: String
+            let owed: Bool
+        }
+        struct Skipped: Sendable {
+            let line: Int
+            let reason: String
+        }
+        let action: String
+        /// The group imported into; nil for a new group.
+        let groupID: String?
+        let groupName: String
+        let newName: String
+        let csv: String
+        let checked: Bool
+        let expenses: Int
+        let settlements: Int
+        let names: [Name]
+        let balances: [Balance]
+        let footers: String
+        let newCategories: String
+        let skipped: [Skipped]
+        let errors: [String: String]
+    }
+
+    var importUseCases: ImportUseCases { api.importUseCases }
+
+    func importPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await renderImport(groupID: context.parameters.get("groupId"), form: nil, report: nil, errors: [:])
+    }
+
+    /// `intent=check`: a dry run shown on the page; `intent=import`: the import, then the group.
+    func importFile(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = context.parameters.get("groupId")
+        let form = try WebRequest.get().form
+        let text = form["file"] ?? ""
+        do {
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw AppError.invalid(field: "file", message: "Choose the exported .csv file, or paste its text.")
+            }
+            let data = Data(text.utf8)
+            // The names as the file has them, in order: map_<n> says who the n-th one is.
+            let names = (try? SplitwiseFile.read(data))?.names ?? []
+            var mapping: [String: String] = [:]
+            for (index, name) in names.enumerated() {
+                if let choice = form["map_\(index)"], !choice.isEmpty, choice != "auto" { mapping[name] = choice }
+            }
+            let target: ImportTarget =
+                if let groupID { .group(try APIHandler.id(groupID, "group")) } else {
+                    .newGroup(name: form["name"] ?? "", timeZone: form["timeZone"].flatMap { $0.isEmpty ? nil : $0 })
+                }
+            let confirmed = form["intent"] == "import"
+            let report = try await importUseCases.importSplitwise(
+                data, into: target, mapping: mapping, dryRun: !confirmed, force: form["force"] == "1",
+                caller: try caller(), origin: try origin())
+            if confirmed { return Self.redirect("/groups/\(report.group.id.text)", done: "imported") }
+            return try await renderImport(groupID: groupID, form: form, report: report, errors: [:])
+        } catch {
+            let errors = try Self.formErrors(error, shown: ["file", "name", "map"])
+            return try await renderImport(groupID: groupID, form: form, report: nil, errors: errors)
+        }
+    }
+
+    private func renderImport(
+        groupID: String?, form: WebForm?, report: ImportReport?, errors: [String: String]
+    ) async throws -> Response {
+        var nav: GroupNav?
+        var groupName = ""
+        var members: [(id: String, name: String)] = []
+        var myName = try caller().user.displayName
+        if let groupID {
+            let scope = try await scope(groupID)
+            nav = scope.nav("settings", live: false)
+            groupName = scope.group.name
+            members = scope.members.filter(\.active).map { ($0.id, $0.name) }
+            if let me = scope.members.first(where: { $0.id == scope.group.myMemberId }) { myName = me.name }
+        }
+        let names: [ImportBody.Name] = (report?.members ?? []).enumerated().map { index, mapping in
+            let chosen = form?["map_\(index)"] ?? "auto"
+            var choices: [ImportBody.Choice] = [
+                .init(
+                    value: "auto",
+                    label: mapping.kind == .new ? "A new member" : "\(mapping.memberName) (same name)",
+                    selected: chosen == "auto"),
+                .init(value: "me", label: "Me (\(myName))", selected: chosen == "me"),
+            ]
+            // "A new member" is offered once: it is what the name comes to by itself, or a choice.
+            if mapping.kind != .new || chosen != "auto" && chosen != "new" {
+                choices.append(.init(value: "new", label: "A new member", selected: chosen == "new"))
+            }
+            choices += members.map { .init(value: $0.id, label: $0.name, selected: chosen == $0.id) }
+            return .init(index: index, name: mapping.name, choices: choices)
+        }
+        let balances: [ImportBody.Balance] = (report?.balances ?? []).filter { $0.net != 0 }.compactMap { balance in
+            guard let currency = try? Currency(code: balance.currency) else { return nil }
+            let money = WebFormat.money(Money(minorUnits: abs(balance.net), currency: currency).decimalString, currency.code)
+            return .init(
+                name: balance.name, amount: balance.net > 0 ? "is owed \(money)" : "owes \(money)", owed: balance.net > 0)
+        }
+        let body = ImportBody(
+            action: groupID.map { "/groups/\($0)/import" } ?? "/import", groupID: groupID, groupName: groupName,
+            newName: form?["name"] ?? "", csv: form?["file"] ?? "", checked: report != nil,
+            expenses: report?.expenses ?? 0, settlements: report?.settlements ?? 0, names: names,
+            balances: balances,
+            footers: report.map {
+                $0.footersChecked.isEmpty
+                    ? "The file has no total-balance lines to check."
+                    : "The total-balance lines (\($0.footersChecked.joined(separator: ", "))) match, to the cent."
+            } ?? "",
+            newCategories: report?.newCategories.joined(separator: ", ") ?? "",
+            skipped: (report?.skipped ?? []).map { .init(line: $0.line, reason: $0.reason) }, errors: errors)
+        return try await render(
+            "import", title: groupID == nil ? "Import from Splitwise" : "Import · \(groupName)", body: body, nav: nav,
+            errors: errors, errorOrder: ["name", "file", "map"],
+            status: errors.isEmpty ? nil : .unprocessableContent)
+    }
+}

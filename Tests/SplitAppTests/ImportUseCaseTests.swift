@@ -78,6 +78,24 @@ struct ImportUseCaseTests {
         }
     }
 
+    @Test("2,000 generated rows (several currencies, refunds, payments) and a file with no rows import exactly", arguments: TestDatabases.all)
+    func largeAndEmpty(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let written = SplitwiseFilePropertyTests.write(seed: 2026, rows: 2_000)
+            let report = try await Self.imports(trip).importSplitwise(
+                Data(written.text.utf8), into: .newGroup(name: "Big", timeZone: nil), mapping: [:], dryRun: false,
+                force: false, caller: trip.bo, origin: trip.origin)
+            #expect(report.expenses + report.settlements >= written.rows && written.rows > 1_500)
+            let stored = try await Self.balances(trip, groupID: report.group.id, caller: trip.bo)
+            #expect(stored == written.balances)
+
+            let empty = try await Self.imports(trip).importSplitwise(
+                Data("Date,Description,Category,Cost,Currency,A,B\n".utf8), into: .newGroup(name: "Empty", timeZone: nil),
+                mapping: [:], dryRun: false, force: false, caller: trip.bo, origin: trip.origin)
+            #expect(empty.expenses == 0 && empty.settlements == 0)
+        }
+    }
+
     @Test("a payment to two, a multi-payer row, a refund and Splitwise's categories come in as they were")
     func rowsByKind() async throws {
         try await Trip.with(.sqlite) { trip in

@@ -78,7 +78,8 @@ public struct SplitwiseFile: Sendable {
                 message: "no header: Splitwise's export starts with Date, Description, Category, Cost, Currency and one column per member")
         }
         let header = content[headerIndex]
-        let names = header.fields.dropFirst(5).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        // A name is kept on one line, as a member's name must be (a line break becomes a space).
+        let names = header.fields.dropFirst(5).map { Self.oneLine($0) }
         var seen = Set<String>()
         for (index, name) in names.enumerated() {
             guard !name.isEmpty else {
@@ -142,15 +143,20 @@ public struct SplitwiseFile: Sendable {
     /// A description as we keep one: one line, at most 200 characters (a longer one is cut with
     /// "…"), never empty.
     static func description(_ text: String) -> String {
-        let oneLine = String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
-        ).trimmingCharacters(in: .whitespaces)
+        let oneLine = Self.oneLine(text)
         guard !oneLine.isEmpty else { return "(no description)" }
         guard oneLine.unicodeScalars.count > 200 else { return oneLine }
         var cut = String.UnicodeScalarView(oneLine.unicodeScalars.prefix(199))
         cut.append("…")
         return String(cut)
+    }
+
+    /// Text on one line: control characters (line breaks, tabs) become spaces; trimmed.
+    static func oneLine(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
+        ).trimmingCharacters(in: .whitespaces)
     }
 
     private static func currency(_ text: String, line: Int) throws(ImportProblem) -> Currency {

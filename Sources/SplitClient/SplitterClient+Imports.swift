@@ -90,3 +90,31 @@ extension SplitterClient {
             skipped: result.skipped.map { .init(line: $0.line, reason: $0.reason) })
     }
 }
+
+/// A group's spreadsheet layouts.
+public enum ExportLayout: String, Sendable, CaseIterable {
+    /// Splitwise's own layout, which `importSplitwise` reads back to the same balances.
+    case splitwiseCSV = "splitwise-csv"
+    /// One row per member of each expense or transfer, then each member's balance.
+    case csv
+}
+
+extension SplitterClient {
+    /// The group as a file (any member may export), and the name the server suggests for it.
+    public func exportGroup(groupID: String, layout: ExportLayout) async throws -> (filename: String?, data: Data) {
+        let output = try await send {
+            try await api.exportGroup(
+                path: .init(groupId: groupID),
+                query: .init(format: layout == .csv ? .csv : .splitwiseCsv))
+        }
+        switch output {
+        case .ok(let ok):
+            let filename = ok.headers.contentDisposition.flatMap { header -> String? in
+                guard let start = header.range(of: "filename=\"") else { return nil }
+                return header[start.upperBound...].split(separator: "\"").first.map(String.init)
+            }
+            return (filename, try await Data(collecting: try ok.body.csv, upTo: 200 << 20))
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+}

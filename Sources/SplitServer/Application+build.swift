@@ -53,6 +53,7 @@ public func buildApplication(
             database: database, allowPrivate: configuration.webhookAllowPrivate, now: now),
         mailUseCases: MailUseCases(database: database, now: now),
         importUseCases: ImportUseCases(database: database, now: now, makeInviteCode: InviteCode.generate),
+        exportUseCases: ExportUseCases(database: database, now: now),
         configuration: configuration, now: now)
 
     // Background work queued by writes (mail, webhook deliveries), run by the JobRunner below.

@@ -132,3 +132,43 @@ enum Progress {
         bytes < 1 << 20 ? "\(max(1, bytes / 1024)) KB" : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
     }
 }
+
+/// `splitter export GROUP`: the group as a spreadsheet (issue 18).
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a group out as a spreadsheet: Splitwise's layout (the default) or one row per share.",
+        discussion: """
+            splitwise-csv is Splitwise's own layout, with a "Total balance" line per
+            currency; `splitter import splitwise` (or Splitwise) reads it back to the
+            same balances. csv has one row per member of each expense or transfer.
+
+              splitter export Japan > japan.csv
+              splitter export Japan --format csv --output japan-shares.csv
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Group name or id.") var group: String
+    @Option(help: "splitwise-csv or csv.") var format: String = "splitwise-csv"
+    @Option(help: "Write to this file instead of standard output.") var output: String?
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            guard let layout = ExportLayout(rawValue: format) else {
+                throw CLIError(message: "--format is splitwise-csv or csv.", code: 2)
+            }
+            let client = try options.client()
+            let found = try await resolveGroup(client, group)
+            let file = try await client.exportGroup(groupID: found.id, layout: layout)
+            if let output {
+                do {
+                    try file.data.write(to: URL(fileURLWithPath: output))
+                } catch {
+                    throw CLIError(message: "cannot write \(output): \(error.localizedDescription)", code: 2)
+                }
+                FileHandle.standardError.write(Data("Wrote \(found.name) to \(output) (\(Progress.size(file.data.count))).\n".utf8))
+            } else {
+                FileHandle.standardOutput.write(file.data)
+            }
+        }
+    }
+}

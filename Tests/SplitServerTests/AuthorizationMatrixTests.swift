@@ -55,6 +55,9 @@ struct AuthorizationMatrixTests {
 
     static let groupRoutes: [Route] = [
         Route(
+            name: "export the group", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/export?format=csv" },
+            expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
             name: "import a Splitwise file into the group", method: .post,
             path: { f, _ in "/api/groups/\(f.groupID)/imports?format=splitwise" },
             body: { _, caller in

@@ -61,6 +61,17 @@ struct ImportAPITests {
             #expect(expenses.contains { $0.string("description") == "Ramen, \"the good one\"" })
             let activity = try await api.call(.get, "/api/groups/\(groupID)/activity", token: aki)
             #expect(activity.text.contains("import.completed"), "\(activity.text.prefix(800))")
+
+            // Exported in Splitwise's layout: its total line is the group's balances.
+            let exported = try await api.call(.get, "/api/groups/\(groupID)/export?format=splitwise-csv", token: aki)
+            #expect(exported.status == .ok)
+            #expect(exported.headers[.contentType]?.hasPrefix("text/csv") == true)
+            #expect(exported.headers[.contentDisposition]?.contains("-splitwise.csv") == true)
+            #expect(exported.text.contains("Total balance, , ,JPY,"), "\(exported.text)")
+            let flat = try await api.call(.get, "/api/groups/\(groupID)/export?format=csv", token: aki)
+            #expect(flat.status == .ok && flat.text.hasPrefix("Date,Type,Description"))
+            let unknown = try await api.call(.get, "/api/groups/\(groupID)/export?format=xlsx", token: aki)
+            #expect(unknown.status == .badRequest || unknown.status == .unprocessableContent, "\(unknown.status)")
         }
     }
 

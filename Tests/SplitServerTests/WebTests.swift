@@ -842,6 +842,13 @@ struct WebTests {
             let refused = try await setup.ben.post(path, [("file", csv), ("intent", "import")])
             #expect(refused.status == .forbidden, "\(refused.status)")
 
+            // Any member downloads the group from Settings.
+            let settingsPage = try await setup.ben.get("/groups/\(setup.groupID)/settings")
+            #expect(settingsPage.text.contains("export?format=splitwise-csv"))
+            let download = try await setup.ben.get("/groups/\(setup.groupID)/export?format=splitwise-csv")
+            #expect(download.status == .ok && download.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+            #expect(download.text.contains("Izakaya"))
+
             // A new group from My groups.
             let groups = try await setup.aki.get("/groups")
             #expect(groups.text.contains("href=\"/import\""))

@@ -48,6 +48,16 @@ struct ImportCommandTests {
             let list = try await trip.json("expense", "list", "Japan") as? [[String: Any]]
             #expect(list?.isEmpty == true)
 
+            // Exported and imported again: the same balances in a third group.
+            let exported = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID()).csv")
+            defer { try? FileManager.default.removeItem(at: exported) }
+            let export = try await trip.run("export", "From Splitwise", "--output", exported.path)
+            #expect(export.status == 0 && export.error.contains("Wrote From Splitwise"), "\(export.error)")
+            let back = try await trip.run("import", "splitwise", exported.path, "--new", "Round trip")
+            #expect(back.status == 0 && back.output.contains("Total-balance lines checked: JPY (all match)."), "\(back.output)\(back.error)")
+            let stdout = try await trip.run("export", "From Splitwise", "--format", "csv")
+            #expect(stdout.output.hasPrefix("Date,Type,Description"), "\(stdout.output)")
+
             // Into Japan for real, then again: refused without --force.
             #expect(try await trip.run("import", "splitwise", file.path, "--group", "Japan", "--map", "Chen=Cho").status == 0)
             let again = try await trip.run("import", "splitwise", file.path, "--group", "Japan")

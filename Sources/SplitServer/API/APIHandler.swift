@@ -23,6 +23,7 @@ struct APIHandler: APIProtocol {
     let webhookUseCases: WebhookUseCases
     let mailUseCases: MailUseCases
     let importUseCases: ImportUseCases
+    let exportUseCases: ExportUseCases
     let configuration: ServerConfiguration
     let now: @Sendable () -> Int64
 

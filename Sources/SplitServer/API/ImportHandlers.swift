@@ -80,3 +80,21 @@ extension Components.Schemas.ImportResult {
             skipped: report.skipped.map { .init(line: $0.line, reason: $0.reason) })
     }
 }
+
+/// Exports (issue 18): the group as a spreadsheet file.
+extension APIHandler {
+    func exportGroup(_ input: Operations.ExportGroup.Input) async throws -> Operations.ExportGroup.Output {
+        let caller = try await authenticate()
+        let format: ExportFormat =
+            switch input.query.format {
+            case .splitwiseCsv: .splitwiseCSV
+            case .csv: .csv
+            }
+        let file = try await exportUseCases.export(
+            try Self.id(input.path.groupId, "group"), format: format, caller: caller)
+        return .ok(
+            .init(
+                headers: .init(contentDisposition: "attachment; filename=\"\(file.filename)\""),
+                body: .csv(HTTPBody(file.data))))
+    }
+}

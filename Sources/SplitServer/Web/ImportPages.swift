@@ -139,3 +139,22 @@ extension WebApp {
             status: errors.isEmpty ? nil : .unprocessableContent)
     }
 }
+
+extension WebApp {
+    /// A group's file, downloaded from Settings by any member (the API's export, with the
+    /// page's session).
+    func exportFile(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try APIHandler.id(try context.parameters.require("groupId"), "group")
+        guard let format = request.uri.queryParameters["format"].flatMap({ ExportFormat(rawValue: String($0)) }) else {
+            throw AppError.invalid(field: "format", message: "Choose splitwise-csv or csv.")
+        }
+        let file = try await api.exportUseCases.export(groupID, format: format, caller: try caller())
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: file.contentType, .contentDisposition: "attachment; filename=\"\(file.filename)\"",
+                .cacheControl: "no-store",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+    }
+}

@@ -146,5 +146,8 @@ extension WebApp {
         pages.post("/groups/:groupId/import") { request, context in
             try await self.importFile(request, context: context)
         }
+        pages.get("/groups/:groupId/export") { request, context in
+            try await self.exportFile(request, context: context)
+        }
     }
 }

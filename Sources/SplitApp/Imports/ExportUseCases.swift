@@ -1,0 +1,201 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// The spreadsheet layouts a group is exported in (issue 18: moving out loses nothing).
+public enum ExportFormat: String, Sendable, CaseIterable {
+    /// Splitwise's own layout (a row per expense or transfer, each member's paid − owed, a
+    /// "Total balance" line per currency), so people can go back, and our import reads it.
+    case splitwiseCSV = "splitwise-csv"
+    /// One row per member per expense or transfer, for spreadsheets; each member's total per
+    /// currency at the end.
+    case csv
+}
+
+/// A group written out as a file.
+public struct ExportedFile: Sendable {
+    public let filename: String
+    public let contentType: String
+    public let data: Data
+}
+
+/// Exports of a group, for any of its members (viewers too): everything live — expenses with
+/// their payers and shares, transfers — and the balances the ledger holds, which the file's
+/// total lines are (a test imports the file back and compares).
+public struct ExportUseCases: Sendable {
+    let access: GroupAccess
+    let groups: GroupStore
+    let expenses: ExpenseStore
+    let settlements: SettlementStore
+    let categories: CategoryStore
+    let balances: BalanceStore
+    let now: @Sendable () -> Int64
+
+    public init(database: Database, now: @escaping @Sendable () -> Int64) {
+        groups = GroupStore(database: database)
+        access = GroupAccess(groups: groups)
+        expenses = ExpenseStore(database: database)
+        settlements = SettlementStore(database: database)
+        categories = CategoryStore(database: database)
+        balances = BalanceStore(database: database)
+        self.now = now
+    }
+
+    public func export(_ groupID: UUID, format: ExportFormat, caller: Caller) async throws -> ExportedFile {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let members = try await groups.members(groupID: group.id).sorted { ($0.createdAt, $0.id.text) < ($1.createdAt, $1.id.text) }
+        let names = Self.columnNames(members)
+        let categoryNames = Dictionary(
+            uniqueKeysWithValues: try await categories.allCategories(groupID: group.id).map { ($0.id, $0.name) })
+        let lines = try await Self.lines(
+            expenses: try await expenses.liveExpenses(groupID: group.id),
+            settlements: try await settlements.settlements(groupID: group.id, includeDeleted: false),
+            names: names, categoryNames: categoryNames)
+        let nets = try await balances.balances(groupID: group.id)
+        let today = UTCTimestamp.format(Date(timeIntervalSince1970: Double(now()) / 1000)).map { String($0.prefix(10)) }
+            ?? "1970-01-01"
+        let text: String
+        switch format {
+        case .splitwiseCSV:
+            text = Self.splitwise(lines: lines, members: members, names: names, nets: nets, date: today)
+        case .csv:
+            text = Self.flat(lines: lines, members: members, names: names, nets: nets)
+        }
+        let stem = group.name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }
+        return ExportedFile(
+            filename: String(stem).split(separator: "-").joined(separator: "-") + "-\(today)"
+                + (format == .splitwiseCSV ? "-splitwise" : "") + ".csv",
+            contentType: "text/csv; charset=utf-8", data: Data(text.utf8))
+    }
+
+    /// An expense or a transfer as the files show it: each member's paid − owed (or sent −
+    /// received), in the row's currency.
+    struct Line {
+        let date: String
+        let createdAt: Int64
+        let description: String
+        let category: String
+        let cost: Money
+        let cells: [UUID: Int64]
+        let paid: [UUID: Int64]
+        let owed: [UUID: Int64]
+        let isTransfer: Bool
+    }
+
+    static func lines(
+        expenses: [ExpenseRecord], settlements: [SettlementRecord], names: [UUID: String], categoryNames: [UUID: String]
+    ) async throws -> [Line] {
+        var lines: [Line] = []
+        for expense in expenses {
+            var paid: [UUID: Int64] = [:]
+            var owed: [UUID: Int64] = [:]
+            for payer in expense.payers { paid[payer.memberID, default: 0] += payer.amount }
+            for share in expense.liveShares { owed[share.memberID, default: 0] += share.amount }
+            var cells: [UUID: Int64] = [:]
+            for (member, amount) in paid { cells[member, default: 0] += amount }
+            for (member, amount) in owed { cells[member, default: 0] -= amount }
+            lines.append(
+                Line(
+                    date: expense.expenseDate, createdAt: expense.createdAt, description: expense.description,
+                    category: categoryNames[expense.categoryID] ?? "General",
+                    cost: Money(minorUnits: expense.amount, currency: try Currency(code: expense.currency)),
+                    cells: cells, paid: paid, owed: owed, isTransfer: false))
+        }
+        for settlement in settlements {
+            let from = names[settlement.fromMemberID] ?? "?"
+            let to = names[settlement.toMemberID] ?? "?"
+            lines.append(
+                Line(
+                    date: settlement.date, createdAt: settlement.createdAt,
+                    description: settlement.note.isEmpty ? "\(from) paid \(to)" : settlement.note, category: "Payment",
+                    cost: Money(minorUnits: settlement.amount, currency: try Currency(code: settlement.currency)),
+                    cells: [settlement.fromMemberID: settlement.amount, settlement.toMemberID: -settlement.amount],
+                    paid: [settlement.fromMemberID: settlement.amount], owed: [settlement.toMemberID: settlement.amount],
+                    isTransfer: true))
+        }
+        return lines.sorted { ($0.date, $0.createdAt) < ($1.date, $1.createdAt) }
+    }
+
+    /// Each member's column name: their name, made unique (Splitwise's layout, and our import,
+    /// need one column per member).
+    static func columnNames(_ members: [MemberRecord]) -> [UUID: String] {
+        var used: [String: Int] = [:]
+        var names: [UUID: String] = [:]
+        for member in members {
+            let count = used[member.name.lowercased(), default: 0] + 1
+            used[member.name.lowercased()] = count
+            names[member.id] = count == 1 ? member.name : "\(member.name) (\(count))"
+        }
+        return names
+    }
+
+    static func splitwise(
+        lines: [Line], members: [MemberRecord], names: [UUID: String], nets: [BalanceRecord], date: String
+    ) -> String {
+        var text = CSVText.row(["Date", "Description", "Category", "Cost", "Currency"] + members.map { names[$0.id]! })
+        text += "\n"
+        for line in lines {
+            text += CSVText.row(
+                [line.date, line.description, line.category, line.cost.decimalString, line.cost.currency.code]
+                    + members.map {
+                        Money(minorUnits: line.cells[$0.id] ?? 0, currency: line.cost.currency).decimalString
+                    })
+        }
+        text += "\n"
+        for code in Set(nets.map(\.currency)).sorted() {
+            guard let currency = try? Currency(code: code) else { continue }
+            text += CSVText.row(
+                [date, "Total balance", " ", " ", code]
+                    + members.map { member in
+                        Money(
+                            minorUnits: nets.first { $0.currency == code && $0.memberID == member.id }?.net ?? 0,
+                            currency: currency
+                        ).decimalString
+                    })
+        }
+        return text
+    }
+
+    static func flat(lines: [Line], members: [MemberRecord], names: [UUID: String], nets: [BalanceRecord]) -> String {
+        var text = CSVText.row(
+            ["Date", "Type", "Description", "Category", "Currency", "Total", "Member", "Paid", "Owed", "Net"])
+        for line in lines {
+            let money = { (minor: Int64) in Money(minorUnits: minor, currency: line.cost.currency).decimalString }
+            for member in members where line.cells[member.id] != nil || line.owed[member.id] != nil {
+                let paid = line.paid[member.id] ?? 0
+                let owed = line.owed[member.id] ?? 0
+                text += CSVText.row(
+                    [
+                        line.date, line.isTransfer ? "transfer" : (line.cost.minorUnits < 0 ? "refund" : "expense"),
+                        line.description, line.category, line.cost.currency.code, money(line.cost.minorUnits),
+                        names[member.id]!, money(paid), money(owed), money(paid - owed),
+                    ])
+            }
+        }
+        for net in nets.sorted(by: { ($0.currency, names[$0.memberID] ?? "") < ($1.currency, names[$1.memberID] ?? "") }) {
+            guard let currency = try? Currency(code: net.currency) else { continue }
+            text += CSVText.row(
+                ["", "balance", "Total balance", "", net.currency, "", names[net.memberID] ?? "?", "", "",
+                 Money(minorUnits: net.net, currency: currency).decimalString])
+        }
+        return text
+    }
+}
+
+/// RFC 4180 text: a field is quoted when it holds a comma, a quote or a line break (a quote
+/// doubled); a formula's first character is kept from spreadsheets by a leading apostrophe.
+enum CSVText {
+    static func row(_ fields: [String]) -> String {
+        fields.map(field).joined(separator: ",") + "\n"
+    }
+
+    static func field(_ text: String) -> String {
+        var value = text
+        // Text starting like a formula (=, +, -, @) would run in a spreadsheet; numbers stay numbers.
+        if let first = value.first, "=+@".contains(first) || (first == "-" && Double(value) == nil) {
+            value = "'" + value
+        }
+        guard value.contains(where: { ",\"\n\r".contains($0) }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

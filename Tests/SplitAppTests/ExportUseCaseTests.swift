@@ -1,0 +1,100 @@
+import Foundation
+import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// Moving out (issue 18): a group exported in Splitwise's layout reads back, through our own
+/// import, to the same balances; its total lines are the group's balances.
+@Suite("Exports: Splitwise's layout and a flat sheet")
+struct ExportUseCaseTests {
+    @Test(
+        "export → import into a new group → the same balances, every split mode, a refund, several payers, a transfer, two currencies",
+        arguments: TestDatabases.all)
+    func roundTrip(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: a group's history in two currencies
+            _ = try await trip.create(trip.ramen("1000"))
+            _ = try await trip.create(
+                EnteredExpense(
+                    description: "=HYPERLINK(\"x\"), hotel", amount: "30000", currency: "JPY", expenseDate: "2026-05-02",
+                    paidBy: [
+                        EnteredAmount(memberId: trip.akiMember.description, value: "20000"),
+                        EnteredAmount(memberId: trip.boMember.description, value: "10000"),
+                    ],
+                    split: EnteredSplit(
+                        mode: .shares,
+                        shares: [
+                            .init(memberId: trip.akiMember.description, shares: "2"),
+                            .init(memberId: trip.deeMember.description, shares: "1"),
+                        ])))
+            _ = try await trip.create(
+                EnteredExpense(
+                    description: "Deposit back", amount: "-45.50", currency: "MYR", expenseDate: "2026-05-03",
+                    paidByMemberId: trip.boMember.description,
+                    split: EnteredSplit(
+                        mode: .equal, memberIds: [trip.akiMember, trip.boMember, trip.deeMember].map(\.description))))
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            _ = try await ledger.recordSettlement(
+                EnteredSettlement(
+                    fromMemberId: trip.deeMember.description, toMemberId: trip.akiMember.description, amount: "500",
+                    currency: "JPY"),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin, idempotency: nil,
+                render: { _ in StoredResponse(status: 201, body: Data()) })
+            let before = try await ImportUseCaseTests.balances(trip, groupID: trip.groupID, caller: trip.aki)
+
+            // act
+            let exports = ExportUseCases(database: trip.database, now: { milliseconds() })
+            let file = try await exports.export(trip.groupID, format: .splitwiseCSV, caller: trip.vic)
+            let report = try await ImportUseCaseTests.imports(trip).importSplitwise(
+                file.data, into: .newGroup(name: "Back again", timeZone: nil), mapping: [:], dryRun: false, force: false,
+                caller: trip.bo, origin: trip.origin)
+
+            // validate: both total lines checked, and the new group's balances are the old one's
+            #expect(report.footersChecked == ["JPY", "MYR"])
+            #expect(report.expenses == 3 && report.settlements == 1)
+            let after = try await ImportUseCaseTests.balances(trip, groupID: report.group.id, caller: trip.bo)
+            #expect(after == before, "\(String(decoding: file.data, as: UTF8.self))")
+            let text = String(decoding: file.data, as: UTF8.self)
+            let header = text.split(separator: "\n").first.map { $0.split(separator: ",").map(String.init) } ?? []
+            #expect(header.prefix(5) == ["Date", "Description", "Category", "Cost", "Currency"])
+            #expect(Set(header.dropFirst(5)) == ["Aki", "Bo", "Vic", "Dee"], "\(text)")
+            #expect(text.contains("\"'=HYPERLINK(\"\"x\"\"), hotel\""), "a formula is kept from running: \(text)")
+            #expect(text.contains(",Payment,500,JPY,"))
+            #expect(file.filename.hasSuffix("-splitwise.csv") && file.filename.hasPrefix("Japan-"))
+
+            // The flat sheet: a row per member of each line, and each member's balance at the end.
+            let flat = String(decoding: try await exports.export(trip.groupID, format: .csv, caller: trip.aki).data, as: UTF8.self)
+            #expect(flat.hasPrefix("Date,Type,Description,Category,Currency,Total,Member,Paid,Owed,Net\n"))
+            // Bo received 45.50 and his third of it is 15.16 or 15.17 (the tie-break decides).
+            #expect(
+                flat.contains(",refund,Deposit back,Other,MYR,-45.50,Bo,-45.50,-15.16,-30.34")
+                    || flat.contains(",refund,Deposit back,Other,MYR,-45.50,Bo,-45.50,-15.17,-30.33"), "\(flat)")
+            let totals = flat.split(separator: "\n").filter { $0.hasPrefix(",balance,") }
+            #expect(totals.count == before.count, "\(flat)")
+            await #expect(throws: AppError.notFound("group")) {
+                try await exports.export(trip.groupID, format: .csv, caller: trip.stranger)
+            }
+        }
+    }
+
+    @Test("a real Splitwise export, imported and exported again, carries the same total lines")
+    func realExportRoundTrip() async throws {
+        try await Trip.with(.sqlite) { trip in
+            let original = try ImportUseCaseTests.fixture("partage-elm-eur-gbp.csv")
+            let first = try await ImportUseCaseTests.imports(trip).importSplitwise(
+                original, into: .newGroup(name: "Partage", timeZone: nil), mapping: [:], dryRun: false, force: false,
+                caller: trip.bo, origin: trip.origin)
+            let exported = try await ExportUseCases(database: trip.database, now: { milliseconds() })
+                .export(first.group.id, format: .splitwiseCSV, caller: trip.bo)
+            let again = try await ImportUseCaseTests.imports(trip).importSplitwise(
+                exported.data, into: .newGroup(name: "Partage again", timeZone: nil), mapping: [:], dryRun: false,
+                force: false, caller: trip.bo, origin: trip.origin)
+            #expect(again.expenses == first.expenses && again.settlements == first.settlements)
+            let a = try await ImportUseCaseTests.balances(trip, groupID: first.group.id, caller: trip.bo)
+            let b = try await ImportUseCaseTests.balances(trip, groupID: again.group.id, caller: trip.bo)
+            #expect(a == b)
+        }
+    }
+}

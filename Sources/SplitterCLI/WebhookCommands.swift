@@ -84,11 +84,9 @@ struct WebhooksCommand: AsyncParsableCommand {
                 if url == nil, kinds == nil, !enable, !disable {
                     throw CLIError(message: "Say what to change: --url, --kinds, --enable or --disable.", code: 2)
                 }
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
+                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
                 let updated = try await client.updateWebhook(
-                    id: id, groupID: found.id, url: url, kinds: kinds.map(WebhooksCommand.kinds),
+                    id: id, groupID: groupID, url: url, kinds: kinds.map(WebhooksCommand.kinds),
                     enabled: enable ? true : disable ? false : nil)
                 if options.json { return try Output.json(updated) }
                 print("Webhook \(short(updated.id)) is \(updated.enabled ? "on" : "off"): \(updated.url)")
@@ -104,10 +102,8 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
-                try await client.deleteWebhook(id: id, groupID: found.id)
+                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
+                try await client.deleteWebhook(id: id, groupID: groupID)
                 if options.json { return try Output.json(["deleted": id]) }
                 print("Webhook \(short(id)) deleted.")
             }
@@ -123,10 +119,8 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
-                let rotated = try await client.rotateWebhookSecret(id: id, groupID: found.id)
+                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
+                let rotated = try await client.rotateWebhookSecret(id: id, groupID: groupID)
                 if options.json { return try Output.json(rotated) }
                 print("New secret (shown only now): \(rotated.secret)")
             }
@@ -142,10 +136,8 @@ struct WebhooksCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
-                let delivery = try await client.pingWebhook(id: id, groupID: found.id)
+                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
+                let delivery = try await client.pingWebhook(id: id, groupID: groupID)
                 if options.json { return try Output.json(delivery) }
                 print("Test delivery \(short(delivery.id)) queued.")
             }
@@ -163,10 +155,8 @@ struct WebhooksCommand: AsyncParsableCommand {
         func run() async throws {
             try await SplitterCLI.run {
                 guard (1...200).contains(limit) else { throw CLIError(message: "--limit is 1 to 200.", code: 2) }
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let id = try await WebhooksCommand.resolve(webhook, client, groupID: found.id)
-                let page = try await client.webhookDeliveries(id: id, groupID: found.id, limit: limit)
+                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
+                let page = try await client.webhookDeliveries(id: id, groupID: groupID, limit: limit)
                 if options.json { return try Output.json(page) }
                 guard !page.deliveries.isEmpty else { return print("Nothing sent yet.") }
                 Output.table(
@@ -189,6 +179,15 @@ struct WebhooksCommand: AsyncParsableCommand {
     /// "expense.created,settlement.recorded" → the list the server checks; "*" for all.
     static func kinds(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The client, the group's id and the webhook's, for a command about one webhook.
+    static func target(_ options: GlobalOptions, group: String, _ webhook: String) async throws
+        -> (SplitterClient, groupID: String, id: String)
+    {
+        let client = try options.client()
+        let found = try await resolveGroup(client, group)
+        return (client, found.id, try await resolve(webhook, client, groupID: found.id))
     }
 
     /// A full id as given; the start of one (at least 4 characters) must name exactly one webhook.

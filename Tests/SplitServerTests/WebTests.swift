@@ -822,6 +822,8 @@ struct WebTests {
             #expect(checked.text.contains("<strong>1</strong> expense(s)"), "\(checked.text.prefix(3000))")
             #expect(checked.text.contains("The total-balance lines (JPY) match"))
             #expect(checked.text.contains("Ben (same name)") && checked.text.contains("Chen"))
+            // Before and after: Aki is owed 2,000 JPY for the setup's Ramen (3,000 for three) now.
+            #expect(checked.text.contains("<td>Aki</td><td>is owed 2,000 JPY</td><td>is owed 4,000 JPY</td>"), "\(checked.text)")
             #expect(try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
                 .list("expenses").count == 1)  // only the setup's Ramen
             let imported = try await setup.aki.post(path, [("file", csv), ("intent", "import"), ("map_2", "new")])

@@ -26,6 +26,12 @@ extension WebApp {
             let amount: String
             let owed: Bool
         }
+        /// Into a group: a member's balance in one currency now and after the import.
+        struct Change: Sendable {
+            let name: String
+            let before: String
+            let after: String
+        }
         struct Skipped: Sendable {
             let line: Int
             let reason: String
@@ -41,6 +47,8 @@ extension WebApp {
         let settlements: Int
         let names: [Name]
         let balances: [Balance]
+        let changes: [Change]
+        let hasChanges: Bool
         let footers: String
         let newCategories: String
         let skipped: [Skipped]
@@ -121,11 +129,32 @@ extension WebApp {
             return .init(
                 name: balance.name, amount: balance.net > 0 ? "is owed \(money)" : "owes \(money)", owed: balance.net > 0)
         }
+        // Into a group: each member's balance before and after, where the file moves it.
+        var changes: [ImportBody.Change] = []
+        if let groupID, let report {
+            let current = try await ledger.balances(groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+            func said(_ minor: Int64, _ currency: Currency) -> String {
+                let money = WebFormat.money(Money(minorUnits: abs(minor), currency: currency).decimalString, currency.code)
+                return minor == 0 ? "square" : minor > 0 ? "is owed \(money)" : "owes \(money)"
+            }
+            for balance in report.balances where balance.net != 0 {
+                guard let currency = try? Currency(code: balance.currency),
+                    let mapping = report.members.first(where: { $0.name == balance.name })
+                else { continue }
+                let before =
+                    mapping.memberID.flatMap { id in
+                        current.nets.first { $0.memberID == id && $0.currency == balance.currency }?.net
+                    } ?? 0
+                changes.append(
+                    .init(
+                        name: mapping.memberName, before: said(before, currency), after: said(before + balance.net, currency)))
+            }
+        }
         let body = ImportBody(
             action: groupID.map { "/groups/\($0)/import" } ?? "/import", groupID: groupID, groupName: groupName,
             newName: form?["name"] ?? "", csv: form?["file"] ?? "", checked: report != nil,
             expenses: report?.expenses ?? 0, settlements: report?.settlements ?? 0, names: names,
-            balances: balances,
+            balances: balances, changes: changes, hasChanges: !changes.isEmpty,
             footers: report.map {
                 $0.footersChecked.isEmpty
                     ? "The file has no total-balance lines to check."

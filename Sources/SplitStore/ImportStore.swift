@@ -9,6 +9,8 @@ public struct ImportBatch: Sendable {
     /// The group to create first, with its owner, when the file starts a new group.
     public var newGroup: GroupRecord?
     public var owner: MemberRecord?
+    /// The group's members the file names: each must still be active when it is written.
+    public var involving: [UUID]
     /// Name-only members the file adds.
     public var members: [MemberRecord]
     /// Categories the file names that the group did not have.
@@ -23,13 +25,14 @@ public struct ImportBatch: Sendable {
     public var forced: Bool
 
     public init(
-        groupID: UUID, newGroup: GroupRecord?, owner: MemberRecord?, members: [MemberRecord],
+        groupID: UUID, newGroup: GroupRecord?, owner: MemberRecord?, involving: [UUID] = [], members: [MemberRecord],
         categories: [CategoryRecord], expenses: [ExpenseRecord], settlements: [SettlementRecord], format: String,
         contentHash: String, forced: Bool
     ) {
         self.groupID = groupID
         self.newGroup = newGroup
         self.owner = owner
+        self.involving = involving
         self.members = members
         self.categories = categories
         self.expenses = expenses
@@ -59,7 +62,10 @@ public struct ImportStore: Sendable {
             if let group = batch.newGroup, let owner = batch.owner {
                 try await GroupStore.insertGroup(group, owner: owner, sql)
             }
-            guard let log = try await GroupLog.begin(sql, groupID: batch.groupID, now: now, actor: actor) else {
+            guard
+                let log = try await GroupLog.begin(
+                    sql, groupID: batch.groupID, now: now, actor: actor, involving: batch.involving)
+            else {
                 throw ImportStoreError.groupNotFound
             }
             if !batch.forced,

@@ -75,14 +75,19 @@ struct SplitOptions: ParsableArguments {
     {
         try pairs(text, option: option).map { name, value in
             guard let value else { throw CLIError(message: "\(option): give \(name)=amount.", code: 2) }
-            // A refund's payers and exact parts are below zero; adjustments keep the sign typed.
-            let signed = refund && option != "--adjust" ? Self.belowZero(value) : value
+            // Amounts as said: a refund's payers and exact parts are below zero, and an adjustment
+            // turns with them (+10 on a refund is 10 more received), as on the web form.
+            let signed =
+                !refund ? value : option == "--adjust" ? Self.flipped(value) : Self.belowZero(value)
             return SplitClient.MemberAmount(memberId: try context.member(name).id, amount: signed)
         }
     }
 
     /// An amount with --refund: below zero, however it was typed ("30" and "-30" alike).
     static func belowZero(_ amount: String) -> String { amount.hasPrefix("-") ? amount : "-" + amount }
+
+    /// The other sign ("10" ↔ "-10").
+    static func flipped(_ amount: String) -> String { amount.hasPrefix("-") ? String(amount.dropFirst()) : "-" + amount }
 
     /// The amount as sent: below zero with --refund.
     func total(_ amount: String) -> String { refund ? Self.belowZero(amount) : amount }

@@ -62,6 +62,8 @@ struct ExportUseCaseTests {
             #expect(Set(header.dropFirst(5)) == ["Aki", "Bo", "Vic", "Dee"], "\(text)")
             #expect(text.contains("\"'=HYPERLINK(\"\"x\"\"), hotel\""), "a formula is kept from running: \(text)")
             #expect(text.contains(",Payment,500,JPY,"))
+            let back = try await trip.expenses.list(groupID: report.group.id, filter: { ExpenseFilter() }, caller: trip.bo)
+            #expect(back.expenses.contains { $0.expense.description == "=HYPERLINK(\"x\"), hotel" }, "the apostrophe comes off")
             #expect(file.filename.hasSuffix("-splitwise.csv") && file.filename.hasPrefix("Japan-"))
 
             // The flat sheet: a row per member of each line, and each member's balance at the end.
@@ -76,6 +78,28 @@ struct ExportUseCaseTests {
             await #expect(throws: AppError.notFound("group")) {
                 try await exports.export(trip.groupID, format: .csv, caller: trip.stranger)
             }
+        }
+    }
+
+    @Test("members who share a name get distinct columns, never one a member already has, and the file imports back")
+    func sameNames() async throws {
+        try await Trip.with(.sqlite) { trip in
+            let groups = GroupStore(database: trip.database)
+            for name in ["Bo (2)", "bo"] {
+                try await groups.addMember(
+                    MemberRecord(
+                        id: UUID(), groupID: trip.groupID, userID: nil, name: name, role: .member,
+                        createdAt: milliseconds(), updatedAt: milliseconds()))
+            }
+            _ = try await trip.create(trip.ramen("900"))
+            let file = try await ExportUseCases(database: trip.database, now: { milliseconds() })
+                .export(trip.groupID, format: .splitwiseCSV, caller: trip.aki)
+            let header = String(decoding: file.data, as: UTF8.self).split(separator: "\n")[0].split(separator: ",")
+            #expect(Set(header.dropFirst(5).map { $0.lowercased() }).count == header.count - 5, "\(header)")
+            let report = try await ImportUseCaseTests.imports(trip).importSplitwise(
+                file.data, into: .newGroup(name: "Names", timeZone: nil), mapping: [:], dryRun: false, force: false,
+                caller: trip.bo, origin: trip.origin)
+            #expect(report.expenses == 1)
         }
     }
 

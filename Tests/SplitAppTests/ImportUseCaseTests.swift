@@ -188,6 +188,16 @@ struct ImportUseCaseTests {
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,5,EUR,6,-6\n", "line 2: the cost is less than what the others owe the payers"),
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,Payment,5,EUR,6,-6\n", "line 2: the payment's amount is not what its payers' cells say they sent"),
             ("just some text\n", "no header"),
+            (
+                "Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,10,EUR,5,-5\n"
+                    + "2025-01-02,Total balance, , ,EUR,5,-5\n2025-01-02,Total balance, , ,EUR,5,-5\n",
+                "line 4: a second total-balance line for EUR (the first is line 3)"
+            ),
+            (
+                "Date,Description,Category,Cost,Currency," + (1...201).map { "M\($0)" }.joined(separator: ",") + "\n",
+                "line 1: 201 member columns; a group holds at most 200 members"
+            ),
+            (String(repeating: ",", count: 400) + "\n", "line 1: more than 305 fields on one line"),
         ])
     func malformed(text: String, words: String) async throws {
         try await Trip.with(.sqlite) { trip in
@@ -265,6 +275,29 @@ struct ImportUseCaseTests {
                 try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki) == expected.mapValues { $0 * 2 })
             let members = try await GroupStore(database: trip.database).members(groupID: trip.groupID)
             #expect(members.filter { $0.name == "Chen" }.count == 1)
+        }
+    }
+
+    @Test("a removed member is never written to: a same-name column gets a new member, a mapping to them is refused")
+    func removedMembers() async throws {
+        try await Trip.with(.sqlite) { trip in
+            let members = MemberUseCases(database: trip.database, now: { milliseconds() })
+            _ = try await members.remove(
+                trip.deeMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki, origin: trip.origin)
+            let data = Data("Date,Description,Category,Cost,Currency,Aki,Dee\n2026-05-01,X,Meal,10,JPY,5,-5\n".utf8)
+            let imports = Self.imports(trip)
+            let report = try await imports.importSplitwise(
+                data, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.aki,
+                origin: trip.origin)
+            #expect(report.members.map(\.kind) == [.me, .new])
+            do {
+                _ = try await imports.importSplitwise(
+                    data, into: .group(trip.groupID), mapping: ["Dee": trip.deeMember.description], dryRun: true,
+                    force: false, caller: trip.aki, origin: trip.origin)
+                Issue.record("a removed member was taken")
+            } catch AppError.invalid(let field, let message) {
+                #expect(field == "map" && message.contains("Dee was removed from the group"), "\(message)")
+            }
         }
     }
 

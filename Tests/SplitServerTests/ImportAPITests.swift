@@ -81,6 +81,10 @@ struct ImportAPITests {
             let aki = try await api.register("Aki").token
             let bo = try await api.register("Bo").token
             #expect(try await Self.post(api, "/api/imports?format=splitwise&name=X", token: nil, Self.csv).status == .unauthorized)
+            // Without a credential no file is buffered past the usual 1 MB.
+            let anonymousBig = try await Self.post(
+                api, "/api/imports?format=splitwise&name=X", token: nil, String(repeating: "a", count: 2 << 20))
+            #expect(anonymousBig.status == .contentTooLarge, "\(anonymousBig.status)")
             let json = try await Self.post(
                 api, "/api/imports?format=splitwise&name=X", token: aki, #"{"a":1}"#, type: "application/json")
             #expect(json.status == .unsupportedMediaType, "\(json.text)")

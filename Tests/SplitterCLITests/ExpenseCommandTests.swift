@@ -29,6 +29,12 @@ struct ExpenseCommandTests {
             let several = try await trip.run(
                 "expense", "add", "Japan", "Cashback", "1000", "--refund", "--paid-by", "aki=600,ben=-400")
             #expect(several.status == 0, "\(several.error)")
+            // An adjustment is said as for the refund: Ben gets 500 more of 1000 back than Aki.
+            let adjusted = try await trip.run(
+                "expense", "add", "Japan", "Adjusted", "1000", "--refund", "--paid-by", "aki", "--equal", "aki,ben",
+                "--adjust", "ben=+500", "--json")
+            #expect(adjusted.status == 0, "\(adjusted.error)")
+            #expect(adjusted.output.contains("\"-750\"") && adjusted.output.contains("\"-250\""), "\(adjusted.output)")
             let mixed = try await trip.run("expense", "add", "Japan", "Bad", "1000", "--refund", "--exact", "aki=1500,ben=-500")
             #expect(mixed.status == 7, "\(mixed.output)\(mixed.error)")
             #expect(mixed.error.contains("exact amounts sum to -2,000 JPY, the refund is -1,000 JPY"), "\(mixed.error)")

@@ -16,8 +16,10 @@ struct CSVRecords {
         let message: String
     }
 
-    /// Reads every record, in order. A byte-order mark at the start is dropped.
-    static func read(_ text: String) throws(Malformed) -> [Record] {
+    /// Reads every record, in order. A byte-order mark at the start is dropped. Reading stops
+    /// with a refusal past `maximumRecords` records or `maximumFields` fields in one record, so
+    /// a hostile file costs bounded memory.
+    static func read(_ text: String, maximumRecords: Int, maximumFields: Int) throws(Malformed) -> [Record] {
         var records: [Record] = []
         var fields: [String] = []
         var field: [Unicode.Scalar] = []
@@ -31,7 +33,13 @@ struct CSVRecords {
         var iterator = scalars.makeIterator()
         var pending: Unicode.Scalar? = nil
 
+        var tooWide = false
         func endField() {
+            if fields.count >= maximumFields {
+                tooWide = true
+                field.removeAll(keepingCapacity: true)
+                return
+            }
             var string = String()
             string.unicodeScalars.append(contentsOf: field)
             fields.append(string)
@@ -80,12 +88,21 @@ struct CSVRecords {
                 quoteOpenedOn = line
             case ",":
                 endField()
+                if tooWide {
+                    throw Malformed(line: line, message: "more than \(maximumFields) fields on one line")
+                }
             case "\r", "\n":
                 if scalar == "\r" {
                     let next = iterator.next()
                     if next != "\n" { pending = next }
                 }
                 endRecord()
+                if tooWide {
+                    throw Malformed(line: line, message: "more than \(maximumFields) fields on one line")
+                }
+                if records.count > maximumRecords {
+                    throw Malformed(line: line, message: "more than \(maximumRecords) lines; import the history in parts")
+                }
                 line += 1
                 recordLine = line
             default:
@@ -97,6 +114,7 @@ struct CSVRecords {
         }
         if quoted { throw Malformed(line: quoteOpenedOn, message: "a quoted field that is never closed") }
         if !field.isEmpty || !fields.isEmpty || fieldWasQuoted { endRecord() }
+        if tooWide { throw Malformed(line: line, message: "more than \(maximumFields) fields on one line") }
         return records
     }
 }

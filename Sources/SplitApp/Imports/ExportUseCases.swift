@@ -119,12 +119,19 @@ public struct ExportUseCases: Sendable {
     /// Each member's column name: their name, made unique (Splitwise's layout, and our import,
     /// need one column per member).
     static func columnNames(_ members: [MemberRecord]) -> [UUID: String] {
-        var used: [String: Int] = [:]
+        var taken = Set(members.map { $0.name.lowercased() })
+        var seen = Set<String>()
         var names: [UUID: String] = [:]
         for member in members {
-            let count = used[member.name.lowercased(), default: 0] + 1
-            used[member.name.lowercased()] = count
-            names[member.id] = count == 1 ? member.name : "\(member.name) (\(count))"
+            if seen.insert(member.name.lowercased()).inserted {
+                names[member.id] = member.name
+                continue
+            }
+            // A second member of this name: the first free "Name (n)".
+            var number = 2
+            while taken.contains("\(member.name) (\(number))".lowercased()) { number += 1 }
+            names[member.id] = "\(member.name) (\(number))"
+            taken.insert("\(member.name) (\(number))".lowercased())
         }
         return names
     }

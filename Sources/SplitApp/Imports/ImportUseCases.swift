@@ -121,6 +121,13 @@ public struct ImportUseCases: Sendable {
         let (mappings, memberIDs, newMembers) = try Self.map(
             file.names, mapping: mapping, existing: existing, me: me, groupID: group.id, isNewGroup: newGroup != nil,
             now: current)
+        // The group's bound, said before anything is written (a dry run says it too).
+        let active = existing.filter(\.isActive).count
+        guard active + newMembers.count <= GroupBounds.membersPerGroup else {
+            throw AppError.invalid(
+                field: "file",
+                message: "The file adds \(newMembers.count) members to \(active); a group holds at most \(GroupBounds.membersPerGroup).")
+        }
         let (categoryIDs, newCategories) = try await Self.categories(
             file.rows.filter { !$0.isPayment }.map(\.category), group: group, isNewGroup: newGroup != nil, store: categories, now: current)
 
@@ -178,7 +185,9 @@ public struct ImportUseCases: Sendable {
         do {
             try await imports.run(
                 ImportBatch(
-                    groupID: group.id, newGroup: newGroup, owner: newGroup == nil ? nil : me, members: newMembers,
+                    groupID: group.id, newGroup: newGroup, owner: newGroup == nil ? nil : me,
+                    involving: newGroup == nil ? Set(memberIDs).subtracting(newMembers.map(\.id)).sorted { $0.text < $1.text } : [],
+                    members: newMembers,
                     categories: newCategories, expenses: expenses, settlements: settlements, format: "splitwise",
                     contentHash: contentHash, forced: force),
                 actor: GroupAccess.actor(caller, me, origin: origin, for: newGroup == nil ? [.updateGroup] : []),
@@ -223,8 +232,15 @@ public struct ImportUseCases: Sendable {
                 kind = .new
             case let text?:
                 guard
-                    let found = existing.first(where: { $0.id.text == text || $0.name.lowercased() == text })
+                    let found = existing.first(where: {
+                        $0.isActive && ($0.id.text == text || $0.name.lowercased() == text)
+                    })
                 else {
+                    if let removed = existing.first(where: { $0.id.text == text || $0.name.lowercased() == text }) {
+                        throw AppError.invalid(
+                            field: "map",
+                            message: "\(removed.name) was removed from the group; an owner or admin can restore them first.")
+                    }
                     throw AppError.invalid(
                         field: "map",
                         message: "\"\(name)\" is mapped to \"\(choice!.prefix(100))\", which is no member of this group (give a member's name or id, me, or new).")
@@ -233,7 +249,7 @@ public struct ImportUseCases: Sendable {
                 kind = found.id == me.id ? .me : .existing
             case nil:
                 // A new group has only its owner: every name becomes its own member there.
-                member = isNewGroup ? nil : existing.first { $0.name.lowercased() == name.lowercased() }
+                member = isNewGroup ? nil : existing.first { $0.isActive && $0.name.lowercased() == name.lowercased() }
                 kind = member == nil ? .new : (member?.id == me.id ? .me : .existing)
             }
             let resolved: MemberRecord
@@ -333,10 +349,12 @@ public struct ImportUseCases: Sendable {
     /// difference, naming the currency, the member and both amounts.
     static func checkFooters(_ file: SplitwiseFile, balances: [ImportReport.Balance]) throws -> [String] {
         var checked: [String] = []
+        var nets: [String: [String: Int64]] = [:]
+        for balance in balances { nets[balance.currency, default: [:]][balance.name] = balance.net }
         for footer in file.footers {
             let code = footer.currency.code
             for (name, expected) in zip(file.names, footer.cells) {
-                let imported = balances.first { $0.name == name && $0.currency == code }?.net ?? 0
+                let imported = nets[code]?[name] ?? 0
                 guard imported == expected else {
                     let money = { (minor: Int64) in Money(minorUnits: minor, currency: footer.currency).decimalString }
                     throw AppError.invalid(

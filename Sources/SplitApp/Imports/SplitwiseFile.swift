@@ -1,5 +1,6 @@
 import Foundation
 import SplitCore
+import SplitStore
 
 /// A Splitwise "Export as spreadsheet" file, read (issue 18). The layout, whatever the
 /// language of its words: an optional `Note: …` line; a header `Date, Description, Category,
@@ -48,6 +49,8 @@ public struct SplitwiseFile: Sendable {
 
     /// The most rows a file may hold.
     public static let maximumRows = 100_000
+    /// The most member columns: a group's own bound.
+    public static let maximumMembers = GroupBounds.membersPerGroup
 
     /// "Payment" as Splitwise writes the category of a settle-up, in the languages it exports.
     static let paymentWords: Set<String> = [
@@ -63,7 +66,10 @@ public struct SplitwiseFile: Sendable {
         }
         let records: [CSVRecords.Record]
         do {
-            records = try CSVRecords.read(text)
+            // Blank lines may stand between rows (older exports): twice the rows, and room for a
+            // header, notes and footers. A member column more than a group holds is refused below.
+            records = try CSVRecords.read(
+                text, maximumRecords: 2 * maximumRows + 1_000, maximumFields: 5 + maximumMembers + 100)
         } catch {
             throw ImportProblem(line: error.line, column: nil, message: error.message)
         }
@@ -80,6 +86,11 @@ public struct SplitwiseFile: Sendable {
         let header = content[headerIndex]
         // A name is kept on one line, as a member's name must be (a line break becomes a space).
         let names = header.fields.dropFirst(5).map { Self.oneLine($0) }
+        guard names.count <= maximumMembers else {
+            throw ImportProblem(
+                line: header.line, column: nil,
+                message: "\(names.count) member columns; a group holds at most \(maximumMembers) members")
+        }
         var seen = Set<String>()
         for (index, name) in names.enumerated() {
             guard !name.isEmpty else {
@@ -114,7 +125,12 @@ public struct SplitwiseFile: Sendable {
                 try Self.amount(text, currency, line: record.line, column: name)
             }
             if trimmed[2].isEmpty && trimmed[3].isEmpty {
-                // The footer: each member's balance in this currency.
+                // The footer: each member's balance in this currency, once per currency.
+                if let earlier = footers.first(where: { $0.currency == currency }) {
+                    throw ImportProblem(
+                        line: record.line, column: nil,
+                        message: "a second total-balance line for \(currency.code) (the first is line \(earlier.line))")
+                }
                 footers.append(Footer(line: record.line, currency: currency, cells: cells))
                 continue
             }
@@ -153,10 +169,16 @@ public struct SplitwiseFile: Sendable {
 
     /// Text on one line: control characters (line breaks, tabs) become spaces; trimmed.
     static func oneLine(_ text: String) -> String {
-        String(
+        var line = String(
             String.UnicodeScalarView(
                 text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
         ).trimmingCharacters(in: .whitespaces)
+        // Our export keeps a spreadsheet from running text that starts like a formula with a
+        // leading apostrophe (`CSVText`); reading it back takes that apostrophe off again.
+        if line.hasPrefix("'"), let second = line.dropFirst().first, "=+-@".contains(second) {
+            line.removeFirst()
+        }
+        return line
     }
 
     private static func currency(_ text: String, line: Int) throws(ImportProblem) -> Currency {

@@ -33,11 +33,12 @@ extension APIHandler {
 
     /// The body's bytes, up to the import limit.
     static func file(_ body: HTTPBody) async throws -> Data {
-        do {
-            return try await Data(collecting: body, upTo: ImportUseCases.maximumBytes)
-        } catch {
+        // The body was read whole by `RequestBodyMiddleware`, so its length is known; a server
+        // configured for bodies larger than an import still takes no file over 20 MB.
+        if case .known(let length) = body.length, length > ImportUseCases.maximumBytes {
             throw APIError(.contentTooLarge, code: "too_large", message: "The file is larger than 20 MB.")
         }
+        return try await Data(collecting: body, upTo: ImportUseCases.maximumBytes)
     }
 
     /// `Name=target` pairs; the last `=` separates them, so a name may hold one.

@@ -157,7 +157,11 @@ struct RequestBodyMiddleware: RouterMiddleware {
         let path = request.uri.path
         // An import's body is a whole exported file (issue 18): larger, and CSV.
         let isImport = Self.isImport(path)
-        let limit = max(maxBodyBytes, Self.importLimit(path) ?? 0)
+        // The larger body only for a request that carries a credential (a bearer token or a
+        // cookie): an anonymous one is refused before a file is buffered, and is answered with
+        // its 401 (or the log-in page) once the usual limit is checked.
+        let hasCredential = request.headers[.authorization] != nil || request.headers[.cookie] != nil
+        let limit = max(maxBodyBytes, hasCredential ? Self.importLimit(path) ?? 0 : 0)
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw HTTPError(.contentTooLarge)
         }

@@ -64,6 +64,8 @@ extension WebApp {
     /// `intent=check`: a dry run shown on the page; `intent=import`: the import, then the group.
     func importFile(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = context.parameters.get("groupId")
+        // Signed in before the file is read at all.
+        let caller = try caller()
         let form = try WebRequest.get().form
         let text = form["file"] ?? ""
         do {
@@ -72,7 +74,7 @@ extension WebApp {
             }
             let data = Data(text.utf8)
             // The names as the file has them, in order: map_<n> says who the n-th one is.
-            let names = (try? SplitwiseFile.read(data))?.names ?? []
+            let names = data.count <= ImportUseCases.maximumBytes ? (try? SplitwiseFile.read(data))?.names ?? [] : []
             var mapping: [String: String] = [:]
             for (index, name) in names.enumerated() {
                 if let choice = form["map_\(index)"], !choice.isEmpty, choice != "auto" { mapping[name] = choice }
@@ -84,7 +86,7 @@ extension WebApp {
             let confirmed = form["intent"] == "import"
             let report = try await importUseCases.importSplitwise(
                 data, into: target, mapping: mapping, dryRun: !confirmed, force: form["force"] == "1",
-                caller: try caller(), origin: try origin())
+                caller: caller, origin: try origin())
             if confirmed { return Self.redirect("/groups/\(report.group.id.text)", done: "imported") }
             return try await renderImport(groupID: groupID, form: form, report: report, errors: [:])
         } catch {

@@ -319,7 +319,9 @@ struct WebMiddleware: RouterMiddleware {
                 case .get, .head:
                     break
                 case .post:
-                    let limit = max(app.maxBodyBytes, RequestBodyMiddleware.importLimit(request.uri.path) ?? 0)
+                    // An import page's file only from a signed-in page (its session cookie).
+                    let limit = max(
+                        app.maxBodyBytes, session == nil ? 0 : RequestBodyMiddleware.importLimit(request.uri.path) ?? 0)
                     let body = try await request.body.collect(upTo: limit)
                     web.form = WebForm(urlEncoded: String(buffer: body))
                     guard let sent = web.form["_csrf"], WebRequest.constantTimeEqual(sent, csrf) else {

@@ -61,6 +61,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         // gzip for large answers (the change feed of a first sync), on zlib (issue 16).
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        // An account's export (issue 18) is one zip of every group's files, built in memory.
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         // Serves the generated server protocol on Hummingbird's router.
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
         // One configuration reader: command line > environment > .env > defaults (DESIGN §7).
@@ -108,7 +110,10 @@ let package = Package(
         // store transaction, domain values or an `AppError` out. No HTTP.
         .target(
             name: "SplitApp",
-            dependencies: ["SplitCore", "SplitStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "SplitCore", "SplitStore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             resources: [.copy("Accounts/Resources/common-passwords.txt")],
             swiftSettings: swiftSettings
         ),
@@ -208,6 +213,7 @@ let package = Package(
             dependencies: [
                 "SplitApp", "SplitStore", "SplitCore", "SplitTestSupport", .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             // Real exports of other apps (Fixtures/splitwise/SOURCES.md says where each is from),
             // read by the import tests from the source tree.

@@ -118,3 +118,18 @@ extension SplitterClient {
         }
     }
 }
+
+extension SplitterClient {
+    /// Everything the caller can see, as one zip: each group's spreadsheets and the profile.
+    public func exportAccount() async throws -> (filename: String?, data: Data) {
+        switch try await send({ try await api.exportAccount() }) {
+        case .ok(let ok):
+            let filename = ok.headers.contentDisposition.flatMap { header -> String? in
+                guard let start = header.range(of: "filename=\"") else { return nil }
+                return header[start.upperBound...].split(separator: "\"").first.map(String.init)
+            }
+            return (filename, try await Data(collecting: try ok.body.applicationZip, upTo: 1 << 30))
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+}

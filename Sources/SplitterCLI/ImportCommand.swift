@@ -145,11 +145,18 @@ struct ExportCommand: AsyncParsableCommand {
 
               splitter export Japan > japan.csv
               splitter export Japan --format csv --output japan-shares.csv
+              splitter export --all --output everything.zip   # every group and your profile
             """)
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Group name or id.") var group: String
+    @Argument(help: "Group name or id.") var group: String?
+    @Flag(help: "Everything you can see, as one zip: each group's spreadsheets and your profile.") var all = false
     @Option(help: "splitwise-csv or csv.") var format: String = "splitwise-csv"
     @Option(help: "Write to this file instead of standard output.") var output: String?
+
+    func validate() throws {
+        guard (group == nil) == all else { throw ValidationError("Name a group, or give --all (not both).") }
+        if all && output == nil { throw ValidationError("--all writes a zip: give --output FILE.zip.") }
+    }
 
     func run() async throws {
         try await SplitterCLI.run {
@@ -157,15 +164,23 @@ struct ExportCommand: AsyncParsableCommand {
                 throw CLIError(message: "--format is splitwise-csv or csv.", code: 2)
             }
             let client = try options.client()
-            let found = try await resolveGroup(client, group)
-            let file = try await client.exportGroup(groupID: found.id, layout: layout)
+            let name: String
+            let file: (filename: String?, data: Data)
+            if let group {
+                let found = try await resolveGroup(client, group)
+                name = found.name
+                file = try await client.exportGroup(groupID: found.id, layout: layout)
+            } else {
+                name = "Everything"
+                file = try await client.exportAccount()
+            }
             if let output {
                 do {
                     try file.data.write(to: URL(fileURLWithPath: output))
                 } catch {
                     throw CLIError(message: "cannot write \(output): \(error.localizedDescription)", code: 2)
                 }
-                FileHandle.standardError.write(Data("Wrote \(found.name) to \(output) (\(Progress.size(file.data.count))).\n".utf8))
+                FileHandle.standardError.write(Data("Wrote \(name) to \(output) (\(Progress.size(file.data.count))).\n".utf8))
             } else {
                 FileHandle.standardOutput.write(file.data)
             }

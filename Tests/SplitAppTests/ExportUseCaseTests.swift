@@ -4,6 +4,7 @@ import SplitCore
 import SplitStore
 import SplitTestSupport
 import Testing
+import ZIPFoundation
 
 /// Moving out (issue 18): a group exported in Splitwise's layout reads back, through our own
 /// import, to the same balances; its total lines are the group's balances.
@@ -100,6 +101,32 @@ struct ExportUseCaseTests {
                 file.data, into: .newGroup(name: "Names", timeZone: nil), mapping: [:], dryRun: false, force: false,
                 caller: trip.bo, origin: trip.origin)
             #expect(report.expenses == 1)
+        }
+    }
+
+    @Test("an account's export: one zip with account.json and each group's two spreadsheets; a removed membership is left out")
+    func accountZip() async throws {
+        try await Trip.with(.sqlite) { trip in
+            _ = try await trip.create(trip.ramen("900"))
+            let exports = ExportUseCases(database: trip.database, now: { milliseconds() })
+            let file = try await exports.exportAccount(caller: trip.bo)
+            #expect(file.contentType == "application/zip" && file.filename.hasSuffix(".zip"))
+            let archive = try Archive(data: file.data, accessMode: .read)
+            var entries: [String: Data] = [:]
+            for entry in archive {
+                var data = Data()
+                _ = try archive.extract(entry) { data.append($0) }
+                entries[entry.path] = data
+            }
+            #expect(Set(entries.keys) == ["account.json", "Japan/splitwise.csv", "Japan/shares.csv"], "\(entries.keys)")
+            let group = try await exports.export(trip.groupID, format: .splitwiseCSV, caller: trip.bo)
+            #expect(entries["Japan/splitwise.csv"] == group.data)
+            let account = try JSONSerialization.jsonObject(with: entries["account.json"] ?? Data()) as? [String: Any]
+            #expect(account?["displayName"] as? String == "Bo")
+            #expect((account?["groups"] as? [[String: Any]])?.first?["role"] as? String == "member")
+            // The stranger is in no group: only the profile.
+            let alone = try Archive(data: try await exports.exportAccount(caller: trip.stranger).data, accessMode: .read)
+            #expect(alone.map(\.path) == ["account.json"])
         }
     }
 

@@ -70,6 +70,10 @@ struct ImportAPITests {
             #expect(exported.text.contains("Total balance, , ,JPY,"), "\(exported.text)")
             let flat = try await api.call(.get, "/api/groups/\(groupID)/export?format=csv", token: aki)
             #expect(flat.status == .ok && flat.text.hasPrefix("Date,Type,Description"))
+            let zip = try await api.call(.get, "/auth/export", token: aki)
+            #expect(zip.status == .ok && zip.headers[.contentType] == "application/zip", "\(zip.status)")
+            #expect(zip.headers[.contentDisposition]?.contains(".zip") == true)
+            #expect(try await api.call(.get, "/auth/export").status == .unauthorized)
             let unknown = try await api.call(.get, "/api/groups/\(groupID)/export?format=xlsx", token: aki)
             #expect(unknown.status == .badRequest || unknown.status == .unprocessableContent, "\(unknown.status)")
         }

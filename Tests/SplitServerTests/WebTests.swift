@@ -851,6 +851,11 @@ struct WebTests {
             #expect(download.status == .ok && download.headers[.contentDisposition]?.hasPrefix("attachment") == true)
             #expect(download.text.contains("Izakaya"))
 
+            let account = try await setup.ben.get("/account")
+            #expect(account.text.contains("href=\"/account/export\""))
+            let everything = try await setup.ben.get("/account/export")
+            #expect(everything.status == .ok && everything.headers[.contentType] == "application/zip")
+
             // A new group from My groups.
             let groups = try await setup.aki.get("/groups")
             #expect(groups.text.contains("href=\"/import\""))

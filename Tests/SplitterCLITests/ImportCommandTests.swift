@@ -55,6 +55,10 @@ struct ImportCommandTests {
             #expect(export.status == 0 && export.error.contains("Wrote From Splitwise"), "\(export.error)")
             let back = try await trip.run("import", "splitwise", exported.path, "--new", "Round trip")
             #expect(back.status == 0 && back.output.contains("Total-balance lines checked: JPY (all match)."), "\(back.output)\(back.error)")
+            let zip = FileManager.default.temporaryDirectory.appendingPathComponent("all-\(UUID()).zip")
+            defer { try? FileManager.default.removeItem(at: zip) }
+            let all = try await trip.run("export", "--all", "--output", zip.path)
+            #expect(all.status == 0 && (try? Data(contentsOf: zip))?.prefix(2) == Data("PK".utf8), "\(all.error)")
             let stdout = try await trip.run("export", "From Splitwise", "--format", "csv")
             #expect(stdout.output.hasPrefix("Date,Type,Description"), "\(stdout.output)")
 

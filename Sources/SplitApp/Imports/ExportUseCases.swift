@@ -1,6 +1,7 @@
 import Foundation
 import SplitCore
 import SplitStore
+import ZIPFoundation
 
 /// The spreadsheet layouts a group is exported in (issue 18: moving out loses nothing).
 public enum ExportFormat: String, Sendable, CaseIterable {
@@ -52,8 +53,7 @@ public struct ExportUseCases: Sendable {
             settlements: try await settlements.settlements(groupID: group.id, includeDeleted: false),
             names: names, categoryNames: categoryNames)
         let nets = try await balances.balances(groupID: group.id)
-        let today = UTCTimestamp.format(Date(timeIntervalSince1970: Double(now()) / 1000)).map { String($0.prefix(10)) }
-            ?? "1970-01-01"
+        let today = Self.today(now())
         let text: String
         switch format {
         case .splitwiseCSV:
@@ -61,11 +61,61 @@ public struct ExportUseCases: Sendable {
         case .csv:
             text = Self.flat(lines: lines, members: members, names: names, nets: nets)
         }
-        let stem = group.name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }
         return ExportedFile(
-            filename: String(stem).split(separator: "-").joined(separator: "-") + "-\(today)"
+            filename: Self.fileStem(group.name) + "-\(today)"
                 + (format == .splitwiseCSV ? "-splitwise" : "") + ".csv",
             contentType: "text/csv; charset=utf-8", data: Data(text.utf8))
+    }
+
+    /// Everything the caller can see, for data portability (issue 18): one zip with
+    /// `account.json` (the profile and the groups) and, per group the caller is an active member
+    /// of, its two spreadsheets in a folder named after it.
+    public func exportAccount(caller: Caller) async throws -> ExportedFile {
+        let memberships = try await groups.groups(ofUser: caller.user.id).filter { $0.member.isActive }
+        let archive = try Archive(accessMode: .create)
+        var listed: [[String: String]] = []
+        var folders = Set<String>()
+        for (group, member) in memberships {
+            var folder = Self.fileStem(group.name)
+            if !folders.insert(folder).inserted { folder += "-" + String(group.id.text.prefix(8)) }
+            for format in ExportFormat.allCases {
+                let file = try await export(group.id, format: format, caller: caller)
+                let path = "\(folder)/\(format == .splitwiseCSV ? "splitwise" : "shares").csv"
+                try archive.addEntry(
+                    with: path, type: .file, uncompressedSize: Int64(file.data.count), compressionMethod: .deflate
+                ) { position, size in
+                    file.data.subdata(in: Int(position)..<Int(position) + size)
+                }
+            }
+            listed.append([
+                "id": group.id.text, "name": group.name, "homeCurrency": group.homeCurrency, "role": member.role.rawValue,
+                "memberName": member.name, "folder": folder,
+            ])
+        }
+        let today = Self.today(now())
+        let account: [String: Any] = [
+            "exportedOn": today, "displayName": caller.user.displayName, "email": caller.user.email ?? NSNull(),
+            "phone": caller.user.phone ?? NSNull(), "groups": listed,
+        ]
+        let json = try JSONSerialization.data(withJSONObject: account, options: [.prettyPrinted, .sortedKeys])
+        try archive.addEntry(
+            with: "account.json", type: .file, uncompressedSize: Int64(json.count), compressionMethod: .deflate
+        ) { position, size in
+            json.subdata(in: Int(position)..<Int(position) + size)
+        }
+        guard let data = archive.data else { throw AppError.notFound("export") }
+        return ExportedFile(filename: "budget-splitter-\(today).zip", contentType: "application/zip", data: data)
+    }
+
+    static func fileStem(_ name: String) -> String {
+        let stem = String(name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" })
+            .split(separator: "-").joined(separator: "-")
+        return stem.isEmpty ? "group" : stem
+    }
+
+    static func today(_ milliseconds: Int64) -> String {
+        UTCTimestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1000)).map { String($0.prefix(10)) }
+            ?? "1970-01-01"
     }
 
     /// An expense or a transfer as the files show it: each member's paid − owed (or sent −

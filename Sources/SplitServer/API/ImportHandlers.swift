@@ -99,3 +99,14 @@ extension APIHandler {
                 body: .csv(HTTPBody(file.data))))
     }
 }
+
+extension APIHandler {
+    func exportAccount(_ input: Operations.ExportAccount.Input) async throws -> Operations.ExportAccount.Output {
+        let caller = try await authenticate()
+        let file = try await exportUseCases.exportAccount(caller: caller)
+        return .ok(
+            .init(
+                headers: .init(contentDisposition: "attachment; filename=\"\(file.filename)\""),
+                body: .applicationZip(HTTPBody(file.data))))
+    }
+}

@@ -189,3 +189,17 @@ extension WebApp {
             body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
     }
 }
+
+extension WebApp {
+    /// The account's zip, from the account page.
+    func exportAccountFile(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let file = try await api.exportUseCases.exportAccount(caller: try caller())
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: file.contentType, .contentDisposition: "attachment; filename=\"\(file.filename)\"",
+                .cacheControl: "no-store",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+    }
+}

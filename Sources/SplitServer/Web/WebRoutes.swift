@@ -138,6 +138,7 @@ extension WebApp {
         pages.get("/groups/:groupId/webhooks/:webhookId") { request, context in
             try await self.webhookLogPage(request, context: context)
         }
+        pages.get("/account/export") { request, context in try await self.exportAccountFile(request, context: context) }
         pages.get("/import") { request, context in try await self.importPage(request, context: context) }
         pages.post("/import") { request, context in try await self.importFile(request, context: context) }
         pages.get("/groups/:groupId/import") { request, context in

@@ -179,8 +179,12 @@ extension WebApp {
         guard let format = request.uri.queryParameters["format"].flatMap({ ExportFormat(rawValue: String($0)) }) else {
             throw AppError.invalid(field: "format", message: "Choose splitwise-csv or csv.")
         }
-        let file = try await api.exportUseCases.export(groupID, format: format, caller: try caller())
-        return Response(
+        return Self.download(try await api.exportUseCases.export(groupID, format: format, caller: try caller()))
+    }
+
+    /// A file the browser saves rather than shows.
+    static func download(_ file: ExportedFile) -> Response {
+        Response(
             status: .ok,
             headers: [
                 .contentType: file.contentType, .contentDisposition: "attachment; filename=\"\(file.filename)\"",
@@ -193,13 +197,6 @@ extension WebApp {
 extension WebApp {
     /// The account's zip, from the account page.
     func exportAccountFile(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let file = try await api.exportUseCases.exportAccount(caller: try caller())
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: file.contentType, .contentDisposition: "attachment; filename=\"\(file.filename)\"",
-                .cacheControl: "no-store",
-            ],
-            body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+        Self.download(try await api.exportUseCases.exportAccount(caller: try caller()))
     }
 }

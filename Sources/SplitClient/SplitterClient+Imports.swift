@@ -109,10 +109,7 @@ extension SplitterClient {
         }
         switch output {
         case .ok(let ok):
-            let filename = ok.headers.contentDisposition.flatMap { header -> String? in
-                guard let start = header.range(of: "filename=\"") else { return nil }
-                return header[start.upperBound...].split(separator: "\"").first.map(String.init)
-            }
+            let filename = Self.filename(ok.headers.contentDisposition)
             return (filename, try await Data(collecting: try ok.body.csv, upTo: 200 << 20))
         case .default(let status, let error): throw Self.failure(status, error)
         }
@@ -124,12 +121,17 @@ extension SplitterClient {
     public func exportAccount() async throws -> (filename: String?, data: Data) {
         switch try await send({ try await api.exportAccount() }) {
         case .ok(let ok):
-            let filename = ok.headers.contentDisposition.flatMap { header -> String? in
-                guard let start = header.range(of: "filename=\"") else { return nil }
-                return header[start.upperBound...].split(separator: "\"").first.map(String.init)
-            }
+            let filename = Self.filename(ok.headers.contentDisposition)
             return (filename, try await Data(collecting: try ok.body.applicationZip, upTo: 1 << 30))
         case .default(let status, let error): throw Self.failure(status, error)
         }
+    }
+}
+
+extension SplitterClient {
+    /// The file name a `Content-Disposition: attachment; filename="…"` header suggests.
+    static func filename(_ disposition: String?) -> String? {
+        guard let disposition, let start = disposition.range(of: "filename=\"") else { return nil }
+        return disposition[start.upperBound...].split(separator: "\"").first.map(String.init)
     }
 }

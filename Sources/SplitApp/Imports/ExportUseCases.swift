@@ -18,6 +18,9 @@ public struct ExportedFile: Sendable {
     public let filename: String
     public let contentType: String
     public let data: Data
+
+    /// The `Content-Disposition` that has a browser or client save it under `filename`.
+    public var disposition: String { "attachment; filename=\"\(filename)\"" }
 }
 
 /// Exports of a group, for any of its members (viewers too): everything live — expenses with
@@ -48,7 +51,7 @@ public struct ExportUseCases: Sendable {
         let names = Self.columnNames(members)
         let categoryNames = Dictionary(
             uniqueKeysWithValues: try await categories.allCategories(groupID: group.id).map { ($0.id, $0.name) })
-        let lines = try await Self.lines(
+        let lines = try Self.lines(
             expenses: try await expenses.liveExpenses(groupID: group.id),
             settlements: try await settlements.settlements(groupID: group.id, includeDeleted: false),
             names: names, categoryNames: categoryNames)
@@ -134,7 +137,7 @@ public struct ExportUseCases: Sendable {
 
     static func lines(
         expenses: [ExpenseRecord], settlements: [SettlementRecord], names: [UUID: String], categoryNames: [UUID: String]
-    ) async throws -> [Line] {
+    ) throws -> [Line] {
         var lines: [Line] = []
         for expense in expenses {
             var paid: [UUID: Int64] = [:]

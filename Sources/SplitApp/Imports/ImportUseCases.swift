@@ -163,10 +163,7 @@ public struct ImportUseCases: Sendable {
                             payers: split.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
                             shares: split.owed.map { ShareRecord(id: UUID(), memberID: $0.memberID.uuid, amount: $0.amount) }))
                 }
-            } catch let error as NetCellsError {
-                throw AppError.invalid(
-                    field: "file", message: ImportProblem(line: row.line, column: nil, message: error.description).description)
-            } catch let error as SplitError {
+            } catch let error as any Error & CustomStringConvertible where error is NetCellsError || error is SplitError {
                 throw AppError.invalid(
                     field: "file", message: ImportProblem(line: row.line, column: nil, message: error.description).description)
             }

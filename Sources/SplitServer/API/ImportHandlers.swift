@@ -11,24 +11,30 @@ extension APIHandler {
     func importNewGroup(_ input: Operations.ImportNewGroup.Input) async throws -> Operations.ImportNewGroup.Output {
         let caller = try await authenticate()
         guard case .csv(let body) = input.body else { throw APIError.badRequest("Send the file as text/csv.") }
-        let report = try await importUseCases.importSplitwise(
-            try await Self.file(body), into: .newGroup(name: input.query.name, timeZone: input.query.timeZone),
-            mapping: try Self.mapping(input.query.map), dryRun: input.query.dryRun ?? false, force: false,
-            caller: caller, origin: try request.origin)
-        let result = Components.Schemas.ImportResult(report)
-        return report.dryRun ? .ok(.init(body: .json(result))) : .created(.init(body: .json(result)))
+        let (result, written) = try await importFile(
+            body, into: .newGroup(name: input.query.name, timeZone: input.query.timeZone), map: input.query.map,
+            dryRun: input.query.dryRun, force: nil, caller: caller)
+        return written ? .created(.init(body: .json(result))) : .ok(.init(body: .json(result)))
     }
 
     func importIntoGroup(_ input: Operations.ImportIntoGroup.Input) async throws -> Operations.ImportIntoGroup.Output {
         let caller = try await authenticate()
         let groupID = try Self.id(input.path.groupId, "group")
         guard case .csv(let body) = input.body else { throw APIError.badRequest("Send the file as text/csv.") }
+        let (result, written) = try await importFile(
+            body, into: .group(groupID), map: input.query.map, dryRun: input.query.dryRun, force: input.query.force,
+            caller: caller)
+        return written ? .created(.init(body: .json(result))) : .ok(.init(body: .json(result)))
+    }
+
+    /// Both import routes: the file, its mapping, the use case, and whether anything was written.
+    private func importFile(
+        _ body: HTTPBody, into target: ImportTarget, map: [String]?, dryRun: Bool?, force: Bool?, caller: Caller
+    ) async throws -> (Components.Schemas.ImportResult, written: Bool) {
         let report = try await importUseCases.importSplitwise(
-            try await Self.file(body), into: .group(groupID), mapping: try Self.mapping(input.query.map),
-            dryRun: input.query.dryRun ?? false, force: input.query.force ?? false, caller: caller,
-            origin: try request.origin)
-        let result = Components.Schemas.ImportResult(report)
-        return report.dryRun ? .ok(.init(body: .json(result))) : .created(.init(body: .json(result)))
+            try await Self.file(body), into: target, mapping: try Self.mapping(map), dryRun: dryRun ?? false,
+            force: force ?? false, caller: caller, origin: try request.origin)
+        return (Components.Schemas.ImportResult(report), !report.dryRun)
     }
 
     /// The body's bytes, up to the import limit.
@@ -95,7 +101,7 @@ extension APIHandler {
             try Self.id(input.path.groupId, "group"), format: format, caller: caller)
         return .ok(
             .init(
-                headers: .init(contentDisposition: "attachment; filename=\"\(file.filename)\""),
+                headers: .init(contentDisposition: file.disposition),
                 body: .csv(HTTPBody(file.data))))
     }
 }
@@ -106,7 +112,7 @@ extension APIHandler {
         let file = try await exportUseCases.exportAccount(caller: caller)
         return .ok(
             .init(
-                headers: .init(contentDisposition: "attachment; filename=\"\(file.filename)\""),
+                headers: .init(contentDisposition: file.disposition),
                 body: .applicationZip(HTTPBody(file.data))))
     }
 }

@@ -187,7 +187,7 @@ extension WebApp {
         Response(
             status: .ok,
             headers: [
-                .contentType: file.contentType, .contentDisposition: "attachment; filename=\"\(file.filename)\"",
+                .contentType: file.contentType, .contentDisposition: file.disposition,
                 .cacheControl: "no-store",
             ],
             body: .init(byteBuffer: ByteBuffer(bytes: file.data)))

@@ -126,18 +126,27 @@ public struct JobRunner: Service {
                         "kind": "\(job.kind)", "attempts": "\(job.attempts)", "retry": "\(retryAt != nil)",
                         "error": "\(String(reflecting: error))",
                     ])
-                try? await jobs.fail(job.id, worker: worker, error: "\(error)", retryAt: retryAt, now: now())
+                await record("a failed job") {
+                    try await jobs.fail(job.id, worker: worker, error: "\(error)", retryAt: retryAt, now: now())
+                }
                 continue
             }
-            // Done is done: a failure to record it is retried, not taken for the job's own.
-            for attempt in 1...3 {
-                do {
-                    try await jobs.complete(job.id, worker: worker, now: now())
-                    break
-                } catch {
-                    logger.warning("recording a finished job failed", metadata: ["attempt": "\(attempt)"])
-                    try? await Task.sleep(for: .milliseconds(100 * attempt))
-                }
+            await record("a finished job") { _ = try await jobs.complete(job.id, worker: worker, now: now()) }
+        }
+    }
+
+    /// Writes a job's outcome, trying three times: an outcome that is not written leaves the
+    /// job leased until its lease ends (a finished job would run again, a failed one would wait
+    /// the whole lease instead of its retry delay).
+    func record(_ what: String, _ write: () async throws -> Void) async {
+        for attempt in 1...3 {
+            do {
+                return try await write()
+            } catch {
+                logger.warning(
+                    "recording \(what) failed",
+                    metadata: ["attempt": "\(attempt)", "error": "\(String(reflecting: error))"])
+                try? await Task.sleep(for: .milliseconds(100 * attempt))
             }
         }
     }

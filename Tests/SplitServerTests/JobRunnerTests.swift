@@ -15,7 +15,7 @@ final class Runs: Sendable {
     func ran(_ payload: String) { counts.withLock { $0[payload, default: 0] += 1 } }
     var all: [String: Int] { counts.withLock { $0 } }
 
-    func wait(seconds: Double = 20, until condition: ([String: Int]) -> Bool) async -> Bool {
+    func wait(seconds: Double = 60, until condition: ([String: Int]) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition(all), Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         return condition(all)
@@ -62,7 +62,7 @@ struct JobRunnerTests {
             }
             let finished = await runs.wait { $0.count == 201 }
             // A handler's return comes a moment before its job is recorded done.
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(60)
             while try await store.counts().done < 201, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
             tasks.forEach { $0.cancel() }
             // validate
@@ -96,7 +96,7 @@ struct JobRunnerTests {
                 ).run()
             }
             #expect(await runs.wait { $0["flaky"] == 3 && $0["broken"] == 3 })
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(60)
             while try await store.counts().waiting > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
             task.cancel()
             #expect(runs.all == ["flaky": 3, "broken": 3])
@@ -126,7 +126,7 @@ struct JobRunnerTests {
             let runs = Runs()
             let task = Task { try await Self.runner(database, { job in runs.ran(job.payload) }).run() }
             #expect(await runs.wait { $0["orphan"] == 1 })
-            let deadline = Date().addingTimeInterval(20)
+            let deadline = Date().addingTimeInterval(60)
             while try await store.counts().done < 1, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
             task.cancel()
             #expect(try await store.complete(taken[0].id, worker: "dead", now: Self.milliseconds()) == false)

@@ -4,8 +4,9 @@ internal import SplitAPI
 
 /// Where an imported file goes.
 public enum ImportDestination: Sendable, Equatable {
-    /// A new group of this name (and IANA time zone, when known), owned by the caller.
-    case newGroup(name: String, timeZone: String?)
+    /// A new group of this name (nil: the name a JSON file gives), and IANA time zone when
+    /// known, owned by the caller.
+    case newGroup(name: String?, timeZone: String?)
     /// A group the caller owns or administers.
     case group(id: String)
 }
@@ -44,6 +45,22 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     public let skipped: [Skipped]
 }
 
+/// The apps whose exports the server reads.
+public enum ImportFormat: String, Sendable, CaseIterable {
+    /// Splitwise's "Export as spreadsheet" CSV.
+    case splitwise
+    /// IHateMoney's bills.json.
+    case ihatemoney
+    /// Spliit's JSON export.
+    case spliit
+    /// Cospend's CSV export.
+    case cospend
+    /// Our own group export (`exportGroup(layout: .json)`), which loses nothing.
+    case json
+
+    var isCSV: Bool { self == .splitwise || self == .cospend }
+}
+
 /// Moving in from other apps (issue 18): the file's bytes as they were exported.
 extension SplitterClient {
     /// Imports a Splitwise export. `map`: a name of the file → a member's name or id, "me" or "new".
@@ -51,14 +68,24 @@ extension SplitterClient {
         _ file: Data, into destination: ImportDestination, dryRun: Bool = false, map: [String: String] = [:],
         force: Bool = false
     ) async throws -> ImportSummary {
+        try await importFile(file, format: .splitwise, into: destination, dryRun: dryRun, map: map, force: force)
+    }
+
+    /// Imports an export of `format`. `map`: a name of the file → a member's name or id, "me" or "new".
+    public func importFile(
+        _ file: Data, format: ImportFormat, into destination: ImportDestination, dryRun: Bool = false,
+        map: [String: String] = [:], force: Bool = false
+    ) async throws -> ImportSummary {
         let pairs = map.isEmpty ? nil : map.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let result: Components.Schemas.ImportResult
         switch destination {
         case .newGroup(let name, let timeZone):
             let output = try await send {
                 try await api.importNewGroup(
-                    query: .init(format: .splitwise, name: name, timeZone: timeZone, dryRun: dryRun, map: pairs),
-                    body: .csv(HTTPBody(file)))
+                    query: .init(
+                        format: .init(rawValue: format.rawValue) ?? .splitwise, name: name, timeZone: timeZone,
+                        dryRun: dryRun, map: pairs),
+                    body: format.isCSV ? .csv(HTTPBody(file)) : .binary(HTTPBody(file)))
             }
             switch output {
             case .created(let created): result = try created.body.json
@@ -69,8 +96,9 @@ extension SplitterClient {
             let output = try await send {
                 try await api.importIntoGroup(
                     path: .init(groupId: id),
-                    query: .init(format: .splitwise, force: force, dryRun: dryRun, map: pairs),
-                    body: .csv(HTTPBody(file)))
+                    query: .init(
+                        format: .init(rawValue: format.rawValue) ?? .splitwise, force: force, dryRun: dryRun, map: pairs),
+                    body: format.isCSV ? .csv(HTTPBody(file)) : .binary(HTTPBody(file)))
             }
             switch output {
             case .created(let created): result = try created.body.json
@@ -91,12 +119,14 @@ extension SplitterClient {
     }
 }
 
-/// A group's spreadsheet layouts.
+/// The files a group is exported as.
 public enum ExportLayout: String, Sendable, CaseIterable {
     /// Splitwise's own layout, which `importSplitwise` reads back to the same balances.
     case splitwiseCSV = "splitwise-csv"
     /// One row per member of each expense or transfer, then each member's balance.
     case csv
+    /// Our own document, which loses nothing; `importFile(format: .json)` reads it back.
+    case json
 }
 
 extension SplitterClient {
@@ -105,12 +135,18 @@ extension SplitterClient {
         let output = try await send {
             try await api.exportGroup(
                 path: .init(groupId: groupID),
-                query: .init(format: layout == .csv ? .csv : .splitwiseCsv))
+                query: .init(format: .init(rawValue: layout.rawValue) ?? .csv))
         }
         switch output {
         case .ok(let ok):
             let filename = Self.filename(ok.headers.contentDisposition)
-            return (filename, try await Data(collecting: try ok.body.csv, upTo: 200 << 20))
+            switch ok.body {
+            case .csv(let body): return (filename, try await Data(collecting: body, upTo: 200 << 20))
+            case .json(let document):
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                return (filename, try encoder.encode(document))
+            }
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }

@@ -75,7 +75,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         try container.encodeIfPresent(legacyText, forKey: .legacyText)
     }
 
-    var json: String {
+    public var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)

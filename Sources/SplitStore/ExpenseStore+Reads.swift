@@ -13,17 +13,22 @@ extension ExpenseStore {
                 ORDER BY seq, id
                 """
             ).all()
-        }.map { row in
-            PaymentHistoryRecord(
-                id: try row.decodeUUID("id"), splitID: try row.decodeUUID("expense_split_id"),
-                isPaid: try row.decode(column: "action", as: String.self) == "marked_paid",
-                performedByUserID: try row.decodeUUID("performed_by_user_id"),
-                performedByName: try row.decode(column: "performed_by_name", as: String.self),
-                performedAt: try row.decode(column: "performed_at", as: Int64.self),
-                reason: try row.decode(column: "reason", as: String?.self),
-                ipAddress: try row.decode(column: "ip_address", as: String?.self),
-                deviceInfo: try row.decode(column: "device_info", as: String?.self))
-        }
+        }.map(PaymentHistoryRecord.init(row:))
+    }
+
+    /// Every share's paid/unpaid marks in a group, oldest first (for its export).
+    public func history(groupID: UUID) async throws -> [PaymentHistoryRecord] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT h.* FROM payment_history h
+                JOIN expense_splits s ON s.id = h.expense_split_id
+                JOIN expenses e ON e.id = s.expense_id
+                WHERE e.group_id = \(bind: groupID.text)
+                ORDER BY h.seq, h.id
+                """
+            ).all()
+        }.map(PaymentHistoryRecord.init(row:))
     }
 
     /// One page of a group's expenses, newest date first (then the latest entered), and whether
@@ -152,5 +157,19 @@ extension ExpenseStore {
             result[id] = try ExpenseRecord(row: row, payers: payers[id] ?? [], shares: shares[id] ?? [])
         }
         return result
+    }
+}
+
+extension PaymentHistoryRecord {
+    init(row: any SQLRow) throws {
+        self.init(
+            id: try row.decodeUUID("id"), splitID: try row.decodeUUID("expense_split_id"),
+            isPaid: try row.decode(column: "action", as: String.self) == "marked_paid",
+            performedByUserID: try row.decodeUUID("performed_by_user_id"),
+            performedByName: try row.decode(column: "performed_by_name", as: String.self),
+            performedAt: try row.decode(column: "performed_at", as: Int64.self),
+            reason: try row.decode(column: "reason", as: String?.self),
+            ipAddress: try row.decode(column: "ip_address", as: String?.self),
+            deviceInfo: try row.decode(column: "device_info", as: String?.self))
     }
 }

@@ -17,6 +17,12 @@ public struct ImportBatch: Sendable {
     public var categories: [CategoryRecord]
     public var expenses: [ExpenseRecord]
     public var settlements: [SettlementRecord]
+    /// A group's manual rates (our own format keeps them).
+    public var rates: [RateRecord] = []
+    /// Paid marks' history lines, as the file had them.
+    public var history: [HistoryLine] = []
+    /// The activity list as the file had it, before the import's own line.
+    public var activity: [ActivityLine] = []
     /// "splitwise", …
     public var format: String
     /// SHA-256 of the file, hex.
@@ -40,6 +46,45 @@ public struct ImportBatch: Sendable {
         self.format = format
         self.contentHash = contentHash
         self.forced = forced
+    }
+}
+
+extension ImportBatch {
+    /// A line of a share's payment history, by whom (a name: the file's people have no account
+    /// here; the importer is recorded as the writer) and when.
+    public struct HistoryLine: Sendable {
+        public var splitID: UUID
+        public var markedPaid: Bool
+        public var byName: String
+        public var at: Int64
+        public var reason: String?
+
+        public init(splitID: UUID, markedPaid: Bool, byName: String, at: Int64, reason: String?) {
+            self.splitID = splitID
+            self.markedPaid = markedPaid
+            self.byName = byName
+            self.at = at
+            self.reason = reason
+        }
+    }
+
+    /// A line of a group's activity list, as another copy of the group had it.
+    public struct ActivityLine: Sendable {
+        public var action: String
+        public var entity: ChangeEntity
+        public var entityID: UUID
+        public var actorName: String
+        public var at: Int64
+        public var event: ActivityEvent
+
+        public init(action: String, entity: ChangeEntity, entityID: UUID, actorName: String, at: Int64, event: ActivityEvent) {
+            self.action = action
+            self.entity = entity
+            self.entityID = entityID
+            self.actorName = actorName
+            self.at = at
+            self.event = event
+        }
     }
 }
 
@@ -88,6 +133,31 @@ public struct ImportStore: Sendable {
             try await Self.insert(batch.settlements, sql)
             try await log.changed(.settlement, batch.settlements.map(\.id), sql)
             for effect in Self.effects(batch) { try await Ledger.apply(effect, groupID: batch.groupID, sql) }
+            try await MultiRowInsert.run(
+                "INSERT INTO rates (group_id, from_currency, to_currency, rate_date, rate, updated_by_user_id, updated_at)",
+                batch.rates.map { [batch.groupID.text, $0.from, $0.to, $0.date, $0.rate, actor.userID.text, now] }, on: sql)
+            try await MultiRowInsert.run(
+                """
+                INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
+                                             performed_at, seq, reason, ip_address, device_info)
+                """,
+                batch.history.enumerated().map { index, line in
+                    [
+                        Self.orderedID(index), line.splitID.text, line.markedPaid ? "marked_paid" : "marked_unpaid", actor.userID.text,
+                        line.byName, line.at, log.seq, line.reason, String?.none, String?.none,
+                    ]
+                }, on: sql)
+            // Another copy's activity comes before the import's own line (a change number below
+            // it) and in its own order (ids that sort by position), with its people's names;
+            // nobody hears of it again (no inbox lines): it is history, not news.
+            try await MultiRowInsert.run(
+                "INSERT INTO activity (id, group_id, seq, actor_user_id, actor_name, action, entity, entity_id, details, at)",
+                batch.activity.enumerated().map { index, line in
+                    [
+                        Self.orderedID(index), batch.groupID.text, log.seq - 1, String?.none, line.actorName, line.action,
+                        line.entity.rawValue, line.entityID.text, line.event.json, line.at,
+                    ]
+                }, on: sql)
             let id = UUID()
             try await sql.raw(
                 """
@@ -102,6 +172,16 @@ public struct ImportStore: Sendable {
                 actor, "import.completed", .group, batch.groupID,
                 ActivityEvent(subject: batch.format, count: batch.expenses.count + batch.settlements.count), sql)
         }
+    }
+
+    /// A fresh id whose text sorts by `index`: rows written with one change number keep their order.
+    static func orderedID(_ index: Int) -> String {
+        var bytes = UUID().uuid
+        bytes.0 = UInt8(truncatingIfNeeded: index >> 24)
+        bytes.1 = UInt8(truncatingIfNeeded: index >> 16)
+        bytes.2 = UInt8(truncatingIfNeeded: index >> 8)
+        bytes.3 = UInt8(truncatingIfNeeded: index)
+        return UUID(uuid: bytes).text
     }
 
     /// The ledger's movement for the whole batch, one effect per currency.

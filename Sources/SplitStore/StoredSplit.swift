@@ -50,6 +50,28 @@ public enum StoredSplit {
         return try legacy.rule(currency: try Currency(code: currency))
     }
 
+    /// A rule as a JSON value inside a larger document (our group export, issue 18): version 1's
+    /// object, the same text `encode` writes.
+    public struct Value: Codable, Sendable {
+        public var rule: SplitRule
+
+        public init(_ rule: SplitRule) { self.rule = rule }
+
+        public init(from decoder: any Decoder) throws {
+            let node = try Node(from: decoder)
+            guard node.version == currentVersion else {
+                throw DecodingError.unknownVersion(node.version ?? 0)
+            }
+            rule = try node.rule()
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var node = Node(rule)
+            node.version = currentVersion
+            try node.encode(to: encoder)
+        }
+    }
+
     /// Version 1 on disk. The coding keys are the format: never rename them.
     struct Node: Codable {
         var version: Int?

@@ -2,114 +2,124 @@ import ArgumentParser
 import Foundation
 import SplitClient
 
-/// `splitter import splitwise FILE`: moving in from another app (issue 18).
+extension ImportFormat: ExpressibleByArgument {}
+
+/// `splitter import FORMAT FILE`: moving in from another app, or from our own export (issue 18).
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Bring a group's history in from another app's export.",
-        subcommands: [Splitwise.self])
+        abstract: "Bring a group's history in from another app's export, or from a Budget Splitter export.",
+        discussion: """
+            FORMAT is where the file comes from:
+              splitwise   Splitwise's "Export as spreadsheet" CSV
+              ihatemoney  IHateMoney's bills.json
+              spliit      Spliit's JSON export
+              cospend     Cospend's CSV export
+              json        a Budget Splitter group export (splitter export GROUP --format json),
+                          which brings back everything: roles, categories, rates, rules,
+                          paid marks with their history, the activity
 
-    struct Splitwise: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Import Splitwise's \"Export as spreadsheet\" CSV, exact to the cent.",
-            discussion: """
-                Into a new group (--new NAME: each name of the file becomes a member
-                without an account, who can claim it on joining) or into a group you
-                own or administer (--group: names go to the members of the same name).
-                Every row becomes an expense, a refund or a transfer that gives each
-                member exactly their cell; every "Total balance" line is checked, and
-                any difference or unreadable line refuses the whole file, naming it.
+            Into a new group (--new NAME: each name of the file becomes a member
+            without an account, who can claim it on joining; a JSON file that names
+            its group may leave --new out) or into a group you own or administer
+            (--group: names go to the members of the same name). Amounts come in
+            exact to the cent; a file's own totals (Splitwise's "Total balance"
+            lines) are checked, and any difference or unreadable line refuses the
+            whole file, naming it.
 
-                  splitter import splitwise trip.csv --new "Japan 2026" --map "Aki Tanaka=me"
-                  splitter import splitwise trip.csv --group Japan --dry-run
+              splitter import splitwise trip.csv --new "Japan 2026" --map "Aki Tanaka=me"
+              splitter import splitwise trip.csv --group Japan --dry-run
+              splitter import json japan.json --map "Aki=me"
 
-                --dry-run says what would be written and writes nothing. The same file
-                into the same group twice is refused (exit 6) unless --force.
-                """)
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "The exported .csv file.") var file: String
-        @Option(help: "Import into this group (name or id).") var group: String?
-        @Option(name: .customLong("new"), help: "Make a new group of this name from the file.") var newGroup: String?
-        @Option(help: "Who a name of the file is: \"Name=member name or id\", \"Name=me\" or \"Name=new\" (repeatable).")
-        var map: [String] = []
-        @Flag(help: "Check the file and say what would be written; write nothing.") var dryRun = false
-        @Flag(help: "Import a file this group has imported before.") var force = false
+            --dry-run says what would be written and writes nothing. The same file
+            into the same group twice is refused (exit 6) unless --force.
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "splitwise, ihatemoney, spliit, cospend or json.") var format: ImportFormat
+    @Argument(help: "The exported file.") var file: String
+    @Option(help: "Import into this group (name or id).") var group: String?
+    @Option(name: .customLong("new"), help: "Make a new group of this name from the file.") var newGroup: String?
+    @Option(help: "Who a name of the file is: \"Name=member name or id\", \"Name=me\" or \"Name=new\" (repeatable).")
+    var map: [String] = []
+    @Flag(help: "Check the file and say what would be written; write nothing.") var dryRun = false
+    @Flag(help: "Import a file this group has imported before.") var force = false
 
-        func validate() throws {
-            guard (group == nil) != (newGroup == nil) else {
-                throw ValidationError("Say where it goes: --group NAME or --new NAME (one of them).")
-            }
-            if force && newGroup != nil { throw ValidationError("--force is for --group: a new group has no imports yet.") }
+    func validate() throws {
+        if group != nil && newGroup != nil { throw ValidationError("Say where it goes: --group NAME or --new NAME, not both.") }
+        // Only a JSON file names its group; a CSV needs to be told where it goes.
+        if group == nil && newGroup == nil && (format == .splitwise || format == .cospend) {
+            throw ValidationError("Say where it goes: --group NAME or --new NAME (one of them).")
         }
+        if force && group == nil { throw ValidationError("--force is for --group: a new group has no imports yet.") }
+    }
 
-        func run() async throws {
-            try await SplitterCLI.run {
-                var mapping: [String: String] = [:]
-                for pair in map {
-                    guard let split = pair.lastIndex(of: "="), split != pair.startIndex,
-                        pair.index(after: split) != pair.endIndex
-                    else { throw CLIError(message: "--map takes Name=member, Name=me or Name=new.", code: 2) }
-                    mapping[String(pair[..<split])] = String(pair[pair.index(after: split)...])
-                }
-                let data: Data
-                do {
-                    data = try Data(contentsOf: URL(fileURLWithPath: file))
-                } catch {
-                    throw CLIError(message: "cannot read \(file): \(error.localizedDescription)", code: 2)
-                }
-                let client = try options.client()
-                let destination: ImportDestination
-                if let group {
-                    destination = .group(id: try await resolveGroup(client, group).id)
-                } else {
-                    destination = .newGroup(name: newGroup ?? "", timeZone: TimeZone.current.identifier)
-                }
-                Progress.stage("Sending \(URL(fileURLWithPath: file).lastPathComponent) (\(Progress.size(data.count)))…")
-                let summary: ImportSummary
-                do {
-                    summary = try await client.importSplitwise(
-                        data, into: destination, dryRun: dryRun, map: mapping, force: force)
-                } catch SplitterError.validation(_, let field) where field == "timeZone" {
-                    // The server does not know this computer's zone name: the group keeps UTC.
-                    summary = try await client.importSplitwise(
-                        data, into: .newGroup(name: newGroup ?? "", timeZone: nil), dryRun: dryRun, map: mapping)
-                }
-                Progress.stage("done.", last: true)
-                if options.json { return try Output.json(summary) }
-                Self.print(summary, newGroup: newGroup != nil)
+    func run() async throws {
+        try await SplitterCLI.run {
+            var mapping: [String: String] = [:]
+            for pair in map {
+                guard let split = pair.lastIndex(of: "="), split != pair.startIndex,
+                    pair.index(after: split) != pair.endIndex
+                else { throw CLIError(message: "--map takes Name=member, Name=me or Name=new.", code: 2) }
+                mapping[String(pair[..<split])] = String(pair[pair.index(after: split)...])
             }
-        }
-
-        static func print(_ summary: ImportSummary, newGroup: Bool) {
-            let what = "\(summary.expenses) expense(s) and \(summary.settlements) transfer(s)"
-            if summary.dryRun {
-                Swift.print("Dry run, nothing written: \(what) would go into \(newGroup ? "a new group " : "")\(summary.groupName).")
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw CLIError(message: "cannot read \(file): \(error.localizedDescription)", code: 2)
+            }
+            let client = try options.client()
+            let destination: ImportDestination
+            if let group {
+                destination = .group(id: try await resolveGroup(client, group).id)
             } else {
-                Swift.print("Imported \(what) into \(newGroup ? "the new group " : "")\(summary.groupName).")
+                destination = .newGroup(name: newGroup, timeZone: TimeZone.current.identifier)
             }
-            Swift.print(
-                "Members: "
-                    + summary.members.map { member in
-                        switch member.kind {
-                        case "me": "\(member.name) → you (\(member.memberName))"
-                        case "new": "\(member.name) → new member"
-                        default: "\(member.name) → \(member.memberName)"
-                        }
-                    }.joined(separator: "; "))
-            if !summary.newCategories.isEmpty {
-                Swift.print("New categories: " + summary.newCategories.joined(separator: ", "))
+            Progress.stage("Sending \(URL(fileURLWithPath: file).lastPathComponent) (\(Progress.size(data.count)))…")
+            let summary: ImportSummary
+            do {
+                summary = try await client.importFile(
+                    data, format: format, into: destination, dryRun: dryRun, map: mapping, force: force)
+            } catch SplitterError.validation(_, let field) where field == "timeZone" {
+                // The server does not know this computer's zone name: the group keeps UTC (or the file's).
+                summary = try await client.importFile(
+                    data, format: format, into: .newGroup(name: newGroup, timeZone: nil), dryRun: dryRun, map: mapping)
             }
-            Swift.print(
-                summary.footersChecked.isEmpty
-                    ? "The file has no total-balance lines to check."
-                    : "Total-balance lines checked: " + summary.footersChecked.joined(separator: ", ") + " (all match).")
-            let moving = summary.balances.filter { $0.net.trimmingCharacters(in: CharacterSet(charactersIn: "0.")) != "" }
-            if !moving.isEmpty {
-                Swift.print("Balances from the file:")
-                Output.table(["Name", "Net", "Currency"], moving.map { [$0.name, $0.net, $0.currency] })
-            }
-            for skipped in summary.skipped { Swift.print("Skipped line \(skipped.line): \(skipped.reason)") }
+            Progress.stage("done.", last: true)
+            if options.json { return try Output.json(summary) }
+            Self.print(summary, newGroup: group == nil)
         }
+    }
+
+    static func print(_ summary: ImportSummary, newGroup: Bool) {
+        let what = "\(summary.expenses) expense(s) and \(summary.settlements) transfer(s)"
+        if summary.dryRun {
+            Swift.print("Dry run, nothing written: \(what) would go into \(newGroup ? "a new group " : "")\(summary.groupName).")
+        } else {
+            Swift.print("Imported \(what) into \(newGroup ? "the new group " : "")\(summary.groupName).")
+        }
+        Swift.print(
+            "Members: "
+                + summary.members.map { member in
+                    switch member.kind {
+                    case "me": "\(member.name) → you (\(member.memberName))"
+                    case "new": "\(member.name) → new member"
+                    default: "\(member.name) → \(member.memberName)"
+                    }
+                }.joined(separator: "; "))
+        if !summary.newCategories.isEmpty {
+            Swift.print("New categories: " + summary.newCategories.joined(separator: ", "))
+        }
+        Swift.print(
+            summary.footersChecked.isEmpty
+                ? "The file has no total-balance lines to check."
+                : "Total-balance lines checked: " + summary.footersChecked.joined(separator: ", ") + " (all match).")
+        let moving = summary.balances.filter { $0.net.trimmingCharacters(in: CharacterSet(charactersIn: "0.")) != "" }
+        if !moving.isEmpty {
+            Swift.print("Balances from the file:")
+            Output.table(["Name", "Net", "Currency"], moving.map { [$0.name, $0.net, $0.currency] })
+        }
+        for skipped in summary.skipped { Swift.print("Skipped line \(skipped.line): \(skipped.reason)") }
     }
 }
 
@@ -137,20 +147,23 @@ enum Progress {
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a group out as a spreadsheet: Splitwise's layout (the default) or one row per share.",
+        abstract: "Write a group out: Splitwise's layout (the default), one row per share, or the whole group as JSON.",
         discussion: """
             splitwise-csv is Splitwise's own layout, with a "Total balance" line per
             currency; `splitter import splitwise` (or Splitwise) reads it back to the
             same balances. csv has one row per member of each expense or transfer.
+            json is the whole group, losing nothing; `splitter import json` brings it
+            back as a new group.
 
               splitter export Japan > japan.csv
               splitter export Japan --format csv --output japan-shares.csv
+              splitter export Japan --format json --output japan.json
               splitter export --all --output everything.zip   # every group and your profile
             """)
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Group name or id.") var group: String?
     @Flag(help: "Everything you can see, as one zip: each group's spreadsheets and your profile.") var all = false
-    @Option(help: "splitwise-csv or csv.") var format: String = "splitwise-csv"
+    @Option(help: "splitwise-csv, csv or json.") var format: String = "splitwise-csv"
     @Option(help: "Write to this file instead of standard output.") var output: String?
 
     func validate() throws {
@@ -161,7 +174,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await SplitterCLI.run {
             guard let layout = ExportLayout(rawValue: format) else {
-                throw CLIError(message: "--format is splitwise-csv or csv.", code: 2)
+                throw CLIError(message: "--format is splitwise-csv, csv or json.", code: 2)
             }
             let client = try options.client()
             let name: String

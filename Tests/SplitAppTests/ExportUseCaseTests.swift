@@ -48,8 +48,8 @@ struct ExportUseCaseTests {
             // act
             let exports = ExportUseCases(database: trip.database, now: { milliseconds() })
             let file = try await exports.export(trip.groupID, format: .splitwiseCSV, caller: trip.vic)
-            let report = try await ImportUseCaseTests.imports(trip).importSplitwise(
-                file.data, into: .newGroup(name: "Back again", timeZone: nil), mapping: [:], dryRun: false, force: false,
+            let report = try await ImportUseCaseTests.imports(trip).importFile(
+                file.data, format: .splitwise, into: .newGroup(name: "Back again", timeZone: nil), mapping: [:], dryRun: false, force: false,
                 caller: trip.bo, origin: trip.origin)
 
             // validate: both total lines checked, and the new group's balances are the old one's
@@ -97,14 +97,14 @@ struct ExportUseCaseTests {
                 .export(trip.groupID, format: .splitwiseCSV, caller: trip.aki)
             let header = String(decoding: file.data, as: UTF8.self).split(separator: "\n")[0].split(separator: ",")
             #expect(Set(header.dropFirst(5).map { $0.lowercased() }).count == header.count - 5, "\(header)")
-            let report = try await ImportUseCaseTests.imports(trip).importSplitwise(
-                file.data, into: .newGroup(name: "Names", timeZone: nil), mapping: [:], dryRun: false, force: false,
+            let report = try await ImportUseCaseTests.imports(trip).importFile(
+                file.data, format: .splitwise, into: .newGroup(name: "Names", timeZone: nil), mapping: [:], dryRun: false, force: false,
                 caller: trip.bo, origin: trip.origin)
             #expect(report.expenses == 1)
         }
     }
 
-    @Test("an account's export: one zip with account.json and each group's two spreadsheets; a removed membership is left out")
+    @Test("an account's export: one zip with account.json and each group's spreadsheets and JSON; a removed membership is left out")
     func accountZip() async throws {
         try await Trip.with(.sqlite) { trip in
             _ = try await trip.create(trip.ramen("900"))
@@ -118,7 +118,9 @@ struct ExportUseCaseTests {
                 _ = try archive.extract(entry) { data.append($0) }
                 entries[entry.path] = data
             }
-            #expect(Set(entries.keys) == ["account.json", "Japan/splitwise.csv", "Japan/shares.csv"], "\(entries.keys)")
+            #expect(
+                Set(entries.keys) == ["account.json", "Japan/splitwise.csv", "Japan/shares.csv", "Japan/group.json"],
+                "\(entries.keys)")
             let group = try await exports.export(trip.groupID, format: .splitwiseCSV, caller: trip.bo)
             #expect(entries["Japan/splitwise.csv"] == group.data)
             let account = try JSONSerialization.jsonObject(with: entries["account.json"] ?? Data()) as? [String: Any]
@@ -134,13 +136,13 @@ struct ExportUseCaseTests {
     func realExportRoundTrip() async throws {
         try await Trip.with(.sqlite) { trip in
             let original = try ImportUseCaseTests.fixture("partage-elm-eur-gbp.csv")
-            let first = try await ImportUseCaseTests.imports(trip).importSplitwise(
-                original, into: .newGroup(name: "Partage", timeZone: nil), mapping: [:], dryRun: false, force: false,
+            let first = try await ImportUseCaseTests.imports(trip).importFile(
+                original, format: .splitwise, into: .newGroup(name: "Partage", timeZone: nil), mapping: [:], dryRun: false, force: false,
                 caller: trip.bo, origin: trip.origin)
             let exported = try await ExportUseCases(database: trip.database, now: { milliseconds() })
                 .export(first.group.id, format: .splitwiseCSV, caller: trip.bo)
-            let again = try await ImportUseCaseTests.imports(trip).importSplitwise(
-                exported.data, into: .newGroup(name: "Partage again", timeZone: nil), mapping: [:], dryRun: false,
+            let again = try await ImportUseCaseTests.imports(trip).importFile(
+                exported.data, format: .splitwise, into: .newGroup(name: "Partage again", timeZone: nil), mapping: [:], dryRun: false,
                 force: false, caller: trip.bo, origin: trip.origin)
             #expect(again.expenses == first.expenses && again.settlements == first.settlements)
             let a = try await ImportUseCaseTests.balances(trip, groupID: first.group.id, caller: trip.bo)

@@ -53,8 +53,8 @@ struct ImportUseCaseTests {
             let file = try SplitwiseFile.read(data)
 
             // act
-            let report = try await Self.imports(trip).importSplitwise(
-                data, into: .newGroup(name: "From Splitwise", timeZone: "Europe/Paris"), mapping: [:], dryRun: false,
+            let report = try await Self.imports(trip).importFile(
+                data, format: .splitwise, into: .newGroup(name: "From Splitwise", timeZone: "Europe/Paris"), mapping: [:], dryRun: false,
                 force: false, caller: trip.bo, origin: trip.origin)
 
             // validate: every footer checked; the stored balances are what the file's lines say
@@ -82,15 +82,15 @@ struct ImportUseCaseTests {
     func largeAndEmpty(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in
             let written = SplitwiseFilePropertyTests.write(seed: 2026, rows: 2_000)
-            let report = try await Self.imports(trip).importSplitwise(
-                Data(written.text.utf8), into: .newGroup(name: "Big", timeZone: nil), mapping: [:], dryRun: false,
+            let report = try await Self.imports(trip).importFile(
+                Data(written.text.utf8), format: .splitwise, into: .newGroup(name: "Big", timeZone: nil), mapping: [:], dryRun: false,
                 force: false, caller: trip.bo, origin: trip.origin)
             #expect(report.expenses + report.settlements >= written.rows && written.rows > 1_500)
             let stored = try await Self.balances(trip, groupID: report.group.id, caller: trip.bo)
             #expect(stored == written.balances)
 
-            let empty = try await Self.imports(trip).importSplitwise(
-                Data("Date,Description,Category,Cost,Currency,A,B\n".utf8), into: .newGroup(name: "Empty", timeZone: nil),
+            let empty = try await Self.imports(trip).importFile(
+                Data("Date,Description,Category,Cost,Currency,A,B\n".utf8), format: .splitwise, into: .newGroup(name: "Empty", timeZone: nil),
                 mapping: [:], dryRun: false, force: false, caller: trip.bo, origin: trip.origin)
             #expect(empty.expenses == 0 && empty.settlements == 0)
         }
@@ -111,8 +111,8 @@ struct ImportUseCaseTests {
                 2025-11-22,Total balance, , ,EUR,20.00,-5.00,-15.00
 
                 """
-            let report = try await Self.imports(trip).importSplitwise(
-                Data(csv.utf8), into: .newGroup(name: "Kinds", timeZone: nil), mapping: ["Alice": "me"],
+            let report = try await Self.imports(trip).importFile(
+                Data(csv.utf8), format: .splitwise, into: .newGroup(name: "Kinds", timeZone: nil), mapping: ["Alice": "me"],
                 dryRun: false, force: false, caller: trip.bo, origin: trip.origin)
             #expect(report.expenses == 3 && report.settlements == 2)
             #expect(report.skipped == [.init(line: 7, reason: "no money moves between members (every member's cell is 0)")])
@@ -145,13 +145,13 @@ struct ImportUseCaseTests {
         try await Trip.with(.sqlite) { trip in
             let before = try await GroupStore(database: trip.database).groups(ofUser: trip.bo.user.id).count
             await #expect(throws: AppError.self) {
-                try await Self.imports(trip).importSplitwise(
-                    try Self.fixture(name), into: .newGroup(name: "X", timeZone: nil), mapping: [:], dryRun: false,
+                try await Self.imports(trip).importFile(
+                    try Self.fixture(name), format: .splitwise, into: .newGroup(name: "X", timeZone: nil), mapping: [:], dryRun: false,
                     force: false, caller: trip.bo, origin: trip.origin)
             }
             do {
-                _ = try await Self.imports(trip).importSplitwise(
-                    try Self.fixture(name), into: .newGroup(name: "X", timeZone: nil), mapping: [:], dryRun: false,
+                _ = try await Self.imports(trip).importFile(
+                    try Self.fixture(name), format: .splitwise, into: .newGroup(name: "X", timeZone: nil), mapping: [:], dryRun: false,
                     force: false, caller: trip.bo, origin: trip.origin)
             } catch AppError.invalid(let field, let message) {
                 #expect(field == "file")
@@ -217,8 +217,8 @@ struct ImportUseCaseTests {
     /// The message of the refusal of a file imported into a new group; nil when it imported.
     static func refusal(_ trip: Trip, _ data: Data) async -> String? {
         do {
-            _ = try await imports(trip).importSplitwise(
-                data, into: .newGroup(name: "X", timeZone: nil), mapping: [:], dryRun: true, force: false,
+            _ = try await imports(trip).importFile(
+                data, format: .splitwise, into: .newGroup(name: "X", timeZone: nil), mapping: [:], dryRun: true, force: false,
                 caller: trip.bo, origin: trip.origin)
             return nil
         } catch AppError.invalid(_, let message) {
@@ -242,8 +242,8 @@ struct ImportUseCaseTests {
                 """
             let data = Data(csv.utf8)
             let imports = Self.imports(trip)
-            let dry = try await imports.importSplitwise(
-                data, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.aki,
+            let dry = try await imports.importFile(
+                data, format: .splitwise, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.aki,
                 origin: trip.origin)
             #expect(dry.members.map(\.kind) == [.me, .existing, .new])
             #expect(dry.members.map(\.memberName) == ["Aki", "Bo", "Chen"])
@@ -251,8 +251,8 @@ struct ImportUseCaseTests {
             #expect(try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki).isEmpty)
 
             // act
-            let report = try await imports.importSplitwise(
-                data, into: .group(trip.groupID), mapping: [:], dryRun: false, force: false, caller: trip.aki,
+            let report = try await imports.importFile(
+                data, format: .splitwise, into: .group(trip.groupID), mapping: [:], dryRun: false, force: false, caller: trip.aki,
                 origin: trip.origin)
 
             // validate
@@ -263,13 +263,13 @@ struct ImportUseCaseTests {
             ]
             #expect(try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki) == expected)
             await #expect(throws: AppError.self) {
-                try await imports.importSplitwise(
-                    data, into: .group(trip.groupID), mapping: [:], dryRun: false, force: false, caller: trip.aki,
+                try await imports.importFile(
+                    data, format: .splitwise, into: .group(trip.groupID), mapping: [:], dryRun: false, force: false, caller: trip.aki,
                     origin: trip.origin)
             }
             #expect(try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki) == expected)
-            _ = try await imports.importSplitwise(
-                data, into: .group(trip.groupID), mapping: [:], dryRun: false, force: true, caller: trip.aki,
+            _ = try await imports.importFile(
+                data, format: .splitwise, into: .group(trip.groupID), mapping: [:], dryRun: false, force: true, caller: trip.aki,
                 origin: trip.origin)
             #expect(
                 try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki) == expected.mapValues { $0 * 2 })
@@ -286,13 +286,13 @@ struct ImportUseCaseTests {
                 trip.deeMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki, origin: trip.origin)
             let data = Data("Date,Description,Category,Cost,Currency,Aki,Dee\n2026-05-01,X,Meal,10,JPY,5,-5\n".utf8)
             let imports = Self.imports(trip)
-            let report = try await imports.importSplitwise(
-                data, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.aki,
+            let report = try await imports.importFile(
+                data, format: .splitwise, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.aki,
                 origin: trip.origin)
             #expect(report.members.map(\.kind) == [.me, .new])
             do {
-                _ = try await imports.importSplitwise(
-                    data, into: .group(trip.groupID), mapping: ["Dee": trip.deeMember.description], dryRun: true,
+                _ = try await imports.importFile(
+                    data, format: .splitwise, into: .group(trip.groupID), mapping: ["Dee": trip.deeMember.description], dryRun: true,
                     force: false, caller: trip.aki, origin: trip.origin)
                 Issue.record("a removed member was taken")
             } catch AppError.invalid(let field, let message) {
@@ -306,13 +306,13 @@ struct ImportUseCaseTests {
         try await Trip.with(.sqlite) { trip in
             let data = Data("Date,Description,Category,Cost,Currency,A,B\n2026-05-01,X,Meal,10,JPY,5,-5\n".utf8)
             await #expect(throws: AppError.forbidden) {
-                try await Self.imports(trip).importSplitwise(
-                    data, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.bo,
+                try await Self.imports(trip).importFile(
+                    data, format: .splitwise, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.bo,
                     origin: trip.origin)
             }
             await #expect(throws: AppError.notFound("group")) {
-                try await Self.imports(trip).importSplitwise(
-                    data, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.stranger,
+                try await Self.imports(trip).importFile(
+                    data, format: .splitwise, into: .group(trip.groupID), mapping: [:], dryRun: true, force: false, caller: trip.stranger,
                     origin: trip.origin)
             }
         }
@@ -323,8 +323,8 @@ struct ImportUseCaseTests {
         try await Trip.with(.sqlite) { trip in
             let data = Data("Date,Description,Category,Cost,Currency,Alice,Bob\n2026-05-01,X,Meal,10,JPY,5,-5\n".utf8)
             let imports = Self.imports(trip)
-            let mapped = try await imports.importSplitwise(
-                data, into: .group(trip.groupID), mapping: ["alice": "Dee", "Bob": "me"], dryRun: true, force: false,
+            let mapped = try await imports.importFile(
+                data, format: .splitwise, into: .group(trip.groupID), mapping: ["alice": "Dee", "Bob": "me"], dryRun: true, force: false,
                 caller: trip.aki, origin: trip.origin)
             #expect(mapped.members.map(\.memberName) == ["Dee", "Aki"])
             #expect(mapped.members.map(\.kind) == [.existing, .me])
@@ -334,8 +334,8 @@ struct ImportUseCaseTests {
                 (["Alice": "me", "Bob": "Aki"], "both go to Aki"),
             ] {
                 do {
-                    _ = try await imports.importSplitwise(
-                        data, into: .group(trip.groupID), mapping: mapping, dryRun: true, force: false,
+                    _ = try await imports.importFile(
+                        data, format: .splitwise, into: .group(trip.groupID), mapping: mapping, dryRun: true, force: false,
                         caller: trip.aki, origin: trip.origin)
                     Issue.record("\(mapping) was taken")
                 } catch AppError.invalid(let field, let message) {

@@ -79,7 +79,7 @@ struct ImportAPITests {
         }
     }
 
-    @Test("refusals: no login 401, not CSV 415, a bad line 422 naming it, a member 403, the same file twice 409, too large 413")
+    @Test("refusals: no login 401, not a file type 415, a bad line 422 naming it, a member 403, the same file twice 409, too large 413")
     func refusals() async throws {
         try await TestApp.with(.sqlite) { api in
             let aki = try await api.register("Aki").token
@@ -89,9 +89,13 @@ struct ImportAPITests {
             let anonymousBig = try await Self.post(
                 api, "/api/imports?format=splitwise&name=X", token: nil, String(repeating: "a", count: 2 << 20))
             #expect(anonymousBig.status == .contentTooLarge, "\(anonymousBig.status)")
+            let xml = try await Self.post(
+                api, "/api/imports?format=splitwise&name=X", token: aki, "<a/>", type: "application/xml")
+            #expect(xml.status == .unsupportedMediaType, "\(xml.text)")
+            // JSON is taken as a file, and read as the format says: this is no Splitwise CSV.
             let json = try await Self.post(
                 api, "/api/imports?format=splitwise&name=X", token: aki, #"{"a":1}"#, type: "application/json")
-            #expect(json.status == .unsupportedMediaType, "\(json.text)")
+            #expect(json.status == .unprocessableContent, "\(json.text)")
             let bad = try await Self.post(
                 api, "/api/imports?format=splitwise&name=X", token: aki,
                 Self.csv.replacingOccurrences(of: "-1500,JPY", with: "-15.5,JPY"))

@@ -33,6 +33,29 @@ public enum ExpenseLimits {
         }
     }
 
+    /// A rule from elsewhere than a form (an imported file): its counts, its texts and its size.
+    static func check(_ rule: SplitRule, field: String = "split") throws {
+        switch rule {
+        case .equal(let members), .adjustment(let members, _):
+            try checkCount(members.count, atMost: membersPerSplit, field: field)
+        case .exact(let list):
+            try checkCount(list.count, atMost: membersPerSplit, field: field)
+        case .percent(let list), .shares(let list):
+            try checkCount(list.count, atMost: membersPerSplit, field: field)
+        case .itemized(let items, let extras):
+            try checkCount(items.count, atMost: Self.items, field: field + ".items")
+            try checkCount(extras.count, atMost: Self.extras, field: field + ".extras")
+            for (index, item) in items.enumerated() {
+                try checkText(item.description, field: "\(field).items[\(index)].description")
+                try check(item.rule, field: "\(field).items[\(index)].split")
+            }
+            for (index, extra) in extras.enumerated() {
+                try checkText(extra.description, field: "\(field).extras[\(index)].description")
+            }
+        }
+        try checkStoredSize(rule)
+    }
+
     static func checkStoredSize(_ rule: SplitRule) throws {
         let bytes = StoredSplit.encode(rule).utf8.count
         guard bytes <= storedSplitBytes else {

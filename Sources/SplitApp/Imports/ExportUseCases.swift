@@ -11,6 +11,17 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// One row per member per expense or transfer, for spreadsheets; each member's total per
     /// currency at the end.
     case csv
+    /// Our own document, which loses nothing (`GroupDocument`); the import reads it back.
+    case json
+
+    /// The file's name in the account export's folder for a group.
+    var entryName: String {
+        switch self {
+        case .splitwiseCSV: "splitwise.csv"
+        case .csv: "shares.csv"
+        case .json: "group.json"
+        }
+    }
 }
 
 /// A group written out as a file.
@@ -33,6 +44,7 @@ public struct ExportUseCases: Sendable {
     let settlements: SettlementStore
     let categories: CategoryStore
     let balances: BalanceStore
+    let log: GroupLogStore
     let now: @Sendable () -> Int64
 
     public init(database: Database, now: @escaping @Sendable () -> Int64) {
@@ -42,12 +54,18 @@ public struct ExportUseCases: Sendable {
         settlements = SettlementStore(database: database)
         categories = CategoryStore(database: database)
         balances = BalanceStore(database: database)
+        log = GroupLogStore(database: database)
         self.now = now
     }
 
     public func export(_ groupID: UUID, format: ExportFormat, caller: Caller) async throws -> ExportedFile {
         let (group, _) = try await access.check(groupID, caller, for: .read)
         let members = try await groups.members(groupID: group.id).sorted { ($0.createdAt, $0.id.text) < ($1.createdAt, $1.id.text) }
+        if format == .json {
+            return ExportedFile(
+                filename: Self.fileStem(group.name) + "-\(Self.today(now())).json", contentType: "application/json",
+                data: try await document(group, members: members).encoded())
+        }
         let names = Self.columnNames(members)
         let categoryNames = Dictionary(
             uniqueKeysWithValues: try await categories.allCategories(groupID: group.id).map { ($0.id, $0.name) })
@@ -61,7 +79,7 @@ public struct ExportUseCases: Sendable {
         switch format {
         case .splitwiseCSV:
             text = Self.splitwise(lines: lines, members: members, names: names, nets: nets, date: today)
-        case .csv:
+        case .csv, .json:
             text = Self.flat(lines: lines, members: members, names: names, nets: nets)
         }
         return ExportedFile(
@@ -83,7 +101,7 @@ public struct ExportUseCases: Sendable {
             if !folders.insert(folder).inserted { folder += "-" + String(group.id.text.prefix(8)) }
             for format in ExportFormat.allCases {
                 let file = try await export(group.id, format: format, caller: caller)
-                let path = "\(folder)/\(format == .splitwiseCSV ? "splitwise" : "shares").csv"
+                let path = "\(folder)/\(format.entryName)"
                 try archive.addEntry(
                     with: path, type: .file, uncompressedSize: Int64(file.data.count), compressionMethod: .deflate
                 ) { position, size in
@@ -108,6 +126,30 @@ public struct ExportUseCases: Sendable {
         }
         guard let data = archive.data else { throw AppError.notFound("export") }
         return ExportedFile(filename: "budget-splitter-\(today).zip", contentType: "application/zip", data: data)
+    }
+
+    /// The group as our own lossless document.
+    func document(_ group: GroupRecord, members: [MemberRecord]) async throws -> GroupDocument {
+        var activity: [ActivityRecord] = []
+        var before: (seq: Int64, id: UUID)?
+        while true {
+            let page = try await log.activity(groupID: group.id, before: before, limit: 1_000)
+            activity += page
+            guard page.count == 1_000, let last = page.last else { break }
+            before = (last.seq, last.id)
+        }
+        return GroupDocument(
+            .init(
+                group: group, members: members, categories: try await categories.categories(groupID: group.id, now: now()),
+                rates: try await balances.rates(groupID: group.id),
+                expenses: try await expenses.liveExpenses(groupID: group.id).sorted {
+                    ($0.expenseDate, $0.createdAt, $0.id.text) < ($1.expenseDate, $1.createdAt, $1.id.text)
+                },
+                settlements: try await settlements.settlements(groupID: group.id, includeDeleted: false).sorted {
+                    ($0.date, $0.createdAt, $0.id.text) < ($1.date, $1.createdAt, $1.id.text)
+                },
+                history: try await expenses.history(groupID: group.id), activity: activity.reversed()),
+            now: now())
     }
 
     static func fileStem(_ name: String) -> String {

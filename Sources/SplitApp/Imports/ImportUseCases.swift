@@ -5,8 +5,9 @@ import SplitStore
 
 /// Where an import goes: a new group made from the file, or a group the caller manages.
 public enum ImportTarget: Sendable {
-    /// A new group of this name, owned by the caller; its time zone when the client knows it.
-    case newGroup(name: String, timeZone: String?)
+    /// A new group of this name (nil: the name the file gives), owned by the caller; its time
+    /// zone when the client knows it.
+    case newGroup(name: String?, timeZone: String?)
     case group(UUID)
 }
 
@@ -43,7 +44,7 @@ public struct ImportReport: Sendable {
     public let balances: [Balance]
     /// The currencies whose footer line was checked against the imported balances (all matched).
     public let footersChecked: [String]
-    public let skipped: [SplitwiseFile.Skipped]
+    public let skipped: [ImportedFile.Skipped]
 }
 
 /// Moving in from other apps (issue 18): a file becomes expenses and transfers in one
@@ -68,7 +69,7 @@ public struct ImportUseCases: Sendable {
         self.makeInviteCode = makeInviteCode
     }
 
-    /// Imports a Splitwise export.
+    /// Imports a file of another app or one of our own exports.
     ///
     /// - Parameters:
     ///   - mapping: file name → "me", "new", or a member of the group by id or name; a name not
@@ -76,9 +77,9 @@ public struct ImportUseCases: Sendable {
     ///     member with exactly that name.
     ///   - dryRun: check everything and say what would be written; write nothing.
     ///   - force: import a file this group has imported before.
-    public func importSplitwise(
-        _ data: Data, into target: ImportTarget, mapping: [String: String], dryRun: Bool, force: Bool,
-        caller: Caller, origin: RequestOrigin
+    public func importFile(
+        _ data: Data, format: ImportedFile.Format, into target: ImportTarget, mapping: [String: String], dryRun: Bool,
+        force: Bool, caller: Caller, origin: RequestOrigin
     ) async throws -> ImportReport {
         guard data.count <= Self.maximumBytes else {
             throw AppError.invalid(field: "file", message: "The file is larger than 20 MB.")
@@ -89,10 +90,12 @@ public struct ImportUseCases: Sendable {
         var me: MemberRecord
         var existing: [MemberRecord]
         var newGroup: GroupRecord?
+        var givenTimeZone: String?
         switch target {
         case .newGroup(let name, let timeZone):
+            givenTimeZone = timeZone
             group = GroupRecord(
-                id: UUID(), name: try Names.name(name, field: "name"), homeCurrency: "USD",
+                id: UUID(), name: try name.map { try Names.name($0, field: "name") } ?? "", homeCurrency: "USD",
                 timeZone: try timeZone.map(MoneyInput.timeZone) ?? "UTC", ownerUserID: caller.user.id,
                 inviteCode: makeInviteCode(), createdAt: current, updatedAt: current)
             me = GroupStore.owner(of: group, name: caller.user.displayName)
@@ -102,25 +105,56 @@ public struct ImportUseCases: Sendable {
             (group, me) = try await access.check(id, caller, for: .updateGroup)
             existing = try await groups.members(groupID: group.id)
         }
-        let file: SplitwiseFile
+        let file: ImportedFile
         do {
-            file = try SplitwiseFile.read(data)
+            file = try Self.read(data, format: format)
         } catch {
             throw AppError.invalid(field: "file", message: error.description)
         }
         if newGroup != nil {
-            // A new group's home currency is the one most of the file is in.
+            if group.name.isEmpty {
+                guard let name = file.groupName.flatMap({ try? Names.name($0, field: "name") }) else {
+                    throw AppError.invalid(field: "name", message: "Give the new group a name.")
+                }
+                group.name = name
+            }
+            if let details = file.details {
+                group.description = details.description
+                // The file's zone as it is written ("UTC" stays "UTC"), when this server knows it.
+                if givenTimeZone == nil, (try? MoneyInput.timeZone(details.timeZone)) != nil { group.timeZone = details.timeZone }
+            }
+            // A new group's home currency is the file's own, else the one most of the file is in.
             var counts: [String: Int] = [:]
-            for row in file.rows { counts[row.currency.code, default: 0] += 1 }
+            for expense in file.expenses { counts[expense.currency.code, default: 0] += 1 }
             group.homeCurrency =
-                counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.first?.key
-                ?? file.footers.first?.currency.code ?? "USD"
+                file.homeCurrency
+                ?? counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.first?.key
+                ?? file.totals.first?.currency.code ?? "USD"
             newGroup = group
         }
 
-        let (mappings, memberIDs, newMembers) = try Self.map(
+        let (mappings, memberIDs, mapped) = try Self.map(
             file.names, mapping: mapping, existing: existing, me: me, groupID: group.id, isNewGroup: newGroup != nil,
             now: current)
+        // Our own format says each person's role and permissions; a new group takes them (its
+        // owner is the importer: an "owner" of the file becomes an admin). Into a group that
+        // exists, new people come in as members, as anyone added by name does.
+        // What the file holds is entered in its order, a millisecond apart: lists that show the
+        // latest entered first, and our own export, keep the file's order.
+        var newMembers = mapped
+        for index in newMembers.indices { newMembers[index].createdAt = current + 1 + Int64(index) }
+        if newGroup != nil, let people = file.details?.people {
+            for index in newMembers.indices {
+                guard let position = memberIDs.firstIndex(of: newMembers[index].id) else { continue }
+                let person = people[position]
+                newMembers[index].role = Role(rawValue: person.role).map { $0 == .owner ? .admin : $0 } ?? .member
+                newMembers[index].isActive = person.isActive
+                newMembers[index].canAddExpenses = person.canAddExpenses
+                newMembers[index].canEditOwnExpenses = person.canEditOwnExpenses
+                newMembers[index].canEditAllExpenses = person.canEditAllExpenses
+                newMembers[index].canMarkPaid = person.canMarkPaid
+            }
+        }
         // The group's bound, said before anything is written (a dry run says it too).
         let active = existing.filter(\.isActive).count
         guard active + newMembers.count <= GroupBounds.membersPerGroup else {
@@ -129,65 +163,102 @@ public struct ImportUseCases: Sendable {
                 message: "The file adds \(newMembers.count) members to \(active); a group holds at most \(GroupBounds.membersPerGroup).")
         }
         let (categoryIDs, newCategories) = try await Self.categories(
-            file.rows.filter { !$0.isPayment }.map(\.category), group: group, isNewGroup: newGroup != nil, store: categories, now: current)
+            file.expenses.map(\.category), definitions: file.details?.categories ?? [], group: group,
+            isNewGroup: newGroup != nil, store: categories, now: current)
 
+        let member = { (id: MemberID) in ImportedFile.index(of: id).map { MemberID(memberIDs[$0]) } ?? id }
         var expenses: [ExpenseRecord] = []
-        var settlements: [SettlementRecord] = []
-        for row in file.rows {
-            let cells = zip(memberIDs, row.cells).map { MemberAmount(MemberID($0), $1) }
+        var history: [ImportBatch.HistoryLine] = []
+        for (position, expense) in file.expenses.enumerated() {
+            let entered = current + Int64(position)
+            let split: ExpenseSplit
             do {
-                if row.isPayment {
-                    for transfer in try NetCells.transfers(amount: row.cost, cells: cells) {
-                        settlements.append(
-                            SettlementRecord(
-                                id: UUID(), groupID: group.id, fromMemberID: transfer.from.uuid,
-                                toMemberID: transfer.to.uuid, amount: transfer.amount, currency: row.currency.code,
-                                date: row.date, note: row.description, createdByUserID: caller.user.id,
-                                createdAt: current, updatedAt: current))
-                    }
-                } else {
-                    let id = UUID()
-                    let (payers, shares) = try NetCells.expense(
-                        cost: row.cost, cells: cells, tieBreak: TieBreak(seed: id.text))
-                    // The same checks as any expense: payers and shares add up to the cost.
-                    let split = try ExpenseSplit.compute(
-                        total: Money(minorUnits: row.cost, currency: row.currency), payers: payers,
-                        rule: .exact(shares), tieBreak: TieBreak(seed: id.text))
-                    expenses.append(
-                        ExpenseRecord(
-                            id: id, groupID: group.id, description: row.description, amount: row.cost,
-                            currency: row.currency.code,
-                            categoryID: categoryIDs[row.category.lowercased()] ?? categoryIDs[""]!,
-                            expenseDate: row.date, rule: .exact(split.owed), createdByUserID: caller.user.id,
-                            createdAt: current, updatedAt: current,
-                            payers: split.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
-                            shares: split.owed.map { ShareRecord(id: UUID(), memberID: $0.memberID.uuid, amount: $0.amount) }))
-                }
-            } catch let error as any Error & CustomStringConvertible where error is NetCellsError || error is SplitError {
+                split = try ExpenseSplit.compute(
+                    total: Money(minorUnits: expense.total, currency: expense.currency),
+                    payers: expense.payers.map { MemberAmount(member($0.memberID), $0.amount) },
+                    rule: expense.shares.map { shares in .exact(shares.map { MemberAmount(member($0.memberID), $0.amount) }) }
+                        ?? expense.rule.replacingMembers(member),
+                    tieBreak: TieBreak(seed: expense.id.text))
+            } catch {
                 throw AppError.invalid(
-                    field: "file", message: ImportProblem(line: row.line, column: nil, message: error.description).description)
+                    field: "file",
+                    message: ImportProblem(line: expense.line, column: nil, message: error.description).description)
             }
+            var shares: [ShareRecord] = []
+            for owed in split.owed {
+                var share = ShareRecord(id: UUID(), memberID: owed.memberID.uuid, amount: owed.amount)
+                if let person = memberIDs.firstIndex(of: owed.memberID.uuid), let mark = expense.paid[person] {
+                    share.isPaid = mark.isPaid
+                    share.paidAt = mark.paidAt
+                    history += mark.history.map {
+                        .init(splitID: share.id, markedPaid: $0.markedPaid, byName: $0.byName, at: $0.at, reason: $0.reason)
+                    }
+                }
+                shares.append(share)
+            }
+            expenses.append(
+                ExpenseRecord(
+                    id: expense.id, groupID: group.id, description: expense.description, amount: expense.total,
+                    currency: expense.currency.code,
+                    categoryID: categoryIDs[expense.category.lowercased()] ?? categoryIDs[""]!,
+                    expenseDate: expense.date, rule: expense.rule.replacingMembers(member),
+                    homeAmount: expense.home?.minorUnits, homeCurrency: expense.home?.currency.code,
+                    createdByUserID: caller.user.id, createdAt: entered, updatedAt: entered,
+                    payers: split.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) }, shares: shares))
+        }
+        let settlements = file.transfers.enumerated().map { position, transfer in
+            SettlementRecord(
+                id: UUID(), groupID: group.id, fromMemberID: memberIDs[transfer.from], toMemberID: memberIDs[transfer.to],
+                amount: transfer.amount, currency: transfer.currency.code, date: transfer.date, note: transfer.note,
+                expenseSplitID: transfer.forShare.flatMap { share in
+                    expenses[share.expense].shares.first { $0.memberID == memberIDs[share.person] }?.id
+                }, createdByUserID: caller.user.id, createdAt: current + Int64(position),
+                updatedAt: current + Int64(position))
         }
 
         let balances = Self.balances(
             names: file.names, memberIDs: memberIDs, expenses: expenses, settlements: settlements)
-        let checked = try Self.checkFooters(file, balances: balances)
+        let checked = try Self.checkTotals(file, balances: balances)
         let report = ImportReport(
             group: group, me: me, dryRun: dryRun, expenses: expenses.count, settlements: settlements.count,
             members: mappings, newCategories: newCategories.map(\.name), balances: balances,
             footersChecked: checked, skipped: file.skipped)
         if dryRun { return report }
 
-        let contentHash = Hex.string(SHA256.hash(data: data))
+        var batch = ImportBatch(
+            groupID: group.id, newGroup: newGroup, owner: newGroup == nil ? nil : me,
+            involving: newGroup == nil ? Set(memberIDs).subtracting(newMembers.map(\.id)).sorted { $0.text < $1.text } : [],
+            members: newMembers,
+            categories: newCategories, expenses: expenses, settlements: settlements, format: format.rawValue,
+            contentHash: Hex.string(SHA256.hash(data: data)), forced: force)
+        if let details = file.details {
+            batch.rates = details.rates.map { RateRecord(from: $0.from, to: $0.to, date: $0.date, rate: $0.rate) }
+            batch.history = history
+            // A line about something the file does not hold keeps a fresh id of its own, the
+            // same for every line about that thing.
+            var others: [String: UUID] = [:]
+            batch.activity = details.activity.compactMap { line in
+                let (entity, id): (ChangeEntity, UUID)
+                switch line.about {
+                case .group: (entity, id) = (.group, group.id)
+                case .expense(let index): (entity, id) = (.expense, expenses[index].id)
+                case .transfer(let index): (entity, id) = (.settlement, settlements[index].id)
+                case .person(let index): (entity, id) = (.member, memberIDs[index])
+                case .category(let name):
+                    guard let category = categoryIDs[name.lowercased()] else { return nil }
+                    (entity, id) = (.category, category)
+                case .other(let kind, let key):
+                    let fresh = others[key] ?? UUID()
+                    others[key] = fresh
+                    (entity, id) = (kind, fresh)
+                }
+                return .init(
+                    action: line.action, entity: entity, entityID: id, actorName: line.actorName, at: line.at, event: line.event)
+            }
+        }
         do {
             try await imports.run(
-                ImportBatch(
-                    groupID: group.id, newGroup: newGroup, owner: newGroup == nil ? nil : me,
-                    involving: newGroup == nil ? Set(memberIDs).subtracting(newMembers.map(\.id)).sorted { $0.text < $1.text } : [],
-                    members: newMembers,
-                    categories: newCategories, expenses: expenses, settlements: settlements, format: "splitwise",
-                    contentHash: contentHash, forced: force),
-                actor: GroupAccess.actor(caller, me, origin: origin, for: newGroup == nil ? [.updateGroup] : []),
+                batch, actor: GroupAccess.actor(caller, me, origin: origin, for: newGroup == nil ? [.updateGroup] : []),
                 now: current)
         } catch ImportStoreError.alreadyImported(let at) {
             throw AppError.conflict(
@@ -198,6 +269,23 @@ public struct ImportUseCases: Sendable {
             throw AppError.notFound("group")
         }
         return report
+    }
+
+    /// Reads a file of `format` into what an import writes.
+    public static func read(_ data: Data, format: ImportedFile.Format) throws(ImportProblem) -> ImportedFile {
+        let file: ImportedFile
+        switch format {
+        case .splitwise: file = try SplitwiseFile.read(data).imported()
+        case .json: file = try GroupDocument.read(data)
+        case .ihatemoney, .spliit, .cospend:
+            throw ImportProblem(line: nil, column: nil, message: "\(format.title) files are not read yet")
+        }
+        guard file.expenses.count + file.transfers.count <= ImportedFile.maximumRows else {
+            throw ImportProblem(
+                line: nil, column: nil,
+                message: "the file has \(file.expenses.count + file.transfers.count) expenses and transfers; at most \(ImportedFile.maximumRows) are imported at once")
+        }
+        return file
     }
 
     // MARK: - Members
@@ -285,7 +373,7 @@ public struct ImportUseCases: Sendable {
     /// Each category name of the file (lowercased) → the group's category of that name, made
     /// when the group has none; "" → Other, for a row with no category.
     static func categories(
-        _ names: [String], group: GroupRecord, isNewGroup: Bool, store: CategoryStore, now: Int64
+        _ names: [String], definitions: [ImportedFile.GroupDetails.Category] = [], group: GroupRecord, isNewGroup: Bool, store: CategoryStore, now: Int64
     ) async throws -> ([String: UUID], [CategoryRecord]) {
         var byName: [String: UUID] = [:]
         var position: Int64 = 0
@@ -302,7 +390,9 @@ public struct ImportUseCases: Sendable {
         }
         byName[""] = byName["other"] ?? byName.values.first
         var created: [CategoryRecord] = []
-        for raw in names {
+        // Our own format lists the group's categories, used or not, with their looks and order.
+        let defined = Dictionary(definitions.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        for raw in definitions.sorted(by: { $0.position < $1.position }).map(\.name) + names {
             let key = raw.lowercased()
             guard byName[key] == nil else { continue }
             // A name we cannot keep as a category (too long, controls) goes to Other.
@@ -311,9 +401,10 @@ public struct ImportUseCases: Sendable {
                 continue
             }
             position += 1
+            let looks = defined[key].flatMap { ($0.icon, $0.color) }
             let category = CategoryRecord(
-                id: UUID(), groupID: group.id, name: name, icon: "🏷️", color: "#6C757D", isDefault: false,
-                position: position)
+                id: UUID(), groupID: group.id, name: name, icon: looks?.0 ?? "🏷️", color: looks?.1 ?? "#6C757D",
+                isDefault: false, position: position)
             created.append(category)
             byName[key] = category.id
         }
@@ -344,11 +435,11 @@ public struct ImportUseCases: Sendable {
 
     /// Every footer line against the imported balances; the whole file is refused on any
     /// difference, naming the currency, the member and both amounts.
-    static func checkFooters(_ file: SplitwiseFile, balances: [ImportReport.Balance]) throws -> [String] {
+    static func checkTotals(_ file: ImportedFile, balances: [ImportReport.Balance]) throws -> [String] {
         var checked: [String] = []
         var nets: [String: [String: Int64]] = [:]
         for balance in balances { nets[balance.currency, default: [:]][balance.name] = balance.net }
-        for footer in file.footers {
+        for footer in file.totals {
             let code = footer.currency.code
             for (name, expected) in zip(file.names, footer.cells) {
                 let imported = nets[code]?[name] ?? 0

@@ -30,16 +30,7 @@ public struct SplitwiseFile: Sendable {
         public let cells: [Int64]
     }
 
-    /// A line with no money in it, and why it was passed over.
-    public struct Skipped: Sendable, Equatable {
-        public let line: Int
-        public let reason: String
-
-        public init(line: Int, reason: String) {
-            self.line = line
-            self.reason = reason
-        }
-    }
+    public typealias Skipped = ImportedFile.Skipped
 
     /// The member columns' names, trimmed, in file order.
     public let names: [String]
@@ -156,25 +147,13 @@ public struct SplitwiseFile: Sendable {
         return SplitwiseFile(names: names, rows: rows, footers: footers, skipped: skipped)
     }
 
-    /// A description as we keep one: one line, at most 200 characters (a longer one is cut with
-    /// "…"), never empty.
-    static func description(_ text: String) -> String {
-        let oneLine = Self.oneLine(text)
-        guard !oneLine.isEmpty else { return "(no description)" }
-        guard oneLine.unicodeScalars.count > 200 else { return oneLine }
-        var cut = String.UnicodeScalarView(oneLine.unicodeScalars.prefix(199))
-        cut.append("…")
-        return String(cut)
-    }
+    /// A description as we keep one (`ImportedFile.description`), read as `oneLine` reads.
+    static func description(_ text: String) -> String { ImportedFile.description(oneLine(text)) }
 
-    /// Text on one line: control characters (line breaks, tabs) become spaces; trimmed.
+    /// Text on one line (`ImportedFile.oneLine`), without the apostrophe our own export puts
+    /// before text that starts like a formula (`CSVText`), which keeps a spreadsheet from running it.
     static func oneLine(_ text: String) -> String {
-        var line = String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
-        ).trimmingCharacters(in: .whitespaces)
-        // Our export keeps a spreadsheet from running text that starts like a formula with a
-        // leading apostrophe (`CSVText`); reading it back takes that apostrophe off again.
+        var line = ImportedFile.oneLine(text)
         if line.hasPrefix("'"), let second = line.dropFirst().first, "=+-@".contains(second) {
             line.removeFirst()
         }
@@ -182,34 +161,47 @@ public struct SplitwiseFile: Sendable {
     }
 
     private static func currency(_ text: String, line: Int) throws(ImportProblem) -> Currency {
-        do {
-            return try Currency(code: text)
-        } catch {
-            throw ImportProblem(line: line, column: "Currency", message: "\"\(text.prefix(20))\" is not an ISO 4217 currency code")
-        }
+        try ImportedFile.currency(text, line: line)
     }
 
-    /// An amount in the currency's minor units; an empty cell is 0. More decimals than the
-    /// currency has is refused, not rounded: any rounding would make the footer check meaningless.
+    /// An amount in the currency's minor units; an empty cell is 0.
     private static func amount(_ text: String, _ currency: Currency, line: Int, column: String) throws(ImportProblem)
         -> Int64
     {
-        guard !text.isEmpty else { return 0 }
-        do {
-            let minor = try Money(parsing: text, currency: currency, allowNegative: true).minorUnits
-            guard minor.magnitude <= MoneyInput.maximumMinorUnits.magnitude else {
-                throw ImportProblem(line: line, column: column, message: "\"\(text)\" is larger than this server takes")
+        text.isEmpty ? 0 : try ImportedFile.amount(text, currency, line: line, column: column)
+    }
+
+    /// The file as an import writes it: each row an expense rebuilt from its cells (`NetCells`),
+    /// each payment the transfers that move its cells; the footers are the totals to check.
+    public func imported() throws(ImportProblem) -> ImportedFile {
+        var file = ImportedFile(format: .splitwise, names: names)
+        file.totals = footers.map { ImportedFile.Total(line: $0.line, currency: $0.currency, cells: $0.cells) }
+        file.skipped = skipped
+        for row in rows {
+            let cells = row.cells.enumerated().map { MemberAmount(ImportedFile.person($0.offset), $0.element) }
+            do {
+                if row.isPayment {
+                    for transfer in try NetCells.transfers(amount: row.cost, cells: cells) {
+                        file.transfers.append(
+                            ImportedFile.Transfer(
+                                line: row.line, date: row.date, note: row.description,
+                                from: ImportedFile.index(of: transfer.from)!, to: ImportedFile.index(of: transfer.to)!,
+                                amount: transfer.amount, currency: row.currency))
+                    }
+                } else {
+                    let id = UUID()
+                    let (payers, shares) = try NetCells.expense(
+                        cost: row.cost, cells: cells, tieBreak: TieBreak(seed: id.text))
+                    file.expenses.append(
+                        ImportedFile.Expense(
+                            line: row.line, id: id, date: row.date, description: row.description, category: row.category,
+                            total: row.cost, currency: row.currency, payers: payers, rule: .exact(shares)))
+                }
+            } catch {
+                throw ImportProblem(line: row.line, column: nil, message: error.description)
             }
-            return minor
-        } catch let problem as ImportProblem {
-            throw problem
-        } catch AmountError.tooManyDecimals {
-            throw ImportProblem(
-                line: line, column: column,
-                message: "\"\(text)\" has more decimals than \(currency.code) has (\(currency.minorUnits)); it is not rounded")
-        } catch {
-            throw ImportProblem(line: line, column: column, message: "\"\(text.prefix(40))\" is not a number")
         }
+        return file
     }
 }
 

@@ -10,9 +10,9 @@ import SplitStore
 extension APIHandler {
     func importNewGroup(_ input: Operations.ImportNewGroup.Input) async throws -> Operations.ImportNewGroup.Output {
         let caller = try await authenticate()
-        guard case .csv(let body) = input.body else { throw APIError.badRequest("Send the file as text/csv.") }
         let (result, written) = try await importFile(
-            body, into: .newGroup(name: input.query.name, timeZone: input.query.timeZone), map: input.query.map,
+            try Self.file(input.body), format: input.query.format.rawValue,
+            into: .newGroup(name: input.query.name, timeZone: input.query.timeZone), map: input.query.map,
             dryRun: input.query.dryRun, force: nil, caller: caller)
         return written ? .created(.init(body: .json(result))) : .ok(.init(body: .json(result)))
     }
@@ -20,21 +20,34 @@ extension APIHandler {
     func importIntoGroup(_ input: Operations.ImportIntoGroup.Input) async throws -> Operations.ImportIntoGroup.Output {
         let caller = try await authenticate()
         let groupID = try Self.id(input.path.groupId, "group")
-        guard case .csv(let body) = input.body else { throw APIError.badRequest("Send the file as text/csv.") }
         let (result, written) = try await importFile(
-            body, into: .group(groupID), map: input.query.map, dryRun: input.query.dryRun, force: input.query.force,
+            try Self.file(input.body), format: input.query.format.rawValue, into: .group(groupID), map: input.query.map, dryRun: input.query.dryRun, force: input.query.force,
             caller: caller)
         return written ? .created(.init(body: .json(result))) : .ok(.init(body: .json(result)))
     }
 
     /// Both import routes: the file, its mapping, the use case, and whether anything was written.
     private func importFile(
-        _ body: HTTPBody, into target: ImportTarget, map: [String]?, dryRun: Bool?, force: Bool?, caller: Caller
+        _ body: HTTPBody, format: String, into target: ImportTarget, map: [String]?, dryRun: Bool?, force: Bool?,
+        caller: Caller
     ) async throws -> (Components.Schemas.ImportResult, written: Bool) {
-        let report = try await importUseCases.importSplitwise(
-            try await Self.file(body), into: target, mapping: try Self.mapping(map), dryRun: dryRun ?? false,
+        guard let format = ImportedFile.Format(rawValue: format) else {
+            throw AppError.invalid(field: "format", message: "Choose splitwise, ihatemoney, spliit, cospend or json.")
+        }
+        let report = try await importUseCases.importFile(
+            try await Self.file(body), format: format, into: target, mapping: try Self.mapping(map), dryRun: dryRun ?? false,
             force: force ?? false, caller: caller, origin: try request.origin)
         return (Components.Schemas.ImportResult(report), !report.dryRun)
+    }
+
+    /// The file as sent: CSV, or bytes (a JSON file reaches here as bytes, `RequestBodyMiddleware`).
+    static func file(_ body: some ImportBody) throws -> HTTPBody {
+        guard let file = body.file else {
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                message: "Send the file as it was exported, with Content-Type: text/csv or application/json.")
+        }
+        return file
     }
 
     /// The body's bytes, up to the import limit.
@@ -96,13 +109,18 @@ extension APIHandler {
             switch input.query.format {
             case .splitwiseCsv: .splitwiseCSV
             case .csv: .csv
+            case .json: .json
             }
         let file = try await exportUseCases.export(
             try Self.id(input.path.groupId, "group"), format: format, caller: caller)
+        // The generated answer takes a JSON document as a value: the same document, re-encoded
+        // with sorted keys (integers stay integers).
         return .ok(
             .init(
                 headers: .init(contentDisposition: file.disposition),
-                body: .csv(HTTPBody(file.data))))
+                body: format == .json
+                    ? .json(try JSONDecoder().decode(OpenAPIObjectContainer.self, from: file.data))
+                    : .csv(HTTPBody(file.data))))
     }
 }
 
@@ -114,5 +132,28 @@ extension APIHandler {
             .init(
                 headers: .init(contentDisposition: file.disposition),
                 body: .applicationZip(HTTPBody(file.data))))
+    }
+}
+
+/// The two import routes' generated bodies: the file's bytes, whichever way it was sent.
+protocol ImportBody {
+    var file: HTTPBody? { get }
+}
+
+extension Operations.ImportNewGroup.Input.Body: ImportBody {
+    var file: HTTPBody? {
+        switch self {
+        case .csv(let body), .binary(let body): body
+        case .json: nil
+        }
+    }
+}
+
+extension Operations.ImportIntoGroup.Input.Body: ImportBody {
+    var file: HTTPBody? {
+        switch self {
+        case .csv(let body), .binary(let body): body
+        case .json: nil
+        }
     }
 }

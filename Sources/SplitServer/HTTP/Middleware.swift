@@ -155,7 +155,7 @@ struct RequestBodyMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var request = request
         let path = request.uri.path
-        // An import's body is a whole exported file (issue 18): larger, and CSV.
+        // An import's body is a whole exported file (issue 18): larger, CSV or JSON.
         let isImport = Self.isImport(path)
         // The larger body only for a request that carries a credential (a bearer token or a
         // cookie): an anonymous one is refused before a file is buffered, and is answered with
@@ -171,10 +171,17 @@ struct RequestBodyMiddleware: RouterMiddleware {
             let contentType = request.headers[.contentType]?.lowercased() ?? ""
             let mediaType = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) ?? ""
             if isImport {
-                guard mediaType == "text/csv" else {
+                guard ["text/csv", "application/json", "application/octet-stream"].contains(mediaType) else {
                     throw APIError(
                         .unsupportedMediaType, code: "unsupported_media_type",
-                        message: "Send the file as it was exported, with Content-Type: text/csv.")
+                        message: "Send the file as it was exported, with Content-Type: text/csv or application/json.")
+                }
+                // The file's bytes go to its reader as they are (its hash, its numbers' digits),
+                // never through the API's JSON decoding: a JSON file is handed on as bytes.
+                if mediaType == "application/json" {
+                    var head = request.head
+                    head.headerFields[.contentType] = "application/octet-stream"
+                    request = Request(head: head, body: request.body)
                 }
                 return try await next(request, context)
             }

@@ -40,6 +40,8 @@ extension WebApp {
         /// The group imported into; nil for a new group.
         let groupID: String?
         let groupName: String
+        /// The apps a file may come from, the chosen one selected.
+        let formats: [Choice]
         let newName: String
         let csv: String
         let checked: Bool
@@ -73,26 +75,39 @@ extension WebApp {
                 throw AppError.invalid(field: "file", message: "Choose the exported .csv file, or paste its text.")
             }
             let data = Data(text.utf8)
+            let format = try Self.importFormat(form["format"])
             // The names as the file has them, in order: map_<n> says who the n-th one is.
-            let names = data.count <= ImportUseCases.maximumBytes ? (try? SplitwiseFile.read(data))?.names ?? [] : []
+            let names =
+                data.count <= ImportUseCases.maximumBytes ? (try? ImportUseCases.read(data, format: format))?.names ?? [] : []
             var mapping: [String: String] = [:]
             for (index, name) in names.enumerated() {
                 if let choice = form["map_\(index)"], !choice.isEmpty, choice != "auto" { mapping[name] = choice }
             }
             let target: ImportTarget =
                 if let groupID { .group(try APIHandler.id(groupID, "group")) } else {
-                    .newGroup(name: form["name"] ?? "", timeZone: form["timeZone"].flatMap { $0.isEmpty ? nil : $0 })
+                    .newGroup(
+                        name: form["name"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 },
+                        timeZone: form["timeZone"].flatMap { $0.isEmpty ? nil : $0 })
                 }
             let confirmed = form["intent"] == "import"
-            let report = try await importUseCases.importSplitwise(
-                data, into: target, mapping: mapping, dryRun: !confirmed, force: form["force"] == "1",
+            let report = try await importUseCases.importFile(
+                data, format: format, into: target, mapping: mapping, dryRun: !confirmed, force: form["force"] == "1",
                 caller: caller, origin: try origin())
             if confirmed { return Self.redirect("/groups/\(report.group.id.text)", done: "imported") }
             return try await renderImport(groupID: groupID, form: form, report: report, errors: [:])
         } catch {
-            let errors = try Self.formErrors(error, shown: ["file", "name", "map"])
+            let errors = try Self.formErrors(error, shown: ["file", "name", "map", "format"])
             return try await renderImport(groupID: groupID, form: form, report: nil, errors: errors)
         }
+    }
+
+    /// The form's format; Splitwise when none is chosen (the page's first choice).
+    static func importFormat(_ value: String?) throws -> ImportedFile.Format {
+        guard let value, !value.isEmpty else { return .splitwise }
+        guard let format = ImportedFile.Format(rawValue: value) else {
+            throw AppError.invalid(field: "format", message: "Choose the app the file was exported from.")
+        }
+        return format
     }
 
     private func renderImport(
@@ -154,6 +169,9 @@ extension WebApp {
         }
         let body = ImportBody(
             action: groupID.map { "/groups/\($0)/import" } ?? "/import", groupID: groupID, groupName: groupName,
+            formats: ImportedFile.Format.allCases.map {
+                .init(value: $0.rawValue, label: $0.title, selected: $0.rawValue == (form?["format"] ?? "splitwise"))
+            },
             newName: form?["name"] ?? "", csv: form?["file"] ?? "", checked: report != nil,
             expenses: report?.expenses ?? 0, settlements: report?.settlements ?? 0, names: names,
             balances: balances, changes: changes, hasChanges: !changes.isEmpty,
@@ -165,7 +183,7 @@ extension WebApp {
             newCategories: report?.newCategories.joined(separator: ", ") ?? "",
             skipped: (report?.skipped ?? []).map { .init(line: $0.line, reason: $0.reason) }, errors: errors)
         return try await render(
-            "import", title: groupID == nil ? "Import from Splitwise" : "Import · \(groupName)", body: body, nav: nav,
+            "import", title: groupID == nil ? "Import from another app" : "Import · \(groupName)", body: body, nav: nav,
             errors: errors, errorOrder: ["name", "file", "map"],
             status: errors.isEmpty ? nil : .unprocessableContent)
     }

@@ -1,0 +1,489 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// Our own export of a group, which loses nothing (issue 18): members with their roles and
+/// permissions, categories, manual rates, every live expense with its rule as entered, payers,
+/// shares and their paid marks with the marks' history, transfers (with the share a paid mark
+/// made each for), and the activity list. Importing it into a new group and exporting that gives
+/// the same document up to ids and timestamps, plus the import's own line in the activity.
+///
+/// Version 1, described by `docs/group-export.schema.json`. Amounts are integers in minor units
+/// of their currency (JPY 1200 is ¥1,200; EUR 1250 is €12.50); dates are `YYYY-MM-DD`, moments
+/// `YYYY-MM-DDTHH:MM:SSZ`; ids are the exporting group's, and only tie the document together.
+public struct GroupDocument: Codable, Sendable {
+    public static let formatName = "budget-splitter/group"
+    public static let currentVersion = 1
+
+    public var format: String
+    public var version: Int
+    public var exportedAt: String
+    public var group: Group
+    public var members: [Member]
+    public var categories: [Category]
+    public var rates: [Rate]
+    public var expenses: [Expense]
+    public var settlements: [Settlement]
+    public var activity: [Activity]
+
+    public struct Group: Codable, Sendable {
+        public var name: String
+        public var description: String
+        public var homeCurrency: String
+        public var timeZone: String
+    }
+
+    public struct Member: Codable, Sendable {
+        public var id: String
+        public var name: String
+        public var role: String
+        public var active: Bool
+        /// Whether an account is linked to the member (the account itself is not exported).
+        public var linked: Bool
+        public var permissions: Permissions
+    }
+
+    public struct Permissions: Codable, Sendable {
+        public var addExpenses: Bool
+        public var editOwnExpenses: Bool
+        public var editAllExpenses: Bool
+        public var markPaid: Bool
+    }
+
+    public struct Category: Codable, Sendable {
+        public var id: String
+        public var name: String
+        public var icon: String
+        public var color: String
+        public var isDefault: Bool
+        public var position: Int64
+    }
+
+    public struct Rate: Codable, Sendable {
+        public var from: String
+        public var to: String
+        public var date: String
+        public var rate: String
+    }
+
+    public struct Expense: Codable, Sendable {
+        public var id: String
+        public var description: String
+        public var amount: Int64
+        public var currency: String
+        public var category: String
+        public var date: String
+        public var home: Amount?
+        /// The rule as entered (our stored split format, version 1).
+        public var split: StoredSplit.Value
+        public var paidBy: [Part]
+        public var shares: [Share]
+    }
+
+    public struct Amount: Codable, Sendable {
+        public var amount: Int64
+        public var currency: String
+    }
+
+    public struct Part: Codable, Sendable {
+        public var member: String
+        public var amount: Int64
+    }
+
+    public struct Share: Codable, Sendable {
+        public var member: String
+        public var amount: Int64
+        public var paid: Bool
+        public var paidAt: String?
+        public var history: [Mark]
+    }
+
+    public struct Mark: Codable, Sendable {
+        /// "marked_paid" or "marked_unpaid".
+        public var action: String
+        public var by: String
+        public var at: String
+        public var reason: String?
+    }
+
+    public struct Settlement: Codable, Sendable {
+        public var id: String
+        public var from: String
+        public var to: String
+        public var amount: Int64
+        public var currency: String
+        public var date: String
+        public var note: String
+        /// The share whose paid mark made this transfer.
+        public var forShare: ShareRef?
+    }
+
+    public struct ShareRef: Codable, Sendable {
+        public var expense: String
+        public var member: String
+    }
+
+    public struct Activity: Codable, Sendable {
+        public var action: String
+        /// "group", "member", "category", "expense" or "settlement".
+        public var entity: String
+        public var entityId: String
+        public var actor: String
+        public var at: String
+        public var details: ActivityEvent
+    }
+}
+
+// MARK: - Writing
+
+extension GroupDocument {
+    struct Source {
+        var group: GroupRecord
+        var members: [MemberRecord]
+        var categories: [CategoryRecord]
+        var rates: [RateRecord]
+        var expenses: [ExpenseRecord]
+        var settlements: [SettlementRecord]
+        var history: [PaymentHistoryRecord]
+        /// Oldest first.
+        var activity: [ActivityRecord]
+    }
+
+    static func moment(_ milliseconds: Int64) -> String {
+        UTCTimestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1000)) ?? "1970-01-01T00:00:00Z"
+    }
+
+    init(_ source: Source, now: Int64) {
+        let categoryIDs = Set(source.categories.map(\.id))
+        // Payers and shares in the members' order: the same group is the same document.
+        let order = Dictionary(source.members.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let position = { (id: UUID) in order[id] ?? Int.max }
+        var history: [UUID: [PaymentHistoryRecord]] = [:]
+        for line in source.history { history[line.splitID, default: []].append(line) }
+        var shareOwner: [UUID: (expense: UUID, member: UUID)] = [:]
+        for expense in source.expenses {
+            for share in expense.liveShares { shareOwner[share.id] = (expense.id, share.memberID) }
+        }
+        self.init(
+            format: Self.formatName, version: Self.currentVersion, exportedAt: Self.moment(now),
+            group: Group(
+                name: source.group.name, description: source.group.description, homeCurrency: source.group.homeCurrency,
+                timeZone: source.group.timeZone),
+            members: source.members.map {
+                Member(
+                    id: $0.id.text, name: $0.name, role: $0.role.rawValue, active: $0.isActive, linked: $0.userID != nil,
+                    permissions: Permissions(
+                        addExpenses: $0.canAddExpenses, editOwnExpenses: $0.canEditOwnExpenses,
+                        editAllExpenses: $0.canEditAllExpenses, markPaid: $0.canMarkPaid))
+            },
+            categories: source.categories.sorted { ($0.position, $0.name) < ($1.position, $1.name) }.map {
+                Category(
+                    id: $0.id.text, name: $0.name, icon: $0.icon, color: $0.color, isDefault: $0.isDefault,
+                    position: $0.position)
+            },
+            rates: source.rates.map { Rate(from: $0.from, to: $0.to, date: $0.date, rate: $0.rate) },
+            expenses: source.expenses.map { expense in
+                Expense(
+                    id: expense.id.text, description: expense.description, amount: expense.amount,
+                    currency: expense.currency,
+                    category: categoryIDs.contains(expense.categoryID) ? expense.categoryID.text : "",
+                    date: expense.expenseDate,
+                    home: expense.homeAmount.flatMap { amount in
+                        expense.homeCurrency.map { Amount(amount: amount, currency: $0) }
+                    },
+                    split: StoredSplit.Value(expense.rule),
+                    paidBy: expense.payers.sorted { position($0.memberID) < position($1.memberID) }.map {
+                        Part(member: $0.memberID.text, amount: $0.amount)
+                    },
+                    shares: expense.liveShares.sorted { position($0.memberID) < position($1.memberID) }.map { share in
+                        Share(
+                            member: share.memberID.text, amount: share.amount, paid: share.isPaid,
+                            paidAt: share.paidAt.map(Self.moment),
+                            history: (history[share.id] ?? []).map {
+                                Mark(
+                                    action: $0.isPaid ? "marked_paid" : "marked_unpaid", by: $0.performedByName,
+                                    at: Self.moment($0.performedAt), reason: $0.reason)
+                            })
+                    })
+            },
+            settlements: source.settlements.map { settlement in
+                Settlement(
+                    id: settlement.id.text, from: settlement.fromMemberID.text, to: settlement.toMemberID.text,
+                    amount: settlement.amount, currency: settlement.currency, date: settlement.date, note: settlement.note,
+                    forShare: settlement.expenseSplitID.flatMap { shareOwner[$0] }.map {
+                        ShareRef(expense: $0.expense.text, member: $0.member.text)
+                    })
+            },
+            activity: source.activity.map {
+                Activity(
+                    action: $0.action, entity: $0.entity.rawValue, entityId: $0.entityID.text, actor: $0.actorName,
+                    at: Self.moment($0.at), details: $0.event)
+            })
+    }
+
+    /// The document as a file: pretty, keys sorted, so two exports compare line by line.
+    func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Plain values only: encoding cannot fail.
+        return (try? encoder.encode(self)) ?? Data("{}".utf8)
+    }
+}
+
+// MARK: - Reading
+
+extension GroupDocument {
+    /// Reads a document into what an import writes, checking every reference and every bound an
+    /// expense entered by hand has.
+    static func read(_ data: Data) throws(ImportProblem) -> ImportedFile {
+        let document: GroupDocument
+        do {
+            document = try JSONDecoder().decode(GroupDocument.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw Self.problem(context, "is not JSON as this format writes it")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw Self.problem(context, "has no \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw Self.problem(context, "has the wrong type")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw Self.problem(context, "is null")
+        } catch let error as StoredSplit.DecodingError {
+            throw ImportProblem(line: nil, column: "split", message: "a split this server cannot read (\(error))")
+        } catch {
+            throw ImportProblem(line: nil, column: nil, message: "the file is not a Budget Splitter group export (\(error))")
+        }
+        guard document.format == formatName else {
+            throw ImportProblem(
+                line: nil, column: "format", message: "\"\(document.format.prefix(60))\" is not \(formatName)")
+        }
+        guard document.version == currentVersion else {
+            throw ImportProblem(
+                line: nil, column: "version",
+                message: "version \(document.version) is not one this server reads (it reads \(currentVersion))")
+        }
+        return try document.imported()
+    }
+
+    private static func problem(_ context: DecodingError.Context, _ what: String) -> ImportProblem {
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        guard !path.isEmpty else {
+            return ImportProblem(line: nil, column: nil, message: "the file is not a Budget Splitter group export: it \(what)")
+        }
+        return ImportProblem(line: nil, column: String(path.drop { $0 == "." }), message: "it \(what)")
+    }
+
+    func imported() throws(ImportProblem) -> ImportedFile {
+        // People: by their id in the document.
+        var people: [String: Int] = [:]
+        for (index, member) in members.enumerated() {
+            guard people.updateValue(index, forKey: member.id) == nil else {
+                throw ImportProblem(line: nil, column: "members[\(index)].id", message: "two members have the id \(member.id.prefix(40))")
+            }
+        }
+        let names = members.map { ImportedFile.oneLine($0.name) }
+        try ImportedFile.checkNames(names, line: nil)
+        func person(_ id: String, _ at: String) throws(ImportProblem) -> Int {
+            guard let index = people[id] else {
+                throw ImportProblem(line: nil, column: at, message: "no member has the id \(id.prefix(40))")
+            }
+            return index
+        }
+        var file = ImportedFile(format: .json, names: names)
+        file.groupName = group.name
+        file.homeCurrency = try ImportedFile.currency(group.homeCurrency, line: 0, column: "group.homeCurrency").code
+
+        var categoryNames: [String: String] = [:]
+        var definitions: [ImportedFile.GroupDetails.Category] = []
+        for (index, category) in categories.enumerated() {
+            let at = "categories[\(index)]"
+            guard let name = AccountInput.normalizedName(category.name, length: 1...50) else {
+                throw ImportProblem(line: nil, column: at + ".name", message: "a category name has 1 to 50 visible characters")
+            }
+            let icon: String
+            let color: String
+            do {
+                icon = try CategoryUseCases.icon(category.icon)
+                color = try CategoryUseCases.color(category.color)
+            } catch {
+                throw ImportProblem(line: nil, column: at, message: "\(error)")
+            }
+            categoryNames[category.id] = name
+            definitions.append(.init(name: name, icon: icon, color: color, isDefault: category.isDefault, position: category.position))
+        }
+
+        var expenseIndex: [String: Int] = [:]
+        for (index, expense) in expenses.enumerated() {
+            let at = "expenses[\(index)]"
+            let currency = try ImportedFile.currency(expense.currency, line: 0, column: at + ".currency")
+            let remap = { (member: MemberID) -> MemberID in
+                people[member.uuid.text].map(ImportedFile.person) ?? Self.nobody
+            }
+            let rule = expense.split.rule.replacingMembers(remap)
+            do {
+                try ExpenseLimits.check(rule)
+            } catch {
+                throw ImportProblem(line: nil, column: at + ".split", message: "\(error)")
+            }
+            guard !Self.names(rule).contains(Self.nobody) else {
+                throw ImportProblem(line: nil, column: at + ".split", message: "the split names someone who is not a member")
+            }
+            var payers: [MemberAmount] = []
+            for (position, part) in expense.paidBy.enumerated() {
+                payers.append(MemberAmount(ImportedFile.person(try person(part.member, "\(at).paidBy[\(position)]")), part.amount))
+            }
+            var paid: [Int: ImportedFile.PaidMark] = [:]
+            var shares: [MemberAmount] = []
+            for (position, share) in expense.shares.enumerated() {
+                let who = try person(share.member, "\(at).shares[\(position)]")
+                shares.append(MemberAmount(ImportedFile.person(who), try Self.amount(share.amount, "\(at).shares[\(position)].amount")))
+                var history: [ImportedFile.HistoryEntry] = []
+                for (line, mark) in share.history.enumerated() {
+                    let place = "\(at).shares[\(position)].history[\(line)]"
+                    guard mark.action == "marked_paid" || mark.action == "marked_unpaid" else {
+                        throw ImportProblem(line: nil, column: place, message: "\"\(mark.action.prefix(40))\" is not marked_paid or marked_unpaid")
+                    }
+                    history.append(
+                        .init(
+                            markedPaid: mark.action == "marked_paid", byName: try Self.text(mark.by, place + ".by", length: 100),
+                            at: try Self.milliseconds(mark.at, place + ".at"),
+                            reason: try mark.reason.map { text throws(ImportProblem) in try Self.text(text, place + ".reason", length: 500) }))
+                }
+                if share.paid || !history.isEmpty {
+                    paid[who] = .init(
+                        paidAt: try share.paidAt.map { text throws(ImportProblem) in try Self.milliseconds(text, "\(at).shares[\(position)].paidAt") },
+                        isPaid: share.paid, history: history)
+                }
+            }
+            expenseIndex[expense.id] = index
+            file.expenses.append(
+                ImportedFile.Expense(
+                    line: index + 1, id: UUID(), date: try ImportedFile.date(expense.date, line: 0, column: at + ".date"),
+                    description: ImportedFile.description(expense.description),
+                    category: expense.category.isEmpty ? "" : categoryNames[expense.category] ?? "",
+                    total: try Self.amount(expense.amount, at + ".amount"), currency: currency, payers: payers, rule: rule,
+                    shares: shares,
+                    home: try expense.home.map { home throws(ImportProblem) in
+                        Money(
+                            minorUnits: try Self.amount(home.amount, at + ".home.amount"),
+                            currency: try ImportedFile.currency(home.currency, line: 0, column: at + ".home.currency"))
+                    }, paid: paid))
+        }
+        for (index, settlement) in settlements.enumerated() {
+            let at = "settlements[\(index)]"
+            var forShare: (expense: Int, person: Int)?
+            if let share = settlement.forShare {
+                guard let expense = expenseIndex[share.expense] else {
+                    throw ImportProblem(line: nil, column: at + ".forShare", message: "no expense has the id \(share.expense.prefix(40))")
+                }
+                forShare = (expense, try person(share.member, at + ".forShare.member"))
+            }
+            let amount = try Self.amount(settlement.amount, at + ".amount")
+            guard amount > 0 else {
+                throw ImportProblem(line: nil, column: at + ".amount", message: "a transfer moves more than 0")
+            }
+            file.transfers.append(
+                ImportedFile.Transfer(
+                    line: index + 1, date: try ImportedFile.date(settlement.date, line: 0, column: at + ".date"),
+                    note: try Self.text(settlement.note, at + ".note", length: 500),
+                    from: try person(settlement.from, at + ".from"), to: try person(settlement.to, at + ".to"),
+                    amount: amount, currency: try ImportedFile.currency(settlement.currency, line: 0, column: at + ".currency"),
+                    forShare: forShare))
+        }
+        let settlementIndex = Dictionary(settlements.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var activityLines: [ImportedFile.GroupDetails.Activity] = []
+        for (index, line) in activity.enumerated() {
+            let at = "activity[\(index)]"
+            guard line.details.json.utf8.count <= 4_096 else {
+                throw ImportProblem(line: nil, column: at + ".details", message: "the details are larger than 4 KB")
+            }
+            activityLines.append(
+                .init(
+                    action: try Self.text(line.action, at + ".action", length: 60),
+                    about: try Self.reference(
+                        line, at, expenses: expenseIndex, transfers: settlementIndex, people: people,
+                        categories: categoryNames),
+                    actorName: try Self.text(line.actor, at + ".actor", length: 100),
+                    at: try Self.milliseconds(line.at, at + ".at"), event: line.details))
+        }
+        file.details = ImportedFile.GroupDetails(
+            description: try Self.text(group.description, "group.description", length: 1000), timeZone: group.timeZone,
+            people: members.map {
+                .init(
+                    role: $0.role, isActive: $0.active, canAddExpenses: $0.permissions.addExpenses,
+                    canEditOwnExpenses: $0.permissions.editOwnExpenses, canEditAllExpenses: $0.permissions.editAllExpenses,
+                    canMarkPaid: $0.permissions.markPaid)
+            },
+            categories: definitions,
+            rates: try rates.enumerated().map { index, rate throws(ImportProblem) in
+                let at = "rates[\(index)]"
+                let from = try ImportedFile.currency(rate.from, line: 0, column: at + ".from")
+                let to = try ImportedFile.currency(rate.to, line: 0, column: at + ".to")
+                guard rate.rate.count <= 40, let value = try? DecimalValue(parsing: rate.rate),
+                    (try? ExchangeRate(from: from, to: to, rate: value)) != nil
+                else {
+                    throw ImportProblem(
+                        line: nil, column: at + ".rate",
+                        message: "\"\(rate.rate.prefix(40))\" is not a rate between two currencies above 0")
+                }
+                return .init(
+                    from: from.code, to: to.code, date: try ImportedFile.date(rate.date, line: 0, column: at + ".date"),
+                    rate: value.description)
+            },
+            activity: activityLines)
+        return file
+    }
+
+    /// What an activity line is about, among the document's things where it is one of them.
+    private static func reference(
+        _ line: Activity, _ at: String, expenses: [String: Int], transfers: [String: Int], people: [String: Int],
+        categories: [String: String]
+    ) throws(ImportProblem) -> ImportedFile.GroupDetails.Activity.Reference {
+        let other = ImportedFile.GroupDetails.Activity.Reference.other(
+            entity: line.entity == "group" ? .group : ChangeEntity(rawValue: line.entity) ?? .group, id: line.entityId)
+        switch line.entity {
+        case "group": return .group
+        case "expense": return expenses[line.entityId].map { .expense($0) } ?? other
+        case "settlement": return transfers[line.entityId].map { .transfer($0) } ?? other
+        case "member": return people[line.entityId].map { .person($0) } ?? other
+        case "category": return categories[line.entityId].map { .category($0) } ?? other
+        default:
+            throw ImportProblem(line: nil, column: at + ".entity", message: "\"\(line.entity.prefix(40))\" is not a kind of thing in a group")
+        }
+    }
+
+    /// Where a rule names someone who is not among the members.
+    private static let nobody = MemberID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+
+    /// Every member a rule names.
+    static func names(_ rule: SplitRule) -> Set<MemberID> {
+        switch rule {
+        case .equal(let members): Set(members)
+        case .exact(let list): Set(list.map(\.memberID))
+        case .percent(let list), .shares(let list): Set(list.map(\.memberID))
+        case .adjustment(let members, let adjustments): Set(members).union(adjustments.map(\.memberID))
+        case .itemized(let items, _): items.reduce(into: Set()) { $0.formUnion(names($1.rule)) }
+        }
+    }
+
+    private static func amount(_ minor: Int64, _ at: String) throws(ImportProblem) -> Int64 {
+        guard minor.magnitude <= MoneyInput.maximumMinorUnits.magnitude else {
+            throw ImportProblem(line: nil, column: at, message: "\(minor) is larger than this server takes")
+        }
+        return minor
+    }
+
+    private static func milliseconds(_ text: String, _ at: String) throws(ImportProblem) -> Int64 {
+        guard let date = UTCTimestamp.parse(text) else {
+            throw ImportProblem(line: nil, column: at, message: "\"\(text.prefix(40))\" is not a moment like 2026-07-14T09:30:00Z")
+        }
+        return Int64(date.timeIntervalSince1970 * 1000)
+    }
+
+    private static func text(_ text: String, _ at: String, length: Int) throws(ImportProblem) -> String {
+        guard text.unicodeScalars.count <= length, !AccountInput.containsControlCharacters(text, allowingLineBreaks: true) else {
+            throw ImportProblem(line: nil, column: at, message: "at most \(length) characters, no control characters")
+        }
+        return text
+    }
+}
+

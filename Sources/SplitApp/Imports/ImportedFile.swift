@@ -1,0 +1,281 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// A file of another app (or one of our own exports), read into what an import writes (issue
+/// 18): the people it names, the expenses and transfers between them, and the totals the file
+/// states about itself. Each format's reader makes one; `ImportUseCases` matches its names to a
+/// group's members, checks it and writes it, the same way for every format.
+///
+/// Before its names are matched, the file's people are `person(0)`, `person(1)`, … in payers
+/// and split rules; `ImportUseCases` puts the group's members in their place.
+public struct ImportedFile: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case splitwise, ihatemoney, spliit, cospend, json
+
+        /// The format's name for people.
+        public var title: String {
+            switch self {
+            case .splitwise: "Splitwise CSV"
+            case .ihatemoney: "IHateMoney JSON"
+            case .spliit: "Spliit JSON"
+            case .cospend: "Cospend CSV"
+            case .json: "Budget Splitter JSON"
+            }
+        }
+    }
+
+    public struct Expense: Sendable {
+        /// Where the expense stands in the file (a line, or an entry of a JSON list), for messages.
+        public var line: Int
+        /// The expense's id once written; fixed when read, as its tie-break's seed.
+        public var id: UUID
+        public var date: String
+        public var description: String
+        /// The category's name in the file ("" for none: the group's Other).
+        public var category: String
+        /// Minor units of `currency`; below zero for a refund.
+        public var total: Int64
+        public var currency: Currency
+        public var payers: [MemberAmount]
+        /// The rule as entered (kept for editing).
+        public var rule: SplitRule
+        /// The shares as the file states them (our own format): the import keeps them as they
+        /// are, checked against the total, rather than working them out from `rule` again
+        /// (whose leftover minor units go by the expense's and members' ids, which are new).
+        public var shares: [MemberAmount]? = nil
+        /// What it came to in the group's home currency, when the file says so.
+        public var home: Money?
+        /// Shares marked paid, by person (our own format keeps them).
+        public var paid: [Int: PaidMark] = [:]
+    }
+
+    /// A share marked paid, with the transfer the mark made and the marks' history.
+    public struct PaidMark: Sendable {
+        public var paidAt: Int64?
+        public var isPaid: Bool
+        public var history: [HistoryEntry]
+    }
+
+    public struct HistoryEntry: Sendable, Equatable {
+        public var markedPaid: Bool
+        public var byName: String
+        public var at: Int64
+        public var reason: String?
+    }
+
+    public struct Transfer: Sendable {
+        public var line: Int
+        public var date: String
+        public var note: String
+        public var from: Int
+        public var to: Int
+        public var amount: Int64
+        public var currency: Currency
+        /// The share (expense index in `expenses`, person) whose paid mark made this transfer.
+        public var forShare: (expense: Int, person: Int)?
+    }
+
+    /// A total the file states about itself (Splitwise's "Total balance" lines): each person's
+    /// balance in one currency, which the imported lines must come to exactly.
+    public struct Total: Sendable {
+        public var line: Int
+        public var currency: Currency
+        /// Per person, in `names` order.
+        public var cells: [Int64]
+    }
+
+    /// A line with no money in it, and why it was passed over.
+    public struct Skipped: Sendable, Equatable {
+        public let line: Int
+        public let reason: String
+
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
+    }
+
+    /// What our own format keeps besides expenses and transfers.
+    public struct GroupDetails: Sendable {
+        public struct Person: Sendable {
+            public var role: String
+            public var isActive: Bool
+            public var canAddExpenses: Bool
+            public var canEditOwnExpenses: Bool
+            public var canEditAllExpenses: Bool
+            public var canMarkPaid: Bool
+        }
+
+        public struct Category: Sendable {
+            public var name: String
+            public var icon: String
+            public var color: String
+            public var isDefault: Bool
+            public var position: Int64
+        }
+
+        public struct Rate: Sendable, Equatable {
+            public var from: String
+            public var to: String
+            public var date: String
+            public var rate: String
+        }
+
+        public struct Activity: Sendable {
+            /// What a line is about: one of the file's things, or one the file does not hold (a
+            /// deleted expense), known by the other copy's id.
+            public enum Reference: Sendable {
+                case group
+                case expense(Int)
+                case transfer(Int)
+                case person(Int)
+                /// A category, by name.
+                case category(String)
+                case other(entity: ChangeEntity, id: String)
+            }
+
+            public var action: String
+            public var about: Reference
+            public var actorName: String
+            public var at: Int64
+            public var event: ActivityEvent
+        }
+
+        public var description: String
+        public var timeZone: String
+        /// Per person, in `names` order.
+        public var people: [Person]
+        public var categories: [Category]
+        public var rates: [Rate]
+        public var activity: [Activity]
+    }
+
+    public var format: Format
+    /// The people, in file order: each a distinct name (any case), trimmed, on one line.
+    public var names: [String]
+    /// The group's name and home currency, for a format that says them.
+    public var groupName: String?
+    public var homeCurrency: String?
+    public var expenses: [Expense] = []
+    public var transfers: [Transfer] = []
+    public var totals: [Total] = []
+    public var skipped: [Skipped] = []
+    public var details: GroupDetails?
+
+    /// The most expense and transfer lines a file may hold.
+    public static let maximumRows = 100_000
+
+    /// The file's person at `index`, as payers and rules name them before mapping.
+    public static func person(_ index: Int) -> MemberID {
+        var bytes: uuid_t = (0xB5, 0x11, 0x7F, 0x11, 0xE0, 0x00, 0x40, 0x00, 0x80, 0x00, 0, 0, 0, 0, 0, 0)
+        bytes.12 = UInt8(truncatingIfNeeded: index >> 24)
+        bytes.13 = UInt8(truncatingIfNeeded: index >> 16)
+        bytes.14 = UInt8(truncatingIfNeeded: index >> 8)
+        bytes.15 = UInt8(truncatingIfNeeded: index)
+        return MemberID(UUID(uuid: bytes))
+    }
+
+    /// The index `person(_:)` made `member` from.
+    public static func index(of member: MemberID) -> Int? {
+        let bytes = withUnsafeBytes(of: member.uuid.uuid) { Array($0) }
+        let prefix = withUnsafeBytes(of: person(0).uuid.uuid) { Array($0.prefix(12)) }
+        guard bytes.prefix(12).elementsEqual(prefix) else { return nil }
+        return bytes[12...].reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    /// Checks the names every reader shares: present, one line, none twice (any case), and no
+    /// more than a group holds.
+    static func checkNames(_ names: [String], line: Int?) throws(ImportProblem) {
+        guard names.count <= GroupBounds.membersPerGroup else {
+            throw ImportProblem(
+                line: line, column: nil,
+                message: "\(names.count) people; a group holds at most \(GroupBounds.membersPerGroup) members")
+        }
+        var seen = Set<String>()
+        for (index, name) in names.enumerated() {
+            guard !name.isEmpty else {
+                throw ImportProblem(line: line, column: "member \(index + 1)", message: "a person has no name")
+            }
+            guard seen.insert(name.lowercased()).inserted else {
+                throw ImportProblem(line: line, column: name, message: "two people are named \"\(name)\"")
+            }
+        }
+    }
+
+    /// Text on one line: control characters (line breaks, tabs) become spaces; trimmed.
+    static func oneLine(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
+        ).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A description as we keep one: one line, at most 200 characters (a longer one is cut with
+    /// "…"), never empty.
+    static func description(_ text: String) -> String {
+        let oneLine = Self.oneLine(text)
+        guard !oneLine.isEmpty else { return "(no description)" }
+        guard oneLine.unicodeScalars.count > 200 else { return oneLine }
+        var cut = String.UnicodeScalarView(oneLine.unicodeScalars.prefix(199))
+        cut.append("…")
+        return String(cut)
+    }
+
+    /// An amount in `currency`'s minor units from text ("12.50", "-3"); more decimals than the
+    /// currency has is refused, not rounded (a rounding would make any total check meaningless).
+    static func amount(_ text: String, _ currency: Currency, line: Int, column: String) throws(ImportProblem) -> Int64 {
+        do {
+            let minor = try Money(parsing: text, currency: currency, allowNegative: true).minorUnits
+            guard minor.magnitude <= MoneyInput.maximumMinorUnits.magnitude else {
+                throw ImportProblem(line: line, column: column, message: "\"\(text)\" is larger than this server takes")
+            }
+            return minor
+        } catch let problem as ImportProblem {
+            throw problem
+        } catch AmountError.tooManyDecimals {
+            throw ImportProblem(
+                line: line, column: column,
+                message: "\"\(text)\" has more decimals than \(currency.code) has (\(currency.minorUnits)); it is not rounded")
+        } catch {
+            throw ImportProblem(line: line, column: column, message: "\"\(text.prefix(40))\" is not a number")
+        }
+    }
+
+    static func currency(_ text: String, line: Int, column: String = "Currency") throws(ImportProblem) -> Currency {
+        do {
+            return try Currency(code: text.trimmingCharacters(in: .whitespaces).uppercased())
+        } catch {
+            throw ImportProblem(line: line, column: column, message: "\"\(text.prefix(20))\" is not an ISO 4217 currency code")
+        }
+    }
+
+    static func date(_ text: String, line: Int, column: String = "Date") throws(ImportProblem) -> String {
+        do {
+            return try MoneyInput.date(String(text.trimmingCharacters(in: .whitespaces).prefix(10)), field: column)
+        } catch {
+            throw ImportProblem(line: line, column: column, message: "\"\(text.prefix(40))\" is not a date like 2026-07-14")
+        }
+    }
+}
+
+extension SplitRule {
+    /// The same rule over other members: `member(id)` for each member it names.
+    func replacingMembers(_ member: (MemberID) -> MemberID) -> SplitRule {
+        func amounts(_ list: [MemberAmount]) -> [MemberAmount] { list.map { MemberAmount(member($0.memberID), $0.amount) } }
+        func decimals(_ list: [MemberDecimal]) -> [MemberDecimal] { list.map { MemberDecimal(member($0.memberID), $0.value) } }
+        switch self {
+        case .equal(let members): return .equal(members.map(member))
+        case .exact(let list): return .exact(amounts(list))
+        case .percent(let list): return .percent(decimals(list))
+        case .shares(let list): return .shares(decimals(list))
+        case .adjustment(let members, let adjustments):
+            return .adjustment(members: members.map(member), adjustments: amounts(adjustments))
+        case .itemized(let items, let extras):
+            return .itemized(
+                items: items.map {
+                    SplitItem(description: $0.description, amount: $0.amount, rule: $0.rule.replacingMembers(member))
+                }, extras: extras)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// Our own export, which loses nothing (issue 18): export → import into a new group → export
+/// gives the same document up to ids and timestamps.
+@Suite("The group export (JSON) and its import")
+struct GroupDocumentTests {
+    /// A group with every kind of thing in it: roles, a category of its own, a rate, every split
+    /// mode, several payers, a refund, a paid mark marked, unmarked and marked again, a transfer,
+    /// and a deleted expense the activity still speaks of.
+    static func richTrip(_ api: API) async throws -> Trip {
+        let trip = try await Trip.make(api)
+        let aki = trip.tokens["Aki"]
+        let group = trip.groupID
+        #expect(
+            try await api.call(
+                .patch, "/api/groups/\(group)/members/\(trip.members["Ben"]!)", token: aki, json: #"{"role":"admin"}"#
+            ).status == .ok)
+        #expect(
+            try await api.call(
+                .post, "/api/groups/\(group)/categories", token: aki,
+                json: ##"{"name":"Onsen","icon":"♨️","color":"#aa3300"}"##
+            ).status == .created)
+        #expect(
+            try await api.call(
+                .put, "/api/groups/\(group)/rates", token: aki,
+                json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-20","rate":"150.25"}]}"#
+            ).status == .ok)
+        let bodies = [
+            trip.expense(
+                "Hotel", "30000", "JPY", paidBy: [("Aki", "20000"), ("Ben", "10000")],
+                split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#, extra: #","category":"Onsen""#),
+            trip.expense(
+                "Sushi", "12000", "JPY", paidBy: [("Ben", "12000")],
+                split:
+                    #"{"mode":"adjustment","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho", "Dan"]))],"adjustments":[{"memberId":"\#(trip.members["Dan"]!)","amount":"-600"}]}"#
+            ),
+            trip.expense(
+                "Tickets", "9000", "JPY", paidBy: [("Aki", "9000")],
+                split:
+                    #"{"mode":"exact","amounts":[{"memberId":"\#(trip.members["Ben"]!)","amount":"4500"},{"memberId":"\#(trip.members["Cho"]!)","amount":"4500"}]}"#
+            ),
+            trip.expense(
+                "Souvenirs", "100.00", "USD", paidBy: [("Cho", "100.00")],
+                split:
+                    #"{"mode":"percent","percents":[{"memberId":"\#(trip.members["Aki"]!)","percent":"33.33"},{"memberId":"\#(trip.members["Ben"]!)","percent":"33.33"},{"memberId":"\#(trip.members["Cho"]!)","percent":"33.34"}]}"#,
+                extra: #","homeAmount":"15000""#),
+            trip.expense(
+                "Izakaya", "0.03", "USD", paidBy: [("Aki", "0.03")],
+                split:
+                    #"{"mode":"shares","shares":[\#(["Aki", "Ben", "Cho", "Dan"].map { #"{"memberId":"\#(trip.members[$0]!)","shares":"1.5"}"# }.joined(separator: ","))]}"#
+            ),
+            trip.expense(
+                "Dinner", "50.00", "USD", paidBy: [("Ben", "50.00")],
+                split:
+                    #"{"mode":"itemized","items":[{"description":"Ramen","amount":"20.00","split":{"mode":"equal","memberIds":[\#(trip.ids(["Aki"]))]}},{"description":"Steak","amount":"25.00","split":{"mode":"equal","memberIds":[\#(trip.ids(["Ben", "Cho"]))]}}],"extras":[{"description":"Tip","amount":"5.00"}]}"#
+            ),
+            trip.expense(
+                "Deposit back", "-3000", "JPY", paidBy: [("Cho", "-3000")],
+                split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#),
+            trip.expense(
+                "Mistake", "500", "JPY", paidBy: [("Aki", "500")],
+                split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#),
+        ]
+        var created: [Reply] = []
+        for body in bodies {
+            let reply = try await api.call(.post, "/api/expenses", token: aki, json: body)
+            try #require(reply.status == .created, "\(reply.text)")
+            created.append(reply)
+        }
+        let mistake = try #require(created.last?.string("expense", "id"))
+        #expect(try await api.call(.delete, "/api/expenses/\(mistake)", token: aki).status == .ok)
+        let choShare = try #require(
+            created[0].list("expense", "splits").first { $0.string("memberId") == trip.members["Cho"] }?.string("id"))
+        for (isPaid, reason) in [(true, "cash"), (false, "oops"), (true, "bank transfer")] {
+            let marked = try await api.call(
+                .patch, "/api/expense-splits/\(choShare)/payment", token: trip.tokens["Cho"],
+                json: #"{"isPaid":\#(isPaid),"reason":"\#(reason)"}"#)
+            try #require(marked.status == .ok, "\(marked.text)")
+        }
+        let transfer = try await api.call(
+            .post, "/api/groups/\(group)/settlements", token: aki,
+            json: #"""
+                {"fromMemberId":"\#(trip.members["Dan"]!)","toMemberId":"\#(trip.members["Ben"]!)","amount":"2400",
+                 "currency":"JPY","date":"2026-11-22","note":"Dan paid Ben back, \"in cash\""}
+                """#)
+        try #require(transfer.status == .created, "\(transfer.text)")
+        return trip
+    }
+
+    /// The document with every id replaced by its order of first appearance, moments dropped,
+    /// and `linked` false (accounts do not move with a file: people claim their member).
+    static func normalized(_ data: Data) throws -> Any {
+        var ids: [String: String] = [:]
+        let uuid = try Regex("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+        func walk(_ value: Any, key: String?) -> Any {
+            switch value {
+            case let object as [String: Any]:
+                var result: [String: Any] = [:]
+                for name in object.keys.sorted() {
+                    if ["exportedAt", "at", "paidAt"].contains(name) { continue }
+                    result[name] = name == "linked" ? false : walk(object[name]!, key: name)
+                }
+                return result
+            case let list as [Any]:
+                return list.map { walk($0, key: key) }
+            case let text as String where text.wholeMatch(of: uuid) != nil:
+                let key = text.lowercased()
+                if ids[key] == nil { ids[key] = "id\(ids.count)" }
+                return ids[key]!
+            default:
+                return value
+            }
+        }
+        return walk(try JSONSerialization.jsonObject(with: data), key: nil)
+    }
+
+    static func same(_ left: Any, _ right: Any) throws -> Bool {
+        let options: JSONSerialization.WritingOptions = [.sortedKeys, .prettyPrinted]
+        return try JSONSerialization.data(withJSONObject: left, options: options)
+            == JSONSerialization.data(withJSONObject: right, options: options)
+    }
+
+    @Test(
+        "export → import into a new group → export: the same document up to ids and timestamps, plus the import's line",
+        arguments: TestDatabases.all)
+    func roundTrip(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Self.richTrip(api)
+            let aki = trip.tokens["Aki"]
+            let first = try await api.call(.get, "/api/groups/\(trip.groupID)/export?format=json", token: aki)
+            try #require(first.status == .ok, "\(first.text)")
+            #expect(first.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(first.headers[.contentDisposition]?.contains(".json") == true)
+            #expect(first.string("format") == "budget-splitter/group" && first.int("version") == 1)
+
+            // act: Aki brings the file back as a new group (the name is the file's)
+            let imported = try await api.call(
+                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki,
+                headers: [.contentType: "application/json"], body: ByteBuffer(bytes: first.body))
+            try #require(imported.status == .created, "\(imported.text)")
+            let copy = try #require(imported.string("group", "id"))
+            #expect(imported.string("group", "name") == "Japan")
+            let second = try await api.call(.get, "/api/groups/\(copy)/export?format=json", token: aki)
+
+            // validate: the same balances, and the same document but for the import's own line
+            let before = try await trip.balances(api)
+            let after = try await Trip(groupID: copy, tokens: trip.tokens, members: [:]).namedBalances(api, token: aki)
+            #expect(after == before, "\(after) vs \(before)")
+            let one = try #require(try Self.normalized(first.body) as? [String: Any])
+            var two = try #require(try Self.normalized(second.body) as? [String: Any])
+            // The copy's activity is the file's, then its own making and the import.
+            var activity = try #require(two["activity"] as? [[String: Any]])
+            #expect(activity.suffix(2).map { $0["action"] as? String } == ["group.created", "import.completed"])
+            activity.removeLast(2)
+            two["activity"] = activity
+            #expect(try Self.same(one, two), "\(String(decoding: second.body, as: UTF8.self).prefix(3000))")
+            let history = try #require(
+                (second.list("expenses").first { $0.string("description") == "Hotel" })?.list("shares")
+                    .first { $0.list("history").count == 3 })
+            #expect(history.list("history").map { $0.string("by") } == ["Cho", "Cho", "Cho"])
+        }
+    }
+
+    @Test("a broken document is refused whole, naming where; nothing is written", arguments: [Database.Backend.sqlite])
+    func refusals(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Self.richTrip(api)
+            let aki = trip.tokens["Aki"]
+            let good = try await api.call(.get, "/api/groups/\(trip.groupID)/export?format=json", token: aki).text
+            let benID = trip.members["Ben"]!
+            let broken: [(String, String)] = [
+                // The API's JSON writes "/" as "\/".
+                (good.replacingOccurrences(of: #""budget-splitter\/group""#, with: #""something-else""#), "format"),
+                (good.replacingOccurrences(of: #""version":1"#, with: #""version":9"#), "version"),
+                (good.replacingOccurrences(of: #""member":"\#(benID)""#, with: #""member":"nobody""#), "no member"),
+                (good.replacingOccurrences(of: #""currency":"USD""#, with: #""currency":"XXQ""#), "currency"),
+                (String(good.dropLast(40)), "not JSON"),
+                ("[1,2,3]", "not a Budget Splitter"),
+            ]
+            for (text, said) in broken {
+                let reply = try await api.call(
+                    .post, "/api/imports?format=json", token: aki, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: text))
+                #expect(reply.status == .unprocessableContent, "\(said): \(reply.text)")
+                #expect(reply.string("error", "details", "field") == "file", "\(said): \(reply.text)")
+                #expect(reply.text.lowercased().contains(said.lowercased()) || said == "not JSON", "\(said): \(reply.text)")
+            }
+            #expect(try await api.call(.get, "/api/groups", token: aki).list("groups").count == 1)
+        }
+    }
+}
+
+extension Trip {
+    /// Nets by "currency/member name" (for a group whose member ids the test does not hold).
+    func namedBalances(_ api: API, token: String?) async throws -> [String: String] {
+        let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: token).list("members")
+        let names = Dictionary(uniqueKeysWithValues: members.map { ($0.string("id") ?? "", $0.string("name") ?? "") })
+        var result: [String: String] = [:]
+        for entry in try await api.call(.get, "/api/groups/\(groupID)/balances", token: token).list("balances") {
+            result["\(entry.string("currency")!)/\(names[entry.string("memberId")!]!)"] = entry.string("net")
+        }
+        return result
+    }
+}

@@ -107,7 +107,9 @@ public struct ImportUseCases: Sendable {
         }
         let file: ImportedFile
         do {
-            file = try Self.read(data, format: format)
+            // A file that does not say its currency is in the home currency of the group it goes into.
+            file = try Self.read(
+                data, format: format, homeCurrency: newGroup == nil ? try? Currency(code: group.homeCurrency) : nil)
         } catch {
             throw AppError.invalid(field: "file", message: error.description)
         }
@@ -272,13 +274,16 @@ public struct ImportUseCases: Sendable {
     }
 
     /// Reads a file of `format` into what an import writes.
-    public static func read(_ data: Data, format: ImportedFile.Format) throws(ImportProblem) -> ImportedFile {
+    public static func read(_ data: Data, format: ImportedFile.Format, homeCurrency: Currency? = nil) throws(ImportProblem)
+        -> ImportedFile
+    {
         let file: ImportedFile
         switch format {
         case .splitwise: file = try SplitwiseFile.read(data).imported()
         case .json: file = try GroupDocument.read(data)
-        case .ihatemoney, .spliit, .cospend:
-            throw ImportProblem(line: nil, column: nil, message: "\(format.title) files are not read yet")
+        case .ihatemoney: file = try IHateMoneyFile.read(data, homeCurrency: homeCurrency)
+        case .spliit: file = try SpliitFile.read(data, homeCurrency: homeCurrency)
+        case .cospend: file = try CospendFile.read(data, homeCurrency: homeCurrency)
         }
         guard file.expenses.count + file.transfers.count <= ImportedFile.maximumRows else {
             throw ImportProblem(

@@ -1,0 +1,160 @@
+import Foundation
+import PropertyBased
+@testable import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// Moving in from IHateMoney, Spliit and Cospend (issue 18): each fixture (Fixtures/*/SOURCES.md
+/// says where its layout comes from and how its balances were worked out, in the app's own
+/// terms) becomes a new group whose stored balances are the app's own, to the minor unit.
+@Suite("Imports: IHateMoney, Spliit and Cospend files")
+struct OtherAppImportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func fixture(_ path: String) throws -> Data { try Data(contentsOf: fixtures.appendingPathComponent(path)) }
+
+    struct Case: Sendable, CustomStringConvertible {
+        let path: String
+        let format: ImportedFile.Format
+        let expenses: Int
+        let transfers: Int
+        let balances: [String: Int64]
+        var description: String { path }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            path: "ihatemoney/raclette-eur-cad-v5.json", format: .ihatemoney, expenses: 3, transfers: 0,
+            balances: [
+                "EUR/zorglub": 600, "EUR/fred": -1533, "EUR/tata": 1133, "EUR/pépé": -200, "CAD/fred": 10000,
+                "CAD/zorglub": -6667, "CAD/tata": -3333,
+            ]),
+        Case(
+            path: "ihatemoney/jpy-eur-bill-type-weights.json", format: .ihatemoney, expenses: 3, transfers: 1,
+            balances: ["JPY/Zoë": -750, "JPY/李雷": 875, "JPY/Ana": -125, "EUR/Ana": 490, "EUR/Zoë": -490]),
+        Case(
+            path: "spliit/group-eur-all-split-modes.json", format: .spliit, expenses: 5, transfers: 1,
+            balances: ["EUR/Ana": -3250, "EUR/Zoë": 5887, "EUR/李雷": -2637]),
+        Case(
+            path: "spliit/group-jpy-reimbursement.json", format: .spliit, expenses: 2, transfers: 1,
+            balances: ["JPY/Taro": 167, "JPY/Zoë": 1166, "JPY/李雷": -1333]),
+        Case(
+            path: "cospend/roundtrip-usd-weights-recurring.csv", format: .cospend, expenses: 2, transfers: 0,
+            balances: ["USD/Alice": 611, "USD/Bob": 2722, "USD/Carol": -3333]),
+        Case(
+            path: "cospend/eur-quotes-nonascii-reimbursement-deleted.csv", format: .cospend, expenses: 3, transfers: 1,
+            balances: ["EUR/Zoë": -16645, "EUR/李雷": 18667, "EUR/Ana": -2022]),
+        Case(
+            path: "cospend/legacy-writer-jpy-no-deleted-column.csv", format: .cospend, expenses: 2, transfers: 1,
+            balances: ["JPY/Taro": 143, "JPY/Zoë": 514, "JPY/李雷": -657]),
+    ]
+
+    @Test("every fixture becomes a new group whose stored balances are the app's own, to the minor unit", arguments: cases)
+    func fixtures(_ example: Case) async throws {
+        try await Trip.with(.sqlite) { trip in
+            let data = try Self.fixture(example.path)
+            let imports = ImportUseCaseTests.imports(trip)
+            let dry = try await imports.importFile(
+                data, format: example.format, into: .newGroup(name: "Moved in", timeZone: nil), mapping: [:], dryRun: true,
+                force: false, caller: trip.bo, origin: trip.origin)
+            #expect(dry.expenses == example.expenses && dry.settlements == example.transfers, "\(dry.expenses) \(dry.settlements)")
+
+            // act
+            let report = try await imports.importFile(
+                data, format: example.format, into: .newGroup(name: "Moved in", timeZone: nil), mapping: [:], dryRun: false,
+                force: false, caller: trip.bo, origin: trip.origin)
+
+            // validate
+            let stored = try await ImportUseCaseTests.balances(trip, groupID: report.group.id, caller: trip.bo)
+            #expect(stored == example.balances, "\(example.path): \(stored)")
+            var nets: [String: Int64] = [:]
+            for balance in report.balances where balance.net != 0 { nets["\(balance.currency)/\(balance.name)"] = balance.net }
+            #expect(nets == example.balances)
+        }
+    }
+
+    @Test(
+        "a broken file of each app is refused whole, saying where, and writes nothing",
+        arguments: [
+            ("ihatemoney/refused-missing-amount.json", ImportedFile.Format.ihatemoney, "amount"),
+            ("spliit/refused-unknown-payer.json", .spliit, "no participant has the id"),
+            ("cospend/refused-non-numeric-amount.csv", .cospend, "is not a number"),
+        ])
+    func refusals(path: String, format: ImportedFile.Format, said: String) async throws {
+        try await Trip.with(.sqlite) { trip in
+            do {
+                _ = try await ImportUseCaseTests.imports(trip).importFile(
+                    try Self.fixture(path), format: format, into: .group(trip.groupID), mapping: [:], dryRun: false,
+                    force: false, caller: trip.aki, origin: trip.origin)
+                Issue.record("\(path) was imported")
+            } catch let AppError.invalid(field, message) {
+                #expect(field == "file")
+                #expect(message.contains(said), "\(message)")
+            }
+            #expect(try await ImportUseCaseTests.balances(trip, groupID: trip.groupID, caller: trip.aki).isEmpty)
+            #expect(try await GroupStore(database: trip.database).members(groupID: trip.groupID).count == 4)
+        }
+    }
+
+    @Test("a file of one app read as another is refused with a sentence that says what it is not")
+    func wrongFormat() throws {
+        let spliit = try Self.fixture("spliit/group-jpy-reimbursement.json")
+        #expect(throws: ImportProblem.self) { try ImportUseCases.read(spliit, format: .ihatemoney) }
+        #expect(throws: ImportProblem.self) { try ImportUseCases.read(spliit, format: .cospend) }
+        let ihatemoney = try Self.fixture("ihatemoney/raclette-eur-cad-v5.json")
+        #expect(throws: ImportProblem.self) { try ImportUseCases.read(ihatemoney, format: .spliit) }
+        #expect(throws: ImportProblem.self) { try ImportUseCases.read(ihatemoney, format: .json) }
+    }
+
+    @Test("files without a currency of their own take the group's home currency, or are refused for a new group")
+    func homeCurrency() throws {
+        let bills = Data(#"[{"what":"Pizza","amount":12.5,"currency":"XXX","date":"2026-05-01","payer_name":"A","payer_weight":1.0,"owers":["A","B"]}]"#.utf8)
+        #expect(throws: ImportProblem.self) { try ImportUseCases.read(bills, format: .ihatemoney) }
+        let file = try ImportUseCases.read(bills, format: .ihatemoney, homeCurrency: try Currency(code: "MYR"))
+        #expect(file.expenses.first?.currency.code == "MYR" && file.expenses.first?.total == 1250)
+        // More decimals than the currency has is refused, never rounded.
+        let yen = Data(#"[{"what":"Tea","amount":12.5,"currency":"JPY","date":"2026-05-01","payer_name":"A","payer_weight":1.0,"owers":["B"]}]"#.utf8)
+        #expect(throws: ImportProblem.self) { try ImportUseCases.read(yen, format: .ihatemoney) }
+    }
+
+    @Test("Spliit's shares: floor, then the leftover units to the largest remainders, ties rotated by the id's hash")
+    func spliitShares() {
+        // The fixtures' SOURCES.md: FNV-1a("j1Ramen8hZl2Wq7Tk9Vb3") % 3 = 2, so the third gets the yen.
+        #expect(SpliitFile.hash("j1Ramen8hZl2Wq7Tk9Vb3") % 3 == 2)
+        #expect(SpliitFile.apportion(1000, weights: [1, 1, 1], offset: 2) == [333, 333, 334])
+        #expect(SpliitFile.apportion(1000, weights: [1, 1, 1], offset: 0) == [334, 333, 333])
+        #expect(SpliitFile.apportion(-1000, weights: [1, 1, 1], offset: 0).reduce(0, +) == -1000)
+    }
+
+    @Test("a mutated file of each app (bytes changed, dropped, added, cut) is read or refused, never a crash")
+    func mutations() async throws {
+        let files = try Self.cases.map { ($0.format, Array(try Self.fixture($0.path))) }
+        await propertyCheck(count: 300, input: Gen.uint64()) { seed in
+            Self.checkMutation(seed: seed, files: files)
+        }
+    }
+
+    static func checkMutation(seed: UInt64, files: [(ImportedFile.Format, [UInt8])]) {
+        var rng = SplitMix64(seed: seed)
+        let (format, original) = files[Int(seed % UInt64(files.count))]
+        var bytes = original
+        let alphabet = Array(",\"\r\n-.0123456789 :[]{}aZ€\u{0}".utf8) + [0xFF, 0xC3]
+        for _ in 0..<Int.random(in: 1...8, using: &rng) where !bytes.isEmpty {
+            let at = Int.random(in: 0..<bytes.count, using: &rng)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: bytes[at] = alphabet.randomElement(using: &rng)!
+            case 1: bytes.remove(at: at)
+            case 2: bytes.insert(alphabet.randomElement(using: &rng)!, at: at)
+            default: bytes.removeLast(Int.random(in: 0...(bytes.count - at), using: &rng))
+            }
+        }
+        do {
+            let file = try ImportUseCases.read(Data(bytes), format: format, homeCurrency: try? Currency(code: "EUR"))
+            #expect(file.names.count <= GroupBounds.membersPerGroup)
+        } catch {
+            #expect(!error.message.isEmpty)
+        }
+    }
+}

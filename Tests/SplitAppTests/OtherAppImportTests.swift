@@ -128,6 +128,16 @@ struct OtherAppImportTests {
         #expect(SpliitFile.apportion(-1000, weights: [1, 1, 1], offset: 0).reduce(0, +) == -1000)
     }
 
+    @Test("names that look alike: case, accents, a first name, one typo; not two different short names")
+    func similarNames() {
+        for (one, other) in [("Aki Tanaka", "Aki"), ("Zoe", "Zoë"), ("chen", "Chen"), ("Jonathan", "Jonathon"), ("李雷", "李雷")] {
+            #expect(ImportUseCases.similarName(one, other), "\(one) ~ \(other)")
+        }
+        for (one, other) in [("Chen", "Cho"), ("Bo", "Bob"), ("Ana", "Tom"), ("", "Aki"), ("Aki", "Kai Tanaka")] {
+            #expect(!ImportUseCases.similarName(one, other), "\(one) !~ \(other)")
+        }
+    }
+
     @Test("a mutated file of each app (bytes changed, dropped, added, cut) is read or refused, never a crash")
     func mutations() async throws {
         let files = try Self.cases.map { ($0.format, Array(try Self.fixture($0.path))) }

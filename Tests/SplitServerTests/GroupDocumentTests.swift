@@ -179,6 +179,7 @@ struct GroupDocumentTests {
                 (good.replacingOccurrences(of: #""version":1"#, with: #""version":9"#), "version"),
                 (good.replacingOccurrences(of: #""member":"\#(benID)""#, with: #""member":"nobody""#), "no member"),
                 (good.replacingOccurrences(of: #""currency":"USD""#, with: #""currency":"XXQ""#), "currency"),
+                (good.replacingOccurrences(of: #""role":"member""#, with: #""role":"boss""#), "role"),
                 (String(good.dropLast(40)), "not JSON"),
                 ("[1,2,3]", "not a Budget Splitter"),
             ]

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `splitter import splitwise` against the real server (issue 18).
+/// `splitter import FORMAT` against the real server (issue 18).
 @Suite("splitter import splitwise")
 struct ImportCommandTests {
     static let csv = """
@@ -76,6 +76,56 @@ struct ImportCommandTests {
             #expect(missing.status == 2 && missing.error.contains("cannot read"), "\(missing.error)")
             let neither = try await trip.run("import", "splitwise", file.path)
             #expect(neither.status != 0 && neither.error.contains("--group NAME or --new NAME"), "\(neither.error)")
+        }
+    }
+
+    @Test("the whole group as JSON and back: export --format json, import json names the group itself; other apps' files")
+    func jsonAndOtherApps() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("splitwise-\(UUID()).csv")
+            try Data(Self.csv.utf8).write(to: file)
+            let json = FileManager.default.temporaryDirectory.appendingPathComponent("group-\(UUID()).json")
+            defer {
+                try? FileManager.default.removeItem(at: file)
+                try? FileManager.default.removeItem(at: json)
+            }
+            #expect(try await trip.run("import", "splitwise", file.path, "--new", "Kyoto", "--map", "Aki Tanaka=me").status == 0)
+
+            // act
+            let export = try await trip.run("export", "Kyoto", "--format", "json", "--output", json.path)
+            let back = try await trip.run("import", "json", json.path, "--map", "Aki=me")
+
+            // validate: the file names its group; the copy has the same balances
+            #expect(export.status == 0, "\(export.error)")
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+            #expect(document?["format"] as? String == "budget-splitter/group")
+            #expect(back.status == 0, "\(back.error)")
+            #expect(back.lines.first == "Imported 1 expense(s) and 1 transfer(s) into the new group Kyoto.", "\(back.output)")
+            let groups = try await trip.json("group", "list") as? [[String: Any]]
+            let kyotos = groups?.filter { $0["name"] as? String == "Kyoto" }.compactMap { $0["id"] as? String } ?? []
+            #expect(kyotos.count == 2)
+            if kyotos.count == 2 {
+                let first = try await trip.run("balances", kyotos[0])
+                let second = try await trip.run("balances", kyotos[1])
+                #expect(first.lines.sorted() == second.lines.sorted(), "\(first.output) vs \(second.output)")
+            }
+
+            // IHateMoney's bills into Japan (JPY): weights, a reimbursement.
+            let bills = FileManager.default.temporaryDirectory.appendingPathComponent("bills-\(UUID()).json")
+            defer { try? FileManager.default.removeItem(at: bills) }
+            try Data(
+                #"[{"what":"Ramen","amount":3000.0,"currency":"JPY","date":"2026-05-01","payer_name":"Aki","payer_weight":2.0,"owers":["Aki","Ben"]},{"what":"Settlement","amount":1000.0,"currency":"JPY","date":"2026-05-02","payer_name":"Ben","payer_weight":1.0,"owers":["Aki"],"bill_type":"Reimbursement"}]"#
+                    .utf8
+            ).write(to: bills)
+            let moved = try await trip.run("import", "ihatemoney", bills.path, "--group", "Japan", "--json")
+            #expect(moved.status == 0, "\(moved.error)")
+            let summary = try JSONSerialization.jsonObject(with: Data(moved.output.utf8)) as? [String: Any]
+            #expect(summary?["expenses"] as? Int == 1 && summary?["settlements"] as? Int == 1, "\(moved.output)")
+            let balances = try await trip.run("balances", "Japan")
+            #expect(!balances.output.contains("1000"), "\(balances.output)")
+            let wrong = try await trip.run("import", "spliit", bills.path, "--group", "Japan")
+            #expect(wrong.status == 7 && wrong.error.contains("not a Spliit group export"), "\(wrong.error)")
         }
     }
 }

@@ -6,7 +6,9 @@ import SplitStore
 /// permissions, categories, manual rates, every live expense with its rule as entered, payers,
 /// shares and their paid marks with the marks' history, transfers (with the share a paid mark
 /// made each for), and the activity list. Importing it into a new group and exporting that gives
-/// the same document up to ids and timestamps, plus the import's own line in the activity.
+/// the same document up to ids and timestamps; the copy's activity goes on with its own
+/// `group.created` and `import.completed`, and its members have no accounts linked (people claim
+/// their member when they join).
 ///
 /// Version 1, described by `docs/group-export.schema.json`. Amounts are integers in minor units
 /// of their currency (JPY 1200 is ¥1,200; EUR 1250 is €12.50); dates are `YYYY-MM-DD`, moments
@@ -236,6 +238,21 @@ extension GroupDocument {
     /// Reads a document into what an import writes, checking every reference and every bound an
     /// expense entered by hand has.
     static func read(_ data: Data) throws(ImportProblem) -> ImportedFile {
+        // What the file is, before its shape: another version says so, not "has no …".
+        struct Header: Decodable {
+            var format: String?
+            var version: Int?
+        }
+        if let header = try? JSONDecoder().decode(Header.self, from: data) {
+            if let format = header.format, format != formatName {
+                throw ImportProblem(line: nil, column: "format", message: "\"\(format.prefix(60))\" is not \(formatName)")
+            }
+            if let version = header.version, version != currentVersion {
+                throw ImportProblem(
+                    line: nil, column: "version",
+                    message: "version \(version) is not one this server reads (it reads \(currentVersion))")
+            }
+        }
         let document: GroupDocument
         do {
             document = try JSONDecoder().decode(GroupDocument.self, from: data)
@@ -276,14 +293,14 @@ extension GroupDocument {
         // People: by their id in the document.
         var people: [String: Int] = [:]
         for (index, member) in members.enumerated() {
-            guard people.updateValue(index, forKey: member.id) == nil else {
+            guard people.updateValue(index, forKey: member.id.lowercased()) == nil else {
                 throw ImportProblem(line: nil, column: "members[\(index)].id", message: "two members have the id \(member.id.prefix(40))")
             }
         }
         let names = members.map { ImportedFile.oneLine($0.name) }
         try ImportedFile.checkNames(names, line: nil)
         func person(_ id: String, _ at: String) throws(ImportProblem) -> Int {
-            guard let index = people[id] else {
+            guard let index = people[id.lowercased()] else {
                 throw ImportProblem(line: nil, column: at, message: "no member has the id \(id.prefix(40))")
             }
             return index
@@ -307,7 +324,9 @@ extension GroupDocument {
             } catch {
                 throw ImportProblem(line: nil, column: at, message: "\(error)")
             }
-            categoryNames[category.id] = name
+            guard categoryNames.updateValue(name, forKey: category.id.lowercased()) == nil else {
+                throw ImportProblem(line: nil, column: at + ".id", message: "two categories have the id \(category.id.prefix(40))")
+            }
             definitions.append(.init(name: name, icon: icon, color: color, isDefault: category.isDefault, position: category.position))
         }
 
@@ -329,7 +348,9 @@ extension GroupDocument {
             }
             var payers: [MemberAmount] = []
             for (position, part) in expense.paidBy.enumerated() {
-                payers.append(MemberAmount(ImportedFile.person(try person(part.member, "\(at).paidBy[\(position)]")), part.amount))
+                let place = "\(at).paidBy[\(position)]"
+                payers.append(
+                    MemberAmount(ImportedFile.person(try person(part.member, place)), try Self.amount(part.amount, place + ".amount")))
             }
             var paid: [Int: ImportedFile.PaidMark] = [:]
             var shares: [MemberAmount] = []
@@ -354,12 +375,14 @@ extension GroupDocument {
                         isPaid: share.paid, history: history)
                 }
             }
-            expenseIndex[expense.id] = index
+            guard expenseIndex.updateValue(index, forKey: expense.id.lowercased()) == nil else {
+                throw ImportProblem(line: nil, column: at + ".id", message: "two expenses have the id \(expense.id.prefix(40))")
+            }
             file.expenses.append(
                 ImportedFile.Expense(
                     line: index + 1, id: UUID(), date: try ImportedFile.date(expense.date, line: 0, column: at + ".date"),
                     description: ImportedFile.description(expense.description),
-                    category: expense.category.isEmpty ? "" : categoryNames[expense.category] ?? "",
+                    category: try Self.category(expense.category, categoryNames, at + ".category"),
                     total: try Self.amount(expense.amount, at + ".amount"), currency: currency, payers: payers, rule: rule,
                     shares: shares,
                     home: try expense.home.map { home throws(ImportProblem) in
@@ -372,10 +395,15 @@ extension GroupDocument {
             let at = "settlements[\(index)]"
             var forShare: (expense: Int, person: Int)?
             if let share = settlement.forShare {
-                guard let expense = expenseIndex[share.expense] else {
+                guard let expense = expenseIndex[share.expense.lowercased()] else {
                     throw ImportProblem(line: nil, column: at + ".forShare", message: "no expense has the id \(share.expense.prefix(40))")
                 }
-                forShare = (expense, try person(share.member, at + ".forShare.member"))
+                let member = try person(share.member, at + ".forShare.member")
+                guard file.expenses[expense].shares?.contains(where: { $0.memberID == ImportedFile.person(member) }) == true else {
+                    throw ImportProblem(
+                        line: nil, column: at + ".forShare", message: "that expense has no share of that member")
+                }
+                forShare = (expense, member)
             }
             let amount = try Self.amount(settlement.amount, at + ".amount")
             guard amount > 0 else {
@@ -389,7 +417,13 @@ extension GroupDocument {
                     amount: amount, currency: try ImportedFile.currency(settlement.currency, line: 0, column: at + ".currency"),
                     forShare: forShare))
         }
-        let settlementIndex = Dictionary(settlements.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var settlementIndex: [String: Int] = [:]
+        for (index, settlement) in settlements.enumerated() {
+            guard settlementIndex.updateValue(index, forKey: settlement.id.lowercased()) == nil else {
+                throw ImportProblem(
+                    line: nil, column: "settlements[\(index)].id", message: "two transfers have the id \(settlement.id.prefix(40))")
+            }
+        }
         var activityLines: [ImportedFile.GroupDetails.Activity] = []
         for (index, line) in activity.enumerated() {
             let at = "activity[\(index)]"
@@ -407,11 +441,15 @@ extension GroupDocument {
         }
         file.details = ImportedFile.GroupDetails(
             description: try Self.text(group.description, "group.description", length: 1000), timeZone: group.timeZone,
-            people: members.map {
-                .init(
-                    role: $0.role, isActive: $0.active, canAddExpenses: $0.permissions.addExpenses,
-                    canEditOwnExpenses: $0.permissions.editOwnExpenses, canEditAllExpenses: $0.permissions.editAllExpenses,
-                    canMarkPaid: $0.permissions.markPaid)
+            people: try members.enumerated().map { index, member throws(ImportProblem) in
+                guard ["owner", "admin", "member", "viewer"].contains(member.role) else {
+                    throw ImportProblem(
+                        line: nil, column: "members[\(index)].role", message: "\"\(member.role.prefix(20))\" is not owner, admin, member or viewer")
+                }
+                return .init(
+                    role: member.role, isActive: member.active, canAddExpenses: member.permissions.addExpenses,
+                    canEditOwnExpenses: member.permissions.editOwnExpenses,
+                    canEditAllExpenses: member.permissions.editAllExpenses, canMarkPaid: member.permissions.markPaid)
             },
             categories: definitions,
             rates: try rates.enumerated().map { index, rate throws(ImportProblem) in
@@ -442,13 +480,22 @@ extension GroupDocument {
             entity: line.entity == "group" ? .group : ChangeEntity(rawValue: line.entity) ?? .group, id: line.entityId)
         switch line.entity {
         case "group": return .group
-        case "expense": return expenses[line.entityId].map { .expense($0) } ?? other
-        case "settlement": return transfers[line.entityId].map { .transfer($0) } ?? other
-        case "member": return people[line.entityId].map { .person($0) } ?? other
-        case "category": return categories[line.entityId].map { .category($0) } ?? other
+        case "expense": return expenses[line.entityId.lowercased()].map { .expense($0) } ?? other
+        case "settlement": return transfers[line.entityId.lowercased()].map { .transfer($0) } ?? other
+        case "member": return people[line.entityId.lowercased()].map { .person($0) } ?? other
+        case "category": return categories[line.entityId.lowercased()].map { .category($0) } ?? other
         default:
             throw ImportProblem(line: nil, column: at + ".entity", message: "\"\(line.entity.prefix(40))\" is not a kind of thing in a group")
         }
+    }
+
+    /// An expense's category by id ("" for none: the group's Other).
+    private static func category(_ id: String, _ names: [String: String], _ at: String) throws(ImportProblem) -> String {
+        guard !id.isEmpty else { return "" }
+        guard let name = names[id.lowercased()] else {
+            throw ImportProblem(line: nil, column: at, message: "no category has the id \(id.prefix(40))")
+        }
+        return name
     }
 
     /// Where a rule names someone who is not among the members.

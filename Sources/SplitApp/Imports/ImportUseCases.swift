@@ -295,6 +295,39 @@ public struct ImportUseCases: Sendable {
 
     // MARK: - Members
 
+    /// Whether a file's name looks like a member's: the same letters whatever the case and
+    /// accents, one name's words the start of the other's ("Aki" and "Aki Tanaka"), or one typo
+    /// apart (two for long names). The web page proposes such a member; nothing maps by it alone.
+    public static func similarName(_ one: String, _ other: String) -> Bool {
+        let fold = { (text: String) in
+            text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+                .split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        }
+        let (a, b) = (fold(one), fold(other))
+        guard !a.isEmpty, !b.isEmpty else { return false }
+        if a == b { return true }
+        let (short, long) = a.count <= b.count ? (a, b) : (b, a)
+        if short.count < long.count, Array(long.prefix(short.count)) == short { return true }
+        let (x, y) = (Array(a.joined(separator: " ")), Array(b.joined(separator: " ")))
+        let allowed = min(x.count, y.count) >= 8 ? 2 : min(x.count, y.count) >= 4 ? 1 : 0
+        return allowed > 0 && editDistance(x, y, atMost: allowed) <= allowed
+    }
+
+    /// Levenshtein distance, stopping once it is past `limit`.
+    static func editDistance(_ x: [Character], _ y: [Character], atMost limit: Int) -> Int {
+        guard abs(x.count - y.count) <= limit else { return limit + 1 }
+        var previous = Array(0...y.count)
+        for (i, left) in x.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: y.count)
+            for (j, right) in y.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+            }
+            if current.min()! > limit { return limit + 1 }
+            previous = current
+        }
+        return previous[y.count]
+    }
+
     /// Each file name's member: as mapped, else the group's member of that name, else a new one.
     static func map(
         _ names: [String], mapping: [String: String], existing: [MemberRecord], me: MemberRecord, groupID: UUID,

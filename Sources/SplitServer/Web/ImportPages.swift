@@ -5,7 +5,7 @@ import SplitApp
 import SplitCore
 import SplitStore
 
-/// Moving in from Splitwise on the web (issue 18): choose the export (the page's script reads the
+/// Moving in from another app on the web (issue 18): choose the export (the page's script reads the
 /// file into the text box; without script, paste its text), check it (a dry run: who each name
 /// is, what it moves, the footers checked, the lines skipped), then import. Into a new group from
 /// My groups, or into a group from its Settings (owner and admins).
@@ -55,6 +55,8 @@ extension WebApp {
         let newCategories: String
         let skipped: [Skipped]
         let errors: [String: String]
+        /// Some names were matched to a member by a similar name: say so.
+        let suggested: Bool
     }
 
     var importUseCases: ImportUseCases { api.importUseCases }
@@ -124,8 +126,26 @@ extension WebApp {
             members = scope.members.filter(\.active).map { ($0.id, $0.name) }
             if let me = scope.members.first(where: { $0.id == scope.group.myMemberId }) { myName = me.name }
         }
+        // A name with no member of its own that looks like one (a first name, a typo, accents)
+        // is proposed for that member (or for "me"), once, until the user chooses.
+        var taken = Set((report?.members ?? []).compactMap { $0.kind == .new ? nil : $0.memberID?.text })
+        if let me = report?.me, report?.members.contains(where: { $0.kind == .me }) == true { taken.insert(me.id.text) }
+        var suggested = 0
         let names: [ImportBody.Name] = (report?.members ?? []).enumerated().map { index, mapping in
-            let chosen = form?["map_\(index)"] ?? "auto"
+            var chosen = form?["map_\(index)"] ?? "auto"
+            if mapping.kind == .new, form?["map_\(index)"] == nil {
+                var candidates: [(id: String, name: String, value: String)] = [(report?.me.id.text ?? "", myName, "me")]
+                for member in members where member.id != report?.me.id.text {
+                    candidates.append((member.id, member.name, member.id))
+                }
+                if let match = candidates.first(where: {
+                    !taken.contains($0.id) && ImportUseCases.similarName(mapping.name, $0.name)
+                }) {
+                    chosen = match.value
+                    taken.insert(match.id)
+                    suggested += 1
+                }
+            }
             var choices: [ImportBody.Choice] = [
                 .init(
                     value: "auto",
@@ -181,7 +201,8 @@ extension WebApp {
                     : "The total-balance lines (\($0.footersChecked.joined(separator: ", "))) match, to the cent."
             } ?? "",
             newCategories: report?.newCategories.joined(separator: ", ") ?? "",
-            skipped: (report?.skipped ?? []).map { .init(line: $0.line, reason: $0.reason) }, errors: errors)
+            skipped: (report?.skipped ?? []).map { .init(line: $0.line, reason: $0.reason) }, errors: errors,
+            suggested: suggested > 0)
         return try await render(
             "import", title: groupID == nil ? "Import from another app" : "Import · \(groupName)", body: body, nav: nav,
             errors: errors, errorOrder: ["name", "file", "map"],
@@ -195,7 +216,7 @@ extension WebApp {
     func exportFile(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = try APIHandler.id(try context.parameters.require("groupId"), "group")
         guard let format = request.uri.queryParameters["format"].flatMap({ ExportFormat(rawValue: String($0)) }) else {
-            throw AppError.invalid(field: "format", message: "Choose splitwise-csv or csv.")
+            throw AppError.invalid(field: "format", message: "Choose json, splitwise-csv or csv.")
         }
         return Self.download(try await api.exportUseCases.export(groupID, format: format, caller: try caller()))
     }

@@ -71,11 +71,14 @@ extension SplitterClient {
         try await importFile(file, format: .splitwise, into: destination, dryRun: dryRun, map: map, force: force)
     }
 
-    /// Imports an export of `format`. `map`: a name of the file → a member's name or id, "me" or "new".
+    /// Imports an export of `format`. `map`: a name of the file → a member's name or id, "me" or
+    /// "new". `progress` hears how many of the file's bytes have gone to the connection so far.
     public func importFile(
         _ file: Data, format: ImportFormat, into destination: ImportDestination, dryRun: Bool = false,
-        map: [String: String] = [:], force: Bool = false
+        map: [String: String] = [:], force: Bool = false,
+        progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
     ) async throws -> ImportSummary {
+        let body = { HTTPBody(ProgressChunks(data: file, progress: progress), length: .known(Int64(file.count)), iterationBehavior: .multiple) }
         let pairs = map.isEmpty ? nil : map.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let result: Components.Schemas.ImportResult
         switch destination {
@@ -85,7 +88,7 @@ extension SplitterClient {
                     query: .init(
                         format: .init(rawValue: format.rawValue) ?? .splitwise, name: name, timeZone: timeZone,
                         dryRun: dryRun, map: pairs),
-                    body: format.isCSV ? .csv(HTTPBody(file)) : .binary(HTTPBody(file)))
+                    body: format.isCSV ? .csv(body()) : .binary(body()))
             }
             switch output {
             case .created(let created): result = try created.body.json
@@ -98,7 +101,7 @@ extension SplitterClient {
                     path: .init(groupId: id),
                     query: .init(
                         format: .init(rawValue: format.rawValue) ?? .splitwise, force: force, dryRun: dryRun, map: pairs),
-                    body: format.isCSV ? .csv(HTTPBody(file)) : .binary(HTTPBody(file)))
+                    body: format.isCSV ? .csv(body()) : .binary(body()))
             }
             switch output {
             case .created(let created): result = try created.body.json
@@ -170,4 +173,29 @@ extension SplitterClient {
         guard let disposition, let start = disposition.range(of: "filename=\"") else { return nil }
         return disposition[start.upperBound...].split(separator: "\"").first.map(String.init)
     }
+}
+
+/// A file as chunks of 64 KB, saying how much has been taken (by the connection) as it goes.
+struct ProgressChunks: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+    let data: Data
+    let progress: (@Sendable (Int, Int) -> Void)?
+    static let chunk = 64 * 1024
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let owner: ProgressChunks
+        var offset = 0
+
+        mutating func next() async -> ArraySlice<UInt8>? {
+            guard offset < owner.data.count else { return nil }
+            let end = Swift.min(offset + ProgressChunks.chunk, owner.data.count)
+            let start = owner.data.startIndex
+            let slice = ArraySlice(owner.data[(start + offset)..<(start + end)])
+            offset = end
+            owner.progress?(offset, owner.data.count)
+            return slice
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(owner: self) }
 }

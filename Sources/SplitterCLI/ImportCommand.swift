@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SplitClient
+import Synchronization
 
 extension ImportFormat: ExpressibleByArgument {}
 
@@ -75,17 +76,20 @@ struct ImportCommand: AsyncParsableCommand {
             } else {
                 destination = .newGroup(name: newGroup, timeZone: TimeZone.current.identifier)
             }
-            Progress.stage("Sending \(URL(fileURLWithPath: file).lastPathComponent) (\(Progress.size(data.count)))…")
+            let name = URL(fileURLWithPath: file).lastPathComponent
+            let bar = Progress.Bar(label: "Sending \(name)")
             let summary: ImportSummary
             do {
                 summary = try await client.importFile(
-                    data, format: format, into: destination, dryRun: dryRun, map: mapping, force: force)
+                    data, format: format, into: destination, dryRun: dryRun, map: mapping, force: force,
+                    progress: bar.update)
             } catch SplitterError.validation(_, let field) where field == "timeZone" {
                 // The server does not know this computer's zone name: the group keeps UTC (or the file's).
                 summary = try await client.importFile(
-                    data, format: format, into: .newGroup(name: newGroup, timeZone: nil), dryRun: dryRun, map: mapping)
+                    data, format: format, into: .newGroup(name: newGroup, timeZone: nil), dryRun: dryRun, map: mapping,
+                    progress: bar.update)
             }
-            Progress.stage("done.", last: true)
+            bar.finish()
             if options.json { return try Output.json(summary) }
             Self.print(summary, newGroup: group == nil)
         }
@@ -135,6 +139,46 @@ enum Progress {
             started = !last
         } else {
             FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+    }
+
+    /// A byte count drawn as a bar on a terminal (`Sending trip.csv [#####-----]  50% 1.2 MB of
+    /// 2.4 MB`, rewritten in place), or a plain line at each quarter otherwise; then, while the
+    /// server reads and writes the file, "importing…".
+    final class Bar: Sendable {
+        let label: String
+        private let state = Mutex<(step: Int, waiting: Bool)>((-1, false))
+
+        init(label: String) { self.label = label }
+
+        func update(sent: Int, total: Int) {
+            let percent = total == 0 ? 100 : sent * 100 / total
+            let step = isTerminal ? percent / 2 : percent / 25
+            let changed = state.withLock { current in
+                guard step != current.step else { return false }
+                current.step = step
+                return true
+            }
+            guard changed else { return }
+            let amount = "\(Progress.size(sent)) of \(Progress.size(total))"
+            if isTerminal {
+                let filled = String(repeating: "#", count: percent / 5) + String(repeating: "-", count: 20 - percent / 5)
+                FileHandle.standardError.write(Data("\r\(label) [\(filled)] \(String(repeating: " ", count: 3 - String(percent).count))\(percent)% \(amount)".utf8))
+            } else {
+                FileHandle.standardError.write(Data("\(label): \(percent)% (\(amount))\n".utf8))
+            }
+            if sent >= total { waiting() }
+        }
+
+        private func waiting() {
+            guard state.withLock({ current in defer { current.waiting = true }; return !current.waiting }) else { return }
+            FileHandle.standardError.write(Data((isTerminal ? "\n" : "") .utf8))
+            FileHandle.standardError.write(Data("Importing…\(isTerminal ? "" : "\n")".utf8))
+        }
+
+        func finish() {
+            waiting()
+            FileHandle.standardError.write(Data((isTerminal ? " done.\n" : "Done.\n").utf8))
         }
     }
 

@@ -35,7 +35,9 @@ struct ImportCommandTests {
             #expect(created.output.contains("Members: Aki Tanaka → you (Aki); Bo → new member; Chen → new member"))
             #expect(created.output.contains("Total-balance lines checked: JPY (all match)."))
             #expect(created.output.contains("Skipped line 5: no money moves between members"))
+            // Not a terminal: plain progress lines, each quarter of the bytes, then the wait.
             #expect(created.error.contains("Sending splitwise-"), "\(created.error)")
+            #expect(created.error.contains(": 100% (1 KB of 1 KB)") && created.error.contains("Importing…\nDone."), "\(created.error)")
             let balances = try await trip.run("balances", "From Splitwise")
             #expect(balances.row("Aki", "1500") != nil && balances.row("Chen", "-1000") != nil, "\(balances.output)")
 

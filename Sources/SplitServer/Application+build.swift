@@ -42,6 +42,8 @@ public func buildApplication(
         database: database, accountUseCases: accountUseCases,
         expenseUseCases: ExpenseUseCases(database: database, now: now),
         ledgerUseCases: LedgerUseCases(database: database, now: now),
+        paymentRequestUseCases: PaymentRequestUseCases(
+            database: database, now: now, guessLimit: configuration.limits.payCodeAddress),
         categoryUseCases: CategoryUseCases(database: database, now: now),
         groupUseCases: GroupUseCases(
             database: database, now: now, makeInviteCode: InviteCode.generate,

@@ -98,6 +98,12 @@ public struct ServerConfiguration: Sendable {
         var joinAddress: RateLimiter.Rule {
             .init(scope: .joinAddress, limit: failedJoinsPerAddress, windowSeconds: loginWindowSeconds)
         }
+
+        /// Payment codes that find nothing, per client address (and user): the same count as
+        /// wrong invite codes, kept apart from them.
+        var payCodeAddress: RateLimiter.Rule {
+            .init(scope: .joinAddress, limit: failedJoinsPerAddress, windowSeconds: loginWindowSeconds)
+        }
     }
 
     public init() {}

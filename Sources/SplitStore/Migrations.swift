@@ -719,6 +719,39 @@ public enum Migrations {
                 "CREATE INDEX imports_by_content ON imports (group_id, content_hash)",
             ]
         ),
+        Migration(
+            // Payment requests (issue 19): a member asks to be paid; a payer finds the request by
+            // its short code, locks it (first lock wins) and pays it once, which records one
+            // settlement. `status` is open, locked, paid or cancelled; expired is worked out
+            // from `expires_at`, and a lock past `locked_until` is open again.
+            id: "0023_payment_requests",
+            statements: [
+                """
+                CREATE TABLE payment_requests (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    code TEXT NOT NULL UNIQUE CHECK (length(code) = 10),
+                    payee_member_id TEXT NOT NULL REFERENCES members (id),
+                    payer_member_id TEXT REFERENCES members (id),
+                    amount BIGINT NOT NULL CHECK (amount > 0),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    note TEXT NOT NULL DEFAULT '',
+                    status TEXT NOT NULL CHECK (status IN ('open', 'locked', 'paid', 'cancelled')),
+                    locked_by_member_id TEXT REFERENCES members (id),
+                    locked_by_user_id TEXT REFERENCES users (id),
+                    locked_until BIGINT,
+                    paid_by_member_id TEXT REFERENCES members (id),
+                    settlement_id TEXT REFERENCES settlements (id),
+                    paid_at BIGINT,
+                    expires_at BIGINT NOT NULL,
+                    created_by_user_id TEXT NOT NULL REFERENCES users (id),
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX payment_requests_by_group ON payment_requests (group_id, created_at)",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -73,16 +73,22 @@ public struct SettlementStore: Sendable {
                     else { throw SettlementStoreError.idTaken }
                     return (existing, try render(existing))
                 }
-                try await Self.insert(settlement, sql)
-                try await Ledger.apply(Ledger.effect(of: settlement, sign: 1), groupID: settlement.groupID, sql)
-                try await log.changed(.settlement, settlement.id, sql)
-                try await log.activity(
-                    actor, "settlement.recorded", .settlement, settlement.id,
-                    ActivityEvent(amount: settlement.amount, currency: settlement.currency),
-                    concerning: [settlement.fromMemberID, settlement.toMemberID], sql)
+                try await Self.record(settlement, log: log, actor: actor, sql)
                 return (settlement, try render(settlement))
             }
         }
+    }
+
+    /// A new transfer written inside a write's transaction: its row, the ledger, the change feed
+    /// and the activity (a transfer entered by hand, or a payment request paid).
+    static func record(_ settlement: SettlementRecord, log: GroupLog, actor: Actor, _ sql: any SQLDatabase) async throws {
+        try await insert(settlement, sql)
+        try await Ledger.apply(Ledger.effect(of: settlement, sign: 1), groupID: settlement.groupID, sql)
+        try await log.changed(.settlement, settlement.id, sql)
+        try await log.activity(
+            actor, "settlement.recorded", .settlement, settlement.id,
+            ActivityEvent(amount: settlement.amount, currency: settlement.currency),
+            concerning: [settlement.fromMemberID, settlement.toMemberID], sql)
     }
 
     public func settlement(id: UUID) async throws -> SettlementRecord? {

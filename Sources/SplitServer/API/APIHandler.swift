@@ -14,6 +14,7 @@ struct APIHandler: APIProtocol {
     let accountUseCases: AccountUseCases
     let expenseUseCases: ExpenseUseCases
     let ledgerUseCases: LedgerUseCases
+    let paymentRequestUseCases: PaymentRequestUseCases
     let categoryUseCases: CategoryUseCases
     let groupUseCases: GroupUseCases
     let memberUseCases: MemberUseCases

@@ -1,0 +1,324 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// A payment request as entered.
+public struct EnteredPaymentRequest: Sendable, Equatable {
+    public var amount: String
+    public var currency: String
+    public var toMemberId: String?
+    public var expiresInSeconds: Int?
+    public var note: String?
+
+    public init(amount: String, currency: String, toMemberId: String? = nil, expiresInSeconds: Int? = nil, note: String? = nil) {
+        self.amount = amount
+        self.currency = currency
+        self.toMemberId = toMemberId
+        self.expiresInSeconds = expiresInSeconds
+        self.note = note
+    }
+}
+
+/// A request as a member of its group sees it.
+public struct PaymentRequestView: Sendable, Equatable {
+    public let request: PaymentRequestRecord
+    /// open, locked, paid, cancelled or expired, now.
+    public let state: String
+    public let payeeName: String
+    public let payerName: String?
+    public let groupName: String
+}
+
+/// What anyone with the code sees (issue 19): who asks, how much, in which group, until when —
+/// no email, no member ids, no balances.
+public struct ResolvedPaymentRequest: Sendable, Equatable {
+    public let code: String
+    public let payeeName: String
+    public let amount: Int64
+    public let currency: String
+    public let groupName: String
+    public let expiresAt: Int64
+    /// open, locked or paid (an expired or cancelled code is not found).
+    public let state: String
+    public let lockedUntil: Int64?
+}
+
+/// The short code of a payment request: 10 characters of Crockford's base32 (50 random bits,
+/// from the system's generator; never derived from an id), read in any case, with or without
+/// dashes and spaces, and with the letters people confuse (I, L → 1; O → 0) taken as meant.
+public enum PaymentCode {
+    static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+    public static let length = 10
+
+    public static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<length).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] })
+    }
+
+    /// The code in its stored form, or nil when it cannot be one.
+    public static func normalized(_ text: String) -> String? {
+        var code = ""
+        for character in text.uppercased() where character != "-" && character != " " {
+            switch character {
+            case "I", "L": code.append("1")
+            case "O": code.append("0")
+            default:
+                guard alphabet.contains(character) else { return nil }
+                code.append(character)
+            }
+            if code.count > length { return nil }
+        }
+        return code.count == length ? code : nil
+    }
+}
+
+/// Payment requests (issue 19): a member asks to be paid; a payer resolves the short code, locks
+/// the request (first lock wins, 2 minutes, renewable by the same payer) and pays it once, which
+/// records one transfer in the group. States: open → locked → paid, or cancelled, or expired.
+public struct PaymentRequestUseCases: Sendable {
+    let access: GroupAccess
+    let groups: GroupStore
+    let requests: PaymentRequestStore
+    let balances: BalanceStore
+    let now: @Sendable () -> Int64
+    let guesses: (limiter: RateLimiter, rule: RateLimiter.Rule)?
+    let makeCode: @Sendable () -> String
+
+    /// Default and longest time a request stays open; how long a lock holds.
+    public static let defaultExpirySeconds = 15 * 60
+    public static let longestExpirySeconds = 7 * 86_400
+    public static let lockMilliseconds: Int64 = 120_000
+
+    /// - Parameter guessLimit: unknown codes allowed per client address (and per user) in a
+    ///   window, shared with nothing else (nil: unlimited, for tests of other things).
+    public init(
+        database: Database, now: @escaping @Sendable () -> Int64, guessLimit: RateLimiter.Rule? = nil,
+        makeCode: @escaping @Sendable () -> String = PaymentCode.generate
+    ) {
+        groups = GroupStore(database: database)
+        access = GroupAccess(groups: groups)
+        requests = PaymentRequestStore(database: database)
+        balances = BalanceStore(database: database)
+        self.now = now
+        self.makeCode = makeCode
+        guesses = guessLimit.map { (RateLimiter(attempts: AttemptStore(database: database), now: now), $0) }
+    }
+
+    public func create(
+        _ entered: EnteredPaymentRequest, groupID: UUID, caller: Caller, origin: RequestOrigin
+    ) async throws -> PaymentRequestView {
+        let action = GroupAction.recordSettlement(isParty: true)
+        let (group, me) = try await access.check(groupID, caller, for: action)
+        let currency = try MoneyInput.currency(entered.currency, field: "currency")
+        // A currency of the group: its home currency or one its ledger holds.
+        if currency.code != group.homeCurrency {
+            let used = Set(try await balances.balances(groupID: group.id).map(\.currency))
+            guard used.contains(currency.code) else {
+                throw AppError.invalid(
+                    field: "currency", message: "\(currency.code) is not a currency of this group (\(group.homeCurrency) is).")
+            }
+        }
+        let amount = try MoneyInput.amount(entered.amount, currency, field: "amount")
+        guard amount > 0 else { throw AppError.invalid(field: "amount", message: "A request is for more than zero.") }
+        let seconds = entered.expiresInSeconds ?? Self.defaultExpirySeconds
+        guard (60...Self.longestExpirySeconds).contains(seconds) else {
+            throw AppError.invalid(field: "expiresInSeconds", message: "A request lasts from 60 seconds to 7 days.")
+        }
+        var payer: MemberRecord?
+        if let text = entered.toMemberId {
+            let id = try MoneyInput.member(text, field: "toMemberId")
+            guard let member = try await groups.members(groupID: group.id).first(where: { $0.id == id.uuid && $0.isActive })
+            else { throw AppError.invalid(field: "toMemberId", message: "There is no such member in this group.") }
+            guard member.id != me.id else {
+                throw AppError.invalid(field: "toMemberId", message: "A request asks someone else.")
+            }
+            payer = member
+        }
+        let note = entered.note?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard note.unicodeScalars.count <= 200, !AccountInput.containsControlCharacters(note, allowingLineBreaks: false)
+        else { throw AppError.invalid(field: "note", message: "A note has at most 200 characters, on one line.") }
+        let current = now()
+        // A code is drawn again in the (astronomically rare) case it is taken.
+        for _ in 0..<5 {
+            let request = PaymentRequestRecord(
+                id: UUID(), groupID: group.id, code: makeCode(), payeeMemberID: me.id, payerMemberID: payer?.id,
+                amount: amount, currency: currency.code, note: note, expiresAt: current + Int64(seconds) * 1_000,
+                createdByUserID: caller.user.id, createdAt: current)
+            do {
+                if try await requests.create(request, actor: GroupAccess.actor(caller, me, origin: origin, for: [action])) {
+                    return PaymentRequestView(
+                        request: request, state: "open", payeeName: me.name, payerName: payer?.name, groupName: group.name)
+                }
+            } catch PaymentRequestError.groupGone {
+                throw AppError.notFound("group")
+            }
+        }
+        throw AppError.conflict(code: "conflict", field: nil, message: "No free code was found; try again.")
+    }
+
+    public func list(groupID: UUID, caller: Caller) async throws -> [PaymentRequestView] {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let names = Dictionary(uniqueKeysWithValues: try await groups.members(groupID: group.id).map { ($0.id, $0.name) })
+        let current = now()
+        return try await requests.requests(groupID: group.id).map {
+            PaymentRequestView(
+                request: $0, state: $0.state(at: current), payeeName: names[$0.payeeMemberID] ?? "",
+                payerName: $0.payerMemberID.flatMap { names[$0] }, groupName: group.name)
+        }
+    }
+
+    /// Cancels a request: its payee, or the group's owner or an admin.
+    public func cancel(_ id: UUID, caller: Caller, origin: RequestOrigin) async throws -> PaymentRequestView {
+        guard let found = try await requests.request(id: id) else { throw AppError.notFound("payment request") }
+        let (group, me) = try await access.check(found.groupID, caller, for: .read, asUnknown: "payment request")
+        let own = found.payeeMemberID == me.id
+        let action: GroupAction = own ? .recordSettlement(isParty: true) : .updateGroup
+        try GroupAccess.require([action], me, in: group)
+        do {
+            let cancelled = try await requests.cancel(
+                id: id, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: now())
+            return try await view(cancelled, group: group)
+        } catch PaymentRequestError.state(let state) {
+            throw AppError.conflict(code: state, field: nil, message: "This request is \(state); only an open one can be cancelled.")
+        } catch PaymentRequestError.notFound, PaymentRequestError.groupGone {
+            throw AppError.notFound("payment request")
+        }
+    }
+
+    /// What a code shows anyone, logged in or not. Unknown, expired and cancelled codes answer
+    /// alike (not found), and count against the client address (and the user) like wrong
+    /// invite codes, so guessing is hopeless (docs/design.md: the numbers).
+    public func resolve(_ text: String, caller: Caller?, origin: RequestOrigin) async throws -> ResolvedPaymentRequest {
+        let found: ResolvedPaymentRequest? = try await guarding(caller, origin) {
+            guard let code = PaymentCode.normalized(text), let request = try await requests.request(code: code) else {
+                return nil
+            }
+            let state = request.state(at: now())
+            guard ["open", "locked", "paid"].contains(state),
+                let group = try await groups.group(id: request.groupID),
+                let payee = try await groups.members(groupID: group.id).first(where: { $0.id == request.payeeMemberID })
+            else { return nil }
+            return ResolvedPaymentRequest(
+                code: PaymentCodeText.display(request.code), payeeName: payee.name, amount: request.amount,
+                currency: request.currency, groupName: group.name, expiresAt: request.expiresAt, state: state,
+                lockedUntil: state == "locked" ? request.lockedUntil : nil)
+        }
+        guard let found else { throw AppError.notFound("payment request") }
+        return found
+    }
+
+    /// Locks the request for the caller's member for 2 minutes: a member of its group (not a
+    /// viewer), not its payee, and the member it is addressed to if it is addressed.
+    public func lock(_ text: String, caller: Caller, origin: RequestOrigin) async throws -> PaymentRequestView {
+        let (request, group, me) = try await payable(text, caller: caller, origin: origin)
+        do {
+            let locked = try await requests.lock(
+                code: request.code, memberID: me.id, userID: caller.user.id, now: now(),
+                lockMilliseconds: Self.lockMilliseconds)
+            return try await view(locked, group: group)
+        } catch PaymentRequestError.busy(let until) {
+            throw AppError.conflict(
+                code: "busy", field: nil,
+                message: "Someone else is paying this request; their hold ends at \(Self.moment(until)).")
+        } catch PaymentRequestError.state(let state) {
+            throw AppError.conflict(code: state, field: nil, message: "This request is \(state).")
+        } catch PaymentRequestError.notFound {
+            throw AppError.notFound("payment request")
+        }
+    }
+
+    /// Pays a request the caller has locked, once: a transfer from their member to the payee.
+    /// The same key answers the first response; any other attempt a 409 with the request's state.
+    public func pay(
+        _ text: String, caller: Caller, origin: RequestOrigin, idempotency: IdempotencyRequest?,
+        render: @escaping @Sendable (PaymentRequestView) throws -> StoredResponse
+    ) async throws -> IdempotencyOutcome<PaymentRequestView> {
+        guard let idempotency else {
+            throw AppError.invalid(field: "Idempotency-Key", message: "Paying needs an Idempotency-Key header.")
+        }
+        let claim = try idempotency.claim(for: caller)
+        let (request, group, me) = try await payable(text, caller: caller, origin: origin)
+        let action = GroupAction.recordSettlement(isParty: true)
+        let names = Dictionary(uniqueKeysWithValues: try await groups.members(groupID: group.id).map { ($0.id, $0.name) })
+        do {
+            let current = now()
+            let outcome = try await requests.pay(
+                code: request.code, memberID: me.id, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),
+                date: MoneyInput.today(current, in: group.timeZone), now: current, idempotency: claim
+            ) { paid, _ in
+                try render(
+                    PaymentRequestView(
+                        request: paid, state: "paid", payeeName: names[paid.payeeMemberID] ?? "",
+                        payerName: paid.payerMemberID.flatMap { names[$0] }, groupName: group.name))
+            }
+            switch outcome {
+            case .created(let paid, let response):
+                return .created(
+                    PaymentRequestView(
+                        request: paid, state: "paid", payeeName: names[paid.payeeMemberID] ?? "",
+                        payerName: paid.payerMemberID.flatMap { names[$0] }, groupName: group.name), response)
+            case .replayed(let response): return .replayed(response)
+            case .keyReused: throw AppError.idempotencyKeyReused
+            }
+        } catch PaymentRequestError.state(let state) {
+            throw AppError.conflict(
+                code: state, field: nil,
+                message: state == "open"
+                    ? "Lock the request first (POST …/lock), then pay it."
+                    : state == "locked" ? "Someone else holds this request." : "This request is \(state).")
+        } catch PaymentRequestError.notFound, PaymentRequestError.groupGone {
+            throw AppError.notFound("payment request")
+        }
+    }
+
+    /// The request behind a code, its group and the caller's member, when the caller may pay it.
+    private func payable(_ text: String, caller: Caller, origin: RequestOrigin) async throws -> (
+        PaymentRequestRecord, GroupRecord, MemberRecord
+    ) {
+        guard let code = PaymentCode.normalized(text) else {
+            throw AppError.invalid(field: "code", message: "A code is 10 letters and digits (dashes and case do not matter).")
+        }
+        let found: PaymentRequestRecord? = try await guarding(caller, origin) { try await requests.request(code: code) }
+        guard let request = found else { throw AppError.notFound("payment request") }
+        // A stranger to the group learns nothing more than resolving the code showed.
+        let (group, me) = try await access.check(
+            request.groupID, caller, for: .recordSettlement(isParty: true), asUnknown: "payment request")
+        guard request.payeeMemberID != me.id else {
+            throw AppError.conflict(code: "own_request", field: nil, message: "This is your own request.")
+        }
+        if let payer = request.payerMemberID, payer != me.id {
+            throw AppError.forbiddenBecause("This request is addressed to another member.")
+        }
+        return (request, group, me)
+    }
+
+    private func view(_ request: PaymentRequestRecord, group: GroupRecord) async throws -> PaymentRequestView {
+        let names = Dictionary(uniqueKeysWithValues: try await groups.members(groupID: group.id).map { ($0.id, $0.name) })
+        return PaymentRequestView(
+            request: request, state: request.state(at: now()), payeeName: names[request.payeeMemberID] ?? "",
+            payerName: request.payerMemberID.flatMap { names[$0] }, groupName: group.name)
+    }
+
+    /// Looks a code up unless the client address (or the user) has used up its wrong codes;
+    /// a code that finds nothing counts against both afterwards. Codes that are found never
+    /// count, so many payers of one request at once are never refused; a burst of wrong codes
+    /// can pass the limit only by the requests already in flight.
+    private func guarding<T: Sendable>(_ caller: Caller?, _ origin: RequestOrigin, _ lookUp: () async throws -> T?)
+        async throws -> T?
+    {
+        guard let (limiter, rule) = guesses else { return try await lookUp() }
+        let subjects =
+            [RateLimiter.subject("pay:address:" + (origin.clientAddress ?? "unknown"))]
+            + (caller.map { [RateLimiter.subject("pay:user:" + $0.user.id.text)] } ?? [])
+        for subject in subjects { try await limiter.check(rule, subject: subject) }
+        let found = try await lookUp()
+        if found == nil {
+            for subject in subjects { try await limiter.record(rule, subject: subject) }
+        }
+        return found
+    }
+
+    static func moment(_ milliseconds: Int64) -> String {
+        UTCTimestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1000)) ?? "soon"
+    }
+}

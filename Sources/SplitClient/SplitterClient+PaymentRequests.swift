@@ -1,0 +1,131 @@
+import Foundation
+internal import OpenAPIRuntime
+internal import SplitAPI
+
+/// A payment request: a member asks to be paid; a payer finds it by its short code, locks it and
+/// pays it once (issue 19). Amounts are decimal text in the currency's own decimals.
+public struct PaymentRequest: Codable, Hashable, Sendable {
+    public var id: String
+    public var groupId: String
+    public var groupName: String
+    /// `XXXXX-XXXXX`, what the payee shows (or a phone advertises: `bluetoothPayload`).
+    public var code: String
+    /// `PUBLIC_URL/pay/CODE`.
+    public var link: String
+    /// An SVG QR code of the link (on a create, when the server has the encoder).
+    public var qrSvg: String?
+    public var payeeMemberId: String
+    public var payeeName: String
+    public var payerMemberId: String?
+    public var payerName: String?
+    public var amount: String
+    public var currency: String
+    public var note: String
+    /// open, locked, paid, cancelled or expired.
+    public var state: String
+    public var lockedUntil: Date?
+    public var lockedByMemberId: String?
+    public var paidByMemberId: String?
+    public var settlementId: String?
+    public var paidAt: Date?
+    public var expiresAt: Date
+    public var createdAt: Date
+
+    /// What an iOS app advertises over Bluetooth for a payer nearby to pick up: the code alone,
+    /// in ASCII, without its dash (10 bytes: no names, ids or amounts on the air).
+    public var bluetoothPayload: Data { Data(code.replacingOccurrences(of: "-", with: "").utf8) }
+}
+
+/// What anyone with the code sees: who asks, how much, which group, until when.
+public struct ResolvedPaymentRequest: Codable, Hashable, Sendable {
+    public var code: String
+    public var payeeName: String
+    public var amount: String
+    public var currency: String
+    public var groupName: String
+    public var expiresAt: Date
+    /// open, locked or paid.
+    public var state: String
+    public var lockedUntil: Date?
+}
+
+extension SplitterClient {
+    /// Asks to be paid `amount` (decimal text) in `currency`, optionally by one member, for
+    /// `expiresIn` seconds (60 to 7 days; default 15 minutes).
+    public func createPaymentRequest(
+        groupID: String, amount: String, currency: String, toMemberID: String? = nil, expiresIn: Int? = nil,
+        note: String? = nil
+    ) async throws -> PaymentRequest {
+        let output = try await send {
+            try await api.createPaymentRequest(
+                path: .init(groupId: groupID),
+                body: .json(
+                    .init(amount: amount, currency: currency, toMemberId: toMemberID, expiresInSeconds: expiresIn, note: note)))
+        }
+        switch output {
+        case .created(let created): return PaymentRequest(try created.body.json.paymentRequest)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func paymentRequests(groupID: String) async throws -> [PaymentRequest] {
+        switch try await send({ try await api.listPaymentRequests(path: .init(groupId: groupID)) }) {
+        case .ok(let ok): return try ok.body.json.paymentRequests.map(PaymentRequest.init)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func cancelPaymentRequest(id: String) async throws -> PaymentRequest {
+        switch try await send({ try await api.cancelPaymentRequest(path: .init(requestId: id)) }) {
+        case .ok(let ok): return PaymentRequest(try ok.body.json.paymentRequest)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// What a code asks; works without logging in. A code picked up over Bluetooth
+    /// (`PaymentRequest.bluetoothPayload`) is passed as its text.
+    public func resolvePaymentCode(_ code: String) async throws -> ResolvedPaymentRequest {
+        switch try await send({ try await api.resolvePaymentCode(path: .init(code: code)) }) {
+        case .ok(let ok):
+            let body = try ok.body.json
+            return ResolvedPaymentRequest(
+                code: body.code, payeeName: body.payeeName, amount: body.amount, currency: body.currency,
+                groupName: body.groupName, expiresAt: body.expiresAt, state: body.state.rawValue,
+                lockedUntil: body.lockedUntil)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Holds the request for 2 minutes so nobody else pays it; `SplitterError` 409 `busy` while
+    /// another payer holds it.
+    public func lockPaymentRequest(code: String) async throws -> PaymentRequest {
+        switch try await send({ try await api.lockPaymentRequest(path: .init(code: code)) }) {
+        case .ok(let ok): return PaymentRequest(try ok.body.json.paymentRequest)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Pays a request this client holds, once: retry with the same `idempotencyKey` after a lost
+    /// answer and get the same result.
+    public func payPaymentRequest(code: String, idempotencyKey: String = UUID().uuidString) async throws -> PaymentRequest {
+        let output = try await send {
+            try await api.payPaymentRequest(path: .init(code: code), headers: .init(idempotencyKey: idempotencyKey))
+        }
+        switch output {
+        case .created(let created): return PaymentRequest(try created.body.json.paymentRequest)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+}
+
+extension PaymentRequest {
+    init(_ wire: Components.Schemas.PaymentRequest) {
+        self.init(
+            id: wire.id, groupId: wire.groupId, groupName: wire.groupName, code: wire.code, link: wire.link,
+            qrSvg: wire.qrSvg, payeeMemberId: wire.payeeMemberId, payeeName: wire.payeeName,
+            payerMemberId: wire.payerMemberId, payerName: wire.payerName, amount: wire.amount, currency: wire.currency,
+            note: wire.note, state: wire.state.rawValue, lockedUntil: wire.lockedUntil,
+            lockedByMemberId: wire.lockedByMemberId, paidByMemberId: wire.paidByMemberId, settlementId: wire.settlementId,
+            paidAt: wire.paidAt, expiresAt: wire.expiresAt, createdAt: wire.createdAt)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import OpenAPIRuntime
+import SplitAPI
+import SplitApp
+import SplitCore
+import SplitStore
+
+/// Payment requests (issue 19): one `PaymentRequestUseCases` call per operation.
+extension APIHandler {
+    func createPaymentRequest(_ input: Operations.CreatePaymentRequest.Input) async throws
+        -> Operations.CreatePaymentRequest.Output
+    {
+        let caller = try await authenticate()
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let view = try await paymentRequestUseCases.create(
+            EnteredPaymentRequest(
+                amount: body.amount, currency: body.currency, toMemberId: body.toMemberId,
+                expiresInSeconds: body.expiresInSeconds, note: body.note),
+            groupID: try Self.id(input.path.groupId, "group"), caller: caller, origin: try request.origin)
+        return .created(.init(body: .json(.init(paymentRequest: try wire(view, qr: true)))))
+    }
+
+    func listPaymentRequests(_ input: Operations.ListPaymentRequests.Input) async throws
+        -> Operations.ListPaymentRequests.Output
+    {
+        let caller = try await authenticate()
+        let views = try await paymentRequestUseCases.list(groupID: try Self.id(input.path.groupId, "group"), caller: caller)
+        return .ok(.init(body: .json(.init(paymentRequests: try views.map { try wire($0, qr: false) }))))
+    }
+
+    func cancelPaymentRequest(_ input: Operations.CancelPaymentRequest.Input) async throws
+        -> Operations.CancelPaymentRequest.Output
+    {
+        let caller = try await authenticate()
+        let view = try await paymentRequestUseCases.cancel(
+            try Self.id(input.path.requestId, "payment request"), caller: caller, origin: try request.origin)
+        return .ok(.init(body: .json(.init(paymentRequest: try wire(view, qr: false)))))
+    }
+
+    func resolvePaymentCode(_ input: Operations.ResolvePaymentCode.Input) async throws
+        -> Operations.ResolvePaymentCode.Output
+    {
+        // No login needed; a logged-in caller's wrong codes count against them too.
+        var caller: Caller?
+        if case .signedIn(let signedIn) = try request.caller { caller = signedIn }
+        let resolved = try await paymentRequestUseCases.resolve(input.path.code, caller: caller, origin: try request.origin)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        code: resolved.code, payeeName: resolved.payeeName,
+                        amount: try Self.amount(resolved.amount, resolved.currency), currency: resolved.currency,
+                        groupName: resolved.groupName, expiresAt: Self.date(resolved.expiresAt),
+                        state: .init(rawValue: resolved.state) ?? .open,
+                        lockedUntil: resolved.lockedUntil.map(Self.date)))))
+    }
+
+    func lockPaymentRequest(_ input: Operations.LockPaymentRequest.Input) async throws
+        -> Operations.LockPaymentRequest.Output
+    {
+        let caller = try await authenticate()
+        let view = try await paymentRequestUseCases.lock(input.path.code, caller: caller, origin: try request.origin)
+        return .ok(.init(body: .json(.init(paymentRequest: try wire(view, qr: false)))))
+    }
+
+    func payPaymentRequest(_ input: Operations.PayPaymentRequest.Input) async throws
+        -> Operations.PayPaymentRequest.Output
+    {
+        let caller = try await authenticate()
+        let code = PaymentCode.normalized(input.path.code) ?? input.path.code
+        let idempotency = IdempotencyRequest(
+            key: input.headers.idempotencyKey, requestHash: IdempotencyRequest.hash(Data("POST /api/pay/\(code)/pay".utf8)))
+        let outcome = try await paymentRequestUseCases.pay(
+            input.path.code, caller: caller, origin: try request.origin, idempotency: idempotency,
+            render: { view in
+                StoredResponse(
+                    status: 201,
+                    body: try WireJSON.encode(Components.Schemas.PaymentRequestResponse(paymentRequest: try wire(view, qr: false))))
+            })
+        return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.PaymentRequestResponse.self))))
+    }
+
+    /// The wire form, with the link (and the QR of it, on a create).
+    func wire(_ view: PaymentRequestView, qr: Bool) throws -> Components.Schemas.PaymentRequest {
+        let request = view.request
+        let link = PaymentLink.url(code: request.code, publicURL: configuration.publicURL)
+        return .init(
+            id: request.id.text, groupId: request.groupID.text, groupName: view.groupName,
+            code: PaymentCodeText.display(request.code), link: link, qrSvg: qr ? QRCode.svg(link) : nil,
+            payeeMemberId: request.payeeMemberID.text, payeeName: view.payeeName,
+            payerMemberId: request.payerMemberID?.text, payerName: view.payerName,
+            amount: try Self.amount(request.amount, request.currency), currency: request.currency, note: request.note,
+            state: .init(rawValue: view.state) ?? .open, lockedUntil: view.state == "locked" ? request.lockedUntil.map(Self.date) : nil,
+            lockedByMemberId: view.state == "locked" ? request.lockedByMemberID?.text : nil,
+            paidByMemberId: request.paidByMemberID?.text, settlementId: request.settlementID?.text,
+            paidAt: request.paidAt.map(Self.date), expiresAt: Self.date(request.expiresAt), createdAt: Self.date(request.createdAt))
+    }
+
+    static func amount(_ minor: Int64, _ code: String) throws -> String {
+        Money(minorUnits: minor, currency: try Currency(code: code)).decimalString
+    }
+
+    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}
+
+/// Where a code is paid: `PUBLIC_URL/pay/CODE` (a path alone when the server does not know its
+/// public address).
+enum PaymentLink {
+    static func url(code: String, publicURL: String?) -> String {
+        (publicURL ?? "") + "/pay/" + PaymentCodeText.display(code)
+    }
+}
+
+/// QR codes made by libqrencode's command-line tool (Debian's `qrencode`): never hand-made.
+enum QRCode {
+    static let tool: String? = ["/usr/bin/qrencode", "/usr/local/bin/qrencode"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The SVG of `text`, or nil when the tool is missing or fails.
+    static func svg(_ text: String) -> String? { run(["-t", "SVG", "--svg-path", "-m", "2"], text) }
+
+    /// The code drawn with Unicode blocks, for a terminal.
+    static func terminal(_ text: String) -> String? { run(["-t", "UTF8", "-m", "1"], text) }
+
+    private static func run(_ arguments: [String], _ text: String) -> String? {
+        guard let tool else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments + ["-o", "-", "--", text]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(data: data, encoding: .utf8)
+    }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import SplitClient
+
+/// `splitter request`: ask to be paid by short code, and pay someone's code (issue 19).
+/// (`splitter pay` marks a share of an expense paid; it stays what it was.)
+struct RequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Payment requests: ask to be paid with a short code, or pay someone's code.",
+        discussion: """
+            The payee shows the code (or its QR, or the link); the payer pays it:
+
+              splitter request create Japan 1080 JPY --to Bo     # prints the code, link and QR
+              splitter request pay 7K3QM-XW9TD                   # who, how much; then holds and pays it
+
+            Paying records a transfer in the group, once; nothing else moves money.
+            A request lasts 15 minutes unless --expires says otherwise (60s to 7d).
+            """,
+        subcommands: [Create.self, List.self, Cancel.self, Pay.self],
+        defaultSubcommand: List.self)
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Ask to be paid; prints the code, its link and a QR.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "The amount, in the currency's decimals (1080, 12.50).") var amount: String
+        @Argument(help: "The currency (the group's, or one its balances hold).") var currency: String
+        @Option(help: "Only this member may pay it (name or id).") var to: String?
+        @Option(help: "How long it stays open: 90s, 15m, 2h, 7d (default 15m).") var expires: String?
+        @Option(help: "A note that goes with the transfer.") var note: String?
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                var payer: Member?
+                if let to { payer = try resolveMember(try await client.members(groupID: found.id), to) }
+                let created = try await client.createPaymentRequest(
+                    groupID: found.id, amount: amount, currency: currency.uppercased(), toMemberID: payer?.id,
+                    expiresIn: try expires.map(RequestCommand.seconds), note: note)
+                if options.json { return try Output.json(created) }
+                print("Code: \(created.code)  (\(created.amount) \(created.currency) to \(created.payeeName) in \(found.name))")
+                print("Link: \(created.link)")
+                print("Until: \(timestamp(created.expiresAt))")
+                if let qr = RequestCommand.terminalQR(created.link) { print(qr) }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A group's requests, newest first.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let requests = try await client.paymentRequests(groupID: found.id)
+                if options.json { return try Output.json(["paymentRequests": requests]) }
+                guard !requests.isEmpty else { return print("No payment requests in \(found.name).") }
+                Output.table(
+                    ["CODE", "STATE", "AMOUNT", "TO", "FROM", "UNTIL", "ID"],
+                    requests.map {
+                        [
+                            $0.code, $0.state, "\($0.amount) \($0.currency)", $0.payeeName, $0.payerName ?? "anyone",
+                            timestamp($0.expiresAt), short($0.id),
+                        ]
+                    })
+            }
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Cancel an open request (yours; an owner or admin any).")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "The request's code, id or the id's first characters.") var request: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let requests = try await client.paymentRequests(groupID: found.id)
+                let wanted = request.uppercased().replacingOccurrences(of: "-", with: "")
+                let matches = requests.filter {
+                    $0.id.hasPrefix(request.lowercased()) || $0.code.replacingOccurrences(of: "-", with: "") == wanted
+                }
+                guard matches.count == 1 else {
+                    throw CLIError(
+                        message: matches.isEmpty ? "No request \(request) in \(found.name)." : "Several requests match \(request).",
+                        code: 7)
+                }
+                let cancelled = try await client.cancelPaymentRequest(id: matches[0].id)
+                if options.json { return try Output.json(cancelled) }
+                print("Cancelled \(cancelled.code) (\(cancelled.amount) \(cancelled.currency)).")
+            }
+        }
+    }
+
+    struct Pay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pay a code: shows who and how much, asks, then holds and pays it once.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "The code (XXXXX-XXXXX; case and dashes do not matter) or its link.") var code: String
+        @Flag(name: .shortAndLong, help: "Do not ask; pay.") var yes = false
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let text = code.split(separator: "/").last.map(String.init) ?? code
+                let asked = try await client.resolvePaymentCode(text)
+                guard asked.state != "paid" else {
+                    throw CLIError(message: "\(asked.code) is paid already.", code: 6)
+                }
+                if !yes && !options.json {
+                    print("Pay \(asked.amount) \(asked.currency) to \(asked.payeeName) in \(asked.groupName)? [y/N] ", terminator: "")
+                    guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
+                        throw CLIError(message: "Not paid.", code: 1)
+                    }
+                }
+                _ = try await client.lockPaymentRequest(code: text)
+                let paid = try await client.payPaymentRequest(code: text)
+                if options.json { return try Output.json(paid) }
+                print("Paid \(paid.amount) \(paid.currency) to \(paid.payeeName) in \(paid.groupName); the transfer is recorded.")
+            }
+        }
+    }
+
+    /// "90s", "15m", "2h", "7d", or plain seconds.
+    static func seconds(_ text: String) throws -> Int {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let unit = trimmed.last.flatMap({ units[$0] }), let count = Int(trimmed.dropLast()), count > 0 {
+            return count * unit
+        }
+        guard let seconds = Int(trimmed), seconds > 0 else {
+            throw CLIError(message: "--expires takes 90s, 15m, 2h or 7d.", code: 2)
+        }
+        return seconds
+    }
+
+    /// The link as a QR of Unicode blocks, made by libqrencode's `qrencode` when this computer
+    /// has it (nothing otherwise: the code and link are enough).
+    static func terminalQR(_ link: String) -> String? {
+        guard !link.hasPrefix("/"),
+            let tool = ["/usr/bin/qrencode", "/usr/local/bin/qrencode"].first(where: FileManager.default.isExecutableFile)
+        else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-t", "UTF8", "-m", "1", "-o", "-", "--", link]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(data: data, encoding: .utf8) : nil
+    }
+}

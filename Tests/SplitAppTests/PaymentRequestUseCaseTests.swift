@@ -1,0 +1,90 @@
+import Foundation
+import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Synchronization
+import Testing
+
+/// The payment request's states over time (issue 19), with a clock the test moves: a lock that
+/// ends, a renewal, expiry while locked, and the code's form.
+@Suite("Payment requests: states over time")
+struct PaymentRequestUseCaseTests {
+    final class TestClock: Sendable {
+        let value = Mutex<Int64>(1_800_000_000_000)
+        var now: Int64 { value.withLock { $0 } }
+        func advance(seconds: Int64) { value.withLock { $0 += seconds * 1_000 } }
+    }
+
+    static func key(_ text: String) -> IdempotencyRequest {
+        IdempotencyRequest(key: text, requestHash: IdempotencyRequest.hash(Data(text.utf8)))
+    }
+
+    @Test("a lock holds 2 minutes and is renewed by its payer; a request past its expiry is expired, locked or not", arguments: TestDatabases.all)
+    func states(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let clock = TestClock()
+            let requests = PaymentRequestUseCases(database: trip.database, now: { clock.now })
+            let asked = try await requests.create(
+                EnteredPaymentRequest(amount: "10.00", currency: "MYR", expiresInSeconds: 600), groupID: trip.groupID,
+                caller: trip.bo, origin: trip.origin)
+            let code = asked.request.code
+            #expect(asked.state == "open")
+            #expect(try await requests.lock(code, caller: trip.aki, origin: trip.origin).state == "locked")
+            clock.advance(seconds: 60)
+            let renewed = try await requests.lock(code, caller: trip.aki, origin: trip.origin)
+            #expect(renewed.request.lockedUntil == clock.now + 120_000)
+            // A viewer may not lock; the payee may not lock her own.
+            await #expect(throws: AppError.self) { try await requests.lock(code, caller: trip.vic, origin: trip.origin) }
+            await #expect(throws: AppError.self) { try await requests.lock(code, caller: trip.bo, origin: trip.origin) }
+            clock.advance(seconds: 121)
+            #expect(try await requests.resolve(code, caller: nil, origin: trip.origin).state == "open")
+            // Paying after the hold ended: lock again first.
+            do {
+                _ = try await requests.pay(code, caller: trip.aki, origin: trip.origin, idempotency: Self.key("a")) { _ in
+                    StoredResponse(status: 201, body: Data())
+                }
+                Issue.record("paid without a hold")
+            } catch AppError.conflict(let state, _, _) {
+                #expect(state == "open")
+            }
+
+            // Expiry while locked: the hold does not outlive the request.
+            let short = try await requests.create(
+                EnteredPaymentRequest(amount: "5.00", currency: "MYR", expiresInSeconds: 60), groupID: trip.groupID,
+                caller: trip.bo, origin: trip.origin)
+            _ = try await requests.lock(short.request.code, caller: trip.aki, origin: trip.origin)
+            clock.advance(seconds: 61)
+            do {
+                _ = try await requests.pay(short.request.code, caller: trip.aki, origin: trip.origin, idempotency: Self.key("b")) {
+                    _ in StoredResponse(status: 201, body: Data())
+                }
+                Issue.record("paid after expiry")
+            } catch AppError.conflict(let state, _, _) {
+                #expect(state == "expired")
+            }
+            await #expect(throws: AppError.self) {
+                try await requests.resolve(short.request.code, caller: nil, origin: trip.origin)
+            }
+            #expect(try await requests.list(groupID: trip.groupID, caller: trip.aki).map(\.state).sorted() == ["expired", "open"])
+            #expect(try await LedgerUseCases(database: trip.database, now: { clock.now })
+                .settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki).isEmpty)
+        }
+    }
+
+    @Test("codes: 10 of Crockford's 32 characters, read in any case, with dashes, I/L as 1 and O as 0")
+    func codes() {
+        var seen = Set<String>()
+        for _ in 0..<1_000 {
+            let code = PaymentCode.generate()
+            #expect(code.count == 10 && PaymentCode.normalized(code) == code)
+            seen.insert(code)
+        }
+        #expect(seen.count == 1_000)
+        #expect(PaymentCode.normalized("7k3qm-xw9td") == "7K3QMXW9TD")
+        #expect(PaymentCode.normalized("OIL23 45678") == "01123 45678".replacingOccurrences(of: " ", with: ""))
+        #expect(PaymentCode.normalized("7K3QM-XW9T") == nil)
+        #expect(PaymentCode.normalized("7K3QM-XW9TU") == nil)  // U is not in the alphabet
+        #expect(PaymentCode.normalized("7K3QM-XW9TDD") == nil)
+    }
+}

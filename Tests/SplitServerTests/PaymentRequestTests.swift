@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// Payment requests over HTTP (issue 19): create, resolve without login, lock (first wins), pay
+/// once with a key, cancel; refusals; and many payers at once, on both databases.
+@Suite("Payment requests over HTTP")
+struct PaymentRequestTests {
+    static func create(_ api: API, _ trip: Trip, by name: String = "Aki", _ json: String) async throws -> Reply {
+        try await api.call(.post, "/api/groups/\(trip.groupID)/payment-requests", token: trip.tokens[name], json: json)
+    }
+
+    static func pay(_ api: API, _ code: String, token: String?, key: String?) async throws -> Reply {
+        try await api.call(
+            .post, "/api/pay/\(code)/pay", token: token, headers: key.map { [.init("Idempotency-Key")!: $0] } ?? [:])
+    }
+
+    @Test("ask, resolve without login, lock, pay once with a key; the transfer is recorded", arguments: TestDatabases.all)
+    func flow(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let created = try await Self.create(api, trip, #"{"amount":"1080","currency":"JPY","note":"Ramen"}"#)
+            try #require(created.status == .created, "\(created.text)")
+            let code = try #require(created.string("paymentRequest", "code"))
+            #expect(code.count == 11 && code.dropFirst(5).first == "-")
+            #expect(created.string("paymentRequest", "link") == "/pay/\(code)")
+            #expect(created.string("paymentRequest", "state") == "open")
+            // scripts/test installs Debian's qrencode: the QR is there, an SVG of the link.
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/qrencode") {
+                #expect(created.string("paymentRequest", "qrSvg")?.contains("<svg") == true)
+            }
+
+            // Anyone with the code sees who, how much, which group, until when — nothing else.
+            let resolved = try await api.call(.get, "/api/pay/\(code.lowercased().replacingOccurrences(of: "-", with: ""))")
+            #expect(resolved.status == .ok, "\(resolved.text)")
+            let keys = Set(((try JSONSerialization.jsonObject(with: resolved.body)) as? [String: Any])?.keys.map { $0 } ?? [])
+            #expect(keys == ["code", "payeeName", "amount", "currency", "groupName", "expiresAt", "state"], "\(keys)")
+            #expect(resolved.string("payeeName") == "Aki" && resolved.string("amount") == "1080")
+            #expect(!resolved.text.contains("@") && !resolved.text.contains(trip.members["Aki"]!))
+            #expect(try await api.call(.get, "/api/pay/ZZZZZ-ZZZZZ").status == .notFound)
+
+            // Ben locks; Cho is told it is busy and until when.
+            let locked = try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Ben"])
+            #expect(locked.status == .ok && locked.string("paymentRequest", "state") == "locked", "\(locked.text)")
+            let busy = try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Cho"])
+            #expect(busy.status == .conflict && busy.errorCode == "busy" && busy.text.contains("hold ends at"), "\(busy.text)")
+            #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Ben"]).status == .ok)  // renewed
+            let keyless = try await Self.pay(api, code, token: trip.tokens["Ben"], key: nil).status
+            #expect(keyless == .badRequest || keyless == .unprocessableContent, "\(keyless)")
+            #expect(try await Self.pay(api, code, token: trip.tokens["Cho"], key: "c1").errorCode == "locked")
+
+            // act
+            let paid = try await Self.pay(api, code, token: trip.tokens["Ben"], key: "k1")
+
+            // validate: one transfer Ben → Aki; the same key answers the same; another is a 409
+            #expect(paid.status == .created && paid.string("paymentRequest", "state") == "paid", "\(paid.text)")
+            let again = try await Self.pay(api, code, token: trip.tokens["Ben"], key: "k1")
+            #expect(again.status == .created && again.body == paid.body)
+            let other = try await Self.pay(api, code, token: trip.tokens["Ben"], key: "k2")
+            #expect(other.status == .conflict && other.errorCode == "paid", "\(other.text)")
+            let settlements = try await api.call(.get, "/api/groups/\(trip.groupID)/settlements", token: trip.tokens["Aki"])
+            #expect(settlements.list("settlements").count == 1)
+            #expect(settlements.list("settlements").first?.string("amount") == "1080")
+            #expect(settlements.list("settlements").first?.string("fromMemberId") == trip.members["Ben"])
+            #expect(try await trip.balances(api) == ["JPY/Ben": "1080", "JPY/Aki": "-1080"])
+            let list = try await api.call(.get, "/api/groups/\(trip.groupID)/payment-requests", token: trip.tokens["Cho"])
+            #expect(list.list("paymentRequests").first?.string("state") == "paid")
+            let resolvedPaid = try await api.call(.get, "/api/pay/\(code)")
+            #expect(resolvedPaid.string("state") == "paid")
+            let activity = try await api.call(.get, "/api/groups/\(trip.groupID)/activity", token: trip.tokens["Aki"])
+            #expect(activity.text.contains("payment_request.paid") && activity.text.contains("payment_request.created"))
+        }
+    }
+
+    @Test("refusals: bad amounts and currencies, expiry out of range, bad codes, one's own request, a viewer, cancel", arguments: [Database.Backend.sqlite])
+    func refusals(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            for (body, field) in [
+                (#"{"amount":"0","currency":"JPY"}"#, "amount"), (#"{"amount":"10.5","currency":"JPY"}"#, "amount"),
+                (#"{"amount":"-5","currency":"JPY"}"#, "amount"), (#"{"amount":"5","currency":"EUR"}"#, "currency"),
+                (#"{"amount":"5","currency":"JPY","expiresInSeconds":30}"#, "expiresInSeconds"),
+                (#"{"amount":"5","currency":"JPY","toMemberId":"\#(trip.members["Aki"]!)"}"#, "toMemberId"),
+            ] {
+                let reply = try await Self.create(api, trip, body)
+                #expect(reply.status == .unprocessableContent || reply.status == .badRequest, "\(body): \(reply.text)")
+                #expect(reply.text.contains(field), "\(body): \(reply.text)")
+            }
+            #expect(try await api.call(.get, "/api/groups/\(trip.groupID)/payment-requests", token: trip.tokens["Aki"])
+                .list("paymentRequests").isEmpty)
+            // Addressed to Cho: Ben may not pay it; Aki may not pay her own.
+            let created = try await Self.create(
+                api, trip, #"{"amount":"500","currency":"JPY","toMemberId":"\#(trip.members["Cho"]!)"}"#)
+            let code = try #require(created.string("paymentRequest", "code"))
+            #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Ben"]).status == .forbidden)
+            #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Aki"]).errorCode == "own_request")
+            #expect(try await api.call(.post, "/api/pay/\(code)/lock").status == .unauthorized)
+            #expect(try await api.call(.post, "/api/pay/ABC!!/lock", token: trip.tokens["Cho"]).status == .unprocessableContent)
+            // A stranger to the group: as unknown.
+            let stranger = try await api.register("Zed").token
+            #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: stranger).status == .notFound)
+            // Cho locks; Aki cancels while it is locked; the code is then unknown to everyone.
+            #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Cho"]).status == .ok)
+            let id = try #require(created.string("paymentRequest", "id"))
+            #expect(try await api.call(.delete, "/api/payment-requests/\(id)", token: trip.tokens["Ben"]).status == .forbidden)
+            let cancelled = try await api.call(.delete, "/api/payment-requests/\(id)", token: trip.tokens["Aki"])
+            #expect(cancelled.status == .ok && cancelled.string("paymentRequest", "state") == "cancelled", "\(cancelled.text)")
+            #expect(try await api.call(.get, "/api/pay/\(code)").status == .notFound)
+            #expect(try await Self.pay(api, code, token: trip.tokens["Cho"], key: "k").errorCode == "cancelled")
+            #expect(try await api.call(.delete, "/api/payment-requests/\(id)", token: trip.tokens["Aki"]).status == .conflict)
+            #expect(try await api.call(.get, "/api/groups/\(trip.groupID)/settlements", token: trip.tokens["Aki"])
+                .list("settlements").isEmpty)
+
+            // Guessing: codes that find nothing count (the cancelled one above was one), 20 from
+            // one address in 15 minutes; then every look-up waits, even of a good code.
+            let good = try #require(
+                try await Self.create(api, trip, #"{"amount":"700","currency":"JPY"}"#).string("paymentRequest", "code"))
+            #expect(try await api.call(.get, "/api/pay/\(good)").status == .ok)  // found codes never count
+            var misses = 0
+            while misses < 25, try await api.call(.get, "/api/pay/\(String(format: "%05d", misses))-WRXNG").status == .notFound {
+                misses += 1
+            }
+            #expect(misses == 19, "\(misses) wrong codes before the limit")
+            let limited = try await api.call(.get, "/api/pay/\(good)")
+            #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] != nil, "\(limited.status)")
+        }
+    }
+
+    @Test("20 payers lock at once: exactly one holds it; 50 pays with one key and 50 with others: one transfer", arguments: TestDatabases.all)
+    func concurrency(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let invite = try #require(
+                try await api.call(.get, "/api/groups/\(trip.groupID)", token: trip.tokens["Aki"]).string("group", "inviteCode"))
+            var payers: [String] = []
+            for index in 0..<20 {
+                let token = try await api.register("Payer\(index)").token
+                let joined = try await api.call(.post, "/api/groups/join", token: token, json: #"{"inviteCode":"\#(invite)"}"#)
+                try #require(joined.status == .ok || joined.status == .created, "\(joined.text)")
+                payers.append(token)
+            }
+            let created = try await Self.create(api, trip, #"{"amount":"3000","currency":"JPY"}"#)
+            let code = try #require(created.string("paymentRequest", "code"))
+
+            // act: all at once
+            let statuses = await withTaskGroup(of: HTTPResponse.Status.self) { group in
+                for token in payers {
+                    group.addTask { (try? await api.call(.post, "/api/pay/\(code)/lock", token: token).status) ?? .internalServerError }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+
+            // validate
+            #expect(statuses.filter { $0 == .ok }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == .conflict }.count == 19, "\(statuses)")
+            var holder: String?
+            for token in payers where try await api.call(.post, "/api/pay/\(code)/lock", token: token).status == .ok {
+                holder = token
+            }
+            let winner = try #require(holder)
+            let pays = await withTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<100 {
+                    let key = index < 50 ? "same" : "key-\(index)"
+                    let token = index % 10 == 0 ? payers[index % payers.count] : winner
+                    group.addTask { (try? await Self.pay(api, code, token: token, key: key).status) ?? .internalServerError }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(!pays.contains(.internalServerError), "\(pays)")
+            #expect(pays.contains(.created))
+            let settlements = try await api.call(.get, "/api/groups/\(trip.groupID)/settlements", token: trip.tokens["Aki"])
+            #expect(settlements.list("settlements").count == 1, "\(settlements.text)")
+        }
+    }
+}

@@ -478,6 +478,39 @@ def run(base):
               f"the home plan: {home_plan.text}")
         shoot(aki, "balances-home")
 
+        # A payment request (issue 19): Ben, who is owed, asks Aki for what the plan says; someone
+        # not logged in sees who asks how much and is sent to log in; Aki opens the link, holds
+        # the request and confirms; Ben's page says "Paid" without a reload.
+        ben.get(f"{base}/groups/{group}/balances")
+        asks = [b for b in ben.find_elements(By.CSS_SELECTOR, "button.ask") if "Aki" in b.text]
+        check(asks, f"Ben is offered to ask Aki for what the plan says: {main_text(ben)[:400]}")
+        click(ben, asks[0])
+        code = ben.find_element(By.ID, "request-code").text
+        check(len(code) == 11 and ben.find_elements(By.CSS_SELECTOR, "#request-qr svg"), f"the code and its QR: {code}")
+        asked = ben.find_element(By.CSS_SELECTOR, "#payment-request h1").text
+        shoot(ben, "payment-request")
+        link = ben.find_element(By.ID, "request-link").get_attribute("href")
+        guest = browser()
+        try:
+            guest.get(link)
+            check("Ben asks for" in main_text(guest) and guest.find_elements(By.ID, "pay-login"),
+                  f"someone not logged in sees the request and a way to log in: {main_text(guest)[:300]}")
+            check("@" not in main_text(guest), "no email on the public page")
+            shoot(guest, "pay-guest")
+        finally:
+            guest.quit()
+        aki.get(link)
+        check("Ben asks for" in main_text(aki), f"Aki sees the request: {main_text(aki)[:300]}")
+        click(aki, aki.find_element(By.ID, "pay-lock"))
+        check(aki.find_elements(By.ID, "pay-confirm"), f"held, then confirmed: {main_text(aki)[:300]}")
+        shoot(aki, "pay-holding")
+        click(aki, aki.find_element(By.ID, "pay-confirm"))
+        check("Paid" in main_text(aki), f"paid: {main_text(aki)[:300]}")
+        WebDriverWait(ben, 10, ignored_exceptions=LIVE_SWAPS).until(
+            lambda d: "Paid" in d.find_element(By.ID, "request-state").text)
+        check("to Ben" in asked, f"the request page says who asks: {asked}")
+        shoot(ben, "payment-request-paid")
+
         # Two people edit the hotel at once: the second is told, sees the current text, keeps
         # what they typed, and saves again knowingly.
         ben.get(f"{base}/expenses/{hotel}/edit")

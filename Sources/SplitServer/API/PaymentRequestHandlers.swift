@@ -117,7 +117,8 @@ enum QRCode {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    /// The SVG of `text`, or nil when the tool is missing or fails.
+    /// The SVG of `text` (black modules as one path on white), or nil when the tool is missing
+    /// or fails.
     static func svg(_ text: String) -> String? { run(["-t", "SVG", "--svg-path", "-m", "2"], text) }
 
     /// The code drawn with Unicode blocks, for a terminal.

@@ -39,6 +39,8 @@ extension WebApp {
             let currency: String
             let canRecord: Bool
             let clientID: String
+            /// I am the one to be paid: "Ask … for …" makes a payment request.
+            let canAsk: Bool
         }
         struct Recorded: Sendable {
             let id: String
@@ -104,7 +106,9 @@ extension WebApp {
                     amountText: WebFormat.money(transfer.amount, transfer.currency), currency: transfer.currency,
                     canRecord: scope.may(
                         .recordSettlement(isParty: transfer.fromMemberId == myID || transfer.toMemberId == myID)),
-                    clientID: UUID().uuidString)
+                    clientID: UUID().uuidString,
+                    canAsk: transfer.toMemberId == myID && scope.may(.recordSettlement(isParty: true))
+                        && scope.members.contains { $0.id == transfer.fromMemberId && $0.active })
             }
         }
         let used = Set(balances.balances.map(\.currency) + settlements.map(\.currency)).sorted()

@@ -111,6 +111,8 @@ struct WebApp: Sendable {
         "webhook-ping": "Test delivery queued: it shows below once sent.",
         "webhook-deleted": "Webhook deleted.",
         "imported": "Imported: the expenses, transfers and balances below include it.",
+        "request-cancelled": "Request cancelled: its code no longer works.",
+        "paid": "Paid: the transfer is recorded.",
     ]
 
     /// After a successful POST: to the page that shows the result, saying what was done.

@@ -99,6 +99,18 @@ extension WebApp {
         pages.post("/groups/:groupId/settlements/:settlementId/delete") { request, context in
             try await self.deleteSettlement(request, context: context)
         }
+        pages.post("/groups/:groupId/requests") { request, context in
+            try await self.createPaymentRequest(request, context: context)
+        }
+        pages.get("/groups/:groupId/requests/:requestId") { request, context in
+            try await self.paymentRequestPage(request, context: context)
+        }
+        pages.post("/groups/:groupId/requests/:requestId/cancel") { request, context in
+            try await self.cancelPaymentRequest(request, context: context)
+        }
+        pages.get("/pay/:code") { request, context in try await self.payPage(request, context: context) }
+        pages.post("/pay/:code/lock") { request, context in try await self.lockPayCode(request, context: context) }
+        pages.post("/pay/:code/pay") { request, context in try await self.payCode(request, context: context) }
         pages.get("/groups/:groupId/members") { request, context in
             try await self.membersPage(request, context: context)
         }

@@ -1,0 +1,185 @@
+import Foundation
+import Hummingbird
+import SplitAPI
+import SplitApp
+import SplitCore
+import SplitStore
+
+/// Payment requests on the web (issue 19): "Ask … for …" on the plan makes one and shows its
+/// code, QR and link (the page follows the group's live stream, so it says "paid" when it is);
+/// `/pay/CODE` shows anyone who asks for how much, and lets a member of the group hold it and
+/// confirm the payment, once.
+extension WebApp {
+    var paymentRequests: PaymentRequestUseCases { api.paymentRequestUseCases }
+
+    struct RequestBody: Sendable {
+        let groupID: String
+        let id: String
+        let code: String
+        let link: String
+        let qrSvg: String?
+        let amount: String
+        let payee: String
+        let payer: String?
+        let note: String?
+        let state: String
+        let stateText: String
+        let until: String
+        let isOpen: Bool
+        let canCancel: Bool
+    }
+
+    /// From the plan's "Ask … for …" button (or any form with amount, currency, toMemberId).
+    func createPaymentRequest(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let form = try WebRequest.get().form
+        let view = try await paymentRequests.create(
+            EnteredPaymentRequest(
+                amount: form["amount"] ?? "", currency: form["currency"] ?? "",
+                toMemberId: form["toMemberId"].flatMap { $0.isEmpty ? nil : $0 },
+                expiresInSeconds: form["expiresInSeconds"].flatMap(Int.init)),
+            groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
+        return Self.redirect("/groups/\(groupID)/requests/\(view.request.id.text)")
+    }
+
+    func paymentRequestPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let id = try context.parameters.require("requestId")
+        let scope = try await scope(groupID)
+        let views = try await paymentRequests.list(groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+        guard let view = views.first(where: { $0.request.id.text == id.lowercased() }) else {
+            throw AppError.notFound("payment request")
+        }
+        let wire = try api.wire(view, qr: view.state == "open" || view.state == "locked")
+        let link = wire.link.hasPrefix("/") ? Self.origin(of: request) + wire.link : wire.link
+        let body = RequestBody(
+            groupID: groupID, id: id, code: wire.code, link: link,
+            qrSvg: (view.state == "open" || view.state == "locked") ? QRCode.svg(link).map(Self.inlineSVG) : nil,
+            amount: WebFormat.money(wire.amount, wire.currency), payee: view.payeeName, payer: view.payerName,
+            note: view.request.note.isEmpty ? nil : view.request.note, state: view.state,
+            stateText: Self.stateText(view, scope: scope),
+            until: WebFormat.dateTime(wire.expiresAt, in: scope.group.timeZone),
+            isOpen: view.state == "open" || view.state == "locked",
+            canCancel: (view.state == "open" || view.state == "locked")
+                && (view.request.payeeMemberID.text == scope.group.myMemberId || scope.may(.updateGroup)))
+        return try await render(
+            "request", title: "Payment request · \(scope.group.name)", body: body, nav: scope.nav("balances"))
+    }
+
+    func cancelPaymentRequest(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let id = try APIHandler.id(try context.parameters.require("requestId"), "payment request")
+        _ = try await paymentRequests.cancel(id, caller: try caller(), origin: try origin())
+        return Self.redirect("/groups/\(groupID)/requests/\(id.text)", done: "request-cancelled")
+    }
+
+    static func stateText(_ view: PaymentRequestView, scope: GroupScope) -> String {
+        switch view.state {
+        case "paid": "Paid — the transfer is recorded."
+        case "locked": "Someone is paying it now."
+        case "cancelled": "Cancelled."
+        case "expired": "Expired: nobody paid it in time."
+        default: view.payerName.map { "Waiting for \($0) to pay." } ?? "Waiting for someone to pay."
+        }
+    }
+
+    /// qrencode's SVG without its XML prolog and comment, to sit inside the page.
+    static func inlineSVG(_ svg: String) -> String {
+        guard let start = svg.range(of: "<svg") else { return "" }
+        // The page's CSP allows no inline style: the one style attribute becomes an attribute.
+        return String(svg[start.lowerBound...])
+            .replacingOccurrences(of: "<svg ", with: "<svg role=\"img\" aria-label=\"QR code of the link\" ")
+            .replacingOccurrences(of: "style=\"stroke:#000000\"", with: "stroke=\"#000000\"")
+    }
+
+    /// The server's own address as the browser reached it, for links when PUBLIC_URL is not set.
+    static func origin(of request: Request) -> String {
+        guard let host = request.head.authority else { return "" }
+        let scheme = request.headers[values: .init("X-Forwarded-Proto")!].first ?? request.head.scheme ?? "http"
+        return "\(scheme)://\(host)"
+    }
+
+    // MARK: Paying a code
+
+    struct PayBody: Sendable {
+        let code: String
+        let found: Bool
+        let payee: String
+        let amount: String
+        let groupName: String
+        let until: String
+        let state: String
+        let signedIn: Bool
+        let loginLink: String
+        let registerLink: String
+        let holding: Bool
+        let holdUntil: String
+        let paid: Bool
+        let key: String
+        let message: String?
+    }
+
+    func payPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await renderPay(try context.parameters.require("code"), holding: false, message: nil)
+    }
+
+    /// Holds the request for the signed-in member (2 minutes), then asks them to confirm.
+    func lockPayCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let code = try context.parameters.require("code")
+        do {
+            _ = try await paymentRequests.lock(code, caller: try caller(), origin: try origin())
+            return try await renderPay(code, holding: true, message: nil)
+        } catch let refusal as AppError {
+            return try await renderPay(code, holding: false, message: APIError(refusal).message, status: APIError(refusal).status)
+        }
+    }
+
+    func payCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let code = try context.parameters.require("code")
+        let form = try WebRequest.get().form
+        do {
+            // The form's key: a double click or a reload pays once.
+            let key = form["_key"] ?? UUID().uuidString
+            _ = try await paymentRequests.pay(
+                code, caller: try caller(), origin: try origin(),
+                idempotency: IdempotencyRequest(key: key, requestHash: IdempotencyRequest.hash(Data("web pay \(code)".utf8)))
+            ) { _ in StoredResponse(status: 201, body: Data()) }
+            return Self.redirect("/pay/\(code)", done: "paid")
+        } catch let refusal as AppError {
+            return try await renderPay(code, holding: false, message: APIError(refusal).message, status: APIError(refusal).status)
+        }
+    }
+
+    private func renderPay(
+        _ code: String, holding: Bool, message: String?, status: HTTPResponse.Status? = nil
+    ) async throws -> Response {
+        var caller: Caller?
+        if case .signedIn(let signedIn)? = RequestInfo.current?.caller { caller = signedIn }
+        let next = Self.queryEscape("/pay/\(code)")
+        do {
+            let resolved = try await paymentRequests.resolve(code, caller: caller, origin: try origin())
+            let zone = "UTC"
+            let body = PayBody(
+                code: resolved.code, found: true, payee: resolved.payeeName,
+                amount: WebFormat.money(try APIHandler.amount(resolved.amount, resolved.currency), resolved.currency),
+                groupName: resolved.groupName,
+                until: WebFormat.dateTime(APIHandler.date(resolved.expiresAt), in: zone), state: resolved.state,
+                signedIn: caller != nil, loginLink: "/login?next=\(next)", registerLink: "/register?next=\(next)",
+                holding: holding && resolved.state == "locked",
+                holdUntil: resolved.lockedUntil.map { WebFormat.dateTime(APIHandler.date($0), in: zone) } ?? "",
+                paid: resolved.state == "paid", key: UUID().uuidString, message: message)
+            return try await render(
+                "pay", title: "Pay \(resolved.payeeName)", body: body, signedIn: caller != nil, status: status)
+        } catch let refusal as AppError {
+            let error = APIError(refusal)
+            guard error.status == .notFound || error.status == .tooManyRequests || error.status == .unprocessableContent
+            else { throw refusal }
+            let body = PayBody(
+                code: code, found: false, payee: "", amount: "", groupName: "", until: "", state: "", signedIn: caller != nil,
+                loginLink: "", registerLink: "", holding: false, holdUntil: "", paid: false, key: "",
+                message: error.status == .tooManyRequests
+                    ? error.message : "No request has this code: it may have expired or been cancelled. Ask for a new one.")
+            return try await render("pay", title: "Pay", body: body, signedIn: caller != nil, status: error.status)
+        }
+    }
+}

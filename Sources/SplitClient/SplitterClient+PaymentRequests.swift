@@ -129,3 +129,68 @@ extension PaymentRequest {
             paidAt: wire.paidAt, expiresAt: wire.expiresAt, createdAt: wire.createdAt)
     }
 }
+
+/// Where the caller stands across all their groups (`GET /api/me/summary`).
+public struct MySummary: Codable, Hashable, Sendable {
+    public struct Total: Codable, Hashable, Sendable {
+        public var currency: String
+        /// What my groups owe me, what I owe in them, and the difference (decimal text).
+        public var owed: String
+        public var owe: String
+        public var net: String
+    }
+
+    public struct GroupNet: Codable, Hashable, Sendable {
+        public var groupId: String
+        public var groupName: String
+        public var currency: String
+        public var net: String
+    }
+
+    public struct Person: Codable, Hashable, Sendable {
+        public var name: String
+        /// Set when they have an account: one entry across every group we share.
+        public var userId: String?
+        public var groupIds: [String]
+        public var currency: String
+        /// Above zero: they owe me.
+        public var net: String
+    }
+
+    public struct Transfer: Codable, Hashable, Sendable {
+        public var groupId: String
+        public var groupName: String
+        public var fromName: String
+        public var toName: String
+        public var sent: Bool
+        public var amount: String
+        public var currency: String
+        public var date: String
+    }
+
+    public var totals: [Total]
+    public var groups: [GroupNet]
+    public var people: [Person]
+    public var transfers: [Transfer]
+}
+
+extension SplitterClient {
+    public func mySummary() async throws -> MySummary {
+        switch try await send({ try await api.getMySummary() }) {
+        case .ok(let ok):
+            let body = try ok.body.json
+            return MySummary(
+                totals: body.totals.map { .init(currency: $0.currency, owed: $0.owed, owe: $0.owe, net: $0.net) },
+                groups: body.groups.map { .init(groupId: $0.groupId, groupName: $0.groupName, currency: $0.currency, net: $0.net) },
+                people: body.people.map {
+                    .init(name: $0.name, userId: $0.userId, groupIds: $0.groupIds, currency: $0.currency, net: $0.net)
+                },
+                transfers: body.transfers.map {
+                    .init(
+                        groupId: $0.groupId, groupName: $0.groupName, fromName: $0.fromName, toName: $0.toName, sent: $0.sent,
+                        amount: $0.amount, currency: $0.currency, date: $0.date)
+                })
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+}

@@ -44,6 +44,7 @@ public func buildApplication(
         ledgerUseCases: LedgerUseCases(database: database, now: now),
         paymentRequestUseCases: PaymentRequestUseCases(
             database: database, now: now, guessLimit: configuration.limits.payCodeAddress),
+        summaryUseCases: SummaryUseCases(database: database),
         categoryUseCases: CategoryUseCases(database: database, now: now),
         groupUseCases: GroupUseCases(
             database: database, now: now, makeInviteCode: InviteCode.generate,

@@ -159,3 +159,40 @@ struct RequestCommand: AsyncParsableCommand {
         return process.terminationStatus == 0 ? String(data: data, encoding: .utf8) : nil
     }
 }
+
+/// `splitter me`: where I stand across all my groups (issue 19).
+struct MeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "me", abstract: "Where you stand across all your groups: totals, groups, people, latest transfers.")
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let summary = try await options.client().mySummary()
+            if options.json { return try Output.json(summary) }
+            guard !summary.totals.isEmpty else {
+                print("You are settled up everywhere.")
+                return
+            }
+            for total in summary.totals {
+                print("\(total.currency): you are owed \(total.owed), you owe \(total.owe) (net \(total.net))")
+            }
+            print("")
+            Output.table(["GROUP", "NET", "CURRENCY"], summary.groups.map { [$0.groupName, $0.net, $0.currency] })
+            if !summary.people.isEmpty {
+                print("")
+                Output.table(
+                    ["PERSON", "NET", "CURRENCY", "GROUPS"],
+                    summary.people.map { [$0.name, $0.net, $0.currency, String($0.groupIds.count)] })
+            }
+            if !summary.transfers.isEmpty {
+                print("")
+                Output.table(
+                    ["DATE", "TRANSFER", "AMOUNT", "GROUP"],
+                    summary.transfers.map {
+                        [$0.date, "\($0.fromName) → \($0.toName)", "\($0.amount) \($0.currency)", $0.groupName]
+                    })
+            }
+        }
+    }
+}

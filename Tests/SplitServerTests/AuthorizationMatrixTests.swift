@@ -250,6 +250,13 @@ struct AuthorizationMatrixTests {
         Route(
             name: "list settlements", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/settlements" },
             expected: roles(.ok, .ok, .ok, .ok)),
+        // Issue 19: anyone but a viewer asks to be paid; every member sees the group's requests.
+        Route(
+            name: "ask to be paid", method: .post, path: { f, _ in "/api/groups/\(f.groupID)/payment-requests" },
+            body: { _, _ in #"{"amount":"10","currency":"JPY"}"# }, expected: roles(.forbidden, .created, .created, .created)),
+        Route(
+            name: "list payment requests", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/payment-requests" },
+            expected: roles(.ok, .ok, .ok, .ok)),
         Route(
             name: "delete others' settlement", method: .delete, path: { f, _ in "/api/settlements/\(f.settlementID)" },
             expected: roles(.forbidden, .forbidden, .ok, .ok)),

@@ -510,6 +510,12 @@ def run(base):
             lambda d: "Paid" in d.find_element(By.ID, "request-state").text)
         check("to Ben" in asked, f"the request page says who asks: {asked}")
         shoot(ben, "payment-request-paid")
+        ben.get(f"{base}/groups")
+        click(ben, ben.find_element(By.ID, "where-i-stand"))
+        totals = ben.find_element(By.ID, "me-totals").text
+        check("JPY" in totals and "you are owed" in totals, f"Ben's position across groups: {totals}")
+        check("Aki paid Ben 3,000 JPY" in ben.find_element(By.ID, "me-transfers").text, "the payment is among his transfers")
+        shoot(ben, "me")
 
         # Two people edit the hotel at once: the second is told, sees the current text, keeps
         # what they typed, and saves again knowingly.

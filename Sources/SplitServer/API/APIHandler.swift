@@ -15,6 +15,7 @@ struct APIHandler: APIProtocol {
     let expenseUseCases: ExpenseUseCases
     let ledgerUseCases: LedgerUseCases
     let paymentRequestUseCases: PaymentRequestUseCases
+    let summaryUseCases: SummaryUseCases
     let categoryUseCases: CategoryUseCases
     let groupUseCases: GroupUseCases
     let memberUseCases: MemberUseCases

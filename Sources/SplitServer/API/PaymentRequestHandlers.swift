@@ -80,6 +80,36 @@ extension APIHandler {
         return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.PaymentRequestResponse.self))))
     }
 
+    func getMySummary(_ input: Operations.GetMySummary.Input) async throws -> Operations.GetMySummary.Output {
+        let summary = try await summaryUseCases.summary(caller: try await authenticate())
+        func money(_ minor: Int64, _ currency: String) throws -> String { try Self.amount(minor, currency) }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        totals: try summary.totals.map {
+                            .init(
+                                currency: $0.currency, owed: try money($0.owed, $0.currency), owe: try money($0.owe, $0.currency),
+                                net: try money($0.net, $0.currency))
+                        },
+                        groups: try summary.groups.map {
+                            .init(
+                                groupId: $0.groupID.text, groupName: $0.groupName, currency: $0.currency,
+                                net: try money($0.net, $0.currency))
+                        },
+                        people: try summary.people.map {
+                            .init(
+                                name: $0.name, userId: $0.userID?.text, groupIds: $0.groupIDs.map(\.text), currency: $0.currency,
+                                net: try money($0.net, $0.currency))
+                        },
+                        transfers: try summary.transfers.map {
+                            .init(
+                                groupId: $0.groupID.text, groupName: $0.groupName, fromName: $0.fromName, toName: $0.toName,
+                                sent: $0.sent, amount: try money($0.amount, $0.currency), currency: $0.currency,
+                                date: $0.date)
+                        }))))
+    }
+
     /// The wire form, with the link (and the QR of it, on a create).
     func wire(_ view: PaymentRequestView, qr: Bool) throws -> Components.Schemas.PaymentRequest {
         let request = view.request

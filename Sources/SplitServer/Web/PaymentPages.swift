@@ -183,3 +183,64 @@ extension WebApp {
         }
     }
 }
+
+extension WebApp {
+    struct MeBody: Sendable {
+        struct Total: Sendable {
+            let currency: String
+            let owed: String
+            let owe: String
+        }
+        struct Line: Sendable {
+            let id: String
+            let name: String
+            let text: String
+            let owed: Bool
+            let groups: Int
+            let several: Bool
+        }
+        struct Transfer: Sendable {
+            let text: String
+            let date: String
+            let group: String
+        }
+        let totals: [Total]
+        let people: [Line]
+        let hasPeople: Bool
+        let groups: [Line]
+        let hasGroups: Bool
+        let transfers: [Transfer]
+        let hasTransfers: Bool
+    }
+
+    /// "Where you stand": the account's position across its groups (issue 19).
+    func mePage(_ request: Request) async throws -> Response {
+        let summary = try await api.summaryUseCases.summary(caller: try caller())
+        func money(_ minor: Int64, _ currency: String) -> String {
+            ((try? APIHandler.amount(abs(minor), currency)).map { WebFormat.money($0, currency) }) ?? "\(minor) \(currency)"
+        }
+        func said(_ net: Int64, _ currency: String, owesMe: String, iOwe: String) -> String {
+            net > 0 ? "\(owesMe) \(money(net, currency))" : "\(iOwe) \(money(net, currency))"
+        }
+        let people = summary.people.map {
+            MeBody.Line(
+                id: $0.userID?.text ?? "", name: $0.name, text: said($0.net, $0.currency, owesMe: "owes you", iOwe: "you owe"),
+                owed: $0.net > 0, groups: $0.groupIDs.count, several: $0.groupIDs.count > 1)
+        }
+        let groups = summary.groups.map {
+            MeBody.Line(
+                id: $0.groupID.text, name: $0.groupName,
+                text: said($0.net, $0.currency, owesMe: "you are owed", iOwe: "you owe"), owed: $0.net > 0, groups: 1,
+                several: false)
+        }
+        let transfers = summary.transfers.map {
+            MeBody.Transfer(
+                text: "\($0.fromName) paid \($0.toName) \(money($0.amount, $0.currency))", date: $0.date, group: $0.groupName)
+        }
+        let body = MeBody(
+            totals: summary.totals.map { .init(currency: $0.currency, owed: money($0.owed, $0.currency), owe: money($0.owe, $0.currency)) },
+            people: people, hasPeople: !people.isEmpty, groups: groups, hasGroups: !groups.isEmpty, transfers: transfers,
+            hasTransfers: !transfers.isEmpty)
+        return try await render("me", title: "Where you stand", body: body)
+    }
+}

@@ -56,6 +56,7 @@ extension WebApp {
         pages.get("/notifications") { request, _ in try await self.notificationsPage(request) }
         pages.post("/notifications/read") { request, _ in try await self.markNotificationsRead(request) }
         pages.get("/groups") { request, _ in try await self.groupsPage(request) }
+        pages.get("/me") { request, _ in try await self.mePage(request) }
         pages.post("/groups") { request, _ in try await self.createGroup(request) }
         pages.get("/join/:code") { request, context in try await self.joinPage(request, context: context) }
         pages.post("/join/:code") { request, context in try await self.join(request, context: context) }

@@ -1,0 +1,112 @@
+import Foundation
+import SQLKit
+
+/// One account's position across its groups (issue 19, the seed's wallet), read from the ledger
+/// tables — each group's balances and its pairwise debts — never by going through expenses.
+public struct AccountPosition: Sendable, Equatable {
+    public struct GroupNet: Sendable, Equatable {
+        public var groupID: UUID
+        public var groupName: String
+        public var currency: String
+        /// Above zero: the group owes me.
+        public var net: Int64
+    }
+
+    /// What I owe another member (below zero) or they owe me (above zero) in one group.
+    public struct PairNet: Sendable, Equatable {
+        public var groupID: UUID
+        public var memberID: UUID
+        public var memberName: String
+        public var userID: UUID?
+        public var currency: String
+        public var net: Int64
+    }
+
+    public struct Transfer: Sendable, Equatable {
+        public var groupID: UUID
+        public var groupName: String
+        public var fromName: String
+        public var toName: String
+        /// Whether I sent it (else I received it).
+        public var sent: Bool
+        public var amount: Int64
+        public var currency: String
+        public var date: String
+        public var createdAt: Int64
+    }
+
+    public var groups: [GroupNet]
+    public var pairs: [PairNet]
+    public var transfers: [Transfer]
+}
+
+public struct SummaryStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Three indexed reads: my nets per group, my pairwise debts, my latest transfers.
+    public func position(userID: UUID, transfers limit: Int = 20) async throws -> AccountPosition {
+        try await database.read { sql in
+            let user = userID.text
+            let groups = try await sql.raw(
+                """
+                SELECT b.group_id, g.name, b.currency, b.net
+                FROM members m
+                JOIN balances b ON b.group_id = m.group_id AND b.member_id = m.id
+                JOIN groups g ON g.id = m.group_id
+                WHERE m.user_id = \(bind: user) AND m.is_active = \(bind: true) AND b.net <> 0
+                ORDER BY g.name, g.id, b.currency
+                """
+            ).all().map { row in
+                AccountPosition.GroupNet(
+                    groupID: try row.decodeUUID("group_id"), groupName: try row.decode(column: "name", as: String.self),
+                    currency: try row.decode(column: "currency", as: String.self),
+                    net: try row.decode(column: "net", as: Int64.self))
+            }
+            // `owed` is what the lower member id owes the higher: from my side, minus it when I
+            // am the lower, plus it when I am the higher.
+            let pairs = try await sql.raw(
+                """
+                SELECT p.group_id, p.currency, o.id AS other_id, o.name AS other_name, o.user_id AS other_user,
+                       CASE WHEN p.lower_member_id = m.id THEN -p.owed ELSE p.owed END AS net
+                FROM members m
+                JOIN pair_debts p ON p.group_id = m.group_id AND (p.lower_member_id = m.id OR p.higher_member_id = m.id)
+                JOIN members o ON o.id = CASE WHEN p.lower_member_id = m.id THEN p.higher_member_id ELSE p.lower_member_id END
+                WHERE m.user_id = \(bind: user) AND m.is_active = \(bind: true) AND p.owed <> 0
+                """
+            ).all().map { row in
+                AccountPosition.PairNet(
+                    groupID: try row.decodeUUID("group_id"), memberID: try row.decodeUUID("other_id"),
+                    memberName: try row.decode(column: "other_name", as: String.self),
+                    userID: try row.decode(column: "other_user", as: String?.self).flatMap(UUID.init(uuidString:)),
+                    currency: try row.decode(column: "currency", as: String.self),
+                    net: try row.decode(column: "net", as: Int64.self))
+            }
+            let transfers = try await sql.raw(
+                """
+                SELECT s.group_id, g.name AS group_name, f.name AS from_name, t.name AS to_name,
+                       s.from_member_id = m.id AS sent, s.amount, s.currency, s.settled_on, s.created_at
+                FROM members m
+                JOIN settlements s ON s.group_id = m.group_id AND (s.from_member_id = m.id OR s.to_member_id = m.id)
+                JOIN groups g ON g.id = s.group_id
+                JOIN members f ON f.id = s.from_member_id
+                JOIN members t ON t.id = s.to_member_id
+                WHERE m.user_id = \(bind: user) AND m.is_active = \(bind: true) AND s.is_deleted = \(bind: false)
+                ORDER BY s.created_at DESC, s.id DESC LIMIT \(bind: limit)
+                """
+            ).all().map { row in
+                AccountPosition.Transfer(
+                    groupID: try row.decodeUUID("group_id"), groupName: try row.decode(column: "group_name", as: String.self),
+                    fromName: try row.decode(column: "from_name", as: String.self),
+                    toName: try row.decode(column: "to_name", as: String.self),
+                    sent: try row.decode(column: "sent", as: Bool.self),
+                    amount: try row.decode(column: "amount", as: Int64.self),
+                    currency: try row.decode(column: "currency", as: String.self),
+                    date: try row.decode(column: "settled_on", as: String.self),
+                    createdAt: try row.decode(column: "created_at", as: Int64.self))
+            }
+            return AccountPosition(groups: groups, pairs: pairs, transfers: transfers)
+        }
+    }
+}

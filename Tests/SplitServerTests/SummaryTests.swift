@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// `GET /api/me/summary` (issue 19): my position across groups, from the ledgers.
+@Suite("My position across groups")
+struct SummaryTests {
+    @Test("two groups with Ben in both: totals per currency, each group, Ben once across them, transfers", arguments: TestDatabases.all)
+    func acrossGroups(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            // Japan: Aki paid 30,000 for Aki, Ben, Cho; Cho paid Aki back 5,000.
+            _ = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Hotel", "30000", "JPY", paidBy: [("Aki", "30000")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#))
+            _ = try await api.call(
+                .post, "/api/groups/\(trip.groupID)/settlements", token: aki,
+                json: #"{"fromMemberId":"\#(trip.members["Cho"]!)","toMemberId":"\#(trip.members["Aki"]!)","amount":"5000","currency":"JPY"}"#)
+            // A second group with Ben: Ben paid 2,000 for Aki alone.
+            let other = try await api.call(.post, "/api/groups", token: aki, json: #"{"name":"Osaka","homeCurrency":"JPY"}"#)
+            let osaka = try #require(other.string("group", "id"))
+            let code = try #require(other.string("group", "inviteCode"))
+            let joined = try await api.call(.post, "/api/groups/join", token: trip.tokens["Ben"], json: #"{"inviteCode":"\#(code)"}"#)
+            let benOsaka = try #require(joined.string("member", "id"))
+            let akiOsaka = try #require(other.string("group", "myMemberId"))
+            _ = try await api.call(
+                .post, "/api/expenses", token: trip.tokens["Ben"],
+                json: #"""
+                    {"groupId":"\#(osaka)","description":"Takoyaki","amount":"2000","currency":"JPY","expenseDate":"2026-11-21",
+                     "paidByMemberId":"\#(benOsaka)","split":{"mode":"equal","memberIds":["\#(akiOsaka)"]}}
+                    """#)
+
+            // act
+            let summary = try await api.call(.get, "/api/me/summary", token: aki)
+
+            // validate: Japan +15,000 (20,000 owed − 5,000 received), Osaka −2,000
+            #expect(summary.status == .ok, "\(summary.text)")
+            let totals = summary.list("totals")
+            #expect(totals.count == 1 && totals[0].string("owed") == "15000" && totals[0].string("owe") == "2000"
+                && totals[0].string("net") == "13000", "\(summary.text)")
+            let groups = Dictionary(uniqueKeysWithValues: summary.list("groups").map { ($0.string("groupName") ?? "", $0.string("net") ?? "") })
+            #expect(groups == ["Japan": "15000", "Osaka": "-2000"])
+            // Ben: owes Aki 10,000 in Japan, is owed 2,000 in Osaka → one entry, 8,000, two groups.
+            let ben = summary.list("people").first { $0.string("name") == "Ben" }
+            #expect(ben?.string("net") == "8000" && ben?.strings("groupIds").count == 2, "\(summary.text)")
+            let cho = summary.list("people").first { $0.string("name") == "Cho" }
+            #expect(cho?.string("net") == "5000", "\(summary.text)")
+            #expect(summary.list("transfers").first?.string("fromName") == "Cho")
+            #expect(summary.list("transfers").first?.bool("sent") == false)
+            #expect(try await api.call(.get, "/api/me/summary").status == .unauthorized)
+            let stranger = try await api.register("Zed").token
+            let empty = try await api.call(.get, "/api/me/summary", token: stranger)
+            #expect(empty.list("totals").isEmpty && empty.list("groups").isEmpty && empty.list("people").isEmpty)
+        }
+    }
+}

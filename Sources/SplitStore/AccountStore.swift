@@ -184,6 +184,14 @@ public struct AccountStore: Sendable {
             try await sql.raw("DELETE FROM member_claims WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw("DELETE FROM notifications WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw("DELETE FROM notification_settings WHERE user_id = \(bind: userID.text)").run()
+            try await sql.raw("DELETE FROM pay_details WHERE user_id = \(bind: userID.text)").run()
+            // Requests the account asked for stop working with it.
+            try await sql.raw(
+                """
+                UPDATE payment_requests SET status = 'cancelled', updated_at = \(bind: now)
+                WHERE created_by_user_id = \(bind: userID.text) AND status IN ('open', 'locked')
+                """
+            ).run()
             // Nothing of the address stays: its links, its unsubscribe key, its mail jobs (their
             // payloads name it), sent or waiting.
             try await WebhookStore.disableCreated(by: userID, groupID: nil, now: now, sql)

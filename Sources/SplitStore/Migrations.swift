@@ -752,6 +752,20 @@ public enum Migrations {
                 "CREATE INDEX payment_requests_by_group ON payment_requests (group_id, created_at)",
             ]
         ),
+        Migration(
+            // How each account likes to be paid (issue 19): IBAN, UPI, PayPal.me … as the
+            // application's own JSON; shown to the members of the account's groups only.
+            id: "0024_pay_details",
+            statements: [
+                """
+                CREATE TABLE pay_details (
+                    user_id TEXT PRIMARY KEY REFERENCES users (id),
+                    methods TEXT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -481,6 +481,18 @@ def run(base):
         # A payment request (issue 19): Ben, who is owed, asks Aki for what the plan says; someone
         # not logged in sees who asks how much and is sent to log in; Aki opens the link, holds
         # the request and confirms; Ben's page says "Paid" without a reload.
+        ben.get(f"{base}/account")
+        Select(ben.find_element(By.ID, "pay_kind_0")).select_by_value("iban")
+        fill(ben, "pay_value_0", "DE89 3704 0044 0532 0130 01")
+        click(ben, ben.find_element(By.ID, "save-pay-details"))
+        check(ben.find_elements(By.ID, "pay-error"), "a wrong IBAN is refused on the account page")
+        shoot(ben, "pay-details-refused")
+        Select(ben.find_element(By.ID, "pay_kind_0")).select_by_value("iban")
+        fill(ben, "pay_value_0", "DE89 3704 0044 0532 0130 00")
+        click(ben, ben.find_element(By.ID, "save-pay-details"))
+        check("Saved" in main_text(ben) and ben.find_element(By.ID, "pay_value_0").get_attribute("value") == "DE89370400440532013000",
+              f"Ben's IBAN is saved: {main_text(ben)[:200]}")
+        shoot(ben, "pay-details")
         ben.get(f"{base}/groups/{group}/balances")
         asks = [b for b in ben.find_elements(By.CSS_SELECTOR, "button.ask") if "Aki" in b.text]
         check(asks, f"Ben is offered to ask Aki for what the plan says: {main_text(ben)[:400]}")
@@ -503,6 +515,8 @@ def run(base):
         check("Ben asks for" in main_text(aki), f"Aki sees the request: {main_text(aki)[:300]}")
         click(aki, aki.find_element(By.ID, "pay-lock"))
         check(aki.find_elements(By.ID, "pay-confirm"), f"held, then confirmed: {main_text(aki)[:300]}")
+        check("Bank transfer (SEPA)" in aki.find_element(By.ID, "pay-to").text and "DE89 3704" in aki.find_element(By.ID, "pay-to").text,
+              "while holding it, Aki sees how Ben likes to be paid")
         shoot(aki, "pay-holding")
         click(aki, aki.find_element(By.ID, "pay-confirm"))
         check("Paid" in main_text(aki), f"paid: {main_text(aki)[:300]}")

@@ -66,9 +66,9 @@ extension APIHandler {
                     body: .json(
                         .init(
                             currency: plan.currency.code,
-                            transfers: plan.transfers.map {
-                                Components.Schemas.PlannedTransfer($0, currency: plan.currency)
-                            }, rates: plan.rates.map(Components.Schemas.Rate.init),
+                            transfers: try await withPayOptions(
+                                plan.transfers, currency: plan.currency, groupID: try Self.id(input.path.groupId, "group")),
+                            rates: plan.rates.map(Components.Schemas.Rate.init),
                             homeChargedExpenses: plan.chargedCount))))
         }
         let (currency, transfers) = try await ledgerUseCases.plan(
@@ -78,7 +78,28 @@ extension APIHandler {
                 body: .json(
                     .init(
                         currency: currency.code,
-                        transfers: transfers.map { Components.Schemas.PlannedTransfer($0, currency: currency) }))))
+                        transfers: try await withPayOptions(
+                            transfers, currency: currency, groupID: try Self.id(input.path.groupId, "group"))))))
+    }
+
+    /// The plan's transfers with how each receiver likes to be paid (issue 19), for the members
+    /// who asked (the plan is theirs only).
+    func withPayOptions(_ transfers: [PlannedTransfer], currency: Currency, groupID: UUID) async throws
+        -> [Components.Schemas.PlannedTransfer]
+    {
+        var methods: [UUID: [PayMethod]] = [:]
+        var result: [Components.Schemas.PlannedTransfer] = []
+        for transfer in transfers {
+            var wire = Components.Schemas.PlannedTransfer(transfer, currency: currency)
+            if methods[transfer.to.uuid] == nil {
+                methods[transfer.to.uuid] = try await payDetailsUseCases.methods(ofMember: transfer.to.uuid, in: groupID)
+            }
+            let options = PayDetails.options(
+                methods[transfer.to.uuid] ?? [], amount: transfer.amount, currency: currency, reference: "Settle up")
+            wire.payTo = options.isEmpty ? nil : options.map(Components.Schemas.PayOption.init)
+            result.append(wire)
+        }
+        return result
     }
 
     func getPairwiseDebts(_ input: Operations.GetPairwiseDebts.Input) async throws -> Operations.GetPairwiseDebts.Output
@@ -215,5 +236,11 @@ extension Components.Schemas.Category {
         self.init(
             id: category.id.text, name: category.name, icon: category.icon, color: category.color,
             isDefault: category.isDefault, position: Int(category.position), version: category.version)
+    }
+}
+
+extension Components.Schemas.PayOption {
+    init(_ option: PayOption) {
+        self.init(kind: option.kind, label: option.label, detail: option.detail, link: option.link, qrPayload: option.qrPayload)
     }
 }

@@ -17,7 +17,7 @@ extension APIHandler {
                 amount: body.amount, currency: body.currency, toMemberId: body.toMemberId,
                 expiresInSeconds: body.expiresInSeconds, note: body.note),
             groupID: try Self.id(input.path.groupId, "group"), caller: caller, origin: try request.origin)
-        return .created(.init(body: .json(.init(paymentRequest: try wire(view, qr: true)))))
+        return .created(.init(body: .json(.init(paymentRequest: try await wire(view, qr: true)))))
     }
 
     func listPaymentRequests(_ input: Operations.ListPaymentRequests.Input) async throws
@@ -25,7 +25,7 @@ extension APIHandler {
     {
         let caller = try await authenticate()
         let views = try await paymentRequestUseCases.list(groupID: try Self.id(input.path.groupId, "group"), caller: caller)
-        return .ok(.init(body: .json(.init(paymentRequests: try views.map { try wire($0, qr: false) }))))
+        return .ok(.init(body: .json(.init(paymentRequests: try await views.asyncMap { try await wire($0, qr: false) }))))
     }
 
     func cancelPaymentRequest(_ input: Operations.CancelPaymentRequest.Input) async throws
@@ -34,7 +34,7 @@ extension APIHandler {
         let caller = try await authenticate()
         let view = try await paymentRequestUseCases.cancel(
             try Self.id(input.path.requestId, "payment request"), caller: caller, origin: try request.origin)
-        return .ok(.init(body: .json(.init(paymentRequest: try wire(view, qr: false)))))
+        return .ok(.init(body: .json(.init(paymentRequest: try await wire(view, qr: false)))))
     }
 
     func resolvePaymentCode(_ input: Operations.ResolvePaymentCode.Input) async throws
@@ -60,7 +60,7 @@ extension APIHandler {
     {
         let caller = try await authenticate()
         let view = try await paymentRequestUseCases.lock(input.path.code, caller: caller, origin: try request.origin)
-        return .ok(.init(body: .json(.init(paymentRequest: try wire(view, qr: false)))))
+        return .ok(.init(body: .json(.init(paymentRequest: try await wire(view, qr: false)))))
     }
 
     func payPaymentRequest(_ input: Operations.PayPaymentRequest.Input) async throws
@@ -75,9 +75,23 @@ extension APIHandler {
             render: { view in
                 StoredResponse(
                     status: 201,
-                    body: try WireJSON.encode(Components.Schemas.PaymentRequestResponse(paymentRequest: try wire(view, qr: false))))
+                    body: try WireJSON.encode(Components.Schemas.PaymentRequestResponse(paymentRequest: try baseWire(view, qr: false))))
             })
         return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.PaymentRequestResponse.self))))
+    }
+
+    func getPayDetails(_ input: Operations.GetPayDetails.Input) async throws -> Operations.GetPayDetails.Output {
+        let methods = try await payDetailsUseCases.mine(caller: try await authenticate())
+        return .ok(.init(body: .json(.init(methods: methods.map(Components.Schemas.PayMethod.init)))))
+    }
+
+    func putPayDetails(_ input: Operations.PutPayDetails.Input) async throws -> Operations.PutPayDetails.Output {
+        let caller = try await authenticate()
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let methods = try await payDetailsUseCases.save(
+            body.methods.map { EnteredPayMethod(kind: $0.kind.rawValue, value: $0.value, bic: $0.bic, name: $0.name) },
+            caller: caller)
+        return .ok(.init(body: .json(.init(methods: methods.map(Components.Schemas.PayMethod.init)))))
     }
 
     func getMySummary(_ input: Operations.GetMySummary.Input) async throws -> Operations.GetMySummary.Output {
@@ -110,8 +124,20 @@ extension APIHandler {
                         }))))
     }
 
-    /// The wire form, with the link (and the QR of it, on a create).
-    func wire(_ view: PaymentRequestView, qr: Bool) throws -> Components.Schemas.PaymentRequest {
+    /// The wire form, with the link (and the QR of it, on a create) and how the payee likes to be
+    /// paid (every answer carrying it goes to members of the group only).
+    func wire(_ view: PaymentRequestView, qr: Bool) async throws -> Components.Schemas.PaymentRequest {
+        var wire = try baseWire(view, qr: qr)
+        let options = PayDetails.options(
+            try await payDetailsUseCases.methods(ofMember: view.request.payeeMemberID, in: view.request.groupID),
+            amount: view.request.amount, currency: try? Currency(code: view.request.currency),
+            reference: "Payment request \(PaymentCodeText.display(view.request.code))")
+        wire.payTo = options.isEmpty ? nil : options.map(Components.Schemas.PayOption.init)
+        return wire
+    }
+
+    /// The wire form without the payee's pay details (a paid request's stored answer).
+    func baseWire(_ view: PaymentRequestView, qr: Bool) throws -> Components.Schemas.PaymentRequest {
         let request = view.request
         let link = PaymentLink.url(code: request.code, publicURL: configuration.publicURL)
         return .init(
@@ -171,5 +197,27 @@ enum QRCode {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
         return String(data: data, encoding: .utf8)
+    }
+}
+
+extension Components.Schemas.PayMethod {
+    init(_ method: PayMethod) {
+        switch method {
+        case .iban(let iban, let bic, let name): self.init(kind: .iban, value: iban, bic: bic, name: name)
+        case .upi(let id, let name): self.init(kind: .upi, value: id, name: name)
+        case .paypal(let handle): self.init(kind: .paypal, value: handle)
+        case .revolut(let handle): self.init(kind: .revolut, value: handle)
+        case .duitnow(let id): self.init(kind: .duitnow, value: id)
+        case .paynow(let id): self.init(kind: .paynow, value: id)
+        case .text(let text): self.init(kind: .text, value: text)
+        }
+    }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async throws -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
     }
 }

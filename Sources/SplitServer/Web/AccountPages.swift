@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SplitAPI
 import SplitApp
 import SplitStore
 
@@ -22,6 +23,59 @@ extension WebApp {
         let mail: MailSection
         let notice: String?
         let errors: [String: String]
+        /// How I like to be paid: my ways, then an empty row to add one.
+        let payRows: [PayRow]
+    }
+
+    struct PayRow: Sendable {
+        struct Kind: Sendable {
+            let value: String
+            let label: String
+            let selected: Bool
+        }
+        let index: Int
+        let number: Int
+        let kinds: [Kind]
+        let value: String
+        let bic: String
+        let name: String
+    }
+
+    static let payKinds: [(String, String)] = [
+        ("", "—"), ("iban", "Bank account (IBAN)"), ("upi", "UPI"), ("paypal", "PayPal.me"), ("revolut", "Revolut"),
+        ("duitnow", "DuitNow"), ("paynow", "PayNow"), ("text", "Other (in words)"),
+    ]
+
+    static func payRows(_ methods: [Components.Schemas.PayMethod]) -> [PayRow] {
+        (methods + [Components.Schemas.PayMethod(kind: .text, value: "")]).prefix(PayDetails.maximumMethods).enumerated().map {
+            index, method in
+            let empty = method.value.isEmpty
+            return PayRow(
+                index: index, number: index + 1,
+                kinds: payKinds.map { .init(value: $0.0, label: $0.1, selected: empty ? $0.0.isEmpty : $0.0 == method.kind.rawValue) },
+                value: method.value, bic: method.bic ?? "", name: method.name ?? "")
+        }
+    }
+
+    /// Saves the account's pay details from its rows (a row without a kind or a value is left out).
+    func savePayDetails(_ request: Request) async throws -> Response {
+        let form = try WebRequest.get().form
+        var entered: [EnteredPayMethod] = []
+        for index in 0..<PayDetails.maximumMethods {
+            guard let kind = form["pay_kind_\(index)"], !kind.isEmpty,
+                let value = form["pay_value_\(index)"], !value.trimmingCharacters(in: .whitespaces).isEmpty
+            else { continue }
+            entered.append(
+                EnteredPayMethod(kind: kind, value: value, bic: form["pay_bic_\(index)"], name: form["pay_name_\(index)"]))
+        }
+        do {
+            _ = try await api.payDetailsUseCases.save(entered, caller: try caller())
+            return Self.redirect("/account?done=pay")
+        } catch {
+            let errors = try Self.formErrors(error, shown: Set((0..<PayDetails.maximumMethods).map { "methods[\($0)]" }))
+            return try await renderAccount(
+                notice: nil, errors: ["pay": errors.values.first ?? "Check the ways to be paid."], status: Self.status(of: error))
+        }
     }
 
     /// The account's notification mail: its address, verified or not, and what it gets.
@@ -47,6 +101,7 @@ extension WebApp {
             case "others": "Every other session is signed out; this one goes on."
             case "email": "Mail settings saved."
             case "verification": "A verification link is on its way; it works for 48 hours."
+            case "pay": "Saved: the members of your groups see it when they pay you."
             default: nil
             }
         return try await renderAccount(notice: notice, errors: [:])
@@ -140,7 +195,8 @@ extension WebApp {
                 )
             },
             hasOthers: sessions.contains { $0.id != caller.session.id }, mail: Self.mailSection(mail), notice: notice,
-            errors: errors)
+            errors: errors,
+            payRows: Self.payRows(try await api.payDetailsUseCases.mine(caller: caller).map(Components.Schemas.PayMethod.init)))
         return try await render("account", title: "Your account", body: body, errors: errors, status: status)
     }
 

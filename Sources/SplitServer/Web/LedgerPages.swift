@@ -41,6 +41,8 @@ extension WebApp {
             let clientID: String
             /// I am the one to be paid: "Ask … for …" makes a payment request.
             let canAsk: Bool
+            /// I am the one to pay: how the receiver likes to be paid.
+            var payTo: [PayOptionView] = []
         }
         struct Recorded: Sendable {
             let id: String
@@ -111,6 +113,20 @@ extension WebApp {
                         && scope.members.contains { $0.id == transfer.fromMemberId && $0.active })
             }
         }
+        /// My transfers to pay, each with how its receiver likes to be paid.
+        func withPayOptions(_ list: [BalancesBody.Transfer]) async throws -> [BalancesBody.Transfer] {
+            var result: [BalancesBody.Transfer] = []
+            for var transfer in list {
+                if transfer.fromID == myID, let to = UUID(uuidString: transfer.toID),
+                    let minor = try? MoneyInput.amount(transfer.amount, Currency(code: transfer.currency), field: "amount")
+                {
+                    transfer.payTo = try await payOptions(
+                        of: to, in: groupUUID, amount: minor, currency: transfer.currency, reference: "Settle up")
+                }
+                result.append(transfer)
+            }
+            return result
+        }
         let used = Set(balances.balances.map(\.currency) + settlements.map(\.currency)).sorted()
         // Several currencies and a rate for each: settling everything in the home currency comes
         // first (issue 15: fewer transfers); each currency's own plan stays below as an option.
@@ -125,7 +141,8 @@ extension WebApp {
                 : "\(plan.chargedCount == 1 ? "one expense" : "\(plan.chargedCount) expenses") at what was charged in \(home)"
             currencies.append(
                 .init(
-                    code: "home", lines: lines(balances.home ?? []), transfers: transfers(plan.transfers, plan.currency),
+                    code: "home", lines: lines(balances.home ?? []),
+                    transfers: try await withPayOptions(transfers(plan.transfers, plan.currency)),
                     settled: plan.transfers.isEmpty, title: "Everything in \(home)", planOf: "everything in \(home)",
                     note: "Converted with " + ([charged].compactMap { $0 } + rates).joined(separator: "; ") + ".",
                     settledText: "Everyone is settled up."))
@@ -136,7 +153,7 @@ extension WebApp {
                 groupID: groupUUID, currency: code, caller: try caller())
             currencies.append(
                 .init(
-                    code: code, lines: lines(rows), transfers: transfers(planned, planCurrency),
+                    code: code, lines: lines(rows), transfers: try await withPayOptions(transfers(planned, planCurrency)),
                     settled: planned.isEmpty, title: code, planOf: code,
                     settledText: "Everyone is settled up in \(code)."))
         }

@@ -12,6 +12,25 @@ import SplitStore
 extension WebApp {
     var paymentRequests: PaymentRequestUseCases { api.paymentRequestUseCases }
 
+    /// One way to pay, as a page shows it: words, a link, and a QR code where there is a payload.
+    struct PayOptionView: Sendable {
+        let label: String
+        let detail: String
+        let link: String?
+        let qrSvg: String?
+    }
+
+    /// How `memberID` likes to be paid `amount`, for a member of their group.
+    func payOptions(of memberID: UUID, in groupID: UUID, amount: Int64, currency: String, reference: String) async throws
+        -> [PayOptionView]
+    {
+        let methods = try await api.payDetailsUseCases.methods(ofMember: memberID, in: groupID)
+        return PayDetails.options(methods, amount: amount, currency: try? Currency(code: currency), reference: reference).map {
+            PayOptionView(
+                label: $0.label, detail: $0.detail, link: $0.link, qrSvg: $0.qrPayload.flatMap(QRCode.svg).map(Self.inlineSVG))
+        }
+    }
+
     struct RequestBody: Sendable {
         let groupID: String
         let id: String
@@ -50,7 +69,7 @@ extension WebApp {
         guard let view = views.first(where: { $0.request.id.text == id.lowercased() }) else {
             throw AppError.notFound("payment request")
         }
-        let wire = try api.wire(view, qr: view.state == "open" || view.state == "locked")
+        let wire = try api.baseWire(view, qr: false)
         let link = wire.link.hasPrefix("/") ? Self.origin(of: request) + wire.link : wire.link
         let body = RequestBody(
             groupID: groupID, id: id, code: wire.code, link: link,
@@ -114,6 +133,8 @@ extension WebApp {
         let registerLink: String
         let holding: Bool
         let holdUntil: String
+        /// How the payee likes to be paid, once the caller holds the request.
+        let payTo: [PayOptionView]
         let paid: Bool
         let key: String
         let message: String?
@@ -127,8 +148,11 @@ extension WebApp {
     func lockPayCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         let code = try context.parameters.require("code")
         do {
-            _ = try await paymentRequests.lock(code, caller: try caller(), origin: try origin())
-            return try await renderPay(code, holding: true, message: nil)
+            let held = try await paymentRequests.lock(code, caller: try caller(), origin: try origin())
+            let options = try await payOptions(
+                of: held.request.payeeMemberID, in: held.request.groupID, amount: held.request.amount,
+                currency: held.request.currency, reference: "Payment request \(PaymentCodeText.display(held.request.code))")
+            return try await renderPay(code, holding: true, message: nil, payTo: options)
         } catch let refusal as AppError {
             return try await renderPay(code, holding: false, message: APIError(refusal).message, status: APIError(refusal).status)
         }
@@ -151,7 +175,7 @@ extension WebApp {
     }
 
     private func renderPay(
-        _ code: String, holding: Bool, message: String?, status: HTTPResponse.Status? = nil
+        _ code: String, holding: Bool, message: String?, status: HTTPResponse.Status? = nil, payTo: [PayOptionView] = []
     ) async throws -> Response {
         var caller: Caller?
         if case .signedIn(let signedIn)? = RequestInfo.current?.caller { caller = signedIn }
@@ -167,7 +191,7 @@ extension WebApp {
                 signedIn: caller != nil, loginLink: "/login?next=\(next)", registerLink: "/register?next=\(next)",
                 holding: holding && resolved.state == "locked",
                 holdUntil: resolved.lockedUntil.map { WebFormat.dateTime(APIHandler.date($0), in: zone) } ?? "",
-                paid: resolved.state == "paid", key: UUID().uuidString, message: message)
+                payTo: payTo, paid: resolved.state == "paid", key: UUID().uuidString, message: message)
             return try await render(
                 "pay", title: "Pay \(resolved.payeeName)", body: body, signedIn: caller != nil, status: status)
         } catch let refusal as AppError {
@@ -176,7 +200,7 @@ extension WebApp {
             else { throw refusal }
             let body = PayBody(
                 code: code, found: false, payee: "", amount: "", groupName: "", until: "", state: "", signedIn: caller != nil,
-                loginLink: "", registerLink: "", holding: false, holdUntil: "", paid: false, key: "",
+                loginLink: "", registerLink: "", holding: false, holdUntil: "", payTo: [], paid: false, key: "",
                 message: error.status == .tooManyRequests
                     ? error.message : "No request has this code: it may have expired or been cancelled. Ask for a new one.")
             return try await render("pay", title: "Pay", body: body, signedIn: caller != nil, status: error.status)

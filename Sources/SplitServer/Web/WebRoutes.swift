@@ -52,6 +52,7 @@ extension WebApp {
             try await self.unsubscribe(request, context: context)
         }
         pages.post("/account/email") { request, _ in try await self.updateMailSettings(request) }
+        pages.post("/account/pay-details") { request, _ in try await self.savePayDetails(request) }
         pages.post("/account/email/verification") { request, _ in try await self.requestVerification(request) }
         pages.get("/notifications") { request, _ in try await self.notificationsPage(request) }
         pages.post("/notifications/read") { request, _ in try await self.markNotificationsRead(request) }

@@ -129,6 +129,23 @@ struct PaymentRequestTests {
         }
     }
 
+    @Test("a payee removed from the group asks nobody; a payer who left cannot pay", arguments: [Database.Backend.sqlite])
+    func membership(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let byCho = try await Self.create(api, trip, by: "Cho", #"{"amount":"900","currency":"JPY"}"#)
+            let choCode = try #require(byCho.string("paymentRequest", "code"))
+            let byAki = try await Self.create(api, trip, #"{"amount":"800","currency":"JPY"}"#)
+            let akiCode = try #require(byAki.string("paymentRequest", "code"))
+            #expect(try await api.call(.delete, "/api/groups/\(trip.groupID)/members/\(trip.members["Cho"]!)", token: trip.tokens["Aki"]).status == .ok)
+            #expect(try await api.call(.get, "/api/pay/\(choCode)").status == .notFound)
+            #expect(try await api.call(.post, "/api/pay/\(choCode)/lock", token: trip.tokens["Ben"]).status == .notFound)
+            // Cho is out of the group: Aki's code is not his to pay.
+            #expect(try await api.call(.post, "/api/pay/\(akiCode)/lock", token: trip.tokens["Cho"]).status == .notFound)
+            #expect(try await api.call(.post, "/api/pay/\(akiCode)/lock", token: trip.tokens["Ben"]).status == .ok)
+        }
+    }
+
     @Test("20 payers lock at once: exactly one holds it; 50 pays with one key and 50 with others: one transfer", arguments: TestDatabases.all)
     func concurrency(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -1,4 +1,5 @@
 import Foundation
+import SplitClient
 import Testing
 
 /// `splitter request` against the real server (issue 19).
@@ -34,6 +35,39 @@ struct RequestCommandTests {
             #expect(gone.status != 0, "\(gone.output)")
             let bad = try await trip.run("request", "create", "Japan", "10.5", "JPY")
             #expect(bad.status != 0 && bad.error.contains("amount"), "\(bad.error)")
+        }
+    }
+}
+
+/// The SDK's payment requests against the real server (issue 19).
+@Suite("SDK payment requests")
+struct PaymentRequestSDKTests {
+    @Test("ask, resolve the Bluetooth payload's code without a login, hold, pay once; a retry with the key is the same")
+    func askAndPay() async throws {
+        try await CLITrip.with { trip in
+            let (aki, ben, group) = try await LiveEventsTests.akiAndBen(trip)
+            let benMember = try #require(try await aki.members(groupID: group.id).first { $0.name == "Ben" })
+
+            // act
+            let asked = try await aki.createPaymentRequest(
+                groupID: group.id, amount: "1080", currency: "JPY", toMemberID: benMember.id, expiresIn: 600, note: "Ramen")
+            let heard = String(decoding: asked.bluetoothPayload, as: UTF8.self)
+            let anonymous = SplitterClient(
+                serverURL: try #require(URL(string: trip.url)), tokens: InMemoryTokenStore())
+            let resolved = try await anonymous.resolvePaymentCode(heard)
+            let held = try await ben.lockPaymentRequest(code: heard)
+            let paid = try await ben.payPaymentRequest(code: heard, idempotencyKey: "one")
+            let again = try await ben.payPaymentRequest(code: heard, idempotencyKey: "one")
+
+            // validate
+            #expect(asked.bluetoothPayload.count == 10 && asked.state == "open" && asked.payerName == "Ben")
+            #expect(resolved.payeeName == "Aki" && resolved.amount == "1080" && resolved.state == "open")
+            #expect(held.state == "locked" && held.lockedUntil != nil)
+            #expect(paid.state == "paid" && paid.settlementId != nil && again == paid)
+            await #expect(throws: SplitterError.self) { try await ben.payPaymentRequest(code: heard, idempotencyKey: "two") }
+            #expect(try await aki.paymentRequests(groupID: group.id).first?.state == "paid")
+            let summary = try await ben.mySummary()
+            #expect(summary.transfers.first?.sent == true && summary.transfers.first?.amount == "1080")
         }
     }
 }

@@ -196,7 +196,10 @@ public struct PaymentRequestUseCases: Sendable {
             let state = request.state(at: now())
             guard ["open", "locked", "paid"].contains(state),
                 let group = try await groups.group(id: request.groupID),
-                let payee = try await groups.members(groupID: group.id).first(where: { $0.id == request.payeeMemberID })
+                // A payee removed from the group asks nobody any more.
+                let payee = try await groups.members(groupID: group.id).first(where: {
+                    $0.id == request.payeeMemberID && $0.isActive
+                })
             else { return nil }
             return ResolvedPaymentRequest(
                 code: PaymentCodeText.display(request.code), payeeName: payee.name, amount: request.amount,
@@ -283,6 +286,8 @@ public struct PaymentRequestUseCases: Sendable {
         // A stranger to the group learns nothing more than resolving the code showed.
         let (group, me) = try await access.check(
             request.groupID, caller, for: .recordSettlement(isParty: true), asUnknown: "payment request")
+        guard try await groups.members(groupID: group.id).contains(where: { $0.id == request.payeeMemberID && $0.isActive })
+        else { throw AppError.notFound("payment request") }
         guard request.payeeMemberID != me.id else {
             throw AppError.conflict(code: "own_request", field: nil, message: "This is your own request.")
         }

@@ -45,11 +45,13 @@ public struct SummaryStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    /// Three indexed reads: my nets per group, my pairwise debts, my latest transfers.
+    /// Three indexed reads, at once (each on its own connection; a write between them moves at
+    /// most what one of the three lists says): my nets per group, my pairwise debts, my latest
+    /// transfers.
     public func position(userID: UUID, transfers limit: Int = 20) async throws -> AccountPosition {
-        try await database.read { sql in
-            let user = userID.text
-            let groups = try await sql.raw(
+        let user = userID.text
+        async let groups = database.read { sql in
+            try await sql.raw(
                 """
                 SELECT b.group_id, g.name, b.currency, b.net
                 FROM members m
@@ -64,9 +66,11 @@ public struct SummaryStore: Sendable {
                     currency: try row.decode(column: "currency", as: String.self),
                     net: try row.decode(column: "net", as: Int64.self))
             }
-            // `owed` is what the lower member id owes the higher: from my side, minus it when I
-            // am the lower, plus it when I am the higher.
-            let pairs = try await sql.raw(
+        }
+        // `owed` is what the lower member id owes the higher: from my side, minus it when I am
+        // the lower, plus it when I am the higher.
+        async let pairs = database.read { sql in
+            try await sql.raw(
                 """
                 SELECT p.group_id, p.currency, o.id AS other_id, o.name AS other_name, o.user_id AS other_user,
                        CASE WHEN p.lower_member_id = m.id THEN -p.owed ELSE p.owed END AS net
@@ -83,7 +87,9 @@ public struct SummaryStore: Sendable {
                     currency: try row.decode(column: "currency", as: String.self),
                     net: try row.decode(column: "net", as: Int64.self))
             }
-            let transfers = try await sql.raw(
+        }
+        async let transfers = database.read { sql in
+            try await sql.raw(
                 """
                 SELECT s.group_id, g.name AS group_name, f.name AS from_name, t.name AS to_name,
                        s.from_member_id = m.id AS sent, s.amount, s.currency, s.settled_on, s.created_at
@@ -106,7 +112,7 @@ public struct SummaryStore: Sendable {
                     date: try row.decode(column: "settled_on", as: String.self),
                     createdAt: try row.decode(column: "created_at", as: Int64.self))
             }
-            return AccountPosition(groups: groups, pairs: pairs, transfers: transfers)
         }
+        return AccountPosition(groups: try await groups, pairs: try await pairs, transfers: try await transfers)
     }
 }

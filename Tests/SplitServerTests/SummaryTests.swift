@@ -59,3 +59,30 @@ struct SummaryTests {
         }
     }
 }
+
+/// Expenses by month and by year (issue 20, as the seed's list).
+@Suite("Expenses by month")
+struct ExpensesByMonthTests {
+    @Test("month= and year= pick the expenses dated then, narrowing from/to; a bad month is a 422", arguments: [Database.Backend.sqlite])
+    func byMonth(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            for (name, date) in [("Oct", "2026-10-31"), ("Nov1", "2026-11-01"), ("Nov30", "2026-11-30"), ("Dec", "2026-12-01"), ("Next", "2027-01-15")] {
+                let body = trip.expense(
+                    name, "100", "JPY", paidBy: [("Aki", "100")], split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#
+                ).replacingOccurrences(of: "2026-11-20", with: date)
+                #expect(try await api.call(.post, "/api/expenses", token: trip.tokens["Aki"], json: body).status == .created)
+            }
+            func names(_ query: String) async throws -> [String] {
+                try await api.call(.get, "/api/groups/\(trip.groupID)/expenses?\(query)", token: trip.tokens["Aki"])
+                    .list("expenses").compactMap { $0.string("description") }.sorted()
+            }
+            #expect(try await names("month=2026-11") == ["Nov1", "Nov30"])
+            #expect(try await names("year=2026") == ["Dec", "Nov1", "Nov30", "Oct"])
+            #expect(try await names("month=2026-11&from=2026-11-15") == ["Nov30"])
+            #expect(try await names("month=2027-01") == ["Next"])
+            let bad = try await api.call(.get, "/api/groups/\(trip.groupID)/expenses?month=2026-13", token: trip.tokens["Aki"])
+            #expect(bad.status == .unprocessableContent || bad.status == .badRequest, "\(bad.text)")
+        }
+    }
+}

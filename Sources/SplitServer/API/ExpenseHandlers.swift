@@ -84,7 +84,8 @@ extension APIHandler {
             filter: {
                 try Self.expenseFilter(
                     category: query.category, memberId: query.memberId, from: query.from, to: query.to, q: query.q,
-                    includeDeleted: query.includeDeleted, limit: query.limit, cursor: query.cursor)
+                    includeDeleted: query.includeDeleted, limit: query.limit, cursor: query.cursor, month: query.month,
+                    year: query.year)
             }, caller: caller)
         return .ok(.init(body: .json(try .init(page, hasMore: hasMore))))
     }
@@ -92,7 +93,7 @@ extension APIHandler {
     /// The list's query as a store filter (the API's and the web's filters are the same fields).
     static func expenseFilter(
         category: String?, memberId: String?, from: String?, to: String?, q: String?, includeDeleted: Bool?,
-        limit: Int?, cursor: String?
+        limit: Int?, cursor: String?, month: String? = nil, year: Int? = nil
     ) throws -> ExpenseFilter {
         var filter = ExpenseFilter()
         filter.categoryID = try category.map { text in
@@ -104,6 +105,28 @@ extension APIHandler {
         filter.memberID = try memberId.map { try MoneyInput.member($0, field: "memberId").uuid }
         filter.from = try from.map { try MoneyInput.date($0, field: "from") }
         filter.to = try to.map { try MoneyInput.date($0, field: "to") }
+        // A month ("2026-11") or a year (issue 20, as the seed's list): its first and last days,
+        // narrowing from and to when they are given too.
+        var range: (first: CivilDate, last: CivilDate)?
+        if let month {
+            guard let first = CivilDate(month + "-01") else {
+                throw APIError.invalid(field: "month", "month is written 2026-11.")
+            }
+            range = (first, CivilDate(year: first.year, month: first.month, day: CivilDate.days(inMonth: first.month, year: first.year))!)
+        }
+        if let year {
+            guard let first = CivilDate(year: year, month: 1, day: 1), let last = CivilDate(year: year, month: 12, day: 31) else {
+                throw APIError.invalid(field: "year", "year is from 1 to 9999.")
+            }
+            guard range.map({ $0.first.year == year }) ?? true else {
+                throw APIError.invalid(field: "year", "month and year disagree.")
+            }
+            range = range ?? (first, last)
+        }
+        if let range {
+            filter.from = max(filter.from ?? range.first.description, range.first.description)
+            filter.to = min(filter.to ?? range.last.description, range.last.description)
+        }
         filter.text = q.map { String($0.prefix(200)) }
         filter.includeDeleted = includeDeleted ?? false
         filter.limit = min(max(limit ?? 50, 1), 200)

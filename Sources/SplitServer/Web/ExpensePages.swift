@@ -29,6 +29,7 @@ extension WebApp {
         let categories: [ExpenseFormBody.Option]
         let members: [ExpenseFormBody.Option]
         let from: String
+        let month: String
         let to: String
         let q: String
         let includeDeleted: Bool
@@ -58,7 +59,7 @@ extension WebApp {
                     try APIHandler.expenseFilter(
                         category: param("category"), memberId: param("member"), from: param("from"),
                         to: param("to"), q: param("q"), includeDeleted: includeDeleted, limit: 50,
-                        cursor: param("cursor"))
+                        cursor: param("cursor"), month: param("month"))
                 }, caller: try caller())
             let page = try Components.Schemas.ExpenseList(views, hasMore: hasMore)
             rows = page.expenses.map { expense in
@@ -72,13 +73,13 @@ extension WebApp {
             if let cursor = page.nextCursor {
                 var items = URLComponents()
                 items.queryItems =
-                    ["category", "member", "from", "to", "q", "deleted"].compactMap { name in
+                    ["category", "member", "from", "to", "month", "q", "deleted"].compactMap { name in
                         param(name).map { URLQueryItem(name: name, value: $0) }
                     } + [URLQueryItem(name: "cursor", value: cursor)]
                 nextURL = "/groups/\(groupID)/expenses?" + (items.percentEncodedQuery ?? "")
             }
         } catch {
-            errors = try Self.formErrors(error, shown: ["from", "to"])
+            errors = try Self.formErrors(error, shown: ["from", "to", "month"])
         }
         let body = ExpenseListBody(
             groupID: groupID, rows: rows, canAdd: scope.may(.addExpense),
@@ -90,7 +91,7 @@ extension WebApp {
                 .init(
                     value: $0.id, label: $0.active ? $0.name : "\($0.name) (removed)", selected: $0.id == param("member"))
             },
-            from: param("from") ?? "", to: param("to") ?? "", q: param("q") ?? "", includeDeleted: includeDeleted,
+            from: param("from") ?? "", month: param("month") ?? "", to: param("to") ?? "", q: param("q") ?? "", includeDeleted: includeDeleted,
             nextURL: nextURL,
             filtered: ["category", "member", "from", "to", "q", "deleted"].contains { param($0) != nil },
             errors: errors)

@@ -122,8 +122,10 @@ public struct Recurrence: Hashable, Sendable {
     /// and including `through`, at most `limit` of them; the count and the end hold.
     public func occurrences(from: CivilDate? = nil, through: CivilDate, limit: Int = .max) -> [CivilDate] {
         var result: [CivilDate] = []
+        guard limit > 0 else { return result }
         var seen = 0
-        let last = end.map { Swift.min($0, through) } ?? through
+        // Never past the calendar's end, whatever `through` says.
+        let last = Swift.min(end.map { Swift.min($0, through) } ?? through, CivilDate(year: 9999, month: 12, day: 31)!)
         // Takes a date in order; false once nothing more can come.
         func take(_ date: CivilDate) -> Bool {
             guard date <= last else { return false }

@@ -7,7 +7,10 @@ import Foundation
 public enum UTCTimestamp {
     /// `YYYY-MM-DDTHH:MM:SSZ`, the second rounded down; years 0 to 9999.
     public static func format(_ date: Date) -> String? {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        // Years 0 to 9999 lie well inside ±2^50 seconds; anything outside (or not a number) is nil, never a trap.
+        guard let seconds = Int(exactly: date.timeIntervalSince1970.rounded(.down)), seconds.magnitude < 1 << 50 else {
+            return nil
+        }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(daysSinceEpoch: days)

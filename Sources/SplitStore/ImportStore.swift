@@ -135,7 +135,8 @@ public struct ImportStore: Sendable {
             for effect in Self.effects(batch) { try await Ledger.apply(effect, groupID: batch.groupID, sql) }
             try await MultiRowInsert.run(
                 "INSERT INTO rates (group_id, from_currency, to_currency, rate_date, rate, updated_by_user_id, updated_at)",
-                batch.rates.map { [batch.groupID.text, $0.from, $0.to, $0.date, $0.rate, actor.userID.text, now] }, on: sql)
+                batch.rates.map { [batch.groupID.text, $0.from, $0.to, $0.date, $0.rate, actor.userID.text, now] },
+                then: " ON CONFLICT DO NOTHING", on: sql)
             try await MultiRowInsert.run(
                 """
                 INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,

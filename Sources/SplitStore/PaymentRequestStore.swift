@@ -50,14 +50,15 @@ public struct PaymentRequestRecord: Sendable, Equatable {
         updatedAt = createdAt
     }
 
-    /// The state at `now`: open → locked → paid, or cancelled, or expired (an open or locked
-    /// request past its expiry); a lock past its end is open again.
+    /// The state at `now`: open → locked → paid, or cancelled, or expired. A hold taken before
+    /// the expiry lets its payer finish (they may be paying by bank right now): the request is
+    /// locked until the hold ends, then expired if its time is up, else open again.
     public func state(at now: Int64) -> String {
         switch status {
         case .paid: "paid"
         case .cancelled: "cancelled"
         case .open, .locked:
-            if now >= expiresAt { "expired" } else if status == .locked, let until = lockedUntil, until > now { "locked" } else { "open" }
+            if status == .locked, let until = lockedUntil, until > now { "locked" } else if now >= expiresAt { "expired" } else { "open" }
         }
     }
 }
@@ -148,6 +149,7 @@ public struct PaymentRequestStore: Sendable {
                 WHERE code = \(bind: code) AND expires_at > \(bind: now)
                       AND (status = 'open'
                            OR (status = 'locked' AND (locked_until <= \(bind: now) OR locked_by_user_id = \(bind: userID.text))))
+                -- (a hold is renewed only while the request has time left; past it, the hold runs out)
                 RETURNING *
                 """
             ).first()
@@ -159,24 +161,28 @@ public struct PaymentRequestStore: Sendable {
         throw PaymentRequestError.state(state)
     }
 
-    /// Cancels an open or locked request; the state it had otherwise.
+    /// Cancels an open request. While a payer holds it (they may be paying right now) the answer
+    /// is `busy`; a paid, cancelled or expired one says its state. Locks in the order every write
+    /// takes them: the group's row first (`GroupLog.begin`), then the request's.
     public func cancel(id: UUID, actor: Actor, now: Int64) async throws -> PaymentRequestRecord {
         let forUpdate = database.forUpdate
+        guard let found = try await request(id: id) else { throw PaymentRequestError.notFound }
         return try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: found.groupID, now: now, actor: actor) else {
+                throw PaymentRequestError.groupGone
+            }
             guard
                 let row = try await sql.raw("SELECT * FROM payment_requests WHERE id = \(bind: id.text)\(unsafeRaw: forUpdate)")
                     .first()
             else { throw PaymentRequestError.notFound }
             var request = try PaymentRequestRecord(row: row)
-            guard ["open", "locked"].contains(request.state(at: now)) else {
-                throw PaymentRequestError.state(request.state(at: now))
-            }
-            guard let log = try await GroupLog.begin(sql, groupID: request.groupID, now: now, actor: actor) else {
-                throw PaymentRequestError.groupGone
-            }
+            let state = request.state(at: now)
+            if state == "locked", let until = request.lockedUntil { throw PaymentRequestError.busy(until: until) }
+            guard state == "open" else { throw PaymentRequestError.state(state) }
             try await sql.raw(
                 """
-                UPDATE payment_requests SET status = 'cancelled', updated_at = \(bind: now) WHERE id = \(bind: id.text)
+                UPDATE payment_requests SET status = 'cancelled', updated_at = \(bind: now)
+                WHERE id = \(bind: id.text) AND status IN ('open', 'locked')
                 """
             ).run()
             request.status = .cancelled

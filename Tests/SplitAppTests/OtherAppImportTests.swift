@@ -119,6 +119,34 @@ struct OtherAppImportTests {
         #expect(throws: ImportProblem.self) { try ImportUseCases.read(yen, format: .ihatemoney) }
     }
 
+    @Test("hostile files: a timestamp past any calendar, more people than a group holds, a participant twice")
+    func hostile() throws {
+        // A Unix time far past year 9999 falls back to the date column instead of trapping.
+        let cospend = Data(
+            "what,amount,date,timestamp,payer_name,payer_weight,payer_active,owers\nx,1,2026-05-01,9223372036854775807,A,1,1,B\n\ncurrencyname,exchange_rate\nEUR,1\n".utf8)
+        #expect(try ImportUseCases.read(cospend, format: .cospend).expenses.first?.date == "2026-05-01")
+        let negative = Data(
+            "what,amount,date,timestamp,payer_name,payer_weight,payer_active,owers\nx,1,,-9223372036854775808,A,1,1,B\n\ncurrencyname,exchange_rate\nEUR,1\n".utf8)
+        #expect(throws: ImportProblem.self) { try ImportUseCases.read(negative, format: .cospend) }
+        // 100,000 owers: refused at the 201st name, at once.
+        let owers = (0..<100_000).map { "\"p\($0)\"" }.joined(separator: ",")
+        let bills = Data(#"[{"what":"x","amount":1.0,"currency":"EUR","date":"2026-05-01","payer_name":"A","payer_weight":1.0,"owers":["# .utf8)
+            + Data(owers.dropFirst().dropLast().utf8) + Data(#""]}]"#.utf8)
+        let started = Date()
+        #expect(throws: ImportProblem.self) { try ImportUseCases.read(bills, format: .ihatemoney) }
+        #expect(Date().timeIntervalSince(started) < 10)
+        // Spliit: one participant twice in paidFor is refused, not stored twice in the rule.
+        var spliit = try JSONSerialization.jsonObject(with: try Self.fixture("spliit/group-jpy-reimbursement.json")) as! [String: Any]
+        var expenses = spliit["expenses"] as! [[String: Any]]
+        var paidFor = expenses[0]["paidFor"] as! [[String: Any]]
+        paidFor.append(paidFor[0])
+        expenses[0]["paidFor"] = paidFor
+        spliit["expenses"] = expenses
+        #expect(throws: ImportProblem.self) {
+            try ImportUseCases.read(try JSONSerialization.data(withJSONObject: spliit), format: .spliit)
+        }
+    }
+
     @Test("Spliit's shares: floor, then the leftover units to the largest remainders, ties rotated by the id's hash")
     func spliitShares() {
         // The fixtures' SOURCES.md: FNV-1a("j1Ramen8hZl2Wq7Tk9Vb3") % 3 = 2, so the third gets the yen.

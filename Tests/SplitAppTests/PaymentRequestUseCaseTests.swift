@@ -20,7 +20,7 @@ struct PaymentRequestUseCaseTests {
         IdempotencyRequest(key: text, requestHash: IdempotencyRequest.hash(Data(text.utf8)))
     }
 
-    @Test("a lock holds 2 minutes and is renewed by its payer; a request past its expiry is expired, locked or not", arguments: TestDatabases.all)
+    @Test("a lock holds 2 minutes and is renewed by its payer; a hold taken in time outlives the expiry, then the request is expired", arguments: TestDatabases.all)
     func states(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in
             let clock = TestClock()
@@ -49,14 +49,25 @@ struct PaymentRequestUseCaseTests {
                 #expect(state == "open")
             }
 
-            // Expiry while locked: the hold does not outlive the request.
+            // Expiry while locked: a hold taken in time lets its payer finish (they may be paying
+            // by bank right now) …
             let short = try await requests.create(
                 EnteredPaymentRequest(amount: "5.00", currency: "MYR", expiresInSeconds: 60), groupID: trip.groupID,
                 caller: trip.bo, origin: trip.origin)
             _ = try await requests.lock(short.request.code, caller: trip.aki, origin: trip.origin)
             clock.advance(seconds: 61)
+            let paid = try await requests.pay(short.request.code, caller: trip.aki, origin: trip.origin, idempotency: Self.key("b")) {
+                _ in StoredResponse(status: 201, body: Data())
+            }
+            if case .created(let view, _) = paid { #expect(view.state == "paid") } else { Issue.record("not paid: \(paid)") }
+            // … but once the hold runs out past the expiry, the request is expired for good.
+            let late = try await requests.create(
+                EnteredPaymentRequest(amount: "6.00", currency: "MYR", expiresInSeconds: 60), groupID: trip.groupID,
+                caller: trip.bo, origin: trip.origin)
+            _ = try await requests.lock(late.request.code, caller: trip.aki, origin: trip.origin)
+            clock.advance(seconds: 121)
             do {
-                _ = try await requests.pay(short.request.code, caller: trip.aki, origin: trip.origin, idempotency: Self.key("b")) {
+                _ = try await requests.pay(late.request.code, caller: trip.aki, origin: trip.origin, idempotency: Self.key("c")) {
                     _ in StoredResponse(status: 201, body: Data())
                 }
                 Issue.record("paid after expiry")
@@ -64,11 +75,14 @@ struct PaymentRequestUseCaseTests {
                 #expect(state == "expired")
             }
             await #expect(throws: AppError.self) {
-                try await requests.resolve(short.request.code, caller: nil, origin: trip.origin)
+                try await requests.lock(late.request.code, caller: trip.aki, origin: trip.origin)
             }
-            #expect(try await requests.list(groupID: trip.groupID, caller: trip.aki).map(\.state).sorted() == ["expired", "open"])
+            await #expect(throws: AppError.self) {
+                try await requests.resolve(late.request.code, caller: nil, origin: trip.origin)
+            }
+            #expect(try await requests.list(groupID: trip.groupID, caller: trip.aki).map(\.state).sorted() == ["expired", "open", "paid"])
             #expect(try await LedgerUseCases(database: trip.database, now: { clock.now })
-                .settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki).isEmpty)
+                .settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki).count == 1)
         }
     }
 

@@ -75,7 +75,7 @@ struct PaymentRequestTests {
         }
     }
 
-    @Test("refusals: bad amounts and currencies, expiry out of range, bad codes, one's own request, a viewer, cancel", arguments: [Database.Backend.sqlite])
+    @Test("refusals: bad amounts and currencies, expiry out of range, bad codes, one's own request, a viewer, cancel (not while held)", arguments: [Database.Backend.sqlite])
     func refusals(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
             let trip = try await Trip.make(api)
@@ -102,14 +102,21 @@ struct PaymentRequestTests {
             // A stranger to the group: as unknown.
             let stranger = try await api.register("Zed").token
             #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: stranger).status == .notFound)
-            // Cho locks; Aki cancels while it is locked; the code is then unknown to everyone.
+            // Cho locks: while he may be paying, the request cannot be cancelled under him.
             #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Cho"]).status == .ok)
-            let id = try #require(created.string("paymentRequest", "id"))
+            let heldID = try #require(created.string("paymentRequest", "id"))
+            let held = try await api.call(.delete, "/api/payment-requests/\(heldID)", token: trip.tokens["Aki"])
+            #expect(held.status == .conflict && held.errorCode == "busy", "\(held.text)")
+            // An open one is cancelled by its payee (not by another member); its code is then unknown.
+            let open = try await Self.create(
+                api, trip, #"{"amount":"500","currency":"JPY","toMemberId":"\#(trip.members["Cho"]!)"}"#)
+            let id = try #require(open.string("paymentRequest", "id"))
+            let openCode = try #require(open.string("paymentRequest", "code"))
             #expect(try await api.call(.delete, "/api/payment-requests/\(id)", token: trip.tokens["Ben"]).status == .forbidden)
             let cancelled = try await api.call(.delete, "/api/payment-requests/\(id)", token: trip.tokens["Aki"])
             #expect(cancelled.status == .ok && cancelled.string("paymentRequest", "state") == "cancelled", "\(cancelled.text)")
-            #expect(try await api.call(.get, "/api/pay/\(code)").status == .notFound)
-            #expect(try await Self.pay(api, code, token: trip.tokens["Cho"], key: "k").errorCode == "cancelled")
+            #expect(try await api.call(.get, "/api/pay/\(openCode)").status == .notFound)
+            #expect(try await Self.pay(api, openCode, token: trip.tokens["Cho"], key: "k").errorCode == "cancelled")
             #expect(try await api.call(.delete, "/api/payment-requests/\(id)", token: trip.tokens["Aki"]).status == .conflict)
             #expect(try await api.call(.get, "/api/groups/\(trip.groupID)/settlements", token: trip.tokens["Aki"])
                 .list("settlements").isEmpty)

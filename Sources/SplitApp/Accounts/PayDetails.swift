@@ -93,7 +93,7 @@ public enum PayDetails {
                 }
                 return .iban(iban: iban, bic: bic?.isEmpty == false ? bic : nil, name: name)
             case "upi":
-                let parts = value.split(separator: "@")
+                let parts = value.split(separator: "@", omittingEmptySubsequences: false)
                 guard parts.count == 2, (2...256).contains(parts[0].count), (2...64).contains(parts[1].count),
                     parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-_".contains($0)) }),
                     parts[1].allSatisfy({ $0.isASCII && $0.isLetter })
@@ -162,7 +162,9 @@ public enum PayDetails {
     }
 
     static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~@"))) ?? ""
+        // RFC 3986's unreserved characters (ASCII only) and "@" stay; everything else is escaped.
+        text.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~@")) ?? ""
     }
 
     /// The stored form: our own JSON, version 1.
@@ -189,7 +191,9 @@ public enum IBAN {
         let iban = text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "-", with: "").uppercased()
         guard (15...34).contains(iban.count), iban.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
         let characters = Array(iban)
-        guard characters[0].isLetter, characters[1].isLetter, characters[2].isNumber, characters[3].isNumber else {
+        guard characters[0].isLetter, characters[1].isLetter, characters[2].isNumber, characters[3].isNumber,
+            !["00", "01", "99"].contains(String(characters[2...3]))  // ISO 13616: never valid check digits
+        else {
             return nil
         }
         // Move the first four to the end, letters as 10…35, and take the remainder by 97 digit by digit.
@@ -235,7 +239,8 @@ public struct PayDetailsUseCases: Sendable {
     /// The methods of the account behind `memberID` (nil: a name-only member), for a member of
     /// its group to see.
     public func methods(ofMember memberID: UUID, in groupID: UUID) async throws -> [PayMethod] {
-        guard let member = try await groups.members(groupID: groupID).first(where: { $0.id == memberID }),
+        // A member removed from the group shows nothing there any more.
+        guard let member = try await groups.members(groupID: groupID).first(where: { $0.id == memberID && $0.isActive }),
             let user = member.userID
         else { return [] }
         return PayDetails.decode(try await store.methods(userID: user) ?? "")

@@ -391,6 +391,7 @@ extension GroupDocument {
                             currency: try ImportedFile.currency(home.currency, line: 0, column: at + ".home.currency"))
                     }, paid: paid))
         }
+        var claimedShares = Set<String>()
         for (index, settlement) in settlements.enumerated() {
             let at = "settlements[\(index)]"
             var forShare: (expense: Int, person: Int)?
@@ -408,6 +409,18 @@ extension GroupDocument {
             let amount = try Self.amount(settlement.amount, at + ".amount")
             guard amount > 0 else {
                 throw ImportProblem(line: nil, column: at + ".amount", message: "a transfer moves more than 0")
+            }
+            let from = try person(settlement.from, at + ".from")
+            guard from != (try person(settlement.to, at + ".to")) else {
+                throw ImportProblem(line: nil, column: at + ".to", message: "a transfer goes between two members")
+            }
+            if let share = forShare {
+                guard share.person == from, !claimedShares.contains("\(share.expense)/\(share.person)") else {
+                    throw ImportProblem(
+                        line: nil, column: at + ".forShare",
+                        message: "a paid share's transfer comes from that share's member, once")
+                }
+                claimedShares.insert("\(share.expense)/\(share.person)")
             }
             file.transfers.append(
                 ImportedFile.Transfer(

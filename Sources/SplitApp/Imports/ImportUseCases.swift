@@ -175,6 +175,20 @@ public struct ImportUseCases: Sendable {
             let entered = current + Int64(position)
             let split: ExpenseSplit
             do {
+                // The bounds any expense has (counts, texts, the stored size), whatever the file.
+                try ExpenseLimits.check(expense.rule)
+            } catch AppError.invalid(_, let message) {
+                throw AppError.invalid(
+                    field: "file", message: ImportProblem(line: expense.line, column: nil, message: message).description)
+            }
+            do {
+                // A rule kept beside the file's own shares must itself be one that splits the total.
+                if expense.shares != nil {
+                    _ = try ExpenseSplit.compute(
+                        total: Money(minorUnits: expense.total, currency: expense.currency),
+                        payers: expense.payers.map { MemberAmount(member($0.memberID), $0.amount) },
+                        rule: expense.rule.replacingMembers(member), tieBreak: TieBreak(seed: expense.id.text))
+                }
                 split = try ExpenseSplit.compute(
                     total: Money(minorUnits: expense.total, currency: expense.currency),
                     payers: expense.payers.map { MemberAmount(member($0.memberID), $0.amount) },
@@ -233,7 +247,9 @@ public struct ImportUseCases: Sendable {
             members: newMembers,
             categories: newCategories, expenses: expenses, settlements: settlements, format: format.rawValue,
             contentHash: Hex.string(SHA256.hash(data: data)), forced: force)
-        if let details = file.details {
+        // A copy's rates, paid-mark history and activity go into a new group only: a group that
+        // exists keeps its own history, which nothing written later may rewrite or predate.
+        if newGroup != nil, let details = file.details {
             batch.rates = details.rates.map { RateRecord(from: $0.from, to: $0.to, date: $0.date, rate: $0.rate) }
             batch.history = history
             // A line about something the file does not hold keeps a fresh id of its own, the

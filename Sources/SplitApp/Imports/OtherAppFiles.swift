@@ -112,14 +112,25 @@ extension ImportedFile {
     }
 
     /// The index of `name` in `names`, adding it when new (names compared as the app compares
-    /// them: exactly, after trimming).
+    /// them: exactly, after trimming). A file with more people than a group holds is refused as
+    /// soon as it says so, before any more of it is read.
     static func index(of name: String, in names: inout [String], at: String) throws(ImportProblem) -> Int {
         let name = oneLine(name)
         guard !name.isEmpty else { throw ImportProblem(line: nil, column: at, message: "a name is empty") }
-        if let index = names.firstIndex(of: name) { return index }
+        if let index = NameIndex.lookup(name, in: names) { return index }
+        guard names.count < GroupBounds.membersPerGroup else {
+            throw ImportProblem(
+                line: nil, column: at, message: "more than \(GroupBounds.membersPerGroup) people; a group holds at most that many")
+        }
         names.append(name)
         return names.count - 1
     }
+}
+
+/// Looking a name up among at most a group's members (200): a scan is as quick as a hash here,
+/// and the bound above keeps it so.
+enum NameIndex {
+    static func lookup(_ name: String, in names: [String]) -> Int? { names.firstIndex(of: name) }
 }
 
 // MARK: - IHateMoney
@@ -172,9 +183,10 @@ enum IHateMoneyFile {
             let payer = try ImportedFile.index(
                 of: try bill.required("payer_name").string(), in: &file.names, at: bill.path + ".payer_name")
             var owers: [Int] = []
+            var seen = Set<Int>()
             for ower in try bill.required("owers").list() {
                 let index = try ImportedFile.index(of: try ower.string(), in: &file.names, at: ower.path)
-                if !owers.contains(index) { owers.append(index) }
+                if seen.insert(index).inserted { owers.append(index) }
             }
             let description = ImportedFile.description(try bill.required("what").string())
             let date = try ImportedFile.date(try bill.required("date").string(), line: 0, column: bill.path + ".date")
@@ -275,6 +287,10 @@ enum SpliitFile {
             guard amount != 0, !parts.isEmpty else {
                 file.skipped.append(.init(line: position + 1, reason: amount == 0 ? "the expense is 0" : "nobody shares it"))
                 continue
+            }
+            // One entry per participant (a file that names one twice is refused, as Spliit's form does).
+            guard Set(parts.map(\.person)).count == parts.count else {
+                throw expense.problem("a participant is named twice in paidFor")
             }
             // Spliit's own shares: by participant id, floor, then largest remainder.
             parts.sort { Array($0.id.utf16).lexicographicallyPrecedes(Array($1.id.utf16)) }
@@ -459,15 +475,19 @@ enum CospendFile {
                 weights[payer] = try Self.weight(field(row, "payer_weight"), line: line)
             }
             var owers: [Int] = []
+            var seen = Set<Int>()
             for name in field(row, "owers").split(separator: ",") {
                 let index = try ImportedFile.index(of: String(name), in: &file.names, at: "line \(line)")
-                if !owers.contains(index) { owers.append(index) }
+                if seen.insert(index).inserted { owers.append(index) }
             }
             guard !owers.isEmpty else {
                 throw ImportProblem(line: line, column: "owers", message: "the bill has no owers")
             }
             let date: String
-            if let seconds = Int64(field(row, "timestamp")), let day = UTCTimestamp.format(Date(timeIntervalSince1970: Double(seconds))) {
+            // A Unix time of years 1970 to 9999; anything else falls back to the date column.
+            if let seconds = Int64(field(row, "timestamp")), (0...253_402_300_799).contains(seconds),
+                let day = UTCTimestamp.format(Date(timeIntervalSince1970: Double(seconds)))
+            {
                 date = String(day.prefix(10))
             } else {
                 date = try ImportedFile.date(field(row, "date"), line: line)

@@ -178,6 +178,10 @@ public struct PaymentRequestUseCases: Sendable {
             let cancelled = try await requests.cancel(
                 id: id, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: now())
             return try await view(cancelled, group: group)
+        } catch PaymentRequestError.busy(let until) {
+            throw AppError.conflict(
+                code: "busy", field: nil,
+                message: "Someone is paying this request right now (their hold ends at \(Self.moment(until))); it cannot be cancelled until then.")
         } catch PaymentRequestError.state(let state) {
             throw AppError.conflict(code: state, field: nil, message: "This request is \(state); only an open one can be cancelled.")
         } catch PaymentRequestError.notFound, PaymentRequestError.groupGone {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OpenAPIRuntime
 import SplitAPI
 import SplitApp
@@ -174,8 +175,18 @@ enum QRCode {
     }
 
     /// The SVG of `text` (black modules as one path on white), or nil when the tool is missing
-    /// or fails.
-    static func svg(_ text: String) -> String? { run(["-t", "SVG", "--svg-path", "-m", "2"], text) }
+    /// or fails. Kept for the last few hundred texts: a page shown again runs no process.
+    static func svg(_ text: String) -> String? {
+        if let cached = made.withLock({ $0[text] }) { return cached }
+        guard let svg = run(["-t", "SVG", "--svg-path", "-m", "2"], text) else { return nil }
+        made.withLock { cache in
+            if cache.count >= 500 { cache.removeAll() }
+            cache[text] = svg
+        }
+        return svg
+    }
+
+    private static let made = Mutex<[String: String]>([:])
 
     /// The code drawn with Unicode blocks, for a terminal.
     static func terminal(_ text: String) -> String? { run(["-t", "UTF8", "-m", "1"], text) }

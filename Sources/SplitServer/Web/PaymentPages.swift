@@ -113,8 +113,13 @@ extension WebApp {
 
     /// The server's own address as the browser reached it, for links when PUBLIC_URL is not set.
     static func origin(of request: Request) -> String {
-        guard let host = request.head.authority else { return "" }
-        let scheme = request.headers[values: .init("X-Forwarded-Proto")!].first ?? request.head.scheme ?? "http"
+        // Only what a host and a scheme can be: a crafted header makes a path-only link, never
+        // a `javascript:` one. (Set PUBLIC_URL behind a proxy for the address people use.)
+        guard let host = request.head.authority,
+            host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
+        else { return "" }
+        let forwarded = request.headers[values: .init("X-Forwarded-Proto")!].first?.lowercased()
+        let scheme = forwarded == "https" || request.head.scheme == "https" ? "https" : "http"
         return "\(scheme)://\(host)"
     }
 

@@ -79,7 +79,8 @@ extension WebApp {
             stateText: Self.stateText(view, scope: scope),
             until: WebFormat.dateTime(wire.expiresAt, in: scope.group.timeZone),
             isOpen: view.state == "open" || view.state == "locked",
-            canCancel: (view.state == "open" || view.state == "locked")
+            // While a payer holds it they may be paying right now: it is cancelled only when open.
+            canCancel: view.state == "open"
                 && (view.request.payeeMemberID.text == scope.group.myMemberId || scope.may(.updateGroup)))
         return try await render(
             "request", title: "Payment request · \(scope.group.name)", body: body, nav: scope.nav("balances"))

@@ -63,21 +63,30 @@ extension SplitterClient {
                     .init(amount: amount, currency: currency, toMemberId: toMemberID, expiresInSeconds: expiresIn, note: note)))
         }
         switch output {
-        case .created(let created): return PaymentRequest(try created.body.json.paymentRequest)
+        case .created(let created): return absolute(PaymentRequest(try created.body.json.paymentRequest))
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
+    /// A server without PUBLIC_URL gives links as paths: on this client's server, then.
+    func absolute(_ request: PaymentRequest) -> PaymentRequest {
+        guard request.link.hasPrefix("/") else { return request }
+        var request = request
+        let base = serverURL.absoluteString.hasSuffix("/") ? String(serverURL.absoluteString.dropLast()) : serverURL.absoluteString
+        request.link = base + request.link
+        return request
+    }
+
     public func paymentRequests(groupID: String) async throws -> [PaymentRequest] {
         switch try await send({ try await api.listPaymentRequests(path: .init(groupId: groupID)) }) {
-        case .ok(let ok): return try ok.body.json.paymentRequests.map(PaymentRequest.init)
+        case .ok(let ok): return try ok.body.json.paymentRequests.map { absolute(PaymentRequest($0)) }
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     public func cancelPaymentRequest(id: String) async throws -> PaymentRequest {
         switch try await send({ try await api.cancelPaymentRequest(path: .init(requestId: id)) }) {
-        case .ok(let ok): return PaymentRequest(try ok.body.json.paymentRequest)
+        case .ok(let ok): return absolute(PaymentRequest(try ok.body.json.paymentRequest))
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -100,7 +109,7 @@ extension SplitterClient {
     /// another payer holds it.
     public func lockPaymentRequest(code: String) async throws -> PaymentRequest {
         switch try await send({ try await api.lockPaymentRequest(path: .init(code: code)) }) {
-        case .ok(let ok): return PaymentRequest(try ok.body.json.paymentRequest)
+        case .ok(let ok): return absolute(PaymentRequest(try ok.body.json.paymentRequest))
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
@@ -112,7 +121,7 @@ extension SplitterClient {
             try await api.payPaymentRequest(path: .init(code: code), headers: .init(idempotencyKey: idempotencyKey))
         }
         switch output {
-        case .created(let created): return PaymentRequest(try created.body.json.paymentRequest)
+        case .created(let created): return absolute(PaymentRequest(try created.body.json.paymentRequest))
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }

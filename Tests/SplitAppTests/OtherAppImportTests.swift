@@ -177,17 +177,8 @@ struct OtherAppImportTests {
     static func checkMutation(seed: UInt64, files: [(ImportedFile.Format, [UInt8])]) {
         var rng = SplitMix64(seed: seed)
         let (format, original) = files[Int(seed % UInt64(files.count))]
-        var bytes = original
-        let alphabet = Array(",\"\r\n-.0123456789 :[]{}aZ€\u{0}".utf8) + [0xFF, 0xC3]
-        for _ in 0..<Int.random(in: 1...8, using: &rng) where !bytes.isEmpty {
-            let at = Int.random(in: 0..<bytes.count, using: &rng)
-            switch Int.random(in: 0..<4, using: &rng) {
-            case 0: bytes[at] = alphabet.randomElement(using: &rng)!
-            case 1: bytes.remove(at: at)
-            case 2: bytes.insert(alphabet.randomElement(using: &rng)!, at: at)
-            default: bytes.removeLast(Int.random(in: 0...(bytes.count - at), using: &rng))
-            }
-        }
+        let bytes = SplitwiseFilePropertyTests.mutated(
+            original, alphabet: Array(",\"\r\n-.0123456789 :[]{}aZ€\u{0}".utf8) + [0xFF, 0xC3], rng: &rng)
         do {
             let file = try ImportUseCases.read(Data(bytes), format: format, homeCurrency: try? Currency(code: "EUR"))
             #expect(file.names.count <= GroupBounds.membersPerGroup)

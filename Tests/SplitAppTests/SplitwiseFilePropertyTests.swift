@@ -133,10 +133,10 @@ struct SplitwiseFilePropertyTests {
         }
     }
 
-    static func checkMutation(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
-        var bytes = Array(Self.write(seed: seed).text.utf8)
-        let alphabet = Array(",\"\r\n-.0123456789 aZ€\u{0}".utf8) + [0xFF, 0xC3]
+    /// A file with 1 to 8 random changes: a byte replaced (from `alphabet`), dropped or added,
+    /// or the end cut off. Every importer's fuzz test mutates files this way.
+    static func mutated(_ original: [UInt8], alphabet: [UInt8], rng: inout SplitMix64) -> [UInt8] {
+        var bytes = original
         for _ in 0..<Int.random(in: 1...8, using: &rng) where !bytes.isEmpty {
             let at = Int.random(in: 0..<bytes.count, using: &rng)
             switch Int.random(in: 0..<4, using: &rng) {
@@ -146,6 +146,14 @@ struct SplitwiseFilePropertyTests {
             default: bytes.removeLast(Int.random(in: 0...(bytes.count - at), using: &rng))
             }
         }
+        return bytes
+    }
+
+    static func checkMutation(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let bytes = Self.mutated(
+            Array(Self.write(seed: seed).text.utf8), alphabet: Array(",\"\r\n-.0123456789 aZ€\u{0}".utf8) + [0xFF, 0xC3],
+            rng: &rng)
         do {
             let file = try SplitwiseFile.read(Data(bytes))
             // Read: each row is rebuilt exactly or refused as a row.

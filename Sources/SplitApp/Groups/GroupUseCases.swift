@@ -95,6 +95,25 @@ public struct GroupUseCases: Sendable {
             try await limiter.release(counted)
             return found
         }
+
+        /// The same limit for a code many people look up at once (a payment request): a subject
+        /// that has used up its wrong codes is refused before the look-up, and only a look-up
+        /// that finds nothing counts, afterwards; codes that are found never count, so payers of
+        /// one request at once are never refused. A burst of wrong codes can pass the limit only
+        /// by the requests already in flight.
+        func countingMisses<T: Sendable>(
+            _ caller: Caller?, _ origin: RequestOrigin, scope: String, _ lookUp: () async throws -> T?
+        ) async throws -> T? {
+            let subjects =
+                [RateLimiter.subject(scope + "address:" + (origin.clientAddress ?? "unknown"))]
+                + (caller.map { [RateLimiter.subject(scope + "user:" + $0.user.id.text)] } ?? [])
+            for subject in subjects { try await limiter.check(rule, subject: subject) }
+            let found = try await lookUp()
+            if found == nil {
+                for subject in subjects { try await limiter.record(rule, subject: subject) }
+            }
+            return found
+        }
     }
 
     private func guarding<T: Sendable>(

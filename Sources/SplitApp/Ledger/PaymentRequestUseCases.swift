@@ -81,7 +81,7 @@ public struct PaymentRequestUseCases: Sendable {
     let requests: PaymentRequestStore
     let balances: BalanceStore
     let now: @Sendable () -> Int64
-    let guesses: (limiter: RateLimiter, rule: RateLimiter.Rule)?
+    let codeGuesses: GroupUseCases.CodeGuesses?
     let makeCode: @Sendable () -> String
 
     /// Default and longest time a request stays open; how long a lock holds.
@@ -101,7 +101,9 @@ public struct PaymentRequestUseCases: Sendable {
         balances = BalanceStore(database: database)
         self.now = now
         self.makeCode = makeCode
-        guesses = guessLimit.map { (RateLimiter(attempts: AttemptStore(database: database), now: now), $0) }
+        codeGuesses = guessLimit.map {
+            GroupUseCases.CodeGuesses(limiter: RateLimiter(attempts: AttemptStore(database: database), now: now), rule: $0)
+        }
     }
 
     public func create(
@@ -308,23 +310,12 @@ public struct PaymentRequestUseCases: Sendable {
             payerName: request.payerMemberID.flatMap { names[$0] }, groupName: group.name)
     }
 
-    /// Looks a code up unless the client address (or the user) has used up its wrong codes;
-    /// a code that finds nothing counts against both afterwards. Codes that are found never
-    /// count, so many payers of one request at once are never refused; a burst of wrong codes
-    /// can pass the limit only by the requests already in flight.
+    /// Looks a code up, counting the codes that find nothing (`CodeGuesses.countingMisses`).
     private func guarding<T: Sendable>(_ caller: Caller?, _ origin: RequestOrigin, _ lookUp: () async throws -> T?)
         async throws -> T?
     {
-        guard let (limiter, rule) = guesses else { return try await lookUp() }
-        let subjects =
-            [RateLimiter.subject("pay:address:" + (origin.clientAddress ?? "unknown"))]
-            + (caller.map { [RateLimiter.subject("pay:user:" + $0.user.id.text)] } ?? [])
-        for subject in subjects { try await limiter.check(rule, subject: subject) }
-        let found = try await lookUp()
-        if found == nil {
-            for subject in subjects { try await limiter.record(rule, subject: subject) }
-        }
-        return found
+        guard let codeGuesses else { return try await lookUp() }
+        return try await codeGuesses.countingMisses(caller, origin, scope: "pay:", lookUp)
     }
 
     static func moment(_ milliseconds: Int64) -> String {

@@ -50,10 +50,10 @@ extension APIHandler {
                 body: .json(
                     .init(
                         code: resolved.code, payeeName: resolved.payeeName,
-                        amount: try Self.amount(resolved.amount, resolved.currency), currency: resolved.currency,
-                        groupName: resolved.groupName, expiresAt: Self.date(resolved.expiresAt),
+                        amount: MoneyInput.text(resolved.amount, resolved.currency), currency: resolved.currency,
+                        groupName: resolved.groupName, expiresAt: Date(milliseconds: resolved.expiresAt),
                         state: .init(rawValue: resolved.state) ?? .open,
-                        lockedUntil: resolved.lockedUntil.map(Self.date)))))
+                        lockedUntil: resolved.lockedUntil.map(Date.init(milliseconds:))))))
     }
 
     func lockPaymentRequest(_ input: Operations.LockPaymentRequest.Input) async throws
@@ -97,30 +97,30 @@ extension APIHandler {
 
     func getMySummary(_ input: Operations.GetMySummary.Input) async throws -> Operations.GetMySummary.Output {
         let summary = try await summaryUseCases.summary(caller: try await authenticate())
-        func money(_ minor: Int64, _ currency: String) throws -> String { try Self.amount(minor, currency) }
+        let money = MoneyInput.text
         return .ok(
             .init(
                 body: .json(
                     .init(
-                        totals: try summary.totals.map {
+                        totals: summary.totals.map {
                             .init(
-                                currency: $0.currency, owed: try money($0.owed, $0.currency), owe: try money($0.owe, $0.currency),
-                                net: try money($0.net, $0.currency))
+                                currency: $0.currency, owed: money($0.owed, $0.currency), owe: money($0.owe, $0.currency),
+                                net: money($0.net, $0.currency))
                         },
-                        groups: try summary.groups.map {
+                        groups: summary.groups.map {
                             .init(
                                 groupId: $0.groupID.text, groupName: $0.groupName, currency: $0.currency,
-                                net: try money($0.net, $0.currency))
+                                net: money($0.net, $0.currency))
                         },
-                        people: try summary.people.map {
+                        people: summary.people.map {
                             .init(
                                 name: $0.name, userId: $0.userID?.text, groupIds: $0.groupIDs.map(\.text), currency: $0.currency,
-                                net: try money($0.net, $0.currency))
+                                net: money($0.net, $0.currency))
                         },
-                        transfers: try summary.transfers.map {
+                        transfers: summary.transfers.map {
                             .init(
                                 groupId: $0.groupID.text, groupName: $0.groupName, fromName: $0.fromName, toName: $0.toName,
-                                sent: $0.sent, amount: try money($0.amount, $0.currency), currency: $0.currency,
+                                sent: $0.sent, amount: money($0.amount, $0.currency), currency: $0.currency,
                                 date: $0.date)
                         }))))
     }
@@ -146,18 +146,13 @@ extension APIHandler {
             code: PaymentCodeText.display(request.code), link: link, qrSvg: qr ? QRCode.svg(link) : nil,
             payeeMemberId: request.payeeMemberID.text, payeeName: view.payeeName,
             payerMemberId: request.payerMemberID?.text, payerName: view.payerName,
-            amount: try Self.amount(request.amount, request.currency), currency: request.currency, note: request.note,
-            state: .init(rawValue: view.state) ?? .open, lockedUntil: view.state == "locked" ? request.lockedUntil.map(Self.date) : nil,
+            amount: MoneyInput.text(request.amount, request.currency), currency: request.currency, note: request.note,
+            state: .init(rawValue: view.state) ?? .open, lockedUntil: view.state == "locked" ? request.lockedUntil.map(Date.init(milliseconds:)) : nil,
             lockedByMemberId: view.state == "locked" ? request.lockedByMemberID?.text : nil,
             paidByMemberId: request.paidByMemberID?.text, settlementId: request.settlementID?.text,
-            paidAt: request.paidAt.map(Self.date), expiresAt: Self.date(request.expiresAt), createdAt: Self.date(request.createdAt))
+            paidAt: request.paidAt.map(Date.init(milliseconds:)), expiresAt: Date(milliseconds: request.expiresAt), createdAt: Date(milliseconds: request.createdAt))
     }
 
-    static func amount(_ minor: Int64, _ code: String) throws -> String {
-        Money(minorUnits: minor, currency: try Currency(code: code)).decimalString
-    }
-
-    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }
 
 /// Where a code is paid: `PUBLIC_URL/pay/CODE` (a path alone when the server does not know its

@@ -191,12 +191,12 @@ extension WebApp {
             let zone = "UTC"
             let body = PayBody(
                 code: resolved.code, found: true, payee: resolved.payeeName,
-                amount: WebFormat.money(try APIHandler.amount(resolved.amount, resolved.currency), resolved.currency),
+                amount: WebFormat.money(MoneyInput.text(resolved.amount, resolved.currency), resolved.currency),
                 groupName: resolved.groupName,
-                until: WebFormat.dateTime(APIHandler.date(resolved.expiresAt), in: zone), state: resolved.state,
+                until: WebFormat.dateTime(Date(milliseconds: resolved.expiresAt), in: zone), state: resolved.state,
                 signedIn: caller != nil, loginLink: "/login?next=\(next)", registerLink: "/register?next=\(next)",
                 holding: holding && resolved.state == "locked",
-                holdUntil: resolved.lockedUntil.map { WebFormat.dateTime(APIHandler.date($0), in: zone) } ?? "",
+                holdUntil: resolved.lockedUntil.map { WebFormat.dateTime(Date(milliseconds: $0), in: zone) } ?? "",
                 payTo: payTo, paid: resolved.state == "paid", key: UUID().uuidString, message: message)
             return try await render(
                 "pay", title: "Pay \(resolved.payeeName)", body: body, signedIn: caller != nil, status: status)
@@ -218,8 +218,9 @@ extension WebApp {
     struct MeBody: Sendable {
         struct Total: Sendable {
             let currency: String
-            let owed: String
-            let owe: String
+            /// Nil when it is zero: "you owe 0 JPY" says nothing.
+            let owed: String?
+            let owe: String?
         }
         struct Line: Sendable {
             let id: String
@@ -247,7 +248,7 @@ extension WebApp {
     func mePage(_ request: Request) async throws -> Response {
         let summary = try await api.summaryUseCases.summary(caller: try caller())
         func money(_ minor: Int64, _ currency: String) -> String {
-            ((try? APIHandler.amount(abs(minor), currency)).map { WebFormat.money($0, currency) }) ?? "\(minor) \(currency)"
+            WebFormat.money(MoneyInput.text(abs(minor), currency), currency)
         }
         func said(_ net: Int64, _ currency: String, owesMe: String, iOwe: String) -> String {
             net > 0 ? "\(owesMe) \(money(net, currency))" : "\(iOwe) \(money(net, currency))"
@@ -268,7 +269,11 @@ extension WebApp {
                 text: "\($0.fromName) paid \($0.toName) \(money($0.amount, $0.currency))", date: $0.date, group: $0.groupName)
         }
         let body = MeBody(
-            totals: summary.totals.map { .init(currency: $0.currency, owed: money($0.owed, $0.currency), owe: money($0.owe, $0.currency)) },
+            totals: summary.totals.map {
+                .init(
+                    currency: $0.currency, owed: $0.owed == 0 ? nil : money($0.owed, $0.currency),
+                    owe: $0.owe == 0 ? nil : money($0.owe, $0.currency))
+            },
             people: people, hasPeople: !people.isEmpty, groups: groups, hasGroups: !groups.isEmpty, transfers: transfers,
             hasTransfers: !transfers.isEmpty)
         return try await render("me", title: "Where you stand", body: body)

@@ -41,6 +41,16 @@ enum ActivityText {
         case "category.reordered": return "\(actor) reordered the categories"
         case "import.completed":
             return "\(actor) imported \(event.count ?? 0) expense(s) and transfer(s) from \(importSource(event.subject))"
+        case "budget.updated": return "\(actor) set the budget"
+        case "budget.removed": return "\(actor) removed the budget"
+        case "budget.alert":
+            let limit = event.limit.map { amount in
+                (try? Currency(code: event.currency ?? "")).map { Money(minorUnits: amount, currency: $0).description }
+                    ?? "\(amount)"
+            }
+            let what = event.subject.map { "\($0) is" } ?? "The whole budget is"
+            let when = event.period.map { " in \($0)" } ?? ""
+            return "\(what) at \(event.percent ?? 0)% of its budget\(when): \(money ?? "") of \(limit ?? "")"
         default: return "\(actor): \(record.action)"
         }
     }

@@ -45,6 +45,7 @@ public func buildApplication(
         paymentRequestUseCases: PaymentRequestUseCases(
             database: database, now: now, guessLimit: configuration.limits.payCodeAddress),
         summaryUseCases: SummaryUseCases(database: database),
+        budgetUseCases: BudgetUseCases(database: database, now: now),
         payDetailsUseCases: PayDetailsUseCases(database: database, now: now),
         categoryUseCases: CategoryUseCases(database: database, now: now),
         groupUseCases: GroupUseCases(

@@ -21,14 +21,23 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public var role: String?
     /// `share.marked_paid`/`marked_unpaid`: the reason given.
     public var reason: String?
+    /// `budget.alert`: the cap (in minor units of `currency`; `amount` is what was spent), the
+    /// threshold reached in percent, and the month (YYYY-MM; nil for a trip's budget).
+    public var limit: Int64?
+    public var percent: Int?
+    public var period: String?
     /// A line written before events were structured whose words could not be read back into
     /// data: kept exactly as written, shown as is.
     public var legacyText: String?
 
     public init(
         subject: String? = nil, amount: Int64? = nil, currency: String? = nil, count: Int? = nil,
-        asMember: String? = nil, role: String? = nil, reason: String? = nil, legacyText: String? = nil
+        asMember: String? = nil, role: String? = nil, reason: String? = nil, limit: Int64? = nil, percent: Int? = nil,
+        period: String? = nil, legacyText: String? = nil
     ) {
+        self.limit = limit
+        self.percent = percent
+        self.period = period
         self.role = role
         self.reason = reason
         self.subject = subject
@@ -42,7 +51,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public static let currentVersion = 1
 
     enum CodingKeys: String, CodingKey {
-        case version = "v", subject, amount, currency, count, asMember, role, reason, legacyText
+        case version = "v", subject, amount, currency, count, asMember, role, reason, limit, percent, period, legacyText
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +68,9 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         asMember = try container.decodeIfPresent(String.self, forKey: .asMember)
         role = try container.decodeIfPresent(String.self, forKey: .role)
         reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        limit = try container.decodeIfPresent(Int64.self, forKey: .limit)
+        percent = try container.decodeIfPresent(Int.self, forKey: .percent)
+        period = try container.decodeIfPresent(String.self, forKey: .period)
         legacyText = try container.decodeIfPresent(String.self, forKey: .legacyText)
     }
 
@@ -72,6 +84,9 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         try container.encodeIfPresent(asMember, forKey: .asMember)
         try container.encodeIfPresent(role, forKey: .role)
         try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(limit, forKey: .limit)
+        try container.encodeIfPresent(percent, forKey: .percent)
+        try container.encodeIfPresent(period, forKey: .period)
         try container.encodeIfPresent(legacyText, forKey: .legacyText)
     }
 

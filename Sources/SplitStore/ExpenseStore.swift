@@ -38,11 +38,14 @@ public struct ExpenseStore: Sendable {
                     return (existing, try render(existing))
                 }
                 try await Ledger.apply(Ledger.effect(of: expense, sign: 1), groupID: expense.groupID, sql)
+                try await Spending.apply(expense, sign: 1, sql)
                 try await log.changed(.expense, expense.id, sql)
                 try await log.activity(
                     actor, "expense.created", .expense, expense.id,
                     ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency),
                     concerning: expense.memberIDs, sql)
+                try await BudgetAlerts.check(
+                    groupID: expense.groupID, day: expense.expenseDate, categoryID: expense.categoryID, log: log, sql)
                 return (expense, try render(expense))
             }
         }
@@ -83,6 +86,8 @@ public struct ExpenseStore: Sendable {
             if !current.isDeleted {
                 try await Ledger.apply(Ledger.effect(of: current, sign: -1), groupID: current.groupID, sql)
                 try await Ledger.apply(Ledger.effect(of: next, sign: 1), groupID: next.groupID, sql)
+                try await Spending.apply(current, sign: -1, sql)
+                try await Spending.apply(next, sign: 1, sql)
             }
             try await Self.rewrite(next, sql)
             try await log.changed(.expense, next.id, isDeleted: next.isDeleted, sql)
@@ -90,6 +95,10 @@ public struct ExpenseStore: Sendable {
                 actor, "expense.updated", .expense, next.id,
                 ActivityEvent(subject: next.description, amount: next.amount, currency: next.currency),
                 concerning: current.memberIDs + next.memberIDs, sql)
+            if !next.isDeleted {
+                try await BudgetAlerts.check(
+                    groupID: next.groupID, day: next.expenseDate, categoryID: next.categoryID, log: log, sql)
+            }
             return .written(next)
         }
     }
@@ -110,6 +119,7 @@ public struct ExpenseStore: Sendable {
             guard expense.isDeleted != isDeleted else { return .written(expense) }
             if let expectedVersion, expense.version != expectedVersion { return .stale(expense) }
             try await Ledger.apply(Ledger.effect(of: expense, sign: isDeleted ? -1 : 1), groupID: groupID, sql)
+            try await Spending.apply(expense, sign: isDeleted ? -1 : 1, sql)
             expense.isDeleted = isDeleted
             expense.version += 1
             expense.updatedAt = now
@@ -124,6 +134,10 @@ public struct ExpenseStore: Sendable {
             try await log.activity(
                 actor, isDeleted ? "expense.deleted" : "expense.restored", .expense, id,
                 ActivityEvent(subject: expense.description), concerning: expense.memberIDs, sql)
+            if !isDeleted {
+                try await BudgetAlerts.check(
+                    groupID: groupID, day: expense.expenseDate, categoryID: expense.categoryID, log: log, sql)
+            }
             return .written(expense)
         }
     }

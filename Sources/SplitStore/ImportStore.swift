@@ -133,6 +133,10 @@ public struct ImportStore: Sendable {
             try await Self.insert(batch.settlements, sql)
             try await log.changed(.settlement, batch.settlements.map(\.id), sql)
             for effect in Self.effects(batch) { try await Ledger.apply(effect, groupID: batch.groupID, sql) }
+            try await Spending.apply(
+                batch.expenses.reduce(into: [:]) { parts, expense in
+                    parts.merge(Spending.parts(of: expense, sign: expense.isDeleted ? 0 : 1), uniquingKeysWith: +)
+                }, groupID: batch.groupID, sql)
             try await MultiRowInsert.run(
                 "INSERT INTO rates (group_id, from_currency, to_currency, rate_date, rate, updated_by_user_id, updated_at)",
                 batch.rates.map { [batch.groupID.text, $0.from, $0.to, $0.date, $0.rate, actor.userID.text, now] },

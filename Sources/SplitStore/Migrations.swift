@@ -766,6 +766,82 @@ public enum Migrations {
                 """
             ]
         ),
+        Migration(
+            // Budgets (issue 20). `spending` holds each member's shares summed per day, category
+            // and currency, kept in every expense write's transaction like `balances`, so a
+            // budget's status reads a period's rows, never every expense. `budget_alerts` has one
+            // row per alert sent: its key makes each one go out once, whatever servers run.
+            id: "0025_budgets",
+            statements: [
+                """
+                CREATE TABLE spending (
+                    member_id TEXT NOT NULL REFERENCES members (id),
+                    day TEXT NOT NULL,
+                    category_id TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    amount BIGINT NOT NULL,
+                    PRIMARY KEY (member_id, day, category_id, currency)
+                )
+                """,
+                "CREATE INDEX spending_by_group ON spending (group_id, day)",
+                """
+                CREATE TABLE budgets (
+                    group_id TEXT PRIMARY KEY REFERENCES groups (id),
+                    period TEXT NOT NULL CHECK (period IN ('month', 'trip')),
+                    start_date TEXT,
+                    end_date TEXT,
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    total BIGINT CHECK (total >= 0),
+                    thresholds TEXT NOT NULL,
+                    updated_by_user_id TEXT REFERENCES users (id),
+                    updated_at BIGINT NOT NULL,
+                    CHECK (period = 'month' OR (start_date IS NOT NULL AND end_date IS NOT NULL AND start_date <= end_date))
+                )
+                """,
+                """
+                CREATE TABLE budget_caps (
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    category_id TEXT NOT NULL REFERENCES categories (id),
+                    amount BIGINT NOT NULL CHECK (amount >= 0),
+                    PRIMARY KEY (group_id, category_id)
+                )
+                """,
+                """
+                CREATE TABLE budget_alerts (
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    period TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    threshold INTEGER NOT NULL,
+                    at BIGINT NOT NULL,
+                    PRIMARY KEY (group_id, period, scope, threshold)
+                )
+                """,
+                """
+                CREATE TABLE personal_budgets (
+                    user_id TEXT PRIMARY KEY REFERENCES users (id),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    total BIGINT CHECK (total >= 0),
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE personal_budget_caps (
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    name_key TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    amount BIGINT NOT NULL CHECK (amount >= 0),
+                    PRIMARY KEY (user_id, name_key)
+                )
+                """,
+            ],
+            fill: { sql in
+                for row in try await sql.raw("SELECT id FROM groups").all() {
+                    let groupID = try row.decodeUUID("id")
+                    try await Spending.apply(try await Spending.recomputed(groupID: groupID, sql), groupID: groupID, sql)
+                }
+            }
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

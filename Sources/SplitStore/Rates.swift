@@ -17,14 +17,32 @@ public struct RateRecord: Sendable, Equatable {
     }
 }
 
+extension RateRecord {
+    /// The rate as a SplitCore value; nil for a row that no longer reads.
+    public var datedRate: DatedRate? {
+        guard let from = try? Currency(code: from), let to = try? Currency(code: to),
+            let value = try? DecimalValue(parsing: rate),
+            let rate = try? ExchangeRate(from: from, to: to, rate: value)
+        else { return nil }
+        return DatedRate(rate, date: date)
+    }
+}
+
 /// A group's manual exchange rates.
 extension BalanceStore {
     public func rates(groupID: UUID) async throws -> [RateRecord] {
-        try await database.read { sql in
-            try await sql.raw(
-                "SELECT from_currency, to_currency, rate_date, rate FROM rates WHERE group_id = \(bind: groupID.text)"
-            ).all()
-        }.map {
+        try await database.read { try await Self.rates(groupID: groupID, $0) }
+    }
+
+    /// The group's rates as SplitCore values, read in a running transaction.
+    static func datedRates(groupID: UUID, _ sql: any SQLDatabase) async throws -> [DatedRate] {
+        try await rates(groupID: groupID, sql).compactMap(\.datedRate)
+    }
+
+    static func rates(groupID: UUID, _ sql: any SQLDatabase) async throws -> [RateRecord] {
+        try await sql.raw(
+            "SELECT from_currency, to_currency, rate_date, rate FROM rates WHERE group_id = \(bind: groupID.text)"
+        ).all().map {
             RateRecord(
                 from: try $0.decode(column: "from_currency", as: String.self),
                 to: try $0.decode(column: "to_currency", as: String.self),

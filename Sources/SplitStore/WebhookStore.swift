@@ -77,6 +77,7 @@ public enum WebhookKinds {
         "member.rights_changed", "expense.created", "expense.updated", "expense.deleted", "expense.restored",
         "share.marked_paid", "share.marked_unpaid", "settlement.recorded", "settlement.deleted", "rates.updated",
         "category.created", "category.updated", "category.deleted", "category.reordered", "import.completed",
+        "budget.updated", "budget.removed", "budget.alert",
     ]
     /// The job kind that sends one delivery.
     public static let jobKind = "webhook.deliver"

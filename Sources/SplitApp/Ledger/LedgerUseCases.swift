@@ -252,12 +252,6 @@ public struct LedgerUseCases: Sendable {
 
     /// The group's stored rates as SplitCore values; a row that no longer reads is skipped.
     func datedRates(_ groupID: UUID) async throws -> [DatedRate] {
-        try await balances.rates(groupID: groupID).compactMap { record in
-            guard let from = try? Currency(code: record.from), let to = try? Currency(code: record.to),
-                let value = try? DecimalValue(parsing: record.rate),
-                let rate = try? ExchangeRate(from: from, to: to, rate: value)
-            else { return nil }
-            return DatedRate(rate, date: record.date)
-        }
+        try await balances.rates(groupID: groupID).compactMap(\.datedRate)
     }
 }

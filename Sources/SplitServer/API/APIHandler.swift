@@ -16,6 +16,7 @@ struct APIHandler: APIProtocol {
     let ledgerUseCases: LedgerUseCases
     let paymentRequestUseCases: PaymentRequestUseCases
     let summaryUseCases: SummaryUseCases
+    let budgetUseCases: BudgetUseCases
     let payDetailsUseCases: PayDetailsUseCases
     let categoryUseCases: CategoryUseCases
     let groupUseCases: GroupUseCases

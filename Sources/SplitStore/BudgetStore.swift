@@ -1,0 +1,373 @@
+import Foundation
+import SQLKit
+import SplitCore
+
+/// A group's budget (issue 20): a total and caps per category, in `currency` (the group's home
+/// currency when it was set), for each calendar month or for a trip's dates.
+public struct BudgetRecord: Sendable, Equatable {
+    public enum Period: String, Sendable, CaseIterable {
+        case month, trip
+    }
+
+    public var groupID: UUID
+    public var period: Period
+    /// The trip's first and last day (YYYY-MM-DD); nil for a monthly budget.
+    public var startDate: String?
+    public var endDate: String?
+    public var currency: String
+    /// The whole budget, when one is set (caps alone are fine too).
+    public var total: Int64?
+    /// Caps by category id, in minor units of `currency`.
+    public var caps: [UUID: Int64]
+    /// Percentages of a cap at which members are told (80 and 100 by default).
+    public var thresholds: [Int]
+    public var updatedAt: Int64
+
+    public init(
+        groupID: UUID, period: Period, startDate: String? = nil, endDate: String? = nil, currency: String,
+        total: Int64?, caps: [UUID: Int64], thresholds: [Int], updatedAt: Int64
+    ) {
+        self.groupID = groupID
+        self.period = period
+        self.startDate = startDate
+        self.endDate = endDate
+        self.currency = currency
+        self.total = total
+        self.caps = caps
+        self.thresholds = thresholds
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A member's own monthly budget over their shares in all their groups; caps by category name,
+/// matched in any case across groups.
+public struct PersonalBudgetRecord: Sendable, Equatable {
+    public struct Cap: Sendable, Equatable {
+        public var name: String
+        public var amount: Int64
+
+        public init(name: String, amount: Int64) {
+            self.name = name
+            self.amount = amount
+        }
+    }
+
+    public var userID: UUID
+    public var currency: String
+    public var total: Int64?
+    public var caps: [Cap]
+    public var updatedAt: Int64
+
+    public init(userID: UUID, currency: String, total: Int64?, caps: [Cap], updatedAt: Int64) {
+        self.userID = userID
+        self.currency = currency
+        self.total = total
+        self.caps = caps
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Spent in a period, per category and currency (from `spending`).
+public struct SpentRecord: Sendable, Equatable {
+    public var groupID: UUID
+    public var categoryID: UUID
+    public var currency: String
+    public var amount: Int64
+}
+
+/// An expense (or, for a personal budget, one's share of it) that a budget could not convert.
+public struct UncountedExpense: Sendable, Equatable {
+    public var expenseID: UUID
+    public var groupID: UUID
+    public var description: String
+    public var date: String
+    public var amount: Int64
+    public var currency: String
+}
+
+public struct BudgetStore: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// The default alert thresholds, in percent of a cap.
+    public static let defaultThresholds = [80, 100]
+
+    public func budget(groupID: UUID) async throws -> BudgetRecord? {
+        try await database.read { try await Self.load(groupID: groupID, $0) }
+    }
+
+    static func load(groupID: UUID, _ sql: any SQLDatabase) async throws -> BudgetRecord? {
+        guard
+            let row = try await sql.raw("SELECT * FROM budgets WHERE group_id = \(bind: groupID.text)").first()
+        else { return nil }
+        var caps: [UUID: Int64] = [:]
+        for cap in try await sql.raw(
+            "SELECT category_id, amount FROM budget_caps WHERE group_id = \(bind: groupID.text)"
+        ).all() {
+            caps[try cap.decodeUUID("category_id")] = try cap.decode(column: "amount", as: Int64.self)
+        }
+        return BudgetRecord(
+            groupID: groupID,
+            period: BudgetRecord.Period(rawValue: try row.decode(column: "period", as: String.self)) ?? .month,
+            startDate: try row.decode(column: "start_date", as: String?.self),
+            endDate: try row.decode(column: "end_date", as: String?.self),
+            currency: try row.decode(column: "currency", as: String.self),
+            total: try row.decode(column: "total", as: Int64?.self), caps: caps,
+            thresholds: try row.decode(column: "thresholds", as: String.self).split(separator: ",").compactMap { Int($0) },
+            updatedAt: try row.decode(column: "updated_at", as: Int64.self))
+    }
+
+    /// Sets the whole budget (total, period, every cap) in one write; alerts already sent start
+    /// over, so new caps are watched from nothing. `budget` nil removes it.
+    public func put(_ budget: BudgetRecord?, groupID: UUID, actor: Actor, now: Int64) async throws {
+        try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else {
+                throw WriteRefusal.notFound
+            }
+            try await sql.raw("DELETE FROM budget_caps WHERE group_id = \(bind: groupID.text)").run()
+            try await sql.raw("DELETE FROM budget_alerts WHERE group_id = \(bind: groupID.text)").run()
+            guard let budget else {
+                try await sql.raw("DELETE FROM budgets WHERE group_id = \(bind: groupID.text)").run()
+                try await log.changed(.group, groupID, sql)
+                try await log.activity(actor, "budget.removed", .group, groupID, ActivityEvent(), sql)
+                return
+            }
+            try await sql.raw(
+                """
+                INSERT INTO budgets (group_id, period, start_date, end_date, currency, total, thresholds,
+                                     updated_by_user_id, updated_at)
+                VALUES (\(bind: groupID.text), \(bind: budget.period.rawValue), \(bind: budget.startDate),
+                        \(bind: budget.endDate), \(bind: budget.currency), \(bind: budget.total),
+                        \(bind: budget.thresholds.map(String.init).joined(separator: ",")), \(bind: actor.userID.text),
+                        \(bind: now))
+                ON CONFLICT (group_id) DO UPDATE SET period = excluded.period, start_date = excluded.start_date,
+                    end_date = excluded.end_date, currency = excluded.currency, total = excluded.total,
+                    thresholds = excluded.thresholds, updated_by_user_id = excluded.updated_by_user_id,
+                    updated_at = excluded.updated_at
+                """
+            ).run()
+            try await MultiRowInsert.run(
+                "INSERT INTO budget_caps (group_id, category_id, amount)",
+                budget.caps.sorted { $0.key.text < $1.key.text }.map { [groupID.text, $0.key.text, $0.value] }, on: sql)
+            try await log.changed(.group, groupID, sql)
+            try await log.activity(
+                actor, "budget.updated", .group, groupID,
+                ActivityEvent(amount: budget.total, currency: budget.currency, count: budget.caps.count), sql)
+        }
+    }
+
+    /// What the group's members spent from `from` through `through` (YYYY-MM-DD), per category
+    /// and currency: one indexed range read of the running totals.
+    public func spent(groupID: UUID, from: String, through: String) async throws -> [SpentRecord] {
+        try await database.read { try await Self.spent(groupID: groupID, from: from, through: through, $0) }
+    }
+
+    static func spent(groupID: UUID, from: String, through: String, _ sql: any SQLDatabase) async throws
+        -> [SpentRecord]
+    {
+        try await sql.raw(
+            """
+            SELECT category_id, currency, CAST(SUM(amount) AS BIGINT) AS total FROM spending
+            WHERE group_id = \(bind: groupID.text) AND day >= \(bind: from) AND day <= \(bind: through)
+            GROUP BY category_id, currency
+            """
+        ).all().map {
+            SpentRecord(
+                groupID: groupID, categoryID: try $0.decodeUUID("category_id"),
+                currency: try $0.decode(column: "currency", as: String.self),
+                amount: try $0.decode(column: "total", as: Int64.self))
+        }
+    }
+
+    /// The group's live expenses in the dates whose counted currency is one of `currencies`:
+    /// those a budget could not convert, at most `limit`.
+    public func uncounted(
+        groupID: UUID, from: String, through: String, currencies: [String], limit: Int = 100
+    ) async throws -> [UncountedExpense] {
+        guard !currencies.isEmpty else { return [] }
+        return try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT id, description, expense_date, amount, currency FROM expenses
+                WHERE group_id = \(bind: groupID.text) AND is_deleted = \(bind: false)
+                      AND expense_date >= \(bind: from) AND expense_date <= \(bind: through)
+                      AND (CASE WHEN home_amount IS NOT NULL AND home_currency IS NOT NULL THEN home_currency
+                           ELSE currency END) IN (\(binds: currencies))
+                ORDER BY expense_date, id LIMIT \(bind: limit)
+                """
+            ).all()
+        }.map {
+            UncountedExpense(
+                expenseID: try $0.decodeUUID("id"), groupID: groupID,
+                description: try $0.decode(column: "description", as: String.self),
+                date: try $0.decode(column: "expense_date", as: String.self),
+                amount: try $0.decode(column: "amount", as: Int64.self),
+                currency: try $0.decode(column: "currency", as: String.self))
+        }
+    }
+
+    // MARK: Personal budgets
+
+    public func personalBudget(userID: UUID) async throws -> PersonalBudgetRecord? {
+        try await database.read { sql in
+            guard
+                let row = try await sql.raw(
+                    "SELECT currency, total, updated_at FROM personal_budgets WHERE user_id = \(bind: userID.text)"
+                ).first()
+            else { return nil }
+            let caps = try await sql.raw(
+                "SELECT name, amount FROM personal_budget_caps WHERE user_id = \(bind: userID.text) ORDER BY name_key"
+            ).all().map {
+                PersonalBudgetRecord.Cap(
+                    name: try $0.decode(column: "name", as: String.self),
+                    amount: try $0.decode(column: "amount", as: Int64.self))
+            }
+            return PersonalBudgetRecord(
+                userID: userID, currency: try row.decode(column: "currency", as: String.self),
+                total: try row.decode(column: "total", as: Int64?.self), caps: caps,
+                updatedAt: try row.decode(column: "updated_at", as: Int64.self))
+        }
+    }
+
+    /// Sets (or with nil removes) an account's personal budget, caps and all.
+    public func putPersonal(_ budget: PersonalBudgetRecord?, userID: UUID, now: Int64) async throws {
+        try await database.transaction { sql in
+            try await sql.raw("DELETE FROM personal_budget_caps WHERE user_id = \(bind: userID.text)").run()
+            guard let budget else {
+                try await sql.raw("DELETE FROM personal_budgets WHERE user_id = \(bind: userID.text)").run()
+                return
+            }
+            try await sql.raw(
+                """
+                INSERT INTO personal_budgets (user_id, currency, total, updated_at)
+                VALUES (\(bind: userID.text), \(bind: budget.currency), \(bind: budget.total), \(bind: now))
+                ON CONFLICT (user_id) DO UPDATE SET currency = excluded.currency, total = excluded.total,
+                    updated_at = excluded.updated_at
+                """
+            ).run()
+            try await MultiRowInsert.run(
+                "INSERT INTO personal_budget_caps (user_id, name_key, name, amount)",
+                budget.caps.map { [userID.text, $0.name.lowercased(), $0.name, $0.amount] }, on: sql)
+        }
+    }
+
+    /// My shares from `from` through `through`, per group, category and currency, in every group
+    /// I am or was a member of.
+    public func personalSpent(userID: UUID, from: String, through: String) async throws -> [SpentRecord] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT s.group_id, s.category_id, s.currency, CAST(SUM(s.amount) AS BIGINT) AS total
+                FROM members m JOIN spending s ON s.member_id = m.id
+                WHERE m.user_id = \(bind: userID.text) AND s.day >= \(bind: from) AND s.day <= \(bind: through)
+                GROUP BY s.group_id, s.category_id, s.currency
+                """
+            ).all()
+        }.map {
+            SpentRecord(
+                groupID: try $0.decodeUUID("group_id"), categoryID: try $0.decodeUUID("category_id"),
+                currency: try $0.decode(column: "currency", as: String.self),
+                amount: try $0.decode(column: "total", as: Int64.self))
+        }
+    }
+
+    /// My shares in the dates of expenses of `groupID` counted in one of `currencies`.
+    public func personalUncounted(
+        userID: UUID, groupID: UUID, from: String, through: String, currencies: [String], limit: Int = 100
+    ) async throws -> [UncountedExpense] {
+        guard !currencies.isEmpty else { return [] }
+        return try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT e.id, e.description, e.expense_date, e.currency, s.amount FROM members m
+                JOIN expense_splits s ON s.member_id = m.id
+                JOIN expenses e ON e.id = s.expense_id
+                WHERE m.user_id = \(bind: userID.text) AND m.group_id = \(bind: groupID.text)
+                      AND s.is_removed = \(bind: false) AND e.is_deleted = \(bind: false)
+                      AND e.expense_date >= \(bind: from) AND e.expense_date <= \(bind: through)
+                      AND (CASE WHEN e.home_amount IS NOT NULL AND e.home_currency IS NOT NULL THEN e.home_currency
+                           ELSE e.currency END) IN (\(binds: currencies))
+                ORDER BY e.expense_date, e.id LIMIT \(bind: limit)
+                """
+            ).all()
+        }.map {
+            UncountedExpense(
+                expenseID: try $0.decodeUUID("id"), groupID: groupID,
+                description: try $0.decode(column: "description", as: String.self),
+                date: try $0.decode(column: "expense_date", as: String.self),
+                amount: try $0.decode(column: "amount", as: Int64.self),
+                currency: try $0.decode(column: "currency", as: String.self))
+        }
+    }
+}
+
+/// Alerts at a budget's thresholds (issue 20), decided in the transaction of the expense write
+/// that crossed one, so each is sent once per period, cap and threshold whatever servers run:
+/// `budget_alerts` has that as its key. The line goes to the activity list and, through it, to
+/// every member's inbox (and mail and webhooks, like any activity).
+enum BudgetAlerts {
+    static func check(
+        groupID: UUID, day: String, categoryID: UUID, log: GroupLog, _ sql: any SQLDatabase
+    ) async throws {
+        guard let budget = try await BudgetStore.load(groupID: groupID, sql),
+            let date = CivilDate(day), let currency = try? Currency(code: budget.currency)
+        else { return }
+        let period: BudgetPeriod
+        let periodKey: String
+        switch budget.period {
+        case .month:
+            period = .month(of: date)
+            periodKey = String(day.prefix(7))
+        case .trip:
+            guard let start = budget.startDate.flatMap(CivilDate.init), let end = budget.endDate.flatMap(CivilDate.init),
+                let trip = BudgetPeriod(start: start, end: end), trip.contains(date)
+            else { return }
+            period = trip
+            periodKey = "trip"
+        }
+        let watched = [(scope: categoryID.text, cap: budget.caps[categoryID]), (scope: "total", cap: budget.total)]
+            .compactMap { entry in entry.cap.map { (entry.scope, $0) } }
+        guard !watched.isEmpty else { return }
+        let spent = try await BudgetStore.spent(
+            groupID: groupID, from: period.start.description, through: period.end.description, sql)
+        let rates = try await BalanceStore.datedRates(groupID: groupID, sql)
+        func total(_ rows: [SpentRecord]) -> Int64 {
+            BudgetConversion.total(
+                rows.compactMap { row in (try? Currency(code: row.currency)).map { ($0, row.amount) } }, to: currency,
+                rates: rates
+            ).total
+        }
+        for (scope, cap) in watched {
+            let amount = total(scope == "total" ? spent : spent.filter { $0.categoryID == categoryID })
+            let reached = BudgetFigures.reached(budget.thresholds, cap: cap, spent: amount)
+            var fresh: [Int] = []
+            for threshold in reached {
+                let inserted = try await sql.raw(
+                    """
+                    INSERT INTO budget_alerts (group_id, period, scope, threshold, at)
+                    VALUES (\(bind: groupID.text), \(bind: periodKey), \(bind: scope), \(bind: threshold), \(bind: log.now))
+                    ON CONFLICT DO NOTHING RETURNING threshold
+                    """
+                ).first()
+                if inserted != nil { fresh.append(threshold) }
+            }
+            // One line for the highest threshold this write crossed.
+            guard let highest = fresh.max() else { continue }
+            let categoryName =
+                scope == "total"
+                ? nil
+                : try await sql.raw("SELECT name FROM categories WHERE id = \(bind: scope)").first()?
+                    .decode(column: "name", as: String.self)
+            let everyone = try await sql.raw(
+                "SELECT id FROM members WHERE group_id = \(bind: groupID.text) AND is_active = \(bind: true)"
+            ).all().map { try $0.decodeUUID("id") }
+            try await log.activity(
+                nil, "budget.alert", .group, groupID,
+                ActivityEvent(
+                    subject: categoryName, amount: amount, currency: budget.currency, limit: cap, percent: highest,
+                    period: periodKey == "trip" ? nil : periodKey),
+                concerning: everyone, sql)
+        }
+    }
+}

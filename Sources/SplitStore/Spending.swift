@@ -1,0 +1,77 @@
+import Foundation
+import SQLKit
+import SplitCore
+
+/// What each member's shares came to, day by day, per category and currency (issue 20): the
+/// running totals budgets read, changed in the same transaction as every expense write, like the
+/// ledger, so a budget's status reads a few hundred rows however many expenses the group has.
+///
+/// A share counts on its expense's date, in its expense's currency; when the expense says what it
+/// was charged in the home currency, the shares count in that currency instead (the charged
+/// amount apportioned over them exactly, like a conversion), so a budget uses "the expense's own
+/// home amount" before any rate.
+enum Spending {
+    struct Key: Hashable {
+        var member: UUID
+        var day: String
+        var category: UUID
+        var currency: String
+    }
+
+    /// One expense's rows, each signed by `sign` (−1 takes the expense back).
+    static func parts(of expense: ExpenseRecord, sign: Int64) -> [Key: Int64] {
+        let shares = expense.liveShares
+        var amounts = shares.map(\.amount)
+        var currency = expense.currency
+        if let home = expense.homeAmount, let homeCode = expense.homeCurrency, homeCode != expense.currency,
+            let from = try? Currency(code: expense.currency), let to = try? Currency(code: homeCode),
+            let rate = try? ExchangeRate(
+                charged: Money(minorUnits: expense.amount, currency: from), as: Money(minorUnits: home, currency: to)),
+            let converted = try? rate.convert(amounts, currency: from, tieBreak: TieBreak(seed: expense.id.text))
+        {
+            amounts = converted
+            currency = homeCode
+        }
+        var parts: [Key: Int64] = [:]
+        for (share, amount) in zip(shares, amounts) {
+            parts[
+                Key(member: share.memberID, day: expense.expenseDate, category: expense.categoryID, currency: currency),
+                default: 0] += sign * amount
+        }
+        return parts
+    }
+
+    /// Adds an expense (`sign` 1) or takes it back (−1), whatever its deleted flag says: the
+    /// caller knows whether it counts (a restore adds one still marked deleted).
+    static func apply(_ expense: ExpenseRecord, sign: Int64, _ sql: any SQLDatabase) async throws {
+        try await apply(parts(of: expense, sign: sign), groupID: expense.groupID, sql)
+    }
+
+    /// Adds many rows at once, one statement per thousand, each key once, in key order (no
+    /// deadlock between two writers).
+    static func apply(_ parts: [Key: Int64], groupID: UUID, _ sql: any SQLDatabase) async throws {
+        let rows = parts.filter { $0.value != 0 }.sorted {
+            ($0.key.member.text, $0.key.day, $0.key.category.text, $0.key.currency)
+                < ($1.key.member.text, $1.key.day, $1.key.category.text, $1.key.currency)
+        }
+        try await MultiRowInsert.run(
+            "INSERT INTO spending (member_id, day, category_id, currency, group_id, amount)",
+            rows.map { [$0.key.member.text, $0.key.day, $0.key.category.text, $0.key.currency, groupID.text, $0.value] },
+            then: "ON CONFLICT (member_id, day, category_id, currency) DO UPDATE SET amount = spending.amount + excluded.amount",
+            on: sql)
+    }
+
+    /// Every live expense of a group, for filling the table (migration 0025) and for tests that
+    /// prove the running totals right.
+    static func recomputed(groupID: UUID, _ sql: any SQLDatabase) async throws -> [Key: Int64] {
+        var parts: [Key: Int64] = [:]
+        let ids = try await sql.raw(
+            "SELECT id FROM expenses WHERE group_id = \(bind: groupID.text) AND is_deleted = \(bind: false)"
+        ).all().map { try $0.decodeUUID("id") }
+        for id in ids {
+            guard let expense = try await ExpenseStore.load(id, sql) else { continue }
+            parts.merge(Self.parts(of: expense, sign: 1), uniquingKeysWith: +)
+        }
+        return parts
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// Budgets (issue 20), through the use cases on both databases: the status figures, conversion
+/// and what cannot be converted, alerts once per threshold, refusals, trips, personal budgets, and
+/// the running totals against the expenses themselves.
+@Suite("Budgets")
+struct BudgetUseCaseTests {
+    /// 2026-05-10 12:00 UTC: ten days into May.
+    static let may10: Int64 = 1_778_414_400_000
+
+    static func expense(
+        _ trip: Trip, _ description: String, _ amount: String, _ currency: String = "MYR", category: UUID? = nil,
+        date: String = "2026-05-03", homeAmount: String? = nil
+    ) -> EnteredExpense {
+        var entered = EnteredExpense(
+            description: description, amount: amount, currency: currency, expenseDate: date,
+            paidByMemberId: trip.akiMember.description,
+            split: EnteredSplit(mode: .equal, memberIds: [trip.akiMember, trip.boMember, trip.deeMember].map(\.description)))
+        entered.category = category?.uuidString
+        entered.homeAmount = homeAmount
+        return entered
+    }
+
+    static func category(_ trip: Trip, _ name: String) async throws -> UUID {
+        let all = try await CategoryUseCases(database: trip.database, now: { milliseconds() })
+            .categories(groupID: trip.groupID, caller: trip.aki)
+        return try #require(all.first { $0.name == name }).id
+    }
+
+    @Test("status: spent per category and in total, remaining, percent, daily average, projection; other currencies converted or listed", arguments: TestDatabases.all)
+    func status(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let budgets = BudgetUseCases(database: trip.database, now: { Self.may10 })
+            let meal = try await Self.category(trip, "Meal")
+            let hotel = try await Self.category(trip, "Hotel")
+            let status = try await budgets.put(
+                EnteredBudget(
+                    period: "month", total: "1000.00",
+                    caps: [.init(categoryId: meal.uuidString, amount: "300"), .init(categoryId: hotel.uuidString, amount: "600.00")]),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            #expect(status.total.cap == 100_000 && status.total.spent == 0)
+            _ = try await trip.create(Self.expense(trip, "Ramen", "100.00", category: meal))
+            _ = try await trip.create(Self.expense(trip, "Sushi", "50.50", category: meal, date: "2026-05-09"))
+            // 3,000 JPY charged as 90.00 MYR: the charged amount counts, no rate needed.
+            _ = try await trip.create(Self.expense(trip, "Onsen", "3000", "JPY", category: hotel, homeAmount: "90.00"))
+            // 10,000 JPY with a rate of 0.03 MYR.
+            _ = try await trip.create(Self.expense(trip, "Ryokan", "10000", "JPY", category: hotel))
+            _ = try await LedgerUseCases(database: trip.database, now: { milliseconds() }).putRates(
+                [EnteredRate(fromCurrency: "JPY", toCurrency: "MYR", date: "2026-05-01", rate: "0.03")],
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            // 20 EUR without a rate: listed, not counted.
+            let euros = try await trip.create(Self.expense(trip, "Museum", "20.00", "EUR", category: meal))
+            // Another month, and a deleted expense: not in May's figures.
+            _ = try await trip.create(Self.expense(trip, "June", "999.00", category: meal, date: "2026-06-01"))
+            let gone = try await trip.create(Self.expense(trip, "Gone", "77.00", category: meal))
+            _ = try await trip.expenses.setDeleted(gone.expense.id, true, basedOn: nil, caller: trip.aki, origin: trip.origin)
+
+            let may = try await budgets.status(groupID: trip.groupID, caller: trip.vic)
+            #expect(may.period.start.description == "2026-05-01" && may.period.end.description == "2026-05-31")
+            let mealLine = try #require(may.lines.first { $0.categoryID == meal }).figures
+            #expect(mealLine.spent == 15_050 && mealLine.cap == 30_000 && mealLine.remaining == 14_950)
+            #expect(mealLine.percent == 50)
+            // 150.50 over 10 days: 15.05 a day, 466.55 by May 31.
+            #expect(mealLine.dailyAverage == 1_505 && mealLine.projected == 46_655)
+            let hotelLine = try #require(may.lines.first { $0.categoryID == hotel }).figures
+            #expect(hotelLine.spent == 9_000 + 30_000 && hotelLine.percent == 65)
+            #expect(may.total.spent == 15_050 + 39_000 && may.total.cap == 100_000)
+            #expect(may.uncountedCurrencies == ["EUR"])
+            #expect(may.uncounted.map(\.expenseID) == [euros.expense.id])
+            // Every live category has a line, in order, capped or not.
+            #expect(may.lines.map(\.name) == ["Meal", "Transport", "Tickets", "Shopping", "Hotel", "Other"])
+
+            let june = try await budgets.status(groupID: trip.groupID, caller: trip.bo, month: "2026-06")
+            #expect(june.total.spent == 99_900 && june.total.percent == 99)
+            #expect(june.lines.first { $0.categoryID == meal }?.figures.percent == 333)
+            // A month still to come: nothing elapsed, the projection is what is already entered.
+            let july = try await budgets.status(groupID: trip.groupID, caller: trip.bo, month: "2026-07")
+            #expect(july.total.spent == 0 && july.total.dailyAverage == 0)
+        }
+    }
+
+    @Test("alerts: one notification per cap and threshold crossed, to every member, not again for the same month", arguments: TestDatabases.all)
+    func alerts(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let budgets = BudgetUseCases(database: trip.database, now: { Self.may10 })
+            let inbox = NotificationUseCases(database: trip.database, now: { milliseconds() })
+            let meal = try await Self.category(trip, "Meal")
+            _ = try await budgets.put(
+                EnteredBudget(period: "month", caps: [.init(categoryId: meal.uuidString, amount: "100")]),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            func alerts(_ caller: Caller) async throws -> [ActivityEvent] {
+                try await inbox.inbox(caller: caller, cursor: nil, limit: 200).notifications
+                    .filter { $0.activity.action == "budget.alert" }.map(\.activity.event)
+            }
+            _ = try await trip.create(Self.expense(trip, "Lunch", "50.00", category: meal))
+            #expect(try await alerts(trip.bo).isEmpty)
+            _ = try await trip.create(Self.expense(trip, "Dinner", "35.00", category: meal))  // 85 %
+            let first = try await alerts(trip.bo)
+            #expect(first.map(\.percent) == [80])
+            #expect(first.first?.subject == "Meal" && first.first?.amount == 8_500 && first.first?.limit == 10_000)
+            #expect(first.first?.period == "2026-05")
+            // The one who added it hears of it too (nobody "did" an alert), and a viewer.
+            #expect(try await alerts(trip.aki).count == 1)
+            #expect(try await alerts(trip.vic).count == 1)
+            let snack = try await trip.create(Self.expense(trip, "Snack", "10.00", category: meal))  // 95 %
+            #expect(try await alerts(trip.bo).count == 1)
+            // Deleting and restoring crosses 80 % again: not told twice.
+            _ = try await trip.expenses.setDeleted(snack.expense.id, true, basedOn: nil, caller: trip.aki, origin: trip.origin)
+            _ = try await trip.expenses.setDeleted(snack.expense.id, false, basedOn: nil, caller: trip.aki, origin: trip.origin)
+            #expect(try await alerts(trip.bo).count == 1)
+            _ = try await trip.create(Self.expense(trip, "Feast", "20.00", category: meal))  // 115 %
+            #expect(try await alerts(trip.bo).map(\.percent) == [100, 80])
+            // Another month starts over; a jump past both thresholds says the highest once.
+            _ = try await trip.create(Self.expense(trip, "June", "150.00", category: meal, date: "2026-06-02"))
+            let june = try await alerts(trip.bo).filter { $0.period == "2026-06" }
+            #expect(june.map(\.percent) == [100])
+            // Setting the budget again starts the watch over.
+            _ = try await budgets.put(
+                EnteredBudget(period: "month", caps: [.init(categoryId: meal.uuidString, amount: "1000")], thresholds: [10]),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            _ = try await trip.create(Self.expense(trip, "Tea", "1.00", category: meal, date: "2026-06-03"))
+            #expect(try await alerts(trip.bo).filter { $0.period == "2026-06" }.map(\.percent) == [10, 100])
+        }
+    }
+
+    @Test("bad input and roles: clear refusals naming each field; viewers read but do not set; strangers see nothing", arguments: TestDatabases.all)
+    func refusals(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let budgets = BudgetUseCases(database: trip.database, now: { Self.may10 })
+            let meal = try await Self.category(trip, "Meal")
+            func fields(_ entered: EnteredBudget) async -> [String] {
+                do {
+                    _ = try await budgets.put(entered, groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+                    return []
+                } catch let error as AppError {
+                    return error.fieldProblems.map(\.field)
+                } catch {
+                    return ["\(error)"]
+                }
+            }
+            #expect(await fields(EnteredBudget(period: "month", total: "-5")) == ["total"])
+            #expect(await fields(EnteredBudget(period: "month", caps: [.init(categoryId: meal.uuidString, amount: "1.234")])) == ["caps[0].amount"])
+            #expect(await fields(EnteredBudget(period: "week")) == ["period"])
+            #expect(await fields(EnteredBudget(period: "trip", startDate: "2026-05-10", endDate: "2026-05-01")) == ["endDate"])
+            #expect(await fields(EnteredBudget(period: "trip", startDate: "2026-02-30")) == ["startDate", "endDate"])
+            #expect(await fields(EnteredBudget(period: "month", caps: [.init(categoryId: UUID().uuidString, amount: "1")])) == ["caps[0].categoryId"])
+            #expect(
+                await fields(
+                    EnteredBudget(
+                        period: "month",
+                        caps: [.init(categoryId: meal.uuidString, amount: "1"), .init(categoryId: meal.uuidString, amount: "2")]))
+                    == ["caps[1].categoryId"])
+            #expect(await fields(EnteredBudget(period: "month", thresholds: [0])) == ["thresholds"])
+            #expect(await fields(EnteredBudget(period: "month", thresholds: [80, 80])) == ["thresholds"])
+            // Nothing was stored by any of them.
+            #expect(try await budgets.status(groupID: trip.groupID, caller: trip.aki).budget == nil)
+            await #expect(throws: AppError.forbidden) {
+                try await budgets.put(EnteredBudget(period: "month"), groupID: trip.groupID, caller: trip.bo, origin: trip.origin)
+            }
+            await #expect(throws: AppError.forbidden) {
+                try await budgets.put(EnteredBudget(period: "month"), groupID: trip.groupID, caller: trip.vic, origin: trip.origin)
+            }
+            await #expect(throws: AppError.notFound("group")) {
+                try await budgets.status(groupID: trip.groupID, caller: trip.stranger)
+            }
+            await #expect(throws: AppError.self) {
+                try await budgets.status(groupID: trip.groupID, caller: trip.aki, month: "2026-13")
+            }
+            _ = try await budgets.status(groupID: trip.groupID, caller: trip.vic)
+        }
+    }
+
+    @Test("a trip's budget counts its dates only, whatever month is asked", arguments: TestDatabases.all)
+    func tripPeriod(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let budgets = BudgetUseCases(database: trip.database, now: { Self.may10 })
+            _ = try await budgets.put(
+                EnteredBudget(period: "trip", startDate: "2026-05-08", endDate: "2026-05-17", total: "6000"),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            _ = try await trip.create(Self.expense(trip, "Before", "100", date: "2026-05-07"))
+            _ = try await trip.create(Self.expense(trip, "First day", "300", date: "2026-05-08"))
+            _ = try await trip.create(Self.expense(trip, "Last day", "300", date: "2026-05-17"))
+            _ = try await trip.create(Self.expense(trip, "After", "100", date: "2026-05-18"))
+            let status = try await budgets.status(groupID: trip.groupID, caller: trip.bo, month: "2026-01")
+            #expect(status.period.start.description == "2026-05-08" && status.period.days == 10)
+            #expect(status.total.spent == 60_000 && status.total.percent == 10)
+            // Three days in (8th, 9th, 10th): 200.00 a day, 2,000.00 by the end.
+            #expect(status.total.dailyAverage == 20_000 && status.total.projected == 200_000)
+        }
+    }
+
+    @Test("a personal budget counts my shares in all my groups, by category name, converted by each group's rates", arguments: TestDatabases.all)
+    func personal(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let budgets = BudgetUseCases(database: trip.database, now: { Self.may10 })
+            let meal = try await Self.category(trip, "Meal")
+            _ = try await trip.create(Self.expense(trip, "Ramen", "90.00", category: meal))  // my share 30.00
+            _ = try await trip.create(Self.expense(trip, "Taxi", "3000", "JPY"))  // 1,000 JPY, no rate yet
+            var status = try await budgets.putPersonal(
+                EnteredPersonalBudget(currency: "MYR", total: "500", caps: [.init(category: "meal", amount: "100")]),
+                caller: trip.bo)
+            #expect(status.currency == "MYR")
+            #expect(status.lines.first?.name == "meal" && status.lines.first?.figures.spent == 3_000)
+            #expect(status.lines.first?.figures.percent == 30)
+            #expect(status.total.spent == 3_000 && status.total.cap == 50_000)
+            #expect(status.uncountedCurrencies == ["JPY"] && status.uncounted.map(\.amount) == [1_000])
+            _ = try await LedgerUseCases(database: trip.database, now: { milliseconds() }).putRates(
+                [EnteredRate(fromCurrency: "MYR", toCurrency: "JPY", date: "2026-05-01", rate: "33.3333")],
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            status = try await budgets.personalStatus(caller: trip.bo)
+            // 1,000 JPY by the inverse of 33.3333: 30.00 MYR.
+            #expect(status.uncounted.isEmpty && status.total.spent == 6_000)
+            #expect(status.lines.map(\.name) == ["meal", "Other"])
+            // Someone else's budget is theirs: Aki has none.
+            #expect(try await budgets.personalBudget(caller: trip.aki) == nil)
+            await #expect(throws: AppError.self) {
+                try await budgets.putPersonal(EnteredPersonalBudget(currency: "XXX1"), caller: trip.bo)
+            }
+            await #expect(throws: AppError.self) {
+                try await budgets.putPersonal(
+                    EnteredPersonalBudget(currency: "JPY", caps: [.init(category: "Meal", amount: "1.5")]), caller: trip.bo)
+            }
+            try await budgets.removePersonal(caller: trip.bo)
+            #expect(try await budgets.personalBudget(caller: trip.bo) == nil)
+        }
+    }
+
+    @Test("the running totals equal the expenses, after random creates, edits, deletes and restores", arguments: TestDatabases.all)
+    func runningTotals(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            var rng = SplitMix64(seed: 20)
+            let categories = try await CategoryUseCases(database: trip.database, now: { milliseconds() })
+                .categories(groupID: trip.groupID, caller: trip.aki).map(\.id)
+            let members = [trip.akiMember, trip.boMember, trip.deeMember]
+            var ids: [UUID] = []
+            for step in 0..<40 {
+                let roll = Int.random(in: 0..<10, using: &rng)
+                if roll < 5 || ids.isEmpty {
+                    let currency = ["MYR", "JPY", "EUR"][Int.random(in: 0..<3, using: &rng)]
+                    let amount = currency == "JPY" ? "\(Int.random(in: 1...90_000, using: &rng))" : "\(Int.random(in: 1...900, using: &rng)).\(Int.random(in: 10...99, using: &rng))"
+                    var entered = Self.expense(
+                        trip, "E\(step)", amount, currency, category: categories.randomElement(using: &rng),
+                        date: "2026-0\(Int.random(in: 4...6, using: &rng))-1\(Int.random(in: 0...9, using: &rng))",
+                        homeAmount: currency != "MYR" && Bool.random(using: &rng) ? "\(Int.random(in: 1...500, using: &rng)).05" : nil)
+                    entered.split = EnteredSplit(
+                        mode: .equal, memberIds: Array(members.shuffled(using: &rng).prefix(Int.random(in: 1...3, using: &rng))).map(\.description))
+                    ids.append(try await trip.create(entered).expense.id)
+                } else if roll < 8 {
+                    let id = ids.randomElement(using: &rng)!
+                    let current = try await trip.expenses.expense(id, caller: trip.aki).expense
+                    var patch = ExpensePatch()
+                    patch.category = categories.randomElement(using: &rng)!.uuidString
+                    patch.expenseDate = "2026-05-2\(Int.random(in: 0...8, using: &rng))"
+                    if current.homeAmount == nil { patch.amount = current.currency == "JPY" ? "4321" : "12.34" }
+                    _ = try await trip.expenses.edit(id, patch, basedOn: { current.version }, caller: trip.aki, origin: trip.origin)
+                } else {
+                    let id = ids.randomElement(using: &rng)!
+                    let current = try await trip.expenses.expense(id, caller: trip.aki).expense
+                    _ = try await trip.expenses.setDeleted(id, !current.isDeleted, basedOn: nil, caller: trip.aki, origin: trip.origin)
+                }
+            }
+            var expected: [String: Int64] = [:]
+            for id in ids {
+                let expense = try await trip.expenses.expense(id, caller: trip.aki).expense
+                guard !expense.isDeleted else { continue }
+                let counted = expense.homeAmount != nil && expense.homeCurrency != expense.currency
+                let key = "\(expense.categoryID.uuidString.lowercased())/\(counted ? expense.homeCurrency! : expense.currency)"
+                expected[key, default: 0] += counted ? expense.homeAmount! : expense.amount
+            }
+            let stored = try await BudgetStore(database: trip.database).spent(
+                groupID: trip.groupID, from: "2026-01-01", through: "2026-12-31")
+            var actual: [String: Int64] = [:]
+            for row in stored where row.amount != 0 {
+                actual["\(row.categoryID.uuidString.lowercased())/\(row.currency)", default: 0] += row.amount
+            }
+            #expect(actual == expected.filter { $0.value != 0 })
+        }
+    }
+}
+
+@Suite("Budget figures")
+struct BudgetFiguresTests {
+    @Test("percent rounds down, over budget goes negative, thresholds are exact")
+    func figures() throws {
+        let may = BudgetPeriod.month(of: try #require(CivilDate("2026-05-17")))
+        #expect(may.days == 31)
+        let today = try #require(CivilDate("2026-05-10"))
+        let figures = BudgetFigures(cap: 30_000, spent: 23_999, period: may, today: today)
+        #expect(figures.percent == 79 && figures.remaining == 6_001)
+        #expect(BudgetFigures.reached([80, 100], cap: 30_000, spent: 23_999) == [])
+        #expect(BudgetFigures.reached([80, 100], cap: 30_000, spent: 24_000) == [80])
+        #expect(BudgetFigures.reached([80, 100], cap: 0, spent: 1) == [80, 100])
+        #expect(BudgetFigures.reached([80, 100], cap: 0, spent: 0) == [])
+        let over = BudgetFigures(cap: 100, spent: 150, period: may, today: today)
+        #expect(over.remaining == -50 && over.percent == 150)
+        // A refund larger than the spending: below zero, rounded down.
+        #expect(BudgetFigures(cap: 300, spent: -1, period: may, today: today).percent == -1)
+        #expect(BudgetFigures(cap: nil, spent: 5, period: may, today: today).percent == nil)
+        // After the period: every day elapsed, the projection is what was spent.
+        let june = try #require(CivilDate("2026-06-01"))
+        #expect(BudgetFigures(cap: nil, spent: 3_100, period: may, today: june).projected == 3_100)
+        #expect(BudgetPeriod(start: today, end: try #require(CivilDate("2026-05-09"))) == nil)
+    }
+
+    @Test("conversion: each currency once, a currency without a rate is missing, never zero silently")
+    func conversion() throws {
+        let (myr, jpy, eur) = (try Currency(code: "MYR"), try Currency(code: "JPY"), try Currency(code: "EUR"))
+        let rate = DatedRate(try ExchangeRate(from: jpy, to: myr, rate: try DecimalValue(parsing: "0.0301")), date: "2026-05-01")
+        let result = BudgetConversion.total(
+            [(jpy, 1_000), (myr, 500), (jpy, 1_000), (eur, 700)], to: myr, rates: [rate])
+        // 2,000 JPY × 0.0301 = 60.20 MYR, converted once (not 30.10 + 30.10 rounded apart).
+        #expect(result.total == 6_020 + 500 && result.missing == [eur])
+    }
+}

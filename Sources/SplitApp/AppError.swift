@@ -35,6 +35,8 @@ public enum AppError: Error, Sendable, Equatable {
     case staleGroup(GroupView)
     /// An edit of a member based on an older version; nothing was written.
     case staleMember(MemberRecord)
+    /// A recurring expense changed since the version the change was based on.
+    case staleSeries(SeriesView)
     /// An Idempotency-Key sent again with another request.
     case idempotencyKeyReused
     /// The request itself is malformed (a header that cannot be read), not its content.

@@ -109,6 +109,10 @@ public struct APIError: Error, Sendable, Equatable {
             self = .conflict(
                 field: "version", message: "Someone changed this since you loaded it; nothing was saved.",
                 current: try? JSONValue(encoding: Components.Schemas.Member(current)))
+        case .staleSeries(let current):
+            self = .conflict(
+                field: "version", message: "Someone changed this since you loaded it; nothing was saved.",
+                current: try? JSONValue(encoding: Components.Schemas.RecurringExpense(current)))
         case .idempotencyKeyReused:
             self = APIError(
                 .unprocessableContent, code: "idempotency_key_reused",

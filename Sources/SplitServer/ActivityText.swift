@@ -41,6 +41,21 @@ enum ActivityText {
         case "category.reordered": return "\(actor) reordered the categories"
         case "import.completed":
             return "\(actor) imported \(event.count ?? 0) expense(s) and transfer(s) from \(importSource(event.subject))"
+        case "recurring.created": return "\(actor) made \(subject) recurring (\(money ?? ""))"
+        case "recurring.updated": return "\(actor) changed the recurring \(subject)"
+        case "recurring.paused":
+            return record.actorName.isEmpty
+                ? "The recurring \(subject) was paused" + because(event.reason) : "\(actor) paused the recurring \(subject)"
+        case "recurring.resumed": return "\(actor) resumed the recurring \(subject)"
+        case "recurring.skipped": return "\(actor) skipped a date of the recurring \(subject)"
+        case "recurring.ended": return "\(actor) ended the recurring \(subject)"
+        case "recurring.added":
+            let times = (event.count ?? 1) > 1 ? ", \(event.count ?? 1) times" : ""
+            return "The recurring \(subject) was added (\(money ?? "")\(times))"
+        case "recurring.pending":
+            let times = (event.count ?? 1) > 1 ? " (\(event.count ?? 1) dates)" : ""
+            return "The recurring \(subject) (\(money ?? "")) waits to be confirmed\(times)"
+        case "pending.dismissed": return "\(actor) dismissed \(subject) (\(money ?? ""))"
         case "budget.updated": return "\(actor) set the budget"
         case "budget.removed": return "\(actor) removed the budget"
         case "budget.alert":

@@ -46,6 +46,7 @@ public func buildApplication(
             database: database, now: now, guessLimit: configuration.limits.payCodeAddress),
         summaryUseCases: SummaryUseCases(database: database),
         budgetUseCases: BudgetUseCases(database: database, now: now),
+        recurringUseCases: RecurringUseCases(database: database, now: now),
         payDetailsUseCases: PayDetailsUseCases(database: database, now: now),
         categoryUseCases: CategoryUseCases(database: database, now: now),
         groupUseCases: GroupUseCases(
@@ -120,7 +121,13 @@ public func buildApplication(
                 attempts: attempts, keepMilliseconds: Int64(configuration.limits.longestWindowSeconds) * 1_000,
                 now: now,
                 logger: logger),
-        ] + (configuration.runsJobs ? jobs.runners(database: database, now: now, logger: logger) : []),
+        ]
+            + (configuration.runsJobs
+                ? jobs.runners(database: database, now: now, logger: logger) + [
+                    RecurringRunner(
+                        recurring: handler.recurringUseCases, interval: configuration.recurringIntervalSeconds,
+                        logger: logger)
+                ] : []),
         onServerRunning: { channel in
             serverLogger.info(
                 "listening",

@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     /// server may (each job runs once, on whichever claims it); turning it off keeps a server
     /// for requests only, as long as another server runs them.
     public var runsJobs: Bool = true
+    /// How often this server looks for recurring expenses that fell due (`RECURRING_INTERVAL`,
+    /// seconds; with `RUN_JOBS` only). Any number of servers may: each occurrence is made once.
+    public var recurringIntervalSeconds: Int = 60
     public var limits: Limits = Limits()
 
     public struct Limits: Sendable {
@@ -195,6 +198,9 @@ public struct ServerConfiguration: Sendable {
             "writes.per.minute.per.user", env: "WRITES_PER_MINUTE_PER_USER", in: 0...1_000_000, unit: "writes")
         {
             self.limits.writesPerMinutePerUser = count
+        }
+        if let seconds = try number("recurring.interval", env: "RECURRING_INTERVAL", in: 1...86_400, unit: "seconds") {
+            self.recurringIntervalSeconds = seconds
         }
         if let allow = text("allow.registration") {
             switch allow.lowercased() {

@@ -28,7 +28,7 @@ public struct ExpenseStore: Sendable {
                 throw ExpenseStoreError.notFound
             }
             return try await Idempotency.run(idempotency, now: expense.createdAt, sql) {
-                guard try await Self.insert(expense, sql) else {
+                guard try await Self.insertNew(expense, actor: actor, log: log, sql) else {
                     // A client id used again: the same expense again is a retry; anything else is a clash.
                     guard let existing = try await Self.load(expense.id, sql), existing.groupID == expense.groupID,
                         existing.createdByUserID == expense.createdByUserID, existing.amount == expense.amount,
@@ -37,18 +37,28 @@ public struct ExpenseStore: Sendable {
                     else { throw ExpenseStoreError.idTaken }
                     return (existing, try render(existing))
                 }
-                try await Ledger.apply(Ledger.effect(of: expense, sign: 1), groupID: expense.groupID, sql)
-                try await Spending.apply(expense, sign: 1, sql)
-                try await log.changed(.expense, expense.id, sql)
-                try await log.activity(
-                    actor, "expense.created", .expense, expense.id,
-                    ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency),
-                    concerning: expense.memberIDs, sql)
-                try await BudgetAlerts.check(
-                    groupID: expense.groupID, day: expense.expenseDate, categoryID: expense.categoryID, log: log, sql)
                 return (expense, try render(expense))
             }
         }
+    }
+
+    /// A new expense with everything that moves with it: the ledger, the spending totals, the
+    /// change feed, the activity line and the budget's alerts. False, writing nothing, when the id
+    /// exists already.
+    static func insertNew(_ expense: ExpenseRecord, actor: Actor, log: GroupLog, _ sql: any SQLDatabase) async throws
+        -> Bool
+    {
+        guard try await insert(expense, sql) else { return false }
+        try await Ledger.apply(Ledger.effect(of: expense, sign: 1), groupID: expense.groupID, sql)
+        try await Spending.apply(expense, sign: 1, sql)
+        try await log.changed(.expense, expense.id, sql)
+        try await log.activity(
+            actor, "expense.created", .expense, expense.id,
+            ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency),
+            concerning: expense.memberIDs, sql)
+        try await BudgetAlerts.check(
+            groupID: expense.groupID, day: expense.expenseDate, categoryID: expense.categoryID, log: log, sql)
+        return true
     }
 
     public func expense(id: UUID) async throws -> ExpenseRecord? {

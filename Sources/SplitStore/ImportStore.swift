@@ -132,7 +132,7 @@ public struct ImportStore: Sendable {
             try await log.changed(.expense, batch.expenses.map(\.id), sql)
             try await Self.insert(batch.settlements, sql)
             try await log.changed(.settlement, batch.settlements.map(\.id), sql)
-            for effect in Self.effects(batch) { try await Ledger.apply(effect, groupID: batch.groupID, sql) }
+            for effect in Ledger.effects(expenses: batch.expenses, settlements: batch.settlements) { try await Ledger.apply(effect, groupID: batch.groupID, sql) }
             try await Spending.apply(
                 batch.expenses.reduce(into: [:]) { parts, expense in
                     parts.merge(Spending.parts(of: expense, sign: expense.isDeleted ? 0 : 1), uniquingKeysWith: +)
@@ -189,20 +189,6 @@ public struct ImportStore: Sendable {
         return UUID(uuid: bytes).text
     }
 
-    /// The ledger's movement for the whole batch, one effect per currency.
-    static func effects(_ batch: ImportBatch) -> [Ledger.Effect] {
-        var byCurrency: [String: Ledger.Effect] = [:]
-        func add(_ effect: Ledger.Effect) {
-            var total = byCurrency[effect.currency] ?? Ledger.Effect(currency: effect.currency)
-            for (member, amount) in effect.nets { total.nets[member, default: 0] += amount }
-            total.debts += effect.debts
-            byCurrency[effect.currency] = total
-        }
-        for expense in batch.expenses { add(Ledger.effect(of: expense, sign: 1)) }
-        for settlement in batch.settlements { add(Ledger.effect(of: settlement, sign: 1)) }
-        return byCurrency.keys.sorted().map { byCurrency[$0]! }
-    }
-
     private static func insert(_ categories: [CategoryRecord], now: Int64, _ sql: any SQLDatabase) async throws {
         try await MultiRowInsert.run(
             """
@@ -214,7 +200,8 @@ public struct ImportStore: Sendable {
             }, on: sql)
     }
 
-    private static func insert(_ expenses: [ExpenseRecord], _ sql: any SQLDatabase) async throws {
+    /// Many new expenses, payers and shares: one statement per thousand rows of each.
+    static func insert(_ expenses: [ExpenseRecord], _ sql: any SQLDatabase) async throws {
         try await MultiRowInsert.run(
             """
             INSERT INTO expenses (id, group_id, description, amount, currency, category_id, expense_date, split_json,

@@ -58,6 +58,21 @@ enum Ledger {
             ])
     }
 
+    /// The movement of many writes at once (an import, a batch of recurring expenses), one
+    /// effect per currency.
+    static func effects(expenses: [ExpenseRecord], settlements: [SettlementRecord] = []) -> [Effect] {
+        var byCurrency: [String: Effect] = [:]
+        func add(_ effect: Effect) {
+            var total = byCurrency[effect.currency] ?? Effect(currency: effect.currency)
+            for (member, amount) in effect.nets { total.nets[member, default: 0] += amount }
+            total.debts += effect.debts
+            byCurrency[effect.currency] = total
+        }
+        for expense in expenses { add(effect(of: expense, sign: 1)) }
+        for settlement in settlements { add(effect(of: settlement, sign: 1)) }
+        return byCurrency.keys.sorted().map { byCurrency[$0]! }
+    }
+
     /// Adds an effect to the ledger: one statement for the nets and one for the pairs, each row
     /// hit once, in key order.
     ///

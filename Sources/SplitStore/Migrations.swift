@@ -842,6 +842,58 @@ public enum Migrations {
                 }
             }
         ),
+        Migration(
+            // Recurring expenses and the pending queue (issue 20). `recurring_occurrences` has
+            // (series, date) as its key: whichever server makes an occurrence first, a second
+            // attempt inserts nothing and so makes nothing.
+            id: "0026_recurring",
+            statements: [
+                """
+                CREATE TABLE recurring_series (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    template TEXT NOT NULL,
+                    rule TEXT NOT NULL,
+                    mode TEXT NOT NULL CHECK (mode IN ('auto', 'confirm')),
+                    state TEXT NOT NULL CHECK (state IN ('active', 'paused', 'ended')),
+                    note TEXT,
+                    next_date TEXT,
+                    skipped TEXT NOT NULL DEFAULT '',
+                    created_by_user_id TEXT NOT NULL REFERENCES users (id),
+                    version BIGINT NOT NULL DEFAULT 1,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX recurring_series_by_group ON recurring_series (group_id, created_at)",
+                "CREATE INDEX recurring_series_due ON recurring_series (next_date) WHERE state = 'active'",
+                """
+                CREATE TABLE recurring_occurrences (
+                    series_id TEXT NOT NULL REFERENCES recurring_series (id),
+                    occurrence_date TEXT NOT NULL,
+                    expense_id TEXT,
+                    pending_id TEXT,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (series_id, occurrence_date)
+                )
+                """,
+                """
+                CREATE TABLE pending_expenses (
+                    id TEXT PRIMARY KEY,
+                    group_id TEXT NOT NULL REFERENCES groups (id),
+                    series_id TEXT NOT NULL REFERENCES recurring_series (id),
+                    occurrence_date TEXT NOT NULL,
+                    template TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('pending', 'confirmed', 'dismissed')),
+                    expense_id TEXT,
+                    decided_by_user_id TEXT REFERENCES users (id),
+                    decided_at BIGINT,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX pending_expenses_open ON pending_expenses (group_id, occurrence_date) WHERE state = 'pending'",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

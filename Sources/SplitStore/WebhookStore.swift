@@ -77,7 +77,9 @@ public enum WebhookKinds {
         "member.rights_changed", "expense.created", "expense.updated", "expense.deleted", "expense.restored",
         "share.marked_paid", "share.marked_unpaid", "settlement.recorded", "settlement.deleted", "rates.updated",
         "category.created", "category.updated", "category.deleted", "category.reordered", "import.completed",
-        "budget.updated", "budget.removed", "budget.alert",
+        "budget.updated", "budget.removed", "budget.alert", "recurring.created", "recurring.updated", "recurring.paused",
+        "recurring.resumed", "recurring.skipped", "recurring.ended", "recurring.added", "recurring.pending",
+        "pending.dismissed",
     ]
     /// The job kind that sends one delivery.
     public static let jobKind = "webhook.deliver"

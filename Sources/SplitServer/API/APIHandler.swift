@@ -17,6 +17,7 @@ struct APIHandler: APIProtocol {
     let paymentRequestUseCases: PaymentRequestUseCases
     let summaryUseCases: SummaryUseCases
     let budgetUseCases: BudgetUseCases
+    let recurringUseCases: RecurringUseCases
     let payDetailsUseCases: PayDetailsUseCases
     let categoryUseCases: CategoryUseCases
     let groupUseCases: GroupUseCases

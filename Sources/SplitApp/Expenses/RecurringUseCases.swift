@@ -1,0 +1,525 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// A recurrence rule as entered.
+public struct EnteredRecurrence: Sendable, Equatable {
+    /// day, week, month or year.
+    public var every: String
+    public var interval: Int?
+    /// For a weekly rule: 1 (Monday) … 7 (Sunday); the start's weekday when empty.
+    public var weekdays: [Int]?
+    /// clamp (the 31st falls on a shorter month's last day) or skip (not that month).
+    public var monthEnd: String?
+    public var startDate: String
+    public var endDate: String?
+    public var count: Int?
+
+    public init(
+        every: String, interval: Int? = nil, weekdays: [Int]? = nil, monthEnd: String? = nil, startDate: String,
+        endDate: String? = nil, count: Int? = nil
+    ) {
+        self.every = every
+        self.interval = interval
+        self.weekdays = weekdays
+        self.monthEnd = monthEnd
+        self.startDate = startDate
+        self.endDate = endDate
+        self.count = count
+    }
+}
+
+/// A change to a series: each field given replaces the stored one.
+public struct SeriesPatch: Sendable, Equatable {
+    /// The template for future occurrences (its date is ignored).
+    public var expense: EnteredExpense?
+    public var rule: EnteredRecurrence?
+    /// auto or confirm.
+    public var mode: String?
+    /// active (resume), paused or ended.
+    public var state: String?
+    /// Occurrences to skip, one by one (future ones of the rule).
+    public var skip: [String]?
+
+    public init(
+        expense: EnteredExpense? = nil, rule: EnteredRecurrence? = nil, mode: String? = nil, state: String? = nil,
+        skip: [String]? = nil
+    ) {
+        self.expense = expense
+        self.rule = rule
+        self.mode = mode
+        self.state = state
+        self.skip = skip
+    }
+}
+
+/// A series as its group sees it: the record and its next dates.
+public struct SeriesView: Sendable, Equatable {
+    public var series: SeriesRecord
+    /// The template as a form holds it, dated its next occurrence (or its start).
+    public var draft: EnteredExpense
+    /// The next occurrences still to be made (at most 5), skipped ones left out.
+    public var upcoming: [String]
+    public var categoryName: String?
+}
+
+/// An occurrence waiting in the queue, with the expense it would make as a form would hold it.
+public struct PendingView: Sendable, Equatable {
+    public var pending: PendingRecord
+    public var draft: EnteredExpense
+    public var categoryName: String?
+}
+
+/// Recurring expenses and the pending queue (issue 20). A series is an expense template and a
+/// rule (SplitCore's `Recurrence`); `materializeDue` — run by every server, and right after a
+/// series is made or resumed — makes each occurrence once the group's day has come: an expense
+/// (`auto`) or a pending one (`confirm`) that a member with the add-expense right confirms
+/// (optionally edited) or dismisses. Members with the add-expense right make series; the creator
+/// or anyone who may edit all expenses changes them.
+public struct RecurringUseCases: Sendable {
+    let access: GroupAccess
+    let groups: GroupStore
+    let store: RecurringStore
+    let expenses: ExpenseUseCases
+    let categories: CategoryStore
+    let now: @Sendable () -> Int64
+
+    public init(database: Database, now: @escaping @Sendable () -> Int64) {
+        groups = GroupStore(database: database)
+        access = GroupAccess(groups: groups)
+        store = RecurringStore(database: database)
+        expenses = ExpenseUseCases(database: database, now: now)
+        categories = CategoryStore(database: database)
+        self.now = now
+    }
+
+    /// Occurrences made at most for one series in one catch-up; older ones due beyond it are left
+    /// out with a note on the series.
+    public static let catchUpLimit = 400
+    static let farFuture = CivilDate(year: 9999, month: 12, day: 31)!
+
+    // MARK: Series
+
+    public func list(groupID: UUID, caller: Caller) async throws -> [SeriesView] {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let names = try await expenses.categoryNames(group.id)
+        return try await store.list(groupID: group.id).map { view($0, names: names, home: group.homeCurrency) }
+    }
+
+    public func series(_ id: UUID, caller: Caller) async throws -> SeriesView {
+        let (series, group, _) = try await seriesAccess(id, caller) { _ in .read }
+        return view(series, names: try await expenses.categoryNames(group.id), home: group.homeCurrency)
+    }
+
+    func view(_ series: SeriesRecord, names: [UUID: String], home: String) -> SeriesView {
+        var upcoming: [String] = []
+        if series.state != .ended, let next = series.nextDate.flatMap(CivilDate.init) {
+            let skipped = Set(series.skipped)
+            upcoming = series.recurrence.occurrences(from: next, through: Self.farFuture, limit: 5 + skipped.count)
+                .map(\.description).filter { !skipped.contains($0) }.prefix(5).map { $0 }
+        }
+        return SeriesView(
+            series: series, draft: Self.draft(series.template, date: series.nextDate ?? series.recurrence.start.description, homeCurrency: home),
+            upcoming: upcoming, categoryName: names[series.template.categoryID])
+    }
+
+    /// A template as an entered expense of `date`, as a form shows it.
+    static func draft(_ template: ExpenseTemplate, date: String, homeCurrency: String) -> EnteredExpense {
+        let record = ExpenseRecord(
+            id: UUID(), groupID: UUID(), description: template.description, amount: template.amount,
+            currency: template.currency, categoryID: template.categoryID, expenseDate: date, rule: template.rule,
+            homeAmount: template.homeAmount, homeCurrency: template.homeCurrency, createdByUserID: UUID(),
+            createdAt: 0, updatedAt: 0, payers: template.payers, shares: [])
+        guard var entered = try? ExpenseUseCases.entered(record, homeCurrency: homeCurrency) else {
+            return EnteredExpense(
+                description: template.description, amount: MoneyInput.text(template.amount, template.currency),
+                currency: template.currency, expenseDate: date)
+        }
+        // One payer of the whole amount as the form's "paid by": a new amount keeps them paying it all.
+        if template.payers.count == 1, template.payers[0].amount == template.amount {
+            entered.paidBy = nil
+            entered.paidByMemberId = template.payers[0].memberID.text
+        }
+        return entered
+    }
+
+    public func create(
+        _ expense: EnteredExpense, rule entered: EnteredRecurrence, mode: String?, groupID: UUID, caller: Caller,
+        origin: RequestOrigin
+    ) async throws -> SeriesView {
+        let (group, me) = try await access.check(groupID, caller, for: .addExpense)
+        var checks = FieldChecks()
+        let recurrence = try checks.run { try Self.recurrence(entered) }
+        let mode = try checks.run { try Self.mode(mode ?? "auto") }
+        var dated = expense
+        // A refused start is said once, as the rule's.
+        dated.expenseDate = recurrence?.start.description ?? MoneyInput.today(now())
+        let template = try await checks.run {
+            ExpenseTemplate(
+                try await expenses.build(dated, id: UUID(), group: group, me: me, createdBy: caller.user.id, now: now()).0)
+        }
+        try checks.finish()
+        guard let recurrence, let mode, let template else { throw AppError.invalid(field: "rule", message: "The rule is needed.") }
+        let time = now()
+        let series = SeriesRecord(
+            id: UUID(), groupID: group.id, template: template, recurrence: recurrence, mode: mode,
+            nextDate: recurrence.occurrences(through: Self.farFuture, limit: 1).first?.description,
+            createdByUserID: caller.user.id, createdAt: time, updatedAt: time)
+        do {
+            _ = try await store.create(
+                series, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]))
+        } catch RecurringStoreError.tooMany {
+            throw AppError.conflict(
+                code: "too_many_series", field: nil,
+                message: "A group has at most \(RecurringStore.seriesPerGroup) recurring expenses; end one first.")
+        }
+        // One starting today (or earlier) makes its first expenses now, not at the next pass.
+        try await materialize(groupIDs: [group.id])
+        return try await self.series(series.id, caller: caller)
+    }
+
+    /// Changes a series if it is still at `basedOn`: its template or rule for future
+    /// occurrences, its mode, pause, resume, end, or skip single dates.
+    public func update(
+        _ id: UUID, _ patch: SeriesPatch, basedOn readVersion: () throws -> Int64?, caller: Caller,
+        origin: RequestOrigin
+    ) async throws -> SeriesView {
+        let (current, group, me) = try await seriesAccess(id, caller) { series in
+            .editExpense(isOwn: series.createdByUserID == caller.user.id)
+        }
+        guard let basedOn = try readVersion() else {
+            throw AppError.versionRequired("Send the version this change is based on, as \"version\" or If-Match.")
+        }
+        let names = try await expenses.categoryNames(group.id)
+        if basedOn != current.version {
+            throw AppError.staleSeries(view(current, names: names, home: group.homeCurrency))
+        }
+        let today = CivilDate(MoneyInput.today(now(), in: group.timeZone))!
+        var next = current
+        var action = "recurring.updated"
+        var checks = FieldChecks()
+        if let entered = patch.rule, let recurrence = try checks.run({ try Self.recurrence(entered) }) {
+            next.recurrence = recurrence
+            // From the first date not yet made: occurrences already made stay as they are.
+            let from = max(current.nextDate.flatMap(CivilDate.init) ?? today, recurrence.start)
+            next.nextDate = recurrence.occurrences(from: from, through: Self.farFuture, limit: 1).first?.description
+            next.skipped = []
+        }
+        if let expense = patch.expense {
+            var dated = expense
+            dated.expenseDate = next.nextDate ?? today.description
+            if let record = try await checks.run({
+                try await expenses.build(dated, id: UUID(), group: group, me: me, createdBy: current.createdByUserID, now: now()).0
+            }) {
+                next.template = ExpenseTemplate(record)
+            }
+        }
+        if let mode = patch.mode, let parsed = try checks.run({ try Self.mode(mode) }) { next.mode = parsed }
+        if let skip = patch.skip {
+            if skip.count > 100 {
+                checks.add(field: "skip", message: "Skip at most 100 dates at once.")
+            }
+            let first = next.nextDate.flatMap(CivilDate.init)
+            for (index, text) in skip.prefix(100).enumerated() {
+                guard let date = CivilDate(text), let first, date >= first,
+                    next.recurrence.occurrences(from: date, through: date).first == date
+                else {
+                    checks.add(field: "skip[\(index)]", message: "\(text.prefix(20)) is not a coming occurrence of this series.")
+                    continue
+                }
+                if !next.skipped.contains(text) { next.skipped.append(text) }
+            }
+            next.skipped.sort()
+            if next.skipped.count > 1_000 { checks.add(field: "skip", message: "A series skips at most 1,000 dates.") }
+            action = "recurring.skipped"
+        }
+        if let state = patch.state {
+            switch state {
+            case "paused" where current.state == .active:
+                next.state = .paused
+                next.note = nil
+                action = "recurring.paused"
+            case "active" where current.state == .paused:
+                // Resuming does not make what fell due while paused: from today on.
+                next.state = .active
+                next.note = nil
+                next.nextDate = next.recurrence.occurrences(from: today, through: Self.farFuture, limit: 1).first?.description
+                action = "recurring.resumed"
+            case "ended":
+                next.state = .ended
+                next.nextDate = nil
+                action = "recurring.ended"
+            case "paused", "active":
+                if current.state.rawValue != state {
+                    checks.add(field: "state", message: "An ended series cannot start again; make a new one.")
+                }
+            default:
+                checks.add(field: "state", message: "state is active, paused or ended.")
+            }
+        }
+        try checks.finish()
+        next.nextDate = Self.firstUnskipped(next)
+        if next.nextDate == nil && next.state != .paused { next.state = .ended }
+        let actor = GroupAccess.actor(
+            caller, me, origin: origin, for: [.editExpense(isOwn: current.createdByUserID == caller.user.id)])
+        switch try await store.update(next, expectedVersion: basedOn, action: action, actor: actor, now: now()) {
+        case .written: break
+        case .stale(let latest): throw AppError.staleSeries(view(latest, names: names, home: group.homeCurrency))
+        case nil: throw AppError.notFound("recurring expense")
+        }
+        try await materialize(groupIDs: [group.id])
+        return try await series(id, caller: caller)
+    }
+
+    /// Ends a series (DELETE): nothing more is made; what was made stays.
+    public func end(_ id: UUID, caller: Caller, origin: RequestOrigin) async throws -> SeriesView {
+        let current = try await series(id, caller: caller)
+        return try await update(
+            id, SeriesPatch(state: "ended"), basedOn: { current.series.version }, caller: caller, origin: origin)
+    }
+
+    /// The next date of the rule from the series' next date on that is not skipped.
+    static func firstUnskipped(_ series: SeriesRecord) -> String? {
+        guard let next = series.nextDate.flatMap(CivilDate.init) else { return nil }
+        let skipped = Set(series.skipped)
+        return series.recurrence.occurrences(from: next, through: farFuture, limit: skipped.count + 1)
+            .map(\.description).first { !skipped.contains($0) }
+    }
+
+    func seriesAccess(_ id: UUID, _ caller: Caller, action: (SeriesRecord) -> GroupAction) async throws -> (
+        SeriesRecord, GroupRecord, MemberRecord
+    ) {
+        guard let series = try await store.series(id: id),
+            let (group, me) = try await groups.groupAndMembership(groupID: series.groupID, userID: caller.user.id)
+        else { throw AppError.notFound("recurring expense") }
+        do {
+            try GroupAccess.require([action(series)], me, in: group)
+        } catch AppError.notFound {
+            throw AppError.notFound("recurring expense")
+        }
+        return (series, group, me)
+    }
+
+    // MARK: Pending
+
+    public func pending(groupID: UUID, caller: Caller) async throws -> [PendingView] {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let names = try await expenses.categoryNames(group.id)
+        return try await store.pending(groupID: group.id).map { pendingView($0, group: group, names: names) }
+    }
+
+    public func pendingCount(groupID: UUID, caller: Caller) async throws -> Int {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        return try await store.pendingCount(groupID: group.id)
+    }
+
+    func pendingView(_ item: PendingRecord, group: GroupRecord, names: [UUID: String]) -> PendingView {
+        PendingView(
+            pending: item, draft: Self.draft(item.template, date: item.date, homeCurrency: group.homeCurrency),
+            categoryName: names[item.template.categoryID])
+    }
+
+    /// Confirms a waiting occurrence, as it is or as edited: it becomes an expense like any
+    /// other (with the pending row's id), by the member who confirmed it.
+    public func confirm(_ id: UUID, edited: EnteredExpense?, caller: Caller, origin: RequestOrigin) async throws
+        -> ExpenseView
+    {
+        guard let item = try await store.pendingItem(id: id) else { throw AppError.notFound("pending expense") }
+        let (group, me) = try await access.check(item.groupID, caller, for: .addExpense, asUnknown: "pending expense")
+        var entered = edited ?? pendingView(item, group: group, names: [:]).draft
+        // An edit without a date keeps the occurrence's.
+        if entered.expenseDate.isEmpty { entered.expenseDate = item.date }
+        let (expense, names) = try await expenses.build(
+            entered, id: item.id, group: group, me: me, createdBy: caller.user.id, now: now())
+        do {
+            guard
+                let stored = try await store.confirm(
+                    item.id, expense: expense, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]),
+                    now: now())
+            else { throw AppError.notFound("pending expense") }
+            return ExpenseView(expense: stored, categoryNames: names, homeCurrency: group.homeCurrency)
+        } catch RecurringStoreError.decided(let state) {
+            throw AppError.conflict(
+                code: "already_decided", field: nil, message: "This expense was \(state.rawValue) already.")
+        }
+    }
+
+    public func dismiss(_ id: UUID, caller: Caller, origin: RequestOrigin) async throws {
+        guard let item = try await store.pendingItem(id: id) else { throw AppError.notFound("pending expense") }
+        let (group, me) = try await access.check(item.groupID, caller, for: .addExpense, asUnknown: "pending expense")
+        do {
+            guard
+                try await store.dismiss(
+                    item.id, groupID: group.id, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]),
+                    now: now()) != nil
+            else { throw AppError.notFound("pending expense") }
+        } catch RecurringStoreError.decided(let state) {
+            throw AppError.conflict(
+                code: "already_decided", field: nil, message: "This expense was \(state.rawValue) already.")
+        }
+    }
+
+    // MARK: Making occurrences
+
+    /// Makes every occurrence that has come due, in every group (or only in `groupIDs`): the
+    /// background pass each server runs. Safe to run on several servers at once: each (series,
+    /// date) is made once. A series naming a member removed since is paused with a note instead.
+    ///
+    /// - Returns: how many occurrences this pass made.
+    @discardableResult
+    public func materializeDue(batchSize: Int = 500) async throws -> Int {
+        try await materialize(groupIDs: nil, batchSize: batchSize)
+    }
+
+    @discardableResult
+    func materialize(groupIDs: Set<UUID>?, batchSize: Int = 500) async throws -> Int {
+        // Tomorrow in UTC is today or earlier everywhere (UTC+14 at most).
+        let horizon = CivilDate(MoneyInput.today(now())).map { $0.adding(days: 1).description } ?? "9999-12-31"
+        var made = 0
+        var seen = Set<UUID>()
+        while true {
+            let due = try await store.due(through: horizon, limit: batchSize + seen.count).filter {
+                !seen.contains($0.id) && (groupIDs?.contains($0.groupID) ?? true)
+            }
+            guard !due.isEmpty else { break }
+            for (groupID, series) in Dictionary(grouping: due.prefix(batchSize), by: \.groupID) {
+                seen.formUnion(series.map(\.id))
+                made += try await materialize(groupID: groupID, series: series)
+            }
+            if due.count < batchSize { break }
+        }
+        return made
+    }
+
+    /// One group's due series, in one transaction (or one per series when a member was removed
+    /// since they were read).
+    func materialize(groupID: UUID, series: [SeriesRecord]) async throws -> Int {
+        guard let group = try await groups.group(id: groupID) else { return 0 }
+        let today = CivilDate(MoneyInput.today(now(), in: group.timeZone))!
+        let members = try await groups.members(groupID: groupID)
+        let active = Set(members.filter(\.isActive).map(\.id))
+        var batches: [SeriesBatch] = []
+        for item in series {
+            guard let next = item.nextDate.flatMap(CivilDate.init), next <= today else { continue }
+            if let missing = item.template.members.first(where: { !active.contains($0) }) {
+                let name = members.first { $0.id == missing }?.name ?? "A member"
+                try await pause(item, note: "\(name) was removed from the group; restore them or change this series.")
+                continue
+            }
+            if let batch = try batch(item, today: today, members: members) { batches.append(batch) }
+        }
+        do {
+            return try await store.materialize(groupID: groupID, batches: batches, now: now())
+        } catch WriteRefusal.inactiveMember where batches.count > 1 {
+            // Removed while this pass ran: each series alone, so only the one naming them waits.
+            var made = 0
+            for batch in batches {
+                do {
+                    made += try await store.materialize(groupID: groupID, batches: [batch], now: now())
+                } catch WriteRefusal.inactiveMember {
+                    continue  // the next pass pauses it
+                }
+            }
+            return made
+        }
+    }
+
+    /// The occurrences of one series from its next date through `today` (skipped ones left out,
+    /// at most `catchUpLimit`, the latest kept), and where it stands after them.
+    func batch(_ series: SeriesRecord, today: CivilDate, members: [MemberRecord]) throws -> SeriesBatch? {
+        guard let next = series.nextDate.flatMap(CivilDate.init) else { return nil }
+        let skipped = Set(series.skipped)
+        var dates = series.recurrence.occurrences(from: next, through: today).map(\.description)
+            .filter { !skipped.contains($0) }
+        var note = series.note
+        if dates.count > Self.catchUpLimit {
+            let left = dates.count - Self.catchUpLimit
+            note = "\(left) occurrence(s) before \(dates[left]) were not made: more than \(Self.catchUpLimit) were due at once."
+            dates = Array(dates.suffix(Self.catchUpLimit))
+        }
+        let after = series.recurrence.occurrences(
+            from: today.adding(days: 1), through: Self.farFuture, limit: skipped.count + 1
+        ).map(\.description).first { !skipped.contains($0) }
+        let template = series.template
+        let currency = try Currency(code: template.currency)
+        var occurrences: [(date: String, expense: ExpenseRecord?)] = []
+        let time = now()
+        for date in dates {
+            guard series.mode == .auto else {
+                occurrences.append((date, nil))
+                continue
+            }
+            let id = RecurringStore.occurrenceID(seriesID: series.id, date: date)
+            let split = try ExpenseSplit.compute(
+                total: Money(minorUnits: template.amount, currency: currency),
+                payers: template.payers.map { MemberAmount(MemberID($0.memberID), $0.amount) }, rule: template.rule,
+                tieBreak: TieBreak(seed: id.text))
+            occurrences.append(
+                (
+                    date,
+                    ExpenseRecord(
+                        id: id, groupID: series.groupID, description: template.description, amount: template.amount,
+                        currency: template.currency, categoryID: template.categoryID, expenseDate: date,
+                        rule: template.rule, homeAmount: template.homeAmount, homeCurrency: template.homeCurrency,
+                        createdByUserID: series.createdByUserID, createdAt: time, updatedAt: time,
+                        payers: split.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
+                        shares: split.owed.map { ShareRecord(id: UUID(), memberID: $0.memberID.uuid, amount: $0.amount) })
+                ))
+        }
+        let creator = members.first { $0.userID == series.createdByUserID }
+        return SeriesBatch(
+            seriesID: series.id, expectedVersion: series.version, mode: series.mode, description: template.description,
+            occurrences: occurrences, template: template, nextDate: after, state: after == nil ? .ended : .active,
+            note: note, actor: Actor(userID: series.createdByUserID, name: creator?.name ?? "Recurring"))
+    }
+
+    /// Pauses a series the server cannot go on with, saying why (its creator is told).
+    func pause(_ series: SeriesRecord, note: String) async throws {
+        var paused = series
+        paused.state = .paused
+        paused.note = note
+        _ = try await store.update(paused, expectedVersion: series.version, action: "recurring.paused", actor: nil, now: now())
+    }
+
+    // MARK: Input
+
+    static func mode(_ text: String) throws -> SeriesRecord.Mode {
+        guard let mode = SeriesRecord.Mode(rawValue: text) else {
+            throw AppError.invalid(field: "mode", message: "mode is auto (added at once) or confirm (waits in the pending queue).")
+        }
+        return mode
+    }
+
+    static func recurrence(_ entered: EnteredRecurrence) throws -> Recurrence {
+        var checks = FieldChecks()
+        let unit = Recurrence.Unit(rawValue: entered.every)
+        if unit == nil { checks.add(field: "rule.every", message: "every is day, week, month or year.") }
+        let monthEnd = Recurrence.MonthEnd(rawValue: entered.monthEnd ?? "clamp")
+        if monthEnd == nil { checks.add(field: "rule.monthEnd", message: "monthEnd is clamp or skip.") }
+        let start = try checks.run { try MoneyInput.date(entered.startDate, field: "rule.startDate") }
+        let end = try checks.run { try entered.endDate.map { try MoneyInput.date($0, field: "rule.endDate") } } ?? nil
+        try checks.finish()
+        guard let unit, let monthEnd, let start = start.flatMap(CivilDate.init) else {
+            throw AppError.invalid(field: "rule", message: "The rule is needed.")
+        }
+        let rule: Recurrence
+        do {
+            rule = try Recurrence(
+                unit: unit, interval: entered.interval ?? 1, weekdays: Set(entered.weekdays ?? []), monthEnd: monthEnd,
+                start: start, end: end.flatMap(CivilDate.init), count: entered.count)
+        } catch {
+            let field =
+                switch error {
+                case .interval: "rule.interval"
+                case .weekdays: "rule.weekdays"
+                case .endBeforeStart, .never: "rule.endDate"
+                case .count: "rule.count"
+                }
+            throw AppError.invalid(field: field, message: "The rule is refused: \(error.description).")
+        }
+        guard !rule.occurrences(through: farFuture, limit: 1).isEmpty else {
+            throw AppError.invalid(field: "rule", message: "The rule is refused: it never falls due.")
+        }
+        return rule
+    }
+}

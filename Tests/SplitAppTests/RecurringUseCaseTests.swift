@@ -1,0 +1,313 @@
+import Foundation
+import SQLKit
+import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Synchronization
+import Testing
+
+/// Recurring expenses and the pending queue (issue 20) with a clock the test moves: month ends,
+/// February 29, a clock change, pause and resume over several periods, skips, a removed member,
+/// catching up after downtime, and two passes racing.
+@Suite("Recurring expenses")
+struct RecurringUseCaseTests {
+    final class TestClock: Sendable {
+        let value: Mutex<Int64>
+        init(_ text: String) { value = Mutex(Self.milliseconds(text)) }
+        var now: Int64 { value.withLock { $0 } }
+        func set(_ text: String) { value.withLock { $0 = Self.milliseconds(text) } }
+
+        /// "2026-01-31T12:00:00Z" as epoch milliseconds.
+        static func milliseconds(_ text: String) -> Int64 {
+            Int64(ISO8601DateFormatter().date(from: text)!.timeIntervalSince1970 * 1_000)
+        }
+    }
+
+    struct Setup {
+        let trip: Trip
+        let clock: TestClock
+        let recurring: RecurringUseCases
+
+        func rent(_ amount: String = "900.00", members: [MemberID]? = nil) -> EnteredExpense {
+            EnteredExpense(
+                description: "Rent", amount: amount, currency: "MYR", expenseDate: "",
+                paidByMemberId: trip.akiMember.description,
+                split: EnteredSplit(
+                    mode: .equal, memberIds: (members ?? [trip.akiMember, trip.boMember, trip.deeMember]).map(\.description)))
+        }
+
+        func create(_ rule: EnteredRecurrence, mode: String = "auto", expense: EnteredExpense? = nil) async throws -> SeriesView {
+            try await recurring.create(
+                expense ?? rent(), rule: rule, mode: mode, groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+        }
+
+        /// The dates of the group's live expenses named `description`, in order.
+        func dates(_ description: String = "Rent") async throws -> [String] {
+            try await trip.expenses.liveExpenses(groupID: trip.groupID, caller: trip.aki).0
+                .filter { $0.description == description }.map(\.expenseDate).sorted()
+        }
+
+        func run(at time: String) async throws -> Int {
+            clock.set(time)
+            return try await recurring.materializeDue()
+        }
+    }
+
+    static func with(_ backend: Database.Backend, at time: String, _ body: (Setup) async throws -> Void) async throws {
+        try await Trip.with(backend) { trip in
+            let clock = TestClock(time)
+            try await body(Setup(trip: trip, clock: clock, recurring: RecurringUseCases(database: trip.database, now: { clock.now })))
+        }
+    }
+
+    @Test("monthly on the 31st: clamped to February 28, then the 31st again; each date once however often the pass runs", arguments: TestDatabases.all)
+    func monthEnds(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-01-30T12:00:00Z") { setup in
+            let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-01-31"))
+            #expect(series.upcoming == ["2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30", "2026-05-31"])
+            #expect(try await setup.dates().isEmpty)
+            #expect(try await setup.run(at: "2026-01-31T00:00:01Z") == 1)
+            #expect(try await setup.run(at: "2026-01-31T23:00:00Z") == 0)
+            _ = try await setup.run(at: "2026-03-01T08:00:00Z")
+            _ = try await setup.run(at: "2026-03-01T09:00:00Z")
+            #expect(try await setup.dates() == ["2026-01-31", "2026-02-28"])
+            _ = try await setup.run(at: "2026-04-01T08:00:00Z")
+            #expect(try await setup.dates() == ["2026-01-31", "2026-02-28", "2026-03-31"])
+            // Each made expense is a normal one: exact shares summing to the total.
+            let made = try await setup.trip.expenses.liveExpenses(groupID: setup.trip.groupID, caller: setup.trip.bo).0
+            for expense in made { #expect(expense.liveShares.map(\.amount).reduce(0, +) == 90_000) }
+        }
+    }
+
+    @Test("skip short months leaves February out; February 29 yearly falls on the 28th in common years", arguments: TestDatabases.all)
+    func leapYears(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2028-01-01T12:00:00Z") { setup in
+            _ = try await setup.create(EnteredRecurrence(every: "month", monthEnd: "skip", startDate: "2028-01-31"))
+            _ = try await setup.create(
+                EnteredRecurrence(every: "year", startDate: "2028-02-29"),
+                expense: EnteredExpense(
+                    description: "Insurance", amount: "120", currency: "MYR", expenseDate: "",
+                    paidByMemberId: setup.trip.akiMember.description))
+            _ = try await setup.run(at: "2030-03-05T12:00:00Z")
+            let rent = try await setup.dates()
+            #expect(!rent.contains { $0.hasPrefix("2028-02") || $0.hasPrefix("2029-02") || $0.hasPrefix("2030-02") })
+            #expect(rent.first == "2028-01-31" && rent.contains("2028-03-31") && !rent.contains("2028-04-30"))
+            #expect(try await setup.dates("Insurance") == ["2028-02-29", "2029-02-28", "2030-02-28"])
+        }
+    }
+
+    @Test("the group's day decides, across a clock change (New York, March 8, 2026)", arguments: TestDatabases.all)
+    func timeZones(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-03-07T12:00:00Z") { setup in
+            try await setup.trip.database.transaction { sql in
+                try await sql.raw(
+                    "UPDATE groups SET time_zone = 'America/New_York' WHERE id = \(bind: setup.trip.groupID.uuidString.lowercased())"
+                ).run()
+            }
+            _ = try await setup.create(EnteredRecurrence(every: "day", startDate: "2026-03-08"))
+            // 04:30 UTC is 23:30 on the 7th in New York (EST): not yet.
+            #expect(try await setup.run(at: "2026-03-08T04:30:00Z") == 0)
+            // 05:30 UTC is 00:30 on the 8th.
+            #expect(try await setup.run(at: "2026-03-08T05:30:00Z") == 1)
+            // The clocks went forward at 2:00 on the 8th (EDT, UTC−4): 00:30 on the 10th is 04:30 UTC.
+            #expect(try await setup.run(at: "2026-03-10T04:30:00Z") == 2)
+            #expect(try await setup.dates() == ["2026-03-08", "2026-03-09", "2026-03-10"])
+        }
+    }
+
+    @Test("pause and resume over several weeks: nothing made for the paused weeks; skip one date; end", arguments: TestDatabases.all)
+    func pauseResumeSkip(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-06-01T12:00:00Z") { setup in
+            // Mondays and Thursdays.
+            var series = try await setup.create(EnteredRecurrence(every: "week", weekdays: [1, 4], startDate: "2026-06-01"))
+            #expect(try await setup.dates() == ["2026-06-01"])
+            series = try await setup.recurring.update(
+                series.series.id, SeriesPatch(state: "paused"), basedOn: { series.series.version }, caller: setup.trip.aki,
+                origin: setup.trip.origin)
+            #expect(series.series.state == .paused)
+            _ = try await setup.run(at: "2026-06-20T12:00:00Z")
+            #expect(try await setup.dates() == ["2026-06-01"])
+            // Resumed on Monday the 22nd: from that day on, not the three weeks before.
+            setup.clock.set("2026-06-22T12:00:00Z")
+            series = try await setup.recurring.update(
+                series.series.id, SeriesPatch(state: "active"), basedOn: { series.series.version }, caller: setup.trip.aki,
+                origin: setup.trip.origin)
+            #expect(try await setup.dates() == ["2026-06-01", "2026-06-22"])
+            // Skip Thursday the 25th.
+            series = try await setup.recurring.update(
+                series.series.id, SeriesPatch(skip: ["2026-06-25"]), basedOn: { series.series.version },
+                caller: setup.trip.aki, origin: setup.trip.origin)
+            #expect(series.upcoming.first == "2026-06-29")
+            // A date that is not an occurrence, or one already past, is refused.
+            await #expect(throws: AppError.self) {
+                try await setup.recurring.update(
+                    series.series.id, SeriesPatch(skip: ["2026-06-30"]), basedOn: { series.series.version },
+                    caller: setup.trip.aki, origin: setup.trip.origin)
+            }
+            _ = try await setup.run(at: "2026-07-03T12:00:00Z")
+            #expect(try await setup.dates() == ["2026-06-01", "2026-06-22", "2026-06-29", "2026-07-02"])
+            // A stale version is refused with the current series; Bo (not its creator) may not change it.
+            await #expect(throws: AppError.self) {
+                try await setup.recurring.update(
+                    series.series.id, SeriesPatch(state: "paused"), basedOn: { 1 }, caller: setup.trip.aki,
+                    origin: setup.trip.origin)
+            }
+            await #expect(throws: AppError.forbidden) {
+                try await setup.recurring.update(
+                    series.series.id, SeriesPatch(state: "paused"), basedOn: { series.series.version },
+                    caller: setup.trip.bo, origin: setup.trip.origin)
+            }
+            let latest = try await setup.recurring.series(series.series.id, caller: setup.trip.aki)
+            let ended = try await setup.recurring.end(series.series.id, caller: setup.trip.aki, origin: setup.trip.origin)
+            #expect(ended.series.state == .ended && ended.upcoming.isEmpty && latest.series.state == .active)
+            _ = try await setup.run(at: "2026-08-01T12:00:00Z")
+            #expect(try await setup.dates().count == 4)
+        }
+    }
+
+    @Test("confirm mode: occurrences wait in the queue; confirm (edited) once, dismiss once; roles", arguments: TestDatabases.all)
+    func pendingQueue(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-05-01T12:00:00Z") { setup in
+            let trip = setup.trip
+            _ = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-03-01"), mode: "confirm")
+            let queue = try await setup.recurring.pending(groupID: trip.groupID, caller: trip.vic)
+            #expect(queue.map(\.pending.date) == ["2026-03-01", "2026-04-01", "2026-05-01"])
+            #expect(try await setup.recurring.pendingCount(groupID: trip.groupID, caller: trip.bo) == 3)
+            #expect(try await setup.dates().isEmpty)
+            #expect(queue[0].draft.amount == "900.00" && queue[0].draft.expenseDate == "2026-03-01")
+            // A viewer may not confirm; a stranger does not see it.
+            await #expect(throws: AppError.forbidden) {
+                try await setup.recurring.confirm(queue[0].pending.id, edited: nil, caller: trip.vic, origin: trip.origin)
+            }
+            await #expect(throws: AppError.notFound("pending expense")) {
+                try await setup.recurring.confirm(queue[0].pending.id, edited: nil, caller: trip.stranger, origin: trip.origin)
+            }
+            var edited = queue[0].draft
+            edited.amount = "870.00"
+            let confirmed = try await setup.recurring.confirm(queue[0].pending.id, edited: edited, caller: trip.bo, origin: trip.origin)
+            #expect(confirmed.expense.amount == 87_000 && confirmed.expense.expenseDate == "2026-03-01")
+            #expect(confirmed.expense.createdByUserID == trip.bo.user.id)
+            do {
+                _ = try await setup.recurring.confirm(queue[0].pending.id, edited: nil, caller: trip.aki, origin: trip.origin)
+                Issue.record("confirmed twice")
+            } catch AppError.conflict(let code, _, _) {
+                #expect(code == "already_decided")
+            }
+            try await setup.recurring.dismiss(queue[1].pending.id, caller: trip.bo, origin: trip.origin)
+            await #expect(throws: AppError.self) {
+                try await setup.recurring.dismiss(queue[1].pending.id, caller: trip.bo, origin: trip.origin)
+            }
+            _ = try await setup.recurring.confirm(queue[2].pending.id, edited: nil, caller: trip.aki, origin: trip.origin)
+            #expect(try await setup.dates() == ["2026-03-01", "2026-05-01"])
+            #expect(try await setup.recurring.pending(groupID: trip.groupID, caller: trip.aki).isEmpty)
+            // The next month waits again.
+            _ = try await setup.run(at: "2026-06-01T12:00:00Z")
+            #expect(try await setup.recurring.pending(groupID: trip.groupID, caller: trip.aki).map(\.pending.date) == ["2026-06-01"])
+        }
+    }
+
+    @Test("a series naming a removed member is paused with a note, not made into an invalid expense", arguments: TestDatabases.all)
+    func removedMember(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-05-01T12:00:00Z") { setup in
+            let trip = setup.trip
+            let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-05-01"))
+            #expect(try await setup.dates() == ["2026-05-01"])
+            // Dee's balance is not zero (she owes her share): removing her needs the confirmation.
+            _ = try await MemberUseCases(database: trip.database, now: { milliseconds() }).remove(
+                trip.deeMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki, origin: trip.origin)
+            #expect(try await setup.run(at: "2026-06-02T12:00:00Z") == 0)
+            let paused = try await setup.recurring.series(series.series.id, caller: trip.aki)
+            #expect(paused.series.state == .paused)
+            #expect(paused.series.note?.contains("Dee was removed") == true)
+            #expect(try await setup.dates() == ["2026-05-01"])
+            // Its creator hears of it.
+            let inbox = try await NotificationUseCases(database: trip.database, now: { milliseconds() })
+                .inbox(caller: trip.aki, cursor: nil, limit: 50)
+            #expect(inbox.notifications.contains { $0.activity.action == "recurring.paused" })
+        }
+    }
+
+    @Test("after downtime the pass catches up every missed date, at most 400, with a note past that", arguments: TestDatabases.all)
+    func catchUp(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2025-01-01T12:00:00Z") { setup in
+            let series = try await setup.create(
+                EnteredRecurrence(every: "day", startDate: "2025-01-02"),
+                expense: EnteredExpense(
+                    description: "Coffee", amount: "4.50", currency: "MYR", expenseDate: "",
+                    paidByMemberId: setup.trip.akiMember.description))
+            _ = try await setup.run(at: "2025-01-10T12:00:00Z")
+            #expect(try await setup.dates("Coffee").count == 9)
+            // Down for 500 days.
+            #expect(try await setup.run(at: "2026-05-25T12:00:00Z") == 400)
+            let dates = try await setup.dates("Coffee")
+            #expect(dates.count == 409 && dates.last == "2026-05-25")
+            let after = try await setup.recurring.series(series.series.id, caller: setup.trip.aki)
+            #expect(after.series.note?.contains("were not made") == true)
+            #expect(after.series.nextDate == "2026-05-26")
+        }
+    }
+
+    @Test("two passes at once make each occurrence once", arguments: TestDatabases.all)
+    func racingPasses(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-01-01T12:00:00Z") { setup in
+            for index in 0..<20 {
+                _ = try await setup.create(
+                    EnteredRecurrence(every: "week", startDate: "2026-01-05"),
+                    expense: EnteredExpense(
+                        description: "S\(index)", amount: "10", currency: "MYR", expenseDate: "",
+                        paidByMemberId: setup.trip.akiMember.description))
+            }
+            setup.clock.set("2026-03-01T12:00:00Z")
+            let other = RecurringUseCases(database: setup.trip.database, now: { setup.clock.now })
+            async let first = setup.recurring.materializeDue(batchSize: 7)
+            async let second = other.materializeDue(batchSize: 5)
+            let made = try await first + second
+            // Mondays from January 5 through February 23: 8 each.
+            #expect(made == 160)
+            let all = try await setup.trip.expenses.liveExpenses(groupID: setup.trip.groupID, caller: setup.trip.aki).0
+            #expect(all.count == 160)
+            #expect(Set(all.map { "\($0.description)|\($0.expenseDate)" }).count == 160)
+        }
+    }
+
+    @Test("bad rules and templates are refused field by field, and nothing is stored", arguments: TestDatabases.all)
+    func refusals(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-01-01T12:00:00Z") { setup in
+            func fields(_ rule: EnteredRecurrence, mode: String = "auto", expense: EnteredExpense? = nil) async -> [String] {
+                do {
+                    _ = try await setup.create(rule, mode: mode, expense: expense)
+                    return []
+                } catch let error as AppError {
+                    return error.fieldProblems.map(\.field)
+                } catch {
+                    return ["\(error)"]
+                }
+            }
+            #expect(await fields(EnteredRecurrence(every: "fortnight", startDate: "2026-01-01")) == ["rule.every"])
+            #expect(await fields(EnteredRecurrence(every: "day", interval: 0, startDate: "2026-01-01")) == ["rule.interval"])
+            #expect(await fields(EnteredRecurrence(every: "month", weekdays: [1], startDate: "2026-01-01")) == ["rule.weekdays"])
+            #expect(await fields(EnteredRecurrence(every: "day", startDate: "2026-01-05", endDate: "2026-01-01")) == ["rule.endDate"])
+            #expect(await fields(EnteredRecurrence(every: "day", startDate: "2026-01-05", count: 0)) == ["rule.count"])
+            #expect(await fields(EnteredRecurrence(every: "day", startDate: "2026-02-30")) == ["rule.startDate"])
+            // The 31st, skipping short months, between February 1 and 28: never due.
+            #expect(
+                await fields(EnteredRecurrence(every: "month", interval: 12, monthEnd: "skip", startDate: "2026-01-31", endDate: "2026-01-30"))
+                    == ["rule.endDate"])
+            // Monday only, in a window holding no Monday.
+            #expect(await fields(EnteredRecurrence(every: "week", weekdays: [1], startDate: "2026-01-06", endDate: "2026-01-11")) == ["rule.endDate"])
+            #expect(await fields(EnteredRecurrence(every: "day", startDate: "2026-01-01"), mode: "sometimes") == ["mode"])
+            var bad = setup.rent("12.345")
+            bad.description = ""
+            #expect(await fields(EnteredRecurrence(every: "day", startDate: "2026-01-01"), expense: bad) == ["description", "amount"])
+            let stored = try await setup.recurring.list(groupID: setup.trip.groupID, caller: setup.trip.aki)
+            #expect(stored.isEmpty)
+            // A viewer may not make one.
+            await #expect(throws: AppError.forbidden) {
+                try await setup.recurring.create(
+                    setup.rent(), rule: EnteredRecurrence(every: "day", startDate: "2026-01-01"), mode: nil,
+                    groupID: setup.trip.groupID, caller: setup.trip.vic, origin: setup.trip.origin)
+            }
+        }
+    }
+}

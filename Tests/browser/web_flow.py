@@ -838,6 +838,104 @@ def run(base):
         click(aki, aki.find_element(By.ID, "import-confirm"))
         check("Imported" in main_text(aki) and "From Splitwise" in main_text(aki),
               f"the JSON file became a group named as in the file: {main_text(aki)[:300]}")
+        # Budgets and recurring expenses (issue 20), in a household group of their own so the
+        # trip's figures above stay as they are.
+        aki.get(f"{base}/groups")
+        fill(aki, "name", "Flat")
+        Select(aki.find_element(By.ID, "homeCurrency")).select_by_value("MYR")
+        click(aki, aki.find_element(By.CSS_SELECTOR, "form[action='/groups'] button"))
+        flat = last_id(aki.current_url)
+        add_expense(aki, base, flat, "Groceries", "120.00", "MYR", "equal")
+        aki.get(f"{base}/groups/{flat}/budget")
+        check("No budget set" in main_text(aki) and "120.00 MYR" in main_text(aki), f"spending without a budget: {main_text(aki)[:300]}")
+        shoot(aki, "budget-empty")
+        caps = aki.find_elements(By.CSS_SELECTOR, "input[name^='cap_']")
+        check(len(caps) == 6, f"a cap field per category: {len(caps)}")
+        # A cap in wrong decimals is refused next to the caps, and nothing is saved.
+        fill(aki, "budget-total", "1500")
+        caps[0].send_keys("200.555")
+        click(aki, aki.find_element(By.ID, "save-budget"))
+        check(aki.find_elements(By.ID, "caps-error") and "No budget set" in main_text(aki),
+              f"a cap in thousandths is refused: {main_text(aki)[:400]}")
+        shoot(aki, "budget-errors")
+        caps = aki.find_elements(By.CSS_SELECTOR, "input[name^='cap_']")
+        caps[0].clear()
+        caps[0].send_keys("200")
+        # "Other" (the sixth) holds the groceries: 120 of 150 is 80 %.
+        caps[5].clear()
+        caps[5].send_keys("150")
+        click(aki, aki.find_element(By.ID, "save-budget"))
+        text = main_text(aki)
+        check("Budget saved." in text and "120.00 MYR of 1,500.00 MYR" in text, f"the budget's total line: {text[:500]}")
+        check("120.00 MYR of 150.00 MYR · 80 %" in text, f"the Other line at 80 %: {text[:600]}")
+        check(len(aki.find_elements(By.CSS_SELECTOR, "svg.budget-bar")) >= 3, "bars for the total and the capped lines")
+        shoot(aki, "budget")
+        # The next expense crosses 100 % of Other: Ben hears of it in his inbox (he joins first).
+        aki.get(f"{base}/groups/{flat}/members")
+        invite = aki.find_element(By.ID, "invite-link").text.strip()
+        ben.get(invite)
+        click(ben, ben.find_element(By.ID, "join"))
+        add_expense(aki, base, flat, "Cleaning", "40.00", "MYR", "equal")
+        ben.get(f"{base}/notifications")
+        check("Other is at 100% of its budget" in main_text(ben), f"the budget alert in Ben's inbox: {main_text(ben)[:600]}")
+        # A member sees the budget but has no form to change it.
+        ben.get(f"{base}/groups/{flat}/budget")
+        check("160.00 MYR of 1,500.00 MYR" in main_text(ben) and not ben.find_elements(By.ID, "budget-form"),
+              "Ben sees the budget, without the form")
+
+        # A recurring expense that waits to be confirmed: its first date is today, so it is
+        # in the queue at once, and the Recurring tab counts it.
+        aki.get(f"{base}/groups/{flat}/recurring")
+        check("Nothing repeats yet" in main_text(aki), "no recurring expenses yet")
+        shoot(aki, "recurring-empty")
+        click(aki, aki.find_element(By.ID, "add-series"))
+        fill(aki, "description", "Internet")
+        fill(aki, "amount", "99.00")
+        Select(aki.find_element(By.ID, "every")).select_by_value("month")
+        Select(aki.find_element(By.ID, "seriesMode")).select_by_value("confirm")
+        shoot(aki, "recurring-new")
+        click(aki, aki.find_element(By.ID, "save"))
+        text = main_text(aki)
+        check("Saved." in text and "Waiting to be confirmed" in text and "Internet · 99.00 MYR" in text,
+              f"the new series and its first date waiting: {text[:600]}")
+        check("1" in aki.find_element(By.ID, "recurring-tab").text, f"the tab counts it: {aki.find_element(By.ID, 'recurring-tab').text}")
+        shoot(aki, "recurring")
+        # Change it before confirming: 95.00 this month.
+        click(aki, aki.find_element(By.LINK_TEXT, "Change, then confirm"))
+        check(aki.find_element(By.ID, "save").text == "Confirm", "the pending form confirms")
+        fill(aki, "amount", "95.00")
+        click(aki, aki.find_element(By.ID, "save"))
+        check("/expenses/" in aki.current_url and "95.00 MYR" in main_text(aki), f"confirmed as changed: {main_text(aki)[:300]}")
+        # A weekly series added at once; paused, it shows so; a bad rule is said by its part of the form.
+        aki.get(f"{base}/groups/{flat}/recurring/new")
+        fill(aki, "description", "Bread")
+        fill(aki, "amount", "8.00")
+        Select(aki.find_element(By.ID, "every")).select_by_value("week")
+        fill(aki, "interval", "0")
+        click(aki, aki.find_element(By.ID, "save"))
+        check(aki.find_elements(By.ID, "rule-error") and "interval" in aki.find_element(By.ID, "rule-error").text,
+              f"an interval of 0 is refused: {main_text(aki)[:400]}")
+        shoot(aki, "recurring-errors")
+        fill(aki, "interval", "1")
+        click(aki, aki.find_element(By.ID, "save"))
+        check("Bread · 8.00 MYR" in main_text(aki) and "Every week on" in main_text(aki), f"the weekly series: {main_text(aki)[:600]}")
+        aki.get(f"{base}/groups/{flat}/expenses")
+        check("Bread" in aki.find_element(By.ID, "expense-list").text, "its first date was added at once")
+        aki.get(f"{base}/groups/{flat}/recurring")
+        bread = [li for li in aki.find_elements(By.CSS_SELECTOR, "li.series") if "Bread" in li.text][0]
+        click(aki, bread.find_element(By.XPATH, ".//button[text()='Pause']"))
+        check("Paused: nothing is added" in main_text(aki) and "Paused" in main_text(aki), "paused")
+        shoot(aki, "recurring-paused")
+
+        # My own budget, over my shares in both groups.
+        aki.get(f"{base}/me")
+        click(aki, aki.find_element(By.ID, "my-budget"))
+        Select(aki.find_element(By.ID, "budget-currency")).select_by_value("MYR")
+        fill(aki, "budget-total", "800")
+        click(aki, aki.find_element(By.ID, "save-budget"))
+        text = main_text(aki)
+        check("Budget saved." in text and "of 800.00 MYR" in text, f"my budget: {text[:500]}")
+        shoot(aki, "my-budget")
         _ = museum, before
     finally:
         aki.quit()

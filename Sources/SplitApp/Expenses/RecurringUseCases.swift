@@ -113,7 +113,7 @@ public struct RecurringUseCases: Sendable {
 
     func view(_ series: SeriesRecord, names: [UUID: String], home: String) -> SeriesView {
         var upcoming: [String] = []
-        if series.state != .ended, let next = series.nextDate.flatMap(CivilDate.init) {
+        if series.state == .active, let next = series.nextDate.flatMap(CivilDate.init) {
             let skipped = Set(series.skipped)
             upcoming = series.recurrence.occurrences(from: next, through: Self.farFuture, limit: 5 + skipped.count)
                 .map(\.description).filter { !skipped.contains($0) }.prefix(5).map { $0 }
@@ -306,6 +306,15 @@ public struct RecurringUseCases: Sendable {
         let (group, _) = try await access.check(groupID, caller, for: .read)
         let names = try await expenses.categoryNames(group.id)
         return try await store.pending(groupID: group.id).map { pendingView($0, group: group, names: names) }
+    }
+
+    /// One waiting occurrence, for a member of its group (nil for anyone else, or no such id).
+    public func pendingItem(_ id: UUID, caller: Caller) async throws -> PendingView? {
+        guard let item = try await store.pendingItem(id: id),
+            let (group, me) = try await groups.groupAndMembership(groupID: item.groupID, userID: caller.user.id),
+            (try? GroupAccess.require([.read], me, in: group)) != nil
+        else { return nil }
+        return pendingView(item, group: group, names: try await expenses.categoryNames(group.id))
     }
 
     public func pendingCount(groupID: UUID, caller: Caller) async throws -> Int {

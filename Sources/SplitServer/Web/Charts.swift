@@ -101,6 +101,22 @@ enum Charts {
             """
     }
 
+    /// One budget line's bar: the cap as the track, what was spent as the fill (amber from 80 %,
+    /// red past the cap). Hidden from screen readers: the line's numbers stand beside it as text.
+    /// Empty without a cap.
+    static func budgetBar(_ figures: BudgetFigures, label: String, currency: String) -> String {
+        guard let cap = figures.cap else { return "" }
+        let width = 200.0
+        let ratio = cap > 0 ? min(1, max(0, Double(figures.spent) / Double(cap))) : (figures.spent > 0 ? 1 : 0)
+        let percent = figures.percent ?? (figures.spent > 0 ? 100 : 0)
+        let color = percent >= 100 ? "#d1495b" : percent >= 80 ? "#c9a227" : "#2a9d6f"
+        return """
+            <svg class="budget-bar" viewBox="0 0 \(format(width)) 12" preserveAspectRatio="none" aria-hidden="true" focusable="false">\
+            <rect x="0" y="0" width="\(format(width))" height="12" rx="6" fill="#e6e8eb"></rect>\
+            <rect x="0" y="0" width="\(format(max(ratio > 0 ? 6 : 0, width * ratio)))" height="12" rx="6" fill="\(color)"></rect></svg>
+            """
+    }
+
     private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 
     /// Text inside SVG is XML: the five special characters escaped.

@@ -148,6 +148,43 @@ struct ExpenseForm: Sendable {
         if amount.hasPrefix("-") { showAsRefund() }
     }
 
+    /// An entered expense (a recurring expense's template, a pending occurrence), for editing.
+    init(entered: EnteredExpense) {
+        description = entered.description
+        amount = entered.amount
+        currency = entered.currency
+        expenseDate = entered.expenseDate
+        category = entered.category ?? ""
+        homeAmount = entered.homeAmount ?? ""
+        if let paidBy = entered.paidBy, paidBy.count > 1 || paidBy.first?.value != entered.amount {
+            payer = Self.severalPayers
+            for entry in paidBy { paid[entry.memberId] = entry.value }
+        } else {
+            payer = entered.paidBy?.first?.memberId ?? entered.paidByMemberId
+        }
+        let split = entered.split ?? EnteredSplit(mode: .equal, memberIds: [])
+        mode = split.mode
+        switch split.mode {
+        case .equal:
+            included = Set(split.memberIds ?? [])
+        case .exact:
+            for entry in split.amounts ?? [] { values[entry.memberId] = entry.value }
+        case .percent:
+            for entry in split.percents ?? [] { values[entry.memberId] = entry.value }
+        case .shares:
+            for entry in split.shares ?? [] { values[entry.memberId] = entry.value }
+        case .adjustment:
+            included = Set(split.memberIds ?? [])
+            for entry in split.adjustments ?? [] { values[entry.memberId] = entry.value }
+        case .itemized:
+            items = (split.items ?? []).map {
+                Item(description: $0.description, amount: $0.amount, members: Set($0.split.memberIds ?? []))
+            }
+            extras = (split.extras ?? []).map { Extra(description: $0.description, amount: $0.amount) }
+        }
+        if amount.hasPrefix("-") { showAsRefund() }
+    }
+
     /// A stored refund as its form shows it: the box ticked and every amount as typed, above
     /// zero (percentages and shares have no sign).
     private mutating func showAsRefund() {
@@ -368,13 +405,68 @@ struct ExpenseFormBody: Sendable {
     let previewRefund: Bool
     let errors: [String: String]
     let submitLabel: String
+    /// "Date", or "First date" for a recurring expense.
+    let dateLabel: String
+    /// The rule of a recurring expense (issue 20), when the form makes or changes one.
+    let recurrence: RecurrenceFields?
+}
+
+/// The "Repeats" part of the expense form for a recurring expense. Field names: `every`,
+/// `interval`, `weekday` (several), `monthEnd`, `endDate`, `count`, `seriesMode`.
+struct RecurrenceFields: Sendable {
+    struct Day: Sendable {
+        let value: Int
+        let label: String
+        let checked: Bool
+    }
+    let units: [ExpenseFormBody.Option]
+    let interval: String
+    let weekdays: [Day]
+    let monthEnds: [ExpenseFormBody.Option]
+    let endDate: String
+    let count: String
+    let modes: [ExpenseFormBody.Option]
+    /// Changing an existing series: the new rule applies from the first date not yet added.
+    let editing: Bool
+
+    init(form: WebForm?, rule: EnteredRecurrence?, mode: String?, editing: Bool) {
+        let every = form?["every"] ?? rule?.every ?? "month"
+        units = [("day", "Days"), ("week", "Weeks"), ("month", "Months"), ("year", "Years")].map {
+            .init(value: $0.0, label: $0.1, selected: $0.0 == every)
+        }
+        interval = form?["interval"] ?? rule?.interval.map(String.init) ?? "1"
+        let chosen = Set(form.map { $0.values("weekday").compactMap { Int($0) } } ?? rule?.weekdays ?? [])
+        weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].enumerated().map {
+            .init(value: $0.offset + 1, label: $0.element, checked: chosen.contains($0.offset + 1))
+        }
+        let monthEnd = form?["monthEnd"] ?? rule?.monthEnd ?? "clamp"
+        monthEnds = [("clamp", "On its last day"), ("skip", "Not that month")].map {
+            .init(value: $0.0, label: $0.1, selected: $0.0 == monthEnd)
+        }
+        endDate = form?["endDate"] ?? rule?.endDate ?? ""
+        count = form?["count"] ?? rule?.count.map(String.init) ?? ""
+        let chosenMode = form?["seriesMode"] ?? mode ?? "auto"
+        modes = [("auto", "Add it on each date"), ("confirm", "Ask to confirm each one first")].map {
+            .init(value: $0.0, label: $0.1, selected: $0.0 == chosenMode)
+        }
+        self.editing = editing
+    }
+
+    /// The rule the form says, starting on `start` (the form's date).
+    static func rule(_ form: WebForm, start: String) -> EnteredRecurrence {
+        EnteredRecurrence(
+            every: form["every"] ?? "month", interval: form.text("interval").map { Int($0) ?? 0 },
+            weekdays: form.values("weekday").compactMap { Int($0) }, monthEnd: form["monthEnd"], startDate: start,
+            endDate: form.text("endDate"), count: form.text("count").map { Int($0) ?? 0 })
+    }
 }
 
 extension WebApp {
     func expenseFormBody(
         _ form: ExpenseForm, scope: GroupScope, categories: [Components.Schemas.Category], heading: String,
         action: String, cancelURL: String, clientID: String, version: String, preview: ExpenseRecord?,
-        errors: [String: String], recentCurrencies: [String] = [], farFuture: String? = nil
+        errors: [String: String], recentCurrencies: [String] = [], farFuture: String? = nil, submitLabel: String? = nil,
+        recurrence: RecurrenceFields? = nil
     ) -> ExpenseFormBody {
         // Members removed from the group stay in an expense they are in (issue 15): their rows
         // show, marked, whenever the expense names them.
@@ -460,6 +552,8 @@ extension WebApp {
             preview: previewLines, hasPreview: !previewLines.isEmpty, previewCurrency: preview?.currency ?? "",
             previewRefund: (preview?.amount ?? 0) < 0,
             errors: errors,
-            submitLabel: version.isEmpty ? "Save expense" : "Save changes")
+            submitLabel: submitLabel ?? (version.isEmpty ? "Save expense" : "Save changes"),
+            dateLabel: recurrence == nil ? "Date" : recurrence?.editing == true ? "Next date" : "First date",
+            recurrence: recurrence)
     }
 }

@@ -178,9 +178,20 @@ extension WebApp {
         return Self.html(html)
     }
 
-    private func renderExpenseForm(
+    /// Where the expense form posts when it is not an expense's own (a recurring expense, a
+    /// pending one), and what it says.
+    struct ExpenseFormTarget: Sendable {
+        let heading: String
+        let action: String
+        let cancelURL: String
+        let submitLabel: String
+        let tab: String
+        let recurrence: RecurrenceFields?
+    }
+
+    func renderExpenseForm(
         _ form: ExpenseForm, scope: GroupScope, clientID: String, version: String, preview: ExpenseRecord?,
-        errors: [String: String], farFuture: String? = nil
+        errors: [String: String], farFuture: String? = nil, target: ExpenseFormTarget? = nil
     ) async throws -> Response {
         let groupID = try APIHandler.id(scope.group.id, "group")
         let categories = try await categoryUseCases.categories(groupID: groupID, caller: try caller())
@@ -196,13 +207,15 @@ extension WebApp {
         ).expenses.map(\.expense.currency)
         let editing = !version.isEmpty
         let body = expenseFormBody(
-            form, scope: scope, categories: categories, heading: editing ? "Edit expense" : "Add an expense",
-            action: editing ? "/expenses/\(clientID)/edit" : "/groups/\(scope.group.id)/expenses",
-            cancelURL: editing ? "/expenses/\(clientID)" : "/groups/\(scope.group.id)/expenses", clientID: clientID,
-            version: version, preview: preview, errors: errors, recentCurrencies: recent, farFuture: farFuture)
+            form, scope: scope, categories: categories,
+            heading: target?.heading ?? (editing ? "Edit expense" : "Add an expense"),
+            action: target?.action ?? (editing ? "/expenses/\(clientID)/edit" : "/groups/\(scope.group.id)/expenses"),
+            cancelURL: target?.cancelURL ?? (editing ? "/expenses/\(clientID)" : "/groups/\(scope.group.id)/expenses"),
+            clientID: clientID, version: version, preview: preview, errors: errors, recentCurrencies: recent,
+            farFuture: farFuture, submitLabel: target?.submitLabel, recurrence: target?.recurrence)
         return try await render(
-            "expense-form", title: body.heading, body: body, nav: scope.nav("expenses", live: false),
-            errors: errors, errorOrder: ExpenseForm.fieldOrder)
+            "expense-form", title: body.heading, body: body, nav: scope.nav(target?.tab ?? "expenses", live: false),
+            errors: errors, errorOrder: ExpenseForm.fieldOrder + ["rule"])
     }
 
     // MARK: Edit

@@ -113,6 +113,15 @@ struct WebApp: Sendable {
         "imported": "Imported: the expenses, transfers and balances below include it.",
         "request-cancelled": "Request cancelled: its code no longer works.",
         "paid": "Paid: the transfer is recorded.",
+        "budget-saved": "Budget saved.",
+        "budget-removed": "Budget removed.",
+        "series-saved": "Saved. Its expenses are added on their dates.",
+        "series-paused": "Paused: nothing is added until it is resumed.",
+        "series-resumed": "Resumed from today.",
+        "series-skipped": "That date will be skipped.",
+        "series-ended": "Ended: nothing more is added; what was added stays.",
+        "pending-confirmed": "Confirmed: it is an expense now.",
+        "pending-dismissed": "Dismissed.",
     ]
 
     /// After a successful POST: to the page that shows the result, saying what was done.
@@ -161,7 +170,11 @@ struct WebApp: Sendable {
         let balances: Bool
         let members: Bool
         let settings: Bool
+        let budget: Bool
+        let recurring: Bool
         let archived: Bool
+        /// Occurrences of recurring expenses waiting to be confirmed: the Recurring tab's badge.
+        var pending: Int?
         /// The page follows the group's live stream and updates in place (issue 17); off where
         /// the page is mostly a form being typed into.
         var live: Bool
@@ -175,6 +188,8 @@ struct WebApp: Sendable {
             balances = current == "balances"
             members = current == "members"
             settings = current == "settings"
+            budget = current == "budget"
+            recurring = current == "recurring"
             self.archived = archived
         }
     }
@@ -193,6 +208,10 @@ struct WebApp: Sendable {
         // A page answering a POST (a form that came back) has no address to fetch again.
         var nav = nav
         if !web.isGet { nav?.live = false }
+        if let id = nav.flatMap({ UUID(uuidString: $0.id) }), case .signedIn(let caller)? = RequestInfo.current?.caller {
+            let waiting = try await api.recurringUseCases.pendingCount(groupID: id, caller: caller)
+            nav?.pending = waiting > 0 ? waiting : nil
+        }
         let page = Page(
             title: title, csrf: web.csrfToken, signedIn: signedIn, nav: nav, body: body,
             errorSummary: ErrorSummary(errors, order: errorOrder),

@@ -113,6 +113,38 @@ extension WebApp {
         pages.get("/pay/:code") { request, context in try await self.payPage(request, context: context) }
         pages.post("/pay/:code/lock") { request, context in try await self.lockPayCode(request, context: context) }
         pages.post("/pay/:code/pay") { request, context in try await self.payCode(request, context: context) }
+        pages.get("/groups/:groupId/budget") { request, context in try await self.budgetPage(request, context: context) }
+        pages.post("/groups/:groupId/budget") { request, context in try await self.saveBudget(request, context: context) }
+        pages.get("/groups/:groupId/recurring") { request, context in
+            try await self.recurringPage(request, context: context)
+        }
+        pages.post("/groups/:groupId/recurring") { request, context in
+            try await self.createRecurring(request, context: context)
+        }
+        pages.get("/groups/:groupId/recurring/new") { request, context in
+            try await self.newRecurringPage(request, context: context)
+        }
+        pages.post("/recurring/:recurringId") { request, context in try await self.seriesAction(request, context: context) }
+        pages.get("/recurring/:recurringId/edit") { request, context in
+            try await self.editSeriesPage(request, context: context)
+        }
+        pages.post("/recurring/:recurringId/edit") { request, context in
+            try await self.updateSeries(request, context: context)
+        }
+        pages.post("/pending/:pendingId/confirm") { request, context in
+            try await self.confirmPendingAction(request, context: context)
+        }
+        pages.post("/pending/:pendingId/dismiss") { request, context in
+            try await self.dismissPendingAction(request, context: context)
+        }
+        pages.get("/pending/:pendingId/edit") { request, context in
+            try await self.editPendingPage(request, context: context)
+        }
+        pages.post("/pending/:pendingId/edit") { request, context in
+            try await self.confirmEditedPending(request, context: context)
+        }
+        pages.get("/me/budget") { request, context in try await self.myBudgetPage(request, context: context) }
+        pages.post("/me/budget") { request, context in try await self.saveMyBudget(request, context: context) }
         pages.get("/groups/:groupId/members") { request, context in
             try await self.membersPage(request, context: context)
         }

@@ -1,0 +1,274 @@
+import Foundation
+import Hummingbird
+import SplitAPI
+import SplitApp
+import SplitCore
+import SplitStore
+
+/// The Budget page of a group and my own budget (issue 20): where it stands, one bar per category
+/// (drawn as SVG, its numbers also as text), month by month or for the trip, and — for the group's
+/// owner and admins, or for me — the caps to edit.
+extension WebApp {
+    var budgetUseCases: BudgetUseCases { api.budgetUseCases }
+
+    struct BudgetBody: Sendable {
+        struct Line: Sendable {
+            let name: String
+            let icon: String
+            let spent: String
+            let cap: String?
+            let remaining: String?
+            let over: Bool
+            let percent: String?
+            let dailyAverage: String
+            let projected: String
+            let bar: String
+        }
+        struct CapField: Sendable {
+            let index: Int
+            let id: String
+            let name: String
+            let value: String
+        }
+        struct Uncounted: Sendable {
+            let link: String?
+            let text: String
+        }
+        let personal: Bool
+        let action: String
+        let heading: String
+        let periodText: String
+        let previousURL: String?
+        let nextURL: String?
+        let currency: String
+        let lines: [Line]
+        let total: Line
+        let hasBudget: Bool
+        let uncounted: [Uncounted]
+        let uncountedCurrencies: String
+        let hasUncounted: Bool
+        let canEdit: Bool
+        // The form.
+        let monthly: Bool
+        let startDate: String
+        let endDate: String
+        let totalValue: String
+        let thresholds: String
+        let caps: [CapField]
+        let currencies: [CurrencyOption]
+        let errors: [String: String]
+    }
+
+    // MARK: A group's
+
+    func budgetPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        return try await budgetPage(groupID: groupID, month: request.uri.queryParameters["month"].map(String.init))
+    }
+
+    private func budgetPage(
+        groupID: String, month: String?, errors: [String: String] = [:], entered: WebForm? = nil
+    ) async throws -> Response {
+        let scope = try await scope(groupID)
+        let id = try APIHandler.id(groupID, "group")
+        let status: BudgetStatus
+        do {
+            status = try await budgetUseCases.status(groupID: id, caller: try caller(), month: month)
+        } catch AppError.invalid {
+            return Self.redirect("/groups/\(groupID)/budget")
+        }
+        let categories = try await categoryUseCases.categories(groupID: id, caller: try caller())
+        let budget = status.budget
+        let currency = status.currency
+        let caps = categories.enumerated().map { index, category in
+            BudgetBody.CapField(
+                index: index, id: category.id.text, name: "\(category.icon) \(category.name)",
+                value: entered?["cap_\(category.id.text)"]
+                    ?? budget?.caps[category.id].map { Self.plain($0, currency) } ?? "")
+        }
+        let body = Self.budgetBody(
+            status, personal: false, action: "/groups/\(groupID)/budget",
+            heading: "Budget", pageURL: "/groups/\(groupID)/budget", canEdit: scope.may(.updateGroup),
+            expenseLink: { "/expenses/\($0.expenseID.text)" },
+            form: (
+                monthly: (entered?["period"] ?? budget?.period.rawValue ?? "month") == "month",
+                start: entered?["startDate"] ?? budget?.startDate ?? "", end: entered?["endDate"] ?? budget?.endDate ?? "",
+                total: entered?["total"] ?? budget?.total.map { Self.plain($0, currency) } ?? "",
+                thresholds: entered?["thresholds"] ?? (budget?.thresholds ?? BudgetStore.defaultThresholds).map(String.init)
+                    .joined(separator: ", "),
+                caps: caps, currencies: []), errors: errors)
+        return try await render(
+            "budget", title: "Budget · \(scope.group.name)", body: body, nav: scope.nav("budget"), errors: errors,
+            errorOrder: ["period", "startDate", "endDate", "total", "caps", "thresholds"])
+    }
+
+    func saveBudget(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let form = try WebRequest.get().form
+        let id = try APIHandler.id(groupID, "group")
+        do {
+            if form["action"] == "remove" {
+                try await budgetUseCases.remove(groupID: id, caller: try caller(), origin: try origin())
+                return Self.redirect("/groups/\(groupID)/budget", done: "budget-removed")
+            }
+            let categories = try await categoryUseCases.categories(groupID: id, caller: try caller())
+            let home = try await scope(groupID).group.homeCurrency
+            let currency = try? Currency(code: home)
+            let monthly = form["period"] != "trip"
+            _ = try await budgetUseCases.put(
+                EnteredBudget(
+                    period: monthly ? "month" : "trip", startDate: monthly ? nil : form.text("startDate") ?? "",
+                    endDate: monthly ? nil : form.text("endDate") ?? "",
+                    total: form.text("total").map { Self.typed($0, currency) },
+                    caps: categories.compactMap { category in
+                        form.text("cap_\(category.id.text)").map {
+                            .init(categoryId: category.id.text, amount: Self.typed($0, currency))
+                        }
+                    },
+                    thresholds: try Self.thresholds(form["thresholds"])), groupID: id, caller: try caller(),
+                origin: try origin())
+            return Self.redirect("/groups/\(groupID)/budget", done: "budget-saved")
+        } catch {
+            return try await budgetPage(
+                groupID: groupID, month: nil,
+                errors: try Self.formErrors(error, shown: ["period", "startDate", "endDate", "total", "caps", "thresholds"]),
+                entered: form)
+        }
+    }
+
+    // MARK: Mine
+
+    func myBudgetPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await myBudgetPage(month: request.uri.queryParameters["month"].map(String.init))
+    }
+
+    private func myBudgetPage(month: String?, errors: [String: String] = [:], entered: WebForm? = nil) async throws
+        -> Response
+    {
+        let status: BudgetStatus
+        do {
+            status = try await budgetUseCases.personalStatus(caller: try caller(), month: month)
+        } catch AppError.invalid {
+            return Self.redirect("/me/budget")
+        }
+        let budget = try await budgetUseCases.personalBudget(caller: try caller())
+        let currency = budget?.currency ?? status.currency
+        // A row per cap, per category I spent in, and a few empty ones.
+        var names = (budget?.caps.map(\.name) ?? [])
+        for line in status.lines where !names.contains(where: { $0.lowercased() == line.name.lowercased() }) {
+            names.append(line.name)
+        }
+        let rows = names.count + 3
+        let caps = (0..<rows).map { index in
+            let name = index < names.count ? names[index] : ""
+            let cap = budget?.caps.first { $0.name.lowercased() == name.lowercased() }
+            return BudgetBody.CapField(
+                index: index, id: "", name: entered?["capName_\(index)"] ?? name,
+                value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "")
+        }
+        let body = Self.budgetBody(
+            status, personal: true, action: "/me/budget", heading: "My budget", pageURL: "/me/budget", canEdit: true,
+            expenseLink: { "/expenses/\($0.expenseID.text)" },
+            form: (
+                monthly: true, start: "", end: "",
+                total: entered?["total"] ?? budget?.total.map { Self.plain($0, currency) } ?? "", thresholds: "",
+                caps: caps, currencies: Self.currencyOptions(selected: entered?["currency"] ?? currency)),
+            errors: errors)
+        return try await render(
+            "budget", title: "My budget", body: body, errors: errors, errorOrder: ["currency", "total", "caps"])
+    }
+
+    func saveMyBudget(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try WebRequest.get().form
+        do {
+            if form["action"] == "remove" {
+                try await budgetUseCases.removePersonal(caller: try caller())
+                return Self.redirect("/me/budget", done: "budget-removed")
+            }
+            let code = (form.text("currency") ?? "").uppercased()
+            let currency = try? Currency(code: code)
+            var caps: [EnteredPersonalBudget.Cap] = []
+            for index in 0..<(BudgetUseCases.maximumCaps + 3) {
+                guard let amount = form.text("cap_\(index)") else { continue }
+                caps.append(.init(category: form["capName_\(index)"] ?? "", amount: Self.typed(amount, currency)))
+            }
+            _ = try await budgetUseCases.putPersonal(
+                EnteredPersonalBudget(currency: code, total: form.text("total").map { Self.typed($0, currency) }, caps: caps),
+                caller: try caller())
+            return Self.redirect("/me/budget", done: "budget-saved")
+        } catch {
+            return try await myBudgetPage(
+                month: nil, errors: try Self.formErrors(error, shown: ["currency", "total", "caps"]), entered: form)
+        }
+    }
+
+    // MARK: Shared
+
+    /// "80, 100" → [80, 100]; nil when left empty (the defaults).
+    static func thresholds(_ text: String?) throws -> [Int]? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        let parts = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "%" })
+        let numbers = parts.compactMap { Int($0) }
+        guard numbers.count == parts.count else {
+            throw AppError.invalid(field: "thresholds", message: "Write the alert percentages like 80, 100.")
+        }
+        return numbers
+    }
+
+    /// An amount as typed, in the plain form the use case reads ("1,000" → "1000").
+    static func typed(_ text: String, _ currency: Currency?) -> String {
+        currency.map { MoneyInput.typed(text, $0) } ?? text
+    }
+
+    /// A stored amount as a form field shows it.
+    static func plain(_ amount: Int64, _ code: String) -> String { MoneyInput.text(amount, code) }
+
+    static func budgetBody(
+        _ status: BudgetStatus, personal: Bool, action: String, heading: String, pageURL: String, canEdit: Bool,
+        expenseLink: (UncountedExpense) -> String,
+        form: (
+            monthly: Bool, start: String, end: String, total: String, thresholds: String, caps: [BudgetBody.CapField],
+            currencies: [CurrencyOption]
+        ), errors: [String: String]
+    ) -> BudgetBody {
+        let code = status.currency
+        func money(_ amount: Int64) -> String { WebFormat.grouped(MoneyInput.text(amount, code)) + " " + code }
+        func line(_ name: String, _ icon: String, _ figures: BudgetFigures) -> BudgetBody.Line {
+            let over = (figures.remaining ?? 0) < 0
+            return BudgetBody.Line(
+                name: name, icon: icon, spent: money(figures.spent), cap: figures.cap.map(money),
+                remaining: figures.remaining.map { $0 < 0 ? money(0 - $0) + " over" : money($0) + " left" },
+                over: over, percent: figures.percent.map { "\($0) %" }, dailyAverage: money(figures.dailyAverage),
+                projected: money(figures.projected), bar: Charts.budgetBar(figures, label: name, currency: code))
+        }
+        let isTrip = status.budget?.period == .trip
+        let start = status.period.start
+        let previous = CivilDate(year: start.month == 1 ? start.year - 1 : start.year, month: start.month == 1 ? 12 : start.month - 1, day: 1)
+        let next = status.period.end.adding(days: 1)
+        func monthName(_ date: CivilDate) -> String {
+            let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+            return "\(names[date.month - 1]) \(date.year)"
+        }
+        func monthKey(_ date: CivilDate) -> String { String(date.description.prefix(7)) }
+        return BudgetBody(
+            personal: personal, action: action, heading: heading,
+            periodText: isTrip
+                ? "The trip, \(status.period.start) to \(status.period.end) (\(status.period.days) days)"
+                : monthName(start),
+            previousURL: isTrip ? nil : previous.map { pageURL + "?month=" + monthKey($0) },
+            nextURL: isTrip ? nil : pageURL + "?month=" + monthKey(next), currency: code,
+            lines: status.lines.map { line($0.name, $0.icon, $0.figures) },
+            total: line("Total", "", status.total),
+            hasBudget: personal ? status.total.cap != nil || status.lines.contains { $0.figures.cap != nil } : status.budget != nil,
+            uncounted: status.uncounted.map { item in
+                let group = status.groupNames[item.groupID].map { " · \($0)" } ?? ""
+                return .init(
+                    link: expenseLink(item),
+                    text: "\(item.date) \(item.description): \(WebFormat.grouped(MoneyInput.text(item.amount, item.currency))) \(item.currency)\(group)")
+            },
+            uncountedCurrencies: status.uncountedCurrencies.joined(separator: ", "),
+            hasUncounted: !status.uncountedCurrencies.isEmpty, canEdit: canEdit,
+            monthly: form.monthly, startDate: form.start, endDate: form.end, totalValue: form.total,
+            thresholds: form.thresholds, caps: form.caps, currencies: form.currencies, errors: errors)
+    }
+}

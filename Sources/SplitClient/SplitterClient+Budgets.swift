@@ -1,0 +1,206 @@
+import Foundation
+internal import OpenAPIRuntime
+internal import SplitAPI
+
+/// One line of a budget's status, in the budget's currency (decimal text): the cap (nil when
+/// none), spent, what is left, whole percent of the cap, a day's average and the projection to
+/// the period's end.
+public struct BudgetFigures: Codable, Hashable, Sendable {
+    public var cap: String?
+    public var spent: String
+    public var remaining: String?
+    public var percent: Int?
+    public var dailyAverage: String
+    public var projected: String
+}
+
+/// Where a budget stands (issue 20): a group's, or my own over my shares in all my groups.
+public struct BudgetStatus: Codable, Hashable, Sendable {
+    public struct Settings: Codable, Hashable, Sendable {
+        /// month or trip.
+        public var period: String
+        public var startDate: String?
+        public var endDate: String?
+        public var currency: String
+        public var total: String?
+        public var thresholds: [Int]
+        public var updatedAt: Date
+    }
+    public struct Line: Codable, Hashable, Sendable {
+        public var categoryId: String?
+        public var name: String
+        public var icon: String?
+        public var figures: BudgetFigures
+    }
+    public struct Uncounted: Codable, Hashable, Sendable {
+        public var expenseId: String
+        public var groupId: String
+        public var groupName: String?
+        public var description: String
+        public var date: String
+        public var amount: String
+        public var currency: String
+    }
+
+    /// The group's budget as set; nil when none is (then spending only).
+    public var budget: Settings?
+    public var currency: String
+    public var period: String
+    /// The month shown (2026-11), for a monthly status.
+    public var month: String?
+    public var startDate: String
+    public var endDate: String
+    public var today: String
+    public var lines: [Line]
+    public var total: BudgetFigures
+    /// Currencies spent that no rate converts: their expenses are in `uncounted`, not in the sums.
+    public var uncountedCurrencies: [String]
+    public var uncounted: [Uncounted]
+}
+
+/// A group budget to set, all at once: `period` month or trip (with its dates), a total and caps
+/// per category id (decimal text in the group's home currency), alert percentages.
+public struct BudgetSettings: Codable, Hashable, Sendable {
+    public var period: String
+    public var startDate: String?
+    public var endDate: String?
+    public var total: String?
+    /// Category id → cap.
+    public var caps: [String: String]
+    public var thresholds: [Int]?
+
+    public init(
+        period: String = "month", startDate: String? = nil, endDate: String? = nil, total: String? = nil,
+        caps: [String: String] = [:], thresholds: [Int]? = nil
+    ) {
+        self.period = period
+        self.startDate = startDate
+        self.endDate = endDate
+        self.total = total
+        self.caps = caps
+        self.thresholds = thresholds
+    }
+}
+
+extension SplitterClient {
+    /// The group's live categories in their order (their ids are what a budget's caps name).
+    public func categories(groupID: String) async throws -> [Category] {
+        let output = try await send { try await api.listCategories(path: .init(groupId: groupID)) }
+        switch output {
+        case .ok(let ok): return try ok.body.json.categories.map(Category.init)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// The group's budget for `month` (YYYY-MM; this month in the group's time zone when nil).
+    public func budget(groupID: String, month: String? = nil) async throws -> BudgetStatus {
+        let output = try await send {
+            try await api.getBudget(path: .init(groupId: groupID), query: .init(month: month))
+        }
+        switch output {
+        case .ok(let ok): return BudgetStatus(try ok.body.json)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Sets the group's whole budget (owner and admins).
+    public func setBudget(groupID: String, _ settings: BudgetSettings) async throws -> BudgetStatus {
+        let output = try await send {
+            try await api.putBudget(
+                path: .init(groupId: groupID),
+                body: .json(
+                    .init(
+                        period: .init(rawValue: settings.period) ?? .month, startDate: settings.startDate,
+                        endDate: settings.endDate, total: settings.total,
+                        caps: settings.caps.sorted { $0.key < $1.key }.map { .init(categoryId: $0.key, amount: $0.value) },
+                        thresholds: settings.thresholds)))
+        }
+        switch output {
+        case .ok(let ok): return BudgetStatus(try ok.body.json)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Replaces every cap at once (category id → amount), keeping the rest of the budget.
+    public func setBudgetCaps(groupID: String, _ caps: [String: String]) async throws -> BudgetStatus {
+        let output = try await send {
+            try await api.bulkUpdateBudgetCaps(
+                path: .init(groupId: groupID),
+                body: .json(.init(caps: caps.sorted { $0.key < $1.key }.map { .init(categoryId: $0.key, amount: $0.value) })))
+        }
+        switch output {
+        case .ok(let ok): return BudgetStatus(try ok.body.json)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func removeBudget(groupID: String) async throws {
+        let output = try await send { try await api.deleteBudget(path: .init(groupId: groupID)) }
+        switch output {
+        case .noContent: return
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// My own budget over my shares in all my groups, for `month` (this month, UTC, when nil).
+    public func myBudget(month: String? = nil) async throws -> BudgetStatus {
+        let output = try await send { try await api.getMyBudget(query: .init(month: month)) }
+        switch output {
+        case .ok(let ok): return BudgetStatus(try ok.body.json)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    /// Sets my budget: its currency, an optional total, caps by category name (any case).
+    public func setMyBudget(currency: String, total: String? = nil, caps: [String: String] = [:]) async throws
+        -> BudgetStatus
+    {
+        let output = try await send {
+            try await api.putMyBudget(
+                body: .json(
+                    .init(
+                        currency: currency, total: total,
+                        caps: caps.sorted { $0.key < $1.key }.map { .init(category: $0.key, amount: $0.value) })))
+        }
+        switch output {
+        case .ok(let ok): return BudgetStatus(try ok.body.json)
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+
+    public func removeMyBudget() async throws {
+        let output = try await send { try await api.deleteMyBudget() }
+        switch output {
+        case .noContent: return
+        case .default(let status, let error): throw Self.failure(status, error)
+        }
+    }
+}
+
+extension BudgetFigures {
+    init(_ wire: Components.Schemas.BudgetFigures) {
+        self.init(
+            cap: wire.cap, spent: wire.spent, remaining: wire.remaining, percent: wire.percent,
+            dailyAverage: wire.dailyAverage, projected: wire.projected)
+    }
+}
+
+extension BudgetStatus {
+    init(_ wire: Components.Schemas.BudgetStatus) {
+        self.init(
+            budget: wire.budget.map {
+                .init(
+                    period: $0.period.rawValue, startDate: $0.startDate, endDate: $0.endDate, currency: $0.currency,
+                    total: $0.total, thresholds: $0.thresholds, updatedAt: $0.updatedAt)
+            }, currency: wire.currency, period: wire.period.rawValue, month: wire.month, startDate: wire.startDate,
+            endDate: wire.endDate, today: wire.today,
+            lines: wire.lines.map {
+                .init(categoryId: $0.categoryId, name: $0.name, icon: $0.icon, figures: BudgetFigures($0.figures))
+            }, total: BudgetFigures(wire.total), uncountedCurrencies: wire.uncountedCurrencies,
+            uncounted: wire.uncounted.map {
+                .init(
+                    expenseId: $0.expenseId, groupId: $0.groupId, groupName: $0.groupName, description: $0.description,
+                    date: $0.date, amount: $0.amount, currency: $0.currency)
+            })
+    }
+}

@@ -1,0 +1,266 @@
+import ArgumentParser
+import Foundation
+import SplitClient
+import SplitCore
+
+/// `splitter recurring`: expenses that repeat (issue 20).
+struct RecurringCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recurring",
+        abstract: "Recurring expenses: rent, subscriptions, the weekly shop.",
+        discussion: """
+              splitter recurring add Flat Rent 1800 --every month --start 2026-12-01 --paid-by aki
+              splitter recurring add Flat Bread 8 --every week --on mon,thu --confirm
+              splitter recurring add Flat Insurance 120 --every year --start 2028-02-29 --times 5
+              splitter recurring list Flat
+              splitter recurring pause Flat 3f2a        # resume, end, or: skip Flat 3f2a 2026-12-24
+
+            Each date becomes an expense (or, with --confirm, waits under `splitter pending`) once
+            the group's day comes; the 31st falls on a shorter month's last day unless
+            --skip-short-months. Split options as for `splitter expense add`.
+            """,
+        subcommands: [List.self, Add.self, Pause.self, Resume.self, Skip.self, End.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A group's recurring expenses and their next dates.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let series = try await client.recurringExpenses(groupID: found.id)
+                if options.json { return try Output.json(["recurring": series]) }
+                guard !series.isEmpty else { return print("Nothing repeats in \(found.name) yet.") }
+                Output.table(
+                    ["WHAT", "AMOUNT", "EVERY", "STATE", "NEXT", "ID"],
+                    series.map {
+                        [
+                            $0.expense.description, "\($0.expense.amount) \($0.expense.currency)",
+                            RecurringCommand.every($0.rule) + ($0.mode == "confirm" ? " (confirm)" : ""),
+                            $0.state + ($0.note.map { ": \($0)" } ?? ""), $0.upcoming.first ?? "", short($0.id),
+                        ]
+                    })
+            }
+        }
+    }
+
+    static func every(_ rule: RecurrenceRule) -> String {
+        let interval = rule.interval ?? 1
+        var text = interval == 1 ? rule.every : "\(interval) \(rule.every)s"
+        if let days = rule.weekdays, !days.isEmpty, rule.every == "week" {
+            let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+            text += " on " + days.compactMap { (1...7).contains($0) ? names[$0 - 1] : nil }.joined(separator: ",")
+        }
+        return text
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a recurring expense.", discussion: SplitOptions.help)
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "What it is.") var description: String
+        @Argument(help: "The amount, e.g. 1800 or 12.50.") var amount: String
+        @Option(help: "day, week, month or year.") var every: String
+        @Option(help: "Every N of them (default 1).") var interval: Int?
+        @Option(help: "Weekly: the days, e.g. mon,thu.") var on: String?
+        @Option(help: "The first date, YYYY-MM-DD (default: today).") var start: String?
+        @Option(help: "The last date.") var until: String?
+        @Option(help: "How many times in all.") var times: Int?
+        @Flag(help: "Leave out months without the start's day (the 31st) instead of using their last day.")
+        var skipShortMonths = false
+        @Flag(help: "Each date waits to be confirmed (`splitter pending`) instead of being added.") var confirm = false
+        @Option(help: "Currency (default: the group's home currency).") var currency: String?
+        @Option(help: "Category name.") var category: String?
+        @OptionGroup var split: SplitOptions
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await GroupContext(options, group: group)
+                let found = context.group
+                let (paid, paidByMember) = try split.payers(context)
+                let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+                let weekdays = try on.map { text in
+                    try text.lowercased().split(separator: ",").map { part -> Int in
+                        let key = String(part.trimmingCharacters(in: .whitespaces).prefix(3))
+                        guard let index = names.firstIndex(of: key) else {
+                            throw CLIError(message: "--on takes days like mon,thu.", code: 2)
+                        }
+                        return index + 1
+                    }
+                }
+                let created = try await context.client.createRecurring(
+                    groupID: found.id,
+                    expense: ExpenseDraft(
+                        description: description, amount: split.total(amount), currency: currency ?? found.homeCurrency,
+                        category: category, paidBy: paid, paidByMemberId: paidByMember,
+                        split: try split.split(context)
+                            ?? SplitInput(mode: .equal, memberIds: context.members.filter(\.active).map(\.id))),
+                    rule: RecurrenceRule(
+                        every: every.lowercased(), interval: interval, weekdays: weekdays,
+                        monthEnd: skipShortMonths ? "skip" : nil, startDate: start ?? today(in: found.timeZone),
+                        endDate: until, count: times),
+                    mode: confirm ? "confirm" : "auto")
+                if options.json { return try Output.json(created) }
+                print("Added \(created.expense.description), \(created.expense.amount) \(created.expense.currency) every \(RecurringCommand.every(created.rule)).")
+                if !created.upcoming.isEmpty { print("Next: \(created.upcoming.joined(separator: ", "))") }
+            }
+        }
+    }
+
+    /// The group's series whose id starts with `text`.
+    static func find(_ client: SplitterClient, group: String, _ text: String) async throws -> RecurringExpense {
+        let found = try await resolveGroup(client, group)
+        let matches = try await client.recurringExpenses(groupID: found.id).filter { $0.id.hasPrefix(text.lowercased()) }
+        guard matches.count == 1 else {
+            throw CLIError(
+                message: matches.isEmpty
+                    ? "No recurring expense \(text) in \(found.name)." : "Several recurring expenses start with \(text).",
+                code: matches.isEmpty ? 5 : 7)
+        }
+        return matches[0]
+    }
+
+    static func change(_ options: GlobalOptions, group: String, id: String, _ make: (RecurringExpense) -> RecurringChanges, said: String)
+        async throws
+    {
+        try await SplitterCLI.run {
+            let client = try options.client()
+            let series = try await find(client, group: group, id)
+            var changes = make(series)
+            changes.version = series.version
+            let changed = try await client.updateRecurring(id: series.id, changes)
+            if options.json { return try Output.json(changed) }
+            print("\(changed.expense.description): \(said)")
+            if changed.state == "active", !changed.upcoming.isEmpty { print("Next: \(changed.upcoming.joined(separator: ", "))") }
+        }
+    }
+
+    struct Pause: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pause: nothing is added until resumed.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
+        func run() async throws {
+            try await RecurringCommand.change(options, group: group, id: id, { _ in RecurringChanges(state: "paused") }, said: "paused.")
+        }
+    }
+
+    struct Resume: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Resume from today (what fell due while paused is not added).")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
+        func run() async throws {
+            try await RecurringCommand.change(options, group: group, id: id, { _ in RecurringChanges(state: "active") }, said: "resumed.")
+        }
+    }
+
+    struct Skip: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Skip one coming date.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
+        @Argument(help: "The date to skip, YYYY-MM-DD (default: the next one).") var date: String?
+        func run() async throws {
+            try await RecurringCommand.change(
+                options, group: group, id: id, { RecurringChanges(skip: [date ?? $0.upcoming.first ?? ""]) },
+                said: "\(date ?? "the next date") skipped.")
+        }
+    }
+
+    struct End: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End it; what it added stays.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
+        func run() async throws {
+            try await RecurringCommand.change(options, group: group, id: id, { _ in RecurringChanges(state: "ended") }, said: "ended.")
+        }
+    }
+}
+
+/// `splitter pending`: recurring expenses waiting to be confirmed.
+struct PendingCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pending",
+        abstract: "Recurring expenses waiting to be confirmed: list, confirm (as is or with another amount), dismiss.",
+        subcommands: [List.self, Confirm.self, Dismiss.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "What waits, oldest first.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let found = try await resolveGroup(client, group)
+                let items = try await client.pendingExpenses(groupID: found.id)
+                if options.json { return try Output.json(["pending": items]) }
+                guard !items.isEmpty else { return print("Nothing waits in \(found.name).") }
+                Output.table(
+                    ["DATE", "WHAT", "AMOUNT", "ID"],
+                    items.map { [$0.date, $0.expense.description, "\($0.expense.amount) \($0.expense.currency)", short($0.id)] })
+            }
+        }
+    }
+
+    static func find(_ client: SplitterClient, group: String, _ text: String) async throws -> PendingExpense {
+        let found = try await resolveGroup(client, group)
+        let matches = try await client.pendingExpenses(groupID: found.id).filter { $0.id.hasPrefix(text.lowercased()) }
+        guard matches.count == 1 else {
+            throw CLIError(
+                message: matches.isEmpty ? "Nothing waiting as \(text) in \(found.name)." : "Several start with \(text).",
+                code: matches.isEmpty ? 5 : 7)
+        }
+        return matches[0]
+    }
+
+    struct Confirm: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Confirm: it becomes an expense.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "Its id (or first characters).") var id: String
+        @Option(help: "Another amount this time (the payer pays it all; the split stays).") var amount: String?
+        @Option(help: "Another date, YYYY-MM-DD.") var date: String?
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let item = try await PendingCommand.find(client, group: group, id)
+                var edited: ExpenseDraft?
+                if amount != nil || date != nil {
+                    var draft = item.expense
+                    if let amount { draft.amount = amount }
+                    draft.expenseDate = date ?? item.date
+                    edited = draft
+                }
+                let expense = try await client.confirmPending(id: item.id, edited: edited)
+                if options.json { return try Output.json(expense) }
+                print("Confirmed \(expense.description): \(expense.amount) \(expense.currency) on \(expense.expenseDate).")
+            }
+        }
+    }
+
+    struct Dismiss: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Dismiss: not an expense this time.")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "Group name or id.") var group: String
+        @Argument(help: "Its id (or first characters).") var id: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let client = try options.client()
+                let item = try await PendingCommand.find(client, group: group, id)
+                try await client.dismissPending(id: item.id)
+                if options.json { return try Output.json(["dismissed": item.id]) }
+                print("Dismissed \(item.expense.description) of \(item.date).")
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import SplitClient
+import Testing
+
+/// `splitter budget`, `splitter recurring` and `splitter pending` against the real server (issue 20).
+@Suite("splitter budget, recurring and pending")
+struct BudgetRecurringCommandTests {
+    @Test("a trip budget with caps by category name; a wrong cap and an unknown category are refused; my own budget")
+    func budgets() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+            #expect(try await trip.run("expense", "add", "Japan", "Ramen", "3000", "--category", "Meal").status == 0)
+
+            // act
+            let set = try await trip.run(
+                "budget", "set", "Japan", "--trip", today, today, "--total", "60000", "--cap", "meal=6000",
+                "--cap", "Hotel=30000", "--alert", "50,100")
+
+            // validate
+            #expect(set.status == 0, "\(set.error)")
+            #expect(set.row("Meal", "3000", "6000", "3000", "50%") != nil, "\(set.output)")
+            #expect(set.row("Total", "3000", "60000") != nil, "\(set.output)")
+            let shown = try await trip.json("budget", "show", "Japan", "--profile", "ben") as? [String: Any]
+            #expect(shown?["period"] as? String == "trip")
+            #expect((shown?["total"] as? [String: Any])?["spent"] as? String == "3000")
+            // Ben is only a member: he may read it, not set it.
+            let refused = try await trip.run("budget", "set", "Japan", "--total", "1", "--profile", "ben")
+            #expect(refused.status != 0, "\(refused.output)")
+            let wrong = try await trip.run("budget", "set", "Japan", "--cap", "Meal=10.5")
+            #expect(wrong.status != 0 && wrong.error.contains("caps[0].amount"), "\(wrong.error)")
+            let unknown = try await trip.run("budget", "set", "Japan", "--cap", "Sushi=100")
+            #expect(unknown.status == 7 && unknown.error.contains("No category \"Sushi\""), "\(unknown.error)")
+            // Spending that takes Meal to its cap: Ben hears of it (once, the highest threshold).
+            #expect(try await trip.run("expense", "add", "Japan", "Sushi", "3000", "--category", "meal").status == 0)
+            let inbox = try await trip.run("notifications", "--profile", "ben")
+            #expect(inbox.output.contains("Meal is at 100% of its budget"), "\(inbox.output)")
+
+            let mine = try await trip.run("budget", "set", "--mine", "--currency", "JPY", "--total", "10000", "--cap", "meal=2000")
+            #expect(mine.status == 0, "\(mine.error)")
+            #expect(mine.row("meal", "2000", "2000", "0", "100%") != nil, "\(mine.output)")
+            #expect(try await trip.run("budget", "remove", "--mine").status == 0)
+            #expect(try await trip.run("budget", "show", "--mine").output.contains("no budget set"))
+        }
+    }
+
+    @Test("a monthly series added at once, a weekly one to confirm: confirm with another amount, dismiss, pause, end")
+    func recurring() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            // act
+            let rent = try await trip.run(
+                "recurring", "add", "Japan", "Rent", "90000", "--every", "month", "--paid-by", "aki", "--equal", "aki,ben")
+            #expect(rent.status == 0, "\(rent.error)")
+            let bread = try await trip.run(
+                "recurring", "add", "Japan", "Bread", "800", "--every", "day", "--confirm", "--json")
+            #expect(bread.status == 0, "\(bread.error)")
+            let bad = try await trip.run("recurring", "add", "Japan", "Bad", "10", "--every", "fortnight")
+            #expect(bad.status != 0 && bad.error.contains("every"), "\(bad.error)")
+
+            // validate: rent is an expense today; bread waits
+            let expenses = try await trip.json("expense", "list", "Japan") as? [[String: Any]]
+            #expect(expenses?.contains { $0["description"] as? String == "Rent" && $0["amount"] as? String == "90000" } == true)
+            let pending = try await trip.run("pending", "list", "Japan", "--profile", "ben")
+            #expect(pending.output.contains("Bread") && pending.output.contains("800 JPY"), "\(pending.output)")
+            let items = try await trip.json("pending", "Japan") as? [String: Any]
+            let item = try #require((items?["pending"] as? [[String: Any]])?.first)
+            let id = try #require(item["id"] as? String)
+            let confirmed = try await trip.run("pending", "confirm", "Japan", String(id.prefix(8)), "--amount", "750", "--profile", "ben")
+            #expect(confirmed.status == 0 && confirmed.output.contains("Confirmed Bread: 750 JPY"), "\(confirmed.output)\(confirmed.error)")
+            let again = try await trip.run("pending", "confirm", "Japan", String(id.prefix(8)))
+            #expect(again.status != 0, "a confirmed one is gone from the queue: \(again.output)")
+            let list = try await trip.run("recurring", "list", "Japan")
+            #expect(list.row("Rent", "90000 JPY", "month", "active") != nil, "\(list.output)")
+            let series = try await trip.json("recurring", "list", "Japan") as? [String: Any]
+            let all = try #require(series?["recurring"] as? [[String: Any]])
+            let rentID = try #require(all.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Rent" }?["id"] as? String)
+            let paused = try await trip.run("recurring", "pause", "Japan", String(rentID.prefix(6)))
+            #expect(paused.output.contains("Rent: paused."), "\(paused.output)\(paused.error)")
+            let resumed = try await trip.run("recurring", "resume", "Japan", String(rentID.prefix(6)))
+            #expect(resumed.output.contains("resumed") && resumed.output.contains("Next:"), "\(resumed.output)\(resumed.error)")
+            let skipped = try await trip.run("recurring", "skip", "Japan", String(rentID.prefix(6)))
+            #expect(skipped.status == 0, "\(skipped.error)")
+            let ended = try await trip.run("recurring", "end", "Japan", String(rentID.prefix(6)))
+            #expect(ended.output.contains("Rent: ended."), "\(ended.output)")
+            // Ben cannot end Aki's series.
+            let breadID = try #require(all.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Bread" }?["id"] as? String)
+            let refused = try await trip.run("recurring", "end", "Japan", String(breadID.prefix(6)), "--profile", "ben")
+            #expect(refused.status != 0, "\(refused.output)")
+        }
+    }
+}

@@ -105,12 +105,15 @@ extension SplitterClient {
 
     /// Sets the group's whole budget (owner and admins).
     public func setBudget(groupID: String, _ settings: BudgetSettings) async throws -> BudgetStatus {
+        guard let period = Components.Schemas.BudgetInput.PeriodPayload(rawValue: settings.period) else {
+            throw SplitterError.validation(message: "period is month or trip, not \"\(settings.period)\".", field: "period")
+        }
         let output = try await send {
             try await api.putBudget(
                 path: .init(groupId: groupID),
                 body: .json(
                     .init(
-                        period: .init(rawValue: settings.period) ?? .month, startDate: settings.startDate,
+                        period: period, startDate: settings.startDate,
                         endDate: settings.endDate, total: settings.total,
                         caps: settings.caps.sorted { $0.key < $1.key }.map { .init(categoryId: $0.key, amount: $0.value) },
                         thresholds: settings.thresholds)))

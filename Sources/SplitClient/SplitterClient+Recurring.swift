@@ -203,7 +203,7 @@ extension SplitterClient {
     /// Confirms a waiting occurrence, as it is or as `edited`; it becomes an expense.
     public func confirmPending(id: String, edited: ExpenseDraft? = nil) async throws -> Expense {
         let output = try await send {
-            try await api.confirmPending(path: .init(pendingId: id), body: edited.map { .json($0.wire) })
+            try await api.confirmPending(path: .init(pendingId: id), body: .json(.init(expense: edited?.wire)))
         }
         switch output {
         case .created(let created): return Expense(try created.body.json.expense)

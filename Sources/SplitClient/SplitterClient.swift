@@ -96,13 +96,16 @@ public struct SplitterClient: Sendable {
     // MARK: Groups and members
 
     /// `timeZone`: an IANA name ("Asia/Tokyo"); none means UTC.
+    /// A new group; `personal` makes an expense book for one, with everyday categories.
     public func createGroup(
-        name: String, homeCurrency: String, description: String? = nil, timeZone: String? = nil
+        name: String, homeCurrency: String, description: String? = nil, timeZone: String? = nil, personal: Bool = false
     ) async throws -> Group {
         let output = try await send {
             try await api.createGroup(
                 body: .json(
-                    .init(name: name, description: description, homeCurrency: homeCurrency, timeZone: timeZone)))
+                    .init(
+                        name: name, description: description, homeCurrency: homeCurrency, timeZone: timeZone,
+                        kind: personal ? .personal : nil)))
         }
         switch output {
         case .created(let created): return Group(try created.body.json.group)

@@ -119,7 +119,9 @@ public struct Recurrence: Hashable, Sendable {
     }
 
     /// The occurrences in order, from the first on or after `from` (default: the start) up to
-    /// and including `through`, at most `limit` of them; the count and the end hold.
+    /// and including `through`, at most `limit` of them; the count and the end hold. Asking from
+    /// a late day costs no more than asking from the start: the steps before `from` are counted,
+    /// not walked (a daily rule from year 1 would be millions of them).
     public func occurrences(from: CivilDate? = nil, through: CivilDate, limit: Int = .max) -> [CivilDate] {
         var result: [CivilDate] = []
         guard limit > 0 else { return result }
@@ -137,12 +139,26 @@ public struct Recurrence: Hashable, Sendable {
         }
         switch unit {
         case .day:
-            var day = start.daysSinceEpoch
+            var index = 0
+            if let from, from > start {
+                index = (from.daysSinceEpoch - start.daysSinceEpoch + interval - 1) / interval
+                seen = index
+            }
+            var day = start.daysSinceEpoch + index * interval
             while take(CivilDate(daysSinceEpoch: day)) { day += interval }
         case .week:
             let monday = start.adding(days: 1 - start.weekday).daysSinceEpoch
             let days = weekdays.sorted()
             var week = 0
+            // Every date of the blocks of weeks before the one holding `from` is before it.
+            if let from, from > start {
+                let blocks = (from.daysSinceEpoch - monday) / (7 * interval)
+                if blocks > 0 {
+                    let inFirstWeek = days.filter { monday + $0 - 1 >= start.daysSinceEpoch }.count
+                    seen = inFirstWeek + (blocks - 1) * days.count
+                    week = blocks
+                }
+            }
             weeks: while true {
                 for weekday in days {
                     let date = CivilDate(daysSinceEpoch: monday + week * 7 * interval + weekday - 1)
@@ -154,6 +170,23 @@ public struct Recurrence: Hashable, Sendable {
         case .month, .year:
             let step = unit == .month ? interval : interval * 12
             var months = start.month - 1
+            // The steps whose month is before `from`'s: each an occurrence, unless its month
+            // lacks the day and they are skipped.
+            if let from, from > start {
+                let steps = max(0, ((from.year - start.year) * 12 + from.month - start.month) / step)
+                if monthEnd == .clamp || start.day <= 28 {
+                    seen = steps
+                } else {
+                    var counted = 0
+                    var month = start.month - 1
+                    for _ in 0..<steps {
+                        if start.day <= CivilDate.days(inMonth: month % 12 + 1, year: start.year + month / 12) { counted += 1 }
+                        month += step
+                    }
+                    seen = counted
+                }
+                months += steps * step
+            }
             while true {
                 let year = start.year + months / 12
                 let month = months % 12 + 1

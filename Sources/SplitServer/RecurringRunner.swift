@@ -15,8 +15,13 @@ struct RecurringRunner: Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
+                    let started = ContinuousClock.now
                     let made = try await recurring.materializeDue()
-                    if made > 0 { logger.info("recurring expenses made", metadata: ["count": "\(made)"]) }
+                    if made > 0 {
+                        let took = ContinuousClock.now - started
+                        let milliseconds = took.components.seconds * 1_000 + took.components.attoseconds / 1_000_000_000_000_000
+                        logger.info("recurring expenses made", metadata: ["count": "\(made)", "ms": "\(milliseconds)"])
+                    }
                 } catch {
                     logger.warning("making recurring expenses failed", metadata: ["error": "\(String(reflecting: error))"])
                 }

@@ -310,37 +310,58 @@ enum BudgetAlerts {
     static func check(
         groupID: UUID, day: String, categoryID: UUID, log: GroupLog, _ sql: any SQLDatabase
     ) async throws {
-        guard let budget = try await BudgetStore.load(groupID: groupID, sql),
-            let date = CivilDate(day), let currency = try? Currency(code: budget.currency)
+        // One read for the common case, a group without a budget: the budget row with this
+        // category's cap.
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT b.period, b.start_date, b.end_date, b.currency, b.total, b.thresholds, c.amount AS cap
+                FROM budgets b LEFT JOIN budget_caps c ON c.group_id = b.group_id AND c.category_id = \(bind: categoryID.text)
+                WHERE b.group_id = \(bind: groupID.text)
+                """
+            ).first(),
+            let date = CivilDate(day),
+            let currency = try? Currency(code: try row.decode(column: "currency", as: String.self))
         else { return }
+        let periodKind = BudgetRecord.Period(rawValue: try row.decode(column: "period", as: String.self)) ?? .month
         let period: BudgetPeriod
         let periodKey: String
-        switch budget.period {
+        switch periodKind {
         case .month:
             period = .month(of: date)
             periodKey = String(day.prefix(7))
         case .trip:
-            guard let start = budget.startDate.flatMap(CivilDate.init), let end = budget.endDate.flatMap(CivilDate.init),
+            guard let start = try row.decode(column: "start_date", as: String?.self).flatMap(CivilDate.init),
+                let end = try row.decode(column: "end_date", as: String?.self).flatMap(CivilDate.init),
                 let trip = BudgetPeriod(start: start, end: end), trip.contains(date)
             else { return }
             period = trip
             periodKey = "trip"
         }
-        let watched = [(scope: categoryID.text, cap: budget.caps[categoryID]), (scope: "total", cap: budget.total)]
-            .compactMap { entry in entry.cap.map { (entry.scope, $0) } }
+        // Alerts are news: spending dated in a period that ended more than a week ago (a series
+        // catching up, an old receipt) tells nobody.
+        let weekAgo = CivilDate(daysSinceEpoch: Int(log.now / 86_400_000) - 7)
+        guard period.end >= weekAgo else { return }
+        let total = try row.decode(column: "total", as: Int64?.self)
+        let watched = [
+            (scope: categoryID.text, cap: try row.decode(column: "cap", as: Int64?.self)), (scope: "total", cap: total),
+        ].compactMap { entry in entry.cap.map { (entry.scope, $0) } }
         guard !watched.isEmpty else { return }
+        let thresholds = try row.decode(column: "thresholds", as: String.self).split(separator: ",").compactMap { Int($0) }
         let spent = try await BudgetStore.spent(
             groupID: groupID, from: period.start.description, through: period.end.description, sql)
-        let rates = try await BalanceStore.datedRates(groupID: groupID, sql)
-        func total(_ rows: [SpentRecord]) -> Int64 {
+        // Rates only when something is in another currency.
+        let rates =
+            spent.contains { $0.currency != currency.code } ? try await BalanceStore.datedRates(groupID: groupID, sql) : []
+        func sum(_ rows: [SpentRecord]) -> Int64 {
             BudgetConversion.total(
                 rows.compactMap { row in (try? Currency(code: row.currency)).map { ($0, row.amount) } }, to: currency,
                 rates: rates
             ).total
         }
         for (scope, cap) in watched {
-            let amount = total(scope == "total" ? spent : spent.filter { $0.categoryID == categoryID })
-            let reached = BudgetFigures.reached(budget.thresholds, cap: cap, spent: amount)
+            let amount = sum(scope == "total" ? spent : spent.filter { $0.categoryID == categoryID })
+            let reached = BudgetFigures.reached(thresholds, cap: cap, spent: amount)
             var fresh: [Int] = []
             for threshold in reached {
                 let inserted = try await sql.raw(
@@ -365,7 +386,7 @@ enum BudgetAlerts {
             try await log.activity(
                 nil, "budget.alert", .group, groupID,
                 ActivityEvent(
-                    subject: categoryName, amount: amount, currency: budget.currency, limit: cap, percent: highest,
+                    subject: categoryName, amount: amount, currency: currency.code, limit: cap, percent: highest,
                     period: periodKey == "trip" ? nil : periodKey),
                 concerning: everyone, sql)
         }

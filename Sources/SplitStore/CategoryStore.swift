@@ -49,6 +49,13 @@ public struct CategoryStore: Sendable {
         ("Shopping", "🛍️", "#F18F01"), ("Hotel", "🏨", "#3B8B5A"), ("Other", "📦", "#6C757D"),
     ]
 
+    /// A personal expense book's defaults (issue 20): everyday money rather than a trip.
+    public static let personalDefaults: [(name: String, icon: String, color: String)] = [
+        ("Groceries", "🛒", "#2A9D6F"), ("Rent", "🏠", "#3B8B5A"), ("Bills", "💡", "#C9A227"),
+        ("Transport", "🚆", "#2E86AB"), ("Eating out", "🍜", "#E4572E"), ("Health", "💊", "#D1495B"),
+        ("Fun", "🎉", "#A23B72"), ("Other", "📦", "#6C757D"),
+    ]
+
     /// Default categories have ids derived from the group's id, so creating them twice (two
     /// requests at once for a group made before categories existed) inserts nothing twice.
     public static func defaultID(groupID: UUID, name: String) -> UUID {
@@ -62,8 +69,11 @@ public struct CategoryStore: Sendable {
             ))
     }
 
-    static func insertDefaults(groupID: UUID, now: Int64, _ sql: any SQLDatabase) async throws {
-        for (position, category) in defaults.enumerated() {
+    static func insertDefaults(
+        groupID: UUID, now: Int64, _ sql: any SQLDatabase,
+        set: [(name: String, icon: String, color: String)] = defaults
+    ) async throws {
+        for (position, category) in set.enumerated() {
             try await sql.raw(
                 """
                 INSERT INTO categories (id, group_id, name, icon, color, is_default, position, is_deleted, version,

@@ -8,10 +8,16 @@ public struct GroupStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    /// Creates the group and its first member, the creator as owner, in one transaction.
-    public func createGroup(_ group: GroupRecord, ownerName: String) async throws -> (GroupRecord, MemberRecord) {
+    /// Creates the group and its first member, the creator as owner, in one transaction; a
+    /// personal expense book (`personal`) gets everyday categories instead of a trip's.
+    public func createGroup(_ group: GroupRecord, ownerName: String, personal: Bool = false) async throws -> (
+        GroupRecord, MemberRecord
+    ) {
         let owner = Self.owner(of: group, name: ownerName)
-        try await database.transaction { sql in try await Self.insertGroup(group, owner: owner, sql) }
+        try await database.transaction { sql in
+            try await Self.insertGroup(
+                group, owner: owner, categories: personal ? CategoryStore.personalDefaults : CategoryStore.defaults, sql)
+        }
         return (group, owner)
     }
 
@@ -24,7 +30,10 @@ public struct GroupStore: Sendable {
 
     /// Writes a new group, its owner and default categories, and logs them, in the caller's
     /// transaction (an import makes its group in the import's own, issue 18).
-    static func insertGroup(_ group: GroupRecord, owner: MemberRecord, _ sql: any SQLDatabase) async throws {
+    static func insertGroup(
+        _ group: GroupRecord, owner: MemberRecord,
+        categories: [(name: String, icon: String, color: String)] = CategoryStore.defaults, _ sql: any SQLDatabase
+    ) async throws {
         try await Self.checkRoom(forUser: group.ownerUserID, sql)
         try await sql.raw(
             """
@@ -36,11 +45,11 @@ public struct GroupStore: Sendable {
             """
         ).run()
         try await Self.insert(owner, sql)
-        try await CategoryStore.insertDefaults(groupID: group.id, now: group.createdAt, sql)
+        try await CategoryStore.insertDefaults(groupID: group.id, now: group.createdAt, sql, set: categories)
         guard let log = try await GroupLog.begin(sql, groupID: group.id, now: group.createdAt) else { return }
         try await log.changed(.group, group.id, sql)
         try await log.changed(.member, owner.id, sql)
-        for category in CategoryStore.defaults {
+        for category in categories {
             try await log.changed(.category, CategoryStore.defaultID(groupID: group.id, name: category.name), sql)
         }
         try await log.activity(

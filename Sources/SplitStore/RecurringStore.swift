@@ -236,8 +236,7 @@ public enum RecurringStoreError: Error, Equatable, Sendable {
 
 /// Recurring expenses and the pending queue (issue 20). Every write starts with `GroupLog.begin`,
 /// so it is serialized with the group's other writes; an occurrence is made once whatever servers
-/// run, because `recurring_occurrences` has (series, date) as its key and the expense's id is
-/// derived from the same pair.
+/// run, because `recurring_occurrences` has (series, date) as its key and is written first.
 public struct RecurringStore: Sendable {
     let database: Database
 
@@ -246,7 +245,8 @@ public struct RecurringStore: Sendable {
     /// Series one group may have, ended ones included.
     public static let seriesPerGroup = 1_000
 
-    /// The id of the expense (and of the pending row) of one occurrence: the same on every server.
+    /// The id of one occurrence's pending row, and the seed of its shares' tie-break: the same on
+    /// every server. (An expense made from it gets an id of its own.)
     public static func occurrenceID(seriesID: UUID, date: String) -> UUID {
         var bytes = Array(SHA256.hash(data: Data("occurrence:\(seriesID.text):\(date)".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0f) | 0x50
@@ -357,13 +357,20 @@ public struct RecurringStore: Sendable {
     }
 
     /// Active series whose next occurrence is on or before `through` (YYYY-MM-DD), the earliest
-    /// first, at most `limit`.
-    public func due(through: String, limit: Int) async throws -> [SeriesRecord] {
-        try await database.read { sql in
+    /// first, after `after` (the next date and id of a previous page's last), of `groupIDs` only
+    /// when given, at most `limit`.
+    public func due(
+        through: String, after: (String, UUID)? = nil, groupIDs: [UUID]? = nil, limit: Int
+    ) async throws -> [SeriesRecord] {
+        let (afterDate, afterID) = (after?.0 ?? "", after?.1.text ?? "")
+        let groups = groupIDs?.map(\.text)
+        return try await database.read { sql in
             try await sql.raw(
                 """
                 SELECT * FROM recurring_series
                 WHERE state = 'active' AND next_date IS NOT NULL AND next_date <= \(bind: through)
+                      AND (next_date > \(bind: afterDate) OR (next_date = \(bind: afterDate) AND id > \(bind: afterID)))
+                      AND (\(bind: groups == nil) OR group_id IN (\(binds: groups ?? [""])))
                 ORDER BY next_date, id LIMIT \(bind: limit)
                 """
             ).all()
@@ -396,10 +403,10 @@ public struct RecurringStore: Sendable {
                 "INSERT INTO recurring_occurrences (series_id, occurrence_date, expense_id, pending_id, created_at)",
                 current.flatMap { batch in
                     batch.occurrences.map { occurrence -> [any Encodable & Sendable] in
-                        let id = Self.occurrenceID(seriesID: batch.seriesID, date: occurrence.date).text
+                        let pending = Self.occurrenceID(seriesID: batch.seriesID, date: occurrence.date).text
                         return [
-                            batch.seriesID.text, occurrence.date, batch.mode == .auto ? id : nil,
-                            batch.mode == .confirm ? id : nil, now,
+                            batch.seriesID.text, occurrence.date, occurrence.expense?.id.text,
+                            batch.mode == .confirm ? pending : nil, now,
                         ]
                     }
                 },
@@ -414,9 +421,10 @@ public struct RecurringStore: Sendable {
             var counts: [UUID: (count: Int, last: UUID)] = [:]
             for batch in current {
                 for occurrence in batch.occurrences where made.contains(batch.seriesID.text + "|" + occurrence.date) {
-                    let id = Self.occurrenceID(seriesID: batch.seriesID, date: occurrence.date)
+                    var id = Self.occurrenceID(seriesID: batch.seriesID, date: occurrence.date)
                     if batch.mode == .auto, let expense = occurrence.expense {
                         expenses.append(expense)
+                        id = expense.id
                     } else {
                         pending.append([
                             id.text, groupID.text, batch.seriesID.text, occurrence.date, batch.template.json,

@@ -91,20 +91,23 @@ struct GroupCommand: AsyncParsableCommand {
         @Option(help: "Home currency (ISO code).") var currency: String = "USD"
         @Option(help: "The group's time zone, e.g. Asia/Tokyo (default: this computer's, when the server knows it).")
         var timeZone: String?
+        @Flag(help: "A personal expense book: just you, everyday categories (groceries, rent, bills…).")
+        var personal = false
 
         func run() async throws {
             try await SplitterCLI.run {
                 let client = try options.client()
                 let group: Group
                 if let timeZone {
-                    group = try await client.createGroup(name: name, homeCurrency: currency, timeZone: timeZone)
+                    group = try await client.createGroup(
+                        name: name, homeCurrency: currency, timeZone: timeZone, personal: personal)
                 } else {
                     // This computer's zone, unless the server does not know its name: then UTC.
                     do {
                         group = try await client.createGroup(
-                            name: name, homeCurrency: currency, timeZone: TimeZone.current.identifier)
+                            name: name, homeCurrency: currency, timeZone: TimeZone.current.identifier, personal: personal)
                     } catch SplitterError.validation(_, let field) where field == "timeZone" {
-                        group = try await client.createGroup(name: name, homeCurrency: currency)
+                        group = try await client.createGroup(name: name, homeCurrency: currency, personal: personal)
                     }
                 }
                 if options.json {

@@ -73,11 +73,30 @@ struct RecurrenceTests {
         #expect(zip(dates, dates.dropFirst()).allSatisfy { $0 < $1 }, "seed \(seed)")
         if let count = rule.count { #expect(dates.count <= count) }
         if let end = rule.end { #expect(dates.allSatisfy { $0 <= end }) }
+        // From any day: the same dates from that day on (the steps before it are counted, not walked).
+        let from = rule.start.adding(days: Int.random(in: -10...1_010, using: &rng))
+        #expect(rule.occurrences(from: from, through: through) == dates.filter { $0 >= from }, "seed \(seed) from \(from)")
         // Asking from a later day gives the tail, and a limit its head.
         if dates.count > 2 {
             #expect(rule.occurrences(from: dates[1], through: through) == Array(dates.dropFirst()))
             #expect(rule.occurrences(through: through, limit: 2) == Array(dates.prefix(2)))
         }
+    }
+
+    @Test("a daily rule from year 1, asked about year 9999, answers at once")
+    func farFrom() throws {
+        let rule = try Recurrence(unit: .day, start: Self.date("0001-01-01"))
+        let clock = ContinuousClock()
+        let took = clock.measure {
+            #expect(rule.occurrences(from: Self.date("9999-12-30"), through: Self.date("9999-12-31")).map(\.description)
+                == ["9999-12-30", "9999-12-31"])
+        }
+        #expect(took < .milliseconds(50))
+        let weekly = try Recurrence(unit: .week, interval: 3, weekdays: [2, 6], start: Self.date("0001-01-01"), count: 1_000_000 / 100)
+        #expect(weekly.occurrences(from: Self.date("9000-01-01"), through: Self.date("9999-12-31")).isEmpty)
+        let skip = try Recurrence(unit: .month, monthEnd: .skip, start: Self.date("0001-01-31"), count: 7)
+        #expect(skip.occurrences(from: Self.date("0001-06-01"), through: Self.date("0002-12-31")).map(\.description)
+            == ["0001-07-31", "0001-08-31", "0001-10-31", "0001-12-31"])
     }
 
     @Test("the 31st: the last day of shorter months (clamp), or not in them (skip); February 29 in leap years")

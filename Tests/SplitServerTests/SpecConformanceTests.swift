@@ -154,6 +154,44 @@ struct SpecConformanceTests {
         _ = try await akiClient.deleteExpense(path: .init(expenseId: expense.id)).ok
         _ = try await akiClient.restoreExpense(path: .init(expenseId: expense.id)).ok
         _ = try await akiClient.deleteCategory(path: .init(groupId: groupID, categoryId: onsen.id)).noContent
+        // Issue 20: budgets, recurring expenses and the pending queue.
+        let meal = try #require(categories.first { $0.name == "Meal" })
+        let budget = try await akiClient.putBudget(
+            path: .init(groupId: groupID),
+            body: .json(.init(period: .month, total: "100000", caps: [.init(categoryId: meal.id, amount: "20000")]))
+        ).ok.body.json
+        #expect(budget.budget?.total == "100000" && budget.lines.contains { $0.categoryId == meal.id })
+        _ = try await benClient.getBudget(path: .init(groupId: groupID), query: .init(month: "2026-11")).ok
+        _ = try await akiClient.bulkUpdateBudgetCaps(
+            path: .init(groupId: groupID), body: .json(.init(caps: [.init(categoryId: meal.id, amount: "30000")]))
+        ).ok
+        _ = try await akiClient.deleteBudget(path: .init(groupId: groupID)).noContent
+        _ = try await akiClient.putMyBudget(body: .json(.init(currency: "JPY", total: "50000"))).ok
+        _ = try await akiClient.getMyBudget(query: .init(month: "2026-11")).ok
+        _ = try await akiClient.deleteMyBudget().noContent
+        let series = try await akiClient.createRecurring(
+            path: .init(groupId: groupID),
+            body: .json(
+                .init(
+                    expense: .init(
+                        description: "Wifi", amount: "3000", currency: "JPY", paidByMemberId: moved.myMemberId,
+                        split: .init(mode: .equal, memberIds: [moved.myMemberId, joined.member.id])),
+                    rule: .init(every: .month, startDate: "2026-01-15"), mode: .confirm))
+        ).created.body.json.recurring
+        _ = try await benClient.listRecurring(path: .init(groupId: groupID)).ok
+        _ = try await akiClient.getRecurring(path: .init(recurringId: series.id)).ok
+        let paused = try await akiClient.updateRecurring(
+            path: .init(recurringId: series.id), body: .json(.init(version: series.version, state: .paused))
+        ).ok.body.json.recurring
+        #expect(paused.state == .paused)
+        let waiting = try await akiClient.listPending(path: .init(groupId: groupID)).ok.body.json.pending
+        #expect(waiting.count >= 10)
+        _ = try await benClient.confirmPending(path: .init(pendingId: waiting[0].id), body: .json(.init())).created
+        // No body at all: confirmed as it is.
+        _ = try await benClient.confirmPending(path: .init(pendingId: waiting[2].id)).created
+        _ = try await benClient.dismissPending(path: .init(pendingId: waiting[1].id)).noContent
+        _ = try await akiClient.endRecurring(path: .init(recurringId: series.id)).ok
+
         let stale = try await akiClient.updateExpense(
             path: .init(expenseId: expense.id), body: .json(.init(description: "Old", version: 1)))
         guard case .default(412, _) = stale else {

@@ -155,7 +155,7 @@ public struct RecurringUseCases: Sendable {
         // A refused start is said once, as the rule's.
         dated.expenseDate = recurrence?.start.description ?? MoneyInput.today(now())
         let template = try await checks.run {
-            ExpenseTemplate(
+            Self.template(
                 try await expenses.build(dated, id: UUID(), group: group, me: me, createdBy: caller.user.id, now: now()).0)
         }
         try checks.finish()
@@ -173,8 +173,9 @@ public struct RecurringUseCases: Sendable {
                 code: "too_many_series", field: nil,
                 message: "A group has at most \(RecurringStore.seriesPerGroup) recurring expenses; end one first.")
         }
-        // One starting today (or earlier) makes its first expenses now, not at the next pass.
-        try await materialize(groupIDs: [group.id])
+        // One starting today (or earlier) makes its first expenses now, not at the next pass; if
+        // that fails, the series is saved all the same and the next pass makes them.
+        _ = try? await materialize(groupIDs: [group.id])
         return try await self.series(series.id, caller: caller)
     }
 
@@ -211,7 +212,7 @@ public struct RecurringUseCases: Sendable {
             if let record = try await checks.run({
                 try await expenses.build(dated, id: UUID(), group: group, me: me, createdBy: current.createdByUserID, now: now()).0
             }) {
-                next.template = ExpenseTemplate(record)
+                next.template = Self.template(record)
             }
         }
         if let mode = patch.mode, let parsed = try checks.run({ try Self.mode(mode) }) { next.mode = parsed }
@@ -259,6 +260,8 @@ public struct RecurringUseCases: Sendable {
         }
         try checks.finish()
         next.nextDate = Self.firstUnskipped(next)
+        // Dates skipped that are behind it are done with.
+        if let nextDate = next.nextDate { next.skipped = next.skipped.filter { $0 >= nextDate } }
         if next.nextDate == nil && next.state != .paused { next.state = .ended }
         let actor = GroupAccess.actor(
             caller, me, origin: origin, for: [.editExpense(isOwn: current.createdByUserID == caller.user.id)])
@@ -267,7 +270,7 @@ public struct RecurringUseCases: Sendable {
         case .stale(let latest): throw AppError.staleSeries(view(latest, names: names, home: group.homeCurrency))
         case nil: throw AppError.notFound("recurring expense")
         }
-        try await materialize(groupIDs: [group.id])
+        _ = try? await materialize(groupIDs: [group.id])
         return try await series(id, caller: caller)
     }
 
@@ -276,6 +279,15 @@ public struct RecurringUseCases: Sendable {
         let current = try await series(id, caller: caller)
         return try await update(
             id, SeriesPatch(state: "ended"), basedOn: { current.series.version }, caller: caller, origin: origin)
+    }
+
+    /// An expense as a series' template: what a charged amount in the home currency was is not
+    /// carried over (next time's charge is not known; guessing it would move money).
+    static func template(_ expense: ExpenseRecord) -> ExpenseTemplate {
+        var template = ExpenseTemplate(expense)
+        template.homeAmount = nil
+        template.homeCurrency = nil
+        return template
     }
 
     /// The next date of the rule from the series' next date on that is not skipped.
@@ -338,8 +350,10 @@ public struct RecurringUseCases: Sendable {
         var entered = edited ?? pendingView(item, group: group, names: [:]).draft
         // An edit without a date keeps the occurrence's.
         if entered.expenseDate.isEmpty { entered.expenseDate = item.date }
+        // A fresh id: the pending row's is derived from its series and date, so anyone could
+        // have used it for an expense of their own first.
         let (expense, names) = try await expenses.build(
-            entered, id: item.id, group: group, me: me, createdBy: caller.user.id, now: now())
+            entered, id: UUID(), group: group, me: me, createdBy: caller.user.id, now: now())
         do {
             guard
                 let stored = try await store.confirm(
@@ -350,6 +364,8 @@ public struct RecurringUseCases: Sendable {
         } catch RecurringStoreError.decided(let state) {
             throw AppError.conflict(
                 code: "already_decided", field: nil, message: "This expense was \(state.rawValue) already.")
+        } catch ExpenseStoreError.idTaken {
+            throw AppError.conflict(code: "conflict", field: nil, message: "Try again: that id was just taken.")
         }
     }
 
@@ -381,24 +397,36 @@ public struct RecurringUseCases: Sendable {
     }
 
     @discardableResult
-    func materialize(groupIDs: Set<UUID>?, batchSize: Int = 500) async throws -> Int {
+    func materialize(groupIDs: [UUID]?, batchSize: Int = 500) async throws -> Int {
         // Tomorrow in UTC is today or earlier everywhere (UTC+14 at most).
         let horizon = CivilDate(MoneyInput.today(now())).map { $0.adding(days: 1).description } ?? "9999-12-31"
         var made = 0
-        var seen = Set<UUID>()
+        var after: (String, UUID)?
+        var firstFailure: (any Error)?
         while true {
-            let due = try await store.due(through: horizon, limit: batchSize + seen.count).filter {
-                !seen.contains($0.id) && (groupIDs?.contains($0.groupID) ?? true)
-            }
-            guard !due.isEmpty else { break }
-            for (groupID, series) in Dictionary(grouping: due.prefix(batchSize), by: \.groupID) {
-                seen.formUnion(series.map(\.id))
-                made += try await materialize(groupID: groupID, series: series)
+            // Page by (next date, id): a series whose group's day has not come yet is passed over
+            // once, not read again on each page.
+            let due = try await store.due(through: horizon, after: after, groupIDs: groupIDs, limit: batchSize)
+            guard let last = due.last else { break }
+            after = (last.nextDate ?? "", last.id)
+            for (groupID, series) in Dictionary(grouping: due, by: \.groupID) {
+                // One group that cannot be written (a broken template, a database error) does not
+                // hold up the others; the first failure is thrown once all are done.
+                do {
+                    made += try await materialize(groupID: groupID, series: series)
+                } catch {
+                    firstFailure = firstFailure ?? error
+                }
             }
             if due.count < batchSize { break }
         }
+        if let firstFailure { throw firstFailure }
         return made
     }
+
+    /// Occurrences one group gets in one pass at most; the rest wait for the next pass (a minute
+    /// later by default), so a group catching up on a thousand series is not one huge transaction.
+    static let perGroupPass = 10_000
 
     /// One group's due series, in one transaction (or one per series when a member was removed
     /// since they were read).
@@ -408,14 +436,30 @@ public struct RecurringUseCases: Sendable {
         let members = try await groups.members(groupID: groupID)
         let active = Set(members.filter(\.isActive).map(\.id))
         var batches: [SeriesBatch] = []
+        var occurrences = 0
         for item in series {
             guard let next = item.nextDate.flatMap(CivilDate.init), next <= today else { continue }
+            // Nothing is added to an archived group, nor by someone who may no longer add expenses.
+            if group.isArchived {
+                try await pause(item, note: "The group is archived; resume this once it is back.")
+                continue
+            }
+            let creator = members.first { $0.userID == item.createdByUserID }
+            if Permissions.decide(.addExpense, for: creator?.membership) != .allowed {
+                try await pause(
+                    item, note: "\(creator?.name ?? "Its creator") may no longer add expenses here; someone who may can make it again.")
+                continue
+            }
             if let missing = item.template.members.first(where: { !active.contains($0) }) {
                 let name = members.first { $0.id == missing }?.name ?? "A member"
                 try await pause(item, note: "\(name) was removed from the group; restore them or change this series.")
                 continue
             }
-            if let batch = try batch(item, today: today, members: members) { batches.append(batch) }
+            guard occurrences < Self.perGroupPass, let batch = try batch(item, today: today, members: members) else {
+                continue
+            }
+            occurrences += batch.occurrences.count
+            batches.append(batch)
         }
         do {
             return try await store.materialize(groupID: groupID, batches: batches, now: now())
@@ -458,11 +502,14 @@ public struct RecurringUseCases: Sendable {
                 occurrences.append((date, nil))
                 continue
             }
-            let id = RecurringStore.occurrenceID(seriesID: series.id, date: date)
+            // Shares the same on every server (a tie-break from series and date); the expense's
+            // own id is fresh, so nobody can take it first (the (series, date) key is the guard).
+            let seed = RecurringStore.occurrenceID(seriesID: series.id, date: date)
+            let id = UUID()
             let split = try ExpenseSplit.compute(
                 total: Money(minorUnits: template.amount, currency: currency),
                 payers: template.payers.map { MemberAmount(MemberID($0.memberID), $0.amount) }, rule: template.rule,
-                tieBreak: TieBreak(seed: id.text))
+                tieBreak: TieBreak(seed: seed.text))
             occurrences.append(
                 (
                     date,

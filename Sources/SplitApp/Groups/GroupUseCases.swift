@@ -12,11 +12,15 @@ public struct EnteredGroup: Sendable, Equatable {
     public var timeZone: String?
     /// The owner's name in this group; their account's name when none.
     public var memberName: String?
+    /// "shared" (the default: a trip, a household) or "personal" (an expense book for one, with
+    /// everyday categories: groceries, rent, bills…).
+    public var kind: String?
 
     public init(
         id: String? = nil, name: String, description: String? = nil, homeCurrency: String, timeZone: String? = nil,
-        memberName: String? = nil
+        memberName: String? = nil, kind: String? = nil
     ) {
+        self.kind = kind
         self.id = id
         self.name = name
         self.description = description
@@ -144,8 +148,12 @@ public struct GroupUseCases: Sendable {
             timeZone: try entered.timeZone.map(MoneyInput.timeZone) ?? "UTC",
             ownerUserID: caller.user.id, inviteCode: makeInviteCode(), createdAt: current, updatedAt: current)
         let memberName = try Names.optional(entered.memberName).map { try Names.name($0, field: "memberName") }
+        guard ["shared", "personal"].contains(entered.kind ?? "shared") else {
+            throw AppError.invalid(field: "kind", message: "kind is shared or personal.")
+        }
         do {
-            let (stored, owner) = try await groups.createGroup(group, ownerName: memberName ?? caller.user.displayName)
+            let (stored, owner) = try await groups.createGroup(
+                group, ownerName: memberName ?? caller.user.displayName, personal: entered.kind == "personal")
             return GroupView(group: stored, me: owner)
         } catch  where Database.isUniqueViolation(error) {
             if let existing = try await groups.group(id: id), existing.ownerUserID == caller.user.id,

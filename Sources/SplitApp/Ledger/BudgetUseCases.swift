@@ -234,6 +234,11 @@ public struct BudgetUseCases: Sendable {
     {
         let (group, _) = try await access.check(groupID, caller, for: .updateGroup)
         let current = try await budgets.budget(groupID: group.id)
+        if let current, current.currency != group.homeCurrency {
+            throw AppError.conflict(
+                code: "currency_changed", field: "caps",
+                message: "The budget is in \(current.currency) and the home currency is now \(group.homeCurrency): set the whole budget again in \(group.homeCurrency).")
+        }
         let currency = try MoneyInput.currency(current?.currency ?? group.homeCurrency, field: "currency")
         return try await put(
             EnteredBudget(
@@ -281,7 +286,7 @@ public struct BudgetUseCases: Sendable {
             uniquingKeysWith: { first, _ in first })
         // Converted group by group (each group's own rates), then added up by category name.
         var missing: [UUID: Set<String>] = [:]
-        var byName: [String: (name: String, amount: Int64)] = [:]
+        var byName: [String: (name: String, amount: Int128)] = [:]
         for row in spent {
             guard let rowCurrency = try? Currency(code: row.currency) else { continue }
             let result = BudgetConversion.total(
@@ -292,7 +297,7 @@ public struct BudgetUseCases: Sendable {
             }
             let name = categoryNames[row.categoryID] ?? "Other"
             let key = name.lowercased()
-            byName[key] = (byName[key]?.name ?? name, (byName[key]?.amount ?? 0).addingReportingOverflow(result.total).partialValue)
+            byName[key] = (byName[key]?.name ?? name, (byName[key]?.amount ?? 0) + Int128(result.total))
         }
         var lines: [BudgetLine] = []
         var seen = Set<String>()
@@ -302,15 +307,16 @@ public struct BudgetUseCases: Sendable {
             lines.append(
                 BudgetLine(
                     categoryID: nil, name: cap.name, icon: "", color: "",
-                    figures: BudgetFigures(cap: cap.amount, spent: byName[key]?.amount ?? 0, period: period, today: today)))
+                    figures: BudgetFigures(
+                        cap: cap.amount, spent: Int64(clamping: byName[key]?.amount ?? 0), period: period, today: today)))
         }
         for (key, entry) in byName.sorted(by: { $0.key < $1.key }) where !seen.contains(key) {
             lines.append(
                 BudgetLine(
                     categoryID: nil, name: entry.name, icon: "", color: "",
-                    figures: BudgetFigures(cap: nil, spent: entry.amount, period: period, today: today)))
+                    figures: BudgetFigures(cap: nil, spent: Int64(clamping: entry.amount), period: period, today: today)))
         }
-        let spentTotal = byName.values.reduce(Int64(0)) { $0.addingReportingOverflow($1.amount).partialValue }
+        let spentTotal = Int64(clamping: byName.values.reduce(Int128(0)) { $0 + $1.amount })
         var uncounted: [UncountedExpense] = []
         for (groupID, currencies) in missing.sorted(by: { $0.key.text < $1.key.text }) {
             uncounted += try await budgets.personalUncounted(

@@ -19,7 +19,7 @@ extension APIHandler {
         let view = try await groupUseCases.create(
             EnteredGroup(
                 id: body.id, name: body.name, description: body.description, homeCurrency: body.homeCurrency,
-                timeZone: body.timeZone, memberName: body.memberName), caller: caller)
+                timeZone: body.timeZone, memberName: body.memberName, kind: body.kind?.rawValue), caller: caller)
         return .created(.init(body: .json(.init(view))))
     }
 

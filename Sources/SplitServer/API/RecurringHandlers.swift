@@ -66,7 +66,7 @@ extension APIHandler {
     func confirmPending(_ input: Operations.ConfirmPending.Input) async throws -> Operations.ConfirmPending.Output {
         let caller = try await authenticate()
         var edited: EnteredExpense?
-        if case .json(let body) = input.body { edited = EnteredExpense(wire: body) }
+        if case .json(let body)? = input.body, let expense = body.expense { edited = EnteredExpense(wire: expense) }
         let id = try Self.id(input.path.pendingId, "pending expense")
         let view = try await recurringUseCases.confirm(id, edited: edited, caller: caller, origin: try request.origin)
         return .created(.init(body: .json(.init(expense: try .init(view)))))

@@ -47,6 +47,8 @@ extension WebApp {
         let uncounted: [Uncounted]
         let uncountedCurrencies: String
         let hasUncounted: Bool
+        /// The home currency changed since the budget was set: its amounts are asked for again.
+        var currencyNote: String? = nil
         let canEdit: Bool
         // The form.
         let monthly: Bool
@@ -78,7 +80,9 @@ extension WebApp {
             return Self.redirect("/groups/\(groupID)/budget")
         }
         let categories = try await categoryUseCases.categories(groupID: id, caller: try caller())
-        let budget = status.budget
+        // Amounts set in a former home currency are not shown as if they were in the new one.
+        let stale = status.budget.map { $0.currency != scope.group.homeCurrency } ?? false
+        let budget = stale ? nil : status.budget
         let currency = status.currency
         let caps = categories.enumerated().map { index, category in
             BudgetBody.CapField(
@@ -86,7 +90,7 @@ extension WebApp {
                 value: entered?["cap_\(category.id.text)"]
                     ?? budget?.caps[category.id].map { Self.plain($0, currency) } ?? "")
         }
-        let body = Self.budgetBody(
+        var body = Self.budgetBody(
             status, personal: false, action: "/groups/\(groupID)/budget",
             heading: "Budget", pageURL: "/groups/\(groupID)/budget", canEdit: scope.may(.updateGroup),
             expenseLink: { "/expenses/\($0.expenseID.text)" },
@@ -97,6 +101,10 @@ extension WebApp {
                 thresholds: entered?["thresholds"] ?? (budget?.thresholds ?? BudgetStore.defaultThresholds).map(String.init)
                     .joined(separator: ", "),
                 caps: caps, currencies: []), errors: errors)
+        if stale, let old = status.budget?.currency {
+            body.currencyNote =
+                "This budget is in \(old); the home currency is now \(scope.group.homeCurrency). Enter its amounts again in \(scope.group.homeCurrency)."
+        }
         return try await render(
             "budget", title: "Budget · \(scope.group.name)", body: body, nav: scope.nav("budget"), errors: errors,
             errorOrder: ["period", "startDate", "endDate", "total", "caps", "thresholds"])

@@ -113,7 +113,8 @@ extension WebApp {
                 // this server does not know leaves the group on UTC rather than refusing it.
                 EnteredGroup(
                     id: form.text("_id"), name: name, homeCurrency: currency,
-                    timeZone: form.text("timeZone").flatMap { try? MoneyInput.timeZone($0) }), caller: try caller())
+                    timeZone: form.text("timeZone").flatMap { try? MoneyInput.timeZone($0) },
+                    kind: form.has("personal") ? "personal" : "shared"), caller: try caller())
             return Self.redirect("/groups/\(view.group.id.text)")
         } catch {
             return try await groupsPage(

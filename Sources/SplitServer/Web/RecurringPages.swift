@@ -215,7 +215,8 @@ extension WebApp {
         let form = try WebRequest.get().form
         let view = try await recurringUseCases.series(id, caller: try caller())
         let groupID = view.series.groupID.text
-        let version = { Int64(form["version"] ?? "") ?? view.series.version }
+        // The version the page showed: a change since is a stale-version refusal, not overwritten.
+        let version = { Int64(form["version"] ?? "") }
         let patch: SeriesPatch
         let done: String
         switch form["action"] {

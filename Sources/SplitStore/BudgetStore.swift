@@ -133,28 +133,34 @@ public struct BudgetStore: Sendable {
                 try await log.activity(actor, "budget.removed", .group, groupID, ActivityEvent(), sql)
                 return
             }
-            try await sql.raw(
-                """
-                INSERT INTO budgets (group_id, period, start_date, end_date, currency, total, thresholds,
-                                     updated_by_user_id, updated_at)
-                VALUES (\(bind: groupID.text), \(bind: budget.period.rawValue), \(bind: budget.startDate),
-                        \(bind: budget.endDate), \(bind: budget.currency), \(bind: budget.total),
-                        \(bind: budget.thresholds.map(String.init).joined(separator: ",")), \(bind: actor.userID.text),
-                        \(bind: now))
-                ON CONFLICT (group_id) DO UPDATE SET period = excluded.period, start_date = excluded.start_date,
-                    end_date = excluded.end_date, currency = excluded.currency, total = excluded.total,
-                    thresholds = excluded.thresholds, updated_by_user_id = excluded.updated_by_user_id,
-                    updated_at = excluded.updated_at
-                """
-            ).run()
-            try await MultiRowInsert.run(
-                "INSERT INTO budget_caps (group_id, category_id, amount)",
-                budget.caps.sorted { $0.key.text < $1.key.text }.map { [groupID.text, $0.key.text, $0.value] }, on: sql)
+            try await Self.write(budget, groupID: groupID, by: actor.userID, now: now, sql)
             try await log.changed(.group, groupID, sql)
             try await log.activity(
                 actor, "budget.updated", .group, groupID,
                 ActivityEvent(amount: budget.total, currency: budget.currency, count: budget.caps.count), sql)
         }
+    }
+
+    /// The budget row (new or replacing one) and its caps (the caller removed the old ones).
+    static func write(_ budget: BudgetRecord, groupID: UUID, by userID: UUID, now: Int64, _ sql: any SQLDatabase)
+        async throws
+    {
+        try await sql.raw(
+            """
+            INSERT INTO budgets (group_id, period, start_date, end_date, currency, total, thresholds,
+                                 updated_by_user_id, updated_at)
+            VALUES (\(bind: groupID.text), \(bind: budget.period.rawValue), \(bind: budget.startDate),
+                    \(bind: budget.endDate), \(bind: budget.currency), \(bind: budget.total),
+                    \(bind: budget.thresholds.map(String.init).joined(separator: ",")), \(bind: userID.text), \(bind: now))
+            ON CONFLICT (group_id) DO UPDATE SET period = excluded.period, start_date = excluded.start_date,
+                end_date = excluded.end_date, currency = excluded.currency, total = excluded.total,
+                thresholds = excluded.thresholds, updated_by_user_id = excluded.updated_by_user_id,
+                updated_at = excluded.updated_at
+            """
+        ).run()
+        try await MultiRowInsert.run(
+            "INSERT INTO budget_caps (group_id, category_id, amount)",
+            budget.caps.sorted { $0.key.text < $1.key.text }.map { [groupID.text, $0.key.text, $0.value] }, on: sql)
     }
 
     /// What the group's members spent from `from` through `through` (YYYY-MM-DD), per category

@@ -23,6 +23,10 @@ public struct ImportBatch: Sendable {
     public var history: [HistoryLine] = []
     /// The activity list as the file had it, before the import's own line.
     public var activity: [ActivityLine] = []
+    /// Its budget, recurring expenses and the occurrences waiting in its queue (issue 20).
+    public var budget: BudgetRecord?
+    public var series: [SeriesRecord] = []
+    public var pending: [PendingRecord] = []
     /// "splitwise", …
     public var format: String
     /// SHA-256 of the file, hex.
@@ -137,6 +141,11 @@ public struct ImportStore: Sendable {
                 batch.expenses.reduce(into: [:]) { parts, expense in
                     parts.merge(Spending.parts(of: expense, sign: expense.isDeleted ? 0 : 1), uniquingKeysWith: +)
                 }, groupID: batch.groupID, sql)
+            if let budget = batch.budget {
+                try await BudgetStore.write(budget, groupID: batch.groupID, by: actor.userID, now: now, sql)
+            }
+            try await RecurringStore.insert(batch.series, sql)
+            try await RecurringStore.insert(batch.pending, sql)
             try await MultiRowInsert.run(
                 "INSERT INTO rates (group_id, from_currency, to_currency, rate_date, rate, updated_by_user_id, updated_at)",
                 batch.rates.map { [batch.groupID.text, $0.from, $0.to, $0.date, $0.rate, actor.userID.text, now] },

@@ -191,6 +191,22 @@ public struct PendingRecord: Sendable, Equatable {
     public var decidedByUserID: UUID?
     public var decidedAt: Int64?
     public var createdAt: Int64
+
+    public init(
+        id: UUID, groupID: UUID, seriesID: UUID, date: String, template: ExpenseTemplate, state: State = .pending,
+        expenseID: UUID? = nil, decidedByUserID: UUID? = nil, decidedAt: Int64? = nil, createdAt: Int64
+    ) {
+        self.id = id
+        self.groupID = groupID
+        self.seriesID = seriesID
+        self.date = date
+        self.template = template
+        self.state = state
+        self.expenseID = expenseID
+        self.decidedByUserID = decidedByUserID
+        self.decidedAt = decidedAt
+        self.createdAt = createdAt
+    }
 }
 
 /// The occurrences one pass makes for one series, read and built outside the transaction.
@@ -270,17 +286,7 @@ public struct RecurringStore: Sendable {
                 "SELECT COUNT(*) AS n FROM recurring_series WHERE group_id = \(bind: series.groupID.text)"
             ).first()?.decode(column: "n", as: Int.self) ?? 0
             guard count < Self.seriesPerGroup else { throw RecurringStoreError.tooMany }
-            try await sql.raw(
-                """
-                INSERT INTO recurring_series (id, group_id, template, rule, mode, state, note, next_date, skipped,
-                                              created_by_user_id, version, created_at, updated_at)
-                VALUES (\(bind: series.id.text), \(bind: series.groupID.text), \(bind: series.template.json),
-                        \(bind: StoredRecurrence.encode(series.recurrence)), \(bind: series.mode.rawValue),
-                        \(bind: series.state.rawValue), \(bind: series.note), \(bind: series.nextDate),
-                        \(bind: series.skipped.joined(separator: ",")), \(bind: series.createdByUserID.text),
-                        \(bind: series.version), \(bind: series.createdAt), \(bind: series.updatedAt))
-                """
-            ).run()
+            try await Self.insert([series], sql)
             try await log.changed(.group, series.groupID, sql)
             try await log.activity(
                 actor, "recurring.created", .group, series.groupID,
@@ -288,6 +294,30 @@ public struct RecurringStore: Sendable {
                 sql)
             return series
         }
+    }
+
+    /// New series rows (a create, or a group copied from a file).
+    static func insert(_ series: [SeriesRecord], _ sql: any SQLDatabase) async throws {
+        try await MultiRowInsert.run(
+            """
+            INSERT INTO recurring_series (id, group_id, template, rule, mode, state, note, next_date, skipped,
+                                          created_by_user_id, version, created_at, updated_at)
+            """,
+            series.map {
+                [
+                    $0.id.text, $0.groupID.text, $0.template.json, StoredRecurrence.encode($0.recurrence), $0.mode.rawValue,
+                    $0.state.rawValue, $0.note, $0.nextDate, $0.skipped.joined(separator: ","), $0.createdByUserID.text,
+                    $0.version, $0.createdAt, $0.updatedAt,
+                ]
+            }, on: sql)
+    }
+
+    /// Waiting occurrences copied from a file.
+    static func insert(_ pending: [PendingRecord], _ sql: any SQLDatabase) async throws {
+        try await MultiRowInsert.run(
+            "INSERT INTO pending_expenses (id, group_id, series_id, occurrence_date, template, state, created_at)",
+            pending.map { [$0.id.text, $0.groupID.text, $0.seriesID.text, $0.date, $0.template.json, $0.state.rawValue, $0.createdAt] },
+            on: sql)
     }
 
     public func series(id: UUID) async throws -> SeriesRecord? {

@@ -89,6 +89,26 @@ struct GroupDocumentTests {
                  "currency":"JPY","date":"2026-11-22","note":"Dan paid Ben back, \"in cash\""}
                 """#)
         try #require(transfer.status == .created, "\(transfer.text)")
+        // Issue 20: a budget with a cap on a category of the group's own, a series waiting to be
+        // confirmed (three dates in its queue) and one to come, weekly.
+        let categories = try await api.call(.get, "/api/groups/\(group)/categories", token: aki)
+        let onsen = try #require(categories.list("categories").first { $0.string("name") == "Onsen" }?.string("id"))
+        let budget = try await api.call(
+            .put, "/api/groups/\(group)/budget", token: aki,
+            json: #"{"period":"trip","startDate":"2026-11-18","endDate":"2026-11-30","total":"500000","caps":[{"categoryId":"\#(onsen)","amount":"40000"}],"thresholds":[50,100]}"#)
+        try #require(budget.status == .ok, "\(budget.text)")
+        let today = ISO8601DateFormatter().string(from: Date()).prefix(10)
+        let start = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-62 * 86_400)).prefix(10)
+        let monthly = try await api.call(
+            .post, "/api/groups/\(group)/recurring", token: aki,
+            json: #"{"expense":{"description":"Pocket wifi","amount":"3300","currency":"JPY","category":"\#(onsen)","paidByMemberId":"\#(trip.members["Ben"]!)","split":{"mode":"shares","shares":[{"memberId":"\#(trip.members["Aki"]!)","shares":"2"},{"memberId":"\#(trip.members["Cho"]!)","shares":"1"}]}},"rule":{"every":"month","startDate":"\#(start)","count":12},"mode":"confirm"}"#)
+        try #require(monthly.status == .created, "\(monthly.text)")
+        let weekly = try await api.call(
+            .post, "/api/groups/\(group)/recurring", token: aki,
+            json: #"{"expense":{"description":"Laundry","amount":"900","currency":"JPY"},"rule":{"every":"week","weekdays":[2,5],"startDate":"2031-01-01","endDate":"2031-12-31"}}"#)
+        try #require(weekly.status == .created, "\(weekly.text)")
+        let pending = try await api.call(.get, "/api/groups/\(group)/pending", token: aki)
+        try #require(pending.list("pending").count == 3, "\(pending.text) (\(today))")
         return trip
     }
 
@@ -159,6 +179,10 @@ struct GroupDocumentTests {
             activity.removeLast(2)
             two["activity"] = activity
             #expect(try Self.same(one, two), "\(String(decoding: second.body, as: UTF8.self).prefix(3000))")
+            #expect(second.list("recurring").count == 2)
+            #expect(second.list("recurring").first { $0.string("description") == "Pocket wifi" }?.strings("pending").count == 3)
+            let copied = try await api.call(.get, "/api/groups/\(copy)/pending", token: aki)
+            #expect(copied.list("pending").count == 3)
             let history = try #require(
                 (second.list("expenses").first { $0.string("description") == "Hotel" })?.list("shares")
                     .first { $0.list("history").count == 3 })

@@ -936,6 +936,17 @@ def run(base):
         text = main_text(aki)
         check("Budget saved." in text and "of 800.00 MYR" in text, f"my budget: {text[:500]}")
         shoot(aki, "my-budget")
+        # The household's export holds its budget and both series, valid against the schema.
+        request = urllib.request.Request(f"{base}/groups/{flat}/export?format=json")
+        request.add_header("Cookie", "; ".join(f"{c['name']}={c['value']}" for c in aki.get_cookies()))
+        with urllib.request.urlopen(request) as response:
+            flat_document = json.loads(response.read().decode())
+        with open(schema_path) as handle:
+            errors = list(jsonschema.Draft202012Validator(json.load(handle)).iter_errors(flat_document))
+        check(not errors, f"the household's export follows its schema: {[e.message for e in errors[:3]]}")
+        check(flat_document.get("budget", {}).get("total") == 150000
+              and sorted(r["description"] for r in flat_document.get("recurring", [])) == ["Bread", "Internet"],
+              f"the export holds the budget and the series: {json.dumps(flat_document.get('budget'))[:200]}")
         _ = museum, before
     finally:
         aki.quit()

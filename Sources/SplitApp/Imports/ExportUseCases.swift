@@ -45,9 +45,13 @@ public struct ExportUseCases: Sendable {
     let categories: CategoryStore
     let balances: BalanceStore
     let log: GroupLogStore
+    let budgets: BudgetStore
+    let recurring: RecurringStore
     let now: @Sendable () -> Int64
 
     public init(database: Database, now: @escaping @Sendable () -> Int64) {
+        budgets = BudgetStore(database: database)
+        recurring = RecurringStore(database: database)
         groups = GroupStore(database: database)
         access = GroupAccess(groups: groups)
         expenses = ExpenseStore(database: database)
@@ -148,7 +152,9 @@ public struct ExportUseCases: Sendable {
                 settlements: try await settlements.settlements(groupID: group.id, includeDeleted: false).sorted {
                     ($0.date, $0.createdAt, $0.id.text) < ($1.date, $1.createdAt, $1.id.text)
                 },
-                history: try await expenses.history(groupID: group.id), activity: activity.reversed()),
+                history: try await expenses.history(groupID: group.id), activity: activity.reversed(),
+                budget: try await budgets.budget(groupID: group.id), series: try await recurring.list(groupID: group.id),
+                pending: try await recurring.pending(groupID: group.id)),
             now: now())
     }
 

@@ -27,6 +27,11 @@ public struct GroupDocument: Codable, Sendable {
     public var expenses: [Expense]
     public var settlements: [Settlement]
     public var activity: [Activity]
+    /// The group's budget (issue 20), when it has one.
+    public var budget: Budget?
+    /// Its recurring expenses, each with the dates waiting in the pending queue (absent in a
+    /// document written before they existed).
+    public var recurring: [Recurring]?
 
     public struct Group: Codable, Sendable {
         public var name: String
@@ -125,6 +130,55 @@ public struct GroupDocument: Codable, Sendable {
         public var member: String
     }
 
+    public struct Budget: Codable, Sendable {
+        /// month or trip.
+        public var period: String
+        public var startDate: String?
+        public var endDate: String?
+        public var currency: String
+        public var total: Int64?
+        public var caps: [Cap]
+        public var thresholds: [Int]
+    }
+
+    public struct Cap: Codable, Sendable {
+        /// A category's id in this document.
+        public var category: String
+        public var amount: Int64
+    }
+
+    public struct Recurring: Codable, Sendable {
+        public var id: String
+        public var description: String
+        public var amount: Int64
+        public var currency: String
+        public var category: String
+        public var paidBy: [Part]
+        public var split: StoredSplit.Value
+        public var rule: Rule
+        /// auto or confirm.
+        public var mode: String
+        /// active, paused or ended.
+        public var state: String
+        public var note: String?
+        public var nextDate: String?
+        public var skipped: [String]
+        /// Dates waiting to be confirmed or dismissed.
+        public var pending: [String]
+    }
+
+    public struct Rule: Codable, Sendable {
+        /// day, week, month or year.
+        public var every: String
+        public var interval: Int
+        public var weekdays: [Int]
+        /// clamp or skip.
+        public var monthEnd: String
+        public var start: String
+        public var end: String?
+        public var count: Int?
+    }
+
     public struct Activity: Codable, Sendable {
         public var action: String
         /// "group", "member", "category", "expense" or "settlement".
@@ -149,6 +203,9 @@ extension GroupDocument {
         var history: [PaymentHistoryRecord]
         /// Oldest first.
         var activity: [ActivityRecord]
+        var budget: BudgetRecord? = nil
+        var series: [SeriesRecord] = []
+        var pending: [PendingRecord] = []
     }
 
     static func moment(_ milliseconds: Int64) -> String {
@@ -220,6 +277,31 @@ extension GroupDocument {
                 Activity(
                     action: $0.action, entity: $0.entity.rawValue, entityId: $0.entityID.text, actor: $0.actorName,
                     at: Self.moment($0.at), details: $0.event)
+            },
+            budget: source.budget.map { budget in
+                Budget(
+                    period: budget.period.rawValue, startDate: budget.startDate, endDate: budget.endDate,
+                    currency: budget.currency, total: budget.total,
+                    caps: budget.caps.filter { categoryIDs.contains($0.key) }.sorted { $0.key.text < $1.key.text }.map {
+                        Cap(category: $0.key.text, amount: $0.value)
+                    }, thresholds: budget.thresholds)
+            },
+            recurring: source.series.sorted { ($0.createdAt, $0.id.text) < ($1.createdAt, $1.id.text) }.map { series in
+                let template = series.template
+                let rule = series.recurrence
+                return Recurring(
+                    id: series.id.text, description: template.description, amount: template.amount,
+                    currency: template.currency,
+                    category: categoryIDs.contains(template.categoryID) ? template.categoryID.text : "",
+                    paidBy: template.payers.sorted { position($0.memberID) < position($1.memberID) }.map {
+                        Part(member: $0.memberID.text, amount: $0.amount)
+                    }, split: StoredSplit.Value(template.rule),
+                    rule: Rule(
+                        every: rule.unit.rawValue, interval: rule.interval, weekdays: rule.weekdays.sorted(),
+                        monthEnd: rule.monthEnd.rawValue, start: rule.start.description, end: rule.end?.description,
+                        count: rule.count), mode: series.mode.rawValue, state: series.state.rawValue, note: series.note,
+                    nextDate: series.nextDate, skipped: series.skipped,
+                    pending: source.pending.filter { $0.seriesID == series.id && $0.state == .pending }.map(\.date).sorted())
             })
     }
 
@@ -452,6 +534,7 @@ extension GroupDocument {
                     actorName: try Self.text(line.actor, at + ".actor", length: 100),
                     at: try Self.milliseconds(line.at, at + ".at"), event: line.details))
         }
+        let (budgetDetails, seriesDetails) = try readPlans(categoryNames: categoryNames, people: people)
         file.details = ImportedFile.GroupDetails(
             description: try Self.text(group.description, "group.description", length: 1000), timeZone: group.timeZone,
             people: try members.enumerated().map { index, member throws(ImportProblem) in
@@ -480,8 +563,132 @@ extension GroupDocument {
                     from: from.code, to: to.code, date: try ImportedFile.date(rate.date, line: 0, column: at + ".date"),
                     rate: value.description)
             },
-            activity: activityLines)
+            activity: activityLines, budget: budgetDetails, series: seriesDetails)
         return file
+    }
+
+    /// The budget and the recurring expenses (issue 20), checked as their own use cases check
+    /// them when entered.
+    private func readPlans(
+        categoryNames: [String: String], people: [String: Int]
+    ) throws(ImportProblem) -> (ImportedFile.GroupDetails.Budget?, [ImportedFile.GroupDetails.Series]) {
+        func person(_ id: String, _ at: String) throws(ImportProblem) -> Int {
+            guard let index = people[id.lowercased()] else {
+                throw ImportProblem(line: nil, column: at, message: "no member has the id \(id.prefix(40))")
+            }
+            return index
+        }
+        var budgetDetails: ImportedFile.GroupDetails.Budget?
+        if let budget {
+            guard ["month", "trip"].contains(budget.period) else {
+                throw ImportProblem(line: nil, column: "budget.period", message: "\"\(budget.period.prefix(20))\" is not month or trip")
+            }
+            let currency = try ImportedFile.currency(budget.currency, line: 0, column: "budget.currency")
+            var start: String?
+            var end: String?
+            if budget.period == "trip" {
+                start = try ImportedFile.date(budget.startDate ?? "", line: 0, column: "budget.startDate")
+                end = try ImportedFile.date(budget.endDate ?? "", line: 0, column: "budget.endDate")
+                guard let start, let end, start <= end else {
+                    throw ImportProblem(line: nil, column: "budget.endDate", message: "the trip ends before it starts")
+                }
+            }
+            guard (1...5).contains(budget.thresholds.count), Set(budget.thresholds).count == budget.thresholds.count,
+                budget.thresholds.allSatisfy({ (1...1_000).contains($0) })
+            else {
+                throw ImportProblem(line: nil, column: "budget.thresholds", message: "one to five different percentages from 1 to 1000")
+            }
+            guard budget.caps.count <= BudgetUseCases.maximumCaps else {
+                throw ImportProblem(line: nil, column: "budget.caps", message: "at most \(BudgetUseCases.maximumCaps) caps")
+            }
+            var caps: [(category: String, amount: Int64)] = []
+            for (index, cap) in budget.caps.enumerated() {
+                let at = "budget.caps[\(index)]"
+                let name = try Self.category(cap.category, categoryNames, at + ".category")
+                guard !name.isEmpty, !caps.contains(where: { $0.category.lowercased() == name.lowercased() }) else {
+                    throw ImportProblem(line: nil, column: at + ".category", message: "each cap names a category of the document, once")
+                }
+                let amount = try Self.amount(cap.amount, at + ".amount")
+                guard amount >= 0 else { throw ImportProblem(line: nil, column: at + ".amount", message: "a cap is 0 or more") }
+                caps.append((name, amount))
+            }
+            let total = try budget.total.map { value throws(ImportProblem) in try Self.amount(value, "budget.total") }
+            if let total, total < 0 { throw ImportProblem(line: nil, column: "budget.total", message: "a total is 0 or more") }
+            budgetDetails = .init(
+                period: budget.period, startDate: start, endDate: end, currency: currency.code, total: total, caps: caps,
+                thresholds: budget.thresholds)
+        }
+        var seriesDetails: [ImportedFile.GroupDetails.Series] = []
+        let list = recurring ?? []
+        guard list.count <= RecurringStore.seriesPerGroup else {
+            throw ImportProblem(line: nil, column: "recurring", message: "at most \(RecurringStore.seriesPerGroup) recurring expenses")
+        }
+        for (index, item) in list.enumerated() {
+            let at = "recurring[\(index)]"
+            let currency = try ImportedFile.currency(item.currency, line: 0, column: at + ".currency")
+            let rule = item.split.rule.replacingMembers { people[$0.uuid.text].map(ImportedFile.person) ?? Self.nobody }
+            do {
+                try ExpenseLimits.check(rule)
+            } catch {
+                throw ImportProblem(line: nil, column: at + ".split", message: "\(error)")
+            }
+            guard !Self.names(rule).contains(Self.nobody) else {
+                throw ImportProblem(line: nil, column: at + ".split", message: "the split names someone who is not a member")
+            }
+            var payers: [MemberAmount] = []
+            for (position, part) in item.paidBy.enumerated() {
+                let place = "\(at).paidBy[\(position)]"
+                payers.append(
+                    MemberAmount(ImportedFile.person(try person(part.member, place)), try Self.amount(part.amount, place + ".amount")))
+            }
+            guard let unit = Recurrence.Unit(rawValue: item.rule.every), let monthEnd = Recurrence.MonthEnd(rawValue: item.rule.monthEnd)
+            else {
+                throw ImportProblem(line: nil, column: at + ".rule", message: "every is day, week, month or year; monthEnd clamp or skip")
+            }
+            let start = try ImportedFile.date(item.rule.start, line: 0, column: at + ".rule.start")
+            let end = try item.rule.end.map { text throws(ImportProblem) in try ImportedFile.date(text, line: 0, column: at + ".rule.end") }
+            let recurrence: Recurrence
+            do {
+                recurrence = try Recurrence(
+                    unit: unit, interval: item.rule.interval, weekdays: Set(item.rule.weekdays), monthEnd: monthEnd,
+                    start: CivilDate(start)!, end: end.flatMap(CivilDate.init), count: item.rule.count)
+            } catch {
+                throw ImportProblem(line: nil, column: at + ".rule", message: error.description)
+            }
+            guard ["auto", "confirm"].contains(item.mode) else {
+                throw ImportProblem(line: nil, column: at + ".mode", message: "\"\(item.mode.prefix(20))\" is not auto or confirm")
+            }
+            guard ["active", "paused", "ended"].contains(item.state) else {
+                throw ImportProblem(line: nil, column: at + ".state", message: "\"\(item.state.prefix(20))\" is not active, paused or ended")
+            }
+            guard item.skipped.count <= 1_000, item.pending.count <= 1_000 else {
+                throw ImportProblem(line: nil, column: at, message: "at most 1,000 skipped and 1,000 pending dates")
+            }
+            var skipped: [String] = []
+            for (position, date) in item.skipped.enumerated() {
+                skipped.append(try ImportedFile.date(date, line: 0, column: "\(at).skipped[\(position)]"))
+            }
+            var pending: [String] = []
+            for (position, date) in item.pending.enumerated() {
+                let text = try ImportedFile.date(date, line: 0, column: "\(at).pending[\(position)]")
+                guard !pending.contains(text) else {
+                    throw ImportProblem(line: nil, column: "\(at).pending[\(position)]", message: "a date waits once")
+                }
+                pending.append(text)
+            }
+            let amount = try Self.amount(item.amount, at + ".amount")
+            guard amount != 0 else { throw ImportProblem(line: nil, column: at + ".amount", message: "an amount is not 0") }
+            seriesDetails.append(
+                .init(
+                    description: ImportedFile.description(item.description), amount: amount, currency: currency,
+                    category: try Self.category(item.category, categoryNames, at + ".category"), payers: payers, rule: rule,
+                    recurrence: recurrence, mode: item.mode, state: item.state,
+                    note: try item.note.map { text throws(ImportProblem) in try Self.text(text, at + ".note", length: 500) },
+                    nextDate: try item.nextDate.map { text throws(ImportProblem) in
+                        try ImportedFile.date(text, line: 0, column: at + ".nextDate")
+                    }, skipped: skipped, pending: pending))
+        }
+        return (budgetDetails, seriesDetails)
     }
 
     /// What an activity line is about, among the document's things where it is one of them.

@@ -164,8 +164,9 @@ public struct ImportUseCases: Sendable {
                 field: "file",
                 message: "The file adds \(newMembers.count) members to \(active); a group holds at most \(GroupBounds.membersPerGroup).")
         }
+        let planned = (file.details?.budget?.caps.map(\.category) ?? []) + (file.details?.series.map(\.category) ?? [])
         let (categoryIDs, newCategories) = try await Self.categories(
-            file.expenses.map(\.category), definitions: file.details?.categories ?? [], group: group,
+            file.expenses.map(\.category) + planned, definitions: file.details?.categories ?? [], group: group,
             isNewGroup: newGroup != nil, store: categories, now: current)
 
         let member = { (id: MemberID) in ImportedFile.index(of: id).map { MemberID(memberIDs[$0]) } ?? id }
@@ -251,6 +252,46 @@ public struct ImportUseCases: Sendable {
         // exists keeps its own history, which nothing written later may rewrite or predate.
         if newGroup != nil, let details = file.details {
             batch.rates = details.rates.map { RateRecord(from: $0.from, to: $0.to, date: $0.date, rate: $0.rate) }
+            if let budget = details.budget {
+                batch.budget = BudgetRecord(
+                    groupID: group.id, period: BudgetRecord.Period(rawValue: budget.period) ?? .month,
+                    startDate: budget.startDate, endDate: budget.endDate, currency: budget.currency, total: budget.total,
+                    caps: Dictionary(
+                        budget.caps.compactMap { cap in categoryIDs[cap.category.lowercased()].map { ($0, cap.amount) } },
+                        uniquingKeysWith: { first, _ in first }), thresholds: budget.thresholds, updatedAt: current)
+            }
+            for (position, series) in details.series.enumerated() {
+                // The template must split its amount, as a series entered by hand must.
+                let payers = series.payers.map { MemberAmount(member($0.memberID), $0.amount) }
+                let rule = series.rule.replacingMembers(member)
+                let split: ExpenseSplit
+                do {
+                    split = try ExpenseSplit.compute(
+                        total: Money(minorUnits: series.amount, currency: series.currency), payers: payers, rule: rule,
+                        tieBreak: .none)
+                } catch {
+                    throw AppError.invalid(
+                        field: "file", message: ImportProblem(line: nil, column: "recurring[\(position)]", message: error.description).description)
+                }
+                let template = ExpenseTemplate(
+                    description: series.description, amount: series.amount, currency: series.currency.code,
+                    categoryID: categoryIDs[series.category.lowercased()] ?? categoryIDs[""]!, rule: rule,
+                    payers: split.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
+                    members: Array(Set(split.paid.map(\.memberID.uuid) + split.owed.map(\.memberID.uuid))).sorted { $0.text < $1.text })
+                let id = UUID()
+                batch.series.append(
+                    SeriesRecord(
+                        id: id, groupID: group.id, template: template, recurrence: series.recurrence,
+                        mode: SeriesRecord.Mode(rawValue: series.mode) ?? .confirm,
+                        state: SeriesRecord.State(rawValue: series.state) ?? .paused, note: series.note,
+                        nextDate: series.nextDate, skipped: series.skipped, createdByUserID: caller.user.id,
+                        createdAt: current + Int64(position), updatedAt: current + Int64(position)))
+                batch.pending += series.pending.map {
+                    PendingRecord(
+                        id: RecurringStore.occurrenceID(seriesID: id, date: $0), groupID: group.id, seriesID: id, date: $0,
+                        template: template, createdAt: current)
+                }
+            }
             batch.history = history
             // A line about something the file does not hold keeps a fresh id of its own, the
             // same for every line about that thing.

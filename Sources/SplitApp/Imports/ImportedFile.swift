@@ -142,6 +142,36 @@ public struct ImportedFile: Sendable {
             public var event: ActivityEvent
         }
 
+        /// A budget (issue 20), its caps by category name.
+        public struct Budget: Sendable {
+            public var period: String
+            public var startDate: String?
+            public var endDate: String?
+            public var currency: String
+            public var total: Int64?
+            public var caps: [(category: String, amount: Int64)]
+            public var thresholds: [Int]
+        }
+
+        /// A recurring expense: its template (payers and rule naming the file's people, as
+        /// `person`), its rule and where it stands, and the dates waiting to be confirmed.
+        public struct Series: Sendable {
+            public var description: String
+            public var amount: Int64
+            public var currency: Currency
+            /// A category name ("" for Other).
+            public var category: String
+            public var payers: [MemberAmount]
+            public var rule: SplitRule
+            public var recurrence: Recurrence
+            public var mode: String
+            public var state: String
+            public var note: String?
+            public var nextDate: String?
+            public var skipped: [String]
+            public var pending: [String]
+        }
+
         public var description: String
         public var timeZone: String
         /// Per person, in `names` order.
@@ -149,6 +179,8 @@ public struct ImportedFile: Sendable {
         public var categories: [Category]
         public var rates: [Rate]
         public var activity: [Activity]
+        public var budget: Budget? = nil
+        public var series: [Series] = []
     }
 
     public var format: Format

@@ -23,7 +23,7 @@ func measure<T>(_ name: String, runs: Int, target: Duration? = nil, _ body: () t
     return BenchMeasurement(name: name, runs: durations, target: target)
 }
 
-// `splitcore-bench [plan|balances|split]` runs only the named groups (all when none is named).
+// `splitcore-bench [plan|balances|split|quick]` runs only the named groups (all when none is named).
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ group: String) -> Bool { selected.isEmpty || selected.contains(group) }
 
@@ -97,6 +97,35 @@ if wanted("split") {
                 owedSum &+= split.owed[0].amount
             }
             return owedSum
+        })
+    print(results.last!.line(width: 46))
+}
+
+// Quick entry (issue 21): the issue's lines, each read 1,000 times; goal 50 µs a line.
+if wanted("quick") {
+    let people = ["Aki", "Bo", "Chen", "Mei Lin"].enumerated().map {
+        QuickEntryContext.Person(id: MemberID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8($0.offset + 1)))), name: $0.element)
+    }
+    let context = QuickEntryContext(
+        people: people, me: people[0].id, homeCurrency: try Currency(code: "MYR"),
+        categories: ["Meal", "Transport", "Tickets", "Shopping", "Hotel", "Other"], today: CivilDate("2026-11-26")!)
+    let lines = [
+        "Ramen ¥1200 paid by Aki, all", "Taxi 45.50 MYR Bo Chen", "Hotel 30000 JPY split 2:1:1 Aki Bo Chen",
+        "Dinner RM 120 for everyone except Chen", "Groceries 12*3+4.50 for all", "Coffee 5 SGD yesterday me",
+        "Museum 1,800円 Aki paid, Bo and me", "Tickets 60 EUR Aki 40 Bo 20", "Refund 30 EUR to Aki split all",
+    ]
+    for line in lines {
+        guard case .success = QuickEntry.parse(line, context: context) else { fatalError("not read: \(line)") }
+    }
+    results.append(
+        measure("quick entry, 9,000 lines (goal: 50 µs a line)", runs: 11, target: .milliseconds(450)) {
+            var read = 0
+            for _ in 0..<1_000 {
+                for line in lines {
+                    if case .success = QuickEntry.parse(line, context: context) { read += 1 }
+                }
+            }
+            return read
         })
     print(results.last!.line(width: 46))
 }

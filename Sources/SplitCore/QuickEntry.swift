@@ -1,0 +1,708 @@
+import Foundation
+
+/// What a one-line expense is read against (issue 21): the group's people (with nicknames and
+/// which one is "me"), its home currency, its category names, today in its time zone, and what
+/// past descriptions were filed under.
+public struct QuickEntryContext: Sendable {
+    public struct Person: Sendable {
+        public var id: MemberID
+        public var name: String
+        public var nicknames: [String]
+
+        public init(id: MemberID, name: String, nicknames: [String] = []) {
+            self.id = id
+            self.name = name
+            self.nicknames = nicknames
+        }
+    }
+
+    /// The group's active members, in the group's order.
+    public var people: [Person]
+    /// Who is typing.
+    public var me: MemberID
+    public var homeCurrency: Currency
+    public var categories: [String]
+    public var today: CivilDate
+    /// Past descriptions (lower case) → the category they were filed under.
+    public var memory: [String: String]
+
+    public init(
+        people: [Person], me: MemberID, homeCurrency: Currency, categories: [String], today: CivilDate,
+        memory: [String: String] = [:]
+    ) {
+        self.people = people
+        self.me = me
+        self.homeCurrency = homeCurrency
+        self.categories = categories
+        self.today = today
+        self.memory = memory
+    }
+}
+
+/// An expense read from one line: everything the form would hold. `assumed` says what the line
+/// did not say and the draft took (shown before saving; never an amount, a currency symbol that
+/// could be two, or who shares).
+public struct QuickDraft: Hashable, Sendable {
+    public enum Assumption: String, Hashable, Sendable {
+        /// No payer said: the one typing paid.
+        case payer
+        /// No currency said: the group's home currency.
+        case currency
+        /// No date said: today.
+        case date
+    }
+
+    public var description: String
+    /// Below zero for a refund or money received.
+    public var total: Money
+    public var payer: MemberID
+    public var rule: SplitRule
+    public var date: CivilDate
+    /// One of the group's categories, when the words say one; nil for Other.
+    public var category: String?
+    public var assumed: Set<Assumption>
+
+    public init(
+        description: String, total: Money, payer: MemberID, rule: SplitRule, date: CivilDate, category: String? = nil,
+        assumed: Set<Assumption> = []
+    ) {
+        self.description = description
+        self.total = total
+        self.payer = payer
+        self.rule = rule
+        self.date = date
+        self.category = category
+        self.assumed = assumed
+    }
+}
+
+/// Why a line is not an expense yet: each says what to add or change.
+/// A line read: a draft, or everything that keeps it from being one.
+public enum QuickEntryOutcome: Hashable, Sendable {
+    case success(QuickDraft)
+    case failure([QuickEntryProblem])
+}
+
+public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    case empty
+    case tooLong
+    case noDescription
+    case noAmount
+    /// An amount that is not arithmetic we read ("12..5", "3**2").
+    case notANumber(String)
+    case divisionByZero
+    case tooLarge
+    case zero
+    /// More decimals than the currency has (¥12.50), or a sum that does not come to whole cents.
+    case decimals(String, Currency)
+    /// "$": which dollar.
+    case whichCurrency(String, [Currency])
+    case mixedCurrencies([Currency])
+    case unknownWord(String)
+    case ambiguousName(String, [String])
+    case twoPayers
+    /// Nobody said who shares it.
+    case whoShares
+    /// "split 2:1:1" with another number of people.
+    case ratioCount(weights: Int, people: Int)
+    /// Exact amounts that do not add up to the total.
+    case exactSum(total: Money, sum: Money)
+
+    public var description: String {
+        switch self {
+        case .empty: "Write what it was and how much, like “Ramen ¥1200 paid by Aki, all”."
+        case .tooLong: "That is longer than 500 characters."
+        case .noDescription: "Say what it was before the amount, like “Taxi 45.50”."
+        case .noAmount: "Add the amount, like “Taxi 45.50”."
+        case .notANumber(let text): "“\(text.prefix(40))” is not an amount."
+        case .divisionByZero: "The amount divides by zero."
+        case .tooLarge: "The amount is larger than this server takes."
+        case .zero: "The amount comes to zero."
+        case .decimals(let text, let currency):
+            currency.minorUnits == 0
+                ? "\(currency.code) has no decimals: “\(text.prefix(40))” is not a whole amount."
+                : "“\(text.prefix(40))” does not come to whole \(currency.code) cents."
+        case .whichCurrency(let symbol, let options):
+            "Which currency is “\(symbol)”? Write the code, like \(options.prefix(3).map(\.code).joined(separator: " or "))."
+        case .mixedCurrencies(let list): "One expense is in one currency, not \(list.map(\.code).joined(separator: " and "))."
+        case .unknownWord(let word): "“\(word.prefix(40))” is nobody in this group and nothing this line understands."
+        case .ambiguousName(let word, let names): "“\(word.prefix(40))” could be \(names.joined(separator: " or ")); use the full name."
+        case .twoPayers: "Say one payer (or use the form for several)."
+        case .whoShares: "Say who shares it: names, “all”, or “all except …”."
+        case .ratioCount(let weights, let people): "\(weights) parts for \(people) people: give one part each."
+        case .exactSum(let total, let sum): "The amounts come to \(sum), the total is \(total)."
+        }
+    }
+}
+
+/// Quick entry (issue 21): one line of text to an expense draft, or precisely what is missing
+/// or ambiguous. Pure and deterministic: no amount, currency or sharer is ever guessed.
+///
+///     Ramen ¥1200 paid by Aki, all
+///     Taxi 45.50 MYR Bo Chen
+///     Hotel 30000 JPY split 2:1:1 Aki Bo Chen
+///     Dinner RM 120 for everyone except Chen
+///     Groceries 12*3+4.50
+///     Museum 1,800円 Aki paid, Bo and me
+///     Tickets 60 EUR Aki 40 Bo 20
+///     Refund 30 EUR to Aki split all
+public enum QuickEntry {
+    public static let maximumLength = 500
+    static let maximumMinorUnits: Int128 = 10_000_000_000_000
+
+    public static func parse(_ line: String, context: QuickEntryContext) -> QuickEntryOutcome {
+        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return .failure([.empty]) }
+        guard text.count <= maximumLength else { return .failure([.tooLong]) }
+        var reader = Reader(words: Self.words(text), context: context)
+        return reader.read()
+    }
+
+    /// A draft as a line this parser reads back to the same draft.
+    public static func render(_ draft: QuickDraft, context: QuickEntryContext) -> String {
+        let name = { (id: MemberID) in context.people.first { $0.id == id }?.name ?? "?" }
+        var parts = [draft.description, draft.total.decimalString, draft.total.currency.code, "paid by", name(draft.payer)]
+        switch draft.rule {
+        case .equal(let members):
+            parts += ["for"] + members.map(name)
+        case .shares(let weights):
+            parts += ["split", weights.map { $0.value.normalized.description }.joined(separator: ":")]
+                + weights.map { name($0.memberID) }
+        case .exact(let amounts):
+            for entry in amounts {
+                parts += [name(entry.memberID), Money(minorUnits: entry.amount, currency: draft.total.currency).decimalString]
+            }
+        default:
+            break
+        }
+        parts.append(draft.date.description)
+        return parts.joined(separator: " ")
+    }
+
+    // MARK: Words
+
+    struct Word {
+        var text: String
+        /// A comma followed it ("Aki, all").
+        var comma: Bool
+        var lower: String { text.lowercased() }
+    }
+
+    static func words(_ text: String) -> [Word] {
+        var result: [Word] = []
+        for piece in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+            var word = String(piece)
+            var comma = false
+            while word.count > 1, word.hasSuffix(",") {
+                word.removeLast()
+                comma = true
+            }
+            if word == "," {
+                if !result.isEmpty { result[result.count - 1].comma = true }
+                continue
+            }
+            result.append(Word(text: word, comma: comma))
+        }
+        return result
+    }
+
+    // MARK: Currencies
+
+    /// Symbols before or after an amount, longest first.
+    static let symbols: [(String, String)] = [
+        ("US$", "USD"), ("S$", "SGD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("NZ$", "NZD"), ("NT$", "TWD"),
+        ("RM", "MYR"), ("Rp", "IDR"), ("¥", "JPY"), ("￥", "JPY"), ("円", "JPY"), ("元", "CNY"), ("€", "EUR"), ("£", "GBP"),
+        ("₩", "KRW"), ("฿", "THB"), ("₹", "INR"), ("₱", "PHP"), ("₫", "VND"), ("$", "$"),
+    ]
+    static let dollars = ["USD", "SGD", "AUD", "CAD", "HKD", "NZD", "TWD"]
+
+    /// A currency named by a symbol ("¥", "$") or a code ("MYR", upper case), or the dollar
+    /// question; nil when `text` is neither.
+    static func currency(_ text: String, home: Currency) -> Result<Currency, QuickEntryProblem>? {
+        if let match = symbols.first(where: { $0.0 == text }) {
+            let code = match.1
+            if code == "$" {
+                if dollars.contains(home.code) { return .success(home) }
+                return .failure(.whichCurrency("$", dollars.compactMap { try? Currency(code: $0) }))
+            }
+            // ¥ is the yuan in a group whose home is the yuan.
+            if code == "JPY", text != "円", home.code == "CNY" { return .success(home) }
+            return (try? Currency(code: code)).map { .success($0) }
+        }
+        guard text.count == 3, text == text.uppercased(), text.allSatisfy(\.isLetter) else { return nil }
+        return (try? Currency(code: text)).map { .success($0) }
+    }
+
+    // MARK: Amounts
+
+    /// An exact fraction.
+    struct Ratio {
+        var numerator: Int128
+        var denominator: Int128
+    }
+
+    enum Arithmetic: Error {
+        case notANumber
+        case divisionByZero
+        case tooLarge
+    }
+
+    /// Evaluates "12*3+4.50", "1,800", "(10+5)/3" exactly. `decimals` is the most fractional
+    /// digits any literal had.
+    static func evaluate(_ text: String) throws(Arithmetic) -> (Ratio, decimals: Int) {
+        var parser = ExpressionParser(characters: Array(text), position: 0, decimals: 0)
+        let value = try parser.sum()
+        guard parser.position == parser.characters.count else { throw .notANumber }
+        return (value, parser.decimals)
+    }
+
+    struct ExpressionParser {
+        let characters: [Character]
+        var position: Int
+        var decimals: Int
+        static let limit: Int128 = 1 << 100
+
+        mutating func sum() throws(Arithmetic) -> Ratio {
+            var value = try product()
+            while position < characters.count, characters[position] == "+" || characters[position] == "-" {
+                let sign: Int128 = characters[position] == "+" ? 1 : -1
+                position += 1
+                let next = try product()
+                value = try Self.checked(
+                    Ratio(
+                        numerator: value.numerator * next.denominator + sign * next.numerator * value.denominator,
+                        denominator: value.denominator * next.denominator))
+            }
+            return value
+        }
+
+        mutating func product() throws(Arithmetic) -> Ratio {
+            var value = try factor()
+            while position < characters.count, characters[position] == "*" || characters[position] == "×"
+                || characters[position] == "x" || characters[position] == "/"
+            {
+                let divide = characters[position] == "/"
+                position += 1
+                let next = try factor()
+                if divide {
+                    guard next.numerator != 0 else { throw .divisionByZero }
+                    value = try Self.checked(
+                        Ratio(numerator: value.numerator * next.denominator, denominator: value.denominator * next.numerator))
+                } else {
+                    value = try Self.checked(
+                        Ratio(numerator: value.numerator * next.numerator, denominator: value.denominator * next.denominator))
+                }
+            }
+            return value
+        }
+
+        mutating func factor() throws(Arithmetic) -> Ratio {
+            guard position < characters.count else { throw .notANumber }
+            if characters[position] == "-" {
+                position += 1
+                let inner = try factor()
+                return Ratio(numerator: -inner.numerator, denominator: inner.denominator)
+            }
+            if characters[position] == "(" {
+                position += 1
+                let inner = try sum()
+                guard position < characters.count, characters[position] == ")" else { throw .notANumber }
+                position += 1
+                return inner
+            }
+            return try literal()
+        }
+
+        /// Digits, thousands in groups of three after commas ("1,800"), an optional decimal part.
+        mutating func literal() throws(Arithmetic) -> Ratio {
+            var digits = ""
+            var fraction = ""
+            while position < characters.count {
+                let character = characters[position]
+                if character.isASCII, character.isNumber {
+                    digits.append(character)
+                    position += 1
+                } else if character == ",", !digits.isEmpty, fraction.isEmpty, isThousands(after: position) {
+                    position += 1
+                } else {
+                    break
+                }
+            }
+            if position < characters.count, characters[position] == "." {
+                position += 1
+                while position < characters.count, characters[position].isASCII, characters[position].isNumber {
+                    fraction.append(characters[position])
+                    position += 1
+                }
+                guard !fraction.isEmpty else { throw .notANumber }
+            }
+            guard !digits.isEmpty || !fraction.isEmpty, digits.count + fraction.count <= 24 else {
+                throw digits.count + fraction.count > 24 ? .tooLarge : .notANumber
+            }
+            decimals = max(decimals, fraction.count)
+            guard let numerator = Int128(digits + fraction) else { throw .tooLarge }
+            var denominator: Int128 = 1
+            for _ in 0..<fraction.count { denominator *= 10 }
+            return Ratio(numerator: numerator, denominator: denominator)
+        }
+
+        /// A comma at `index` followed by exactly three digits: a thousands separator ("1,800").
+        func isThousands(after index: Int) -> Bool {
+            let end = index + 4
+            guard end <= characters.count else { return false }
+            let group = characters[(index + 1)..<end]
+            guard group.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+            return end == characters.count || !(characters[end].isASCII && characters[end].isNumber)
+        }
+
+        static func checked(_ ratio: Ratio) throws(Arithmetic) -> Ratio {
+            var (numerator, denominator) = (ratio.numerator, ratio.denominator)
+            if denominator < 0 {
+                numerator = -numerator
+                denominator = -denominator
+            }
+            var (a, b) = (numerator.magnitude, denominator.magnitude)
+            while b != 0 { (a, b) = (b, a % b) }
+            let divisor = Int128(max(a, 1))
+            numerator /= divisor
+            denominator /= divisor
+            guard numerator.magnitude < limit.magnitude, denominator.magnitude < limit.magnitude else { throw .tooLarge }
+            return Ratio(numerator: numerator, denominator: denominator)
+        }
+    }
+
+    /// Whether a word could start an amount: a digit, a sign or parenthesis before one, or a
+    /// currency symbol glued to one.
+    static func looksLikeAmount(_ word: String) -> Bool {
+        var rest = Substring(word)
+        for (symbol, _) in symbols where rest.hasPrefix(symbol) {
+            rest = rest.dropFirst(symbol.count)
+            break
+        }
+        guard let first = rest.first else { return false }
+        if first.isASCII, first.isNumber { return true }
+        if first == "-" || first == "(" { return rest.dropFirst().first.map { $0.isASCII && $0.isNumber || $0 == "(" } ?? false }
+        return false
+    }
+
+    // MARK: Reading
+
+    struct Reader {
+        let words: [Word]
+        let context: QuickEntryContext
+        var position = 0
+        var problems: [QuickEntryProblem] = []
+
+        init(words: [Word], context: QuickEntryContext) {
+            self.words = words
+            self.context = context
+        }
+
+        var atEnd: Bool { position >= words.count }
+        var current: Word { words[position] }
+
+        mutating func read() -> QuickEntryOutcome {
+            // What it was: the words before the amount.
+            var description: [String] = []
+            while !atEnd, !QuickEntry.looksLikeAmount(current.text),
+                QuickEntry.currency(current.text, home: context.homeCurrency) == nil
+                    || (position + 1 < words.count && !QuickEntry.looksLikeAmount(words[position + 1].text))
+            {
+                description.append(current.text)
+                position += 1
+            }
+            let refundWord = description.first?.lowercased() == "refund"
+            guard !description.isEmpty else { return .failure([.noDescription]) }
+            guard !atEnd else { return .failure([.noAmount]) }
+
+            // How much, in what: [currency] amount [currency], a symbol glued to either side.
+            var currencies: [Currency] = []
+            func noteCurrency(_ text: String) -> Bool {
+                guard let found = QuickEntry.currency(text, home: context.homeCurrency) else { return false }
+                switch found {
+                case .success(let currency): if !currencies.contains(currency) { currencies.append(currency) }
+                case .failure(let problem): if !problems.contains(problem) { problems.append(problem) }
+                }
+                return true
+            }
+            if noteCurrency(current.text) { position += 1 }
+            guard !atEnd else { return .failure(problems.isEmpty ? [.noAmount] : problems) }
+            var amountText = current.text
+            position += 1
+            for (symbol, _) in QuickEntry.symbols where amountText.hasPrefix(symbol) && amountText.count > symbol.count {
+                _ = noteCurrency(symbol)
+                amountText.removeFirst(symbol.count)
+                break
+            }
+            for (symbol, _) in QuickEntry.symbols where amountText.hasSuffix(symbol) && amountText.count > symbol.count {
+                _ = noteCurrency(symbol)
+                amountText.removeLast(symbol.count)
+                break
+            }
+            if !atEnd, noteCurrency(current.text) { position += 1 }
+            var assumed: Set<QuickDraft.Assumption> = []
+            if currencies.count > 1 { problems.append(.mixedCurrencies(currencies)) }
+            let currency: Currency
+            if let first = currencies.first {
+                currency = first
+            } else {
+                currency = context.homeCurrency
+                if !problems.contains(where: { if case .whichCurrency = $0 { true } else { false } }) {
+                    assumed.insert(.currency)
+                }
+            }
+            var total: Money?
+            do {
+                let (value, decimals) = try QuickEntry.evaluate(amountText)
+                let scale = Int128(currency.minorUnitsPerMajor)
+                if decimals > currency.minorUnits || (value.numerator * scale) % value.denominator != 0 {
+                    problems.append(.decimals(amountText, currency))
+                } else {
+                    let minor = value.numerator * scale / value.denominator
+                    if minor.magnitude > QuickEntry.maximumMinorUnits.magnitude {
+                        problems.append(.tooLarge)
+                    } else if minor == 0 {
+                        problems.append(.zero)
+                    } else {
+                        var units = Int64(minor)
+                        if refundWord, units > 0 { units = -units }
+                        total = Money(minorUnits: units, currency: currency)
+                    }
+                }
+            } catch {
+                switch error {
+                case .notANumber: problems.append(.notANumber(amountText))
+                case .divisionByZero: problems.append(.divisionByZero)
+                case .tooLarge: problems.append(.tooLarge)
+                }
+            }
+
+            // Who paid, who shares, when.
+            var payer: MemberID?
+            var sharers: [MemberID] = []
+            var excluded: [MemberID] = []
+            var exact: [(MemberID, String)] = []
+            var weights: [DecimalValue]?
+            var everyone = false
+            var date: CivilDate?
+            var excepting = false
+            while !atEnd {
+                let word = current
+                let lower = word.lower
+                position += 1
+                switch lower {
+                case "and", "&", "with", "on", "between", "equally", "by":
+                    continue
+                case "paid", "payer":
+                    if !atEnd, words[position].lower == "by" { position += 1 }
+                    if let who = person() {
+                        setPayer(who, &payer)
+                    } else if let last = sharers.popLast() {
+                        // "Aki paid": the name before.
+                        setPayer(last, &payer)
+                    }
+                    continue
+                case "to", "from":
+                    if let who = person() { setPayer(who, &payer) }
+                    continue
+                case "for", "split":
+                    if lower == "split", !atEnd, let parts = Self.ratio(current.text) {
+                        weights = parts
+                        position += 1
+                    }
+                    continue
+                case "all", "everyone", "everybody", "us":
+                    everyone = true
+                    continue
+                case "except", "but", "without", "not":
+                    excepting = true
+                    continue
+                case "yesterday":
+                    date = context.today.adding(days: -1)
+                    continue
+                case "today":
+                    date = context.today
+                    continue
+                default:
+                    break
+                }
+                if let day = CivilDate(word.text) {
+                    date = day
+                    continue
+                }
+                // A second currency: one expense is in one.
+                if let found = QuickEntry.currency(word.text, home: context.homeCurrency) {
+                    if case .success(let other) = found, other != currency {
+                        let both = [currency, other]
+                        if !problems.contains(.mixedCurrencies(both)) { problems.append(.mixedCurrencies(both)) }
+                    }
+                    continue
+                }
+                position -= 1
+                let start = position
+                guard let who = person() else {
+                    // Nobody by that name (an ambiguous name was said already, and passed over).
+                    if position == start {
+                        problems.append(.unknownWord(word.text))
+                        position += 1
+                    }
+                    continue
+                }
+                if excepting {
+                    excluded.append(who)
+                    continue
+                }
+                // "Aki 40": an exact amount.
+                if !atEnd, QuickEntry.looksLikeAmount(current.text), !current.text.contains(":"), CivilDate(current.text) == nil {
+                    exact.append((who, current.text))
+                    position += 1
+                    continue
+                }
+                // "Aki paid" (but "… paid by Bo" names the one after).
+                if !atEnd, current.lower == "paid", position + 1 >= words.count || words[position + 1].lower != "by" {
+                    position += 1
+                    setPayer(who, &payer)
+                    continue
+                }
+                if !sharers.contains(who) { sharers.append(who) }
+            }
+
+            let order = Dictionary(context.people.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            if everyone {
+                sharers = context.people.map(\.id).filter { !excluded.contains($0) }
+            } else if !excluded.isEmpty {
+                sharers.removeAll { excluded.contains($0) }
+            }
+            var rule: SplitRule?
+            if !exact.isEmpty, let total {
+                var amounts: [MemberAmount] = []
+                var sum: Int128 = 0
+                for (who, text) in exact {
+                    guard let evaluated = try? QuickEntry.evaluate(text) else {
+                        problems.append(.notANumber(text))
+                        continue
+                    }
+                    let (value, decimals) = evaluated
+                    let scale = Int128(total.currency.minorUnitsPerMajor)
+                    guard decimals <= total.currency.minorUnits, (value.numerator * scale) % value.denominator == 0 else {
+                        problems.append(.decimals(text, total.currency))
+                        continue
+                    }
+                    let minor = value.numerator * scale / value.denominator
+                    guard minor.magnitude <= QuickEntry.maximumMinorUnits.magnitude else {
+                        problems.append(.tooLarge)
+                        continue
+                    }
+                    let signed = total.minorUnits < 0 && minor > 0 ? -minor : minor
+                    sum += signed
+                    amounts.append(MemberAmount(who, Int64(signed)))
+                }
+                if problems.isEmpty, sum != Int128(total.minorUnits) {
+                    problems.append(
+                        .exactSum(total: total, sum: Money(minorUnits: Int64(clamping: sum), currency: total.currency)))
+                }
+                rule = .exact(amounts)
+            } else if let weights {
+                if weights.count != sharers.count {
+                    problems.append(.ratioCount(weights: weights.count, people: sharers.count))
+                } else {
+                    rule = .shares(zip(sharers, weights).map { MemberDecimal($0, $1) })
+                }
+            } else if sharers.isEmpty {
+                if context.people.count == 1 {
+                    rule = .equal([context.people[0].id])
+                } else {
+                    problems.append(.whoShares)
+                }
+            } else {
+                rule = .equal(sharers.sorted { (order[$0] ?? .max) < (order[$1] ?? .max) })
+            }
+            guard problems.isEmpty, let total, let rule else { return .failure(problems) }
+            if payer == nil { assumed.insert(.payer) }
+            if date == nil { assumed.insert(.date) }
+            let text = description.joined(separator: " ")
+            return .success(
+                QuickDraft(
+                    description: text, total: total, payer: payer ?? context.me, rule: rule, date: date ?? context.today,
+                    category: Self.category(text, context: context), assumed: assumed))
+        }
+
+        mutating func setPayer(_ who: MemberID, _ payer: inout MemberID?) {
+            if let payer, payer != who {
+                if !problems.contains(.twoPayers) { problems.append(.twoPayers) }
+                return
+            }
+            payer = who
+        }
+
+        /// A member named at the current word: the longest run of up to three words that is a
+        /// name or nickname (any case), or "me"/"I"; advances past it.
+        mutating func person() -> MemberID? {
+            guard !atEnd else { return nil }
+            if ["me", "i", "myself"].contains(current.lower) {
+                position += 1
+                return context.me
+            }
+            for length in stride(from: min(3, words.count - position), through: 1, by: -1) {
+                let phrase = words[position..<(position + length)].map(\.lower).joined(separator: " ")
+                let matches = context.people.filter { person in
+                    person.name.lowercased() == phrase || person.nicknames.contains { $0.lowercased() == phrase }
+                }
+                if matches.count == 1 {
+                    position += length
+                    return matches[0].id
+                }
+                if matches.count > 1 {
+                    problems.append(.ambiguousName(phrase, matches.map(\.name)))
+                    position += length
+                    return nil
+                }
+            }
+            // A first name alone, when only one person has it.
+            let first = current.lower
+            let byFirst = context.people.filter { $0.name.lowercased().split(separator: " ").first.map(String.init) == first }
+            if byFirst.count == 1 {
+                position += 1
+                return byFirst[0].id
+            }
+            return nil
+        }
+
+        /// "2:1:1" → [2, 1, 1] ("split 2" for one person is one part).
+        static func ratio(_ text: String) -> [DecimalValue]? {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            let values = parts.compactMap { try? DecimalValue(parsing: String($0)) }
+            guard values.count == parts.count, values.contains(where: { !$0.isZero }) else { return nil }
+            return values
+        }
+
+        /// The category the words point at: a past description filed under one, else a word
+        /// the category is known by, if the group has that category.
+        static func category(_ description: String, context: QuickEntryContext) -> String? {
+            let lower = description.lowercased()
+            let names = Dictionary(context.categories.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+            if let remembered = context.memory[lower], let name = names[remembered.lowercased()] { return name }
+            for word in lower.split(whereSeparator: { !$0.isLetter }) {
+                if let name = names[String(word)] { return name }
+                for (category, words) in QuickEntry.categoryWords where words.contains(String(word)) {
+                    if let name = names[category] { return name }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Words that point at the default categories (the trip's six, a personal book's eight).
+    static let categoryWords: [(String, Set<String>)] = [
+        ("meal", ["ramen", "sushi", "dinner", "lunch", "breakfast", "coffee", "cafe", "restaurant", "food", "snack", "drinks", "beer", "brunch"]),
+        ("eating out", ["ramen", "sushi", "dinner", "lunch", "breakfast", "coffee", "cafe", "restaurant", "brunch"]),
+        ("transport", ["taxi", "train", "bus", "metro", "subway", "flight", "uber", "grab", "fuel", "petrol", "parking", "toll", "ferry"]),
+        ("tickets", ["tickets", "ticket", "museum", "concert", "entry", "admission", "pass", "show", "park"]),
+        ("hotel", ["hotel", "hostel", "airbnb", "ryokan", "room", "accommodation"]),
+        ("groceries", ["groceries", "supermarket", "market", "grocery"]),
+        ("shopping", ["shopping", "souvenirs", "gift", "clothes", "groceries", "supermarket"]),
+        ("rent", ["rent"]),
+        ("bills", ["electricity", "water", "internet", "wifi", "phone", "gas", "bill"]),
+        ("health", ["pharmacy", "doctor", "medicine", "dentist"]),
+    ]
+}

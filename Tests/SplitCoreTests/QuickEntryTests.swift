@@ -1,0 +1,163 @@
+import Foundation
+import PropertyBased
+import SplitCore
+import SplitTestSupport
+import Testing
+
+/// Quick entry (issue 21): one line to an expense draft, or precisely what is missing.
+@Suite("Quick entry: one line to an expense")
+struct QuickEntryTests {
+    static let aki = member(1)
+    static let bo = member(2)
+    static let chen = member(3)
+    static let mei = member(4)
+
+    static func context(home: String = "MYR", people: [QuickEntryContext.Person]? = nil) -> QuickEntryContext {
+        QuickEntryContext(
+            people: people ?? [
+                .init(id: aki, name: "Aki", nicknames: ["Akky"]), .init(id: bo, name: "Bo"), .init(id: chen, name: "Chen"),
+                .init(id: mei, name: "Mei Lin"),
+            ], me: aki, homeCurrency: try! Currency(code: home),
+            categories: ["Meal", "Transport", "Tickets", "Shopping", "Hotel", "Other"], today: CivilDate("2026-11-26")!,
+            memory: ["pocket wifi": "Other"])
+    }
+
+    static func draft(_ line: String, home: String = "MYR") throws -> QuickDraft {
+        switch QuickEntry.parse(line, context: context(home: home)) {
+        case .success(let draft): return draft
+        case .failure(let problems): throw QuickEntryFailure(problems: problems)
+        }
+    }
+
+    struct QuickEntryFailure: Error { let problems: [QuickEntryProblem] }
+
+    static func problems(_ line: String, home: String = "MYR") -> [QuickEntryProblem] {
+        if case .failure(let problems) = QuickEntry.parse(line, context: context(home: home)) { return problems }
+        return []
+    }
+
+    static func money(_ minor: Int64, _ code: String) -> Money { Money(minorUnits: minor, currency: try! Currency(code: code)) }
+
+    @Test("the issue's lines")
+    func examples() throws {
+        var line = try Self.draft("Ramen ¥1200 paid by Aki, all")
+        #expect(line.description == "Ramen" && line.total == Self.money(1200, "JPY") && line.payer == Self.aki)
+        #expect(line.rule == .equal([Self.aki, Self.bo, Self.chen, Self.mei]) && line.category == "Meal")
+        #expect(line.assumed == [.date])
+
+        line = try Self.draft("Taxi 45.50 MYR Bo Chen")
+        #expect(line.total == Self.money(4550, "MYR") && line.rule == .equal([Self.bo, Self.chen]))
+        #expect(line.payer == Self.aki && line.assumed == [.payer, .date] && line.category == "Transport")
+
+        line = try Self.draft("Hotel 30000 JPY split 2:1:1 Aki Bo Chen")
+        #expect(
+            line.rule == .shares([
+                MemberDecimal(Self.aki, DecimalValue(significand: 2)), MemberDecimal(Self.bo, DecimalValue(significand: 1)),
+                MemberDecimal(Self.chen, DecimalValue(significand: 1)),
+            ]) && line.category == "Hotel")
+
+        line = try Self.draft("Dinner RM 120 for everyone except Chen")
+        #expect(line.total == Self.money(12_000, "MYR") && line.rule == .equal([Self.aki, Self.bo, Self.mei]))
+
+        line = try Self.draft("Groceries 12*3+4.50 for all")
+        #expect(line.total == Self.money(4_050, "MYR") && line.assumed.contains(.currency))
+
+        line = try Self.draft("Coffee $5 yesterday me", home: "SGD")
+        #expect(line.total == Self.money(500, "SGD") && line.date == CivilDate("2026-11-25") && line.rule == .equal([Self.aki]))
+
+        line = try Self.draft("Museum 1,800円 Aki paid, Bo and me")
+        #expect(line.total == Self.money(1_800, "JPY") && line.payer == Self.aki && line.rule == .equal([Self.aki, Self.bo]))
+        #expect(line.category == "Tickets")
+
+        line = try Self.draft("Tickets 60 EUR Aki 40 Bo 20")
+        #expect(line.rule == .exact([MemberAmount(Self.aki, 4_000), MemberAmount(Self.bo, 2_000)]))
+
+        line = try Self.draft("Refund 30 EUR to Aki split all")
+        #expect(line.total == Self.money(-3_000, "EUR") && line.payer == Self.aki)
+        #expect(line.rule == .equal([Self.aki, Self.bo, Self.chen, Self.mei]))
+
+        // Names: any case, nicknames, a two-word name; a remembered description's category.
+        line = try Self.draft("Pocket wifi 33 AKKY mei lin paid by bo")
+        #expect(line.rule == .equal([Self.aki, Self.mei]) && line.payer == Self.bo && line.category == "Other")
+    }
+
+    @Test("never a silent guess: what is missing or ambiguous is said")
+    func problems() {
+        #expect(Self.problems("Coffee $5 yesterday me") == [.whichCurrency("$", ["USD", "SGD", "AUD", "CAD", "HKD", "NZD", "TWD"].map { try! Currency(code: $0) })])
+        #expect(Self.problems("Ramen ¥12.50 all") == [.decimals("12.50", try! Currency(code: "JPY"))])
+        #expect(Self.problems("Split 10/3 USD all") == [.decimals("10/3", .usd)])
+        #expect(Self.problems("Taxi 45.50 MYR") == [.whoShares])
+        #expect(Self.problems("Taxi 45.50 MYR Bo Dan") == [.unknownWord("Dan")])
+        #expect(Self.problems("Taxi 10 USD 20 EUR all").contains(.mixedCurrencies([.usd, try! Currency(code: "EUR")])))
+        #expect(Self.problems("Taxi 10/0 all") == [.divisionByZero])
+        #expect(Self.problems("Taxi 99999999999999999999*99999999999 all") == [.tooLarge])
+        #expect(Self.problems("Taxi 5-5 all") == [.zero])
+        #expect(Self.problems("Taxi all") == [.noAmount])
+        #expect(Self.problems("12 MYR all") == [.noDescription])
+        #expect(Self.problems("") == [.empty])
+        #expect(Self.problems(String(repeating: "a", count: 501)) == [.tooLong])
+        #expect(Self.problems("Hotel 300 split 2:1 Aki Bo Chen") == [.ratioCount(weights: 2, people: 3)])
+        #expect(Self.problems("Tickets 60 EUR Aki 40 Bo 10") == [.exactSum(total: Self.money(6_000, "EUR"), sum: Self.money(5_000, "EUR"))])
+        #expect(Self.problems("Taxi 12 paid by Aki paid by Bo all") == [.twoPayers])
+        let twins = Self.context(people: [.init(id: Self.aki, name: "Sam Lee"), .init(id: Self.bo, name: "Sam Lee")])
+        if case .failure(let found) = QuickEntry.parse("Taxi 12 Sam Lee", context: twins) {
+            #expect(found.contains(.ambiguousName("sam lee", ["Sam Lee", "Sam Lee"])))
+        } else {
+            Issue.record("two Sam Lees read as one")
+        }
+        // ¥ is the yuan where the home currency is the yuan; 円 stays the yen.
+        #expect((try? Self.draft("Noodles ¥30 all", home: "CNY"))?.total == Self.money(3_000, "CNY"))
+        #expect((try? Self.draft("Noodles 300円 all", home: "CNY"))?.total == Self.money(300, "JPY"))
+    }
+
+    @Test("a draft rendered back to text reads back to the same draft")
+    func roundTrip() async {
+        await propertyCheck(count: 300, input: Gen.uint64()) { seed in
+            var rng = SplitMix64(seed: seed)
+            let context = Self.context()
+            let people = context.people.map(\.id)
+            let code = ["MYR", "JPY", "EUR", "USD", "KWD"].randomElement(using: &rng)!
+            let currency = try! Currency(code: code)
+            let magnitude = Int64.random(in: 1...5_000_000, using: &rng)
+            let total = Money(minorUnits: Bool.random(using: &rng) ? magnitude : -magnitude, currency: currency)
+            let chosen = people.filter { _ in Bool.random(using: &rng) }
+            let sharers = chosen.isEmpty ? [people[0]] : chosen
+            let rule: SplitRule
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0:
+                rule = .equal(sharers)
+            case 1:
+                rule = .shares(sharers.map { MemberDecimal($0, DecimalValue(significand: Int64.random(in: 1...30, using: &rng), scale: Int.random(in: 0...1, using: &rng))) })
+            default:
+                // Exact parts that add up to the total.
+                var left = total.minorUnits
+                var parts: [MemberAmount] = []
+                for (index, who) in sharers.enumerated() {
+                    let part = index == sharers.count - 1 ? left : left / Int64(sharers.count - index)
+                    parts.append(MemberAmount(who, part))
+                    left -= part
+                }
+                rule = .exact(parts.filter { $0.amount != 0 }.isEmpty ? [MemberAmount(sharers[0], total.minorUnits)] : parts.filter { $0.amount != 0 })
+            }
+            let words = ["Ramen", "Taxi", "Late", "night", "bus", "Hotel", "Snacks", "Train", "tickets", "Pocket", "wifi"]
+            let description = (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }
+                .joined(separator: " ")
+            let original = QuickDraft(
+                description: description, total: total, payer: people.randomElement(using: &rng)!, rule: rule,
+                date: context.today.adding(days: Int.random(in: -400...30, using: &rng)),
+                category: nil, assumed: [])
+            let line = QuickEntry.render(original, context: context)
+            switch QuickEntry.parse(line, context: context) {
+            case .success(var read):
+                var expected = original
+                expected.category = read.category
+                read.assumed = []
+                #expect(read == expected, "\(line)")
+                // The category is the one its words point at, the same every time.
+                if case .success(let again) = QuickEntry.parse(line, context: context) { #expect(again.category == read.category) }
+            case .failure(let problems):
+                Issue.record("\(line): \(problems)")
+            }
+        }
+    }
+}

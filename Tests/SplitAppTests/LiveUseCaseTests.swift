@@ -44,7 +44,7 @@ final class StreamReader: Sendable {
 
     /// Waits until `condition` holds, at most `seconds`; whether it did.
     @discardableResult
-    func wait(seconds: Double = 3, until condition: (StreamReader) -> Bool) async -> Bool {
+    func wait(seconds: Double = 20, until condition: (StreamReader) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition(self), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         return condition(self)

@@ -270,8 +270,10 @@ public enum QuickEntry {
                 let next = try product()
                 value = try Self.checked(
                     Ratio(
-                        numerator: value.numerator * next.denominator + sign * next.numerator * value.denominator,
-                        denominator: value.denominator * next.denominator))
+                        numerator: try Self.add(
+                            try Self.multiply(value.numerator, next.denominator),
+                            try Self.multiply(sign * next.numerator, value.denominator)),
+                        denominator: try Self.multiply(value.denominator, next.denominator)))
             }
             return value
         }
@@ -287,10 +289,14 @@ public enum QuickEntry {
                 if divide {
                     guard next.numerator != 0 else { throw .divisionByZero }
                     value = try Self.checked(
-                        Ratio(numerator: value.numerator * next.denominator, denominator: value.denominator * next.numerator))
+                        Ratio(
+                            numerator: try Self.multiply(value.numerator, next.denominator),
+                            denominator: try Self.multiply(value.denominator, next.numerator)))
                 } else {
                     value = try Self.checked(
-                        Ratio(numerator: value.numerator * next.numerator, denominator: value.denominator * next.denominator))
+                        Ratio(
+                            numerator: try Self.multiply(value.numerator, next.numerator),
+                            denominator: try Self.multiply(value.denominator, next.denominator)))
                 }
             }
             return value
@@ -353,6 +359,19 @@ public enum QuickEntry {
             let group = characters[(index + 1)..<end]
             guard group.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
             return end == characters.count || !(characters[end].isASCII && characters[end].isNumber)
+        }
+
+        /// Each value is below 2^100, so a product of two may pass Int128: refused, never a trap.
+        static func multiply(_ left: Int128, _ right: Int128) throws(Arithmetic) -> Int128 {
+            let (product, overflow) = left.multipliedReportingOverflow(by: right)
+            guard !overflow else { throw .tooLarge }
+            return product
+        }
+
+        static func add(_ left: Int128, _ right: Int128) throws(Arithmetic) -> Int128 {
+            let (sum, overflow) = left.addingReportingOverflow(right)
+            guard !overflow else { throw .tooLarge }
+            return sum
         }
 
         static func checked(_ ratio: Ratio) throws(Arithmetic) -> Ratio {

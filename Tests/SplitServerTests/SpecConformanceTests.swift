@@ -191,6 +191,18 @@ struct SpecConformanceTests {
         _ = try await benClient.confirmPending(path: .init(pendingId: waiting[2].id)).created
         _ = try await benClient.dismissPending(path: .init(pendingId: waiting[1].id)).noContent
         _ = try await akiClient.endRecurring(path: .init(recurringId: series.id)).ok
+        // Issue 21: quick entry, a preview and a save.
+        let preview = try await akiClient.quickEntry(
+            path: .init(groupId: groupID), body: .json(.init(text: "Ramen ¥1200 paid by Aki all"))
+        ).ok.body.json
+        #expect(preview.problems.isEmpty && preview.splits?.count == 2 && preview.expense?.amount == "1200")
+        let asked = try await akiClient.quickEntry(path: .init(groupId: groupID), body: .json(.init(text: "Coffee $5 all")))
+            .ok.body.json
+        #expect(asked.problems.map(\.code) == ["which_currency"])
+        _ = try await akiClient.quickEntry(
+            path: .init(groupId: groupID), headers: .init(idempotencyKey: "quick-1"),
+            body: .json(.init(text: "Taxi 1800 all", dryRun: false))
+        ).created
 
         let stale = try await akiClient.updateExpense(
             path: .init(expenseId: expense.id), body: .json(.init(description: "Old", version: 1)))

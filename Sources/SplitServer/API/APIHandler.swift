@@ -18,6 +18,7 @@ struct APIHandler: APIProtocol {
     let summaryUseCases: SummaryUseCases
     let budgetUseCases: BudgetUseCases
     let recurringUseCases: RecurringUseCases
+    let quickEntryUseCases: QuickEntryUseCases
     let payDetailsUseCases: PayDetailsUseCases
     let categoryUseCases: CategoryUseCases
     let groupUseCases: GroupUseCases

@@ -1,0 +1,116 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// A line read against a group: the draft SplitCore's `QuickEntry` made, the expense it is as
+/// entered, and that expense as it would be saved (its exact payers and shares).
+public struct QuickEntryPreview: Sendable {
+    public let draft: QuickDraft
+    public let entered: EnteredExpense
+    public let expense: ExpenseRecord
+    public let categoryNames: [UUID: String]
+}
+
+/// What a line came to.
+public enum QuickEntryResult: Sendable {
+    /// What keeps the line from being an expense, each said.
+    case problems([QuickEntryProblem])
+    /// A dry run: what saving would store.
+    case preview(QuickEntryPreview)
+    /// Saved (or answered again for a key used before).
+    case created(ExpenseCreation)
+}
+
+/// Quick entry (issue 21): one line of text to an expense, through the same checks and the same
+/// split as the form. The line is read against the group — its active members, the caller as
+/// "me", its home currency, its categories, today where it is, and what its latest descriptions
+/// were filed under — and never guessed into an amount, a currency or who shares.
+public struct QuickEntryUseCases: Sendable {
+    let access: GroupAccess
+    let groups: GroupStore
+    let categories: CategoryStore
+    let expenses: ExpenseUseCases
+    let now: @Sendable () -> Int64
+
+    public init(database: Database, now: @escaping @Sendable () -> Int64) {
+        groups = GroupStore(database: database)
+        access = GroupAccess(groups: groups)
+        categories = CategoryStore(database: database)
+        expenses = ExpenseUseCases(database: database, now: now)
+        self.now = now
+    }
+
+    /// Reads `text`; with `dryRun` answers what saving would store, otherwise saves it (once per
+    /// idempotency key). Members who may add expenses.
+    public func read(
+        _ text: String, dryRun: Bool, groupID: UUID, caller: Caller, origin: RequestOrigin,
+        idempotency: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
+    ) async throws -> QuickEntryResult {
+        let (group, me) = try await access.check(groupID, caller, for: .addExpense)
+        let live = try await categories.categories(groupID: group.id, now: now())
+        let names = Dictionary(live.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        // What the latest descriptions were filed under.
+        let recent = try await expenses.list(
+            groupID: group.id,
+            filter: {
+                var filter = ExpenseFilter()
+                filter.limit = 200
+                return filter
+            }, caller: caller
+        ).expenses
+        var memory: [String: String] = [:]
+        for view in recent.reversed() {
+            if let name = names[view.expense.categoryID] { memory[view.expense.description.lowercased()] = name }
+        }
+        let context = QuickEntryContext(
+            people: try await groups.members(groupID: group.id).filter(\.isActive).map {
+                .init(id: MemberID($0.id), name: $0.name)
+            }, me: MemberID(me.id), homeCurrency: try MoneyInput.currency(group.homeCurrency, field: "homeCurrency"),
+            categories: live.map(\.name), today: CivilDate(MoneyInput.today(now(), in: group.timeZone))!, memory: memory)
+        let draft: QuickDraft
+        switch QuickEntry.parse(text, context: context) {
+        case .failure(let problems):
+            if dryRun { return .problems(problems) }
+            throw AppError.invalidFields(problems.map { .init(field: "text", message: $0.description) })
+        case .success(let read):
+            draft = read
+        }
+        let currency = draft.total.currency
+        let entered = EnteredExpense(
+            description: draft.description, amount: draft.total.decimalString, currency: currency.code,
+            category: draft.category, expenseDate: draft.date.description, paidByMemberId: draft.payer.description,
+            split: EnteredSplit(draft.rule, currency: currency))
+        if dryRun {
+            let expense = try await expenses.preview(entered, id: UUID(), groupID: group.id, caller: caller)
+            return .preview(QuickEntryPreview(draft: draft, entered: entered, expense: expense, categoryNames: names))
+        }
+        return .created(
+            try await expenses.create(
+                entered, id: nil, groupID: group.id, caller: caller, origin: origin, idempotency: idempotency, render: render))
+    }
+}
+
+extension QuickEntryProblem {
+    /// A stable name for each kind of problem, for clients that act on it.
+    public var code: String {
+        switch self {
+        case .empty: "empty"
+        case .tooLong: "too_long"
+        case .noDescription: "no_description"
+        case .noAmount: "no_amount"
+        case .notANumber: "not_a_number"
+        case .divisionByZero: "division_by_zero"
+        case .tooLarge: "too_large"
+        case .zero: "zero"
+        case .decimals: "decimals"
+        case .whichCurrency: "which_currency"
+        case .mixedCurrencies: "mixed_currencies"
+        case .unknownWord: "unknown_word"
+        case .ambiguousName: "ambiguous_name"
+        case .twoPayers: "two_payers"
+        case .whoShares: "who_shares"
+        case .ratioCount: "ratio_count"
+        case .exactSum: "exact_sum"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import SplitClient
+import SplitCore
+
+/// `splitter add GROUP "Ramen ¥1200 paid by Aki, all"`: one line to an expense (issue 21).
+struct QuickAdd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add an expense from one line: shows what it reads, then saves it (asks unless --yes).",
+        discussion: """
+              splitter add Japan "Ramen ¥1200 paid by Aki, all"
+              splitter add Japan "Hotel 30000 JPY split 2:1:1 Aki Bo Chen" --yes
+              splitter add Japan "Dinner 120 for everyone except Chen"
+
+            Names are the group's (any case; "me" is you). An amount may be arithmetic (12*3+4.50);
+            the currency comes from a code or a symbol. Nothing about an amount, a currency or who
+            shares is guessed: a line that leaves one open is refused, saying what to add.
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Group name or id.") var group: String
+    @Argument(help: "The line, quoted.") var text: String
+    @Flag(name: .shortAndLong, help: "Do not ask; save.") var yes = false
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let context = try await GroupContext(options, group: group)
+            let answer = try await context.client.previewQuickEntry(groupID: context.group.id, text: text)
+            guard answer.issues.isEmpty, let draft = answer.expense else {
+                throw CLIError(message: answer.issues.map(\.message).joined(separator: " "), code: 7)
+            }
+            let names = context.names
+            if !options.json {
+                print("\(draft.description): \(draft.amount) \(draft.currency) on \(draft.expenseDate ?? "today")\(answer.categoryName.map { " (\($0))" } ?? "")")
+                print("Paid by " + answer.payers.map { "\(names[$0.memberId] ?? "?") \($0.value)" }.joined(separator: ", "))
+                print("Shares: " + answer.splits.map { "\(names[$0.memberId] ?? "?") \($0.value)" }.joined(separator: ", "))
+                if !answer.assumed.isEmpty { print("Assumed: \(answer.assumed.joined(separator: ", ")) (say it in the line to change it)") }
+            }
+            if !yes && !options.json {
+                print("Save it? [y/N] ", terminator: "")
+                guard let reply = readLine(), reply.lowercased().hasPrefix("y") else {
+                    throw CLIError(message: "Not saved.", code: 1)
+                }
+            }
+            let expense = try await context.client.addQuickEntry(
+                groupID: context.group.id, text: text, idempotencyKey: UUID().uuidString)
+            if options.json { return try Output.json(expense) }
+            print("Added \(expense.description) (\(short(expense.id))).")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import SplitApp
+import SplitCore
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// Quick entry through the use case (issue 21): a preview with the exact shares, a save once
+/// per key, problems said, roles.
+@Suite("Quick entry against a group")
+struct QuickEntryUseCaseTests {
+    static func render(_ view: ExpenseView) throws -> StoredResponse {
+        StoredResponse(status: 201, body: Data(view.expense.id.uuidString.utf8))
+    }
+
+    @Test("a dry run previews the exact shares and saves nothing; saving once per key; problems are said", arguments: TestDatabases.all)
+    func readAndSave(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let quick = QuickEntryUseCases(database: trip.database, now: { milliseconds() })
+            func read(_ text: String, dryRun: Bool = true, caller: Caller? = nil, key: String? = nil) async throws -> QuickEntryResult {
+                try await quick.read(
+                    text, dryRun: dryRun, groupID: trip.groupID, caller: caller ?? trip.aki, origin: trip.origin,
+                    idempotency: key.map { IdempotencyRequest(key: $0, requestHash: IdempotencyRequest.hash(Data(text.utf8))) },
+                    render: Self.render)
+            }
+            guard case .preview(let preview) = try await read("Ramen ¥1000 paid by Bo, me Bo Dee") else {
+                Issue.record("not a preview")
+                return
+            }
+            #expect(preview.expense.amount == 1_000 && preview.expense.currency == "JPY")
+            #expect(preview.expense.payers == [PayerRecord(memberID: trip.boMember.uuid, amount: 1_000)])
+            #expect(preview.expense.liveShares.map(\.amount).sorted() == [333, 333, 334])
+            #expect(preview.categoryNames[preview.expense.categoryID] == "Meal")
+            #expect(preview.draft.assumed == [.date])
+            #expect(try await trip.expenses.liveExpenses(groupID: trip.groupID, caller: trip.aki).0.isEmpty)
+
+            guard case .problems(let problems) = try await read("Coffee $5 all") else {
+                Issue.record("$ in a ringgit group was not asked about")
+                return
+            }
+            #expect(problems.map(\.code) == ["which_currency"])
+
+            guard case .created(.created(let saved)) = try await read("Taxi 45.50 MYR Bo Dee", dryRun: false, key: "k1") else {
+                Issue.record("not saved")
+                return
+            }
+            #expect(saved.expense.amount == 4_550 && saved.expense.payers.first?.memberID == trip.akiMember.uuid)
+            guard case .created(.replayed) = try await read("Taxi 45.50 MYR Bo Dee", dryRun: false, key: "k1") else {
+                Issue.record("the same key saved again")
+                return
+            }
+            #expect(try await trip.expenses.liveExpenses(groupID: trip.groupID, caller: trip.aki).0.count == 1)
+            await #expect(throws: AppError.self) { try await read("Taxi 45.50 Zed", dryRun: false) }
+            await #expect(throws: AppError.forbidden) { try await read("Taxi 45.50 MYR all", caller: trip.vic) }
+            await #expect(throws: AppError.notFound("group")) { try await read("Taxi 45.50 MYR all", caller: trip.stranger) }
+        }
+    }
+}

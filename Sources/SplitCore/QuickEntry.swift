@@ -107,6 +107,10 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case ratioCount(weights: Int, people: Int)
     /// Exact amounts that do not add up to the total.
     case exactSum(total: Money, sum: Money)
+    /// "split 2:1:1 all": who gets which part is not said.
+    case ratioNames
+    /// "1,500" in a currency with three decimals: 1500 or 1.5.
+    case ambiguousComma(String, Currency)
 
     public var description: String {
         switch self {
@@ -131,6 +135,9 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         case .whoShares: "Say who shares it: names, “all”, or “all except …”."
         case .ratioCount(let weights, let people): "\(weights) parts for \(people) people: give one part each."
         case .exactSum(let total, let sum): "The amounts come to \(sum), the total is \(total)."
+        case .ratioNames: "Name who gets each part, in order, like “split 2:1:1 Aki Bo Chen”."
+        case .ambiguousComma(let text, let currency):
+            "“\(text.prefix(40))” could be \(text.replacingOccurrences(of: ",", with: "")) or \(text.replacingOccurrences(of: ",", with: ".")) \(currency.code); write it without the comma, or with a point."
         }
     }
 }
@@ -190,7 +197,7 @@ public enum QuickEntry {
 
     static func words(_ text: String) -> [Word] {
         var result: [Word] = []
-        for piece in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+        for piece in text.split(whereSeparator: \.isWhitespace) {
             var word = String(piece)
             var comma = false
             while word.count > 1, word.hasSuffix(",") {
@@ -375,6 +382,8 @@ public enum QuickEntry {
         }
 
         static func checked(_ ratio: Ratio) throws(Arithmetic) -> Ratio {
+            // Int128.min has no negation: far past any amount anyway.
+            guard ratio.numerator != .min, ratio.denominator != .min else { throw .tooLarge }
             var (numerator, denominator) = (ratio.numerator, ratio.denominator)
             if denominator < 0 {
                 numerator = -numerator
@@ -430,7 +439,7 @@ public enum QuickEntry {
                 description.append(current.text)
                 position += 1
             }
-            let refundWord = description.first?.lowercased() == "refund"
+            let refundWord = description.contains { ["refund", "refunded", "refunds"].contains($0.lowercased()) }
             guard !description.isEmpty else { return .failure([.noDescription]) }
             guard !atEnd else { return .failure([.noAmount]) }
 
@@ -444,7 +453,7 @@ public enum QuickEntry {
                 }
                 return true
             }
-            if noteCurrency(current.text) { position += 1 }
+            if !isNameOrKeyword(current.text), noteCurrency(current.text) { position += 1 }
             guard !atEnd else { return .failure(problems.isEmpty ? [.noAmount] : problems) }
             var amountText = current.text
             position += 1
@@ -458,7 +467,7 @@ public enum QuickEntry {
                 amountText.removeLast(symbol.count)
                 break
             }
-            if !atEnd, noteCurrency(current.text) { position += 1 }
+            if !atEnd, !isNameOrKeyword(current.text), noteCurrency(current.text) { position += 1 }
             var assumed: Set<QuickDraft.Assumption> = []
             if currencies.count > 1 { problems.append(.mixedCurrencies(currencies)) }
             let currency: Currency
@@ -471,7 +480,13 @@ public enum QuickEntry {
                 }
             }
             var total: Money?
-            do {
+            if CivilDate(amountText) != nil {
+                // A date where the amount goes ("Dinner 2024-05-01 all"): no amount was said.
+                problems.append(.noAmount)
+            } else if currency.minorUnits == 3, amountText.contains(",") {
+                // "1,500 KWD" could be fifteen hundred or one and a half.
+                problems.append(.ambiguousComma(amountText, currency))
+            } else { do {
                 let (value, decimals) = try QuickEntry.evaluate(amountText)
                 let scale = Int128(currency.minorUnitsPerMajor)
                 if decimals > currency.minorUnits || (value.numerator * scale) % value.denominator != 0 {
@@ -494,7 +509,7 @@ public enum QuickEntry {
                 case .divisionByZero: problems.append(.divisionByZero)
                 case .tooLarge: problems.append(.tooLarge)
                 }
-            }
+            } }
 
             // Who paid, who shares, when.
             var payer: MemberID?
@@ -549,8 +564,8 @@ public enum QuickEntry {
                     date = day
                     continue
                 }
-                // A second currency: one expense is in one.
-                if let found = QuickEntry.currency(word.text, home: context.homeCurrency) {
+                // A second currency: one expense is in one (a member called Bob is not the boliviano).
+                if !isNameOrKeyword(word.text), let found = QuickEntry.currency(word.text, home: context.homeCurrency) {
                     if case .success(let other) = found, other != currency {
                         let both = [currency, other]
                         if !problems.contains(.mixedCurrencies(both)) { problems.append(.mixedCurrencies(both)) }
@@ -567,20 +582,23 @@ public enum QuickEntry {
                     }
                     continue
                 }
+                // "Aki paid" (but "… paid by Bo" names the one after), even after "except".
+                if !atEnd, current.lower == "paid", position + 1 >= words.count || words[position + 1].lower != "by" {
+                    position += 1
+                    setPayer(who, &payer)
+                    excepting = false
+                    continue
+                }
                 if excepting {
                     excluded.append(who)
+                    // "except Chen, Aki paid": the list ends at the comma.
+                    if words[position - 1].comma { excepting = false }
                     continue
                 }
                 // "Aki 40": an exact amount.
                 if !atEnd, QuickEntry.looksLikeAmount(current.text), !current.text.contains(":"), CivilDate(current.text) == nil {
                     exact.append((who, current.text))
                     position += 1
-                    continue
-                }
-                // "Aki paid" (but "… paid by Bo" names the one after).
-                if !atEnd, current.lower == "paid", position + 1 >= words.count || words[position + 1].lower != "by" {
-                    position += 1
-                    setPayer(who, &payer)
                     continue
                 }
                 if !sharers.contains(who) { sharers.append(who) }
@@ -622,7 +640,10 @@ public enum QuickEntry {
                 }
                 rule = .exact(amounts)
             } else if let weights {
-                if weights.count != sharers.count {
+                if everyone {
+                    // Who gets which part is said by naming them, in order.
+                    problems.append(.ratioNames)
+                } else if weights.count != sharers.count {
                     problems.append(.ratioCount(weights: weights.count, people: sharers.count))
                 } else {
                     rule = .shares(zip(sharers, weights).map { MemberDecimal($0, $1) })
@@ -644,6 +665,22 @@ public enum QuickEntry {
                 QuickDraft(
                     description: text, total: total, payer: payer ?? context.me, rule: rule, date: date ?? context.today,
                     category: Self.category(text, context: context), assumed: assumed))
+        }
+
+        static let keywords: Set<String> = [
+            "and", "with", "on", "between", "equally", "by", "paid", "payer", "to", "from", "for", "split", "all",
+            "everyone", "everybody", "us", "except", "but", "without", "not", "yesterday", "today", "me", "i", "myself",
+        ]
+
+        /// A word that is a member's name or nickname, or a word this reader knows (any case):
+        /// never a currency code, even when it looks like one ("BOB", "ALL").
+        func isNameOrKeyword(_ text: String) -> Bool {
+            let lower = text.lowercased()
+            return Self.keywords.contains(lower)
+                || context.people.contains { person in
+                    person.name.lowercased() == lower || person.nicknames.contains { $0.lowercased() == lower }
+                        || person.name.lowercased().split(separator: " ").first.map(String.init) == lower
+                }
         }
 
         mutating func setPayer(_ who: MemberID, _ payer: inout MemberID?) {

@@ -107,6 +107,23 @@ struct QuickEntryTests {
         } else {
             Issue.record("two Sam Lees read as one")
         }
+        // Found by review: none of these may trap or come out wrong.
+        #expect(Self.problems("Ramen 1/18446744073709551616/-9223372036854775808 all") == [.tooLarge])
+        #expect(Self.problems("Tickets 60 EUR Aki 1/18446744073709551616/-9223372036854775808") == [.notANumber("1/18446744073709551616/-9223372036854775808")])
+        #expect((try? Self.draft("Hotel refund 30 EUR to Aki split all"))?.total == Self.money(-3_000, "EUR"))
+        let paidAfterExcept = try? Self.draft("Dinner RM 120 for everyone except Chen, Aki paid")
+        #expect(paidAfterExcept?.payer == Self.aki && paidAfterExcept?.rule == .equal([Self.aki, Self.bo, Self.mei]))
+        #expect(Self.problems("Dinner 1,500 KWD all") == [.ambiguousComma("1,500", try! Currency(code: "KWD"))])
+        #expect(Self.problems("Dinner 2024-05-01 all") == [.noAmount])
+        #expect(Self.problems("Hotel 30000 JPY split 2:1:1 all") == [.ratioNames])
+        #expect((try? Self.draft("Dinner 100 ALL"))?.total == Self.money(10_000, "MYR"))
+        #expect((try? Self.draft("Taxi\u{3000}45.50\u{3000}MYR\u{3000}Bo"))?.rule == .equal([Self.bo]))
+        let withBob = Self.context(people: [.init(id: Self.aki, name: "Aki"), .init(id: Self.bo, name: "Bob")])
+        if case .success(let lunch) = QuickEntry.parse("Lunch 30 BOB AKI", context: withBob) {
+            #expect(lunch.total.currency.code == "MYR" && lunch.rule == .equal([Self.aki, Self.bo]))
+        } else {
+            Issue.record("Bob read as the boliviano")
+        }
         // ¥ is the yuan where the home currency is the yuan; 円 stays the yen.
         #expect((try? Self.draft("Noodles ¥30 all", home: "CNY"))?.total == Self.money(3_000, "CNY"))
         #expect((try? Self.draft("Noodles 300円 all", home: "CNY"))?.total == Self.money(300, "JPY"))

@@ -111,6 +111,8 @@ extension QuickEntryProblem {
         case .whoShares: "who_shares"
         case .ratioCount: "ratio_count"
         case .exactSum: "exact_sum"
+        case .ratioNames: "ratio_names"
+        case .ambiguousComma: "ambiguous_comma"
         }
     }
 }

@@ -34,6 +34,27 @@ extension Components.Schemas.CreateExpenseRequest {
     }
 }
 
+/// An expense without its group (a recurring expense's template, a pending or quick-entry one).
+extension EnteredExpense {
+    init(wire body: Components.Schemas.ExpenseDraft) {
+        self.init(
+            description: body.description, amount: body.amount, currency: body.currency, category: body.category,
+            expenseDate: body.expenseDate ?? "", paidBy: body.paidBy?.map(EnteredAmount.init),
+            paidByMemberId: body.paidByMemberId, split: body.split.map(EnteredSplit.init(wire:)),
+            splits: body.splits?.map(EnteredAmount.init), homeAmount: body.homeAmount)
+    }
+}
+
+extension Components.Schemas.ExpenseDraft {
+    init(_ entered: EnteredExpense) {
+        self.init(
+            description: entered.description, amount: entered.amount, currency: entered.currency,
+            category: entered.category, expenseDate: entered.expenseDate.isEmpty ? nil : entered.expenseDate,
+            paidBy: entered.paidBy?.map(\.wire), paidByMemberId: entered.paidByMemberId, split: entered.split?.wire,
+            splits: entered.splits?.map(\.wire), homeAmount: entered.homeAmount)
+    }
+}
+
 extension ExpensePatch {
     init(wire body: Components.Schemas.UpdateExpenseRequest) {
         self.init(

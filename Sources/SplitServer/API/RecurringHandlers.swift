@@ -80,26 +80,6 @@ extension APIHandler {
     }
 }
 
-extension EnteredExpense {
-    init(wire body: Components.Schemas.ExpenseDraft) {
-        self.init(
-            description: body.description, amount: body.amount, currency: body.currency, category: body.category,
-            expenseDate: body.expenseDate ?? "", paidBy: body.paidBy?.map(EnteredAmount.init),
-            paidByMemberId: body.paidByMemberId, split: body.split.map(EnteredSplit.init(wire:)),
-            splits: body.splits?.map(EnteredAmount.init), homeAmount: body.homeAmount)
-    }
-}
-
-extension Components.Schemas.ExpenseDraft {
-    init(_ entered: EnteredExpense) {
-        self.init(
-            description: entered.description, amount: entered.amount, currency: entered.currency,
-            category: entered.category, expenseDate: entered.expenseDate.isEmpty ? nil : entered.expenseDate,
-            paidBy: entered.paidBy?.map(\.wire), paidByMemberId: entered.paidByMemberId, split: entered.split?.wire,
-            splits: entered.splits?.map(\.wire), homeAmount: entered.homeAmount)
-    }
-}
-
 extension EnteredRecurrence {
     init(wire rule: Components.Schemas.RecurrenceRule) {
         self.init(
@@ -127,54 +107,5 @@ extension Components.Schemas.RecurringExpense {
             note: series.note, nextDate: series.nextDate, upcoming: view.upcoming, skipped: series.skipped,
             createdByUserId: series.createdByUserID.text, version: series.version,
             createdAt: Date(milliseconds: series.createdAt), updatedAt: Date(milliseconds: series.updatedAt))
-    }
-}
-
-/// Quick entry (issue 21).
-extension APIHandler {
-    func quickEntry(_ input: Operations.QuickEntry.Input) async throws -> Operations.QuickEntry.Output {
-        let caller = try await authenticate()
-        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let groupID = try Self.id(input.path.groupId, "group")
-        let idempotency = try input.headers.idempotencyKey.map { key in
-            IdempotencyRequest(
-                key: key, requestHash: try Self.requestHash(route: "POST /api/groups/\(groupID.text)/quick-entry", body: body))
-        }
-        let result = try await quickEntryUseCases.read(
-            body.text, dryRun: body.dryRun ?? true, groupID: groupID, caller: caller, origin: try request.origin,
-            idempotency: idempotency,
-            render: { view in
-                StoredResponse(
-                    status: 201, body: try WireJSON.encode(Components.Schemas.ExpenseResponse(expense: try .init(view))))
-            })
-        switch result {
-        case .problems(let problems):
-            return .ok(
-                .init(
-                    body: .json(
-                        .init(problems: problems.map { .init(code: $0.code, message: $0.description) }, assumed: []))))
-        case .preview(let preview):
-            let currency = preview.expense.currency
-            return .ok(
-                .init(
-                    body: .json(
-                        .init(
-                            problems: [],
-                            assumed: preview.draft.assumed.sorted { $0.rawValue < $1.rawValue }.compactMap {
-                                .init(rawValue: $0.rawValue)
-                            }, expense: .init(preview.entered),
-                            categoryName: preview.categoryNames[preview.expense.categoryID],
-                            payers: preview.expense.payers.map {
-                                .init(memberId: $0.memberID.text, amount: MoneyInput.text($0.amount, currency))
-                            },
-                            splits: preview.expense.liveShares.map {
-                                .init(memberId: $0.memberID.text, amount: MoneyInput.text($0.amount, currency))
-                            }))))
-        case .created(.created(let view)):
-            return .created(.init(body: .json(.init(expense: try .init(view)))))
-        case .created(.replayed(let response)):
-            return .created(
-                .init(body: .json(try WireJSON.decode(Components.Schemas.ExpenseResponse.self, from: response.body))))
-        }
     }
 }

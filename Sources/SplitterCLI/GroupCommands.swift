@@ -61,7 +61,11 @@ struct GroupContext {
     /// Member names by id, for tables.
     var names: [String: String] { Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.name) }) }
 
-    func member(_ text: String) throws -> Member { try resolveMember(members, text) }
+    /// A member by name or id, or "me" for the caller's own member.
+    func member(_ text: String) throws -> Member {
+        if text.lowercased() == "me", let mine = members.first(where: { $0.id == group.myMemberId }) { return mine }
+        return try resolveMember(members, text)
+    }
 }
 
 /// A member named by id or by name (any case).

@@ -55,6 +55,11 @@ struct BudgetRecurringCommandTests {
             let bread = try await trip.run(
                 "recurring", "add", "Japan", "Bread", "800", "--every", "day", "--confirm", "--json")
             #expect(bread.status == 0, "\(bread.error)")
+            // "me" names the caller's own member wherever a member is named.
+            let mine = try await trip.run(
+                "recurring", "add", "Japan", "Locker", "500", "--every", "week", "--start", "2031-01-01", "--paid-by", "me",
+                "--equal", "me,ben")
+            #expect(mine.status == 0, "\(mine.error)")
             let bad = try await trip.run("recurring", "add", "Japan", "Bad", "10", "--every", "fortnight")
             #expect(bad.status != 0 && bad.error.contains("every"), "\(bad.error)")
 

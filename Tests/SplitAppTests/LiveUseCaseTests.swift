@@ -33,6 +33,10 @@ final class StreamReader: Sendable {
     }
 
     var messages: [LiveMessage] { box.value.withLock { $0.messages } }
+    /// What a failed wait prints: the messages, and how the stream ended if it did.
+    var report: String {
+        box.value.withLock { "\($0.messages) ended: \($0.ended) error: \($0.error ?? "none")" }
+    }
     var ended: Bool { box.value.withLock { $0.ended } }
 
     /// The change messages' (group, seq, changed ids).
@@ -71,7 +75,7 @@ struct LiveUseCaseTests {
                 await #expect(throws: AppError.forbidden) { try await trip.create(trip.ramen(), by: trip.vic) }
                 let second = try await trip.create(trip.ramen("300"))
                 // validate: two messages, in order, each naming its expense, positions moving on
-                #expect(await reader.wait { $0.changes.count >= 2 }, "\(reader.messages)")
+                #expect(await reader.wait { $0.changes.count >= 2 }, "\(reader.report)")
                 let changes = reader.changes
                 #expect(changes.map(\.2) == [[first.expense.id], [second.expense.id]])
                 #expect(changes.map(\.0) == [trip.groupID, trip.groupID])
@@ -149,7 +153,7 @@ struct LiveUseCaseTests {
                                 false
                             }
                         }
-                    }, "\(reader.messages)")
+                    }, "\(reader.report)")
                 // And follows it from there.
                 _ = try await groups.update(created.group.id, GroupPatch(name: "Zed's books"), caller: trip.stranger, origin: trip.origin)
                 #expect(await reader.wait { $0.changes.contains { $0.0 == created.group.id } })
@@ -177,7 +181,7 @@ struct LiveUseCaseTests {
                             false
                         }
                     }
-                }, "\(reader.messages)")
+                }, "\(reader.report)")
         }
     }
 

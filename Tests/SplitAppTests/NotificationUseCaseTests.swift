@@ -114,7 +114,7 @@ struct NotificationUseCaseTests {
                 let live = LiveUseCases(database: trip.database, now: { milliseconds() })
                 let reader = StreamReader(try await live.open(caller: trip.bo, groupID: nil, lastEventID: nil))
                 _ = try await trip.create(trip.ramen())
-                #expect(await reader.wait { $0.messages.contains(.notification) }, "\(reader.messages)")
+                #expect(await reader.wait { $0.messages.contains(.notification) }, "\(reader.report)")
             }
         }
     }

@@ -220,8 +220,15 @@ public struct TestCertificates: Sendable {
     public var serverCertificatePath: String { directory.appendingPathComponent("server.pem").path }
     public var serverKeyPath: String { directory.appendingPathComponent("server.key").path }
 
-    /// Runs openssl (a few hundred milliseconds: P-256 keys). Call `remove()` when done.
-    public static func make() throws -> TestCertificates {
+    /// Runs openssl (a few hundred milliseconds: P-256 keys) on a Dispatch thread, so the wait
+    /// never holds one of the threads every test's async code shares. Call `remove()` when done.
+    public static func make() async throws -> TestCertificates {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try makeNow() }) }
+        }
+    }
+
+    private static func makeNow() throws -> TestCertificates {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("test-certs-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let certificates = TestCertificates(directory: directory)

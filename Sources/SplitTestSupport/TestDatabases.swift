@@ -29,23 +29,28 @@ public enum TestDatabases {
             }
             return try await body(.sqlite(path: path))
         case .postgres:
-            guard let adminURL = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"],
-                var components = URLComponents(string: adminURL)
-            else { throw DatabaseConfigurationError.unsupportedScheme }
-            let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-            let admin = try await Database.open(.postgres(url: adminURL), logger: logger)
-            try await admin.read { try await $0.raw("CREATE DATABASE \(ident: name)").run() }
-            components.path = "/" + name
-            let outcome: Result<T, any Error>
-            do {
-                outcome = .success(try await body(.postgres(url: components.string ?? adminURL)))
-            } catch {
-                outcome = .failure(error)
-            }
-            try? await admin.read { try await $0.raw("DROP DATABASE IF EXISTS \(ident: name) WITH (FORCE)").run() }
-            try? await admin.close()
-            return try outcome.get()
+            return try await PostgresPermits.shared.holding { try await postgres(body) }
         }
+    }
+
+    /// `CREATE DATABASE t_<uuid>`, the body, `DROP DATABASE`.
+    private static func postgres<T>(_ body: (DatabaseConfiguration) async throws -> T) async throws -> T {
+        guard let adminURL = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"],
+            var components = URLComponents(string: adminURL)
+        else { throw DatabaseConfigurationError.unsupportedScheme }
+        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let admin = try await Database.open(.postgres(url: adminURL), logger: logger)
+        try await admin.read { try await $0.raw("CREATE DATABASE \(ident: name)").run() }
+        components.path = "/" + name
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await body(.postgres(url: components.string ?? adminURL)))
+        } catch {
+            outcome = .failure(error)
+        }
+        try? await admin.read { try await $0.raw("DROP DATABASE IF EXISTS \(ident: name) WITH (FORCE)").run() }
+        try? await admin.close()
+        return try outcome.get()
     }
 
     /// A fresh database, opened; closed and removed afterwards.
@@ -60,6 +65,52 @@ public enum TestDatabases {
                 try? await database.close()
                 throw error
             }
+        }
+    }
+}
+
+/// How many PostgreSQL test databases are open at once. Every test runs at the same time, and
+/// each open database holds a pool of up to 16 connections plus its admin and listener
+/// connections: unbounded, a full run passed the test server's 1,000 connections ("sorry, too
+/// many clients already") and requests failed with a 500. A test past the bound waits for a
+/// permit before it creates its database; a body that opens another test database inside its
+/// own (on this task or its children) uses the permit it holds, so nesting never waits on itself.
+actor PostgresPermits {
+    static let shared = PostgresPermits(permits: 24)
+
+    @TaskLocal static var held = false
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(permits: Int) { free = permits }
+
+    nonisolated func holding<T>(_ body: () async throws -> T) async throws -> T {
+        if Self.held { return try await body() }
+        await acquire()
+        do {
+            let result = try await Self.$held.withValue(true) { try await body() }
+            await release()
+            return result
+        } catch {
+            await release()
+            throw error
+        }
+    }
+
+    private func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }

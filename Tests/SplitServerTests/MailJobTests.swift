@@ -35,11 +35,11 @@ struct MailJobTests {
     }
 
     /// A port nothing listens on (bound, then released).
-    static func deadPort() throws -> Int {
-        let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).wait()
+    static func deadPort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
         let port = channel.localAddress?.port ?? 1
-        try channel.close().wait()
+        try await channel.close().get()
         return port
     }
 
@@ -196,7 +196,7 @@ struct MailJobTests {
                 // setup: a mail queued for Bo; the relay the runner uses is down at first
                 try await trip.addExpense("Ramen")
                 #expect(try await trip.jobs(MailStore.notificationJob).count == 1)
-                let dead = try Self.deadPort()
+                let dead = try await Self.deadPort()
                 let port = Atomic<Int>(dead)
                 let downClient = SMTPClient(settings: try Self.mailConfiguration(port: dead).smtp)
                 let upClient = SMTPClient(settings: try Self.mailConfiguration(port: sink.port).smtp)

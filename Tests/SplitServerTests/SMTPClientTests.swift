@@ -38,7 +38,7 @@ struct SMTPClientTests {
 
     /// Runs `body` with a fresh test CA and server certificate, removed afterwards.
     static func withCertificates<T>(_ body: (TestCertificates) async throws -> T) async throws -> T {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         return try await body(certificates)
     }

@@ -24,9 +24,15 @@ struct CLITests {
         return process
     }
 
-    /// Runs `splitter` with a config folder of the test's own.
+    /// Runs `splitter` with a config folder of the test's own. The wait for the process happens
+    /// on a thread of its own: blocking one of the two threads that run every test's async code
+    /// (on two cores) starved other suites' streams for seconds at a time, and their waits ran out.
     static func splitter(_ arguments: [String], stdin: String? = nil, config: URL) async throws -> Result {
-        try splitterNow(arguments, stdin: stdin, config: config)
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try splitterNow(arguments, stdin: stdin, config: config) })
+            }
+        }
     }
 
     /// The same, blocking the calling thread (for a token store that must act between two requests).

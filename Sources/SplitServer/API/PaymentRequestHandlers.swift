@@ -76,7 +76,7 @@ extension APIHandler {
             render: { view in
                 StoredResponse(
                     status: 201,
-                    body: try WireJSON.encode(Components.Schemas.PaymentRequestResponse(paymentRequest: try baseWire(view, qr: false))))
+                    body: try WireJSON.encode(Components.Schemas.PaymentRequestResponse(paymentRequest: try baseWire(view))))
             })
         return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.PaymentRequestResponse.self))))
     }
@@ -128,7 +128,8 @@ extension APIHandler {
     /// The wire form, with the link (and the QR of it, on a create) and how the payee likes to be
     /// paid (every answer carrying it goes to members of the group only).
     func wire(_ view: PaymentRequestView, qr: Bool) async throws -> Components.Schemas.PaymentRequest {
-        var wire = try baseWire(view, qr: qr)
+        var wire = try baseWire(view)
+        if qr { wire.qrSvg = await QRCode.svg(wire.link) }
         let options = PayDetails.options(
             try await payDetailsUseCases.methods(ofMember: view.request.payeeMemberID, in: view.request.groupID),
             amount: view.request.amount, currency: try? Currency(code: view.request.currency),
@@ -138,12 +139,12 @@ extension APIHandler {
     }
 
     /// The wire form without the payee's pay details (a paid request's stored answer).
-    func baseWire(_ view: PaymentRequestView, qr: Bool) throws -> Components.Schemas.PaymentRequest {
+    func baseWire(_ view: PaymentRequestView) throws -> Components.Schemas.PaymentRequest {
         let request = view.request
         let link = PaymentLink.url(code: request.code, publicURL: configuration.publicURL)
         return .init(
             id: request.id.text, groupId: request.groupID.text, groupName: view.groupName,
-            code: PaymentCodeText.display(request.code), link: link, qrSvg: qr ? QRCode.svg(link) : nil,
+            code: PaymentCodeText.display(request.code), link: link, qrSvg: nil,
             payeeMemberId: request.payeeMemberID.text, payeeName: view.payeeName,
             payerMemberId: request.payerMemberID?.text, payerName: view.payerName,
             amount: MoneyInput.text(request.amount, request.currency), currency: request.currency, note: request.note,
@@ -171,9 +172,9 @@ enum QRCode {
 
     /// The SVG of `text` (black modules as one path on white), or nil when the tool is missing
     /// or fails. Kept for the last few hundred texts: a page shown again runs no process.
-    static func svg(_ text: String) -> String? {
+    static func svg(_ text: String) async -> String? {
         if let cached = made.withLock({ $0[text] }) { return cached }
-        guard let svg = run(["-t", "SVG", "--svg-path", "-m", "2"], text) else { return nil }
+        guard let svg = await run(["-t", "SVG", "--svg-path", "-m", "2"], text) else { return nil }
         made.withLock { cache in
             if cache.count >= 500 { cache.removeAll() }
             cache[text] = svg
@@ -183,26 +184,24 @@ enum QRCode {
 
     private static let made = Mutex<[String: String]>([:])
 
-    /// The code drawn with Unicode blocks, for a terminal.
-    static func terminal(_ text: String) -> String? { run(["-t", "UTF8", "-m", "1"], text) }
-
-    private static func run(_ arguments: [String], _ text: String) -> String? {
+    /// Runs the tool on a Dispatch thread: waiting for a process on one of the few threads that
+    /// run every request's async code would hold up every other request meanwhile.
+    private static func run(_ arguments: [String], _ text: String) async -> String? {
         guard let tool else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments + ["-o", "-", "--", text]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: tool)
+                process.arguments = arguments + ["-o", "-", "--", text]
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                guard (try? process.run()) != nil else { return continuation.resume(returning: nil) }
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus == 0 ? String(data: data, encoding: .utf8) : nil)
+            }
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(data: data, encoding: .utf8)
     }
 }
 

@@ -25,10 +25,13 @@ extension WebApp {
         -> [PayOptionView]
     {
         let methods = try await api.payDetailsUseCases.methods(ofMember: memberID, in: groupID)
-        return PayDetails.options(methods, amount: amount, currency: try? Currency(code: currency), reference: reference).map {
-            PayOptionView(
-                label: $0.label, detail: $0.detail, link: $0.link, qrSvg: $0.qrPayload.flatMap(QRCode.svg).map(Self.inlineSVG))
+        var views: [PayOptionView] = []
+        for option in PayDetails.options(methods, amount: amount, currency: try? Currency(code: currency), reference: reference) {
+            var svg: String?
+            if let payload = option.qrPayload { svg = await QRCode.svg(payload).map(Self.inlineSVG) }
+            views.append(PayOptionView(label: option.label, detail: option.detail, link: option.link, qrSvg: svg))
         }
+        return views
     }
 
     struct RequestBody: Sendable {
@@ -69,11 +72,11 @@ extension WebApp {
         guard let view = views.first(where: { $0.request.id.text == id.lowercased() }) else {
             throw AppError.notFound("payment request")
         }
-        let wire = try api.baseWire(view, qr: false)
+        let wire = try api.baseWire(view)
         let link = wire.link.hasPrefix("/") ? Self.origin(of: request) + wire.link : wire.link
+        let qrSvg = (view.state == "open" || view.state == "locked") ? await QRCode.svg(link).map(Self.inlineSVG) : nil
         let body = RequestBody(
-            groupID: groupID, id: id, code: wire.code, link: link,
-            qrSvg: (view.state == "open" || view.state == "locked") ? QRCode.svg(link).map(Self.inlineSVG) : nil,
+            groupID: groupID, id: id, code: wire.code, link: link, qrSvg: qrSvg,
             amount: WebFormat.money(wire.amount, wire.currency), payee: view.payeeName, payer: view.payerName,
             note: view.request.note.isEmpty ? nil : view.request.note, state: view.state,
             stateText: Self.stateText(view, scope: scope),

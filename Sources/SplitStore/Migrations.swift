@@ -1,6 +1,7 @@
 // Over 400 lines on purpose: the migrations are one ordered, append-only list, read top to
 // bottom in the order they run; splitting it across files would hide that order.
 
+import Foundation
 import Logging
 import SQLKit
 import SplitCore
@@ -893,6 +894,34 @@ public enum Migrations {
                 """,
                 "CREATE INDEX pending_expenses_open ON pending_expenses (group_id, occurrence_date) WHERE state = 'pending'",
             ]
+        ),
+        Migration(
+            id: "0027_nfc_emails",
+            statements: [],
+            // Addresses are kept in Unicode's composed form (NFC) since issue 14 item 12, and a
+            // login composes what is typed; an address stored decomposed by an earlier release
+            // could no longer be signed into. Each is rewritten to its composed form, unless
+            // another account already has that form: then it stays as it was, and a warning
+            // names both accounts for the operator (deleting or renaming one of them).
+            fill: { sql in
+                for row in try await sql.raw("SELECT id, email FROM users WHERE email IS NOT NULL ORDER BY created_at, id").all() {
+                    let id = try row.decode(column: "id", as: String.self)
+                    let email = try row.decode(column: "email", as: String.self)
+                    let composed = email.precomposedStringWithCanonicalMapping
+                    // Bytes, not String's ==, which holds canonically equivalent text equal.
+                    guard !composed.utf8.elementsEqual(email.utf8) else { continue }
+                    if let other = try await sql.raw("SELECT id FROM users WHERE email = \(bind: composed)").first() {
+                        let otherID = try other.decode(column: "id", as: String.self)
+                        Logger(label: "splitter.migrations").warning(
+                            "an address, composed, is already another account's: this account keeps its decomposed address",
+                            metadata: [
+                                "account": "\(id)", "other": "\(otherID)",
+                            ])
+                        continue
+                    }
+                    try await sql.raw("UPDATE users SET email = \(bind: composed) WHERE id = \(bind: id)").run()
+                }
+            }
         ),
     ]
 

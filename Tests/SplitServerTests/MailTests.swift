@@ -64,13 +64,19 @@ struct MailTests {
         }
     }
 
-    @Test("the owner of an address takes back an account someone else registered with it: a reset link, once, signs the other out")
-    func passwordResetTakesBackAnAddress() async throws {
-        try await TestDatabases.withConfiguration(.sqlite) { configuration in
+    @Test(
+        "the owner of an address takes back an account someone else registered with it: a reset link, once, signs the other out",
+        arguments: TestDatabases.all)
+    func passwordResetTakesBackAnAddress(backend: Database.Backend) async throws {
+        try await TestDatabases.withConfiguration(backend) { configuration in
             try await SMTPSink.with { sink in
-                guard case .sqlite(let path) = configuration else { return }
+                let url =
+                    switch configuration {
+                    case .sqlite(let path): "sqlite:\(path)"
+                    case .postgres(let url): url
+                    }
                 let server = try await ServerProcess(environment: [
-                    "DATABASE_URL": "sqlite:\(path)", "SMTP_URL": "smtp://127.0.0.1:\(sink.port)?tls=none",
+                    "DATABASE_URL": url, "SMTP_URL": "smtp://127.0.0.1:\(sink.port)?tls=none",
                     "PUBLIC_URL": "http://splitter.test",
                 ])
                 do {

@@ -33,6 +33,39 @@ struct MigrationTests {
         }
     }
 
+    @Test("0027 composes addresses an earlier release stored decomposed, unless another account has that form", arguments: TestDatabases.all)
+    func composedEmails(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            // setup: the schema before 0027, with café decomposed (e + U+0301), and josé twice
+            let before = Array(Migrations.all.prefix { $0.id != "0027_nfc_emails" })
+            try await Migrations.run(on: database, migrations: before)
+            let rows = [
+                ("u1", "cafe\u{301}@example.com"), ("u2", "jose\u{301}@example.com"), ("u3", "jos\u{e9}@example.com"),
+                ("u4", "plain@example.com"),
+            ]
+            try await database.transaction { sql in
+                for (id, email) in rows {
+                    try await sql.raw(
+                        "INSERT INTO users (id, email, display_name, password_hash, created_at, updated_at) VALUES (\(bind: id), \(bind: email), 'A', 'h', 0, 0)"
+                    ).run()
+                }
+            }
+            // act
+            #expect(try await Migrations.run(on: database) == ["0027_nfc_emails"])
+            // validate: byte for byte, composed where it could be; the colliding one untouched
+            let stored = try await database.read { sql in
+                try await sql.raw("SELECT id, email FROM users ORDER BY id").all().map {
+                    (try $0.decode(column: "id", as: String.self), Array(try $0.decode(column: "email", as: String.self).utf8))
+                }
+            }
+            #expect(stored.map(\.0) == ["u1", "u2", "u3", "u4"])
+            #expect(stored[0].1 == Array("caf\u{e9}@example.com".utf8))
+            #expect(stored[1].1 == Array("jose\u{301}@example.com".utf8))
+            #expect(stored[2].1 == Array("jos\u{e9}@example.com".utf8))
+            #expect(stored[3].1 == Array("plain@example.com".utf8))
+        }
+    }
+
     @Test("a transaction that throws leaves nothing behind", arguments: TestDatabases.all)
     func rollback(backend: Database.Backend) async throws {
         try await TestDatabases.with(backend) { database in

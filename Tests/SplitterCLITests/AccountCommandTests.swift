@@ -1,0 +1,145 @@
+import Foundation
+import SplitTestSupport
+import Testing
+
+/// The account commands of issue 14 as a user runs them: signing out elsewhere (item 9),
+/// claims of a name-only member with history (item 5), deleting an account by its owner and by
+/// the operator (item 17).
+@Suite("splitter logout --others, member claims, delete-account")
+struct AccountCommandTests {
+    @Test("logout --others ends the laptop's session and keeps this one")
+    func signOutElsewhere() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            // setup: Aki logs in a second time, as profile "laptop"
+            let laptop = try await trip.run(
+                "login", "aki@example.com", "--profile", "laptop", "--server", trip.url, "--password-stdin",
+                stdin: "correct horse")
+            try #require(laptop.status == 0, "\(laptop.error)")
+            #expect(try await trip.run("whoami", "--profile", "laptop").output.contains("Aki"))
+            // act
+            let out = try await trip.run("logout", "--others")
+            // validate: the laptop's token no longer works; this profile goes on
+            #expect(out.status == 0 && out.output.contains("Signed out everywhere else"), "\(out.error)")
+            let refused = try await trip.run("whoami", "--profile", "laptop")
+            #expect(refused.status != 0 && refused.output.isEmpty, "\(refused.output)")
+            #expect(try await trip.run("whoami").output.contains("Aki"))
+        }
+    }
+
+    @Test("a claim of a name-only member with history waits; a second meanwhile is refused; the owner lists and approves it")
+    func claims() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            // setup: Cho (no account) paid for a taxi; Dee and Eve have accounts
+            let taxi = try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--paid-by", "Cho")
+            try #require(taxi.status == 0, "\(taxi.error)")
+            for name in ["Dee", "Eve"] {
+                let reply = try await trip.run(
+                    "register", "--profile", name.lowercased(), "--server", trip.url, "--email",
+                    "\(name.lowercased())@example.com", "--name", name, "--password-stdin", stdin: "correct horse")
+                try #require(reply.status == 0, "\(reply.error)")
+            }
+            let shown = try await trip.json("group", "show", "Japan") as? [String: Any]
+            let code = try #require((shown?["group"] as? [String: Any])?["inviteCode"] as? String)
+            // act: Dee and Eve both say they are Cho
+            let asked = try await trip.run("group", "join", code, "--as", "Cho", "--profile", "dee")
+            #expect(asked.status == 0 && asked.output.contains("Asked to join Japan as Cho"), "\(asked.error)")
+            let second = try await trip.run("group", "join", code, "--as", "Cho", "--profile", "eve")
+            // validate: one claim waits at a time; Ben (a member) may not see it; Aki (owner) does
+            #expect(second.status != 0 && !second.error.isEmpty, "\(second.output)")
+            #expect(try await trip.run("member", "claims", "Japan", "--profile", "ben").status != 0)
+            let listed = try await trip.run("member", "claims", "Japan")
+            #expect(listed.row("Cho", "Dee", "dee@example.com") != nil, "\(listed.output)")
+            let claims = try #require(try await trip.json("member", "claims", "Japan") as? [[String: Any]])
+            #expect(claims.count == 1)
+            // act: Aki approves Dee's
+            let approved = try await trip.run("member", "approve", "Japan", "Cho")
+            // validate: Cho is Dee's now, with Cho's money; nobody is waiting
+            #expect(approved.status == 0 && approved.output.contains("Cho is now linked"), "\(approved.error)")
+            let members = try #require(try await trip.json("member", "list", "Japan") as? [[String: Any]])
+            let cho = try #require(members.first { $0["name"] as? String == "Cho" })
+            #expect(cho["userId"] as? String != nil)
+            #expect(try await trip.run("member", "claims", "Japan").output.contains("Nobody is waiting."))
+            let deeGroups = try await trip.run("balances", "Japan", "--profile", "dee")
+            #expect(deeGroups.status == 0, "\(deeGroups.error)")
+            #expect(try await trip.run("balances", "Japan", "--profile", "eve").status != 0)
+        }
+    }
+
+    @Test("delete-account: a wrong password changes nothing; the right one deletes it and the group keeps the name")
+    func deleteOwnAccount() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            #expect(try await trip.run("expense", "add", "Japan", "Ramen", "2000", "--paid-by", "Ben").status == 0)
+            let before = try await trip.json("balances", "Japan") as? [String: Any]
+            // act: a wrong password first
+            let wrong = try await trip.run("delete-account", "--profile", "ben", "--password-stdin", stdin: "wrong horse")
+            #expect(wrong.status != 0)
+            #expect(try await trip.run("whoami", "--profile", "ben").output.contains("Ben"))
+            let deleted = try await trip.run("delete-account", "--profile", "ben", "--password-stdin", stdin: "correct horse")
+            // validate: gone, cannot log in; Ben stays in Japan by name with his balance
+            #expect(deleted.status == 0 && deleted.output.contains("Account deleted"), "\(deleted.error)")
+            let login = try await trip.run(
+                "login", "ben@example.com", "--profile", "ben2", "--server", trip.url, "--password-stdin",
+                stdin: "correct horse")
+            #expect(login.status != 0)
+            let members = try #require(try await trip.json("member", "list", "Japan") as? [[String: Any]])
+            let ben = try #require(members.first { $0["name"] as? String == "Ben" })
+            #expect(ben["userId"] == nil || ben["userId"] is NSNull)
+            let after = try await trip.json("balances", "Japan") as? [String: Any]
+            let nets = { (reply: [String: Any]?) in
+                (reply?["balances"] as? [[String: Any]] ?? []).filter { $0["memberId"] as? String == ben["id"] as? String }
+                    .compactMap { $0["net"] as? String }
+            }
+            #expect(nets(before).count == 1 && nets(before) != ["0"] && nets(after) == nets(before))
+        }
+    }
+
+    @Test("splitter-server delete-account EMAIL deletes without the password; an unknown address exits 1")
+    func operatorDeletes() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            // act: the operator, on the server's database; Aki owns Japan, which Ben's account is in
+            let owner = try await Self.serverCommand(["delete-account", "aki@example.com"], database: trip.databasePath)
+            let first = try await Self.serverCommand(["delete-account", "ben@example.com"], database: trip.databasePath)
+            let again = try await Self.serverCommand(["delete-account", "ben@example.com"], database: trip.databasePath)
+            // validate: the owner of a group shared with other accounts must hand it over first
+            #expect(owner.status == 1 && owner.error.contains("cannot delete aki@example.com"), "\(owner.error)")
+            #expect(try await trip.run("whoami").output.contains("Aki"))
+            #expect(first.status == 0 && first.output.contains("Deleted the account of ben@example.com"), "\(first.error)")
+            #expect(again.status == 1 && again.error.contains("no active account has that email"), "\(again.error)")
+            #expect(try await trip.run("whoami", "--profile", "ben").status != 0)
+            let members = try #require(try await trip.json("member", "list", "Japan") as? [[String: Any]])
+            #expect(members.contains { $0["name"] as? String == "Ben" })
+        }
+    }
+
+    /// Runs `splitter-server` with these arguments on the SQLite file, and waits (on a Dispatch
+    /// thread, as `CLITests.splitter` does).
+    static func serverCommand(_ arguments: [String], database: String) async throws -> CLITests.Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try serverCommandNow(arguments, database: database) })
+            }
+        }
+    }
+
+    private static func serverCommandNow(_ arguments: [String], database: String) throws -> CLITests.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath())
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": "sqlite:\(database)"]) { $1 }
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLITests.Result(
+            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            error: String(decoding: err, as: UTF8.self))
+    }
+}

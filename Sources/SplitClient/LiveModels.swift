@@ -31,6 +31,9 @@ public struct LiveEvent: Codable, Hashable, Sendable {
     public var seq: Int64?
     /// What changed (`change` only).
     public var changes: [LiveChange]
+    /// The account that made the change (`change` only; none for what the server did itself,
+    /// such as a recurring expense): a client may skip telling you of your own changes.
+    public var actorUserId: String?
     /// Why the connection dropped (`disconnected` only).
     public var reason: String?
     /// Seconds until the next connection attempt (`disconnected` only).
@@ -38,13 +41,14 @@ public struct LiveEvent: Codable, Hashable, Sendable {
 
     public init(
         kind: Kind, id: String? = nil, groupId: String? = nil, seq: Int64? = nil, changes: [LiveChange] = [],
-        reason: String? = nil, retryIn: Double? = nil
+        actorUserId: String? = nil, reason: String? = nil, retryIn: Double? = nil
     ) {
         self.kind = kind
         self.id = id
         self.groupId = groupId
         self.seq = seq
         self.changes = changes
+        self.actorUserId = actorUserId
         self.reason = reason
         self.retryIn = retryIn
     }

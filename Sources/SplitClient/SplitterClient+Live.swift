@@ -167,6 +167,7 @@ struct LiveConnection: Sendable {
             var groupId: String
             var seq: Int64
             var changes: [LiveChange]?
+            var actorUserId: String?
         }
         let kind: LiveEvent.Kind
         switch event.event {
@@ -178,7 +179,7 @@ struct LiveConnection: Sendable {
         guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(event.data.utf8)) else { return nil }
         return LiveEvent(
             kind: kind, id: event.lastEventID.isEmpty ? nil : event.lastEventID, groupId: payload.groupId,
-            seq: payload.seq, changes: payload.changes ?? [])
+            seq: payload.seq, changes: payload.changes ?? [], actorUserId: payload.actorUserId)
     }
 
     /// `GET /api/events` with the token in the header (never in the address) and the id to

@@ -170,6 +170,26 @@ public struct GroupLogStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
+    /// Who made each change number in `(after, through]` of a group: the account of its
+    /// activity line (a change made by the server itself, such as a recurring expense, or by an
+    /// account since deleted, has none).
+    public func actors(groupID: UUID, after: Int64, through: Int64) async throws -> [Int64: UUID] {
+        let rows = try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT DISTINCT seq, actor_user_id FROM activity
+                WHERE group_id = \(bind: groupID.text) AND seq > \(bind: after) AND seq <= \(bind: through)
+                AND actor_user_id IS NOT NULL
+                """
+            ).all()
+        }
+        var actors: [Int64: UUID] = [:]
+        for row in rows {
+            actors[try row.decode(column: "seq", as: Int64.self)] = try row.decodeUUID("actor_user_id")
+        }
+        return actors
+    }
+
     /// Objects changed after `since`, oldest change first, at most `limit`; `hasMore` when
     /// another page follows.
     public func changes(groupID: UUID, since: Int64, limit: Int) async throws -> (

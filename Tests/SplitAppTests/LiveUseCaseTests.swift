@@ -42,7 +42,7 @@ final class StreamReader: Sendable {
     /// The change messages' (group, seq, changed ids).
     var changes: [(UUID, Int64, [UUID])] {
         messages.compactMap {
-            if case .changes(let group, let seq, let changes, _) = $0 { (group, seq, changes.map(\.entityID)) } else { nil }
+            if case .changes(let group, let seq, let changes, _, _) = $0 { (group, seq, changes.map(\.entityID)) } else { nil }
         }
     }
 
@@ -80,8 +80,10 @@ struct LiveUseCaseTests {
                 #expect(changes.map(\.2) == [[first.expense.id], [second.expense.id]])
                 #expect(changes.map(\.0) == [trip.groupID, trip.groupID])
                 #expect(changes[1].1 == changes[0].1 + 1)
-                guard case .changes(_, _, _, let position) = reader.messages.last else { return }
+                guard case .changes(_, _, _, let actor, let position) = reader.messages.last else { return }
                 #expect(position.seqs[trip.groupID] == changes[1].1)
+                // and who made it: Aki
+                #expect(actor == trip.aki.user.id)
             }
         }
     }
@@ -108,7 +110,7 @@ struct LiveUseCaseTests {
         }
     }
 
-    @Test("a removed member's stream ends within a second; so does a revoked session's", arguments: TestDatabases.all)
+    @Test("a removed member's stream ends within a second; so do a revoked session's and a deactivated account's", arguments: TestDatabases.all)
     func accessLost(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in
             try await listening(trip.database) {
@@ -127,6 +129,10 @@ struct LiveUseCaseTests {
                 _ = try await AccountStore(database: trip.database).revokeSession(
                     id: trip.vic.session.id, userID: trip.vic.user.id, now: milliseconds())
                 #expect(await vic.wait(seconds: 5) { $0.ended }, "Vic's stream is still open")
+                // and a deactivated account's (its sessions go with it)
+                let stranger = StreamReader(try await live.open(caller: trip.stranger, groupID: nil, lastEventID: nil))
+                try await AccountStore(database: trip.database).deactivate(userID: trip.stranger.user.id, now: milliseconds())
+                #expect(await stranger.wait(seconds: 5) { $0.ended }, "the deactivated account's stream is still open")
                 // validate: Aki's goes on, and saw the removal
                 #expect(!aki.ended)
                 #expect(await aki.wait { $0.changes.contains { $0.2.contains(trip.boMember.uuid) } })

@@ -73,6 +73,33 @@ struct NotificationUseCaseTests {
         }
     }
 
+    @Test("an unmark tells the share's member why; a new role tells the member which; a payment request tells whom it asks", arguments: TestDatabases.all)
+    func unmarkRoleAndRequest(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let ramen = try await trip.create(trip.ramen())
+            let boShare = try #require(ramen.expense.liveShares.first { $0.memberID == trip.boMember.uuid })
+            _ = try await trip.expenses.setSharePaid(boShare.id, true, reason: "cash", caller: trip.bo, origin: trip.origin)
+            // act: Aki unmarks Bo's share with a reason, makes Bo an admin, and asks Bo for 333 JPY
+            _ = try await trip.expenses.setSharePaid(
+                boShare.id, false, reason: "the note was fake", caller: trip.aki, origin: trip.origin)
+            _ = try await MemberUseCases(database: trip.database, now: { milliseconds() }).update(
+                trip.boMember.description, MemberPatch(role: .admin), groupID: trip.groupID, caller: trip.aki,
+                origin: trip.origin)
+            _ = try await PaymentRequestUseCases(database: trip.database, now: { milliseconds() }).create(
+                EnteredPaymentRequest(amount: "333", currency: "JPY", toMemberId: trip.boMember.description),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            // validate: Bo's inbox has all three, newest first, with what each was
+            let bo = try await Self.inbox(trip).inbox(caller: trip.bo, cursor: nil, limit: nil).notifications
+            #expect(Array(bo.map(\.activity.action).prefix(3)) == ["payment_request.created", "member.role_changed", "share.marked_unpaid"])
+            #expect(bo.first { $0.activity.action == "share.marked_unpaid" }?.activity.event.reason == "the note was fake")
+            #expect(bo.first { $0.activity.action == "member.role_changed" }?.activity.event.role == "admin")
+            #expect(bo.first { $0.activity.action == "payment_request.created" }?.activity.event.amount == 333)
+            // Vic (a viewer, 'mine') is asked nothing and hears of none of it.
+            let vic = try await Self.actions(trip, trip.vic)
+            #expect(!vic.contains("payment_request.created") && !vic.contains("member.role_changed") && !vic.contains("share.marked_unpaid"))
+        }
+    }
+
     @Test("marking read: someone else's ids mark nothing; all clears the count; pages follow the cursor", arguments: TestDatabases.all)
     func markingRead(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

@@ -73,4 +73,31 @@ struct LiveStreamTests {
             #expect(groups.status == .unauthorized)
         }
     }
+
+    @Test("a Last-Event-ID for 500 groups (about 23 KB, an account's most) is taken and resumes")
+    func longestLastEventID() async throws {
+        try await TestApp.with(.sqlite, live: true) { api in
+            let port = try #require(api.client.port)
+            let aki = try await api.register("Aki")
+            let group = try #require(
+                try await api.call(.post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY"}"#)
+                    .string("group", "id"))
+            let ramen = try #require(
+                try await api.call(
+                    .post, "/api/expenses", token: aki.token,
+                    json: #"{"groupId":"\#(group)","description":"Ramen","amount":"1200","currency":"JPY","expenseDate":"2026-05-01"}"#
+                ).string("expense", "id"))
+            // setup: the id of a stream of 500 groups with change numbers in the billions, this
+            // group's at 0 (before the ramen); the other 499 are groups Aki is not in (ignored)
+            let others = (1..<500).map { _ in "\(UUID().uuidString.lowercased()).9999999999" }
+            let id = ([group + ".0"] + others).joined(separator: ",")
+            #expect(id.utf8.count > 23_000)
+            // act
+            let stream = try Self.open(port, "/api/events", headers: "Authorization: Bearer \(aki.token)\r\nLast-Event-ID: \(id)\r\n")
+            // validate: the stream opens and first sends the ramen it missed
+            let event = await stream.read(until: ramen)
+            #expect(event.hasPrefix("HTTP/1.1 200"), "\(event.prefix(300))")
+            #expect(event.contains("event: change"))
+        }
+    }
 }

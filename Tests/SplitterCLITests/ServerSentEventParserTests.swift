@@ -90,7 +90,7 @@ struct ServerSentEventParserTests {
         var parser = ServerSentEventParser()
         let frames = parser.feed(
             Array(
-                ("id: \(group).42\nevent: change\ndata: {\"groupId\":\"\(group)\",\"seq\":42,"
+                ("id: \(group).42\nevent: change\ndata: {\"groupId\":\"\(group)\",\"seq\":42,\"actorUserId\":\"u1\","
                     + "\"changes\":[{\"entity\":\"expense\",\"id\":\"e1\",\"deleted\":true}]}\n\n"
                     + "id: \(group).43\nevent: resync\ndata: {\"groupId\":\"\(group)\",\"seq\":43}\n\n"
                     + "event: overflow\ndata: {}\n\nevent: later\ndata: {}\n\n").utf8))
@@ -98,7 +98,7 @@ struct ServerSentEventParserTests {
             frames.compactMap(LiveConnection.liveEvent) == [
                 LiveEvent(
                     kind: .change, id: "\(group).42", groupId: group, seq: 42,
-                    changes: [LiveChange(entity: "expense", id: "e1", isDeleted: true)]),
+                    changes: [LiveChange(entity: "expense", id: "e1", isDeleted: true)], actorUserId: "u1"),
                 LiveEvent(kind: .resync, id: "\(group).43", groupId: group, seq: 43),
             ])
     }

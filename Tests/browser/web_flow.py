@@ -634,7 +634,7 @@ def run(base):
         query = ben.find_element(By.ID, "q")
         tap(ben, query)
         query.send_keys("tax")
-        add_expense(aki, base, group, "Taxi to Narita", "1800", "JPY", "equal")
+        taxi = add_expense(aki, base, group, "Taxi to Narita", "1800", "JPY", "equal")
         WebDriverWait(ben, 10, ignored_exceptions=LIVE_SWAPS).until(lambda d: "Taxi to Narita" in d.find_element(By.ID, "expense-list").text)
         check(ben.execute_script("return window.sameDocument === true"), "the list updated without a reload")
         check(ben.find_element(By.ID, "q").get_attribute("value") == "tax", "the half-typed filter is kept")
@@ -643,6 +643,26 @@ def run(base):
             lambda d: d.find_element(By.ID, "live-status").get_attribute("textContent"))
         check("Updated" in announced, f"a screen reader hears that the page was updated: {announced!r}")
         shoot(ben, "expenses-live-update")
+
+        # The other live pages follow too, each without a reload: the overview and settle up
+        # when Aki adds an expense (Ben's balance moves), the taxi's own page when Aki renames it.
+        def rename_taxi():
+            aki.get(f"{base}/expenses/{taxi}/edit")
+            fill(aki, "description", "Taxi to Haneda")
+            click(aki, aki.find_element(By.ID, "save"))
+        for path, change, expected in [
+            (f"/groups/{group}", lambda: add_expense(aki, base, group, "Bento", "1200", "JPY", "equal"), None),
+            (f"/groups/{group}/balances", lambda: add_expense(aki, base, group, "Onsen", "3000", "JPY", "equal"), None),
+            (f"/expenses/{taxi}", rename_taxi, "Taxi to Haneda"),
+        ]:
+            ben.get(base + path)
+            ben.execute_script("window.sameDocument = true")
+            before = main_text(ben)
+            change()
+            WebDriverWait(ben, 10, ignored_exceptions=LIVE_SWAPS).until(
+                lambda d: main_text(d) != before and (expected is None or expected in main_text(d)))
+            check(ben.execute_script("return window.sameDocument === true"), f"{path} updated without a reload")
+        shoot(ben, "expense-live-update")
 
         # The bell: Ben has unread notifications (Aki's expenses he shares in); the inbox links to
         # them; "Mark all read" empties the count.

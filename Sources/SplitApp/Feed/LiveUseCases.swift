@@ -36,8 +36,8 @@ public struct LivePosition: Sendable, Equatable {
 /// One message of a live stream (issue 17).
 public enum LiveMessage: Sendable, Equatable {
     /// Objects of a group changed up to change number `seq` (the change feed since the
-    /// previous message of that group says how).
-    case changes(groupID: UUID, seq: Int64, changes: [ChangeRecord], position: LivePosition)
+    /// previous message of that group says how), by `actorUserID` when an account made it.
+    case changes(groupID: UUID, seq: Int64, changes: [ChangeRecord], actorUserID: UUID?, position: LivePosition)
     /// The caller joined a group after the stream opened: sync it from the start.
     case joined(groupID: UUID, seq: Int64, position: LivePosition)
     /// More changed in a group than a stream sends as events: sync it with the change feed.
@@ -210,6 +210,10 @@ public struct LiveStream: AsyncSequence, Sendable {
             var touchesMembership = false
             for _ in 0..<LiveUseCases.catchUpPages {
                 let (changes, hasMore) = try await state.changes(groupID, since: since)
+                var actors: [Int64: UUID] = [:]
+                if let last = changes.last {
+                    actors = try await state.cases.log.actors(groupID: groupID, after: since, through: last.seq)
+                }
                 var index = changes.startIndex
                 while index < changes.endIndex {
                     let seq = changes[index].seq
@@ -218,7 +222,8 @@ public struct LiveStream: AsyncSequence, Sendable {
                     touchesMembership = touchesMembership || batch.contains { $0.entity == .member || $0.entity == .group }
                     state.position.seqs[groupID] = seq
                     state.outbox.append(
-                        .changes(groupID: groupID, seq: seq, changes: batch, position: state.position))
+                        .changes(
+                            groupID: groupID, seq: seq, changes: batch, actorUserID: actors[seq], position: state.position))
                     index = end
                     since = seq
                 }

@@ -33,13 +33,14 @@ enum ServerSentEvents {
 
     static func frame(_ message: LiveMessage) -> String {
         switch message {
-        case .changes(let groupID, let seq, let changes, let position):
+        case .changes(let groupID, let seq, let changes, let actor, let position):
             let list = changes.map { change in
                 #"{"entity":"\#(change.entity.rawValue)","id":"\#(change.entityID.text)","deleted":\#(change.isDeleted)}"#
             }
+            let actorField = actor.map { #","actorUserId":"\#($0.text)""# } ?? ""
             return event(
                 "change", id: position,
-                data: #"{"groupId":"\#(groupID.text)","seq":\#(seq),"changes":[\#(list.joined(separator: ","))]}"#)
+                data: #"{"groupId":"\#(groupID.text)","seq":\#(seq)\#(actorField),"changes":[\#(list.joined(separator: ","))]}"#)
         case .joined(let groupID, let seq, let position):
             return event("joined", id: position, data: #"{"groupId":"\#(groupID.text)","seq":\#(seq)}"#)
         case .resync(let groupID, let seq, let position):

@@ -15,6 +15,28 @@ public struct Caller: Sendable {
         self.user = user
         self.session = session
     }
+
+    /// What a personal access token may do; nil for a login, which may do all its account may.
+    public var token: TokenAccess? { session.access }
+
+    /// Whether the caller's credentials reach this group (a token may be limited to some).
+    public func reaches(_ groupID: UUID) -> Bool { token?.reaches(groupID) ?? true }
+
+    /// Refuses a token limited to some groups what spans the whole account (a new group, the
+    /// inbox, totals across groups): it must not learn of or act in the others.
+    public func requireWholeAccount() throws {
+        if token?.groupIDs != nil {
+            throw AppError.forbiddenBecause(
+                "This access token reaches only some of your groups; this needs a token for all of them.")
+        }
+    }
+
+    /// Refuses any token what only a login may do: the password, logins, tokens, the account.
+    public func requireLogin() throws {
+        if token != nil {
+            throw AppError.forbiddenBecause("An access token cannot manage the account, its logins or its tokens; log in.")
+        }
+    }
 }
 
 /// Where a request came from, for the audit trail: owners and admins see it in a share's
@@ -54,6 +76,9 @@ public struct CallerResolver: Sendable {
         counter?.count.add(1, ordering: .relaxed)
         guard let (session, user) = try await accounts.authenticate(tokenHash: SessionToken.hash(token), now: now())
         else { return nil }
+        if isWrite, let access = session.access, !access.canWrite {
+            throw AppError.forbiddenBecause("This access token may only read.")
+        }
         if isWrite { try writes?.spend(user.id) }
         return Caller(user: user, session: session)
     }

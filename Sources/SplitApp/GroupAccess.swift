@@ -19,7 +19,9 @@ public struct GroupAccess: Sendable {
     public func check(
         _ groupID: UUID, _ caller: Caller, for action: GroupAction, asUnknown unknown: String = "group"
     ) async throws -> (group: GroupRecord, me: MemberRecord) {
-        guard let (group, me) = try await groups.groupAndMembership(groupID: groupID, userID: caller.user.id) else {
+        guard caller.reaches(groupID),
+            let (group, me) = try await groups.groupAndMembership(groupID: groupID, userID: caller.user.id)
+        else {
             throw AppError.notFound(unknown)
         }
         do {

@@ -48,6 +48,7 @@ public func buildApplication(
         budgetUseCases: BudgetUseCases(database: database, now: now),
         recurringUseCases: RecurringUseCases(database: database, now: now),
         quickEntryUseCases: QuickEntryUseCases(database: database, now: now),
+        accessTokenUseCases: AccessTokenUseCases(database: database, now: now),
         payDetailsUseCases: PayDetailsUseCases(database: database, now: now),
         categoryUseCases: CategoryUseCases(database: database, now: now),
         groupUseCases: GroupUseCases(

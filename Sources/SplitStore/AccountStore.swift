@@ -41,10 +41,13 @@ public struct SessionRecord: Sendable, Equatable {
     public var lastUsedAt: Int64
     public var expiresAt: Int64
     public var revokedAt: Int64?
+    /// Set for a personal access token (issue 21), nil for a login: what it may do and where.
+    public var access: TokenAccess?
 
     public init(
         id: UUID, userID: UUID, tokenHash: String, deviceID: String? = nil, deviceName: String? = nil,
-        ipAddress: String? = nil, createdAt: Int64, lastUsedAt: Int64, expiresAt: Int64, revokedAt: Int64? = nil
+        ipAddress: String? = nil, createdAt: Int64, lastUsedAt: Int64, expiresAt: Int64, revokedAt: Int64? = nil,
+        access: TokenAccess? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -56,6 +59,7 @@ public struct SessionRecord: Sendable, Equatable {
         self.lastUsedAt = lastUsedAt
         self.expiresAt = expiresAt
         self.revokedAt = revokedAt
+        self.access = access
     }
 }
 
@@ -221,19 +225,21 @@ public struct AccountStore: Sendable {
             try await sql.raw(
                 """
                 INSERT INTO sessions (id, user_id, token_hash, device_id, device_name, ip_address, created_at, last_used_at,
-                                      expires_at, revoked_at)
+                                      expires_at, revoked_at, token_name, scopes, group_ids)
                 VALUES (\(bind: session.id.text), \(bind: session.userID.text), \(bind: session.tokenHash),
                         \(bind: session.deviceID), \(bind: session.deviceName), \(bind: session.ipAddress),
                         \(bind: session.createdAt), \(bind: session.lastUsedAt), \(bind: session.expiresAt),
-                        \(bind: session.revokedAt))
+                        \(bind: session.revokedAt), \(bind: session.access?.name), \(bind: session.access?.scopesText),
+                        \(bind: session.access?.groupIDsText))
                 """
             ).run()
-            guard limit < .max else { return }
+            // Logins push out the oldest logins, never an access token (nor the other way).
+            guard limit < .max, session.access == nil else { return }
             let working = try await sql.raw(
                 """
                 SELECT id FROM sessions
                 WHERE user_id = \(bind: session.userID.text) AND id <> \(bind: session.id.text) AND revoked_at IS NULL
-                      AND expires_at > \(bind: session.createdAt)
+                      AND expires_at > \(bind: session.createdAt) AND scopes IS NULL
                 ORDER BY created_at DESC, id DESC
                 """
             ).all().map { try $0.decode(column: "id", as: String.self) }
@@ -274,7 +280,7 @@ public struct AccountStore: Sendable {
                     SELECT s.id AS s_id, s.user_id AS s_user_id, s.token_hash AS s_token_hash, s.device_id AS s_device_id,
                            s.device_name AS s_device_name, s.ip_address AS s_ip_address, s.created_at AS s_created_at,
                            s.last_used_at AS s_last_used_at, s.expires_at AS s_expires_at, s.revoked_at AS s_revoked_at,
-                           u.*
+                           s.token_name AS s_token_name, s.scopes AS s_scopes, s.group_ids AS s_group_ids, u.*
                     FROM sessions s JOIN users u ON u.id = s.user_id
                     WHERE s.token_hash = \(bind: tokenHash) AND s.revoked_at IS NULL AND s.expires_at > \(bind: now)
                           AND u.is_active = \(bind: true)
@@ -310,25 +316,28 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// A user's sessions that still work, newest first.
+    /// A user's logins that still work, newest first (access tokens are listed on their own).
     public func activeSessions(userID: UUID, now: Int64) async throws -> [SessionRecord] {
         try await database.read { sql in
             try await sql.raw(
                 """
                 SELECT * FROM sessions WHERE user_id = \(bind: userID.text) AND revoked_at IS NULL AND expires_at > \(bind: now)
+                      AND scopes IS NULL
                 ORDER BY created_at DESC, id
                 """
             ).all()
         }.map { try SessionRecord(row: $0) }
     }
 
-    /// Revokes one of the user's sessions; false when it is not theirs or already revoked (the
-    /// caller answers 404 either way, so ids of other users' sessions reveal nothing).
-    public func revokeSession(id: UUID, userID: UUID, now: Int64) async throws -> Bool {
+    /// Revokes one of the user's sessions, or with `accessToken` one of their access tokens;
+    /// false when it is not theirs, not of that kind or already revoked (the caller answers 404
+    /// either way, so ids of other users' sessions reveal nothing).
+    public func revokeSession(id: UUID, userID: UUID, now: Int64, accessToken: Bool = false) async throws -> Bool {
         try await database.transaction { sql in
             let row = try await sql.raw(
                 """
                 SELECT id FROM sessions WHERE id = \(bind: id.text) AND user_id = \(bind: userID.text) AND revoked_at IS NULL
+                      AND (scopes IS NULL) = \(bind: !accessToken)
                 """
             ).first()
             guard row != nil else { return false }
@@ -397,7 +406,11 @@ extension SessionRecord {
             createdAt: try row.decode(column: prefix + "created_at", as: Int64.self),
             lastUsedAt: try row.decode(column: prefix + "last_used_at", as: Int64.self),
             expiresAt: try row.decode(column: prefix + "expires_at", as: Int64.self),
-            revokedAt: try row.decode(column: prefix + "revoked_at", as: Int64?.self)
+            revokedAt: try row.decode(column: prefix + "revoked_at", as: Int64?.self),
+            access: try TokenAccess(
+                name: row.decode(column: prefix + "token_name", as: String?.self),
+                scopes: row.decode(column: prefix + "scopes", as: String?.self),
+                groupIDs: row.decode(column: prefix + "group_ids", as: String?.self))
         )
     }
 }

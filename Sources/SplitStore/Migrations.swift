@@ -923,6 +923,17 @@ public enum Migrations {
                 }
             }
         ),
+        Migration(
+            id: "0028_access_tokens",
+            // Personal access tokens (issue 21) are sessions with a name, scopes ("read" or
+            // "read,write") and optionally the groups they reach (ids, comma-separated): resolved,
+            // expired, revoked and followed by live streams as logins are. A login has no scopes.
+            statements: [
+                "ALTER TABLE sessions ADD COLUMN token_name TEXT",
+                "ALTER TABLE sessions ADD COLUMN scopes TEXT",
+                "ALTER TABLE sessions ADD COLUMN group_ids TEXT",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

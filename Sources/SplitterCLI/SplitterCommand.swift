@@ -24,7 +24,7 @@ public struct SplitterCommand: AsyncParsableCommand {
             Register.self, Login.self, Logout.self, WhoAmI.self, DeleteAccount.self, GroupCommand.self, MemberCommand.self,
             ExpenseCommand.self, Pay.self, Unpay.self, History.self, Balances.self, Plan.self, Settle.self,
             Activity.self, NotificationsCommand.self, WebhooksCommand.self, RequestCommand.self, MeCommand.self, BudgetCommand.self, RecurringCommand.self, PendingCommand.self, QuickAdd.self, ImportCommand.self, ExportCommand.self, Sync.self, Status.self,
-            Watch.self,
+            Watch.self, TokenCommand.self,
         ])
 
     public init() {}
@@ -177,15 +177,32 @@ struct Register: AsyncParsableCommand {
 }
 
 struct Login: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Log in with email or phone.")
+    static let configuration = CommandConfiguration(
+        abstract: "Log in with email or phone, or use a personal access token (--token-stdin).")
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Email or phone number.") var emailOrPhone: String
+    @Argument(help: "Email or phone number.") var emailOrPhone: String?
     @Flag(help: "Read the password from standard input.") var passwordStdin = false
+    @Flag(help: "Read a personal access token (spt_…, from `splitter token create`) from standard input.")
+    var tokenStdin = false
+
+    func validate() throws {
+        if tokenStdin == (emailOrPhone != nil) {
+            throw ValidationError("Give an email or phone number to log in, or --token-stdin to use a token.")
+        }
+    }
 
     func run() async throws {
         try await SplitterCLI.run {
+            if tokenStdin {
+                guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                    throw CLIError(message: "No token on standard input.")
+                }
+                let user = try await options.client().useAccessToken(line)
+                if options.json { return try Output.json(user) }
+                return print("Using a token of \(user.displayName)'s.")
+            }
             let user = try await options.client().login(
-                emailOrPhone: emailOrPhone, password: try readPassword(fromStdin: passwordStdin))
+                emailOrPhone: emailOrPhone ?? "", password: try readPassword(fromStdin: passwordStdin))
             if options.json { try Output.json(user) } else { print("Logged in as \(user.displayName).") }
         }
     }

@@ -5,7 +5,7 @@ import Testing
 /// The account commands of issue 14 as a user runs them: signing out elsewhere (item 9),
 /// claims of a name-only member with history (item 5), deleting an account by its owner and by
 /// the operator (item 17).
-@Suite("splitter logout --others, member claims, delete-account")
+@Suite("splitter logout --others, member claims, delete-account, token")
 struct AccountCommandTests {
     @Test("logout --others ends the laptop's session and keeps this one")
     func signOutElsewhere() async throws {
@@ -112,6 +112,40 @@ struct AccountCommandTests {
             #expect(try await trip.run("whoami", "--profile", "ben").status != 0)
             let members = try #require(try await trip.json("member", "list", "Japan") as? [[String: Any]])
             #expect(members.contains { $0["name"] as? String == "Ben" })
+        }
+    }
+
+    @Test("token create prints the secret once; another profile logs in with it and writes in its group only; revoke stops it")
+    func tokens() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            #expect(try await trip.run("group", "create", "Home", "--currency", "EUR").status == 0)
+            // act: a write token for Japan only
+            let made = try await trip.run("token", "create", "trip bot", "--write", "--group", "Japan", "--expires-in-days", "30")
+            #expect(made.status == 0 && made.error.contains("not shown again"), "\(made.error)")
+            let secret = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(secret.hasPrefix("spt_") && !secret.contains("\n"))
+            let listed = try await trip.run("token", "list")
+            #expect(listed.row("trip", "bot", "read+write", "1") != nil, "\(listed.output)")
+            #expect(!listed.output.contains(secret))
+            // validate: the bot profile uses it
+            let bot = try await trip.run("login", "--profile", "bot", "--server", trip.url, "--token-stdin", stdin: secret)
+            #expect(bot.status == 0 && bot.output.contains("Using a token of Aki's"), "\(bot.error)")
+            #expect(try await trip.run("expense", "add", "Japan", "Gyoza", "900", "--profile", "bot").status == 0)
+            let home = try await trip.run("balances", "Home", "--profile", "bot")
+            #expect(home.status != 0, "\(home.output)")
+            let group = try await trip.run("group", "create", "Other", "--currency", "EUR", "--profile", "bot")
+            #expect(group.status == 4 && group.error.contains("only some of your groups"), "\(group.error)")
+            let password = try await trip.run("token", "list", "--profile", "bot")
+            #expect(password.status == 4 && password.error.contains("cannot manage"), "\(password.error)")
+            // a bad token is not kept
+            let wrong = try await trip.run("login", "--profile", "bot2", "--server", trip.url, "--token-stdin", stdin: "spt_" + String(repeating: "x", count: 43))
+            #expect(wrong.status == 3)
+            // revoke by name: the bot is logged out
+            let revoked = try await trip.run("token", "revoke", "trip bot")
+            #expect(revoked.status == 0 && revoked.output.contains("Revoked trip bot"), "\(revoked.error)")
+            #expect(try await trip.run("balances", "Japan", "--profile", "bot").status == 3)
+            #expect(try await trip.run("token", "list").output.contains("No tokens."))
         }
     }
 

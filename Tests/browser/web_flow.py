@@ -701,6 +701,38 @@ def run(base):
         check("Page not found" in main_text(aki), "a friendly 404 for an unknown path")
         shoot(aki, "not-found")
 
+        # Access tokens (issue 21): from the account page, a read-only token for this trip; its
+        # secret is shown once, reads the API, is refused a write, and stops when revoked.
+        aki.get(f"{base}/account")
+        click(aki, aki.find_element(By.ID, "manage-tokens"))
+        check(aki.find_elements(By.ID, "no-tokens"), "no tokens at first")
+        fill(aki, "token-name", "Spreadsheet")
+        trip_box = [box for box in aki.find_elements(By.CSS_SELECTOR, "input[name=groupIds]") if box.get_attribute("value") == group]
+        check(trip_box, "the trip is offered as a group of the token")
+        tap(aki, trip_box[0])
+        click(aki, aki.find_element(By.ID, "make-token"))
+        secret = aki.find_element(By.ID, "token-secret-value").text
+        check(secret.startswith("spt_"), f"the secret is shown once: {main_text(aki)[:300]}")
+        check("Reads only" in aki.find_element(By.ID, "tokens").text, "the list says it only reads")
+        shoot(aki, "tokens")
+
+        def with_token(method, path, body=None):
+            request = urllib.request.Request(base + path, data=body, method=method,
+                                             headers={"Authorization": f"Bearer {secret}", "Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request) as response:
+                    return response.status
+            except urllib.error.HTTPError as error:
+                return error.code
+        check(with_token("GET", f"/api/groups/{group}/balances") == 200, "the token reads the trip")
+        body = json.dumps({"groupId": group, "description": "Bot", "amount": "100", "currency": "JPY",
+                           "expenseDate": "2026-05-01"}).encode()
+        check(with_token("POST", "/api/expenses", body) == 403, "a read token may not write")
+        aki.get(f"{base}/account/tokens")
+        click(aki, aki.find_element(By.CSS_SELECTOR, "#tokens button"))
+        check("no longer works" in main_text(aki) and aki.find_elements(By.ID, "no-tokens"), f"revoked: {main_text(aki)[:300]}")
+        check(with_token("GET", f"/api/groups/{group}/balances") == 401, "a revoked token is refused")
+
         # The account page: sessions, and a new password (a wrong current one is said on its field).
         aki.get(f"{base}/groups")
         click(aki, aki.find_element(By.ID, "account"))

@@ -301,7 +301,7 @@ public struct RecurringUseCases: Sendable {
     func seriesAccess(_ id: UUID, _ caller: Caller, action: (SeriesRecord) -> GroupAction) async throws -> (
         SeriesRecord, GroupRecord, MemberRecord
     ) {
-        guard let series = try await store.series(id: id),
+        guard let series = try await store.series(id: id), caller.reaches(series.groupID),
             let (group, me) = try await groups.groupAndMembership(groupID: series.groupID, userID: caller.user.id)
         else { throw AppError.notFound("recurring expense") }
         do {
@@ -322,7 +322,7 @@ public struct RecurringUseCases: Sendable {
 
     /// One waiting occurrence, for a member of its group (nil for anyone else, or no such id).
     public func pendingItem(_ id: UUID, caller: Caller) async throws -> PendingView? {
-        guard let item = try await store.pendingItem(id: id),
+        guard let item = try await store.pendingItem(id: id), caller.reaches(item.groupID),
             let (group, me) = try await groups.groupAndMembership(groupID: item.groupID, userID: caller.user.id),
             (try? GroupAccess.require([.read], me, in: group)) != nil
         else { return nil }

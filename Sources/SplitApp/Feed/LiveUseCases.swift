@@ -94,7 +94,7 @@ public struct LiveUseCases: Sendable {
             _ = try await access.check(groupID, caller, for: .read)
             members = [groupID]
         } else {
-            members = try await groups.groups(ofUser: caller.user.id).map(\.group.id)
+            members = try await groups.groups(ofUser: caller.user.id).map(\.group.id).filter(caller.reaches)
         }
         subscription.watch(Set(members))
         let current = try await log.currentSeqs(groupIDs: members)
@@ -257,7 +257,8 @@ public struct LiveStream: AsyncSequence, Sendable {
         /// The caller's groups again, after an account event: a group left ends the stream, a
         /// group joined is announced and followed from its current change number.
         private func refreshGroups() async throws {
-            let now = Set(try await state.cases.groups.groups(ofUser: state.caller.user.id).map(\.group.id))
+            let now = Set(
+                try await state.cases.groups.groups(ofUser: state.caller.user.id).map(\.group.id).filter(state.caller.reaches))
             let had = Set(state.position.seqs.keys)
             guard had.isSubset(of: now) else { return end() }
             let added = now.subtracting(had)

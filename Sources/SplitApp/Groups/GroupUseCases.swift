@@ -128,7 +128,8 @@ public struct GroupUseCases: Sendable {
     }
 
     public func groups(of caller: Caller) async throws -> [GroupView] {
-        try await groups.groups(ofUser: caller.user.id).map { GroupView(group: $0.group, me: $0.member) }
+        try await groups.groups(ofUser: caller.user.id).filter { caller.reaches($0.group.id) }
+            .map { GroupView(group: $0.group, me: $0.member) }
     }
 
     public func group(_ id: UUID, caller: Caller) async throws -> GroupView {
@@ -139,6 +140,7 @@ public struct GroupUseCases: Sendable {
     /// Creates a group owned by the caller. A retry of a create that went through (the same id
     /// and content) answers as the first time did (DESIGN §5); another group's id is a conflict.
     public func create(_ entered: EnteredGroup, caller: Caller) async throws -> GroupView {
+        try caller.requireWholeAccount()
         let id = try MoneyInput.clientID(entered.id)
         let current = now()
         let group = GroupRecord(
@@ -245,6 +247,7 @@ public struct GroupUseCases: Sendable {
     /// What an invite code opens, for a logged-in user deciding to join: the group's name and the
     /// members without an account, one of whom they may be. Nil for a code that opens nothing.
     public func invitation(code text: String, caller: Caller, origin: RequestOrigin) async throws -> Invitation? {
+        try caller.requireWholeAccount()
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         return try await guarding(caller, origin) {
             guard !code.isEmpty, code.utf8.count <= 100, let group = try await groups.group(inviteCode: code) else {
@@ -297,6 +300,7 @@ public struct GroupUseCases: Sendable {
         code text: String, memberId: String?, memberName: String? = nil, name: String?, caller: Caller,
         origin: RequestOrigin
     ) async throws -> JoinResult {
+        try caller.requireWholeAccount()
         // Codes are typed from chat messages: case does not matter, anything else is no code of ours.
         let code = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         var claim = try memberId.map { text in

@@ -96,6 +96,7 @@ public struct ExportUseCases: Sendable {
     /// `account.json` (the profile and the groups) and, per group the caller is an active member
     /// of, its two spreadsheets in a folder named after it.
     public func exportAccount(caller: Caller) async throws -> ExportedFile {
+        try caller.requireWholeAccount()
         let memberships = try await groups.groups(ofUser: caller.user.id).filter { $0.member.isActive }
         let archive = try Archive(accessMode: .create)
         var listed: [[String: String]] = []

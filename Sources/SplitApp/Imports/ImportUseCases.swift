@@ -93,6 +93,7 @@ public struct ImportUseCases: Sendable {
         var givenTimeZone: String?
         switch target {
         case .newGroup(let name, let timeZone):
+            try caller.requireWholeAccount()
             givenTimeZone = timeZone
             group = GroupRecord(
                 id: UUID(), name: try name.map { try Names.name($0, field: "name") } ?? "", homeCurrency: "USD",

@@ -261,6 +261,7 @@ public struct BudgetUseCases: Sendable {
     /// UTC when nil). Without a budget set it shows what my shares came to in the currency of my
     /// first group.
     public func personalStatus(caller: Caller, month: String? = nil) async throws -> BudgetStatus {
+        try caller.requireWholeAccount()
         let today = CivilDate(MoneyInput.today(now()))!
         let period = try month.map { try Self.month($0, field: "month") } ?? .month(of: today)
         let budget = try await budgets.personalBudget(userID: caller.user.id)
@@ -331,11 +332,13 @@ public struct BudgetUseCases: Sendable {
 
     /// The personal budget as set, if any.
     public func personalBudget(caller: Caller) async throws -> PersonalBudgetRecord? {
-        try await budgets.personalBudget(userID: caller.user.id)
+        try caller.requireWholeAccount()
+        return try await budgets.personalBudget(userID: caller.user.id)
     }
 
     /// Sets my personal budget: its currency, an optional total and caps by category name.
     public func putPersonal(_ entered: EnteredPersonalBudget, caller: Caller) async throws -> BudgetStatus {
+        try caller.requireWholeAccount()
         var checks = FieldChecks()
         let currency = try checks.run { try MoneyInput.currency(entered.currency, field: "currency") }
         var total: Int64?
@@ -373,6 +376,7 @@ public struct BudgetUseCases: Sendable {
     }
 
     public func removePersonal(caller: Caller) async throws {
+        try caller.requireWholeAccount()
         try await budgets.putPersonal(nil, userID: caller.user.id, now: now())
     }
 

@@ -36,6 +36,7 @@ public struct SummaryUseCases: Sendable {
     public init(database: Database) { store = SummaryStore(database: database) }
 
     public func summary(caller: Caller) async throws -> AccountSummary {
+        try caller.requireWholeAccount()
         let position = try await store.position(userID: caller.user.id)
         var owed: [String: Int64] = [:]
         var owe: [String: Int64] = [:]

@@ -25,6 +25,7 @@ public struct NotificationUseCases: Sendable {
 
     /// Newest first, `limit` (1 to 200, default 50) a page, after the cursor of a previous page.
     public func inbox(caller: Caller, cursor: String?, limit: Int?) async throws -> NotificationPage {
+        try caller.requireWholeAccount()
         let limit = min(max(limit ?? 50, 1), 200)
         var before: (Int64, UUID)?
         if let cursor, !cursor.isEmpty {
@@ -41,12 +42,14 @@ public struct NotificationUseCases: Sendable {
     }
 
     public func unreadCount(caller: Caller) async throws -> Int {
-        try await notifications.unreadCount(userID: caller.user.id)
+        try caller.requireWholeAccount()
+        return try await notifications.unreadCount(userID: caller.user.id)
     }
 
     /// Marks the lines with these ids read (ids that are not the caller's mark nothing), or all
     /// of them; the unread count after.
     public func markRead(ids: [String]?, caller: Caller) async throws -> Int {
+        try caller.requireWholeAccount()
         let parsed = try ids.map { texts in
             try ExpenseLimits.checkCount(texts.count, atMost: 200, field: "ids")
             return try texts.enumerated().map { index, text in

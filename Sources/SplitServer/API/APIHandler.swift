@@ -19,6 +19,7 @@ struct APIHandler: APIProtocol {
     let budgetUseCases: BudgetUseCases
     let recurringUseCases: RecurringUseCases
     let quickEntryUseCases: QuickEntryUseCases
+    let accessTokenUseCases: AccessTokenUseCases
     let payDetailsUseCases: PayDetailsUseCases
     let categoryUseCases: CategoryUseCases
     let groupUseCases: GroupUseCases

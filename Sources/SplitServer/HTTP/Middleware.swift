@@ -260,6 +260,13 @@ struct RequestInfoMiddleware: RouterMiddleware {
                 : .anonymous,
             userAgent: request.headers[.userAgent],
             logger: context.logger)
+        // An access token reads its account (GET /auth/me) and nothing else under /auth/: the
+        // password, logins, tokens, mail and the account itself are a login's (issue 21).
+        if case .signedIn(let caller) = info.caller, caller.token != nil, path.hasPrefix("/auth/"),
+            !(path == "/auth/me" && request.method == .get)
+        {
+            try caller.requireLogin()
+        }
         return try await RequestInfo.$current.withValue(info) { try await next(request, context) }
     }
 }

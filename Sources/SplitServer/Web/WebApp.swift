@@ -122,6 +122,7 @@ struct WebApp: Sendable {
         "series-ended": "Ended: nothing more is added; what was added stays.",
         "pending-confirmed": "Confirmed: it is an expense now.",
         "pending-dismissed": "Dismissed.",
+        "token-revoked": "Revoked: the token no longer works.",
     ]
 
     /// After a successful POST: to the page that shows the result, saying what was done.
@@ -360,6 +361,8 @@ struct WebMiddleware: RouterMiddleware {
                 // The page's one session look-up: every use case and API handler it calls gets this caller.
                 info.caller = try await CallerState.resolve(
                     token: session, isWrite: request.method == .post, with: app.callers)
+                // The cookie holds a login; an access token put there is no login of the web app.
+                if case .signedIn(let caller) = info.caller, caller.token != nil { info.caller = .invalid }
                 return try await RequestInfo.$current.withValue(info) {
                     try await WebRequest.$current.withValue(web) { try await next(request, context) }
                 }

@@ -28,6 +28,11 @@ extension WebApp {
         pages.post("/logout") { request, _ in try await self.logout(request) }
         pages.get("/account") { request, _ in try await self.accountPage(request) }
         pages.post("/account/password") { request, _ in try await self.changePassword(request) }
+        pages.get("/account/tokens") { request, _ in try await self.tokensPage(request) }
+        pages.post("/account/tokens") { request, _ in try await self.createToken(request) }
+        pages.post("/account/tokens/:tokenId/revoke") { request, context in
+            try await self.revokeToken(request, context: context)
+        }
         pages.post("/account/sessions/revoke-others") { request, _ in try await self.revokeOtherSessions(request) }
         pages.post("/account/delete") { request, _ in try await self.deleteAccount(request) }
         pages.post("/account/sessions/:sessionId/revoke") { request, context in

@@ -99,6 +99,7 @@ public func buildApplication(
         on: router, configuration: .init(dateTranscoder: APIDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
         middlewares: [bodyLimits])
     web.register(on: router)
+    MCPEndpoint(api: handler, callers: callers, addresses: addresses).register(on: router)
 
     let serverLogger = logger
     let connectionCounts = ConnectionGuard.Counts()

@@ -13,6 +13,16 @@ import Testing
 struct LiveStreamTests {
     typealias RawConnection = ConnectionGuardTests.RawConnection
 
+    /// The live server's port, Aki's account and her group Japan.
+    static func akiInJapan(_ api: API) async throws -> (port: Int, aki: (token: String, userID: String), group: String) {
+        let port = try #require(api.client.port)
+        let aki = try await api.register("Aki")
+        let group = try #require(
+            try await api.call(.post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY"}"#)
+                .string("group", "id"))
+        return (port, aki, group)
+    }
+
     static func open(_ port: Int, _ target: String, headers: String) throws -> RawConnection {
         let connection = try RawConnection(port: port)
         connection.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\(headers)\r\n")
@@ -44,11 +54,7 @@ struct LiveStreamTests {
     @Test("a write arrives on the stream as an event, uncompressed, uncached; the web cookie opens only this route")
     func writeArrives() async throws {
         try await TestApp.with(.sqlite, live: true) { api in
-            let port = try #require(api.client.port)
-            let aki = try await api.register("Aki")
-            let group = try #require(
-                try await api.call(.post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY"}"#)
-                    .string("group", "id"))
+            let (port, aki, group) = try await Self.akiInJapan(api)
             let stream = try Self.open(port, "/api/events?groupId=\(group)", headers: "Authorization: Bearer \(aki.token)\r\n")
             let head = await stream.read(until: ": connected")
             #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
@@ -77,11 +83,7 @@ struct LiveStreamTests {
     @Test("a Last-Event-ID for 500 groups (about 23 KB, an account's most) is taken and resumes")
     func longestLastEventID() async throws {
         try await TestApp.with(.sqlite, live: true) { api in
-            let port = try #require(api.client.port)
-            let aki = try await api.register("Aki")
-            let group = try #require(
-                try await api.call(.post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY"}"#)
-                    .string("group", "id"))
+            let (port, aki, group) = try await Self.akiInJapan(api)
             let ramen = try #require(
                 try await api.call(
                     .post, "/api/expenses", token: aki.token,

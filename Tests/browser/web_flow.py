@@ -23,6 +23,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -663,6 +664,20 @@ def run(base):
                 lambda d: main_text(d) != before and (expected is None or expected in main_text(d)))
             check(ben.execute_script("return window.sameDocument === true"), f"{path} updated without a reload")
         shoot(ben, "expense-live-update")
+
+        # "Add quickly" (issue 21): one line on the overview; what it reads as (payer, each
+        # share) shows while it is typed; Enter saves it.
+        aki.get(f"{base}/groups/{group}")
+        quick = aki.find_element(By.ID, "quick-text")
+        tap(aki, quick)
+        quick.send_keys("Gyoza 1200 JPY paid by Aki, all")
+        WebDriverWait(aki, 10, ignored_exceptions=LIVE_SWAPS).until(lambda d: d.find_elements(By.ID, "quick-draft"))
+        draft = aki.find_element(By.ID, "quick-draft").text
+        check("Gyoza" in draft and "Paid by Aki" in draft and "owes" in draft, f"the preview as typed: {draft}")
+        shoot(aki, "quick-add")
+        aki.find_element(By.ID, "quick-text").send_keys(Keys.ENTER)
+        WebDriverWait(aki, 10).until(lambda d: "/expenses/" in d.current_url)
+        check("Gyoza" in main_text(aki) and "Saved" in main_text(aki), f"Enter saved it: {main_text(aki)[:300]}")
 
         # The bell: Ben has unread notifications (Aki's expenses he shares in); the inbox links to
         # them; "Mark all read" empties the count.

@@ -206,6 +206,8 @@ extension WebApp {
         let tooLarge: Bool
         let expenseCount: Int
         let activity: [Activity]
+        /// "Add quickly", for members who may add expenses.
+        let quick: QuickForm?
     }
 
     func overviewPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -256,7 +258,8 @@ extension WebApp {
             hasUnconverted: totals.unconverted > 0, tooLarge: totals.tooLarge, expenseCount: expenses.count,
             activity: activity.map {
                 .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
-            })
+            },
+            quick: scope.may(.addExpense) ? Self.quickForm(groupID: groupID) : nil)
         return try await render("overview", title: scope.group.name, body: body, nav: scope.nav("overview"))
     }
 }

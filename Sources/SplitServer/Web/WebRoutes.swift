@@ -77,6 +77,10 @@ extension WebApp {
         pages.get("/groups/:groupId/expenses/new") { request, context in
             try await self.newExpensePage(request, context: context)
         }
+        pages.post("/groups/:groupId/quick") { request, context in try await self.quickEntry(request, context: context) }
+        pages.post("/groups/:groupId/quick/preview") { request, context in
+            try await self.quickPreviewFragment(request, context: context)
+        }
         pages.post("/groups/:groupId/expenses/preview") { request, context in
             try await self.previewFragment(request, context: context)
         }

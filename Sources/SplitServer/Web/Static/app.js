@@ -239,6 +239,35 @@ document.addEventListener("submit", function (event) {
   });
 })();
 
+// "Add quickly": what the line reads as (the server's parser and shares), shown while typing;
+// Enter saves once the preview shows an expense, and checks otherwise.
+(function () {
+  const form = document.querySelector("form[data-quick-form]");
+  if (!form) return;
+  const input = form.querySelector("#quick-text");
+  const preview = form.querySelector("#quick-preview");
+  let timer = null;
+  let sequence = 0;
+  input.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      const data = new URLSearchParams(new FormData(form));
+      const mine = ++sequence;
+      fetch(form.getAttribute("data-preview-url"), {
+        method: "POST", body: data, credentials: "same-origin",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" }
+      }).then(function (response) { return response.ok && !response.redirected ? response.text() : null; })
+        .then(function (html) { if (html !== null && mine === sequence) preview.innerHTML = html; })
+        .catch(function () { /* offline: Check still works once back */ });
+    }, 200);
+  });
+  input.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !preview.querySelector("#quick-draft")) return;
+    event.preventDefault();
+    form.querySelector("#quick-save").click();
+  });
+})();
+
 // The invite link: Copy puts it on the clipboard; Share opens the phone's share sheet where
 // the browser has one (Web Share API). Without JavaScript the link is there to select.
 document.querySelectorAll("[data-copy]").forEach(function (button) {

@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import Mustache
+import SplitAPI
+import SplitApp
+import SplitCore
+import SplitStore
+
+/// "Add quickly" (issue 21): one line on the group's overview, read by the same parser and
+/// shares as `POST /api/groups/{id}/quick-entry`. The page's script shows what the line reads
+/// as while it is typed; Save stores it. Without script, Check shows the same preview on a page
+/// of its own, with Save there.
+extension WebApp {
+    /// The form, on the overview and on its own page.
+    struct QuickForm: Sendable {
+        let groupID: String
+        /// The idempotency key of this form: a double tap on Save stores one expense.
+        let key: String
+        let text: String
+        let preview: QuickPreviewBody?
+    }
+
+    /// What a line reads as: the expense, or what is missing.
+    struct QuickPreviewBody: Sendable {
+        struct Problem: Sendable {
+            let code: String
+            let message: String
+        }
+        struct Share: Sendable {
+            let name: String
+            let amount: String
+        }
+        let hasProblems: Bool
+        let problems: [Problem]
+        let hasDraft: Bool
+        let heading: String
+        let paid: String
+        let shares: [Share]
+        let details: String
+        let assumed: String?
+    }
+
+    static func quickForm(groupID: String, text: String = "", preview: QuickPreviewBody? = nil) -> QuickForm {
+        QuickForm(groupID: groupID, key: UUID().uuidString.lowercased(), text: text, preview: preview)
+    }
+
+    /// The preview of a line, as the form's script asks for it while the user types.
+    func quickPreviewFragment(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let text = try WebRequest.get().form["text"] ?? ""
+        let body = try await quickPreview(text, scope: scope)
+        guard let html = templates.render(body, withTemplate: "quick-preview") else { throw APIError.internalError }
+        return Self.html(html)
+    }
+
+    /// Check (the preview on a page of its own) or Save.
+    func quickEntry(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let form = try WebRequest.get().form
+        let text = form["text"] ?? ""
+        if form["intent"] == "save" {
+            let key = form["_key"].flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
+            let idempotency = key.map {
+                IdempotencyRequest(
+                    key: $0, requestHash: IdempotencyRequest.hash(Data("web quick \(groupID) \(text)".utf8)))
+            }
+            do {
+                let result = try await api.quickEntryUseCases.read(
+                    text, dryRun: false, groupID: try APIHandler.id(groupID, "group"), caller: try caller(),
+                    origin: try origin(), idempotency: idempotency,
+                    render: { view in StoredResponse(status: 201, body: Data(view.expense.id.text.utf8)) })
+                switch result {
+                case .created(.created(let view)):
+                    return Self.redirect("/expenses/\(view.expense.id.text)", done: "expense-saved")
+                case .created(.replayed(let stored)):
+                    return Self.redirect("/expenses/\(String(decoding: stored.body, as: UTF8.self))", done: "expense-saved")
+                case .problems, .preview:
+                    break  // shown below with what the line reads as now
+                }
+            } catch AppError.invalidFields {
+                // The line has problems: the page below says which.
+            } catch AppError.idempotencyKeyReused {
+                // This form was saved before with another line (the back button): the page below
+                // comes with a new key, so Save there stores this one.
+            }
+        }
+        let preview = try await quickPreview(text, scope: scope)
+        let body = Self.quickForm(groupID: groupID, text: text, preview: preview)
+        return try await render(
+            "quick", title: "Add quickly · \(scope.group.name)", body: body, nav: scope.nav("overview", live: false),
+            status: preview.hasProblems ? .unprocessableContent : .ok)
+    }
+
+    func quickPreview(_ text: String, scope: GroupScope) async throws -> QuickPreviewBody {
+        let empty = QuickPreviewBody(
+            hasProblems: false, problems: [], hasDraft: false, heading: "", paid: "", shares: [], details: "", assumed: nil)
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return empty }
+        let result = try await api.quickEntryUseCases.read(
+            text, dryRun: true, groupID: try APIHandler.id(scope.group.id, "group"), caller: try caller(),
+            origin: try origin(), idempotency: nil, render: { _ in StoredResponse(status: 201, body: Data()) })
+        switch result {
+        case .problems(let problems):
+            return QuickPreviewBody(
+                hasProblems: true, problems: problems.map { .init(code: $0.code, message: $0.description) }, hasDraft: false,
+                heading: "", paid: "", shares: [], details: "", assumed: nil)
+        case .preview(let preview):
+            let expense = preview.expense
+            let money = { (amount: Int64) in WebFormat.money(MoneyInput.text(amount, expense.currency), expense.currency) }
+            let payers = expense.payers.map { "\(scope.name($0.memberID.text)) \(money($0.amount))" }
+            let said: [(QuickDraft.Assumption, String)] = [(.payer, "you paid"), (.currency, "in \(expense.currency)"), (.date, "today")]
+            let assumed = said.filter { preview.draft.assumed.contains($0.0) }.map(\.1)
+            // Shares in the group's member order, as the expense form lists them.
+            let order = Dictionary(scope.members.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let shares = expense.liveShares.sorted { (order[$0.memberID.text] ?? .max) < (order[$1.memberID.text] ?? .max) }
+            return QuickPreviewBody(
+                hasProblems: false, problems: [], hasDraft: true,
+                heading: "\(expense.description) · \(money(expense.amount))",
+                paid: (expense.amount < 0 ? "Received by " : "Paid by ") + payers.joined(separator: ", "),
+                shares: shares.map { .init(name: scope.name($0.memberID.text), amount: money($0.amount)) },
+                details: [expense.expenseDate, preview.categoryNames[expense.categoryID]].compactMap { $0 }
+                    .joined(separator: " · "),
+                assumed: assumed.isEmpty ? nil : "Assumed: " + assumed.joined(separator: ", ") + ".")
+        case .created:
+            return empty
+        }
+    }
+}

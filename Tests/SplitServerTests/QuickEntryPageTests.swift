@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@testable import SplitServer
+
+/// "Add quickly" on a group's overview (issue 21), from the outside.
+@Suite("Add quickly, on the web")
+struct QuickEntryPageTests {
+    @Test("the overview offers it; the preview shows the exact shares; Save stores once per form; problems are said; a viewer has none", arguments: TestDatabases.all)
+    func quickAdd(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            var aki = Browser(api)
+            try await aki.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY","memberName":"Aki"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            for name in ["Bo", "Chen"] {
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"\#(name)"}"#)
+            }
+            // The overview has the box.
+            let overview = try await aki.get("/groups/\(groupID)")
+            #expect(overview.text.contains(#"id="quick-text""#) && overview.text.contains("data-quick-form"))
+            let key = try #require(
+                overview.text.range(of: #"name="_key" value="[0-9a-f-]{36}""#, options: .regularExpression).map {
+                    String(overview.text[$0].dropFirst(#"name="_key" value=""#.count).dropLast())
+                })
+            // act: the preview as typed
+            let line = "Hotel 30000 JPY split 2:1:1 Aki Bo Chen"
+            let preview = try await aki.post("/groups/\(groupID)/quick/preview", [("text", line)])
+            // validate: the shares the form would make, nothing saved
+            #expect(preview.status == .ok)
+            #expect(preview.text.contains("Aki <span class=\"muted\">owes</span> 15,000 JPY"), "\(preview.text)")
+            #expect(preview.text.contains("Bo <span class=\"muted\">owes</span> 7,500 JPY"), "\(preview.text)")
+            #expect(preview.text.contains("Assumed: you paid"), "\(preview.text)")
+            #expect(try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses").isEmpty)
+            // Check without script: the same on a page of its own
+            let checked = try await aki.post("/groups/\(groupID)/quick", [("text", line), ("intent", "check"), ("_key", key)])
+            #expect(checked.status == .ok && checked.text.contains("Chen <span class=\"muted\">owes</span> 7,500 JPY"))
+            // Save, twice with one form: one expense
+            let saved = try await aki.post("/groups/\(groupID)/quick", [("text", line), ("intent", "save"), ("_key", key)])
+            let again = try await aki.post("/groups/\(groupID)/quick", [("text", line), ("intent", "save"), ("_key", key)])
+            #expect(saved.status == .seeOther, "\(saved.text.prefix(300))")
+            let location = try #require(saved.headers[.location])
+            #expect(location.hasPrefix("/expenses/") && again.headers[.location] == location)
+            let list = try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses")
+            #expect(list.count == 1 && list.first?.string("amount") == "30000")
+            // A line with problems is said, and saves nothing.
+            let vague = try await aki.post(
+                "/groups/\(groupID)/quick", [("text", "Dinner $40 with Zed"), ("intent", "save"), ("_key", UUID().uuidString)])
+            #expect(vague.status == .unprocessableContent)
+            #expect(vague.text.contains("quick-problems") && vague.text.contains("Zed"), "\(vague.text.prefix(2000))")
+            #expect(try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses").count == 1)
+            // A viewer has no box, and may not post one.
+            var vic = Browser(api)
+            try await vic.register("Vic")
+            try await api.call(.post, "/api/groups/join", token: vic.token, json: #"{"inviteCode":"\#(code)"}"#)
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki.token).list("members")
+            let vicID = try #require(members.first { $0.string("name") == "Vic" }?.string("id"))
+            try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(vicID)", token: aki.token, json: #"{"role":"viewer"}"#)
+            let vicPage = try await vic.get("/groups/\(groupID)")
+            #expect(vicPage.status == .ok && !vicPage.text.contains("quick-text"))
+            let refused = try await vic.post("/groups/\(groupID)/quick", [("text", line), ("intent", "save")])
+            #expect(refused.status == .forbidden, "\(refused.status)")
+            #expect(try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses").count == 1)
+        }
+    }
+}

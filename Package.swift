@@ -80,6 +80,9 @@ let package = Package(
         // TLS for the SMTP client (STARTTLS, implicit TLS) and webhook deliveries; already in the
         // build for PostgreSQL's TLS connections.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The Model Context Protocol (issue 21): the server's /mcp endpoint speaks it with the
+        // official SDK, so any MCP client (a desktop assistant, an agent) can use the tools.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
         // HTTP parts as swift-http-types, for the connection guard that sits in Hummingbird's pipeline.
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // HTTP status and header types shared by Hummingbird and the OpenAPI runtime.
@@ -142,7 +145,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // HTTPParserError: the parser's refusals get the API's envelope (ConnectionGuard).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+.product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -1,0 +1,220 @@
+import Foundation
+import MCP
+import SplitAPI
+import SplitApp
+import SplitStore
+
+/// The tools an MCP client may call: each is the API operation of the same meaning, run by
+/// `APIHandler` under the caller of the request, and answers the API's JSON as text.
+struct MCPTools: Sendable {
+    let api: APIHandler
+    let caller: Caller
+
+    private static func object(_ properties: [String: Value], required: [String] = []) -> Value {
+        .object([
+            "type": "object", "properties": .object(properties),
+            "required": .array(required.map { .string($0) }), "additionalProperties": false,
+        ])
+    }
+
+    private static func string(_ description: String) -> Value {
+        .object(["type": "string", "description": .string(description)])
+    }
+
+    private static let groupId = string("The group's id (list_groups gives it).")
+
+    private static func tool(_ name: String, _ description: String, _ schema: Value, readOnly: Bool) -> Tool {
+        Tool(
+            name: name, description: description, inputSchema: schema,
+            annotations: .init(readOnlyHint: readOnly, destructiveHint: readOnly ? nil : false))
+    }
+
+    /// Names of the tools that write (a read token may not call them).
+    static let writing: Set<String> = [
+        "add_expense", "quick_add", "record_settlement", "mark_share_paid", "create_payment_request",
+    ]
+
+    static let all: [Tool] = [
+        tool("list_groups", "The groups you are in, with their ids, home currencies and your role.", object([:]), readOnly: true),
+        tool(
+            "list_expenses", "A group's expenses, newest first; q searches the descriptions, month narrows (2026-11).",
+            object(
+                ["groupId": groupId, "q": string("Text in the description."), "month": string("YYYY-MM.")],
+                required: ["groupId"]), readOnly: true),
+        tool(
+            "add_expense",
+            "Add an expense with exact fields (amounts as decimal strings in the currency's decimals). Without paidBy the caller paid; without split it is shared equally by everyone. idempotencyKey makes a retry safe.",
+            object(
+                [
+                    "groupId": groupId, "description": string("What it was."),
+                    "amount": string("The total, e.g. 1200 or 12.50."), "currency": string("ISO 4217 code, e.g. JPY."),
+                    "expenseDate": string("YYYY-MM-DD."), "category": string("A category name or id."),
+                    "paidBy": .object([
+                        "type": "array", "description": "Who paid how much.",
+                        "items": object(["memberId": string("Member id."), "amount": string("Amount.")]),
+                    ]),
+                    "split": .object([
+                        "type": "object",
+                        "description": "The split as the API takes it, e.g. {\"mode\":\"equal\",\"memberIds\":[…]}.",
+                    ]),
+                    "idempotencyKey": string("Any unique text; the same key answers the first result again."),
+                ], required: ["groupId", "description", "amount", "currency", "expenseDate"]), readOnly: false),
+        tool(
+            "quick_add",
+            "Add an expense from one line as a person says it (\"Ramen ¥1200 paid by Aki, all\"). With dryRun true (the default) it only answers what it reads: the exact payers and shares, what it assumed, or what is ambiguous. Call again with dryRun false to save.",
+            object(
+                [
+                    "groupId": groupId, "text": string("The line."),
+                    "dryRun": .object(["type": "boolean", "description": "true: only read it (default)."]),
+                    "idempotencyKey": string("With dryRun false: the same key saves once."),
+                ], required: ["groupId", "text"]), readOnly: false),
+        tool("balances", "Each member's balance per currency in a group.", object(["groupId": groupId], required: ["groupId"]), readOnly: true),
+        tool(
+            "settle_plan", "The fewest transfers that settle a group, in one currency (default the home currency).",
+            object(["groupId": groupId, "currency": string("ISO 4217 code.")], required: ["groupId"]), readOnly: true),
+        tool(
+            "record_settlement", "Record money that moved between two members.",
+            object(
+                [
+                    "groupId": groupId, "fromMemberId": string("Who paid."), "toMemberId": string("Who received."),
+                    "amount": string("Decimal string."), "currency": string("ISO 4217 code."),
+                    "note": string("Optional note."), "idempotencyKey": string("Makes a retry safe."),
+                ], required: ["groupId", "fromMemberId", "toMemberId", "amount", "currency"]), readOnly: false),
+        tool(
+            "mark_share_paid", "Mark one share of an expense paid (or unpaid), with a reason.",
+            object(
+                [
+                    "splitId": string("The share's id (list_expenses shows splits)."),
+                    "isPaid": .object(["type": "boolean"]), "reason": string("Why (shown in the history)."),
+                ], required: ["splitId", "isPaid"]), readOnly: false),
+        tool(
+            "budget_status", "Where a group's budget stands: per category and in total, spent, left, percent, projection.",
+            object(["groupId": groupId, "month": string("YYYY-MM; default this month.")], required: ["groupId"]), readOnly: true),
+        tool(
+            "create_payment_request", "Ask to be paid: a short code and link the payer opens.",
+            object(
+                [
+                    "groupId": groupId, "amount": string("Decimal string."), "currency": string("ISO 4217 code."),
+                    "toMemberId": string("Only this member may pay it."), "note": string("Optional."),
+                ], required: ["groupId", "amount", "currency"]), readOnly: false),
+    ]
+
+    /// Runs one tool; a refusal is a result with `isError` and the API's message.
+    func call(_ name: String, _ arguments: [String: Value]) async -> CallTool.Result {
+        do {
+            if Self.writing.contains(name), let token = caller.token, !token.canWrite {
+                throw AppError.forbiddenBecause("This access token may only read.")
+            }
+            return .init(content: [.text(text: try await run(name, Arguments(arguments)), annotations: nil, _meta: nil)], isError: false)
+        } catch {
+            let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
+            var text = apiError.message
+            if case .string(let field)? = apiError.details["field"] { text += " (field: \(field))" }
+            return .init(content: [.text(text: text, annotations: nil, _meta: nil)], isError: true)
+        }
+    }
+
+    private func run(_ name: String, _ arguments: Arguments) async throws -> String {
+        switch name {
+        case "list_groups":
+            guard case .ok(let ok) = try await api.listGroups(.init()) else { throw AppError.notFound("groups") }
+            return try Self.text(try ok.body.json)
+        case "list_expenses":
+            let output = try await api.listExpenses(
+                .init(
+                    path: .init(groupId: try arguments.string("groupId")),
+                    query: .init(month: arguments.optional("month"), q: arguments.optional("q"), limit: 50)))
+            guard case .ok(let ok) = output else { throw AppError.notFound("expenses") }
+            return try Self.text(try ok.body.json)
+        case "add_expense":
+            var fields = arguments.values
+            let key = arguments.optional("idempotencyKey")
+            fields["idempotencyKey"] = nil
+            let body = try WireJSON.decode(
+                Components.Schemas.CreateExpenseRequest.self, from: try JSONEncoder().encode(Value.object(fields)))
+            guard case .created(let created) = try await api.createExpense(.init(headers: .init(idempotencyKey: key), body: .json(body)))
+            else { throw AppError.notFound("expense") }
+            return try Self.text(try created.body.json)
+        case "quick_add":
+            let dryRun = arguments.values["dryRun"]?.boolValue ?? true
+            let output = try await api.quickEntry(
+                .init(
+                    path: .init(groupId: try arguments.string("groupId")),
+                    headers: .init(idempotencyKey: arguments.optional("idempotencyKey")),
+                    body: .json(.init(text: try arguments.string("text"), dryRun: dryRun))))
+            switch output {
+            case .ok(let ok): return try Self.text(try ok.body.json)
+            case .created(let created): return try Self.text(try created.body.json)
+            default: throw AppError.notFound("quick entry")
+            }
+        case "balances":
+            guard case .ok(let ok) = try await api.getBalances(.init(path: .init(groupId: try arguments.string("groupId"))))
+            else { throw AppError.notFound("balances") }
+            return try Self.text(try ok.body.json)
+        case "settle_plan":
+            let output = try await api.getSettlementPlan(
+                .init(path: .init(groupId: try arguments.string("groupId")), query: .init(currency: arguments.optional("currency"))))
+            guard case .ok(let ok) = output else { throw AppError.notFound("plan") }
+            return try Self.text(try ok.body.json)
+        case "record_settlement":
+            let output = try await api.createSettlement(
+                .init(
+                    path: .init(groupId: try arguments.string("groupId")),
+                    headers: .init(idempotencyKey: arguments.optional("idempotencyKey")),
+                    body: .json(
+                        .init(
+                            fromMemberId: try arguments.string("fromMemberId"), toMemberId: try arguments.string("toMemberId"),
+                            amount: try arguments.string("amount"), currency: try arguments.string("currency"),
+                            note: arguments.optional("note")))))
+            guard case .created(let created) = output else { throw AppError.notFound("settlement") }
+            return try Self.text(try created.body.json)
+        case "mark_share_paid":
+            guard let isPaid = arguments.values["isPaid"]?.boolValue else {
+                throw AppError.invalid(field: "isPaid", message: "Say isPaid: true or false.")
+            }
+            let output = try await api.setSharePayment(
+                .init(
+                    path: .init(splitId: try arguments.string("splitId")),
+                    body: .json(.init(isPaid: isPaid, reason: arguments.optional("reason")))))
+            guard case .ok(let ok) = output else { throw AppError.notFound("share") }
+            return try Self.text(try ok.body.json)
+        case "budget_status":
+            let output = try await api.getBudget(
+                .init(path: .init(groupId: try arguments.string("groupId")), query: .init(month: arguments.optional("month"))))
+            guard case .ok(let ok) = output else { throw AppError.notFound("budget") }
+            return try Self.text(try ok.body.json)
+        case "create_payment_request":
+            let output = try await api.createPaymentRequest(
+                .init(
+                    path: .init(groupId: try arguments.string("groupId")),
+                    body: .json(
+                        .init(
+                            amount: try arguments.string("amount"), currency: try arguments.string("currency"),
+                            toMemberId: arguments.optional("toMemberId"), note: arguments.optional("note")))))
+            guard case .created(let created) = output else { throw AppError.notFound("payment request") }
+            return try Self.text(try created.body.json)
+        default:
+            throw AppError.notFound("tool \(name.prefix(60))")
+        }
+    }
+
+    private static func text(_ value: some Encodable) throws -> String {
+        String(decoding: try WireJSON.encode(value), as: UTF8.self)
+    }
+
+    /// A tool's arguments, with the refusal a missing or mistyped one gets.
+    struct Arguments {
+        let values: [String: Value]
+
+        init(_ values: [String: Value]) { self.values = values }
+
+        func string(_ name: String) throws -> String {
+            guard let text = values[name]?.stringValue, !text.isEmpty else {
+                throw AppError.invalid(field: name, message: "\(name) is required (text).")
+            }
+            return text
+        }
+
+        func optional(_ name: String) -> String? { values[name]?.stringValue }
+    }
+}

@@ -49,6 +49,7 @@ public func buildApplication(
         recurringUseCases: RecurringUseCases(database: database, now: now),
         quickEntryUseCases: QuickEntryUseCases(database: database, now: now),
         accessTokenUseCases: AccessTokenUseCases(database: database, now: now),
+        conversationUseCases: ConversationUseCases(database: database, now: now),
         payDetailsUseCases: PayDetailsUseCases(database: database, now: now),
         categoryUseCases: CategoryUseCases(database: database, now: now),
         groupUseCases: GroupUseCases(

@@ -183,6 +183,7 @@ public struct AccountStore: Sendable {
                 if archived != nil { try await log?.changed(.group, group, sql) }
             }
             try await sql.raw("DELETE FROM sessions WHERE user_id = \(bind: userID.text)").run()
+            try await ConversationStore.deleteAll(userID: userID, sql)
             PendingEvents.note(.account(userID))
             try await sql.raw("DELETE FROM idempotency_keys WHERE user_id = \(bind: userID.text)").run()
             try await sql.raw("DELETE FROM member_claims WHERE user_id = \(bind: userID.text)").run()

@@ -934,6 +934,37 @@ public enum Migrations {
                 "ALTER TABLE sessions ADD COLUMN group_ids TEXT",
             ]
         ),
+        Migration(
+            id: "0029_conversations",
+            // The assistant's conversations (issue 21), each an account's own: the group it is
+            // about, the expense line it waits to hear yes for, its last change (for undo).
+            statements: [
+                """
+                CREATE TABLE conversations (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users (id),
+                    group_id TEXT REFERENCES groups (id),
+                    title TEXT NOT NULL,
+                    pending TEXT,
+                    last_action TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX conversations_by_user ON conversations (user_id, updated_at)",
+                """
+                CREATE TABLE conversation_messages (
+                    conversation_id TEXT NOT NULL REFERENCES conversations (id),
+                    seq BIGINT NOT NULL,
+                    role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+                    content TEXT NOT NULL,
+                    tools TEXT NOT NULL DEFAULT '[]',
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (conversation_id, seq)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -24,7 +24,7 @@ public struct SplitterCommand: AsyncParsableCommand {
             Register.self, Login.self, Logout.self, WhoAmI.self, DeleteAccount.self, GroupCommand.self, MemberCommand.self,
             ExpenseCommand.self, Pay.self, Unpay.self, History.self, Balances.self, Plan.self, Settle.self,
             Activity.self, NotificationsCommand.self, WebhooksCommand.self, RequestCommand.self, MeCommand.self, BudgetCommand.self, RecurringCommand.self, PendingCommand.self, QuickAdd.self, ImportCommand.self, ExportCommand.self, Sync.self, Status.self,
-            Watch.self, TokenCommand.self, MCPCommand.self,
+            Watch.self, TokenCommand.self, MCPCommand.self, ChatCommand.self,
         ])
 
     public init() {}

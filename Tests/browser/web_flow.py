@@ -679,6 +679,26 @@ def run(base):
         WebDriverWait(aki, 10).until(lambda d: "/expenses/" in d.current_url)
         check("Gyoza" in main_text(aki) and "Saved" in main_text(aki), f"Enter saved it: {main_text(aki)[:300]}")
 
+        # The assistant (issue 21), from the same card: a question, then an expense it asks
+        # about; the answers stream into the page (each tool as it runs), no page load.
+        aki.get(f"{base}/groups/{group}")
+        click(aki, aki.find_element(By.ID, "open-assistant"))
+        aki.execute_script("window.sameDocument = true")
+
+        def say(text, expected):
+            fill(aki, "assistant-message", text)
+            tap(aki, aki.find_element(By.ID, "assistant-send"))
+            WebDriverWait(aki, 10).until(lambda d: expected(d.find_element(By.ID, "chat").text))
+            return aki.find_element(By.ID, "chat").text
+        chat = say("how much do I owe?", lambda t: "Ran balances" in t)
+        check("you owe" in chat or "you are owed" in chat or "settled up" in chat, f"the assistant answers: {chat}")
+        say("Tea 600 JPY all", lambda t: "Say “yes”" in t)
+        chat = say("yes", lambda t: "Added Tea, 600 JPY" in t)
+        check(aki.execute_script("return window.sameDocument === true"), "the answers came without a page load")
+        aki.get(f"{base}/groups/{group}/assistant")
+        check("Added Tea, 600 JPY" in aki.find_element(By.ID, "chat").text, "the conversation is kept")
+        shoot(aki, "assistant")
+
         # The bell: Ben has unread notifications (Aki's expenses he shares in); the inbox links to
         # them; "Mark all read" empties the count.
         ben.get(f"{base}/groups")

@@ -20,6 +20,7 @@ struct APIHandler: APIProtocol {
     let recurringUseCases: RecurringUseCases
     let quickEntryUseCases: QuickEntryUseCases
     let accessTokenUseCases: AccessTokenUseCases
+    let conversationUseCases: ConversationUseCases
     let payDetailsUseCases: PayDetailsUseCases
     let categoryUseCases: CategoryUseCases
     let groupUseCases: GroupUseCases

@@ -255,7 +255,9 @@ struct RequestInfoMiddleware: RouterMiddleware {
             caller: isAPI
                 ? try await CallerState.resolve(
                     authorization: authorization,
-                    isWrite: path.hasPrefix("/api/") && ![.get, .head, .options].contains(request.method),
+                    // The chat stream only asks; the tools it runs refuse a read token's writes.
+                    isWrite: path.hasPrefix("/api/") && path != "/api/chat/stream"
+                        && ![.get, .head, .options].contains(request.method),
                     with: callers)
                 : .anonymous,
             userAgent: request.headers[.userAgent],

@@ -77,6 +77,15 @@ extension WebApp {
         pages.get("/groups/:groupId/expenses/new") { request, context in
             try await self.newExpensePage(request, context: context)
         }
+        pages.get("/groups/:groupId/assistant") { request, context in
+            try await self.assistantPage(request, context: context)
+        }
+        pages.post("/groups/:groupId/assistant") { request, context in
+            try await self.sayToAssistant(request, context: context)
+        }
+        pages.post("/groups/:groupId/assistant/stream") { request, context in
+            try await self.assistantStream(request, context: context)
+        }
         pages.post("/groups/:groupId/quick") { request, context in try await self.quickEntry(request, context: context) }
         pages.post("/groups/:groupId/quick/preview") { request, context in
             try await self.quickPreviewFragment(request, context: context)

@@ -268,6 +268,91 @@ document.addEventListener("submit", function (event) {
   });
 })();
 
+// The assistant: the answer streams in (each tool as it runs, then what it says) instead of
+// a page load; the form still posts the old way where fetch cannot read a stream.
+(function () {
+  const form = document.querySelector("form[data-assistant-form]");
+  if (!form || !window.ReadableStream || !window.TextDecoder) return;
+  const chat = document.getElementById("chat");
+  const input = form.querySelector("#assistant-message");
+  function line(mine, text) {
+    const item = document.createElement("li");
+    item.className = mine ? "chat-mine" : "chat-answer";
+    const who = document.createElement("span");
+    who.className = "muted";
+    who.textContent = mine ? "You" : "Assistant";
+    const body = document.createElement("span");
+    body.textContent = text;
+    const tools = document.createElement("span");
+    tools.className = "hint";
+    item.append(who, document.createElement("br"), body, document.createElement("br"), tools);
+    chat.append(item);
+    const empty = document.getElementById("no-messages");
+    if (empty) empty.remove();
+    return { body: body, tools: tools };
+  }
+  form.addEventListener("submit", function (event) {
+    const message = input.value.trim();
+    if (!message) return;
+    event.preventDefault();
+    const data = new URLSearchParams(new FormData(form, event.submitter));
+    line(true, message);
+    const answer = line(false, "…");
+    const ran = [];
+    input.value = "";
+    fetch(form.getAttribute("data-stream-url"), {
+      method: "POST", body: data, credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "text/event-stream" }
+    }).then(function (response) {
+      if (!response.ok || !response.body) throw new Error("refused");
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      function frame(text) {
+        const payload = text.split("\n").filter(function (l) { return l.indexOf("data: ") === 0; })
+          .map(function (l) { return l.slice(6); }).join("\n");
+        if (payload === "[DONE]" || payload === "") return;
+        if (payload.indexOf("[ERROR]") === 0) { answer.body.textContent = payload.slice(8); return; }
+        const event = JSON.parse(payload);
+        if (event.type === "conversation_id") {
+          let field = form.querySelector("input[name=conversationId]");
+          if (!field) {
+            field = document.createElement("input");
+            field.type = "hidden";
+            field.name = "conversationId";
+            form.append(field);
+          }
+          field.value = event.conversationId;
+        } else if (event.type === "tool_start") {
+          answer.tools.textContent = "Running " + event.name + "…";
+        } else if (event.type === "tool_end") {
+          ran.push(event.name);
+          answer.tools.textContent = "Ran " + ran.join(", ");
+        } else if (event.type === "text") {
+          answer.body.textContent = event.content;
+        }
+      }
+      function pump() {
+        return reader.read().then(function (chunk) {
+          if (chunk.done) return;
+          buffer += decoder.decode(chunk.value, { stream: true });
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            frame(buffer.slice(0, end));
+            buffer = buffer.slice(end + 2);
+          }
+          return pump();
+        });
+      }
+      return pump();
+    }).catch(function () {
+      // Refused or offline: the plain post shows the page with what happened.
+      input.value = message;
+      form.submit();
+    }).then(function () { input.focus(); });
+  });
+})();
+
 // The invite link: Copy puts it on the clipboard; Share opens the phone's share sheet where
 // the browser has one (Web Share API). Without JavaScript the link is there to select.
 document.querySelectorAll("[data-copy]").forEach(function (button) {

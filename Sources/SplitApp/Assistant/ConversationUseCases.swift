@@ -1,0 +1,63 @@
+import Foundation
+import SplitCore
+import SplitStore
+
+/// A conversation with its messages, as its owner reads it.
+public struct ConversationView: Sendable {
+    public var conversation: ConversationRecord
+    public var messages: [ConversationMessage]
+}
+
+/// Conversations with the assistant (issue 21): each account's own; another's id is not found.
+/// What the assistant says and does is `Assistant`'s (in the server, beside the MCP tools it runs).
+public struct ConversationUseCases: Sendable {
+    let store: ConversationStore
+    let groups: GroupAccess
+    let now: @Sendable () -> Int64
+
+    /// Conversations listed at most.
+    public static let listed = 100
+
+    public init(database: Database, now: @escaping @Sendable () -> Int64) {
+        store = ConversationStore(database: database)
+        groups = GroupAccess(groups: GroupStore(database: database))
+        self.now = now
+    }
+
+    public func list(caller: Caller) async throws -> [ConversationRecord] {
+        try await store.conversations(userID: caller.user.id, limit: Self.listed).filter { conversation in
+            conversation.groupID.map(caller.reaches) ?? true
+        }
+    }
+
+    public func conversation(_ text: String, caller: Caller) async throws -> ConversationView {
+        guard let id = UUID(uuidString: text), let found = try await store.conversation(id: id, userID: caller.user.id),
+            found.groupID.map(caller.reaches) ?? true
+        else { throw AppError.notFound("conversation") }
+        return ConversationView(conversation: found, messages: try await store.messages(conversationID: id))
+    }
+
+    /// An empty conversation, about a group of the caller's when one is named.
+    public func create(groupID: String?, title: String?, caller: Caller) async throws -> ConversationView {
+        var group: UUID?
+        if let groupID {
+            guard let id = UUID(uuidString: groupID) else {
+                throw AppError.invalid(field: "groupId", message: "groupId is not a group id.")
+            }
+            group = try await groups.check(id, caller, for: .read).group.id
+        }
+        let current = now()
+        let record = ConversationRecord(
+            id: UUID(), userID: caller.user.id, groupID: group,
+            title: String((title?.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : $0 }?.prefix(60) ?? "New conversation"),
+            createdAt: current, updatedAt: current)
+        try await store.create(record)
+        return ConversationView(conversation: record, messages: [])
+    }
+
+    public func delete(_ text: String, caller: Caller) async throws {
+        guard let id = UUID(uuidString: text), try await store.delete(id: id, userID: caller.user.id) else {
+            throw AppError.notFound("conversation")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// What a message to the assistant asks for (issue 21), read without a model: a few fixed
+/// phrasings of each question, and anything else is an expense line for `QuickEntry`. Never a
+/// guess about money: an expense line is read by the quick-entry parser, which asks rather
+/// than guesses.
+public enum AssistantIntent: Equatable, Sendable {
+    /// "yes", "ok", "save it": saves what the assistant proposed.
+    case confirm
+    /// "no", "cancel": drops what it proposed.
+    case cancel
+    /// "undo", "undo that": takes back the assistant's last change in this conversation.
+    case undo
+    /// "how much do I owe", "am I owed", "my balance".
+    case myBalance
+    /// "who owes whom", "who owes what".
+    case whoOwes
+    /// "how do we settle", "settle up".
+    case settle
+    /// "budget", "how is our budget".
+    case budget
+    /// "mark my ramen paid": the caller's share of the latest expense whose description has these words.
+    case markPaid(String)
+    /// "ask Bo for what he owes" (amount nil) or "ask Bo for 30 EUR".
+    case askPayment(name: String, amount: String?)
+    /// "help", "what can you do".
+    case help
+    /// Anything else: an expense as one line.
+    case addExpense(String)
+
+    public static func classify(_ message: String) -> AssistantIntent {
+        let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        let plain = text.lowercased()
+            .trimmingCharacters(in: CharacterSet(charactersIn: ".!?").union(.whitespaces))
+            .replacingOccurrences(of: "’", with: "'")
+        let words = plain.split(whereSeparator: { $0 == " " }).map(String.init)
+        if ["yes", "y", "ok", "okay", "save", "save it", "yes please", "confirm", "do it", "sure", "yes save it"]
+            .contains(plain)
+        {
+            return .confirm
+        }
+        if ["no", "n", "cancel", "never mind", "nevermind", "stop", "don't", "no thanks"].contains(plain) { return .cancel }
+        if plain == "undo" || plain.hasPrefix("undo ") || plain == "take that back" { return .undo }
+        if ["help", "what can you do", "hi", "hello"].contains(plain) { return .help }
+        if plain.contains("how much do i owe") || plain.contains("what do i owe") || plain.contains("am i owed")
+            || plain.contains("my balance") || plain.contains("how much am i owed") || plain.contains("do i owe")
+            || plain.contains("where do i stand")
+        {
+            return .myBalance
+        }
+        if plain.contains("who owes") { return .whoOwes }
+        if plain.contains("settle") { return .settle }
+        if words.contains("budget") { return .budget }
+        // "mark my ramen paid", "mark the ramen as paid", "mark ramen paid"
+        if words.first == "mark", words.last == "paid", words.count >= 3 {
+            var middle = Array(words.dropFirst().dropLast())
+            if middle.last == "as" { middle.removeLast() }
+            if let first = middle.first, ["my", "the"].contains(first) { middle.removeFirst() }
+            if !middle.isEmpty { return .markPaid(middle.joined(separator: " ")) }
+        }
+        // "ask Bo for what he owes", "ask Bo for 30 EUR", "ask bo to pay"
+        if words.first == "ask", words.count >= 2 {
+            let original = text.split(whereSeparator: { $0 == " " }).map(String.init)
+            let name = original.count > 1 ? original[1].trimmingCharacters(in: .punctuationCharacters) : words[1]
+            let rest = words.dropFirst(2)
+            if rest.first == "for", rest.count >= 2 {
+                let asked = Array(rest.dropFirst())
+                if asked.first == "what" || asked.first == "everything" || asked.first == "it" {
+                    return .askPayment(name: name, amount: nil)
+                }
+                let amount = original.dropFirst(3).joined(separator: " ")
+                return .askPayment(name: name, amount: amount.isEmpty ? nil : amount)
+            }
+            if rest.isEmpty || rest.first == "to" { return .askPayment(name: name, amount: nil) }
+        }
+        return .addExpense(text)
+    }
+}

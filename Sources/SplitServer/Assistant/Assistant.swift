@@ -1,0 +1,389 @@
+import Foundation
+import MCP
+import SplitAPI
+import SplitApp
+import SplitCore
+import SplitStore
+
+/// One event of the assistant's answer (the seed's chat stream): which conversation, each tool
+/// it runs (before and after), and what it says.
+enum AssistantEvent: Sendable {
+    case conversation(UUID)
+    case toolStart(id: String, name: String, args: [String: Value])
+    case toolEnd(id: String, name: String, result: String, isError: Bool)
+    case text(String)
+
+    /// The event as the JSON of one `data:` line.
+    var json: String {
+        let object: [String: Any]
+        switch self {
+        case .conversation(let id): object = ["type": "conversation_id", "conversationId": id.text]
+        case .toolStart(let id, let name, let args):
+            object = ["type": "tool_start", "id": id, "name": name, "args": Assistant.plain(.object(args))]
+        case .toolEnd(let id, let name, let result, let isError):
+            let parsed = (try? JSONSerialization.jsonObject(with: Data(result.utf8), options: [.fragmentsAllowed])) ?? result
+            object = ["type": "tool_end", "id": id, "name": name, "result": isError ? result : parsed, "isError": isError]
+        case .text(let content): object = ["type": "text", "content": content]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The assistant (issue 21): a deterministic router from a message to the tools the MCP server
+/// offers (`MCPTools`), run under the caller, so it can do exactly what the caller may and
+/// never sees another group. It answers in English (the web app's language). An expense line
+/// goes through quick entry; when the line left something to assume (who paid, the currency,
+/// the date), the assistant shows what it read and waits for a yes.
+struct Assistant: Sendable {
+    let api: APIHandler
+    let conversations: ConversationStore
+    let now: @Sendable () -> Int64
+
+    static let maxLength = 500
+    static let maxMessages = 400
+
+    /// Refuses what cannot be answered: an empty or overlong message, a conversation of
+    /// another account's (or none of that id), a group the caller is not in.
+    func check(_ message: String, conversationID: String?, groupID: String?, caller: Caller) async throws {
+        let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, text.count <= Self.maxLength else {
+            throw AppError.invalid(field: "message", message: "Say something, in at most \(Self.maxLength) characters.")
+        }
+        if let conversationID {
+            guard let id = UUID(uuidString: conversationID),
+                try await conversations.conversation(id: id, userID: caller.user.id) != nil
+            else { throw AppError.notFound("conversation") }
+        }
+        if let groupID {
+            guard let id = UUID(uuidString: groupID) else {
+                throw AppError.invalid(field: "groupId", message: "groupId is not a group id.")
+            }
+            _ = try await api.groupUseCases.group(id, caller: caller)
+        }
+    }
+
+    /// Answers `message` (after `check`), calling `emit` with each event as it happens; the
+    /// conversation (new when `conversationID` is nil) keeps both messages and the tools run.
+    func respond(
+        _ message: String, conversationID: String?, groupID: String?, caller: Caller,
+        emit: @escaping @Sendable (AssistantEvent) async -> Void
+    ) async throws {
+        let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, text.count <= Self.maxLength else {
+            throw AppError.invalid(field: "message", message: "Say something, in at most \(Self.maxLength) characters.")
+        }
+        var conversation: ConversationRecord
+        if let conversationID {
+            guard let id = UUID(uuidString: conversationID),
+                let found = try await conversations.conversation(id: id, userID: caller.user.id)
+            else { throw AppError.notFound("conversation") }
+            conversation = found
+        } else {
+            conversation = ConversationRecord(
+                id: UUID(), userID: caller.user.id, groupID: nil, title: String(text.prefix(60)), createdAt: now(),
+                updatedAt: now())
+            try await conversations.create(conversation)
+        }
+        if let groupID {
+            guard let id = UUID(uuidString: groupID) else {
+                throw AppError.invalid(field: "groupId", message: "groupId is not a group id.")
+            }
+            conversation.groupID = id
+        }
+        await emit(.conversation(conversation.id))
+        var turn = Turn(assistant: self, caller: caller, conversation: conversation, emit: emit)
+        let reply = try await turn.answer(AssistantIntent.classify(text), said: text)
+        await emit(.text(reply))
+        turn.conversation.updatedAt = now()
+        let stamp = now()
+        let saved = try await conversations.append(
+            [
+                ConversationMessage(seq: 0, role: "user", content: text, createdAt: stamp),
+                ConversationMessage(seq: 0, role: "assistant", content: reply, tools: turn.toolsJSON, createdAt: stamp),
+            ], to: turn.conversation, maxMessages: Self.maxMessages)
+        if !saved {
+            await emit(.text("This conversation is full; start a new one to go on."))
+        }
+    }
+
+    /// A `Value` as Foundation JSON objects.
+    static func plain(_ value: Value) -> Any {
+        switch value {
+        case .null: NSNull()
+        case .bool(let bool): bool
+        case .int(let int): int
+        case .double(let double): double
+        case .string(let string): string
+        case .data(_, let data): data.base64EncodedString()
+        case .array(let array): array.map(plain)
+        case .object(let object): object.mapValues(plain)
+        }
+    }
+}
+
+/// One answer: its tool calls and what the conversation remembers after it.
+private struct Turn {
+    let assistant: Assistant
+    let caller: Caller
+    var conversation: ConversationRecord
+    let emit: @Sendable (AssistantEvent) async -> Void
+    var calls: [[String: Any]] = []
+
+    init(assistant: Assistant, caller: Caller, conversation: ConversationRecord, emit: @escaping @Sendable (AssistantEvent) async -> Void) {
+        self.assistant = assistant
+        self.caller = caller
+        self.conversation = conversation
+        self.emit = emit
+    }
+
+    var toolsJSON: String {
+        let data = (try? JSONSerialization.data(withJSONObject: calls, options: [.sortedKeys])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Runs a tool with its events; the result as JSON (nil and the message when refused).
+    mutating func tool(_ name: String, _ args: [String: Value]) async -> (json: [String: Any]?, error: String?) {
+        let id = "t\(calls.count + 1)"
+        await emit(.toolStart(id: id, name: name, args: args))
+        let result = await MCPTools(api: assistant.api, caller: caller).call(name, args)
+        let text = result.content.compactMap { content -> String? in
+            if case .text(let text, _, _) = content { text } else { nil }
+        }.joined()
+        let isError = result.isError ?? false
+        await emit(.toolEnd(id: id, name: name, result: text, isError: isError))
+        calls.append(["id": id, "name": name, "args": Assistant.plain(.object(args)), "result": text, "isError": isError])
+        if isError { return (nil, text) }
+        return ((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any], nil)
+    }
+
+    /// The group the conversation is about: the one it names, or the caller's only group.
+    mutating func group() async throws -> [String: Any]? {
+        guard case .ok(let ok) = try await assistant.api.listGroups(.init()) else { return nil }
+        let groups = try ok.body.json.groups
+        let chosen: Components.Schemas.Group?
+        if let id = conversation.groupID {
+            chosen = groups.first { $0.id == id.text }
+            guard chosen != nil else { throw AppError.notFound("group") }
+        } else if groups.count == 1 {
+            chosen = groups[0]
+        } else {
+            chosen = nil
+        }
+        guard let chosen else { return nil }
+        conversation.groupID = UUID(uuidString: chosen.id)
+        return ["id": chosen.id, "name": chosen.name, "me": chosen.myMemberId, "home": chosen.homeCurrency]
+    }
+
+    func names(_ groupID: String) async throws -> [String: String] {
+        guard case .ok(let ok) = try await assistant.api.listMembers(.init(path: .init(groupId: groupID))) else { return [:] }
+        return Dictionary(try ok.body.json.members.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func whichGroup() async throws -> String {
+        guard case .ok(let ok) = try await assistant.api.listGroups(.init()) else { return "Which group?" }
+        let names = try ok.body.json.groups.map(\.name)
+        if names.isEmpty { return "You are in no group yet: make one, or join one with its invite code." }
+        return "Which group is this about? Open the assistant from a group, or give its groupId: you are in "
+            + names.joined(separator: ", ") + "."
+    }
+
+    mutating func answer(_ intent: AssistantIntent, said: String) async throws -> String {
+        switch intent {
+        case .help:
+            return """
+                Tell me an expense in one line ("Ramen ¥1200 paid by Aki, all", "Taxi 45.50 MYR Bo Chen"), or ask: \
+                "how much do I owe?", "who owes whom?", "how do we settle?", "how is our budget?", \
+                "mark my ramen paid", "ask Bo for what he owes", "undo that".
+                """
+        case .cancel:
+            guard conversation.pending != nil else { return "There was nothing waiting; nothing changed." }
+            conversation.pending = nil
+            return "Dropped; nothing was saved."
+        case .undo:
+            return try await undo()
+        case .confirm:
+            guard let pending = conversation.pending else { return "There is nothing waiting for a yes." }
+            guard let group = try await group() else { return try await whichGroup() }
+            conversation.pending = nil
+            return try await save(pending, group: group)
+        default:
+            break
+        }
+        guard let group = try await group() else { return try await whichGroup() }
+        let groupID = group["id"] as? String ?? ""
+        let groupName = group["name"] as? String ?? ""
+        let me = group["me"] as? String ?? ""
+        switch intent {
+        case .myBalance:
+            let (json, error) = await tool("balances", ["groupId": .string(groupID)])
+            guard let json else { return error ?? "" }
+            let mine = (json["balances"] as? [[String: Any]] ?? []).filter {
+                $0["memberId"] as? String == me && !Self.isZero($0["net"] as? String)
+            }
+            guard !mine.isEmpty else { return "You are settled up in \(groupName)." }
+            return "In \(groupName) "
+                + mine.map { line in
+                    let net = line["net"] as? String ?? "0"
+                    let amount = WebFormat.money(String(net.trimmingPrefix("-")), line["currency"] as? String ?? "")
+                    return net.hasPrefix("-") ? "you owe \(amount)" : "you are owed \(amount)"
+                }.joined(separator: " and ") + "."
+        case .whoOwes, .settle:
+            let (json, error) = await tool("settle_plan", ["groupId": .string(groupID)])
+            guard let json else { return error ?? "" }
+            let names = try await names(groupID)
+            let transfers = json["transfers"] as? [[String: Any]] ?? []
+            guard !transfers.isEmpty else { return "Everyone in \(groupName) is settled up." }
+            return "To settle \(groupName): "
+                + transfers.map { transfer in
+                    let from = Self.who(transfer["fromMemberId"], names, me: me)
+                    let to = Self.who(transfer["toMemberId"], names, me: me, object: true)
+                    let amount = WebFormat.money(transfer["amount"] as? String ?? "", transfer["currency"] as? String ?? "")
+                    return "\(from) \(from == "you" ? "pay" : "pays") \(to) \(amount)"
+                }.joined(separator: "; ") + "."
+        case .budget:
+            let (json, error) = await tool("budget_status", ["groupId": .string(groupID)])
+            guard let json else { return error ?? "" }
+            let currency = json["currency"] as? String ?? ""
+            let total = json["total"] as? [String: Any] ?? [:]
+            let spent = WebFormat.money(total["spent"] as? String ?? "0", currency)
+            guard json["budget"] != nil, let cap = total["cap"] as? String else {
+                return "\(groupName) has no budget; \(spent) is spent so far this period."
+            }
+            let percent = (total["percent"] as? Int).map { " (\($0) %)" } ?? ""
+            return "\(groupName) has spent \(spent) of \(WebFormat.money(cap, currency))\(percent); "
+                + "\(WebFormat.money(total["remaining"] as? String ?? "0", currency)) is left."
+        case .markPaid(let words):
+            let (json, error) = await tool("list_expenses", ["groupId": .string(groupID), "q": .string(words)])
+            guard let json else { return error ?? "" }
+            for expense in json["expenses"] as? [[String: Any]] ?? [] {
+                guard
+                    let share = (expense["splits"] as? [[String: Any]])?.first(where: {
+                        $0["memberId"] as? String == me && $0["isPaid"] as? Bool == false
+                    }), let splitID = share["id"] as? String
+                else { continue }
+                let (_, refused) = await tool(
+                    "mark_share_paid",
+                    ["splitId": .string(splitID), "isPaid": .bool(true), "reason": .string("Said to the assistant: \(said.prefix(200))")])
+                if let refused { return refused }
+                conversation.lastAction = Self.action("unmark", splitID)
+                let amount = WebFormat.money(share["amount"] as? String ?? "", expense["currency"] as? String ?? "")
+                return "Marked your share of \(expense["description"] as? String ?? words) (\(amount)) paid."
+            }
+            return "I found no expense like “\(words)” in \(groupName) with a share of yours still to pay."
+        case .askPayment(let name, let asked):
+            let names = try await names(groupID)
+            let matches = names.filter { $0.value.lowercased() == name.lowercased() }
+            guard matches.count == 1, let (memberID, memberName) = matches.first else {
+                return "I know no one called \(name) in \(groupName); the members are "
+                    + names.values.sorted().joined(separator: ", ") + "."
+            }
+            var amount: String
+            var currency = group["home"] as? String ?? ""
+            if let asked {
+                let parts = asked.split(separator: " ").map(String.init)
+                amount = parts.first ?? ""
+                if parts.count > 1 { currency = parts[1].uppercased() }
+            } else {
+                let (json, error) = await tool("settle_plan", ["groupId": .string(groupID)])
+                guard let json else { return error ?? "" }
+                guard
+                    let owed = (json["transfers"] as? [[String: Any]] ?? []).first(where: {
+                        $0["fromMemberId"] as? String == memberID && $0["toMemberId"] as? String == me
+                    })
+                else { return "\(memberName) owes you nothing in \(groupName)'s plan." }
+                amount = owed["amount"] as? String ?? ""
+                currency = owed["currency"] as? String ?? currency
+            }
+            let (json, error) = await tool(
+                "create_payment_request",
+                ["groupId": .string(groupID), "amount": .string(amount), "currency": .string(currency), "toMemberId": .string(memberID)])
+            guard let request = json?["paymentRequest"] as? [String: Any] else { return error ?? "" }
+            conversation.lastAction = Self.action("request", request["id"] as? String ?? "")
+            return "Asked \(memberName) for \(WebFormat.money(amount, currency)): code \(request["code"] as? String ?? ""), "
+                + "\(request["link"] as? String ?? "")."
+        case .addExpense(let line):
+            let (json, error) = await tool("quick_add", ["groupId": .string(groupID), "text": .string(line)])
+            guard let json else { return error ?? "" }
+            let problems = (json["problems"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+            if !problems.isEmpty {
+                return "I could not read that as an expense: " + problems.joined(separator: " ")
+                    + " Say it again with what is missing, or ask me for help."
+            }
+            // Who paid and the currency are asked about when the line did not say them; a line
+            // without a date is dated today, which the answer says.
+            let assumed = (json["assumed"] as? [String] ?? []).filter { $0 != "date" }
+            guard assumed.isEmpty else {
+                conversation.pending = line
+                let words = assumed.map { $0 == "payer" ? "you paid" : "it was in \(group["home"] as? String ?? "the home currency")" }
+                return try await Self.describe(json, names: names(groupID), me: me)
+                    + " I assumed \(words.joined(separator: " and ")). Say “yes” to save it, or “no”."
+            }
+            return try await save(line, group: group)
+        case .help, .cancel, .undo, .confirm:
+            return ""
+        }
+    }
+
+    /// Saves an expense line (once, whatever retries) and says what was saved.
+    mutating func save(_ line: String, group: [String: Any]) async throws -> String {
+        let groupID = group["id"] as? String ?? ""
+        let (json, error) = await tool(
+            "quick_add",
+            [
+                "groupId": .string(groupID), "text": .string(line), "dryRun": .bool(false),
+                "idempotencyKey": .string("assistant-\(conversation.id.text)-\(conversation.updatedAt)"),
+            ])
+        guard let expense = json?["expense"] as? [String: Any] else { return error ?? "" }
+        conversation.lastAction = Self.action("expense", expense["id"] as? String ?? "")
+        let amount = WebFormat.money(expense["amount"] as? String ?? "", expense["currency"] as? String ?? "")
+        return "Added \(expense["description"] as? String ?? "it"), \(amount), to \(group["name"] as? String ?? "the group")."
+    }
+
+    mutating func undo() async throws -> String {
+        guard let text = conversation.lastAction,
+            let action = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String],
+            let id = action["id"]
+        else { return "There is nothing of mine to undo in this conversation." }
+        conversation.lastAction = nil
+        switch action["kind"] {
+        case "expense":
+            _ = try await assistant.api.deleteExpense(.init(path: .init(expenseId: id)))
+            return "Took it back: the expense is deleted (it can be restored from the group's deleted expenses)."
+        case "unmark":
+            let (_, error) = await tool("mark_share_paid", ["splitId": .string(id), "isPaid": .bool(false), "reason": .string("Undone through the assistant")])
+            return error ?? "Took it back: your share is unpaid again."
+        case "request":
+            _ = try await assistant.api.cancelPaymentRequest(.init(path: .init(requestId: id)))
+            return "Took it back: the payment request is cancelled."
+        default:
+            return "There is nothing of mine to undo in this conversation."
+        }
+    }
+
+    static func action(_ kind: String, _ id: String) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: ["kind": kind, "id": id], options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+    }
+
+    static func isZero(_ amount: String?) -> Bool {
+        guard let amount else { return true }
+        return amount.allSatisfy { $0 == "0" || $0 == "." || $0 == "-" }
+    }
+
+    static func who(_ id: Any?, _ names: [String: String], me: String, object: Bool = false) -> String {
+        guard let id = id as? String else { return "someone" }
+        if id == me { return "you" }
+        return names[id] ?? "someone"
+    }
+
+    /// "Ramen, 1,200 JPY, paid by you; shares: you 400 JPY, Bo 400 JPY, Chen 400 JPY."
+    static func describe(_ preview: [String: Any], names: [String: String], me: String) -> String {
+        let expense = preview["expense"] as? [String: Any] ?? [:]
+        let currency = expense["currency"] as? String ?? ""
+        let money = { (amount: Any?) in WebFormat.money(amount as? String ?? "", currency) }
+        let payers = (preview["payers"] as? [[String: Any]] ?? []).map { who($0["memberId"], names, me: me) }
+        let shares = (preview["splits"] as? [[String: Any]] ?? []).map { "\(who($0["memberId"], names, me: me)) \(money($0["amount"]))" }
+        return "I read: \(expense["description"] as? String ?? ""), \(money(expense["amount"])), paid by "
+            + payers.joined(separator: " and ") + "; shares: " + shares.joined(separator: ", ") + "."
+    }
+}

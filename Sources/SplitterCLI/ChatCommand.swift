@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import SplitClient
+
+/// `splitter chat GROUP [MESSAGE]`: the assistant from the command line (issue 21). With a
+/// message, one answer; without, a conversation: each line typed is a message, an empty line
+/// or end of input ends it. Tools the assistant runs are shown as they run.
+struct ChatCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat",
+        abstract: "Talk to the assistant: add expenses in words, ask who owes whom, settle, budgets.",
+        discussion: """
+            Examples: "Ramen ¥1200 paid by Aki, all", "how much do I owe?",
+            "who owes whom?", "how do we settle?", "how is our budget?",
+            "mark my ramen paid", "ask Bo for what he owes", "undo that".
+            When it assumed something (who paid, the currency, the date) it asks
+            first: answer "yes" or "no".
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Group name or id.") var group: String
+    @Argument(parsing: .remaining, help: "A message (without one, each line you type is one).") var message: [String] = []
+    @Option(help: "Go on with this conversation (its id).") var conversation: String?
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let client = try options.client()
+            let groupID = try await resolveGroup(client, group).id
+            var conversationID = conversation
+            func say(_ text: String) async throws {
+                for try await event in client.chat(text, conversationID: conversationID, groupID: groupID) {
+                    switch event {
+                    case .conversationID(let id): conversationID = id
+                    case .toolStart(_, let name, _):
+                        if !options.json { FileHandle.standardError.write(Data("  · \(name)…\n".utf8)) }
+                    case .toolEnd(_, let name, let result, let isError):
+                        if options.json {
+                            Self.printJSON(["tool": name, "isError": isError, "result": result])
+                        } else if isError {
+                            FileHandle.standardError.write(Data("  · \(name) refused: \(result)\n".utf8))
+                        }
+                    case .text(let text):
+                        if options.json { Self.printJSON(["text": text]) } else { print(text) }
+                    }
+                }
+            }
+            if !message.isEmpty { return try await say(message.joined(separator: " ")) }
+            while true {
+                FileHandle.standardError.write(Data("> ".utf8))
+                guard let line = readLine(strippingNewline: true), !line.trimmingCharacters(in: .whitespaces).isEmpty
+                else { break }
+                try await say(line)
+            }
+        }
+    }
+
+    /// One JSON object a line (`--json`).
+    static func printJSON(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        print(String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,28 @@
+import SplitCore
+import Testing
+
+@Suite("The assistant's reading of a message")
+struct AssistantIntentTests {
+    @Test(
+        "questions and commands in their usual phrasings",
+        arguments: [
+            ("yes", AssistantIntent.confirm), ("OK.", .confirm), ("save it", .confirm), ("no", .cancel),
+            ("never mind", .cancel), ("undo", .undo), ("Undo that!", .undo), ("help", .help),
+            ("How much do I owe?", .myBalance), ("am I owed anything", .myBalance), ("what’s my balance", .myBalance),
+            ("Who owes whom?", .whoOwes), ("how do we settle up", .settle), ("How is our budget?", .budget),
+            ("mark my ramen paid", .markPaid("ramen")), ("Mark the hotel deposit as paid", .markPaid("hotel deposit")),
+            ("ask Bo for what he owes", .askPayment(name: "Bo", amount: nil)),
+            ("Ask Chen for 30 EUR", .askPayment(name: "Chen", amount: "30 EUR")),
+            ("ask bo to pay", .askPayment(name: "bo", amount: nil)),
+        ])
+    func phrasings(message: String, intent: AssistantIntent) {
+        #expect(AssistantIntent.classify(message) == intent)
+    }
+
+    @Test("anything else is an expense line, kept as typed", arguments: [
+        "Ramen ¥1200 paid by Aki, all", "Taxi 45.50 MYR Bo Chen", "Mark's birthday cake 40 EUR", "Paid parking 5", "Yes coffee 3",
+    ])
+    func expenses(message: String) {
+        #expect(AssistantIntent.classify(message) == .addExpense(message))
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HTTPTypes
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// The assistant over HTTP (issue 21): the event stream, what it does with each kind of
+/// message, conversations kept per account, and that it can do no more than its caller.
+@Suite("The assistant over HTTP")
+struct AssistantTests {
+    struct Answer {
+        var events: [[String: Any]]
+        var done: Bool
+        var error: String?
+        var conversationID: String? { events.first { $0["type"] as? String == "conversation_id" }?["conversationId"] as? String }
+        var text: String { events.filter { $0["type"] as? String == "text" }.compactMap { $0["content"] as? String }.joined(separator: " ") }
+        var tools: [String] { events.filter { $0["type"] as? String == "tool_end" }.compactMap { $0["name"] as? String } }
+    }
+
+    static func say(_ api: API, _ token: String, _ message: String, conversation: String? = nil, group: String? = nil) async throws -> Answer {
+        var body: [String: String] = ["message": message]
+        body["conversationId"] = conversation
+        body["groupId"] = group
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+        let reply = try await api.call(.post, "/api/chat/stream", token: token, json: json)
+        try #require(reply.status == .ok, "\(message): \(reply.status) \(reply.text)")
+        #expect(reply.headers[.contentType]?.hasPrefix("text/event-stream") == true)
+        var answer = Answer(events: [], done: false)
+        for frame in reply.text.components(separatedBy: "\n\n") where frame.hasPrefix("data: ") {
+            let data = String(frame.dropFirst(6))
+            if data == "[DONE]" { answer.done = true; continue }
+            if data.hasPrefix("[ERROR]") { answer.error = data; continue }
+            answer.events.append(try #require(try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any]))
+        }
+        return answer
+    }
+
+    /// Aki in Japan (JPY) with Bo and Chen (no accounts); Aki's token and the group id.
+    static func setUp(_ api: API) async throws -> (token: String, group: String, members: [String: String]) {
+        let aki = try await api.register("Aki")
+        let group = try #require(
+            try await api.call(.post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY","memberName":"Aki"}"#)
+                .string("group", "id"))
+        var members: [String: String] = [:]
+        for name in ["Bo", "Chen"] {
+            members[name] = try await api.call(.post, "/api/groups/\(group)/members", token: aki.token, json: #"{"name":"\#(name)"}"#)
+                .string("member", "id")
+        }
+        return (aki.token, group, members)
+    }
+
+    @Test("an expense in words, confirmed; questions about balances, settling and the budget; mark paid; ask; undo", arguments: TestDatabases.all)
+    func conversation(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, group, members) = try await Self.setUp(api)
+            // A line that assumed who paid waits for a yes, with the exact shares.
+            let first = try await Self.say(api, aki, "Ramen 1200 JPY all")
+            #expect(first.done && first.error == nil)
+            let conversation = try #require(first.conversationID)
+            #expect(first.tools == ["quick_add"])
+            #expect(first.text.contains("I read: Ramen, 1,200 JPY, paid by you") && first.text.contains("Bo 400 JPY"), "\(first.text)")
+            #expect(first.text.contains("Say “yes”"))
+            let start = try #require(first.events.first { $0["type"] as? String == "tool_start" })
+            #expect((start["args"] as? [String: Any])?["text"] as? String == "Ramen 1200 JPY all")
+            #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").isEmpty)
+            let yes = try await Self.say(api, aki, "yes", conversation: conversation)
+            #expect(yes.text.contains("Added Ramen, 1,200 JPY, to Japan"), "\(yes.text)")
+            #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").count == 1)
+            // A line that says everything is saved at once.
+            let taxi = try await Self.say(api, aki, "Taxi 600 JPY paid by Bo, Aki Bo", conversation: conversation)
+            #expect(taxi.text.contains("Added Taxi, 600 JPY"), "\(taxi.text)")
+            // Questions
+            let owe = try await Self.say(api, aki, "How much do I owe?", conversation: conversation)
+            #expect(owe.tools == ["balances"] && owe.text == "In Japan you are owed 500 JPY.", "\(owe.text)")
+            let settle = try await Self.say(api, aki, "how do we settle", conversation: conversation)
+            #expect(settle.tools == ["settle_plan"] && settle.text.contains("Chen pays you 400 JPY"), "\(settle.text)")
+            let budget = try await Self.say(api, aki, "how is our budget?", conversation: conversation)
+            #expect(budget.tools == ["budget_status"] && budget.text.contains("no budget"), "\(budget.text)")
+            // Mark my share of the taxi paid (Bo paid it), then undo it.
+            let marked = try await Self.say(api, aki, "mark my taxi paid", conversation: conversation)
+            #expect(marked.tools == ["list_expenses", "mark_share_paid"] && marked.text.contains("Marked your share of Taxi (300 JPY) paid"), "\(marked.text)")
+            let undone = try await Self.say(api, aki, "undo that", conversation: conversation)
+            #expect(undone.text.contains("unpaid again"), "\(undone.text)")
+            // Ask Chen for what he owes: a payment request for the plan's amount.
+            let asked = try await Self.say(api, aki, "ask Chen for what he owes", conversation: conversation)
+            #expect(asked.tools == ["settle_plan", "create_payment_request"] && asked.text.contains("Asked Chen for 400 JPY: code"), "\(asked.text)")
+            let requests = try await api.call(.get, "/api/groups/\(group)/payment-requests", token: aki).list("paymentRequests")
+            #expect(requests.count == 1 && requests.first?.string("payerMemberId") == members["Chen"])
+            // An unclear line is asked about, and nothing is saved.
+            let vague = try await Self.say(api, aki, "Dinner $40 with Zed", conversation: conversation)
+            #expect(vague.text.hasPrefix("I could not read that"), "\(vague.text)")
+            #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").count == 2)
+            // The conversation kept every message and tool call.
+            let kept = try await api.call(.get, "/api/conversations/\(conversation)", token: aki)
+            let messages = kept.list("messages")
+            #expect(messages.count == 20 && messages.first?.string("role") == "user")
+            #expect(messages[1].list("tools").first?.string("name") == "quick_add")
+            #expect(try await api.call(.get, "/api/conversations", token: aki).list("conversations").count == 1)
+        }
+    }
+
+    @Test("refusals: empty or long messages, another's conversation, a group not mine; a read token reads but may not add", arguments: TestDatabases.all)
+    func refusals(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, group, _) = try await Self.setUp(api)
+            let ben = try await api.register("Ben")
+            let first = try await Self.say(api, aki, "help")
+            let conversation = try #require(first.conversationID)
+            for (json, status) in [
+                (#"{"message":"  "}"#, HTTPResponse.Status.unprocessableContent),
+                (#"{"message":"\#(String(repeating: "x", count: 501))"}"#, .badRequest),
+                (#"{"message":"hi","conversationId":"\#(conversation)"}"#, .notFound),
+                (#"{"message":"hi","groupId":"\#(group)"}"#, .notFound),
+            ] {
+                let reply = try await api.call(.post, "/api/chat/stream", token: ben.token, json: json)
+                #expect(reply.status == status || (status == .badRequest && reply.status == .unprocessableContent), "\(json.prefix(60)): \(reply.status) \(reply.text.prefix(200))")
+            }
+            #expect(try await api.call(.get, "/api/conversations/\(conversation)", token: ben.token).status == .notFound)
+            #expect(try await api.call(.delete, "/api/conversations/\(conversation)", token: ben.token).status == .notFound)
+            // Ben, in no group of Aki's, is asked which group (he is in none).
+            let lost = try await Self.say(api, ben.token, "how much do I owe?")
+            #expect(lost.text.contains("no group"), "\(lost.text)")
+            // A read token: questions answered, an expense refused in the tool's result.
+            let read = try #require(
+                try await api.call(.post, "/api/tokens", token: aki, json: #"{"name":"r","scopes":["read"]}"#).string("secret"))
+            let owe = try await Self.say(api, read, "how much do I owe?", group: group)
+            #expect(owe.text.contains("settled up"), "\(owe.text)")
+            let add = try await Self.say(api, read, "Taxi 3000 JPY paid by Aki, Aki Bo", group: group)
+            #expect(add.text.contains("only read"), "\(add.text)")
+            #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").isEmpty)
+            // The tool list is the MCP server's.
+            let tools = try await api.call(.get, "/api/assistant/tools", token: aki).list("tools")
+            #expect(tools.count == 10 && tools.contains { $0.string("name") == "quick_add" && $0.bool("readOnly") == false })
+            // Deleting a conversation.
+            #expect(try await api.call(.delete, "/api/conversations/\(conversation)", token: aki).status == .noContent)
+            #expect(try await api.call(.get, "/api/conversations/\(conversation)", token: aki).status == .notFound)
+        }
+    }
+}

@@ -82,6 +82,12 @@ public struct CallerResolver: Sendable {
         if isWrite { try writes?.spend(user.id) }
         return Caller(user: user, session: session)
     }
+
+    /// Counts one write of a caller resolved without one (an MCP tool call or an assistant
+    /// turn that writes), refused with `AppError.rateLimited` past the writes per minute.
+    public func spendWrite(_ caller: Caller) throws {
+        try writes?.spend(caller.user.id)
+    }
 }
 
 /// How many session look-ups a server has made: tests use it to show a request makes one.

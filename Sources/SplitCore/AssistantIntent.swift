@@ -42,15 +42,17 @@ public enum AssistantIntent: Equatable, Sendable {
         if ["no", "n", "cancel", "never mind", "nevermind", "stop", "don't", "no thanks"].contains(plain) { return .cancel }
         if plain == "undo" || plain.hasPrefix("undo ") || plain == "take that back" { return .undo }
         if ["help", "what can you do", "hi", "hello"].contains(plain) { return .help }
-        if plain.contains("how much do i owe") || plain.contains("what do i owe") || plain.contains("am i owed")
+        // A question has no amount: "Settlement fee 20 USD" and "Budget hotel 5000" are expenses.
+        let hasAmount = plain.contains(where: \.isNumber)
+        if !hasAmount, plain.contains("how much do i owe") || plain.contains("what do i owe") || plain.contains("am i owed")
             || plain.contains("my balance") || plain.contains("how much am i owed") || plain.contains("do i owe")
             || plain.contains("where do i stand")
         {
             return .myBalance
         }
-        if plain.contains("who owes") { return .whoOwes }
-        if plain.contains("settle") { return .settle }
-        if words.contains("budget") { return .budget }
+        if !hasAmount, plain.contains("who owes") { return .whoOwes }
+        if !hasAmount, plain.contains("settle") { return .settle }
+        if !hasAmount, words.contains("budget") { return .budget }
         // "mark my ramen paid", "mark the ramen as paid", "mark ramen paid"
         if words.first == "mark", words.last == "paid", words.count >= 3 {
             var middle = Array(words.dropFirst().dropLast())

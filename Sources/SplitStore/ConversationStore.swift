@@ -87,6 +87,14 @@ public struct ConversationStore: Sendable {
         }.map(ConversationRecord.init(row:))
     }
 
+    public func messageCount(conversationID: UUID) async throws -> Int {
+        try await database.read { sql in
+            try await sql.raw(
+                "SELECT COUNT(*) AS n FROM conversation_messages WHERE conversation_id = \(bind: conversationID.text)"
+            ).first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+    }
+
     public func messages(conversationID: UUID) async throws -> [ConversationMessage] {
         try await database.read { sql in
             try await sql.raw(

@@ -21,6 +21,7 @@ struct AssistantIntentTests {
 
     @Test("anything else is an expense line, kept as typed", arguments: [
         "Ramen ¥1200 paid by Aki, all", "Taxi 45.50 MYR Bo Chen", "Mark's birthday cake 40 EUR", "Paid parking 5", "Yes coffee 3",
+        "Settlement fee 20 USD", "Budget hotel 5000 JPY", "Who owes me 12 for the cake",
     ])
     func expenses(message: String) {
         #expect(AssistantIntent.classify(message) == .addExpense(message))

@@ -128,6 +128,28 @@ struct AssistantTests {
             let add = try await Self.say(api, read, "Taxi 3000 JPY paid by Aki, Aki Bo", group: group)
             #expect(add.text.contains("only read"), "\(add.text)")
             #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").isEmpty)
+            // Nor through "undo" of what Aki's login added in the same conversation.
+            let added = try await Self.say(api, aki, "Taxi 3000 JPY paid by Aki, Aki Bo", group: group)
+            let conversationWithTaxi = try #require(added.conversationID)
+            let undo = try await Self.say(api, read, "undo that", conversation: conversationWithTaxi)
+            #expect(undo.text.contains("only read"), "\(undo.text)")
+            #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").count == 1)
+            // A token for one group does not see a conversation about no group (it may name others).
+            let home = try #require(
+                try await api.call(.post, "/api/groups", token: aki, json: #"{"name":"Home","homeCurrency":"EUR"}"#).string("group", "id"))
+            let limited = try #require(
+                try await api.call(.post, "/api/tokens", token: aki, json: #"{"name":"l","scopes":["write"],"groupIds":["\#(home)"]}"#)
+                    .string("secret"))
+            let seen = try await api.call(.get, "/api/conversations", token: limited).list("conversations").compactMap { $0.string("id") }
+            #expect(!seen.contains(conversation) && !seen.contains(conversationWithTaxi))
+            #expect(try await api.call(.get, "/api/conversations/\(conversation)", token: limited).status == .notFound)
+            // An undo after someone else changed the expense leaves it as it is.
+            let expenseID = try #require(
+                try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").first?.string("id"))
+            try await api.call(.patch, "/api/expenses/\(expenseID)", token: aki, json: #"{"description":"Taxi home","version":1}"#)
+            let late = try await Self.say(api, aki, "undo that", conversation: conversationWithTaxi)
+            #expect(late.text.contains("changed that expense"), "\(late.text)")
+            #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").count == 1)
             // The tool list is the MCP server's.
             let tools = try await api.call(.get, "/api/assistant/tools", token: aki).list("tools")
             #expect(tools.count == 10 && tools.contains { $0.string("name") == "quick_add" && $0.bool("readOnly") == false })

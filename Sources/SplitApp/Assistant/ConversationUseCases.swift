@@ -25,14 +25,12 @@ public struct ConversationUseCases: Sendable {
     }
 
     public func list(caller: Caller) async throws -> [ConversationRecord] {
-        try await store.conversations(userID: caller.user.id, limit: Self.listed).filter { conversation in
-            conversation.groupID.map(caller.reaches) ?? true
-        }
+        try await store.conversations(userID: caller.user.id, limit: Self.listed).filter { Self.reaches($0, caller) }
     }
 
     public func conversation(_ text: String, caller: Caller) async throws -> ConversationView {
         guard let id = UUID(uuidString: text), let found = try await store.conversation(id: id, userID: caller.user.id),
-            found.groupID.map(caller.reaches) ?? true
+            Self.reaches(found, caller)
         else { throw AppError.notFound("conversation") }
         return ConversationView(conversation: found, messages: try await store.messages(conversationID: id))
     }
@@ -56,8 +54,14 @@ public struct ConversationUseCases: Sendable {
     }
 
     public func delete(_ text: String, caller: Caller) async throws {
-        guard let id = UUID(uuidString: text), try await store.delete(id: id, userID: caller.user.id) else {
-            throw AppError.notFound("conversation")
-        }
+        guard let id = UUID(uuidString: text), let found = try await store.conversation(id: id, userID: caller.user.id),
+            Self.reaches(found, caller), try await store.delete(id: id, userID: caller.user.id)
+        else { throw AppError.notFound("conversation") }
+    }
+
+    /// Whether the caller's credentials reach a conversation: one about a group they reach, or
+    /// one about no group for a caller that reaches all of theirs (it may name any of them).
+    public static func reaches(_ conversation: ConversationRecord, _ caller: Caller) -> Bool {
+        conversation.groupID.map(caller.reaches) ?? (caller.token?.groupIDs == nil)
     }
 }

@@ -187,7 +187,8 @@ public struct LiveStream: AsyncSequence, Sendable {
                 guard let from = state.position.seqs[id], seq > from else { return }
                 try await catchUp(id, from: from)
             case .bus(.inbox):
-                state.outbox.append(.notification)
+                // The inbox spans the account's groups: a token for some of them is not told.
+                if state.caller.token?.groupIDs == nil { state.outbox.append(.notification) }
             case .bus(.account):
                 try await recheckAccess()
             case .bus(.jobs):

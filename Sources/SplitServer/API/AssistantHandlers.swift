@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import HTTPTypes
 import MCP
 import OpenAPIRuntime
@@ -28,7 +29,11 @@ extension APIHandler {
                 }
                 continuation.yield(ArraySlice(Array("data: [DONE]\n\n".utf8)))
             } catch {
-                let message = ErrorEnvelopeMiddleware.apiError(for: error).message.replacingOccurrences(of: "\n", with: " ")
+                let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
+                if apiError.status.code >= 500 {
+                    RequestInfo.current?.logger.error("assistant failed", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                let message = apiError.message.replacingOccurrences(of: "\n", with: " ")
                 continuation.yield(ArraySlice(Array("data: [ERROR] \(message)\n\n".utf8)))
             }
             continuation.finish()

@@ -52,8 +52,15 @@ struct Assistant: Sendable {
         }
         if let conversationID {
             guard let id = UUID(uuidString: conversationID),
-                try await conversations.conversation(id: id, userID: caller.user.id) != nil
+                let found = try await conversations.conversation(id: id, userID: caller.user.id),
+                ConversationUseCases.reaches(found, caller)
             else { throw AppError.notFound("conversation") }
+            // A turn adds two messages: one that would not fit is refused before anything runs.
+            guard try await conversations.messageCount(conversationID: id) + 2 <= Self.maxMessages else {
+                throw AppError.conflict(
+                    code: "conversation_full", field: "conversationId",
+                    message: "This conversation is full; start a new one to go on.")
+            }
         }
         if let groupID {
             guard let id = UUID(uuidString: groupID) else {
@@ -103,7 +110,8 @@ struct Assistant: Sendable {
                 ConversationMessage(seq: 0, role: "assistant", content: reply, tools: turn.toolsJSON, createdAt: stamp),
             ], to: turn.conversation, maxMessages: Self.maxMessages)
         if !saved {
-            await emit(.text("This conversation is full; start a new one to go on."))
+            // Filled by another turn at the same moment: what was done is done, but not kept here.
+            await emit(.text("This conversation is full, so this answer is not kept in it; start a new one to go on."))
         }
     }
 
@@ -332,10 +340,12 @@ private struct Turn {
             "quick_add",
             [
                 "groupId": .string(groupID), "text": .string(line), "dryRun": .bool(false),
-                "idempotencyKey": .string("assistant-\(conversation.id.text)-\(conversation.updatedAt)"),
+                // One key per save: a retry of this request is one expense; another save, another.
+                "idempotencyKey": .string("assistant-\(UUID().uuidString.lowercased())"),
             ])
         guard let expense = json?["expense"] as? [String: Any] else { return error ?? "" }
-        conversation.lastAction = Self.action("expense", expense["id"] as? String ?? "")
+        conversation.lastAction = Self.action(
+            "expense", expense["id"] as? String ?? "", version: (expense["version"] as? Int).map(String.init))
         let amount = WebFormat.money(expense["amount"] as? String ?? "", expense["currency"] as? String ?? "")
         return "Added \(expense["description"] as? String ?? "it"), \(amount), to \(group["name"] as? String ?? "the group")."
     }
@@ -345,10 +355,18 @@ private struct Turn {
             let action = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String],
             let id = action["id"]
         else { return "There is nothing of mine to undo in this conversation." }
+        // Undo writes outside the tools, so the tools' refusal of a read token is said here.
+        if let token = caller.token, !token.canWrite { return "This access token may only read." }
         conversation.lastAction = nil
         switch action["kind"] {
         case "expense":
-            _ = try await assistant.api.deleteExpense(.init(path: .init(expenseId: id)))
+            // Only as it was saved: an expense someone changed since is theirs now (a 412).
+            do {
+                _ = try await assistant.api.deleteExpense(
+                    .init(path: .init(expenseId: id), headers: .init(ifMatch: action["version"].map { "\"\($0)\"" })))
+            } catch AppError.staleExpense {
+                return "Someone changed that expense since I added it, so I left it as it is."
+            }
             return "Took it back: the expense is deleted (it can be restored from the group's deleted expenses)."
         case "unmark":
             let (_, error) = await tool("mark_share_paid", ["splitId": .string(id), "isPaid": .bool(false), "reason": .string("Undone through the assistant")])
@@ -361,8 +379,11 @@ private struct Turn {
         }
     }
 
-    static func action(_ kind: String, _ id: String) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: ["kind": kind, "id": id], options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+    static func action(_ kind: String, _ id: String, version: String? = nil) -> String {
+        var object = ["kind": kind, "id": id]
+        object["version"] = version
+        return String(
+            decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
     }
 
     static func isZero(_ amount: String?) -> Bool {

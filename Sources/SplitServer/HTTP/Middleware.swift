@@ -255,13 +255,17 @@ struct RequestInfoMiddleware: RouterMiddleware {
             caller: isAPI
                 ? try await CallerState.resolve(
                     authorization: authorization,
-                    // The chat stream only asks; the tools it runs refuse a read token's writes.
+                    // A read token may talk to the assistant (the tools it runs refuse its writes).
                     isWrite: path.hasPrefix("/api/") && path != "/api/chat/stream"
                         && ![.get, .head, .options].contains(request.method),
                     with: callers)
                 : .anonymous,
             userAgent: request.headers[.userAgent],
             logger: context.logger)
+        // A turn with the assistant may write: it counts as one write of whoever may.
+        if path == "/api/chat/stream", case .signedIn(let caller) = info.caller, caller.token?.canWrite != false {
+            try callers.spendWrite(caller)
+        }
         // An access token reads its account (GET /auth/me) and nothing else under /auth/: the
         // password, logins, tokens, mail and the account itself are a login's (issue 21).
         if case .signedIn(let caller) = info.caller, caller.token != nil, path.hasPrefix("/auth/"),

@@ -53,7 +53,8 @@ struct MCPEndpoint: Sendable {
         let server = Server(
             name: "budget-splitter", version: "1.0",
             capabilities: .init(tools: .init(listChanged: false)))
-        let tools = MCPTools(api: api, caller: caller)
+        let callers = callers
+        let tools = MCPTools(api: api, caller: caller, spendWrite: { try callers.spendWrite(caller) })
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: MCPTools.all) }
         await server.withMethodHandler(CallTool.self) { params in
             await RequestInfo.$current.withValue(info) { await tools.call(params.name, params.arguments ?? [:]) }
@@ -62,7 +63,8 @@ struct MCPEndpoint: Sendable {
         let answer = await transport.handleRequest(
             MCP.HTTPRequest(method: "POST", headers: headers, body: Data(body.readableBytesView), path: "/mcp"))
         await server.stop()
-        var fields = HTTPFields()
+        // Answers carry balances and names: no cache may keep them.
+        var fields: HTTPFields = [.cacheControl: "no-store"]
         for (name, value) in answer.headers {
             if let field = HTTPField.Name(name) { fields[field] = value }
         }

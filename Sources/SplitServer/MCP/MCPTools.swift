@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import Logging
 import MCP
 import SplitAPI
 import SplitApp
@@ -9,6 +11,9 @@ import SplitStore
 struct MCPTools: Sendable {
     let api: APIHandler
     let caller: Caller
+    /// Counts a write tool's call against the caller's writes per minute (nil: counted by
+    /// whoever called, as an assistant turn is).
+    var spendWrite: (@Sendable () throws -> Void)? = nil
 
     private static func object(_ properties: [String: Value], required: [String] = []) -> Value {
         .object([
@@ -102,12 +107,19 @@ struct MCPTools: Sendable {
     /// Runs one tool; a refusal is a result with `isError` and the API's message.
     func call(_ name: String, _ arguments: [String: Value]) async -> CallTool.Result {
         do {
-            if Self.writing.contains(name), let token = caller.token, !token.canWrite {
-                throw AppError.forbiddenBecause("This access token may only read.")
+            if Self.writing.contains(name) {
+                if let token = caller.token, !token.canWrite {
+                    throw AppError.forbiddenBecause("This access token may only read.")
+                }
+                try spendWrite?()
             }
             return .init(content: [.text(text: try await run(name, Arguments(arguments)), annotations: nil, _meta: nil)], isError: false)
         } catch {
             let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
+            if apiError.status.code >= 500 {
+                RequestInfo.current?.logger.error(
+                    "tool failed", metadata: ["tool": "\(name)", "error": "\(String(reflecting: error))"])
+            }
             var text = apiError.message
             if case .string(let field)? = apiError.details["field"] { text += " (field: \(field))" }
             return .init(content: [.text(text: text, annotations: nil, _meta: nil)], isError: true)

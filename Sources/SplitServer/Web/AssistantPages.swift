@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Hummingbird
 import SplitAPI
 import SplitApp
@@ -80,7 +81,11 @@ extension WebApp {
                 }
                 continuation.yield(ByteBuffer(string: "data: [DONE]\n\n"))
             } catch {
-                let text = ErrorEnvelopeMiddleware.apiError(for: error).message.replacingOccurrences(of: "\n", with: " ")
+                let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
+                if apiError.status.code >= 500 {
+                    RequestInfo.current?.logger.error("assistant failed", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                let text = apiError.message.replacingOccurrences(of: "\n", with: " ")
                 continuation.yield(ByteBuffer(string: "data: [ERROR] \(text)\n\n"))
             }
             continuation.finish()

@@ -18,6 +18,8 @@ extension WebApp {
         let key: String
         let text: String
         let preview: QuickPreviewBody?
+        /// Why the line came back without being saved, when its problems do not say it.
+        let note: String?
     }
 
     /// What a line reads as: the expense, or what is missing.
@@ -40,8 +42,10 @@ extension WebApp {
         let assumed: String?
     }
 
-    static func quickForm(groupID: String, text: String = "", preview: QuickPreviewBody? = nil) -> QuickForm {
-        QuickForm(groupID: groupID, key: UUID().uuidString.lowercased(), text: text, preview: preview)
+    static func quickForm(groupID: String, text: String = "", preview: QuickPreviewBody? = nil, note: String? = nil)
+        -> QuickForm
+    {
+        QuickForm(groupID: groupID, key: UUID().uuidString.lowercased(), text: text, preview: preview, note: note)
     }
 
     /// The preview of a line, as the form's script asks for it while the user types.
@@ -60,6 +64,7 @@ extension WebApp {
         let scope = try await scope(groupID)
         let form = try WebRequest.get().form
         let text = form["text"] ?? ""
+        var note: String?
         if form["intent"] == "save" {
             let key = form["_key"].flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }
             let idempotency = key.map {
@@ -84,10 +89,11 @@ extension WebApp {
             } catch AppError.idempotencyKeyReused {
                 // This form was saved before with another line (the back button): the page below
                 // comes with a new key, so Save there stores this one.
+                note = "Not saved yet: this form had saved another line. Press Save to save this one."
             }
         }
         let preview = try await quickPreview(text, scope: scope)
-        let body = Self.quickForm(groupID: groupID, text: text, preview: preview)
+        let body = Self.quickForm(groupID: groupID, text: text, preview: preview, note: note)
         return try await render(
             "quick", title: "Add quickly · \(scope.group.name)", body: body, nav: scope.nav("overview", live: false),
             status: preview.hasProblems ? .unprocessableContent : .ok)

@@ -78,7 +78,7 @@ extension WebApp {
                 EnteredAccessToken(
                     name: form["name"] ?? "", scopes: form["write"] != nil ? ["read", "write"] : ["read"],
                     groupIds: groups.isEmpty ? nil : groups,
-                    expiresAt: days.map { Clock.milliseconds() + Int64(min(max($0, 1), 366)) * 86_400_000 }),
+                    expiresAt: days.map { api.now() + Int64(min(max($0, 1), 366)) * 86_400_000 }),
                 caller: try caller())
             return try await tokensPage(made: (token.access.name, secret))
         } catch {

@@ -17,27 +17,9 @@ extension APIHandler {
         let assistant = assistant
         // What can be refused is refused before the stream starts, with the usual envelope.
         try await assistant.check(body.message, conversationID: body.conversationId, groupID: body.groupId, caller: caller)
-        let (frames, continuation) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
-        // The answer runs on its own task (which inherits this request's caller), writing each
-        // event as it happens; the body below is read as it is written.
-        Task {
-            do {
-                try await assistant.respond(
-                    body.message, conversationID: body.conversationId, groupID: body.groupId, caller: caller
-                ) { event in
-                    continuation.yield(ArraySlice(Array("data: \(event.json)\n\n".utf8)))
-                }
-                continuation.yield(ArraySlice(Array("data: [DONE]\n\n".utf8)))
-            } catch {
-                let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
-                if apiError.status.code >= 500 {
-                    RequestInfo.current?.logger.error("assistant failed", metadata: ["error": "\(String(reflecting: error))"])
-                }
-                let message = apiError.message.replacingOccurrences(of: "\n", with: " ")
-                continuation.yield(ArraySlice(Array("data: [ERROR] \(message)\n\n".utf8)))
-            }
-            continuation.finish()
-        }
+        let frames = assistant.frames(
+            body.message, conversationID: body.conversationId, groupID: body.groupId, caller: caller
+        ).map { @Sendable frame in ArraySlice(Array(frame.utf8)) }
         return .ok(
             .init(
                 headers: .init(cacheControl: "no-store"),

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import Logging
 import MCP
 import SplitAPI
 import SplitApp
@@ -113,6 +115,29 @@ struct Assistant: Sendable {
             // Filled by another turn at the same moment: what was done is done, but not kept here.
             await emit(.text("This conversation is full, so this answer is not kept in it; start a new one to go on."))
         }
+    }
+
+    /// The answer (after `check`) as Server-Sent Events frames, each written as it happens:
+    /// every event, then `[DONE]`, or `[ERROR] message` when it stopped. Runs on its own task,
+    /// which inherits the request's caller, so the frames can be read after the handler returned.
+    func frames(_ message: String, conversationID: String?, groupID: String?, caller: Caller) -> AsyncStream<String> {
+        let (frames, continuation) = AsyncStream<String>.makeStream()
+        Task {
+            do {
+                try await respond(message, conversationID: conversationID, groupID: groupID, caller: caller) { event in
+                    continuation.yield("data: \(event.json)\n\n")
+                }
+                continuation.yield("data: [DONE]\n\n")
+            } catch {
+                let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
+                if apiError.status.code >= 500 {
+                    RequestInfo.current?.logger.error("assistant failed", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                continuation.yield("data: [ERROR] \(apiError.message.replacingOccurrences(of: "\n", with: " "))\n\n")
+            }
+            continuation.finish()
+        }
+        return frames
     }
 
     /// A `Value` as Foundation JSON objects.

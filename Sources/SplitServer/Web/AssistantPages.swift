@@ -45,56 +45,41 @@ extension WebApp {
     }
 
     func sayToAssistant(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let groupID = try context.parameters.require("groupId")
-        _ = try await scope(groupID)
-        let form = try WebRequest.get().form
-        let caller = try caller()
-        let conversation = form["new"] != nil ? nil : form["conversationId"].flatMap { $0.isEmpty ? nil : $0 }
-        let message = form["message"] ?? ""
-        let assistant = api.assistant
-        try await assistant.check(message, conversationID: conversation, groupID: groupID, caller: caller)
+        let said = try await assistantRequest(context)
         let answered = Answered()
-        try await assistant.respond(message, conversationID: conversation, groupID: groupID, caller: caller) { event in
+        try await api.assistant.respond(said.message, conversationID: said.conversation, groupID: said.groupID, caller: said.caller) {
+            event in
             if case .conversation(let id) = event { answered.set(id) }
         }
-        return Self.redirect("/groups/\(groupID)/assistant?c=\(answered.id?.text ?? "")#latest")
+        return Self.redirect("/groups/\(said.groupID)/assistant?c=\(answered.id?.text ?? "")#latest")
     }
-}
 
-extension WebApp {
     /// The same answer as a stream of events, for the page's script: it shows each tool as it
-    /// runs and the answer as it comes (the form above is the way without script).
+    /// runs and the answer as it comes (the form post above is the way without script).
     func assistantStream(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let groupID = try context.parameters.require("groupId")
-        _ = try await scope(groupID)
-        let form = try WebRequest.get().form
-        let caller = try caller()
-        let conversation = form["new"] != nil ? nil : form["conversationId"].flatMap { $0.isEmpty ? nil : $0 }
-        let message = form["message"] ?? ""
-        let assistant = api.assistant
-        try await assistant.check(message, conversationID: conversation, groupID: groupID, caller: caller)
-        let (frames, continuation) = AsyncStream<ByteBuffer>.makeStream()
-        Task {
-            do {
-                try await assistant.respond(message, conversationID: conversation, groupID: groupID, caller: caller) { event in
-                    continuation.yield(ByteBuffer(string: "data: \(event.json)\n\n"))
-                }
-                continuation.yield(ByteBuffer(string: "data: [DONE]\n\n"))
-            } catch {
-                let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
-                if apiError.status.code >= 500 {
-                    RequestInfo.current?.logger.error("assistant failed", metadata: ["error": "\(String(reflecting: error))"])
-                }
-                let text = apiError.message.replacingOccurrences(of: "\n", with: " ")
-                continuation.yield(ByteBuffer(string: "data: [ERROR] \(text)\n\n"))
-            }
-            continuation.finish()
-        }
+        let said = try await assistantRequest(context)
+        let frames = api.assistant.frames(
+            said.message, conversationID: said.conversation, groupID: said.groupID, caller: said.caller
+        ).map { @Sendable frame in ByteBuffer(string: frame) }
         var response = Response(
             status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
             body: .init(asyncSequence: frames))
         WebMiddleware.secure(&response.headers)
         return response
+    }
+
+    /// The form's message for the page's group, checked as the API checks it.
+    private func assistantRequest(_ context: AppRequestContext) async throws -> (
+        groupID: String, caller: Caller, conversation: String?, message: String
+    ) {
+        let groupID = try context.parameters.require("groupId")
+        _ = try await scope(groupID)
+        let form = try WebRequest.get().form
+        let caller = try caller()
+        let conversation = form["new"] != nil ? nil : form["conversationId"].flatMap { $0.isEmpty ? nil : $0 }
+        let message = form["message"] ?? ""
+        try await api.assistant.check(message, conversationID: conversation, groupID: groupID, caller: caller)
+        return (groupID, caller, conversation, message)
     }
 }
 

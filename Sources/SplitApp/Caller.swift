@@ -31,6 +31,12 @@ public struct Caller: Sendable {
         }
     }
 
+    /// Refuses a read-only token a write (wherever the write is reached from: a route, an MCP
+    /// tool, the assistant).
+    public func requireWrite() throws {
+        if let token, !token.canWrite { throw AppError.forbiddenBecause("This access token may only read.") }
+    }
+
     /// Refuses any token what only a login may do: the password, logins, tokens, the account.
     public func requireLogin() throws {
         if token != nil {
@@ -76,11 +82,12 @@ public struct CallerResolver: Sendable {
         counter?.count.add(1, ordering: .relaxed)
         guard let (session, user) = try await accounts.authenticate(tokenHash: SessionToken.hash(token), now: now())
         else { return nil }
-        if isWrite, let access = session.access, !access.canWrite {
-            throw AppError.forbiddenBecause("This access token may only read.")
+        let caller = Caller(user: user, session: session)
+        if isWrite {
+            try caller.requireWrite()
+            try writes?.spend(user.id)
         }
-        if isWrite { try writes?.spend(user.id) }
-        return Caller(user: user, session: session)
+        return caller
     }
 
     /// Counts one write of a caller resolved without one (an MCP tool call or an assistant

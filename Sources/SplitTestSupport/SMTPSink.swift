@@ -223,9 +223,7 @@ public struct TestCertificates: Sendable {
     /// Runs openssl (a few hundred milliseconds: P-256 keys) on a Dispatch thread, so the wait
     /// never holds one of the threads every test's async code shares. Call `remove()` when done.
     public static func make() async throws -> TestCertificates {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try makeNow() }) }
-        }
+        try await onDispatchThread { try makeNow() }
     }
 
     private static func makeNow() throws -> TestCertificates {

@@ -149,31 +149,14 @@ struct AccountCommandTests {
         }
     }
 
-    /// Runs `splitter-server` with these arguments on the SQLite file, and waits (on a Dispatch
-    /// thread, as `CLITests.splitter` does).
+    /// Runs `splitter-server` with these arguments on the SQLite file, and waits (on a Dispatch thread).
     static func serverCommand(_ arguments: [String], database: String) async throws -> CLITests.Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try serverCommandNow(arguments, database: database) })
-            }
+        try await onDispatchThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath())
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": "sqlite:\(database)"]) { $1 }
+            return try CLITests.finish(process)
         }
-    }
-
-    private static func serverCommandNow(_ arguments: [String], database: String) throws -> CLITests.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath())
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": "sqlite:\(database)"]) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLITests.Result(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-            error: String(decoding: err, as: UTF8.self))
     }
 }

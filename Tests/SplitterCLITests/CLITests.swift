@@ -24,20 +24,18 @@ struct CLITests {
         return process
     }
 
-    /// Runs `splitter` with a config folder of the test's own. The wait for the process happens
-    /// on a thread of its own: blocking one of the two threads that run every test's async code
-    /// (on two cores) starved other suites' streams for seconds at a time, and their waits ran out.
+    /// Runs `splitter` with a config folder of the test's own; the wait is on a Dispatch thread.
     static func splitter(_ arguments: [String], stdin: String? = nil, config: URL) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try splitterNow(arguments, stdin: stdin, config: config) })
-            }
-        }
+        try await onDispatchThread { try splitterNow(arguments, stdin: stdin, config: config) }
     }
 
     /// The same, blocking the calling thread (for a token store that must act between two requests).
     static func splitterNow(_ arguments: [String], stdin: String? = nil, config: URL) throws -> Result {
-        let process = splitterProcess(arguments, config: config)
+        try finish(splitterProcess(arguments, config: config), stdin: stdin)
+    }
+
+    /// Runs a process to its end with `stdin`, keeping its output and error; blocks.
+    static func finish(_ process: Process, stdin: String? = nil) throws -> Result {
         let output = Pipe()
         let error = Pipe()
         let input = Pipe()

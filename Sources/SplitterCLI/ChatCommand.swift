@@ -16,15 +16,14 @@ struct ChatCommand: AsyncParsableCommand {
             When it assumed something (who paid, the currency, the date) it asks
             first: answer "yes" or "no".
             """)
-    @OptionGroup var options: GlobalOptions
-    @Argument(help: "Group name or id.") var group: String
+    @OptionGroup var options: GroupOptions
     @Argument(parsing: .remaining, help: "A message (without one, each line you type is one).") var message: [String] = []
     @Option(help: "Go on with this conversation (its id).") var conversation: String?
 
     func run() async throws {
         try await SplitterCLI.run {
-            let client = try options.client()
-            let groupID = try await resolveGroup(client, group).id
+            let (client, found) = try await options.resolve()
+            let groupID = found.id
             var conversationID = conversation
             func say(_ text: String) async throws {
                 for try await event in client.chat(text, conversationID: conversationID, groupID: groupID) {

@@ -129,15 +129,10 @@ func resolveExpenseID(_ text: String, store: OfflineStore) throws -> String {
     guard text.count >= 4 else {
         throw CLIError(message: "Give at least 4 characters of the expense id.", code: 2)
     }
-    let matches = try store.cachedExpenseIDs(withPrefix: text)
-    guard matches.count == 1 else {
-        throw CLIError(
-            message: matches.isEmpty
-                ? "No expense \"\(text)\" known here; use its full id, or run `splitter expense list <group>` first."
-                : "Several expenses start with \"\(text)\"; give more of the id.",
-            code: matches.isEmpty ? 5 : 7)
-    }
-    return matches[0]
+    return try single(
+        try store.cachedExpenseIDs(withPrefix: text),
+        none: "No expense \"\(text)\" known here; use its full id, or run `splitter expense list <group>` first.",
+        several: "Several expenses start with \"\(text)\"; give more of the id.")
 }
 
 /// The first 8 characters of an id: enough to name it on the command line.
@@ -159,8 +154,7 @@ struct ExpenseCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add an expense.", discussion: SplitOptions.help)
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "What it was.") var description: String
         @Argument(help: "The amount, e.g. 1200 or 12.50.") var amount: String
         @Option(help: "Currency (default: the group's home currency).") var currency: String?
@@ -170,7 +164,7 @@ struct ExpenseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let context = try await GroupContext(options, group: group)
+                let context = try await GroupContext(options)
                 let (client, store, found) = (context.client, context.store, context.group)
                 let (paid, paidByMember) = try split.payers(context)
                 let chosen =
@@ -215,13 +209,12 @@ struct ExpenseCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The group's expenses, newest first (as last seen when offline).")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Flag(help: "Include deleted expenses.") var deleted = false
 
         func run() async throws {
             try await SplitterCLI.run {
-                let context = try await GroupContext(options, group: group)
+                let context = try await GroupContext(options)
                 let (client, store, found) = (context.client, context.store, context.group)
                 let expenses: [Expense]
                 do {
@@ -232,19 +225,18 @@ struct ExpenseCommand: AsyncParsableCommand {
                     guard !expenses.isEmpty else { throw SplitterError.offline(reason) }
                     warn("Offline: these are the expenses as last seen.")
                 }
-                if options.json { return try Output.json(expenses) }
-                guard !expenses.isEmpty else { return print("No expenses in \(found.name) yet.") }
                 let names = context.names
-                Output.table(
-                    ["DATE", "DESCRIPTION", "AMOUNT", "PAID BY", "CATEGORY", "ID"],
-                    expenses.map {
-                        [
-                            $0.expenseDate, $0.description + ($0.isDeleted ? " (deleted)" : ""),
-                            "\($0.amount) \($0.currency)",
-                            $0.payers.map { names[$0.memberId] ?? "?" }.joined(separator: ", "), $0.categoryName,
-                            short($0.id),
-                        ]
-                    })
+                try Output.list(
+                    expenses, json: options.json, empty: "No expenses in \(found.name) yet.",
+                    ["DATE", "DESCRIPTION", "AMOUNT", "PAID BY", "CATEGORY", "ID"]
+                ) {
+                    [
+                        $0.expenseDate, $0.description + ($0.isDeleted ? " (deleted)" : ""),
+                        "\($0.amount) \($0.currency)",
+                        $0.payers.map { names[$0.memberId] ?? "?" }.joined(separator: ", "), $0.categoryName,
+                        short($0.id),
+                    ]
+                }
             }
         }
     }

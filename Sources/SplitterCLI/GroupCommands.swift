@@ -3,6 +3,36 @@ import Foundation
 import SplitClient
 import SplitCore
 
+/// A command about one group: the options every command takes and the group it names.
+protocol GroupChoice {
+    var global: GlobalOptions { get }
+    /// The group's name or id, as given.
+    var group: String { get }
+}
+
+extension GroupChoice {
+    var json: Bool { global.json }
+    func client() throws -> SplitterClient { try global.client() }
+
+    /// The client and the group named.
+    func resolve() async throws -> (client: SplitterClient, group: Group) {
+        let client = try global.client()
+        return (client, try await resolveGroup(client, group))
+    }
+}
+
+/// The group as the first argument: `splitter recurring list Japan`.
+struct GroupOptions: ParsableArguments, GroupChoice {
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Group name or id.") var group: String
+}
+
+/// The group as an option: `splitter webhooks list --group Japan`.
+struct GroupOption: ParsableArguments, GroupChoice {
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Group name or id.") var group: String
+}
+
 /// A group named by id or by its name (any case) among mine; from the offline cache when the
 /// server cannot be reached and a store is given.
 func resolveGroup(_ client: SplitterClient, _ text: String, store: OfflineStore? = nil) async throws -> Group {
@@ -15,14 +45,9 @@ func resolveGroup(_ client: SplitterClient, _ text: String, store: OfflineStore?
         groups = cached
     }
     if let match = groups.first(where: { $0.id == text.lowercased() }) { return match }
-    let named = groups.filter { $0.name.lowercased() == text.lowercased() }
-    guard named.count == 1 else {
-        throw CLIError(
-            message: named.isEmpty
-                ? "You have no group \"\(text)\"." : "Several groups are called \"\(text)\"; use its id.",
-            code: 5)
-    }
-    return named[0]
+    return try single(
+        groups.filter { $0.name.lowercased() == text.lowercased() }, none: "You have no group \"\(text)\".",
+        several: "Several groups are called \"\(text)\"; use its id.", severalCode: 5)
 }
 
 /// The group's members, cached for offline use; from the cache when the server cannot be reached.
@@ -47,8 +72,8 @@ struct GroupContext {
     let group: Group
     let members: [Member]
 
-    init(_ options: GlobalOptions, group text: String) async throws {
-        try await self.init(client: try options.client(), store: try options.store(), group: text)
+    init(_ options: some GroupChoice) async throws {
+        try await self.init(client: try options.client(), store: try options.global.store(), group: options.group)
     }
 
     init(client: SplitterClient, store: OfflineStore, group text: String) async throws {
@@ -74,13 +99,9 @@ func resolveMember(_ members: [Member], _ text: String) throws -> Member {
     var named = members.filter { $0.name.lowercased() == text.lowercased() && $0.active }
     // A removed member is found by name too when nobody active has it (to restore them, say).
     if named.isEmpty { named = members.filter { $0.name.lowercased() == text.lowercased() } }
-    guard named.count == 1 else {
-        throw CLIError(
-            message: named.isEmpty
-                ? "No member \"\(text)\" in this group." : "Several members are called \"\(text)\"; use an id.",
-            code: 7)
-    }
-    return named[0]
+    return try single(
+        named, none: "No member \"\(text)\" in this group.",
+        several: "Several members are called \"\(text)\"; use an id.", noneCode: 7)
 }
 
 struct GroupCommand: AsyncParsableCommand {
@@ -129,25 +150,21 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let groups = try await options.client().groups()
-                if options.json { return try Output.json(groups) }
-                Output.table(
-                    ["NAME", "CURRENCY", "ROLE", "ID"],
-                    groups.map {
-                        [$0.name + ($0.isArchived ? " (archived)" : ""), $0.homeCurrency, $0.myRole.rawValue, $0.id]
-                    })
+                try Output.list(
+                    try await options.client().groups(), json: options.json, empty: nil,
+                    ["NAME", "CURRENCY", "ROLE", "ID"]
+                ) { [$0.name + ($0.isArchived ? " (archived)" : ""), $0.homeCurrency, $0.myRole.rawValue, $0.id] }
             }
         }
     }
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A group and its members.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
 
         func run() async throws {
             try await SplitterCLI.run {
-                let context = try await GroupContext(options, group: group)
+                let context = try await GroupContext(options)
                 let found = context.group
                 let members = context.members
                 if options.json {
@@ -205,15 +222,13 @@ struct GroupCommand: AsyncParsableCommand {
 
     struct Invite: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show, rotate or disable the invite code.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Flag(help: "Make a new code; the old one stops working.") var rotate = false
         @Flag(help: "Stop joining by code.") var disable = false
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                var found = try await resolveGroup(client, group)
+                var (client, found) = try await options.resolve()
                 if rotate || disable { found = try await client.setInviteCode(groupID: found.id, enabled: rotate) }
                 if options.json { return try Output.json(found) }
                 print(found.inviteCode.map { "Invite code: \($0)" } ?? "Joining by code is disabled.")
@@ -231,14 +246,13 @@ struct MemberCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a friend without an account.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "Their name.") var name: String
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let member = try await client.addMember(groupID: try await resolveGroup(client, group).id, name: name)
+                let (client, found) = try await options.resolve()
+                let member = try await client.addMember(groupID: found.id, name: name)
                 if options.json { return try Output.json(member) }
                 print("Added \(member.name).")
             }
@@ -247,24 +261,20 @@ struct MemberCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The group's members.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
 
         func run() async throws {
             try await SplitterCLI.run {
-                let members = try await GroupContext(options, group: group).members
-                if options.json { return try Output.json(members) }
-                Output.table(
-                    ["MEMBER", "ROLE", "ID"],
-                    members.map { [$0.name + ($0.active ? "" : " (removed)"), $0.role.rawValue, $0.id] })
+                try Output.list(
+                    try await GroupContext(options).members, json: options.json, empty: nil, ["MEMBER", "ROLE", "ID"]
+                ) { [$0.name + ($0.active ? "" : " (removed)"), $0.role.rawValue, $0.id] }
             }
         }
     }
 
     struct Role: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set a member's role: admin, member or viewer.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "Member name or id.") var member: String
         @Argument(help: "admin, member or viewer.") var role: String
 
@@ -273,7 +283,7 @@ struct MemberCommand: AsyncParsableCommand {
                 guard let newRole = SplitClient.Role(rawValue: role.lowercased()), newRole != .owner else {
                     throw CLIError(message: "A role is admin, member or viewer.", code: 2)
                 }
-                let context = try await GroupContext(options, group: group)
+                let context = try await GroupContext(options)
                 let target = try context.member(member)
                 let updated = try await context.client.setRole(
                     groupID: context.group.id, memberID: target.id, role: newRole)

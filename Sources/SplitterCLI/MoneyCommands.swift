@@ -31,12 +31,11 @@ func offlineCopyNote(_ store: OfflineStore) throws -> String {
 
 struct Balances: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Who is owed (+) and who owes (−), per currency.")
-    @OptionGroup var options: GlobalOptions
-    @Argument(help: "Group name or id.") var group: String
+    @OptionGroup var options: GroupOptions
 
     func run() async throws {
         try await SplitterCLI.run {
-            let context = try await GroupContext(options, group: group)
+            let context = try await GroupContext(options)
             let (client, found) = (context.client, context.group)
             let balances: GroupBalances
             do {
@@ -72,15 +71,14 @@ struct Balances: AsyncParsableCommand {
 
 struct Plan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The fewest transfers that settle up one currency.")
-    @OptionGroup var options: GlobalOptions
-    @Argument(help: "Group name or id.") var group: String
+    @OptionGroup var options: GroupOptions
     @Option(help: "Currency (default: the group's home currency).") var currency: String?
     @Flag(help: "Settle everything in the home currency, converted (charged amounts, then the latest rates).")
     var home = false
 
     func run() async throws {
         try await SplitterCLI.run {
-            let context = try await GroupContext(options, group: group)
+            let context = try await GroupContext(options)
             let (client, found) = (context.client, context.group)
             let transfers: [SplitClient.PlannedTransfer]
             if home {
@@ -114,8 +112,7 @@ struct Plan: AsyncParsableCommand {
 
 struct Settle: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Record money that moved between two members.")
-    @OptionGroup var options: GlobalOptions
-    @Argument(help: "Group name or id.") var group: String
+    @OptionGroup var options: GroupOptions
     @Option(help: "Who paid.") var from: String
     @Option(help: "Who received.") var to: String
     @Argument(help: "The amount.") var amount: String
@@ -124,7 +121,7 @@ struct Settle: AsyncParsableCommand {
 
     func run() async throws {
         try await SplitterCLI.run {
-            let context = try await GroupContext(options, group: group)
+            let context = try await GroupContext(options)
             let (client, store, found) = (context.client, context.store, context.group)
             let payer = try context.member(from)
             let payee = try context.member(to)

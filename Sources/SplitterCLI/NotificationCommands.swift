@@ -141,15 +141,9 @@ struct NotificationsCommand: AsyncParsableCommand {
             }
             return try texts.map { text in
                 if UUID(uuidString: text) != nil { return text.lowercased() }
-                let found = matches[text.lowercased()] ?? []
-                guard found.count == 1, let id = found.first else {
-                    throw CLIError(
-                        message: found.isEmpty
-                            ? "No notification \"\(text)\" in your inbox."
-                            : "Several notifications start with \"\(text)\"; give more of the id.",
-                        code: found.isEmpty ? 5 : 7)
-                }
-                return id
+                return try single(
+                    Array(matches[text.lowercased()] ?? []), none: "No notification \"\(text)\" in your inbox.",
+                    several: "Several notifications start with \"\(text)\"; give more of the id.")
             }
         }
     }
@@ -163,8 +157,7 @@ struct NotificationsCommand: AsyncParsableCommand {
                 transfer with you, your membership). none: nothing. Only your own
                 setting; nobody else sees it. Notifications already in the inbox stay.
                 """)
-        @OptionGroup var options: GlobalOptions
-        @Option(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOption
         @Option(help: "all, mine or none; without it, shows the setting.") var level: String?
 
         func run() async throws {
@@ -177,8 +170,7 @@ struct NotificationsCommand: AsyncParsableCommand {
                     }
                     chosen = parsed
                 }
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
+                let (client, found) = try await options.resolve()
                 let now =
                     if let chosen {
                         try await client.setNotificationLevel(chosen, groupID: found.id)

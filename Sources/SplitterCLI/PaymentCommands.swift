@@ -83,36 +83,34 @@ struct History: AsyncParsableCommand {
             // Stable: each share's entries keep the server's order when their times are equal (the
             // wire carries whole seconds).
             entries.sort { $0.performedAt < $1.performedAt }
-            if options.json { return try Output.json(entries) }
-            guard !entries.isEmpty else { return print("No share of \(context.title) was marked paid yet.") }
             let owners = Dictionary(uniqueKeysWithValues: context.expense.splits.map { ($0.id, $0.memberId) })
             let names = context.names
-            Output.table(
-                ["WHEN", "SHARE OF", "ACTION", "BY", "REASON"],
-                entries.map {
-                    [
-                        timestamp($0.performedAt), owners[$0.expenseSplitId].flatMap { names[$0] } ?? "?",
-                        $0.action == .markedPaid ? "paid" : "unpaid", $0.performedByName, $0.reason ?? "",
-                    ]
-                })
+            try Output.list(
+                entries, json: options.json, empty: "No share of \(context.title) was marked paid yet.",
+                ["WHEN", "SHARE OF", "ACTION", "BY", "REASON"]
+            ) {
+                [
+                    timestamp($0.performedAt), owners[$0.expenseSplitId].flatMap { names[$0] } ?? "?",
+                    $0.action == .markedPaid ? "paid" : "unpaid", $0.performedByName, $0.reason ?? "",
+                ]
+            }
         }
     }
 }
 
 struct Activity: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Who did what in a group, newest first.")
-    @OptionGroup var options: GlobalOptions
-    @Argument(help: "Group name or id.") var group: String
+    @OptionGroup var options: GroupOptions
     @Option(help: "How many entries.") var limit: Int = 20
 
     func run() async throws {
         try await SplitterCLI.run {
             guard limit > 0 else { throw CLIError(message: "--limit is at least 1.", code: 2) }
-            let context = try await GroupContext(options, group: group)
-            let entries = try await context.client.activity(groupID: context.group.id, limit: limit)
-            if options.json { return try Output.json(entries) }
-            guard !entries.isEmpty else { return print("Nothing happened in \(context.group.name) yet.") }
-            Output.table(["WHEN", "WHO", "WHAT"], entries.map { [timestamp($0.at), $0.actorName ?? "", $0.summary] })
+            let context = try await GroupContext(options)
+            try Output.list(
+                try await context.client.activity(groupID: context.group.id, limit: limit), json: options.json,
+                empty: "Nothing happened in \(context.group.name) yet.", ["WHEN", "WHO", "WHAT"]
+            ) { [timestamp($0.at), $0.actorName ?? "", $0.summary] }
         }
     }
 }

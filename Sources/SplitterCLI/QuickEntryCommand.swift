@@ -17,14 +17,13 @@ struct QuickAdd: AsyncParsableCommand {
             the currency comes from a code or a symbol. Nothing about an amount, a currency or who
             shares is guessed: a line that leaves one open is refused, saying what to add.
             """)
-    @OptionGroup var options: GlobalOptions
-    @Argument(help: "Group name or id.") var group: String
+    @OptionGroup var options: GroupOptions
     @Argument(help: "The line, quoted.") var text: String
     @Flag(name: .shortAndLong, help: "Do not ask; save.") var yes = false
 
     func run() async throws {
         try await SplitterCLI.run {
-            let context = try await GroupContext(options, group: group)
+            let context = try await GroupContext(options)
             let answer = try await context.client.previewQuickEntry(groupID: context.group.id, text: text)
             guard answer.issues.isEmpty, let draft = answer.expense else {
                 throw CLIError(message: answer.issues.map(\.message).joined(separator: " "), code: 7)

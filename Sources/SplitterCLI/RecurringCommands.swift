@@ -24,25 +24,21 @@ struct RecurringCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A group's recurring expenses and their next dates.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let series = try await client.recurringExpenses(groupID: found.id)
-                if options.json { return try Output.json(["recurring": series]) }
-                guard !series.isEmpty else { return print("Nothing repeats in \(found.name) yet.") }
-                Output.table(
-                    ["WHAT", "AMOUNT", "EVERY", "STATE", "NEXT", "ID"],
-                    series.map {
-                        [
-                            $0.expense.description, "\($0.expense.amount) \($0.expense.currency)",
-                            RecurringCommand.every($0.rule) + ($0.mode == "confirm" ? " (confirm)" : ""),
-                            $0.state + ($0.note.map { ": \($0)" } ?? ""), $0.upcoming.first ?? "", short($0.id),
-                        ]
-                    })
+                let (client, found) = try await options.resolve()
+                try Output.list(
+                    try await client.recurringExpenses(groupID: found.id), as: "recurring", json: options.json,
+                    empty: "Nothing repeats in \(found.name) yet.", ["WHAT", "AMOUNT", "EVERY", "STATE", "NEXT", "ID"]
+                ) {
+                    [
+                        $0.expense.description, "\($0.expense.amount) \($0.expense.currency)",
+                        RecurringCommand.every($0.rule) + ($0.mode == "confirm" ? " (confirm)" : ""),
+                        $0.state + ($0.note.map { ": \($0)" } ?? ""), $0.upcoming.first ?? "", short($0.id),
+                    ]
+                }
             }
         }
     }
@@ -60,8 +56,7 @@ struct RecurringCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a recurring expense.", discussion: SplitOptions.help)
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "What it is.") var description: String
         @Argument(help: "The amount, e.g. 1800 or 12.50.") var amount: String
         @Option(help: "day, week, month or year.") var every: String
@@ -79,7 +74,7 @@ struct RecurringCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let context = try await GroupContext(options, group: group)
+                let context = try await GroupContext(options)
                 let found = context.group
                 let (paid, paidByMember) = try split.payers(context)
                 let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -112,24 +107,22 @@ struct RecurringCommand: AsyncParsableCommand {
     }
 
     /// The group's series whose id starts with `text`.
-    static func find(_ client: SplitterClient, group: String, _ text: String) async throws -> RecurringExpense {
-        let found = try await resolveGroup(client, group)
+    static func find(_ options: GroupOptions, _ text: String) async throws -> (SplitterClient, RecurringExpense) {
+        let (client, found) = try await options.resolve()
         let matches = try await client.recurringExpenses(groupID: found.id).filter { $0.id.hasPrefix(text.lowercased()) }
-        guard matches.count == 1 else {
-            throw CLIError(
-                message: matches.isEmpty
-                    ? "No recurring expense \(text) in \(found.name)." : "Several recurring expenses start with \(text).",
-                code: matches.isEmpty ? 5 : 7)
-        }
-        return matches[0]
+        return (
+            client,
+            try single(
+                matches, none: "No recurring expense \(text) in \(found.name).",
+                several: "Several recurring expenses start with \(text).")
+        )
     }
 
-    static func change(_ options: GlobalOptions, group: String, id: String, _ make: (RecurringExpense) -> RecurringChanges, said: String)
-        async throws
-    {
+    static func change(
+        _ options: GroupOptions, id: String, _ make: (RecurringExpense) -> RecurringChanges, said: String
+    ) async throws {
         try await SplitterCLI.run {
-            let client = try options.client()
-            let series = try await find(client, group: group, id)
+            let (client, series) = try await find(options, id)
             var changes = make(series)
             changes.version = series.version
             let changed = try await client.updateRecurring(id: series.id, changes)
@@ -141,44 +134,43 @@ struct RecurringCommand: AsyncParsableCommand {
 
     struct Pause: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Pause: nothing is added until resumed.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "The recurring expense's id (or its first characters).") var id: String
         func run() async throws {
-            try await RecurringCommand.change(options, group: group, id: id, { _ in RecurringChanges(state: "paused") }, said: "paused.")
+            try await RecurringCommand.change(
+                options, id: id, { _ in RecurringChanges(state: "paused") }, said: "paused.")
         }
     }
 
     struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Resume from today (what fell due while paused is not added).")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "The recurring expense's id (or its first characters).") var id: String
         func run() async throws {
-            try await RecurringCommand.change(options, group: group, id: id, { _ in RecurringChanges(state: "active") }, said: "resumed.")
+            try await RecurringCommand.change(
+                options, id: id, { _ in RecurringChanges(state: "active") }, said: "resumed.")
         }
     }
 
     struct Skip: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Skip one coming date.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "The recurring expense's id (or its first characters).") var id: String
         @Argument(help: "The date to skip, YYYY-MM-DD (default: the next one).") var date: String?
         func run() async throws {
             try await RecurringCommand.change(
-                options, group: group, id: id, { RecurringChanges(skip: [date ?? $0.upcoming.first ?? ""]) },
+                options, id: id, { RecurringChanges(skip: [date ?? $0.upcoming.first ?? ""]) },
                 said: "\(date ?? "the next date") skipped.")
         }
     }
 
     struct End: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End it; what it added stays.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "The recurring expense's id (or its first characters).") var id: String
         func run() async throws {
-            try await RecurringCommand.change(options, group: group, id: id, { _ in RecurringChanges(state: "ended") }, said: "ended.")
+            try await RecurringCommand.change(
+                options, id: id, { _ in RecurringChanges(state: "ended") }, said: "ended.")
         }
     }
 }
@@ -193,46 +185,40 @@ struct PendingCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "What waits, oldest first.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let items = try await client.pendingExpenses(groupID: found.id)
-                if options.json { return try Output.json(["pending": items]) }
-                guard !items.isEmpty else { return print("Nothing waits in \(found.name).") }
-                Output.table(
-                    ["DATE", "WHAT", "AMOUNT", "ID"],
-                    items.map { [$0.date, $0.expense.description, "\($0.expense.amount) \($0.expense.currency)", short($0.id)] })
+                let (client, found) = try await options.resolve()
+                try Output.list(
+                    try await client.pendingExpenses(groupID: found.id), as: "pending", json: options.json,
+                    empty: "Nothing waits in \(found.name).", ["DATE", "WHAT", "AMOUNT", "ID"]
+                ) { [$0.date, $0.expense.description, "\($0.expense.amount) \($0.expense.currency)", short($0.id)] }
             }
         }
     }
 
-    static func find(_ client: SplitterClient, group: String, _ text: String) async throws -> PendingExpense {
-        let found = try await resolveGroup(client, group)
+    /// The group's waiting occurrence whose id starts with `text`.
+    static func find(_ options: GroupOptions, _ text: String) async throws -> (SplitterClient, PendingExpense) {
+        let (client, found) = try await options.resolve()
         let matches = try await client.pendingExpenses(groupID: found.id).filter { $0.id.hasPrefix(text.lowercased()) }
-        guard matches.count == 1 else {
-            throw CLIError(
-                message: matches.isEmpty ? "Nothing waiting as \(text) in \(found.name)." : "Several start with \(text).",
-                code: matches.isEmpty ? 5 : 7)
-        }
-        return matches[0]
+        return (
+            client,
+            try single(
+                matches, none: "Nothing waiting as \(text) in \(found.name).", several: "Several start with \(text).")
+        )
     }
 
     struct Confirm: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Confirm: it becomes an expense.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "Its id (or first characters).") var id: String
         @Option(help: "Another amount this time (the payer pays it all; the split stays).") var amount: String?
         @Option(help: "Another date, YYYY-MM-DD.") var date: String?
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let item = try await PendingCommand.find(client, group: group, id)
+                let (client, item) = try await PendingCommand.find(options, id)
                 var edited: ExpenseDraft?
                 if amount != nil || date != nil {
                     var draft = item.expense
@@ -249,14 +235,12 @@ struct PendingCommand: AsyncParsableCommand {
 
     struct Dismiss: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Dismiss: not an expense this time.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "Its id (or first characters).") var id: String
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let item = try await PendingCommand.find(client, group: group, id)
+                let (client, item) = try await PendingCommand.find(options, id)
                 try await client.dismissPending(id: item.id)
                 if options.json { return try Output.json(["dismissed": item.id]) }
                 print("Dismissed \(item.expense.description) of \(item.date).")

@@ -22,8 +22,7 @@ struct RequestCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Ask to be paid; prints the code, its link and a QR.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "The amount, in the currency's decimals (1080, 12.50).") var amount: String
         @Argument(help: "The currency (the group's, or one its balances hold).") var currency: String
         @Option(help: "Only this member may pay it (name or id).") var to: String?
@@ -32,8 +31,7 @@ struct RequestCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
+                let (client, found) = try await options.resolve()
                 var payer: Member?
                 if let to { payer = try resolveMember(try await client.members(groupID: found.id), to) }
                 let created = try await client.createPaymentRequest(
@@ -50,49 +48,42 @@ struct RequestCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A group's requests, newest first.")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
-                let requests = try await client.paymentRequests(groupID: found.id)
-                if options.json { return try Output.json(["paymentRequests": requests]) }
-                guard !requests.isEmpty else { return print("No payment requests in \(found.name).") }
-                Output.table(
-                    ["CODE", "STATE", "AMOUNT", "TO", "FROM", "UNTIL", "ID"],
-                    requests.map {
-                        [
-                            $0.code, $0.state, "\($0.amount) \($0.currency)", $0.payeeName, $0.payerName ?? "anyone",
-                            timestamp($0.expiresAt), short($0.id),
-                        ]
-                    })
+                let (client, found) = try await options.resolve()
+                try Output.list(
+                    try await client.paymentRequests(groupID: found.id), as: "paymentRequests", json: options.json,
+                    empty: "No payment requests in \(found.name).",
+                    ["CODE", "STATE", "AMOUNT", "TO", "FROM", "UNTIL", "ID"]
+                ) {
+                    [
+                        $0.code, $0.state, "\($0.amount) \($0.currency)", $0.payeeName, $0.payerName ?? "anyone",
+                        timestamp($0.expiresAt), short($0.id),
+                    ]
+                }
             }
         }
     }
 
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Cancel an open request (yours; an owner or admin any).")
-        @OptionGroup var options: GlobalOptions
-        @Argument(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOptions
         @Argument(help: "The request's code, id or the id's first characters.") var request: String
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
+                let (client, found) = try await options.resolve()
                 let requests = try await client.paymentRequests(groupID: found.id)
                 let wanted = request.uppercased().replacingOccurrences(of: "-", with: "")
                 let matches = requests.filter {
                     $0.id.hasPrefix(request.lowercased()) || $0.code.replacingOccurrences(of: "-", with: "") == wanted
                 }
-                guard matches.count == 1 else {
-                    throw CLIError(
-                        message: matches.isEmpty ? "No request \(request) in \(found.name)." : "Several requests match \(request).",
-                        code: 7)
-                }
-                let cancelled = try await client.cancelPaymentRequest(id: matches[0].id)
+                let chosen = try single(
+                    matches, none: "No request \(request) in \(found.name).",
+                    several: "Several requests match \(request).", noneCode: 7)
+                let cancelled = try await client.cancelPaymentRequest(id: chosen.id)
                 if options.json { return try Output.json(cancelled) }
                 print("Cancelled \(cancelled.code) (\(cancelled.amount) \(cancelled.currency)).")
             }

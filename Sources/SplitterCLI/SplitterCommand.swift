@@ -142,6 +142,31 @@ enum Output {
         print(line(header))
         for row in rows { print(line(row)) }
     }
+
+    /// A list as a command shows it: with `--json` the items (as `{"<key>": […]}` when a key is
+    /// given), else `empty` when there are none (nil: the bare header), else a table, a row each.
+    static func list<Item: Encodable>(
+        _ items: [Item], as key: String? = nil, json: Bool, empty: String?, _ header: [String],
+        _ row: (Item) -> [String]
+    ) throws {
+        if json, let key { return try Output.json([key: items]) }
+        if json { return try Output.json(items) }
+        if items.isEmpty, let empty { return print(empty) }
+        table(header, items.map(row))
+    }
+}
+
+/// The one thing a look-up found: none is `none` (exit `noneCode`), several `several` (exit
+/// `severalCode`), so every "name it by id, name or the id's start" says so the same way.
+func single<Item>(
+    _ matches: [Item], none: @autoclosure () -> String, several: @autoclosure () -> String,
+    noneCode: Int32 = 5, severalCode: Int32 = 7
+) throws -> Item {
+    guard matches.count == 1, let match = matches.first else {
+        throw CLIError(
+            message: matches.isEmpty ? none() : several(), code: matches.isEmpty ? noneCode : severalCode)
+    }
+    return match
 }
 
 /// Reads a password from SPLITTER_PASSWORD, from stdin with --password-stdin, or from the terminal without echo.

@@ -66,18 +66,16 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let tokens = try await options.client().accessTokens()
-                if options.json { return try Output.json(tokens) }
-                guard !tokens.isEmpty else { return print("No tokens.") }
-                Output.table(
-                    ["NAME", "SCOPES", "GROUPS", "LAST USED", "EXPIRES", "ID"],
-                    tokens.map {
-                        [
-                            $0.name, $0.scopes.joined(separator: "+"), $0.groupIds.map { "\($0.count)" } ?? "all",
-                            timestamp($0.lastUsedAt),
-                            $0.isExpired ? "expired" : $0.expiresAt.map(timestamp) ?? "never", $0.id,
-                        ]
-                    })
+                try Output.list(
+                    try await options.client().accessTokens(), json: options.json, empty: "No tokens.",
+                    ["NAME", "SCOPES", "GROUPS", "LAST USED", "EXPIRES", "ID"]
+                ) {
+                    [
+                        $0.name, $0.scopes.joined(separator: "+"), $0.groupIds.map { "\($0.count)" } ?? "all",
+                        timestamp($0.lastUsedAt),
+                        $0.isExpired ? "expired" : $0.expiresAt.map(timestamp) ?? "never", $0.id,
+                    ]
+                }
             }
         }
     }
@@ -94,12 +92,9 @@ struct TokenCommand: AsyncParsableCommand {
                 let matches = tokens.filter {
                     $0.id.hasPrefix(token.lowercased()) || $0.name.lowercased() == token.lowercased()
                 }
-                guard matches.count == 1, let target = matches.first else {
-                    throw CLIError(
-                        message: matches.isEmpty
-                            ? "No token has the id or name \(token)." : "Several tokens match \(token): give more of the id.",
-                        code: matches.isEmpty ? 5 : 7)
-                }
+                let target = try single(
+                    matches, none: "No token has the id or name \(token).",
+                    several: "Several tokens match \(token): give more of the id.")
                 try await client.revokeAccessToken(id: target.id)
                 if !options.json { print("Revoked \(target.name).") }
             }

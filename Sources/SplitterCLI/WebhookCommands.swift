@@ -22,23 +22,21 @@ struct WebhooksCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The group's webhooks (never their secrets).")
-        @OptionGroup var options: GlobalOptions
-        @Option(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOption
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
+                let (client, found) = try await options.resolve()
                 let hooks = try await client.webhooks(groupID: found.id)
-                if options.json { return try Output.json(["webhooks": hooks]) }
-                guard !hooks.isEmpty else { return print("No webhooks in \(found.name).") }
-                Output.table(
-                    ["ID", "STATE", "KINDS", "URL"],
-                    hooks.map { hook in
-                        let state =
-                            !hook.enabled ? "off" : hook.failingSince != nil ? "failing" : "on"
-                        return [short(hook.id), state, hook.kinds.joined(separator: ","), hook.url]
-                    })
+                try Output.list(
+                    hooks, as: "webhooks", json: options.json, empty: "No webhooks in \(found.name).",
+                    ["ID", "STATE", "KINDS", "URL"]
+                ) { hook in
+                    let state =
+                        !hook.enabled ? "off" : hook.failingSince != nil ? "failing" : "on"
+                    return [short(hook.id), state, hook.kinds.joined(separator: ","), hook.url]
+                }
+                if options.json { return }
                 for hook in hooks where !hook.enabled {
                     if let reason = hook.disabledReason { print("\(short(hook.id)): \(reason)") }
                 }
@@ -49,15 +47,13 @@ struct WebhooksCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a URL; prints its secret, which is not shown again.")
-        @OptionGroup var options: GlobalOptions
-        @Option(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOption
         @Option(help: "Comma-separated activity kinds, or * for all (the default).") var kinds: String = "*"
         @Argument(help: "The https URL deliveries go to.") var url: String
 
         func run() async throws {
             try await SplitterCLI.run {
-                let client = try options.client()
-                let found = try await resolveGroup(client, group)
+                let (client, found) = try await options.resolve()
                 let created = try await client.createWebhook(
                     groupID: found.id, url: url, kinds: WebhooksCommand.kinds(kinds))
                 if options.json { return try Output.json(created) }
@@ -70,8 +66,7 @@ struct WebhooksCommand: AsyncParsableCommand {
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a webhook's URL or kinds, or turn it off or on.")
-        @OptionGroup var options: GlobalOptions
-        @Option(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOption
         @Option(help: "A new URL.") var url: String?
         @Option(help: "New comma-separated kinds, or *.") var kinds: String?
         @Flag(help: "Turn it on (again), forgetting its failures.") var enable = false
@@ -84,7 +79,7 @@ struct WebhooksCommand: AsyncParsableCommand {
                 if url == nil, kinds == nil, !enable, !disable {
                     throw CLIError(message: "Say what to change: --url, --kinds, --enable or --disable.", code: 2)
                 }
-                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
+                let (client, groupID, id) = try await WebhooksCommand.target(options, webhook)
                 let updated = try await client.updateWebhook(
                     id: id, groupID: groupID, url: url, kinds: kinds.map(WebhooksCommand.kinds),
                     enabled: enable ? true : disable ? false : nil)
@@ -96,16 +91,13 @@ struct WebhooksCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a webhook; waiting deliveries are skipped.")
-        @OptionGroup var options: GlobalOptions
-        @Option(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOption
         @Argument(help: "The webhook's id or its first characters.") var webhook: String
 
         func run() async throws {
-            try await SplitterCLI.run {
-                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
+            try await WebhooksCommand.act(options, webhook) { client, groupID, id in
                 try await client.deleteWebhook(id: id, groupID: groupID)
-                if options.json { return try Output.json(["deleted": id]) }
-                print("Webhook \(short(id)) deleted.")
+                return (["deleted": id], "Webhook \(short(id)) deleted.")
             }
         }
     }
@@ -113,16 +105,13 @@ struct WebhooksCommand: AsyncParsableCommand {
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "A new secret for a webhook, printed once; the old one stops at once.")
-        @OptionGroup var options: GlobalOptions
-        @Option(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOption
         @Argument(help: "The webhook's id or its first characters.") var webhook: String
 
         func run() async throws {
-            try await SplitterCLI.run {
-                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
+            try await WebhooksCommand.act(options, webhook) { client, groupID, id in
                 let rotated = try await client.rotateWebhookSecret(id: id, groupID: groupID)
-                if options.json { return try Output.json(rotated) }
-                print("New secret (shown only now): \(rotated.secret)")
+                return (rotated, "New secret (shown only now): \(rotated.secret)")
             }
         }
     }
@@ -130,16 +119,13 @@ struct WebhooksCommand: AsyncParsableCommand {
     struct Ping: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Queue a test delivery (type ping); `webhooks deliveries` shows how it went.")
-        @OptionGroup var options: GlobalOptions
-        @Option(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOption
         @Argument(help: "The webhook's id or its first characters.") var webhook: String
 
         func run() async throws {
-            try await SplitterCLI.run {
-                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
+            try await WebhooksCommand.act(options, webhook) { client, groupID, id in
                 let delivery = try await client.pingWebhook(id: id, groupID: groupID)
-                if options.json { return try Output.json(delivery) }
-                print("Test delivery \(short(delivery.id)) queued.")
+                return (delivery, "Test delivery \(short(delivery.id)) queued.")
             }
         }
     }
@@ -147,15 +133,14 @@ struct WebhooksCommand: AsyncParsableCommand {
     struct Deliveries: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "A webhook's delivery log, newest first: state, attempts, last status or error.")
-        @OptionGroup var options: GlobalOptions
-        @Option(help: "Group name or id.") var group: String
+        @OptionGroup var options: GroupOption
         @Option(help: "How many of the newest (default 20, at most 200).") var limit: Int = 20
         @Argument(help: "The webhook's id or its first characters.") var webhook: String
 
         func run() async throws {
             try await SplitterCLI.run {
                 guard (1...200).contains(limit) else { throw CLIError(message: "--limit is 1 to 200.", code: 2) }
-                let (client, groupID, id) = try await WebhooksCommand.target(options, group: group, webhook)
+                let (client, groupID, id) = try await WebhooksCommand.target(options, webhook)
                 let page = try await client.webhookDeliveries(id: id, groupID: groupID, limit: limit)
                 if options.json { return try Output.json(page) }
                 guard !page.deliveries.isEmpty else { return print("Nothing sent yet.") }
@@ -182,12 +167,24 @@ struct WebhooksCommand: AsyncParsableCommand {
     }
 
     /// The client, the group's id and the webhook's, for a command about one webhook.
-    static func target(_ options: GlobalOptions, group: String, _ webhook: String) async throws
+    static func target(_ options: GroupOption, _ webhook: String) async throws
         -> (SplitterClient, groupID: String, id: String)
     {
-        let client = try options.client()
-        let found = try await resolveGroup(client, group)
+        let (client, found) = try await options.resolve()
         return (client, found.id, try await resolve(webhook, client, groupID: found.id))
+    }
+
+    /// A command that does one thing to one webhook: what `act` answers, as JSON or as its sentence.
+    static func act<Answer: Encodable>(
+        _ options: GroupOption, _ webhook: String,
+        _ act: (SplitterClient, _ groupID: String, _ id: String) async throws -> (Answer, said: String)
+    ) async throws {
+        try await SplitterCLI.run {
+            let (client, groupID, id) = try await target(options, webhook)
+            let (answer, said) = try await act(client, groupID, id)
+            if options.json { return try Output.json(answer) }
+            print(said)
+        }
     }
 
     /// A full id as given; the start of one (at least 4 characters) must name exactly one webhook.
@@ -199,13 +196,9 @@ struct WebhooksCommand: AsyncParsableCommand {
         let found = try await client.webhooks(groupID: groupID).filter {
             $0.id.lowercased().hasPrefix(text.lowercased())
         }
-        guard found.count == 1, let hook = found.first else {
-            throw CLIError(
-                message: found.isEmpty
-                    ? "No webhook \"\(text)\" in this group."
-                    : "Several webhooks start with \"\(text)\"; give more of the id.",
-                code: found.isEmpty ? 5 : 7)
-        }
-        return hook.id
+        return try single(
+            found, none: "No webhook \"\(text)\" in this group.",
+            several: "Several webhooks start with \"\(text)\"; give more of the id."
+        ).id
     }
 }

@@ -117,16 +117,14 @@ extension SplitterClient {
     }
 
     public func conversations() async throws -> [Conversation] {
-        switch try await send({ try await api.listConversations() }) {
-        case .ok(let ok): return try ok.body.json.conversations.map(Conversation.init)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.listConversations() }) {
+            try $0.ok.body.json.conversations.map(Conversation.init)
         }
     }
 
     public func conversation(id: String) async throws -> (Conversation, [ConversationMessage]) {
-        switch try await send({ try await api.getConversation(path: .init(conversationId: id)) }) {
-        case .ok(let ok):
-            let detail = try ok.body.json
+        try await call({ try await api.getConversation(path: .init(conversationId: id)) }) { output in
+            let detail = try output.ok.body.json
             return (
                 Conversation(detail.conversation),
                 detail.messages.map {
@@ -136,15 +134,11 @@ extension SplitterClient {
                         createdAt: $0.createdAt)
                 }
             )
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     public func deleteConversation(id: String) async throws {
-        switch try await send({ try await api.deleteConversation(path: .init(conversationId: id)) }) {
-        case .noContent: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.deleteConversation(path: .init(conversationId: id)) }) { _ = try $0.noContent }
     }
 }
 

@@ -85,22 +85,16 @@ public struct BudgetSettings: Codable, Hashable, Sendable {
 extension SplitterClient {
     /// The group's live categories in their order (their ids are what a budget's caps name).
     public func categories(groupID: String) async throws -> [Category] {
-        let output = try await send { try await api.listCategories(path: .init(groupId: groupID)) }
-        switch output {
-        case .ok(let ok): return try ok.body.json.categories.map(Category.init)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.listCategories(path: .init(groupId: groupID)) }) {
+            try $0.ok.body.json.categories.map(Category.init)
         }
     }
 
     /// The group's budget for `month` (YYYY-MM; this month in the group's time zone when nil).
     public func budget(groupID: String, month: String? = nil) async throws -> BudgetStatus {
-        let output = try await send {
+        try await call({
             try await api.getBudget(path: .init(groupId: groupID), query: .init(month: month))
-        }
-        switch output {
-        case .ok(let ok): return BudgetStatus(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { BudgetStatus(try $0.ok.body.json) }
     }
 
     /// Sets the group's whole budget (owner and admins).
@@ -108,7 +102,7 @@ extension SplitterClient {
         guard let period = Components.Schemas.BudgetInput.PeriodPayload(rawValue: settings.period) else {
             throw SplitterError.validation(message: "period is month or trip, not \"\(settings.period)\".", field: "period")
         }
-        let output = try await send {
+        return try await call({
             try await api.putBudget(
                 path: .init(groupId: groupID),
                 body: .json(
@@ -117,66 +111,42 @@ extension SplitterClient {
                         endDate: settings.endDate, total: settings.total,
                         caps: settings.caps.sorted { $0.key < $1.key }.map { .init(categoryId: $0.key, amount: $0.value) },
                         thresholds: settings.thresholds)))
-        }
-        switch output {
-        case .ok(let ok): return BudgetStatus(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { BudgetStatus(try $0.ok.body.json) }
     }
 
     /// Replaces every cap at once (category id → amount), keeping the rest of the budget.
     public func setBudgetCaps(groupID: String, _ caps: [String: String]) async throws -> BudgetStatus {
-        let output = try await send {
+        try await call({
             try await api.bulkUpdateBudgetCaps(
                 path: .init(groupId: groupID),
                 body: .json(.init(caps: caps.sorted { $0.key < $1.key }.map { .init(categoryId: $0.key, amount: $0.value) })))
-        }
-        switch output {
-        case .ok(let ok): return BudgetStatus(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { BudgetStatus(try $0.ok.body.json) }
     }
 
     public func removeBudget(groupID: String) async throws {
-        let output = try await send { try await api.deleteBudget(path: .init(groupId: groupID)) }
-        switch output {
-        case .noContent: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.deleteBudget(path: .init(groupId: groupID)) }) { _ = try $0.noContent }
     }
 
     /// My own budget over my shares in all my groups, for `month` (this month, UTC, when nil).
     public func myBudget(month: String? = nil) async throws -> BudgetStatus {
-        let output = try await send { try await api.getMyBudget(query: .init(month: month)) }
-        switch output {
-        case .ok(let ok): return BudgetStatus(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.getMyBudget(query: .init(month: month)) }) { BudgetStatus(try $0.ok.body.json) }
     }
 
     /// Sets my budget: its currency, an optional total, caps by category name (any case).
     public func setMyBudget(currency: String, total: String? = nil, caps: [String: String] = [:]) async throws
         -> BudgetStatus
     {
-        let output = try await send {
+        return try await call({
             try await api.putMyBudget(
                 body: .json(
                     .init(
                         currency: currency, total: total,
                         caps: caps.sorted { $0.key < $1.key }.map { .init(category: $0.key, amount: $0.value) })))
-        }
-        switch output {
-        case .ok(let ok): return BudgetStatus(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { BudgetStatus(try $0.ok.body.json) }
     }
 
     public func removeMyBudget() async throws {
-        let output = try await send { try await api.deleteMyBudget() }
-        switch output {
-        case .noContent: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.deleteMyBudget() }) { _ = try $0.noContent }
     }
 }
 

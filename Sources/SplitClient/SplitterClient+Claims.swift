@@ -30,55 +30,43 @@ public struct MemberClaim: Codable, Hashable, Sendable {
 extension SplitterClient {
     /// The claims waiting in a group (owner, admin), oldest first.
     public func claims(groupID: String) async throws -> [MemberClaim] {
-        switch try await send({ try await api.listClaims(path: .init(groupId: groupID)) }) {
-        case .ok(let ok):
-            return try ok.body.json.claims.map {
+        try await call({ try await api.listClaims(path: .init(groupId: groupID)) }) { output in
+            try output.ok.body.json.claims.map {
                 MemberClaim(
                     memberId: $0.memberId, memberName: $0.memberName, userId: $0.userId, userName: $0.userName,
                     userEmail: $0.userEmail, requestedAt: $0.requestedAt)
             }
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     /// Says the claimant is that member; answers the member, now linked to their account.
     public func approveClaim(groupID: String, memberID: String) async throws -> Member {
-        switch try await send({ try await api.approveClaim(path: .init(groupId: groupID, memberId: memberID)) }) {
-        case .ok(let ok): return Member(try ok.body.json.member)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.approveClaim(path: .init(groupId: groupID, memberId: memberID)) }) {
+            Member(try $0.ok.body.json.member)
         }
     }
 
     /// Refuses a claim: the member stays name-only.
     public func rejectClaim(groupID: String, memberID: String) async throws {
-        switch try await send({ try await api.rejectClaim(path: .init(groupId: groupID, memberId: memberID)) }) {
-        case .noContent: return
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.rejectClaim(path: .init(groupId: groupID, memberId: memberID)) }) {
+            _ = try $0.noContent
         }
     }
 
     /// Removes a member (owner; an admin for members and viewers). A member who owes or is owed
     /// money is refused (`has_balance`, the message says the amounts) unless `confirmBalance`.
     public func removeMember(groupID: String, memberID: String, confirmBalance: Bool = false) async throws -> Member {
-        let output = try await send {
+        try await call({
             try await api.removeMember(
                 path: .init(groupId: groupID, memberId: memberID), query: .init(confirmBalance: confirmBalance))
-        }
-        switch output {
-        case .ok(let ok): return Member(try ok.body.json.member)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { Member(try $0.ok.body.json.member) }
     }
 
     /// Brings a removed member back, with their shares and balance.
     public func restoreMember(groupID: String, memberID: String) async throws -> Member {
-        let output = try await send {
+        try await call({
             try await api.updateMember(
                 path: .init(groupId: groupID, memberId: memberID), body: .json(.init(active: true)))
-        }
-        switch output {
-        case .ok(let ok): return Member(try ok.body.json.member)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { Member(try $0.ok.body.json.member) }
     }
 }

@@ -5,9 +5,8 @@ internal import SplitAPI
 /// paid shares with their history, and the group's activity (DESIGN §5).
 extension SplitterClient {
     public func expense(id: String) async throws -> Expense {
-        switch try await send({ try await api.getExpense(path: .init(expenseId: id)) }) {
-        case .ok(let ok): return Expense(try ok.body.json.expense)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.getExpense(path: .init(expenseId: id)) }) {
+            Expense(try $0.ok.body.json.expense)
         }
     }
 
@@ -18,51 +17,40 @@ extension SplitterClient {
         var changes = changes
         changes.version = version
         let body = changes.wire
-        let output = try await send {
+        return try await call({
             try await api.updateExpense(path: .init(expenseId: id), body: .json(body))
-        }
-        switch output {
-        case .ok(let ok): return Expense(try ok.body.json.expense)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { Expense(try $0.ok.body.json.expense) }
     }
 
     /// Soft-deletes; deleting a deleted expense answers it unchanged. With `basedOn`, only if
     /// nobody changed the expense since that version: otherwise `.conflict` with the current one.
     public func deleteExpense(id: String, basedOn version: Int64? = nil) async throws -> Expense {
         let headers = Operations.DeleteExpense.Input.Headers(ifMatch: version.map(String.init))
-        switch try await send({ try await api.deleteExpense(path: .init(expenseId: id), headers: headers) }) {
-        case .ok(let ok): return Expense(try ok.body.json.expense)
-        case .default(let status, let error): throw Self.failure(status, error)
+        return try await call({ try await api.deleteExpense(path: .init(expenseId: id), headers: headers) }) {
+            Expense(try $0.ok.body.json.expense)
         }
     }
 
     /// Brings a deleted expense back; `basedOn` as for `deleteExpense`.
     public func restoreExpense(id: String, basedOn version: Int64? = nil) async throws -> Expense {
         let headers = Operations.RestoreExpense.Input.Headers(ifMatch: version.map(String.init))
-        switch try await send({ try await api.restoreExpense(path: .init(expenseId: id), headers: headers) }) {
-        case .ok(let ok): return Expense(try ok.body.json.expense)
-        case .default(let status, let error): throw Self.failure(status, error)
+        return try await call({ try await api.restoreExpense(path: .init(expenseId: id), headers: headers) }) {
+            Expense(try $0.ok.body.json.expense)
         }
     }
 
     /// Marks one share paid or unpaid, with an optional reason kept in its history.
     public func setPaid(shareID: String, _ isPaid: Bool, reason: String? = nil) async throws -> ExpenseShare {
-        let output = try await send {
+        try await call({
             try await api.setSharePayment(
                 path: .init(splitId: shareID), body: .json(.init(isPaid: isPaid, reason: reason)))
-        }
-        switch output {
-        case .ok(let ok): return ExpenseShare(try ok.body.json.split)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { ExpenseShare(try $0.ok.body.json.split) }
     }
 
     /// Who marked the share paid or unpaid, oldest first.
     public func shareHistory(shareID: String) async throws -> [HistoryEntry] {
-        switch try await send({ try await api.getShareHistory(path: .init(splitId: shareID)) }) {
-        case .ok(let ok): return try ok.body.json.history.map(HistoryEntry.init)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.getShareHistory(path: .init(splitId: shareID)) }) {
+            try $0.ok.body.json.history.map(HistoryEntry.init)
         }
     }
 
@@ -73,29 +61,20 @@ extension SplitterClient {
         repeat {
             let page = cursor
             let size = min(200, limit - all.count)
-            let output = try await send {
+            let body = try await call({
                 try await api.listActivity(path: .init(groupId: groupID), query: .init(limit: size, cursor: page))
-            }
-            switch output {
-            case .ok(let ok):
-                let body = try ok.body.json
-                all += body.activity.map(ActivityEntry.init)
-                cursor = body.nextCursor
-            case .default(let status, let error): throw Self.failure(status, error)
-            }
+            }) { try $0.ok.body.json }
+            all += body.activity.map(ActivityEntry.init)
+            cursor = body.nextCursor
         } while cursor != nil && all.count < limit
         return all
     }
 
     /// One page of the group's change feed after `since` (nil: from the start).
     public func changes(groupID: String, since: String?, limit: Int? = nil) async throws -> Changes {
-        let output = try await send {
+        try await call({
             try await api.listChanges(path: .init(groupId: groupID), query: .init(since: since, limit: limit))
-        }
-        switch output {
-        case .ok(let ok): return Changes(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { Changes(try $0.ok.body.json) }
     }
 }
 

@@ -135,13 +135,12 @@ public enum ExportLayout: String, Sendable, CaseIterable {
 extension SplitterClient {
     /// The group as a file (any member may export), and the name the server suggests for it.
     public func exportGroup(groupID: String, layout: ExportLayout) async throws -> (filename: String?, data: Data) {
-        let output = try await send {
+        try await call({
             try await api.exportGroup(
                 path: .init(groupId: groupID),
                 query: .init(format: .init(rawValue: layout.rawValue) ?? .csv))
-        }
-        switch output {
-        case .ok(let ok):
+        }) { output in
+            let ok = try output.ok
             let filename = Self.filename(ok.headers.contentDisposition)
             switch ok.body {
             case .csv(let body): return (filename, try await Data(collecting: body, upTo: 200 << 20))
@@ -150,7 +149,6 @@ extension SplitterClient {
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 return (filename, try encoder.encode(document))
             }
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 }
@@ -158,11 +156,10 @@ extension SplitterClient {
 extension SplitterClient {
     /// Everything the caller can see, as one zip: each group's spreadsheets and the profile.
     public func exportAccount() async throws -> (filename: String?, data: Data) {
-        switch try await send({ try await api.exportAccount() }) {
-        case .ok(let ok):
+        try await call({ try await api.exportAccount() }) { output in
+            let ok = try output.ok
             let filename = Self.filename(ok.headers.contentDisposition)
             return (filename, try await Data(collecting: try ok.body.applicationZip, upTo: 1 << 30))
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 }

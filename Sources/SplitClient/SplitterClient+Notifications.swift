@@ -10,9 +10,8 @@ extension SplitterClient {
     /// One page of the inbox, newest first: from the start, or after `cursor` (a page's
     /// `nextCursor`). `limit`: 1 to 200 items (the server's default when nil).
     public func notifications(cursor: String? = nil, limit: Int? = nil) async throws -> NotificationPage {
-        switch try await send({ try await api.listNotifications(query: .init(limit: limit, cursor: cursor)) }) {
-        case .ok(let ok): return NotificationPage(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.listNotifications(query: .init(limit: limit, cursor: cursor)) }) {
+            NotificationPage(try $0.ok.body.json)
         }
     }
 
@@ -37,42 +36,31 @@ extension SplitterClient {
 
     /// How much of this group's activity reaches your inbox.
     public func notificationLevel(groupID: String) async throws -> NotificationLevel {
-        switch try await send({ try await api.getNotificationSettings(path: .init(groupId: groupID)) }) {
-        case .ok(let ok): return NotificationLevel(try ok.body.json.level)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.getNotificationSettings(path: .init(groupId: groupID)) }) {
+            NotificationLevel(try $0.ok.body.json.level)
         }
     }
 
     /// Sets it (yours only, invisible to others); answers the level now.
     @discardableResult
     public func setNotificationLevel(_ level: NotificationLevel, groupID: String) async throws -> NotificationLevel {
-        let output = try await send {
+        try await call({
             try await api.putNotificationSettings(
                 path: .init(groupId: groupID), body: .json(.init(level: level.wire)))
-        }
-        switch output {
-        case .ok(let ok): return NotificationLevel(try ok.body.json.level)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { NotificationLevel(try $0.ok.body.json.level) }
     }
 
     private func markRead(
         _ body: Operations.MarkNotificationsRead.Input.Body.JsonPayload
     ) async throws -> Int {
-        switch try await send({ try await api.markNotificationsRead(body: .json(body)) }) {
-        case .ok(let ok): return try ok.body.json.unread
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.markNotificationsRead(body: .json(body)) }) { try $0.ok.body.json.unread }
     }
 }
 
 /// Notification mail: your address, whether it is verified, and what reaches it.
 extension SplitterClient {
     public func emailSettings() async throws -> EmailSettings {
-        switch try await send({ try await api.getEmailSettings() }) {
-        case .ok(let ok): return EmailSettings(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.getEmailSettings() }) { EmailSettings(try $0.ok.body.json) }
     }
 
     /// Changes what you get; nil keeps a value. Answers the settings now.
@@ -84,26 +72,19 @@ extension SplitterClient {
             mode: mode.flatMap { .init(rawValue: $0.rawValue) },
             off: off.map { kinds in MailKind.allCases.filter(kinds.contains).compactMap { .init(rawValue: $0.rawValue) } },
             digestHour: digestHour)
-        switch try await send({ try await api.putEmailSettings(body: .json(body)) }) {
-        case .ok(let ok): return EmailSettings(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
+        return try await call({ try await api.putEmailSettings(body: .json(body)) }) {
+            EmailSettings(try $0.ok.body.json)
         }
     }
 
     /// Mails you a new verification link (valid 48 hours).
     public func requestEmailVerification() async throws {
-        switch try await send({ try await api.requestEmailVerification() }) {
-        case .accepted: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.requestEmailVerification() }) { _ = try $0.accepted }
     }
 
     /// Verifies an address with the token of its link (`…/verify-email/<token>`); needs no login.
     public func verifyEmail(token: String) async throws {
-        switch try await send({ try await api.verifyEmail(body: .json(.init(token: token))) }) {
-        case .noContent: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.verifyEmail(body: .json(.init(token: token))) }) { _ = try $0.noContent }
     }
 }
 
@@ -112,20 +93,14 @@ extension SplitterClient {
     /// Mails a link to set a new password to the address, if an account has it (the answer is
     /// the same either way).
     public func requestPasswordReset(email: String) async throws {
-        switch try await send({ try await api.requestPasswordReset(body: .json(.init(email: email))) }) {
-        case .accepted: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.requestPasswordReset(body: .json(.init(email: email))) }) { _ = try $0.accepted }
     }
 
     /// Sets a new password with the token of a reset link (`…/reset-password/<token>`); every
     /// session of the account ends, this client's too: log in again.
     public func resetPassword(token: String, newPassword: String) async throws {
-        switch try await send({
+        try await call({
             try await api.resetPassword(body: .json(.init(token: token, newPassword: newPassword)))
-        }) {
-        case .noContent: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { _ = try $0.noContent }
     }
 }

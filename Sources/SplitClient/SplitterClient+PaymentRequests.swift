@@ -56,16 +56,12 @@ extension SplitterClient {
         groupID: String, amount: String, currency: String, toMemberID: String? = nil, expiresIn: Int? = nil,
         note: String? = nil
     ) async throws -> PaymentRequest {
-        let output = try await send {
+        try await call({
             try await api.createPaymentRequest(
                 path: .init(groupId: groupID),
                 body: .json(
                     .init(amount: amount, currency: currency, toMemberId: toMemberID, expiresInSeconds: expiresIn, note: note)))
-        }
-        switch output {
-        case .created(let created): return absolute(PaymentRequest(try created.body.json.paymentRequest))
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { absolute(PaymentRequest(try $0.created.body.json.paymentRequest)) }
     }
 
     /// A server without PUBLIC_URL gives links as paths: on this client's server, then.
@@ -78,52 +74,43 @@ extension SplitterClient {
     }
 
     public func paymentRequests(groupID: String) async throws -> [PaymentRequest] {
-        switch try await send({ try await api.listPaymentRequests(path: .init(groupId: groupID)) }) {
-        case .ok(let ok): return try ok.body.json.paymentRequests.map { absolute(PaymentRequest($0)) }
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.listPaymentRequests(path: .init(groupId: groupID)) }) {
+            try $0.ok.body.json.paymentRequests.map { absolute(PaymentRequest($0)) }
         }
     }
 
     public func cancelPaymentRequest(id: String) async throws -> PaymentRequest {
-        switch try await send({ try await api.cancelPaymentRequest(path: .init(requestId: id)) }) {
-        case .ok(let ok): return absolute(PaymentRequest(try ok.body.json.paymentRequest))
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.cancelPaymentRequest(path: .init(requestId: id)) }) {
+            absolute(PaymentRequest(try $0.ok.body.json.paymentRequest))
         }
     }
 
     /// What a code asks; works without logging in. A code picked up over Bluetooth
     /// (`PaymentRequest.bluetoothPayload`) is passed as its text.
     public func resolvePaymentCode(_ code: String) async throws -> ResolvedPaymentRequest {
-        switch try await send({ try await api.resolvePaymentCode(path: .init(code: code)) }) {
-        case .ok(let ok):
-            let body = try ok.body.json
+        try await call({ try await api.resolvePaymentCode(path: .init(code: code)) }) { output in
+            let body = try output.ok.body.json
             return ResolvedPaymentRequest(
                 code: body.code, payeeName: body.payeeName, amount: body.amount, currency: body.currency,
                 groupName: body.groupName, expiresAt: body.expiresAt, state: body.state.rawValue,
                 lockedUntil: body.lockedUntil)
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     /// Holds the request for 2 minutes so nobody else pays it; `SplitterError` 409 `busy` while
     /// another payer holds it.
     public func lockPaymentRequest(code: String) async throws -> PaymentRequest {
-        switch try await send({ try await api.lockPaymentRequest(path: .init(code: code)) }) {
-        case .ok(let ok): return absolute(PaymentRequest(try ok.body.json.paymentRequest))
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.lockPaymentRequest(path: .init(code: code)) }) {
+            absolute(PaymentRequest(try $0.ok.body.json.paymentRequest))
         }
     }
 
     /// Pays a request this client holds, once: retry with the same `idempotencyKey` after a lost
     /// answer and get the same result.
     public func payPaymentRequest(code: String, idempotencyKey: String = UUID().uuidString) async throws -> PaymentRequest {
-        let output = try await send {
+        try await call({
             try await api.payPaymentRequest(path: .init(code: code), headers: .init(idempotencyKey: idempotencyKey))
-        }
-        switch output {
-        case .created(let created): return absolute(PaymentRequest(try created.body.json.paymentRequest))
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { absolute(PaymentRequest(try $0.created.body.json.paymentRequest)) }
     }
 }
 
@@ -185,9 +172,8 @@ public struct MySummary: Codable, Hashable, Sendable {
 
 extension SplitterClient {
     public func mySummary() async throws -> MySummary {
-        switch try await send({ try await api.getMySummary() }) {
-        case .ok(let ok):
-            let body = try ok.body.json
+        try await call({ try await api.getMySummary() }) { output in
+            let body = try output.ok.body.json
             return MySummary(
                 totals: body.totals.map { .init(currency: $0.currency, owed: $0.owed, owe: $0.owe, net: $0.net) },
                 groups: body.groups.map { .init(groupId: $0.groupId, groupName: $0.groupName, currency: $0.currency, net: $0.net) },
@@ -199,7 +185,6 @@ extension SplitterClient {
                         groupId: $0.groupId, groupName: $0.groupName, fromName: $0.fromName, toName: $0.toName, sent: $0.sent,
                         amount: $0.amount, currency: $0.currency, date: $0.date)
                 })
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 }

@@ -119,10 +119,8 @@ public struct PendingExpense: Codable, Hashable, Sendable {
 
 extension SplitterClient {
     public func recurringExpenses(groupID: String) async throws -> [RecurringExpense] {
-        let output = try await send { try await api.listRecurring(path: .init(groupId: groupID)) }
-        switch output {
-        case .ok(let ok): return try ok.body.json.recurring.map(RecurringExpense.init)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.listRecurring(path: .init(groupId: groupID)) }) {
+            try $0.ok.body.json.recurring.map(RecurringExpense.init)
         }
     }
 
@@ -132,21 +130,15 @@ extension SplitterClient {
     ) async throws -> RecurringExpense {
         let wireRule = try rule.wire()
         let wireMode = try Self.seriesMode(mode)
-        let output = try await send {
+        return try await call({
             try await api.createRecurring(
                 path: .init(groupId: groupID), body: .json(.init(expense: expense.wire, rule: wireRule, mode: wireMode)))
-        }
-        switch output {
-        case .created(let created): return RecurringExpense(try created.body.json.recurring)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { RecurringExpense(try $0.created.body.json.recurring) }
     }
 
     public func recurring(id: String) async throws -> RecurringExpense {
-        let output = try await send { try await api.getRecurring(path: .init(recurringId: id)) }
-        switch output {
-        case .ok(let ok): return RecurringExpense(try ok.body.json.recurring)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.getRecurring(path: .init(recurringId: id)) }) {
+            RecurringExpense(try $0.ok.body.json.recurring)
         }
     }
 
@@ -161,26 +153,20 @@ extension SplitterClient {
             }
             wireState = known
         }
-        let output = try await send {
+        return try await call({
             try await api.updateRecurring(
                 path: .init(recurringId: id),
                 body: .json(
                     .init(
                         version: changes.version, expense: changes.expense?.wire, rule: wireRule,
                         mode: wireMode.flatMap { .init(rawValue: $0.rawValue) }, state: wireState, skip: changes.skip)))
-        }
-        switch output {
-        case .ok(let ok): return RecurringExpense(try ok.body.json.recurring)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { RecurringExpense(try $0.ok.body.json.recurring) }
     }
 
     /// Ends a recurring expense; what it made stays.
     public func endRecurring(id: String) async throws -> RecurringExpense {
-        let output = try await send { try await api.endRecurring(path: .init(recurringId: id)) }
-        switch output {
-        case .ok(let ok): return RecurringExpense(try ok.body.json.recurring)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.endRecurring(path: .init(recurringId: id)) }) {
+            RecurringExpense(try $0.ok.body.json.recurring)
         }
     }
 
@@ -193,30 +179,20 @@ extension SplitterClient {
     }
 
     public func pendingExpenses(groupID: String) async throws -> [PendingExpense] {
-        let output = try await send { try await api.listPending(path: .init(groupId: groupID)) }
-        switch output {
-        case .ok(let ok): return try ok.body.json.pending.map(PendingExpense.init)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.listPending(path: .init(groupId: groupID)) }) {
+            try $0.ok.body.json.pending.map(PendingExpense.init)
         }
     }
 
     /// Confirms a waiting occurrence, as it is or as `edited`; it becomes an expense.
     public func confirmPending(id: String, edited: ExpenseDraft? = nil) async throws -> Expense {
-        let output = try await send {
+        try await call({
             try await api.confirmPending(path: .init(pendingId: id), body: .json(.init(expense: edited?.wire)))
-        }
-        switch output {
-        case .created(let created): return Expense(try created.body.json.expense)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { Expense(try $0.created.body.json.expense) }
     }
 
     public func dismissPending(id: String) async throws {
-        let output = try await send { try await api.dismissPending(path: .init(pendingId: id)) }
-        switch output {
-        case .noContent: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.dismissPending(path: .init(pendingId: id)) }) { _ = try $0.noContent }
     }
 }
 

@@ -26,19 +26,14 @@ extension SplitterClient {
     ) async throws -> (token: AccessToken, secret: String) {
         let body = Components.Schemas.NewAccessToken(
             name: name, scopes: write ? [.read, .write] : [.read], groupIds: groupIds, expiresAt: expiresAt)
-        switch try await send({ try await api.createAccessToken(body: .json(body)) }) {
-        case .created(let created):
-            let json = try created.body.json
+        return try await call({ try await api.createAccessToken(body: .json(body)) }) { output in
+            let json = try output.created.body.json
             return (AccessToken(json.token), json.secret)
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     public func accessTokens() async throws -> [AccessToken] {
-        switch try await send({ try await api.listAccessTokens() }) {
-        case .ok(let ok): return try ok.body.json.tokens.map(AccessToken.init)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.listAccessTokens() }) { try $0.ok.body.json.tokens.map(AccessToken.init) }
     }
 
     /// Uses a personal access token from now on (kept in the token store as a login's is),
@@ -56,10 +51,7 @@ extension SplitterClient {
 
     /// Revokes one of this account's tokens: it stops working at once.
     public func revokeAccessToken(id: String) async throws {
-        switch try await send({ try await api.revokeAccessToken(path: .init(tokenId: id)) }) {
-        case .noContent: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.revokeAccessToken(path: .init(tokenId: id)) }) { _ = try $0.noContent }
     }
 }
 

@@ -27,33 +27,27 @@ public struct SplitterClient: Sendable {
     // MARK: Accounts
 
     public func register(email: String?, phone: String?, password: String, displayName: String) async throws -> User {
-        let output = try await send {
+        try await call({
             try await api.register(
                 body: .json(
                     .init(
                         email: email, phone: phone, password: password, displayName: displayName,
                         deviceName: "splitter CLI")))
-        }
-        switch output {
-        case .created(let created):
-            let body = try created.body.json
+        }) { output in
+            let body = try output.created.body.json
             try tokens.save(body.token)
             return User(body.user)
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     public func login(emailOrPhone: String, password: String) async throws -> User {
-        let output = try await send {
+        try await call({
             try await api.login(
                 body: .json(.init(emailOrPhone: emailOrPhone, password: password, deviceName: "splitter CLI")))
-        }
-        switch output {
-        case .ok(let ok):
-            let body = try ok.body.json
+        }) { output in
+            let body = try output.ok.body.json
             try tokens.save(body.token)
             return User(body.user)
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
@@ -72,25 +66,17 @@ public struct SplitterClient: Sendable {
     /// group keeps the name as a member without an account, with its money history. A group
     /// owned with other accounts in it must be handed over first (a 409 naming it).
     public func deleteAccount(password: String) async throws {
-        switch try await send({ try await api.deleteAccount(body: .json(.init(password: password))) }) {
-        case .noContent: try? tokens.save(nil)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.deleteAccount(body: .json(.init(password: password))) }) { _ = try $0.noContent }
+        try? tokens.save(nil)
     }
 
     /// Ends every other session of this account ("sign out everywhere else"); this one goes on.
     public func revokeOtherSessions() async throws {
-        switch try await send({ try await api.revokeOtherSessions() }) {
-        case .noContent: return
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.revokeOtherSessions() }) { _ = try $0.noContent }
     }
 
     public func me() async throws -> User {
-        switch try await send({ try await api.getMe() }) {
-        case .ok(let ok): return User(try ok.body.json.user)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.getMe() }) { User(try $0.ok.body.json.user) }
     }
 
     // MARK: Groups and members
@@ -100,31 +86,21 @@ public struct SplitterClient: Sendable {
     public func createGroup(
         name: String, homeCurrency: String, description: String? = nil, timeZone: String? = nil, personal: Bool = false
     ) async throws -> Group {
-        let output = try await send {
+        try await call({
             try await api.createGroup(
                 body: .json(
                     .init(
                         name: name, description: description, homeCurrency: homeCurrency, timeZone: timeZone,
                         kind: personal ? .personal : nil)))
-        }
-        switch output {
-        case .created(let created): return Group(try created.body.json.group)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { Group(try $0.created.body.json.group) }
     }
 
     public func groups() async throws -> [Group] {
-        switch try await send({ try await api.listGroups() }) {
-        case .ok(let ok): return try ok.body.json.groups.map(Group.init)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.listGroups() }) { try $0.ok.body.json.groups.map(Group.init) }
     }
 
     public func group(id: String) async throws -> Group {
-        switch try await send({ try await api.getGroup(path: .init(groupId: id)) }) {
-        case .ok(let ok): return Group(try ok.body.json.group)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        try await call({ try await api.getGroup(path: .init(groupId: id)) }) { Group(try $0.ok.body.json.group) }
     }
 
     /// Joins by invite code, as a new member or as the name-only member `memberID`. Claiming a
@@ -151,54 +127,41 @@ public struct SplitterClient: Sendable {
     /// A new invite code (`rotate`), or none (`disable`).
     public func setInviteCode(groupID: String, enabled: Bool) async throws -> Group {
         if enabled {
-            switch try await send({ try await api.rotateInviteCode(path: .init(groupId: groupID)) }) {
-            case .ok(let ok): return Group(try ok.body.json.group)
-            case .default(let status, let error): throw Self.failure(status, error)
+            return try await call({ try await api.rotateInviteCode(path: .init(groupId: groupID)) }) {
+                Group(try $0.ok.body.json.group)
             }
         }
-        switch try await send({ try await api.disableInviteCode(path: .init(groupId: groupID)) }) {
-        case .ok(let ok): return Group(try ok.body.json.group)
-        case .default(let status, let error): throw Self.failure(status, error)
+        return try await call({ try await api.disableInviteCode(path: .init(groupId: groupID)) }) {
+            Group(try $0.ok.body.json.group)
         }
     }
 
     public func members(groupID: String) async throws -> [Member] {
-        switch try await send({ try await api.listMembers(path: .init(groupId: groupID)) }) {
-        case .ok(let ok): return try ok.body.json.members.map(Member.init)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.listMembers(path: .init(groupId: groupID)) }) {
+            try $0.ok.body.json.members.map(Member.init)
         }
     }
 
     public func addMember(groupID: String, name: String) async throws -> Member {
-        switch try await send({ try await api.addMember(path: .init(groupId: groupID), body: .json(.init(name: name))) }
-        ) {
-        case .created(let created): return Member(try created.body.json.member)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.addMember(path: .init(groupId: groupID), body: .json(.init(name: name))) }) {
+            Member(try $0.created.body.json.member)
         }
     }
 
     public func setRole(groupID: String, memberID: String, role: Role) async throws -> Member {
-        let output = try await send {
+        try await call({
             try await api.updateMember(
                 path: .init(groupId: groupID, memberId: memberID), body: .json(.init(role: role.wire)))
-        }
-        switch output {
-        case .ok(let ok): return Member(try ok.body.json.member)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { Member(try $0.ok.body.json.member) }
     }
 
     // MARK: Money
 
     public func addExpense(_ request: NewExpense, idempotencyKey: String? = nil) async throws -> Expense {
         let body = request.wire
-        let output = try await send {
+        return try await call({
             try await api.createExpense(headers: .init(idempotencyKey: idempotencyKey), body: .json(body))
-        }
-        switch output {
-        case .created(let created): return Expense(try created.body.json.expense)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { Expense(try $0.created.body.json.expense) }
     }
 
     /// The most expenses `addExpenses` sends in one request (the server's limit).
@@ -214,10 +177,8 @@ public struct SplitterClient: Sendable {
         guard !items.isEmpty else { return [] }
         let body = Components.Schemas.CreateExpensesRequest(
             items: items.map { .init(idempotencyKey: $0.idempotencyKey, expense: $0.request.wire) })
-        let output = try await send { try await api.createExpenses(body: .json(body)) }
-        switch output {
-        case .ok(let ok):
-            let results = try ok.body.json.results
+        return try await call({ try await api.createExpenses(body: .json(body)) }) { output in
+            let results = try output.ok.body.json.results
             guard results.count == items.count else {
                 throw SplitterError.server("The server answered \(results.count) results for \(items.count) expenses.")
             }
@@ -225,7 +186,6 @@ public struct SplitterClient: Sendable {
                 if result.status == 201, let expense = result.expense { return .success(Expense(expense)) }
                 return .failure(SplitterError(status: result.status, envelope: result.failure, retryAfter: nil))
             }
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
@@ -235,53 +195,40 @@ public struct SplitterClient: Sendable {
         var cursor: String?
         repeat {
             let page = cursor
-            let output = try await send {
+            let body = try await call({
                 try await api.listExpenses(
                     path: .init(groupId: groupID),
                     query: .init(includeDeleted: includeDeleted ? true : nil, limit: 200, cursor: page))
-            }
-            switch output {
-            case .ok(let ok):
-                let body = try ok.body.json
-                all += body.expenses.map(Expense.init)
-                cursor = body.nextCursor
-            case .default(let status, let error): throw Self.failure(status, error)
-            }
+            }) { try $0.ok.body.json }
+            all += body.expenses.map(Expense.init)
+            cursor = body.nextCursor
         } while cursor != nil
         return all
     }
 
     public func balances(groupID: String) async throws -> GroupBalances {
-        switch try await send({ try await api.getBalances(path: .init(groupId: groupID)) }) {
-        case .ok(let ok): return GroupBalances(try ok.body.json)
-        case .default(let status, let error): throw Self.failure(status, error)
+        try await call({ try await api.getBalances(path: .init(groupId: groupID)) }) {
+            GroupBalances(try $0.ok.body.json)
         }
     }
 
     public func plan(groupID: String, currency: String?) async throws -> [PlannedTransfer] {
-        let output = try await send {
+        try await call({
             try await api.getSettlementPlan(path: .init(groupId: groupID), query: .init(currency: currency))
-        }
-        switch output {
-        case .ok(let ok): return try ok.body.json.transfers.map(PlannedTransfer.init)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { try $0.ok.body.json.transfers.map(PlannedTransfer.init) }
     }
 
     /// The fewest transfers that settle everything in the home currency (charged amounts, then
     /// the latest rates), and the rates used; the server refuses while a currency has no rate.
     public func homePlan(groupID: String) async throws -> (transfers: [PlannedTransfer], rates: [String]) {
-        let output = try await send {
+        try await call({
             try await api.getSettlementPlan(path: .init(groupId: groupID), query: .init(_in: .home))
-        }
-        switch output {
-        case .ok(let ok):
-            let body = try ok.body.json
+        }) { output in
+            let body = try output.ok.body.json
             return (
                 body.transfers.map(PlannedTransfer.init),
                 (body.rates ?? []).map { "1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency) (\($0.date))" }
             )
-        case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
@@ -297,14 +244,10 @@ public struct SplitterClient: Sendable {
     /// Records a transfer as the offline queue keeps it.
     func settle(_ settlement: NewSettlement, groupID: String, idempotencyKey: String?) async throws -> Settlement {
         let body = settlement.wire
-        let output = try await send {
+        return try await call({
             try await api.createSettlement(
                 path: .init(groupId: groupID), headers: .init(idempotencyKey: idempotencyKey), body: .json(body))
-        }
-        switch output {
-        case .created(let created): return Settlement(try created.body.json.settlement)
-        case .default(let status, let error): throw Self.failure(status, error)
-        }
+        }) { Settlement(try $0.created.body.json.settlement) }
     }
 
     // MARK: Plumbing
@@ -323,6 +266,27 @@ public struct SplitterClient: Sendable {
         } catch {
             throw SplitterError.server("\(error)")
         }
+    }
+
+    /// Runs a call (as `send`) and maps its answer: the one error envelope, every operation's
+    /// `default` answer, is thrown as a `SplitterError`; any other answer goes to `answer`, which
+    /// takes the documented case it expects (`try $0.ok`, `try $0.created`, `try $0.noContent`).
+    func call<Output, Value>(
+        _ request: () async throws -> Output, answer: (Output) async throws -> Value
+    ) async throws -> Value {
+        let output = try await send(request)
+        if let failure = Self.failure(in: output) { throw failure }
+        return try await answer(output)
+    }
+
+    /// The `SplitterError` of an operation's `default` answer, nil for any other answer. The
+    /// generated answers are one enum per operation with no protocol in common, so the case is
+    /// found by its name and payload, which the generator gives every operation alike.
+    static func failure(in output: Any) -> SplitterError? {
+        guard let answer = Mirror(reflecting: output).children.first, answer.label == "default",
+            let (status, error) = answer.value as? (statusCode: Int, Components.Responses._Error)
+        else { return nil }
+        return failure(status, error)
     }
 
     static func failure(_ status: Int, _ error: Components.Responses._Error) -> SplitterError {

@@ -106,71 +106,64 @@ struct RecurringCommand: AsyncParsableCommand {
         }
     }
 
-    /// The group's series whose id starts with `text`.
-    static func find(_ options: GroupOptions, _ text: String) async throws -> (SplitterClient, RecurringExpense) {
-        let (client, found) = try await options.resolve()
-        let matches = try await client.recurringExpenses(groupID: found.id).filter { $0.id.hasPrefix(text.lowercased()) }
-        return (
-            client,
-            try single(
-                matches, none: "No recurring expense \(text) in \(found.name).",
-                several: "Several recurring expenses start with \(text).")
-        )
-    }
+    /// One recurring expense named on the command line: its group, and its id or the id's start.
+    struct Series: ParsableArguments {
+        @OptionGroup var options: GroupOptions
+        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
 
-    static func change(
-        _ options: GroupOptions, id: String, _ make: (RecurringExpense) -> RecurringChanges, said: String
-    ) async throws {
-        try await SplitterCLI.run {
-            let (client, series) = try await find(options, id)
-            var changes = make(series)
-            changes.version = series.version
-            let changed = try await client.updateRecurring(id: series.id, changes)
-            if options.json { return try Output.json(changed) }
-            print("\(changed.expense.description): \(said)")
-            if changed.state == "active", !changed.upcoming.isEmpty { print("Next: \(changed.upcoming.joined(separator: ", "))") }
+        /// Changes the series as `make` says, based on the version read; the series as it is now,
+        /// as JSON or as its description and `said`.
+        func change(_ make: (RecurringExpense) -> RecurringChanges, said: String) async throws {
+            try await SplitterCLI.run {
+                let (client, found) = try await options.resolve()
+                let series = try single(
+                    try await client.recurringExpenses(groupID: found.id).filter { $0.id.hasPrefix(id.lowercased()) },
+                    none: "No recurring expense \(id) in \(found.name).",
+                    several: "Several recurring expenses start with \(id).")
+                var changes = make(series)
+                changes.version = series.version
+                let changed = try await client.updateRecurring(id: series.id, changes)
+                if options.json { return try Output.json(changed) }
+                print("\(changed.expense.description): \(said)")
+                if changed.state == "active", !changed.upcoming.isEmpty {
+                    print("Next: \(changed.upcoming.joined(separator: ", "))")
+                }
+            }
         }
     }
 
     struct Pause: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Pause: nothing is added until resumed.")
-        @OptionGroup var options: GroupOptions
-        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
+        @OptionGroup var series: Series
         func run() async throws {
-            try await RecurringCommand.change(
-                options, id: id, { _ in RecurringChanges(state: "paused") }, said: "paused.")
+            try await series.change({ _ in RecurringChanges(state: "paused") }, said: "paused.")
         }
     }
 
     struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Resume from today (what fell due while paused is not added).")
-        @OptionGroup var options: GroupOptions
-        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
+        @OptionGroup var series: Series
         func run() async throws {
-            try await RecurringCommand.change(
-                options, id: id, { _ in RecurringChanges(state: "active") }, said: "resumed.")
+            try await series.change({ _ in RecurringChanges(state: "active") }, said: "resumed.")
         }
     }
 
     struct Skip: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Skip one coming date.")
-        @OptionGroup var options: GroupOptions
-        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
+        @OptionGroup var series: Series
         @Argument(help: "The date to skip, YYYY-MM-DD (default: the next one).") var date: String?
         func run() async throws {
-            try await RecurringCommand.change(
-                options, id: id, { RecurringChanges(skip: [date ?? $0.upcoming.first ?? ""]) },
+            try await series.change(
+                { RecurringChanges(skip: [date ?? $0.upcoming.first ?? ""]) },
                 said: "\(date ?? "the next date") skipped.")
         }
     }
 
     struct End: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End it; what it added stays.")
-        @OptionGroup var options: GroupOptions
-        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
+        @OptionGroup var series: Series
         func run() async throws {
-            try await RecurringCommand.change(
-                options, id: id, { _ in RecurringChanges(state: "ended") }, said: "ended.")
+            try await series.change({ _ in RecurringChanges(state: "ended") }, said: "ended.")
         }
     }
 }
@@ -198,36 +191,43 @@ struct PendingCommand: AsyncParsableCommand {
         }
     }
 
-    /// The group's waiting occurrence whose id starts with `text`.
-    static func find(_ options: GroupOptions, _ text: String) async throws -> (SplitterClient, PendingExpense) {
-        let (client, found) = try await options.resolve()
-        let matches = try await client.pendingExpenses(groupID: found.id).filter { $0.id.hasPrefix(text.lowercased()) }
-        return (
-            client,
-            try single(
-                matches, none: "Nothing waiting as \(text) in \(found.name).", several: "Several start with \(text).")
-        )
+    /// One waiting occurrence named on the command line: its group, and its id or the id's start.
+    struct Item: ParsableArguments {
+        @OptionGroup var options: GroupOptions
+        @Argument(help: "Its id (or first characters).") var id: String
+
+        /// The client and the occurrence.
+        func find() async throws -> (SplitterClient, PendingExpense) {
+            let (client, found) = try await options.resolve()
+            let matches = try await client.pendingExpenses(groupID: found.id).filter {
+                $0.id.hasPrefix(id.lowercased())
+            }
+            return (
+                client,
+                try single(
+                    matches, none: "Nothing waiting as \(id) in \(found.name).", several: "Several start with \(id).")
+            )
+        }
     }
 
     struct Confirm: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Confirm: it becomes an expense.")
-        @OptionGroup var options: GroupOptions
-        @Argument(help: "Its id (or first characters).") var id: String
+        @OptionGroup var item: Item
         @Option(help: "Another amount this time (the payer pays it all; the split stays).") var amount: String?
         @Option(help: "Another date, YYYY-MM-DD.") var date: String?
 
         func run() async throws {
             try await SplitterCLI.run {
-                let (client, item) = try await PendingCommand.find(options, id)
+                let (client, waiting) = try await item.find()
                 var edited: ExpenseDraft?
                 if amount != nil || date != nil {
-                    var draft = item.expense
+                    var draft = waiting.expense
                     if let amount { draft.amount = amount }
-                    draft.expenseDate = date ?? item.date
+                    draft.expenseDate = date ?? waiting.date
                     edited = draft
                 }
-                let expense = try await client.confirmPending(id: item.id, edited: edited)
-                if options.json { return try Output.json(expense) }
+                let expense = try await client.confirmPending(id: waiting.id, edited: edited)
+                if item.options.json { return try Output.json(expense) }
                 print("Confirmed \(expense.description): \(expense.amount) \(expense.currency) on \(expense.expenseDate).")
             }
         }
@@ -235,15 +235,14 @@ struct PendingCommand: AsyncParsableCommand {
 
     struct Dismiss: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Dismiss: not an expense this time.")
-        @OptionGroup var options: GroupOptions
-        @Argument(help: "Its id (or first characters).") var id: String
+        @OptionGroup var item: Item
 
         func run() async throws {
             try await SplitterCLI.run {
-                let (client, item) = try await PendingCommand.find(options, id)
-                try await client.dismissPending(id: item.id)
-                if options.json { return try Output.json(["dismissed": item.id]) }
-                print("Dismissed \(item.expense.description) of \(item.date).")
+                let (client, waiting) = try await item.find()
+                try await client.dismissPending(id: waiting.id)
+                if item.options.json { return try Output.json(["dismissed": waiting.id]) }
+                print("Dismissed \(waiting.expense.description) of \(waiting.date).")
             }
         }
     }

@@ -79,12 +79,12 @@ struct WebhooksCommand: AsyncParsableCommand {
                 if url == nil, kinds == nil, !enable, !disable {
                     throw CLIError(message: "Say what to change: --url, --kinds, --enable or --disable.", code: 2)
                 }
-                let (client, groupID, id) = try await WebhooksCommand.target(options, webhook)
+            }
+            try await WebhooksCommand.act(options, webhook) { client, groupID, id in
                 let updated = try await client.updateWebhook(
                     id: id, groupID: groupID, url: url, kinds: kinds.map(WebhooksCommand.kinds),
                     enabled: enable ? true : disable ? false : nil)
-                if options.json { return try Output.json(updated) }
-                print("Webhook \(short(updated.id)) is \(updated.enabled ? "on" : "off"): \(updated.url)")
+                return (updated, "Webhook \(short(updated.id)) is \(updated.enabled ? "on" : "off"): \(updated.url)")
             }
         }
     }
@@ -166,7 +166,8 @@ struct WebhooksCommand: AsyncParsableCommand {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// The client, the group's id and the webhook's, for a command about one webhook.
+    /// The client, the group's id and the webhook's, for a command about one webhook. (The
+    /// webhook stays each command's last argument, after its options, as its usage shows.)
     static func target(_ options: GroupOption, _ webhook: String) async throws
         -> (SplitterClient, groupID: String, id: String)
     {

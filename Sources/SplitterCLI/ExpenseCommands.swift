@@ -89,6 +89,11 @@ struct SplitOptions: ParsableArguments {
     /// The other sign ("10" ↔ "-10").
     static func flipped(_ amount: String) -> String { amount.hasPrefix("-") ? String(amount.dropFirst()) : "-" + amount }
 
+    /// The split given, or an equal one between the active members when none was.
+    func splitOrEqual(_ context: GroupContext) throws -> SplitInput {
+        try split(context) ?? SplitInput(mode: .equal, memberIds: context.members.filter(\.active).map(\.id))
+    }
+
     /// The amount as sent: below zero with --refund.
     func total(_ amount: String) -> String { refund ? Self.belowZero(amount) : amount }
 }
@@ -167,9 +172,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let context = try await GroupContext(options)
                 let (client, store, found) = (context.client, context.store, context.group)
                 let (paid, paidByMember) = try split.payers(context)
-                let chosen =
-                    try split.split(context)
-                    ?? SplitInput(mode: .equal, memberIds: context.members.filter(\.active).map(\.id))
+                let chosen = try split.splitOrEqual(context)
                 // A client id and a fresh key per command: a retry after a lost answer, or a replay
                 // of the offline queue, creates nothing twice.
                 let request = NewExpense(
@@ -198,10 +201,10 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let refund = expense.amount.hasPrefix("-")
                 print(
                     "Added \(refund ? "refund " : "")\(expense.description): \(expense.amount) \(expense.currency), "
-                        + (refund ? "received by " : "paid by ") + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+                        + (refund ? "received by " : "paid by ") + byName(expense.payers, names))
                 print(
                     "Shares: "
-                        + expense.splits.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+                        + byName(expense.splits.map { MemberAmount(memberId: $0.memberId, amount: $0.amount) }, names))
             }
         }
     }
@@ -383,7 +386,7 @@ func printExpense(_ expense: Expense, names: [String: String]) {
     print(
         "\(expense.description)\(expense.isDeleted ? " (deleted)" : ""): \(expense.amount) \(expense.currency) on "
             + "\(expense.expenseDate), \(expense.categoryName)")
-    print((expense.amount.hasPrefix("-") ? "Refund received by " : "Paid by ") + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+    print((expense.amount.hasPrefix("-") ? "Refund received by " : "Paid by ") + byName(expense.payers, names))
     print("Split: \(expense.split.mode.rawValue)")
     print("")
     Output.table(
@@ -408,7 +411,7 @@ func describe(_ changes: ExpenseChanges, names: [String: String]) -> String {
     if let category = changes.category { parts.append("category \(category)") }
     if let payer = changes.paidByMemberId { parts.append("paid by \(names[payer] ?? payer)") }
     if let paidBy = changes.paidBy {
-        parts.append("paid by " + paidBy.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", "))
+        parts.append("paid by " + byName(paidBy, names))
     }
     if let split = changes.split { parts.append("split \(split.mode.rawValue)") }
     return parts.isEmpty ? "no change" : parts.joined(separator: ", ")
@@ -418,8 +421,13 @@ func describe(_ changes: ExpenseChanges, names: [String: String]) -> String {
 func describe(_ expense: Expense, names: [String: String]) -> String {
     "version \(expense.version): \"\(expense.description)\" \(expense.amount) \(expense.currency) on "
         + "\(expense.expenseDate), \(expense.amount.hasPrefix("-") ? "received by" : "paid by") "
-        + expense.payers.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", ")
+        + byName(expense.payers, names)
         + (expense.isDeleted ? " (deleted)" : "")
+}
+
+/// "Aki 3000, Ben 1000": members by name ("?" when unknown), each with an amount.
+func byName(_ amounts: [SplitClient.MemberAmount], _ names: [String: String]) -> String {
+    amounts.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", ")
 }
 
 /// One line on standard error, for what is not the command's output.

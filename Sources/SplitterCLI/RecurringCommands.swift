@@ -92,8 +92,7 @@ struct RecurringCommand: AsyncParsableCommand {
                     expense: ExpenseDraft(
                         description: description, amount: split.total(amount), currency: currency ?? found.homeCurrency,
                         category: category, paidBy: paid, paidByMemberId: paidByMember,
-                        split: try split.split(context)
-                            ?? SplitInput(mode: .equal, memberIds: context.members.filter(\.active).map(\.id))),
+                        split: try split.splitOrEqual(context)),
                     rule: RecurrenceRule(
                         every: every.lowercased(), interval: interval, weekdays: weekdays,
                         monthEnd: skipShortMonths ? "skip" : nil, startDate: start ?? today(in: found.timeZone),

@@ -43,12 +43,14 @@ struct RecurringCommand: AsyncParsableCommand {
         }
     }
 
+    /// Weekdays as `--on` takes them and `list` shows them; 1 is Monday, as in `RecurrenceRule`.
+    static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
     static func every(_ rule: RecurrenceRule) -> String {
         let interval = rule.interval ?? 1
         var text = interval == 1 ? rule.every : "\(interval) \(rule.every)s"
         if let days = rule.weekdays, !days.isEmpty, rule.every == "week" {
-            let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-            text += " on " + days.compactMap { (1...7).contains($0) ? names[$0 - 1] : nil }.joined(separator: ",")
+            text += " on " + days.compactMap { (1...7).contains($0) ? weekdays[$0 - 1] : nil }.joined(separator: ",")
         }
         return text
     }
@@ -77,11 +79,10 @@ struct RecurringCommand: AsyncParsableCommand {
                 let context = try await GroupContext(options)
                 let found = context.group
                 let (paid, paidByMember) = try split.payers(context)
-                let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
                 let weekdays = try on.map { text in
                     try text.lowercased().split(separator: ",").map { part -> Int in
                         let key = String(part.trimmingCharacters(in: .whitespaces).prefix(3))
-                        guard let index = names.firstIndex(of: key) else {
+                        guard let index = RecurringCommand.weekdays.firstIndex(of: key) else {
                             throw CLIError(message: "--on takes days like mon,thu.", code: 2)
                         }
                         return index + 1

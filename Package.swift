@@ -97,11 +97,13 @@ let package = Package(
     targets: [
         // The pure money engine: currencies, amounts, split rules, balances, plans, permissions.
         .target(name: "SplitCore", swiftSettings: swiftSettings),
+        // One SQLite setting Swift cannot make (sqlite3_db_config is variadic), for SplitStore.
+        .target(name: "CSQLiteSettings"),
         // Persistence: migrations and queries over SQLKit, identical on SQLite and PostgreSQL.
         .target(
             name: "SplitStore",
             dependencies: [
-                "SplitCore",
+                "SplitCore", "CSQLiteSettings",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresKit", package: "postgres-kit"),

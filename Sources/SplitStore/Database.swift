@@ -103,6 +103,13 @@ public final class Database: Sendable {
         }
     }
 
+    /// SQLite's cached statements with how often each ran and was prepared again; empty on
+    /// PostgreSQL.
+    public func sqliteStatementStatistics() -> [SQLiteStatementStatistics] {
+        if case .sqlite(let connection, _) = storage { return connection.statementStatistics() }
+        return []
+    }
+
     /// Runs read-only work. On SQLite it waits for any running transaction to finish.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch storage {

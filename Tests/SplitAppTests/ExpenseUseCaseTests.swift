@@ -250,3 +250,29 @@ struct ExpenseUseCaseTests {
         }
     }
 }
+
+@Suite("SQLite statements are prepared once")
+struct PreparedStatementTests {
+    /// SQLite prepares a statement again whenever its plan used a bound value and the value
+    /// changes (a partial index checked against a bound role, say): parsing and planning on every
+    /// write, a tenth of a create's CPU before this test (issue 16).
+    @Test("creates, reads and edits re-prepare no cached statement once warm")
+    func noReprepares() async throws {
+        try await Trip.with(.sqlite) { trip in
+            func work() async throws {
+                let view = try await trip.create(trip.ramen(String(Int.random(in: 100...9_000))))
+                _ = try await trip.expenses.expense(view.expense.id, caller: trip.bo)
+                _ = try await trip.expenses.list(groupID: trip.groupID, filter: { ExpenseFilter() }, caller: trip.aki)
+                _ = try await trip.expenses.edit(
+                    view.expense.id, ExpensePatch(description: "Ramen \(Int.random(in: 1...99))"),
+                    basedOn: { view.expense.version }, caller: trip.aki, origin: trip.origin)
+            }
+            for _ in 0..<3 { try await work() }
+            let before = Dictionary(
+                trip.database.sqliteStatementStatistics().map { ($0.sql, $0.reprepares) }, uniquingKeysWith: max)
+            for _ in 0..<10 { try await work() }
+            let again = trip.database.sqliteStatementStatistics().filter { $0.reprepares > before[$0.sql, default: 0] }
+            #expect(again.isEmpty, "prepared again: \(again.map { "\($0.reprepares)× \($0.sql)" })")
+        }
+    }
+}

@@ -185,15 +185,15 @@ struct ExpenseCommand: AsyncParsableCommand {
                 do {
                     expense = try await client.addExpense(request, idempotencyKey: key)
                 } catch SplitterError.offline {
-                    try store.enqueue(
+                    return try queue(
                         PendingOperation(
                             id: request.id!, groupID: found.id, kind: .createExpense,
                             body: try JSONEncoder().encode(request),
                             idempotencyKey: key, createdAt: Date(), error: nil,
                             summary: "expense \(description) \(request.amount) \(request.currency) in \(found.name)",
-                            targetID: request.id))
-                    if options.json { return try Output.json(["queued": request.id!]) }
-                    return print("Offline: \(description) is queued; `splitter sync` sends it when the server is back.")
+                            targetID: request.id),
+                        in: store, json: options.json,
+                        said: "Offline: \(description) is queued; `splitter sync` sends it when the server is back.")
                 }
                 try? store.cache(expenses: [expense])
                 if options.json { return try Output.json(expense) }
@@ -320,10 +320,9 @@ struct ExpenseCommand: AsyncParsableCommand {
                 basis.version = base
                 let operation = try PendingOperation.update(
                     basis, changes, summary: "edit \(context.title): \(describe(changes, names: context.names))")
-                try context.group.store.enqueue(operation)
-                if options.json { return try Output.json(["queued": operation.id]) }
-                print(
-                    "Offline: the edit of \(context.expense.description) is queued (based on version \(base)); "
+                try queue(
+                    operation, in: context.group.store, json: options.json,
+                    said: "Offline: the edit of \(context.expense.description) is queued (based on version \(base)); "
                         + "`splitter sync` sends it.")
             }
         }
@@ -374,10 +373,9 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
         }
     }
     let operation = PendingOperation.setDeleted(context.expense, isDeleted, summary: "\(verb) \(context.title)")
-    try context.group.store.enqueue(operation)
-    if options.json { return try Output.json(["queued": operation.id]) }
-    print(
-        "Offline: the \(verb) of \(context.expense.description) is queued (based on version "
+    try queue(
+        operation, in: context.group.store, json: options.json,
+        said: "Offline: the \(verb) of \(context.expense.description) is queued (based on version "
             + "\(context.expense.version)); `splitter sync` sends it.")
 }
 
@@ -428,6 +426,14 @@ func describe(_ expense: Expense, names: [String: String]) -> String {
 /// "Aki 3000, Ben 1000": members by name ("?" when unknown), each with an amount.
 func byName(_ amounts: [SplitClient.MemberAmount], _ names: [String: String]) -> String {
     amounts.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", ")
+}
+
+/// A write kept for `splitter sync` because the server cannot be reached: its id as JSON
+/// (`{"queued": id}`), or the sentence `said`.
+func queue(_ operation: PendingOperation, in store: OfflineStore, json: Bool, said: String) throws {
+    try store.enqueue(operation)
+    if json { return try Output.json(["queued": operation.id]) }
+    print(said)
 }
 
 /// One line on standard error, for what is not the command's output.

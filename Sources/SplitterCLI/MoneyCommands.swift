@@ -136,13 +136,13 @@ struct Settle: AsyncParsableCommand {
                 let request = NewSettlement(
                     id: id, fromMemberId: payer.id, toMemberId: payee.id, amount: amount,
                     currency: currency ?? found.homeCurrency, note: note)
-                try store.enqueue(
+                return try queue(
                     PendingOperation(
                         id: id, groupID: found.id, kind: .createSettlement, body: try JSONEncoder().encode(request),
                         idempotencyKey: key, createdAt: Date(), error: nil,
-                        summary: "\(payer.name) paid \(payee.name) \(amount) \(request.currency) in \(found.name)"))
-                if options.json { return try Output.json(["queued": id]) }
-                return print("Offline: the transfer is queued; `splitter sync` sends it when the server is back.")
+                        summary: "\(payer.name) paid \(payee.name) \(amount) \(request.currency) in \(found.name)"),
+                    in: store, json: options.json,
+                    said: "Offline: the transfer is queued; `splitter sync` sends it when the server is back.")
             }
             if options.json { return try Output.json(settlement) }
             print("Recorded: \(payer.name) paid \(payee.name) \(settlement.amount) \(settlement.currency).")

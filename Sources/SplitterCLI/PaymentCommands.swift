@@ -60,9 +60,9 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
     let operation = try PendingOperation.setPaid(
         context.expense, SharePayment(shareID: share.id, isPaid: isPaid, reason: chosen.reason),
         summary: "mark \(what) \(state)" + (chosen.reason.map { " (\($0))" } ?? ""))
-    try context.group.store.enqueue(operation)
-    if options.json { return try Output.json(["queued": operation.id]) }
-    print("Offline: marking \(what) \(state) is queued; `splitter sync` sends it.")
+    try queue(
+        operation, in: context.group.store, json: options.json,
+        said: "Offline: marking \(what) \(state) is queued; `splitter sync` sends it.")
 }
 
 struct History: AsyncParsableCommand {

@@ -29,6 +29,16 @@ func offlineCopyNote(_ store: OfflineStore) throws -> String {
         + (queued > 0 ? "; \(queued) queued change(s) are not in it yet." : ".")
 }
 
+extension GroupContext {
+    /// The group's balances computed from the offline copy, with the note saying so on standard
+    /// error; without a copy, the server still cannot be reached (`reason`).
+    func offlineBalances(_ reason: String) throws -> [Balance] {
+        guard let local = try store.localBalances(groupID: group.id) else { throw SplitterError.offline(reason) }
+        warn(try offlineCopyNote(store))
+        return local
+    }
+}
+
 struct Balances: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Who is owed (+) and who owes (−), per currency.")
     @OptionGroup var options: GroupOptions
@@ -41,10 +51,7 @@ struct Balances: AsyncParsableCommand {
             do {
                 balances = try await client.balances(groupID: found.id)
             } catch SplitterError.offline(let reason) {
-                guard let local = try context.store.localBalances(groupID: found.id) else {
-                    throw SplitterError.offline(reason)
-                }
-                warn(try offlineCopyNote(context.store))
+                let local = try context.offlineBalances(reason)
                 // Rates are not in the offline copy: the home-currency view exists only when there
                 // is nothing to convert.
                 let allHome = local.allSatisfy { $0.currency == found.homeCurrency }
@@ -89,11 +96,8 @@ struct Plan: AsyncParsableCommand {
                 do {
                     transfers = try await client.plan(groupID: found.id, currency: currency)
                 } catch SplitterError.offline(let reason) {
-                    guard let local = try context.store.localBalances(groupID: found.id) else {
-                        throw SplitterError.offline(reason)
-                    }
-                    warn(try offlineCopyNote(context.store))
-                    transfers = try LocalLedger.plan(local, currency: currency ?? found.homeCurrency)
+                    transfers = try LocalLedger.plan(
+                        context.offlineBalances(reason), currency: currency ?? found.homeCurrency)
                 }
             }
             if options.json { return try Output.json(transfers) }

@@ -745,9 +745,22 @@ def run(base):
         trip_box = [box for box in aki.find_elements(By.CSS_SELECTOR, "input[name=groupIds]") if box.get_attribute("value") == group]
         check(trip_box, "the trip is offered as a group of the token")
         tap(aki, trip_box[0])
+        # A double click on "Make token" sends the form once (the secret can be shown only once):
+        # counted by a listener after the page's own, which holds the page still meanwhile.
+        sends = aki.execute_script(
+            "let sends = 0;"
+            "const count = function (event) { if (!event.defaultPrevented) sends += 1; event.preventDefault(); };"
+            "window.addEventListener('submit', count);"
+            "const button = document.getElementById('make-token'); button.click(); button.click();"
+            "window.removeEventListener('submit', count);"
+            "document.querySelector('form[data-submit-once]').removeAttribute('data-sent');"
+            "return sends;")
+        check(sends == 1, f"a double click on Make token sends the form once, not {sends} times")
         click(aki, aki.find_element(By.ID, "make-token"))
         secret = aki.find_element(By.ID, "token-secret-value").text
         check(secret.startswith("spt_"), f"the secret is shown once: {main_text(aki)[:300]}")
+        check(len(aki.find_elements(By.CSS_SELECTOR, "#tokens button")) == 1,
+              f"one token made: {aki.find_element(By.ID, 'tokens').text[:300]}")
         check("Reads only" in aki.find_element(By.ID, "tokens").text, "the list says it only reads")
         shoot(aki, "tokens")
 

@@ -135,6 +135,20 @@ document.addEventListener("submit", function (event) {
   }
 });
 
+// A form whose answer can be shown only once (a new access token's secret, which the server keeps
+// only hashed) sends once: a second click while the first is under way is ignored, so the page
+// that comes back is the one with the secret and no second token is made. Coming back to the
+// page (the browser's Back) lets it send again.
+document.addEventListener("submit", function (event) {
+  const form = event.target.closest && event.target.closest("form[data-submit-once]");
+  if (!form || event.defaultPrevented) return;
+  if (form.hasAttribute("data-sent")) { event.preventDefault(); return; }
+  form.setAttribute("data-sent", "");
+});
+window.addEventListener("pageshow", function () {
+  document.querySelectorAll("form[data-sent]").forEach(function (form) { form.removeAttribute("data-sent"); });
+});
+
 // Live pages (overview, expenses, an expense, settle up): when someone else changes the group,
 // the page fetches itself again and swaps in what changed, without a reload. A part of the page
 // where something is being typed or chosen is left alone until it is done with; focus stays on

@@ -753,7 +753,7 @@ def run(base):
             "window.addEventListener('submit', count);"
             "const button = document.getElementById('make-token'); button.click(); button.click();"
             "window.removeEventListener('submit', count);"
-            "document.querySelector('form[data-submit-once]').removeAttribute('data-sent');"
+            "button.form.removeAttribute('data-sent');"
             "return sends;")
         check(sends == 1, f"a double click on Make token sends the form once, not {sends} times")
         click(aki, aki.find_element(By.ID, "make-token"))

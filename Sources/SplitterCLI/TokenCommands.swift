@@ -52,6 +52,9 @@ struct TokenCommand: AsyncParsableCommand {
                     return try Output.json(Made(token: token, secret: secret))
                 }
                 print(secret)
+                // The secret is out before the sentence that points "above" at it, even when both
+                // go to one pipe (stdout is buffered there, stderr is not).
+                fflush(nil)
                 FileHandle.standardError.write(
                     Data(
                         "Made \(token.name) (\(token.scopes.joined(separator: "+"))). Keep the secret above: it is not shown again.\n"

@@ -55,13 +55,14 @@ extension SplitterClient {
                     }
                     switch output {
                     case .ok(let ok):
-                        var buffer: [UInt8] = []
+                        // The same reader of Server-Sent Events as the live stream's.
+                        var parser = ServerSentEventParser()
                         for try await chunk in try ok.body.textEventStream {
-                            buffer += chunk
-                            while let end = Self.frameEnd(buffer) {
-                                let frame = String(decoding: buffer[..<end], as: UTF8.self)
-                                buffer.removeFirst(end + 2)
-                                if try Self.chatFrame(frame, into: continuation) { return continuation.finish() }
+                            for event in parser.feed(chunk) {
+                                if try Self.chatFrame(event.data, into: continuation) { return continuation.finish() }
+                            }
+                            if parser.exceededLimit {
+                                throw SplitterError.server("The server sent an event larger than \(parser.limit) bytes.")
                             }
                         }
                         continuation.finish()
@@ -76,19 +77,10 @@ extension SplitterClient {
         }
     }
 
-    /// Where the first frame ends (the index of its blank line's first newline).
-    static func frameEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 2 else { return nil }
-        for index in 0..<(bytes.count - 1) where bytes[index] == 10 && bytes[index + 1] == 10 { return index }
-        return nil
-    }
-
-    /// Reads one frame; true at its end (`[DONE]`).
-    static func chatFrame(_ frame: String, into continuation: AsyncThrowingStream<ChatStreamEvent, any Error>.Continuation) throws
+    /// Reads one event's data; true at its end (`[DONE]`).
+    static func chatFrame(_ data: String, into continuation: AsyncThrowingStream<ChatStreamEvent, any Error>.Continuation) throws
         -> Bool
     {
-        let data = frame.split(separator: "\n").filter { $0.hasPrefix("data:") }
-            .map { $0.dropFirst(5).drop(while: { $0 == " " }) }.joined(separator: "\n")
         if data == "[DONE]" { return true }
         if data.hasPrefix("[ERROR]") {
             throw SplitterError.server(String(data.dropFirst(7)).trimmingCharacters(in: .whitespaces))

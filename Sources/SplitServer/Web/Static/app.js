@@ -314,11 +314,15 @@ window.addEventListener("pageshow", function () {
     const answer = line(false, "…");
     const ran = [];
     input.value = "";
+    // Once the server has taken the message it may have saved something: a stream cut after
+    // that is not sent again (that would save it twice), it says so instead.
+    let started = false;
     fetch(form.getAttribute("data-stream-url"), {
       method: "POST", body: data, credentials: "same-origin",
       headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "text/event-stream" }
     }).then(function (response) {
       if (!response.ok || !response.body) throw new Error("refused");
+      started = true;
       const reader = response.body.getReader();
       const decoder = new TextDecoder();
       let buffer = "";
@@ -360,7 +364,11 @@ window.addEventListener("pageshow", function () {
       }
       return pump();
     }).catch(function () {
-      // Refused or offline: the plain post shows the page with what happened.
+      if (started) {
+        answer.body.textContent = "The connection was lost. Reload the page to see what was saved.";
+        return;
+      }
+      // Refused or offline before anything ran: the plain post shows the page with what happened.
       input.value = message;
       form.submit();
     }).then(function () { input.focus(); });

@@ -82,6 +82,13 @@ struct Assistant: Sendable {
         guard !text.isEmpty, text.count <= Self.maxLength else {
             throw AppError.invalid(field: "message", message: "Say something, in at most \(Self.maxLength) characters.")
         }
+        // The group is read before a new conversation is saved, so none is saved without it.
+        let group = try groupID.map { text in
+            guard let id = UUID(uuidString: text) else {
+                throw AppError.invalid(field: "groupId", message: "groupId is not a group id.")
+            }
+            return id
+        }
         var conversation: ConversationRecord
         if let conversationID {
             guard let id = UUID(uuidString: conversationID),
@@ -90,16 +97,11 @@ struct Assistant: Sendable {
             conversation = found
         } else {
             conversation = ConversationRecord(
-                id: UUID(), userID: caller.user.id, groupID: nil, title: String(text.prefix(60)), createdAt: now(),
+                id: UUID(), userID: caller.user.id, groupID: group, title: String(text.prefix(60)), createdAt: now(),
                 updatedAt: now())
             try await conversations.create(conversation)
         }
-        if let groupID {
-            guard let id = UUID(uuidString: groupID) else {
-                throw AppError.invalid(field: "groupId", message: "groupId is not a group id.")
-            }
-            conversation.groupID = id
-        }
+        if let group { conversation.groupID = group }
         await emit(.conversation(conversation.id))
         var turn = Turn(assistant: self, caller: caller, conversation: conversation, emit: emit)
         let reply = try await turn.answer(AssistantIntent.classify(text), said: text)

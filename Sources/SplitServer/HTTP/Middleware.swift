@@ -249,21 +249,21 @@ struct RequestInfoMiddleware: RouterMiddleware {
         {
             authorization = "Bearer \(token)"
         }
+        // A turn with the assistant: a read token may talk to it (the tools it runs refuse its
+        // writes), and it counts as one write of whoever may write.
+        let isAssistantTurn = path == "/api/chat/stream"
         let info = RequestInfo(
             requestID: context.id,
             clientAddress: addresses.resolve(peer: context.remoteAddress?.ipAddress, forwardedFor: forwarded),
             caller: isAPI
                 ? try await CallerState.resolve(
                     authorization: authorization,
-                    // A read token may talk to the assistant (the tools it runs refuse its writes).
-                    isWrite: path.hasPrefix("/api/") && path != "/api/chat/stream"
-                        && ![.get, .head, .options].contains(request.method),
+                    isWrite: path.hasPrefix("/api/") && !isAssistantTurn && ![.get, .head, .options].contains(request.method),
                     with: callers)
                 : .anonymous,
             userAgent: request.headers[.userAgent],
             logger: context.logger)
-        // A turn with the assistant may write: it counts as one write of whoever may.
-        if path == "/api/chat/stream", case .signedIn(let caller) = info.caller, caller.token?.canWrite != false {
+        if isAssistantTurn, case .signedIn(let caller) = info.caller, caller.token?.canWrite != false {
             try callers.spendWrite(caller)
         }
         // An access token reads its account (GET /auth/me) and nothing else under /auth/: the

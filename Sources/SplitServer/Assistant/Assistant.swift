@@ -74,10 +74,12 @@ struct Assistant: Sendable {
 
     /// Answers `message` (after `check`), calling `emit` with each event as it happens; the
     /// conversation (new when `conversationID` is nil) keeps both messages and the tools run.
+    /// Returns that conversation's id.
+    @discardableResult
     func respond(
         _ message: String, conversationID: String?, groupID: String?, caller: Caller,
         emit: @escaping @Sendable (AssistantEvent) async -> Void
-    ) async throws {
+    ) async throws -> UUID {
         let text = message.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, text.count <= Self.maxLength else {
             throw AppError.invalid(field: "message", message: "Say something, in at most \(Self.maxLength) characters.")
@@ -117,6 +119,7 @@ struct Assistant: Sendable {
             // Filled by another turn at the same moment: what was done is done, but not kept here.
             await emit(.text("This conversation is full, so this answer is not kept in it; start a new one to go on."))
         }
+        return conversation.id
     }
 
     /// The answer (after `check`) as Server-Sent Events frames, each written as it happens:

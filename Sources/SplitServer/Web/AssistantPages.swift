@@ -45,12 +45,10 @@ extension WebApp {
 
     func sayToAssistant(_ request: Request, context: AppRequestContext) async throws -> Response {
         let said = try await assistantRequest(context)
-        let answered = Answered()
-        try await api.assistant.respond(said.message, conversationID: said.conversation, groupID: said.groupID, caller: said.caller) {
-            event in
-            if case .conversation(let id) = event { answered.set(id) }
-        }
-        return Self.redirect("/groups/\(said.groupID)/assistant?c=\(answered.id?.text ?? "")#latest")
+        let conversation = try await api.assistant.respond(
+            said.message, conversationID: said.conversation, groupID: said.groupID, caller: said.caller
+        ) { _ in }
+        return Self.redirect("/groups/\(said.groupID)/assistant?c=\(conversation.text)#latest")
     }
 
     /// The same answer as a stream of events, for the page's script: it shows each tool as it
@@ -80,12 +78,4 @@ extension WebApp {
         try await api.assistant.check(message, conversationID: conversation, groupID: groupID, caller: caller)
         return (groupID, caller, conversation, message)
     }
-}
-
-/// The conversation an answer went into.
-private final class Answered: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: UUID?
-    func set(_ id: UUID) { lock.withLock { value = id } }
-    var id: UUID? { lock.withLock { value } }
 }

@@ -148,27 +148,30 @@ extension APIHandler {
         let page = try await feedUseCases.changes(
             groupID: try Self.id(input.path.groupId, "group"), since: input.query.since, limit: input.query.limit,
             caller: caller)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        cursor: String(page.cursor), hasMore: page.hasMore,
-                        group: page.group.map { .init($0.group, me: $0.me) },
-                        expenses: try page.expenses.map { try .init($0) },
-                        settlements: page.settlements.map(Components.Schemas.Settlement.init),
-                        members: page.members.map(Components.Schemas.Member.init),
-                        categories: page.categories.map(Components.Schemas.Category.init),
-                        deleted: page.deleted.compactMap { deleted in
-                            let entity: Components.Schemas.Tombstone.EntityPayload? =
-                                switch deleted.entity {
-                                case .expense: .expense
-                                case .settlement: .settlement
-                                case .category: .category
-                                case .member: .member
-                                case .group: nil
-                                }
-                            return entity.map { .init(entity: $0, id: deleted.id.text) }
-                        }))))
+        return .ok(.init(body: .json(try .init(page))))
+    }
+}
+
+extension Components.Schemas.ChangesResponse {
+    init(_ page: ChangePage) throws {
+        self.init(
+            cursor: String(page.cursor), hasMore: page.hasMore,
+            group: page.group.map { .init($0.group, me: $0.me) },
+            expenses: try page.expenses.map { try .init($0) },
+            settlements: page.settlements.map(Components.Schemas.Settlement.init),
+            members: page.members.map(Components.Schemas.Member.init),
+            categories: page.categories.map(Components.Schemas.Category.init),
+            deleted: page.deleted.compactMap { deleted in
+                let entity: Components.Schemas.Tombstone.EntityPayload? =
+                    switch deleted.entity {
+                    case .expense: .expense
+                    case .settlement: .settlement
+                    case .category: .category
+                    case .member: .member
+                    case .group: nil
+                    }
+                return entity.map { .init(entity: $0, id: deleted.id.text) }
+            })
     }
 }
 

@@ -1,0 +1,182 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import SplitAPI
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@testable import SplitServer
+
+/// The change feed written by hand (`ExpenseJSON`, issue 16) must be the generated server's
+/// answer to the byte.
+@Suite("The change feed's own JSON writer")
+struct ExpenseJSONTests {
+    @Test("random expenses of every shape come out byte for byte as JSONEncoder writes them")
+    func randomPages() throws {
+        var rng = SeededGenerator(seed: 16)
+        for round in 0..<300 {
+            let page = Components.Schemas.ChangesResponse(
+                cursor: rng.text(), hasMore: Bool.random(using: &rng), group: nil,
+                expenses: (0..<Int.random(in: 0...4, using: &rng)).map { _ in rng.expense() },
+                settlements: [], members: [], categories: [],
+                deleted: (0..<Int.random(in: 0...2, using: &rng)).map { _ in
+                    .init(entity: .expense, id: rng.text())
+                })
+            let ours = try ExpenseJSON.encode(page)
+            let theirs = try ExpenseJSON.generatedEncoder().encode(page)
+            #expect(
+                ours == Array(theirs),
+                "round \(round):\n\(String(decoding: ours, as: UTF8.self))\n\(String(decoding: theirs, as: UTF8.self))")
+            if ours != Array(theirs) { return }
+        }
+    }
+
+    @Test("the route reads only plain requests and leaves the rest to the generated server")
+    func plainRequests() {
+        let group = "0b5c6f3e-2f7a-4c1e-9d58-1a2b3c4d5e6f"
+        func read(_ query: String, accept: [String] = [], id: String = group) -> PlainChangesRequest? {
+            var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/api/groups/\(id)/changes\(query)")
+            for value in accept { request.headerFields.append(.init(name: .accept, value: value)) }
+            return PlainChangesRequest(request, metadata: .init(pathParameters: ["groupId": Substring(id)]))
+        }
+        #expect(read("") == PlainChangesRequest(groupID: group, since: nil, limit: nil))
+        #expect(read("?since=12&limit=3") == PlainChangesRequest(groupID: group, since: "12", limit: 3))
+        #expect(read("?limit=1000&since=0", accept: ["*/*"]) == PlainChangesRequest(groupID: group, since: "0", limit: 1_000))
+        #expect(read("?since=12", accept: ["application/json"])?.since == "12")
+        for query in ["?since=%31", "?limit=abc", "?limit=5&limit=6", "?since=", "?since", "?other=1", "?limit=1234567890", "?since=1+2", "?&since=1"] {
+            #expect(read(query) == nil, "\(query)")
+        }
+        #expect(read("", accept: ["text/html"]) == nil)
+        #expect(read("", accept: ["application/json", "text/html"]) == nil)
+        #expect(read("", accept: ["application/json, */*"]) == nil)
+        #expect(read("", id: "a%2Db") == nil)
+    }
+
+    @Test(
+        "the feed's route answers as the generated server does, page by page, and leaves what it does not read to it",
+        arguments: TestDatabases.all)
+    func sameAsGenerated(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await GroupDocumentTests.richTrip(api)
+            let aki = trip.tokens["Aki"]!
+            let odd = trip.expense(
+                #"\"Quotes\", back\\slash / slash, <tags> & ünïcödé 🍣"#, "1200", "JPY",
+                paidBy: [("Aki", "1200")], split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#)
+            let created = try await api.call(.post, "/api/expenses", token: aki, json: odd)
+            #expect(created.status == .created, "\(created.text)")
+            let path = "/api/groups/\(trip.groupID)/changes"
+            // An Accept header of two types is not read by the route: the generated server answers.
+            let generated: HTTPFields = [.accept: "application/json, */*"]
+            var since = ""
+            var pages = 0
+            repeat {
+                let query = since.isEmpty ? "?limit=3" : "?since=\(since)&limit=3"
+                let fast = try await api.call(.get, path + query, token: aki)
+                let slow = try await api.call(.get, path + query, token: aki, headers: generated)
+                #expect(fast.status == .ok && slow.status == .ok)
+                #expect(fast.body == slow.body, "\(fast.text)\n\(slow.text)")
+                #expect(fast.headers[.contentType] == slow.headers[.contentType])
+                since = try #require(fast.string("cursor"))
+                pages += 1
+                if fast.bool("hasMore") != true { break }
+            } while pages < 50
+            #expect(pages > 3)
+            let whole = try await api.call(.get, path, token: aki)
+            #expect(whole.list("expenses").contains { $0.string("description")?.hasPrefix("\"Quotes\", back\\slash / slash") == true })
+            for accept in ["application/json", "*/*"] {
+                let answer = try await api.call(.get, path, token: aki, headers: [.accept: accept])
+                #expect(answer.body == whole.body, "\(accept)")
+            }
+            // What the route leaves to the generated server still gets its answers.
+            for (query, status) in [
+                ("?limit=abc", 400), ("?since=%31", 200), ("?limit=5&limit=6", nil), ("?since=", 200),
+                ("?since=nope", 422), ("?unknown=1", 200), ("?limit=0", 200), ("?limit=99999999999", 200),
+            ] {
+                let fast = try await api.call(.get, path + query, token: aki)
+                let slow = try await api.call(.get, path + query, token: aki, headers: generated)
+                #expect(status == nil || fast.status.code == status, "\(query): \(fast.text)")
+                #expect(fast.status == slow.status && fast.body == slow.body, "\(query)")
+            }
+            let refused = try await api.call(.get, path, token: aki, headers: [.accept: "text/html"])
+            #expect(refused.status.code >= 400)
+            // The same refusals as every route: no token, a stranger, a group that is not one.
+            #expect(try await api.call(.get, path).status == .unauthorized)
+            let stranger = try await api.register("Zed")
+            #expect(try await api.call(.get, path, token: stranger.token).status == .notFound)
+            #expect(try await api.call(.get, "/api/groups/not-a-group/changes", token: aki).status == .notFound)
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing round can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Text with what JSON must escape, and what it must not.
+    mutating func text() -> String {
+        let pieces: [String] = [
+            "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{0}", "\u{1}", "\u{1F}", "\u{7F}",
+            "é", "ß", "日本", "🍣", "\u{2028}", "\u{2029}", "<", ">", "&", "'", "-", "_", ".", "%",
+        ]
+        return (0..<Int.random(in: 0...12, using: &self)).map { _ in pieces.randomElement(using: &self)! }.joined()
+    }
+
+    mutating func date() -> Date {
+        Date(milliseconds: Int64.random(in: 0...4_102_444_800_000, using: &self))
+    }
+
+    mutating func amounts() -> [Components.Schemas.MemberAmount] {
+        (0..<Int.random(in: 0...3, using: &self)).map { _ in .init(memberId: text(), amount: text()) }
+    }
+
+    mutating func split(depth: Int = 0) -> Components.Schemas.SplitInput {
+        func maybe<T>(_ rng: inout SeededGenerator, _ make: (inout SeededGenerator) -> T) -> T? {
+            Bool.random(using: &rng) ? make(&rng) : nil
+        }
+        return .init(
+            mode: Components.Schemas.SplitInput.ModePayload.allCases.randomElement(using: &self)!,
+            memberIds: maybe(&self) { rng in (0..<Int.random(in: 0...3, using: &rng)).map { _ in rng.text() } },
+            amounts: maybe(&self) { $0.amounts() },
+            percents: maybe(&self) { rng in
+                (0..<Int.random(in: 0...2, using: &rng)).map { _ in .init(memberId: rng.text(), percent: rng.text()) }
+            },
+            shares: maybe(&self) { rng in
+                (0..<Int.random(in: 0...2, using: &rng)).map { _ in .init(memberId: rng.text(), shares: rng.text()) }
+            },
+            adjustments: maybe(&self) { $0.amounts() },
+            items: depth > 1
+                ? nil
+                : maybe(&self) { rng in
+                    (0..<Int.random(in: 0...2, using: &rng)).map { _ in
+                        .init(description: rng.text(), amount: rng.text(), split: rng.split(depth: depth + 1))
+                    }
+                },
+            extras: maybe(&self) { rng in
+                (0..<Int.random(in: 0...2, using: &rng)).map { _ in .init(description: rng.text(), amount: rng.text()) }
+            })
+    }
+
+    mutating func expense() -> Components.Schemas.Expense {
+        .init(
+            id: text(), groupId: text(), description: text(), amount: text(), currency: text(), category: text(),
+            categoryName: text(), expenseDate: text(), createdByUserId: text(), payers: amounts(),
+            splits: (0..<Int.random(in: 0...3, using: &self)).map { _ in
+                .init(
+                    id: text(), memberId: text(), amount: text(), isPaid: Bool.random(using: &self),
+                    paidAt: Bool.random(using: &self) ? date() : nil)
+            },
+            split: split(), homeAmount: Bool.random(using: &self) ? text() : nil,
+            version: Int64.random(in: Int64.min...Int64.max, using: &self), createdAt: date(), updatedAt: date(),
+            isDeleted: Bool.random(using: &self))
+    }
+}

@@ -10,7 +10,7 @@ public struct MemberID: Hashable, Comparable, Sendable, CustomStringConvertible 
     public init(_ uuid: UUID) { self.uuid = uuid }
 
     public init?(uuidString: String) {
-        guard let uuid = UUID(uuidString: uuidString) else { return nil }
+        guard let uuid = UUID(text: uuidString) else { return nil }
         self.uuid = uuid
     }
 
@@ -39,7 +39,7 @@ public struct MemberID: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// Lower-case UUID text, the one encoding we store and send.
-    public var description: String { uuid.uuidString.lowercased() }
+    public var description: String { uuid.text }
 }
 
 /// An amount in minor units attributed to one member: a payer's payment or an owed share.

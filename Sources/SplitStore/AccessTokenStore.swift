@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SplitCore
 
 /// What a personal access token (issue 21) may do: read, or read and write; in every group of
 /// its account or only in some. Kept on its row of `sessions` (migration 0028), so a token is

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SplitCore
 
 /// A user account row.
 public struct UserRecord: Sendable, Equatable {

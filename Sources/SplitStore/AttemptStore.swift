@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SplitCore
 
 /// What an attempt counts against (the CHECK in migration 0020 lists the same names).
 public enum AttemptScope: String, Sendable, CaseIterable {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SQLKit
+import SplitCore
 
 public struct CategoryRecord: Sendable, Equatable {
     public var id: UUID

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SplitCore
 
 /// One conversation with the assistant (issue 21): its account, the group it is about, what the
 /// assistant proposed and awaits a yes for, and its last change (for "undo").

@@ -1,4 +1,5 @@
 import Foundation
+import SplitCore
 import Synchronization
 
 /// What a committed write tells the servers' live streams (issue 17). It carries ids and the

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SplitCore
 
 /// An `Idempotency-Key` as the client sent it, with a hash of what it was sent with.
 public struct IdempotencyClaim: Sendable, Equatable {

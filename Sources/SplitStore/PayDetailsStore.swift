@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SplitCore
 
 /// Each account's pay details (issue 19), as the application's own JSON (`PayDetails`).
 public struct PayDetailsStore: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SplitCore
 
 /// A payment request (issue 19): a member asks to be paid an amount in a group; a payer finds it
 /// by its short code, locks it (first lock wins) and pays it once, which records one transfer.

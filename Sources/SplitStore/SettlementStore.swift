@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SplitCore
 
 /// Money that moved between two members (DESIGN §3): recorded by hand, or by marking a share
 /// paid (then `expenseSplitID` links it and unmarking voids it).

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SplitCore
 
 /// One account's position across its groups (issue 19, the seed's wallet), read from the ledger
 /// tables — each group's balances and its pairwise debts — never by going through expenses.

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import HTTPTypes
 import SplitApp
+import SplitCore
 import SplitStore
 import SplitTestSupport
 import Testing

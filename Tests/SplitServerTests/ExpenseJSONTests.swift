@@ -14,7 +14,7 @@ import Testing
 struct ExpenseJSONTests {
     @Test("random expenses of every shape come out byte for byte as JSONEncoder writes them")
     func randomPages() throws {
-        var rng = SeededGenerator(seed: 16)
+        var rng = SplitMix64(seed: 16)
         for round in 0..<300 {
             let page = Components.Schemas.ChangesResponse(
                 cursor: rng.text(), hasMore: Bool.random(using: &rng), group: nil,
@@ -109,19 +109,7 @@ struct ExpenseJSONTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so a failing round can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// Text with what JSON must escape, and what it must not.
     mutating func text() -> String {
         let pieces: [String] = [
@@ -140,7 +128,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     mutating func split(depth: Int = 0) -> Components.Schemas.SplitInput {
-        func maybe<T>(_ rng: inout SeededGenerator, _ make: (inout SeededGenerator) -> T) -> T? {
+        func maybe<T>(_ rng: inout SplitMix64, _ make: (inout SplitMix64) -> T) -> T? {
             Bool.random(using: &rng) ? make(&rng) : nil
         }
         return .init(

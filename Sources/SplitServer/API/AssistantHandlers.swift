@@ -4,6 +4,7 @@ import MCP
 import OpenAPIRuntime
 import SplitAPI
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// The assistant's routes (issue 21): the chat stream, conversations, the tool list.

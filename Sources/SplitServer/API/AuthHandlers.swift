@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import SplitAPI
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// The account operations: wire ⇄ `AccountUseCases`.

@@ -1,6 +1,7 @@
 import Foundation
 import SplitAPI
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// Personal access tokens (issue 21): `/api/tokens`.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SplitAPI
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// The account page: who is signed in, the sessions that still work (each can be signed out),

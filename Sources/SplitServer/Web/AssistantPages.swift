@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SplitAPI
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// The assistant on the web (issue 21), from a group's overview: the conversation about the

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// The notification inbox (issue 17): what concerns you in your groups, newest first, each a

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// Personal access tokens on the web (issue 21), from the account page: the list with scopes,

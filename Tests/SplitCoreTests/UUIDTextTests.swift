@@ -1,5 +1,5 @@
 import Foundation
-import SplitStore
+import SplitCore
 import SplitTestSupport
 import Testing
 

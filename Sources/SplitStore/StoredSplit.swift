@@ -38,6 +38,18 @@ public enum StoredSplit {
     /// - Parameter currency: the expense's currency, which gives legacy rows' decimal amounts
     ///   their minor units.
     public static func decode(_ text: String, currency: String) throws -> SplitRule {
+        // Version 1 as `encode` writes it, read by hand: JSONDecoder was a tenth of a change-feed
+        // page's server time (issue 16). Anything else (a legacy row, escapes the reader leaves
+        // alone, text that is no split) goes the general way below.
+        if let node = Node.read(text), let version = node.version {
+            guard version == currentVersion else { throw DecodingError.unknownVersion(version) }
+            return try node.rule()
+        }
+        return try decodeWithFoundation(text, currency: currency)
+    }
+
+    /// `decode` through `JSONDecoder`: every version and the legacy format.
+    static func decodeWithFoundation(_ text: String, currency: String) throws -> SplitRule {
         let data = Data(text.utf8)
         let decoder = JSONDecoder()
         if let node = try? decoder.decode(Node.self, from: data), let version = node.version {

@@ -214,12 +214,6 @@ let package = Package(
             dependencies: ["SplitClient", "SplitAPI", "SplitTestSupport"],
             swiftSettings: swiftSettings
         ),
-        // The SDK's rows of scripts/bench: first sync and queue replay against a server it is given.
-        .executableTarget(
-            name: "splitter-sdk-bench",
-            dependencies: ["SplitClient", "SplitCore"],
-            swiftSettings: swiftSettings
-        ),
         .testTarget(
             name: "SplitAppTests",
             dependencies: [

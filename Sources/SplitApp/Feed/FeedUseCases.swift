@@ -41,16 +41,8 @@ public struct FeedUseCases: Sendable {
     ) {
         let (group, _) = try await access.check(groupID, caller, for: .read)
         let limit = min(max(limit ?? 50, 1), 200)
-        var before: (Int64, UUID)?
-        if let cursor {
-            let parts = cursor.split(separator: "_")
-            guard parts.count == 2, let seq = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {
-                throw AppError.invalid(field: "cursor", message: "cursor is not one this server gave out.")
-            }
-            before = (seq, id)
-        }
-        let entries = try await log.activity(groupID: group.id, before: before, limit: limit)
-        return (entries, entries.count == limit ? entries.last.map { "\($0.seq)_\($0.id.text)" } : nil)
+        let entries = try await log.activity(groupID: group.id, before: try PageCursor.decode(cursor), limit: limit)
+        return (entries, PageCursor.next(after: entries, limit: limit) { ($0.seq, $0.id) })
     }
 
     /// Every change after `since` (a cursor this server gave out; none: from the start), at most

@@ -27,18 +27,11 @@ public struct NotificationUseCases: Sendable {
     public func inbox(caller: Caller, cursor: String?, limit: Int?) async throws -> NotificationPage {
         try caller.requireWholeAccount()
         let limit = min(max(limit ?? 50, 1), 200)
-        var before: (Int64, UUID)?
-        if let cursor, !cursor.isEmpty {
-            let parts = cursor.split(separator: "_")
-            guard parts.count == 2, let at = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {
-                throw AppError.invalid(field: "cursor", message: "cursor is not one this server gave out.")
-            }
-            before = (at, id)
-        }
+        let before = try PageCursor.decode(cursor)
         let lines = try await notifications.inbox(userID: caller.user.id, before: before, limit: limit)
         return NotificationPage(
             notifications: lines, unread: try await notifications.unreadCount(userID: caller.user.id),
-            nextCursor: lines.count == limit ? lines.last.map { "\($0.createdAt)_\($0.activity.id.text)" } : nil)
+            nextCursor: PageCursor.next(after: lines, limit: limit) { ($0.createdAt, $0.activity.id) })
     }
 
     public func unreadCount(caller: Caller) async throws -> Int {

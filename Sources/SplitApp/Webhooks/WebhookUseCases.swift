@@ -157,18 +157,11 @@ public struct WebhookUseCases: Sendable {
     {
         let webhook = try await webhook(id, groupID: groupID, caller: caller)
         let limit = min(max(limit ?? 50, 1), 200)
-        var before: (Int64, UUID)?
-        if let cursor, !cursor.isEmpty {
-            let parts = cursor.split(separator: "_")
-            guard parts.count == 2, let at = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {
-                throw AppError.invalid(field: "cursor", message: "cursor is not one this server gave out.")
-            }
-            before = (at, id)
-        }
+        let before = try PageCursor.decode(cursor)
         let lines = try await store.deliveries(webhookID: webhook.id, before: before, limit: limit)
         return WebhookDeliveryPage(
             deliveries: lines,
-            nextCursor: lines.count == limit ? lines.last.map { "\($0.createdAt)_\($0.id.text)" } : nil)
+            nextCursor: PageCursor.next(after: lines, limit: limit) { ($0.createdAt, $0.id) })
     }
 
     // MARK: -

@@ -85,6 +85,18 @@ public struct UncountedExpense: Sendable, Equatable {
     public var currency: String
 }
 
+extension UncountedExpense {
+    /// An expense row read with its id, description, date, amount and currency.
+    init(row: any SQLRow, groupID: UUID) throws {
+        self.init(
+            expenseID: try row.decodeUUID("id"), groupID: groupID,
+            description: try row.decode(column: "description", as: String.self),
+            date: try row.decode(column: "expense_date", as: String.self),
+            amount: try row.decode(column: "amount", as: Int64.self),
+            currency: try row.decode(column: "currency", as: String.self))
+    }
+}
+
 public struct BudgetStore: Sendable {
     let database: Database
 
@@ -203,14 +215,7 @@ public struct BudgetStore: Sendable {
                 ORDER BY expense_date, id LIMIT \(bind: limit)
                 """
             ).all()
-        }.map {
-            UncountedExpense(
-                expenseID: try $0.decodeUUID("id"), groupID: groupID,
-                description: try $0.decode(column: "description", as: String.self),
-                date: try $0.decode(column: "expense_date", as: String.self),
-                amount: try $0.decode(column: "amount", as: Int64.self),
-                currency: try $0.decode(column: "currency", as: String.self))
-        }
+        }.map { try UncountedExpense(row: $0, groupID: groupID) }
     }
 
     // MARK: Personal budgets
@@ -297,14 +302,7 @@ public struct BudgetStore: Sendable {
                 ORDER BY e.expense_date, e.id LIMIT \(bind: limit)
                 """
             ).all()
-        }.map {
-            UncountedExpense(
-                expenseID: try $0.decodeUUID("id"), groupID: groupID,
-                description: try $0.decode(column: "description", as: String.self),
-                date: try $0.decode(column: "expense_date", as: String.self),
-                amount: try $0.decode(column: "amount", as: Int64.self),
-                currency: try $0.decode(column: "currency", as: String.self))
-        }
+        }.map { try UncountedExpense(row: $0, groupID: groupID) }
     }
 }
 

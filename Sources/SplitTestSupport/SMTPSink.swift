@@ -67,15 +67,8 @@ public final class SMTPSink: Sendable {
 
     public let port: Int
     public let directory: URL
-    private let process: ProcessBox
+    private let child: ChildProcess
     private let logPath: String
-
-    /// `Process` is not Sendable; the box is only touched by `init` and `stop`, which the owning
-    /// test calls in sequence.
-    private final class ProcessBox: @unchecked Sendable {
-        let process: Process
-        init(_ process: Process) { self.process = process }
-    }
 
     /// Starts the sink and waits (up to `timeout`) for its `READY <port>` line. Fails with the
     /// sink's output when python3 or aiosmtpd is missing (scripts/test installs aiosmtpd).
@@ -85,7 +78,6 @@ public final class SMTPSink: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-sink-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         logPath = directory.appendingPathComponent("sink.log").path
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         var arguments = [scriptPath, "--port", "0", "--dir", directory.appendingPathComponent("mail").path]
         if let certificates = options.certificates {
             arguments += ["--tls-cert", certificates.serverCertificatePath, "--tls-key", certificates.serverKeyPath]
@@ -97,30 +89,16 @@ public final class SMTPSink: Sendable {
         arguments += options.rejectedRecipients.flatMap { ["--reject-rcpt", $0] }
         arguments += options.tempfailedRecipients.flatMap { ["--tempfail-rcpt", $0] }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u"] + arguments
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        self.process = ProcessBox(process)
-
-        let deadline = ContinuousClock.now + timeout
-        var port: Int?
-        while port == nil {
-            let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"READY (\d+)"#, options: .regularExpression) {
-                port = Int(text[range].dropFirst("READY ".count))
-            } else if !process.isRunning || ContinuousClock.now > deadline {
-                if process.isRunning { process.terminate() }
-                try? FileManager.default.removeItem(at: directory)
-                throw SMTPSinkError.didNotStart(output: text)
-            } else {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+        let (child, start) = try await ChildProcess.start(
+            executable: "/usr/bin/env", arguments: ["python3", "-u"] + arguments, logPath: logPath,
+            portAfter: "READY ", timeout: timeout)
+        self.child = child
+        switch start {
+        case .listening(let port): self.port = port
+        case .failed(let log):
+            try? FileManager.default.removeItem(at: directory)
+            throw SMTPSinkError.didNotStart(output: log)
         }
-        self.port = port!
     }
 
     /// Starts a sink, runs `body`, and stops the sink whether `body` succeeds or throws.
@@ -186,13 +164,7 @@ public final class SMTPSink: Sendable {
 
     /// SIGTERM (SIGKILL after 10 s), then removes its folder.
     public func stop() async throws {
-        let process = self.process.process
-        if process.isRunning { process.terminate() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning {
-            if ContinuousClock.now > deadline { kill(process.processIdentifier, SIGKILL) }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = try await child.stop(timeout: .seconds(10))
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -5,14 +5,7 @@ import Foundation
 public final class ServerProcess: Sendable {
     public let baseURL: URL
     public let logPath: String
-    private let process: ProcessBox
-
-    /// `Process` is not Sendable; this box is only touched by `start` and `stop`, which the owning
-    /// test calls in sequence.
-    private final class ProcessBox: @unchecked Sendable {
-        let process: Process
-        init(_ process: Process) { self.process = process }
-    }
+    private let child: ChildProcess
 
     /// Where the binary is: `SPLITTER_SERVER_BINARY`, else beside the test bundle (the same build folder).
     public static func binaryPath() -> String {
@@ -30,47 +23,21 @@ public final class ServerProcess: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("splitter-e2e-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         logPath = directory.appendingPathComponent("server.log").path
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binaryPath())
-        process.arguments = ["--http-port", "0"]
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        self.process = ProcessBox(process)
-
-        let deadline = ContinuousClock.now + timeout
-        var port: Int?
-        while port == nil {
-            let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"port=(\d+)"#, options: .regularExpression) {
-                port = Int(text[range].dropFirst("port=".count))
-            } else if !process.isRunning || ContinuousClock.now > deadline {
-                process.terminate()
-                throw ServerProcessError.didNotStart(log: text)
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        let (child, start) = try await ChildProcess.start(
+            executable: Self.binaryPath(), arguments: ["--http-port", "0"], directory: directory,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, logPath: logPath,
+            portAfter: "port=", timeout: timeout)
+        self.child = child
+        switch start {
+        case .listening(let port): baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        case .failed(let log): throw ServerProcessError.didNotStart(log: log)
         }
-        baseURL = URL(string: "http://127.0.0.1:\(port!)")!
     }
 
     /// SIGTERM, then waits for the exit; returns the exit status.
     public func stop(timeout: Duration = .seconds(30)) async throws -> Int32 {
-        let process = self.process.process
-        if process.isRunning { process.terminate() }
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                kill(process.processIdentifier, SIGKILL)
-                throw ServerProcessError.didNotStop
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return process.terminationStatus
+        guard try await child.stop(timeout: timeout) else { throw ServerProcessError.didNotStop }
+        return child.process.terminationStatus
     }
 
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }

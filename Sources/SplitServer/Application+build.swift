@@ -96,11 +96,11 @@ public func buildApplication(
     let bodyLimits = RequestBodyLimitsMiddleware(
         limits: try RequestBodyLimits.fromSpecification(specification),
         maxBodyBytes: configuration.limits.maxBodyBytes)
-    let routes = ChangeFeedRoute(base: router, api: handler)
+    let routes = ExpenseReadRoutes(base: router, api: handler)
     try handler.registerHandlers(
         on: routes, configuration: .init(dateTranscoder: APIDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
         middlewares: [bodyLimits])
-    precondition(routes.registered.isSet, "openapi.yaml no longer has \(ChangeFeedRoute<Router<AppRequestContext>>.path)")
+    try routes.checkRegistered()
     web.register(on: router)
     MCPEndpoint(api: handler, callers: callers, addresses: addresses).register(on: router)
 

@@ -12,7 +12,7 @@ import Testing
 /// answer to the byte.
 @Suite("The change feed's own JSON writer")
 struct ExpenseJSONTests {
-    @Test("random expenses of every shape come out byte for byte as JSONEncoder writes them")
+    @Test("random pages of expenses of every shape come out byte for byte as JSONEncoder writes them")
     func randomPages() throws {
         var rng = SplitMix64(seed: 16)
         for round in 0..<300 {
@@ -29,32 +29,86 @@ struct ExpenseJSONTests {
                 ours == Array(theirs),
                 "round \(round):\n\(String(decoding: ours, as: UTF8.self))\n\(String(decoding: theirs, as: UTF8.self))")
             if ours != Array(theirs) { return }
+            let list = Components.Schemas.ExpenseList(
+                expenses: page.expenses, nextCursor: Bool.random(using: &rng) ? rng.text() : nil)
+            #expect(try ExpenseJSON.encode(list) == Array(try ExpenseJSON.generatedEncoder().encode(list)), "round \(round)")
         }
     }
 
-    @Test("the route reads only plain requests and leaves the rest to the generated server")
+    @Test("every field of the generated types is one the writer knows (a new optional one would be left out)")
+    func fieldsKnown() {
+        func fields(_ value: Any) -> Set<String> { Set(Mirror(reflecting: value).children.compactMap(\.label)) }
+        var rng = SplitMix64(seed: 1)
+        let expense = rng.expense()
+        #expect(
+            fields(expense) == [
+                "amount", "category", "categoryName", "createdAt", "createdByUserId", "currency", "description",
+                "expenseDate", "groupId", "homeAmount", "id", "isDeleted", "payers", "split", "splits", "updatedAt",
+                "version",
+            ])
+        #expect(fields(Components.Schemas.ExpenseShare(id: "", memberId: "", amount: "", isPaid: false)) == [
+            "id", "memberId", "amount", "isPaid", "paidAt",
+        ])
+        #expect(fields(Components.Schemas.MemberAmount(memberId: "", amount: "")) == ["memberId", "amount"])
+        #expect(
+            fields(Components.Schemas.SplitInput(mode: .equal)) == [
+                "mode", "memberIds", "amounts", "percents", "shares", "adjustments", "items", "extras",
+            ])
+        #expect(fields(Components.Schemas.MemberPercent(memberId: "", percent: "")) == ["memberId", "percent"])
+        #expect(fields(Components.Schemas.MemberShares(memberId: "", shares: "")) == ["memberId", "shares"])
+        #expect(
+            fields(Components.Schemas.SplitItemInput(description: "", amount: "", split: .init(mode: .equal))) == [
+                "description", "amount", "split",
+            ])
+        #expect(fields(Components.Schemas.SplitExtraInput(description: "", amount: "")) == ["description", "amount"])
+        #expect(
+            fields(
+                Components.Schemas.ChangesResponse(
+                    cursor: "", hasMore: false, expenses: [], settlements: [], members: [], categories: [],
+                    deleted: [])) == [
+                "cursor", "hasMore", "group", "expenses", "settlements", "members", "categories", "deleted",
+            ])
+        #expect(fields(Components.Schemas.ExpenseList(expenses: [])) == ["expenses", "nextCursor"])
+    }
+
+    @Test("the routes read only plain requests and leave the rest to the generated server")
     func plainRequests() {
         let group = "0b5c6f3e-2f7a-4c1e-9d58-1a2b3c4d5e6f"
-        func read(_ query: String, accept: [String] = [], id: String = group) -> PlainChangesRequest? {
+        let changes = PlainRequest.Query(texts: ["since"], integers: ["limit"])
+        func read(_ query: String, accept: [String] = [], id: String = group, _ kinds: PlainRequest.Query = changes)
+            -> PlainRequest?
+        {
             var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/api/groups/\(id)/changes\(query)")
             for value in accept { request.headerFields.append(.init(name: .accept, value: value)) }
-            return PlainChangesRequest(request, metadata: .init(pathParameters: ["groupId": Substring(id)]))
+            return PlainRequest(request, metadata: .init(pathParameters: ["groupId": Substring(id)]), query: kinds)
         }
-        #expect(read("") == PlainChangesRequest(groupID: group, since: nil, limit: nil))
-        #expect(read("?since=12&limit=3") == PlainChangesRequest(groupID: group, since: "12", limit: 3))
-        #expect(read("?limit=1000&since=0", accept: ["*/*"]) == PlainChangesRequest(groupID: group, since: "0", limit: 1_000))
-        #expect(read("?since=12", accept: ["application/json"])?.since == "12")
-        for query in ["?since=%31", "?limit=abc", "?limit=5&limit=6", "?since=", "?since", "?other=1", "?limit=1234567890", "?since=1+2", "?&since=1"] {
+        #expect(read("") == PlainRequest(groupID: group))
+        #expect(read("?since=12&limit=3") == PlainRequest(groupID: group, texts: ["since": "12"], integers: ["limit": 3]))
+        #expect(read("?limit=1000&since=0", accept: ["*/*"])?.integers["limit"] == 1_000)
+        #expect(read("?since=12", accept: ["application/json"])?.texts["since"] == "12")
+        for query in [
+            "?since=%31", "?limit=abc", "?limit=5&limit=6", "?since=", "?since", "?other=1", "?limit=1234567890",
+            "?since=1+2", "?&since=1", "?limit=-1",
+        ] {
             #expect(read(query) == nil, "\(query)")
         }
         #expect(read("", accept: ["text/html"]) == nil)
         #expect(read("", accept: ["application/json", "text/html"]) == nil)
         #expect(read("", accept: ["application/json, */*"]) == nil)
         #expect(read("", id: "a%2Db") == nil)
+        let expenses = PlainRequest.Query(texts: ["month", "cursor"], integers: ["year"], booleans: ["includeDeleted"])
+        #expect(
+            read("?month=2026-11&includeDeleted=true&year=2026", expenses)
+                == PlainRequest(
+                    groupID: group, texts: ["month": "2026-11"], integers: ["year": 2026],
+                    booleans: ["includeDeleted": true]))
+        #expect(read("?includeDeleted=1", expenses) == nil)
+        #expect(read("?includeDeleted=TRUE", expenses) == nil)
+        #expect(read("?since=1", expenses) == nil)
     }
 
     @Test(
-        "the feed's route answers as the generated server does, page by page, and leaves what it does not read to it",
+        "the feed's and the list's routes answer as the generated server does, and leave what they do not read to it",
         arguments: TestDatabases.all)
     func sameAsGenerated(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
@@ -98,6 +152,27 @@ struct ExpenseJSONTests {
                 #expect(status == nil || fast.status.code == status, "\(query): \(fast.text)")
                 #expect(fast.status == slow.status && fast.body == slow.body, "\(query)")
             }
+            // A page of expenses, through each filter the route reads and some it leaves alone.
+            let list = "/api/groups/\(trip.groupID)/expenses"
+            let ben = trip.members["Ben"]!
+            var cursor = ""
+            repeat {
+                let fast = try await api.call(.get, list + "?limit=2" + cursor, token: aki)
+                let slow = try await api.call(.get, list + "?limit=2" + cursor, token: aki, headers: generated)
+                #expect(fast.status == .ok && fast.body == slow.body, "\(fast.text)\n\(slow.text)")
+                guard let next = fast.string("nextCursor") else { break }
+                cursor = "&cursor=\(next)"
+            } while true
+            for query in [
+                "", "?includeDeleted=true", "?memberId=\(ben)", "?from=2026-11-01&to=2026-11-30", "?month=2026-11",
+                "?year=2026", "?q=Sushi", "?q=Souvenirs%20", "?category=nope", "?limit=abc", "?year=20x6",
+                "?includeDeleted=yes", "?month=11",
+            ] {
+                let fast = try await api.call(.get, list + query, token: aki)
+                let slow = try await api.call(.get, list + query, token: aki, headers: generated)
+                #expect(fast.status == slow.status && fast.body == slow.body, "\(query): \(fast.text)")
+            }
+            #expect(try await api.call(.get, list + "?q=Sushi", token: aki).list("expenses").count == 1)
             let refused = try await api.call(.get, path, token: aki, headers: [.accept: "text/html"])
             #expect(refused.status.code >= 400)
             // The same refusals as every route: no token, a stranger, a group that is not one.

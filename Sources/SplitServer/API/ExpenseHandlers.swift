@@ -76,18 +76,26 @@ extension APIHandler {
     }
 
     func listExpenses(_ input: Operations.ListExpenses.Input) async throws -> Operations.ListExpenses.Output {
-        let caller = try await authenticate()
-        let groupID = try Self.id(input.path.groupId, "group")
         let query = input.query
+        return .ok(
+            .init(
+                body: .json(
+                    try await expenseList(groupID: input.path.groupId) {
+                        try Self.expenseFilter(
+                            category: query.category, memberId: query.memberId, from: query.from, to: query.to,
+                            q: query.q, includeDeleted: query.includeDeleted, limit: query.limit,
+                            cursor: query.cursor, month: query.month, year: query.year)
+                    })))
+    }
+
+    /// A page of the group's expenses as the API lists them (`listExpenses`, `ExpenseReadRoutes`).
+    func expenseList(groupID: String, filter: () throws -> ExpenseFilter) async throws
+        -> Components.Schemas.ExpenseList
+    {
+        let caller = try await authenticate()
         let (page, hasMore) = try await expenseUseCases.list(
-            groupID: groupID,
-            filter: {
-                try Self.expenseFilter(
-                    category: query.category, memberId: query.memberId, from: query.from, to: query.to, q: query.q,
-                    includeDeleted: query.includeDeleted, limit: query.limit, cursor: query.cursor, month: query.month,
-                    year: query.year)
-            }, caller: caller)
-        return .ok(.init(body: .json(try .init(page, hasMore: hasMore))))
+            groupID: try Self.id(groupID, "group"), filter: filter, caller: caller)
+        return try .init(page, hasMore: hasMore)
     }
 
     /// The list's query as a store filter (the API's and the web's filters are the same fields).

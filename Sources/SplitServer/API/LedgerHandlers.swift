@@ -144,11 +144,18 @@ extension APIHandler {
     }
 
     func listChanges(_ input: Operations.ListChanges.Input) async throws -> Operations.ListChanges.Output {
+        .ok(
+            .init(
+                body: .json(
+                    try await changes(groupID: input.path.groupId, since: input.query.since, limit: input.query.limit))))
+    }
+
+    /// A page of the change feed as the API gives it (`listChanges`, `ExpenseReadRoutes`).
+    func changes(groupID: String, since: String?, limit: Int?) async throws -> Components.Schemas.ChangesResponse {
         let caller = try await authenticate()
-        let page = try await feedUseCases.changes(
-            groupID: try Self.id(input.path.groupId, "group"), since: input.query.since, limit: input.query.limit,
-            caller: caller)
-        return .ok(.init(body: .json(try .init(page))))
+        return try .init(
+            try await feedUseCases.changes(
+                groupID: try Self.id(groupID, "group"), since: since, limit: limit, caller: caller))
     }
 }
 

@@ -22,22 +22,24 @@ struct StoredFormatTests {
         }
     }
 
-    @Test("the hand reader reads what encode writes as JSONDecoder does, and leaves all else to it")
+    @Test("the hand writer writes what JSONEncoder writes; the hand reader reads it as JSONDecoder does, and leaves all else to it")
     func handReader() async throws {
         await propertyCheck(count: 500, input: Gen.uint64()) { seed in
             var builder = ScenarioBuilder(seed: seed)
             let text = StoredSplit.encode(builder.rule(total: builder.total(), allowItemized: true))
+            #expect(text == StoredSplit.encodeWithFoundation(try StoredSplit.decode(text, currency: "JPY")))
             let node = try #require(StoredSplit.Node.read(text), "\(text)")
             #expect(try node.rule() == StoredSplit.decodeWithFoundation(text, currency: "JPY"))
         }
         let aki = "5a1c2b9e-0000-4000-8000-000000000001"
         let a = try #require(MemberID(uuidString: aki))
         // Item texts with every escape JSONEncoder writes, read the same either way.
-        for description in ["Beer \"IPA\"", "back\\slash/slash", "line\nbreak\ttab", "ünï 🍣 日本", "\u{1}ctl", ""] {
+        for description in ["Beer \"IPA\"", "back\\slash/slash", "line\nbreak\ttab\r\u{8}\u{C}", "ünï 🍣 日本 \u{2028}", "\u{1}ctl\u{1F}\u{7F}", ""] {
             let rule = SplitRule.itemized(
                 items: [SplitItem(description: description, amount: 900, rule: .equal([a]))],
                 extras: [SplitExtra(description: description, amount: -100)])
             let text = StoredSplit.encode(rule)
+            #expect(text == StoredSplit.encodeWithFoundation(rule))
             #expect(try StoredSplit.decode(text, currency: "JPY") == rule, "\(text)")
             #expect(try StoredSplit.decodeWithFoundation(text, currency: "JPY") == rule)
         }

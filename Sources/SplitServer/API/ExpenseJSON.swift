@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import SplitAPI
+import SplitCore
 
 /// The change feed's answer and a page of expenses written by hand: the bytes `JSONEncoder` makes
 /// of the generated `ChangesResponse` and `ExpenseList` (sorted keys, dates through
@@ -239,41 +240,15 @@ struct ExpenseJSON {
     }
 
     mutating func integer(_ value: Int64) {
-        bytes.append(contentsOf: String(value).utf8)
+        JSONText.appendInteger(value, to: &bytes)
     }
 
     mutating func date(_ value: Date) throws {
         string(try dates.encode(value))
     }
 
-    /// A JSON string as `JSONEncoder` escapes one: `"`, `\` and `/` with a backslash, the
-    /// control characters by their short escapes or as `\u00XX`, everything else as it is.
+    /// A JSON string as `JSONEncoder` escapes one (`/` too, as the generated server does).
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x2F {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                start = index + 1
-                switch byte {
-                case 0x22: raw("\\\"")
-                case 0x5C: raw("\\\\")
-                case 0x2F: raw("\\/")
-                case 0x08: raw("\\b")
-                case 0x0C: raw("\\f")
-                case 0x0A: raw("\\n")
-                case 0x0D: raw("\\r")
-                case 0x09: raw("\\t")
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    raw("\\u00")
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONText.appendString(text, to: &bytes)
     }
 }

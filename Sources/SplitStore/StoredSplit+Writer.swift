@@ -33,26 +33,24 @@ extension StoredSplit.Node {
         func raw(_ text: StaticString, _ bytes: inout [UInt8]) {
             text.withUTF8Buffer { bytes.append(contentsOf: $0) }
         }
+        /// `{"a":…,"<key>":"…"}`: an amount and one string.
+        func amountAndText(
+            _ amountKey: StaticString, _ amount: Int64, _ textKey: StaticString, _ text: String, _ bytes: inout [UInt8]
+        ) {
+            raw(amountKey, &bytes)
+            JSONText.appendInteger(amount, to: &bytes)
+            raw(textKey, &bytes)
+            string(text, &bytes)
+            raw("}", &bytes)
+        }
         // The keys in the order `.sortedKeys` gives them.
         if let amounts {
             key("\"amounts\":", &bytes)
-            list(amounts, &bytes) { amount, bytes in
-                raw("{\"a\":", &bytes)
-                JSONText.appendInteger(amount.amount, to: &bytes)
-                raw(",\"m\":", &bytes)
-                string(amount.member, &bytes)
-                raw("}", &bytes)
-            }
+            list(amounts, &bytes) { amountAndText("{\"a\":", $0.amount, ",\"m\":", $0.member, &$1) }
         }
         if let extras {
             key("\"extras\":", &bytes)
-            list(extras, &bytes) { extra, bytes in
-                raw("{\"a\":", &bytes)
-                JSONText.appendInteger(extra.amount, to: &bytes)
-                raw(",\"text\":", &bytes)
-                string(extra.text, &bytes)
-                raw("}", &bytes)
-            }
+            list(extras, &bytes) { amountAndText("{\"a\":", $0.amount, ",\"text\":", $0.text, &$1) }
         }
         if let items {
             key("\"items\":", &bytes)

@@ -142,10 +142,15 @@ struct ExpenseJSON {
     }
 
     mutating func memberAmount(_ value: Components.Schemas.MemberAmount) {
-        raw("{\"amount\":")
-        string(value.amount)
-        raw(",\"memberId\":")
-        string(value.memberId)
+        pair("{\"amount\":", value.amount, ",\"memberId\":", value.memberId)
+    }
+
+    /// An object of two strings: `{"first":…,"second":…}`, keys given with their punctuation.
+    mutating func pair(_ firstKey: StaticString, _ first: String, _ secondKey: StaticString, _ second: String) {
+        raw(firstKey)
+        string(first)
+        raw(secondKey)
+        string(second)
         raw("}")
     }
 
@@ -167,13 +172,7 @@ struct ExpenseJSON {
         }
         if let extras = split.extras {
             key(&self, "\"extras\":")
-            array(extras) { writer, extra in
-                writer.raw("{\"amount\":")
-                writer.string(extra.amount)
-                writer.raw(",\"description\":")
-                writer.string(extra.description)
-                writer.raw("}")
-            }
+            array(extras) { $0.pair("{\"amount\":", $1.amount, ",\"description\":", $1.description) }
         }
         if let items = split.items {
             key(&self, "\"items\":")
@@ -195,23 +194,11 @@ struct ExpenseJSON {
         string(split.mode.rawValue)
         if let percents = split.percents {
             key(&self, "\"percents\":")
-            array(percents) { writer, percent in
-                writer.raw("{\"memberId\":")
-                writer.string(percent.memberId)
-                writer.raw(",\"percent\":")
-                writer.string(percent.percent)
-                writer.raw("}")
-            }
+            array(percents) { $0.pair("{\"memberId\":", $1.memberId, ",\"percent\":", $1.percent) }
         }
         if let shares = split.shares {
             key(&self, "\"shares\":")
-            array(shares) { writer, share in
-                writer.raw("{\"memberId\":")
-                writer.string(share.memberId)
-                writer.raw(",\"shares\":")
-                writer.string(share.shares)
-                writer.raw("}")
-            }
+            array(shares) { $0.pair("{\"memberId\":", $1.memberId, ",\"shares\":", $1.shares) }
         }
         raw("}")
     }

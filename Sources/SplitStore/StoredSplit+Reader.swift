@@ -64,33 +64,11 @@ private struct SplitTextReader {
     }
 
     mutating func amount() -> StoredSplit.Node.Amount? {
-        var member: String?
-        var amount: Int64?
-        let read = object { reader, key in
-            switch key {
-            case "m": member = reader.string()
-            case "a": amount = reader.integer()
-            default: return false
-            }
-            return true
-        }
-        guard read, let member, let amount else { return nil }
-        return .init(member: member, amount: amount)
+        pair("m", { $0.string() }, "a", { $0.integer() }).map { .init(member: $0, amount: $1) }
     }
 
     mutating func part() -> StoredSplit.Node.Part? {
-        var member: String?
-        var decimal: String?
-        let read = object { reader, key in
-            switch key {
-            case "m": member = reader.string()
-            case "d": decimal = reader.string()
-            default: return false
-            }
-            return true
-        }
-        guard read, let member, let decimal else { return nil }
-        return .init(member: member, decimal: decimal)
+        pair("m", { $0.string() }, "d", { $0.string() }).map { .init(member: $0, decimal: $1) }
     }
 
     mutating func item() -> StoredSplit.Node.Item? {
@@ -111,18 +89,30 @@ private struct SplitTextReader {
     }
 
     mutating func extra() -> StoredSplit.Node.Extra? {
-        var text: String?
-        var amount: Int64?
+        pair("text", { $0.string() }, "a", { $0.integer() }).map { .init(text: $0, amount: $1) }
+    }
+
+    /// An object of exactly these two keys, in either order.
+    mutating func pair<First, Second>(
+        _ firstKey: String, _ first: (inout SplitTextReader) -> First?, _ secondKey: String,
+        _ second: (inout SplitTextReader) -> Second?
+    ) -> (First, Second)? {
+        var one: First?
+        var two: Second?
         let read = object { reader, key in
             switch key {
-            case "text": text = reader.string()
-            case "a": amount = reader.integer()
-            default: return false
+            case firstKey:
+                one = first(&reader)
+                return one != nil
+            case secondKey:
+                two = second(&reader)
+                return two != nil
+            default:
+                return false
             }
-            return true
         }
-        guard read, let text, let amount else { return nil }
-        return .init(text: text, amount: amount)
+        guard read, let one, let two else { return nil }
+        return (one, two)
     }
 
     /// `{"key":value,…}`, each value read by `field`, which says whether it could.

@@ -33,12 +33,8 @@ struct ExpenseJSON {
         writer.string(page.cursor)
         writer.raw(",\"deleted\":")
         writer.encoded(try encoder.encode(page.deleted))
-        writer.raw(",\"expenses\":[")
-        for (index, expense) in page.expenses.enumerated() {
-            if index > 0 { writer.raw(",") }
-            try writer.expense(expense)
-        }
-        writer.raw("]")
+        writer.raw(",\"expenses\":")
+        try writer.array(page.expenses) { try $0.expense($1) }
         if let group = page.group {
             writer.raw(",\"group\":")
             writer.encoded(try encoder.encode(group))
@@ -56,12 +52,8 @@ struct ExpenseJSON {
     /// The whole answer of `GET /api/groups/{id}/expenses`.
     static func encode(_ list: Components.Schemas.ExpenseList) throws -> [UInt8] {
         var writer = ExpenseJSON(capacity: 600 * list.expenses.count + 256)
-        writer.raw("{\"expenses\":[")
-        for (index, expense) in list.expenses.enumerated() {
-            if index > 0 { writer.raw(",") }
-            try writer.expense(expense)
-        }
-        writer.raw("]")
+        writer.raw("{\"expenses\":")
+        try writer.array(list.expenses) { try $0.expense($1) }
         if let next = list.nextCursor {
             writer.raw(",\"nextCursor\":")
             writer.string(next)

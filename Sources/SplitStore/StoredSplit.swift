@@ -46,24 +46,27 @@ public enum StoredSplit {
     ///   their minor units.
     public static func decode(_ text: String, currency: String) throws -> SplitRule {
         // Version 1 as `encode` writes it, read by hand: JSONDecoder was a tenth of a change-feed
-        // page's server time (issue 16). Anything else (a legacy row, escapes the reader leaves
-        // alone, text that is no split) goes the general way below.
-        if let node = Node.read(text), let version = node.version {
-            guard version == currentVersion else { throw DecodingError.unknownVersion(version) }
-            return try node.rule()
-        }
-        return try decodeWithFoundation(text, currency: currency)
+        // page's server time (issue 16). Anything else (escapes the reader leaves alone, a legacy
+        // row, text that is no split) goes through JSONDecoder.
+        try decode(text, currency: currency, node: Node.read(text) ?? foundationNode(text))
     }
 
-    /// `decode` through `JSONDecoder`: every version and the legacy format.
+    /// `decode` through `JSONDecoder` alone (tests compare the two).
     static func decodeWithFoundation(_ text: String, currency: String) throws -> SplitRule {
-        let data = Data(text.utf8)
-        let decoder = JSONDecoder()
-        if let node = try? decoder.decode(Node.self, from: data), let version = node.version {
+        try decode(text, currency: currency, node: foundationNode(text))
+    }
+
+    private static func foundationNode(_ text: String) -> Node? {
+        try? JSONDecoder().decode(Node.self, from: Data(text.utf8))
+    }
+
+    /// The rule of `node` when it has a version; otherwise `text` read as the legacy format.
+    private static func decode(_ text: String, currency: String, node: Node?) throws -> SplitRule {
+        if let node, let version = node.version {
             guard version == currentVersion else { throw DecodingError.unknownVersion(version) }
             return try node.rule()
         }
-        guard let legacy = try? decoder.decode(LegacyWireSplit.self, from: data) else {
+        guard let legacy = try? JSONDecoder().decode(LegacyWireSplit.self, from: Data(text.utf8)) else {
             throw DecodingError.unreadable("split_json is neither version \(currentVersion) nor the legacy format")
         }
         return try legacy.rule(currency: try Currency(code: currency))

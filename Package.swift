@@ -99,6 +99,8 @@ let package = Package(
         .target(name: "SplitCore", swiftSettings: swiftSettings),
         // One SQLite setting Swift cannot make (sqlite3_db_config is variadic), for SplitStore.
         .target(name: "CSQLiteSettings"),
+        // Debian's libdeflate: the gzip of large answers (SplitServer's ResponseCompression).
+        .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // Persistence: migrations and queries over SQLKit, identical on SQLite and PostgreSQL.
         .target(
             name: "SplitStore",
@@ -154,7 +156,7 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "CompressNIO", package: "compress-nio"),
+                "CLibDeflate",
             ],
             resources: [.copy("Web/Templates"), .copy("Web/Static")],
             swiftSettings: swiftSettings

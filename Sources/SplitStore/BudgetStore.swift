@@ -172,7 +172,7 @@ public struct BudgetStore: Sendable {
         ).run()
         try await MultiRowInsert.run(
             "INSERT INTO budget_caps (group_id, category_id, amount)",
-            budget.caps.sorted { $0.key.text < $1.key.text }.map { [groupID.text, $0.key.text, $0.value] }, on: sql)
+            budget.caps.sorted { $0.key.sortsBefore($1.key) }.map { [groupID.text, $0.key.text, $0.value] }, on: sql)
     }
 
     /// What the group's members spent from `from` through `through` (YYYY-MM-DD), per category

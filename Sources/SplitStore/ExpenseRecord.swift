@@ -152,8 +152,8 @@ extension ExpenseRecord {
             version: try row.decode(column: "version", as: Int64.self),
             createdAt: try row.decode(column: "created_at", as: Int64.self),
             updatedAt: try row.decode(column: "updated_at", as: Int64.self),
-            payers: payers.sorted { $0.memberID.text < $1.memberID.text },
-            shares: shares.sorted { $0.memberID.text < $1.memberID.text })
+            payers: payers.sorted { $0.memberID.sortsBefore($1.memberID) },
+            shares: shares.sorted { $0.memberID.sortsBefore($1.memberID) })
     }
 }
 

@@ -70,7 +70,7 @@ public struct GroupLog: Sendable {
             }
         }
         let active = Set(members.filter(\.isActive).map(\.id))
-        if let missing = Set(involving).subtracting(active).min(by: { $0.text < $1.text }) {
+        if let missing = Set(involving).subtracting(active).min(by: { $0.sortsBefore($1) }) {
             throw WriteRefusal.inactiveMember(missing)
         }
         let seq = try row.decode(column: "change_seq", as: Int64.self)
@@ -87,7 +87,7 @@ public struct GroupLog: Sendable {
                 .where("group_id", .equal, groupID.text).where("id", .in, Set(ids).map(\.text))
                 .where("is_active", .equal, true).all()
                 .map { try $0.decodeUUID("id") })
-        if let missing = Set(ids).subtracting(active).min(by: { $0.text < $1.text }) {
+        if let missing = Set(ids).subtracting(active).min(by: { $0.sortsBefore($1) }) {
             throw WriteRefusal.inactiveMember(missing)
         }
     }

@@ -80,7 +80,7 @@ enum Ledger {
     /// take a member's net or a pair's debt past `GroupBounds.balance`: every amount is at most
     /// 10^13 minor units, so the stored sum it lands on cannot overflow first.
     static func apply(_ effect: Effect, groupID: UUID, _ sql: any SQLDatabase) async throws {
-        let nets = effect.nets.filter { $0.value != 0 }.sorted { $0.key.text < $1.key.text }
+        let nets = effect.nets.filter { $0.value != 0 }.sorted { $0.key.sortsBefore($1.key) }
         func check(_ row: any SQLRow) throws {
             let value = try row.decode(column: "total", as: Int64.self)
             guard (-GroupBounds.balance...GroupBounds.balance).contains(value) else {

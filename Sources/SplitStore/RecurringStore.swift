@@ -41,7 +41,7 @@ public struct ExpenseTemplate: Sendable, Equatable {
         self.init(
             description: expense.description, amount: expense.amount, currency: expense.currency,
             categoryID: expense.categoryID, rule: expense.rule, payers: expense.payers,
-            members: Array(Set(expense.memberIDs)).sorted { $0.text < $1.text }, homeAmount: expense.homeAmount,
+            members: Array(Set(expense.memberIDs)).sorted { $0.sortsBefore($1) }, homeAmount: expense.homeAmount,
             homeCurrency: expense.homeCurrency)
     }
 

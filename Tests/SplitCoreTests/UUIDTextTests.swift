@@ -24,6 +24,31 @@ struct UUIDTextTests {
         }
     }
 
+    @Test("sortsBefore orders ids as their text does, for random ids and ids sharing a prefix")
+    func order() {
+        var rng = SplitMix64(seed: 6)
+        func randomID(prefix: [UInt8]) -> UUID {
+            let bytes = prefix + (prefix.count..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            return UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                    bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
+        }
+        for round in 0..<2_000 {
+            // setup: every other pair shares its first bytes, so later bytes decide
+            let shared = (0..<(round % 2 == 0 ? 0 : Int.random(in: 1...15, using: &rng))).map { _ in
+                UInt8.random(in: 0...255, using: &rng)
+            }
+            let left = randomID(prefix: shared)
+            let right = randomID(prefix: shared)
+            // act / validate
+            #expect(left.sortsBefore(right) == (left.text < right.text), "\(left.text) \(right.text)")
+            #expect(right.sortsBefore(left) == (right.text < left.text))
+            #expect(!left.sortsBefore(left))
+        }
+    }
+
     @Test(
         "what UUID(uuidString:) refuses is refused",
         arguments: [

@@ -108,7 +108,7 @@ public struct LiveUseCases: Sendable {
         // Resumed without a group of the caller's: it was joined while the client was away.
         let joined: [LiveMessage] =
             resume.map { resume in
-                members.filter { groupID == nil && resume.seqs[$0] == nil }.sorted { $0.text < $1.text }.map {
+                members.filter { groupID == nil && resume.seqs[$0] == nil }.sorted { $0.sortsBefore($1) }.map {
                     .joined(groupID: $0, seq: current[$0] ?? 0, position: position)
                 }
             } ?? []
@@ -117,7 +117,7 @@ public struct LiveUseCases: Sendable {
             cases: self, caller: caller, singleGroup: groupID, position: position, subscription: subscription)
         state.outbox = joined
         // Groups resumed behind the present catch up first, from the change feed.
-        state.lagging = current.filter { (position.seqs[$0.key] ?? 0) < $0.value }.keys.sorted { $0.text < $1.text }
+        state.lagging = current.filter { (position.seqs[$0.key] ?? 0) < $0.value }.keys.sorted { $0.sortsBefore($1) }
         return LiveStream(state: state)
     }
 }
@@ -199,7 +199,7 @@ public struct LiveStream: AsyncSequence, Sendable {
                 guard !state.ended else { return }
                 let current = try await cases.log.currentSeqs(groupIDs: Array(state.position.seqs.keys))
                 state.lagging = current.filter { $0.value > state.position.seqs[$0.key] ?? $0.value }.keys
-                    .sorted { $0.text < $1.text }
+                    .sorted { $0.sortsBefore($1) }
             }
         }
 
@@ -266,7 +266,7 @@ public struct LiveStream: AsyncSequence, Sendable {
             guard !added.isEmpty else { return }
             state.subscription.watch(now)
             let current = try await state.cases.log.currentSeqs(groupIDs: Array(added))
-            for id in added.sorted(by: { $0.text < $1.text }) {
+            for id in added.sorted(by: { $0.sortsBefore($1) }) {
                 let seq = current[id] ?? 0
                 state.position.seqs[id] = seq
                 state.outbox.append(.joined(groupID: id, seq: seq, position: state.position))

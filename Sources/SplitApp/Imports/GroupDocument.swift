@@ -282,7 +282,7 @@ extension GroupDocument {
                 Budget(
                     period: budget.period.rawValue, startDate: budget.startDate, endDate: budget.endDate,
                     currency: budget.currency, total: budget.total,
-                    caps: budget.caps.filter { categoryIDs.contains($0.key) }.sorted { $0.key.text < $1.key.text }.map {
+                    caps: budget.caps.filter { categoryIDs.contains($0.key) }.sorted { $0.key.sortsBefore($1.key) }.map {
                         Cap(category: $0.key.text, amount: $0.value)
                     }, thresholds: budget.thresholds)
             },

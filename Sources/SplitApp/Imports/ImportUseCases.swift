@@ -245,7 +245,7 @@ public struct ImportUseCases: Sendable {
 
         var batch = ImportBatch(
             groupID: group.id, newGroup: newGroup, owner: newGroup == nil ? nil : me,
-            involving: newGroup == nil ? Set(memberIDs).subtracting(newMembers.map(\.id)).sorted { $0.text < $1.text } : [],
+            involving: newGroup == nil ? Set(memberIDs).subtracting(newMembers.map(\.id)).sorted { $0.sortsBefore($1) } : [],
             members: newMembers,
             categories: newCategories, expenses: expenses, settlements: settlements, format: format.rawValue,
             contentHash: Hex.string(SHA256.hash(data: data)), forced: force)
@@ -278,7 +278,7 @@ public struct ImportUseCases: Sendable {
                     description: series.description, amount: series.amount, currency: series.currency.code,
                     categoryID: categoryIDs[series.category.lowercased()] ?? categoryIDs[""]!, rule: rule,
                     payers: split.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
-                    members: Array(Set(split.paid.map(\.memberID.uuid) + split.owed.map(\.memberID.uuid))).sorted { $0.text < $1.text })
+                    members: Array(Set(split.paid.map(\.memberID.uuid) + split.owed.map(\.memberID.uuid))).sorted { $0.sortsBefore($1) })
                 let id = UUID()
                 batch.series.append(
                     SeriesRecord(

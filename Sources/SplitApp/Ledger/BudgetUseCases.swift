@@ -319,7 +319,7 @@ public struct BudgetUseCases: Sendable {
         }
         let spentTotal = Int64(clamping: byName.values.reduce(Int128(0)) { $0 + $1.amount })
         var uncounted: [UncountedExpense] = []
-        for (groupID, currencies) in missing.sorted(by: { $0.key.text < $1.key.text }) {
+        for (groupID, currencies) in missing.sorted(by: { $0.key.sortsBefore($1.key) }) {
             uncounted += try await budgets.personalUncounted(
                 userID: caller.user.id, groupID: groupID, from: period.start.description,
                 through: period.end.description, currencies: currencies.sorted())

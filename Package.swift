@@ -164,10 +164,7 @@ let package = Package(
         // `@main` only: reads configuration and runs the server (STYLE §2).
         .executableTarget(
             name: "splitter-server",
-            dependencies: [
-                "SplitServer", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            dependencies: ["SplitServer", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
         // The SDK: a typed client over the generated one, with token storage. Never imports

@@ -1,14 +1,6 @@
 import Foundation
 import Hummingbird
-import NIOCore
-import NIOPosix
 import SplitServer
-
-// Swift concurrency runs on NIO's event loops, the threads that read and write the sockets: a
-// request's handler then resumes where its bytes arrived instead of hopping to the global pool
-// and back. Those two hops per request (futex wake-ups and eventfd writes) were most of a
-// `GET /health` (docs/benchmarks.md). Must run first, before any task is enqueued.
-NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
 
 // Reads configuration and runs the server until SIGTERM or SIGINT (STYLE §2); or, as
 // `splitter-server delete-account EMAIL`, deletes that account on the configured database.

@@ -100,7 +100,7 @@ let package = Package(
         // One SQLite setting Swift cannot make (sqlite3_db_config is variadic), for SplitStore.
         .target(name: "CSQLiteSettings"),
         // Debian's libdeflate: the gzip of large answers (SplitServer's ResponseCompression).
-        .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        .target(name: "CLibDeflate", linkerSettings: [.linkedLibrary("deflate")]),
         // Persistence: migrations and queries over SQLKit, identical on SQLite and PostgreSQL.
         .target(
             name: "SplitStore",

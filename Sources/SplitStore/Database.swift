@@ -183,21 +183,31 @@ public final class Database: Sendable {
             do {
                 let connection = try await PostgresConnection.connect(
                     configuration: configuration, id: 0, logger: logger)
-                try await withTaskCancellationHandler {
-                    try await connection.listen(on: Self.eventChannel) { notifications in
-                        listening()
-                        // Whatever committed while nobody listened (before the first connect,
-                        // or while reconnecting) is caught up from the change feed.
-                        events.publish([.resync])
-                        delay = 0.1
-                        for try await notification in notifications {
-                            events.publish(BusEvent.parse(payload: notification.payload))
+                // The connection is closed, and that awaited, however listening ends: when it
+                // threw (cancelled at shutdown, the connection lost), leaving without waiting let
+                // the connection go before it had closed (PostgresNIO asserts on that in debug
+                // builds; the test run crashed on it once).
+                var failure: (any Error)?
+                do {
+                    try await withTaskCancellationHandler {
+                        try await connection.listen(on: Self.eventChannel) { notifications in
+                            listening()
+                            // Whatever committed while nobody listened (before the first connect,
+                            // or while reconnecting) is caught up from the change feed.
+                            events.publish([.resync])
+                            delay = 0.1
+                            for try await notification in notifications {
+                                events.publish(BusEvent.parse(payload: notification.payload))
+                            }
                         }
+                    } onCancel: {
+                        connection.close().whenComplete { _ in }
                     }
-                } onCancel: {
-                    connection.close().whenComplete { _ in }
+                } catch {
+                    failure = error
                 }
                 try? await connection.close().get()
+                if let failure { throw failure }
             } catch {
                 if !Task.isCancelled {
                     logger.warning("event listener lost its connection", metadata: ["error": "\(error)"])

@@ -26,6 +26,18 @@ struct ChangeFeedTests {
                 let unpacked = try buffer.decompress(with: .gzip())
                 #expect(Data(unpacked.readableBytesView) == plain.body)
             }
+            // Many at once, more than the compressors kept for reuse: each answer is whole.
+            let unpackedAtOnce = try await withThrowingTaskGroup(of: Data.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        let packed = try await api.call(.get, path, token: aki, headers: [.acceptEncoding: "gzip"])
+                        var buffer = ByteBuffer(bytes: packed.body)
+                        return Data(try buffer.decompress(with: .gzip()).readableBytesView)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(unpackedAtOnce.count == 12 && unpackedAtOnce.allSatisfy { $0 == plain.body })
             for refused in ["gzip;q=0", "br", "identity"] {
                 let reply = try await api.call(.get, path, token: aki, headers: [.acceptEncoding: refused])
                 #expect(reply.headers[.contentEncoding] == nil && reply.body == plain.body, "\(refused)")

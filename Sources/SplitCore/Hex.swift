@@ -1,7 +1,8 @@
 /// Bytes as lower-case hexadecimal, without `String(format:)` (which parsed its format for each
 /// of a hash's 32 bytes on every request: issue 16).
 public enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
+    /// The sixteen digits, for every hand-written hex in SplitCore (ids, JSON escapes, hashes).
+    static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     public static func string(_ bytes: some Sequence<UInt8>) -> String {
         var utf8: [UInt8] = []

@@ -3,8 +3,6 @@
 /// backslash, the control characters by their short escapes or as `\u00xx`, `/` as `\/` unless
 /// `escapingSlashes` is false (`.withoutEscapingSlashes`), everything else as it is.
 public enum JSONText {
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
     public static func appendString(_ text: String, to bytes: inout [UInt8], escapingSlashes: Bool = true) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
@@ -24,8 +22,8 @@ public enum JSONText {
                 case 0x09: bytes.append(UInt8(ascii: "t"))
                 default:
                     bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
+                    bytes.append(Hex.digits[Int(byte >> 4)])
+                    bytes.append(Hex.digits[Int(byte & 0x0F)])
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))

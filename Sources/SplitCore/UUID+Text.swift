@@ -5,8 +5,6 @@ import Foundation
 // Linux: a full change-feed page formats and parses tens of thousands of ids, and those two calls
 // were a third of the server's time for it (perf, docs/benchmarks.md).
 
-private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
 extension UUID {
     /// Lower-case text, the same as `uuidString.lowercased()`.
     public var text: String {
@@ -18,8 +16,8 @@ extension UUID {
                         output[index] = UInt8(ascii: "-")
                         index += 1
                     }
-                    output[index] = hexDigits[Int(byte >> 4)]
-                    output[index + 1] = hexDigits[Int(byte & 0x0F)]
+                    output[index] = Hex.digits[Int(byte >> 4)]
+                    output[index + 1] = Hex.digits[Int(byte & 0x0F)]
                     index += 2
                 }
                 return index

@@ -24,7 +24,8 @@ public final class Database: Sendable {
     private enum Storage: Sendable {
         /// One connection; SQLite has a single writer, so sessions take turns under the lock.
         case sqlite(SQLiteHandle, AsyncLock)
-        /// A pool; each transaction pins one connection for its duration.
+        /// A pool: each transaction pins one connection for its duration, and each query of a
+        /// read takes one for itself.
         case postgres(PostgresPool, any SQLDatabase)
     }
 
@@ -34,6 +35,45 @@ public final class Database: Sendable {
     private final class PostgresPool: @unchecked Sendable {
         let pool: EventLoopGroupConnectionPool<PostgresConnectionSource>
         init(_ pool: EventLoopGroupConnectionPool<PostgresConnectionSource>) { self.pool = pool }
+
+        /// Runs `body` with one pooled connection, in a task that prefers the connection's event
+        /// loop as its executor. Each query's answer then resumes the body on the thread that read
+        /// it, instead of waking a thread of Swift's pool: a create's 15 round trips cost two
+        /// thread switches instead of thirty (issue 16; measured in docs/benchmarks.md). The body
+        /// holds that loop while it computes, so it must stay as short as a transaction should.
+        func onConnection<T: Sendable>(
+            logger: Logger, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+        ) async throws -> T {
+            try await pool.withConnection(logger: logger) { connection in
+                let promise = connection.eventLoop.makePromise(of: T.self)
+                Task(executorPreference: EventLoopTaskExecutor(connection.eventLoop)) {
+                    do {
+                        promise.succeed(try await body(Self.rowsByCallback(connection)))
+                    } catch {
+                        promise.fail(error)
+                    }
+                }
+                return promise.futureResult
+            }.get()
+        }
+
+        /// The connection through the same wrapper that reads use (PostgresKit's over any
+        /// `PostgresDatabase`, which hands each row over as the connection reads it), rather
+        /// than the one `PostgresConnection.sql()` picks, which iterates rows as an `AsyncSequence`.
+        private static func rowsByCallback(_ connection: some PostgresDatabase) -> some SQLDatabase {
+            connection.sql()
+        }
+    }
+
+    /// Runs a task's jobs on one NIO event loop.
+    private final class EventLoopTaskExecutor: TaskExecutor {
+        let eventLoop: any EventLoop
+        init(_ eventLoop: any EventLoop) { self.eventLoop = eventLoop }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
     }
 
     public let backend: Backend
@@ -116,6 +156,8 @@ public final class Database: Sendable {
         case .sqlite(let connection, let lock):
             return try await lock.withLock { try await body(connection) }
         case .postgres(_, let sql):
+            // Not on a connection's event loop, as a transaction is: reads are mostly one query,
+            // and a page of expenses took 7.4 ms there instead of 6.9 ms.
             return try await body(sql)
         }
     }
@@ -138,9 +180,9 @@ public final class Database: Sendable {
             }
             events.publish(pending.all)
             return result
-        case .postgres(_, let sql):
-            // The session's body may run on a task of the pool's, so the collector is bound inside it.
-            return try await sql.withSession { session in
+        case .postgres(let pool, _):
+            // The body runs in a task of its own, so the collector is bound inside it.
+            return try await pool.onConnection(logger: logger) { session in
                 try await PendingEvents.$current.withValue(pending) {
                     try await Self.inTransaction(session, begin: "BEGIN", body) { sql in
                         for payload in BusEvent.payloads(pending.all) {

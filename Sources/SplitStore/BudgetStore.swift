@@ -314,9 +314,9 @@ enum BudgetAlerts {
     static func check(
         groupID: UUID, day: String, categoryID: UUID, log: GroupLog, _ sql: any SQLDatabase
     ) async throws {
-        // One read for the common case, a group without a budget: the budget row with this
-        // category's cap.
-        guard
+        // Nothing to read for the common case, a group without a budget; else the budget row
+        // with this category's cap.
+        guard log.hasBudget,
             let row = try await sql.raw(
                 """
                 SELECT b.period, b.start_date, b.end_date, b.currency, b.total, b.thresholds, c.amount AS cap

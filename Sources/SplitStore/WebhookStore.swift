@@ -123,7 +123,7 @@ public struct WebhookStore: Sendable {
     // MARK: The write path
 
     /// Queues a delivery and its job for each enabled webhook of the group that wants `action`.
-    /// One indexed query when the group has none (every group write runs it).
+    /// `GroupLog` calls it only when the group has a live webhook.
     static func enqueueDeliveries(
         groupID: UUID, activityID: String, action: String, now: Int64, _ sql: any SQLDatabase
     ) async throws {

@@ -76,6 +76,24 @@ public struct GroupStore: Sendable {
         }.map { (try GroupRecord(row: $0), try MemberRecord(row: $0, prefix: "m_")) }
     }
 
+    /// The group and all its members (removed ones too), in one read: for a permission check
+    /// that needs the member list anyway (an expense's split names members). Sorted as `members`.
+    public func groupWithMembers(groupID: UUID) async throws -> (GroupRecord, [MemberRecord])? {
+        let memberColumns = MemberRecord.columns.map { "m.\($0) AS m_\($0)" }.joined(separator: ", ")
+        let rows = try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT g.*, \(unsafeRaw: memberColumns) FROM groups g LEFT JOIN members m ON m.group_id = g.id
+                WHERE g.id = \(bind: groupID.text)
+                """
+            ).all()
+        }
+        guard let first = rows.first else { return nil }
+        let members = try rows.filter { try !$0.decodeNil(column: "m_id") }
+            .map { try MemberRecord(row: $0, prefix: "m_") }
+        return (try GroupRecord(row: first), Self.sorted(members))
+    }
+
     /// The groups where the user is an active member, with that membership, archived ones last,
     /// then by name.
     public func groups(ofUser userID: UUID) async throws -> [(group: GroupRecord, member: MemberRecord)] {
@@ -145,11 +163,15 @@ public struct GroupStore: Sendable {
 
     /// All members, removed ones included (history still shows their names), by name.
     public func members(groupID: UUID) async throws -> [MemberRecord] {
-        try await database.read { sql in
+        let members = try await database.read { sql in
             try await sql.raw("SELECT * FROM members WHERE group_id = \(bind: groupID.text)").all()
         }.map { try MemberRecord(row: $0) }
-            // Sorted here, not by ORDER BY name: SQLite and PostgreSQL collate text differently.
-            .sorted { ($0.name, $0.id.text) < ($1.name, $1.id.text) }
+        return Self.sorted(members)
+    }
+
+    /// Sorted here, not by ORDER BY name: SQLite and PostgreSQL collate text differently.
+    private static func sorted(_ members: [MemberRecord]) -> [MemberRecord] {
+        members.sorted { ($0.name, $0.id.text) < ($1.name, $1.id.text) }
     }
 
     /// Adds a name-only member (a friend without an account).

@@ -110,6 +110,27 @@ struct GroupStoreTests {
     }
 
     @Test(
+        "the group with every member in one read: removed and name-only ones too, as `members` lists them",
+        arguments: TestDatabases.all)
+    func groupWithMembers(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f async throws in
+            let cho = MemberRecord(
+                id: UUID(), groupID: f.group.id, userID: nil, name: "Cho", role: .member, createdAt: 1_500,
+                updatedAt: 1_500)
+            try await f.groups.addMember(cho)
+            var (_, ben) = try #require(await f.groups.join(
+                inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000).joined)
+            ben.isActive = false
+            _ = try await f.groups.updateMember(ben, now: 3_000)
+            let (group, members) = try #require(await f.groups.groupWithMembers(groupID: f.group.id))
+            #expect(try await group == #require(f.groups.group(id: f.group.id)))
+            #expect(try await members == f.groups.members(groupID: f.group.id))
+            #expect(members.map(\.name) == ["Aki", "Ben", "Cho"] && members.map(\.isActive) == [true, false, true])
+            #expect(try await f.groups.groupWithMembers(groupID: UUID()) == nil)
+        }
+    }
+
+    @Test(
         "a removed member keeps their name and loses access; rejoining by code brings the same member back",
         arguments: TestDatabases.all)
     func removal(backend: Database.Backend) async throws {

@@ -7,9 +7,10 @@ extension ExpenseUseCases {
     /// and makes the record to store: payers and owed shares in minor units (DESIGN §3).
     /// `previous` is the stored expense an edit changes: members removed from the group since
     /// keep their part of it (issue 15), while a new expense names active members only.
+    /// `members` is every member of the group, removed ones too.
     func build(
-        _ entered: EnteredExpense, id: UUID, group: GroupRecord, me: MemberRecord, createdBy: UUID, now: Int64,
-        previous: ExpenseRecord? = nil
+        _ entered: EnteredExpense, id: UUID, group: GroupRecord, me: MemberRecord, members: [MemberRecord],
+        createdBy: UUID, now: Int64, previous: ExpenseRecord? = nil
     ) async throws -> (ExpenseRecord, categoryNames: [UUID: String]) {
         // Every field that can be read on its own is read before any refusal is thrown, so one
         // answer names everything that is wrong (issue 15); what needs an earlier field (an
@@ -27,7 +28,6 @@ extension ExpenseUseCases {
         let homeAmount: Int64? = try entered.homeAmount.flatMap { text in
             try checks.run { try Self.homeAmount(text, home, refund: (total ?? 0) < 0) }
         }
-        let members = try await groups.members(groupID: group.id)
         let active = Set(members.filter(\.isActive).map { MemberID($0.id) })
 
         var reader = EnteredSplitReader(currency: currency ?? home)

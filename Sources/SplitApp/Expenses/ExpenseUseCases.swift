@@ -79,14 +79,14 @@ public struct ExpenseUseCases: Sendable {
         _ entered: EnteredExpense, id idText: String?, groupID: UUID, caller: Caller, origin: RequestOrigin,
         idempotency request: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async throws -> ExpenseCreation {
-        let (group, me) = try await access.check(groupID, caller, for: .addExpense)
+        let (group, me, members) = try await access.checkWithMembers(groupID, caller, for: .addExpense)
         let claim = try request.map { try $0.claim(for: caller) }
         if let claim, let earlier = try await idempotency.lookup(claim) {
             return try Self.replay(earlier)
         }
         let id = try MoneyInput.clientID(idText)
         let (expense, names) = try await build(
-            entered, id: id, group: group, me: me, createdBy: caller.user.id, now: now())
+            entered, id: id, group: group, me: me, members: members, createdBy: caller.user.id, now: now())
         let home = group.homeCurrency
         let outcome: IdempotencyOutcome<ExpenseRecord>
         do {
@@ -119,11 +119,12 @@ public struct ExpenseUseCases: Sendable {
     public func preview(_ entered: EnteredExpense, id: UUID, groupID: UUID, caller: Caller) async throws
         -> ExpenseRecord
     {
-        let (group, me) = try await access.check(groupID, caller, for: .read)
+        let (group, me, members) = try await access.checkWithMembers(groupID, caller, for: .read)
         // The preview of an edit keeps the members the stored expense has, as saving would.
         let stored = try await expenses.expense(id: id).flatMap { $0.groupID == group.id ? $0 : nil }
         return try await build(
-            entered, id: id, group: group, me: me, createdBy: caller.user.id, now: now(), previous: stored
+            entered, id: id, group: group, me: me, members: members, createdBy: caller.user.id, now: now(),
+            previous: stored
         ).0
     }
 
@@ -181,8 +182,8 @@ public struct ExpenseUseCases: Sendable {
         let entered = try Self.entered(current, homeCurrency: group.homeCurrency).applying(
             patch, singlePayer: current.payers.count == 1 ? current.payers[0].memberID.text : nil)
         let (updated, _) = try await build(
-            entered, id: current.id, group: group, me: me, createdBy: current.createdByUserID, now: now(),
-            previous: current)
+            entered, id: current.id, group: group, me: me, members: try await groups.members(groupID: group.id),
+            createdBy: current.createdByUserID, now: now(), previous: current)
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
         switch try await expenses.update(
             updated, expectedVersion: basedOn, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),

@@ -147,7 +147,7 @@ public struct RecurringUseCases: Sendable {
         _ expense: EnteredExpense, rule entered: EnteredRecurrence, mode: String?, groupID: UUID, caller: Caller,
         origin: RequestOrigin
     ) async throws -> SeriesView {
-        let (group, me) = try await access.check(groupID, caller, for: .addExpense)
+        let (group, me, members) = try await access.checkWithMembers(groupID, caller, for: .addExpense)
         var checks = FieldChecks()
         let recurrence = try checks.run { try Self.recurrence(entered) }
         let mode = try checks.run { try Self.mode(mode ?? "auto") }
@@ -156,7 +156,9 @@ public struct RecurringUseCases: Sendable {
         dated.expenseDate = recurrence?.start.description ?? MoneyInput.today(now())
         let template = try await checks.run {
             Self.template(
-                try await expenses.build(dated, id: UUID(), group: group, me: me, createdBy: caller.user.id, now: now()).0)
+                try await expenses.build(
+                    dated, id: UUID(), group: group, me: me, members: members, createdBy: caller.user.id, now: now()
+                ).0)
         }
         try checks.finish()
         guard let recurrence, let mode, let template else { throw AppError.invalid(field: "rule", message: "The rule is needed.") }
@@ -210,7 +212,11 @@ public struct RecurringUseCases: Sendable {
             var dated = expense
             dated.expenseDate = next.nextDate ?? today.description
             if let record = try await checks.run({
-                try await expenses.build(dated, id: UUID(), group: group, me: me, createdBy: current.createdByUserID, now: now()).0
+                try await expenses.build(
+                    dated, id: UUID(), group: group, me: me,
+                    members: try await expenses.groups.members(groupID: group.id),
+                    createdBy: current.createdByUserID, now: now()
+                ).0
             }) {
                 next.template = Self.template(record)
             }
@@ -346,14 +352,15 @@ public struct RecurringUseCases: Sendable {
         -> ExpenseView
     {
         guard let item = try await store.pendingItem(id: id) else { throw AppError.notFound("pending expense") }
-        let (group, me) = try await access.check(item.groupID, caller, for: .addExpense, asUnknown: "pending expense")
+        let (group, me, members) = try await access.checkWithMembers(
+            item.groupID, caller, for: .addExpense, asUnknown: "pending expense")
         var entered = edited ?? pendingView(item, group: group, names: [:]).draft
         // An edit without a date keeps the occurrence's.
         if entered.expenseDate.isEmpty { entered.expenseDate = item.date }
         // A fresh id: the pending row's is derived from its series and date, so anyone could
         // have used it for an expense of their own first.
         let (expense, names) = try await expenses.build(
-            entered, id: UUID(), group: group, me: me, createdBy: caller.user.id, now: now())
+            entered, id: UUID(), group: group, me: me, members: members, createdBy: caller.user.id, now: now())
         do {
             guard
                 let stored = try await store.confirm(

@@ -45,8 +45,7 @@ public struct MemberUseCases: Sendable {
     }
 
     public func members(groupID: UUID, caller: Caller) async throws -> [MemberRecord] {
-        let (group, _) = try await access.check(groupID, caller, for: .read)
-        return try await groups.members(groupID: group.id)
+        try await access.checkWithMembers(groupID, caller, for: .read).members
     }
 
     /// Adds a member without an account (a friend without the app). A retry of an add that went

@@ -82,7 +82,7 @@ public struct LedgerUseCases: Sendable {
         idempotency request: IdempotencyRequest?,
         render: @escaping @Sendable (SettlementRecord) throws -> StoredResponse
     ) async throws -> IdempotencyOutcome<SettlementRecord> {
-        let (group, me) = try await access.check(groupID, caller, for: .read)
+        let (group, me, members) = try await access.checkWithMembers(groupID, caller, for: .read)
         let from = try MoneyInput.member(entered.fromMemberId, field: "fromMemberId")
         let to = try MoneyInput.member(entered.toMemberId, field: "toMemberId")
         let action = GroupAction.recordSettlement(isParty: from.uuid == me.id || to.uuid == me.id)
@@ -91,7 +91,6 @@ public struct LedgerUseCases: Sendable {
             throw AppError.invalid(field: "toMemberId", message: "A transfer goes between two members.")
         }
         // Members removed from the group may still pay and be paid: their balance stays theirs.
-        let members = try await groups.members(groupID: group.id)
         let known = Set(members.map(\.id))
         for (member, field) in [(from, "fromMemberId"), (to, "toMemberId")] where !known.contains(member.uuid) {
             throw AppError.invalid(field: field, message: "There is no such member in this group.")

@@ -9,36 +9,75 @@ public struct ExpenseStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
+    /// An expense to insert, with what its write needs: who writes it, its idempotency claim,
+    /// and `render`, which makes the response a retry with the same key gets back.
+    public struct NewExpense: Sendable {
+        public var expense: ExpenseRecord
+        public var actor: Actor
+        public var idempotency: IdempotencyClaim?
+        public var render: @Sendable (ExpenseRecord) throws -> StoredResponse
+
+        public init(
+            _ expense: ExpenseRecord, actor: Actor, idempotency: IdempotencyClaim?,
+            render: @escaping @Sendable (ExpenseRecord) throws -> StoredResponse
+        ) {
+            self.expense = expense
+            self.actor = actor
+            self.idempotency = idempotency
+            self.render = render
+        }
+    }
+
     /// Inserts an expense and moves the balances. With a claim, runs once per idempotency key;
     /// `render` makes the response that a retry with the same key gets back.
     public func create(
         _ expense: ExpenseRecord, actor: Actor, idempotency: IdempotencyClaim?,
         render: @escaping @Sendable (ExpenseRecord) throws -> StoredResponse
     ) async throws -> IdempotencyOutcome<ExpenseRecord> {
-        // The response is only kept when a key asks for it; otherwise rendering it is wasted work.
-        let keepsResponse = idempotency != nil
-        let render: @Sendable (ExpenseRecord) throws -> StoredResponse = { record in
-            keepsResponse ? try render(record) : StoredResponse(status: 201, body: Data())
+        try await create(NewExpense(expense, actor: actor, idempotency: idempotency, render: render))
+    }
+
+    public func create(_ new: NewExpense) async throws -> IdempotencyOutcome<ExpenseRecord> {
+        try await database.transaction { sql in try await Self.create(new, sql) }
+    }
+
+    /// Several creates, each exactly as `create` would make it, in one transaction: one commit
+    /// for all (issue 16: a phone sending its queue of 1,000 expenses made 1,000 commits). When
+    /// any of them throws, nothing of any is written and the error is thrown: the caller then
+    /// makes each alone to learn which one failed and why.
+    public func createEach(_ items: [NewExpense]) async throws -> [IdempotencyOutcome<ExpenseRecord>] {
+        try await database.transaction { sql in
+            var outcomes: [IdempotencyOutcome<ExpenseRecord>] = []
+            for item in items { outcomes.append(try await Self.create(item, sql)) }
+            return outcomes
         }
-        return try await database.transaction { sql in
-            guard
-                let log = try await GroupLog.begin(
-                    sql, groupID: expense.groupID, now: expense.createdAt, actor: actor, involving: expense.memberIDs)
-            else {
-                throw ExpenseStoreError.notFound
+    }
+
+    private static func create(_ new: NewExpense, _ sql: any SQLDatabase) async throws
+        -> IdempotencyOutcome<ExpenseRecord>
+    {
+        let expense = new.expense
+        // The response is only kept when a key asks for it; otherwise rendering it is wasted work.
+        let render: (ExpenseRecord) throws -> StoredResponse = { record in
+            new.idempotency != nil ? try new.render(record) : StoredResponse(status: 201, body: Data())
+        }
+        guard
+            let log = try await GroupLog.begin(
+                sql, groupID: expense.groupID, now: expense.createdAt, actor: new.actor, involving: expense.memberIDs)
+        else {
+            throw ExpenseStoreError.notFound
+        }
+        return try await Idempotency.run(new.idempotency, now: expense.createdAt, sql) {
+            guard try await insertNew(expense, actor: new.actor, log: log, sql) else {
+                // A client id used again: the same expense again is a retry; anything else is a clash.
+                guard let existing = try await load(expense.id, sql), existing.groupID == expense.groupID,
+                    existing.createdByUserID == expense.createdByUserID, existing.amount == expense.amount,
+                    existing.currency == expense.currency, existing.description == expense.description,
+                    existing.rule == expense.rule
+                else { throw ExpenseStoreError.idTaken }
+                return (existing, try render(existing))
             }
-            return try await Idempotency.run(idempotency, now: expense.createdAt, sql) {
-                guard try await Self.insertNew(expense, actor: actor, log: log, sql) else {
-                    // A client id used again: the same expense again is a retry; anything else is a clash.
-                    guard let existing = try await Self.load(expense.id, sql), existing.groupID == expense.groupID,
-                        existing.createdByUserID == expense.createdByUserID, existing.amount == expense.amount,
-                        existing.currency == expense.currency, existing.description == expense.description,
-                        existing.rule == expense.rule
-                    else { throw ExpenseStoreError.idTaken }
-                    return (existing, try render(existing))
-                }
-                return (expense, try render(expense))
-            }
+            return (expense, try render(expense))
         }
     }
 

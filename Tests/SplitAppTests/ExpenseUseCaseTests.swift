@@ -251,6 +251,42 @@ struct ExpenseUseCaseTests {
     }
 }
 
+@Suite("A batch of creates")
+struct ExpenseBatchTests {
+    /// A phone sending its queue made one commit per expense (issue 16); a batch now makes one
+    /// per 50, and each item is still answered as a single create.
+    @Test("120 creates are three commits; every one is stored as a single create stores it")
+    func fiftyToACommit() async throws {
+        try await Trip.with(.sqlite) { trip in
+            _ = try await trip.create(trip.ramen())  // the group's default categories, made once
+            func commits() -> Int {
+                trip.database.sqliteStatementStatistics().filter { $0.sql == "COMMIT" }.map(\.runs).reduce(0, +)
+            }
+            let before = commits()
+            let items = (0..<120).map { index in
+                BatchedExpense(
+                    trip.ramen(String(100 + index)), id: UUID().uuidString, groupID: trip.groupID,
+                    idempotency: IdempotencyRequest(key: "k\(index)", requestHash: "h\(index)"))
+            }
+
+            // act
+            let results = await trip.expenses.createEach(
+                items, caller: trip.aki, origin: trip.origin, render: { _ in StoredResponse(status: 201, body: Data()) })
+
+            // validate
+            #expect(commits() - before == 3)
+            let views = try results.map { result -> ExpenseView in
+                guard case .created(let view) = try result.get() else { throw AppError.notFound("created expense") }
+                return view
+            }
+            #expect(views.map(\.expense.amount) == (0..<120).map { Int64(100 + $0) })
+            for view in views {
+                #expect(try await trip.expenses.expense(view.expense.id, caller: trip.aki).expense == view.expense)
+            }
+        }
+    }
+}
+
 @Suite("SQLite statements are prepared once")
 struct PreparedStatementTests {
     /// SQLite prepares a statement again whenever its plan used a bound value and the value

@@ -280,6 +280,59 @@ struct ExpenseTests {
         }
     }
 
+    @Test(
+        "a batch is written 50 to a transaction; an item refused inside the write fails alone, the rest stand",
+        arguments: TestDatabases.all)
+    func batchTransactions(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let other = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]!
+            let equal = #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#
+            // An id that another group's expense has: only the write itself can tell.
+            let taken = UUID().uuidString.lowercased()
+            let elsewhere = try await api.call(
+                .post, "/api/expenses", token: other.tokens["Aki"],
+                json: other.expense(
+                    "Theirs", "500", "JPY", paidBy: [("Aki", "500")],
+                    split: #"{"mode":"equal","memberIds":[\#(other.ids(["Aki"]))]}"#, extra: #","id":"\#(taken)""#))
+            try #require(elsewhere.status == .created)
+            let twice = UUID().uuidString.lowercased()
+            let bodies = (0..<120).map { index in
+                // Item 60 (the second transaction) takes the other group's id; item 100 reuses item
+                // 99's id for a different expense, in the same transaction.
+                let id = index == 60 ? taken : (index == 99 || index == 100) ? twice : UUID().uuidString.lowercased()
+                return trip.expense(
+                    "Item \(index)", "100", "JPY", paidBy: [("Aki", "100")], split: equal, extra: #","id":"\#(id)""#)
+            }
+            let items = bodies.enumerated().map { #"{"idempotencyKey":"b\#($0.offset)","expense":\#($0.element)}"# }
+            let batch = #"{"items":[\#(items.joined(separator: ","))]}"#
+
+            // act
+            let first = try await api.call(.post, "/api/expenses/batch", token: aki, json: batch)
+            let again = try await api.call(.post, "/api/expenses/batch", token: aki, json: batch)
+
+            // validate: only the two clashes are refused, each with its own 409; the rest are written,
+            // once, with their balances and their place in the change feed
+            let statuses = first.list("results").map { $0.int("status") }
+            #expect(statuses.count == 120)
+            #expect(statuses.enumerated().filter { $0.element != 201 }.map(\.offset) == [60, 100])
+            #expect(statuses[60] == 409 && statuses[100] == 409)
+            #expect(first.list("results")[60].string("failure", "error", "details", "field") == "id")
+            #expect(first.list("results")[99].string("expense", "description") == "Item 99")
+            #expect(again.list("results").map { $0.int("status") } == statuses)
+            #expect(
+                again.list("results").map { $0.string("expense", "id") }
+                    == first.list("results").map { $0.string("expense", "id") })
+            #expect(try await trip.balances(api) == ["JPY/Aki": "5900", "JPY/Ben": "-5900"])
+            let feed = try await api.call(.get, "/api/groups/\(trip.groupID)/changes?since=0", token: aki)
+            #expect(feed.list("expenses").count == 118)
+            #expect(
+                try await api.call(.get, "/api/groups/\(other.groupID)/changes?since=0", token: other.tokens["Aki"])
+                    .list("expenses").map { $0.string("description") } == ["Theirs"])
+        }
+    }
+
     @Test("one Idempotency-Key: 100 retries and 20 concurrent requests make one expense", arguments: TestDatabases.all)
     func idempotency(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -79,32 +79,77 @@ public struct ExpenseUseCases: Sendable {
         _ entered: EnteredExpense, id idText: String?, groupID: UUID, caller: Caller, origin: RequestOrigin,
         idempotency request: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async throws -> ExpenseCreation {
+        switch try await prepare(
+            entered, id: idText, groupID: groupID, caller: caller, origin: origin, idempotency: request,
+            render: render)
+        {
+        case .answered(let creation): return creation
+        case .write(let prepared): return try await write(prepared)
+        }
+    }
+
+    /// A create checked and built, ready for its transaction, with what its answer needs.
+    struct PreparedCreate: Sendable {
+        let new: ExpenseStore.NewExpense
+        let categoryNames: [UUID: String]
+        let homeCurrency: String
+    }
+
+    enum Preparation: Sendable {
+        /// A retry of an earlier create, answered without writing.
+        case answered(ExpenseCreation)
+        case write(PreparedCreate)
+    }
+
+    /// Everything of a create before its transaction: the caller's right, a replay, the id and
+    /// the entered values.
+    func prepare(
+        _ entered: EnteredExpense, id idText: String?, groupID: UUID, caller: Caller, origin: RequestOrigin,
+        idempotency request: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
+    ) async throws -> Preparation {
         let (group, me, members) = try await access.checkWithMembers(groupID, caller, for: .addExpense)
         let claim = try request.map { try $0.claim(for: caller) }
         if let claim, let earlier = try await idempotency.lookup(claim) {
-            return try Self.replay(earlier)
+            return .answered(try Self.replay(earlier))
         }
         let id = try MoneyInput.clientID(idText)
         let (expense, names) = try await build(
             entered, id: id, group: group, me: me, members: members, createdBy: caller.user.id, now: now())
         let home = group.homeCurrency
-        let outcome: IdempotencyOutcome<ExpenseRecord>
+        let new = ExpenseStore.NewExpense(
+            expense, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]), idempotency: claim
+        ) { stored in
+            try render(ExpenseView(expense: stored, categoryNames: names, homeCurrency: home))
+        }
+        return .write(PreparedCreate(new: new, categoryNames: names, homeCurrency: home))
+    }
+
+    /// A prepared create in a transaction of its own.
+    func write(_ prepared: PreparedCreate) async throws -> ExpenseCreation {
+        try Self.finish(prepared, try await Self.clientIDClash { try await expenses.create(prepared.new) })
+    }
+
+    /// What the store answered, as the use case's answer.
+    static func finish(_ prepared: PreparedCreate, _ outcome: IdempotencyOutcome<ExpenseRecord>) throws
+        -> ExpenseCreation
+    {
+        if case .created(let stored, _) = outcome {
+            return .created(
+                ExpenseView(expense: stored, categoryNames: prepared.categoryNames, homeCurrency: prepared.homeCurrency))
+        }
+        return try Self.replay(outcome)
+    }
+
+    /// A client id that another expense has already, as the conflict the API answers.
+    static func clientIDClash<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            outcome = try await expenses.create(
-                expense, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]), idempotency: claim
-            ) { stored in
-                try render(ExpenseView(expense: stored, categoryNames: names, homeCurrency: home))
-            }
+            return try await body()
         } catch ExpenseStoreError.idTaken {
             throw AppError.conflict(code: "conflict", field: "id", message: "An expense with that id exists already.")
-        } catch  where Database.isUniqueViolation(error) {
+        } catch where Database.isUniqueViolation(error) {
             // The same client id created at this moment in another group.
             throw AppError.conflict(code: "conflict", field: "id", message: "An expense with that id exists already.")
         }
-        if case .created(let stored, _) = outcome {
-            return .created(ExpenseView(expense: stored, categoryNames: names, homeCurrency: home))
-        }
-        return try Self.replay(outcome)
     }
 
     static func replay(_ outcome: IdempotencyOutcome<some Sendable>) throws -> ExpenseCreation {

@@ -11,49 +11,64 @@ extension APIHandler {
     func createExpense(_ input: Operations.CreateExpense.Input) async throws -> Operations.CreateExpense.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let item = try Self.batched(body, idempotencyKey: input.headers.idempotencyKey)
+        let creation = try await expenseUseCases.create(
+            item.entered, id: item.id, groupID: item.groupID, caller: caller, origin: try request.origin,
+            idempotency: item.idempotency, render: Self.renderCreated)
+        return .created(.init(body: .json(try Self.createdResponse(creation))))
+    }
+
+    /// A create's body and Idempotency-Key as the use case takes them.
+    static func batched(_ body: Components.Schemas.CreateExpenseRequest, idempotencyKey: String?) throws
+        -> BatchedExpense
+    {
         // Malformed is unknown, exactly like another group's id (DESIGN §4).
         guard let groupID = UUID(uuidString: body.groupId) else { throw APIError.notFound("group") }
-        let idempotency = try input.headers.idempotencyKey.map { key in
+        let idempotency = try idempotencyKey.map { key in
             IdempotencyRequest(key: key, requestHash: try Self.requestHash(route: "POST /api/expenses", body: body))
         }
-        switch try await expenseUseCases.create(
-            EnteredExpense(wire: body), id: body.id, groupID: groupID, caller: caller,
-            origin: try request.origin, idempotency: idempotency,
-            render: { view in
-                StoredResponse(
-                    status: 201, body: try WireJSON.encode(Components.Schemas.ExpenseResponse(expense: try .init(view)))
-                )
-            })
-        {
-        case .created(let view):
-            return .created(.init(body: .json(.init(expense: try .init(view)))))
+        return BatchedExpense(EnteredExpense(wire: body), id: body.id, groupID: groupID, idempotency: idempotency)
+    }
+
+    /// The 201 answer a retry with the same Idempotency-Key gets back.
+    static let renderCreated: @Sendable (ExpenseView) throws -> StoredResponse = { view in
+        StoredResponse(
+            status: 201, body: try WireJSON.encode(Components.Schemas.ExpenseResponse(expense: try .init(view))))
+    }
+
+    static func createdResponse(_ creation: ExpenseCreation) throws -> Components.Schemas.ExpenseResponse {
+        switch creation {
+        case .created(let view): return .init(expense: try .init(view))
         case .replayed(let response):
-            return .created(
-                .init(body: .json(try WireJSON.decode(Components.Schemas.ExpenseResponse.self, from: response.body))))
+            return try WireJSON.decode(Components.Schemas.ExpenseResponse.self, from: response.body)
         }
     }
 
     /// The most expenses one batch holds (openapi.yaml says the same).
     static let batchLimit = 200
 
-    /// Each item through `createExpense` itself, in order, so a batch item is handled exactly as
-    /// the single request would be; a refusal becomes that item's result and the rest go on.
+    /// Each item answered as `createExpense` would answer it alone, in order; a refusal becomes
+    /// that item's result and the rest go on. The use case writes them 50 to a transaction.
     func createExpenses(_ input: Operations.CreateExpenses.Input) async throws -> Operations.CreateExpenses.Output {
-        _ = try await authenticate()  // a dead session is one 401, before any item
+        let caller = try await authenticate()  // a dead session is one 401, before any item
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         guard (1...Self.batchLimit).contains(body.items.count) else {
             throw APIError.invalid(field: "items", "A batch holds 1 to \(Self.batchLimit) expenses.")
         }
+        // An item the wire already refuses keeps its place with its error.
+        let read = body.items.map { item in
+            Result { try Self.batched(item.expense, idempotencyKey: item.idempotencyKey) }
+        }
+        let valid = read.compactMap { try? $0.get() }
+        var created = await expenseUseCases.createEach(
+            valid, caller: caller, origin: try request.origin, render: Self.renderCreated
+        ).makeIterator()
         var results: [Components.Schemas.CreateExpensesResponse.ResultsPayloadPayload] = []
         results.reserveCapacity(body.items.count)
-        for item in body.items {
+        for item in read {
+            let result = item.flatMap { _ in created.next() ?? .failure(APIError.internalError) }
             do {
-                let output = try await createExpense(
-                    .init(headers: .init(idempotencyKey: item.idempotencyKey), body: .json(item.expense)))
-                guard case .created(let created) = output, case .json(let response) = created.body else {
-                    throw APIError.internalError
-                }
-                results.append(.init(status: 201, expense: response.expense))
+                results.append(.init(status: 201, expense: try Self.createdResponse(try result.get()).expense))
             } catch {
                 let failure = ErrorEnvelopeMiddleware.apiError(for: error)
                 if failure.status.code >= 500 {

@@ -37,10 +37,11 @@ public final class Database: Sendable {
         init(_ pool: EventLoopGroupConnectionPool<PostgresConnectionSource>) { self.pool = pool }
 
         /// Runs `body` with one pooled connection, in a task that prefers the connection's event
-        /// loop as its executor. Each query's answer then resumes the body on the thread that read
-        /// it, instead of waking a thread of Swift's pool: a create's 15 round trips cost two
-        /// thread switches instead of thirty (issue 16; measured in docs/benchmarks.md). The body
-        /// holds that loop while it computes, so it must stay as short as a transaction should.
+        /// loop as its executor. Each query's answer then resumes the body on the thread that
+        /// read it, instead of waking a thread of Swift's pool: the dozen round trips of a create
+        /// cost two thread switches in all instead of two each (issue 16; docs/benchmarks.md).
+        /// The body holds that loop while it computes, so it must stay as short as a transaction
+        /// should.
         func onConnection<T: Sendable>(
             logger: Logger, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
         ) async throws -> T {

@@ -69,7 +69,8 @@ public struct GroupLog: Sendable {
                 SELECT EXISTS (SELECT 1 FROM webhooks w WHERE w.group_id = \(bind: groupID.text)
                                AND w.disabled_at IS NULL AND w.deleted_at IS NULL) AS has_webhooks,
                        EXISTS (SELECT 1 FROM budgets b WHERE b.group_id = \(bind: groupID.text)) AS has_budget
-            ) f LEFT JOIN members m ON m.group_id = \(bind: groupID.text) AND m.id IN (\(binds: wanted.isEmpty ? [""] : wanted))
+            ) f LEFT JOIN members m
+                ON m.group_id = \(bind: groupID.text) AND m.id IN (\(binds: wanted.isEmpty ? [""] : wanted))
             """
         ).all()
         guard let flags = rows.first else { return nil }

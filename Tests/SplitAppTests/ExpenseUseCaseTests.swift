@@ -271,7 +271,8 @@ struct ExpenseBatchTests {
 
             // act
             let results = await trip.expenses.createEach(
-                items, caller: trip.aki, origin: trip.origin, render: { _ in StoredResponse(status: 201, body: Data()) })
+                items, caller: trip.aki, origin: trip.origin,
+                render: { _ in StoredResponse(status: 201, body: Data()) })
 
             // validate
             #expect(commits() - before == 3)

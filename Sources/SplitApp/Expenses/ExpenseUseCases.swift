@@ -135,7 +135,8 @@ public struct ExpenseUseCases: Sendable {
     {
         if case .created(let stored, _) = outcome {
             return .created(
-                ExpenseView(expense: stored, categoryNames: prepared.categoryNames, homeCurrency: prepared.homeCurrency))
+                ExpenseView(
+                    expense: stored, categoryNames: prepared.categoryNames, homeCurrency: prepared.homeCurrency))
         }
         return try Self.replay(outcome)
     }

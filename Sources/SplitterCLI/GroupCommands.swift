@@ -41,7 +41,11 @@ func resolveGroup(_ client: SplitterClient, _ text: String, store: OfflineStore?
         groups = try await client.groups()
         try? store?.cache(groups: groups)
     } catch SplitterError.offline(let reason) {
-        guard let cached = try store?.cachedGroups(), !cached.isEmpty else { throw SplitterError.offline(reason) }
+        // A group the offline copy does not know may well exist (made online and not used since):
+        // that the server cannot be reached is the answer, not "no such group".
+        guard let cached = try store?.cachedGroups(),
+            cached.contains(where: { $0.id == text.lowercased() || $0.name.lowercased() == text.lowercased() })
+        else { throw SplitterError.offline(reason) }
         groups = cached
     }
     if let match = groups.first(where: { $0.id == text.lowercased() }) { return match }

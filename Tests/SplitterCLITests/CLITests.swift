@@ -199,6 +199,9 @@ struct CLITests {
                 #expect(try await run(["settle", "Trip", "--from", "aki", "--to", "ben", "\(index + 2)"]).status == 0)
             }
             #expect(try await run(["status"]).output.contains("Queued: 30"))
+            // a group the offline copy does not know: the server cannot be reached, not "no such group"
+            let unknown = try await run(["expense", "add", "Elsewhere", "Meal", "1.00"])
+            #expect(unknown.status == 9 && unknown.error.contains("cannot be reached"), "\(unknown.error)")
             let offlineSync = try await run(["sync"])
             #expect(offlineSync.status == 9)
             // Keep a copy of Ben's queue to replay it a second time later.

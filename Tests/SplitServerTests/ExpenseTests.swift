@@ -327,6 +327,19 @@ struct ExpenseTests {
             #expect(try await trip.balances(api) == ["JPY/Aki": "5900", "JPY/Ben": "-5900"])
             let feed = try await api.call(.get, "/api/groups/\(trip.groupID)/changes?since=0", token: aki)
             #expect(feed.list("expenses").count == 118)
+
+            // a key used twice in one batch: the second item is answered from the first, as alone,
+            // even when its body would be refused on its own
+            let good = trip.expense("Tea", "100", "JPY", paidBy: [("Aki", "100")], split: equal)
+            let bad = trip.expense("Tea", "100.5", "JPY", paidBy: [("Aki", "100.5")], split: equal)
+            let twiceTea = [good, bad].map { #"{"idempotencyKey":"tea","expense":\#($0)}"# }.joined(separator: ",")
+            let reused = try await api.call(
+                .post, "/api/expenses/batch", token: aki, json: #"{"items":[\#(twiceTea)]}"#)
+            let alone = try await api.call(
+                .post, "/api/expenses", token: aki, json: bad, headers: [HTTPField.Name("Idempotency-Key")!: "tea"])
+            #expect(reused.list("results").map { $0.int("status") } == [201, Int(alone.status.code)])
+            #expect(reused.list("results")[1].string("failure", "error", "code") == alone.string("error", "code"))
+            #expect(alone.string("error", "code") == "idempotency_key_reused")
             #expect(
                 try await api.call(.get, "/api/groups/\(other.groupID)/changes?since=0", token: other.tokens["Aki"])
                     .list("expenses").map { $0.string("description") } == ["Theirs"])

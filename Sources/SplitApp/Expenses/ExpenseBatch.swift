@@ -24,44 +24,60 @@ extension ExpenseUseCases {
 
     /// Creates each expense of a batch, in order, with each item's answer exactly what `create`
     /// would give it alone: its checks, its idempotency, its refusal. Items are checked one by
-    /// one, then written 50 to a transaction (`ExpenseStore.createEach`); when a write of
-    /// those fails, none of them was written, and each is written again alone, so only the
-    /// item at fault gets the error.
+    /// one and written up to 50 to a transaction (`ExpenseStore.createEach`), one group to a
+    /// transaction, so each takes one group's lock as a single create does. An item whose key an
+    /// item still waiting has too waits for that one to be written first, so it is answered from
+    /// it as it would be alone. When a write of several fails, none of them was written, and
+    /// each is written again alone, so only the item at fault gets the error.
     public func createEach(
         _ items: [BatchedExpense], caller: Caller, origin: RequestOrigin,
         render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async -> [Result<ExpenseCreation, any Error>] {
         var results = [Result<ExpenseCreation, any Error>?](repeating: nil, count: items.count)
-        var writes: [(index: Int, prepared: PreparedCreate)] = []
+        var waiting: [(index: Int, prepared: PreparedCreate)] = []
+        var waitingKeys: Set<String> = []
+        func writeWaiting() async {
+            defer {
+                waiting = []
+                waitingKeys = []
+            }
+            guard !waiting.isEmpty else { return }
+            if let outcomes = try? await expenses.createEach(waiting.map(\.prepared.new)) {
+                for (write, outcome) in zip(waiting, outcomes) {
+                    results[write.index] = Result { try Self.finish(write.prepared, outcome) }
+                }
+                return
+            }
+            for write in waiting {
+                do {
+                    results[write.index] = .success(try await self.write(write.prepared))
+                } catch {
+                    results[write.index] = .failure(error)
+                }
+            }
+        }
         for (index, item) in items.enumerated() {
+            if let first = waiting.first?.prepared.new.expense,
+                waiting.count == Self.createsPerTransaction || first.groupID != item.groupID
+                    || item.idempotency.map({ waitingKeys.contains($0.key) }) == true
+            {
+                await writeWaiting()
+            }
             do {
                 switch try await prepare(
                     item.entered, id: item.id, groupID: item.groupID, caller: caller, origin: origin,
                     idempotency: item.idempotency, render: render)
                 {
                 case .answered(let creation): results[index] = .success(creation)
-                case .write(let prepared): writes.append((index, prepared))
+                case .write(let prepared):
+                    waiting.append((index, prepared))
+                    if let key = item.idempotency?.key { waitingKeys.insert(key) }
                 }
             } catch {
                 results[index] = .failure(error)
             }
         }
-        for start in stride(from: 0, to: writes.count, by: Self.createsPerTransaction) {
-            let chunk = writes[start..<min(start + Self.createsPerTransaction, writes.count)]
-            if let outcomes = try? await expenses.createEach(chunk.map(\.prepared.new)) {
-                for (write, outcome) in zip(chunk, outcomes) {
-                    results[write.index] = Result { try Self.finish(write.prepared, outcome) }
-                }
-            } else {
-                for write in chunk {
-                    do {
-                        results[write.index] = .success(try await self.write(write.prepared))
-                    } catch {
-                        results[write.index] = .failure(error)
-                    }
-                }
-            }
-        }
+        await writeWaiting()
         return results.map { result in
             guard let result else { preconditionFailure("each item is answered by its check or its write") }
             return result

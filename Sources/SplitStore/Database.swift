@@ -167,9 +167,28 @@ public final class Database: Sendable {
     /// The events its stores noted (`PendingEvents`) reach `events` once it has committed: on
     /// SQLite from here, on PostgreSQL as a `NOTIFY` that the database delivers to every
     /// server's listener at commit (and never after a rollback).
+    ///
+    /// On PostgreSQL the body runs on its connection's event loop (`PostgresPool.onConnection`),
+    /// which it holds while it computes: a body that computes a lot between its statements uses
+    /// `longTransaction`.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T)
         async throws -> T
     {
+        try await transaction(onEventLoop: true, body)
+    }
+
+    /// `transaction` for a body that computes a lot between its statements (an import's
+    /// thousands of rows, a day of recurring expenses): on PostgreSQL it runs on Swift's pool,
+    /// so the other connections of its event loop, HTTP ones among them, are not held meanwhile.
+    public func longTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T)
+        async throws -> T
+    {
+        try await transaction(onEventLoop: false, body)
+    }
+
+    private func transaction<T: Sendable>(
+        onEventLoop: Bool, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
         let pending = PendingEvents(sendsMail: sendsMail)
         switch storage {
         case .sqlite(let connection, let lock):
@@ -181,9 +200,9 @@ public final class Database: Sendable {
             }
             events.publish(pending.all)
             return result
-        case .postgres(let pool, _):
+        case .postgres(let pool, let sql):
             // The body runs in a task of its own, so the collector is bound inside it.
-            return try await pool.onConnection(logger: logger) { session in
+            let session: @Sendable (any SQLDatabase) async throws -> T = { session in
                 try await PendingEvents.$current.withValue(pending) {
                     try await Self.inTransaction(session, begin: "BEGIN", body) { sql in
                         for payload in BusEvent.payloads(pending.all) {
@@ -192,6 +211,7 @@ public final class Database: Sendable {
                     }
                 }
             }
+            return try await onEventLoop ? pool.onConnection(logger: logger, session) : sql.withSession(session)
         }
     }
 

@@ -107,7 +107,7 @@ public struct ImportStore: Sendable {
     public init(database: Database) { self.database = database }
 
     public func run(_ batch: ImportBatch, actor: Actor, now: Int64) async throws {
-        try await database.transaction { sql in
+        try await database.longTransaction { sql in
             if let group = batch.newGroup, let owner = batch.owner {
                 try await GroupStore.insertGroup(group, owner: owner, sql)
             }

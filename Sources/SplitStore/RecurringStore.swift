@@ -416,7 +416,7 @@ public struct RecurringStore: Sendable {
     @discardableResult
     public func materialize(groupID: UUID, batches: [SeriesBatch], now: Int64) async throws -> Int {
         guard !batches.isEmpty else { return 0 }
-        return try await database.transaction { sql in
+        return try await database.longTransaction { sql in
             guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return 0 }
             var versions: [UUID: Int64] = [:]
             for row in try await sql.select().column("id").column("version").from("recurring_series")

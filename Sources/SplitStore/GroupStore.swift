@@ -62,14 +62,17 @@ public struct GroupStore: Sendable {
             .map(GroupRecord.init(row:))
     }
 
+    /// A member's columns prefixed `m_`, for reads that join `members m` to `groups g`.
+    private static let memberColumns = MemberRecord.columns.map { "m.\($0) AS m_\($0)" }
+        .joined(separator: ", ")
+
     /// The group and the user's member in it (active or not), in one read: the permission check
     /// of every request to a group (issue 16: it was two).
     public func groupAndMembership(groupID: UUID, userID: UUID) async throws -> (GroupRecord, MemberRecord)? {
-        let memberColumns = MemberRecord.columns.map { "m.\($0) AS m_\($0)" }.joined(separator: ", ")
         return try await database.read { sql in
             try await sql.raw(
                 """
-                SELECT g.*, \(unsafeRaw: memberColumns) FROM groups g JOIN members m ON m.group_id = g.id
+                SELECT g.*, \(unsafeRaw: Self.memberColumns) FROM groups g JOIN members m ON m.group_id = g.id
                 WHERE g.id = \(bind: groupID.text) AND m.user_id = \(bind: userID.text)
                 """
             ).first()
@@ -79,11 +82,10 @@ public struct GroupStore: Sendable {
     /// The group and all its members (removed ones too), in one read: for a permission check
     /// that needs the member list anyway (an expense's split names members). Sorted as `members`.
     public func groupWithMembers(groupID: UUID) async throws -> (GroupRecord, [MemberRecord])? {
-        let memberColumns = MemberRecord.columns.map { "m.\($0) AS m_\($0)" }.joined(separator: ", ")
         let rows = try await database.read { sql in
             try await sql.raw(
                 """
-                SELECT g.*, \(unsafeRaw: memberColumns) FROM groups g LEFT JOIN members m ON m.group_id = g.id
+                SELECT g.*, \(unsafeRaw: Self.memberColumns) FROM groups g LEFT JOIN members m ON m.group_id = g.id
                 WHERE g.id = \(bind: groupID.text)
                 """
             ).all()
@@ -97,11 +99,10 @@ public struct GroupStore: Sendable {
     /// The groups where the user is an active member, with that membership, archived ones last,
     /// then by name.
     public func groups(ofUser userID: UUID) async throws -> [(group: GroupRecord, member: MemberRecord)] {
-        let memberColumns = MemberRecord.columns.map { "m.\($0) AS m_\($0)" }.joined(separator: ", ")
         return try await database.read { sql in
             try await sql.raw(
                 """
-                SELECT g.*, \(unsafeRaw: memberColumns) FROM groups g JOIN members m ON m.group_id = g.id
+                SELECT g.*, \(unsafeRaw: Self.memberColumns) FROM groups g JOIN members m ON m.group_id = g.id
                 WHERE m.user_id = \(bind: userID.text) AND m.is_active = \(bind: true)
                 """
             ).all()

@@ -46,6 +46,9 @@ struct Trip: Sendable {
 
     func ids(_ names: [String]) -> String { names.map { #""\#(members[$0]!)""# }.joined(separator: ",") }
 
+    /// An equal split among these members, as the API takes it.
+    func equal(_ names: [String]) -> String { #"{"mode":"equal","memberIds":[\#(ids(names))]}"# }
+
     /// Nets by "currency/name" from the balances route.
     func balances(_ api: API) async throws -> [String: String] {
         let reply = try await api.call(.get, "/api/groups/\(groupID)/balances", token: tokens["Aki"])
@@ -288,14 +291,14 @@ struct ExpenseTests {
             let trip = try await Trip.make(api)
             let other = try await Trip.make(api)
             let aki = trip.tokens["Aki"]!
-            let equal = #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#
+            let equal = trip.equal(["Aki", "Ben"])
             // An id that another group's expense has: only the write itself can tell.
             let taken = UUID().uuidString.lowercased()
             let elsewhere = try await api.call(
                 .post, "/api/expenses", token: other.tokens["Aki"],
                 json: other.expense(
                     "Theirs", "500", "JPY", paidBy: [("Aki", "500")],
-                    split: #"{"mode":"equal","memberIds":[\#(other.ids(["Aki"]))]}"#, extra: #","id":"\#(taken)""#))
+                    split: other.equal(["Aki"]), extra: #","id":"\#(taken)""#))
             try #require(elsewhere.status == .created)
             let twice = UUID().uuidString.lowercased()
             let bodies = (0..<120).map { index in

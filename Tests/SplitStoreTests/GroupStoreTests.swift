@@ -14,6 +14,15 @@ struct GroupStoreTests {
         let ben: UserRecord
         let group: GroupRecord
         let owner: MemberRecord
+
+        /// Adds a friend without an account to the group.
+        func addNameOnly(_ name: String, at time: Int64) async throws -> MemberRecord {
+            let member = MemberRecord(
+                id: UUID(), groupID: group.id, userID: nil, name: name, role: .member, createdAt: time,
+                updatedAt: time)
+            try await groups.addMember(member)
+            return member
+        }
     }
 
     static func withFixture(_ backend: Database.Backend, _ body: (Fixture) async throws -> Void) async throws {
@@ -90,10 +99,7 @@ struct GroupStoreTests {
         arguments: TestDatabases.all)
     func claim(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f async throws in
-            let cho = MemberRecord(
-                id: UUID(), groupID: f.group.id, userID: nil, name: "Cho", role: .member, createdAt: 1_500,
-                updatedAt: 1_500)
-            try await f.groups.addMember(cho)
+            let cho = try await f.addNameOnly("Cho", at: 1_500)
             let (_, claimed) = try #require(await f.groups.join(
                 inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: cho.id, now: 2_000).joined)
             #expect(claimed.id == cho.id && claimed.userID == f.ben.id && claimed.version == 2)
@@ -114,10 +120,7 @@ struct GroupStoreTests {
         arguments: TestDatabases.all)
     func groupWithMembers(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f async throws in
-            let cho = MemberRecord(
-                id: UUID(), groupID: f.group.id, userID: nil, name: "Cho", role: .member, createdAt: 1_500,
-                updatedAt: 1_500)
-            try await f.groups.addMember(cho)
+            _ = try await f.addNameOnly("Cho", at: 1_500)
             var (_, ben) = try #require(await f.groups.join(
                 inviteCode: "CODE1", userID: f.ben.id, name: "Ben", claimMemberID: nil, now: 2_000).joined)
             ben.isActive = false

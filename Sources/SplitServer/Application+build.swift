@@ -87,7 +87,7 @@ public func buildApplication(
     router.add(middleware: ErrorEnvelopeMiddleware(browserNotFound: { web.notFoundPage() }, addresses: addresses))
     router.add(middleware: RequestBodyMiddleware(maxBodyBytes: configuration.limits.maxBodyBytes))
     router.add(middleware: RequestInfoMiddleware(addresses: addresses, callers: callers))
-    router.add(middleware: HeavyReadMiddleware(concurrentReads: 4))
+    router.add(middleware: HeavyRequestMiddleware(concurrentReads: 4))
     router.get("/openapi.yaml") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
@@ -112,7 +112,7 @@ public func buildApplication(
         bodyTimeout: .seconds(Int64(limits.bodyTimeoutSeconds)), perAddress: limits.connectionsPerAddress)
     return Application(
         router: router,
-        server: .http1(
+        server: .http1OnConnectionLoop(
             configuration: .init(
                 additionalChannelHandlers: [
                     ConnectionGuard(

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import SplitCore
 import SplitStore
 import Synchronization
 
@@ -47,7 +48,7 @@ public struct JobRunner: Service {
         jobs = JobStore(database: database)
         bus = database.events
         self.kinds = kinds
-        worker = UUID().uuidString.lowercased()
+        worker = UUID.random().uuidString.lowercased()
         self.now = now
         self.poll = poll
         self.leaseMilliseconds = leaseMilliseconds

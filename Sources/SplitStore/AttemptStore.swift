@@ -47,7 +47,7 @@ public struct AttemptStore: Sendable {
     /// - Returns: the attempt's id, for `forget(id:)`.
     @discardableResult
     public func record(_ scope: AttemptScope, subject: String, now: Int64, forgetBefore: Int64) async throws -> UUID {
-        let id = UUID()
+        let id = UUID.random()
         try await database.transaction { sql in
             try await sql.raw(
                 """

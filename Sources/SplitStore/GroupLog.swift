@@ -139,7 +139,7 @@ public struct GroupLog: Sendable {
         _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
         concerning: [UUID] = [], _ sql: any SQLDatabase
     ) async throws {
-        let activity = UUID()
+        let activity = UUID.random()
         let activityID = activity.text
         try await sql.raw(
             """

@@ -24,7 +24,7 @@ public struct GroupStore: Sendable {
     /// The owner's member row of a new group.
     public static func owner(of group: GroupRecord, name: String) -> MemberRecord {
         MemberRecord(
-            id: UUID(), groupID: group.id, userID: group.ownerUserID, name: name, role: .owner,
+            id: UUID.random(), groupID: group.id, userID: group.ownerUserID, name: name, role: .owner,
             canEditAllExpenses: true, createdAt: group.createdAt, updatedAt: group.createdAt)
     }
 
@@ -240,7 +240,7 @@ public struct GroupStore: Sendable {
                     return .joined(group, member)
                 }
                 let member = MemberRecord(
-                    id: UUID(), groupID: group.id, userID: userID, name: name, role: .member, createdAt: now,
+                    id: UUID.random(), groupID: group.id, userID: userID, name: name, role: .member, createdAt: now,
                     updatedAt: now)
                 try await Self.insert(member, sql)
                 try await log?.changed(.member, member.id, sql)

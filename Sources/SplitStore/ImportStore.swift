@@ -172,7 +172,7 @@ public struct ImportStore: Sendable {
                         line.entity.rawValue, line.entityID.text, line.event.json, line.at,
                     ]
                 }, on: sql)
-            let id = UUID()
+            let id = UUID.random()
             try await sql.raw(
                 """
                 INSERT INTO imports (id, group_id, format, content_hash, forced, expenses, settlements,
@@ -190,7 +190,7 @@ public struct ImportStore: Sendable {
 
     /// A fresh id whose text sorts by `index`: rows written with one change number keep their order.
     static func orderedID(_ index: Int) -> String {
-        var bytes = UUID().uuid
+        var bytes = UUID.random().uuid
         bytes.0 = UInt8(truncatingIfNeeded: index >> 24)
         bytes.1 = UInt8(truncatingIfNeeded: index >> 16)
         bytes.2 = UInt8(truncatingIfNeeded: index >> 8)

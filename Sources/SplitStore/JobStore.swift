@@ -37,7 +37,7 @@ public struct JobStore: Sendable {
         let added = try await sql.raw(
             """
             INSERT INTO jobs (id, kind, unique_key, payload, due_at, created_at)
-            VALUES (\(bind: UUID().text), \(bind: kind), \(bind: uniqueKey), \(bind: payload), \(bind: dueAt), \(bind: now))
+            VALUES (\(bind: UUID.random().text), \(bind: kind), \(bind: uniqueKey), \(bind: payload), \(bind: dueAt), \(bind: now))
             ON CONFLICT (unique_key) DO NOTHING
             RETURNING id
             """

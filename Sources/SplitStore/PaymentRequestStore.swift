@@ -220,7 +220,7 @@ public struct PaymentRequestStore: Sendable {
                     throw PaymentRequestError.state(state)
                 }
                 let settlement = SettlementRecord(
-                    id: UUID(), groupID: request.groupID, fromMemberID: memberID, toMemberID: request.payeeMemberID,
+                    id: UUID.random(), groupID: request.groupID, fromMemberID: memberID, toMemberID: request.payeeMemberID,
                     amount: request.amount, currency: request.currency, date: date,
                     note: request.note.isEmpty ? "Payment request \(PaymentCodeText.display(request.code))" : request.note,
                     createdByUserID: actor.userID, createdAt: now, updatedAt: now)

@@ -150,7 +150,7 @@ public struct WebhookStore: Sendable {
         webhookID: UUID, groupID: UUID, activityID: String?, kind: String, body: String?, now: Int64,
         _ sql: any SQLDatabase
     ) async throws -> UUID {
-        let id = UUID()
+        let id = UUID.random()
         try await sql.raw(
             """
             INSERT INTO webhook_deliveries (id, webhook_id, group_id, activity_id, kind, body, created_at)
@@ -337,7 +337,7 @@ public struct WebhookStore: Sendable {
             let seq =
                 try await sql.raw("SELECT change_seq FROM groups WHERE id = \(bind: groupID.text)").first()?
                 .decode(column: "change_seq", as: Int64.self) ?? 0
-            let deliveryID = UUID()
+            let deliveryID = UUID.random()
             let text = body(deliveryID, seq)
             try await sql.raw(
                 """

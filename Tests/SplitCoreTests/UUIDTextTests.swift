@@ -61,4 +61,34 @@ struct UUIDTextTests {
         #expect(UUID(text: text) == nil)
         #expect(UUID(uuidString: text) == nil)
     }
+
+    @Test("a random id is a version 4, RFC 4122 id, and 10,000 of them are all different")
+    func randomIDs() {
+        // act
+        let ids = (0..<10_000).map { _ in UUID.random() }
+        // validate
+        #expect(Set(ids).count == ids.count)
+        var bitsSeenSet = [UInt8](repeating: 0, count: 16)
+        var bitsSeenClear = [UInt8](repeating: 0, count: 16)
+        for id in ids {
+            let text = id.text
+            let version = text[text.index(text.startIndex, offsetBy: 14)]
+            let variant = text[text.index(text.startIndex, offsetBy: 19)]
+            #expect(version == "4", "\(text)")
+            #expect("89ab".contains(variant), "\(text)")
+            #expect(UUID(uuidString: text) == id)
+            withUnsafeBytes(of: id.uuid) { bytes in
+                for index in 0..<16 {
+                    bitsSeenSet[index] |= bytes[index]
+                    bitsSeenClear[index] |= ~bytes[index]
+                }
+            }
+        }
+        // Every bit that is not the version's or the variant's took both values.
+        for index in 0..<16 {
+            let fixed: UInt8 = index == 6 ? 0xF0 : index == 8 ? 0xC0 : 0
+            #expect(bitsSeenSet[index] | fixed == 0xFF, "byte \(index)")
+            #expect(bitsSeenClear[index] | fixed == 0xFF, "byte \(index)")
+        }
+    }
 }

@@ -70,7 +70,7 @@ public struct AccessTokenUseCases: Sendable {
         }
         let secret = "spt_" + SessionToken.generate()
         let record = SessionRecord(
-            id: UUID(), userID: caller.user.id, tokenHash: SessionToken.hash(secret), createdAt: current,
+            id: UUID.random(), userID: caller.user.id, tokenHash: SessionToken.hash(secret), createdAt: current,
             lastUsedAt: current, expiresAt: entered.expiresAt ?? Self.never, access: access)
         try await accounts.createSession(record)
         return (Self.view(record, now: current), secret)

@@ -155,7 +155,7 @@ public struct AccountUseCases: Sendable {
 
         let current = now()
         let user = UserRecord(
-            id: UUID(), email: email, phone: phone, displayName: displayName,
+            id: UUID.random(), email: email, phone: phone, displayName: displayName,
             passwordHash: try await passwords.hash(entered.password), createdAt: current, updatedAt: current)
         do {
             // With mail on, the address's verification link is queued in the same transaction.
@@ -324,7 +324,7 @@ public struct AccountUseCases: Sendable {
         let token = SessionToken.generate()
         let current = now()
         let session = SessionRecord(
-            id: UUID(), userID: user.id, tokenHash: SessionToken.hash(token), deviceID: device.id,
+            id: UUID.random(), userID: user.id, tokenHash: SessionToken.hash(token), deviceID: device.id,
             deviceName: device.name, ipAddress: origin.clientAddress, createdAt: current, lastUsedAt: current,
             expiresAt: current + Self.sessionLifetime)
         try await accounts.createSession(session, keepingAtMost: limits.sessionsPerUser)

@@ -46,7 +46,7 @@ public struct ConversationUseCases: Sendable {
         }
         let current = now()
         let record = ConversationRecord(
-            id: UUID(), userID: caller.user.id, groupID: group,
+            id: UUID.random(), userID: caller.user.id, groupID: group,
             title: String((title?.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : $0 }?.prefix(60) ?? "New conversation"),
             createdAt: current, updatedAt: current)
         try await store.create(record)

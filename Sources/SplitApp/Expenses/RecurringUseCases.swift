@@ -126,9 +126,9 @@ public struct RecurringUseCases: Sendable {
     /// A template as an entered expense of `date`, as a form shows it.
     static func draft(_ template: ExpenseTemplate, date: String, homeCurrency: String) -> EnteredExpense {
         let record = ExpenseRecord(
-            id: UUID(), groupID: UUID(), description: template.description, amount: template.amount,
+            id: UUID.random(), groupID: UUID.random(), description: template.description, amount: template.amount,
             currency: template.currency, categoryID: template.categoryID, expenseDate: date, rule: template.rule,
-            homeAmount: template.homeAmount, homeCurrency: template.homeCurrency, createdByUserID: UUID(),
+            homeAmount: template.homeAmount, homeCurrency: template.homeCurrency, createdByUserID: UUID.random(),
             createdAt: 0, updatedAt: 0, payers: template.payers, shares: [])
         guard var entered = try? ExpenseUseCases.entered(record, homeCurrency: homeCurrency) else {
             return EnteredExpense(
@@ -157,14 +157,14 @@ public struct RecurringUseCases: Sendable {
         let template = try await checks.run {
             Self.template(
                 try await expenses.build(
-                    dated, id: UUID(), group: group, me: me, members: members, createdBy: caller.user.id, now: now()
+                    dated, id: UUID.random(), group: group, me: me, members: members, createdBy: caller.user.id, now: now()
                 ).0)
         }
         try checks.finish()
         guard let recurrence, let mode, let template else { throw AppError.invalid(field: "rule", message: "The rule is needed.") }
         let time = now()
         let series = SeriesRecord(
-            id: UUID(), groupID: group.id, template: template, recurrence: recurrence, mode: mode,
+            id: UUID.random(), groupID: group.id, template: template, recurrence: recurrence, mode: mode,
             nextDate: recurrence.occurrences(through: Self.farFuture, limit: 1).first?.description,
             createdByUserID: caller.user.id, createdAt: time, updatedAt: time)
         do {
@@ -213,7 +213,7 @@ public struct RecurringUseCases: Sendable {
             dated.expenseDate = next.nextDate ?? today.description
             if let record = try await checks.run({
                 try await expenses.build(
-                    dated, id: UUID(), group: group, me: me,
+                    dated, id: UUID.random(), group: group, me: me,
                     members: try await expenses.groups.members(groupID: group.id),
                     createdBy: current.createdByUserID, now: now()
                 ).0
@@ -360,7 +360,7 @@ public struct RecurringUseCases: Sendable {
         // A fresh id: the pending row's is derived from its series and date, so anyone could
         // have used it for an expense of their own first.
         let (expense, names) = try await expenses.build(
-            entered, id: UUID(), group: group, me: me, members: members, createdBy: caller.user.id, now: now())
+            entered, id: UUID.random(), group: group, me: me, members: members, createdBy: caller.user.id, now: now())
         do {
             guard
                 let stored = try await store.confirm(
@@ -512,7 +512,7 @@ public struct RecurringUseCases: Sendable {
             // Shares the same on every server (a tie-break from series and date); the expense's
             // own id is fresh, so nobody can take it first (the (series, date) key is the guard).
             let seed = RecurringStore.occurrenceID(seriesID: series.id, date: date)
-            let id = UUID()
+            let id = UUID.random()
             let split = try ExpenseSplit.compute(
                 total: Money(minorUnits: template.amount, currency: currency),
                 payers: template.payers.map { MemberAmount(MemberID($0.memberID), $0.amount) }, rule: template.rule,
@@ -526,7 +526,7 @@ public struct RecurringUseCases: Sendable {
                         rule: template.rule, homeAmount: template.homeAmount, homeCurrency: template.homeCurrency,
                         createdByUserID: series.createdByUserID, createdAt: time, updatedAt: time,
                         payers: split.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
-                        shares: split.owed.map { ShareRecord(id: UUID(), memberID: $0.memberID.uuid, amount: $0.amount) })
+                        shares: split.owed.map { ShareRecord(id: UUID.random(), memberID: $0.memberID.uuid, amount: $0.amount) })
                 ))
         }
         let creator = members.first { $0.userID == series.createdByUserID }

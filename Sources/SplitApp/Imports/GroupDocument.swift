@@ -462,7 +462,7 @@ extension GroupDocument {
             }
             file.expenses.append(
                 ImportedFile.Expense(
-                    line: index + 1, id: UUID(), date: try ImportedFile.date(expense.date, line: 0, column: at + ".date"),
+                    line: index + 1, id: UUID.random(), date: try ImportedFile.date(expense.date, line: 0, column: at + ".date"),
                     description: ImportedFile.description(expense.description),
                     category: try Self.category(expense.category, categoryNames, at + ".category"),
                     total: try Self.amount(expense.amount, at + ".amount"), currency: currency, payers: payers, rule: rule,

@@ -96,7 +96,7 @@ public struct ImportUseCases: Sendable {
             try caller.requireWholeAccount()
             givenTimeZone = timeZone
             group = GroupRecord(
-                id: UUID(), name: try name.map { try Names.name($0, field: "name") } ?? "", homeCurrency: "USD",
+                id: UUID.random(), name: try name.map { try Names.name($0, field: "name") } ?? "", homeCurrency: "USD",
                 timeZone: try timeZone.map(MoneyInput.timeZone) ?? "UTC", ownerUserID: caller.user.id,
                 inviteCode: makeInviteCode(), createdAt: current, updatedAt: current)
             me = GroupStore.owner(of: group, name: caller.user.displayName)
@@ -204,7 +204,7 @@ public struct ImportUseCases: Sendable {
             }
             var shares: [ShareRecord] = []
             for owed in split.owed {
-                var share = ShareRecord(id: UUID(), memberID: owed.memberID.uuid, amount: owed.amount)
+                var share = ShareRecord(id: UUID.random(), memberID: owed.memberID.uuid, amount: owed.amount)
                 if let person = memberIDs.firstIndex(of: owed.memberID.uuid), let mark = expense.paid[person] {
                     share.isPaid = mark.isPaid
                     share.paidAt = mark.paidAt
@@ -226,7 +226,7 @@ public struct ImportUseCases: Sendable {
         }
         let settlements = file.transfers.enumerated().map { position, transfer in
             SettlementRecord(
-                id: UUID(), groupID: group.id, fromMemberID: memberIDs[transfer.from], toMemberID: memberIDs[transfer.to],
+                id: UUID.random(), groupID: group.id, fromMemberID: memberIDs[transfer.from], toMemberID: memberIDs[transfer.to],
                 amount: transfer.amount, currency: transfer.currency.code, date: transfer.date, note: transfer.note,
                 expenseSplitID: transfer.forShare.flatMap { share in
                     expenses[share.expense].shares.first { $0.memberID == memberIDs[share.person] }?.id
@@ -279,7 +279,7 @@ public struct ImportUseCases: Sendable {
                     categoryID: categoryIDs[series.category.lowercased()] ?? categoryIDs[""]!, rule: rule,
                     payers: split.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
                     members: Array(Set(split.paid.map(\.memberID.uuid) + split.owed.map(\.memberID.uuid))).sorted { $0.sortsBefore($1) })
-                let id = UUID()
+                let id = UUID.random()
                 batch.series.append(
                     SeriesRecord(
                         id: id, groupID: group.id, template: template, recurrence: series.recurrence,
@@ -308,7 +308,7 @@ public struct ImportUseCases: Sendable {
                     guard let category = categoryIDs[name.lowercased()] else { return nil }
                     (entity, id) = (.category, category)
                 case .other(let kind, let key):
-                    let fresh = others[key] ?? UUID()
+                    let fresh = others[key] ?? UUID.random()
                     others[key] = fresh
                     (entity, id) = (kind, fresh)
                 }
@@ -438,7 +438,7 @@ public struct ImportUseCases: Sendable {
                 resolved = member
             } else {
                 resolved = MemberRecord(
-                    id: UUID(), groupID: groupID, userID: nil, name: try Self.memberName(name), role: .member,
+                    id: UUID.random(), groupID: groupID, userID: nil, name: try Self.memberName(name), role: .member,
                     createdAt: now, updatedAt: now)
                 new.append(resolved)
             }
@@ -499,7 +499,7 @@ public struct ImportUseCases: Sendable {
             position += 1
             let looks = defined[key].flatMap { ($0.icon, $0.color) }
             let category = CategoryRecord(
-                id: UUID(), groupID: group.id, name: name, icon: looks?.0 ?? "🏷️", color: looks?.1 ?? "#6C757D",
+                id: UUID.random(), groupID: group.id, name: name, icon: looks?.0 ?? "🏷️", color: looks?.1 ?? "#6C757D",
                 isDefault: false, position: position)
             created.append(category)
             byName[key] = category.id

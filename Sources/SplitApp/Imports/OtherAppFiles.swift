@@ -204,7 +204,7 @@ enum IHateMoneyFile {
             }
             file.expenses.append(
                 .init(
-                    line: position + 1, id: UUID(), date: date, description: description,
+                    line: position + 1, id: UUID.random(), date: date, description: description,
                     category: kind.hasSuffix("reimbursement") ? "Reimbursement" : "", total: total, currency: currency,
                     payers: [MemberAmount(ImportedFile.person(payer), total)],
                     rule: ImportedFile.weighted(owers, weights: weights)))
@@ -320,7 +320,7 @@ enum SpliitFile {
                 }
             file.expenses.append(
                 .init(
-                    line: position + 1, id: UUID(), date: date, description: title,
+                    line: position + 1, id: UUID.random(), date: date, description: title,
                     category: try expense.optional("category")?.optional("name")?.string() ?? "", total: amount,
                     currency: currency, payers: [MemberAmount(ImportedFile.person(payer), amount)], rule: rule,
                     shares: owed))
@@ -506,7 +506,7 @@ enum CospendFile {
             }
             file.expenses.append(
                 .init(
-                    line: line, id: UUID(), date: date, description: ImportedFile.description(what),
+                    line: line, id: UUID.random(), date: date, description: ImportedFile.description(what),
                     category: categories[categoryID] ?? builtInCategories[categoryID] ?? "", total: total, currency: currency,
                     payers: [MemberAmount(ImportedFile.person(payer), total)],
                     rule: ImportedFile.weighted(owers, weights: weights)))

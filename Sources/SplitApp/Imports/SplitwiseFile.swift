@@ -189,7 +189,7 @@ public struct SplitwiseFile: Sendable {
                                 amount: transfer.amount, currency: row.currency))
                     }
                 } else {
-                    let id = UUID()
+                    let id = UUID.random()
                     let (payers, shares) = try NetCells.expense(
                         cost: row.cost, cells: cells, tieBreak: TieBreak(seed: id.text))
                     file.expenses.append(

@@ -143,7 +143,7 @@ public struct PaymentRequestUseCases: Sendable {
         // A code is drawn again in the (astronomically rare) case it is taken.
         for _ in 0..<5 {
             let request = PaymentRequestRecord(
-                id: UUID(), groupID: group.id, code: makeCode(), payeeMemberID: me.id, payerMemberID: payer?.id,
+                id: UUID.random(), groupID: group.id, code: makeCode(), payeeMemberID: me.id, payerMemberID: payer?.id,
                 amount: amount, currency: currency.code, note: note, expiresAt: current + Int64(seconds) * 1_000,
                 createdByUserID: caller.user.id, createdAt: current)
             do {

@@ -72,7 +72,7 @@ public struct WebhookUseCases: Sendable {
         guard let url, let kinds else { throw AppError.invalid(field: "url", message: "Enter the URL.") }
         let now = now()
         let webhook = WebhookRecord(
-            id: UUID(), groupID: group.id, url: url.string ?? entered.url, secret: WebhookSignature.newSecret(),
+            id: UUID.random(), groupID: group.id, url: url.string ?? entered.url, secret: WebhookSignature.newSecret(),
             kinds: kinds, createdByUserID: caller.user.id, createdAt: now, updatedAt: now)
         switch try await write({
             try await store.create(webhook, grant: WriteGrant(memberID: me.id, actions: [.manageWebhooks]))

@@ -86,7 +86,7 @@ extension Components.Schemas.ImportResult {
             members: report.members.map {
                 .init(
                     name: $0.name, kind: .init(rawValue: $0.kind.rawValue) ?? .new,
-                    memberId: ($0.memberID ?? UUID()).text, memberName: $0.memberName)
+                    memberId: ($0.memberID ?? UUID.random()).text, memberName: $0.memberName)
             },
             newCategories: report.newCategories,
             balances: report.balances.map { balance in

@@ -99,7 +99,7 @@ struct Assistant: Sendable {
             conversation = found
         } else {
             conversation = ConversationRecord(
-                id: UUID(), userID: caller.user.id, groupID: group, title: String(text.prefix(60)), createdAt: now(),
+                id: UUID.random(), userID: caller.user.id, groupID: group, title: String(text.prefix(60)), createdAt: now(),
                 updatedAt: now())
             try await conversations.create(conversation)
         }
@@ -371,7 +371,7 @@ private struct Turn {
             [
                 "groupId": .string(groupID), "text": .string(line), "dryRun": .bool(false),
                 // One key per save: a retry of this request is one expense; another save, another.
-                "idempotencyKey": .string("assistant-\(UUID().uuidString.lowercased())"),
+                "idempotencyKey": .string("assistant-\(UUID.random().uuidString.lowercased())"),
             ])
         guard let expense = json?["expense"] as? [String: Any] else { return error ?? "" }
         conversation.lastAction = Self.action(

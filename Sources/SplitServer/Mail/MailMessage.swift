@@ -1,4 +1,5 @@
 import Foundation
+import SplitCore
 
 /// One notification mail to one recipient, checked when it is made and rendered as RFC 5322 text.
 ///
@@ -85,7 +86,7 @@ public struct MailMessage: Sendable {
             }
             checked.append(Header(name: name, value: value))
         }
-        let id = messageID ?? "\(UUID().uuidString.lowercased())@\(from.address.split(separator: "@")[1])"
+        let id = messageID ?? "\(UUID.random().uuidString.lowercased())@\(from.address.split(separator: "@")[1])"
         guard id.contains("@"), id.utf8.count <= 250,
             id.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value < 127 && !"<>".unicodeScalars.contains($0) })
         else {

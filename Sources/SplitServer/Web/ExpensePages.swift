@@ -108,7 +108,7 @@ extension WebApp {
         guard scope.may(.addExpense) else { throw APIError.forbidden() }
         let form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: today(in: scope))
         return try await renderExpenseForm(
-            form, scope: scope, clientID: UUID().uuidString, version: "", preview: nil, errors: [:])
+            form, scope: scope, clientID: UUID.random().uuidString, version: "", preview: nil, errors: [:])
     }
 
     /// Saves a new expense, or (`intent=preview`) shows the form again with the shares.
@@ -118,7 +118,7 @@ extension WebApp {
         let web = try WebRequest.get()
         let form = ExpenseForm(form: web.form, members: scope.members)
         // The form's own id: saving twice (a double click, a retry) stores one expense.
-        let clientID = UUID(uuidString: web.form["_id"] ?? "") ?? UUID()
+        let clientID = UUID(uuidString: web.form["_id"] ?? "") ?? UUID.random()
         let draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId, homeCurrency: scope.group.homeCurrency)
         do {
             let groupUUID = try APIHandler.id(groupID, "group")
@@ -161,7 +161,7 @@ extension WebApp {
         let scope = try await scope(groupID)
         let web = try WebRequest.get()
         let form = ExpenseForm(form: web.form, members: scope.members)
-        let id = UUID(uuidString: web.form["_id"] ?? "") ?? UUID()
+        let id = UUID(uuidString: web.form["_id"] ?? "") ?? UUID.random()
         var preview: ExpenseRecord?
         var errors: [String: String] = [:]
         do {

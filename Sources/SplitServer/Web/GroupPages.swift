@@ -98,7 +98,7 @@ extension WebApp {
         return try await render(
             "groups", title: "My groups",
             body: GroupsBody(
-                groups: rows, currencies: Self.currencyOptions(selected: currency), newID: UUID().uuidString,
+                groups: rows, currencies: Self.currencyOptions(selected: currency), newID: UUID.random().uuidString,
                 name: name, errors: errors),
             errors: errors)
     }

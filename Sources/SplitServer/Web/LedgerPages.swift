@@ -108,7 +108,7 @@ extension WebApp {
                     amountText: WebFormat.money(transfer.amount, transfer.currency), currency: transfer.currency,
                     canRecord: scope.may(
                         .recordSettlement(isParty: transfer.fromMemberId == myID || transfer.toMemberId == myID)),
-                    clientID: UUID().uuidString,
+                    clientID: UUID.random().uuidString,
                     canAsk: transfer.toMemberId == myID && scope.may(.recordSettlement(isParty: true))
                         && scope.members.contains { $0.id == transfer.fromMemberId && $0.active })
             }
@@ -192,7 +192,7 @@ extension WebApp {
             },
             currencyOptions: currencyCodes.map { .init(value: $0, label: $0, selected: $0 == selectedCurrency) },
             // Alone in the group there is nobody to pay (no "Aki → Aki").
-            canRecord: scope.may(.recordSettlement(isParty: true)) && parties.count > 1, clientID: UUID().uuidString, errors: errors,
+            canRecord: scope.may(.recordSettlement(isParty: true)) && parties.count > 1, clientID: UUID.random().uuidString, errors: errors,
             amount: form?["amount"] ?? "", note: form?["note"] ?? "")
         return try await render(
             "balances", title: "Settle up · \(scope.group.name)", body: body, nav: scope.nav("balances"),

@@ -102,7 +102,7 @@ extension WebApp {
                     memberID: $0.memberID.text, memberName: $0.memberName, userName: $0.userName,
                     userEmail: $0.userEmail, when: WebFormat.dateTime(Date(milliseconds: $0.requestedAt), in: scope.group.timeZone))
             }, hasClaims: !claims.isEmpty, canAdd: canAdd,
-            inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, newID: UUID().uuidString,
+            inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, newID: UUID.random().uuidString,
             errors: errors)
         return try await render(
             "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members", live: false),
@@ -272,7 +272,7 @@ extension WebApp {
             rates: rates.map { .init(text: "\($0.date): 1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency)") },
             homeCurrency: scope.group.homeCurrency, timeZone: scope.group.timeZone,
             today: today(in: scope),
-            isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID().uuidString,
+            isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID.random().uuidString,
             levels: levels.map { .init(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) }, errors: errors)
         body.canManageWebhooks = scope.membership.map { Permissions.decide(.manageWebhooks, for: $0) == .allowed } ?? false
         return try await render(

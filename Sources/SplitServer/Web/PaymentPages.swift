@@ -172,7 +172,7 @@ extension WebApp {
         let form = try WebRequest.get().form
         do {
             // The form's key: a double click or a reload pays once.
-            let key = form["_key"] ?? UUID().uuidString
+            let key = form["_key"] ?? UUID.random().uuidString
             _ = try await paymentRequests.pay(
                 code, caller: try caller(), origin: try origin(),
                 idempotency: IdempotencyRequest(key: key, requestHash: IdempotencyRequest.hash(Data("web pay \(code)".utf8)))
@@ -200,7 +200,7 @@ extension WebApp {
                 signedIn: caller != nil, loginLink: "/login?next=\(next)", registerLink: "/register?next=\(next)",
                 holding: holding && resolved.state == "locked",
                 holdUntil: resolved.lockedUntil.map { WebFormat.dateTime(Date(milliseconds: $0), in: zone) } ?? "",
-                payTo: payTo, paid: resolved.state == "paid", key: UUID().uuidString, message: message)
+                payTo: payTo, paid: resolved.state == "paid", key: UUID.random().uuidString, message: message)
             return try await render(
                 "pay", title: "Pay \(resolved.payeeName)", body: body, signedIn: caller != nil, status: status)
         } catch let refusal as AppError {

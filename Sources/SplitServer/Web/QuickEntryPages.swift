@@ -45,7 +45,7 @@ extension WebApp {
     static func quickForm(groupID: String, text: String = "", preview: QuickPreviewBody? = nil, note: String? = nil)
         -> QuickForm
     {
-        QuickForm(groupID: groupID, key: UUID().uuidString.lowercased(), text: text, preview: preview, note: note)
+        QuickForm(groupID: groupID, key: UUID.random().uuidString.lowercased(), text: text, preview: preview, note: note)
     }
 
     /// The preview of a line, as the form's script asks for it while the user types.

@@ -97,7 +97,7 @@ extension WebApp {
         guard scope.may(.addExpense) else { throw APIError.forbidden() }
         let form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: today(in: scope))
         return try await renderExpenseForm(
-            form, scope: scope, clientID: UUID().uuidString, version: "", preview: nil, errors: [:],
+            form, scope: scope, clientID: UUID.random().uuidString, version: "", preview: nil, errors: [:],
             target: seriesTarget(scope, form: nil, rule: nil, mode: nil, seriesID: nil))
     }
 
@@ -119,7 +119,7 @@ extension WebApp {
         let form = ExpenseForm(form: web.form, members: scope.members)
         let draft = form.draft(
             members: scope.members, paidByDefault: scope.group.myMemberId, homeCurrency: scope.group.homeCurrency)
-        let clientID = UUID(uuidString: web.form["_id"] ?? "") ?? UUID()
+        let clientID = UUID(uuidString: web.form["_id"] ?? "") ?? UUID.random()
         let target = seriesTarget(scope, form: web.form, rule: nil, mode: nil, seriesID: nil)
         do {
             if web.form["intent"] == "preview" {
@@ -161,7 +161,7 @@ extension WebApp {
         }
         let rule = view.series.recurrence
         return try await renderExpenseForm(
-            ExpenseForm(entered: view.draft), scope: scope, clientID: UUID().uuidString,
+            ExpenseForm(entered: view.draft), scope: scope, clientID: UUID.random().uuidString,
             version: String(view.series.version), preview: nil, errors: [:],
             target: seriesTarget(
                 scope, form: nil,
@@ -184,9 +184,9 @@ extension WebApp {
         do {
             if web.form["intent"] == "preview" {
                 let preview = try await expenses.preview(
-                    draft, id: UUID(), groupID: view.series.groupID, caller: try caller())
+                    draft, id: UUID.random(), groupID: view.series.groupID, caller: try caller())
                 return try await renderExpenseForm(
-                    form, scope: scope, clientID: UUID().uuidString, version: version, preview: preview, errors: [:],
+                    form, scope: scope, clientID: UUID.random().uuidString, version: version, preview: preview, errors: [:],
                     target: target)
             }
             // The rule changes only when it says something else than before: a new start date
@@ -204,7 +204,7 @@ extension WebApp {
             return Self.redirect("/groups/\(scope.group.id)/recurring", done: "series-saved")
         } catch {
             return try await renderExpenseForm(
-                form, scope: scope, clientID: UUID().uuidString, version: version, preview: nil,
+                form, scope: scope, clientID: UUID.random().uuidString, version: version, preview: nil,
                 errors: try Self.seriesErrors(error), target: target)
         }
     }

@@ -147,4 +147,34 @@ struct SQLValuesTests {
             }
         }
     }
+
+    @Test(
+        "columns are found by name in narrow and wide rows; of two with one name, the first",
+        arguments: TestDatabases.all)
+    func columnsByName(backend: Database.Backend) async throws {
+        // SQLite looks a name up one by one in rows of up to 16 columns, in a dictionary above.
+        try await TestDatabases.with(backend) { database in
+            for width in [1, 2, 15, 16, 17, 40] {
+                let select = (0..<width).map { "CAST(\($0 * 10) AS BIGINT) AS column_number_\($0)" }
+                let row = try #require(
+                    try await database.read { try await $0.raw(SQLQueryString("SELECT " + select.joined(separator: ", "))).first() })
+                for index in (0..<width).reversed() {
+                    #expect(try row.decode(column: "column_number_\(index)", as: Int64.self) == Int64(index * 10))
+                    #expect(row.contains(column: "column_number_\(index)"))
+                }
+                #expect(!row.contains(column: "column_number_\(width)"))
+                #expect(throws: (any Error).self) { try row.decode(column: "column_number_\(width)", as: Int64.self) }
+            }
+            if backend == .sqlite {
+                // PostgresNIO's rows say nothing of which of two same-named columns they read.
+                for width in [2, 20] {
+                    let select = ["CAST(1 AS BIGINT) AS twice"] + (2..<width).map { "CAST(0 AS BIGINT) AS c\($0)" }
+                        + ["CAST(2 AS BIGINT) AS twice"]
+                    let row = try #require(
+                        try await database.read { try await $0.raw(SQLQueryString("SELECT " + select.joined(separator: ", "))).first() })
+                    #expect(try row.decode(column: "twice", as: Int64.self) == 1)
+                }
+            }
+        }
+    }
 }

@@ -30,13 +30,6 @@ public struct ExpenseStore: Sendable {
 
     /// Inserts an expense and moves the balances. With a claim, runs once per idempotency key;
     /// `render` makes the response that a retry with the same key gets back.
-    public func create(
-        _ expense: ExpenseRecord, actor: Actor, idempotency: IdempotencyClaim?,
-        render: @escaping @Sendable (ExpenseRecord) throws -> StoredResponse
-    ) async throws -> IdempotencyOutcome<ExpenseRecord> {
-        try await create(NewExpense(expense, actor: actor, idempotency: idempotency, render: render))
-    }
-
     public func create(_ new: NewExpense) async throws -> IdempotencyOutcome<ExpenseRecord> {
         try await database.transaction { sql in try await Self.create(new, sql) }
     }

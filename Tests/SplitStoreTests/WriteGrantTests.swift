@@ -73,9 +73,8 @@ struct WriteGrantTests {
     }
 
     static func create(_ expense: ExpenseRecord, by actor: Actor, _ f: Fixture) async throws {
-        _ = try await f.expenses.create(expense, actor: actor, idempotency: nil) { _ in
-            StoredResponse(status: 201, body: Data())
-        }
+        _ = try await f.expenses.create(
+            .init(expense, actor: actor, idempotency: nil) { _ in StoredResponse(status: 201, body: Data()) })
     }
 
     /// Nothing was written: no expense, no balance moved, no change number taken.

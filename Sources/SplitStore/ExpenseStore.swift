@@ -77,17 +77,26 @@ public struct ExpenseStore: Sendable {
     /// A new expense with everything that moves with it: the ledger, the spending totals, the
     /// change feed, the activity line and the budget's alerts. False, writing nothing, when the id
     /// exists already.
+    ///
+    /// After the expense row, its rows and all that moves with it are one `WriteBatch`: on
+    /// PostgreSQL one statement where they were eight (issue 16). None of them reads another's
+    /// rows, and each table is written once.
     static func insertNew(_ expense: ExpenseRecord, actor: Actor, log: GroupLog, _ sql: any SQLDatabase) async throws
         -> Bool
     {
-        guard try await insert(expense, sql) else { return false }
-        try await Ledger.apply(Ledger.effect(of: expense, sign: 1), groupID: expense.groupID, sql)
-        try await Spending.apply(expense, sign: 1, sql)
-        try await log.changed(.expense, expense.id, sql)
-        try await log.activity(
+        guard try await insertRow(expense, sql) else { return false }
+        var batch = WriteBatch()
+        addPayersAndShares(expense, to: &batch)
+        let ledger = Ledger.write(Ledger.effect(of: expense, sign: 1), groupID: expense.groupID, into: &batch)
+        Spending.write(Spending.parts(of: expense, sign: 1), groupID: expense.groupID, into: &batch)
+        batch.add(log.change(.expense, expense.id))
+        let line = log.activity(
             actor, "expense.created", .expense, expense.id,
             ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency),
-            concerning: expense.memberIDs, sql)
+            concerning: expense.memberIDs, into: &batch)
+        let values = try await batch.run(on: sql)
+        try ledger.check(values)
+        try await line.deliver(values, sql)
         try await BudgetAlerts.check(
             groupID: expense.groupID, day: expense.expenseDate, categoryID: expense.categoryID, log: log, sql)
         return true
@@ -279,7 +288,8 @@ public struct ExpenseStore: Sendable {
     }
 
     /// - Returns: false, writing nothing, when the id exists already.
-    private static func insert(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws -> Bool {
+    /// The expense's own row; false, writing nothing, when the id exists already.
+    private static func insertRow(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws -> Bool {
         let inserted = try await sql.raw(
             """
             INSERT INTO expenses (id, group_id, description, amount, currency, category_id, expense_date, split_json,
@@ -294,21 +304,24 @@ public struct ExpenseStore: Sendable {
             RETURNING id
             """
         ).first()
-        guard inserted != nil else { return false }
-        try await insertPayers(expense, sql)
-        // All shares in one statement: a create is a handful of statements, not one per member.
-        try await MultiRowInsert.run(
-            "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)",
-            expense.shares.map {
-                [$0.id.text, expense.id.text, $0.memberID.text, $0.amount, $0.isPaid, $0.paidAt, $0.isRemoved]
-            }, on: sql)
-        return true
+        return inserted != nil
     }
 
-    private static func insertPayers(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
-        try await MultiRowInsert.run(
+    /// A new expense's payers and all its shares, a statement each.
+    private static func addPayersAndShares(_ expense: ExpenseRecord, to batch: inout WriteBatch) {
+        batch.add(payerRows(expense))
+        batch.add(
+            MultiRowInsert.statements(
+                "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)",
+                expense.shares.map {
+                    [$0.id.text, expense.id.text, $0.memberID.text, $0.amount, $0.isPaid, $0.paidAt, $0.isRemoved]
+                }))
+    }
+
+    private static func payerRows(_ expense: ExpenseRecord) -> [SQLQueryString] {
+        MultiRowInsert.statements(
             "INSERT INTO expense_payers (expense_id, member_id, amount)",
-            expense.payers.map { [expense.id.text, $0.memberID.text, $0.amount] }, on: sql)
+            expense.payers.map { [expense.id.text, $0.memberID.text, $0.amount] })
     }
 
     private static func rewrite(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
@@ -324,7 +337,7 @@ public struct ExpenseStore: Sendable {
             """
         ).run()
         try await sql.raw("DELETE FROM expense_payers WHERE expense_id = \(bind: expense.id.text)").run()
-        try await insertPayers(expense, sql)
+        for statement in payerRows(expense) { try await sql.raw(statement).run() }
         for share in expense.shares {
             try await sql.raw(
                 """

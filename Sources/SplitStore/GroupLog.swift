@@ -111,13 +111,16 @@ public struct GroupLog: Sendable {
 
     /// Records that an object changed (or was deleted) in this write.
     func changed(_ entity: ChangeEntity, _ id: UUID, isDeleted: Bool = false, _ sql: any SQLDatabase) async throws {
-        try await sql.raw(
-            """
-            INSERT INTO changes (group_id, entity, entity_id, seq, is_deleted)
-            VALUES (\(bind: groupID.text), \(bind: entity.rawValue), \(bind: id.text), \(bind: seq), \(bind: isDeleted))
-            ON CONFLICT (group_id, entity, entity_id) DO UPDATE SET seq = excluded.seq, is_deleted = excluded.is_deleted
-            """
-        ).run()
+        try await sql.raw(change(entity, id, isDeleted: isDeleted)).run()
+    }
+
+    /// `changed`'s statement, for a `WriteBatch`.
+    func change(_ entity: ChangeEntity, _ id: UUID, isDeleted: Bool = false) -> SQLQueryString {
+        """
+        INSERT INTO changes (group_id, entity, entity_id, seq, is_deleted)
+        VALUES (\(bind: groupID.text), \(bind: entity.rawValue), \(bind: id.text), \(bind: seq), \(bind: isDeleted))
+        ON CONFLICT (group_id, entity, entity_id) DO UPDATE SET seq = excluded.seq, is_deleted = excluded.is_deleted
+        """
     }
 
     /// `changed` for many objects of one kind at once: one statement per thousand (an import's
@@ -139,21 +142,30 @@ public struct GroupLog: Sendable {
         _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
         concerning: [UUID] = [], _ sql: any SQLDatabase
     ) async throws {
+        var batch = WriteBatch()
+        let line = activity(actor, action, entity, id, event, concerning: concerning, into: &batch)
+        try await line.deliver(try await batch.run(on: sql), sql)
+    }
+
+    /// `activity`'s two inserts, added to `batch`; `deliver` on the batch's result does the rest.
+    func activity(
+        _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
+        concerning: [UUID] = [], into batch: inout WriteBatch
+    ) -> ActivityLine {
         let activity = UUID.random()
         let activityID = activity.text
-        try await sql.raw(
+        batch.add(
             """
             INSERT INTO activity (id, group_id, seq, actor_user_id, actor_name, action, entity, entity_id, details, at)
             VALUES (\(bind: activityID), \(bind: groupID.text), \(bind: seq), \(bind: actor?.userID.text),
                     \(bind: actor?.name ?? ""), \(bind: action), \(bind: entity.rawValue), \(bind: id.text),
                     \(bind: event.json), \(bind: now))
-            """
-        ).run()
+            """)
         // "" stands for nobody where a list must not be empty.
         let concerned = Set(concerning.map(\.text)).sorted()
         // A removed member hears of their removal, and of nothing after it.
         let inactiveToo = action == "member.removed" ? concerned : []
-        let recipients = try await sql.raw(
+        let recipients = batch.addReturning(
             """
             INSERT INTO notifications (user_id, activity_id, group_id, created_at)
             SELECT m.user_id, \(bind: activityID), \(bind: groupID.text), \(bind: now) FROM members m
@@ -163,22 +175,42 @@ public struct GroupLog: Sendable {
                   AND (m.is_active = \(bind: true) OR m.id IN (\(binds: inactiveToo.isEmpty ? [""] : inactiveToo)))
                   AND (COALESCE(s.level, 'mine') = 'all'
                        OR (COALESCE(s.level, 'mine') = 'mine' AND m.id IN (\(binds: concerned.isEmpty ? [""] : concerned))))
-            RETURNING user_id
-            """
-        ).all()
-        // Each recipient's streams hear of it (the bell's count).
-        let recipientIDs = try recipients.map { try $0.decodeUUID("user_id") }
-        for user in recipientIDs {
-            PendingEvents.note(.inbox(user))
+            RETURNING user_id AS value
+            """)
+        return ActivityLine(
+            groupID: groupID, id: activity, action: action, now: now, hasWebhooks: hasWebhooks, recipients: recipients)
+    }
+
+    /// An activity line written by a `WriteBatch`, to hand on to those it is for.
+    struct ActivityLine {
+        let groupID: UUID
+        let id: UUID
+        let action: String
+        let now: Int64
+        let hasWebhooks: Bool
+        let recipients: Int
+
+        /// Tells each recipient's streams (the bell's count), queues their mail when this server
+        /// sends mail, and queues a delivery for each of the group's webhooks that wants it: all
+        /// in the transaction of the batch that wrote the line.
+        func deliver(_ values: [[String]], _ sql: any SQLDatabase) async throws {
+            let recipientIDs = try values[recipients].map { text in
+                guard let user = UUID(text: text) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a user id: \(text)"))
+                }
+                return user
+            }
+            for user in recipientIDs {
+                PendingEvents.note(.inbox(user))
+            }
+            if PendingEvents.current?.sendsMail == true {
+                try await MailStore.queue(
+                    recipients: recipientIDs, activityID: id, action: action, now: now, sql)
+            }
+            guard hasWebhooks else { return }
+            try await WebhookStore.enqueueDeliveries(
+                groupID: groupID, activityID: id.text, action: action, now: now, sql)
         }
-        // And their mail, for those who want it, when this server sends mail.
-        if PendingEvents.current?.sendsMail == true {
-            try await MailStore.queue(
-                recipients: recipientIDs, activityID: activity, action: action, now: now, sql)
-        }
-        // The group's webhooks that want this kind get a delivery, queued in this transaction.
-        guard hasWebhooks else { return }
-        try await WebhookStore.enqueueDeliveries(groupID: groupID, activityID: activityID, action: action, now: now, sql)
     }
 }
 

@@ -80,18 +80,21 @@ enum Ledger {
     /// take a member's net or a pair's debt past `GroupBounds.balance`: every amount is at most
     /// 10^13 minor units, so the stored sum it lands on cannot overflow first.
     static func apply(_ effect: Effect, groupID: UUID, _ sql: any SQLDatabase) async throws {
+        var batch = WriteBatch()
+        let written = write(effect, groupID: groupID, into: &batch)
+        try written.check(try await batch.run(on: sql))
+    }
+
+    /// `apply`'s statements, added to `batch`; what it returns checks the bounds on the batch's
+    /// result. A batch holds one effect on a group's ledger at most: two could hit the same row.
+    static func write(_ effect: Effect, groupID: UUID, into batch: inout WriteBatch) -> Written {
         let nets = effect.nets.filter { $0.value != 0 }.sorted { $0.key.sortsBefore($1.key) }
-        func check(_ row: any SQLRow) throws {
-            let value = try row.decode(column: "total", as: Int64.self)
-            guard (-GroupBounds.balance...GroupBounds.balance).contains(value) else {
-                throw WriteRefusal.ledgerBound(currency: effect.currency)
-            }
-        }
-        try await MultiRowInsert.returning(
+        var parts = MultiRowInsert.statements(
             "INSERT INTO balances (group_id, member_id, currency, net)",
             nets.map { [groupID.text, $0.key.text, effect.currency, $0.value] },
             then: "ON CONFLICT (group_id, member_id, currency) DO UPDATE SET net = balances.net + excluded.net"
-                + " RETURNING net AS total", on: sql, read: check)
+                + " RETURNING CAST(net AS TEXT) AS value"
+        ).map { batch.addReturning($0) }
         // Each pair once, lower id first, signed: what the lower owes the higher.
         var pairs: [Pair: Int64] = [:]
         for debt in effect.debts {
@@ -105,11 +108,30 @@ enum Ledger {
         let rows = pairs.filter { $0.value != 0 }.sorted {
             ($0.key.lower, $0.key.higher) < ($1.key.lower, $1.key.higher)
         }
-        try await MultiRowInsert.returning(
+        parts += MultiRowInsert.statements(
             "INSERT INTO pair_debts (group_id, currency, lower_member_id, higher_member_id, owed)",
             rows.map { [groupID.text, effect.currency, $0.key.lower, $0.key.higher, $0.value] },
             then: "ON CONFLICT (group_id, currency, lower_member_id, higher_member_id)"
-                + " DO UPDATE SET owed = pair_debts.owed + excluded.owed RETURNING owed AS total", on: sql, read: check)
+                + " DO UPDATE SET owed = pair_debts.owed + excluded.owed RETURNING CAST(owed AS TEXT) AS value"
+        ).map { batch.addReturning($0) }
+        return Written(currency: effect.currency, parts: parts)
+    }
+
+    /// The ledger's writes in a `WriteBatch`, to check what they returned.
+    struct Written {
+        let currency: String
+        let parts: [Int]
+
+        /// Each net and pair's debt as the writes left it, against `GroupBounds.balance`.
+        func check(_ values: [[String]]) throws {
+            for part in parts {
+                for value in values[part] {
+                    guard let total = Int64(value), (-GroupBounds.balance...GroupBounds.balance).contains(total) else {
+                        throw WriteRefusal.ledgerBound(currency: currency)
+                    }
+                }
+            }
+        }
     }
 
     private struct Pair: Hashable {

@@ -21,7 +21,16 @@ enum MultiRowInsert {
         _ head: String, _ rows: [[any Encodable & Sendable]], then tail: String, on sql: any SQLDatabase,
         read: (any SQLRow) throws -> Void
     ) async throws {
-        for start in stride(from: 0, to: rows.count, by: rowsPerStatement) {
+        for statement in statements(head, rows, then: tail) {
+            for row in try await sql.raw(statement).all() { try read(row) }
+        }
+    }
+
+    /// The statements `run` sends (none for no rows), for a `WriteBatch`.
+    static func statements(_ head: String, _ rows: [[any Encodable & Sendable]], then tail: String = "")
+        -> [SQLQueryString]
+    {
+        stride(from: 0, to: rows.count, by: rowsPerStatement).map { start in
             var query = SQLQueryString(head + " VALUES ")
             for (index, row) in rows[start..<min(start + rowsPerStatement, rows.count)].enumerated() {
                 query.appendLiteral(index == 0 ? "(" : ", (")
@@ -32,7 +41,7 @@ enum MultiRowInsert {
                 query.appendLiteral(")")
             }
             if !tail.isEmpty { query.appendLiteral(" " + tail) }
-            for row in try await sql.raw(query).all() { try read(row) }
+            return query
         }
     }
 }

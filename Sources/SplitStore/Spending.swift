@@ -50,15 +50,23 @@ enum Spending {
     /// Adds many rows at once, one statement per thousand, each key once, in key order (no
     /// deadlock between two writers).
     static func apply(_ parts: [Key: Int64], groupID: UUID, _ sql: any SQLDatabase) async throws {
+        var batch = WriteBatch()
+        write(parts, groupID: groupID, into: &batch)
+        _ = try await batch.run(on: sql)
+    }
+
+    /// `apply`'s statements, added to `batch` (which holds no other write of these rows).
+    static func write(_ parts: [Key: Int64], groupID: UUID, into batch: inout WriteBatch) {
         let rows = parts.filter { $0.value != 0 }.sorted {
             ($0.key.member.text, $0.key.day, $0.key.category.text, $0.key.currency)
                 < ($1.key.member.text, $1.key.day, $1.key.category.text, $1.key.currency)
         }
-        try await MultiRowInsert.run(
-            "INSERT INTO spending (member_id, day, category_id, currency, group_id, amount)",
-            rows.map { [$0.key.member.text, $0.key.day, $0.key.category.text, $0.key.currency, groupID.text, $0.value] },
-            then: "ON CONFLICT (member_id, day, category_id, currency) DO UPDATE SET amount = spending.amount + excluded.amount",
-            on: sql)
+        batch.add(
+            MultiRowInsert.statements(
+                "INSERT INTO spending (member_id, day, category_id, currency, group_id, amount)",
+                rows.map { [$0.key.member.text, $0.key.day, $0.key.category.text, $0.key.currency, groupID.text, $0.value] },
+                then: "ON CONFLICT (member_id, day, category_id, currency) DO UPDATE SET amount = spending.amount + excluded.amount"
+            ))
     }
 
     /// Every live expense of a group, for filling the table (migration 0025) and for tests that

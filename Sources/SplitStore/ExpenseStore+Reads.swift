@@ -36,7 +36,7 @@ extension ExpenseStore {
     public func expenses(groupID: UUID, filter: ExpenseFilter) async throws -> (
         expenses: [ExpenseRecord], hasMore: Bool
     ) {
-        var query = SQLQueryString("SELECT id FROM expenses WHERE group_id = \(bind: groupID.text)")
+        var query = SQLQueryString("SELECT * FROM expenses WHERE group_id = \(bind: groupID.text)")
         if !filter.includeDeleted {
             query.appendInterpolation(unsafeRaw: " AND is_deleted = "); query.appendInterpolation(bind: false)
         }
@@ -87,12 +87,18 @@ extension ExpenseStore {
         query.appendInterpolation(unsafeRaw: " ORDER BY expense_date DESC, created_at DESC, id DESC LIMIT ")
         query.appendInterpolation(bind: filter.limit + 1)
         let finalQuery = query
-        let ids = try await database.read { sql in
-            try await sql.raw(finalQuery).all().map { try $0.decodeUUID("id") }
+        let limit = filter.limit
+        // The page's rows in the query that finds them, then their payers and shares: three
+        // statements (issue 16: a query for the ids first was a fourth round trip).
+        let (rows, payerRows, shareRows) = try await database.read { sql in
+            let rows = Array(try await sql.raw(finalQuery).all())
+            let texts = try rows.prefix(limit).map { try $0.decode(column: "id", as: String.self) }
+            let (payers, shares) = try await Self.payersAndShares(of: texts, sql)
+            return (rows, payers, shares)
         }
-        let page = Array(ids.prefix(filter.limit))
-        let loaded = try await expenses(ids: page)
-        return (page.compactMap { loaded[$0] }, ids.count > filter.limit)
+        let page = Array(rows.prefix(limit))
+        let loaded = try Self.assemble(page, payerRows, shareRows)
+        return (try page.compactMap { loaded[try $0.decodeUUID("id")] }, rows.count > limit)
     }
 
     /// Every live expense of a group, with payers and shares, in three queries (for the
@@ -132,15 +138,22 @@ extension ExpenseStore {
         guard !ids.isEmpty else { return [:] }
         let texts = ids.map(\.text)
         let (rows, payerRows, shareRows) = try await database.read { sql in
-            (
-                try await sql.select().column(SQLLiteral.all).from("expenses").where("id", .in, texts).all(),
-                try await sql.select().column(SQLLiteral.all).from("expense_payers").where("expense_id", .in, texts)
-                    .all(),
-                try await sql.select().column(SQLLiteral.all).from("expense_splits").where("expense_id", .in, texts)
-                    .all()
-            )
+            let rows = try await sql.select().column(SQLLiteral.all).from("expenses").where("id", .in, texts).all()
+            let (payers, shares) = try await Self.payersAndShares(of: texts, sql)
+            return (rows, payers, shares)
         }
         return try Self.assemble(rows, payerRows, shareRows)
+    }
+
+    /// The payer and share rows of the expenses `ids` (none for none).
+    static func payersAndShares(of ids: [String], _ sql: any SQLDatabase) async throws -> (
+        payers: [any SQLRow], shares: [any SQLRow]
+    ) {
+        guard !ids.isEmpty else { return ([], []) }
+        return (
+            try await sql.select().column(SQLLiteral.all).from("expense_payers").where("expense_id", .in, ids).all(),
+            try await sql.select().column(SQLLiteral.all).from("expense_splits").where("expense_id", .in, ids).all()
+        )
     }
 
     /// Expense rows with their payer and share rows, by expense id.

@@ -49,20 +49,13 @@ public final class Database: Sendable {
                 let promise = connection.eventLoop.makePromise(of: T.self)
                 Task(executorPreference: EventLoopTaskExecutor(connection.eventLoop)) {
                     do {
-                        promise.succeed(try await body(Self.rowsByCallback(connection)))
+                        promise.succeed(try await body(PostgresSQL(database: connection)))
                     } catch {
                         promise.fail(error)
                     }
                 }
                 return promise.futureResult
             }.get()
-        }
-
-        /// The connection through the same wrapper that reads use (PostgresKit's over any
-        /// `PostgresDatabase`, which hands each row over as the connection reads it), rather
-        /// than the one `PostgresConnection.sql()` picks, which iterates rows as an `AsyncSequence`.
-        private static func rowsByCallback(_ connection: some PostgresDatabase) -> some SQLDatabase {
-            connection.sql()
         }
     }
 
@@ -122,7 +115,7 @@ public final class Database: Sendable {
                 on: MultiThreadedEventLoopGroup.singleton
             )
             let database = Database(
-                backend: .postgres, storage: .postgres(PostgresPool(pool), pool.database(logger: logger).sql()),
+                backend: .postgres, storage: .postgres(PostgresPool(pool), PostgresSQL(database: pool.database(logger: logger))),
                 logger: logger, listenerConfiguration: configuration.coreConfiguration)
             do {
                 // Fail at start-up, with the driver's reason, if the server cannot be reached.

@@ -122,7 +122,10 @@ final class SQLiteHandle: SQLDatabase, @unchecked Sendable {
                 let code = sqlite_nio_sqlite3_step(statement.pointer)
                 if code == SQLITE_DONE { return }
                 guard code == SQLITE_ROW else { throw SQLiteFailure(code: code, connection) }
-                let columns = statement.columns ?? SQLiteColumns(statement.pointer)
+                let columns = statement.columns ?? ResultColumns(
+                    names: (0..<sqlite_nio_sqlite3_column_count(statement.pointer)).map {
+                        String(cString: sqlite_nio_sqlite3_column_name(statement.pointer, $0))
+                    }, lastWins: false)
                 statement.columns = columns
                 var values: [SQLiteValue] = []
                 values.reserveCapacity(columns.names.count)
@@ -212,28 +215,30 @@ nonisolated(unsafe) private let emptyText: UnsafePointer<CChar> = {
 private final class PreparedStatement {
     let pointer: OpaquePointer
     /// Filled on the first row, then shared by every row this statement returns.
-    var columns: SQLiteColumns?
+    var columns: ResultColumns?
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }
 
-/// Column names of a result, shared by its rows.
-final class SQLiteColumns: Sendable {
+/// Column names of a result, shared by its rows (SQLite's and PostgreSQL's).
+final class ResultColumns: Sendable {
     let names: [String]
     let indexes: [String: Int]
+    /// Which of two columns with one name a look-up finds: the driver's choice before ours
+    /// (SQLiteNIO the first, PostgresNIO the last).
+    let lastWins: Bool
 
-    /// The first column named `name`. A few names are compared one by one: hashing the name for
-    /// the dictionary was 4 % of a change-feed page, which looks up every column of every row.
+    /// The column named `name`. A few names are compared one by one: hashing the name for the
+    /// dictionary was 4 % of a change-feed page, which looks up every column of every row.
     func index(of name: String) -> Int? {
-        names.count <= 16 ? names.firstIndex(of: name) : indexes[name]
+        guard names.count <= 16 else { return indexes[name] }
+        return lastWins ? names.lastIndex(of: name) : names.firstIndex(of: name)
     }
 
-    init(_ statement: OpaquePointer) {
-        let names = (0..<sqlite_nio_sqlite3_column_count(statement)).map {
-            String(cString: sqlite_nio_sqlite3_column_name(statement, $0))
-        }
+    init(names: [String], lastWins: Bool) {
         self.names = names
-        // The first of two columns with one name wins, as in SQLiteNIO.
-        self.indexes = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.lastWins = lastWins
+        self.indexes = Dictionary(
+            names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, last in lastWins ? last : first })
     }
 }
 
@@ -316,7 +321,7 @@ enum SQLiteValue: Sendable, Equatable {
 
 /// A row: shared column names and this row's values.
 struct SQLiteRow: SQLRow {
-    let columns: SQLiteColumns
+    let columns: ResultColumns
     let values: [SQLiteValue]
 
     var allColumns: [String] { columns.names }

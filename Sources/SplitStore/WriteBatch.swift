@@ -32,32 +32,52 @@ struct WriteBatch {
     /// write's index, the values a returning write gave (empty for the others).
     func run(on sql: any SQLDatabase) async throws -> [[String]] {
         var values = [[String]](repeating: [], count: writes.count)
-        guard !writes.isEmpty else { return values }
-        if sql.dialect.name == "postgresql" && writes.count > 1 {
-            var query = SQLQueryString("WITH ")
-            for (index, write) in writes.enumerated() {
-                query.appendLiteral((index == 0 ? "" : ", ") + "w\(index) AS (")
-                query.appendInterpolation(write.statement)
-                query.appendLiteral(")")
-            }
-            let returning = writes.indices.filter { writes[$0].returns }
-            if returning.isEmpty {
-                query.appendLiteral(" SELECT 0 AS part, '' AS value WHERE FALSE")
-            } else {
-                query.appendLiteral(
-                    " " + returning.map { "SELECT \($0) AS part, value FROM w\($0)" }.joined(separator: " UNION ALL "))
-            }
-            for row in try await sql.raw(query).all() {
-                values[try row.decode(column: "part", as: Int.self)].append(try row.decode(column: "value", as: String.self))
-            }
-        } else {
+        guard sql.dialect.name == "postgresql" else {
             for (index, write) in writes.enumerated() {
                 let rows = try await sql.raw(write.statement).all()
                 if write.returns {
                     values[index] = try rows.map { try $0.decode(column: "value", as: String.self) }
                 }
             }
+            return values
+        }
+        // As many writes to a statement as PostgreSQL's 65,535 bound values allow (a big import's
+        // ledger is several statements of a thousand rows each).
+        var start = 0
+        while start < writes.count {
+            var end = start
+            var binds = 0
+            while end < writes.count {
+                let count = sql.serialize(writes[end].statement).binds.count
+                if end > start && binds + count > Self.bindsPerStatement { break }
+                binds += count
+                end += 1
+            }
+            try await run(start..<end, into: &values, on: sql)
+            start = end
         }
         return values
+    }
+
+    static let bindsPerStatement = 65_535
+
+    /// Writes `range` as one PostgreSQL statement.
+    private func run(_ range: Range<Int>, into values: inout [[String]], on sql: any SQLDatabase) async throws {
+        var query = SQLQueryString("WITH ")
+        for index in range {
+            query.appendLiteral((index == range.lowerBound ? "" : ", ") + "w\(index) AS (")
+            query.appendInterpolation(writes[index].statement)
+            query.appendLiteral(")")
+        }
+        let returning = range.filter { writes[$0].returns }
+        if returning.isEmpty {
+            query.appendLiteral(" SELECT 0 AS part, '' AS value WHERE FALSE")
+        } else {
+            query.appendLiteral(
+                " " + returning.map { "SELECT \($0) AS part, value FROM w\($0)" }.joined(separator: " UNION ALL "))
+        }
+        for row in try await sql.raw(query).all() {
+            values[try row.decode(column: "part", as: Int.self)].append(try row.decode(column: "value", as: String.self))
+        }
     }
 }

@@ -125,6 +125,31 @@ struct SQLValuesTests {
         }
     }
 
+    @Test(
+        "every row of a result reads its own values; of two columns with one name SQLite reads the first, PostgreSQL the last; other types through their Decodable",
+        arguments: TestDatabases.all)
+    func sharedColumns(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            let id = UUID()
+            let rows = try await database.read { sql in
+                try await sql.raw(
+                    """
+                    SELECT 1 AS n, 'a' AS twice, 'b' AS twice, \(bind: id.uuidString) AS id, CAST(2.5 AS DOUBLE PRECISION) AS real
+                    UNION ALL
+                    SELECT 2, 'c', 'd', \(bind: id.uuidString), CAST(NULL AS DOUBLE PRECISION)
+                    """
+                ).all()
+            }
+            #expect(try rows.map { try $0.decode(column: "n", as: Int.self) } == [1, 2])
+            #expect(try rows.map { try $0.decode(column: "twice", as: String.self) }
+                == (backend == .sqlite ? ["a", "c"] : ["b", "d"]))
+            #expect(try rows.map { try $0.decode(column: "id", as: UUID.self) } == [id, id])
+            #expect(try rows.map { try $0.decode(column: "real", as: Double?.self) } == [2.5, nil])
+            #expect(try rows.map { try $0.decodeNil(column: "real") } == [false, true])
+            #expect(rows.allSatisfy { $0.contains(column: "twice") && !$0.contains(column: "thrice") })
+        }
+    }
+
     @Test("hundreds of different statements, then the first again, give right answers", arguments: TestDatabases.all)
     func manyStatements(backend: Database.Backend) async throws {
         // More distinct texts than SQLite's statement cache holds, so it is emptied and refilled.

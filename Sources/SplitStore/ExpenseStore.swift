@@ -34,14 +34,30 @@ public struct ExpenseStore: Sendable {
         try await database.transaction { sql in try await Self.create(new, sql) }
     }
 
-    /// Several creates, each exactly as `create` would make it, in one transaction: one commit
-    /// for all (issue 16: a phone sending its queue of 1,000 expenses made 1,000 commits). When
-    /// any of them throws, nothing of any is written and the error is thrown: the caller then
-    /// makes each alone to learn which one failed and why.
+    /// Several creates of one group by one caller, each exactly as `create` would make it, in
+    /// one transaction: one commit for all (issue 16: a phone sending its queue of 1,000 expenses
+    /// made 1,000 commits). The group's lock is taken, and the caller's grant and every member
+    /// the expenses involve checked under it, once for all, so they share one change number:
+    /// they are written together. When any of them throws, nothing of any is written and the
+    /// error is thrown: the caller then makes each alone to learn which one failed and why.
     public func createEach(_ items: [NewExpense]) async throws -> [IdempotencyOutcome<ExpenseRecord>] {
-        try await database.transaction { sql in
+        guard let first = items.first else { return [] }
+        precondition(
+            items.allSatisfy { $0.expense.groupID == first.expense.groupID && $0.actor.userID == first.actor.userID },
+            "one transaction writes one group's expenses by one caller")
+        return try await database.transaction { sql in
+            guard
+                let log = try await GroupLog.begin(
+                    sql, groupID: first.expense.groupID, now: first.expense.createdAt, actor: first.actor,
+                    involving: Array(Set(items.flatMap(\.expense.memberIDs))))
+            else {
+                throw ExpenseStoreError.notFound
+            }
             var outcomes: [IdempotencyOutcome<ExpenseRecord>] = []
-            for item in items { outcomes.append(try await Self.create(item, sql)) }
+            for (index, item) in items.enumerated() {
+                outcomes.append(
+                    try await Self.create(item, log: log.at(item.expense.createdAt), sweepingKeys: index == 0, sql))
+            }
             return outcomes
         }
     }
@@ -50,17 +66,26 @@ public struct ExpenseStore: Sendable {
         -> IdempotencyOutcome<ExpenseRecord>
     {
         let expense = new.expense
-        // The response is only kept when a key asks for it; otherwise rendering it is wasted work.
-        let render: (ExpenseRecord) throws -> StoredResponse = { record in
-            new.idempotency != nil ? try new.render(record) : StoredResponse(status: 201, body: Data())
-        }
         guard
             let log = try await GroupLog.begin(
                 sql, groupID: expense.groupID, now: expense.createdAt, actor: new.actor, involving: expense.memberIDs)
         else {
             throw ExpenseStoreError.notFound
         }
-        return try await Idempotency.run(new.idempotency, now: expense.createdAt, sql) {
+        return try await create(new, log: log, sweepingKeys: true, sql)
+    }
+
+    /// A create under a log already begun. `sweepingKeys`: whether to remove expired
+    /// idempotency keys first (once a transaction is enough).
+    private static func create(_ new: NewExpense, log: GroupLog, sweepingKeys: Bool, _ sql: any SQLDatabase)
+        async throws -> IdempotencyOutcome<ExpenseRecord>
+    {
+        let expense = new.expense
+        // The response is only kept when a key asks for it; otherwise rendering it is wasted work.
+        let render: (ExpenseRecord) throws -> StoredResponse = { record in
+            new.idempotency != nil ? try new.render(record) : StoredResponse(status: 201, body: Data())
+        }
+        return try await Idempotency.run(new.idempotency, now: expense.createdAt, sweeping: sweepingKeys, sql) {
             guard try await insertNew(expense, actor: new.actor, log: log, sql) else {
                 // A client id used again: the same expense again is a retry; anything else is a clash.
                 guard let existing = try await load(expense.id, sql), existing.groupID == expense.groupID,

@@ -95,6 +95,11 @@ public struct GroupLog: Sendable {
             hasBudget: try flags.decode(column: "has_budget", as: Bool.self))
     }
 
+    /// The same log for a write made at `now` (each of several creates in one transaction).
+    func at(_ now: Int64) -> GroupLog {
+        GroupLog(groupID: groupID, seq: seq, now: now, hasWebhooks: hasWebhooks, hasBudget: hasBudget)
+    }
+
     /// Refuses (`inactiveMember`) the first of `ids` that is not an active member of the group:
     /// for checks that need a row read after `begin` (an edit may keep members removed since).
     static func requireActive(_ ids: [UUID], groupID: UUID, _ sql: any SQLDatabase) async throws {

@@ -72,17 +72,20 @@ enum Idempotency {
     /// Runs `create` once per key, inside the caller's transaction. The key row is inserted
     /// first: a concurrent request with the same key waits on it (PostgreSQL's unique index;
     /// SQLite's single writer) and then finds the stored response, so 20 requests at once make
-    /// one row. When `create` throws, the transaction rolls back with the key.
+    /// one row. When `create` throws, the transaction rolls back with the key. `sweeping`: remove
+    /// expired keys first (a transaction of several creates does it for the first).
     static func run<Record: Sendable>(
-        _ claim: IdempotencyClaim?, now: Int64, _ sql: any SQLDatabase,
+        _ claim: IdempotencyClaim?, now: Int64, sweeping: Bool = true, _ sql: any SQLDatabase,
         create: () async throws -> (Record, StoredResponse)
     ) async throws -> IdempotencyOutcome<Record> {
         guard let claim else {
             let (record, response) = try await create()
             return .created(record, response)
         }
-        // Index range on created_at: nothing to read when nothing has expired.
-        try await sql.raw("DELETE FROM idempotency_keys WHERE created_at < \(bind: now - window)").run()
+        if sweeping {
+            // Index range on created_at: nothing to read when nothing has expired.
+            try await sql.raw("DELETE FROM idempotency_keys WHERE created_at < \(bind: now - window)").run()
+        }
         let inserted = try await sql.raw(
             """
             INSERT INTO idempotency_keys (user_id, key, request_hash, status, body, created_at)

@@ -254,14 +254,26 @@ struct ExpenseUseCaseTests {
 @Suite("A batch of creates")
 struct ExpenseBatchTests {
     /// A phone sending its queue made one commit per expense (issue 16); a batch now makes one
-    /// per 50, and each item is still answered as a single create.
-    @Test("120 creates are three commits; every one is stored as a single create stores it")
+    /// per 50, and each item is still answered as a single create. The group, the caller and
+    /// the categories are read once for the batch, and the group's lock, change number and
+    /// expired keys taken once a transaction.
+    @Test(
+        "120 creates are three commits of one change number each, with one read of the group; every one is stored as a single create stores it"
+    )
     func fiftyToACommit() async throws {
         try await Trip.with(.sqlite) { trip in
             _ = try await trip.create(trip.ramen())  // the group's default categories, made once
-            func commits() -> Int {
-                trip.database.sqliteStatementStatistics().filter { $0.sql == "COMMIT" }.map(\.runs).reduce(0, +)
+            func runs(_ statement: String) -> Int {
+                trip.database.sqliteStatementStatistics().filter { $0.sql.hasPrefix(statement) }.map(\.runs)
+                    .reduce(0, +)
             }
+            func commits() -> Int { runs("COMMIT") }
+            let statements = [
+                "UPDATE groups SET change_seq", "DELETE FROM idempotency_keys", "SELECT * FROM categories",
+                "SELECT g.*",
+            ]
+            let runsBefore = statements.map(runs)
+            let seqBefore = try await GroupLogStore(database: trip.database).currentSeq(groupID: trip.groupID)
             let before = commits()
             let items = (0..<120).map { index in
                 BatchedExpense(
@@ -276,6 +288,12 @@ struct ExpenseBatchTests {
 
             // validate
             #expect(commits() - before == 3)
+            #expect(zip(statements.map(runs), runsBefore).map { $0 - $1 } == [3, 3, 1, 1])
+            let changes = try await GroupLogStore(database: trip.database).changes(
+                groupID: trip.groupID, since: seqBefore, limit: 500
+            ).changes
+            #expect(changes.count == 120)
+            #expect(Set(changes.map(\.seq)) == [seqBefore + 1, seqBefore + 2, seqBefore + 3])
             let views = try results.map { result -> ExpenseView in
                 guard case .created(let view) = try result.get() else { throw AppError.notFound("created expense") }
                 return view

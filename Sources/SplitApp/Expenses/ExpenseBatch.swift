@@ -36,6 +36,7 @@ extension ExpenseUseCases {
         var results = [Result<ExpenseCreation, any Error>?](repeating: nil, count: items.count)
         var waiting: [(index: Int, prepared: PreparedCreate)] = []
         var waitingKeys: Set<String> = []
+        let reads = BatchReads()
         func writeWaiting() async {
             defer {
                 waiting = []
@@ -66,7 +67,7 @@ extension ExpenseUseCases {
             do {
                 switch try await prepare(
                     item.entered, id: item.id, groupID: item.groupID, caller: caller, origin: origin,
-                    idempotency: item.idempotency, render: render)
+                    idempotency: item.idempotency, reads: reads, render: render)
                 {
                 case .answered(let creation): results[index] = .success(creation)
                 case .write(let prepared):

@@ -10,7 +10,7 @@ extension ExpenseUseCases {
     /// `members` is every member of the group, removed ones too.
     func build(
         _ entered: EnteredExpense, id: UUID, group: GroupRecord, me: MemberRecord, members: [MemberRecord],
-        createdBy: UUID, now: Int64, previous: ExpenseRecord? = nil
+        createdBy: UUID, now: Int64, previous: ExpenseRecord? = nil, reads: BatchReads? = nil
     ) async throws -> (ExpenseRecord, categoryNames: [UUID: String]) {
         // Every field that can be read on its own is read before any refusal is thrown, so one
         // answer names everything that is wrong (issue 15); what needs an earlier field (an
@@ -23,7 +23,9 @@ extension ExpenseUseCases {
             try checks.run { try MoneyInput.amount(entered.amount, currency, field: "amount", allowNegative: true) }
         }
         let date = try checks.run { try MoneyInput.date(entered.expenseDate, field: "expenseDate") }
-        let resolved = try await checks.run { try await resolveCategory(entered.category, groupID: group.id, now: now) }
+        let resolved = try await checks.run {
+            try await resolveCategory(entered.category, groupID: group.id, now: now, reads: reads)
+        }
         let home = try Currency(code: group.homeCurrency)
         let homeAmount: Int64? = try entered.homeAmount.flatMap { text in
             try checks.run { try Self.homeAmount(text, home, refund: (total ?? 0) < 0) }
@@ -131,13 +133,19 @@ extension ExpenseUseCases {
     /// A category by id or by name (any case); none means the default "Other". Also every
     /// category's name, from the same read.
     private func resolveCategory(
-        _ text: String?, groupID: UUID, now: Int64
+        _ text: String?, groupID: UUID, now: Int64, reads: BatchReads?
     ) async throws -> (UUID, names: [UUID: String]) {
-        var all = try await categories.allCategories(groupID: groupID)
+        var all: [CategoryRecord]
+        if let known = reads?.categories[groupID] {
+            all = known
+        } else {
+            all = try await categories.allCategories(groupID: groupID)
+        }
         if !all.contains(where: { !$0.isDeleted }) {
             _ = try await categories.categories(groupID: groupID, now: now)  // makes the defaults
             all = try await categories.allCategories(groupID: groupID)
         }
+        reads?.categories[groupID] = all
         let names = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.name) })
         let live = all.filter { !$0.isDeleted }
         guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
@@ -148,4 +156,12 @@ extension ExpenseUseCases {
         if let match = live.first(where: { $0.name.lowercased() == text.lowercased() }) { return (match.id, names) }
         throw AppError.invalid(field: "category", message: "There is no category \"\(text.prefix(50))\" in this group.")
     }
+}
+
+/// What the items of one batch read of their groups, kept for the next items (issue 16: each
+/// item read its group, its caller and the categories again, three round trips on PostgreSQL).
+/// One batch's, used by one task item after item, never shared.
+final class BatchReads {
+    var access: [UUID: (group: GroupRecord, me: MemberRecord, members: [MemberRecord])] = [:]
+    var categories: [UUID: [CategoryRecord]] = [:]
 }

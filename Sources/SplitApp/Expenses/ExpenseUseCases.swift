@@ -103,18 +103,29 @@ public struct ExpenseUseCases: Sendable {
 
     /// Everything of a create before its transaction: the caller's right, a replay, the id and
     /// the entered values.
+    /// `reads`: what earlier items of the same batch read of the group, read again only when
+    /// missing (the transaction checks the grant and the members again under the group's lock).
     func prepare(
         _ entered: EnteredExpense, id idText: String?, groupID: UUID, caller: Caller, origin: RequestOrigin,
-        idempotency request: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
+        idempotency request: IdempotencyRequest?, reads: BatchReads? = nil,
+        render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async throws -> Preparation {
-        let (group, me, members) = try await access.checkWithMembers(groupID, caller, for: .addExpense)
+        let read: (group: GroupRecord, me: MemberRecord, members: [MemberRecord])
+        if let known = reads?.access[groupID] {
+            read = known
+        } else {
+            read = try await access.checkWithMembers(groupID, caller, for: .addExpense)
+            reads?.access[groupID] = read
+        }
+        let (group, me, members) = read
         let claim = try request.map { try $0.claim(for: caller) }
         if let claim, let earlier = try await idempotency.lookup(claim) {
             return .answered(try Self.replay(earlier))
         }
         let id = try MoneyInput.clientID(idText)
         let (expense, names) = try await build(
-            entered, id: id, group: group, me: me, members: members, createdBy: caller.user.id, now: now())
+            entered, id: id, group: group, me: me, members: members, createdBy: caller.user.id, now: now(),
+            reads: reads)
         let home = group.homeCurrency
         let new = ExpenseStore.NewExpense(
             expense, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]), idempotency: claim

@@ -85,7 +85,12 @@ public struct ExpenseStore: Sendable {
         let render: (ExpenseRecord) throws -> StoredResponse = { record in
             new.idempotency != nil ? try new.render(record) : StoredResponse(status: 201, body: Data())
         }
-        return try await Idempotency.run(new.idempotency, now: expense.createdAt, sweeping: sweepingKeys, sql) {
+        // What the key will store unless the id turns out to be taken: rendered before it is claimed.
+        let planned = try render(expense)
+        return try await Idempotency.run(
+            new.idempotency, now: expense.createdAt, sweeping: sweepingKeys,
+            expected: new.idempotency != nil ? planned : nil, sql
+        ) {
             guard try await insertNew(expense, actor: new.actor, log: log, sql) else {
                 // A client id used again: the same expense again is a retry; anything else is a clash.
                 guard let existing = try await load(expense.id, sql), existing.groupID == expense.groupID,
@@ -95,7 +100,7 @@ public struct ExpenseStore: Sendable {
                 else { throw ExpenseStoreError.idTaken }
                 return (existing, try render(existing))
             }
-            return (expense, try render(expense))
+            return (expense, planned)
         }
     }
 

@@ -45,21 +45,47 @@ public struct IdempotencyStore: Sendable {
 
     /// The first response for this key and request, `.keyReused` for another request, nil when new.
     public func lookup(_ claim: IdempotencyClaim) async throws -> IdempotencyOutcome<StoredResponse>? {
-        guard
-            let row = try await database.read({ sql in
+        try await lookup(userID: claim.userID, keys: [claim.key])[claim.key].map { $0.outcome(for: claim) }
+    }
+
+    /// Several keys of one account in one read (a batch's): the key's stored answer by key, for
+    /// `StoredKey.outcome(for:)`; a key not in it is new.
+    public func lookup(userID: UUID, keys: [String]) async throws -> [String: StoredKey] {
+        guard !keys.isEmpty else { return [:] }
+        var found: [String: StoredKey] = [:]
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let some = Array(keys[start..<min(start + 500, keys.count)])
+            let rows = try await database.read { sql in
                 try await sql.raw(
                     """
-                    SELECT request_hash, status, body FROM idempotency_keys
-                    WHERE user_id = \(bind: claim.userID.text) AND key = \(bind: claim.key)
+                    SELECT key, request_hash, status, body FROM idempotency_keys
+                    WHERE user_id = \(bind: userID.text) AND key IN (\(binds: some))
                     """
-                ).first()
-            })
-        else { return nil }
-        guard try row.decode(column: "request_hash", as: String.self) == claim.requestHash else { return .keyReused }
-        return .replayed(
-            StoredResponse(
-                status: Int(try row.decode(column: "status", as: Int64.self)),
-                body: Data(try row.decode(column: "body", as: String.self).utf8)))
+                ).all()
+            }
+            for row in rows {
+                found[try row.decode(column: "key", as: String.self)] = try StoredKey(row: row)
+            }
+        }
+        return found
+    }
+}
+
+/// A key's row: what it was first sent with and answered.
+public struct StoredKey: Sendable {
+    let requestHash: String
+    let response: StoredResponse
+
+    init(row: any SQLRow) throws {
+        requestHash = try row.decode(column: "request_hash", as: String.self)
+        response = StoredResponse(
+            status: Int(try row.decode(column: "status", as: Int64.self)),
+            body: Data(try row.decode(column: "body", as: String.self).utf8))
+    }
+
+    /// The first response again for the same request; `.keyReused` for another.
+    public func outcome(for claim: IdempotencyClaim) -> IdempotencyOutcome<StoredResponse> {
+        requestHash == claim.requestHash ? .replayed(response) : .keyReused
     }
 }
 
@@ -73,9 +99,12 @@ enum Idempotency {
     /// first: a concurrent request with the same key waits on it (PostgreSQL's unique index;
     /// SQLite's single writer) and then finds the stored response, so 20 requests at once make
     /// one row. When `create` throws, the transaction rolls back with the key. `sweeping`: remove
-    /// expired keys first (a transaction of several creates does it for the first).
+    /// expired keys first (a transaction of several creates does it for the first). `expected`:
+    /// the response `create` will most likely give, stored with the key as it is claimed, so the
+    /// key is written again only when `create` answers otherwise (one statement less a create).
     static func run<Record: Sendable>(
-        _ claim: IdempotencyClaim?, now: Int64, sweeping: Bool = true, _ sql: any SQLDatabase,
+        _ claim: IdempotencyClaim?, now: Int64, sweeping: Bool = true, expected: StoredResponse? = nil,
+        _ sql: any SQLDatabase,
         create: () async throws -> (Record, StoredResponse)
     ) async throws -> IdempotencyOutcome<Record> {
         guard let claim else {
@@ -89,7 +118,9 @@ enum Idempotency {
         let inserted = try await sql.raw(
             """
             INSERT INTO idempotency_keys (user_id, key, request_hash, status, body, created_at)
-            VALUES (\(bind: claim.userID.text), \(bind: claim.key), \(bind: claim.requestHash), 0, '', \(bind: now))
+            VALUES (\(bind: claim.userID.text), \(bind: claim.key), \(bind: claim.requestHash),
+                    \(bind: Int64(expected?.status ?? 0)), \(bind: expected.map { String(decoding: $0.body, as: UTF8.self) } ?? ""),
+                    \(bind: now))
             ON CONFLICT (user_id, key) DO NOTHING
             RETURNING key
             """
@@ -103,15 +134,13 @@ enum Idempotency {
                     """
                 ).first()
             else { throw IdempotencyError.vanished }
-            guard try row.decode(column: "request_hash", as: String.self) == claim.requestHash else {
-                return .keyReused
+            switch try StoredKey(row: row).outcome(for: claim) {
+            case .replayed(let response): return .replayed(response)
+            default: return .keyReused
             }
-            return .replayed(
-                StoredResponse(
-                    status: Int(try row.decode(column: "status", as: Int64.self)),
-                    body: Data(try row.decode(column: "body", as: String.self).utf8)))
         }
         let (record, response) = try await create()
+        guard response != expected else { return .created(record, response) }
         try await sql.raw(
             """
             UPDATE idempotency_keys SET status = \(bind: Int64(response.status)),

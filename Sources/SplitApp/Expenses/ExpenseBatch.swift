@@ -37,6 +37,9 @@ extension ExpenseUseCases {
         var waiting: [(index: Int, prepared: PreparedCreate)] = []
         var waitingKeys: Set<String> = []
         let reads = BatchReads()
+        // Every item's key in one read; should it fail, each item reads its own.
+        reads.keys = try? await idempotency.lookup(
+            userID: caller.user.id, keys: items.compactMap { try? $0.idempotency?.claim(for: caller).key })
         func writeWaiting() async {
             defer {
                 waiting = []

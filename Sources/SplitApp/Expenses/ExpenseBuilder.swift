@@ -164,4 +164,21 @@ extension ExpenseUseCases {
 final class BatchReads {
     var access: [UUID: (group: GroupRecord, me: MemberRecord, members: [MemberRecord])] = [:]
     var categories: [UUID: [CategoryRecord]] = [:]
+    /// The batch's idempotency keys as stored before its first item, read in one go.
+    var keys: [String: StoredKey]?
+    private var usedKeys: Set<String> = []
+
+    /// What was stored under `claim`'s key before the batch (nil: nothing, the key is new), or
+    /// `.unknown` when it must be read now: an earlier item of the batch used the key, or there
+    /// was no read in one go.
+    func earlier(_ claim: IdempotencyClaim) -> KnownKey {
+        defer { usedKeys.insert(claim.key) }
+        guard let keys, !usedKeys.contains(claim.key) else { return .unknown }
+        return .known(keys[claim.key]?.outcome(for: claim))
+    }
+
+    enum KnownKey {
+        case known(IdempotencyOutcome<StoredResponse>?)
+        case unknown
+    }
 }

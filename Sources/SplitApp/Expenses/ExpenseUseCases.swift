@@ -119,8 +119,13 @@ public struct ExpenseUseCases: Sendable {
         }
         let (group, me, members) = read
         let claim = try request.map { try $0.claim(for: caller) }
-        if let claim, let earlier = try await idempotency.lookup(claim) {
-            return .answered(try Self.replay(earlier))
+        if let claim {
+            let earlier: IdempotencyOutcome<StoredResponse>?
+            switch reads?.earlier(claim) ?? .unknown {
+            case .known(let outcome): earlier = outcome
+            case .unknown: earlier = try await idempotency.lookup(claim)
+            }
+            if let earlier { return .answered(try Self.replay(earlier)) }
         }
         let id = try MoneyInput.clientID(idText)
         let (expense, names) = try await build(

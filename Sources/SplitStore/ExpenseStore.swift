@@ -34,34 +34,6 @@ public struct ExpenseStore: Sendable {
         try await database.transaction { sql in try await Self.create(new, sql) }
     }
 
-    /// Several creates of one group by one caller, each exactly as `create` would make it, in
-    /// one transaction: one commit for all (issue 16: a phone sending its queue of 1,000 expenses
-    /// made 1,000 commits). The group's lock is taken, and the caller's grant and every member
-    /// the expenses involve checked under it, once for all, so they share one change number:
-    /// they are written together. When any of them throws, nothing of any is written and the
-    /// error is thrown: the caller then makes each alone to learn which one failed and why.
-    public func createEach(_ items: [NewExpense]) async throws -> [IdempotencyOutcome<ExpenseRecord>] {
-        guard let first = items.first else { return [] }
-        precondition(
-            items.allSatisfy { $0.expense.groupID == first.expense.groupID && $0.actor.userID == first.actor.userID },
-            "one transaction writes one group's expenses by one caller")
-        return try await database.transaction { sql in
-            guard
-                let log = try await GroupLog.begin(
-                    sql, groupID: first.expense.groupID, now: first.expense.createdAt, actor: first.actor,
-                    involving: Array(Set(items.flatMap(\.expense.memberIDs))))
-            else {
-                throw ExpenseStoreError.notFound
-            }
-            var outcomes: [IdempotencyOutcome<ExpenseRecord>] = []
-            for (index, item) in items.enumerated() {
-                outcomes.append(
-                    try await Self.create(item, log: log.at(item.expense.createdAt), sweepingKeys: index == 0, sql))
-            }
-            return outcomes
-        }
-    }
-
     private static func create(_ new: NewExpense, _ sql: any SQLDatabase) async throws
         -> IdempotencyOutcome<ExpenseRecord>
     {
@@ -77,7 +49,7 @@ public struct ExpenseStore: Sendable {
 
     /// A create under a log already begun. `sweepingKeys`: whether to remove expired
     /// idempotency keys first (once a transaction is enough).
-    private static func create(_ new: NewExpense, log: GroupLog, sweepingKeys: Bool, _ sql: any SQLDatabase)
+    static func create(_ new: NewExpense, log: GroupLog, sweepingKeys: Bool, _ sql: any SQLDatabase)
         async throws -> IdempotencyOutcome<ExpenseRecord>
     {
         let expense = new.expense
@@ -93,11 +65,7 @@ public struct ExpenseStore: Sendable {
         ) {
             guard try await insertNew(expense, actor: new.actor, log: log, sql) else {
                 // A client id used again: the same expense again is a retry; anything else is a clash.
-                guard let existing = try await load(expense.id, sql), existing.groupID == expense.groupID,
-                    existing.createdByUserID == expense.createdByUserID, existing.amount == expense.amount,
-                    existing.currency == expense.currency, existing.description == expense.description,
-                    existing.rule == expense.rule
-                else { throw ExpenseStoreError.idTaken }
+                let existing = try await retried(expense, sql)
                 return (existing, try render(existing))
             }
             return (expense, planned)
@@ -116,7 +84,7 @@ public struct ExpenseStore: Sendable {
     {
         guard try await insertRow(expense, sql) else { return false }
         var batch = WriteBatch()
-        addPayersAndShares(expense, to: &batch)
+        addPayersAndShares([expense], to: &batch)
         let ledger = Ledger.write(Ledger.effect(of: expense, sign: 1), groupID: expense.groupID, into: &batch)
         Spending.write(Spending.parts(of: expense, sign: 1), groupID: expense.groupID, into: &batch)
         batch.add(log.change(.expense, expense.id))
@@ -320,38 +288,60 @@ public struct ExpenseStore: Sendable {
     /// - Returns: false, writing nothing, when the id exists already.
     /// The expense's own row; false, writing nothing, when the id exists already.
     private static func insertRow(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws -> Bool {
-        let inserted = try await sql.raw(
+        try await insertRows([expense], sql).contains(expense.id)
+    }
+
+    /// Expense rows, one statement per thousand; returns the ids written, leaving out those that
+    /// exist already.
+    static func insertRows(_ expenses: [ExpenseRecord], _ sql: any SQLDatabase) async throws -> Set<UUID> {
+        var inserted: Set<UUID> = []
+        try await MultiRowInsert.returning(
             """
             INSERT INTO expenses (id, group_id, description, amount, currency, category_id, expense_date, split_json,
                                   home_amount, home_currency, created_by_user_id, is_deleted, version, created_at,
                                   updated_at)
-            VALUES (\(bind: expense.id.text), \(bind: expense.groupID.text), \(bind: expense.description),
-                    \(bind: expense.amount), \(bind: expense.currency), \(bind: expense.categoryID.text),
-                    \(bind: expense.expenseDate), \(bind: StoredSplit.encode(expense.rule)), \(bind: expense.homeAmount),
-                    \(bind: expense.homeCurrency), \(bind: expense.createdByUserID.text), \(bind: expense.isDeleted), \(bind: expense.version),
-                    \(bind: expense.createdAt), \(bind: expense.updatedAt))
-            ON CONFLICT (id) DO NOTHING
-            RETURNING id
-            """
-        ).first()
-        return inserted != nil
+            """,
+            expenses.map { expense in
+                [
+                    expense.id.text, expense.groupID.text, expense.description, expense.amount, expense.currency,
+                    expense.categoryID.text, expense.expenseDate, StoredSplit.encode(expense.rule),
+                    expense.homeAmount, expense.homeCurrency, expense.createdByUserID.text, expense.isDeleted,
+                    expense.version, expense.createdAt, expense.updatedAt,
+                ]
+            },
+            then: "ON CONFLICT (id) DO NOTHING RETURNING id", on: sql
+        ) { inserted.insert(try $0.decodeUUID("id")) }
+        return inserted
     }
 
-    /// A new expense's payers and all its shares, a statement each.
-    private static func addPayersAndShares(_ expense: ExpenseRecord, to batch: inout WriteBatch) {
-        batch.add(payerRows(expense))
+    /// For a create whose client id exists already: the stored expense when it is the same one
+    /// (a retry); `idTaken` for anything else.
+    static func retried(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws -> ExpenseRecord {
+        guard let existing = try await load(expense.id, sql), existing.groupID == expense.groupID,
+            existing.createdByUserID == expense.createdByUserID, existing.amount == expense.amount,
+            existing.currency == expense.currency, existing.description == expense.description,
+            existing.rule == expense.rule
+        else { throw ExpenseStoreError.idTaken }
+        return existing
+    }
+
+    /// New expenses' payers and all their shares, a statement each (per thousand rows).
+    static func addPayersAndShares(_ expenses: [ExpenseRecord], to batch: inout WriteBatch) {
+        batch.add(payerRows(expenses))
         batch.add(
             MultiRowInsert.statements(
                 "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)",
-                expense.shares.map {
-                    [$0.id.text, expense.id.text, $0.memberID.text, $0.amount, $0.isPaid, $0.paidAt, $0.isRemoved]
+                expenses.flatMap { expense in
+                    expense.shares.map {
+                        [$0.id.text, expense.id.text, $0.memberID.text, $0.amount, $0.isPaid, $0.paidAt, $0.isRemoved]
+                    }
                 }))
     }
 
-    private static func payerRows(_ expense: ExpenseRecord) -> [SQLQueryString] {
+    private static func payerRows(_ expenses: [ExpenseRecord]) -> [SQLQueryString] {
         MultiRowInsert.statements(
             "INSERT INTO expense_payers (expense_id, member_id, amount)",
-            expense.payers.map { [expense.id.text, $0.memberID.text, $0.amount] })
+            expenses.flatMap { expense in expense.payers.map { [expense.id.text, $0.memberID.text, $0.amount] } })
     }
 
     private static func rewrite(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
@@ -367,7 +357,7 @@ public struct ExpenseStore: Sendable {
             """
         ).run()
         try await sql.raw("DELETE FROM expense_payers WHERE expense_id = \(bind: expense.id.text)").run()
-        for statement in payerRows(expense) { try await sql.raw(statement).run() }
+        for statement in payerRows([expense]) { try await sql.raw(statement).run() }
         for share in expense.shares {
             try await sql.raw(
                 """

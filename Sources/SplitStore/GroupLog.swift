@@ -131,11 +131,15 @@ public struct GroupLog: Sendable {
     /// `changed` for many objects of one kind at once: one statement per thousand (an import's
     /// thousands of expenses, issue 18).
     func changed(_ entity: ChangeEntity, _ ids: [UUID], _ sql: any SQLDatabase) async throws {
-        try await MultiRowInsert.run(
+        for statement in changes(entity, ids) { try await sql.raw(statement).run() }
+    }
+
+    /// `changed`'s statements for many objects, for a `WriteBatch`.
+    func changes(_ entity: ChangeEntity, _ ids: [UUID]) -> [SQLQueryString] {
+        MultiRowInsert.statements(
             "INSERT INTO changes (group_id, entity, entity_id, seq, is_deleted)",
             ids.map { [groupID.text, entity.rawValue, $0.text, seq, false] },
-            then: "ON CONFLICT (group_id, entity, entity_id) DO UPDATE SET seq = excluded.seq, is_deleted = excluded.is_deleted",
-            on: sql)
+            then: "ON CONFLICT (group_id, entity, entity_id) DO UPDATE SET seq = excluded.seq, is_deleted = excluded.is_deleted")
     }
 
     /// Appends one line to the activity list (append-only, DESIGN §6), and puts it in the

@@ -111,36 +111,58 @@ enum Idempotency {
             let (record, response) = try await create()
             return .created(record, response)
         }
+        let claimed = try await Self.claim([(claim, expected)], now: now, sweeping: sweeping, sql)
+        guard claimed.contains(claim.key) else { return try await Self.stored(claim, sql) }
+        let (record, response) = try await create()
+        if response != expected { try await Self.store(response, for: claim, sql) }
+        return .created(record, response)
+    }
+
+    /// Claims keys of one account, each with the answer it is expected to get (none: an empty
+    /// one until `store`), in one statement; returns those claimed now, the others having been
+    /// claimed before. `sweeping`: remove expired keys first.
+    static func claim(
+        _ claims: [(claim: IdempotencyClaim, expected: StoredResponse?)], now: Int64, sweeping: Bool,
+        _ sql: any SQLDatabase
+    ) async throws -> Set<String> {
         if sweeping {
             // Index range on created_at: nothing to read when nothing has expired.
             try await sql.raw("DELETE FROM idempotency_keys WHERE created_at < \(bind: now - window)").run()
         }
-        let inserted = try await sql.raw(
-            """
-            INSERT INTO idempotency_keys (user_id, key, request_hash, status, body, created_at)
-            VALUES (\(bind: claim.userID.text), \(bind: claim.key), \(bind: claim.requestHash),
-                    \(bind: Int64(expected?.status ?? 0)), \(bind: expected.map { String(decoding: $0.body, as: UTF8.self) } ?? ""),
-                    \(bind: now))
-            ON CONFLICT (user_id, key) DO NOTHING
-            RETURNING key
-            """
-        ).first()
-        guard inserted != nil else {
-            guard
-                let row = try await sql.raw(
-                    """
-                    SELECT request_hash, status, body FROM idempotency_keys
-                    WHERE user_id = \(bind: claim.userID.text) AND key = \(bind: claim.key)
-                    """
-                ).first()
-            else { throw IdempotencyError.vanished }
-            switch try StoredKey(row: row).outcome(for: claim) {
-            case .replayed(let response): return .replayed(response)
-            default: return .keyReused
-            }
+        var claimed: Set<String> = []
+        try await MultiRowInsert.returning(
+            "INSERT INTO idempotency_keys (user_id, key, request_hash, status, body, created_at)",
+            claims.map { claim, expected in
+                [
+                    claim.userID.text, claim.key, claim.requestHash, Int64(expected?.status ?? 0),
+                    expected.map { String(decoding: $0.body, as: UTF8.self) } ?? "", now,
+                ]
+            },
+            then: "ON CONFLICT (user_id, key) DO NOTHING RETURNING key", on: sql
+        ) { claimed.insert(try $0.decode(column: "key", as: String.self)) }
+        return claimed
+    }
+
+    /// A key claimed before: its first answer for the same request, `.keyReused` for another.
+    static func stored<Record: Sendable>(_ claim: IdempotencyClaim, _ sql: any SQLDatabase) async throws
+        -> IdempotencyOutcome<Record>
+    {
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT request_hash, status, body FROM idempotency_keys
+                WHERE user_id = \(bind: claim.userID.text) AND key = \(bind: claim.key)
+                """
+            ).first()
+        else { throw IdempotencyError.vanished }
+        switch try StoredKey(row: row).outcome(for: claim) {
+        case .replayed(let response): return .replayed(response)
+        default: return .keyReused
         }
-        let (record, response) = try await create()
-        guard response != expected else { return .created(record, response) }
+    }
+
+    /// The answer a claimed key gives from now on.
+    static func store(_ response: StoredResponse, for claim: IdempotencyClaim, _ sql: any SQLDatabase) async throws {
         try await sql.raw(
             """
             UPDATE idempotency_keys SET status = \(bind: Int64(response.status)),
@@ -148,7 +170,6 @@ enum Idempotency {
             WHERE user_id = \(bind: claim.userID.text) AND key = \(bind: claim.key)
             """
         ).run()
-        return .created(record, response)
     }
 }
 

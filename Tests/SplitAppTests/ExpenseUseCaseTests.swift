@@ -307,6 +307,76 @@ struct ExpenseBatchTests {
     }
 }
 
+extension ExpenseBatchTests {
+    /// The batch writes its items together (keys in one statement, rows in one, the rest in
+    /// one batch); a key sent before, or an id stored before, is still answered as a single
+    /// create answers it, and moves nothing again.
+    @Test(
+        "a batch with a key sent before, an id stored before and new items answers each as a single create would, and the ledger moves by the new ones only",
+        arguments: TestDatabases.all)
+    func keysAndIdsSentBefore(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let render: @Sendable (ExpenseView) throws -> StoredResponse = { view in
+                StoredResponse(status: 201, body: Data(view.expense.id.uuidString.utf8))
+            }
+            let keyedID = UUID().uuidString
+            let plainID = UUID().uuidString
+            let first = await trip.expenses.createEach(
+                [
+                    BatchedExpense(
+                        trip.ramen("300"), id: keyedID, groupID: trip.groupID,
+                        idempotency: IdempotencyRequest(key: "a", requestHash: "ha")),
+                    BatchedExpense(trip.ramen("600"), id: plainID, groupID: trip.groupID, idempotency: nil),
+                ], caller: trip.aki, origin: trip.origin, render: render)
+            let firstViews = try first.map { result -> ExpenseView in
+                guard case .created(let view) = try result.get() else { throw AppError.notFound("created") }
+                return view
+            }
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            let before = try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets
+
+            // act
+            let newID = UUID().uuidString
+            let second = await trip.expenses.createEach(
+                [
+                    BatchedExpense(
+                        trip.ramen("300"), id: keyedID, groupID: trip.groupID,
+                        idempotency: IdempotencyRequest(key: "a", requestHash: "ha")),
+                    BatchedExpense(trip.ramen("600"), id: plainID, groupID: trip.groupID, idempotency: nil),
+                    BatchedExpense(
+                        trip.ramen("900"), id: newID, groupID: trip.groupID,
+                        idempotency: IdempotencyRequest(key: "b", requestHash: "hb")),
+                    BatchedExpense(
+                        trip.ramen("900"), id: UUID().uuidString, groupID: trip.groupID,
+                        idempotency: IdempotencyRequest(key: "a", requestHash: "another body")),
+                ], caller: trip.aki, origin: trip.origin, render: render)
+
+            // validate
+            guard case .replayed(let replay) = try second[0].get() else {
+                Issue.record("the key sent before did not replay"); return
+            }
+            #expect(replay.body == Data(firstViews[0].expense.id.uuidString.utf8))
+            guard case .created(let retried) = try second[1].get() else {
+                Issue.record("the id stored before was not answered with it"); return
+            }
+            #expect(retried.expense == firstViews[1].expense)
+            guard case .created(let new) = try second[2].get() else { Issue.record("the new item was not created"); return }
+            #expect(new.expense.amount == 900)
+            #expect(throws: AppError.idempotencyKeyReused) { try second[3].get() }
+            let after = try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets
+            var moved: [UUID: Int64] = [:]
+            for net in before { moved[net.memberID, default: 0] -= net.net }
+            for net in after { moved[net.memberID, default: 0] += net.net }
+            var expected: [UUID: Int64] = [trip.akiMember.uuid: 900]
+            for share in new.expense.liveShares { expected[share.memberID, default: 0] -= share.amount }
+            #expect(moved.filter { $0.value != 0 } == expected.filter { $0.value != 0 })
+            let page = try await trip.expenses.list(
+                groupID: trip.groupID, filter: { ExpenseFilter() }, caller: trip.aki)
+            #expect(page.expenses.count == 3)
+        }
+    }
+}
+
 @Suite("SQLite statements are prepared once")
 struct PreparedStatementTests {
     /// SQLite prepares a statement again whenever its plan used a bound value and the value

@@ -358,18 +358,18 @@ public struct ExpenseStore: Sendable {
         ).run()
         try await sql.raw("DELETE FROM expense_payers WHERE expense_id = \(bind: expense.id.text)").run()
         for statement in payerRows([expense]) { try await sql.raw(statement).run() }
-        for share in expense.shares {
-            try await sql.raw(
-                """
-                INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)
-                VALUES (\(bind: share.id.text), \(bind: expense.id.text), \(bind: share.memberID.text),
-                        \(bind: share.amount), \(bind: share.isPaid), \(bind: share.paidAt), \(bind: share.isRemoved))
+        // Every share in one statement, each member's row once: updated in place (keeping its id,
+        // so its paid history stays with it), or added for a member new to the expense.
+        try await MultiRowInsert.run(
+            "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)",
+            expense.shares.map {
+                [$0.id.text, expense.id.text, $0.memberID.text, $0.amount, $0.isPaid, $0.paidAt, $0.isRemoved]
+            },
+            then: """
                 ON CONFLICT (expense_id, member_id)
                 DO UPDATE SET amount = excluded.amount, is_removed = excluded.is_removed, is_paid = excluded.is_paid,
                               paid_at = excluded.paid_at
-                """
-            ).run()
-        }
+                """, on: sql)
     }
 
     /// The paid shares an edit voids (`PaidShares.voidedByEdit`, DESIGN §3) become unpaid, with

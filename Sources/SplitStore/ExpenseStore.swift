@@ -132,18 +132,28 @@ public struct ExpenseStore: Sendable {
             next.isDeleted = current.isDeleted
             next.shares = Self.mergeShares(old: current.shares, new: updated.shares)
             try await Self.unmarkChangedPaidShares(current: current, next: &next, actor: actor, log: log, sql)
-            if !current.isDeleted {
-                try await Ledger.apply(Ledger.effect(of: current, sign: -1), groupID: current.groupID, sql)
-                try await Ledger.apply(Ledger.effect(of: next, sign: 1), groupID: next.groupID, sql)
-                try await Spending.apply(current, sign: -1, sql)
-                try await Spending.apply(next, sign: 1, sql)
-            }
             try await Self.rewrite(next, sql)
-            try await log.changed(.expense, next.id, isDeleted: next.isDeleted, sql)
-            try await log.activity(
+            // What moves with the edit in one write batch (one statement on PostgreSQL): the
+            // ledger and the spending totals by the difference, each row once, the change and
+            // the activity line.
+            var batch = WriteBatch()
+            var ledgers: [Ledger.Written] = []
+            if !current.isDeleted {
+                ledgers = Ledger.merged([Ledger.effect(of: current, sign: -1), Ledger.effect(of: next, sign: 1)]).map {
+                    Ledger.write($0, groupID: next.groupID, into: &batch)
+                }
+                Spending.write(
+                    Spending.parts(of: current, sign: -1).merging(Spending.parts(of: next, sign: 1), uniquingKeysWith: +),
+                    groupID: next.groupID, into: &batch)
+            }
+            batch.add(log.change(.expense, next.id, isDeleted: next.isDeleted))
+            let line = log.activity(
                 actor, "expense.updated", .expense, next.id,
                 ActivityEvent(subject: next.description, amount: next.amount, currency: next.currency),
-                concerning: current.memberIDs + next.memberIDs, sql)
+                concerning: current.memberIDs + next.memberIDs, into: &batch)
+            let values = try await batch.run(on: sql)
+            for ledger in ledgers { try ledger.check(values) }
+            try await line.deliver(values, sql)
             if !next.isDeleted {
                 try await BudgetAlerts.check(
                     groupID: next.groupID, day: next.expenseDate, categoryID: next.categoryID, log: log, sql)

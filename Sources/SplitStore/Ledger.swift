@@ -61,15 +61,18 @@ enum Ledger {
     /// The movement of many writes at once (an import, a batch of recurring expenses), one
     /// effect per currency.
     static func effects(expenses: [ExpenseRecord], settlements: [SettlementRecord] = []) -> [Effect] {
+        merged(expenses.map { effect(of: $0, sign: 1) } + settlements.map { effect(of: $0, sign: 1) })
+    }
+
+    /// Effects added up, one per currency (so that each ledger row is written once).
+    static func merged(_ effects: [Effect]) -> [Effect] {
         var byCurrency: [String: Effect] = [:]
-        func add(_ effect: Effect) {
+        for effect in effects {
             var total = byCurrency[effect.currency] ?? Effect(currency: effect.currency)
             for (member, amount) in effect.nets { total.nets[member, default: 0] += amount }
             total.debts += effect.debts
             byCurrency[effect.currency] = total
         }
-        for expense in expenses { add(effect(of: expense, sign: 1)) }
-        for settlement in settlements { add(effect(of: settlement, sign: 1)) }
         return byCurrency.keys.sorted().map { byCurrency[$0]! }
     }
 

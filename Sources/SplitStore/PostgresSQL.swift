@@ -4,15 +4,17 @@ import PostgresKit
 import PostgresNIO
 import SQLKit
 
-/// PostgresKit's `SQLDatabase` with rows that read their columns cheaply (issue 16). PostgresKit
-/// hands each row over as a copy with every column looked up by name twice and decoded through
-/// a generic translation that builds a coding path per value: a third of a page of expenses'
-/// server CPU (`perf`). Here a result's column names are read once and shared by its rows, and
-/// a value is decoded by PostgresNIO directly. Whatever that cannot decode goes to PostgresKit's
-/// own decoding, so values and errors are the same as before.
+/// PostgreSQL through PostgresNIO, with rows that read their columns cheaply (issue 16).
+/// PostgresKit's `SQLDatabase` hands each row over as a copy with every column looked up by name
+/// twice and decoded through a generic translation that builds a coding path per value: a third
+/// of a page of expenses' server CPU (`perf`). Here a result's column names are read once and
+/// shared by its rows; text, integers and booleans are read from their bytes, other types by
+/// PostgresNIO; what neither decodes, and every error, goes to PostgresKit's decoding, so values
+/// and errors are what they were.
 ///
-/// SQL is serialized with PostgresKit's dialect and binds encoded as PostgresKit encodes them;
-/// only values PostgreSQL takes directly (text, integers, booleans, reals, nil) are accepted.
+/// SQL is serialized with PostgresKit's dialect. Binds are values PostgresNIO encodes (text,
+/// integers, booleans, reals, and optionals of them); anything else is refused, where PostgresKit
+/// would have sent it as JSON (the stores bind nothing else).
 struct PostgresSQL: SQLDatabase {
     let database: any PostgresDatabase
 

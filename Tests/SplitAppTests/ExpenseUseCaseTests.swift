@@ -319,15 +319,14 @@ extension ExpenseBatchTests {
             let render: @Sendable (ExpenseView) throws -> StoredResponse = { view in
                 StoredResponse(status: 201, body: Data(view.expense.id.uuidString.utf8))
             }
-            let keyedID = UUID().uuidString
-            let plainID = UUID().uuidString
-            let first = await trip.expenses.createEach(
-                [
-                    BatchedExpense(
-                        trip.ramen("300"), id: keyedID, groupID: trip.groupID,
-                        idempotency: IdempotencyRequest(key: "a", requestHash: "ha")),
-                    BatchedExpense(trip.ramen("600"), id: plainID, groupID: trip.groupID, idempotency: nil),
-                ], caller: trip.aki, origin: trip.origin, render: render)
+            // One with a key, one without: both are sent again below.
+            let sentBefore = [
+                BatchedExpense(
+                    trip.ramen("300"), id: UUID().uuidString, groupID: trip.groupID,
+                    idempotency: IdempotencyRequest(key: "a", requestHash: "ha")),
+                BatchedExpense(trip.ramen("600"), id: UUID().uuidString, groupID: trip.groupID, idempotency: nil),
+            ]
+            let first = await trip.expenses.createEach(sentBefore, caller: trip.aki, origin: trip.origin, render: render)
             let firstViews = try first.map { result -> ExpenseView in
                 guard case .created(let view) = try result.get() else { throw AppError.notFound("created") }
                 return view
@@ -338,11 +337,7 @@ extension ExpenseBatchTests {
             // act
             let newID = UUID().uuidString
             let second = await trip.expenses.createEach(
-                [
-                    BatchedExpense(
-                        trip.ramen("300"), id: keyedID, groupID: trip.groupID,
-                        idempotency: IdempotencyRequest(key: "a", requestHash: "ha")),
-                    BatchedExpense(trip.ramen("600"), id: plainID, groupID: trip.groupID, idempotency: nil),
+                sentBefore + [
                     BatchedExpense(
                         trip.ramen("900"), id: newID, groupID: trip.groupID,
                         idempotency: IdempotencyRequest(key: "b", requestHash: "hb")),

@@ -41,9 +41,9 @@ extension ExpenseStore {
     }
 
     /// The creates written together, each answered as `create` answers it: their keys claimed
-    /// in one statement, their expense rows written in one, and their payers, shares, ledger,
-    /// spending, changes and activity in one `WriteBatch` (issue 16: on PostgreSQL a phone's
-    /// 50 creates were 150 round trips, now about ten).
+    /// in one statement, their expense rows written in one, and what moves with them in one
+    /// `WriteBatch` (`writeMovements`; issue 16: on PostgreSQL a phone's 50 creates were 150
+    /// round trips, now about ten).
     private static func createTogether(_ items: [NewExpense], log: GroupLog, _ sql: any SQLDatabase) async throws
         -> [IdempotencyOutcome<ExpenseRecord>]
     {
@@ -79,25 +79,8 @@ extension ExpenseStore {
             outcomes[index] = .created(existing, response)
         }
 
-        let expenses = written.map { items[$0].expense }
-        var batch = WriteBatch()
-        addPayersAndShares(expenses, to: &batch)
-        // One effect per currency: each ledger row is written once.
-        let ledgers = Ledger.effects(expenses: expenses).map { Ledger.write($0, groupID: log.groupID, into: &batch) }
-        var spending: [Spending.Key: Int64] = [:]
-        for expense in expenses { spending.merge(Spending.parts(of: expense, sign: 1), uniquingKeysWith: +) }
-        Spending.write(spending, groupID: log.groupID, into: &batch)
-        batch.add(log.changes(.expense, expenses.map(\.id)))
-        let lines = written.map { index in
-            let expense = items[index].expense
-            return log.at(expense.createdAt).activity(
-                items[index].actor, "expense.created", .expense, expense.id,
-                ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency),
-                concerning: expense.memberIDs, into: &batch)
-        }
-        let values = try await batch.run(on: sql)
-        for ledger in ledgers { try ledger.check(values) }
-        for line in lines { try await line.deliver(values, sql) }
+        try await writeMovements(
+            of: written.map { (items[$0].expense, items[$0].actor, log.at(items[$0].expense.createdAt)) }, sql)
         return outcomes.map { outcome in
             guard let outcome else { preconditionFailure("each item is answered by its key or its write") }
             return outcome

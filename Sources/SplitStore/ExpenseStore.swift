@@ -75,29 +75,41 @@ public struct ExpenseStore: Sendable {
     /// A new expense with everything that moves with it: the ledger, the spending totals, the
     /// change feed, the activity line and the budget's alerts. False, writing nothing, when the id
     /// exists already.
-    ///
-    /// After the expense row, its rows and all that moves with it are one `WriteBatch`: on
-    /// PostgreSQL one statement where they were eight (issue 16). None of them reads another's
-    /// rows, and each table is written once.
     static func insertNew(_ expense: ExpenseRecord, actor: Actor, log: GroupLog, _ sql: any SQLDatabase) async throws
         -> Bool
     {
         guard try await insertRow(expense, sql) else { return false }
-        var batch = WriteBatch()
-        addPayersAndShares([expense], to: &batch)
-        let ledger = Ledger.write(Ledger.effect(of: expense, sign: 1), groupID: expense.groupID, into: &batch)
-        Spending.write(Spending.parts(of: expense, sign: 1), groupID: expense.groupID, into: &batch)
-        batch.add(log.change(.expense, expense.id))
-        let line = log.activity(
-            actor, "expense.created", .expense, expense.id,
-            ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency),
-            concerning: expense.memberIDs, into: &batch)
-        let values = try await batch.run(on: sql)
-        try ledger.check(values)
-        try await line.deliver(values, sql)
+        try await writeMovements(of: [(expense, actor, log)], sql)
         try await BudgetAlerts.check(
             groupID: expense.groupID, day: expense.expenseDate, categoryID: expense.categoryID, log: log, sql)
         return true
+    }
+
+    /// What moves with new expenses whose rows are written (one group's, each with who made it
+    /// and its log): their payers and shares, the ledger and the spending totals (added up, each
+    /// row once), the change feed and an activity line each. One `WriteBatch`: on PostgreSQL one
+    /// statement where a create had eight (issue 16).
+    static func writeMovements(
+        of created: [(expense: ExpenseRecord, actor: Actor, log: GroupLog)], _ sql: any SQLDatabase
+    ) async throws {
+        guard let groupLog = created.first?.log else { return }
+        let expenses = created.map(\.expense)
+        var batch = WriteBatch()
+        addPayersAndShares(expenses, to: &batch)
+        let ledgers = Ledger.effects(expenses: expenses).map { Ledger.write($0, groupID: groupLog.groupID, into: &batch) }
+        var spending: [Spending.Key: Int64] = [:]
+        for expense in expenses { spending.merge(Spending.parts(of: expense, sign: 1), uniquingKeysWith: +) }
+        Spending.write(spending, groupID: groupLog.groupID, into: &batch)
+        batch.add(groupLog.changes(.expense, expenses.map(\.id)))
+        let lines = created.map { expense, actor, log in
+            log.activity(
+                actor, "expense.created", .expense, expense.id,
+                ActivityEvent(subject: expense.description, amount: expense.amount, currency: expense.currency),
+                concerning: expense.memberIDs, into: &batch)
+        }
+        let values = try await batch.run(on: sql)
+        for ledger in ledgers { try ledger.check(values) }
+        for line in lines { try await line.deliver(values, sql) }
     }
 
     public func expense(id: UUID) async throws -> ExpenseRecord? {
@@ -295,7 +307,6 @@ public struct ExpenseStore: Sendable {
         return try ExpenseRecord(row: row, payers: payers, shares: shares)
     }
 
-    /// - Returns: false, writing nothing, when the id exists already.
     /// The expense's own row; false, writing nothing, when the id exists already.
     private static func insertRow(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws -> Bool {
         try await insertRows([expense], sql).contains(expense.id)

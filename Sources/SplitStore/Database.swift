@@ -189,7 +189,8 @@ public final class Database: Sendable {
             let session: @Sendable (any SQLDatabase) async throws -> T = { session in
                 try await PendingEvents.$current.withValue(pending) {
                     try await Self.inTransaction(session, begin: "BEGIN", body) { sql in
-                        for payload in BusEvent.payloads(pending.all) {
+                        // What a write batch did not send already (`WriteBatch`).
+                        for payload in BusEvent.payloads(pending.takeUnsent()) {
                             try await sql.raw("SELECT pg_notify(\(bind: Self.eventChannel), \(bind: payload))").run()
                         }
                     }

@@ -176,7 +176,10 @@ public final class EventBus: Sendable {
 /// write happens (`GroupLog.begin` for every group write; the account store for sessions and
 /// accounts); `Database.transaction` publishes them after COMMIT or drops them on ROLLBACK.
 final class PendingEvents: Sendable {
-    private let events = Mutex<[BusEvent]>([])
+    /// The events noted, and how many of them went to PostgreSQL's `NOTIFY` already from a write
+    /// batch (`takeUnsent`): sent in one of the transaction's statements, they are delivered at
+    /// its commit like the rest.
+    private let state = Mutex<(events: [BusEvent], sent: Int)>(([], 0))
     /// Whether this server sends mail (`Database.sendsMail`), so writes queue it.
     let sendsMail: Bool
 
@@ -186,10 +189,18 @@ final class PendingEvents: Sendable {
 
     /// Notes `event` for the transaction running on this task (nothing outside one).
     static func note(_ event: BusEvent) {
-        current?.events.withLock { events in
-            if !events.contains(event) { events.append(event) }
+        current?.state.withLock { state in
+            if !state.events.contains(event) { state.events.append(event) }
         }
     }
 
-    var all: [BusEvent] { events.withLock { $0 } }
+    var all: [BusEvent] { state.withLock { $0.events } }
+
+    /// The events noted since the last call, for a `NOTIFY` in the transaction; each is taken once.
+    func takeUnsent() -> [BusEvent] {
+        state.withLock { state in
+            defer { state.sent = state.events.count }
+            return Array(state.events[state.sent...])
+        }
+    }
 }

@@ -125,6 +125,8 @@ enum Idempotency {
         _ claims: [(claim: IdempotencyClaim, expected: StoredResponse?)], now: Int64, sweeping: Bool,
         _ sql: any SQLDatabase
     ) async throws -> Set<String> {
+        // No key, nothing to claim, and the sweep can wait for a transaction that claims one.
+        guard !claims.isEmpty else { return [] }
         if sweeping {
             // Index range on created_at: nothing to read when nothing has expired.
             try await sql.raw("DELETE FROM idempotency_keys WHERE created_at < \(bind: now - window)").run()

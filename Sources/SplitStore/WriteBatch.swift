@@ -3,7 +3,9 @@ import SQLKit
 /// Writes of one transaction sent together. On PostgreSQL they go as one statement, each write
 /// a data-modifying `WITH`: one round trip for all, where each was a round trip of its own with
 /// two thread switches (issue 16: a create's eight writes after the expense row). On SQLite
-/// they run one after another, as before: there are no round trips to save.
+/// they run one after another, as before: there are no round trips to save. On PostgreSQL the
+/// first statement also sends the transaction's events noted so far (`pg_notify`), which would
+/// otherwise be a round trip of their own before COMMIT.
 ///
 /// Only for writes that neither read what another of them writes nor write the same rows: on
 /// PostgreSQL each sees the database as it was when the statement began, and foreign keys are
@@ -41,19 +43,25 @@ struct WriteBatch {
             }
             return values
         }
+        guard !writes.isEmpty else { return values }
+        // The transaction's events noted so far are sent by the first statement, not by one of
+        // their own before COMMIT (`Database.transaction` sends the rest): each `pg_notify` is
+        // delivered at commit all the same, and never after a rollback.
+        var payloads = BusEvent.payloads(PendingEvents.current?.takeUnsent() ?? [])
         // As many writes to a statement as PostgreSQL's 65,535 bound values allow (a big import's
         // ledger is several statements of a thousand rows each).
         var start = 0
         while start < writes.count {
             var end = start
-            var binds = 0
+            var binds = 2 * payloads.count
             while end < writes.count {
                 let count = sql.serialize(writes[end].statement).binds.count
                 if end > start && binds + count > Self.bindsPerStatement { break }
                 binds += count
                 end += 1
             }
-            try await run(start..<end, into: &values, on: sql)
+            try await run(start..<end, notifying: payloads, into: &values, on: sql)
+            payloads = []
             start = end
         }
         return values
@@ -62,7 +70,9 @@ struct WriteBatch {
     static let bindsPerStatement = 65_535
 
     /// Writes `range` as one PostgreSQL statement.
-    private func run(_ range: Range<Int>, into values: inout [[String]], on sql: any SQLDatabase) async throws {
+    private func run(
+        _ range: Range<Int>, notifying payloads: [String], into values: inout [[String]], on sql: any SQLDatabase
+    ) async throws {
         var query = SQLQueryString("WITH ")
         for index in range {
             query.appendLiteral((index == range.lowerBound ? "" : ", ") + "w\(index) AS (")
@@ -70,14 +80,27 @@ struct WriteBatch {
             query.appendLiteral(")")
         }
         let returning = range.filter { writes[$0].returns }
-        if returning.isEmpty {
+        if returning.isEmpty && payloads.isEmpty {
             query.appendLiteral(" SELECT 0 AS part, '' AS value WHERE FALSE")
         } else {
             query.appendLiteral(
                 " " + returning.map { "SELECT \($0) AS part, value FROM w\($0)" }.joined(separator: " UNION ALL "))
+            for (index, payload) in payloads.enumerated() {
+                query.appendLiteral(returning.isEmpty && index == 0 ? "" : " UNION ALL ")
+                query.appendLiteral("SELECT \(Self.notified) AS part, pg_notify(")
+                query.appendInterpolation(bind: Database.eventChannel)
+                query.appendLiteral(", ")
+                query.appendInterpolation(bind: payload)
+                query.appendLiteral(")::text AS value")
+            }
         }
         for row in try await sql.raw(query).all() {
-            values[try row.decode(column: "part", as: Int.self)].append(try row.decode(column: "value", as: String.self))
+            let part = try row.decode(column: "part", as: Int.self)
+            guard part != Self.notified else { continue }
+            values[part].append(try row.decode(column: "value", as: String.self))
         }
     }
+
+    /// The `part` of the row each `pg_notify` gives.
+    private static let notified = -1
 }

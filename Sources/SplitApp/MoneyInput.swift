@@ -117,7 +117,7 @@ public enum MoneyInput {
 
     /// A client-generated id, or a new one when none was sent.
     public static func clientID(_ text: String?) throws -> UUID {
-        guard let text else { return UUID.random() }
+        guard let text else { return UUID.timeOrdered() }
         guard let id = UUID(uuidString: text) else { throw AppError.invalid(field: "id", message: "id is not a UUID.") }
         return id
     }

@@ -217,10 +217,13 @@ public final class OfflineStore: Sendable {
         }
     }
 
-    /// The operation whose id is or starts with `prefix` (what `splitter status` shows).
-    public func operation(matching prefix: String) throws -> PendingOperation? {
+    /// The operation whose id is or ends with `text` (the end is what `splitter status` shows).
+    public func operation(matching text: String) throws -> PendingOperation? {
+        guard !text.isEmpty else { return nil }
         let found = try database.read { db in
-            try PendingOperation.filter(Column("id").like(prefix.lowercased() + "%")).limit(2).fetchAll(db)
+            try PendingOperation.fetchAll(
+                db, sql: "SELECT * FROM \(PendingOperation.databaseTableName) WHERE lower(substr(id, -?)) = ? LIMIT 2",
+                arguments: [text.count, text.lowercased()])
         }
         return found.count == 1 ? found[0] : nil
     }
@@ -370,12 +373,14 @@ public final class OfflineStore: Sendable {
         }
     }
 
-    /// Ids of cached expenses that start with `prefix` (for short ids on the command line).
-    public func cachedExpenseIDs(withPrefix prefix: String) throws -> [String] {
-        try database.read { db in
+    /// Ids of cached expenses that end with `text` (for short ids on the command line, which are
+    /// an id's last characters: a time-ordered id's first ones are its time).
+    public func cachedExpenseIDs(endingWith text: String) throws -> [String] {
+        guard !text.isEmpty else { return [] }
+        return try database.read { db in
             try String.fetchAll(
-                db, sql: "SELECT id FROM cached_expenses WHERE id LIKE ? ORDER BY id LIMIT 10",
-                arguments: [prefix.lowercased() + "%"])
+                db, sql: "SELECT id FROM cached_expenses WHERE lower(substr(id, -?)) = ? ORDER BY id LIMIT 10",
+                arguments: [text.count, text.lowercased()])
         }
     }
 

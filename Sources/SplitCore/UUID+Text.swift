@@ -20,6 +20,28 @@ extension UUID {
         }
     }
 
+    /// A new time-ordered (version 7, RFC 9562) id: the Unix time in milliseconds in its first
+    /// 48 bits, then 74 random bits. Rows written in volume (shares, activity lines) take these:
+    /// a new row's key lands at the end of its index, where a random id lands on any page of
+    /// it, so an insert dirties one page instead of one page per row, and a large table's
+    /// inserts stay as cheap as a small one's (issue 16). The first characters are the time: a
+    /// short form of such an id takes its last characters.
+    public static func timeOrdered(milliseconds: Int64 = Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down)))
+        -> UUID
+    {
+        var generator = SystemRandomNumberGenerator()
+        var words = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &words) { bytes in
+            let time = UInt64(clamping: max(milliseconds, 0))
+            for index in 0..<6 {
+                bytes[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index)))
+            }
+            bytes[6] = (bytes[6] & 0x0F) | 0x70  // version 7
+            bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
+            return UUID(uuid: bytes.load(as: uuid_t.self))
+        }
+    }
+
     /// Lower-case text, the same as `uuidString.lowercased()`.
     public var text: String {
         withUnsafeBytes(of: uuid) { bytes in

@@ -248,7 +248,7 @@ public struct ExpenseStore: Sendable {
             if isPaid {
                 for debt in PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split()) {
                     let settlement = SettlementRecord(
-                        id: UUID.random(), groupID: groupID, fromMemberID: debt.from.uuid, toMemberID: debt.to.uuid,
+                        id: UUID.timeOrdered(), groupID: groupID, fromMemberID: debt.from.uuid, toMemberID: debt.to.uuid,
                         amount: debt.amount, currency: expense.currency, date: date,
                         note: "Share of \(expense.description)", expenseSplitID: splitID,
                         createdByUserID: actor.userID, createdAt: now, updatedAt: now)
@@ -429,7 +429,7 @@ public struct ExpenseStore: Sendable {
             """
             INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
                                          performed_at, seq, reason, ip_address, device_info)
-            VALUES (\(bind: UUID.random().text), \(bind: splitID.text), \(bind: isPaid ? "marked_paid" : "marked_unpaid"),
+            VALUES (\(bind: UUID.timeOrdered().text), \(bind: splitID.text), \(bind: isPaid ? "marked_paid" : "marked_unpaid"),
                     \(bind: actor.userID.text), \(bind: actor.name), \(bind: log.now), \(bind: log.seq), \(bind: reason),
                     \(bind: actor.ipAddress), \(bind: actor.deviceInfo))
             """

@@ -161,7 +161,7 @@ public struct GroupLog: Sendable {
         _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
         concerning: [UUID] = [], into batch: inout WriteBatch
     ) -> ActivityLine {
-        let activity = UUID.random()
+        let activity = UUID.timeOrdered()
         let activityID = activity.text
         batch.add(
             """

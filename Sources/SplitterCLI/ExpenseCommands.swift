@@ -98,7 +98,7 @@ struct SplitOptions: ParsableArguments {
     func total(_ amount: String) -> String { refund ? Self.belowZero(amount) : amount }
 }
 
-/// An expense named on the command line by its id or the start of it (as `expense list` shows),
+/// An expense named on the command line by its id or the end of it (as `expense list` shows),
 /// its group and members: from the server, or as last seen when the server cannot be reached.
 struct ExpenseContext {
     let group: GroupContext
@@ -128,20 +128,26 @@ struct ExpenseContext {
     var title: String { "\(expense.description) (\(expense.amount) \(expense.currency))" }
 }
 
-/// A full expense id, or the one cached expense whose id starts with `text`.
+/// A full expense id, or the one cached expense whose id ends with `text`.
 func resolveExpenseID(_ text: String, store: OfflineStore) throws -> String {
     if UUID(uuidString: text) != nil { return text.lowercased() }
     guard text.count >= 4 else {
         throw CLIError(message: "Give at least 4 characters of the expense id.", code: 2)
     }
     return try single(
-        try store.cachedExpenseIDs(withPrefix: text),
+        try store.cachedExpenseIDs(endingWith: text),
         none: "No expense \"\(text)\" known here; use its full id, or run `splitter expense list <group>` first.",
-        several: "Several expenses start with \"\(text)\"; give more of the id.")
+        several: "Several expenses end with \"\(text)\"; give more of the id.")
 }
 
-/// The first 8 characters of an id: enough to name it on the command line.
-func short(_ id: String) -> String { String(id.prefix(8)) }
+/// The last 8 characters of an id: enough to name it on the command line. The last, since the
+/// first characters of a time-ordered id (the server's shares, activity lines, expenses) are
+/// its time, which ids made in the same minute share.
+func short(_ id: String) -> String { String(id.suffix(8)) }
+
+/// Whether `text` names `id`: the whole id, or its last characters as `short` shows them (in
+/// either case).
+func isNamed(_ id: String, by text: String) -> Bool { id.lowercased().hasSuffix(text.lowercased()) }
 
 func timestamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 
@@ -176,7 +182,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                 // A client id and a fresh key per command: a retry after a lost answer, or a replay
                 // of the offline queue, creates nothing twice.
                 let request = NewExpense(
-                    id: UUID().uuidString.lowercased(), groupId: found.id, description: description,
+                    id: UUID.timeOrdered().text, groupId: found.id, description: description,
                     amount: split.total(amount),
                     currency: currency ?? found.homeCurrency, category: category, expenseDate: date ?? today(in: found.timeZone),
                     paidBy: paid, paidByMemberId: paidByMember, split: chosen)

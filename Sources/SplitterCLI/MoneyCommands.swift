@@ -129,7 +129,7 @@ struct Settle: AsyncParsableCommand {
             let (client, store, found) = (context.client, context.store, context.group)
             let payer = try context.member(from)
             let payee = try context.member(to)
-            let id = UUID().uuidString.lowercased()
+            let id = UUID.timeOrdered().text
             let key = UUID().uuidString
             let settlement: Settlement
             do {

@@ -23,7 +23,7 @@ struct NotificationsCommand: AsyncParsableCommand {
             abstract: "The newest notifications (20 unless told), unread ones marked *, and how many are unread.",
             discussion: """
                 Columns: when (UTC), * when unread, the group, what happened, and the
-                id (its first 8 characters) to give `splitter notifications read`.
+                id (its last 8 characters) to give `splitter notifications read`.
                 Listing marks nothing read.
 
                 With --json: {"notifications": [...], "unread": N, "more": bool}, each
@@ -95,11 +95,11 @@ struct NotificationsCommand: AsyncParsableCommand {
 
     struct Read: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Mark notifications read (by id or its first characters, or --all); prints how many stay unread.")
+            abstract: "Mark notifications read (by id or its last characters, or --all); prints how many stay unread.")
         @OptionGroup var options: GlobalOptions
         @Flag(help: "Mark every notification read.") var all = false
         @Argument(
-            help: "Notification ids, or their first characters (at least 4), as `splitter notifications` shows them.")
+            help: "Notification ids, or their last characters (at least 4), as `splitter notifications` shows them.")
         var ids: [String] = []
 
         func run() async throws {
@@ -119,31 +119,31 @@ struct NotificationsCommand: AsyncParsableCommand {
             }
         }
 
-        /// Full ids as given; the start of one is looked up in the inbox, and must name exactly one.
+        /// Full ids as given; the end of one is looked up in the inbox, and must name exactly one.
         static func resolve(_ texts: [String], _ client: SplitterClient) async throws -> [String] {
-            let prefixes = texts.filter { UUID(uuidString: $0) == nil }.map { $0.lowercased() }
-            if let tooShort = prefixes.first(where: { $0.count < 4 }) {
+            let endings = texts.filter { UUID(uuidString: $0) == nil }.map { $0.lowercased() }
+            if let tooShort = endings.first(where: { $0.count < 4 }) {
                 throw CLIError(message: "\"\(tooShort)\": give at least 4 characters of the notification id.", code: 2)
             }
             var matches: [String: Set<String>] = [:]
             var cursor: String?
-            // Read the inbox until every start is known to name one notification, or two (then
+            // Read the inbox until every ending is known to name one notification, or two (then
             // it is ambiguous and reading on cannot help).
-            while !prefixes.isEmpty {
+            while !endings.isEmpty {
                 let page = try await client.notifications(cursor: cursor, limit: 200)
                 for item in page.items {
-                    for prefix in prefixes where item.id.lowercased().hasPrefix(prefix) {
-                        matches[prefix, default: []].insert(item.id.lowercased())
+                    for ending in endings where isNamed(item.id, by: ending) {
+                        matches[ending, default: []].insert(item.id.lowercased())
                     }
                 }
                 cursor = page.nextCursor
-                if cursor == nil || prefixes.allSatisfy({ (matches[$0]?.count ?? 0) >= 2 }) { break }
+                if cursor == nil || endings.allSatisfy({ (matches[$0]?.count ?? 0) >= 2 }) { break }
             }
             return try texts.map { text in
                 if UUID(uuidString: text) != nil { return text.lowercased() }
                 return try single(
                     Array(matches[text.lowercased()] ?? []), none: "No notification \"\(text)\" in your inbox.",
-                    several: "Several notifications start with \"\(text)\"; give more of the id.")
+                    several: "Several notifications end with \"\(text)\"; give more of the id.")
             }
         }
     }

@@ -4,7 +4,7 @@ import SplitClient
 
 /// Options of `pay` and `unpay`: which share, and why.
 struct ShareOptions: ParsableArguments {
-    @Argument(help: "Expense id, or its first characters.") var expense: String
+    @Argument(help: "Expense id, or its last characters.") var expense: String
     @Option(help: "Whose share (name or id; default: yours).") var member: String?
     @Option(help: "Why, kept in the share's history (e.g. \"cash\").") var reason: String?
 }
@@ -69,7 +69,7 @@ struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Who marked the shares of an expense paid or unpaid, when and why, oldest first.")
     @OptionGroup var options: GlobalOptions
-    @Argument(help: "Expense id, or its first characters.") var expense: String
+    @Argument(help: "Expense id, or its last characters.") var expense: String
     @Option(help: "Only this member's share (name or id).") var member: String?
 
     func run() async throws {

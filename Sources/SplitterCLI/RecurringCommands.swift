@@ -109,7 +109,7 @@ struct RecurringCommand: AsyncParsableCommand {
     /// One recurring expense named on the command line: its group, and its id or the id's start.
     struct Series: ParsableArguments {
         @OptionGroup var options: GroupOptions
-        @Argument(help: "The recurring expense's id (or its first characters).") var id: String
+        @Argument(help: "The recurring expense's id (or its last characters).") var id: String
 
         /// Changes the series as `make` says, based on the version read; the series as it is now,
         /// as JSON or as its description and `said`.
@@ -117,9 +117,9 @@ struct RecurringCommand: AsyncParsableCommand {
             try await SplitterCLI.run {
                 let (client, found) = try await options.resolve()
                 let series = try single(
-                    try await client.recurringExpenses(groupID: found.id).filter { $0.id.hasPrefix(id.lowercased()) },
+                    try await client.recurringExpenses(groupID: found.id).filter { isNamed($0.id, by: id) },
                     none: "No recurring expense \(id) in \(found.name).",
-                    several: "Several recurring expenses start with \(id).")
+                    several: "Several recurring expenses end with \(id).")
                 var changes = make(series)
                 changes.version = series.version
                 let changed = try await client.updateRecurring(id: series.id, changes)
@@ -194,18 +194,18 @@ struct PendingCommand: AsyncParsableCommand {
     /// One waiting occurrence named on the command line: its group, and its id or the id's start.
     struct Item: ParsableArguments {
         @OptionGroup var options: GroupOptions
-        @Argument(help: "Its id (or first characters).") var id: String
+        @Argument(help: "Its id (or last characters).") var id: String
 
         /// The client and the occurrence.
         func find() async throws -> (SplitterClient, PendingExpense) {
             let (client, found) = try await options.resolve()
             let matches = try await client.pendingExpenses(groupID: found.id).filter {
-                $0.id.hasPrefix(id.lowercased())
+                isNamed($0.id, by: id)
             }
             return (
                 client,
                 try single(
-                    matches, none: "Nothing waiting as \(id) in \(found.name).", several: "Several start with \(id).")
+                    matches, none: "Nothing waiting as \(id) in \(found.name).", several: "Several end with \(id).")
             )
         }
     }

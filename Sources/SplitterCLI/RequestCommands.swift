@@ -78,7 +78,7 @@ struct RequestCommand: AsyncParsableCommand {
                 let requests = try await client.paymentRequests(groupID: found.id)
                 let wanted = request.uppercased().replacingOccurrences(of: "-", with: "")
                 let matches = requests.filter {
-                    $0.id.hasPrefix(request.lowercased()) || $0.code.replacingOccurrences(of: "-", with: "") == wanted
+                    isNamed($0.id, by: request) || $0.code.replacingOccurrences(of: "-", with: "") == wanted
                 }
                 let chosen = try single(
                     matches, none: "No request \(request) in \(found.name).",

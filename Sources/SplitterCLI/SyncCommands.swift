@@ -14,7 +14,7 @@ struct Sync: AsyncParsableCommand {
             conflict with your change and the server's version (`splitter status`
             shows both), and sync exits with 6. Later changes to the same expense
             wait until it is resolved. Resolve each conflict by the id that
-            `splitter status` shows (or its first characters):
+            `splitter status` shows (or its last characters):
 
               --discard <op>  drop your change; the server's version stands.
               --force <op>    apply your change on top of the server's version
@@ -172,7 +172,7 @@ func printConflicts(_ conflicts: [PendingOperation], store: OfflineStore) throws
     }
 }
 
-/// A queued operation by its id or the first characters of it.
+/// A queued operation by its id or the last characters of it.
 func resolveOperation(_ text: String, store: OfflineStore) throws -> PendingOperation {
     guard let operation = try store.operation(matching: text) else {
         throw CLIError(message: "No single queued operation \"\(text)\"; see `splitter status`.", code: 5)

@@ -86,14 +86,14 @@ struct TokenCommand: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stop a token working, at once.")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "The token's id (or its first characters) or its name.") var token: String
+        @Argument(help: "The token's id (or its last characters) or its name.") var token: String
 
         func run() async throws {
             try await SplitterCLI.run {
                 let client = try options.client()
                 let tokens = try await client.accessTokens()
                 let matches = tokens.filter {
-                    $0.id.hasPrefix(token.lowercased()) || $0.name.lowercased() == token.lowercased()
+                    isNamed($0.id, by: token) || $0.name.lowercased() == token.lowercased()
                 }
                 let target = try single(
                     matches, none: "No token has the id or name \(token).",

@@ -13,7 +13,7 @@ struct WebhooksCommand: AsyncParsableCommand {
             header (t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">), and
             retried for 24 hours. A webhook that fails for 24 hours is turned off;
             `update --enable` turns it on again. The secret is printed once, by
-            `add` and `rotate`. Webhooks are named by id or its first characters.
+            `add` and `rotate`. Webhooks are named by id or its last characters.
 
             Without a subcommand, lists them (as `webhooks list`).
             """,
@@ -71,7 +71,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         @Option(help: "New comma-separated kinds, or *.") var kinds: String?
         @Flag(help: "Turn it on (again), forgetting its failures.") var enable = false
         @Flag(help: "Turn it off; deliveries still waiting are skipped.") var disable = false
-        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+        @Argument(help: "The webhook's id or its last characters.") var webhook: String
 
         func run() async throws {
             try await SplitterCLI.run {
@@ -92,7 +92,7 @@ struct WebhooksCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a webhook; waiting deliveries are skipped.")
         @OptionGroup var options: GroupOption
-        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+        @Argument(help: "The webhook's id or its last characters.") var webhook: String
 
         func run() async throws {
             try await WebhooksCommand.act(options, webhook) { client, groupID, id in
@@ -106,7 +106,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "A new secret for a webhook, printed once; the old one stops at once.")
         @OptionGroup var options: GroupOption
-        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+        @Argument(help: "The webhook's id or its last characters.") var webhook: String
 
         func run() async throws {
             try await WebhooksCommand.act(options, webhook) { client, groupID, id in
@@ -120,7 +120,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Queue a test delivery (type ping); `webhooks deliveries` shows how it went.")
         @OptionGroup var options: GroupOption
-        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+        @Argument(help: "The webhook's id or its last characters.") var webhook: String
 
         func run() async throws {
             try await WebhooksCommand.act(options, webhook) { client, groupID, id in
@@ -135,7 +135,7 @@ struct WebhooksCommand: AsyncParsableCommand {
             abstract: "A webhook's delivery log, newest first: state, attempts, last status or error.")
         @OptionGroup var options: GroupOption
         @Option(help: "How many of the newest (default 20, at most 200).") var limit: Int = 20
-        @Argument(help: "The webhook's id or its first characters.") var webhook: String
+        @Argument(help: "The webhook's id or its last characters.") var webhook: String
 
         func run() async throws {
             try await SplitterCLI.run {
@@ -188,18 +188,18 @@ struct WebhooksCommand: AsyncParsableCommand {
         }
     }
 
-    /// A full id as given; the start of one (at least 4 characters) must name exactly one webhook.
+    /// A full id as given; the end of one (at least 4 characters) must name exactly one webhook.
     static func resolve(_ text: String, _ client: SplitterClient, groupID: String) async throws -> String {
         if UUID(uuidString: text) != nil { return text.lowercased() }
         guard text.count >= 4 else {
             throw CLIError(message: "\"\(text)\": give at least 4 characters of the webhook id.", code: 2)
         }
         let found = try await client.webhooks(groupID: groupID).filter {
-            $0.id.lowercased().hasPrefix(text.lowercased())
+            isNamed($0.id, by: text)
         }
         return try single(
             found, none: "No webhook \"\(text)\" in this group.",
-            several: "Several webhooks start with \"\(text)\"; give more of the id."
+            several: "Several webhooks end with \"\(text)\"; give more of the id."
         ).id
     }
 }

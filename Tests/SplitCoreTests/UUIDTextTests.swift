@@ -91,4 +91,46 @@ struct UUIDTextTests {
             #expect(bitsSeenClear[index] | fixed == 0xFF, "byte \(index)")
         }
     }
+
+    @Test("a time-ordered id is a version 7 id with its millisecond in its first 48 bits, random after them, and ids of later milliseconds sort after")
+    func timeOrderedIDs() {
+        // act: 10,000 ids in one millisecond, and one each in milliseconds around it
+        let millisecond: Int64 = 1_795_000_000_123
+        let ids = (0..<10_000).map { _ in UUID.timeOrdered(milliseconds: millisecond) }
+        let later = [millisecond - 1, millisecond + 1, millisecond + 256, millisecond + 86_400_000].map {
+            UUID.timeOrdered(milliseconds: $0)
+        }
+        // validate
+        #expect(Set(ids).count == ids.count)
+        var bitsSeenSet = [UInt8](repeating: 0, count: 16)
+        var bitsSeenClear = [UInt8](repeating: 0, count: 16)
+        for id in ids {
+            let text = id.text
+            #expect(text.hasPrefix("01a1ee56-5e7b-7"), "\(text)")  // 1_795_000_000_123 is 0x01a1ee565e7b
+            #expect("89ab".contains(text[text.index(text.startIndex, offsetBy: 19)]), "\(text)")
+            #expect(UUID(uuidString: text) == id)
+            withUnsafeBytes(of: id.uuid) { bytes in
+                for index in 6..<16 {
+                    bitsSeenSet[index] |= bytes[index]
+                    bitsSeenClear[index] |= ~bytes[index]
+                }
+            }
+        }
+        // Every bit after the time that is not the version's or the variant's took both values.
+        for index in 6..<16 {
+            let fixed: UInt8 = index == 6 ? 0xF0 : index == 8 ? 0xC0 : 0
+            #expect(bitsSeenSet[index] | fixed == 0xFF, "byte \(index)")
+            #expect(bitsSeenClear[index] | fixed == 0xFF, "byte \(index)")
+        }
+        #expect(later[0].sortsBefore(ids[0]) && later[0].text < ids[0].text)
+        for next in later.dropFirst() {
+            #expect(ids.allSatisfy { $0.sortsBefore(next) && $0.text < next.text })
+        }
+        // Now's: between the milliseconds before and after it was made.
+        let before = Int64(Date().timeIntervalSince1970 * 1_000)
+        let now = UUID.timeOrdered()
+        let after = Int64(Date().timeIntervalSince1970 * 1_000) + 1
+        #expect(UUID.timeOrdered(milliseconds: before - 1).sortsBefore(now))
+        #expect(now.sortsBefore(UUID.timeOrdered(milliseconds: after)))
+    }
 }

@@ -71,26 +71,26 @@ struct BudgetRecurringCommandTests {
             let items = try await trip.json("pending", "Japan") as? [String: Any]
             let item = try #require((items?["pending"] as? [[String: Any]])?.first)
             let id = try #require(item["id"] as? String)
-            let confirmed = try await trip.run("pending", "confirm", "Japan", String(id.prefix(8)), "--amount", "750", "--profile", "ben")
+            let confirmed = try await trip.run("pending", "confirm", "Japan", String(id.suffix(8)), "--amount", "750", "--profile", "ben")
             #expect(confirmed.status == 0 && confirmed.output.contains("Confirmed Bread: 750 JPY"), "\(confirmed.output)\(confirmed.error)")
-            let again = try await trip.run("pending", "confirm", "Japan", String(id.prefix(8)))
+            let again = try await trip.run("pending", "confirm", "Japan", String(id.suffix(8)))
             #expect(again.status != 0, "a confirmed one is gone from the queue: \(again.output)")
             let list = try await trip.run("recurring", "list", "Japan")
             #expect(list.row("Rent", "90000 JPY", "month", "active") != nil, "\(list.output)")
             let series = try await trip.json("recurring", "list", "Japan") as? [String: Any]
             let all = try #require(series?["recurring"] as? [[String: Any]])
             let rentID = try #require(all.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Rent" }?["id"] as? String)
-            let paused = try await trip.run("recurring", "pause", "Japan", String(rentID.prefix(6)))
+            let paused = try await trip.run("recurring", "pause", "Japan", String(rentID.suffix(6)))
             #expect(paused.output.contains("Rent: paused."), "\(paused.output)\(paused.error)")
-            let resumed = try await trip.run("recurring", "resume", "Japan", String(rentID.prefix(6)))
+            let resumed = try await trip.run("recurring", "resume", "Japan", String(rentID.suffix(6)))
             #expect(resumed.output.contains("resumed") && resumed.output.contains("Next:"), "\(resumed.output)\(resumed.error)")
-            let skipped = try await trip.run("recurring", "skip", "Japan", String(rentID.prefix(6)))
+            let skipped = try await trip.run("recurring", "skip", "Japan", String(rentID.suffix(6)))
             #expect(skipped.status == 0, "\(skipped.error)")
-            let ended = try await trip.run("recurring", "end", "Japan", String(rentID.prefix(6)))
+            let ended = try await trip.run("recurring", "end", "Japan", String(rentID.suffix(6)))
             #expect(ended.output.contains("Rent: ended."), "\(ended.output)")
             // Ben cannot end Aki's series.
             let breadID = try #require(all.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Bread" }?["id"] as? String)
-            let refused = try await trip.run("recurring", "end", "Japan", String(breadID.prefix(6)), "--profile", "ben")
+            let refused = try await trip.run("recurring", "end", "Japan", String(breadID.suffix(6)), "--profile", "ben")
             #expect(refused.status != 0, "\(refused.output)")
         }
     }

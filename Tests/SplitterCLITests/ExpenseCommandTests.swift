@@ -20,7 +20,7 @@ struct ExpenseCommandTests {
                 added.lines.first == "Added refund Deposit back: -30000 JPY, received by Aki -30000", "\(added.output)")
             #expect(added.output.contains("Aki -15000") && added.output.contains("Ben -15000"), "\(added.output)")
             let id = try await trip.expenseID("Deposit back")
-            let shown = try await trip.run("expense", "show", String(id.prefix(8)))
+            let shown = try await trip.run("expense", "show", String(id.suffix(8)))
             #expect(shown.output.contains("Refund received by Aki -30000"), "\(shown.output)")
             let balances = try await trip.run("balances", "Japan")
             #expect(balances.row("Aki")?.contains("-15000") == true, "\(balances.output)")
@@ -54,8 +54,8 @@ struct ExpenseCommandTests {
             try #require(added.status == 0, "\(added.error)")
             let list = try await trip.run("expense", "list", "Japan")
             let id = try await trip.expenseID("Dinner")
-            #expect(list.row("Dinner")?.last == String(id.prefix(8)), "\(list.output)")
-            let short = String(id.prefix(6))
+            #expect(list.row("Dinner")?.last == String(id.suffix(8)), "\(list.output)")
+            let short = String(id.suffix(6))
 
             // act + validate: show by a short id, with each share and its id
             let shown = try await trip.run("expense", "show", short)
@@ -65,6 +65,9 @@ struct ExpenseCommandTests {
             #expect(shown.row("Aki", "4500").map { Array($0.suffix(3)) } == ["Aki", "4500", "no"], "\(shown.output)")
             #expect(shown.row("Cho").map { Array($0.suffix(3)) } == ["Cho", "2250", "no"])
             #expect(shown.output.contains("Id \(id), version 1"))
+            // Each share by its own short id (time-ordered ids made together share their start).
+            let shareIDs = ["Aki", "Ben", "Cho"].compactMap { shown.row($0)?.first }
+            #expect(shareIDs.count == 3 && Set(shareIDs).count == 3, "\(shown.output)")
 
             // edit: a new amount and description; the one payer and the shares follow
             let edited = try await trip.run("expense", "edit", short, "--amount", "12000", "--description", "Ramen")
@@ -116,7 +119,7 @@ struct ExpenseCommandTests {
 
             // delete: gone from the list, balances drop it, the transfer Aki made stays
             let deleted = try await trip.run("expense", "delete", short)
-            #expect(deleted.output.contains("Deleted Ramen; `splitter expense restore \(id.prefix(8))`"))
+            #expect(deleted.output.contains("Deleted Ramen; `splitter expense restore \(id.suffix(8))`"))
             #expect(try await trip.run("expense", "list", "Japan").output == "No expenses in Japan yet.\n")
             #expect(
                 try await trip.run("expense", "list", "Japan", "--deleted").row("Ramen (deleted)") != nil)

@@ -104,7 +104,7 @@ struct NotificationCommandTests {
             }
 
             // act: one read by the short id the table shows, one by its full id
-            let short = String(try id("Two").prefix(8))
+            let short = String(try id("Two").suffix(8))
             let listed = try await trip.run("notifications", "--profile", "ben")
             #expect(listed.row("Aki added Two")?.last == short, "\(listed.output)")
             let one = try await trip.run("notifications", "read", short, "--profile", "ben")

@@ -67,7 +67,7 @@ struct OfflineConflictTests {
             // act: Aki keeps her amount on top of Ben's version, and lets Ben's hotel date win
             let taxiOp = try #require(taxiConflict["id"] as? String)
             let hotelOp = try #require(conflicts.first { $0["kind"] as? String == "deleteExpense" }?["id"] as? String)
-            let resolved = try await trip.run("sync", "--force", String(taxiOp.prefix(8)), "--discard", hotelOp)
+            let resolved = try await trip.run("sync", "--force", String(taxiOp.suffix(8)), "--discard", hotelOp)
             #expect(resolved.status == 0, "\(resolved.output)\(resolved.error)")
             #expect(resolved.lines.contains("Sent 2, refused 0, conflicts 0, still queued 0."), "\(resolved.output)")
 

@@ -21,7 +21,7 @@ struct WebhookCommandTests {
             let secret = try #require(created["secret"] as? String)
             #expect(secret.hasPrefix("whsec_"))
             let id = try #require((created["webhook"] as? [String: Any])?["id"] as? String)
-            let short = String(id.prefix(8))
+            let short = String(id.suffix(8))
 
             // list: the webhook, never the secret
             let listed = try await trip.run("webhooks", "list", "--group", "Japan")

@@ -99,7 +99,7 @@ extension ExpenseUseCases {
             homeCurrency: currency == home || homeAmount == nil ? nil : home.code,
             createdByUserID: createdBy, createdAt: now,
             updatedAt: now, payers: computed.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
-            shares: computed.owed.map { ShareRecord(id: UUID.random(), memberID: $0.memberID.uuid, amount: $0.amount) })
+            shares: computed.owed.map { ShareRecord(id: UUID.timeOrdered(), memberID: $0.memberID.uuid, amount: $0.amount) })
         return (record, categoryNames)
     }
 

@@ -526,7 +526,7 @@ public struct RecurringUseCases: Sendable {
                         rule: template.rule, homeAmount: template.homeAmount, homeCurrency: template.homeCurrency,
                         createdByUserID: series.createdByUserID, createdAt: time, updatedAt: time,
                         payers: split.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
-                        shares: split.owed.map { ShareRecord(id: UUID.random(), memberID: $0.memberID.uuid, amount: $0.amount) })
+                        shares: split.owed.map { ShareRecord(id: UUID.timeOrdered(), memberID: $0.memberID.uuid, amount: $0.amount) })
                 ))
         }
         let creator = members.first { $0.userID == series.createdByUserID }

@@ -204,7 +204,7 @@ public struct ImportUseCases: Sendable {
             }
             var shares: [ShareRecord] = []
             for owed in split.owed {
-                var share = ShareRecord(id: UUID.random(), memberID: owed.memberID.uuid, amount: owed.amount)
+                var share = ShareRecord(id: UUID.timeOrdered(), memberID: owed.memberID.uuid, amount: owed.amount)
                 if let person = memberIDs.firstIndex(of: owed.memberID.uuid), let mark = expense.paid[person] {
                     share.isPaid = mark.isPaid
                     share.paidAt = mark.paidAt

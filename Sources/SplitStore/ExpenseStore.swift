@@ -189,22 +189,28 @@ public struct ExpenseStore: Sendable {
             // change by someone else); nothing of anyone's is lost by answering so.
             guard expense.isDeleted != isDeleted else { return .written(expense) }
             if let expectedVersion, expense.version != expectedVersion { return .stale(expense) }
-            try await Ledger.apply(Ledger.effect(of: expense, sign: isDeleted ? -1 : 1), groupID: groupID, sql)
-            try await Spending.apply(expense, sign: isDeleted ? -1 : 1, sql)
+            // The ledger, the spending, the row, the change feed and the activity line in one
+            // `WriteBatch`: on PostgreSQL one statement where there were six.
+            let sign: Int64 = isDeleted ? -1 : 1
+            var batch = WriteBatch()
+            let ledger = Ledger.write(Ledger.effect(of: expense, sign: sign), groupID: groupID, into: &batch)
+            Spending.write(Spending.parts(of: expense, sign: sign), groupID: groupID, into: &batch)
             expense.isDeleted = isDeleted
             expense.version += 1
             expense.updatedAt = now
-            try await sql.raw(
+            batch.add(
                 """
                 UPDATE expenses SET is_deleted = \(bind: isDeleted), version = \(bind: expense.version),
                     updated_at = \(bind: now)
                 WHERE id = \(bind: id.text)
-                """
-            ).run()
-            try await log.changed(.expense, id, isDeleted: isDeleted, sql)
-            try await log.activity(
+                """)
+            batch.add(log.change(.expense, id, isDeleted: isDeleted))
+            let line = log.activity(
                 actor, isDeleted ? "expense.deleted" : "expense.restored", .expense, id,
-                ActivityEvent(subject: expense.description), concerning: expense.memberIDs, sql)
+                ActivityEvent(subject: expense.description), concerning: expense.memberIDs, into: &batch)
+            let values = try await batch.run(on: sql)
+            try ledger.check(values)
+            try await line.deliver(values, sql)
             if !isDeleted {
                 try await BudgetAlerts.check(
                     groupID: groupID, day: expense.expenseDate, categoryID: expense.categoryID, log: log, sql)
@@ -245,51 +251,54 @@ public struct ExpenseStore: Sendable {
             else { return nil }
             guard share.isPaid != isPaid else { return (share, false) }
             guard !expense.isDeleted else { throw ExpenseStoreError.expenseDeleted }
+            // The transfers, the ledger, the share, the expense's version, the history, the change
+            // feed and the activity line in one `WriteBatch`: on PostgreSQL one statement where
+            // there were ten or more.
+            var batch = WriteBatch()
+            var effects: [Ledger.Effect] = []
             if isPaid {
-                for debt in PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split()) {
-                    let settlement = SettlementRecord(
-                        id: UUID.timeOrdered(), groupID: groupID, fromMemberID: debt.from.uuid, toMemberID: debt.to.uuid,
-                        amount: debt.amount, currency: expense.currency, date: date,
-                        note: "Share of \(expense.description)", expenseSplitID: splitID,
-                        createdByUserID: actor.userID, createdAt: now, updatedAt: now)
-                    try await SettlementStore.insert(settlement, sql)
-                    try await Ledger.apply(Ledger.effect(of: settlement, sign: 1), groupID: groupID, sql)
-                    try await log.changed(.settlement, settlement.id, sql)
-                }
+                let settlements = PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split())
+                    .map { debt in
+                        SettlementRecord(
+                            id: UUID.timeOrdered(), groupID: groupID, fromMemberID: debt.from.uuid,
+                            toMemberID: debt.to.uuid, amount: debt.amount, currency: expense.currency, date: date,
+                            note: "Share of \(expense.description)", expenseSplitID: splitID,
+                            createdByUserID: actor.userID, createdAt: now, updatedAt: now)
+                    }
+                for settlement in settlements { batch.add(SettlementStore.insertion(settlement)) }
+                effects = settlements.map { Ledger.effect(of: $0, sign: 1) }
+                batch.add(log.changes(.settlement, settlements.map(\.id)))
             } else {
                 let linked = try await sql.raw(
                     """
                     SELECT * FROM settlements WHERE expense_split_id = \(bind: splitID.text) AND is_deleted = \(bind: false)
                     """
                 ).all().map { try SettlementRecord(row: $0) }
-                for settlement in linked {
-                    try await sql.raw(
-                        """
-                        UPDATE settlements SET is_deleted = \(bind: true), version = version + 1, updated_at = \(bind: now)
-                        WHERE id = \(bind: settlement.id.text)
-                        """
-                    ).run()
-                    try await Ledger.apply(Ledger.effect(of: settlement, sign: -1), groupID: groupID, sql)
-                    try await log.changed(.settlement, settlement.id, isDeleted: true, sql)
+                if !linked.isEmpty {
+                    batch.add(SettlementStore.deletion(linked.map(\.id), now: now))
+                    effects = linked.map { Ledger.effect(of: $0, sign: -1) }
+                    for settlement in linked { batch.add(log.change(.settlement, settlement.id, isDeleted: true)) }
                 }
             }
+            let ledgers = Ledger.merged(effects).map { Ledger.write($0, groupID: groupID, into: &batch) }
             share.isPaid = isPaid
             share.paidAt = isPaid ? now : nil
-            try await sql.raw(
+            batch.add(
                 """
                 UPDATE expense_splits SET is_paid = \(bind: isPaid), paid_at = \(bind: share.paidAt)
                 WHERE id = \(bind: splitID.text)
-                """
-            ).run()
-            try await sql.raw(
-                "UPDATE expenses SET version = version + 1, updated_at = \(bind: now) WHERE id = \(bind: expense.id.text)"
-            ).run()
-            try await Self.recordHistory(splitID, isPaid: isPaid, reason: reason, actor: actor, log: log, sql)
-            try await log.changed(.expense, expense.id, sql)
-            try await log.activity(
+                """)
+            batch.add(
+                "UPDATE expenses SET version = version + 1, updated_at = \(bind: now) WHERE id = \(bind: expense.id.text)")
+            batch.add(Self.history(splitID, isPaid: isPaid, reason: reason, actor: actor, log: log))
+            batch.add(log.change(.expense, expense.id))
+            let line = log.activity(
                 actor, isPaid ? "share.marked_paid" : "share.marked_unpaid", .expense, expense.id,
                 ActivityEvent(subject: expense.description, reason: reason),
-                concerning: [share.memberID] + expense.payers.map(\.memberID), sql)
+                concerning: [share.memberID] + expense.payers.map(\.memberID), into: &batch)
+            let values = try await batch.run(on: sql)
+            for ledger in ledgers { try ledger.check(values) }
+            try await line.deliver(values, sql)
             return (share, true)
         }
     }
@@ -415,25 +424,25 @@ public struct ExpenseStore: Sendable {
                 next.shares[index].isPaid = false
                 next.shares[index].paidAt = nil
             }
-            try await recordHistory(
-                id, isPaid: false, reason: "The expense was edited; the transfer stays recorded as a settlement.",
-                actor: actor, log: log, sql)
+            try await sql.raw(
+                history(
+                    id, isPaid: false, reason: "The expense was edited; the transfer stays recorded as a settlement.",
+                    actor: actor, log: log)
+            ).run()
         }
     }
 
-    /// One line of a share's payment history (append-only, DESIGN §6).
-    private static func recordHistory(
-        _ splitID: UUID, isPaid: Bool, reason: String?, actor: Actor, log: GroupLog, _ sql: any SQLDatabase
-    ) async throws {
-        try await sql.raw(
-            """
-            INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
-                                         performed_at, seq, reason, ip_address, device_info)
-            VALUES (\(bind: UUID.timeOrdered().text), \(bind: splitID.text), \(bind: isPaid ? "marked_paid" : "marked_unpaid"),
-                    \(bind: actor.userID.text), \(bind: actor.name), \(bind: log.now), \(bind: log.seq), \(bind: reason),
-                    \(bind: actor.ipAddress), \(bind: actor.deviceInfo))
-            """
-        ).run()
+    /// The insert of one line of a share's payment history (append-only, DESIGN §6).
+    private static func history(
+        _ splitID: UUID, isPaid: Bool, reason: String?, actor: Actor, log: GroupLog
+    ) -> SQLQueryString {
+        """
+        INSERT INTO payment_history (id, expense_split_id, action, performed_by_user_id, performed_by_name,
+                                     performed_at, seq, reason, ip_address, device_info)
+        VALUES (\(bind: UUID.timeOrdered().text), \(bind: splitID.text), \(bind: isPaid ? "marked_paid" : "marked_unpaid"),
+                \(bind: actor.userID.text), \(bind: actor.name), \(bind: log.now), \(bind: log.seq), \(bind: reason),
+                \(bind: actor.ipAddress), \(bind: actor.deviceInfo))
+        """
     }
 
     /// The new shares by member over the old (`PaidShares.merge`): ids and paid marks survive.

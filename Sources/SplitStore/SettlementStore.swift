@@ -82,14 +82,19 @@ public struct SettlementStore: Sendable {
 
     /// A new transfer written inside a write's transaction: its row, the ledger, the change feed
     /// and the activity (a transfer entered by hand, or a payment request paid).
+    /// One `WriteBatch`: on PostgreSQL one statement where there were five.
     static func record(_ settlement: SettlementRecord, log: GroupLog, actor: Actor, _ sql: any SQLDatabase) async throws {
-        try await insert(settlement, sql)
-        try await Ledger.apply(Ledger.effect(of: settlement, sign: 1), groupID: settlement.groupID, sql)
-        try await log.changed(.settlement, settlement.id, sql)
-        try await log.activity(
+        var batch = WriteBatch()
+        batch.add(insertion(settlement))
+        let ledger = Ledger.write(Ledger.effect(of: settlement, sign: 1), groupID: settlement.groupID, into: &batch)
+        batch.add(log.change(.settlement, settlement.id))
+        let line = log.activity(
             actor, "settlement.recorded", .settlement, settlement.id,
             ActivityEvent(amount: settlement.amount, currency: settlement.currency),
-            concerning: [settlement.fromMemberID, settlement.toMemberID], sql)
+            concerning: [settlement.fromMemberID, settlement.toMemberID], into: &batch)
+        let values = try await batch.run(on: sql)
+        try ledger.check(values)
+        try await line.deliver(values, sql)
     }
 
     public func settlement(id: UUID) async throws -> SettlementRecord? {
@@ -126,21 +131,21 @@ public struct SettlementStore: Sendable {
             }
             guard settlement.expenseSplitID == nil else { throw SettlementStoreError.linkedToShare }
             guard !settlement.isDeleted else { return settlement }
-            try await sql.raw(
-                """
-                UPDATE settlements SET is_deleted = \(bind: true), version = version + 1, updated_at = \(bind: now)
-                WHERE id = \(bind: id.text)
-                """
-            ).run()
-            try await Ledger.apply(Ledger.effect(of: settlement, sign: -1), groupID: groupID, sql)
+            // One `WriteBatch`: on PostgreSQL one statement where there were five.
+            var batch = WriteBatch()
+            batch.add(Self.deletion([id], now: now))
+            let ledger = Ledger.write(Ledger.effect(of: settlement, sign: -1), groupID: groupID, into: &batch)
+            batch.add(log.change(.settlement, id, isDeleted: true))
+            let line = log.activity(
+                actor, "settlement.deleted", .settlement, id,
+                ActivityEvent(amount: settlement.amount, currency: settlement.currency),
+                concerning: [settlement.fromMemberID, settlement.toMemberID], into: &batch)
+            let values = try await batch.run(on: sql)
+            try ledger.check(values)
+            try await line.deliver(values, sql)
             settlement.isDeleted = true
             settlement.version += 1
             settlement.updatedAt = now
-            try await log.changed(.settlement, id, isDeleted: true, sql)
-            try await log.activity(
-                actor, "settlement.deleted", .settlement, id,
-                ActivityEvent(amount: settlement.amount, currency: settlement.currency),
-                concerning: [settlement.fromMemberID, settlement.toMemberID], sql)
             return settlement
         }
     }
@@ -150,18 +155,25 @@ public struct SettlementStore: Sendable {
             .map { try SettlementRecord(row: $0) }
     }
 
-    static func insert(_ settlement: SettlementRecord, _ sql: any SQLDatabase) async throws {
-        try await sql.raw(
-            """
-            INSERT INTO settlements (id, group_id, from_member_id, to_member_id, amount, currency, settled_on, note,
-                                     expense_split_id, created_by_user_id, is_deleted, version, created_at, updated_at)
-            VALUES (\(bind: settlement.id.text), \(bind: settlement.groupID.text), \(bind: settlement.fromMemberID.text),
-                    \(bind: settlement.toMemberID.text), \(bind: settlement.amount), \(bind: settlement.currency),
-                    \(bind: settlement.date), \(bind: settlement.note), \(bind: settlement.expenseSplitID?.text),
-                    \(bind: settlement.createdByUserID.text), \(bind: settlement.isDeleted), \(bind: settlement.version),
-                    \(bind: settlement.createdAt), \(bind: settlement.updatedAt))
-            """
-        ).run()
+    /// A transfer's row, for a `WriteBatch`.
+    static func insertion(_ settlement: SettlementRecord) -> SQLQueryString {
+        """
+        INSERT INTO settlements (id, group_id, from_member_id, to_member_id, amount, currency, settled_on, note,
+                                 expense_split_id, created_by_user_id, is_deleted, version, created_at, updated_at)
+        VALUES (\(bind: settlement.id.text), \(bind: settlement.groupID.text), \(bind: settlement.fromMemberID.text),
+                \(bind: settlement.toMemberID.text), \(bind: settlement.amount), \(bind: settlement.currency),
+                \(bind: settlement.date), \(bind: settlement.note), \(bind: settlement.expenseSplitID?.text),
+                \(bind: settlement.createdByUserID.text), \(bind: settlement.isDeleted), \(bind: settlement.version),
+                \(bind: settlement.createdAt), \(bind: settlement.updatedAt))
+        """
+    }
+
+    /// Soft-deletes transfers (a new version each), for a `WriteBatch`; the caller moves the ledger.
+    static func deletion(_ ids: [UUID], now: Int64) -> SQLQueryString {
+        """
+        UPDATE settlements SET is_deleted = \(bind: true), version = version + 1, updated_at = \(bind: now)
+        WHERE id IN (\(binds: ids.map(\.text)))
+        """
     }
 }
 

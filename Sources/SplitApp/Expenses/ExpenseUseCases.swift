@@ -291,7 +291,8 @@ public struct ExpenseUseCases: Sendable {
         let (group, me) = try await access.check(found.expense.groupID, caller, for: .read, asUnknown: "share")
         let isDebtorOrPayer = found.share.memberID == me.id || found.expense.payers.contains { $0.memberID == me.id }
         let action = GroupAction.markSharePaid(isDebtorOrPayer: isDebtorOrPayer)
-        _ = try await access.check(found.expense.groupID, caller, for: action)
+        // Decided on the membership just read (the store decides again under the group's lock).
+        try GroupAccess.require([action], me, in: group)
         let reason =
             try reason.map { text in
                 let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -67,15 +67,23 @@ struct UUIDTextTests {
         // act
         let ids = (0..<10_000).map { _ in UUID.random() }
         // validate
+        for id in ids {
+            let text = id.text
+            let version = text[text.index(text.startIndex, offsetBy: 14)]
+            #expect(version == "4", "\(text)")
+        }
+        Self.expectRandom(ids, from: 0)
+    }
+
+    /// No id twice, each parses back from its text with the RFC variant, and every bit from byte
+    /// `first` on that is not the version's or the variant's took both values.
+    static func expectRandom(_ ids: [UUID], from first: Int) {
         #expect(Set(ids).count == ids.count)
         var bitsSeenSet = [UInt8](repeating: 0, count: 16)
         var bitsSeenClear = [UInt8](repeating: 0, count: 16)
         for id in ids {
             let text = id.text
-            let version = text[text.index(text.startIndex, offsetBy: 14)]
-            let variant = text[text.index(text.startIndex, offsetBy: 19)]
-            #expect(version == "4", "\(text)")
-            #expect("89ab".contains(variant), "\(text)")
+            #expect("89ab".contains(text[text.index(text.startIndex, offsetBy: 19)]), "\(text)")
             #expect(UUID(uuidString: text) == id)
             withUnsafeBytes(of: id.uuid) { bytes in
                 for index in 0..<16 {
@@ -84,8 +92,7 @@ struct UUIDTextTests {
                 }
             }
         }
-        // Every bit that is not the version's or the variant's took both values.
-        for index in 0..<16 {
+        for index in first..<16 {
             let fixed: UInt8 = index == 6 ? 0xF0 : index == 8 ? 0xC0 : 0
             #expect(bitsSeenSet[index] | fixed == 0xFF, "byte \(index)")
             #expect(bitsSeenClear[index] | fixed == 0xFF, "byte \(index)")
@@ -100,28 +107,11 @@ struct UUIDTextTests {
         let later = [millisecond - 1, millisecond + 1, millisecond + 256, millisecond + 86_400_000].map {
             UUID.timeOrdered(milliseconds: $0)
         }
-        // validate
-        #expect(Set(ids).count == ids.count)
-        var bitsSeenSet = [UInt8](repeating: 0, count: 16)
-        var bitsSeenClear = [UInt8](repeating: 0, count: 16)
+        // validate: the time first, then random bits
         for id in ids {
-            let text = id.text
-            #expect(text.hasPrefix("01a1ee56-5e7b-7"), "\(text)")  // 1_795_000_000_123 is 0x01a1ee565e7b
-            #expect("89ab".contains(text[text.index(text.startIndex, offsetBy: 19)]), "\(text)")
-            #expect(UUID(uuidString: text) == id)
-            withUnsafeBytes(of: id.uuid) { bytes in
-                for index in 6..<16 {
-                    bitsSeenSet[index] |= bytes[index]
-                    bitsSeenClear[index] |= ~bytes[index]
-                }
-            }
+            #expect(id.text.hasPrefix("01a1ee56-5e7b-7"), "\(id.text)")  // 1_795_000_000_123 is 0x01a1ee565e7b
         }
-        // Every bit after the time that is not the version's or the variant's took both values.
-        for index in 6..<16 {
-            let fixed: UInt8 = index == 6 ? 0xF0 : index == 8 ? 0xC0 : 0
-            #expect(bitsSeenSet[index] | fixed == 0xFF, "byte \(index)")
-            #expect(bitsSeenClear[index] | fixed == 0xFF, "byte \(index)")
-        }
+        Self.expectRandom(ids, from: 6)
         #expect(later[0].sortsBefore(ids[0]) && later[0].text < ids[0].text)
         for next in later.dropFirst() {
             #expect(ids.allSatisfy { $0.sortsBefore(next) && $0.text < next.text })

@@ -39,8 +39,12 @@ struct EventBusTests {
         return group.id
     }
 
-    @Test("a committed group write is published with its change number; a rolled-back one is not", arguments: TestDatabases.all)
-    func afterCommitOnly(backend: Database.Backend) async throws {
+    /// A migrated database with one group, listening for events, and what a subscriber to
+    /// everything received.
+    static func withGroupAndListener(
+        _ backend: Database.Backend,
+        _ body: @escaping @Sendable (Database, UUID, ReceivedEvents) async throws -> Void
+    ) async throws {
         try await TestDatabases.with(backend) { database in
             try await Migrations.run(on: database)
             let groupID = try await Self.group(database)
@@ -48,23 +52,30 @@ struct EventBusTests {
                 let received = ReceivedEvents()
                 let token = database.events.subscribe(everything: true) { received.add($0) }
                 defer { database.events.unsubscribe(token) }
-                // act: a write that fails after taking its change number, then one that commits
-                struct Refused: Error {}
-                await #expect(throws: Refused.self) {
-                    try await database.transaction { sql in
-                        _ = try await GroupLog.begin(sql, groupID: groupID, now: 2_000)
-                        throw Refused()
-                    }
-                }
-                let seq = try await database.transaction { sql in
-                    try #require(try await GroupLog.begin(sql, groupID: groupID, now: 2_000)).seq
-                }
-                // validate: only the committed one, once
-                let events = await received.wait { $0.contains(.group(groupID, seq: seq)) }
-                #expect(events.filter { if case .group = $0 { true } else { false } } == [.group(groupID, seq: seq)])
-                // The rolled-back write's number was given back: the committed write has it.
-                #expect(seq == 2)
+                try await body(database, groupID, received)
             }
+        }
+    }
+
+    @Test("a committed group write is published with its change number; a rolled-back one is not", arguments: TestDatabases.all)
+    func afterCommitOnly(backend: Database.Backend) async throws {
+        try await Self.withGroupAndListener(backend) { database, groupID, received in
+            // act: a write that fails after taking its change number, then one that commits
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) {
+                try await database.transaction { sql in
+                    _ = try await GroupLog.begin(sql, groupID: groupID, now: 2_000)
+                    throw Refused()
+                }
+            }
+            let seq = try await database.transaction { sql in
+                try #require(try await GroupLog.begin(sql, groupID: groupID, now: 2_000)).seq
+            }
+            // validate: only the committed one, once
+            let events = await received.wait { $0.contains(.group(groupID, seq: seq)) }
+            #expect(events.filter { if case .group = $0 { true } else { false } } == [.group(groupID, seq: seq)])
+            // The rolled-back write's number was given back: the committed write has it.
+            #expect(seq == 2)
         }
     }
 
@@ -72,52 +83,45 @@ struct EventBusTests {
         "events a write batch sends (on PostgreSQL in its statement) arrive once, after commit, with those noted after it; a rolled-back batch's never",
         arguments: TestDatabases.all)
     func sentByWriteBatch(backend: Database.Backend) async throws {
-        try await TestDatabases.with(backend) { database in
-            try await Migrations.run(on: database)
-            let groupID = try await Self.group(database)
-            try await listening(database) {
-                let received = ReceivedEvents()
-                let token = database.events.subscribe(everything: true) { received.add($0) }
-                defer { database.events.unsubscribe(token) }
-                @Sendable func touch() -> WriteBatch {
-                    var batch = WriteBatch()
-                    batch.add("UPDATE groups SET updated_at = updated_at + 1 WHERE id = \(bind: groupID.text)")
-                    return batch
-                }
-                // act: a batch whose transaction then fails, then one that commits with an event
-                // noted after the batch and a second batch with nothing new to send
-                struct Refused: Error {}
-                let refusedUser = UUID()
-                await #expect(throws: Refused.self) {
-                    try await database.transaction { sql in
-                        _ = try await GroupLog.begin(sql, groupID: groupID, now: 2_000)
-                        PendingEvents.note(.account(refusedUser))
-                        _ = try await touch().run(on: sql)
-                        throw Refused()
-                    }
-                }
-                let user = UUID()
-                let seq = try await database.transaction { sql in
-                    let seq = try #require(try await GroupLog.begin(sql, groupID: groupID, now: 2_000)).seq
-                    _ = try await touch().run(on: sql)
-                    PendingEvents.note(.account(user))
-                    _ = try await touch().run(on: sql)
-                    _ = try await WriteBatch().run(on: sql)
-                    return seq
-                }
-                // validate: each committed event once (a late duplicate has time to arrive), no
-                // rolled-back one, and the writes made
-                _ = await received.wait { $0.count >= 2 }
-                try await Task.sleep(for: .milliseconds(200))
-                #expect(received.all.count == 2)
-                #expect(Set(received.all) == [.group(groupID, seq: seq), .account(user)])
-                let updated: Int64 = try await database.read { sql in
-                    let row = try #require(
-                        try await sql.raw("SELECT updated_at FROM groups WHERE id = \(bind: groupID.text)").first())
-                    return try row.decode(column: "updated_at", as: Int64.self)
-                }
-                #expect(updated == 1_002)
+        try await Self.withGroupAndListener(backend) { database, groupID, received in
+            @Sendable func touch() -> WriteBatch {
+                var batch = WriteBatch()
+                batch.add("UPDATE groups SET updated_at = updated_at + 1 WHERE id = \(bind: groupID.text)")
+                return batch
             }
+            // act: a batch whose transaction then fails, then one that commits with an event
+            // noted after the batch and a second batch with nothing new to send
+            struct Refused: Error {}
+            let refusedUser = UUID()
+            await #expect(throws: Refused.self) {
+                try await database.transaction { sql in
+                    _ = try await GroupLog.begin(sql, groupID: groupID, now: 2_000)
+                    PendingEvents.note(.account(refusedUser))
+                    _ = try await touch().run(on: sql)
+                    throw Refused()
+                }
+            }
+            let user = UUID()
+            let seq = try await database.transaction { sql in
+                let seq = try #require(try await GroupLog.begin(sql, groupID: groupID, now: 2_000)).seq
+                _ = try await touch().run(on: sql)
+                PendingEvents.note(.account(user))
+                _ = try await touch().run(on: sql)
+                _ = try await WriteBatch().run(on: sql)
+                return seq
+            }
+            // validate: each committed event once (a late duplicate has time to arrive), no
+            // rolled-back one, and the writes made
+            _ = await received.wait { $0.count >= 2 }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(received.all.count == 2)
+            #expect(Set(received.all) == [.group(groupID, seq: seq), .account(user)])
+            let updated: Int64 = try await database.read { sql in
+                let row = try #require(
+                    try await sql.raw("SELECT updated_at FROM groups WHERE id = \(bind: groupID.text)").first())
+                return try row.decode(column: "updated_at", as: Int64.self)
+            }
+            #expect(updated == 1_002)
         }
     }
 

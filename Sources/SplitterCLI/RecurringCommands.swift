@@ -106,7 +106,7 @@ struct RecurringCommand: AsyncParsableCommand {
         }
     }
 
-    /// One recurring expense named on the command line: its group, and its id or the id's start.
+    /// One recurring expense named on the command line: its group, and its id or the id's end.
     struct Series: ParsableArguments {
         @OptionGroup var options: GroupOptions
         @Argument(help: "The recurring expense's id (or its last characters).") var id: String
@@ -191,7 +191,7 @@ struct PendingCommand: AsyncParsableCommand {
         }
     }
 
-    /// One waiting occurrence named on the command line: its group, and its id or the id's start.
+    /// One waiting occurrence named on the command line: its group, and its id or the id's end.
     struct Item: ParsableArguments {
         @OptionGroup var options: GroupOptions
         @Argument(help: "Its id (or last characters).") var id: String

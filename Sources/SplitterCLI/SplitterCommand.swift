@@ -157,7 +157,7 @@ enum Output {
 }
 
 /// The one thing a look-up found: none is `none` (exit `noneCode`), several `several` (exit
-/// `severalCode`), so every "name it by id, name or the id's start" says so the same way.
+/// `severalCode`), so every "name it by id, name or the id's end" says so the same way.
 func single<Item>(
     _ matches: [Item], none: @autoclosure () -> String, several: @autoclosure () -> String,
     noneCode: Int32 = 5, severalCode: Int32 = 7

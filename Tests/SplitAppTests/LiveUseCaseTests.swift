@@ -101,10 +101,10 @@ struct LiveUseCaseTests {
                 let reader = StreamReader(
                     try await live.open(
                         caller: trip.bo, groupID: trip.groupID, lastEventID: "\(trip.groupID.uuidString).\(before)"))
-                #expect(await reader.wait { $0.changes.count >= 3 })
+                #expect(await reader.wait { $0.changes.count >= 3 }, "\(reader.report)")
                 let live4 = try await trip.create(trip.ramen("400")).expense.id
                 // validate: the three missed, then the live one, nothing twice
-                #expect(await reader.wait { $0.changes.count >= 4 })
+                #expect(await reader.wait { $0.changes.count >= 4 }, "\(reader.report)")
                 #expect(reader.changes.flatMap(\.2) == missed + [live4])
             }
         }
@@ -162,7 +162,7 @@ struct LiveUseCaseTests {
                     }, "\(reader.report)")
                 // And follows it from there.
                 _ = try await groups.update(created.group.id, GroupPatch(name: "Zed's books"), caller: trip.stranger, origin: trip.origin)
-                #expect(await reader.wait { $0.changes.contains { $0.0 == created.group.id } })
+                #expect(await reader.wait { $0.changes.contains { $0.0 == created.group.id } }, "\(reader.report)")
             }
         }
     }

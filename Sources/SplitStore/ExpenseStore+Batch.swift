@@ -48,9 +48,7 @@ extension ExpenseStore {
         -> [IdempotencyOutcome<ExpenseRecord>]
     {
         // What each key will store unless the id turns out to be taken, as `create` does.
-        let planned = try items.map { item in
-            item.idempotency != nil ? try item.render(item.expense) : StoredResponse(status: 201, body: Data())
-        }
+        let planned = try items.map { try $0.stored($0.expense) }
         let claimed = try await Idempotency.claim(
             items.indices.compactMap { index in items[index].idempotency.map { ($0, planned[index]) } },
             now: log.now, sweeping: true, sql)
@@ -72,7 +70,7 @@ extension ExpenseStore {
             }
             // A client id used again: the same expense again is a retry; anything else is a clash.
             let existing = try await retried(item.expense, sql)
-            let response = item.idempotency != nil ? try item.render(existing) : StoredResponse(status: 201, body: Data())
+            let response = try item.stored(existing)
             if let claim = item.idempotency, response != planned[index] {
                 try await Idempotency.store(response, for: claim, sql)
             }

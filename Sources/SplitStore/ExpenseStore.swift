@@ -26,6 +26,12 @@ public struct ExpenseStore: Sendable {
             self.idempotency = idempotency
             self.render = render
         }
+
+        /// What a key stores for `record`: `render`'s answer when there is a key; otherwise
+        /// nothing is kept, and rendering it would be wasted work.
+        func stored(_ record: ExpenseRecord) throws -> StoredResponse {
+            idempotency != nil ? try render(record) : StoredResponse(status: 201, body: Data())
+        }
     }
 
     /// Inserts an expense and moves the balances. With a claim, runs once per idempotency key;
@@ -53,12 +59,8 @@ public struct ExpenseStore: Sendable {
         async throws -> IdempotencyOutcome<ExpenseRecord>
     {
         let expense = new.expense
-        // The response is only kept when a key asks for it; otherwise rendering it is wasted work.
-        let render: (ExpenseRecord) throws -> StoredResponse = { record in
-            new.idempotency != nil ? try new.render(record) : StoredResponse(status: 201, body: Data())
-        }
         // What the key will store unless the id turns out to be taken: rendered before it is claimed.
-        let planned = try render(expense)
+        let planned = try new.stored(expense)
         return try await Idempotency.run(
             new.idempotency, now: expense.createdAt, sweeping: sweepingKeys,
             expected: new.idempotency != nil ? planned : nil, sql
@@ -66,7 +68,7 @@ public struct ExpenseStore: Sendable {
             guard try await insertNew(expense, actor: new.actor, log: log, sql) else {
                 // A client id used again: the same expense again is a retry; anything else is a clash.
                 let existing = try await retried(expense, sql)
-                return (existing, try render(existing))
+                return (existing, try new.stored(existing))
             }
             return (expense, planned)
         }
@@ -277,7 +279,7 @@ public struct ExpenseStore: Sendable {
                 if !linked.isEmpty {
                     batch.add(SettlementStore.deletion(linked.map(\.id), now: now))
                     effects = linked.map { Ledger.effect(of: $0, sign: -1) }
-                    for settlement in linked { batch.add(log.change(.settlement, settlement.id, isDeleted: true)) }
+                    batch.add(log.changes(.settlement, linked.map(\.id), isDeleted: true))
                 }
             }
             let ledgers = Ledger.merged(effects).map { Ledger.write($0, groupID: groupID, into: &batch) }

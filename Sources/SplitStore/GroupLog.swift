@@ -135,10 +135,10 @@ public struct GroupLog: Sendable {
     }
 
     /// `changed`'s statements for many objects, for a `WriteBatch`.
-    func changes(_ entity: ChangeEntity, _ ids: [UUID]) -> [SQLQueryString] {
+    func changes(_ entity: ChangeEntity, _ ids: [UUID], isDeleted: Bool = false) -> [SQLQueryString] {
         MultiRowInsert.statements(
             "INSERT INTO changes (group_id, entity, entity_id, seq, is_deleted)",
-            ids.map { [groupID.text, entity.rawValue, $0.text, seq, false] },
+            ids.map { [groupID.text, entity.rawValue, $0.text, seq, isDeleted] },
             then: "ON CONFLICT (group_id, entity, entity_id) DO UPDATE SET seq = excluded.seq, is_deleted = excluded.is_deleted")
     }
 

@@ -46,9 +46,12 @@ final class StreamReader: Sendable {
         }
     }
 
-    /// Waits until `condition` holds, at most `seconds`; whether it did.
+    /// Waits until `condition` holds, at most `seconds`; whether it did. A full `scripts/test`
+    /// runs every suite at once on 2 cores: twice a stream's reader on SQLite had received
+    /// nothing after 20 s in its busiest first minute (and never alone or in a lighter run), so
+    /// the bound is a minute; a stream that hangs still fails.
     @discardableResult
-    func wait(seconds: Double = 20, until condition: (StreamReader) -> Bool) async -> Bool {
+    func wait(seconds: Double = 60, until condition: (StreamReader) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition(self), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         return condition(self)

@@ -63,8 +63,6 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         // An account's export (issue 18) is one zip of every group's files, built in memory.
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
-        // Serves the generated server protocol on Hummingbird's router.
-        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
         // One configuration reader: command line > environment > .env > defaults (DESIGN §7).
         .package(
             url: "https://github.com/apple/swift-configuration.git",
@@ -139,7 +137,6 @@ let package = Package(
                 "SplitCore", "SplitAPI", "SplitStore", "SplitApp",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

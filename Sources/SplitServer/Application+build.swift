@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import OpenAPIHummingbird
 import OpenAPIRuntime
 import SplitAPI
 import SplitApp
@@ -96,7 +95,7 @@ public func buildApplication(
     let bodyLimits = RequestBodyLimitsMiddleware(
         limits: try RequestBodyLimits.fromSpecification(specification),
         maxBodyBytes: configuration.limits.maxBodyBytes)
-    let routes = ExpenseReadRoutes(base: router, api: handler)
+    let routes = ExpenseReadRoutes(base: RouterTransport(router: router), api: handler)
     try handler.registerHandlers(
         on: routes, configuration: .init(dateTranscoder: APIDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
         middlewares: [bodyLimits])

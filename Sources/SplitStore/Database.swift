@@ -14,7 +14,8 @@ import Synchronization
 /// live in this file only.
 ///
 /// Inside a `read` or `transaction` body use only the `SQLDatabase` it hands you: calling
-/// `read` or `transaction` again from inside would wait for itself on SQLite.
+/// `read` inside a `read`, or `transaction` inside a `transaction`, would wait for itself on
+/// SQLite, and a `read` inside a `transaction` would not see the transaction's writes.
 public final class Database: Sendable {
     public enum Backend: String, Sendable {
         case sqlite
@@ -22,8 +23,11 @@ public final class Database: Sendable {
     }
 
     private enum Storage: Sendable {
-        /// One connection; SQLite has a single writer, so sessions take turns under the lock.
-        case sqlite(SQLiteHandle, AsyncLock)
+        /// SQLite has a single writer: transactions take turns on one connection under its lock.
+        /// Reads take turns on a second connection under another lock, each in a snapshot of its
+        /// own, so they neither wait for a transaction nor hold one up (WAL lets a reader and the
+        /// writer work at once). An in-memory database has one connection for both.
+        case sqlite(SQLiteHandle, AsyncLock, reader: SQLiteHandle, readerLock: AsyncLock)
         /// A pool: each transaction pins one connection for its duration, and each query of a
         /// read takes one for itself.
         case postgres(PostgresPool, any SQLDatabase)
@@ -92,6 +96,7 @@ public final class Database: Sendable {
         case .sqlite(let path):
             let (file, synchronous) = try DatabaseConfiguration.sqliteOptions(path)
             let connection = try SQLiteHandle.open(path: file, logger: logger)
+            var reader: SQLiteHandle?
             do {
                 for pragma in [
                     "PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous)", "PRAGMA foreign_keys = ON",
@@ -99,11 +104,28 @@ public final class Database: Sendable {
                 ] {
                     try await connection.raw(SQLQueryString(pragma)).run()
                 }
+                if !DatabaseConfiguration.isInMemory(file) {
+                    let opened = try SQLiteHandle.open(path: file, logger: logger)
+                    reader = opened
+                    // A write in a read's body is a mistake: it fails here rather than passing
+                    // the writer's lock by.
+                    for pragma in [
+                        "PRAGMA synchronous = \(synchronous)", "PRAGMA busy_timeout = 5000", "PRAGMA temp_store = MEMORY",
+                        "PRAGMA query_only = ON",
+                    ] {
+                        try await opened.raw(SQLQueryString(pragma)).run()
+                    }
+                }
             } catch {
+                reader?.close()
                 connection.close()
                 throw error
             }
-            return Database(backend: .sqlite, storage: .sqlite(connection, AsyncLock()), logger: logger)
+            let lock = AsyncLock()
+            return Database(
+                backend: .sqlite,
+                storage: .sqlite(connection, lock, reader: reader ?? connection, readerLock: reader == nil ? lock : AsyncLock()),
+                logger: logger)
         case .postgres(let url):
             let configuration = try SQLPostgresConfiguration(url: DatabaseConfiguration.postgresURLWithTLSDefault(url))
             let source = PostgresConnectionSource(sqlConfiguration: configuration)
@@ -131,15 +153,22 @@ public final class Database: Sendable {
     /// SQLite's cached statements with how often each ran and was prepared again; empty on
     /// PostgreSQL.
     public func sqliteStatementStatistics() -> [SQLiteStatementStatistics] {
-        if case .sqlite(let connection, _) = storage { return connection.statementStatistics() }
+        if case .sqlite(let connection, _, let reader, _) = storage {
+            return connection.statementStatistics() + (reader === connection ? [] : reader.statementStatistics())
+        }
         return []
     }
 
-    /// Runs read-only work. On SQLite it waits for any running transaction to finish.
+    /// Runs read-only work. On SQLite its statements see one snapshot, that of its first read:
+    /// what committed before it, and nothing that commits meanwhile.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch storage {
-        case .sqlite(let connection, let lock):
-            return try await lock.withLock { try await body(connection) }
+        case .sqlite(let writer, _, let reader, let lock) where reader === writer:
+            return try await lock.withLock { try await body(writer) }
+        case .sqlite(_, _, let reader, let lock):
+            // `END` (SQLite's other name for COMMIT) so that statement counts tell reads' ends
+            // from transactions' commits.
+            return try await lock.withLock { try await Self.inTransaction(reader, begin: "BEGIN", end: "END", body) }
         case .postgres(_, let sql):
             // Not on a connection's event loop, as a transaction is: reads are mostly one query,
             // and a page of expenses took 7.4 ms there instead of 6.9 ms.
@@ -175,7 +204,7 @@ public final class Database: Sendable {
     ) async throws -> T {
         let pending = PendingEvents(sendsMail: sendsMail)
         switch storage {
-        case .sqlite(let connection, let lock):
+        case .sqlite(let connection, let lock, _, _):
             // IMMEDIATE takes the write lock up front, so two writers never deadlock on upgrade.
             let result = try await PendingEvents.$current.withValue(pending) {
                 try await lock.withLock {
@@ -203,6 +232,7 @@ public final class Database: Sendable {
     private static func inTransaction<T: Sendable>(
         _ sql: any SQLDatabase,
         begin: String,
+        end: String = "COMMIT",
         _ body: @Sendable (any SQLDatabase) async throws -> T,
         beforeCommit: @Sendable (any SQLDatabase) async throws -> Void = { _ in }
     ) async throws -> T {
@@ -210,7 +240,7 @@ public final class Database: Sendable {
         do {
             let result = try await body(sql)
             try await beforeCommit(sql)
-            try await sql.raw("COMMIT").run()
+            try await sql.raw(SQLQueryString(end)).run()
             return result
         } catch {
             try? await sql.raw("ROLLBACK").run()
@@ -300,7 +330,8 @@ public final class Database: Sendable {
     /// Closes the connection or drains the pool.
     public func close() async throws {
         switch storage {
-        case .sqlite(let connection, let lock):
+        case .sqlite(let connection, let lock, let reader, let readerLock):
+            if reader !== connection { await readerLock.withLock { reader.close() } }
             await lock.withLock { connection.close() }
         case .postgres(let pool, _):
             try await pool.pool.shutdownAsync()

@@ -35,6 +35,11 @@ public enum DatabaseConfiguration: Sendable, Equatable, CustomStringConvertible 
     /// server process dies; only a power cut or an operating-system crash can lose the last
     /// commits, for one fsync per checkpoint instead of one per write (issue 16: 9 % of a create's
     /// CPU, and a wait on slower disks). FULL syncs every commit.
+    /// Whether SQLite's `file` names a database that lives in one connection's memory.
+    static func isInMemory(_ file: String) -> Bool {
+        file == ":memory:" || file.isEmpty || (file.hasPrefix("file:") && file.contains("mode=memory"))
+    }
+
     public static func sqliteOptions(_ path: String) throws(DatabaseConfigurationError) -> (file: String, synchronous: String) {
         guard let mark = path.firstIndex(of: "?") else { return (path, "NORMAL") }
         let file = String(path[..<mark])

@@ -150,7 +150,7 @@ struct UpgradeTests {
         let database = try await Database.open(configuration, logger: TestDatabases.logger)
         do {
             for statement in statements where !skipped.contains(where: { statement.hasPrefix($0) }) {
-                try await database.read { try await $0.raw(SQLQueryString(statement)).run() }
+                try await database.transaction { try await $0.raw(SQLQueryString(statement)).run() }
             }
         } catch {
             try? await database.close()

@@ -1,0 +1,93 @@
+import SQLKit
+import SplitTestSupport
+import Testing
+
+@testable import SplitStore
+
+/// SQLite's reads run on a connection of their own (issue 16): they neither wait for a
+/// transaction nor hold one up, and each sees one snapshot.
+@Suite("SQLite reads beside the writer")
+struct SQLiteReaderTests {
+    static func count(_ sql: any SQLDatabase) async throws -> Int {
+        try await sql.raw("SELECT count(*) AS n FROM numbers").first()!.decode(column: "n", as: Int.self)
+    }
+
+    /// A fresh SQLite database with an empty table `numbers`.
+    static func withNumbers(_ body: (Database) async throws -> Void) async throws {
+        try await TestDatabases.with(.sqlite) { database in
+            try await database.transaction { try await $0.raw("CREATE TABLE numbers (n INTEGER)").run() }
+            try await body(database)
+        }
+    }
+
+    /// `body`'s answer, or a failure after `seconds` (so a read that waits for the writer fails
+    /// the test instead of hanging it).
+    static func within<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else { throw Timeout() }
+            return answer
+        }
+    }
+
+    struct Timeout: Error {}
+
+    @Test("a read is answered while a transaction is open, and sees only what had committed")
+    func readBesideTransaction() async throws {
+        try await Self.withNumbers { database in
+            let (inside, insideSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            let writer = Task {
+                try await database.transaction { sql in
+                    try await sql.raw("INSERT INTO numbers VALUES (1)").run()
+                    insideSignal.yield()
+                    for await _ in release { break }
+                }
+            }
+            for await _ in inside { break }
+            let during: Result<Int, any Error>
+            do {
+                during = .success(try await Self.within(seconds: 10) { try await database.read(Self.count) })
+            } catch {
+                during = .failure(error)
+            }
+            releaseSignal.yield()
+            try await writer.value
+            #expect(try during.get() == 0)
+            #expect(try await database.read(Self.count) == 1)
+        }
+    }
+
+    @Test("a read's statements see one snapshot: a write committed meanwhile shows in the next read")
+    func snapshot() async throws {
+        try await Self.withNumbers { database in
+            let (first, second) = try await database.read { sql in
+                let first = try await Self.count(sql)
+                try await Self.within(seconds: 10) {
+                    try await database.transaction { try await $0.raw("INSERT INTO numbers VALUES (1)").run() }
+                }
+                return (first, try await Self.count(sql))
+            }
+            #expect(first == 0)
+            #expect(second == 0)
+            #expect(try await database.read(Self.count) == 1)
+        }
+    }
+
+    @Test("a write in a read's body fails and changes nothing")
+    func noWritesInReads() async throws {
+        try await Self.withNumbers { database in
+            await #expect(throws: SQLiteFailure.self) {
+                try await database.read { try await $0.raw("INSERT INTO numbers VALUES (1)").run() }
+            }
+            #expect(try await database.read(Self.count) == 0)
+            try await database.transaction { try await $0.raw("INSERT INTO numbers VALUES (2)").run() }
+            #expect(try await database.read(Self.count) == 1)
+        }
+    }
+}

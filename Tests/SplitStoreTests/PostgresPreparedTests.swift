@@ -1,0 +1,113 @@
+import SQLKit
+import SplitTestSupport
+import Testing
+
+@testable import SplitStore
+
+/// PostgreSQL runs statements as named prepared statements (issue 16): prepared once a
+/// connection, bound with the types they were prepared for, and never in the way of a result.
+@Suite("PostgreSQL prepared statements")
+struct PostgresPreparedTests {
+    static var postgres: [Database.Backend] { TestDatabases.all.filter { $0 == .postgres } }
+
+    /// Names of this session's prepared statements whose text is `sql`.
+    static func prepared(_ sql: any SQLDatabase, text: String) async throws -> [String] {
+        try await sql.raw("SELECT name FROM pg_prepared_statements WHERE statement = \(bind: text)").all()
+            .map { try $0.decode(column: "name", as: String.self) }
+    }
+
+    @Test("a statement run again on a connection runs by the name it was prepared under", arguments: postgres)
+    func preparedOnce(_ backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            let text = "SELECT $1::bigint + 1 AS n"
+            let (answers, names) = try await database.transaction { sql in
+                var answers: [Int] = []
+                for value in [1, 41] {
+                    answers.append(
+                        try await sql.raw("SELECT \(bind: value)::bigint + 1 AS n").first()!.decode(column: "n", as: Int.self))
+                }
+                return (answers, try await Self.prepared(sql, text: text))
+            }
+            #expect(answers == [2, 42])
+            #expect(names.count == 1)
+            #expect(names.allSatisfy { $0.hasPrefix("splitter_") })
+        }
+    }
+
+    @Test("one text bound with NULL, then with a value, into a narrower column: each works", arguments: postgres)
+    func typesFollowBinds(_ backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await database.transaction { try await $0.raw("CREATE TABLE t (id integer PRIMARY KEY, n integer)").run() }
+            for (id, value) in [(1, Int64?.none), (2, 7), (3, nil), (4, 9)] {
+                try await database.transaction { sql in
+                    try await sql.raw("INSERT INTO t (id, n) VALUES (\(bind: Int64(id)), \(bind: value))").run()
+                }
+            }
+            let rows = try await database.read { sql in
+                try await sql.raw("SELECT id, n FROM t WHERE n IS NOT NULL OR id > \(bind: Int64(0)) ORDER BY id").all()
+                    .map { [try $0.decode(column: "id", as: Int.self), try $0.decode(column: "n", as: Int?.self)] }
+            }
+            #expect(rows == [[1, nil], [2, 7], [3, nil], [4, 9]])
+        }
+    }
+
+    @Test("a statement with more binds than the limit runs unnamed", arguments: postgres)
+    func manyBindsUnnamed(_ backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            let values = (0...PreparedNames.maxBinds).map { Int64($0) }
+            let (count, names) = try await database.transaction { sql in
+                let list = SQLList(values.map { SQLBind($0) })
+                let count = try await sql.raw("SELECT cardinality(ARRAY[\(list)]::bigint[]) AS n").first()!
+                    .decode(column: "n", as: Int.self)
+                let named = try await sql.raw("SELECT name, statement FROM pg_prepared_statements").all()
+                    .filter { try $0.decode(column: "statement", as: String.self).hasPrefix("SELECT cardinality") }
+                return (count, named.count)
+            }
+            #expect(count == values.count)
+            #expect(names == 0)
+        }
+    }
+
+    @Test("after another server adds a column, a prepared SELECT * fails once and then reads the new shape", arguments: postgres)
+    func schemaChange(_ backend: Database.Backend) async throws {
+        try await TestDatabases.withConfiguration(backend) { configuration in
+            let database = try await Database.open(configuration, logger: TestDatabases.logger)
+            let other = try await Database.open(configuration, logger: TestDatabases.logger)
+            func scenario() async throws -> (failures: Int, columns: [String]) {
+                try await database.transaction { sql in
+                    try await sql.raw("CREATE TABLE wide (id integer PRIMARY KEY)").run()
+                    try await sql.raw("INSERT INTO wide VALUES (1)").run()
+                }
+                // Prepared on each connection of the pool that reads it.
+                let read: @Sendable () async throws -> [String] = {
+                    try await database.transaction { sql in
+                        try await sql.raw("SELECT * FROM wide WHERE id = \(bind: Int64(1))").first()!.allColumns
+                    }
+                }
+                for _ in 0..<3 { #expect(try await read() == ["id"]) }
+                try await other.transaction { try await $0.raw("ALTER TABLE wide ADD COLUMN note text").run() }
+                var failures = 0
+                var columns: [String] = []
+                for _ in 0..<3 {
+                    do {
+                        columns = try await read()
+                    } catch {
+                        failures += 1
+                    }
+                }
+                return (failures, columns)
+            }
+            let outcome: Result<(failures: Int, columns: [String]), any Error>
+            do {
+                outcome = .success(try await scenario())
+            } catch {
+                outcome = .failure(error)
+            }
+            try? await database.close()
+            try? await other.close()
+            let (failures, columns) = try outcome.get()
+            #expect(failures <= 1)
+            #expect(columns == ["id", "note"])
+        }
+    }
+}

@@ -30,16 +30,16 @@ public enum DatabaseConfiguration: Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// `sqlite:PATH` or `sqlite:PATH?synchronous=full`: the file, and how a commit waits for the
-    /// disk. NORMAL (the default) in WAL mode never corrupts the file and loses no commit when the
-    /// server process dies; only a power cut or an operating-system crash can lose the last
-    /// commits, for one fsync per checkpoint instead of one per write (issue 16: 9 % of a create's
-    /// CPU, and a wait on slower disks). FULL syncs every commit.
     /// Whether SQLite's `file` names a database that lives in one connection's memory.
     static func isInMemory(_ file: String) -> Bool {
         file == ":memory:" || file.isEmpty || (file.hasPrefix("file:") && file.contains("mode=memory"))
     }
 
+    /// `sqlite:PATH` or `sqlite:PATH?synchronous=full`: the file, and how a commit waits for the
+    /// disk. NORMAL (the default) in WAL mode never corrupts the file and loses no commit when the
+    /// server process dies; only a power cut or an operating-system crash can lose the last
+    /// commits, for one fsync per checkpoint instead of one per write (issue 16: 9 % of a create's
+    /// CPU, and a wait on slower disks). FULL syncs every commit.
     public static func sqliteOptions(_ path: String) throws(DatabaseConfigurationError) -> (file: String, synchronous: String) {
         guard let mark = path.firstIndex(of: "?") else { return (path, "NORMAL") }
         let file = String(path[..<mark])

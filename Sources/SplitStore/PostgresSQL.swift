@@ -82,6 +82,17 @@ struct PostgresSQL: SQLDatabase {
 
     /// One statement run by its name.
     private struct NamedRun: Sendable {
+        /// Errors after which a statement runs unnamed from now on (this once it fails; inside a
+        /// transaction nothing more can run). "cached plan must not change result type" (0A000):
+        /// another server's migration changed a table this `SELECT *` reads. An undefined table,
+        /// column or type, or another error of class 42: PostgresNIO keeps a failed preparation
+        /// as that name's answer on the connection for good, where the text may run once the
+        /// schema has caught up.
+        static func forgets(_ error: PSQLError) -> Bool {
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return state == "0A000" || state.hasPrefix("42")
+        }
+
         let name: String
         let sql: String
         let binds: [any Encodable & Sendable]
@@ -93,10 +104,7 @@ struct PostgresSQL: SQLDatabase {
                 rows = try await NamedStatement.$current.withValue((name, sql)) {
                     try await connection.execute(NamedStatement(bindings: bindings), logger: connection.logger)
                 }
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "0A000" {
-                // "cached plan must not change result type": another server's migration changed
-                // a table this `SELECT *` reads. The statement runs unnamed from now on; this
-                // once it fails (inside a transaction nothing more can run).
+            } catch let error as PSQLError where Self.forgets(error) {
                 PreparedNames.shared.forget(sql, binds: binds)
                 throw error
             }

@@ -68,6 +68,26 @@ struct PostgresPreparedTests {
         }
     }
 
+    @Test("a statement that failed to prepare (its table did not exist yet) runs once the table does", arguments: postgres)
+    func failedPreparation(_ backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            let read: @Sendable () async throws -> Int = {
+                try await database.read { sql in
+                    try await sql.raw("SELECT count(*) AS n FROM later WHERE id > \(bind: Int64(0))").first()!
+                        .decode(column: "n", as: Int.self)
+                }
+            }
+            for _ in 0..<4 {
+                await #expect(throws: (any Error).self) { try await read() }
+            }
+            try await database.transaction { sql in
+                try await sql.raw("CREATE TABLE later (id integer PRIMARY KEY)").run()
+                try await sql.raw("INSERT INTO later VALUES (1), (2)").run()
+            }
+            for _ in 0..<8 { #expect(try await read() == 2) }
+        }
+    }
+
     @Test("after another server adds a column, a prepared SELECT * fails once and then reads the new shape", arguments: postgres)
     func schemaChange(_ backend: Database.Backend) async throws {
         try await TestDatabases.withConfiguration(backend) { configuration in

@@ -25,13 +25,7 @@ struct ExpenseReadRoutes<Base: ServerTransport>: ServerTransport {
     /// the server at start (`ExpenseReadRoutesError`) instead of losing this path unnoticed.
     let registered = Registered()
 
-    func register(
-        _ handler: @Sendable @escaping (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
-            HTTPResponse, HTTPBody?
-        ),
-        method: HTTPRequest.Method,
-        path: String
-    ) throws {
+    func register(_ handler: @escaping OperationHandler, method: HTTPRequest.Method, path: String) throws {
         let api = api
         let answer: @Sendable (PlainRequest) async throws -> [UInt8]
         let query: PlainRequest.Query

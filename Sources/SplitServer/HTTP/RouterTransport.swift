@@ -17,13 +17,7 @@ struct RouterTransport<Context: RequestContext>: ServerTransport {
 
     let router: Router<Context>
 
-    func register(
-        _ handler: @Sendable @escaping (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
-            HTTPResponse, HTTPBody?
-        ),
-        method: HTTPRequest.Method,
-        path: String
-    ) throws {
+    func register(_ handler: @escaping OperationHandler, method: HTTPRequest.Method, path: String) throws {
         router.on(RouterPath(path), method: method) { request, context in
             let length: HTTPBody.Length =
                 if let header = request.headers[.contentLength], let count = Int64(header) {
@@ -62,3 +56,8 @@ struct RouterTransport<Context: RequestContext>: ServerTransport {
         }
     }
 }
+
+/// What the generated server registers for each operation (`ServerTransport.register`).
+typealias OperationHandler = @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
+    HTTPResponse, HTTPBody?
+)

@@ -97,11 +97,12 @@ public final class Database: Sendable {
             let (file, synchronous) = try DatabaseConfiguration.sqliteOptions(path)
             let connection = try SQLiteHandle.open(path: file, logger: logger)
             var reader: SQLiteHandle?
+            // Both connections' settings; WAL and foreign keys belong to the file and the writer.
+            let settings = [
+                "PRAGMA synchronous = \(synchronous)", "PRAGMA busy_timeout = 5000", "PRAGMA temp_store = MEMORY",
+            ]
             do {
-                for pragma in [
-                    "PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous)", "PRAGMA foreign_keys = ON",
-                    "PRAGMA busy_timeout = 5000", "PRAGMA temp_store = MEMORY",
-                ] {
+                for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON"] + settings {
                     try await connection.raw(SQLQueryString(pragma)).run()
                 }
                 if !DatabaseConfiguration.isInMemory(file) {
@@ -109,10 +110,7 @@ public final class Database: Sendable {
                     reader = opened
                     // A write in a read's body is a mistake: it fails here rather than passing
                     // the writer's lock by.
-                    for pragma in [
-                        "PRAGMA synchronous = \(synchronous)", "PRAGMA busy_timeout = 5000", "PRAGMA temp_store = MEMORY",
-                        "PRAGMA query_only = ON",
-                    ] {
+                    for pragma in settings + ["PRAGMA query_only = ON"] {
                         try await opened.raw(SQLQueryString(pragma)).run()
                     }
                 }

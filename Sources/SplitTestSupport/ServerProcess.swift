@@ -36,7 +36,7 @@ public final class ServerProcess: Sendable {
 
     /// SIGTERM, then waits for the exit; returns the exit status.
     public func stop(timeout: Duration = .seconds(30)) async throws -> Int32 {
-        guard try await child.stop(timeout: timeout) else { throw ServerProcessError.didNotStop }
+        guard try await child.stop(timeout: timeout) else { throw ServerProcessError.didNotStop(log: log) }
         return child.process.terminationStatus
     }
 
@@ -45,12 +45,13 @@ public final class ServerProcess: Sendable {
 
 public enum ServerProcessError: Error, CustomStringConvertible {
     case didNotStart(log: String)
-    case didNotStop
+    /// With the server's log, which says what its shutdown was waiting for.
+    case didNotStop(log: String)
 
     public var description: String {
         switch self {
         case .didNotStart(let log): "splitter-server did not start:\n\(log)"
-        case .didNotStop: "splitter-server did not stop within the timeout after SIGTERM"
+        case .didNotStop(let log): "splitter-server did not stop within the timeout after SIGTERM:\n\(log)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SplitCore
 
 // The SDK's own types for balances, settle-up plans and settlements (money that moved between
 // two members). Their JSON is the API's (the offline copy keeps settlements as this JSON; see
@@ -102,29 +103,5 @@ public struct Settlement: Codable, Hashable, Sendable {
 }
 
 /// A transfer to record, as the offline queue keeps it until `SyncEngine.push` sends it with
-/// `SplitterClient.settle`.
-public struct NewSettlement: Codable, Hashable, Sendable {
-    /// A client-generated id (a UUID, lower case): sending it twice records it once.
-    public var id: String?
-    public var fromMemberId: String
-    public var toMemberId: String
-    public var amount: String
-    /// An ISO 4217 code, any case.
-    public var currency: String
-    /// `YYYY-MM-DD`; nil means today.
-    public var date: String?
-    public var note: String?
-
-    public init(
-        id: String? = nil, fromMemberId: String, toMemberId: String, amount: String, currency: String,
-        date: String? = nil, note: String? = nil
-    ) {
-        self.id = id
-        self.fromMemberId = fromMemberId
-        self.toMemberId = toMemberId
-        self.amount = amount
-        self.currency = currency
-        self.date = date
-        self.note = note
-    }
-}
+/// `SplitterClient.settle` (SplitCore's `EnteredSettlement`, the one definition the server checks).
+public typealias NewSettlement = EnteredSettlement

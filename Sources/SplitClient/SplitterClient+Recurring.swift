@@ -1,4 +1,5 @@
 import Foundation
+import SplitCore
 internal import OpenAPIRuntime
 internal import SplitAPI
 
@@ -36,30 +37,8 @@ public struct ExpenseDraft: Codable, Hashable, Sendable {
 
 /// When a recurring expense falls due: every `interval` days, weeks (on `weekdays`, 1 = Monday),
 /// months or years from `startDate`, until `endDate` or `count` times; `monthEnd` clamp (the 31st
-/// on a shorter month's last day) or skip.
-public struct RecurrenceRule: Codable, Hashable, Sendable {
-    /// day, week, month or year.
-    public var every: String
-    public var interval: Int?
-    public var weekdays: [Int]?
-    public var monthEnd: String?
-    public var startDate: String
-    public var endDate: String?
-    public var count: Int?
-
-    public init(
-        every: String, interval: Int? = nil, weekdays: [Int]? = nil, monthEnd: String? = nil, startDate: String,
-        endDate: String? = nil, count: Int? = nil
-    ) {
-        self.every = every
-        self.interval = interval
-        self.weekdays = weekdays
-        self.monthEnd = monthEnd
-        self.startDate = startDate
-        self.endDate = endDate
-        self.count = count
-    }
-}
+/// on a shorter month's last day) or skip (SplitCore's `EnteredRecurrence`, which the server checks).
+public typealias RecurrenceRule = EnteredRecurrence
 
 /// A recurring expense (issue 20).
 public struct RecurringExpense: Codable, Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import SplitCore
 internal import HTTPTypes
 internal import OpenAPIRuntime
 internal import OpenAPIURLSession

@@ -33,10 +33,8 @@ public struct AccessTokenView: Sendable, Equatable {
 /// API's bearer header. Made, listed and revoked only by a login (never by a token); the secret
 /// is shown once and only its SHA-256 kept, like a session's. A read token is refused every
 /// write; a token for some groups sees only those and nothing that spans the account.
-public struct AccessTokenUseCases: Sendable {
-    let accounts: AccountStore
-    let tokens: AccessTokenStore
-    let groups: GroupStore
+public struct AccessTokenUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
     /// Tokens that still work, per account.
@@ -46,12 +44,7 @@ public struct AccessTokenUseCases: Sendable {
     /// What "until revoked" is stored as: the end of year 9999.
     static let never: Int64 = 253_402_300_799_999
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        accounts = AccountStore(database: database)
-        tokens = AccessTokenStore(database: database)
-        groups = GroupStore(database: database)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     /// Makes a token; returns it as listed and its secret (shown this once).
     public func create(_ entered: EnteredAccessToken, caller: Caller) async throws -> (AccessTokenView, secret: String) {

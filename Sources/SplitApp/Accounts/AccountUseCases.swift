@@ -91,9 +91,8 @@ public struct StartedSession: Sendable {
 /// Accounts and sessions: register, log in and out, list and end sessions, change the password.
 /// Every attempt that could be used to guess a password or probe for accounts is counted
 /// (`RateLimiter`) before the work it limits.
-public struct AccountUseCases: Sendable {
-    let accounts: AccountStore
-    let mail: MailStore
+public struct AccountUseCases: Sendable, UsesStores {
+    let database: Database
     let limiter: RateLimiter
     let passwords: any PasswordHashing
     let limits: AccountLimits
@@ -109,8 +108,7 @@ public struct AccountUseCases: Sendable {
         database: Database, passwords: any PasswordHashing, limits: AccountLimits, allowRegistration: Bool,
         now: @escaping @Sendable () -> Int64
     ) async throws {
-        self.accounts = AccountStore(database: database)
-        self.mail = MailStore(database: database)
+        self.database = database
         self.limiter = RateLimiter(attempts: AttemptStore(database: database), now: now)
         self.passwords = passwords
         self.limits = limits

@@ -215,24 +215,19 @@ public enum IBAN {
 }
 
 /// Reading and saving one's own pay details; reading another member's for a group both are in.
-public struct PayDetailsUseCases: Sendable {
-    let store: PayDetailsStore
-    let groups: GroupStore
+public struct PayDetailsUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        store = PayDetailsStore(database: database)
-        groups = GroupStore(database: database)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     public func mine(caller: Caller) async throws -> [PayMethod] {
-        PayDetails.decode(try await store.methods(userID: caller.user.id) ?? "")
+        PayDetails.decode(try await payDetails.methods(userID: caller.user.id) ?? "")
     }
 
     public func save(_ entered: [EnteredPayMethod], caller: Caller) async throws -> [PayMethod] {
         let methods = try PayDetails.check(entered, holder: caller.user.displayName)
-        try await store.save(userID: caller.user.id, methods: PayDetails.encode(methods), now: now())
+        try await payDetails.save(userID: caller.user.id, methods: PayDetails.encode(methods), now: now())
         return methods
     }
 
@@ -243,6 +238,6 @@ public struct PayDetailsUseCases: Sendable {
         guard let member = try await groups.members(groupID: groupID).first(where: { $0.id == memberID && $0.isActive }),
             let user = member.userID
         else { return [] }
-        return PayDetails.decode(try await store.methods(userID: user) ?? "")
+        return PayDetails.decode(try await payDetails.methods(userID: user) ?? "")
     }
 }

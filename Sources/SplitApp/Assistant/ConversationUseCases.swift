@@ -10,29 +10,24 @@ public struct ConversationView: Sendable {
 
 /// Conversations with the assistant (issue 21): each account's own; another's id is not found.
 /// What the assistant says and does is `Assistant`'s (in the server, beside the MCP tools it runs).
-public struct ConversationUseCases: Sendable {
-    let store: ConversationStore
-    let groups: GroupAccess
+public struct ConversationUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
     /// Conversations listed at most.
     public static let listed = 100
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        store = ConversationStore(database: database)
-        groups = GroupAccess(groups: GroupStore(database: database))
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     public func list(caller: Caller) async throws -> [ConversationRecord] {
-        try await store.conversations(userID: caller.user.id, limit: Self.listed).filter { Self.reaches($0, caller) }
+        try await conversations.conversations(userID: caller.user.id, limit: Self.listed).filter { Self.reaches($0, caller) }
     }
 
     public func conversation(_ text: String, caller: Caller) async throws -> ConversationView {
-        guard let id = UUID(uuidString: text), let found = try await store.conversation(id: id, userID: caller.user.id),
+        guard let id = UUID(uuidString: text), let found = try await conversations.conversation(id: id, userID: caller.user.id),
             Self.reaches(found, caller)
         else { throw AppError.notFound("conversation") }
-        return ConversationView(conversation: found, messages: try await store.messages(conversationID: id))
+        return ConversationView(conversation: found, messages: try await conversations.messages(conversationID: id))
     }
 
     /// An empty conversation, about a group of the caller's when one is named.
@@ -42,20 +37,20 @@ public struct ConversationUseCases: Sendable {
             guard let id = UUID(uuidString: groupID) else {
                 throw AppError.invalid(field: "groupId", message: "groupId is not a group id.")
             }
-            group = try await groups.check(id, caller, for: .read).group.id
+            group = try await access.check(id, caller, for: .read).group.id
         }
         let current = now()
         let record = ConversationRecord(
             id: UUID.random(), userID: caller.user.id, groupID: group,
             title: String((title?.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : $0 }?.prefix(60) ?? "New conversation"),
             createdAt: current, updatedAt: current)
-        try await store.create(record)
+        try await conversations.create(record)
         return ConversationView(conversation: record, messages: [])
     }
 
     public func delete(_ text: String, caller: Caller) async throws {
-        guard let id = UUID(uuidString: text), let found = try await store.conversation(id: id, userID: caller.user.id),
-            Self.reaches(found, caller), try await store.delete(id: id, userID: caller.user.id)
+        guard let id = UUID(uuidString: text), let found = try await conversations.conversation(id: id, userID: caller.user.id),
+            Self.reaches(found, caller), try await conversations.delete(id: id, userID: caller.user.id)
         else { throw AppError.notFound("conversation") }
     }
 

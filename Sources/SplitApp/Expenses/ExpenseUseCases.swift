@@ -50,22 +50,11 @@ public enum ExpenseCreation: Sendable {
 /// The expense use cases (DESIGN §2): each checks the caller's right, checks the entered values
 /// against the group and SplitCore, and runs one store transaction, which decides the right
 /// again under the group's lock.
-public struct ExpenseUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let expenses: ExpenseStore
-    let categories: CategoryStore
-    let idempotency: IdempotencyStore
+public struct ExpenseUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
-        expenses = ExpenseStore(database: database)
-        categories = CategoryStore(database: database)
-        idempotency = IdempotencyStore(database: database)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     // MARK: Create
 

@@ -25,18 +25,14 @@ public enum QuickEntryResult: Sendable {
 /// split as the form. The line is read against the group — its active members, the caller as
 /// "me", its home currency, its categories, today where it is, and what its latest descriptions
 /// were filed under — and never guessed into an amount, a currency or who shares.
-public struct QuickEntryUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let categories: CategoryStore
-    let expenses: ExpenseUseCases
+public struct QuickEntryUseCases: Sendable, UsesStores {
+    let database: Database
+    let expenseUseCases: ExpenseUseCases
     let now: @Sendable () -> Int64
 
     public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
-        categories = CategoryStore(database: database)
-        expenses = ExpenseUseCases(database: database, now: now)
+        self.database = database
+        expenseUseCases = ExpenseUseCases(database: database, now: now)
         self.now = now
     }
 
@@ -50,7 +46,7 @@ public struct QuickEntryUseCases: Sendable {
         let live = try await categories.categories(groupID: group.id, now: now())
         let names = Dictionary(live.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         // What the latest descriptions were filed under.
-        let recent = try await expenses.list(
+        let recent = try await expenseUseCases.list(
             groupID: group.id,
             filter: {
                 var filter = ExpenseFilter()
@@ -81,11 +77,11 @@ public struct QuickEntryUseCases: Sendable {
             category: draft.category, expenseDate: draft.date.description, paidByMemberId: draft.payer.description,
             split: EnteredSplit(draft.rule, currency: currency))
         if dryRun {
-            let expense = try await expenses.preview(entered, id: UUID.random(), groupID: group.id, caller: caller)
+            let expense = try await expenseUseCases.preview(entered, id: UUID.random(), groupID: group.id, caller: caller)
             return .preview(QuickEntryPreview(draft: draft, entered: entered, expense: expense, categoryNames: names))
         }
         return .created(
-            try await expenses.create(
+            try await expenseUseCases.create(
                 entered, id: nil, groupID: group.id, caller: caller, origin: origin, idempotency: idempotency, render: render))
     }
 }

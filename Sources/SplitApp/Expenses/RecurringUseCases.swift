@@ -2,33 +2,6 @@ import Foundation
 import SplitCore
 import SplitStore
 
-/// A recurrence rule as entered.
-public struct EnteredRecurrence: Sendable, Equatable {
-    /// day, week, month or year.
-    public var every: String
-    public var interval: Int?
-    /// For a weekly rule: 1 (Monday) … 7 (Sunday); the start's weekday when empty.
-    public var weekdays: [Int]?
-    /// clamp (the 31st falls on a shorter month's last day) or skip (not that month).
-    public var monthEnd: String?
-    public var startDate: String
-    public var endDate: String?
-    public var count: Int?
-
-    public init(
-        every: String, interval: Int? = nil, weekdays: [Int]? = nil, monthEnd: String? = nil, startDate: String,
-        endDate: String? = nil, count: Int? = nil
-    ) {
-        self.every = every
-        self.interval = interval
-        self.weekdays = weekdays
-        self.monthEnd = monthEnd
-        self.startDate = startDate
-        self.endDate = endDate
-        self.count = count
-    }
-}
-
 /// A change to a series: each field given replaces the stored one.
 public struct SeriesPatch: Sendable, Equatable {
     /// The template for future occurrences (its date is ignored).
@@ -76,20 +49,14 @@ public struct PendingView: Sendable, Equatable {
 /// (`auto`) or a pending one (`confirm`) that a member with the add-expense right confirms
 /// (optionally edited) or dismisses. Members with the add-expense right make series; the creator
 /// or anyone who may edit all expenses changes them.
-public struct RecurringUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let store: RecurringStore
-    let expenses: ExpenseUseCases
-    let categories: CategoryStore
+public struct RecurringUseCases: Sendable, UsesStores {
+    let database: Database
+    let expenseUseCases: ExpenseUseCases
     let now: @Sendable () -> Int64
 
     public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
-        store = RecurringStore(database: database)
-        expenses = ExpenseUseCases(database: database, now: now)
-        categories = CategoryStore(database: database)
+        self.database = database
+        expenseUseCases = ExpenseUseCases(database: database, now: now)
         self.now = now
     }
 
@@ -102,13 +69,13 @@ public struct RecurringUseCases: Sendable {
 
     public func list(groupID: UUID, caller: Caller) async throws -> [SeriesView] {
         let (group, _) = try await access.check(groupID, caller, for: .read)
-        let names = try await expenses.categoryNames(group.id)
-        return try await store.list(groupID: group.id).map { view($0, names: names, home: group.homeCurrency) }
+        let names = try await expenseUseCases.categoryNames(group.id)
+        return try await recurring.list(groupID: group.id).map { view($0, names: names, home: group.homeCurrency) }
     }
 
     public func series(_ id: UUID, caller: Caller) async throws -> SeriesView {
         let (series, group, _) = try await seriesAccess(id, caller) { _ in .read }
-        return view(series, names: try await expenses.categoryNames(group.id), home: group.homeCurrency)
+        return view(series, names: try await expenseUseCases.categoryNames(group.id), home: group.homeCurrency)
     }
 
     func view(_ series: SeriesRecord, names: [UUID: String], home: String) -> SeriesView {
@@ -156,7 +123,7 @@ public struct RecurringUseCases: Sendable {
         dated.expenseDate = recurrence?.start.description ?? MoneyInput.today(now())
         let template = try await checks.run {
             Self.template(
-                try await expenses.build(
+                try await expenseUseCases.build(
                     dated, id: UUID.random(), group: group, me: me, members: members, createdBy: caller.user.id, now: now()
                 ).0)
         }
@@ -168,7 +135,7 @@ public struct RecurringUseCases: Sendable {
             nextDate: recurrence.occurrences(through: Self.farFuture, limit: 1).first?.description,
             createdByUserID: caller.user.id, createdAt: time, updatedAt: time)
         do {
-            _ = try await store.create(
+            _ = try await recurring.create(
                 series, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]))
         } catch RecurringStoreError.tooMany {
             throw AppError.conflict(
@@ -193,7 +160,7 @@ public struct RecurringUseCases: Sendable {
         guard let basedOn = try readVersion() else {
             throw AppError.versionRequired("Send the version this change is based on, as \"version\" or If-Match.")
         }
-        let names = try await expenses.categoryNames(group.id)
+        let names = try await expenseUseCases.categoryNames(group.id)
         if basedOn != current.version {
             throw AppError.staleSeries(view(current, names: names, home: group.homeCurrency))
         }
@@ -212,9 +179,9 @@ public struct RecurringUseCases: Sendable {
             var dated = expense
             dated.expenseDate = next.nextDate ?? today.description
             if let record = try await checks.run({
-                try await expenses.build(
+                try await expenseUseCases.build(
                     dated, id: UUID.random(), group: group, me: me,
-                    members: try await expenses.groups.members(groupID: group.id),
+                    members: try await groups.members(groupID: group.id),
                     createdBy: current.createdByUserID, now: now()
                 ).0
             }) {
@@ -271,7 +238,7 @@ public struct RecurringUseCases: Sendable {
         if next.nextDate == nil && next.state != .paused { next.state = .ended }
         let actor = GroupAccess.actor(
             caller, me, origin: origin, for: [.editExpense(isOwn: current.createdByUserID == caller.user.id)])
-        switch try await store.update(next, expectedVersion: basedOn, action: action, actor: actor, now: now()) {
+        switch try await recurring.update(next, expectedVersion: basedOn, action: action, actor: actor, now: now()) {
         case .written: break
         case .stale(let latest): throw AppError.staleSeries(view(latest, names: names, home: group.homeCurrency))
         case nil: throw AppError.notFound("recurring expense")
@@ -307,7 +274,7 @@ public struct RecurringUseCases: Sendable {
     func seriesAccess(_ id: UUID, _ caller: Caller, action: (SeriesRecord) -> GroupAction) async throws -> (
         SeriesRecord, GroupRecord, MemberRecord
     ) {
-        guard let series = try await store.series(id: id), caller.reaches(series.groupID),
+        guard let series = try await recurring.series(id: id), caller.reaches(series.groupID),
             let (group, me) = try await groups.groupAndMembership(groupID: series.groupID, userID: caller.user.id)
         else { throw AppError.notFound("recurring expense") }
         do {
@@ -322,22 +289,22 @@ public struct RecurringUseCases: Sendable {
 
     public func pending(groupID: UUID, caller: Caller) async throws -> [PendingView] {
         let (group, _) = try await access.check(groupID, caller, for: .read)
-        let names = try await expenses.categoryNames(group.id)
-        return try await store.pending(groupID: group.id).map { pendingView($0, group: group, names: names) }
+        let names = try await expenseUseCases.categoryNames(group.id)
+        return try await recurring.pending(groupID: group.id).map { pendingView($0, group: group, names: names) }
     }
 
     /// One waiting occurrence, for a member of its group (nil for anyone else, or no such id).
     public func pendingItem(_ id: UUID, caller: Caller) async throws -> PendingView? {
-        guard let item = try await store.pendingItem(id: id), caller.reaches(item.groupID),
+        guard let item = try await recurring.pendingItem(id: id), caller.reaches(item.groupID),
             let (group, me) = try await groups.groupAndMembership(groupID: item.groupID, userID: caller.user.id),
             (try? GroupAccess.require([.read], me, in: group)) != nil
         else { return nil }
-        return pendingView(item, group: group, names: try await expenses.categoryNames(group.id))
+        return pendingView(item, group: group, names: try await expenseUseCases.categoryNames(group.id))
     }
 
     public func pendingCount(groupID: UUID, caller: Caller) async throws -> Int {
         let (group, _) = try await access.check(groupID, caller, for: .read)
-        return try await store.pendingCount(groupID: group.id)
+        return try await recurring.pendingCount(groupID: group.id)
     }
 
     func pendingView(_ item: PendingRecord, group: GroupRecord, names: [UUID: String]) -> PendingView {
@@ -351,7 +318,7 @@ public struct RecurringUseCases: Sendable {
     public func confirm(_ id: UUID, edited: EnteredExpense?, caller: Caller, origin: RequestOrigin) async throws
         -> ExpenseView
     {
-        guard let item = try await store.pendingItem(id: id) else { throw AppError.notFound("pending expense") }
+        guard let item = try await recurring.pendingItem(id: id) else { throw AppError.notFound("pending expense") }
         let (group, me, members) = try await access.checkWithMembers(
             item.groupID, caller, for: .addExpense, asUnknown: "pending expense")
         var entered = edited ?? pendingView(item, group: group, names: [:]).draft
@@ -359,11 +326,11 @@ public struct RecurringUseCases: Sendable {
         if entered.expenseDate.isEmpty { entered.expenseDate = item.date }
         // A fresh id: the pending row's is derived from its series and date, so anyone could
         // have used it for an expense of their own first.
-        let (expense, names) = try await expenses.build(
+        let (expense, names) = try await expenseUseCases.build(
             entered, id: UUID.random(), group: group, me: me, members: members, createdBy: caller.user.id, now: now())
         do {
             guard
-                let stored = try await store.confirm(
+                let stored = try await recurring.confirm(
                     item.id, expense: expense, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]),
                     now: now())
             else { throw AppError.notFound("pending expense") }
@@ -377,11 +344,11 @@ public struct RecurringUseCases: Sendable {
     }
 
     public func dismiss(_ id: UUID, caller: Caller, origin: RequestOrigin) async throws {
-        guard let item = try await store.pendingItem(id: id) else { throw AppError.notFound("pending expense") }
+        guard let item = try await recurring.pendingItem(id: id) else { throw AppError.notFound("pending expense") }
         let (group, me) = try await access.check(item.groupID, caller, for: .addExpense, asUnknown: "pending expense")
         do {
             guard
-                try await store.dismiss(
+                try await recurring.dismiss(
                     item.id, groupID: group.id, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]),
                     now: now()) != nil
             else { throw AppError.notFound("pending expense") }
@@ -413,7 +380,7 @@ public struct RecurringUseCases: Sendable {
         while true {
             // Page by (next date, id): a series whose group's day has not come yet is passed over
             // once, not read again on each page.
-            let due = try await store.due(through: horizon, after: after, groupIDs: groupIDs, limit: batchSize)
+            let due = try await recurring.due(through: horizon, after: after, groupIDs: groupIDs, limit: batchSize)
             guard let last = due.last else { break }
             after = (last.nextDate ?? "", last.id)
             for (groupID, series) in Dictionary(grouping: due, by: \.groupID) {
@@ -469,13 +436,13 @@ public struct RecurringUseCases: Sendable {
             batches.append(batch)
         }
         do {
-            return try await store.materialize(groupID: groupID, batches: batches, now: now())
+            return try await recurring.materialize(groupID: groupID, batches: batches, now: now())
         } catch WriteRefusal.inactiveMember where batches.count > 1 {
             // Removed while this pass ran: each series alone, so only the one naming them waits.
             var made = 0
             for batch in batches {
                 do {
-                    made += try await store.materialize(groupID: groupID, batches: [batch], now: now())
+                    made += try await recurring.materialize(groupID: groupID, batches: [batch], now: now())
                 } catch WriteRefusal.inactiveMember {
                     continue  // the next pass pauses it
                 }
@@ -541,7 +508,7 @@ public struct RecurringUseCases: Sendable {
         var paused = series
         paused.state = .paused
         paused.note = note
-        _ = try await store.update(paused, expectedVersion: series.version, action: "recurring.paused", actor: nil, now: now())
+        _ = try await recurring.update(paused, expectedVersion: series.version, action: "recurring.paused", actor: nil, now: now())
     }
 
     // MARK: Input

@@ -17,22 +17,10 @@ public struct ChangePage: Sendable {
 }
 
 /// The change feed and the activity list of a group.
-public struct FeedUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let log: GroupLogStore
-    let expenses: ExpenseStore
-    let settlements: SettlementStore
-    let categories: CategoryStore
+public struct FeedUseCases: Sendable, UsesStores {
+    let database: Database
 
-    public init(database: Database) {
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
-        log = GroupLogStore(database: database)
-        expenses = ExpenseStore(database: database)
-        settlements = SettlementStore(database: database)
-        categories = CategoryStore(database: database)
-    }
+    public init(database: Database) { self.database = database }
 
     /// Newest first, at most `limit` (1 to 200) lines before the cursor `"seq_id"` of a
     /// previous page; the next page's cursor when the page is full.

@@ -55,11 +55,8 @@ public enum LiveMessage: Sendable, Equatable {
 /// objects through the change feed with its own rights. The stream ends when the caller's
 /// session is revoked or expires, their account is deactivated, or they leave a group of the
 /// stream, and when its reader falls too far behind.
-public struct LiveUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let log: GroupLogStore
-    let accounts: AccountStore
+public struct LiveUseCases: Sendable, UsesStores {
+    let database: Database
     let bus: EventBus
     let now: @Sendable () -> Int64
     /// How long a quiet stream waits before a heartbeat (and a check that its session still works).
@@ -72,10 +69,7 @@ public struct LiveUseCases: Sendable {
     static let catchUpPage = 500
 
     public init(database: Database, now: @escaping @Sendable () -> Int64, heartbeat: Duration = .seconds(15)) {
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
-        log = GroupLogStore(database: database)
-        accounts = AccountStore(database: database)
+        self.database = database
         bus = database.events
         self.now = now
         self.heartbeat = heartbeat

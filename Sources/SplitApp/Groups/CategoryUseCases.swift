@@ -18,16 +18,11 @@ public struct EnteredCategory: Sendable, Equatable {
 }
 
 /// A group's expense categories: the six defaults every group gets, and its own.
-public struct CategoryUseCases: Sendable {
-    let access: GroupAccess
-    let categories: CategoryStore
+public struct CategoryUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        access = GroupAccess(groups: GroupStore(database: database))
-        categories = CategoryStore(database: database)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     /// The group's live categories in their order (the defaults are made on first use).
     public func categories(groupID: UUID, caller: Caller) async throws -> [CategoryRecord] {

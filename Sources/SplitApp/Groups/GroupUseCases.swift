@@ -58,9 +58,8 @@ public struct GroupView: Sendable, Equatable {
 }
 
 /// Groups (DESIGN §4): create, read, rename, archive, invite codes, ownership, joining.
-public struct GroupUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
+public struct GroupUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
     let makeInviteCode: @Sendable () -> String
     let codeGuesses: CodeGuesses?
@@ -71,8 +70,7 @@ public struct GroupUseCases: Sendable {
         database: Database, now: @escaping @Sendable () -> Int64, makeInviteCode: @escaping @Sendable () -> String,
         joinLimit: RateLimiter.Rule? = nil
     ) {
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
+        self.database = database
         self.now = now
         self.makeInviteCode = makeInviteCode
         self.codeGuesses = joinLimit.map {

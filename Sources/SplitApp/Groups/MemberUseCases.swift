@@ -31,18 +31,11 @@ public struct MemberPatch: Sendable, Equatable {
 
 /// A group's members (DESIGN §4): name-only members added, names, roles and flags changed,
 /// members removed (deactivated, never erased: their shares and history stay).
-public struct MemberUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let balances: BalanceStore
+public struct MemberUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        groups = GroupStore(database: database)
-        balances = BalanceStore(database: database)
-        access = GroupAccess(groups: groups)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     public func members(groupID: UUID, caller: Caller) async throws -> [MemberRecord] {
         try await access.checkWithMembers(groupID, caller, for: .read).members

@@ -37,30 +37,11 @@ public struct ExportedFile: Sendable {
 /// Exports of a group, for any of its members (viewers too): everything live — expenses with
 /// their payers and shares, transfers — and the balances the ledger holds, which the file's
 /// total lines are (a test imports the file back and compares).
-public struct ExportUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let expenses: ExpenseStore
-    let settlements: SettlementStore
-    let categories: CategoryStore
-    let balances: BalanceStore
-    let log: GroupLogStore
-    let budgets: BudgetStore
-    let recurring: RecurringStore
+public struct ExportUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        budgets = BudgetStore(database: database)
-        recurring = RecurringStore(database: database)
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
-        expenses = ExpenseStore(database: database)
-        settlements = SettlementStore(database: database)
-        categories = CategoryStore(database: database)
-        balances = BalanceStore(database: database)
-        log = GroupLogStore(database: database)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     public func export(_ groupID: UUID, format: ExportFormat, caller: Caller) async throws -> ExportedFile {
         let (group, _) = try await access.check(groupID, caller, for: .read)

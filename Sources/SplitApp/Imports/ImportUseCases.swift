@@ -49,11 +49,8 @@ public struct ImportReport: Sendable {
 
 /// Moving in from other apps (issue 18): a file becomes expenses and transfers in one
 /// transaction, exact to the minor unit, or is refused whole naming the line at fault.
-public struct ImportUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let categories: CategoryStore
-    let imports: ImportStore
+public struct ImportUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
     let makeInviteCode: @Sendable () -> String
 
@@ -61,10 +58,7 @@ public struct ImportUseCases: Sendable {
     public static let maximumBytes = 20 << 20
 
     public init(database: Database, now: @escaping @Sendable () -> Int64, makeInviteCode: @escaping @Sendable () -> String) {
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
-        categories = CategoryStore(database: database)
-        imports = ImportStore(database: database)
+        self.database = database
         self.now = now
         self.makeInviteCode = makeInviteCode
     }

@@ -88,22 +88,11 @@ public struct BudgetStatus: Sendable, Equatable {
 /// its owner and admins and seen by every member — and each account's own monthly budget over
 /// its shares in all its groups. Spent comes from the running totals (`spending`), converted per
 /// currency by the expense's own charged amount, else the group's latest rate.
-public struct BudgetUseCases: Sendable {
-    let access: GroupAccess
-    let budgets: BudgetStore
-    let categories: CategoryStore
-    let balances: BalanceStore
-    let groups: GroupStore
+public struct BudgetUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
-        budgets = BudgetStore(database: database)
-        categories = CategoryStore(database: database)
-        balances = BalanceStore(database: database)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     /// Caps per budget: more than a group has categories would be.
     public static let maximumCaps = 100

@@ -2,30 +2,6 @@ import Foundation
 import SplitCore
 import SplitStore
 
-/// A transfer between two members as entered: text amounts and ids, before checking.
-public struct EnteredSettlement: Sendable, Equatable {
-    public var id: String?
-    public var fromMemberId: String
-    public var toMemberId: String
-    public var amount: String
-    public var currency: String
-    public var date: String?
-    public var note: String?
-
-    public init(
-        id: String? = nil, fromMemberId: String, toMemberId: String, amount: String, currency: String,
-        date: String? = nil, note: String? = nil
-    ) {
-        self.id = id
-        self.fromMemberId = fromMemberId
-        self.toMemberId = toMemberId
-        self.amount = amount
-        self.currency = currency
-        self.date = date
-        self.note = note
-    }
-}
-
 /// An exchange rate as entered: 1 `fromCurrency` = `rate` `toCurrency` from `date` on.
 public struct EnteredRate: Sendable, Equatable {
     public var fromCurrency: String
@@ -56,22 +32,11 @@ public struct BalancesView: Sendable, Equatable {
 
 /// The ledger use cases (DESIGN §3): transfers recorded and taken back, balances, the plan, the
 /// pairwise debts and the group's exchange rates.
-public struct LedgerUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let settlements: SettlementStore
-    let balances: BalanceStore
-    let expenses: ExpenseStore
+public struct LedgerUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        groups = GroupStore(database: database)
-        expenses = ExpenseStore(database: database)
-        access = GroupAccess(groups: groups)
-        settlements = SettlementStore(database: database)
-        balances = BalanceStore(database: database)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     // MARK: Transfers
 

@@ -75,11 +75,8 @@ public enum PaymentCode {
 /// Payment requests (issue 19): a member asks to be paid; a payer resolves the short code, locks
 /// the request (first lock wins, 2 minutes, renewable by the same payer) and pays it once, which
 /// records one transfer in the group. States: open → locked → paid, or cancelled, or expired.
-public struct PaymentRequestUseCases: Sendable {
-    let access: GroupAccess
-    let groups: GroupStore
-    let requests: PaymentRequestStore
-    let balances: BalanceStore
+public struct PaymentRequestUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
     let codeGuesses: GroupUseCases.CodeGuesses?
     let makeCode: @Sendable () -> String
@@ -95,10 +92,7 @@ public struct PaymentRequestUseCases: Sendable {
         database: Database, now: @escaping @Sendable () -> Int64, guessLimit: RateLimiter.Rule? = nil,
         makeCode: @escaping @Sendable () -> String = PaymentCode.generate
     ) {
-        groups = GroupStore(database: database)
-        access = GroupAccess(groups: groups)
-        requests = PaymentRequestStore(database: database)
-        balances = BalanceStore(database: database)
+        self.database = database
         self.now = now
         self.makeCode = makeCode
         codeGuesses = guessLimit.map {

@@ -30,14 +30,14 @@ public struct AccountSummary: Sendable, Equatable {
     public let transfers: [AccountPosition.Transfer]
 }
 
-public struct SummaryUseCases: Sendable {
-    let store: SummaryStore
+public struct SummaryUseCases: Sendable, UsesStores {
+    let database: Database
 
-    public init(database: Database) { store = SummaryStore(database: database) }
+    public init(database: Database) { self.database = database }
 
     public func summary(caller: Caller) async throws -> AccountSummary {
         try caller.requireWholeAccount()
-        let position = try await store.position(userID: caller.user.id)
+        let position = try await summaries.position(userID: caller.user.id)
         var owed: [String: Int64] = [:]
         var owe: [String: Int64] = [:]
         for group in position.groups {

@@ -17,14 +17,11 @@ public struct MailSettingsView: Sendable, Equatable {
 /// Notification mail (issue 17) and email verification (issue 14): the caller's settings,
 /// verification links, and unsubscribe links, which work without a login (the link's key is
 /// the account's own, made at random; it can turn mail off and nothing else).
-public struct MailUseCases: Sendable {
-    let mail: MailStore
+public struct MailUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        mail = MailStore(database: database)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     /// How long a verification link works.
     public static let verificationLifetime: Int64 = 48 * 3_600 * 1_000

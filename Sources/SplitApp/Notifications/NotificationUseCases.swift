@@ -12,16 +12,11 @@ public struct NotificationPage: Sendable {
 
 /// The caller's notification inbox (issue 17): what concerns them in their groups, the unread
 /// count, marking read, and per group how much they want.
-public struct NotificationUseCases: Sendable {
-    let access: GroupAccess
-    let notifications: NotificationStore
+public struct NotificationUseCases: Sendable, UsesStores {
+    let database: Database
     let now: @Sendable () -> Int64
 
-    public init(database: Database, now: @escaping @Sendable () -> Int64) {
-        access = GroupAccess(groups: GroupStore(database: database))
-        notifications = NotificationStore(database: database)
-        self.now = now
-    }
+    public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     /// Newest first, `limit` (1 to 200, default 50) a page, after the cursor of a previous page.
     public func inbox(caller: Caller, cursor: String?, limit: Int?) async throws -> NotificationPage {

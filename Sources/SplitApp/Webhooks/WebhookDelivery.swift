@@ -127,8 +127,8 @@ public struct WebhookAttemptFailed: Error, CustomStringConvertible {
 /// Runs one delivery's attempt (issue 17): the job `webhook.deliver` calls it. A delivery whose
 /// webhook was disabled or deleted is skipped, not sent. The body is built at the first attempt
 /// and stored; every attempt is signed anew (the timestamp is the attempt's) and logged.
-public struct WebhookDelivery: Sendable {
-    let store: WebhookStore
+public struct WebhookDelivery: Sendable, UsesStores {
+    let database: Database
     let transport: any WebhookTransport
     let allowPrivate: Bool
     let summary: @Sendable (ActivityRecord) -> String
@@ -138,7 +138,7 @@ public struct WebhookDelivery: Sendable {
         database: Database, transport: any WebhookTransport, allowPrivate: Bool,
         summary: @escaping @Sendable (ActivityRecord) -> String, now: @escaping @Sendable () -> Int64
     ) {
-        store = WebhookStore(database: database)
+        self.database = database
         self.transport = transport
         self.allowPrivate = allowPrivate
         self.summary = summary
@@ -161,22 +161,22 @@ public struct WebhookDelivery: Sendable {
         guard let parsed = try? JSONDecoder().decode(JobPayload.self, from: Data(payload.utf8)),
             let id = UUID(uuidString: parsed.deliveryId)
         else { throw WebhookAttemptFailed(description: "not a delivery: \(payload.prefix(100))", isFinal: true) }
-        guard let (delivery, webhook, activity) = try await store.delivery(id), delivery.state == .pending else {
+        guard let (delivery, webhook, activity) = try await webhooks.delivery(id), delivery.state == .pending else {
             return  // gone, or already decided (a second run after a crash)
         }
         guard webhook.isEnabled else {
             let reason = webhook.deletedAt != nil ? "The webhook was deleted." : "The webhook is disabled."
-            try await store.skip(id, reason: reason, now: now())
+            try await webhooks.skip(id, reason: reason, now: now())
             return
         }
         var body = delivery.body
         if body == nil, let activity {
             let payload = WebhookPayload(
                 deliveryID: delivery.id, groupID: delivery.groupID, activity: activity, summary: summary(activity))
-            body = try await store.fixBody(id, body: payload.json)
+            body = try await webhooks.fixBody(id, body: payload.json)
         }
         guard let body else {
-            try await store.skip(id, reason: "The activity line is gone.", now: now())
+            try await webhooks.skip(id, reason: "The activity line is gone.", now: now())
             return
         }
         let outcome: WebhookAttemptOutcome
@@ -198,14 +198,14 @@ public struct WebhookDelivery: Sendable {
             if !(200..<300).contains(response.status) {
                 failure = "HTTP \(response.status)" + (response.bodyPrefix.isEmpty ? "" : ": " + response.bodyPrefix)
             }
-            outcome = try await store.recordAttempt(
+            outcome = try await webhooks.recordAttempt(
                 id, status: response.status, error: failure.isEmpty ? nil : failure, now: now())
         } catch let error as AppError {
             failure = error.fieldProblems.first?.message ?? "\(error)"
-            outcome = try await store.recordAttempt(id, status: nil, error: failure, now: now())
+            outcome = try await webhooks.recordAttempt(id, status: nil, error: failure, now: now())
         } catch {
             failure = "\(error)"
-            outcome = try await store.recordAttempt(id, status: nil, error: failure, now: now())
+            outcome = try await webhooks.recordAttempt(id, status: nil, error: failure, now: now())
         }
         switch outcome {
         case .delivered: return

@@ -36,29 +36,27 @@ public struct WebhookDeliveryPage: Sendable {
 /// A group's webhooks (issue 17), for its owner and admins: register a URL and the activity
 /// kinds it wants, change, disable or delete it, rotate its secret, send a test delivery, read
 /// the delivery log. Others in the group get a 403, people outside it a 404.
-public struct WebhookUseCases: Sendable {
-    let access: GroupAccess
-    let store: WebhookStore
+public struct WebhookUseCases: Sendable, UsesStores {
+    let database: Database
     let allowPrivate: Bool
     let now: @Sendable () -> Int64
 
     /// - Parameter allowPrivate: `WEBHOOK_ALLOW_PRIVATE`: URLs may name private and loopback
     ///   addresses, and plain http.
     public init(database: Database, allowPrivate: Bool, now: @escaping @Sendable () -> Int64) {
-        access = GroupAccess(groups: GroupStore(database: database))
-        store = WebhookStore(database: database)
+        self.database = database
         self.allowPrivate = allowPrivate
         self.now = now
     }
 
     public func webhooks(groupID: UUID, caller: Caller) async throws -> [WebhookRecord] {
         let group = try await readable(groupID, caller)
-        return try await store.webhooks(groupID: group)
+        return try await webhooks.webhooks(groupID: group)
     }
 
     public func webhook(_ id: UUID, groupID: UUID, caller: Caller) async throws -> WebhookRecord {
         let group = try await readable(groupID, caller)
-        guard let webhook = try await store.webhook(id, groupID: group) else { throw AppError.notFound("webhook") }
+        guard let webhook = try await webhooks.webhook(id, groupID: group) else { throw AppError.notFound("webhook") }
         return webhook
     }
 
@@ -75,7 +73,7 @@ public struct WebhookUseCases: Sendable {
             id: UUID.random(), groupID: group.id, url: url.string ?? entered.url, secret: WebhookSignature.newSecret(),
             kinds: kinds, createdByUserID: caller.user.id, createdAt: now, updatedAt: now)
         switch try await write({
-            try await store.create(webhook, grant: WriteGrant(memberID: me.id, actions: [.manageWebhooks]))
+            try await webhooks.create(webhook, grant: WriteGrant(memberID: me.id, actions: [.manageWebhooks]))
         }) {
         case .created(let stored): return stored
         case .full:
@@ -98,7 +96,7 @@ public struct WebhookUseCases: Sendable {
             enabled: patch.enabled, disabledBy: me.name)
         guard
             let webhook = try await write({
-                try await store.update(
+                try await webhooks.update(
                     id, groupID: group.id, change, grant: WriteGrant(memberID: me.id, actions: [.manageWebhooks]),
                     now: now())
             })
@@ -110,7 +108,7 @@ public struct WebhookUseCases: Sendable {
         let (group, me) = try await access.check(groupID, caller, for: .manageWebhooks)
         guard
             try await write({
-                try await store.delete(
+                try await webhooks.delete(
                     id, groupID: group.id, grant: WriteGrant(memberID: me.id, actions: [.manageWebhooks]), now: now())
             })
         else { throw AppError.notFound("webhook") }
@@ -121,7 +119,7 @@ public struct WebhookUseCases: Sendable {
         let (group, me) = try await access.check(groupID, caller, for: .manageWebhooks)
         guard
             let webhook = try await write({
-                try await store.rotateSecret(
+                try await webhooks.rotateSecret(
                     id, groupID: group.id, secret: WebhookSignature.newSecret(),
                     grant: WriteGrant(memberID: me.id, actions: [.manageWebhooks]), now: now())
             })
@@ -138,7 +136,7 @@ public struct WebhookUseCases: Sendable {
         let groupUUID = group.id
         guard
             let delivery = try await write({
-                try await store.ping(
+                try await webhooks.ping(
                     id, groupID: groupUUID,
                     body: { deliveryID, seq in
                         WebhookPayload(
@@ -158,7 +156,7 @@ public struct WebhookUseCases: Sendable {
         let webhook = try await webhook(id, groupID: groupID, caller: caller)
         let limit = min(max(limit ?? 50, 1), 200)
         let before = try PageCursor.decode(cursor)
-        let lines = try await store.deliveries(webhookID: webhook.id, before: before, limit: limit)
+        let lines = try await webhooks.deliveries(webhookID: webhook.id, before: before, limit: limit)
         return WebhookDeliveryPage(
             deliveries: lines,
             nextCursor: PageCursor.next(after: lines, limit: limit) { ($0.createdAt, $0.id) })

@@ -381,24 +381,13 @@ public struct MailStore: Sendable {
     /// ends (whoever else had the account is out). Returns the account, or nil.
     public func resetPassword(tokenHash: String, passwordHash: String, now: Int64) async throws -> UUID? {
         try await database.transaction { sql in
-            guard
-                let row = try await sql.raw(
-                    """
-                    UPDATE email_verifications SET used_at = \(bind: now)
-                    WHERE token_hash = \(bind: tokenHash) AND purpose = 'reset' AND used_at IS NULL
-                          AND expires_at > \(bind: now)
-                    RETURNING user_id, email
-                    """
-                ).first()
-            else { return nil }
-            let userID = try row.decodeUUID("user_id")
+            guard let (userID, email) = try await Self.useLink(tokenHash, purpose: "reset", now: now, sql) else { return nil }
             guard
                 try await sql.raw(
                     """
                     UPDATE users SET password_hash = \(bind: passwordHash), version = version + 1,
                         updated_at = \(bind: now), email_verified_at = COALESCE(email_verified_at, \(bind: now))
-                    WHERE id = \(bind: userID.text) AND is_active = \(bind: true)
-                          AND email = \(bind: try row.decode(column: "email", as: String.self))
+                    WHERE id = \(bind: userID.text) AND is_active = \(bind: true) AND email = \(bind: email)
                     RETURNING id
                     """
                 ).first() != nil
@@ -412,22 +401,11 @@ public struct MailStore: Sendable {
     /// account still has that address. Returns the account, or nil.
     public func verify(tokenHash: String, now: Int64) async throws -> UUID? {
         try await database.transaction { sql in
-            guard
-                let row = try await sql.raw(
-                    """
-                    UPDATE email_verifications SET used_at = \(bind: now)
-                    WHERE token_hash = \(bind: tokenHash) AND purpose = 'verify' AND used_at IS NULL
-                          AND expires_at > \(bind: now)
-                    RETURNING user_id, email
-                    """
-                ).first()
-            else { return nil }
-            let userID = try row.decodeUUID("user_id")
+            guard let (userID, email) = try await Self.useLink(tokenHash, purpose: "verify", now: now, sql) else { return nil }
             let verified = try await sql.raw(
                 """
                 UPDATE users SET email_verified_at = COALESCE(email_verified_at, \(bind: now))
-                WHERE id = \(bind: userID.text) AND is_active = \(bind: true)
-                      AND email = \(bind: try row.decode(column: "email", as: String.self))
+                WHERE id = \(bind: userID.text) AND is_active = \(bind: true) AND email = \(bind: email)
                 RETURNING id
                 """
             ).first()
@@ -436,6 +414,24 @@ public struct MailStore: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Marks a link of `purpose` used, if it is unused and unexpired: the account and the address
+    /// it was sent to, or nil.
+    static func useLink(
+        _ tokenHash: String, purpose: String, now: Int64, _ sql: any SQLDatabase
+    ) async throws -> (UUID, String)? {
+        guard
+            let row = try await sql.raw(
+                """
+                UPDATE email_verifications SET used_at = \(bind: now)
+                WHERE token_hash = \(bind: tokenHash) AND purpose = \(bind: purpose) AND used_at IS NULL
+                      AND expires_at > \(bind: now)
+                RETURNING user_id, email
+                """
+            ).first()
+        else { return nil }
+        return (try row.decodeUUID("user_id"), try row.decode(column: "email", as: String.self))
+    }
 
     static func newKey() -> String {
         var generator = SystemRandomNumberGenerator()

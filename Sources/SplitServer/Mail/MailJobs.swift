@@ -290,20 +290,5 @@ struct MailComposer: Sendable {
         """
     }
 
-    func escape(_ text: String) -> String { Self.escape(text) }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    func escape(_ text: String) -> String { Markup.escape(text) }
 }

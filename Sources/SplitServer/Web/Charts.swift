@@ -81,13 +81,13 @@ enum Charts {
             let y = Double(index) * rowHeight
             let length = max(2, barSpace * Double(row.value) / Double(largest))
             let value = WebFormat.grouped(Money(minorUnits: row.value, currency: currency).decimalString)
-            let label = escape(String(row.label.prefix(16)))
+            let label = Markup.escape(String(row.label.prefix(16)))
             description.append("\(row.label): \(value) \(currency.code)")
             shapes += """
                 <text x="0" y="\(y + 19)" class="chart-label">\(label)</text>\
                 <rect x="\(labelWidth)" y="\(y + 6)" width="\(format(length))" height="18" rx="3" \
                 fill="\(palette[index % palette.count])"></rect>\
-                <text x="\(format(labelWidth + length + 6))" y="\(y + 19)" class="chart-value">\(escape(value))</text>
+                <text x="\(format(labelWidth + length + 6))" y="\(y + 19)" class="chart-value">\(Markup.escape(value))</text>
                 """
         }
         let id =
@@ -96,8 +96,8 @@ enum Charts {
         return """
             <svg class="chart" viewBox="0 0 \(format(width)) \(format(height))" role="img" \
             aria-labelledby="\(id)-title \(id)-desc" preserveAspectRatio="xMinYMin meet">\
-            <title id="\(id)-title">\(escape(title)) (\(currency.code))</title>\
-            <desc id="\(id)-desc">\(escape(description.joined(separator: "; ")))</desc>\(shapes)</svg>
+            <title id="\(id)-title">\(Markup.escape(title)) (\(currency.code))</title>\
+            <desc id="\(id)-desc">\(Markup.escape(description.joined(separator: "; ")))</desc>\(shapes)</svg>
             """
     }
 
@@ -118,20 +118,4 @@ enum Charts {
     }
 
     private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    /// Text inside SVG is XML: the five special characters escaped.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
 }

@@ -30,32 +30,20 @@ extension WebApp {
         pages.post("/account/password") { request, _ in try await self.changePassword(request) }
         pages.get("/account/tokens") { request, _ in try await self.tokensPage(request) }
         pages.post("/account/tokens") { request, _ in try await self.createToken(request) }
-        pages.post("/account/tokens/:tokenId/revoke") { request, context in
-            try await self.revokeToken(request, context: context)
-        }
+        pages.post("/account/tokens/:tokenId/revoke", use: revokeToken)
         pages.post("/account/sessions/revoke-others") { request, _ in try await self.revokeOtherSessions(request) }
         pages.post("/account/delete") { request, _ in try await self.deleteAccount(request) }
-        pages.post("/account/sessions/:sessionId/revoke") { request, context in
-            try await self.revokeSession(request, context: context)
-        }
+        pages.post("/account/sessions/:sessionId/revoke", use: revokeSession)
 
         pages.get("/forgot-password") { request, _ in try await self.forgotPasswordPage(request) }
         pages.post("/forgot-password") { request, _ in try await self.forgotPassword(request) }
-        pages.get("/reset-password/:token") { request, context in
-            try await self.resetPasswordPage(request, context: context)
-        }
-        pages.post("/reset-password/:token") { request, context in
-            try await self.resetPassword(request, context: context)
-        }
-        pages.get("/verify-email/:token") { request, context in try await self.verifyEmailPage(request, context: context) }
-        pages.post("/verify-email/:token") { request, context in try await self.verifyEmail(request, context: context) }
-        pages.get("/unsubscribe/:key/:category") { request, context in
-            try await self.unsubscribePage(request, context: context)
-        }
+        pages.get("/reset-password/:token", use: resetPasswordPage)
+        pages.post("/reset-password/:token", use: resetPassword)
+        pages.get("/verify-email/:token", use: verifyEmailPage)
+        pages.post("/verify-email/:token", use: verifyEmail)
+        pages.get("/unsubscribe/:key/:category", use: unsubscribePage)
         // Outside the pages' middleware: RFC 8058's one-click POST has no cookie and no CSRF token.
-        router.post("/unsubscribe/:key/:category") { request, context in
-            try await self.unsubscribe(request, context: context)
-        }
+        router.post("/unsubscribe/:key/:category", use: unsubscribe)
         pages.post("/account/email") { request, _ in try await self.updateMailSettings(request) }
         pages.post("/account/pay-details") { request, _ in try await self.savePayDetails(request) }
         pages.post("/account/email/verification") { request, _ in try await self.requestVerification(request) }
@@ -64,155 +52,71 @@ extension WebApp {
         pages.get("/groups") { request, _ in try await self.groupsPage(request) }
         pages.get("/me") { request, _ in try await self.mePage(request) }
         pages.post("/groups") { request, _ in try await self.createGroup(request) }
-        pages.get("/join/:code") { request, context in try await self.joinPage(request, context: context) }
-        pages.post("/join/:code") { request, context in try await self.join(request, context: context) }
-        pages.get("/groups/:groupId") { request, context in try await self.overviewPage(request, context: context) }
+        pages.get("/join/:code", use: joinPage)
+        pages.post("/join/:code", use: join)
+        pages.get("/groups/:groupId", use: overviewPage)
 
-        pages.get("/groups/:groupId/expenses") { request, context in
-            try await self.expensesPage(request, context: context)
-        }
-        pages.post("/groups/:groupId/expenses") { request, context in
-            try await self.createExpense(request, context: context)
-        }
-        pages.get("/groups/:groupId/expenses/new") { request, context in
-            try await self.newExpensePage(request, context: context)
-        }
-        pages.get("/groups/:groupId/assistant") { request, context in
-            try await self.assistantPage(request, context: context)
-        }
-        pages.post("/groups/:groupId/assistant") { request, context in
-            try await self.sayToAssistant(request, context: context)
-        }
-        pages.post("/groups/:groupId/assistant/stream") { request, context in
-            try await self.assistantStream(request, context: context)
-        }
-        pages.post("/groups/:groupId/quick") { request, context in try await self.quickEntry(request, context: context) }
-        pages.post("/groups/:groupId/quick/preview") { request, context in
-            try await self.quickPreviewFragment(request, context: context)
-        }
-        pages.post("/groups/:groupId/expenses/preview") { request, context in
-            try await self.previewFragment(request, context: context)
-        }
-        pages.get("/expenses/:expenseId") { request, context in try await self.expensePage(request, context: context) }
-        pages.get("/expenses/:expenseId/edit") { request, context in
-            try await self.editExpensePage(request, context: context)
-        }
-        pages.post("/expenses/:expenseId/edit") { request, context in
-            try await self.updateExpense(request, context: context)
-        }
-        pages.post("/expenses/:expenseId/delete") { request, context in
-            try await self.deleteExpense(request, context: context)
-        }
-        pages.post("/expenses/:expenseId/restore") { request, context in
-            try await self.restoreExpense(request, context: context)
-        }
-        pages.post("/expenses/:expenseId/shares/:splitId/payment") { request, context in
-            try await self.setSharePayment(request, context: context)
-        }
+        pages.get("/groups/:groupId/expenses", use: expensesPage)
+        pages.post("/groups/:groupId/expenses", use: createExpense)
+        pages.get("/groups/:groupId/expenses/new", use: newExpensePage)
+        pages.get("/groups/:groupId/assistant", use: assistantPage)
+        pages.post("/groups/:groupId/assistant", use: sayToAssistant)
+        pages.post("/groups/:groupId/assistant/stream", use: assistantStream)
+        pages.post("/groups/:groupId/quick", use: quickEntry)
+        pages.post("/groups/:groupId/quick/preview", use: quickPreviewFragment)
+        pages.post("/groups/:groupId/expenses/preview", use: previewFragment)
+        pages.get("/expenses/:expenseId", use: expensePage)
+        pages.get("/expenses/:expenseId/edit", use: editExpensePage)
+        pages.post("/expenses/:expenseId/edit", use: updateExpense)
+        pages.post("/expenses/:expenseId/delete", use: deleteExpense)
+        pages.post("/expenses/:expenseId/restore", use: restoreExpense)
+        pages.post("/expenses/:expenseId/shares/:splitId/payment", use: setSharePayment)
 
-        pages.get("/groups/:groupId/balances") { request, context in
-            try await self.balancesPage(request, context: context)
-        }
-        pages.post("/groups/:groupId/settlements") { request, context in
-            try await self.recordSettlement(request, context: context)
-        }
-        pages.post("/groups/:groupId/settlements/:settlementId/delete") { request, context in
-            try await self.deleteSettlement(request, context: context)
-        }
-        pages.post("/groups/:groupId/requests") { request, context in
-            try await self.createPaymentRequest(request, context: context)
-        }
-        pages.get("/groups/:groupId/requests/:requestId") { request, context in
-            try await self.paymentRequestPage(request, context: context)
-        }
-        pages.post("/groups/:groupId/requests/:requestId/cancel") { request, context in
-            try await self.cancelPaymentRequest(request, context: context)
-        }
-        pages.get("/pay/:code") { request, context in try await self.payPage(request, context: context) }
-        pages.post("/pay/:code/lock") { request, context in try await self.lockPayCode(request, context: context) }
-        pages.post("/pay/:code/pay") { request, context in try await self.payCode(request, context: context) }
-        pages.get("/groups/:groupId/budget") { request, context in try await self.budgetPage(request, context: context) }
-        pages.post("/groups/:groupId/budget") { request, context in try await self.saveBudget(request, context: context) }
-        pages.get("/groups/:groupId/recurring") { request, context in
-            try await self.recurringPage(request, context: context)
-        }
-        pages.post("/groups/:groupId/recurring") { request, context in
-            try await self.createRecurring(request, context: context)
-        }
-        pages.get("/groups/:groupId/recurring/new") { request, context in
-            try await self.newRecurringPage(request, context: context)
-        }
-        pages.post("/recurring/:recurringId") { request, context in try await self.seriesAction(request, context: context) }
-        pages.get("/recurring/:recurringId/edit") { request, context in
-            try await self.editSeriesPage(request, context: context)
-        }
-        pages.post("/recurring/:recurringId/edit") { request, context in
-            try await self.updateSeries(request, context: context)
-        }
-        pages.post("/pending/:pendingId/confirm") { request, context in
-            try await self.confirmPendingAction(request, context: context)
-        }
-        pages.post("/pending/:pendingId/dismiss") { request, context in
-            try await self.dismissPendingAction(request, context: context)
-        }
-        pages.get("/pending/:pendingId/edit") { request, context in
-            try await self.editPendingPage(request, context: context)
-        }
-        pages.post("/pending/:pendingId/edit") { request, context in
-            try await self.confirmEditedPending(request, context: context)
-        }
-        pages.get("/me/budget") { request, context in try await self.myBudgetPage(request, context: context) }
-        pages.post("/me/budget") { request, context in try await self.saveMyBudget(request, context: context) }
-        pages.get("/groups/:groupId/members") { request, context in
-            try await self.membersPage(request, context: context)
-        }
-        pages.post("/groups/:groupId/members") { request, context in
-            try await self.addMember(request, context: context)
-        }
-        pages.post("/groups/:groupId/members/:memberId") { request, context in
-            try await self.updateMember(request, context: context)
-        }
-        pages.post("/groups/:groupId/members/:memberId/owner") { request, context in
-            try await self.makeOwner(request, context: context)
-        }
-        pages.post("/groups/:groupId/members/:memberId/remove") { request, context in
-            try await self.removeMember(request, context: context)
-        }
-        pages.post("/groups/:groupId/members/:memberId/restore") { request, context in
-            try await self.restoreMember(request, context: context)
-        }
+        pages.get("/groups/:groupId/balances", use: balancesPage)
+        pages.post("/groups/:groupId/settlements", use: recordSettlement)
+        pages.post("/groups/:groupId/settlements/:settlementId/delete", use: deleteSettlement)
+        pages.post("/groups/:groupId/requests", use: createPaymentRequest)
+        pages.get("/groups/:groupId/requests/:requestId", use: paymentRequestPage)
+        pages.post("/groups/:groupId/requests/:requestId/cancel", use: cancelPaymentRequest)
+        pages.get("/pay/:code", use: payPage)
+        pages.post("/pay/:code/lock", use: lockPayCode)
+        pages.post("/pay/:code/pay", use: payCode)
+        pages.get("/groups/:groupId/budget", use: budgetPage)
+        pages.post("/groups/:groupId/budget", use: saveBudget)
+        pages.get("/groups/:groupId/recurring", use: recurringPage)
+        pages.post("/groups/:groupId/recurring", use: createRecurring)
+        pages.get("/groups/:groupId/recurring/new", use: newRecurringPage)
+        pages.post("/recurring/:recurringId", use: seriesAction)
+        pages.get("/recurring/:recurringId/edit", use: editSeriesPage)
+        pages.post("/recurring/:recurringId/edit", use: updateSeries)
+        pages.post("/pending/:pendingId/confirm", use: confirmPendingAction)
+        pages.post("/pending/:pendingId/dismiss", use: dismissPendingAction)
+        pages.get("/pending/:pendingId/edit", use: editPendingPage)
+        pages.post("/pending/:pendingId/edit", use: confirmEditedPending)
+        pages.get("/me/budget", use: myBudgetPage)
+        pages.post("/me/budget", use: saveMyBudget)
+        pages.get("/groups/:groupId/members", use: membersPage)
+        pages.post("/groups/:groupId/members", use: addMember)
+        pages.post("/groups/:groupId/members/:memberId", use: updateMember)
+        pages.post("/groups/:groupId/members/:memberId/owner", use: makeOwner)
+        pages.post("/groups/:groupId/members/:memberId/remove", use: removeMember)
+        pages.post("/groups/:groupId/members/:memberId/restore", use: restoreMember)
         pages.post("/groups/:groupId/claims/:memberId/approve") { request, context in
             try await self.decideClaim(request, context: context, approve: true)
         }
         pages.post("/groups/:groupId/claims/:memberId/reject") { request, context in
             try await self.decideClaim(request, context: context, approve: false)
         }
-        pages.get("/groups/:groupId/settings") { request, context in
-            try await self.settingsPage(request, context: context)
-        }
-        pages.post("/groups/:groupId/settings") { request, context in
-            try await self.updateSettings(request, context: context)
-        }
-        pages.get("/groups/:groupId/webhooks") { request, context in
-            try await self.webhooksPage(request, context: context)
-        }
-        pages.post("/groups/:groupId/webhooks") { request, context in
-            try await self.updateWebhooks(request, context: context)
-        }
-        pages.get("/groups/:groupId/webhooks/:webhookId") { request, context in
-            try await self.webhookLogPage(request, context: context)
-        }
-        pages.get("/account/export") { request, context in try await self.exportAccountFile(request, context: context) }
-        pages.get("/import") { request, context in try await self.importPage(request, context: context) }
-        pages.post("/import") { request, context in try await self.importFile(request, context: context) }
-        pages.get("/groups/:groupId/import") { request, context in
-            try await self.importPage(request, context: context)
-        }
-        pages.post("/groups/:groupId/import") { request, context in
-            try await self.importFile(request, context: context)
-        }
-        pages.get("/groups/:groupId/export") { request, context in
-            try await self.exportFile(request, context: context)
-        }
+        pages.get("/groups/:groupId/settings", use: settingsPage)
+        pages.post("/groups/:groupId/settings", use: updateSettings)
+        pages.get("/groups/:groupId/webhooks", use: webhooksPage)
+        pages.post("/groups/:groupId/webhooks", use: updateWebhooks)
+        pages.get("/groups/:groupId/webhooks/:webhookId", use: webhookLogPage)
+        pages.get("/account/export", use: exportAccountFile)
+        pages.get("/import", use: importPage)
+        pages.post("/import", use: importFile)
+        pages.get("/groups/:groupId/import", use: importPage)
+        pages.post("/groups/:groupId/import", use: importFile)
+        pages.get("/groups/:groupId/export", use: exportFile)
     }
 }

@@ -88,27 +88,39 @@ struct Plan: AsyncParsableCommand {
             let context = try await GroupContext(options)
             let (client, found) = (context.client, context.group)
             let transfers: [SplitClient.PlannedTransfer]
+            // One currency's plan leaves the others' debts open: the balances say which, so the
+            // answer can name them rather than look like everything is settled.
+            var balances: [Balance] = []
             if home {
                 let plan = try await client.homePlan(groupID: found.id)
                 transfers = plan.transfers
                 if !options.json, !plan.rates.isEmpty { print("Converted at " + plan.rates.joined(separator: ", ")) }
             } else {
                 do {
-                    transfers = try await client.plan(groupID: found.id, currency: currency)
+                    let online = try await client.plan(groupID: found.id, currency: currency)
+                    if !options.json { balances = try await client.balances(groupID: found.id).balances }
+                    transfers = online
                 } catch SplitterError.offline(let reason) {
-                    transfers = try LocalLedger.plan(
-                        context.offlineBalances(reason), currency: currency ?? found.homeCurrency)
+                    balances = try context.offlineBalances(reason)
+                    transfers = try LocalLedger.plan(balances, currency: currency ?? found.homeCurrency)
                 }
             }
             if options.json { return try Output.json(transfers) }
             let names = context.names
-            guard !transfers.isEmpty else {
-                return print("Nothing to settle in \(home ? "any currency" : currency ?? found.homeCurrency).")
+            let settled = (currency ?? found.homeCurrency).uppercased()
+            if transfers.isEmpty {
+                print("Nothing to settle in \(home ? "any currency" : settled).")
             }
             for transfer in transfers {
                 print(
                     "\(names[transfer.fromMemberId] ?? "?") pays \(names[transfer.toMemberId] ?? "?") \(transfer.amount) \(transfer.currency)"
                 )
+            }
+            let open = Set(balances.map(\.currency)).subtracting([settled]).sorted()
+            if let first = open.first {
+                print(
+                    "Also open in \(open.joined(separator: ", ")): add --currency \(first), or --home to settle "
+                        + "everything in \(found.homeCurrency).")
             }
         }
     }

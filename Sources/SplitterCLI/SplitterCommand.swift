@@ -16,9 +16,11 @@ public struct SplitterCommand: AsyncParsableCommand {
         commandName: "splitter",
         abstract: "Share costs with a group: expenses in any currency, exact balances, the fewest transfers.",
         discussion: """
-            Exit codes: 0 done, 2 bad command line, 3 not logged in, 4 not allowed, 5 not found,
-            6 conflict, 7 invalid input, 8 rate limited, 9 server unreachable, 10 server error.
-            Settings live in $SPLITTER_CONFIG_DIR or ~/.config/splitter, one folder per --profile.
+            Exit codes: 0 done, 2 bad command line, 3 not logged in, 4 not allowed,
+            5 not found, 6 conflict, 7 invalid input, 8 rate limited,
+            9 server unreachable, 10 server error.
+            Settings live in $SPLITTER_CONFIG_DIR or ~/.config/splitter,
+            one folder per --profile.
             """,
         subcommands: [
             Register.self, Login.self, Logout.self, WhoAmI.self, DeleteAccount.self, GroupCommand.self, MemberCommand.self,

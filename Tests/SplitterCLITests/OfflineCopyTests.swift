@@ -44,7 +44,9 @@ struct OfflineCopyTests {
             let onlineUSD = try await trip.run("plan", "Japan", "--currency", "USD")
             let onlineTable = try await trip.run("balances", "Japan")
             #expect(
-                onlinePlan.lines.count >= 2 && onlineUSD.lines.count == 1, "\(onlinePlan.output)\(onlineUSD.output)")
+                onlinePlan.lines.count >= 3 && onlineUSD.lines.count == 2
+                    && onlineUSD.lines.last == "Also open in JPY: add --currency JPY, or --home to settle everything in JPY.",
+                "\(onlinePlan.output)\(onlineUSD.output)")
 
             // validate: with the server gone, the device gives the same answers from its copy
             _ = try await trip.server.stop()

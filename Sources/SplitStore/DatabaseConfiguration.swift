@@ -30,9 +30,11 @@ public enum DatabaseConfiguration: Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// Whether SQLite's `file` names a database that lives in one connection's memory.
+    /// Whether SQLite's `file` names a database that lives in one connection's memory (a second
+    /// connection to it would open another, empty database).
     static func isInMemory(_ file: String) -> Bool {
-        file == ":memory:" || file.isEmpty || (file.hasPrefix("file:") && file.contains("mode=memory"))
+        file == ":memory:" || file.isEmpty || file.hasPrefix("file::memory:")
+            || (file.hasPrefix("file:") && file.contains("mode=memory"))
     }
 
     /// `sqlite:PATH` or `sqlite:PATH?synchronous=full`: the file, and how a commit waits for the

@@ -82,15 +82,17 @@ struct PostgresSQL: SQLDatabase {
 
     /// One statement run by its name.
     private struct NamedRun: Sendable {
-        /// Errors after which a statement runs unnamed from now on (this once it fails; inside a
-        /// transaction nothing more can run). "cached plan must not change result type" (0A000):
-        /// another server's migration changed a table this `SELECT *` reads. An undefined table,
-        /// column or type, or another error of class 42: PostgresNIO keeps a failed preparation
-        /// as that name's answer on the connection for good, where the text may run once the
-        /// schema has caught up.
+        /// Errors after which a statement's name is given up and its text gets a new one, prepared
+        /// afresh (this run still fails; inside a transaction nothing more can run). PostgresNIO
+        /// keeps a failed preparation as that name's answer on its connection for good, whatever
+        /// failed it: an undefined table (class 42) that a migration has since made, a lock or
+        /// statement timeout or a deadlock while another server's migration held the table. And
+        /// "cached plan must not change result type" (0A000): such a migration changed a table
+        /// this `SELECT *` reads. Only data exceptions (22) and integrity violations (23) keep the
+        /// name: they come from running a statement, never from preparing it.
         static func forgets(_ error: PSQLError) -> Bool {
             guard let state = error.serverInfo?[.sqlState] else { return false }
-            return state == "0A000" || state.hasPrefix("42")
+            return !state.hasPrefix("22") && !state.hasPrefix("23")
         }
 
         let name: String
@@ -165,28 +167,31 @@ final class PreparedNames: Sendable {
     static let shared = PreparedNames()
     /// Statements with more binds are one-offs (an `IN` list as long as a page).
     static let maxBinds = 64
-    /// Distinct statements named at most; past it, new ones run unnamed.
+    /// Names given at most (a few hundred statements, and one more each time a preparation
+    /// fails); past it, statements without a name run unnamed.
     static let capacity = 2_048
 
-    private let names = Mutex<(byKey: [String: String], forgotten: Set<String>)>(([:], []))
+    /// The name of each statement, and how many names were ever given (a forgotten name is not
+    /// given again: a connection may still hold its failed preparation).
+    private let names = Mutex<(byKey: [String: String], issued: Int)>(([:], 0))
 
     func name(for sql: String, binds: [any Encodable & Sendable]) -> String? {
         guard binds.count <= Self.maxBinds else { return nil }
         let key = Self.key(sql, binds)
         return names.withLock { names in
             if let name = names.byKey[key] { return name }
-            guard names.byKey.count < Self.capacity, !names.forgotten.contains(key) else { return nil }
-            let name = "splitter_\(names.byKey.count + names.forgotten.count)"
+            guard names.issued < Self.capacity else { return nil }
+            let name = "splitter_\(names.issued)"
+            names.issued += 1
             names.byKey[key] = name
             return name
         }
     }
 
+    /// The statement gets a new name the next time it runs.
     func forget(_ sql: String, binds: [any Encodable & Sendable]) {
         let key = Self.key(sql, binds)
-        names.withLock { names in
-            if names.byKey.removeValue(forKey: key) != nil { names.forgotten.insert(key) }
-        }
+        _ = names.withLock { $0.byKey.removeValue(forKey: key) }
     }
 
     private static func key(_ sql: String, _ binds: [any Encodable & Sendable]) -> String {

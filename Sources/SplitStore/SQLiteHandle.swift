@@ -122,11 +122,7 @@ final class SQLiteHandle: SQLDatabase, @unchecked Sendable {
                 let code = sqlite_nio_sqlite3_step(statement.pointer)
                 if code == SQLITE_DONE { return }
                 guard code == SQLITE_ROW else { throw SQLiteFailure(code: code, connection) }
-                let columns = statement.columns ?? ResultColumns(
-                    names: (0..<sqlite_nio_sqlite3_column_count(statement.pointer)).map {
-                        String(cString: sqlite_nio_sqlite3_column_name(statement.pointer, $0))
-                    }, lastWins: false)
-                statement.columns = columns
+                let columns = statement.resultColumns()
                 var values: [SQLiteValue] = []
                 values.reserveCapacity(columns.names.count)
                 for column in 0..<Int32(columns.names.count) {
@@ -214,9 +210,24 @@ nonisolated(unsafe) private let emptyText: UnsafePointer<CChar> = {
 
 private final class PreparedStatement {
     let pointer: OpaquePointer
-    /// Filled on the first row, then shared by every row this statement returns.
-    var columns: ResultColumns?
+    /// Filled on the first row, then shared by every row this statement returns, until SQLite
+    /// prepares it again: after a schema change (another process's migration), a `SELECT *` can
+    /// come back with other columns, and names read before would put values under wrong names.
+    private var columns: ResultColumns?
+    private var columnsAtReprepare: Int32 = 0
+
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+    func resultColumns() -> ResultColumns {
+        let reprepares = sqlite_nio_sqlite3_stmt_status(pointer, SQLITE_STMTSTATUS_REPREPARE, 0)
+        if let columns, reprepares == columnsAtReprepare { return columns }
+        let read = ResultColumns(
+            names: (0..<sqlite_nio_sqlite3_column_count(pointer)).map {
+                String(cString: sqlite_nio_sqlite3_column_name(pointer, $0))
+            }, lastWins: false)
+        (columns, columnsAtReprepare) = (read, reprepares)
+        return read
+    }
 }
 
 /// Column names of a result, shared by its rows (SQLite's and PostgreSQL's).

@@ -62,10 +62,13 @@ public enum PaidShares {
         return merged.sorted { $0.memberID < $1.memberID }
     }
 
-    /// The paid shares an edit voids: a paid mark stands for transfers of one amount, in one
-    /// currency, to these payers; when the edit changes any of that (or drops the member), the
-    /// share is no longer paid as recorded. Its transfers stay recorded as plain settlements
-    /// (money that moved is never erased), so the balances show what is still owed either way.
+    /// The paid shares an edit voids: a paid mark stands for the transfers it recorded, of one
+    /// amount, in one currency, to these payers; when the edit changes any of that (or drops the
+    /// member), the share is no longer paid as recorded. That includes a share whose amount stays
+    /// while the transfers marking it paid would record change: with several payers, a debtor's
+    /// part of each payer depends on the other shares too (`PairwiseDebts`). Its transfers stay
+    /// recorded as plain settlements (money that moved is never erased), so the balances show
+    /// what is still owed either way.
     ///
     /// - Returns: the ids of the shares in `next` to unmark, in `next`'s order.
     public static func voidedByEdit(
@@ -77,8 +80,20 @@ public enum PaidShares {
             || before.payers.sorted(by: { $0.memberID < $1.memberID })
                 != after.payers.sorted(by: { $0.memberID < $1.memberID })
         let oldAmounts = Dictionary(before.shares.map { ($0.id, $0.amount) }, uniquingKeysWith: { first, _ in first })
+        let recorded = settling(payers: before.payers, shares: before.shares)
+        let now = settling(payers: after.payers, shares: after.shares)
         return after.shares.filter { share in
-            share.isPaid && (payersChanged || share.isRemoved || oldAmounts[share.id] != share.amount)
+            share.isPaid
+                && (payersChanged || share.isRemoved || oldAmounts[share.id] != share.amount
+                    || recorded[share.memberID] != now[share.memberID])
         }.map(\.id)
+    }
+
+    /// What marking each member's share paid records (`transfers(settling:of:)`), from the
+    /// payers and the live shares as stored.
+    static func settling(payers: [MemberAmount], shares: [OwedShare]) -> [MemberID: [PlannedTransfer]] {
+        let owed = shares.filter { !$0.isRemoved }.map { MemberAmount($0.memberID, $0.amount) }
+        let refund = payers.contains { $0.amount < 0 }
+        return Dictionary(grouping: PairwiseDebts.debts(owed: owed, paid: payers)) { refund ? $0.to : $0.from }
     }
 }

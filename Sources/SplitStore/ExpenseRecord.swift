@@ -177,6 +177,11 @@ extension ShareRecord {
 extension ExpenseRecord {
     /// Every member the expense names, as payer or debtor.
     public var memberIDs: [UUID] { payers.map(\.memberID) + shares.map(\.memberID) }
+
+    /// The members the expense counts now: its payers and its live shares (not a share an edit
+    /// removed, kept only for its history). A member removed from the group keeps these through
+    /// an edit; coming back into the split takes an active member, like a new one.
+    public var countedMemberIDs: [UUID] { payers.map(\.memberID) + liveShares.map(\.memberID) }
 }
 
 extension ShareRecord {

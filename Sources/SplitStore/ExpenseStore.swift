@@ -135,7 +135,7 @@ public struct ExpenseStore: Sendable {
             guard current.version == expectedVersion else { return .stale(current) }
             // Members removed from the group keep their part of expenses they were in (issue 15);
             // only members new to this expense must be active.
-            let before = Set(current.memberIDs)
+            let before = Set(current.countedMemberIDs)
             try await GroupLog.requireActive(
                 updated.memberIDs.filter { !before.contains($0) }, groupID: updated.groupID, sql)
             var next = updated
@@ -347,12 +347,16 @@ public struct ExpenseStore: Sendable {
     }
 
     /// For a create whose client id exists already: the stored expense when it is the same one
-    /// (a retry); `idTaken` for anything else.
+    /// (a retry: every field the request sets is as stored); `idTaken` for anything else, such as
+    /// a queued expense sent again after its payer was changed, which would otherwise be answered
+    /// with the first payer as if saved.
     static func retried(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws -> ExpenseRecord {
         guard let existing = try await load(expense.id, sql), existing.groupID == expense.groupID,
             existing.createdByUserID == expense.createdByUserID, existing.amount == expense.amount,
             existing.currency == expense.currency, existing.description == expense.description,
-            existing.rule == expense.rule
+            existing.rule == expense.rule, Set(existing.memberPayers) == Set(expense.memberPayers),
+            existing.expenseDate == expense.expenseDate, existing.categoryID == expense.categoryID,
+            existing.homeAmount == expense.homeAmount
         else { throw ExpenseStoreError.idTaken }
         return existing
     }

@@ -127,6 +127,42 @@ struct ExpenseUseCaseTests {
         }
     }
 
+    @Test(
+        "the same client id sent again is a retry only when everything is as stored: another payer, date or home amount is a conflict",
+        arguments: TestDatabases.all)
+    func clientIDRetry(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let id = UUID()
+            func send(_ entered: EnteredExpense) async throws -> ExpenseCreation {
+                try await trip.expenses.create(
+                    entered, id: id.uuidString, groupID: trip.groupID, caller: trip.aki, origin: trip.origin,
+                    idempotency: nil, render: { _ in StoredResponse(status: 201, body: Data()) })
+            }
+            guard case .created(let first) = try await send(trip.ramen()) else {
+                Issue.record("first create did not create"); return
+            }
+            // The same request again (an answer lost on the way): the stored expense, nothing twice.
+            guard case .created(let again) = try await send(trip.ramen()) else {
+                Issue.record("the retry was not answered with the expense"); return
+            }
+            #expect(again.expense == first.expense)
+            var otherPayer = trip.ramen()
+            otherPayer.paidByMemberId = trip.boMember.description
+            var otherDate = trip.ramen()
+            otherDate.expenseDate = "2026-05-02"
+            var charged = trip.ramen()
+            charged.homeAmount = "30.00"
+            for changed in [otherPayer, otherDate, charged] {
+                await #expect(throws: AppError.self) { try await send(changed) }
+            }
+            let (page, _) = try await trip.expenses.list(
+                groupID: trip.groupID, filter: { ExpenseFilter() }, caller: trip.aki)
+            #expect(page.count == 1)
+            let payers = page.first?.expense.payers ?? []
+            #expect(payers.map { MemberID($0.memberID) } == [trip.akiMember] && payers.map(\.amount) == [1_000])
+        }
+    }
+
     @Test("refusals: a viewer may not add, a stranger sees no group, yen has no cents", arguments: TestDatabases.all)
     func refusals(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in
@@ -196,6 +232,40 @@ struct ExpenseUseCaseTests {
                 origin: trip.origin)
             #expect(moved.expense.currency == "JPY")
             #expect(moved.expense.liveShares.map(\.amount).sorted() == [10, 20])
+        }
+    }
+
+    @Test(
+        "a member dropped from the split and then from the group cannot be put back by an edit; one still in it stays",
+        arguments: TestDatabases.all)
+    func removedMemberBackInSplit(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let view = try await trip.create(trip.ramen("900"))
+            func split(_ members: [MemberID]) -> EnteredSplit {
+                EnteredSplit(mode: .equal, memberIds: members.map(\.description))
+            }
+            // Dee leaves the split, then the group (owing nothing).
+            _ = try await trip.expenses.edit(
+                view.expense.id, ExpensePatch(split: split([trip.akiMember, trip.boMember])), basedOn: { 1 },
+                caller: trip.aki, origin: trip.origin)
+            _ = try await MemberUseCases(database: trip.database, now: { milliseconds() }).remove(
+                trip.deeMember.description, groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            await #expect(throws: AppError.self) {
+                try await trip.expenses.edit(
+                    view.expense.id, ExpensePatch(split: split([trip.akiMember, trip.boMember, trip.deeMember])),
+                    basedOn: { 2 }, caller: trip.aki, origin: trip.origin)
+            }
+            // Bo, removed while still in the split, keeps his part through an edit (issue 15).
+            var shared = trip.ramen("600")
+            shared.split = split([trip.akiMember, trip.boMember])
+            let other = try await trip.create(shared)
+            _ = try await MemberUseCases(database: trip.database, now: { milliseconds() }).remove(
+                trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki,
+                origin: trip.origin)
+            let kept = try await trip.expenses.edit(
+                other.expense.id, ExpensePatch(description: "Ramen, late"), basedOn: { 1 }, caller: trip.aki,
+                origin: trip.origin)
+            #expect(Set(kept.expense.liveShares.map { MemberID($0.memberID) }) == [trip.akiMember, trip.boMember])
         }
     }
 

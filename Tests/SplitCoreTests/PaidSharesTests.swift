@@ -107,7 +107,11 @@ struct PaidSharesTests {
                 || before.paid.sorted { $0.memberID < $1.memberID } != after.paid.sorted { $0.memberID < $1.memberID }
             for share in next {
                 let previous = old.first { $0.id == share.id }
-                let changed = payersChanged || share.isRemoved || previous?.amount != share.amount
+                // What marking the share paid recorded then, and would record now.
+                let recorded = PaidShares.transfers(settling: share.memberID, of: before)
+                let now = share.isRemoved ? [] : PaidShares.transfers(settling: share.memberID, of: after)
+                let changed =
+                    payersChanged || share.isRemoved || previous?.amount != share.amount || recorded != now
                 #expect(voided.contains(share.id) == (share.isPaid && changed))
             }
             // The same expense again voids nothing.
@@ -117,6 +121,35 @@ struct PaidSharesTests {
                 )
                 .isEmpty)
         }
+    }
+
+    @Test("several payers: a paid share of the same amount is voided when the others' shares move its transfers")
+    func editMovesTransfersOfSameAmount() {
+        // P1 paid 60, P2 40; A and B owe 50 each. B's mark recorded B → P1 10 and B → P2 40.
+        let (p1, p2, a, b, c) = (member(1), member(2), member(3), member(4), member(5))
+        let payers = [MemberAmount(p1, 60), MemberAmount(p2, 40)]
+        let paid = OwedShare(id: UUID(), memberID: b, amount: 50, isPaid: true)
+        let before = [OwedShare(id: UUID(), memberID: a, amount: 50), paid]
+        #expect(
+            PaidShares.settling(payers: payers, shares: before)[b]
+                == [PlannedTransfer(from: b, to: p1, amount: 10), PlannedTransfer(from: b, to: p2, amount: 40)])
+        // A 30, B 50, C 20: B still owes 50, but now P1 30 and P2 20.
+        let after = [
+            OwedShare(id: before[0].id, memberID: a, amount: 30), paid, OwedShare(id: UUID(), memberID: c, amount: 20),
+        ]
+        #expect(PaidShares.voidedByEdit(before: (payers, .usd, before), after: (payers, .usd, after)) == [paid.id])
+        // A debtor first in member order (B → P1 50) keeps their transfers, and their mark, when
+        // the shares after theirs move.
+        let first = OwedShare(id: UUID(), memberID: member(2), amount: 50, isPaid: true)
+        let later = OwedShare(id: UUID(), memberID: a, amount: 50)
+        #expect(
+            PaidShares.voidedByEdit(
+                before: ([MemberAmount(p1, 60), MemberAmount(member(6), 40)], .usd, [first, later]),
+                after: (
+                    [MemberAmount(p1, 60), MemberAmount(member(6), 40)], .usd,
+                    [first, OwedShare(id: later.id, memberID: a, amount: 30), OwedShare(id: UUID(), memberID: c, amount: 20)]
+                )
+            ).isEmpty)
     }
 
     @Test("edge cases: payers in another order change nothing; a new payer or currency voids every paid share")

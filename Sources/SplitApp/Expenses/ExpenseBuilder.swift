@@ -75,7 +75,7 @@ extension ExpenseUseCases {
         }
         let (category, categoryNames) = resolved
         try ExpenseLimits.checkStoredSize(rule)
-        let kept = Set((previous?.memberIDs ?? []).map(MemberID.init))
+        let kept = Set((previous?.countedMemberIDs ?? []).map(MemberID.init))
         for (member, field) in noted + reader.members where !active.contains(member) && !kept.contains(member) {
             guard let removed = members.first(where: { $0.id == member.uuid }) else {
                 throw AppError.invalid(field: field, message: "There is no such member in this group.")

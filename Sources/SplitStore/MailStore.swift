@@ -376,6 +376,20 @@ public struct MailStore: Sendable {
         }
     }
 
+    /// Whether a reset link's token is unused and unexpired now: checked before the new password
+    /// is hashed, so a flood of made-up links costs a read each, not a hash (`resetPassword` still
+    /// decides, in its transaction).
+    public func resetLinkIsOpen(tokenHash: String, now: Int64) async throws -> Bool {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT 1 AS open FROM email_verifications
+                WHERE token_hash = \(bind: tokenHash) AND purpose = 'reset' AND used_at IS NULL AND expires_at > \(bind: now)
+                """
+            ).first() != nil
+        }
+    }
+
     /// Sets a new password with a reset link's token, if it is unused, unexpired and the account
     /// still has the address it was sent to; the address counts as verified, and every session
     /// ends (whoever else had the account is out). Returns the account, or nil.

@@ -124,7 +124,7 @@ struct HTTPHardeningTests {
         }
     }
 
-    @Test("over HTTPS (a trusted proxy says so): HSTS on every answer and a __Host- session cookie")
+    @Test("over HTTPS (a trusted proxy says so): HSTS on every answer, __Host- session and visitor cookies")
     func https() async throws {
         try await TestApp.with(
             .sqlite, live: true, configure: { $0.trustedProxies = [IPNetwork("127.0.0.1")!, IPNetwork("::1")!] }
@@ -135,8 +135,14 @@ struct HTTPHardeningTests {
             let page = try await api.call(.get, "/register", headers: https)
             #expect(page.headers[HTTPField.Name("Strict-Transport-Security")!] == "max-age=31536000")
             let visitor = try #require(
-                page.headers[values: .setCookie].first { $0.hasPrefix("splitter_visitor=") }?.split(separator: ";")
+                page.headers[values: .setCookie].first { $0.hasPrefix("__Host-splitter_visitor=") }?.split(separator: ";")
                     .first.map(String.init))
+            // A visitor cookie without the prefix (one a subdomain could plant) is not read: the
+            // form's token is not derived from it.
+            var planted = https
+            planted[.cookie] = visitor.replacingOccurrences(of: "__Host-", with: "")
+            let plantedPage = try await api.call(.get, "/register", headers: planted)
+            #expect(Browser.csrfToken(in: plantedPage.text) != Browser.csrfToken(in: page.text))
             let csrf = try #require(Browser.csrfToken(in: page.text))
             var form = https
             form[.contentType] = "application/x-www-form-urlencoded"

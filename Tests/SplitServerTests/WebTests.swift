@@ -977,7 +977,8 @@ struct WebTests {
                 if forwardedHTTPS { headers[.init("X-Forwarded-Proto")!] = "https" }
                 _ = try await browser.get("/register", headers: headers)
                 headers[.contentType] = "application/x-www-form-urlencoded"
-                headers[.cookie] = "\(WebRequest.visitorCookie)=\(browser.cookies[WebRequest.visitorCookie] ?? "")"
+                let visitor = WebRequest.visitorCookie(secure: secure)
+                headers[.cookie] = "\(visitor)=\(browser.cookies[visitor] ?? "")"
                 let reply = try await api.call(
                     .post, "/register", headers: headers,
                     body: ByteBuffer(

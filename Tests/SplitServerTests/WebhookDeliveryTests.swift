@@ -260,7 +260,9 @@ struct WebhookDeliveryTests {
     @Test("the client refuses loopback and private addresses without WEBHOOK_ALLOW_PRIVATE, by literal or by name")
     func privateAddressesRefused() async throws {
         try await WebhookReceiver.with { receiver, port in
-            let client = try WebhookHTTPClient(timeout: .seconds(5))
+            // Room for a loaded machine: the whole suite once took more than 5 s for one allowed
+            // request to the local receiver.
+            let client = try WebhookHTTPClient(timeout: .seconds(30))
             for url in ["http://127.0.0.1:\(port)/hook", "http://localhost:\(port)/hook"] {
                 let request = WebhookRequest(
                     url: try #require(URLComponents(string: url)), headers: [], body: Array("{}".utf8))

@@ -232,12 +232,12 @@ public struct AccountUseCases: Sendable, UsesStores {
     /// address counts as verified. Unknown, used and expired tokens get one answer.
     public func resetPassword(token: String, newPassword: String) async throws {
         try Self.checkNewPassword(newPassword, field: "newPassword")
+        let unknown = AppError.notFoundBecause("This password link is unknown, used or expired; ask for a new one.")
+        let tokenHash = MailUseCases.hash(token)
+        // The link first: hashing a password is the costly part, and made-up links must not buy it.
+        guard token.count <= 200, try await mail.resetLinkIsOpen(tokenHash: tokenHash, now: now()) else { throw unknown }
         let hash = try await passwords.hash(newPassword)
-        guard token.count <= 200,
-            try await mail.resetPassword(tokenHash: MailUseCases.hash(token), passwordHash: hash, now: now()) != nil
-        else {
-            throw AppError.notFoundBecause("This password link is unknown, used or expired; ask for a new one.")
-        }
+        guard try await mail.resetPassword(tokenHash: tokenHash, passwordHash: hash, now: now()) != nil else { throw unknown }
     }
 
     /// Ends the caller's own session.
@@ -330,7 +330,7 @@ public struct AccountUseCases: Sendable, UsesStores {
     }
 
     private static func addressSubject(_ origin: RequestOrigin) -> String {
-        RateLimiter.subject("address:" + (origin.clientAddress ?? "unknown"))
+        RateLimiter.subject("address:" + origin.limitedAddress)
     }
 
     static func checkNewPassword(_ password: String, field: String) throws {

@@ -91,7 +91,7 @@ public struct GroupUseCases: Sendable, UsesStores {
             _ caller: Caller?, _ origin: RequestOrigin, scope: String = "", _ lookUp: () async throws -> T?
         ) async throws -> T? {
             let counted = try await limiter.reserve(
-                [(rule, RateLimiter.subject(scope + "address:" + (origin.clientAddress ?? "unknown")))]
+                [(rule, RateLimiter.subject(scope + "address:" + origin.limitedAddress))]
                     + (caller.map { [(rule, RateLimiter.subject("user:" + $0.user.id.text))] } ?? []))
             guard let found = try await lookUp() else { return nil }
             try await limiter.release(counted)
@@ -107,7 +107,7 @@ public struct GroupUseCases: Sendable, UsesStores {
             _ caller: Caller?, _ origin: RequestOrigin, scope: String, _ lookUp: () async throws -> T?
         ) async throws -> T? {
             let subjects =
-                [RateLimiter.subject(scope + "address:" + (origin.clientAddress ?? "unknown"))]
+                [RateLimiter.subject(scope + "address:" + origin.limitedAddress)]
                 + (caller.map { [RateLimiter.subject(scope + "user:" + $0.user.id.text)] } ?? [])
             for subject in subjects { try await limiter.check(rule, subject: subject) }
             let found = try await lookUp()

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import SplitApp
 
 /// Keeps slow or piled-up connections from holding the server (issue 14: 300 half-sent requests
 /// stayed open for 75 s and more). Sits in Hummingbird's HTTP/1 pipeline after decoding, one per
@@ -11,8 +12,9 @@ import NIOHTTPTypes
 ///   the previous response (so a client trickling header bytes, or an idle keep-alive connection,
 ///   is closed);
 /// - its body must arrive complete within `bodyTimeout` of its head;
-/// - one client address holds at most `perAddress` connections at once (trusted proxies are not
-///   counted: every request behind them comes from their address).
+/// - one client address (an IPv6 client by its /64: `ClientNetwork`) holds at most `perAddress`
+///   connections at once (trusted proxies are not counted: every request behind them comes from
+///   their address).
 ///
 /// It also gives the 400 that Hummingbird writes for a request HTTP's parser refuses (a control
 /// character in a header value, say) the API's error envelope: that answer is made before any
@@ -80,11 +82,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard deadline == nil, countedAddress == nil else { return }
         let peer = context.channel.remoteAddress?.ipAddress
         if let peer, !isTrustedProxy(peer) {
-            guard counts.open(peer, limit: limits.perAddress) else {
+            let client = ClientNetwork.key(peer)
+            guard counts.open(client, limit: limits.perAddress) else {
                 context.close(promise: nil)
                 return
             }
-            countedAddress = peer
+            countedAddress = client
         }
         arm(context, limits.headTimeout)
     }

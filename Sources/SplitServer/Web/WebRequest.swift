@@ -35,8 +35,10 @@ struct WebRequest: Sendable {
 
     static func sessionCookie(secure: Bool) -> String { secure ? secureSessionCookie : sessionCookie }
     /// A random value for visitors without a session, so the login and register forms carry a
-    /// CSRF token too.
-    static let visitorCookie = "splitter_visitor"
+    /// CSRF token too. Over HTTPS with the `__Host-` prefix as well: a cookie planted by a
+    /// subdomain would let its planter compute the login form's token and sign a visitor in to
+    /// the planter's account (login CSRF).
+    static func visitorCookie(secure: Bool) -> String { secure ? "__Host-splitter_visitor" : "splitter_visitor" }
 
     /// The form token is derived from the cookie's secret: a page from another site can neither
     /// read the cookie nor compute the token, and a new session gets new tokens.

@@ -1,0 +1,56 @@
+import Foundation
+import SplitApp
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// A password hasher that counts its hashes (bcrypt's cost is what a flood of requests would buy).
+actor CountingHasher: PasswordHashing {
+    private(set) var hashes = 0
+
+    func hash(_ password: String) async throws -> String {
+        hashes += 1
+        return "counted:" + password
+    }
+
+    func verify(_ password: String, against hash: String) async throws -> Bool { hash == "counted:" + password }
+}
+
+@Suite("Password reset links")
+struct PasswordResetTests {
+    @Test("a made-up or used link is refused before the new password is hashed", arguments: TestDatabases.all)
+    func linkBeforeHash(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            let hasher = CountingHasher()
+            let rule = RateLimiter.Rule(scope: .loginAccount, limit: 1_000, windowSeconds: 60)
+            let accounts = try await AccountUseCases(
+                database: database, passwords: hasher,
+                limits: AccountLimits(
+                    loginAccountAddress: rule, loginAccount: rule, loginAddress: rule, loginSuccess: rule,
+                    passwordChange: rule, registerAddress: rule, resetAddress: rule, sessionsPerUser: 10),
+                allowRegistration: true, now: { milliseconds() })
+            let atStart = await hasher.hashes
+            let password = "violet mango tram 42"
+            for made in ["", "made-up", String(repeating: "x", count: 64)] {
+                await #expect(throws: AppError.self) { try await accounts.resetPassword(token: made, newPassword: password) }
+            }
+            #expect(await hasher.hashes == atStart)
+
+            // A real link: one hash, the new password set; the same link again: refused, no hash.
+            let now = milliseconds()
+            let user = try await AccountStore(database: database).createUser(
+                UserRecord(
+                    id: UUID(), email: "reset-\(UUID())@example.com", phone: nil, displayName: "Ria",
+                    passwordHash: "old", createdAt: now, updatedAt: now))
+            let token = "link-\(UUID())"
+            try await MailStore(database: database).addToken(
+                hash: MailUseCases.hash(token), purpose: .reset, userID: user.id, email: user.email ?? "",
+                expiresAt: now + 60_000, now: now)
+            try await accounts.resetPassword(token: token, newPassword: password)
+            #expect(await hasher.hashes == atStart + 1)
+            await #expect(throws: AppError.self) { try await accounts.resetPassword(token: token, newPassword: password) }
+            #expect(await hasher.hashes == atStart + 1)
+        }
+    }
+}

@@ -84,7 +84,9 @@ public func buildApplication(
     // Outermost: compresses what the rest answered, error envelopes and pages included.
     router.add(middleware: ResponseCompressionMiddleware())
     router.add(middleware: ErrorEnvelopeMiddleware(browserNotFound: { web.notFoundPage() }, addresses: addresses))
-    router.add(middleware: RequestBodyMiddleware(maxBodyBytes: configuration.limits.maxBodyBytes))
+    router.add(
+        middleware: RequestBodyMiddleware(
+            maxBodyBytes: configuration.limits.maxBodyBytes, callers: callers, addresses: addresses))
     router.add(middleware: RequestInfoMiddleware(addresses: addresses, callers: callers))
     router.add(middleware: HeavyRequestMiddleware(concurrentReads: 4))
     router.get("/openapi.yaml") { _, _ in

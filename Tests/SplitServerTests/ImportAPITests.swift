@@ -89,6 +89,20 @@ struct ImportAPITests {
             let anonymousBig = try await Self.post(
                 api, "/api/imports?format=splitwise&name=X", token: nil, String(repeating: "a", count: 2 << 20))
             #expect(anonymousBig.status == .contentTooLarge, "\(anonymousBig.status)")
+            // Nor with a made-up token, or a session cookie (the API reads bearer tokens only).
+            let madeUp = try await Self.post(
+                api, "/api/imports?format=splitwise&name=X", token: String(repeating: "x", count: 43),
+                String(repeating: "a", count: 2 << 20))
+            #expect(madeUp.status == .contentTooLarge, "\(madeUp.status)")
+            let cookie = try await api.call(
+                .post, "/api/imports?format=splitwise&name=X",
+                headers: [.contentType: "text/csv", .cookie: "splitter_session=\(aki)"],
+                body: ByteBuffer(repeating: UInt8(ascii: "a"), count: 2 << 20))
+            #expect(cookie.status == .contentTooLarge, "\(cookie.status)")
+            // A working token may send it: read, and refused for what it says.
+            let signedIn = try await Self.post(
+                api, "/api/imports?format=splitwise&name=X", token: aki, String(repeating: "a", count: 2 << 20))
+            #expect(signedIn.status == .unprocessableContent, "\(signedIn.status)")
             let xml = try await Self.post(
                 api, "/api/imports?format=splitwise&name=X", token: aki, "<a/>", type: "application/xml")
             #expect(xml.status == .unsupportedMediaType, "\(xml.text)")

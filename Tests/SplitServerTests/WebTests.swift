@@ -843,6 +843,15 @@ struct WebTests {
             #expect(bad.text.contains("line 2, column “Cost”"), "\(bad.text.prefix(2000))")
             let refused = try await setup.ben.post(path, [("file", csv), ("intent", "import")])
             #expect(refused.status == .forbidden, "\(refused.status)")
+            // A made-up session cookie buys no larger body: refused before the file is read.
+            let planted = try await api.call(
+                .post, path,
+                headers: [
+                    .contentType: "application/x-www-form-urlencoded",
+                    .cookie: "splitter_session=\(String(repeating: "x", count: 43))",
+                ],
+                body: ByteBuffer(repeating: UInt8(ascii: "a"), count: 2 << 20))
+            #expect(planted.status == .contentTooLarge, "\(planted.status)")
 
             // Any member downloads the group from Settings.
             let settingsPage = try await setup.ben.get("/groups/\(setup.groupID)/settings")

@@ -149,6 +149,10 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
 struct RequestBodyMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let maxBodyBytes: Int
+    /// Looks up the request's bearer token or session cookie before an import's larger body is
+    /// read (that request's caller is then looked up once more where it is used).
+    let callers: CallerResolver
+    let addresses: ClientAddressResolver
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
@@ -157,12 +161,18 @@ struct RequestBodyMiddleware: RouterMiddleware {
         let path = request.uri.path
         // An import's body is a whole exported file (issue 18): larger, CSV or JSON.
         let isImport = Self.isImport(path)
-        // The larger body only for a request that carries a credential (a bearer token or a
-        // cookie): an anonymous one is refused before a file is buffered, and is answered with
-        // its 401 (or the log-in page) once the usual limit is checked.
-        let hasCredential = request.headers[.authorization] != nil || request.headers[.cookie] != nil
-        let limit = max(maxBodyBytes, hasCredential ? Self.importLimit(path) ?? 0 : 0)
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+        // The larger body only for a signed-in caller: a request without a working session or
+        // token is refused before a file is buffered (a made-up cookie or bearer token buys
+        // nothing), and is answered with its 401 (or the log-in page) once the usual limit is
+        // checked. Only a body that may need more than the usual limit is looked up.
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        var limit = maxBodyBytes
+        if let importLimit = Self.importLimit(path), declared.map({ $0 > maxBodyBytes }) ?? true,
+            try await isSignedIn(request, context: context)
+        {
+            limit = max(limit, importLimit)
+        }
+        if let declared, declared > limit {
             throw HTTPError(.contentTooLarge)
         }
         let body = try await request.collectBody(upTo: limit)
@@ -205,6 +215,22 @@ struct RequestBodyMiddleware: RouterMiddleware {
 
 extension RequestBodyMiddleware {
     /// `/api/imports` and `/api/groups/{id}/imports`.
+    /// Whether the request's bearer token (API) or session cookie (pages) is a working one: the
+    /// credential the route itself will read, and no other.
+    func isSignedIn(_ request: Request, context: AppRequestContext) async throws -> Bool {
+        if request.uri.path.hasPrefix("/api/") {
+            let state = try await CallerState.resolve(
+                authorization: request.headers[.authorization], isWrite: false, with: callers)
+            if case .signedIn = state { return true }
+            return false
+        }
+        let secure = addresses.isSecure(request, peer: context.remoteAddress?.ipAddress)
+        guard let cookie = request.cookies[WebRequest.sessionCookie(secure: secure)],
+            let token = WebMiddleware.plausibleToken(cookie.value)
+        else { return false }
+        return try await callers.resolve(token: token) != nil
+    }
+
     static func isImport(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         return path == "/api/imports"

@@ -12,7 +12,9 @@ public enum ClientNetwork {
         let octets = withUnsafeBytes(of: &bytes) { Array($0) }
         let mapped = octets[0..<10].allSatisfy { $0 == 0 } && octets[10] == 0xff && octets[11] == 0xff
         guard !mapped else { return address }
-        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(octets[$0]) << 8 | UInt16(octets[$0 + 1]), radix: 16) }
+        let groups = stride(from: 0, to: 8, by: 2).map {
+            String(UInt16(octets[$0]) << 8 | UInt16(octets[$0 + 1]), radix: 16)
+        }
         return groups.joined(separator: ":") + "::/64"
     }
 }

@@ -235,9 +235,13 @@ public struct AccountUseCases: Sendable, UsesStores {
         let unknown = AppError.notFoundBecause("This password link is unknown, used or expired; ask for a new one.")
         let tokenHash = MailUseCases.hash(token)
         // The link first: hashing a password is the costly part, and made-up links must not buy it.
-        guard token.count <= 200, try await mail.resetLinkIsOpen(tokenHash: tokenHash, now: now()) else { throw unknown }
+        guard token.count <= 200, try await mail.resetLinkIsOpen(tokenHash: tokenHash, now: now()) else {
+            throw unknown
+        }
         let hash = try await passwords.hash(newPassword)
-        guard try await mail.resetPassword(tokenHash: tokenHash, passwordHash: hash, now: now()) != nil else { throw unknown }
+        guard try await mail.resetPassword(tokenHash: tokenHash, passwordHash: hash, now: now()) != nil else {
+            throw unknown
+        }
     }
 
     /// Ends the caller's own session.

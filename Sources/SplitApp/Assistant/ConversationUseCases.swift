@@ -20,11 +20,13 @@ public struct ConversationUseCases: Sendable, UsesStores {
     public init(database: Database, now: @escaping @Sendable () -> Int64) { self.database = database; self.now = now }
 
     public func list(caller: Caller) async throws -> [ConversationRecord] {
-        try await conversations.conversations(userID: caller.user.id, limit: Self.listed).filter { Self.reaches($0, caller) }
+        try await conversations.conversations(userID: caller.user.id, limit: Self.listed)
+            .filter { Self.reaches($0, caller) }
     }
 
     public func conversation(_ text: String, caller: Caller) async throws -> ConversationView {
-        guard let id = UUID(uuidString: text), let found = try await conversations.conversation(id: id, userID: caller.user.id),
+        guard let id = UUID(uuidString: text),
+            let found = try await conversations.conversation(id: id, userID: caller.user.id),
             Self.reaches(found, caller)
         else { throw AppError.notFound("conversation") }
         return ConversationView(conversation: found, messages: try await conversations.messages(conversationID: id))
@@ -49,7 +51,8 @@ public struct ConversationUseCases: Sendable, UsesStores {
     }
 
     public func delete(_ text: String, caller: Caller) async throws {
-        guard let id = UUID(uuidString: text), let found = try await conversations.conversation(id: id, userID: caller.user.id),
+        guard let id = UUID(uuidString: text),
+            let found = try await conversations.conversation(id: id, userID: caller.user.id),
             Self.reaches(found, caller), try await conversations.delete(id: id, userID: caller.user.id)
         else { throw AppError.notFound("conversation") }
     }

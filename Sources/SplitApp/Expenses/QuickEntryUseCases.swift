@@ -77,7 +77,8 @@ public struct QuickEntryUseCases: Sendable, UsesStores {
             category: draft.category, expenseDate: draft.date.description, paidByMemberId: draft.payer.description,
             split: EnteredSplit(draft.rule, currency: currency))
         if dryRun {
-            let expense = try await expenseUseCases.preview(entered, id: UUID.random(), groupID: group.id, caller: caller)
+            let expense = try await expenseUseCases.preview(
+                entered, id: UUID.random(), groupID: group.id, caller: caller)
             return .preview(QuickEntryPreview(draft: draft, entered: entered, expense: expense, categoryNames: names))
         }
         return .created(

@@ -508,7 +508,8 @@ public struct RecurringUseCases: Sendable, UsesStores {
         var paused = series
         paused.state = .paused
         paused.note = note
-        _ = try await recurring.update(paused, expectedVersion: series.version, action: "recurring.paused", actor: nil, now: now())
+        _ = try await recurring.update(
+            paused, expectedVersion: series.version, action: "recurring.paused", actor: nil, now: now())
     }
 
     // MARK: Input

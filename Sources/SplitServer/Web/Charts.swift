@@ -87,7 +87,8 @@ enum Charts {
                 <text x="0" y="\(y + 19)" class="chart-label">\(label)</text>\
                 <rect x="\(labelWidth)" y="\(y + 6)" width="\(format(length))" height="18" rx="3" \
                 fill="\(palette[index % palette.count])"></rect>\
-                <text x="\(format(labelWidth + length + 6))" y="\(y + 19)" class="chart-value">\(Markup.escape(value))</text>
+                <text x="\(format(labelWidth + length + 6))" y="\(y + 19)" class="chart-value">\
+                \(Markup.escape(value))</text>
                 """
         }
         let id =

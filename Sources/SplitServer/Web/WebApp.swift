@@ -322,7 +322,8 @@ struct WebMiddleware: RouterMiddleware {
         let isSecure = app.addresses.isSecure(request, peer: peer)
         let session = request.cookies[WebRequest.sessionCookie(secure: isSecure)].map(\.value).flatMap(
             Self.plausibleToken)
-        var visitor = request.cookies[WebRequest.visitorCookie(secure: isSecure)].map(\.value).flatMap(Self.plausibleToken)
+        var visitor = request.cookies[WebRequest.visitorCookie(secure: isSecure)].map(\.value)
+            .flatMap(Self.plausibleToken)
         var newVisitor: String?
         if session == nil, visitor == nil {
             newVisitor = SessionToken.generate()
@@ -375,8 +376,8 @@ struct WebMiddleware: RouterMiddleware {
         if let newVisitor {
             response.setCookie(
                 Cookie(
-                    name: WebRequest.visitorCookie(secure: isSecure), value: newVisitor, maxAge: 30 * 24 * 3_600, path: "/",
-                    secure: isSecure, httpOnly: true, sameSite: .lax))
+                    name: WebRequest.visitorCookie(secure: isSecure), value: newVisitor, maxAge: 30 * 24 * 3_600,
+                    path: "/", secure: isSecure, httpOnly: true, sameSite: .lax))
         }
         Self.secure(&response.headers)
         return response

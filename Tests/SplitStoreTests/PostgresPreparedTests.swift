@@ -90,97 +90,71 @@ struct PostgresPreparedTests {
 
     @Test("a preparation that timed out waiting for another server's lock does not stay that name's answer", arguments: postgres)
     func lockTimeoutWhilePreparing(_ backend: Database.Backend) async throws {
-        try await TestDatabases.withConfiguration(backend) { configuration in
-            let database = try await Database.open(configuration, logger: TestDatabases.logger)
-            let other = try await Database.open(configuration, logger: TestDatabases.logger)
-            func scenario() async throws -> (refused: Int, answers: [Int]) {
+        let (refused, answers) = try await TestDatabases.withTwo(backend) { database, other in
+            try await database.transaction { sql in
+                try await sql.raw("CREATE TABLE busy (id integer PRIMARY KEY)").run()
+                try await sql.raw("INSERT INTO busy VALUES (1)").run()
+            }
+            let read: @Sendable (_ wait: String) async throws -> Int = { wait in
                 try await database.transaction { sql in
-                    try await sql.raw("CREATE TABLE busy (id integer PRIMARY KEY)").run()
-                    try await sql.raw("INSERT INTO busy VALUES (1)").run()
+                    try await sql.raw("SELECT set_config('lock_timeout', \(bind: wait), true)").run()
+                    return try await sql.raw("SELECT count(*) AS n FROM busy WHERE id > \(bind: Int64(0))").first()!
+                        .decode(column: "n", as: Int.self)
                 }
-                let read: @Sendable (_ wait: String) async throws -> Int = { wait in
-                    try await database.transaction { sql in
-                        try await sql.raw("SELECT set_config('lock_timeout', \(bind: wait), true)").run()
-                        return try await sql.raw("SELECT count(*) AS n FROM busy WHERE id > \(bind: Int64(0))").first()!
-                            .decode(column: "n", as: Int.self)
-                    }
-                }
-                // Another server's migration holds the table while the statement is first
-                // prepared, on every connection of the pool: preparing it times out (55P03).
-                let (locked, release) = AsyncStream.makeStream(of: Void.self)
-                let (done, finish) = AsyncStream.makeStream(of: Void.self)
-                let holder = Task {
-                    try await other.transaction { sql in
-                        try await sql.raw("LOCK TABLE busy IN ACCESS EXCLUSIVE MODE").run()
-                        release.yield()
-                        for await _ in done { break }
-                    }
-                }
-                for await _ in locked { break }
-                var refused = 0
-                for _ in 0..<6 {
-                    do { _ = try await read("50ms") } catch { refused += 1 }
-                }
-                finish.finish()
-                try await holder.value
-                var answers: [Int] = []
-                for _ in 0..<8 { answers.append(try await read("5s")) }
-                return (refused, answers)
             }
-            let outcome: Result<(refused: Int, answers: [Int]), any Error>
-            do {
-                outcome = .success(try await scenario())
-            } catch {
-                outcome = .failure(error)
+            // Another server's migration holds the table while the statement is first
+            // prepared, on every connection of the pool: preparing it times out (55P03).
+            let (locked, release) = AsyncStream.makeStream(of: Void.self)
+            let (done, finish) = AsyncStream.makeStream(of: Void.self)
+            let holder = Task {
+                try await other.transaction { sql in
+                    try await sql.raw("LOCK TABLE busy IN ACCESS EXCLUSIVE MODE").run()
+                    release.yield()
+                    for await _ in done { break }
+                }
             }
-            try? await database.close()
-            try? await other.close()
-            let (refused, answers) = try outcome.get()
-            #expect(refused == 6)
-            #expect(answers == Array(repeating: 1, count: 8))
+            for await _ in locked { break }
+            var refused = 0
+            for _ in 0..<6 {
+                do { _ = try await read("50ms") } catch { refused += 1 }
+            }
+            finish.finish()
+            try await holder.value
+            var answers: [Int] = []
+            for _ in 0..<8 { answers.append(try await read("5s")) }
+            return (refused, answers)
         }
+        #expect(refused == 6)
+        #expect(answers == Array(repeating: 1, count: 8))
     }
 
     @Test("after another server adds a column, a prepared SELECT * fails once and then reads the new shape", arguments: postgres)
     func schemaChange(_ backend: Database.Backend) async throws {
-        try await TestDatabases.withConfiguration(backend) { configuration in
-            let database = try await Database.open(configuration, logger: TestDatabases.logger)
-            let other = try await Database.open(configuration, logger: TestDatabases.logger)
-            func scenario() async throws -> (failures: Int, columns: [String]) {
+        let (failures, columns) = try await TestDatabases.withTwo(backend) { database, other in
+            try await database.transaction { sql in
+                try await sql.raw("CREATE TABLE wide (id integer PRIMARY KEY)").run()
+                try await sql.raw("INSERT INTO wide VALUES (1)").run()
+            }
+            // Prepared on each connection of the pool that reads it.
+            let read: @Sendable () async throws -> [String] = {
                 try await database.transaction { sql in
-                    try await sql.raw("CREATE TABLE wide (id integer PRIMARY KEY)").run()
-                    try await sql.raw("INSERT INTO wide VALUES (1)").run()
+                    try await sql.raw("SELECT * FROM wide WHERE id = \(bind: Int64(1))").first()!.allColumns
                 }
-                // Prepared on each connection of the pool that reads it.
-                let read: @Sendable () async throws -> [String] = {
-                    try await database.transaction { sql in
-                        try await sql.raw("SELECT * FROM wide WHERE id = \(bind: Int64(1))").first()!.allColumns
-                    }
-                }
-                for _ in 0..<3 { #expect(try await read() == ["id"]) }
-                try await other.transaction { try await $0.raw("ALTER TABLE wide ADD COLUMN note text").run() }
-                var failures = 0
-                var columns: [String] = []
-                for _ in 0..<3 {
-                    do {
-                        columns = try await read()
-                    } catch {
-                        failures += 1
-                    }
-                }
-                return (failures, columns)
             }
-            let outcome: Result<(failures: Int, columns: [String]), any Error>
-            do {
-                outcome = .success(try await scenario())
-            } catch {
-                outcome = .failure(error)
+            for _ in 0..<3 { #expect(try await read() == ["id"]) }
+            try await other.transaction { try await $0.raw("ALTER TABLE wide ADD COLUMN note text").run() }
+            var failures = 0
+            var columns: [String] = []
+            for _ in 0..<3 {
+                do {
+                    columns = try await read()
+                } catch {
+                    failures += 1
+                }
             }
-            try? await database.close()
-            try? await other.close()
-            let (failures, columns) = try outcome.get()
-            #expect(failures <= 1)
-            #expect(columns == ["id", "note"])
+            return (failures, columns)
         }
+        #expect(failures <= 1)
+        #expect(columns == ["id", "note"])
     }
 }

@@ -93,39 +93,27 @@ struct SQLiteReaderTests {
 
     @Test("after another process changes a table, a cached SELECT * reads the new columns by their names")
     func schemaChangedElsewhere() async throws {
-        try await TestDatabases.withConfiguration(.sqlite) { configuration in
-            let database = try await Database.open(configuration, logger: TestDatabases.logger)
-            let other = try await Database.open(configuration, logger: TestDatabases.logger)
-            func scenario() async throws -> (before: [String: Int?], after: [String: Int?]) {
-                try await database.transaction { sql in
-                    try await sql.raw("CREATE TABLE wide (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER)").run()
-                    try await sql.raw("INSERT INTO wide VALUES (1, 10, 20)").run()
-                }
-                // The statement is cached on both of this database's connections, with its columns.
-                let row: @Sendable () async throws -> [String: Int?] = {
-                    let read = try await database.read { sql in
-                        try await sql.raw("SELECT * FROM wide WHERE id = \(bind: Int64(1))").first()!
-                    }
-                    return Dictionary(uniqueKeysWithValues: try read.allColumns.map { ($0, try read.decode(column: $0, as: Int?.self)) })
-                }
-                let before = try await row()
-                _ = try await row()
-                // Another process's migration: a column goes, so b moves to a's place.
-                try await other.transaction { try await $0.raw("ALTER TABLE wide DROP COLUMN a").run() }
-                return (before, try await row())
+        let (before, after) = try await TestDatabases.withTwo(.sqlite) { database, other in
+            try await database.transaction { sql in
+                try await sql.raw("CREATE TABLE wide (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER)").run()
+                try await sql.raw("INSERT INTO wide VALUES (1, 10, 20)").run()
             }
-            let outcome: Result<(before: [String: Int?], after: [String: Int?]), any Error>
-            do {
-                outcome = .success(try await scenario())
-            } catch {
-                outcome = .failure(error)
+            // The statement is cached on both of this database's connections, with its columns.
+            let row: @Sendable () async throws -> [String: Int?] = {
+                let read = try await database.read { sql in
+                    try await sql.raw("SELECT * FROM wide WHERE id = \(bind: Int64(1))").first()!
+                }
+                return Dictionary(
+                    uniqueKeysWithValues: try read.allColumns.map { ($0, try read.decode(column: $0, as: Int?.self)) })
             }
-            try? await database.close()
-            try? await other.close()
-            let (before, after) = try outcome.get()
-            #expect(before == ["id": 1, "a": 10, "b": 20])
-            #expect(after == ["id": 1, "b": 20])
+            let before = try await row()
+            _ = try await row()
+            // Another process's migration: a column goes, so b moves to a's place.
+            try await other.transaction { try await $0.raw("ALTER TABLE wide DROP COLUMN a").run() }
+            return (before, try await row())
         }
+        #expect(before == ["id": 1, "a": 10, "b": 20])
+        #expect(after == ["id": 1, "b": 20])
     }
 
     @Test("file::memory: is one database in one connection, not a second empty one for reads")

@@ -253,6 +253,13 @@ public struct ExpenseStore: Sendable {
             else { return nil }
             guard share.isPaid != isPaid else { return (share, false) }
             guard !expense.isDeleted else { throw ExpenseStoreError.expenseDeleted }
+            if let grant = actor.grant {
+                // Whether the actor owes this share or paid the expense, on the expense as it is
+                // under the lock: an edit since the server's check may have changed either.
+                let isDebtorOrPayer =
+                    share.memberID == grant.memberID || expense.payers.contains { $0.memberID == grant.memberID }
+                try log.require([.markSharePaid(isDebtorOrPayer: isDebtorOrPayer)])
+            }
             // The transfers, the ledger, the share, the expense's version, the history, the change
             // feed and the activity line in one `WriteBatch`: on PostgreSQL one statement where
             // there were ten or more.

@@ -41,6 +41,10 @@ public struct GroupLog: Sendable {
     /// writes skip looking for one: two statements fewer in each write (issue 16).
     let hasWebhooks: Bool
     let hasBudget: Bool
+    /// The actor's membership and whether the group is archived, as `begin` read them under the
+    /// group's lock: for an action that depends on a row read after `begin` (`require`).
+    let actorMembership: Membership?
+    let isArchived: Bool
 
     /// Starts a logged write on a group; nil when the group does not exist. Under the group's
     /// lock it decides the actor's grant again and checks that every member in `involving` is
@@ -58,6 +62,7 @@ public struct GroupLog: Sendable {
             ).first()
         else { return nil }
         let grant = actor?.grant
+        let isArchived = try row.decode(column: "is_archived", as: Bool.self)
         // Under the group's lock, in one read: the actor's row and every involved member's, and
         // whether the group has a live webhook or a budget. A statement of its own, after the
         // lock is held, so that on PostgreSQL it sees every change committed before (the
@@ -75,11 +80,10 @@ public struct GroupLog: Sendable {
         ).all()
         guard let flags = rows.first else { return nil }
         let members = try rows.filter { try !$0.decodeNil(column: "id") }.map { try MemberRecord(row: $0) }
+        let actorMembership = grant.flatMap { grant in members.first { $0.id == grant.memberID }?.membership }
         if let grant {
             // The server's early decision again, on the member row as it is now.
-            let membership = members.first { $0.id == grant.memberID }?.membership
-            let isArchived = try row.decode(column: "is_archived", as: Bool.self)
-            if let refusal = WriteGrant.refusal(for: grant.actions, by: membership, groupIsArchived: isArchived) {
+            if let refusal = WriteGrant.refusal(for: grant.actions, by: actorMembership, groupIsArchived: isArchived) {
                 throw refusal
             }
         }
@@ -92,12 +96,25 @@ public struct GroupLog: Sendable {
         return GroupLog(
             groupID: groupID, seq: seq, now: now,
             hasWebhooks: try flags.decode(column: "has_webhooks", as: Bool.self),
-            hasBudget: try flags.decode(column: "has_budget", as: Bool.self))
+            hasBudget: try flags.decode(column: "has_budget", as: Bool.self),
+            actorMembership: actorMembership, isArchived: isArchived)
+    }
+
+    /// Decides `actions` for the actor `begin` was given, on its member row as `begin` read it
+    /// under the group's lock: for a right that depends on what the write found after `begin`
+    /// (whether the actor owes or paid the expense whose share is marked), which the server's
+    /// early check could only guess from an older read.
+    func require(_ actions: [GroupAction]) throws {
+        if let refusal = WriteGrant.refusal(for: actions, by: actorMembership, groupIsArchived: isArchived) {
+            throw refusal
+        }
     }
 
     /// The same log for a write made at `now` (each of several creates in one transaction).
     func at(_ now: Int64) -> GroupLog {
-        GroupLog(groupID: groupID, seq: seq, now: now, hasWebhooks: hasWebhooks, hasBudget: hasBudget)
+        GroupLog(
+            groupID: groupID, seq: seq, now: now, hasWebhooks: hasWebhooks, hasBudget: hasBudget,
+            actorMembership: actorMembership, isArchived: isArchived)
     }
 
     /// Refuses (`inactiveMember`) the first of `ids` that is not an active member of the group:

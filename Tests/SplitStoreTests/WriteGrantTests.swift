@@ -153,6 +153,48 @@ struct WriteGrantTests {
         }
     }
 
+    @Test(
+        "a payer who is no longer the payer after the check cannot mark another's share paid",
+        arguments: TestDatabases.all)
+    func payerReplaced(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f in
+            // Ben paid for Ben and Cho, so he may mark Cho's share paid; the server checks that.
+            let created = Self.expense(f, payer: f.ben.id, other: f.cho.id)
+            try await Self.create(created, by: Self.actor(f.ben, .addExpense), f)
+            let choShare = try #require(created.shares.first { $0.memberID == f.cho.id })
+            let granted = Self.actor(f.ben, .markSharePaid(isDebtorOrPayer: true))
+            // Before Ben's mark arrives, Aki corrects the payer: she paid, not Ben.
+            var corrected = try #require(try await f.expenses.expense(id: created.id))
+            corrected.payers = [PayerRecord(memberID: f.owner.id, amount: 3_000)]
+            corrected.shares = [
+                ShareRecord(id: UUID(), memberID: f.owner.id, amount: 1_500),
+                ShareRecord(id: UUID(), memberID: f.cho.id, amount: 1_500),
+            ]
+            let edit = try await f.expenses.update(
+                corrected, expectedVersion: corrected.version,
+                actor: Self.actor(f.owner, .editExpense(isOwn: false)), now: 2_600)
+            guard case .written = edit else {
+                Issue.record("the edit was not written: \(String(describing: edit))")
+                return
+            }
+            let before = try await Self.seq(f)
+            await #expect(throws: WriteRefusal.forbidden) {
+                _ = try await f.expenses.setPaid(
+                    splitID: choShare.id, groupID: f.group.id, true, reason: nil, actor: granted, now: 2_700,
+                    date: "2026-11-21")
+            }
+            let stored = try #require(try await f.expenses.expense(id: created.id))
+            #expect(stored.shares.filter(\.isPaid).isEmpty)
+            #expect(try await f.settlements.settlements(groupID: f.group.id, includeDeleted: true).isEmpty)
+            #expect(try await Self.seq(f) == before)
+            // Aki, the payer now, may still mark it.
+            let marked = try await f.expenses.setPaid(
+                splitID: choShare.id, groupID: f.group.id, true, reason: nil,
+                actor: Self.actor(f.owner, .markSharePaid(isDebtorOrPayer: true)), now: 2_800, date: "2026-11-21")
+            #expect(marked?.share.isPaid == true)
+        }
+    }
+
     @Test("with the right still held, the same write goes through", arguments: TestDatabases.all)
     func stillAllowed(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f in

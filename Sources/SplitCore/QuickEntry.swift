@@ -160,7 +160,9 @@ public enum QuickEntry {
     public static func parse(_ line: String, context: QuickEntryContext) -> QuickEntryOutcome {
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return .failure([.empty]) }
-        guard text.count <= maximumLength else { return .failure([.tooLong]) }
+        // Counted in Unicode scalars, not characters: one character can carry any number of
+        // combining marks, and a line of 500 such characters could be megabytes to read.
+        guard text.unicodeScalars.count <= maximumLength else { return .failure([.tooLong]) }
         var reader = Reader(words: Self.words(text), context: context)
         return reader.read()
     }
@@ -198,12 +200,15 @@ public enum QuickEntry {
     static func words(_ text: String) -> [Word] {
         var result: [Word] = []
         for piece in text.split(whereSeparator: \.isWhitespace) {
-            var word = String(piece)
+            // Trailing commas off in one pass (keeping a word's first scalar: "," alone is a comma).
+            let scalars = piece.unicodeScalars
+            var end = scalars.endIndex
             var comma = false
-            while word.count > 1, word.hasSuffix(",") {
-                word.removeLast()
+            while scalars.index(before: end) > scalars.startIndex, scalars[scalars.index(before: end)] == "," {
+                end = scalars.index(before: end)
                 comma = true
             }
+            let word = String(scalars[..<end])
             if word == "," {
                 if !result.isEmpty { result[result.count - 1].comma = true }
                 continue
@@ -520,12 +525,17 @@ public enum QuickEntry {
             var everyone = false
             var date: CivilDate?
             var excepting = false
+            // "split with Bo": the one who paid shares too.
+            var withPayer = false
             while !atEnd {
                 let word = current
                 let lower = word.lower
                 position += 1
                 switch lower {
-                case "and", "&", "with", "on", "between", "equally", "by":
+                case "and", "&", "on", "between", "equally", "by":
+                    continue
+                case "with":
+                    withPayer = true
                     continue
                 case "paid", "payer":
                     if !atEnd, words[position].lower == "by" { position += 1 }
@@ -607,7 +617,12 @@ public enum QuickEntry {
             let order = Dictionary(context.people.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             if everyone {
                 sharers = context.people.map(\.id).filter { !excluded.contains($0) }
-            } else if !excluded.isEmpty {
+            } else {
+                // "Dinner 3000 paid by Aki, split with Bo" is Aki and Bo, not Bo alone.
+                let payerOrMe = payer ?? context.me
+                if withPayer, !sharers.isEmpty, exact.isEmpty, weights == nil, !sharers.contains(payerOrMe) {
+                    sharers.insert(payerOrMe, at: 0)
+                }
                 sharers.removeAll { excluded.contains($0) }
             }
             var rule: SplitRule?

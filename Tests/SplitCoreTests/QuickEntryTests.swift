@@ -129,6 +129,39 @@ struct QuickEntryTests {
         #expect((try? Self.draft("Noodles 300円 all", home: "CNY"))?.total == Self.money(300, "JPY"))
     }
 
+    @Test("\"with\" means the one who paid shares too")
+    func withPayer() throws {
+        // Found by review: "split with Bo" was Bo alone, who then owed the whole bill.
+        var line = try Self.draft("Dinner 3000 JPY paid by Bo, split with Chen")
+        #expect(line.payer == Self.bo && line.rule == .equal([Self.bo, Self.chen]))
+        line = try Self.draft("Taxi 20 MYR with Bo")
+        #expect(line.payer == Self.aki && line.rule == .equal([Self.aki, Self.bo]) && line.assumed.contains(.payer))
+        line = try Self.draft("Taxi 20 MYR with Bo and Chen, Chen paid")
+        #expect(line.payer == Self.chen && line.rule == .equal([Self.bo, Self.chen]))
+        line = try Self.draft("Museum 30 MYR me with Bo")
+        #expect(line.rule == .equal([Self.aki, Self.bo]))
+        // Everyone, exact amounts and ratios say who shares already.
+        #expect(try Self.draft("Dinner 120 MYR with everyone except Aki, Bo paid").rule == .equal([Self.bo, Self.chen, Self.mei]))
+        #expect(try Self.draft("Tickets 60 EUR with Bo 40 Chen 20").rule == .exact([
+            MemberAmount(Self.bo, 4_000), MemberAmount(Self.chen, 2_000),
+        ]))
+        #expect(Self.problems("Hotel 300 split 2:1 with Bo") == [.ratioCount(weights: 2, people: 1)])
+    }
+
+    @Test("a line is at most 500 scalars, however few characters they make; trailing commas cost one pass")
+    func length() throws {
+        // Found by review: 120,000 combining marks on one letter are one character, and 490
+        // commas after it took seconds to strip when each strip counted the characters again.
+        let heavy = "Taxi 5 MYR x" + String(repeating: "\u{301}", count: 120_000) + String(repeating: ",", count: 490)
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(Self.problems(heavy) == [.tooLong])
+        #expect(clock.now - started < .seconds(2))
+        #expect(Self.problems("Taxi 5 MYR Bo" + String(repeating: "\u{301}", count: 490)) == [.tooLong])
+        // Commas still end a word, and a comma alone still belongs to the word before.
+        #expect(try Self.draft("Taxi 5 MYR Bo,,, Chen ,").rule == .equal([Self.bo, Self.chen]))
+    }
+
     @Test("any line of digits, operators, symbols, names and keywords is read or refused, never a trap")
     func noTraps() async {
         let pieces = [

@@ -19,6 +19,9 @@ public struct QuickEntryAnswer: Codable, Hashable, Sendable {
     public var categoryName: String?
     public var payers: [MemberAmount]
     public var splits: [MemberAmount]
+    /// The expense id the preview was worked out with: pass it to `addQuickEntry` to save these
+    /// exact shares (who gets the leftover unit of an uneven split depends on the id).
+    public var id: String?
 }
 
 extension SplitterClient {
@@ -35,18 +38,21 @@ extension SplitterClient {
                 issues: answer.problems.map { .init(code: $0.code, message: $0.message) },
                 assumed: answer.assumed.map(\.rawValue), expense: answer.expense.map(ExpenseDraft.init),
                 categoryName: answer.categoryName, payers: (answer.payers ?? []).map(MemberAmount.init),
-                splits: (answer.splits ?? []).map(MemberAmount.init))
+                splits: (answer.splits ?? []).map(MemberAmount.init), id: answer.id)
         case .created: throw SplitterError.server("a preview was saved")
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     /// Saves the expense one line says; the same `idempotencyKey` again creates nothing new.
-    public func addQuickEntry(groupID: String, text: String, idempotencyKey: String) async throws -> Expense {
+    /// `id`, a preview's, saves the shares that preview showed.
+    public func addQuickEntry(groupID: String, text: String, idempotencyKey: String, id: String? = nil) async throws
+        -> Expense
+    {
         let output = try await send {
             try await api.quickEntry(
                 path: .init(groupId: groupID), headers: .init(idempotencyKey: idempotencyKey),
-                body: .json(.init(text: text, dryRun: false)))
+                body: .json(.init(text: text, dryRun: false, id: id)))
         }
         switch output {
         case .created(let created): return Expense(try created.body.json.expense)

@@ -41,8 +41,9 @@ struct QuickAdd: AsyncParsableCommand {
                     throw CLIError(message: "Not saved.", code: 1)
                 }
             }
+            // With the preview's id: the shares saved are the ones just printed, to the unit.
             let expense = try await context.client.addQuickEntry(
-                groupID: context.group.id, text: text, idempotencyKey: UUID().uuidString)
+                groupID: context.group.id, text: text, idempotencyKey: UUID().uuidString, id: answer.id)
             if options.json { return try Output.json(expense) }
             print("Added \(expense.description) (\(short(expense.id))).")
         }

@@ -55,4 +55,35 @@ struct QuickEntryUseCaseTests {
             await #expect(throws: AppError.notFound("group")) { try await read("Taxi 45.50 MYR all", caller: trip.stranger) }
         }
     }
+
+    @Test("saving with the preview's id stores the shares the preview showed, to the unit", arguments: TestDatabases.all)
+    func savesWhatWasShown(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // Found by review: the preview and the save drew different ids, and the leftover yen
+            // of 1000 / 3 goes by the id, so the saved shares were not always the ones shown.
+            let quick = QuickEntryUseCases(database: trip.database, now: { milliseconds() })
+            for round in 0..<10 {
+                let line = "Ramen ¥1000 paid by Bo, me Bo Dee"
+                guard
+                    case .preview(let preview) = try await quick.read(
+                        line, dryRun: true, groupID: trip.groupID, caller: trip.aki, origin: trip.origin,
+                        idempotency: nil, render: Self.render)
+                else {
+                    Issue.record("not a preview")
+                    return
+                }
+                guard
+                    case .created(.created(let saved)) = try await quick.read(
+                        line, dryRun: false, id: preview.expense.id, groupID: trip.groupID, caller: trip.aki,
+                        origin: trip.origin, idempotency: nil, render: Self.render)
+                else {
+                    Issue.record("not saved")
+                    return
+                }
+                let shown = preview.expense.liveShares.map { "\($0.memberID) \($0.amount)" }.sorted()
+                let stored = saved.expense.liveShares.map { "\($0.memberID) \($0.amount)" }.sorted()
+                #expect(saved.expense.id == preview.expense.id && stored == shown, "round \(round)")
+            }
+        }
+    }
 }

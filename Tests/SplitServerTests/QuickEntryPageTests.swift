@@ -28,6 +28,11 @@ struct QuickEntryPageTests {
                 overview.text.range(of: #"name="_key" value="[0-9a-f-]{36}""#, options: .regularExpression).map {
                     String(overview.text[$0].dropFirst(#"name="_key" value=""#.count).dropLast())
                 })
+            // The form's expense id: what its previews are worked out with and Save stores.
+            let formID = try #require(
+                overview.text.range(of: #"name="_id" value="[0-9a-f-]{36}""#, options: .regularExpression).map {
+                    String(overview.text[$0].dropFirst(#"name="_id" value=""#.count).dropLast())
+                })
             // act: the preview as typed
             let line = "Hotel 30000 JPY split 2:1:1 Aki Bo Chen"
             let preview = try await aki.post("/groups/\(groupID)/quick/preview", [("text", line)])
@@ -41,11 +46,13 @@ struct QuickEntryPageTests {
             let checked = try await aki.post("/groups/\(groupID)/quick", [("text", line), ("intent", "check"), ("_key", key)])
             #expect(checked.status == .ok && checked.text.contains("Chen <span class=\"muted\">owes</span> 7,500 JPY"))
             // Save, twice with one form: one expense
-            let saved = try await aki.post("/groups/\(groupID)/quick", [("text", line), ("intent", "save"), ("_key", key)])
-            let again = try await aki.post("/groups/\(groupID)/quick", [("text", line), ("intent", "save"), ("_key", key)])
+            let saved = try await aki.post(
+                "/groups/\(groupID)/quick", [("text", line), ("intent", "save"), ("_key", key), ("_id", formID)])
+            let again = try await aki.post(
+                "/groups/\(groupID)/quick", [("text", line), ("intent", "save"), ("_key", key), ("_id", formID)])
             #expect(saved.status == .seeOther, "\(saved.text.prefix(300))")
             let location = try #require(saved.headers[.location])
-            #expect(location.hasPrefix("/expenses/") && again.headers[.location] == location)
+            #expect(location.hasPrefix("/expenses/\(formID)") && again.headers[.location] == location, "\(location)")
             let list = try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses")
             #expect(list.count == 1 && list.first?.string("amount") == "30000")
             // A line with problems is said, and saves nothing.

@@ -99,14 +99,21 @@ async def over_http(base, write_token, read_token, group, members):
                 check(json.loads(text_of(again))["expense"]["id"] == json.loads(text_of(added))["expense"]["id"],
                       "the same idempotency key adds it once")
                 preview = json.loads(text_of(await session.call_tool(
-                    "quick_add", {"groupId": group, "text": "Ramen ¥1200 paid by Bo, all"})))
-                check(sorted(s["amount"] for s in preview["splits"]) == ["400", "400", "400"],
+                    "quick_add", {"groupId": group, "text": "Ramen ¥1000 paid by Bo, all"})))
+                check(sorted(s["amount"] for s in preview["splits"]) == ["333", "333", "334"],
                       f"quick_add previews the exact shares: {preview}")
+                check(len(preview.get("id", "")) == 36, f"the preview says the id it used: {preview}")
                 vague = json.loads(text_of(await session.call_tool("quick_add", {"groupId": group, "text": "Dinner $40"})))
                 check(vague["problems"], f"an ambiguous line is asked about, not saved: {vague}")
                 saved = await session.call_tool(
-                    "quick_add", {"groupId": group, "text": "Ramen ¥1200 paid by Bo, all", "dryRun": False})
+                    "quick_add", {"groupId": group, "text": "Ramen ¥1000 paid by Bo, all", "dryRun": False,
+                                  "id": preview["id"]})
                 check(not saved.is_error, f"quick_add saves: {text_of(saved)}")
+                stored = json.loads(text_of(saved))["expense"]
+                check(stored["id"] == preview["id"]
+                      and {s["memberId"]: s["amount"] for s in stored["splits"]}
+                      == {s["memberId"]: s["amount"] for s in preview["splits"]},
+                      f"saved with the preview's id, its shares are the ones previewed (the leftover yen too): {stored}")
                 balances = json.loads(text_of(await session.call_tool("balances", {"groupId": group})))
                 nets = [int(b["net"]) for b in balances["balances"] if b["currency"] == "JPY"]
                 check(sum(nets) == 0 and any(nets), f"balances add up to zero: {balances}")

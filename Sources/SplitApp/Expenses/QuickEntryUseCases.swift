@@ -37,9 +37,11 @@ public struct QuickEntryUseCases: Sendable, UsesStores {
     }
 
     /// Reads `text`; with `dryRun` answers what saving would store, otherwise saves it (once per
-    /// idempotency key). Members who may add expenses.
+    /// idempotency key). Members who may add expenses. `id` is the expense's: a preview made with
+    /// it and a save with it split the same to the unit (the leftover unit of an uneven split
+    /// goes by the id), so a client saving what it previewed sends the preview's id back.
     public func read(
-        _ text: String, dryRun: Bool, groupID: UUID, caller: Caller, origin: RequestOrigin,
+        _ text: String, dryRun: Bool, id: UUID? = nil, groupID: UUID, caller: Caller, origin: RequestOrigin,
         idempotency: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async throws -> QuickEntryResult {
         let (group, me) = try await access.check(groupID, caller, for: .addExpense)
@@ -78,12 +80,13 @@ public struct QuickEntryUseCases: Sendable, UsesStores {
             split: EnteredSplit(draft.rule, currency: currency))
         if dryRun {
             let expense = try await expenseUseCases.preview(
-                entered, id: UUID.random(), groupID: group.id, caller: caller)
+                entered, id: id ?? UUID.random(), groupID: group.id, caller: caller)
             return .preview(QuickEntryPreview(draft: draft, entered: entered, expense: expense, categoryNames: names))
         }
         return .created(
             try await expenseUseCases.create(
-                entered, id: nil, groupID: group.id, caller: caller, origin: origin, idempotency: idempotency, render: render))
+                entered, id: id?.text, groupID: group.id, caller: caller, origin: origin, idempotency: idempotency,
+                render: render))
     }
 }
 

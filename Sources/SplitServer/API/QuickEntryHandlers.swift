@@ -14,8 +14,15 @@ extension APIHandler {
             IdempotencyRequest(
                 key: key, requestHash: try Self.requestHash(route: "POST /api/groups/\(groupID.text)/quick-entry", body: body))
         }
+        let id = try body.id.map { text in
+            guard let id = UUID(uuidString: text) else {
+                throw AppError.invalid(field: "id", message: "id is an expense id (a UUID), as a preview answers it.")
+            }
+            return id
+        }
         let result = try await quickEntryUseCases.read(
-            body.text, dryRun: body.dryRun ?? true, groupID: groupID, caller: caller, origin: try request.origin,
+            body.text, dryRun: body.dryRun ?? true, id: id, groupID: groupID, caller: caller,
+            origin: try request.origin,
             idempotency: idempotency,
             render: { view in
                 StoredResponse(
@@ -36,7 +43,7 @@ extension APIHandler {
                             problems: [],
                             assumed: preview.draft.assumed.sorted { $0.rawValue < $1.rawValue }.compactMap {
                                 .init(rawValue: $0.rawValue)
-                            }, expense: .init(preview.entered),
+                            }, id: preview.expense.id.text, expense: .init(preview.entered),
                             categoryName: preview.categoryNames[preview.expense.categoryID],
                             payers: preview.expense.payers.map {
                                 .init(memberId: $0.memberID.text, amount: MoneyInput.text($0.amount, currency))

@@ -16,6 +16,9 @@ extension WebApp {
         let groupID: String
         /// The idempotency key of this form: a double tap on Save stores one expense.
         let key: String
+        /// The expense id the form's previews are worked out with and Save stores, so the
+        /// shares saved are the ones shown (the leftover unit of an uneven split goes by the id).
+        let id: String
         let text: String
         let preview: QuickPreviewBody?
         /// Why the line came back without being saved, when its problems do not say it.
@@ -42,18 +45,26 @@ extension WebApp {
         let assumed: String?
     }
 
-    static func quickForm(groupID: String, text: String = "", preview: QuickPreviewBody? = nil, note: String? = nil)
-        -> QuickForm
-    {
-        QuickForm(groupID: groupID, key: UUID.random().uuidString.lowercased(), text: text, preview: preview, note: note)
+    static func quickForm(
+        groupID: String, id: UUID = UUID.random(), text: String = "", preview: QuickPreviewBody? = nil,
+        note: String? = nil
+    ) -> QuickForm {
+        QuickForm(
+            groupID: groupID, key: UUID.random().uuidString.lowercased(), id: id.text, text: text, preview: preview,
+            note: note)
+    }
+
+    /// The form's expense id (`_id`), when it sent one that is an id.
+    static func quickID(_ form: WebForm) -> UUID? {
+        form["_id"].flatMap { UUID(uuidString: $0) }
     }
 
     /// The preview of a line, as the form's script asks for it while the user types.
     func quickPreviewFragment(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
-        let text = try WebRequest.get().form["text"] ?? ""
-        let body = try await quickPreview(text, scope: scope)
+        let form = try WebRequest.get().form
+        let body = try await quickPreview(form["text"] ?? "", id: Self.quickID(form), scope: scope)
         guard let html = templates.render(body, withTemplate: "quick-preview") else { throw APIError.internalError }
         return Self.html(html)
     }
@@ -73,7 +84,8 @@ extension WebApp {
             }
             do {
                 let result = try await api.quickEntryUseCases.read(
-                    text, dryRun: false, groupID: try APIHandler.id(groupID, "group"), caller: try caller(),
+                    text, dryRun: false, id: Self.quickID(form), groupID: try APIHandler.id(groupID, "group"),
+                    caller: try caller(),
                     origin: try origin(), idempotency: idempotency,
                     render: { view in StoredResponse(status: 201, body: Data(view.expense.id.text.utf8)) })
                 switch result {
@@ -92,19 +104,21 @@ extension WebApp {
                 note = "Not saved yet: this form had saved another line. Press Save to save this one."
             }
         }
-        let preview = try await quickPreview(text, scope: scope)
-        let body = Self.quickForm(groupID: groupID, text: text, preview: preview, note: note)
+        // A new form (key and id) with the preview it will save.
+        let id = UUID.random()
+        let preview = try await quickPreview(text, id: id, scope: scope)
+        let body = Self.quickForm(groupID: groupID, id: id, text: text, preview: preview, note: note)
         return try await render(
             "quick", title: "Add quickly · \(scope.group.name)", body: body, nav: scope.nav("overview", live: false),
             status: preview.hasProblems ? .unprocessableContent : .ok)
     }
 
-    func quickPreview(_ text: String, scope: GroupScope) async throws -> QuickPreviewBody {
+    func quickPreview(_ text: String, id: UUID?, scope: GroupScope) async throws -> QuickPreviewBody {
         let empty = QuickPreviewBody(
             hasProblems: false, problems: [], hasDraft: false, heading: "", paid: "", shares: [], details: "", assumed: nil)
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return empty }
         let result = try await api.quickEntryUseCases.read(
-            text, dryRun: true, groupID: try APIHandler.id(scope.group.id, "group"), caller: try caller(),
+            text, dryRun: true, id: id, groupID: try APIHandler.id(scope.group.id, "group"), caller: try caller(),
             origin: try origin(), idempotency: nil, render: { _ in StoredResponse(status: 201, body: Data()) })
         switch result {
         case .problems(let problems):

@@ -142,6 +142,20 @@ public struct ConversationStore: Sendable {
         }
     }
 
+    /// Clears the line waiting for a yes if it is still `line`: true for the one turn that takes
+    /// it, so that two yeses at once (a double submit, a retry) save it once.
+    public func takePending(_ line: String, conversationID: UUID, userID: UUID) async throws -> Bool {
+        try await database.transaction { sql in
+            try await sql.raw(
+                """
+                UPDATE conversations SET pending = NULL
+                WHERE id = \(bind: conversationID.text) AND user_id = \(bind: userID.text) AND pending = \(bind: line)
+                RETURNING id
+                """
+            ).first() != nil
+        }
+    }
+
     /// Deletes a conversation of the account's; false when there is none of that id.
     public func delete(id: UUID, userID: UUID) async throws -> Bool {
         try await database.transaction { sql in

@@ -99,6 +99,34 @@ struct AssistantTests {
         }
     }
 
+    @Test(
+        "a line waiting for a yes is saved in the group it was said in, and once for two yeses at once",
+        arguments: TestDatabases.all)
+    func pendingLine(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, japan, _) = try await Self.setUp(api)
+            let home = try #require(
+                try await api.call(.post, "/api/groups", token: aki, json: #"{"name":"Home","homeCurrency":"EUR","memberName":"Aki"}"#)
+                    .string("group", "id"))
+            // Found by review: a yes naming another group saved the line there, in its currency.
+            let ramen = try await Self.say(api, aki, "Ramen 1200 all", group: japan)
+            #expect(ramen.text.contains("Say “yes”"), "\(ramen.text)")
+            let conversation = try #require(ramen.conversationID)
+            let elsewhere = try await Self.say(api, aki, "yes", conversation: conversation, group: home)
+            #expect(elsewhere.text.contains("nothing waiting"), "\(elsewhere.text)")
+            #expect(try await api.call(.get, "/api/groups/\(home)/expenses", token: aki).list("expenses").isEmpty)
+            #expect(try await api.call(.get, "/api/groups/\(japan)/expenses", token: aki).list("expenses").isEmpty)
+            // Two yeses at once (a double submit): one expense.
+            let sushi = try await Self.say(api, aki, "Sushi 900 all", conversation: conversation, group: japan)
+            #expect(sushi.text.contains("Say “yes”"), "\(sushi.text)")
+            async let one = Self.say(api, aki, "yes", conversation: conversation)
+            async let two = Self.say(api, aki, "yes", conversation: conversation)
+            let answers = try await [one, two].map(\.text)
+            #expect(answers.filter { $0.contains("Added Sushi") }.count == 1, "\(answers)")
+            #expect(try await api.call(.get, "/api/groups/\(japan)/expenses", token: aki).list("expenses").count == 1)
+        }
+    }
+
     @Test("refusals: empty or long messages, another's conversation, a group not mine; a read token reads but may not add", arguments: TestDatabases.all)
     func refusals(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -64,7 +64,8 @@ extension APIHandler {
 extension Components.Schemas.Conversation {
     init(_ record: ConversationRecord) {
         self.init(
-            id: record.id.text, title: record.title, groupId: record.groupID?.text, pending: record.pending,
+            id: record.id.text, title: record.title, groupId: record.groupID?.text,
+            pending: record.pending.map { PendingLine(stored: $0).line },
             createdAt: Date(milliseconds: record.createdAt), updatedAt: Date(milliseconds: record.updatedAt))
     }
 }

@@ -103,7 +103,12 @@ struct Assistant: Sendable {
                 updatedAt: now())
             try await conversations.create(conversation)
         }
-        if let group { conversation.groupID = group }
+        if let group, group != conversation.groupID {
+            // A line waiting for a yes was read against the group it was said in (its members,
+            // its currency): a yes said about another group does not save it there.
+            if conversation.groupID != nil { conversation.pending = nil }
+            conversation.groupID = group
+        }
         await emit(.conversation(conversation.id))
         var turn = Turn(assistant: self, caller: caller, conversation: conversation, emit: emit)
         let reply = try await turn.answer(AssistantIntent.classify(text), said: text)
@@ -244,7 +249,13 @@ private struct Turn {
             guard let pending = conversation.pending else { return "There is nothing waiting for a yes." }
             guard let group = try await group() else { return try await whichGroup() }
             conversation.pending = nil
-            return try await save(pending, group: group)
+            // Taken once: another yes at the same moment finds nothing waiting.
+            guard
+                try await assistant.conversations.takePending(
+                    pending, conversationID: conversation.id, userID: caller.user.id)
+            else { return "There is nothing waiting for a yes." }
+            let waiting = PendingLine(stored: pending)
+            return try await save(waiting.line, id: waiting.id, group: group)
         default:
             break
         }
@@ -352,27 +363,29 @@ private struct Turn {
             // without a date is dated today, which the answer says.
             let assumed = (json["assumed"] as? [String] ?? []).filter { $0 != "date" }
             guard assumed.isEmpty else {
-                conversation.pending = line
+                // Kept with the id the preview used, so a yes saves the shares just shown.
+                conversation.pending = PendingLine(line: line, id: json["id"] as? String).stored
                 let words = assumed.map { $0 == "payer" ? "you paid" : "it was in \(group["home"] as? String ?? "the home currency")" }
                 return try await Self.describe(json, names: names(groupID), me: me)
                     + " I assumed \(words.joined(separator: " and ")). Say “yes” to save it, or “no”."
             }
-            return try await save(line, group: group)
+            return try await save(line, id: json["id"] as? String, group: group)
         case .help, .cancel, .undo, .confirm:
             return ""
         }
     }
 
-    /// Saves an expense line (once, whatever retries) and says what was saved.
-    mutating func save(_ line: String, group: [String: Any]) async throws -> String {
+    /// Saves an expense line (once, whatever retries) and says what was saved; with `id`, the
+    /// preview's, its shares are the ones the preview showed.
+    mutating func save(_ line: String, id: String?, group: [String: Any]) async throws -> String {
         let groupID = group["id"] as? String ?? ""
-        let (json, error) = await tool(
-            "quick_add",
-            [
-                "groupId": .string(groupID), "text": .string(line), "dryRun": .bool(false),
-                // One key per save: a retry of this request is one expense; another save, another.
-                "idempotencyKey": .string("assistant-\(UUID.random().uuidString.lowercased())"),
-            ])
+        var arguments: [String: Value] = [
+            "groupId": .string(groupID), "text": .string(line), "dryRun": .bool(false),
+            // One key per save: a retry of this request is one expense; another save, another.
+            "idempotencyKey": .string("assistant-\(UUID.random().uuidString.lowercased())"),
+        ]
+        if let id { arguments["id"] = .string(id) }
+        let (json, error) = await tool("quick_add", arguments)
         guard let expense = json?["expense"] as? [String: Any] else { return error ?? "" }
         conversation.lastAction = Self.action(
             "expense", expense["id"] as? String ?? "", version: (expense["version"] as? Int).map(String.init))
@@ -441,4 +454,22 @@ private struct Turn {
         return "I read: \(expense["description"] as? String ?? ""), \(money(expense["amount"])), paid by "
             + payers.joined(separator: " and ") + "; shares: " + shares.joined(separator: ", ") + "."
     }
+}
+
+/// A line waiting for a yes, kept in the conversation with the id its preview used. A line kept
+/// before the id was (plain text) reads as that line, without one.
+struct PendingLine: Codable {
+    var line: String
+    var id: String?
+
+    init(line: String, id: String?) {
+        self.line = line
+        self.id = id
+    }
+
+    init(stored: String) {
+        self = (try? JSONDecoder().decode(Self.self, from: Data(stored.utf8))) ?? Self(line: stored, id: nil)
+    }
+
+    var stored: String { (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? line }
 }

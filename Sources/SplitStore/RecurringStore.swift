@@ -282,10 +282,17 @@ public struct RecurringStore: Sendable {
                 let log = try await GroupLog.begin(
                     sql, groupID: series.groupID, now: series.createdAt, actor: actor, involving: series.template.members)
             else { throw WriteRefusal.notFound }
-            let count = try await sql.raw(
-                "SELECT COUNT(*) AS n FROM recurring_series WHERE group_id = \(bind: series.groupID.text)"
-            ).first()?.decode(column: "n", as: Int.self) ?? 0
-            guard count < Self.seriesPerGroup else { throw RecurringStoreError.tooMany }
+            // Ended series stay (what they made is history) and count only toward a far larger
+            // bound, so that ending one makes room as the refusal says.
+            let counts = try await sql.raw(
+                """
+                SELECT COUNT(CASE WHEN state <> 'ended' THEN 1 END) AS live, COUNT(*) AS n FROM recurring_series
+                WHERE group_id = \(bind: series.groupID.text)
+                """
+            ).first()
+            let live = try counts?.decode(column: "live", as: Int.self) ?? 0
+            let all = try counts?.decode(column: "n", as: Int.self) ?? 0
+            guard live < Self.seriesPerGroup, all < 10 * Self.seriesPerGroup else { throw RecurringStoreError.tooMany }
             try await Self.insert([series], sql)
             try await log.changed(.group, series.groupID, sql)
             try await log.activity(
@@ -418,13 +425,28 @@ public struct RecurringStore: Sendable {
         guard !batches.isEmpty else { return 0 }
         return try await database.longTransaction { sql in
             guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return 0 }
+            // What the pass checked before, decided again under the group's lock: in a group
+            // archived since, or by a creator removed or no longer allowed to add expenses since,
+            // nothing is made (the next pass pauses the series and says why).
+            guard !log.isArchived else { return 0 }
+            let allowed = Set(
+                try await sql.raw(
+                    """
+                    SELECT * FROM members
+                    WHERE group_id = \(bind: groupID.text)
+                          AND user_id IN (\(binds: Set(batches.map(\.actor.userID.text)).sorted()))
+                    """
+                ).all().map { try MemberRecord(row: $0) }
+                    .filter { Permissions.decide(.addExpense, for: $0.membership) == .allowed }.compactMap(\.userID))
             var versions: [UUID: Int64] = [:]
             for row in try await sql.select().column("id").column("version").from("recurring_series")
                 .where("id", .in, batches.map(\.seriesID.text)).all()
             {
                 versions[try row.decodeUUID("id")] = try row.decode(column: "version", as: Int64.self)
             }
-            let current = batches.filter { versions[$0.seriesID] == $0.expectedVersion }
+            let current = batches.filter {
+                versions[$0.seriesID] == $0.expectedVersion && allowed.contains($0.actor.userID)
+            }
             guard !current.isEmpty else { return 0 }
             try await GroupLog.requireActive(
                 Array(Set(current.filter { !$0.occurrences.isEmpty }.flatMap(\.template.members))), groupID: groupID, sql)

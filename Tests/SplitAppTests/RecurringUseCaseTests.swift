@@ -1,11 +1,12 @@
 import Foundation
 import SQLKit
-import SplitApp
 import SplitCore
-import SplitStore
 import SplitTestSupport
 import Synchronization
 import Testing
+
+@testable import SplitApp
+@testable import SplitStore
 
 /// Recurring expenses and the pending queue (issue 20) with a clock the test moves: month ends,
 /// February 29, a clock change, pause and resume over several periods, skips, a removed member,
@@ -245,6 +246,81 @@ struct RecurringUseCaseTests {
             let after = try await setup.recurring.series(series.series.id, caller: setup.trip.aki)
             #expect(after.series.note?.contains("were not made") == true)
             #expect(after.series.nextDate == "2026-05-26")
+            // Found by review: a series started in year 1 built every date since then (740,000)
+            // to keep the last 400, on the request that made it. Now only what can be kept.
+            let clock = ContinuousClock()
+            let started = clock.now
+            let ancient = try await setup.create(
+                EnteredRecurrence(every: "day", startDate: "0001-01-01"),
+                expense: EnteredExpense(
+                    description: "Tea", amount: "3", currency: "MYR", expenseDate: "",
+                    paidByMemberId: setup.trip.akiMember.description))
+            #expect(clock.now - started < .seconds(5))
+            let tea = try await setup.dates("Tea")
+            #expect(tea.count == 400 && tea.last == "2026-05-25", "\(tea.count) \(tea.last ?? "")")
+            let ancientAfter = try await setup.recurring.series(ancient.series.id, caller: setup.trip.aki)
+            #expect(ancientAfter.series.note?.contains("were not made") == true)
+        }
+    }
+
+    @Test(
+        "a pass that read its series before the group was archived or its creator lost the right makes nothing",
+        arguments: TestDatabases.all)
+    func decidedAgain(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-01-01T12:00:00Z") { setup in
+            // Found by review: the pass checked the group and the creator before its transaction
+            // only, so one that read them just before a change still wrote in the creator's name.
+            let groups = GroupStore(database: setup.trip.database)
+            let bos = try await setup.recurring.create(
+                setup.rent(), rule: EnteredRecurrence(every: "day", startDate: "2026-01-02"), mode: "auto",
+                groupID: setup.trip.groupID, caller: setup.trip.bo, origin: setup.trip.origin)
+            let akis = try await setup.create(EnteredRecurrence(every: "day", startDate: "2026-01-02"))
+            setup.clock.set("2026-01-05T12:00:00Z")
+            let today = CivilDate("2026-01-05")!
+            func batch(_ id: UUID) async throws -> SeriesBatch {
+                let series = try await setup.recurring.series(id, caller: setup.trip.aki).series
+                let members = try await groups.members(groupID: setup.trip.groupID)
+                return try #require(try setup.recurring.batch(series, today: today, members: members))
+            }
+            let read = try await batch(bos.series.id)
+            let readBeforeArchive = try await batch(akis.series.id)
+            #expect(read.occurrences.count == 4 && readBeforeArchive.occurrences.count == 4)
+            // Bo is made a viewer after the pass read his series.
+            var bo = try #require(try await groups.members(groupID: setup.trip.groupID).first { $0.id == setup.trip.boMember.uuid })
+            bo.role = .viewer
+            _ = try await groups.updateMember(bo, now: setup.clock.now)
+            let store = RecurringStore(database: setup.trip.database)
+            #expect(try await store.materialize(groupID: setup.trip.groupID, batches: [read], now: setup.clock.now) == 0)
+            #expect(try await setup.dates().isEmpty)
+            // Aki's series, read before the group was archived.
+            _ = try await groups.setArchived(groupID: setup.trip.groupID, true, now: setup.clock.now)
+            #expect(
+                try await store.materialize(groupID: setup.trip.groupID, batches: [readBeforeArchive], now: setup.clock.now)
+                    == 0)
+            _ = try await groups.setArchived(groupID: setup.trip.groupID, false, now: setup.clock.now)
+            #expect(try await setup.dates().isEmpty)
+        }
+    }
+
+    @Test("ended series do not count toward the 1,000 a group may have", arguments: [Database.Backend.sqlite])
+    func endedMakeRoom(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-01-01T12:00:00Z") { setup in
+            // Found by review: series are never deleted and ended ones counted, so a group that
+            // had ever made 1,000 could make no more, while the refusal said to end one.
+            let first = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-02-01"))
+            let live = (0..<999).map { _ in
+                var copy = first.series
+                copy.id = UUID()
+                return copy
+            }
+            try await setup.trip.database.transaction { sql in try await RecurringStore.insert(live, sql) }
+            await #expect(throws: AppError.self) {
+                try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-02-01"))
+            }
+            try await setup.trip.database.transaction { sql in
+                try await sql.raw("UPDATE recurring_series SET state = 'ended' WHERE id = \(bind: live[0].id.text)").run()
+            }
+            _ = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-02-01"))
         }
     }
 

@@ -456,13 +456,26 @@ public struct RecurringUseCases: Sendable, UsesStores {
     func batch(_ series: SeriesRecord, today: CivilDate, members: [MemberRecord]) throws -> SeriesBatch? {
         guard let next = series.nextDate.flatMap(CivilDate.init) else { return nil }
         let skipped = Set(series.skipped)
-        var dates = series.recurrence.occurrences(from: next, through: today).map(\.description)
-            .filter { !skipped.contains($0) }
+        // Only the latest `catchUpLimit` are made, so the dates are looked for no further back
+        // than they can be: a series started centuries ago costs what one started last year does
+        // (every date since year 1 of a daily series was 740,000 dates, on the request's thread).
+        let rule = series.recurrence
+        let daysPerStep = switch rule.unit {
+        case .day: 1
+        case .week: 7
+        case .month: 31
+        case .year: 366
+        }
+        let from = max(next, today.adding(days: -(Self.catchUpLimit + skipped.count + 1) * rule.interval * daysPerStep))
+        var dates = rule.occurrences(from: from, through: today).map(\.description).filter { !skipped.contains($0) }
+        let earlier = from > next && !rule.occurrences(from: next, through: from.adding(days: -1), limit: 1).isEmpty
         var note = series.note
-        if dates.count > Self.catchUpLimit {
-            let left = dates.count - Self.catchUpLimit
-            note = "\(left) occurrence(s) before \(dates[left]) were not made: more than \(Self.catchUpLimit) were due at once."
-            dates = Array(dates.suffix(Self.catchUpLimit))
+        if dates.count > Self.catchUpLimit || earlier {
+            let kept = Array(dates.suffix(Self.catchUpLimit))
+            let first = kept.first ?? today.description
+            let how = earlier ? "Occurrences" : "\(dates.count - kept.count) occurrence(s)"
+            note = "\(how) before \(first) were not made: more than \(Self.catchUpLimit) were due at once."
+            dates = kept
         }
         let after = series.recurrence.occurrences(
             from: today.adding(days: 1), through: Self.farFuture, limit: skipped.count + 1

@@ -190,9 +190,12 @@ extension WebApp {
                     target: target)
             }
             // The rule changes only when it says something else than before: a new start date
-            // moves it, the same one keeps the dates already skipped.
-            let rule = RecurrenceFields.rule(web.form, start: form.expenseDate)
+            // moves it, the same one keeps the dates already skipped. The date field shows the
+            // next date; left as it is, the rule keeps its own start, so that a count stays the
+            // count of every occurrence and a month-end day stays the one it was started on.
             let old = view.series.recurrence
+            let start = form.expenseDate == view.series.nextDate ? old.start.description : form.expenseDate
+            let rule = RecurrenceFields.rule(web.form, start: start)
             let same =
                 rule.every == old.unit.rawValue && (rule.interval ?? 1) == old.interval
                 && (old.unit != .week || Set(rule.weekdays ?? []).isEmpty || Set(rule.weekdays ?? []) == old.weekdays)

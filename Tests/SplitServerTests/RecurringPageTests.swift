@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import SplitStore
+import SplitTestSupport
+import Testing
+
+@testable import SplitServer
+
+/// Recurring expenses on the web (issue 20), from the outside.
+@Suite("Recurring expenses, on the web")
+struct RecurringPageTests {
+    @Test(
+        "changing a series' count on its page keeps the rule's start: the count stays the count of every occurrence",
+        arguments: TestDatabases.all)
+    func editKeepsStart(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            var aki = Browser(api)
+            try await aki.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Flat","homeCurrency":"JPY","memberName":"Aki"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let akiID = try #require(created.string("group", "myMemberId"), "\(created.text)")
+            // Monthly from four months ago, twelve times: four or five made already.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let first = calendar.date(byAdding: .month, value: -4, to: Date())!
+            let start = String(ISO8601DateFormatter().string(from: first).prefix(8)) + "01"
+            let series = try await api.call(
+                .post, "/api/groups/\(groupID)/recurring", token: aki.token,
+                json: #"{"expense":{"description":"Gym","amount":"5000","currency":"JPY"},"rule":{"every":"month","startDate":"\#(start)","count":12},"mode":"auto"}"#)
+            try #require(series.status == .created, "\(series.text)")
+            let id = try #require(series.string("recurring", "id"))
+            let next = try #require(series.string("recurring", "nextDate"))
+            let version = try #require(series.int("recurring", "version").map(String.init))
+            let made = try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses").count
+            #expect((4...5).contains(made), "\(made) made from \(start)")
+            // act: the page's form with the count lowered to two more than made, the date left
+            // as the page shows it (the next date)
+            let page = try await aki.get("/recurring/\(id)/edit")
+            #expect(page.status == .ok && page.text.contains(next))
+            let saved = try await aki.post(
+                "/recurring/\(id)/edit",
+                [
+                    ("description", "Gym"), ("amount", "5000"), ("currency", "JPY"), ("expenseDate", next),
+                    ("mode", "equal"), ("in_\(akiID)", "1"), ("every", "month"), ("interval", "1"),
+                    ("monthEnd", "clamp"), ("count", String(made + 2)), ("version", version),
+                ])
+            #expect(saved.status == .seeOther, "\(saved.text.prefix(1_000))")
+            // validate: the same start, so two dates are left, not made + 2 more
+            let after = try await api.call(.get, "/api/recurring/\(id)", token: aki.token)
+            #expect(after.string("recurring", "rule", "startDate") == start, "\(after.text)")
+            #expect(after.int("recurring", "rule", "count") == made + 2)
+            #expect(after.strings("recurring", "upcoming").count == 2, "\(after.text)")
+        }
+    }
+}

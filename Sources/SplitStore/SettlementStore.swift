@@ -121,7 +121,8 @@ public struct SettlementStore: Sendable {
         }.map { try SettlementRecord(row: $0) }
     }
 
-    /// Soft-deletes a hand-recorded transfer and takes it out of the balances (audited).
+    /// Soft-deletes a hand-recorded transfer and takes it out of the balances (audited); a payment
+    /// request it paid is open again.
     public func delete(id: UUID, groupID: UUID, actor: Actor, now: Int64) async throws -> SettlementRecord? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
@@ -136,6 +137,15 @@ public struct SettlementStore: Sendable {
             batch.add(Self.deletion([id], now: now))
             let ledger = Ledger.write(Ledger.effect(of: settlement, sign: -1), groupID: groupID, into: &batch)
             batch.add(log.change(.settlement, id, isDeleted: true))
+            // The transfer that paid a payment request: without it the request is not paid, so it
+            // is open again (and expires when it would have), never "paid" with no transfer.
+            batch.add(
+                """
+                UPDATE payment_requests
+                SET status = 'open', paid_by_member_id = NULL, settlement_id = NULL, paid_at = NULL,
+                    locked_by_member_id = NULL, locked_by_user_id = NULL, locked_until = NULL, updated_at = \(bind: now)
+                WHERE group_id = \(bind: groupID.text) AND settlement_id = \(bind: id.text)
+                """)
             let line = log.activity(
                 actor, "settlement.deleted", .settlement, id,
                 ActivityEvent(amount: settlement.amount, currency: settlement.currency),

@@ -72,6 +72,18 @@ struct PaymentRequestTests {
             #expect(resolvedPaid.string("state") == "paid")
             let activity = try await api.call(.get, "/api/groups/\(trip.groupID)/activity", token: trip.tokens["Aki"])
             #expect(activity.text.contains("payment_request.paid") && activity.text.contains("payment_request.created"))
+
+            // Found by review: Ben deletes the transfer he recorded. The request was left "paid"
+            // with no transfer behind it, and could never be paid again; it is open again.
+            let transferID = try #require(settlements.list("settlements").first?.string("id"))
+            let deleted = try await api.call(.delete, "/api/settlements/\(transferID)", token: trip.tokens["Ben"])
+            #expect(deleted.status.code < 300, "\(deleted.text)")
+            #expect(try await api.call(.get, "/api/pay/\(code)").string("state") == "open")
+            #expect(try await trip.balances(api).values.allSatisfy { $0 == "0" })
+            try #require(try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Ben"]).status == .ok)
+            let repaid = try await Self.pay(api, code, token: trip.tokens["Ben"], key: "k3")
+            #expect(repaid.status == .created && repaid.string("paymentRequest", "state") == "paid", "\(repaid.text)")
+            #expect(try await trip.balances(api) == ["JPY/Ben": "1080", "JPY/Aki": "-1080"])
         }
     }
 

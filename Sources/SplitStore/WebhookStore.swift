@@ -258,14 +258,20 @@ public struct WebhookStore: Sendable {
     }
 
     /// Changes a webhook; nil when there is no such webhook in the group. Enabling clears the
-    /// failure streak; disabling skips the deliveries still waiting.
-    public func update(_ id: UUID, groupID: UUID, _ change: Change, grant: WriteGrant, now: Int64) async throws
-        -> WebhookRecord?
-    {
+    /// failure streak; disabling skips the deliveries still waiting. Whoever gives it a new URL
+    /// or turns it back on is answerable for it from then on (`createdByUserID`): it turns off
+    /// when they no longer manage the group (`disableCreated`), whoever added it first.
+    public func update(
+        _ id: UUID, groupID: UUID, _ change: Change, grant: WriteGrant, by userID: UUID, now: Int64
+    ) async throws -> WebhookRecord? {
         try await database.transaction { sql in
             try await Self.begin(sql, groupID: groupID, grant: grant)
             guard var webhook = try await Self.webhook(id, groupID: groupID, sql) else { return nil }
-            if let url = change.url { webhook.url = url }
+            if let url = change.url, url != webhook.url {
+                webhook.url = url
+                webhook.createdByUserID = userID
+            }
+            if change.enabled == true, webhook.disabledAt != nil { webhook.createdByUserID = userID }
             if let kinds = change.kinds { webhook.kinds = kinds }
             if let enabled = change.enabled, enabled != (webhook.disabledAt == nil) {
                 if enabled {
@@ -283,7 +289,8 @@ public struct WebhookStore: Sendable {
                 """
                 UPDATE webhooks SET url = \(bind: webhook.url), kinds = \(bind: WebhookKinds.stored(webhook.kinds)),
                     disabled_at = \(bind: webhook.disabledAt), disabled_reason = \(bind: webhook.disabledReason),
-                    failing_since = \(bind: webhook.failingSince), updated_at = \(bind: now)
+                    failing_since = \(bind: webhook.failingSince),
+                    created_by_user_id = \(bind: webhook.createdByUserID?.text), updated_at = \(bind: now)
                 WHERE id = \(bind: id.text)
                 """
             ).run()
@@ -291,19 +298,23 @@ public struct WebhookStore: Sendable {
         }
     }
 
-    /// A new secret; nil when there is no such webhook.
-    public func rotateSecret(_ id: UUID, groupID: UUID, secret: String, grant: WriteGrant, now: Int64) async throws
-        -> WebhookRecord?
-    {
+    /// A new secret; nil when there is no such webhook. Who knows the secret can sign deliveries
+    /// the receiver trusts, so whoever rotates it is answerable for the webhook from then on.
+    public func rotateSecret(
+        _ id: UUID, groupID: UUID, secret: String, grant: WriteGrant, by userID: UUID, now: Int64
+    ) async throws -> WebhookRecord? {
         try await database.transaction { sql in
             try await Self.begin(sql, groupID: groupID, grant: grant)
             guard var webhook = try await Self.webhook(id, groupID: groupID, sql) else { return nil }
             try await sql.raw(
                 """
-                UPDATE webhooks SET secret = \(bind: secret), updated_at = \(bind: now) WHERE id = \(bind: id.text)
+                UPDATE webhooks SET secret = \(bind: secret), created_by_user_id = \(bind: userID.text),
+                    updated_at = \(bind: now)
+                WHERE id = \(bind: id.text)
                 """
             ).run()
             webhook.secret = secret
+            webhook.createdByUserID = userID
             webhook.updatedAt = now
             return webhook
         }
@@ -421,12 +432,12 @@ public struct WebhookStore: Sendable {
         }
     }
 
-    /// Turns off the webhooks `userID` made (in one group, or in all when nil) when they may no
-    /// longer manage them — demoted, removed, account deleted — so a URL of theirs stops
-    /// receiving the group's activity; another admin may turn one back on. In the caller's
-    /// transaction.
+    /// Turns off the webhooks `userID` made or last pointed, keyed or turned on (in one group, or
+    /// in all when nil) when they may no longer manage them — demoted, removed, account deleted —
+    /// so a URL of theirs stops receiving the group's activity; another admin may turn one back
+    /// on. In the caller's transaction.
     static func disableCreated(by userID: UUID, groupID: UUID?, now: Int64, _ sql: any SQLDatabase) async throws {
-        let reason = "Turned off: the admin who added it no longer manages this group."
+        let reason = "Turned off: the admin who added it (or last set its URL or secret) no longer manages this group."
         let turnedOff = try await sql.raw(
             """
             UPDATE webhooks SET disabled_at = \(bind: now), disabled_reason = \(bind: reason), updated_at = \(bind: now)

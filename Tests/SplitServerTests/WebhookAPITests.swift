@@ -216,6 +216,15 @@ struct WebhookAPITests {
             let admins = try await create(.admin)
             let owners = try await create(.owner)
             let owner = cast.tokens[.owner]
+            // Found by review: the owner's webhooks that the admin pointed elsewhere or re-keyed
+            // kept sending to the admin's server after the admin lost the right.
+            let pointed = try await create(.owner)
+            let repointed = try await api.call(
+                .patch, "\(base)/\(pointed)", token: cast.tokens[.admin], json: #"{"url":"\#(Self.url)/b"}"#)
+            try #require(repointed.status == .ok, "\(repointed.text)")
+            let keyed = try await create(.owner)
+            let rotated = try await api.call(.post, "\(base)/\(keyed)/rotate-secret", token: cast.tokens[.admin])
+            try #require(rotated.status == .ok, "\(rotated.text)")
 
             // act: the owner makes the admin a member
             let demoted = try await api.call(
@@ -229,6 +238,10 @@ struct WebhookAPITests {
             #expect(after.text.contains("no longer manages this group"), "\(after.text)")
             let kept = try await api.call(.get, "\(base)/\(owners)", token: owner)
             #expect(kept.bool("webhook", "enabled") == true || kept.bool("enabled") == true, "\(kept.text)")
+            for id in [pointed, keyed] {
+                let turnedOff = try await api.call(.get, "\(base)/\(id)", token: owner)
+                #expect(turnedOff.text.contains("no longer manages this group"), "\(turnedOff.text)")
+            }
 
             // The owner may turn it back on, knowing whose URL it is.
             let again = try await api.call(.patch, "\(base)/\(admins)", token: owner, json: #"{"enabled":true}"#)

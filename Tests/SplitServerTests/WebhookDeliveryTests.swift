@@ -234,6 +234,33 @@ struct WebhookDeliveryTests {
         }
     }
 
+    @Test("an IPv6 receiver's Host header has its brackets once")
+    func ipv6Host() {
+        // Found by review: Foundation on Linux gives the host with its brackets, and they were
+        // added again ("[[2001:db8::1]]"), which strict receivers answer with a 400.
+        #expect(WebhookHTTPClient.hostHeader("[2001:db8::1]", port: 443, isTLS: true) == "[2001:db8::1]")
+        #expect(WebhookHTTPClient.hostHeader("2001:db8::1", port: 8443, isTLS: true) == "[2001:db8::1]:8443")
+        #expect(WebhookHTTPClient.hostHeader("hooks.example.com", port: 80, isTLS: false) == "hooks.example.com")
+        #expect(WebhookHTTPClient.hostHeader("hooks.example.com", port: 443, isTLS: false) == "hooks.example.com:443")
+    }
+
+    @Test("a delivery is retried within its day; past it, an attempt that failed before the receiver is retried for an hour, then the job fails")
+    func retryBounded() async throws {
+        try await TestDatabases.with(.sqlite) { database in
+            let now: Int64 = 10 * WebhookStore.day
+            let delivery = WebhookDelivery(
+                database: database, transport: try WebhookHTTPClient(), allowPrivate: true,
+                summary: { ActivityText.sentence($0) }, now: { now })
+            let hour = WebhookStore.day / 24
+            #expect(delivery.retryDelay(attempts: 3, createdAt: now - hour, backoff: JobRunner.backoff) == 120_000)
+            #expect(delivery.retryDelay(attempts: 12, createdAt: now - WebhookStore.day + 60_000, backoff: JobRunner.backoff) == 60_000)
+            // Found by review: past its day the delay was 0 whatever failed, so a job whose
+            // attempts failed before reaching the receiver ran again at once, forever.
+            #expect(delivery.retryDelay(attempts: 40, createdAt: now - WebhookStore.day - 600_000, backoff: JobRunner.backoff) == 60_000)
+            #expect(delivery.retryDelay(attempts: 90, createdAt: now - WebhookStore.day - 2 * hour, backoff: JobRunner.backoff) == nil)
+        }
+    }
+
     @Test("a deleted webhook's waiting deliveries are skipped, not sent", arguments: TestDatabases.all)
     func deletedIsSkipped(backend: Database.Backend) async throws {
         try await WebhookReceiver.with { receiver, port in

@@ -70,7 +70,8 @@ struct WebhookStoreTests {
             _ = try await f.webhook(["expense.created"])
             let disabled = try await f.webhook(nil)
             _ = try await f.store.update(
-                disabled.id, groupID: f.group.id, .init(enabled: false, disabledBy: "Aki"), grant: f.grant, now: 2_000)
+                disabled.id, groupID: f.group.id, .init(enabled: false, disabledBy: "Aki"), grant: f.grant, by: f.aki.id,
+                now: 2_000)
             // act: a member is added, with the owner as actor
             let actor = Actor(userID: f.aki.id, name: "Aki")
             try await f.groups.addMember(

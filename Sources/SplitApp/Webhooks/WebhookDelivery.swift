@@ -151,10 +151,14 @@ public struct WebhookDelivery: Sendable, UsesStores {
     }
 
     /// The wait before the next attempt: `JobRunner`'s backoff, never past the delivery's day
-    /// (the attempt at its end decides it failed).
-    public func retryDelay(attempts: Int, createdAt: Int64, backoff: (Int) -> Int64?) -> Int64 {
-        let delay = backoff(min(attempts, 29)) ?? 3_600_000
-        return max(0, min(delay, createdAt + WebhookStore.day - now()))
+    /// (the attempt at its end decides it failed). An attempt past the day that could not decide
+    /// it (an error before it reached the receiver, such as the database's) is tried again a
+    /// minute later, for an hour; then nil, and the job is kept as failed with its error.
+    public func retryDelay(attempts: Int, createdAt: Int64, backoff: (Int) -> Int64?) -> Int64? {
+        let left = createdAt + WebhookStore.day - now()
+        guard left > -WebhookStore.day / 24 else { return nil }
+        guard left > 0 else { return 60_000 }
+        return min(backoff(min(attempts, 29)) ?? 3_600_000, left)
     }
 
     public func deliver(payload: String) async throws {

@@ -98,7 +98,7 @@ public struct WebhookUseCases: Sendable, UsesStores {
             let webhook = try await write({
                 try await webhooks.update(
                     id, groupID: group.id, change, grant: WriteGrant(memberID: me.id, actions: [.manageWebhooks]),
-                    now: now())
+                    by: caller.user.id, now: now())
             })
         else { throw AppError.notFound("webhook") }
         return webhook
@@ -121,7 +121,7 @@ public struct WebhookUseCases: Sendable, UsesStores {
             let webhook = try await write({
                 try await webhooks.rotateSecret(
                     id, groupID: group.id, secret: WebhookSignature.newSecret(),
-                    grant: WriteGrant(memberID: me.id, actions: [.manageWebhooks]), now: now())
+                    grant: WriteGrant(memberID: me.id, actions: [.manageWebhooks]), by: caller.user.id, now: now())
             })
         else { throw AppError.notFound("webhook") }
         return webhook

@@ -76,9 +76,7 @@ struct WebhookHTTPClient: WebhookTransport {
         defer { timer.cancel() }
 
         var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: Self.target(request.url))
-        let defaultPort = isTLS ? 443 : 80
-        let hostHeader = (host.contains(":") ? "[\(host)]" : host) + (port == defaultPort ? "" : ":\(port)")
-        head.headers.add(name: "Host", value: hostHeader)
+        head.headers.add(name: "Host", value: Self.hostHeader(host, port: port, isTLS: isTLS))
         for (name, value) in request.headers { head.headers.add(name: name, value: value) }
         head.headers.add(name: "Content-Length", value: String(request.body.count))
         head.headers.add(name: "Connection", value: "close")
@@ -98,6 +96,13 @@ struct WebhookHTTPClient: WebhookTransport {
         } catch {
             throw WebhookTransportError(description: "\(host): \(error)")
         }
+    }
+
+    /// The Host header: the port only when it is not the scheme's, an IPv6 literal in brackets
+    /// once (Foundation gives the host with them or without, depending on the platform).
+    static func hostHeader(_ host: String, port: Int, isTLS: Bool) -> String {
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return bracketed + (port == (isTLS ? 443 : 80) ? "" : ":\(port)")
     }
 
     /// Path and query, as the request line wants them.

@@ -82,6 +82,27 @@ struct ExportUseCaseTests {
         }
     }
 
+    @Test("an expense in a category called Payment stays an expense through the Splitwise file")
+    func paymentCategory() async throws {
+        try await Trip.with(.sqlite) { trip in
+            // Found by review: the reader takes a "Payment" row for a transfer, so such an
+            // expense came back as one (or, with the payer's own share, was refused).
+            let category = try await CategoryUseCases(database: trip.database, now: { milliseconds() })
+                .create(EnteredCategory(name: "Payment"), groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            var entered = trip.ramen("900")
+            entered.category = category.id.text
+            _ = try await trip.create(entered)
+            let before = try await ImportUseCaseTests.balances(trip, groupID: trip.groupID, caller: trip.aki)
+            let file = try await ExportUseCases(database: trip.database, now: { milliseconds() })
+                .export(trip.groupID, format: .splitwiseCSV, caller: trip.aki)
+            let report = try await ImportUseCaseTests.imports(trip).importFile(
+                file.data, format: .splitwise, into: .newGroup(name: "Back", timeZone: nil), mapping: [:], dryRun: false,
+                force: false, caller: trip.aki, origin: trip.origin)
+            #expect(report.expenses == 1 && report.settlements == 0, "\(String(decoding: file.data, as: UTF8.self))")
+            #expect(try await ImportUseCaseTests.balances(trip, groupID: report.group.id, caller: trip.aki) == before)
+        }
+    }
+
     @Test("members who share a name get distinct columns, never one a member already has, and the file imports back")
     func sameNames() async throws {
         try await Trip.with(.sqlite) { trip in

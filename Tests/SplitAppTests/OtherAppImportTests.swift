@@ -147,6 +147,31 @@ struct OtherAppImportTests {
         }
     }
 
+    @Test("Spliit's amounts in Spliit's decimals: forints without, a custom currency with two, converted exactly")
+    func spliitDecimals() throws {
+        // Found by review: Spliit keeps forints, rupiahs and Colombian pesos without decimals,
+        // where ISO 4217 (and this server) gives them two, so 5,000 Ft read as 50.00 Ft.
+        var forints = try JSONSerialization.jsonObject(with: try Self.fixture("spliit/group-jpy-reimbursement.json"))
+            as! [String: Any]
+        forints["currencyCode"] = "HUF"
+        forints["currency"] = "Ft"
+        let file = try ImportUseCases.read(try JSONSerialization.data(withJSONObject: forints), format: .spliit)
+        let ramen = try #require(file.expenses.first)
+        #expect(ramen.currency.code == "HUF" && ramen.total == 100_000)
+        #expect(ramen.shares?.map(\.amount).sorted() == [33_300, 33_300, 33_400])
+        #expect(file.transfers.allSatisfy { $0.amount % 100 == 0 })
+        // A group without a code is Spliit's custom currency, with two decimals; "¥" is the yen.
+        func custom(_ amount: Int) -> Data {
+            Data(
+                #"{"name":"T","currency":"¥","participants":[{"id":"a","name":"A"},{"id":"b","name":"B"}],"expenses":[{"id":"e1","expenseDate":"2025-04-01T00:00:00.000Z","title":"Ramen","amount":\#(amount),"paidById":"a","paidFor":[{"participantId":"a","shares":1},{"participantId":"b","shares":1}],"splitMode":"EVENLY"}]}"#
+                    .utf8)
+        }
+        let yen = try ImportUseCases.read(custom(150_000), format: .spliit)
+        #expect(yen.expenses.first?.total == 1_500 && yen.expenses.first?.currency.code == "JPY")
+        #expect(yen.expenses.first?.shares?.map(\.amount) == [750, 750])
+        #expect(throws: ImportProblem.self) { try ImportUseCases.read(custom(150_001), format: .spliit) }
+    }
+
     @Test("Spliit's shares: floor, then the leftover units to the largest remainders, ties rotated by the id's hash")
     func spliitShares() {
         // The fixtures' SOURCES.md: FNV-1a("j1Ramen8hZl2Wq7Tk9Vb3") % 3 = 2, so the third gets the yen.

@@ -162,4 +162,14 @@ struct SplitwiseFilePropertyTests {
             #expect(!error.message.isEmpty)
         }
     }
+
+    @Test("records after a wide one keep buffers of their own size (a wide header and many empty lines)")
+    func recordBuffers() throws {
+        // Found by review: each record after a 305-field header kept a buffer for 305 fields,
+        // so 200,000 empty lines (200 KB) held over a gigabyte.
+        let text = String(repeating: "a,", count: 304) + "a" + String(repeating: "\n", count: 20_000)
+        let records = try CSVRecords.read(text, maximumRecords: 30_000, maximumFields: 305)
+        #expect(records.count >= 20_000 && records[0].fields.count == 305)
+        #expect(records.dropFirst().allSatisfy { $0.fields.capacity < 16 })
+    }
 }

@@ -801,6 +801,27 @@ struct WebTests {
         }
     }
 
+    @Test("who is who is kept for a file read with the group's home currency (a Spliit group without a code)")
+    func importMappingWithHomeCurrency() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            // Found by review: the page read the names without the group's currency, could not,
+            // and dropped every choice: "Akira is me" made a new member Akira instead.
+            let file = #"{"name":"T","currency":"pts","participants":[{"id":"a","name":"Akira"},{"id":"b","name":"Ben"}],"expenses":[{"id":"e1","expenseDate":"2026-05-01T00:00:00.000Z","title":"Onsen","amount":300000,"paidById":"a","paidFor":[{"participantId":"a","shares":1},{"participantId":"b","shares":1}],"splitMode":"EVENLY"}]}"#
+            let path = "/groups/\(setup.groupID)/import"
+            _ = try await setup.aki.get(path)
+            let imported = try await setup.aki.post(
+                path, [("file", file), ("format", "spliit"), ("intent", "import"), ("map_0", "me")])
+            #expect(imported.status == .seeOther, "\(imported.text.prefix(1500))")
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            #expect(!members.list("members").contains { $0.string("name") == "Akira" }, "\(members.text)")
+            let akiID = try #require(members.list("members").first { $0.string("name") == "Aki" }?.string("id"))
+            let expenses = try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
+            let onsen = try #require(expenses.list("expenses").first { $0.string("description") == "Onsen" })
+            #expect(onsen.string("amount") == "3000" && onsen.list("payers").first?.string("memberId") == akiID)
+        }
+    }
+
     @Test("import from Splitwise on the web: check shows who is who and what it brings, Import writes it; a bad line is shown, a member is refused")
     func importByPage() async throws {
         try await TestApp.with(.sqlite) { api in

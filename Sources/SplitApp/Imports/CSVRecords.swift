@@ -49,7 +49,10 @@ struct CSVRecords {
         func endRecord() {
             endField()
             records.append(Record(line: recordLine, fields: fields))
-            fields.removeAll(keepingCapacity: true)
+            // A new array, not `removeAll(keepingCapacity:)`: the record shares this buffer, so
+            // keeping the capacity would allocate one as large as the widest record for every
+            // record after it (a wide header and 200,000 empty lines held over a gigabyte).
+            fields = []
         }
 
         while let scalar = pending ?? iterator.next() {

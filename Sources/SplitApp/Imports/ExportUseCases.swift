@@ -225,8 +225,13 @@ public struct ExportUseCases: Sendable, UsesStores {
         var text = CSVText.row(["Date", "Description", "Category", "Cost", "Currency"] + members.map { names[$0.id]! })
         text += "\n"
         for line in lines {
+            // Splitwise files a transfer under "Payment" (and the same word in other languages);
+            // an expense in a category of that name would read back as one, so it is marked.
+            let category =
+                !line.isTransfer && SplitwiseFile.paymentWords.contains(line.category.lowercased())
+                ? line.category + " (expense)" : line.category
             text += CSVText.row(
-                [line.date, line.description, line.category, line.cost.decimalString, line.cost.currency.code]
+                [line.date, line.description, category, line.cost.decimalString, line.cost.currency.code]
                     + members.map {
                         Money(minorUnits: line.cells[$0.id] ?? 0, currency: line.cost.currency).decimalString
                     })

@@ -152,12 +152,13 @@ public struct ImportUseCases: Sendable, UsesStores {
                 newMembers[index].canMarkPaid = person.canMarkPaid
             }
         }
-        // The group's bound, said before anything is written (a dry run says it too).
-        let active = existing.filter(\.isActive).count
-        guard active + newMembers.count <= GroupBounds.membersPerGroup else {
+        // The group's bound, said before anything is written (a dry run says it too). Members
+        // removed from the group count, as the store counts them: they keep their balances.
+        guard existing.count + newMembers.count <= GroupBounds.membersPerGroup else {
             throw AppError.invalid(
                 field: "file",
-                message: "The file adds \(newMembers.count) members to \(active); a group holds at most \(GroupBounds.membersPerGroup).")
+                message: "The file adds \(newMembers.count) members to \(existing.count) (removed members count too); "
+                    + "a group holds at most \(GroupBounds.membersPerGroup).")
         }
         let planned = (file.details?.budget?.caps.map(\.category) ?? []) + (file.details?.series.map(\.category) ?? [])
         let (categoryIDs, newCategories) = try await Self.categories(
@@ -478,7 +479,9 @@ public struct ImportUseCases: Sendable, UsesStores {
                 position = max(position, category.position)
             }
         }
-        byName[""] = byName["other"] ?? byName.values.first
+        // Rows without a category go to Other, or to the first category by name when the group
+        // has none called that (not whichever the dictionary gives first).
+        byName[""] = byName["other"] ?? byName.min { $0.key < $1.key }?.value
         var created: [CategoryRecord] = []
         // Our own format lists the group's categories, used or not, with their looks and order.
         let defined = Dictionary(definitions.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })

@@ -218,16 +218,26 @@ enum IHateMoneyFile {
 
 /// Spliit's JSON export (Group → Export → JSON): the group's name and currency, its participants
 /// by id, and its expenses, each paid by one participant for others in one of four modes. Amounts
-/// are integers in minor units of the group's currency. Each share is worked out as Spliit does
-/// (`getExpenseShares`: floor, then the leftover units by largest remainder with ties rotated by
-/// a hash of the expense id), so every balance is Spliit's own to the unit; a reimbursement is a
-/// transfer.
+/// are integers in units of Spliit's own decimals for the group's currency (`spliitDecimals`),
+/// which are not always ISO 4217's: they are converted exactly, or the file is refused. Each
+/// share is worked out as Spliit does (`getExpenseShares`: floor, then the leftover units by
+/// largest remainder with ties rotated by a hash of the expense id), so every balance is Spliit's
+/// own to the unit; a reimbursement is a transfer.
 enum SpliitFile {
     static let symbols: [String: String] = [
         "€": "EUR", "$": "USD", "US$": "USD", "£": "GBP", "¥": "JPY", "円": "JPY", "₹": "INR", "₩": "KRW", "CHF": "CHF",
         "kr": "SEK", "zł": "PLN", "R$": "BRL", "A$": "AUD", "C$": "CAD", "RM": "MYR", "S$": "SGD", "฿": "THB",
         "₺": "TRY", "₽": "RUB", "₫": "VND", "₱": "PHP", "Kč": "CZK", "Ft": "HUF", "лв": "BGN",
     ]
+
+    /// The decimals Spliit keeps amounts in (its currency-data.json): none for the yen, the
+    /// forint, the króna, the rupiah, the won and the Colombian peso (ISO 4217 gives the forint,
+    /// the rupiah and the Colombian peso two), two for every other code and for a group without
+    /// one (Spliit's custom currency).
+    static func spliitDecimals(_ code: String?) -> Int {
+        guard let code, !code.isEmpty else { return 2 }
+        return ["JPY", "HUF", "ISK", "IDR", "KRW", "COP"].contains(code) ? 0 : 2
+    }
 
     static func read(_ data: Data, homeCurrency: Currency?) throws(ImportProblem) -> ImportedFile {
         let root = try JSONReader.parse(data, what: "Spliit")
@@ -266,6 +276,28 @@ enum SpliitFile {
         var file = ImportedFile(format: .spliit, names: names)
         file.groupName = try root.optional("name")?.string()
         file.homeCurrency = currency.code
+        // Spliit's units to ours: 5000 forints are 5000 in Spliit and 500000 fillér here.
+        let theirs = Self.spliitDecimals(code)
+        let ours = currency.minorUnits
+        func converted(_ value: Int64, _ reader: JSONReader) throws(ImportProblem) -> Int64 {
+            var result = Int128(value)
+            if ours >= theirs {
+                for _ in theirs..<ours { result *= 10 }
+            } else {
+                var divisor: Int128 = 1
+                for _ in ours..<theirs { divisor *= 10 }
+                guard result % divisor == 0 else {
+                    throw reader.problem(
+                        "the amount \(value) has more decimals than \(currency.code) has "
+                            + "(Spliit kept it with \(theirs))")
+                }
+                result /= divisor
+            }
+            guard result.magnitude <= Int128(MoneyInput.maximumMinorUnits).magnitude else {
+                throw reader.problem("the amount \(value) is larger than this server takes")
+            }
+            return Int64(result)
+        }
         for (position, expense) in try root.required("expenses").list().enumerated() {
             let id = try expense.optional("id")?.string() ?? ""
             let amount = try expense.required("amount").integer()
@@ -298,7 +330,9 @@ enum SpliitFile {
             guard weights.reduce(0, +) > 0 else { throw expense.problem("its shares add up to 0") }
             let amounts = Self.apportion(amount, weights: weights, offset: id.isEmpty ? 0 : Int(Self.hash(id) % UInt32(parts.count)))
             var shares: [Int: Int64] = [:]
-            for (part, share) in zip(parts, amounts) { shares[part.person, default: 0] += share }
+            for (part, share) in zip(parts, amounts) {
+                shares[part.person, default: 0] += try converted(share, expense)
+            }
             let owed = shares.keys.sorted().map { MemberAmount(ImportedFile.person($0), shares[$0]!) }
             if try expense.optional("isReimbursement")?.bool() == true, amount > 0 {
                 for entry in owed where entry.amount != 0 {
@@ -318,11 +352,12 @@ enum SpliitFile {
                 case "BY_AMOUNT" where weights.reduce(0, +) == amount.magnitude: .exact(owed)
                 default: .shares(zip(members, weights).map { MemberDecimal($0, DecimalValue(significand: $1, scale: 2)) })
                 }
+            let total = try converted(amount, expense)
             file.expenses.append(
                 .init(
                     line: position + 1, id: UUID.random(), date: date, description: title,
-                    category: try expense.optional("category")?.optional("name")?.string() ?? "", total: amount,
-                    currency: currency, payers: [MemberAmount(ImportedFile.person(payer), amount)], rule: rule,
+                    category: try expense.optional("category")?.optional("name")?.string() ?? "", total: total,
+                    currency: currency, payers: [MemberAmount(ImportedFile.person(payer), total)], rule: rule,
                     shares: owed))
         }
         try ImportedFile.checkNames(file.names, line: nil)

@@ -78,9 +78,14 @@ extension WebApp {
             }
             let data = Data(text.utf8)
             let format = try Self.importFormat(form["format"])
-            // The names as the file has them, in order: map_<n> says who the n-th one is.
+            // The names as the file has them, in order: map_<n> says who the n-th one is. Read as
+            // the import reads it, with the group's home currency (a file that names none, as
+            // IHateMoney's "no currency" or a Spliit group without a code, needs it to be read).
+            var home: Currency?
+            if let groupID { home = try? Currency(code: try await scope(groupID).group.homeCurrency) }
             let names =
-                data.count <= ImportUseCases.maximumBytes ? (try? ImportUseCases.read(data, format: format))?.names ?? [] : []
+                data.count <= ImportUseCases.maximumBytes
+                ? (try? ImportUseCases.read(data, format: format, homeCurrency: home))?.names ?? [] : []
             var mapping: [String: String] = [:]
             for (index, name) in names.enumerated() {
                 if let choice = form["map_\(index)"], !choice.isEmpty, choice != "auto" { mapping[name] = choice }

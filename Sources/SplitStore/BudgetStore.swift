@@ -314,41 +314,68 @@ enum BudgetAlerts {
     static func check(
         groupID: UUID, day: String, categoryID: UUID, log: GroupLog, _ sql: any SQLDatabase
     ) async throws {
-        // Nothing to read for the common case, a group without a budget; else the budget row
-        // with this category's cap.
-        guard log.hasBudget,
+        try await check(groupID: groupID, spending: [(day, categoryID)], log: log, sql)
+    }
+
+    /// One write's new spending, each day and category of it: checked once per budget period
+    /// and category. The period is the budget's (a month, or the trip when the day is in it),
+    /// so a recurring pass that makes dates on both sides of a trip's start still checks the
+    /// trip.
+    static func check(
+        groupID: UUID, spending: [(day: String, categoryID: UUID)], log: GroupLog, _ sql: any SQLDatabase
+    ) async throws {
+        // Nothing to read for the common case, a group without a budget.
+        guard log.hasBudget, !spending.isEmpty,
             let row = try await sql.raw(
                 """
-                SELECT b.period, b.start_date, b.end_date, b.currency, b.total, b.thresholds, c.amount AS cap
-                FROM budgets b LEFT JOIN budget_caps c ON c.group_id = b.group_id AND c.category_id = \(bind: categoryID.text)
-                WHERE b.group_id = \(bind: groupID.text)
+                SELECT period, start_date, end_date, currency, total, thresholds FROM budgets
+                WHERE group_id = \(bind: groupID.text)
                 """
             ).first(),
-            let date = CivilDate(day),
             let currency = try? Currency(code: try row.decode(column: "currency", as: String.self))
         else { return }
         let periodKind = BudgetRecord.Period(rawValue: try row.decode(column: "period", as: String.self)) ?? .month
-        let period: BudgetPeriod
-        let periodKey: String
-        switch periodKind {
-        case .month:
-            period = .month(of: date)
-            periodKey = String(day.prefix(7))
-        case .trip:
-            guard let start = try row.decode(column: "start_date", as: String?.self).flatMap(CivilDate.init),
-                let end = try row.decode(column: "end_date", as: String?.self).flatMap(CivilDate.init),
-                let trip = BudgetPeriod(start: start, end: end), trip.contains(date)
-            else { return }
-            period = trip
-            periodKey = "trip"
+        let trip = try row.decode(column: "start_date", as: String?.self).flatMap(CivilDate.init).flatMap { start in
+            try row.decode(column: "end_date", as: String?.self).flatMap(CivilDate.init)
+                .flatMap { BudgetPeriod(start: start, end: $0) }
         }
         // Alerts are news: spending dated in a period that ended more than a week ago (a series
         // catching up, an old receipt) tells nobody.
         let weekAgo = CivilDate(daysSinceEpoch: Int(log.now / 86_400_000) - 7)
-        guard period.end >= weekAgo else { return }
+        var checked = Set<String>()
+        for (day, categoryID) in spending {
+            guard let date = CivilDate(day) else { continue }
+            let period: BudgetPeriod
+            let periodKey: String
+            switch periodKind {
+            case .month:
+                period = .month(of: date)
+                periodKey = String(day.prefix(7))
+            case .trip:
+                guard let trip, trip.contains(date) else { continue }
+                period = trip
+                periodKey = "trip"
+            }
+            guard period.end >= weekAgo, checked.insert(periodKey + "|" + categoryID.text).inserted else { continue }
+            try await check(
+                groupID: groupID, budget: row, currency: currency, period: period, periodKey: periodKey,
+                categoryID: categoryID, log: log, sql)
+        }
+    }
+
+    private static func check(
+        groupID: UUID, budget row: any SQLRow, currency: Currency, period: BudgetPeriod, periodKey: String,
+        categoryID: UUID, log: GroupLog, _ sql: any SQLDatabase
+    ) async throws {
+        let cap = try await sql.raw(
+            """
+            SELECT amount FROM budget_caps
+            WHERE group_id = \(bind: groupID.text) AND category_id = \(bind: categoryID.text)
+            """
+        ).first()?.decode(column: "amount", as: Int64.self)
         let total = try row.decode(column: "total", as: Int64?.self)
         let watched = [
-            (scope: categoryID.text, cap: try row.decode(column: "cap", as: Int64?.self)), (scope: "total", cap: total),
+            (scope: categoryID.text, cap: cap), (scope: "total", cap: total),
         ].compactMap { entry in entry.cap.map { (entry.scope, $0) } }
         guard !watched.isEmpty else { return }
         let thresholds = try row.decode(column: "thresholds", as: String.self).split(separator: ",").compactMap { Int($0) }

@@ -526,12 +526,9 @@ public struct RecurringStore: Sendable {
                         count: count),
                     concerning: batch.template.members, sql)
             }
-            // Budgets hear of the new spending once per month and category.
-            var checked = Set<String>()
-            for expense in expenses where checked.insert("\(expense.expenseDate.prefix(7))|\(expense.categoryID)").inserted {
-                try await BudgetAlerts.check(
-                    groupID: groupID, day: expense.expenseDate, categoryID: expense.categoryID, log: log, sql)
-            }
+            // Budgets hear of the new spending once per period and category.
+            try await BudgetAlerts.check(
+                groupID: groupID, spending: expenses.map { ($0.expenseDate, $0.categoryID) }, log: log, sql)
             return counts.values.reduce(0) { $0 + $1.count }
         }
     }

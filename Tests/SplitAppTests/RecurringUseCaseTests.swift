@@ -260,6 +260,51 @@ struct RecurringUseCaseTests {
         }
     }
 
+    @Test("a series refused by the ledger's bound is paused with a note; the group's other series go on", arguments: TestDatabases.all)
+    func ledgerBoundPausesOneSeries(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-01-01T12:00:00Z") { setup in
+            let trip = setup.trip
+            // 306 daily dates of the largest amount: Bo would owe about 1.5 · 10^15, past the bound.
+            let huge = try await setup.create(
+                EnteredRecurrence(every: "day", startDate: "2025-03-01"),
+                expense: EnteredExpense(
+                    description: "Huge", amount: "99999999999.99", currency: "MYR", expenseDate: "",
+                    paidByMemberId: trip.akiMember.description,
+                    split: EnteredSplit(mode: .equal, memberIds: [trip.akiMember, trip.boMember].map(\.description))))
+            #expect(huge.series.state == .paused)
+            #expect(huge.series.note?.contains("past the most one group holds") == true, "\(huge.series.note ?? "")")
+            _ = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-01-01"))
+            _ = try await setup.run(at: "2026-02-02T12:00:00Z")
+            // Found by review: the refused series failed its whole group's pass, every pass, and
+            // said nothing; the rent was never made.
+            #expect(try await setup.dates() == ["2026-01-01", "2026-02-01"])
+            #expect(try await setup.dates("Huge").isEmpty)
+        }
+    }
+
+    @Test("a pass whose dates start before a trip's budget still checks the trip: the alert is sent", arguments: TestDatabases.all)
+    func tripAlertAcrossTheTripStart(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-05-01T12:00:00Z") { setup in
+            let trip = setup.trip
+            _ = try await BudgetUseCases(database: trip.database, now: { setup.clock.now }).put(
+                EnteredBudget(period: "trip", startDate: "2026-05-05", endDate: "2026-05-20", total: "100.00"),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            _ = try await setup.create(
+                EnteredRecurrence(every: "day", startDate: "2026-05-01"),
+                expense: EnteredExpense(
+                    description: "Coffee", amount: "30.00", currency: "MYR", expenseDate: "",
+                    paidByMemberId: trip.akiMember.description))
+            // One pass makes May 2 to 8: the first of them before the trip, four in it (120.00).
+            #expect(try await setup.run(at: "2026-05-08T12:00:00Z") == 7)
+            let alerts = try await NotificationUseCases(database: trip.database, now: { milliseconds() })
+                .inbox(caller: trip.bo, cursor: nil, limit: 50).notifications
+                .filter { $0.activity.action == "budget.alert" }.map(\.activity.event)
+            // Found by review: the pass checked the trip with its first date only (May 2, before
+            // the trip), so the overspent trip went unsaid.
+            #expect(alerts.map(\.percent) == [100] && alerts.first?.amount == 12_000, "\(alerts)")
+        }
+    }
+
     @Test(
         "a pass that read its series before the group was archived or its creator lost the right makes nothing",
         arguments: TestDatabases.all)

@@ -403,7 +403,7 @@ public struct RecurringUseCases: Sendable, UsesStores {
     static let perGroupPass = 10_000
 
     /// One group's due series, in one transaction (or one per series when a member was removed
-    /// since they were read).
+    /// since they were read, or one series would pass the ledger's bound).
     func materialize(groupID: UUID, series: [SeriesRecord]) async throws -> Int {
         guard let group = try await groups.group(id: groupID) else { return 0 }
         let today = CivilDate(MoneyInput.today(now(), in: group.timeZone))!
@@ -435,18 +435,31 @@ public struct RecurringUseCases: Sendable, UsesStores {
             occurrences += batch.occurrences.count
             batches.append(batch)
         }
+        /// One series alone: refused for a member removed while this pass ran, it waits for the
+        /// next pass, which pauses it; refused by the ledger's bound, it is paused now with a note
+        /// saying so, and the group's other series go on.
+        func alone(_ batch: SeriesBatch) async throws -> Int {
+            do {
+                return try await recurring.materialize(groupID: groupID, batches: [batch], now: now())
+            } catch WriteRefusal.inactiveMember {
+                return 0
+            } catch WriteRefusal.ledgerBound(let code) {
+                if let item = series.first(where: { $0.id == batch.seriesID }) {
+                    try await pause(
+                        item,
+                        note: "Its occurrences would take a balance in \(code) past the most one group holds;"
+                            + " lower its amount or keep it in another group.")
+                }
+                return 0
+            }
+        }
+        if batches.count == 1 { return try await alone(batches[0]) }
         do {
             return try await recurring.materialize(groupID: groupID, batches: batches, now: now())
-        } catch WriteRefusal.inactiveMember where batches.count > 1 {
-            // Removed while this pass ran: each series alone, so only the one naming them waits.
+        } catch WriteRefusal.inactiveMember, WriteRefusal.ledgerBound {
+            // One series in question: each alone, so only that one waits.
             var made = 0
-            for batch in batches {
-                do {
-                    made += try await recurring.materialize(groupID: groupID, batches: [batch], now: now())
-                } catch WriteRefusal.inactiveMember {
-                    continue  // the next pass pauses it
-                }
-            }
+            for batch in batches { made += try await alone(batch) }
             return made
         }
     }

@@ -136,18 +136,24 @@ public struct PaymentRequestStore: Sendable {
     }
 
     /// Locks an open request (or one whose lock has ended, or the same payer's own lock again)
-    /// for `lockMilliseconds`. One statement: of payers who lock at once, exactly one wins.
-    public func lock(code: String, memberID: UUID, userID: UUID, now: Int64, lockMilliseconds: Int64) async throws
-        -> PaymentRequestRecord
+    /// for `lockMilliseconds`. One statement: of payers who lock at once, exactly one wins. The
+    /// payer's right to pay is decided again under the group's lock first (`actor`'s grant), as
+    /// every write's is: a member removed since the early check holds nothing.
+    public func lock(code: String, groupID: UUID, memberID: UUID, actor: Actor, now: Int64, lockMilliseconds: Int64)
+        async throws -> PaymentRequestRecord
     {
         let until = now + lockMilliseconds
+        let userID = actor.userID
         let locked = try await database.transaction { sql in
-            try await sql.raw(
+            guard try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) != nil else {
+                throw PaymentRequestError.notFound
+            }
+            return try await sql.raw(
                 """
                 UPDATE payment_requests
                 SET status = 'locked', locked_by_member_id = \(bind: memberID.text), locked_by_user_id = \(bind: userID.text),
                     locked_until = \(bind: until), updated_at = \(bind: now)
-                WHERE code = \(bind: code) AND expires_at > \(bind: now)
+                WHERE code = \(bind: code) AND group_id = \(bind: groupID.text) AND expires_at > \(bind: now)
                       AND (status = 'open'
                            OR (status = 'locked' AND (locked_until <= \(bind: now) OR locked_by_user_id = \(bind: userID.text))))
                 -- (a hold is renewed only while the request has time left; past it, the hold runs out)

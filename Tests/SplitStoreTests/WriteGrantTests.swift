@@ -195,6 +195,35 @@ struct WriteGrantTests {
         }
     }
 
+    @Test("a payer removed after the check holds no payment request", arguments: TestDatabases.all)
+    func lockAfterRemoval(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f in
+            let requests = PaymentRequestStore(database: f.database)
+            let request = PaymentRequestRecord(
+                id: UUID(), groupID: f.group.id, code: "ABCDEFGH12", payeeMemberID: f.cho.id, payerMemberID: nil,
+                amount: 1_000, currency: "JPY", note: "", expiresAt: 1_000_000, createdByUserID: f.owner.userID ?? UUID(),
+                createdAt: 2_000)
+            #expect(try await requests.create(request, actor: Self.actor(f.owner, .addExpense)))
+            let granted = Self.actor(f.ben, .recordSettlement(isParty: true))  // checked while Ben was a member
+            var gone = f.ben
+            gone.isActive = false
+            _ = try await f.groups.updateMember(gone, now: 2_500)
+            // Found by review: the hold was one UPDATE, with no decision under the group's lock,
+            // so Ben held the request for two minutes that nobody else could pay it.
+            await #expect(throws: WriteRefusal.notFound) {
+                _ = try await requests.lock(
+                    code: request.code, groupID: f.group.id, memberID: f.ben.id, actor: granted, now: 3_000,
+                    lockMilliseconds: 120_000)
+            }
+            #expect(try await requests.request(code: request.code)?.state(at: 3_000) == "open")
+            // Aki, still a member, may hold it.
+            let held = try await requests.lock(
+                code: request.code, groupID: f.group.id, memberID: f.owner.id,
+                actor: Self.actor(f.owner, .recordSettlement(isParty: true)), now: 3_000, lockMilliseconds: 120_000)
+            #expect(held.state(at: 3_000) == "locked")
+        }
+    }
+
     @Test("with the right still held, the same write goes through", arguments: TestDatabases.all)
     func stillAllowed(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f in

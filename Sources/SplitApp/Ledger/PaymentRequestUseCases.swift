@@ -216,7 +216,8 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
         let (request, group, me) = try await payable(text, caller: caller, origin: origin)
         do {
             let locked = try await requests.lock(
-                code: request.code, memberID: me.id, userID: caller.user.id, now: now(),
+                code: request.code, groupID: group.id, memberID: me.id,
+                actor: GroupAccess.actor(caller, me, origin: origin, for: [.recordSettlement(isParty: true)]), now: now(),
                 lockMilliseconds: Self.lockMilliseconds)
             return try await view(locked, group: group)
         } catch PaymentRequestError.busy(let until) {

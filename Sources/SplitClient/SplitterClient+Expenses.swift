@@ -39,11 +39,16 @@ extension SplitterClient {
         }
     }
 
-    /// Marks one share paid or unpaid, with an optional reason kept in its history.
-    public func setPaid(shareID: String, _ isPaid: Bool, reason: String? = nil) async throws -> ExpenseShare {
+    /// Marks one share paid or unpaid, with an optional reason kept in its history. With
+    /// `basedOn`, only while the expense is at that version: else a conflict with the expense as
+    /// it is, and nothing recorded.
+    public func setPaid(shareID: String, _ isPaid: Bool, reason: String? = nil, basedOn version: Int64? = nil)
+        async throws -> ExpenseShare
+    {
         try await call({
             try await api.setSharePayment(
-                path: .init(splitId: shareID), body: .json(.init(isPaid: isPaid, reason: reason)))
+                path: .init(splitId: shareID), headers: .init(ifMatch: version.map(String.init)),
+                body: .json(.init(isPaid: isPaid, reason: reason)))
         }) { ExpenseShare(try $0.ok.body.json.split) }
     }
 

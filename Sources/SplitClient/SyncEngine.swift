@@ -180,7 +180,10 @@ public struct SyncEngine: Sendable {
             return changed.version == version + 1 ? changed.version : nil
         case .setSharePayment:
             let payment = try decoder.decode(SharePayment.self, from: operation.body)
-            _ = try await client.setPaid(shareID: payment.shareID, payment.isPaid, reason: payment.reason)
+            // Sent with the version it was marked on: an expense changed since (its share now
+            // another amount) is a conflict, never a payment of an amount nobody saw.
+            _ = try await client.setPaid(
+                shareID: payment.shareID, payment.isPaid, reason: payment.reason, basedOn: operation.baseVersion)
             // Marking a share changes its expense's version by one: later queued edits made on
             // top of this payment stand on that version (if the server counted otherwise, the
             // edit is a conflict, never an overwrite).

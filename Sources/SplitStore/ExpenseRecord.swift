@@ -125,6 +125,12 @@ public struct ExpenseFilter: Sendable {
     public init() {}
 }
 
+/// A write based on a version of the expense it no longer has; nothing was written. Holds the
+/// expense as it is.
+public struct StaleExpenseError: Error, Sendable {
+    public let current: ExpenseRecord
+}
+
 public enum ExpenseStoreError: Error, Equatable, Sendable {
     case notFound
     /// The expense is deleted: restore it before changing its shares.

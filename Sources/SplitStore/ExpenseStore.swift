@@ -239,7 +239,8 @@ public struct ExpenseStore: Sendable {
     /// locked first, so concurrent toggles make one history row per real change.
     /// - Returns: the share afterwards and whether anything changed; nil when unknown.
     public func setPaid(
-        splitID: UUID, groupID: UUID, _ isPaid: Bool, reason: String?, actor: Actor, now: Int64, date: String
+        splitID: UUID, groupID: UUID, _ isPaid: Bool, reason: String?, expectedVersion: Int64? = nil, actor: Actor,
+        now: Int64, date: String
     ) async throws -> (share: ShareRecord, changed: Bool)? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
@@ -253,6 +254,9 @@ public struct ExpenseStore: Sendable {
             else { return nil }
             guard share.isPaid != isPaid else { return (share, false) }
             guard !expense.isDeleted else { throw ExpenseStoreError.expenseDeleted }
+            // Based on a version the expense no longer has: the share may now be another amount,
+            // so nothing is recorded (an offline payment replayed after someone's edit).
+            if let expectedVersion, expense.version != expectedVersion { throw StaleExpenseError(current: expense) }
             if let grant = actor.grant {
                 // Whether the actor owes this share or paid the expense, on the expense as it is
                 // under the lock: an edit since the server's check may have changed either.

@@ -123,6 +123,34 @@ struct OfflineConflictTests {
         }
     }
 
+    @Test("an offline payment of a share whose expense someone changed meanwhile is a conflict; nothing is paid")
+    func paymentConflict() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            #expect(
+                try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--paid-by", "ben", "--profile", "ben")
+                    .status == 0)
+            let taxi = try await trip.expenseID("Taxi")
+            _ = try await trip.expense(taxi)  // Aki has seen it at version 1
+            // Aki, offline, pays her share of 3000; Ben, online, makes the taxi 30000.
+            let pay = try await trip.run("pay", taxi, "--reason", "coins", "--server", try CLITrip.unreachableURL())
+            #expect(pay.output.contains("queued"), "\(pay.output)\(pay.error)")
+            #expect(
+                try await trip.run("expense", "edit", taxi, "--amount", "30000", "--profile", "ben").status == 0)
+
+            let sync = try await trip.run("sync", "--server", trip.url)
+            // Found by review: the payment was sent without its version, so the server marked the
+            // share paid at its new amount, a transfer ten times what Aki paid.
+            #expect(sync.status == 6, "\(sync.output)\(sync.error)")
+            #expect(sync.lines.first == "Sent 0, refused 0, conflicts 1, still queued 0.", "\(sync.output)")
+            let server = try await trip.expense(taxi, profile: "ben")
+            #expect(server["amount"] as? String == "30000" && server["version"] as? Int == 2)
+            let shares = try #require(server["splits"] as? [[String: Any]])
+            #expect(shares.allSatisfy { $0["isPaid"] as? Bool == false }, "\(shares)")
+            #expect(try #require(try await trip.json("history", taxi) as? [[String: Any]]).isEmpty)
+        }
+    }
+
     @Test("a session revoked in the middle of a sync stops it with exit 3 and keeps the rest of the queue")
     func revokedMidSync() async throws {
         try await CLITrip.with { trip in

@@ -272,9 +272,12 @@ public struct ExpenseUseCases: Sendable, UsesStores {
     // MARK: Shares
 
     /// Marks a share paid (recording the transfers that settle it) or unpaid (voiding them).
+    /// With `version`, only while the expense is at it (else `staleExpense`, nothing recorded); a
+    /// share already as asked is answered as it is, whatever the version.
     /// - Returns: the share afterwards and its expense's currency.
     public func setSharePaid(
-        _ splitID: UUID, _ isPaid: Bool, reason: String?, caller: Caller, origin: RequestOrigin
+        _ splitID: UUID, _ isPaid: Bool, reason: String?, basedOn version: Int64? = nil, caller: Caller,
+        origin: RequestOrigin
     ) async throws -> (share: ShareRecord, currency: String) {
         guard let found = try await expenses.share(id: splitID) else { throw AppError.notFound("share") }
         let (group, me) = try await access.check(found.expense.groupID, caller, for: .read, asUnknown: "share")
@@ -294,7 +297,7 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         do {
             guard
                 let (share, _) = try await expenses.setPaid(
-                    splitID: splitID, groupID: found.expense.groupID, isPaid, reason: reason,
+                    splitID: splitID, groupID: found.expense.groupID, isPaid, reason: reason, expectedVersion: version,
                     actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: current,
                     date: MoneyInput.today(current, in: group.timeZone))
             else { throw AppError.notFound("share") }
@@ -302,6 +305,11 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         } catch ExpenseStoreError.expenseDeleted {
             throw AppError.conflict(
                 code: "expense_deleted", field: nil, message: "The expense is deleted; restore it first.")
+        } catch let stale as StaleExpenseError {
+            throw AppError.staleExpense(
+                ExpenseView(
+                    expense: stale.current, categoryNames: try await categoryNames(group.id),
+                    homeCurrency: group.homeCurrency))
         }
     }
 

@@ -195,8 +195,8 @@ extension APIHandler {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let (share, currency) = try await expenseUseCases.setSharePaid(
-            try Self.id(input.path.splitId, "share"), body.isPaid, reason: body.reason, caller: caller,
-            origin: try request.origin)
+            try Self.id(input.path.splitId, "share"), body.isPaid, reason: body.reason,
+            basedOn: try Self.version(input.headers.ifMatch), caller: caller, origin: try request.origin)
         return .ok(.init(body: .json(.init(split: .init(share, currency: currency)))))
     }
 

@@ -434,14 +434,24 @@ extension WebApp {
         return Self.redirect("/expenses/\(id)", done: isDeleted ? "expense-deleted" : "expense-restored")
     }
 
-    /// Marks one share paid or unpaid, with the reason typed next to the button.
+    /// Marks one share paid or unpaid, with the reason typed next to the button, as of the
+    /// expense's version the page showed: if someone changed it since (the share may be another
+    /// amount now), nothing is recorded and the page says so.
     func setSharePayment(_ request: Request, context: AppRequestContext) async throws -> Response {
         let expenseID = try context.parameters.require("expenseId")
         let splitID = try context.parameters.require("splitId")
         let form = try WebRequest.get().form
-        _ = try await expenses.setSharePaid(
-            try APIHandler.id(splitID, "share"), form["isPaid"] == "true", reason: form.text("reason"),
-            caller: try caller(), origin: try origin())
+        do {
+            _ = try await expenses.setSharePaid(
+                try APIHandler.id(splitID, "share"), form["isPaid"] == "true", reason: form.text("reason"),
+                basedOn: try APIHandler.version(form["version"]), caller: try caller(), origin: try origin())
+        } catch AppError.staleExpense {
+            return errorPage(
+                .preconditionFailed, heading: "Changed meanwhile",
+                message:
+                    "Someone changed this expense after you opened it, so nothing was marked. Open it again to see what each share is now.",
+                link: "/expenses/\(expenseID)")
+        }
         return Self.redirect(
             "/expenses/\(expenseID)#share-\(splitID)", done: form["isPaid"] == "true" ? "share-paid" : "share-unpaid")
     }

@@ -14,8 +14,9 @@ public enum LocalLedger {
         for expense in expenses where !expense.isDeleted {
             let currency = try Currency(code: expense.currency)
             // The shares are already computed by the server; as exact amounts they add as they are.
+            // A refund's amounts are below zero, as the server keeps them.
             let split = try ExpenseSplit.compute(
-                total: try Money(parsing: expense.amount, currency: currency),
+                total: try Money(parsing: expense.amount, currency: currency, allowNegative: true),
                 payers: try expense.payers.map { try amount($0.memberId, $0.amount, currency) },
                 rule: .exact(try expense.splits.map { try amount($0.memberId, $0.amount, currency) }),
                 tieBreak: TieBreak(seed: expense.id))
@@ -55,7 +56,8 @@ public enum LocalLedger {
     private static func amount(_ memberID: String, _ text: String, _ currency: Currency) throws
         -> SplitCore.MemberAmount
     {
-        SplitCore.MemberAmount(try member(memberID), try Money(parsing: text, currency: currency).minorUnits)
+        SplitCore.MemberAmount(
+            try member(memberID), try Money(parsing: text, currency: currency, allowNegative: true).minorUnits)
     }
 }
 

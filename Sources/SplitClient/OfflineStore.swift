@@ -141,6 +141,9 @@ public final class OfflineStore: Sendable {
         // replay commits once per operation sent (1,000 operations: 4.1 s → see docs/benchmarks.md).
         var configuration = Configuration()
         configuration.journalMode = .wal
+        // Two splitter processes on one profile (a `watch` while a `sync` pushes) wait for each
+        // other's write instead of failing at once with "database is locked".
+        configuration.busyMode = .timeout(10)
         database = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("0001_queue_and_cache") { db in

@@ -235,10 +235,11 @@ public struct SplitterClient: Sendable {
 
     public func settle(
         groupID: String, from: String, to: String, amount: String, currency: String, note: String? = nil,
-        id: String? = nil, idempotencyKey: String? = nil
+        date: String? = nil, id: String? = nil, idempotencyKey: String? = nil
     ) async throws -> Settlement {
         try await settle(
-            NewSettlement(id: id, fromMemberId: from, toMemberId: to, amount: amount, currency: currency, note: note),
+            NewSettlement(
+                id: id, fromMemberId: from, toMemberId: to, amount: amount, currency: currency, date: date, note: note),
             groupID: groupID, idempotencyKey: idempotencyKey)
     }
 

@@ -177,7 +177,10 @@ struct ExpenseCommand: AsyncParsableCommand {
             try await SplitterCLI.run {
                 let context = try await GroupContext(options)
                 let (client, store, found) = (context.client, context.store, context.group)
-                let (paid, paidByMember) = try split.payers(context)
+                // Without --paid-by, the one adding it paid, named now: a queued expense sent later
+                // under another login of this profile is still this account's member's.
+                let (paid, given) = try split.payers(context)
+                let paidByMember = given ?? (paid == nil ? found.myMemberId : nil)
                 let chosen = try split.splitOrEqual(context)
                 // A client id and a fresh key per command: a retry after a lost answer, or a replay
                 // of the offline queue, creates nothing twice.

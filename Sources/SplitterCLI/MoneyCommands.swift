@@ -143,15 +143,18 @@ struct Settle: AsyncParsableCommand {
             let payee = try context.member(to)
             let id = UUID.timeOrdered().text
             let key = UUID().uuidString
+            // Dated now, in the group's time zone: queued offline, it keeps the day the money
+            // moved, not the day it is sent.
+            let date = today(in: found.timeZone)
             let settlement: Settlement
             do {
                 settlement = try await client.settle(
                     groupID: found.id, from: payer.id, to: payee.id, amount: amount,
-                    currency: currency ?? found.homeCurrency, note: note, id: id, idempotencyKey: key)
+                    currency: currency ?? found.homeCurrency, note: note, date: date, id: id, idempotencyKey: key)
             } catch SplitterError.offline {
                 let request = NewSettlement(
                     id: id, fromMemberId: payer.id, toMemberId: payee.id, amount: amount,
-                    currency: currency ?? found.homeCurrency, note: note)
+                    currency: currency ?? found.homeCurrency, date: date, note: note)
                 return try queue(
                     PendingOperation(
                         id: id, groupID: found.id, kind: .createSettlement, body: try JSONEncoder().encode(request),

@@ -14,22 +14,38 @@ public enum MailMode: String, Sendable, CaseIterable {
 
 /// The kinds of notification a mail's unsubscribe link turns off, each on its own.
 public enum MailCategory: String, Sendable, CaseIterable {
-    /// Expenses added, changed, deleted or restored.
+    /// Expenses added (by hand or by a recurring series), changed, deleted or restored.
     case expenses
-    /// Shares marked paid or unpaid, transfers recorded or deleted.
+    /// Shares marked paid or unpaid, transfers recorded or deleted, payment requests.
     case payments
     /// Being added, removed, brought back or given a role or rights.
     case members
-    /// Everything else in a group (categories, rates, its creation).
+    /// Everything else in a group (categories, rates, budgets, its creation).
     case group
 
+    /// Which actions belong to which category, by how they begin; the rest is `group`.
+    static let prefixes: [(prefix: String, category: MailCategory)] = [
+        ("expense.", .expenses), ("recurring.added", .expenses), ("share.", .payments), ("settlement.", .payments),
+        ("payment_request.", .payments), ("member.", .members),
+    ]
+
     public static func of(action: String) -> MailCategory {
-        switch action.split(separator: ".").first {
-        case "expense": .expenses
-        case "share", "settlement": .payments
-        case "member": .members
-        default: .group
+        prefixes.first { action.hasPrefix($0.prefix) }?.category ?? .group
+    }
+
+    /// SQL that is true for an `action` column of a category not in `off`. The prefixes are
+    /// this type's own constants (letters, dots and underscores), never input.
+    static func sqlWanted(_ column: String, off: Set<MailCategory>) -> String {
+        func matches(_ category: MailCategory) -> String {
+            let conditions = prefixes.filter { category == .group || $0.category == category }.map {
+                "substr(\(column), 1, \($0.prefix.utf8.count)) = '\($0.prefix)'"
+            }
+            let any = "(" + conditions.joined(separator: " OR ") + ")"
+            // `group` is what matches no other category's prefix.
+            return category == .group ? "NOT " + any : any
         }
+        return off.isEmpty ? "TRUE" : off.sorted { $0.rawValue < $1.rawValue }.map { "NOT " + matches($0) }
+            .joined(separator: " AND ")
     }
 }
 
@@ -169,6 +185,24 @@ public struct MailStore: Sendable {
                     digest_hour = excluded.digest_hour, updated_at = excluded.updated_at
                 """
             ).run()
+            // A digest waits for the hour: queued for the old one, it now sends nothing (it sees
+            // the hour changed), so what is unmailed gets a digest at the new hour.
+            if mode == .daily,
+                try await sql.raw(
+                    """
+                    SELECT 1 AS one FROM notifications
+                    WHERE user_id = \(bind: userID.text) AND read_at IS NULL AND mailed_at IS NULL LIMIT 1
+                    """
+                ).first() != nil
+            {
+                let upTo = Self.nextDigest(after: now, hour: digestHour)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                _ = try await JobStore.enqueue(
+                    kind: Self.digestJob, uniqueKey: "\(Self.digestJob):\(userID.text):\(upTo)",
+                    payload: String(decoding: try encoder.encode(DigestJob(user: userID, upTo: upTo)), as: UTF8.self),
+                    dueAt: upTo, now: now, sql)
+            }
         }
     }
 
@@ -238,24 +272,29 @@ public struct MailStore: Sendable {
         }.map { row in (try NotificationRecord(inboxRow: row), try row.decode(column: "n_mailed_at", as: Int64?.self)) }
     }
 
-    /// The account's notifications not read and not mailed, made at or before `upTo`, oldest
-    /// first: the first `limit`, and how many there are in all.
-    public func unmailed(userID: UUID, upTo: Int64, limit: Int) async throws -> (lines: [NotificationRecord], total: Int) {
-        try await database.read { sql in
+    /// The account's notifications not read and not mailed, made at or before `upTo`, of the
+    /// categories not in `off`, oldest first: the first `limit`, and how many there are in all.
+    public func unmailed(userID: UUID, upTo: Int64, off: Set<MailCategory> = [], limit: Int) async throws -> (
+        lines: [NotificationRecord], total: Int
+    ) {
+        // The categories turned off are left out here, not after the limit: 50 lines the account
+        // does not want must not push out one it does (and all of them are marked mailed after).
+        let wanted = MailCategory.sqlWanted("a.action", off: off)
+        return try await database.read { sql in
             let lines = try await sql.raw(
                 """
                 SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, a.*
                 FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
                 WHERE n.user_id = \(bind: userID.text) AND n.read_at IS NULL AND n.mailed_at IS NULL
-                      AND n.created_at <= \(bind: upTo)
+                      AND n.created_at <= \(bind: upTo) AND \(unsafeRaw: wanted)
                 ORDER BY n.created_at, n.activity_id LIMIT \(bind: limit)
                 """
             ).all().map(NotificationRecord.init(inboxRow:))
             let total = try await sql.raw(
                 """
-                SELECT COUNT(*) AS n FROM notifications
-                WHERE user_id = \(bind: userID.text) AND read_at IS NULL AND mailed_at IS NULL
-                      AND created_at <= \(bind: upTo)
+                SELECT COUNT(*) AS n FROM notifications n JOIN activity a ON a.id = n.activity_id
+                WHERE n.user_id = \(bind: userID.text) AND n.read_at IS NULL AND n.mailed_at IS NULL
+                      AND n.created_at <= \(bind: upTo) AND \(unsafeRaw: wanted)
                 """
             ).first()?.decode(column: "n", as: Int.self) ?? 0
             return (lines, total)

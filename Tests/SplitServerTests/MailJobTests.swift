@@ -189,6 +189,48 @@ struct MailJobTests {
         }
     }
 
+    @Test("a digest lists what is wanted behind many lines of a category turned off; a new hour gets what waits", arguments: TestDatabases.all)
+    func digestFiltersAndNewHour(backend: Database.Backend) async throws {
+        try await SMTPSink.with { sink in
+            try await Self.withTrip(backend, port: sink.port) { trip in
+                // setup: Bo wants a digest at 06:00 UTC, without mail about expenses
+                let put = try await trip.api.call(
+                    .put, "/auth/email", token: trip.bo.token, json: #"{"mode":"daily","digestHour":6,"off":["expenses"]}"#)
+                #expect(put.status == .ok, "\(put.text)")
+                // act 1: more expenses than a digest lists, then a transfer
+                for index in 0...MailJobs.digestLines { try await trip.addExpense("Snack \(index)") }
+                try await trip.addTransfer()
+                let mailJobs = try Self.jobs(trip.database, port: sink.port)
+                let first = try #require(try await trip.jobs(MailStore.digestJob).first)
+                try await mailJobs.digest(
+                    try JSONDecoder().decode(MailStore.DigestJob.self, from: Data(first.payload.utf8)))
+                // validate 1: found by review, the digest took the 50 oldest lines (expenses, all
+                // turned off), sent nothing, and marked the transfer mailed with them
+                let received = try await sink.waitForMessages(count: 1)
+                #expect(received.first?.subject == "Budget Splitter: one update in your groups", "\(received.first?.subject ?? "")")
+                #expect(received.first?.text?.contains("Snack") == false)
+
+                // act 2: another transfer (its place is in the 06:00 digest already run), then Bo
+                // moves the digest to 20:00
+                try await trip.addTransfer()
+                let before = Clock.milliseconds()
+                #expect(
+                    try await trip.api.call(
+                        .put, "/auth/email", token: trip.bo.token, json: #"{"mode":"daily","digestHour":20,"off":["expenses"]}"#
+                    ).status == .ok)
+                // validate 2: found by review, nothing queued the new hour's digest, and the
+                // transfer waited for a next notification that might never come
+                let evening = try #require(
+                    try await trip.jobs(MailStore.digestJob).first { $0.dueAt % 86_400_000 == 20 * 3_600_000 })
+                #expect(evening.dueAt == MailStore.nextDigest(after: before, hour: 20))
+                try await mailJobs.digest(
+                    try JSONDecoder().decode(MailStore.DigestJob.self, from: Data(evening.payload.utf8)))
+                let both = try await sink.waitForMessages(count: 2)
+                #expect(both.last?.subject == "Budget Splitter: one update in your groups")
+            }
+        }
+    }
+
     @Test("a relay that is down delays a mail and loses none; the runner delivers it once the relay is back", arguments: TestDatabases.all)
     func relayDown(backend: Database.Backend) async throws {
         try await SMTPSink.with { sink in

@@ -42,18 +42,18 @@ struct MailJobs: Sendable {
 
     func digest(_ job: MailStore.DigestJob) async throws {
         // A digest queued for another hour (the account changed it since) leaves its lines to
-        // the digest at the new hour.
+        // the digest at the new hour (`MailStore.update` queues it).
         guard let settings = try await store.settings(userID: job.user), settings.isActive,
             settings.emailVerifiedAt != nil, settings.mode == .daily, let email = settings.email,
             job.upTo % 86_400_000 == Int64(settings.digestHour) * 3_600_000
         else { return }
-        let (lines, total) = try await store.unmailed(userID: job.user, upTo: job.upTo, limit: Self.digestLines)
-        let wanted = lines.filter { !settings.off.contains(MailCategory.of(action: $0.activity.action)) }
-        if !wanted.isEmpty {
+        let (lines, total) = try await store.unmailed(
+            userID: job.user, upTo: job.upTo, off: settings.off, limit: Self.digestLines)
+        if !lines.isEmpty {
             let key = try await store.unsubscribeKey(userID: job.user, now: now())
             try await deliver(
                 try composer.digest(
-                    wanted, more: total - lines.count, to: email, unsubscribeKey: key, userID: job.user, upTo: job.upTo))
+                    lines, more: total - lines.count, to: email, unsubscribeKey: key, userID: job.user, upTo: job.upTo))
         }
         try await store.markMailed(userID: job.user, upTo: job.upTo, now: now())
     }

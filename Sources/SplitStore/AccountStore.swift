@@ -245,11 +245,14 @@ public struct AccountStore: Sendable {
                 ORDER BY created_at DESC, id DESC
                 """
             ).all().map { try $0.decode(column: "id", as: String.self) }
-            for id in working.dropFirst(max(limit - 1, 0)) {
+            let pushedOut = working.dropFirst(max(limit - 1, 0))
+            for id in pushedOut {
                 try await sql.raw(
                     "UPDATE sessions SET revoked_at = \(bind: session.createdAt) WHERE id = \(bind: id)"
                 ).run()
             }
+            // As every revocation: the account's open streams check their session at once.
+            if !pushedOut.isEmpty { PendingEvents.note(.account(session.userID)) }
         }
     }
 

@@ -230,6 +230,67 @@ struct LiveUseCaseTests {
         }
     }
 
+    @Test("a stream catching up stops at the caller's removal: nothing made after it reaches them", arguments: TestDatabases.all)
+    func removalStopsCatchUp(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            try await listening(trip.database) {
+                // Bo's stream is open but not read yet: what follows is waiting in its buffer.
+                let stream = try await Self.live(trip).open(caller: trip.bo, groupID: trip.groupID, lastEventID: nil)
+                _ = try await MemberUseCases(database: trip.database, now: { milliseconds() }).remove(
+                    trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki,
+                    origin: trip.origin)
+                let after = try await trip.create(
+                    EnteredExpense(
+                        description: "After Bo left", amount: "50.00", currency: "MYR", expenseDate: "2026-05-03",
+                        paidByMemberId: trip.akiMember.description,
+                        split: EnteredSplit(mode: .equal, memberIds: [trip.akiMember, trip.deeMember].map(\.description))))
+                let reader = StreamReader(stream)
+                #expect(await reader.wait { $0.ended }, "\(reader.report)")
+                // Found by review: the catch-up sent the whole page (the expense made after the
+                // removal, with its id and its author) before it checked.
+                #expect(!reader.changes.contains { $0.2.contains(after.expense.id) }, "\(reader.report)")
+                #expect(reader.changes.contains { $0.2.contains(trip.boMember.uuid) }, "\(reader.report)")
+            }
+        }
+    }
+
+    @Test("after the listener comes back (resync), a stream says the inbox may have changed", arguments: [Database.Backend.sqlite])
+    func resyncTellsInbox(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            try await listening(trip.database) {
+                let reader = StreamReader(try await Self.live(trip).open(caller: trip.bo, groupID: nil, lastEventID: nil))
+                // What the PostgreSQL listener publishes when it reconnects: inbox events may
+                // have been lost meanwhile.
+                trip.database.events.publish([.resync])
+                // Found by review: a resync caught up the groups but never the unread count.
+                #expect(await reader.wait(seconds: 10) { $0.messages.contains(.notification) }, "\(reader.report)")
+            }
+        }
+    }
+
+    @Test("a login that pushes the oldest out past the cap ends that session's stream at once", arguments: [Database.Backend.sqlite])
+    func pushedOutSessionEndsStream(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            try await listening(trip.database) {
+                // A heartbeat an hour away: only the event can end the stream in time.
+                let reader = StreamReader(
+                    try await Self.live(trip, heartbeat: .seconds(3_600)).open(caller: trip.bo, groupID: nil, lastEventID: nil))
+                let accounts = AccountStore(database: trip.database)
+                for _ in 0..<3 {
+                    let now = milliseconds()
+                    try await accounts.createSession(
+                        SessionRecord(
+                            id: UUID(), userID: trip.bo.user.id, tokenHash: SessionToken.hash(SessionToken.generate()),
+                            createdAt: now, lastUsedAt: now, expiresAt: now + 3_600_000),
+                        keepingAtMost: 2)
+                }
+                #expect(try await accounts.isSessionLive(id: trip.bo.session.id, now: milliseconds()) == false)
+                // Found by review: pushing a session out revoked it without telling its streams.
+                #expect(await reader.wait(seconds: 10) { $0.ended }, "\(reader.report)")
+            }
+        }
+    }
+
     @Test("a quiet stream sends heartbeats; a session past its expiry ends it", arguments: [Database.Backend.sqlite])
     func heartbeatAndExpiry(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

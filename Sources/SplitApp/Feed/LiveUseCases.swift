@@ -188,9 +188,11 @@ public struct LiveStream: AsyncSequence, Sendable {
             case .bus(.jobs):
                 return
             case .bus(.resync):
-                // Events may have been lost: the account and every group are checked again.
+                // Events may have been lost: the account and every group are checked again, and
+                // the inbox may have new lines (its events are not replayed).
                 try await recheckAccess()
                 guard !state.ended else { return }
+                if state.caller.token?.groupIDs == nil { state.outbox.append(.notification) }
                 let current = try await cases.log.currentSeqs(groupIDs: Array(state.position.seqs.keys))
                 state.lagging = current.filter { $0.value > state.position.seqs[$0.key] ?? $0.value }.keys
                     .sorted { $0.sortsBefore($1) }
@@ -199,10 +201,10 @@ public struct LiveStream: AsyncSequence, Sendable {
 
         /// Sends what changed in a group after `from`, one message per change number; past
         /// `catchUpPages` pages, one "resync" instead. A change to the group or its members
-        /// checks that the caller is still in it; if not, the stream ends.
+        /// checks, before anything after it is sent, that the caller is still in it; if not, the
+        /// stream ends there.
         private func catchUp(_ groupID: UUID, from: Int64) async throws {
             var since = from
-            var touchesMembership = false
             for _ in 0..<LiveUseCases.catchUpPages {
                 let (changes, hasMore) = try await state.changes(groupID, since: since)
                 var actors: [Int64: UUID] = [:]
@@ -214,18 +216,19 @@ public struct LiveStream: AsyncSequence, Sendable {
                     let seq = changes[index].seq
                     let end = changes[index...].firstIndex { $0.seq != seq } ?? changes.endIndex
                     let batch = Array(changes[index..<end])
-                    touchesMembership = touchesMembership || batch.contains { $0.entity == .member || $0.entity == .group }
                     state.position.seqs[groupID] = seq
                     state.outbox.append(
                         .changes(
                             groupID: groupID, seq: seq, changes: batch, actorUserID: actors[seq], position: state.position))
                     index = end
                     since = seq
+                    // Removed by this change: nothing made after it reaches the caller.
+                    if batch.contains(where: { $0.entity == .member || $0.entity == .group }) {
+                        try await checkStillIn(groupID)
+                        if state.ended { return }
+                    }
                 }
-                guard hasMore else {
-                    if touchesMembership { try await checkStillIn(groupID) }
-                    return
-                }
+                guard hasMore else { return }
             }
             let current = try await state.cases.log.currentSeq(groupID: groupID)
             state.position.seqs[groupID] = current

@@ -100,6 +100,27 @@ public struct GroupLog: Sendable {
             actorMembership: actorMembership, isArchived: isArchived)
     }
 
+    /// Under the group's row lock, decides `grant` again, as `begin` does, for a write the change
+    /// feed does not carry (a webhook's settings, a payment request's hold): no change number is
+    /// taken and no event published. Refuses with the `WriteRefusal` of `WriteGrant.refusal`; an
+    /// unknown group is `.notFound`.
+    static func decide(_ sql: any SQLDatabase, groupID: UUID, grant: WriteGrant) async throws {
+        guard
+            let row = try await sql.raw(
+                "UPDATE groups SET change_seq = change_seq WHERE id = \(bind: groupID.text) RETURNING is_archived"
+            ).first()
+        else { throw WriteRefusal.notFound }
+        let member = try await sql.select().column(SQLLiteral.all).from("members")
+            .where("group_id", .equal, groupID.text).where("id", .equal, grant.memberID.text).first()
+            .map { try MemberRecord(row: $0) }
+        if let refusal = WriteGrant.refusal(
+            for: grant.actions, by: member?.membership,
+            groupIsArchived: try row.decode(column: "is_archived", as: Bool.self))
+        {
+            throw refusal
+        }
+    }
+
     /// Decides `actions` for the actor `begin` was given, on its member row as `begin` read it
     /// under the group's lock: for a right that depends on what the write found after `begin`
     /// (whether the actor owes or paid the expense whose share is marked), which the server's

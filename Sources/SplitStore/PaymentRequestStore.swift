@@ -138,16 +138,15 @@ public struct PaymentRequestStore: Sendable {
     /// Locks an open request (or one whose lock has ended, or the same payer's own lock again)
     /// for `lockMilliseconds`. One statement: of payers who lock at once, exactly one wins. The
     /// payer's right to pay is decided again under the group's lock first (`actor`'s grant), as
-    /// every write's is: a member removed since the early check holds nothing.
+    /// every write's is: a member removed since the early check holds nothing. A hold is not in
+    /// the change feed: no change number is taken.
     public func lock(code: String, groupID: UUID, memberID: UUID, actor: Actor, now: Int64, lockMilliseconds: Int64)
         async throws -> PaymentRequestRecord
     {
         let until = now + lockMilliseconds
         let userID = actor.userID
         let locked = try await database.transaction { sql in
-            guard try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) != nil else {
-                throw PaymentRequestError.notFound
-            }
+            if let grant = actor.grant { try await GroupLog.decide(sql, groupID: groupID, grant: grant) }
             return try await sql.raw(
                 """
                 UPDATE payment_requests

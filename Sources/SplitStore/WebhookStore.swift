@@ -164,25 +164,6 @@ public struct WebhookStore: Sendable {
         return id
     }
 
-    /// Under the group's row lock, decides the actor's grant again (as `GroupLog.begin` does,
-    /// without taking a change number: webhooks are not part of the change feed).
-    private static func begin(_ sql: any SQLDatabase, groupID: UUID, grant: WriteGrant) async throws {
-        guard
-            let row = try await sql.raw(
-                "UPDATE groups SET change_seq = change_seq WHERE id = \(bind: groupID.text) RETURNING is_archived"
-            ).first()
-        else { throw WriteRefusal.notFound }
-        let member = try await sql.select().column(SQLLiteral.all).from("members")
-            .where("group_id", .equal, groupID.text).where("id", .equal, grant.memberID.text).first()
-            .map { try MemberRecord(row: $0) }
-        if let refusal = WriteGrant.refusal(
-            for: grant.actions, by: member?.membership,
-            groupIsArchived: try row.decode(column: "is_archived", as: Bool.self))
-        {
-            throw refusal
-        }
-    }
-
     // MARK: Managing webhooks
 
     public enum CreateOutcome: Sendable, Equatable {
@@ -193,7 +174,7 @@ public struct WebhookStore: Sendable {
 
     public func create(_ webhook: WebhookRecord, grant: WriteGrant) async throws -> CreateOutcome {
         try await database.transaction { sql in
-            try await Self.begin(sql, groupID: webhook.groupID, grant: grant)
+            try await GroupLog.decide(sql, groupID: webhook.groupID, grant: grant)
             let count =
                 try await sql.raw(
                     """
@@ -265,7 +246,7 @@ public struct WebhookStore: Sendable {
         _ id: UUID, groupID: UUID, _ change: Change, grant: WriteGrant, by userID: UUID, now: Int64
     ) async throws -> WebhookRecord? {
         try await database.transaction { sql in
-            try await Self.begin(sql, groupID: groupID, grant: grant)
+            try await GroupLog.decide(sql, groupID: groupID, grant: grant)
             guard var webhook = try await Self.webhook(id, groupID: groupID, sql) else { return nil }
             if let url = change.url, url != webhook.url {
                 webhook.url = url
@@ -304,7 +285,7 @@ public struct WebhookStore: Sendable {
         _ id: UUID, groupID: UUID, secret: String, grant: WriteGrant, by userID: UUID, now: Int64
     ) async throws -> WebhookRecord? {
         try await database.transaction { sql in
-            try await Self.begin(sql, groupID: groupID, grant: grant)
+            try await GroupLog.decide(sql, groupID: groupID, grant: grant)
             guard var webhook = try await Self.webhook(id, groupID: groupID, sql) else { return nil }
             try await sql.raw(
                 """
@@ -324,7 +305,7 @@ public struct WebhookStore: Sendable {
     /// False when there is no such webhook.
     public func delete(_ id: UUID, groupID: UUID, grant: WriteGrant, now: Int64) async throws -> Bool {
         try await database.transaction { sql in
-            try await Self.begin(sql, groupID: groupID, grant: grant)
+            try await GroupLog.decide(sql, groupID: groupID, grant: grant)
             guard try await Self.webhook(id, groupID: groupID, sql) != nil else { return false }
             try await sql.raw(
                 """
@@ -343,7 +324,7 @@ public struct WebhookStore: Sendable {
         grant: WriteGrant, now: Int64
     ) async throws -> WebhookDeliveryRecord? {
         try await database.transaction { sql in
-            try await Self.begin(sql, groupID: groupID, grant: grant)
+            try await GroupLog.decide(sql, groupID: groupID, grant: grant)
             guard try await Self.webhook(id, groupID: groupID, sql) != nil else { return nil }
             let seq =
                 try await sql.raw("SELECT change_seq FROM groups WHERE id = \(bind: groupID.text)").first()?

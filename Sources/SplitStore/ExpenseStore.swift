@@ -254,9 +254,6 @@ public struct ExpenseStore: Sendable {
             else { return nil }
             guard share.isPaid != isPaid else { return (share, false) }
             guard !expense.isDeleted else { throw ExpenseStoreError.expenseDeleted }
-            // Based on a version the expense no longer has: the share may now be another amount,
-            // so nothing is recorded (an offline payment replayed after someone's edit).
-            if let expectedVersion, expense.version != expectedVersion { throw StaleExpenseError(current: expense) }
             if let grant = actor.grant {
                 // Whether the actor owes this share or paid the expense, on the expense as it is
                 // under the lock: an edit since the server's check may have changed either.
@@ -264,6 +261,9 @@ public struct ExpenseStore: Sendable {
                     share.memberID == grant.memberID || expense.payers.contains { $0.memberID == grant.memberID }
                 try log.require([.markSharePaid(isDebtorOrPayer: isDebtorOrPayer)])
             }
+            // Based on a version the expense no longer has: the share may now be another amount,
+            // so nothing is recorded (an offline payment replayed after someone's edit).
+            if let expectedVersion, expense.version != expectedVersion { throw StaleExpenseError(current: expense) }
             // The transfers, the ledger, the share, the expense's version, the history, the change
             // feed and the activity line in one `WriteBatch`: on PostgreSQL one statement where
             // there were ten or more.

@@ -342,7 +342,8 @@ enum BudgetAlerts {
         // Alerts are news: spending dated in a period that ended more than a week ago (a series
         // catching up, an old receipt) tells nobody.
         let weekAgo = CivilDate(daysSinceEpoch: Int(log.now / 86_400_000) - 7)
-        var checked = Set<String>()
+        // Each period once, with the categories spent in it, in the order first met.
+        var periods: [(period: BudgetPeriod, key: String, categories: [UUID])] = []
         for (day, categoryID) in spending {
             guard let date = CivilDate(day) else { continue }
             let period: BudgetPeriod
@@ -356,27 +357,37 @@ enum BudgetAlerts {
                 period = trip
                 periodKey = "trip"
             }
-            guard period.end >= weekAgo, checked.insert(periodKey + "|" + categoryID.text).inserted else { continue }
+            guard period.end >= weekAgo else { continue }
+            if let index = periods.firstIndex(where: { $0.key == periodKey }) {
+                if !periods[index].categories.contains(categoryID) { periods[index].categories.append(categoryID) }
+            } else {
+                periods.append((period, periodKey, [categoryID]))
+            }
+        }
+        for entry in periods {
             try await check(
-                groupID: groupID, budget: row, currency: currency, period: period, periodKey: periodKey,
-                categoryID: categoryID, log: log, sql)
+                groupID: groupID, budget: row, currency: currency, period: entry.period, periodKey: entry.key,
+                categoryIDs: entry.categories, log: log, sql)
         }
     }
 
+    /// One period's alerts: its spending read once, each category's cap and the total checked.
     private static func check(
         groupID: UUID, budget row: any SQLRow, currency: Currency, period: BudgetPeriod, periodKey: String,
-        categoryID: UUID, log: GroupLog, _ sql: any SQLDatabase
+        categoryIDs: [UUID], log: GroupLog, _ sql: any SQLDatabase
     ) async throws {
-        let cap = try await sql.raw(
-            """
-            SELECT amount FROM budget_caps
-            WHERE group_id = \(bind: groupID.text) AND category_id = \(bind: categoryID.text)
-            """
-        ).first()?.decode(column: "amount", as: Int64.self)
-        let total = try row.decode(column: "total", as: Int64?.self)
-        let watched = [
-            (scope: categoryID.text, cap: cap), (scope: "total", cap: total),
-        ].compactMap { entry in entry.cap.map { (entry.scope, $0) } }
+        var watched: [(scope: String, category: UUID?, cap: Int64)] = []
+        for categoryID in categoryIDs {
+            if let cap = try await sql.raw(
+                """
+                SELECT amount FROM budget_caps
+                WHERE group_id = \(bind: groupID.text) AND category_id = \(bind: categoryID.text)
+                """
+            ).first()?.decode(column: "amount", as: Int64.self) {
+                watched.append((categoryID.text, categoryID, cap))
+            }
+        }
+        if let total = try row.decode(column: "total", as: Int64?.self) { watched.append(("total", nil, total)) }
         guard !watched.isEmpty else { return }
         let thresholds = try row.decode(column: "thresholds", as: String.self).split(separator: ",").compactMap { Int($0) }
         let spent = try await BudgetStore.spent(
@@ -390,8 +401,8 @@ enum BudgetAlerts {
                 rates: rates
             ).total
         }
-        for (scope, cap) in watched {
-            let amount = sum(scope == "total" ? spent : spent.filter { $0.categoryID == categoryID })
+        for (scope, category, cap) in watched {
+            let amount = sum(category.map { id in spent.filter { $0.categoryID == id } } ?? spent)
             let reached = BudgetFigures.reached(thresholds, cap: cap, spent: amount)
             var fresh: [Int] = []
             for threshold in reached {

@@ -85,15 +85,20 @@ struct OfflineConflictTests {
         }
     }
 
+    /// Aki and Ben in Japan (`setUpJapan`), and Ben's 3000 yen taxi; its id.
+    static func bensTaxi(_ trip: CLITrip) async throws -> String {
+        try await trip.setUpJapan()
+        #expect(
+            try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--paid-by", "ben", "--profile", "ben")
+                .status == 0)
+        return try await trip.expenseID("Taxi")
+    }
+
     @Test("replaying a queue of an edit and a payment a second time changes nothing and reports no conflict")
     func replayEdits() async throws {
         try await CLITrip.with { trip in
             // setup: Ben's taxi, seen by Aki; Aki, offline, edits it and pays her share
-            try await trip.setUpJapan()
-            #expect(
-                try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--paid-by", "ben", "--profile", "ben")
-                    .status == 0)
-            let taxi = try await trip.expenseID("Taxi")
+            let taxi = try await Self.bensTaxi(trip)
             let online = trip.url
             #expect(
                 try await trip.run(
@@ -126,11 +131,7 @@ struct OfflineConflictTests {
     @Test("an offline payment of a share whose expense someone changed meanwhile is a conflict; nothing is paid")
     func paymentConflict() async throws {
         try await CLITrip.with { trip in
-            try await trip.setUpJapan()
-            #expect(
-                try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--paid-by", "ben", "--profile", "ben")
-                    .status == 0)
-            let taxi = try await trip.expenseID("Taxi")
+            let taxi = try await Self.bensTaxi(trip)
             _ = try await trip.expense(taxi)  // Aki has seen it at version 1
             // Aki, offline, pays her share of 3000; Ben, online, makes the taxi 30000.
             let pay = try await trip.run("pay", taxi, "--reason", "coins", "--server", try CLITrip.unreachableURL())

@@ -113,11 +113,12 @@ struct LiveUseCaseTests {
         }
     }
 
-    @Test("a removed member's stream ends within a second; so do a revoked session's and a deactivated account's", arguments: TestDatabases.all)
+    @Test("a removed member's stream ends at the removal, not at a heartbeat; so do a revoked session's and a deactivated account's", arguments: TestDatabases.all)
     func accessLost(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in
             try await listening(trip.database) {
-                let live = Self.live(trip)
+                // A heartbeat an hour away: only the events can end these streams in time.
+                let live = Self.live(trip, heartbeat: .seconds(3_600))
                 let bo = StreamReader(try await live.open(caller: trip.bo, groupID: trip.groupID, lastEventID: nil))
                 let vic = StreamReader(try await live.open(caller: trip.vic, groupID: nil, lastEventID: nil))
                 let aki = StreamReader(try await live.open(caller: trip.aki, groupID: nil, lastEventID: nil))
@@ -126,16 +127,15 @@ struct LiveUseCaseTests {
                 _ = try await members.remove(
                     trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki,
                     origin: trip.origin)
-                // Ended by the removal's own event, not a timer (5 s of slack: every suite runs at
-                // once on two cores; the stream itself reacts in milliseconds).
-                #expect(await bo.wait(seconds: 5) { $0.ended }, "Bo's stream is still open")
+                // Ended by the removal's own event, not a timer (the heartbeat is an hour away).
+                #expect(await bo.wait { $0.ended }, "Bo's stream is still open")
                 _ = try await AccountStore(database: trip.database).revokeSession(
                     id: trip.vic.session.id, userID: trip.vic.user.id, now: milliseconds())
-                #expect(await vic.wait(seconds: 5) { $0.ended }, "Vic's stream is still open")
+                #expect(await vic.wait { $0.ended }, "Vic's stream is still open")
                 // and a deactivated account's (its sessions go with it)
                 let stranger = StreamReader(try await live.open(caller: trip.stranger, groupID: nil, lastEventID: nil))
                 try await AccountStore(database: trip.database).deactivate(userID: trip.stranger.user.id, now: milliseconds())
-                #expect(await stranger.wait(seconds: 5) { $0.ended }, "the deactivated account's stream is still open")
+                #expect(await stranger.wait { $0.ended }, "the deactivated account's stream is still open")
                 // validate: Aki's goes on, and saw the removal
                 #expect(!aki.ended)
                 #expect(await aki.wait { $0.changes.contains { $0.2.contains(trip.boMember.uuid) } })
@@ -263,7 +263,7 @@ struct LiveUseCaseTests {
                 // have been lost meanwhile.
                 trip.database.events.publish([.resync])
                 // Found by review: a resync caught up the groups but never the unread count.
-                #expect(await reader.wait(seconds: 10) { $0.messages.contains(.notification) }, "\(reader.report)")
+                #expect(await reader.wait { $0.messages.contains(.notification) }, "\(reader.report)")
             }
         }
     }
@@ -286,7 +286,7 @@ struct LiveUseCaseTests {
                 }
                 #expect(try await accounts.isSessionLive(id: trip.bo.session.id, now: milliseconds()) == false)
                 // Found by review: pushing a session out revoked it without telling its streams.
-                #expect(await reader.wait(seconds: 10) { $0.ended }, "\(reader.report)")
+                #expect(await reader.wait { $0.ended }, "\(reader.report)")
             }
         }
     }
@@ -308,9 +308,10 @@ struct LiveUseCaseTests {
                     lastUsedAt: now, expiresAt: now + 300))
             let short = try #require(
                 try await CallerResolver(accounts: accounts, now: { milliseconds() }).resolve(token: token))
+            // A heartbeat an hour away: only the session's end can end the stream.
             let reader = StreamReader(
-                try await Self.live(trip).open(caller: short, groupID: nil, lastEventID: nil))
-            #expect(await reader.wait(seconds: 10) { $0.ended })
+                try await Self.live(trip, heartbeat: .seconds(3_600)).open(caller: short, groupID: nil, lastEventID: nil))
+            #expect(await reader.wait { $0.ended })
         }
     }
 }

@@ -297,6 +297,47 @@ public final class OfflineStore: Sendable {
         }
     }
 
+    // MARK: Account
+
+    /// The account whose copy and queue this is (its id and name); nil before the first login.
+    public func account() throws -> (id: String, name: String)? {
+        try database.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT key, value FROM sync_state WHERE key IN ('account', 'accountName')")
+            let values = Dictionary(uniqueKeysWithValues: rows.map { ($0["key"] as String, $0["value"] as String) })
+            return values["account"].map { ($0, values["accountName"] ?? $0) }
+        }
+    }
+
+    /// Makes this the copy and queue of `user`, who just logged in (or whose token a sync uses).
+    /// The same account: nothing changes but its name. Another account: the copy of the first is
+    /// forgotten (the next sync fetches the new one's), unless changes the first made offline
+    /// are still queued, refused or in conflict: they are that account's and must not be sent
+    /// as another's, so this throws `otherAccountsQueue` and changes nothing. A copy made before
+    /// accounts were recorded belongs to whoever logs in first.
+    public func adopt(_ user: User) throws {
+        try database.write { db in
+            let current = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'account'")
+            if let current, current != user.id {
+                let queued = try Int.fetchOne(db, sql: "SELECT count(*) FROM pending_operations") ?? 0
+                if queued > 0 {
+                    let name = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'accountName'")
+                    throw OfflineStoreError.otherAccountsQueue(account: name ?? current, count: queued)
+                }
+                for table in ["cached_groups", "cached_expenses", "cached_settlements", "sync_state"] {
+                    try db.execute(sql: "DELETE FROM \(table)")
+                }
+            }
+            for (key, value) in [("account", user.id), ("accountName", user.displayName)] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO sync_state (key, value) VALUES (?, ?)
+                        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                        """, arguments: [key, value])
+            }
+        }
+    }
+
     // MARK: Cache
 
     public func cache(groups: [Group]) throws {
@@ -532,10 +573,15 @@ public final class OfflineStore: Sendable {
 
 public enum OfflineStoreError: Error, Equatable, CustomStringConvertible {
     case notAConflict(String)
+    /// Another account's changes made offline wait here unsent (`account`: its name).
+    case otherAccountsQueue(account: String, count: Int)
 
     public var description: String {
         switch self {
         case .notAConflict(let id): "Operation \(id) is not a conflict with the server's version."
+        case .otherAccountsQueue(let account, let count):
+            "This device's offline copy is \(account)'s, with \(count) change(s) \(account) made offline not sent yet; "
+                + "they are not sent as another account's. Send them logged in as \(account), or discard them."
         }
     }
 }

@@ -22,7 +22,8 @@ extension SyncEngine {
     ///
     /// A pull that cannot reach the server (or meets a failing one, or a group you left) is skipped: the stream
     /// drops too, and the pull on its reconnect brings everything since the store's cursor, so
-    /// nothing is lost. A dead session ends the stream with `.unauthorized`, as `events` does.
+    /// nothing is lost. A dead session ends the stream with `.unauthorized`, as `events` does, and
+    /// a copy holding another account's unsent changes with `OfflineStoreError.otherAccountsQueue`.
     /// The writes queued offline are not sent: that stays `push()`'s job.
     public func syncLive(
         groupID: String? = nil, lastEventID: String? = nil, reconnect: LiveReconnectPolicy = LiveReconnectPolicy()
@@ -53,6 +54,8 @@ extension SyncEngine {
             case .disconnected:
                 return 0
             case .connected:
+                // Each connection first checks whose copy this is (see `adoptAccount`).
+                try await adoptAccount()
                 var groupIDs = streamGroupID.map { [$0] } ?? []
                 if streamGroupID == nil {
                     let groups = try await client.groups()

@@ -28,8 +28,22 @@ public struct SyncEngine: Sendable {
         self.batchSize = min(max(1, batchSize), SplitterClient.batchLimit)
     }
 
+    /// Makes the store the copy of the account the client is logged in as (`OfflineStore.adopt`):
+    /// another account's queue is never sent as this one's, nor its copy mixed with this one's.
+    /// Costs one request; `push` and `syncLive` begin with it.
+    public func adoptAccount() async throws {
+        try store.adopt(try await client.me())
+    }
+
     public func push() async throws -> Report {
         var report = Report()
+        do {
+            try await adoptAccount()
+        } catch let error as SplitterError {
+            report.remaining = try store.pending().count
+            report.stoppedBecause = error
+            return report
+        }
         // Expenses with an operation that did not go through: later ones on them wait.
         var blocked = Set((try store.parked() + store.conflicts()).compactMap(\.targetID))
         var queue = try store.pending()[...]

@@ -85,6 +85,26 @@ extension GlobalOptions {
     }
 
     func store() throws -> OfflineStore { try Profile(name: profile).store() }
+
+    /// Logs in through `body` with the token held in memory, makes the profile's offline copy
+    /// that account's (`OfflineStore.adopt`), and only then saves the token. A profile whose
+    /// copy holds another account's unsent changes is left as it was, still logged in as that
+    /// account; the session just opened is ended (`endSession`; a pasted access token is only
+    /// not kept, never revoked).
+    func signIn(endSession: Bool = true, _ body: (SplitterClient) async throws -> User) async throws -> User {
+        let profile = Profile(name: profile)
+        let held = InMemoryTokenStore()
+        let client = SplitterClient(serverURL: try profile.server(server), tokens: held)
+        let user = try await body(client)
+        do {
+            try profile.store().adopt(user)
+        } catch let error as OfflineStoreError {
+            if endSession { try? await client.logout() }
+            throw error
+        }
+        try profile.tokens.save(try held.load())
+        return user
+    }
 }
 
 /// Runs a command body and turns failures into one friendly line and an exit code.
@@ -101,6 +121,17 @@ func run(_ body: () async throws -> Void) async throws {
     } catch let error as CLIError {
         FileHandle.standardError.write(Data("splitter: \(error.message)\n".utf8))
         throw ExitCode(error.code)
+    } catch OfflineStoreError.otherAccountsQueue(let account, let count) {
+        FileHandle.standardError.write(
+            Data(
+                """
+                splitter: this profile's offline copy is \(account)'s, with \(count) change(s) made offline \
+                and not sent yet; they are never sent as another account's. Log in here as \(account) \
+                and run `splitter sync`, or drop them (`splitter status`, then `splitter sync --discard <op>`), \
+                or use another profile (--profile NAME).
+
+                """.utf8))
+        throw ExitCode(6)
     }
 }
 
@@ -196,8 +227,10 @@ struct Register: AsyncParsableCommand {
 
     func run() async throws {
         try await SplitterCLI.run {
-            let user = try await options.client().register(
-                email: email, phone: phone, password: try readPassword(fromStdin: passwordStdin), displayName: name)
+            let password = try readPassword(fromStdin: passwordStdin)
+            let user = try await options.signIn {
+                try await $0.register(email: email, phone: phone, password: password, displayName: name)
+            }
             if options.json { try Output.json(user) } else { print("Registered and logged in as \(user.displayName).") }
         }
     }
@@ -224,12 +257,14 @@ struct Login: AsyncParsableCommand {
                 guard let line = readLine(strippingNewline: true), !line.isEmpty else {
                     throw CLIError(message: "No token on standard input.")
                 }
-                let user = try await options.client().useAccessToken(line)
+                let user = try await options.signIn(endSession: false) { try await $0.useAccessToken(line) }
                 if options.json { return try Output.json(user) }
                 return print("Using a token of \(user.displayName)'s.")
             }
-            let user = try await options.client().login(
-                emailOrPhone: emailOrPhone ?? "", password: try readPassword(fromStdin: passwordStdin))
+            let password = try readPassword(fromStdin: passwordStdin)
+            let user = try await options.signIn {
+                try await $0.login(emailOrPhone: emailOrPhone ?? "", password: password)
+            }
             if options.json { try Output.json(user) } else { print("Logged in as \(user.displayName).") }
         }
     }

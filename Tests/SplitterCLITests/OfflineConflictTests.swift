@@ -1,5 +1,6 @@
 import Foundation
 import SplitClient
+import SplitTestSupport
 import Testing
 
 /// Offline edits, deletes and payments against the real binaries: a change someone else
@@ -152,6 +153,60 @@ struct OfflineConflictTests {
         }
     }
 
+    @Test("a profile's offline changes go only as the account that made them: another login there waits for them")
+    func queueKeepsItsAccount() async throws {
+        try await CLITrip.with { trip in
+            // setup: Aki's profile holds a copy of Japan and of a group of hers alone
+            try await trip.setUpJapan()
+            try #require(try await trip.run("group", "create", "Aki alone", "--currency", "JPY").status == 0)
+            try #require(try await trip.run("sync").status == 0)
+            let online = trip.url
+            let offline = try CLITrip.unreachableURL()
+
+            // act: Aki, offline, adds a taxi (paid by herself, unsaid); then Ben logs in on her profile
+            let added = try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--server", offline)
+            try #require(added.status == 0 && added.output.contains("queued"), "\(added.output)\(added.error)")
+            let ben = try await trip.run(
+                "login", "ben@example.com", "--password-stdin", "--server", online, stdin: "correct horse")
+
+            // validate: refused with exit 6, saying why and what to do; the profile is still Aki's
+            // Found by review: Ben's next sync sent Aki's queue as his.
+            #expect(ben.status == 6, "\(ben.output)\(ben.error)")
+            #expect(ben.error.contains("offline copy is Aki's, with 1 change(s)"), "\(ben.error)")
+            #expect(ben.error.contains("Log in here as Aki"), "\(ben.error)")
+            #expect(try await trip.run("whoami").output.hasPrefix("Aki ("))
+            // A token of Ben's put there otherwise (a copied file): sync refuses the same way, sends nothing.
+            let profiles = trip.config.appendingPathComponent("profiles")
+            let akisToken = try Data(contentsOf: profiles.appendingPathComponent("default/token"))
+            try Data(contentsOf: profiles.appendingPathComponent("ben/token"))
+                .write(to: profiles.appendingPathComponent("default/token"))
+            let bensSync = try await trip.run("sync")
+            #expect(bensSync.status == 6 && bensSync.error.contains("Aki's"), "\(bensSync.output)\(bensSync.error)")
+            try akisToken.write(to: profiles.appendingPathComponent("default/token"))
+            #expect((try await trip.json("expense", "list", "Japan", "--profile", "ben") as? [[String: Any]])?.isEmpty == true)
+            // Aki's sync sends it as hers: Aki paid, Aki entered it
+            let sync = try await trip.run("sync")
+            #expect(sync.lines.first == "Sent 1, refused 0, conflicts 0, still queued 0.", "\(sync.output)\(sync.error)")
+            let group = try #require((try await trip.json("group", "show", "Japan") as? [String: Any])?["group"] as? [String: Any])
+            let taxi = try await trip.expense(try await trip.expenseID("Taxi"))
+            let aki = try #require(try await trip.json("whoami") as? [String: Any])
+            #expect(
+                (taxi["payers"] as? [[String: Any]])?.map { $0["memberId"] as? String } == [group["myMemberId"] as? String],
+                "\(taxi)")
+            #expect(taxi["createdByUserId"] as? String == aki["id"] as? String, "\(taxi)")
+
+            // act: with nothing left queued, Ben may log in on this profile
+            let again = try await trip.run("login", "ben@example.com", "--password-stdin", stdin: "correct horse")
+            #expect(again.status == 0 && again.output == "Logged in as Ben.\n", "\(again.output)\(again.error)")
+            // validate: Aki's copy left with her; offline, Ben's profile knows nothing of her group
+            _ = try await trip.server.stop()
+            let mine = try await trip.run("balances", "Aki alone")
+            #expect(mine.status == 9 && !mine.error.contains("Offline: computed"), "\(mine.output)\(mine.error)")
+            #expect(try OfflineStore(path: trip.config.appendingPathComponent("profiles/default/offline.sqlite").path)
+                .cachedGroups().isEmpty)
+        }
+    }
+
     @Test("a session revoked in the middle of a sync stops it with exit 3 and keeps the rest of the queue")
     func revokedMidSync() async throws {
         try await CLITrip.with { trip in
@@ -173,11 +228,11 @@ struct OfflineConflictTests {
                 to: profiles.appendingPathComponent("phone/token"))
             #expect(try await trip.run("whoami", "--profile", "phone", "--server", trip.url).output.hasPrefix("Aki"))
 
-            // act: sync, three new expenses per request; before its second request, the session is
-            // logged out from the other profile
+            // act: sync, three new expenses per request; before its second batch (its third request:
+            // the first asks whose session it is), the session is logged out from the other profile
             let config = trip.config
             let tokens = RevokingTokenStore(
-                FileTokenStore(path: profiles.appendingPathComponent("default/token").path), beforeLoad: 2
+                FileTokenStore(path: profiles.appendingPathComponent("default/token").path), beforeLoad: 3
             ) {
                 _ = try? CLITests.splitterNow(["logout", "--profile", "phone"], config: config)
             }

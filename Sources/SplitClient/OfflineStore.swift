@@ -559,6 +559,25 @@ public final class OfflineStore: Sendable {
         }
     }
 
+    /// When the group's copy last caught up with its change feed: what an answer computed from
+    /// the copy is as of. Nil before its first complete pull.
+    public func pulledAt(groupID: String) throws -> Date? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: ["pulled:" + groupID])
+                .flatMap { Double($0) }.map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    func recordPull(groupID: String, at date: Date) throws {
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_state (key, value) VALUES (?, ?)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """, arguments: ["pulled:" + groupID, String(date.timeIntervalSince1970)])
+        }
+    }
+
     func recordSync(_ date: Date) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM sync_state WHERE key = 'lastError'")

@@ -264,6 +264,10 @@ public struct SplitterClient: Sendable {
             if error.underlyingError is URLError || error.causeDescription.contains("Transport") {
                 throw SplitterError.offline(error.underlyingError.localizedDescription)
             }
+            // A proxy's own error page (HTML, not the API's envelope) fails to decode.
+            if let status = error.response?.status.code, SplitterError.gatewayStatuses.contains(status) {
+                throw SplitterError.offline(SplitterError.gatewayMessage(status))
+            }
             throw SplitterError.server(error.causeDescription)
         } catch {
             throw SplitterError.server("\(error)")

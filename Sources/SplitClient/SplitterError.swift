@@ -55,8 +55,19 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
             self = .conflict(message: message, field: field, current: Self.current(in: envelope))
         case 429: self = .rateLimited(retryAfterSeconds: retryAfter ?? ((details?["retryAfterSeconds"] ?? nil) as? Int))
         case 400..<500: self = .validation(message: message, field: field)
+        case Self.gatewayStatuses: self = .offline(Self.gatewayMessage(status))
         default: self = .server(message)
         }
+    }
+
+    /// What a proxy answers when the server behind it is down, restarting or slow (502, 503,
+    /// 504): the server may not have seen the request, or may have done it and its answer been
+    /// lost. Either way the outcome is unknown, as when it cannot be reached at all, so it is
+    /// `offline`: a write is queued with its id and key, and the replay does it at most once.
+    static let gatewayStatuses = 502...504
+
+    static func gatewayMessage(_ status: Int) -> String {
+        "a gateway answered HTTP \(status) for it; the outcome is unknown"
     }
 
     /// `details.current` as JSON bytes. Re-encoded through the details' own Codable form, so what

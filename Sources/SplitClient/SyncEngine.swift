@@ -42,6 +42,7 @@ public struct SyncEngine: Sendable {
         } catch let error as SplitterError {
             report.remaining = try store.pending().count
             report.stoppedBecause = error
+            try store.recordSyncError(error)
             return report
         }
         // Expenses with an operation that did not go through: later ones on them wait.
@@ -302,7 +303,10 @@ extension SyncEngine {
             applied +=
                 page.expenses.count + page.settlements.count + page.members.count + page.deleted.count
                 + (page.group == nil ? 0 : 1)
-            guard let next = try await following else { return applied }
+            guard let next = try await following else {
+                try store.recordPull(groupID: groupID, at: Date())
+                return applied
+            }
             page = next
         }
     }

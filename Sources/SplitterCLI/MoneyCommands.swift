@@ -22,10 +22,11 @@ func today(in timeZone: String? = nil) -> String {
     return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
 }
 
-/// Says that what follows was computed on this device, from when, and what it leaves out.
-func offlineCopyNote(_ store: OfflineStore) throws -> String {
+/// Says that what follows was computed on this device, from when (the group's last complete
+/// pull, not the last push), and what it leaves out.
+func offlineCopyNote(_ store: OfflineStore, groupID: String) throws -> String {
     let queued = try store.pending().count
-    return "Offline: computed on this device from the copy synced \(try store.lastSync.map(timestamp) ?? "earlier")"
+    return "Offline: computed on this device from the copy synced \(try store.pulledAt(groupID: groupID).map(timestamp) ?? "earlier")"
         + (queued > 0 ? "; \(queued) queued change(s) are not in it yet." : ".")
 }
 
@@ -34,7 +35,7 @@ extension GroupContext {
     /// error; without a copy, the server still cannot be reached (`reason`).
     func offlineBalances(_ reason: String) throws -> [Balance] {
         guard let local = try store.localBalances(groupID: group.id) else { throw SplitterError.offline(reason) }
-        warn(try offlineCopyNote(store))
+        warn(try offlineCopyNote(store, groupID: group.id))
         return local
     }
 }

@@ -207,6 +207,41 @@ struct OfflineConflictTests {
         }
     }
 
+    @Test("a write whose answer a gateway lost (504) is queued with its id and key; sync does it once, not twice")
+    func gatewayLostAnswer() async throws {
+        try await CLITrip.with { trip in
+            // setup: Aki has a copy of Japan (its members), and reaches the server through a proxy
+            // that loses every answer
+            try await trip.setUpJapan()
+            try #require(try await trip.run("sync").status == 0)
+            let proxy = try TCPProxy(to: UInt16(try #require(trip.server.baseURL.port)))
+            defer { proxy.stop() }
+            proxy.loseAnswers(true)
+            let through = try proxy.url.absoluteString
+
+            // act: a taxi and a transfer; each reaches the server, each answer is a 504 page
+            // Found by review: a 502/504 failed the command, and running it again made a second one.
+            let taxi = try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--server", through)
+            #expect(taxi.status == 0 && taxi.output.contains("Offline: Taxi is queued"), "\(taxi.output)\(taxi.error)")
+            let settle = try await trip.run("settle", "Japan", "--from", "ben", "--to", "aki", "500")
+            #expect(settle.status == 0 && settle.output.contains("queued"), "\(settle.output)\(settle.error)")
+            // both were done already: Ben sees them
+            let seen = try await trip.run("balances", "Japan", "--profile", "ben")
+            #expect(seen.row("Ben", "-500") != nil && seen.row("Aki", "1500") != nil, "\(seen.output)")
+
+            // act: the proxy answers again; Aki syncs
+            proxy.loseAnswers(false)
+            let sync = try await trip.run("sync")
+
+            // validate: both replayed as done, nothing twice
+            #expect(sync.lines.first == "Sent 2, refused 0, conflicts 0, still queued 0.", "\(sync.output)\(sync.error)")
+            let after = try await trip.run("balances", "Japan", "--profile", "ben")
+            #expect(after.row("Ben", "-500") != nil && after.row("Aki", "1500") != nil, "\(after.output)")
+            let list = try #require(try await trip.json("expense", "list", "Japan", "--profile", "ben") as? [[String: Any]])
+            #expect(list.count == 1, "\(list)")
+        }
+    }
+
     @Test("a session revoked in the middle of a sync stops it with exit 3 and keeps the rest of the queue")
     func revokedMidSync() async throws {
         try await CLITrip.with { trip in

@@ -1,4 +1,5 @@
 import Foundation
+import SplitClient
 import SplitTestSupport
 import Testing
 
@@ -42,6 +43,20 @@ struct OfflineCopyTests {
                     .status == 0)
             let second = try await trip.run("sync")
             #expect(second.lines.last == "Pulled 2 change(s) in 1 group(s).", "\(second.output)\(second.error)")
+            // The copy is as of its last complete pull, which the offline note names; a push alone
+            // (the SDK's) moves only the last sync. Found by review: the note named the push's time.
+            let profile = trip.config.appendingPathComponent("profiles/default")
+            let store = try OfflineStore(path: profile.appendingPathComponent("offline.sqlite").path)
+            let japan = try #require((try await trip.json("group", "show", "Japan") as? [String: Any])?["group"] as? [String: Any])
+            let japanID = try #require(japan["id"] as? String)
+            let pulled = try #require(try store.pulledAt(groupID: japanID))
+            let client = SplitterClient(
+                serverURL: try #require(URL(string: trip.url)),
+                tokens: FileTokenStore(path: profile.appendingPathComponent("token").path))
+            try await Task.sleep(for: .milliseconds(20))
+            #expect(try await SyncEngine(client: client, store: store).push().sent == 0)
+            #expect(try store.pulledAt(groupID: japanID) == pulled)
+            #expect(try #require(try store.lastSync) > pulled)
             let onlineBalances = try #require(
                 (try await trip.json("balances", "Japan") as? [String: Any])?["balances"] as? [[String: String]])
             let onlinePlan = try await trip.run("plan", "Japan")

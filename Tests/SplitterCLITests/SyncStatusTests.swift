@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SplitClient
 import Testing
 
@@ -12,8 +13,8 @@ struct SyncStatusTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try OfflineStore(path: folder.appendingPathComponent("store.sqlite").path)
         let client = SplitterClient(serverURL: URL(string: "http://127.0.0.1:1")!, tokens: InMemoryTokenStore())
-        var updates = store.statusUpdates().makeAsyncIterator()
-        #expect(try await next(&updates) == SyncStatus())
+        let updates = Updates(store.statusUpdates())
+        #expect(try await updates.next() == SyncStatus())
 
         // act: a write made offline is queued
         let (id, groupID) = (UUID().uuidString.lowercased(), UUID().uuidString.lowercased())
@@ -24,25 +25,48 @@ struct SyncStatusTests {
                 id: id, groupID: groupID, kind: .createExpense, body: try JSONEncoder().encode(request),
                 idempotencyKey: UUID().uuidString, createdAt: Date(), summary: "Taxi", targetID: id))
         // validate
-        #expect(try await next(&updates) == SyncStatus(pending: 1))
+        #expect(try await updates.next() == SyncStatus(pending: 1))
 
         // act: a sync that cannot reach the server
         let report = try await SyncEngine(client: client, store: store).push()
         // validate: the stop is reported, the write still waits, nothing counts as synced
-        let status = try await next(&updates)
+        let status = try await updates.next()
         #expect(report.stoppedBecause?.description == status.lastError)
         #expect(status.pending == 1 && status.lastSync == nil)
         #expect(status.lastError?.hasPrefix("The server cannot be reached") == true, "\(status)")
         #expect(try store.status() == status)
     }
 
-    /// The next value, or a failure after a deadline (the observation delivers on its own queue).
-    private func next(_ updates: inout AsyncStream<SyncStatus>.Iterator) async throws -> SyncStatus {
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(10))
-            Issue.record("no status update within 10 s")
+}
+
+/// The statuses a stream delivers, read by a task of its own (the observation delivers on its
+/// own queue), so that a missing update fails the test after a deadline instead of hanging it.
+final class Updates: Sendable {
+    private final class Received: Sendable {
+        let statuses = Mutex<[SyncStatus]>([])
+    }
+    private let received: Received
+    private let taken = Mutex(0)
+    private let task: Task<Void, Never>
+
+    init(_ stream: AsyncStream<SyncStatus>) {
+        let received = Received()
+        self.received = received
+        task = Task { for await status in stream { received.statuses.withLock { $0.append(status) } } }
+    }
+
+    deinit { task.cancel() }
+
+    /// The next status not yet taken; a recorded failure after 10 s without one.
+    func next() async throws -> SyncStatus {
+        let index = taken.withLock { $0 }
+        let deadline = Date().addingTimeInterval(10)
+        while received.statuses.withLock({ $0.count }) <= index, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(10))
         }
-        defer { deadline.cancel() }
-        return try #require(await updates.next())
+        let status = try #require(
+            received.statuses.withLock { $0.count > index ? $0[index] : nil }, "no status update within 10 s")
+        taken.withLock { $0 += 1 }
+        return status
     }
 }

@@ -20,6 +20,7 @@ final class TCPProxy: @unchecked Sendable {
     private var target: UInt16?
     private var connections: [ObjectIdentifier: Connection] = [:]
     private var stopped = false
+    private var answersLost = false
 
     var url: URL {
         get throws { try #require(URL(string: "http://127.0.0.1:\(port)")) }
@@ -75,6 +76,11 @@ final class TCPProxy: @unchecked Sendable {
         }
     }
 
+    /// While on, requests still reach the server, but the client gets a gateway's "504 Gateway
+    /// Time-out" page in place of the server's answer (read and dropped), as from a proxy that
+    /// gave up waiting just before the server answered: the write happened, its answer is lost.
+    func loseAnswers(_ on: Bool) { lock.withLock { answersLost = on } }
+
     /// New connections go to this port.
     func forward(to port: UInt16) { lock.withLock { target = port } }
 
@@ -110,6 +116,14 @@ final class TCPProxy: @unchecked Sendable {
         copying: while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
+            if source == connection.server, lock.withLock({ answersLost }) {
+                let page = "<html><body><h1>504 Gateway Time-out</h1></body></html>"
+                let answer = Array(
+                    ("HTTP/1.1 504 Gateway Time-out\r\nContent-Type: text/html\r\nContent-Length: \(page.utf8.count)\r\n"
+                        + "Connection: close\r\n\r\n" + page).utf8)
+                _ = answer.withUnsafeBytes { send(destination, $0.baseAddress, $0.count, Self.noSignal) }
+                break
+            }
             var sent = 0
             while sent < count {
                 let written = buffer.withUnsafeBytes {

@@ -47,11 +47,12 @@ final class StreamReader: Sendable {
     }
 
     /// Waits until `condition` holds, at most `seconds`; whether it did. A full `scripts/test`
-    /// runs every suite at once on 2 cores: twice a stream's reader on SQLite had received
-    /// nothing after 20 s in its busiest first minute (and never alone or in a lighter run), so
-    /// the bound is a minute; a stream that hangs still fails.
+    /// runs every suite at once on 2 cores, and each task of every test queues for the same two
+    /// threads: a stream's reader on SQLite has received nothing for 10 s on CI, and for over a
+    /// minute in a run beside two builds (never alone or in a lighter run). So the bound is two
+    /// minutes; a stream that hangs still fails.
     @discardableResult
-    func wait(seconds: Double = 60, until condition: (StreamReader) -> Bool) async -> Bool {
+    func wait(seconds: Double = 120, until condition: (StreamReader) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition(self), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         return condition(self)

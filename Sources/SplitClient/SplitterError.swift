@@ -14,7 +14,8 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Invalid input (400, 413, 415, 422); `field` names the wire field when the server did.
     case validation(message: String, field: String?)
     case rateLimited(retryAfterSeconds: Int?)
-    /// The server could not be reached.
+    /// The server could not be reached, or a gateway in front of it answered 502, 503 or 504:
+    /// either way what a write did is unknown, and it is safe to send again with its key.
     case offline(String)
     /// The server failed, or answered something this client does not understand.
     case server(String)

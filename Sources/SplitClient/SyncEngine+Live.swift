@@ -50,12 +50,13 @@ extension SyncEngine {
     /// The pull one event calls for; returns how many changes it applied.
     private func follow(_ event: LiveEvent, streamGroupID: String?) async throws -> Int {
         do {
+            // Nothing is written to the copy before it is known to be this session's account's
+            // (`adoptAccount`; checked once, at the first event the server can be asked about).
+            if event.kind != .disconnected { try await adoptAccount() }
             switch event.kind {
             case .disconnected:
                 return 0
             case .connected:
-                // Each connection first checks whose copy this is (see `adoptAccount`).
-                try await adoptAccount()
                 var groupIDs = streamGroupID.map { [$0] } ?? []
                 if streamGroupID == nil {
                     let groups = try await client.groups()

@@ -21,6 +21,18 @@ public struct SyncEngine: Sendable {
     let store: OfflineStore
     /// How many queued new expenses go in one request.
     let batchSize: Int
+    /// Whether this engine has checked whose session it uses (`adoptAccount`).
+    private let checked = Checked()
+
+    /// Set once; an NSLock keeps it usable on every platform the SDK builds for.
+    private final class Checked: @unchecked Sendable {
+        private let lock = NSLock()
+        private var done = false
+        var value: Bool {
+            get { lock.withLock { done } }
+            set { lock.withLock { done = newValue } }
+        }
+    }
 
     public init(client: SplitterClient, store: OfflineStore, batchSize: Int = SplitterClient.batchLimit) {
         self.client = client
@@ -30,11 +42,23 @@ public struct SyncEngine: Sendable {
 
     /// Makes the store the copy of the account the client is logged in as (`OfflineStore.adopt`):
     /// another account's queue is never sent as this one's, nor its copy mixed with this one's.
-    /// Costs one request; `push` and `syncLive` begin with it.
+    /// One request, once per engine; `push`, `pull` and `syncLive` begin with it, and throw
+    /// `OfflineStoreError.otherAccountsQueue` (recorded as the last sync error) when the store
+    /// holds another account's unsent changes.
     public func adoptAccount() async throws {
-        try store.adopt(try await client.me())
+        guard !checked.value else { return }
+        do {
+            try store.adopt(try await client.me())
+        } catch let error as OfflineStoreError {
+            try? store.recordSyncError(error)
+            throw error
+        }
+        checked.value = true
     }
 
+    /// Sends the queue. Stops early, with the rest kept, when the server cannot be reached or
+    /// the session ended (`Report.stoppedBecause`); throws when the store is another account's
+    /// (see `adoptAccount`).
     public func push() async throws -> Report {
         var report = Report()
         do {
@@ -283,6 +307,7 @@ extension SyncEngine {
     @discardableResult
     public func pull(groupID: String) async throws -> Int {
         do {
+            try await adoptAccount()
             return try await pullPages(groupID: groupID)
         } catch {
             try? store.recordSyncError(error)

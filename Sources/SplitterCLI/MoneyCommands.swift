@@ -26,7 +26,7 @@ func today(in timeZone: String? = nil) -> String {
 /// pull, not the last push), and what it leaves out.
 func offlineCopyNote(_ store: OfflineStore, groupID: String) throws -> String {
     let queued = try store.pending().count
-    return "Offline: computed on this device from the copy synced \(try store.pulledAt(groupID: groupID).map(timestamp) ?? "earlier")"
+    return "Offline: computed on this device from the copy synced \(try (store.pulledAt(groupID: groupID) ?? store.lastSync).map(timestamp) ?? "earlier")"
         + (queued > 0 ? "; \(queued) queued change(s) are not in it yet." : ".")
 }
 

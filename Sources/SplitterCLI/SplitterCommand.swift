@@ -57,17 +57,32 @@ struct Profile {
     /// The offline queue and cache.
     func store() throws -> OfflineStore { try OfflineStore(path: folder.appendingPathComponent("offline.sqlite").path) }
 
+    /// The server to use: `override` (saved in the profile from now on), else the saved one.
     func server(_ override: String?) throws -> URL {
-        let file = folder.appendingPathComponent("config.json")
         if let override {
-            guard let url = URL(string: override), url.scheme == "http" || url.scheme == "https" else {
-                throw ValidationError("--server must be an http:// or https:// address.")
-            }
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try JSONEncoder().encode(["server": override]).write(to: file)
+            let url = try Self.serverURL(override)
+            try save(server: override)
             return url
         }
+        return try savedServer()
+    }
+
+    /// `--server` checked, not saved.
+    static func serverURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+            throw ValidationError("--server must be an http:// or https:// address.")
+        }
+        return url
+    }
+
+    func save(server: String) throws {
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try JSONEncoder().encode(["server": server]).write(to: folder.appendingPathComponent("config.json"))
+    }
+
+    func savedServer() throws -> URL {
+        let file = folder.appendingPathComponent("config.json")
         if let data = try? Data(contentsOf: file),
             let saved = try? JSONDecoder().decode([String: String].self, from: data)["server"],
             let url = URL(string: saved)
@@ -87,22 +102,34 @@ extension GlobalOptions {
     func store() throws -> OfflineStore { try Profile(name: profile).store() }
 
     /// Logs in through `body` with the token held in memory, makes the profile's offline copy
-    /// that account's (`OfflineStore.adopt`), and only then saves the token. A profile whose
-    /// copy holds another account's unsent changes is left as it was, still logged in as that
-    /// account; the session just opened is ended (`endSession`; a pasted access token is only
-    /// not kept, never revoked).
+    /// that account's (`OfflineStore.adopt`), and only then saves the token and `--server`. A
+    /// profile whose copy holds another account's unsent changes is left as it was (its login,
+    /// its server); the session just opened is ended (`endSession`; a pasted access token is
+    /// only not kept, never revoked), as it is when anything else fails after it opened.
+    ///
+    /// A copy from before the store recorded its account, with changes waiting, is first bound
+    /// to the account of the token saved with it, when the server still knows that token.
     func signIn(endSession: Bool = true, _ body: (SplitterClient) async throws -> User) async throws -> User {
         let profile = Profile(name: profile)
+        let url = try server.map(Profile.serverURL) ?? profile.savedServer()
+        let store = try profile.store()
+        if try store.account() == nil, !(try store.pending() + store.parked() + store.conflicts()).isEmpty,
+            // Asked of the saved server only: the saved token never goes to a `--server` given now.
+            let saved = try? await SplitterClient(serverURL: profile.savedServer(), tokens: profile.tokens).me()
+        {
+            try store.adopt(saved)
+        }
         let held = InMemoryTokenStore()
-        let client = SplitterClient(serverURL: try profile.server(server), tokens: held)
+        let client = SplitterClient(serverURL: url, tokens: held)
         let user = try await body(client)
         do {
-            try profile.store().adopt(user)
-        } catch let error as OfflineStoreError {
+            try store.adopt(user)
+            try profile.tokens.save(try held.load())
+            if let server { try profile.save(server: server) }
+        } catch {
             if endSession { try? await client.logout() }
             throw error
         }
-        try profile.tokens.save(try held.load())
         return user
     }
 }
@@ -227,6 +254,12 @@ struct Register: AsyncParsableCommand {
 
     func run() async throws {
         try await SplitterCLI.run {
+            // A new account can never be the one whose changes wait here: refused before it is made.
+            let store = try options.store()
+            if let owner = try store.account() {
+                let waiting = try store.pending().count + store.parked().count + store.conflicts().count
+                if waiting > 0 { throw OfflineStoreError.otherAccountsQueue(account: owner.name, count: waiting) }
+            }
             let password = try readPassword(fromStdin: passwordStdin)
             let user = try await options.signIn {
                 try await $0.register(email: email, phone: phone, password: password, displayName: name)

@@ -166,15 +166,27 @@ struct OfflineConflictTests {
             // act: Aki, offline, adds a taxi (paid by herself, unsaid); then Ben logs in on her profile
             let added = try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--server", offline)
             try #require(added.status == 0 && added.output.contains("queued"), "\(added.output)\(added.error)")
+            let configFile = trip.config.appendingPathComponent("profiles/default/config.json")
+            let savedConfig = try Data(contentsOf: configFile)
             let ben = try await trip.run(
                 "login", "ben@example.com", "--password-stdin", "--server", online, stdin: "correct horse")
 
-            // validate: refused with exit 6, saying why and what to do; the profile is still Aki's
+            // validate: refused with exit 6, saying why and what to do; the profile is still Aki's,
+            // with her server (her token is never sent to one given by the refused login)
             // Found by review: Ben's next sync sent Aki's queue as his.
             #expect(ben.status == 6, "\(ben.output)\(ben.error)")
             #expect(ben.error.contains("offline copy is Aki's, with 1 change(s)"), "\(ben.error)")
             #expect(ben.error.contains("Log in here as Aki"), "\(ben.error)")
-            #expect(try await trip.run("whoami").output.hasPrefix("Aki ("))
+            #expect(try Data(contentsOf: configFile) == savedConfig)
+            #expect(try await trip.run("whoami", "--server", online).output.hasPrefix("Aki ("))
+            // Registering a new account there is refused before the account is made.
+            let cy = try await trip.run(
+                "register", "--email", "cy@example.com", "--name", "Cy", "--password-stdin", stdin: "correct horse")
+            #expect(cy.status == 6 && cy.error.contains("Aki's"), "\(cy.output)\(cy.error)")
+            let cyElsewhere = try await trip.run(
+                "register", "--profile", "cy", "--server", online, "--email", "cy@example.com", "--name", "Cy",
+                "--password-stdin", stdin: "correct horse")
+            #expect(cyElsewhere.status == 0, "the address was taken by the refused registration: \(cyElsewhere.error)")
             // A token of Ben's put there otherwise (a copied file): sync refuses the same way, sends nothing.
             let profiles = trip.config.appendingPathComponent("profiles")
             let akisToken = try Data(contentsOf: profiles.appendingPathComponent("default/token"))
@@ -218,6 +230,16 @@ struct OfflineConflictTests {
             defer { proxy.stop() }
             proxy.loseAnswers(true)
             let through = try proxy.url.absoluteString
+            // The SDK reads the gateway's page as "unknown outcome", not as a server failure.
+            let viaProxy = SplitterClient(
+                serverURL: try proxy.url,
+                tokens: FileTokenStore(path: trip.config.appendingPathComponent("profiles/default/token").path))
+            do {
+                _ = try await viaProxy.me()
+                Issue.record("a 504 page was read as an answer")
+            } catch SplitterError.offline(let message) {
+                #expect(message.contains("HTTP 504"), "\(message)")
+            }
 
             // act: a taxi and a transfer; each reaches the server, each answer is a 504 page
             // Found by review: a 502/504 failed the command, and running it again made a second one.

@@ -309,6 +309,13 @@ public final class OfflineStore: Sendable {
         }
     }
 
+    /// How many operations wait here: queued, refused or in conflict (all of them the account's).
+    public func waiting() throws -> Int { try database.read(Self.waiting) }
+
+    private static func waiting(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM pending_operations") ?? 0
+    }
+
     /// Makes this the copy and queue of `user`, who just logged in (or whose token a sync uses).
     /// The same account: nothing changes but its name. Another account: the copy of the first is
     /// forgotten (the next sync fetches the new one's), unless changes the first made offline
@@ -319,7 +326,7 @@ public final class OfflineStore: Sendable {
         try database.write { db in
             let current = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'account'")
             if let current, current != user.id {
-                let queued = try Int.fetchOne(db, sql: "SELECT count(*) FROM pending_operations") ?? 0
+                let queued = try Self.waiting(db)
                 if queued > 0 {
                     let name = try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = 'accountName'")
                     throw OfflineStoreError.otherAccountsQueue(account: name ?? current, count: queued)
@@ -328,13 +335,8 @@ public final class OfflineStore: Sendable {
                     try db.execute(sql: "DELETE FROM \(table)")
                 }
             }
-            for (key, value) in [("account", user.id), ("accountName", user.displayName)] {
-                try db.execute(
-                    sql: """
-                        INSERT INTO sync_state (key, value) VALUES (?, ?)
-                        ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                        """, arguments: [key, value])
-            }
+            try Self.setState(db, "account", user.id)
+            try Self.setState(db, "accountName", user.displayName)
         }
     }
 
@@ -491,11 +493,7 @@ public final class OfflineStore: Sendable {
                     sql: "UPDATE cached_groups SET membersJSON = ? WHERE id = ?",
                     arguments: [try encoder.encode(members), groupID])
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO sync_state (key, value) VALUES (?, ?)
-                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                    """, arguments: ["cursor:" + groupID, changes.cursor])
+            try Self.setState(db, "cursor:" + groupID, changes.cursor)
         }
     }
 
@@ -569,23 +567,22 @@ public final class OfflineStore: Sendable {
     }
 
     func recordPull(groupID: String, at date: Date) throws {
-        try database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO sync_state (key, value) VALUES (?, ?)
-                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                    """, arguments: ["pulled:" + groupID, String(date.timeIntervalSince1970)])
-        }
+        try database.write { try Self.setState($0, "pulled:" + groupID, String(date.timeIntervalSince1970)) }
+    }
+
+    /// Sets one `sync_state` value (cursors, pull and sync times, the account, the last error).
+    static func setState(_ db: Database, _ key: String, _ value: String) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO sync_state (key, value) VALUES (?, ?)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, arguments: [key, value])
     }
 
     func recordSync(_ date: Date) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM sync_state WHERE key = 'lastError'")
-            try db.execute(
-                sql: """
-                    INSERT INTO sync_state (key, value) VALUES ('lastSync', ?)
-                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                    """, arguments: [String(date.timeIntervalSince1970)])
+            try Self.setState(db, "lastSync", String(date.timeIntervalSince1970))
         }
     }
 }

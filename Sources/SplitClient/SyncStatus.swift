@@ -64,12 +64,6 @@ extension OfflineStore {
 
     /// Remembers why a sync stopped, for `status()`; a sync that goes through clears it.
     func recordSyncError(_ error: any Error) throws {
-        try database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO sync_state (key, value) VALUES ('lastError', ?)
-                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                    """, arguments: [String(describing: error)])
-        }
+        try database.write { try Self.setState($0, "lastError", String(describing: error)) }
     }
 }

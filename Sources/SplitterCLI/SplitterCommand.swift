@@ -113,7 +113,7 @@ extension GlobalOptions {
         let profile = Profile(name: profile)
         let url = try server.map(Profile.serverURL) ?? profile.savedServer()
         let store = try profile.store()
-        if try store.account() == nil, !(try store.pending() + store.parked() + store.conflicts()).isEmpty,
+        if try store.account() == nil, try store.waiting() > 0,
             // Asked of the saved server only: the saved token never goes to a `--server` given now.
             let saved = try? await SplitterClient(serverURL: profile.savedServer(), tokens: profile.tokens).me()
         {
@@ -256,9 +256,8 @@ struct Register: AsyncParsableCommand {
         try await SplitterCLI.run {
             // A new account can never be the one whose changes wait here: refused before it is made.
             let store = try options.store()
-            if let owner = try store.account() {
-                let waiting = try store.pending().count + store.parked().count + store.conflicts().count
-                if waiting > 0 { throw OfflineStoreError.otherAccountsQueue(account: owner.name, count: waiting) }
+            if let owner = try store.account(), case let waiting = try store.waiting(), waiting > 0 {
+                throw OfflineStoreError.otherAccountsQueue(account: owner.name, count: waiting)
             }
             let password = try readPassword(fromStdin: passwordStdin)
             let user = try await options.signIn {

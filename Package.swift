@@ -43,11 +43,12 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         // The production backend: PostgreSQL, pooled connections.
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
-        // The HTTP contract: types, client and server protocol generated from openapi.yaml.
-        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        // The runtime of the HTTP contract's code (types, client and server protocol), which
+        // scripts/generate-api makes from openapi.yaml with swift-openapi-generator
+        // (tools/openapi-generator) and which is committed, so no build compiles the generator.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // Reads openapi.yaml at start-up so every request body is checked against the bounds it
-        // states (RequestBodyLimits); already in the build for the generator.
+        // states (RequestBodyLimits).
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The generated client's transport on URLSession (end-to-end tests now, the SDK next).
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
@@ -122,13 +123,13 @@ let package = Package(
             resources: [.copy("Accounts/Resources/common-passwords.txt")],
             swiftSettings: swiftSettings
         ),
-        // The HTTP contract: openapi.yaml and the code swift-openapi-generator makes from it.
+        // The HTTP contract: openapi.yaml and the code swift-openapi-generator makes from it
+        // (Generated/, by scripts/generate-api).
         .target(
             name: "SplitAPI",
             dependencies: ["SplitCore", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             resources: [.copy("openapi.yaml")],
-            swiftSettings: generatedCodeSwiftSettings,
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            swiftSettings: generatedCodeSwiftSettings
         ),
         // The server as a library: handlers, auth, middleware; `buildApplication(configuration:)`.
         .target(

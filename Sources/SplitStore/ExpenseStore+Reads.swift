@@ -133,27 +133,16 @@ extension ExpenseStore {
         }
     }
 
-    /// The expenses whose latest change in the group's change feed is numbered after `since` and
-    /// at most `through` and is not a deletion (a page of the feed: `GroupLog.changes`), with
-    /// payers and shares, in three queries whatever their number. Found by their change numbers
-    /// rather than by a list of up to 1,000 ids, which each of the three queries bound again.
-    public func changedExpenses(groupID: UUID, after since: Int64, through last: Int64) async throws -> [UUID: ExpenseRecord] {
-        /// The rows of `table` (aliased `x`) whose expense id is `key` and that such a change names.
-        @Sendable func rows(_ table: String, _ key: String) -> SQLQueryString {
-            """
-            SELECT x.* FROM changes c JOIN \(unsafeRaw: table) x ON x.\(unsafeRaw: key) = c.entity_id
-            WHERE c.group_id = \(bind: groupID.text) AND c.entity = 'expense' AND c.is_deleted = \(bind: false)
-                  AND c.seq > \(bind: since) AND c.seq <= \(bind: last)
-            """
+    /// Expenses by id, with payers and shares, in three queries whatever their number.
+    public func expenses(ids: [UUID]) async throws -> [UUID: ExpenseRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let texts = ids.map(\.text)
+        let (rows, payerRows, shareRows) = try await database.read { sql in
+            let rows = try await sql.select().column(SQLLiteral.all).from("expenses").where("id", .in, texts).all()
+            let (payers, shares) = try await Self.payersAndShares(of: texts, sql)
+            return (rows, payers, shares)
         }
-        let (expenseRows, payerRows, shareRows) = try await database.read { sql in
-            (
-                try await sql.raw(rows("expenses", "id")).all(),
-                try await sql.raw(rows("expense_payers", "expense_id")).all(),
-                try await sql.raw(rows("expense_splits", "expense_id")).all()
-            )
-        }
-        return try Self.assemble(expenseRows, payerRows, shareRows)
+        return try Self.assemble(rows, payerRows, shareRows)
     }
 
     /// The payer and share rows of the expenses `ids` (none for none).

@@ -56,13 +56,8 @@ public struct FeedUseCases: Sendable, UsesStores {
         let names = Dictionary(
             uniqueKeysWithValues: try await categories.allCategories(groupID: group.id).map { ($0.id, $0.name) })
         // In id order; each id formatted once, not in every comparison (that was a fifth of a page's time).
-        // The page holds every change numbered after `since` up to its last (GroupLog.changes
-        // never cuts one number in two), so its expenses are found by that range.
-        let hasExpenses = changes.contains { $0.entity == .expense && !$0.isDeleted }
-        let found = hasExpenses
-            ? try await expenses.changedExpenses(groupID: group.id, after: since, through: changes.last?.seq ?? since)
-            : [:]
-        let changedExpenses = found.values.map { ($0.id.text, $0) }.sorted { $0.0 < $1.0 }
+        let changedExpenses = try await expenses.expenses(ids: ids(.expense, deleted: false)).values
+            .map { ($0.id.text, $0) }.sorted { $0.0 < $1.0 }
             .map { ExpenseView(expense: $0.1, categoryNames: names, homeCurrency: group.homeCurrency) }
         let memberIDs = Set(ids(.member, deleted: false))
         return ChangePage(

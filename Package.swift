@@ -43,6 +43,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         // The production backend: PostgreSQL, pooled connections.
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        // Its connection pool (brought by postgres-kit), named in the tests: a pool's timeout is
+        // an overload the server answers 503.
+        .package(url: "https://github.com/vapor/async-kit.git", from: "1.22.0"),
         // The runtime of the HTTP contract's code (types, client and server protocol), which
         // scripts/generate-api makes from openapi.yaml with swift-openapi-generator
         // (tools/openapi-generator) and which is committed, so no build compiles the generator.
@@ -244,6 +247,7 @@ let package = Package(
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "AsyncKit", package: "async-kit"),
             ],
             // Databases written by an earlier release, read by UpgradeTests from the source tree.
             exclude: ["Fixtures"],

@@ -140,6 +140,11 @@ public struct APIError: Error, Sendable, Equatable {
         .unauthorized, code: "invalid_credentials", message: "Wrong email, phone or password.",
         headers: [.wwwAuthenticate: #"Bearer realm="splitter""#])
 
+    /// The database had no connection free for the request in time (`Database.isBusy`).
+    public static let busy = APIError(
+        .serviceUnavailable, code: "busy", message: "The server is too busy to answer; try again in a moment.",
+        details: ["retryAfterSeconds": .int(1)], headers: [.retryAfter: "1"])
+
     public static let internalError = APIError(
         .internalServerError, code: "internal", message: "Something went wrong on our side; it has been logged.")
 

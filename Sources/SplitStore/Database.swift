@@ -356,6 +356,14 @@ public final class Database: Sendable {
         return false
     }
 
+    /// Whether `error` says the database is too busy to take the statement now: on PostgreSQL, no
+    /// pooled connection came free within the pool's wait (10 s), as under a burst of writes to
+    /// one group, whose lock each holds. Nothing of that statement ran; the request may be tried
+    /// again (a write with the same Idempotency-Key is done at most once).
+    public static func isBusy(_ error: any Error) -> Bool {
+        error is ConnectionPoolTimeoutError
+    }
+
     /// Closes the connection or drains the pool.
     public func close() async throws {
         lastAnswered.store(0, ordering: .relaxed)

@@ -1,7 +1,9 @@
+import AsyncKit
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import OpenAPIRuntime
 import SplitStore
 import SplitTestSupport
 import Testing
@@ -12,6 +14,25 @@ import Testing
 /// the session cookie's prefix, and writes per account per minute.
 @Suite("HTTP hardening")
 struct HTTPHardeningTests {
+    @Test("a database too busy to lend a connection in time is a 503 with Retry-After, bare or wrapped by the generated server, not a 500")
+    func busyDatabase() {
+        // setup: PostgreSQL's pool gives up waiting for a free connection (a burst of writes to
+        // one group, each holding its lock, on a loaded machine: PaymentRequestTests saw 500s)
+        let timeout = ConnectionPoolTimeoutError.connectionRequestTimeout
+        let wrapped = ServerError(
+            operationID: "payPaymentRequest", request: .init(method: .post, scheme: nil, authority: nil, path: "/api/pay/x"),
+            requestBody: nil, requestMetadata: .init(), causeDescription: "Unknown", underlyingError: timeout)
+        for error in [timeout as any Error, wrapped] {
+            // act
+            let answer = ErrorEnvelopeMiddleware.apiError(for: error)
+            // validate
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.code == "busy")
+            #expect(answer.headers[.retryAfter] == "1")
+        }
+        #expect(ErrorEnvelopeMiddleware.apiError(for: CancellationError()).status == .internalServerError)
+    }
+
     @Test("a chunked body over the limit is a 413 with the envelope, not a 500")
     func chunkedTooLarge() async throws {
         try await TestApp.with(.sqlite, live: true, configure: { $0.limits.maxBodyBytes = 1024 }) { api in

@@ -75,6 +75,11 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
 
     /// Maps any error to what the client is told.
     static func apiError(for error: any Error) -> APIError {
+        if Database.isBusy((error as? ServerError)?.underlyingError ?? error) {
+            // An overload, not a fault: 503 with a Retry-After, which clients retry (the SDK
+            // and the CLI queue a write with its Idempotency-Key); it was a 500.
+            return .busy
+        }
         switch error {
         case is NIOTooManyBytesError:
             // A chunked body that grew past the limit while it was read (issue 14: it was a 500).

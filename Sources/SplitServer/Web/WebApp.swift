@@ -286,6 +286,10 @@ struct WebApp: Sendable {
             return errorPage(.forbidden, heading: "Not allowed", message: apiError.message)
         case let status where status.code < 500:
             return errorPage(status, heading: "That did not work", message: apiError.message)
+        case .serviceUnavailable:
+            var response = errorPage(.serviceUnavailable, heading: "Too busy", message: apiError.message)
+            response.headers[.retryAfter] = apiError.headers[.retryAfter]
+            return response
         default:
             context.logger.error(
                 "page failed", metadata: ["path": "\(WebRequest.loggable(request.uri.path))", "error": "\(String(reflecting: error))"])

@@ -165,6 +165,10 @@ struct PaymentRequestTests {
         }
     }
 
+    /// What a test records for a request that got no answer (the client threw), told apart from
+    /// the server's own 500.
+    static let noAnswer = HTTPResponse.Status(code: 599, reasonPhrase: "no answer")
+
     @Test("20 payers lock at once: exactly one holds it; 50 pays with one key and 50 with others: one transfer", arguments: TestDatabases.all)
     func concurrency(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
@@ -184,7 +188,7 @@ struct PaymentRequestTests {
             // act: all at once
             let statuses = await withTaskGroup(of: HTTPResponse.Status.self) { group in
                 for token in payers {
-                    group.addTask { (try? await api.call(.post, "/api/pay/\(code)/lock", token: token).status) ?? .internalServerError }
+                    group.addTask { (try? await api.call(.post, "/api/pay/\(code)/lock", token: token).status) ?? Self.noAnswer }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
@@ -201,11 +205,11 @@ struct PaymentRequestTests {
                 for index in 0..<100 {
                     let key = index < 50 ? "same" : "key-\(index)"
                     let token = index % 10 == 0 ? payers[index % payers.count] : winner
-                    group.addTask { (try? await Self.pay(api, code, token: token, key: key).status) ?? .internalServerError }
+                    group.addTask { (try? await Self.pay(api, code, token: token, key: key).status) ?? Self.noAnswer }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(!pays.contains(.internalServerError), "\(pays)")
+            #expect(!pays.contains(.internalServerError) && !pays.contains(Self.noAnswer), "\(pays)")
             #expect(pays.contains(.created))
             let settlements = try await api.call(.get, "/api/groups/\(trip.groupID)/settlements", token: trip.tokens["Aki"])
             #expect(settlements.list("settlements").count == 1, "\(settlements.text)")

@@ -14,6 +14,8 @@ actor CountingHasher: PasswordHashing {
     }
 
     func verify(_ password: String, against hash: String) async throws -> Bool { hash == "counted:" + password }
+
+    nonisolated func unmatchableHash() -> String { "unmatchable" }
 }
 
 @Suite("Password reset links")

@@ -265,6 +265,30 @@ struct AuthTests {
     func defaultCost() {
         #expect(ServerConfiguration().bcryptCost >= 12)
     }
+
+    @Test("an unknown account's check runs bcrypt in full: as long as against a real hash, and never a match")
+    func unmatchableHashCostsAHash() async throws {
+        let hasher = PasswordHasher(cost: 10)
+        let unmatchable = hasher.unmatchableHash()
+        #expect(unmatchable.count == 60 && unmatchable.hasPrefix("$2b$10$"))
+        #expect(hasher.unmatchableHash() != unmatchable)  // drawn afresh, never a constant
+        let real = try await hasher.hash("violet mango tram 42")
+        // Bcrypt cannot run faster than its cost allows, and a hash it refused to read returns
+        // at once (microseconds, against a tenth of a second here). The fastest of three checks
+        // each, taken in turn, so that a busy machine slows both alike; a tenth leaves room for
+        // other tests running meanwhile.
+        var againstReal = Duration.seconds(1_000)
+        var againstUnmatchable = Duration.seconds(1_000)
+        for _ in 0..<3 {
+            for hash in [real, unmatchable] {
+                let start = ContinuousClock.now
+                #expect(try await hasher.verify("violet mango tram 42", against: hash) == (hash == real))
+                let took = ContinuousClock.now - start
+                if hash == real { againstReal = min(againstReal, took) } else { againstUnmatchable = min(againstUnmatchable, took) }
+            }
+        }
+        #expect(againstUnmatchable > againstReal / 10, "\(againstUnmatchable) against \(againstReal)")
+    }
 }
 
 @Suite("Rate limits under concurrency and strange input")

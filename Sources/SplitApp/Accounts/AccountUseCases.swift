@@ -3,10 +3,13 @@ import SplitCore
 import SplitStore
 
 /// Turns passwords into stored hashes and checks them. The server's is bcrypt on NIO's thread
-/// pool (DESIGN §4); the use cases only need these two calls.
+/// pool (DESIGN §4); the use cases only need these calls.
 public protocol PasswordHashing: Sendable {
     func hash(_ password: String) async throws -> String
     func verify(_ password: String, against hash: String) async throws -> Bool
+    /// A stored hash that no password matches and that takes `verify` as long as a real one: a
+    /// login to an unknown account is checked against it, so it answers in the same time.
+    func unmatchableHash() -> String
 }
 
 /// How many attempts the account operations allow (DESIGN §4), each a sliding window.
@@ -113,7 +116,7 @@ public struct AccountUseCases: Sendable, UsesStores {
         self.passwords = passwords
         self.limits = limits
         self.allowRegistration = allowRegistration
-        self.unknownAccountHash = try await passwords.hash(SessionToken.generate())
+        self.unknownAccountHash = passwords.unmatchableHash()
         self.now = now
     }
 

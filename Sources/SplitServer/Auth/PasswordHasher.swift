@@ -31,6 +31,19 @@ struct PasswordHasher: PasswordHashing {
         return try await Self.pool.runIfActive { Bcrypt.verify(input, hash: hash) }
     }
 
+    /// A bcrypt hash in form (`$2b$`, the cost, 22 characters of salt and 31 of digest) whose
+    /// characters are drawn at random instead of computed: the password it would be the hash of
+    /// is unknown to anyone, and checking a password against it runs bcrypt in full with its salt
+    /// and cost, as against any stored hash. A process used to hash a random password for this
+    /// at start-up, a quarter of a second of CPU at cost 12 (more than half of a start).
+    func unmatchableHash() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        let drawn = (0..<53).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+        let costDigits = cost < 10 ? "0\(cost)" : "\(cost)"
+        return "$2b$\(costDigits)$" + String(decoding: drawn, as: UTF8.self)
+    }
+
     /// Started on first use and kept for the life of the process.
     static let pool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: max(1, System.coreCount - 1))

@@ -359,12 +359,14 @@ struct ExpenseBatchTests {
             // validate
             #expect(commits() - before == 3)
             // The keys are read in one go, and stored with their answer as they are claimed.
-            #expect(zip(statements.map(runs), runsBefore).map { $0 - $1 } == [3, 3, 1, 1, 1, 0, 0])
+            let runsDuring: [Int] = zip(statements.map(runs), runsBefore).map { $0 - $1 }
+            #expect(runsDuring == [3, 3, 1, 1, 1, 0, 0])
             let changes = try await GroupLogStore(database: trip.database).changes(
                 groupID: trip.groupID, since: seqBefore, limit: 500
             ).changes
             #expect(changes.count == 120)
-            #expect(Set(changes.map(\.seq)) == [seqBefore + 1, seqBefore + 2, seqBefore + 3])
+            let commitSeqs: Set<Int64> = [seqBefore + 1, seqBefore + 2, seqBefore + 3]
+            #expect(Set(changes.map(\.seq)) == commitSeqs)
             let views = try results.map { result -> ExpenseView in
                 guard case .created(let view) = try result.get() else { throw AppError.notFound("created expense") }
                 return view

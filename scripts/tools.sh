@@ -27,9 +27,10 @@ tools_for_fuzz() { need_pypi schemathesis "schemathesis==4.32.5"; }
 tools_for_web() {
     # Chromium and its driver; an emoji font for the category icons; jsonschema checks the
     # JSON export against its schema.
-    need_debian chromium chromium-driver fonts-noto-color-emoji
-    need_pypi selenium "selenium==4.51.0"
-    need_pypi jsonschema "jsonschema==4.26.0"
+    # (&&: scripts/test calls this in an && list, where a failure would not stop it otherwise)
+    need_debian chromium chromium-driver fonts-noto-color-emoji \
+        && need_pypi selenium "selenium==4.51.0" \
+        && need_pypi jsonschema "jsonschema==4.26.0"
 }
 tools_for_live() { need_debian nginx; }
 tools_for_mcp() { need_pypi mcp "mcp==2.3.0"; }

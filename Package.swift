@@ -50,9 +50,6 @@ let package = Package(
         // scripts/generate-api makes from openapi.yaml with swift-openapi-generator
         // (tools/openapi-generator) and which is committed, so no build compiles the generator.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
-        // Reads openapi.yaml at start-up so every request body is checked against the bounds it
-        // states (RequestBodyLimits).
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The generated client's transport on URLSession (end-to-end tests now, the SDK next).
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
         // The SDK's offline store: the queue of writes made while the server is unreachable.
@@ -156,10 +153,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Yams", package: "Yams"),
                 "CLibDeflate",
             ],
-            resources: [.copy("Web/Templates"), .copy("Web/Static")],
+            // API/openapi.json: openapi.yaml as JSON, written by scripts/generate-api, so that the
+            // server reads its request-body bounds at start-up without a YAML reader.
+            resources: [.copy("Web/Templates"), .copy("Web/Static"), .copy("API/openapi.json")],
             swiftSettings: swiftSettings
         ),
         // `@main` only: reads configuration and runs the server (STYLE §2).

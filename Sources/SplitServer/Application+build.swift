@@ -95,7 +95,7 @@ public func buildApplication(
             body: .init(byteBuffer: ByteBuffer(bytes: specification)))
     }
     let bodyLimits = RequestBodyLimitsMiddleware(
-        limits: try RequestBodyLimits.fromSpecification(specification),
+        limits: try RequestBodyLimits.ofBundledSpecification(),
         maxBodyBytes: configuration.limits.maxBodyBytes)
     let routes = ExpenseReadRoutes(base: RouterTransport(router: router), api: handler)
     try handler.registerHandlers(

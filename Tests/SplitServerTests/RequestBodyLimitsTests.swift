@@ -13,7 +13,7 @@ import Testing
 struct RequestBodyLimitsTests {
     @Test("every string, array and number a request body takes has an upper bound in the spec")
     func specIsBounded() throws {
-        let limits = try RequestBodyLimits.fromSpecification(try APISpecification.yaml())
+        let limits = try RequestBodyLimits.ofBundledSpecification()
         #expect(limits.unbounded == [])
         // Every operation with a JSON body is covered (the generator's list, counted by hand).
         for operation in [

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import SplitApp
-import Yams
 
 /// The one validation layer for API request bodies: every bound openapi.yaml states for a
 /// request body — `maxLength` (Unicode scalars, as the spec counts them), `maxItems`/`minItems`,
@@ -34,7 +33,7 @@ struct RequestBodyLimits: Sendable {
         case unreadable(String)
         var description: String {
             switch self {
-            case .unreadable(let why): "openapi.yaml: \(why)"
+            case .unreadable(let why): "openapi.json: \(why)"
             }
         }
     }
@@ -49,8 +48,18 @@ struct RequestBodyLimits: Sendable {
     /// The longest strings that `format` already bounds (a uuid, a date, a timestamp).
     private static let formatLengths: [String: Int] = ["uuid": 36, "date": 10, "date-time": 64]
 
-    init(yaml: String) throws {
-        guard let root = try Yams.load(yaml: yaml) as? [AnyHashable: Any],
+    /// The bounds of the spec the server was built with, from `API/openapi.json`: the same
+    /// document as openapi.yaml, written by scripts/generate-api and checked against it by
+    /// scripts/check-api-generated. (Reading the YAML itself took 40 % of a debug server's start.)
+    static func ofBundledSpecification() throws -> RequestBodyLimits {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
+            throw CompileError.unreadable("not among the server's resources")
+        }
+        return try RequestBodyLimits(json: try Data(contentsOf: url))
+    }
+
+    init(json: Data) throws {
+        guard let root = try JSONSerialization.jsonObject(with: json) as? [AnyHashable: Any],
             let paths = root["paths"] as? [AnyHashable: Any]
         else { throw CompileError.unreadable("no paths") }
         let components = (root["components"] as? [AnyHashable: Any])?["schemas"] as? [AnyHashable: Any] ?? [:]
@@ -69,10 +78,6 @@ struct RequestBodyLimits: Sendable {
         }
         nodes = compiler.nodes
         unbounded.sort()
-    }
-
-    static func fromSpecification(_ data: Data) throws -> RequestBodyLimits {
-        try RequestBodyLimits(yaml: String(decoding: data, as: UTF8.self))
     }
 
     /// Throws `AppError.invalid` naming the first value past a bound (e.g.

@@ -7,6 +7,9 @@ internal import SplitAPI
 public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No or a dead token: log in again.
     case unauthorized(String)
+    /// A login's email, phone or password was wrong (401 `invalid_credentials`): the message is
+    /// the server's, to show as it is; there is no session to renew.
+    case wrongCredentials(String)
     case forbidden(String)
     case notFound(String)
     /// A conflict (409) or a stale version (412); `current` is the server's state as JSON, when sent.
@@ -23,6 +26,7 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unauthorized(let message): "Not logged in: \(message)"
+        case .wrongCredentials(let message): message
         case .forbidden(let message): "Not allowed: \(message)"
         case .notFound(let message): message
         case .conflict(let message, _, _): message
@@ -49,6 +53,7 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
             }
         }
         switch status {
+        case 401 where envelope?.error.code == "invalid_credentials": self = .wrongCredentials(message)
         case 401: self = .unauthorized(message)
         case 403: self = .forbidden(message)
         case 404: self = .notFound(message)

@@ -119,7 +119,7 @@ public struct SyncEngine: Sendable {
             results = try await client.addExpenses(requests)
         } catch let error as SplitterError {
             switch error {
-            case .offline, .unauthorized, .rateLimited, .server:
+            case .offline, .unauthorized, .wrongCredentials, .rateLimited, .server:
                 return try await settle(operations[0], failedWith: error, &report, &blocked)
             case .validation, .forbidden, .notFound, .conflict:
                 // The batch as a whole was refused (too large a body, or a server without the
@@ -156,7 +156,7 @@ public struct SyncEngine: Sendable {
         _ blocked: inout Set<String>
     ) async throws -> Bool {
         switch error {
-        case .offline, .unauthorized, .rateLimited, .server:
+        case .offline, .unauthorized, .wrongCredentials, .rateLimited, .server:
             report.stoppedBecause = error
             report.remaining = try store.pending().count
             try store.recordSyncError(error)

@@ -170,7 +170,7 @@ struct CLIError: Error {
 extension SplitterError {
     var exitCode: Int32 {
         switch self {
-        case .unauthorized: 3
+        case .unauthorized, .wrongCredentials: 3
         case .forbidden: 4
         case .notFound: 5
         case .conflict: 6

@@ -7,10 +7,16 @@ import Testing
 /// the operator (item 17).
 @Suite("splitter logout --others, member claims, delete-account, token")
 struct AccountCommandTests {
-    @Test("logout --others ends the laptop's session and keeps this one")
+    @Test("a wrong password says so; logout --others ends the laptop's session and keeps this one")
     func signOutElsewhere() async throws {
         try await CLITrip.with { trip in
             try await trip.setUpJapan()
+            // A wrong password is the server's answer, not "log in again" (which it would only repeat)
+            let wrong = try await trip.run(
+                "login", "aki@example.com", "--profile", "laptop", "--server", trip.url, "--password-stdin",
+                stdin: "wrong horse")
+            #expect(wrong.status == 3, "\(wrong.error)")
+            #expect(wrong.error == "splitter: Wrong email, phone or password.\n", "\(wrong.error)")
             // setup: Aki logs in a second time, as profile "laptop"
             let laptop = try await trip.run(
                 "login", "aki@example.com", "--profile", "laptop", "--server", trip.url, "--password-stdin",
@@ -83,7 +89,7 @@ struct AccountCommandTests {
             let login = try await trip.run(
                 "login", "ben@example.com", "--profile", "ben2", "--server", trip.url, "--password-stdin",
                 stdin: "correct horse")
-            #expect(login.status != 0)
+            #expect(login.status == 3 && login.error.contains("Wrong email, phone or password."), "\(login.error)")
             let members = try #require(try await trip.json("member", "list", "Japan") as? [[String: Any]])
             let ben = try #require(members.first { $0["name"] as? String == "Ben" })
             #expect(ben["userId"] == nil || ben["userId"] is NSNull)

@@ -240,7 +240,15 @@ let package = Package(
             dependencies: [
                 "SplitServer", "SplitAPI", "SplitStore", "SplitApp", "SplitTestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // AppTester: the application run for a test, without HummingbirdTesting's HTTP
+                // client library and HTTP/2.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -1,7 +1,6 @@
 import AsyncKit
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import OpenAPIRuntime
 import SplitStore

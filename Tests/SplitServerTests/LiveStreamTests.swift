@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import SplitStore
 import SplitTestSupport
 import Testing

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import SplitApp
@@ -45,7 +44,7 @@ struct Reply: Sendable {
 
 /// Talks to the application under test the way a client would: method, path, token, JSON text.
 struct API: Sendable {
-    let client: any TestClientProtocol
+    let client: any TestClient
     let databaseConfiguration: DatabaseConfiguration
 
     @discardableResult
@@ -91,8 +90,7 @@ enum TestApp {
     }
 
     /// Builds the real application on a fresh database of `backend` and drives it through
-    /// Hummingbird's test client (the router directly, or a live socket); the database is
-    /// removed afterwards.
+    /// `AppTester` (the router directly, or a live socket); the database is removed afterwards.
     static func with(
         _ backend: Database.Backend, live: Bool = false,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
@@ -107,7 +105,7 @@ enum TestApp {
             let app = try await buildApplication(
                 configuration: configuration, logger: logger, sessionLookups: sessionLookups)
             // `.live` runs a real server on a loopback socket, for what depends on the peer address.
-            try await app.test(live ? .live : .router) { client in
+            try await AppTester.run(app, live: live) { client in
                 try await body(API(client: client, databaseConfiguration: database))
             }
         }

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import SQLKit
 import SplitServer
 import SplitStore
@@ -32,7 +31,7 @@ struct UpgradeTests {
             // act: start this release on it (the migrations run), and read it as each group's owner
             let app = try await buildApplication(
                 configuration: TestApp.configuration(configuration), logger: TestDatabases.logger)
-            try await app.test(.router) { client in
+            try await AppTester.run(app, live: false) { client in
                 let api = API(client: client, databaseConfiguration: configuration)
                 let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
                 for view in manifest["groups"] as? [[String: Any]] ?? [] {

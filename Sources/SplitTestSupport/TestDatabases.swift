@@ -16,10 +16,16 @@ public enum TestDatabases {
         return logger
     }()
 
-    /// A fresh, empty database for one test, removed afterwards whether the test passes or not:
-    /// a temporary SQLite file, or `CREATE DATABASE t_<uuid>` on the test PostgreSQL server.
+    /// A fresh database for one test, removed afterwards whether the test passes or not: a
+    /// temporary SQLite file, or `CREATE DATABASE t_<uuid>` on the test PostgreSQL server.
+    ///
+    /// It has the schema already (every migration applied), copied from a template made once per
+    /// test process (SQLite: a file in the temporary folder; PostgreSQL: a database named by a
+    /// hash of the migrations, made once per server): applying every migration to every test's
+    /// database was a good share of the tests' CPU. `empty: true` gives a database without it, for
+    /// the tests of the migrations themselves and of upgrading an earlier release's database.
     public static func withConfiguration<T>(
-        _ backend: Database.Backend, _ body: (DatabaseConfiguration) async throws -> T
+        _ backend: Database.Backend, empty: Bool = false, _ body: (DatabaseConfiguration) async throws -> T
     ) async throws -> T {
         switch backend {
         case .sqlite:
@@ -27,20 +33,31 @@ public enum TestDatabases {
             defer {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
+            if !empty { try await SchemaTemplates.shared.copySQLite(to: path) }
             return try await body(.sqlite(path: path))
         case .postgres:
-            return try await PostgresPermits.shared.holding { try await postgres(body) }
+            return try await PostgresPermits.shared.holding { try await postgres(empty: empty, body) }
         }
     }
 
-    /// `CREATE DATABASE t_<uuid>`, the body, `DROP DATABASE`.
-    private static func postgres<T>(_ body: (DatabaseConfiguration) async throws -> T) async throws -> T {
+    /// `CREATE DATABASE t_<uuid>` (from the schema's template unless `empty`), the body, `DROP DATABASE`.
+    private static func postgres<T>(empty: Bool, _ body: (DatabaseConfiguration) async throws -> T) async throws -> T {
         guard let adminURL = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"],
             var components = URLComponents(string: adminURL)
         else { throw DatabaseConfigurationError.unsupportedScheme }
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let template = empty ? nil : try await SchemaTemplates.shared.postgres(adminURL: adminURL)
         let admin = try await Database.open(.postgres(url: adminURL), logger: logger)
-        try await admin.read { try await $0.raw("CREATE DATABASE \(ident: name)").run() }
+        do {
+            if let template {
+                try await admin.read { try await $0.raw("CREATE DATABASE \(ident: name) TEMPLATE \(ident: template)").run() }
+            } else {
+                try await admin.read { try await $0.raw("CREATE DATABASE \(ident: name)").run() }
+            }
+        } catch {
+            try? await admin.close()
+            throw error
+        }
         components.path = "/" + name
         let outcome: Result<T, any Error>
         do {
@@ -53,9 +70,12 @@ public enum TestDatabases {
         return try outcome.get()
     }
 
-    /// A fresh database, opened; closed and removed afterwards.
-    public static func with<T>(_ backend: Database.Backend, _ body: (Database) async throws -> T) async throws -> T {
-        try await withConfiguration(backend) { configuration in
+    /// A fresh database, opened; closed and removed afterwards. With the schema already, unless
+    /// `empty` (see `withConfiguration`).
+    public static func with<T>(
+        _ backend: Database.Backend, empty: Bool = false, _ body: (Database) async throws -> T
+    ) async throws -> T {
+        try await withConfiguration(backend, empty: empty) { configuration in
             let database = try await Database.open(configuration, logger: logger)
             do {
                 let result = try await body(database)

@@ -13,7 +13,8 @@ import Testing
 struct EndToEndTests {
     @Test("the binary serves the API and the spec, and exits cleanly on SIGTERM", arguments: TestDatabases.all)
     func binary(backend: Database.Backend) async throws {
-        try await TestDatabases.withConfiguration(backend) { database in
+        // An empty database: the binary's first start applies the migrations.
+        try await TestDatabases.withConfiguration(backend, empty: true) { database in
             let url: String =
                 switch database {
                 case .sqlite(let path): "sqlite:\(path)"

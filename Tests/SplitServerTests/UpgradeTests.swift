@@ -23,7 +23,7 @@ struct UpgradeTests {
         // setup: the earlier release's database and what it served
         let manifestName = backend == .sqlite ? "trip-sqlite.sql.json" : "trip-postgres.sql.json"
         let manifestData = try Data(contentsOf: Self.fixtures.appendingPathComponent(manifestName))
-        try await TestDatabases.withConfiguration(backend) { configuration in
+        try await TestDatabases.withConfiguration(backend, empty: true) { configuration in
             let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
             let password = try #require(manifest["password"] as? String)
             try #require((manifest["groups"] as? [[String: Any]])?.count ?? 0 >= 2)

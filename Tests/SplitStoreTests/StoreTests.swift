@@ -11,7 +11,7 @@ import Testing
 struct MigrationTests {
     @Test("migrations run in order once, and a second run applies nothing", arguments: TestDatabases.all)
     func migrationsApplyOnce(backend: Database.Backend) async throws {
-        try await TestDatabases.with(backend) { database in
+        try await TestDatabases.with(backend, empty: true) { database in
             // act
             let first = try await Migrations.run(on: database)
             let second = try await Migrations.run(on: database)
@@ -24,7 +24,7 @@ struct MigrationTests {
 
     @Test("servers starting at once apply each migration exactly once", arguments: TestDatabases.all)
     func concurrentMigrations(backend: Database.Backend) async throws {
-        try await TestDatabases.with(backend) { database in
+        try await TestDatabases.with(backend, empty: true) { database in
             let results = try await withThrowingTaskGroup(of: [String].self) { group in
                 for _ in 0..<4 { group.addTask { try await Migrations.run(on: database) } }
                 return try await group.reduce(into: []) { $0 += $1 }
@@ -35,7 +35,7 @@ struct MigrationTests {
 
     @Test("0027 composes addresses an earlier release stored decomposed, unless another account has that form", arguments: TestDatabases.all)
     func composedEmails(backend: Database.Backend) async throws {
-        try await TestDatabases.with(backend) { database in
+        try await TestDatabases.with(backend, empty: true) { database in
             // setup: the schema before 0027, with café decomposed (e + U+0301), and josé twice
             let before = Array(Migrations.all.prefix { $0.id != "0027_nfc_emails" })
             try await Migrations.run(on: database, migrations: before)

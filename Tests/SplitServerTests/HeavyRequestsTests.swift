@@ -28,22 +28,18 @@ struct HeavyRequestsTests {
         #expect(await gate.inside == 0)
     }
 
-    @Test("pages of over 200 changes are large reads; smaller pages, batches, imports and exports are long; the rest is light")
+    @Test("the change feed and expense lists are large reads; batches, imports and exports are long; the rest is light")
     func weights() {
         let id = UUID().uuidString.lowercased()
         let weight = HeavyRequestMiddleware.weight
-        #expect(weight(.get, "/api/groups/\(id)/changes", nil) == .largeRead)  // 1,000 by default
-        #expect(weight(.get, "/api/groups/\(id)/changes", 201) == .largeRead)
-        #expect(weight(.get, "/api/groups/\(id)/changes", 200) == .long)
-        #expect(weight(.get, "/api/groups/\(id)/expenses", 20) == .long)
-        #expect(weight(.get, "/api/groups/\(id)/expenses", nil) == .long)  // 50 by default
-        #expect(weight(.get, "/api/groups/\(id)/expenses", 1_000) == .long)  // 200 at most
+        #expect(weight(.get, "/api/groups/\(id)/changes") == .largeRead)
+        #expect(weight(.get, "/api/groups/\(id)/expenses") == .largeRead)
         for (method, path) in [
             (HTTPRequest.Method.post, "/api/expenses/batch"), (.post, "/api/imports"), (.post, "/api/groups/\(id)/imports"),
             (.get, "/api/groups/\(id)/export"), (.get, "/auth/export"), (.post, "/import"), (.post, "/groups/\(id)/import"),
             (.get, "/groups/\(id)/export"), (.get, "/account/export"),
         ] {
-            #expect(weight(method, path, nil) == .long, "\(method) \(path)")
+            #expect(weight(method, path) == .long, "\(method) \(path)")
         }
         for (method, path) in [
             (HTTPRequest.Method.get, "/api/groups/\(id)/balances"), (.get, "/api/groups/\(id)"), (.post, "/api/expenses"),
@@ -51,7 +47,7 @@ struct HeavyRequestsTests {
             (.post, "/api/groups/\(id)/expenses"), (.get, "/health"), (.get, "/auth/me"), (.get, "/import"),
             (.get, "/api/groups/\(id)/imports"), (.post, "/api/groups/\(id)/changes"),
         ] {
-            #expect(weight(method, path, nil) == .light, "\(method) \(path)")
+            #expect(weight(method, path) == .light, "\(method) \(path)")
         }
     }
 

@@ -9,18 +9,13 @@ import Hummingbird
 /// every other request of the loop, the SQLite lock's holder among them: 50 devices syncing at
 /// once took half as long again (issue 16). So these run on Swift's pool.
 ///
-/// **A few large reads at a time.** A page of up to 1,000 changes holds a few megabytes while it
-/// is read and encoded, so 50 devices syncing at once on PostgreSQL, whose connection pool runs
-/// them side by side, took the server to 240 MB; DESIGN §9 asks for under 150 MB with 50
+/// **A few large reads at a time.** A page of changes or of expenses holds a few megabytes while
+/// it is read and encoded, so 50 devices syncing at once on PostgreSQL, whose connection pool
+/// runs them side by side, took the server to 240 MB; DESIGN §9 asks for under 150 MB with 50
 /// clients. Only a few run at once; the others wait their turn. On SQLite they queue for the
 /// one connection anyway, so nothing is lost there. The permit is held until the handler has
 /// returned its answer, whose body is encoded bytes by then; it is never held while the answer
 /// is written to a slow client.
-///
-/// A page that asks for at most 200 items (`limit`; a list of expenses never has more) is only
-/// long, not large: it runs on the pool without waiting for a permit. Gating those too made a
-/// page of 20 expenses wait behind every sync under load: in the load check on PostgreSQL its
-/// p50 was 242 ms, its own work a few.
 struct HeavyRequestMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let gate: Gate
@@ -41,8 +36,7 @@ struct HeavyRequestMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        let weight = Self.weight(
-            request.method, request.uri.path, limit: request.uri.queryParameters["limit"].flatMap { Int($0) })
+        let weight = Self.weight(request.method, request.uri.path)
         if weight == .light { return try await next(request, context) }
         if weight == .largeRead { await gate.enter() }
         do {
@@ -57,29 +51,20 @@ struct HeavyRequestMiddleware: RouterMiddleware {
         }
     }
 
-    /// Large reads: `GET /api/groups/{id}/changes` with a `limit` over 200 or none (1,000 then).
-    /// Long: a smaller page of changes, `GET /api/groups/{id}/expenses` (200 at most), the batch
-    /// of queued expenses, imports and exports, in the API and in the web app.
-    static func weight(_ method: HTTPRequest.Method, _ path: String, limit: Int? = nil) -> Weight {
+    /// Large reads: `GET /api/groups/{id}/changes` and `/api/groups/{id}/expenses`. Long: the
+    /// batch of queued expenses, imports and exports, in the API and in the web app.
+    static func weight(_ method: HTTPRequest.Method, _ path: String) -> Weight {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         func matches(_ pattern: [Substring]) -> Bool {
             parts.count == pattern.count && zip(parts, pattern).allSatisfy { $1 == "*" || $0 == $1 }
         }
-        if method == .get, let paged = Self.pagedReads.first(where: { matches($0.path) }) {
-            let items = min(limit ?? paged.defaultLimit, paged.maxLimit)
-            return items > Self.smallPageItems ? .largeRead : .long
-        }
+        if method == .get, Self.largeReads.contains(where: matches) { return .largeRead }
         if Self.long.contains(where: { $0.method == method && matches($0.path) }) { return .long }
         return .light
     }
 
-    // Path patterns, `*` for an id.
-    /// Pages and their `limit`s, as openapi.yaml and the handlers state them.
-    private static let pagedReads: [(path: [Substring], defaultLimit: Int, maxLimit: Int)] = [
-        (["api", "groups", "*", "changes"], 1_000, 1_000), (["api", "groups", "*", "expenses"], 50, 200),
-    ]
-    /// The most items a page may ask for and not wait for a permit (the largest page of expenses).
-    static let smallPageItems = 200
+    /// Path patterns, `*` for an id.
+    private static let largeReads: [[Substring]] = [["api", "groups", "*", "changes"], ["api", "groups", "*", "expenses"]]
     private static let long: [(method: HTTPRequest.Method, path: [Substring])] = [
         (.post, ["api", "expenses", "batch"]), (.post, ["api", "imports"]), (.post, ["api", "groups", "*", "imports"]),
         (.get, ["api", "groups", "*", "export"]), (.get, ["auth", "export"]), (.post, ["import"]),

@@ -62,7 +62,9 @@ actor SchemaTemplates {
     }
 
     private static func makePostgres(adminURL: String) async throws -> String {
-        guard var components = URLComponents(string: adminURL) else { throw DatabaseConfigurationError.unsupportedScheme }
+        guard var components = URLComponents(string: adminURL) else {
+            throw DatabaseConfigurationError.unsupportedScheme
+        }
         let name = "t_schema_" + migrationsHash()
         let admin = try await Database.open(.postgres(url: adminURL), logger: TestDatabases.logger)
         do {

@@ -50,7 +50,9 @@ public enum TestDatabases {
         let admin = try await Database.open(.postgres(url: adminURL), logger: logger)
         do {
             if let template {
-                try await admin.read { try await $0.raw("CREATE DATABASE \(ident: name) TEMPLATE \(ident: template)").run() }
+                try await admin.read {
+                    try await $0.raw("CREATE DATABASE \(ident: name) TEMPLATE \(ident: template)").run()
+                }
             } else {
                 try await admin.read { try await $0.raw("CREATE DATABASE \(ident: name)").run() }
             }

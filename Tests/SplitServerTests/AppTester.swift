@@ -50,8 +50,8 @@ enum AppTester {
         _ services: [any Service], logger: Logger, _ body: () async throws -> Value
     ) async throws -> Value {
         let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
-        let group = ServiceGroup(
-            configuration: .init(services: services + [StartedSignal(continuation: startedContinuation)], logger: logger))
+        let signal = StartedSignal(continuation: startedContinuation)
+        let group = ServiceGroup(configuration: .init(services: services + [signal], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 defer { startedContinuation.finish() }  // a group that fails to start ends the wait too
@@ -203,9 +203,9 @@ private struct LiveClient: TestClient {
                     for (name, value) in answer.headers {
                         if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
                     }
-                    return TestResponse(
-                        status: HTTPResponse.Status(code: Int(answer.status.code), reasonPhrase: answer.status.reasonPhrase),
-                        headers: fields, body: collected)
+                    let status = HTTPResponse.Status(
+                        code: Int(answer.status.code), reasonPhrase: answer.status.reasonPhrase)
+                    return TestResponse(status: status, headers: fields, body: collected)
                 }
             }
             throw NoAnswer(description: "\(method) \(uri): the connection closed before the answer ended")

@@ -31,14 +31,7 @@ actor SchemaTemplates {
         let task = Task {
             let path = FileManager.default.temporaryDirectory
                 .appendingPathComponent("splitter-schema-\(UUID()).sqlite").path
-            let database = try await Database.open(.sqlite(path: path), logger: TestDatabases.logger)
-            do {
-                _ = try await Migrations.run(on: database)
-                try await database.close()
-            } catch {
-                try? await database.close()
-                throw error
-            }
+            try await Self.migrate(.sqlite(path: path))
             removedAtExit = strdup(path)
             atexit {
                 guard let removedAtExit else { return }
@@ -75,15 +68,7 @@ actor SchemaTemplates {
                 let building = "t_build_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
                 try await admin.read { try await $0.raw("CREATE DATABASE \(ident: building)").run() }
                 components.path = "/" + building
-                let database = try await Database.open(
-                    .postgres(url: components.string ?? adminURL), logger: TestDatabases.logger)
-                do {
-                    _ = try await Migrations.run(on: database)
-                    try await database.close()
-                } catch {
-                    try? await database.close()
-                    throw error
-                }
+                try await migrate(.postgres(url: components.string ?? adminURL))
                 do {
                     try await admin.read {
                         try await $0.raw("ALTER DATABASE \(ident: building) RENAME TO \(ident: name)").run()
@@ -99,6 +84,18 @@ actor SchemaTemplates {
             throw error
         }
         return name
+    }
+
+    /// Opens the database, applies every migration and closes it.
+    private static func migrate(_ configuration: DatabaseConfiguration) async throws {
+        let database = try await Database.open(configuration, logger: TestDatabases.logger)
+        do {
+            _ = try await Migrations.run(on: database)
+            try await database.close()
+        } catch {
+            try? await database.close()
+            throw error
+        }
     }
 
     /// FNV-1a over every migration's id and statements: the same schema, the same name.

@@ -94,13 +94,14 @@ public func buildApplication(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: specification)))
     }
+    let document = try RequestBodyLimits.bundledSpecification()
     let bodyLimits = RequestBodyLimitsMiddleware(
-        limits: try RequestBodyLimits.ofBundledSpecification(),
-        maxBodyBytes: configuration.limits.maxBodyBytes)
+        limits: try RequestBodyLimits(root: document), maxBodyBytes: configuration.limits.maxBodyBytes)
+    let loginRequired = LoginRequiredMiddleware(requirement: LoginRequirement(root: document))
     let routes = ExpenseReadRoutes(base: RouterTransport(router: router), api: handler)
     try handler.registerHandlers(
         on: routes, configuration: .init(dateTranscoder: APIDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
-        middlewares: [bodyLimits])
+        middlewares: [loginRequired, bodyLimits])
     try routes.checkRegistered()
     web.register(on: router)
     MCPEndpoint(api: handler, callers: callers, addresses: addresses).register(on: router)

@@ -353,6 +353,59 @@ struct AuthorizationMatrixTests {
         }
     }
 
+    @Test("the operations that need a login are all but the seven public ones of openapi.yaml")
+    func loginRequirement() throws {
+        let requirement = LoginRequirement(root: try RequestBodyLimits.bundledSpecification())
+        let all = Set(try RequestBodyLimits.bundledSpecificationOperationIDs())
+        #expect(
+            all.subtracting(requirement.operations)
+                == [
+                    "getHealth", "register", "login", "verifyEmail", "requestPasswordReset", "resetPassword",
+                    "resolvePaymentCode",
+                ])
+        #expect(requirement.operations.isSubset(of: all))
+        #expect(requirement.operations.contains("createGroup") && requirement.operations.contains("logout"))
+    }
+
+    @Test(
+        "without a valid login, a body past a bound or no JSON at all is a 401 still: the login is asked first",
+        arguments: TestDatabases.all)
+    func loginBeforeBody(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let cast = try await Self.cast(api)
+            let fixture = try await Self.fixture(api, cast)
+            let before = try await Self.snapshot(api, cast, fixture)
+            let longName = String(repeating: "x", count: 500)
+            var requests: [(HTTPRequest.Method, String, String)] = [
+                (.post, "/api/groups", #"{"name":"\#(longName)","homeCurrency":"JPY"}"#),
+                (.post, "/api/groups", "{"),
+                (.post, "/api/groups/join", #"{"inviteCode":"\#(longName)"}"#),
+                (.post, "/auth/password", #"{"currentPassword":"x","#),
+            ]
+            for route in Self.groupRoutes where route.contentType == "application/json" {
+                guard route.body(fixture, .owner) != nil else { continue }
+                let path = route.path(fixture, .owner)
+                requests.append((route.method, path, "{"))
+                requests.append((route.method, path, #"{"name":"\#(longName)","description":"\#(longName)"}"#))
+            }
+            for (method, path, body) in requests {
+                for caller in [Caller.anonymous, .malformed, .expired, .revoked] {
+                    let reply = try await api.call(method, path, token: cast.tokens[caller], json: body)
+                    #expect(reply.status == .unauthorized, "\(method) \(path) as \(caller): \(reply.text)")
+                    #expect(reply.errorCode == "unauthenticated")
+                    #expect(reply.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+                }
+            }
+            #expect(try await Self.snapshot(api, cast, fixture) == before)
+            // With a login, the same bodies are judged as before: the bound, then the shape.
+            let long = try await api.call(
+                .post, "/api/groups", token: cast.tokens[.owner], json: requests[0].2)
+            #expect(long.status == .unprocessableContent && long.errorCode == "validation_failed", "\(long.text)")
+            let broken = try await api.call(.post, "/api/groups", token: cast.tokens[.owner], json: "{")
+            #expect(broken.status == .badRequest, "\(broken.text)")
+        }
+    }
+
     @Test("another group's ids are 404 exactly like unknown ids", arguments: TestDatabases.all)
     func foreignIDs(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -52,16 +52,30 @@ struct RequestBodyLimits: Sendable {
     /// document as openapi.yaml, written by scripts/generate-api and checked against it by
     /// scripts/check-api-generated. (Reading the YAML itself took 40 % of a debug server's start.)
     static func ofBundledSpecification() throws -> RequestBodyLimits {
+        try RequestBodyLimits(root: try bundledSpecification())
+    }
+
+    /// `API/openapi.json`, parsed.
+    static func bundledSpecification() throws -> [AnyHashable: Any] {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
             throw CompileError.unreadable("not among the server's resources")
         }
-        return try RequestBodyLimits(json: try Data(contentsOf: url))
+        guard let root = try JSONSerialization.jsonObject(with: try Data(contentsOf: url)) as? [AnyHashable: Any] else {
+            throw CompileError.unreadable("not a JSON object")
+        }
+        return root
     }
 
-    init(json: Data) throws {
-        guard let root = try JSONSerialization.jsonObject(with: json) as? [AnyHashable: Any],
-            let paths = root["paths"] as? [AnyHashable: Any]
-        else { throw CompileError.unreadable("no paths") }
+    /// The `operationId` of every operation of `API/openapi.json`.
+    static func bundledSpecificationOperationIDs() throws -> [String] {
+        let paths = try bundledSpecification()["paths"] as? [AnyHashable: Any] ?? [:]
+        return paths.values.flatMap { item in
+            ((item as? [AnyHashable: Any]) ?? [:]).values.compactMap { ($0 as? [AnyHashable: Any])?["operationId"] as? String }
+        }
+    }
+
+    init(root: [AnyHashable: Any]) throws {
+        guard let paths = root["paths"] as? [AnyHashable: Any] else { throw CompileError.unreadable("no paths") }
         let components = (root["components"] as? [AnyHashable: Any])?["schemas"] as? [AnyHashable: Any] ?? [:]
         var compiler = Compiler(components: components)
         for case (_, let item as [AnyHashable: Any]) in paths {

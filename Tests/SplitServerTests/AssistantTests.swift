@@ -127,6 +127,56 @@ struct AssistantTests {
         }
     }
 
+    @Test(
+        "a yes on another day saves the line on the day it was said and previewed, \"yesterday\" included",
+        arguments: TestDatabases.all)
+    func pendingLineKeepsItsDay(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, group, _) = try await Self.setUp(api)
+            // "Today" is the group's: moving it from UTC+14 to UTC−12 moves today back a day, as
+            // midnight passing between the line and the yes moves it on.
+            func move(to zone: String) async throws {
+                let reply = try await api.call(
+                    .patch, "/api/groups/\(group)", token: aki, json: #"{"timeZone":"\#(zone)"}"#)
+                try #require(reply.status == .ok, "\(reply.text)")
+            }
+            for (line, back) in [("Ramen 1200 all", 0), ("Sushi 900 all yesterday", -1)] {
+                try await move(to: "Pacific/Kiritimati")
+                let before = Date()
+                let said = try await Self.say(api, aki, line, group: group)
+                #expect(said.text.contains("Say “yes”"), "\(said.text)")
+                let previewed = try #require(
+                    said.events.first { $0["type"] as? String == "tool_end" }?["result"] as? [String: Any],
+                    "\(said.events)")
+                let day = try #require((previewed["expense"] as? [String: Any])?["expenseDate"] as? String)
+                let kiritimati = TimeZone(identifier: "Pacific/Kiritimati")!
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = kiritimati
+                // (Either side of the preview, should Kiritimati's midnight fall between.)
+                let expected = [before, Date()].map {
+                    Self.isoDay(calendar.date(byAdding: .day, value: back, to: $0)!, in: kiritimati)
+                }
+                #expect(expected.contains(day), "\(line): previewed \(day)")
+                try await move(to: "Etc/GMT+12")
+                let conversation = try #require(said.conversationID)
+                let yes = try await Self.say(api, aki, "yes", conversation: conversation)
+                #expect(yes.text.contains("Added"), "\(yes.text)")
+                let saved = try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses")
+                let description = String(line.split(separator: " ")[0])
+                #expect(
+                    saved.first { $0.string("description") == description }?.string("expenseDate") == day,
+                    "\(line): \(saved.map { ($0.string("description"), $0.string("expenseDate")) })")
+            }
+        }
+    }
+
+    static func isoDay(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+
     @Test("refusals: empty or long messages, another's conversation, a group not mine; a read token reads but may not add", arguments: TestDatabases.all)
     func refusals(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -255,7 +255,7 @@ private struct Turn {
                     pending, conversationID: conversation.id, userID: caller.user.id)
             else { return "There is nothing waiting for a yes." }
             let waiting = PendingLine(stored: pending)
-            return try await save(waiting.line, id: waiting.id, group: group)
+            return try await save(waiting.lineAsPreviewed, id: waiting.id, group: group)
         default:
             break
         }
@@ -363,8 +363,11 @@ private struct Turn {
             // without a date is dated today, which the answer says.
             let assumed = (json["assumed"] as? [String] ?? []).filter { $0 != "date" }
             guard assumed.isEmpty else {
-                // Kept with the id the preview used, so a yes saves the shares just shown.
-                conversation.pending = PendingLine(line: line, id: json["id"] as? String).stored
+                // Kept with the id the preview used, so a yes saves the shares just shown, and
+                // with the day it was dated, so a yes after midnight keeps the day "today" or
+                // "yesterday" meant when the line was said.
+                let day = (json["expense"] as? [String: Any])?["expenseDate"] as? String
+                conversation.pending = PendingLine(line: line, id: json["id"] as? String, date: day).stored
                 let words = assumed.map { $0 == "payer" ? "you paid" : "it was in \(group["home"] as? String ?? "the home currency")" }
                 return try await Self.describe(json, names: names(groupID), me: me)
                     + " I assumed \(words.joined(separator: " and ")). Say “yes” to save it, or “no”."
@@ -461,10 +464,24 @@ private struct Turn {
 struct PendingLine: Codable {
     var line: String
     var id: String?
+    /// The day the preview dated the line (`YYYY-MM-DD`).
+    var date: String?
 
-    init(line: String, id: String?) {
+    init(line: String, id: String?, date: String? = nil) {
         self.line = line
         self.id = id
+        self.date = date
+    }
+
+    /// The line as the preview read it: with the day it was dated as its last date word, which
+    /// quick entry reads as the expense's date (the last one counts) and leaves out of its
+    /// description.
+    /// A line within 11 characters of quick entry's longest is left as it was said.
+    var lineAsPreviewed: String {
+        guard let date, CivilDate(date) != nil,
+            line.unicodeScalars.count + 1 + date.unicodeScalars.count <= QuickEntry.maximumLength
+        else { return line }
+        return line + " " + date
     }
 
     init(stored: String) {

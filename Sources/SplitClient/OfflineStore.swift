@@ -390,13 +390,11 @@ public final class OfflineStore: Sendable {
 
     /// Keeps the last seen state of these expenses (newer versions win).
     public func cache(expenses: [Expense]) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
         try database.write { db in
             for expense in expenses {
                 try Self.upsert(
                     db, "cached_expenses", expense.id, expense.groupId, expense.version, expense.isDeleted,
-                    encoder.encode(expense))
+                    expense.storedJSON)
             }
         }
     }
@@ -455,7 +453,7 @@ public final class OfflineStore: Sendable {
             for expense in changes.expenses {
                 try Self.upsert(
                     db, "cached_expenses", expense.id, groupID, expense.version, expense.isDeleted,
-                    encoder.encode(expense))
+                    expense.storedJSON)
             }
             for settlement in changes.settlements {
                 try Self.upsert(

@@ -1,0 +1,105 @@
+import Foundation
+import SplitCore
+import Testing
+
+@testable import SplitClient
+
+/// The offline store's copy of an expense is written by hand (`Expense.storedJSON`); it must be
+/// what `JSONEncoder` writes with sorted keys and `.iso8601` dates, to the byte, and read back the same.
+@Suite("The offline store's expense JSON")
+struct StoredExpenseJSONTests {
+    /// A small, seeded generator, so a failure can be run again.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Text with what JSON escapes (quotes, backslashes, `/`, control characters) and what it does
+    /// not (accents, CJK, emoji), or plain.
+    static func text(_ random: inout Seeded) -> String {
+        let pieces = ["Ramen", "a/b", "\"quoted\"", "back\\slash", "tab\there", "new\nline", "\u{01}", "\u{1F}",
+                      "café", "寿司", "🍜", "é", " ", "", "\u{7F}", "\u{2028}", "</script>"]
+        return (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+            .joined()
+    }
+
+    static func id(_ random: inout Seeded) -> String {
+        UUID(uuid: (0..<16).reduce(into: [UInt8]()) { bytes, _ in bytes.append(.random(in: 0...255, using: &random)) }
+            .withUnsafeBytes { $0.load(as: uuid_t.self) }).uuidString.lowercased()
+    }
+
+    static func date(_ random: inout Seeded) -> Date {
+        // Whole seconds and fractions (the server sends whole seconds; `.iso8601` drops fractions).
+        let seconds = Double(Int64.random(in: 0...4_102_444_800, using: &random))
+        return Date(timeIntervalSince1970: Bool.random(using: &random) ? seconds : seconds + Double.random(in: 0..<1, using: &random))
+    }
+
+    static func entries<Kind>(_ random: inout Seeded) -> [MemberEntry<Kind>] {
+        (0..<Int.random(in: 0...3, using: &random)).map { _ in
+            MemberEntry(memberId: id(&random), value: ["1200", "12.50", "-3", "33.333", text(&random)].randomElement(using: &random)!)
+        }
+    }
+
+    static func split(_ random: inout Seeded, depth: Int = 0) -> SplitInput {
+        var split = SplitInput(mode: SplitInput.Mode.allCases.randomElement(using: &random)!)
+        if Bool.random(using: &random) { split.memberIds = (0..<Int.random(in: 0...3, using: &random)).map { _ in id(&random) } }
+        if Bool.random(using: &random) { split.amounts = entries(&random) }
+        if Bool.random(using: &random) { split.percents = entries(&random) }
+        if Bool.random(using: &random) { split.shares = entries(&random) }
+        if Bool.random(using: &random) { split.adjustments = entries(&random) }
+        if depth == 0, Bool.random(using: &random) {
+            split.items = (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                .init(description: text(&random), amount: "4.50", split: Self.split(&random, depth: 1))
+            }
+        }
+        if Bool.random(using: &random) {
+            split.extras = (0..<Int.random(in: 0...2, using: &random)).map { _ in .init(description: text(&random), amount: "-1") }
+        }
+        return split
+    }
+
+    static func expense(_ random: inout Seeded) -> Expense {
+        Expense(
+            id: id(&random), groupId: id(&random), description: text(&random), amount: "1200", currency: "JPY",
+            category: id(&random), categoryName: text(&random), expenseDate: "2026-11-28", createdByUserId: id(&random),
+            payers: entries(&random),
+            splits: (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                let paid = Bool.random(using: &random)
+                return ExpenseShare(
+                    id: id(&random), memberId: id(&random), amount: "400", isPaid: paid,
+                    paidAt: paid && Bool.random(using: &random) ? date(&random) : nil)
+            }, split: split(&random), homeAmount: Bool.random(using: &random) ? text(&random) : nil,
+            version: Int64.random(in: 0...Int64.max, using: &random), createdAt: date(&random),
+            updatedAt: date(&random), isDeleted: Bool.random(using: &random))
+    }
+
+    @Test("the same bytes as JSONEncoder with sorted keys and .iso8601 dates, on 3,000 random expenses of every shape")
+    func sameBytes() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        var random = Seeded(state: 20_261_128)
+        for _ in 0..<3_000 {
+            let expense = Self.expense(&random)
+            let expected = try encoder.encode(expense)
+            let written = expense.storedJSON
+            let at = Array(zip(written, expected)).firstIndex { $0 != $1 } ?? min(written.count, expected.count)
+            #expect(
+                written == expected,
+                """
+                from byte \(at): \(String(decoding: written.dropFirst(max(0, at - 60)).prefix(120), as: UTF8.self).debugDescription)
+                JSONEncoder: \(String(decoding: expected.dropFirst(max(0, at - 60)).prefix(120), as: UTF8.self).debugDescription)
+                """)
+            if written != expected { break }
+            // And it reads back as the store reads it, to the second.
+            let read = try Expense.decodeFromServer(written)
+            #expect(read.id == expense.id && read.split == expense.split && read.splits.count == expense.splits.count)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+internal import OpenAPIURLSession
 internal import SplitAPI
 
 /// One expense's life after it was added: read, edit on a known version, delete and restore,
@@ -77,6 +78,22 @@ extension SplitterClient {
 
     /// One page of the group's change feed after `since` (nil: from the start).
     public func changes(groupID: String, since: String?, limit: Int? = nil) async throws -> Changes {
+        try await changes(groupID: groupID, since: since, limit: limit, through: api)
+    }
+
+    /// `changes`, telling `positionKnown` where the page ends as soon as its bytes are in, before
+    /// it is decoded (`FeedPosition`; nil when it cannot be read early).
+    func changes(
+        groupID: String, since: String?, limit: Int?,
+        positionKnown: @escaping @Sendable (FeedPosition?) -> Void
+    ) async throws -> Changes {
+        let api = Client(
+            serverURL: serverURL, configuration: Self.configuration, transport: URLSessionTransport(),
+            middlewares: [BearerMiddleware(tokens: tokens), FeedPositionMiddleware(observer: positionKnown)])
+        return try await changes(groupID: groupID, since: since, limit: limit, through: api)
+    }
+
+    private func changes(groupID: String, since: String?, limit: Int?, through api: Client) async throws -> Changes {
         try await call({
             try await api.listChanges(path: .init(groupId: groupID), query: .init(since: since, limit: limit))
         }) { Changes(try $0.ok.body.json) }

@@ -21,9 +21,11 @@ public struct SplitterClient: Sendable {
         self.serverURL = serverURL
         self.tokens = tokens
         self.api = Client(
-            serverURL: serverURL, configuration: Configuration(dateTranscoder: ServerDateTranscoder()),
-            transport: URLSessionTransport(), middlewares: [BearerMiddleware(tokens: tokens)])
+            serverURL: serverURL, configuration: Self.configuration, transport: URLSessionTransport(),
+            middlewares: [BearerMiddleware(tokens: tokens)])
     }
+
+    static let configuration = Configuration(dateTranscoder: ServerDateTranscoder())
 
     // MARK: Accounts
 

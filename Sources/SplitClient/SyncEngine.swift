@@ -21,6 +21,8 @@ public struct SyncEngine: Sendable {
     let store: OfflineStore
     /// How many queued new expenses go in one request.
     let batchSize: Int
+    /// How many changes a page of the feed asks for; nil for the server's most (1,000).
+    var pageLimit: Int?
     /// Whether this engine has checked whose session it uses (`adoptAccount`).
     private let checked = Checked()
 
@@ -317,22 +319,39 @@ extension SyncEngine {
 
     private func pullPages(groupID: String) async throws -> Int {
         var applied = 0
-        var page = try await client.changes(groupID: groupID, since: try store.feedCursor(groupID: groupID))
+        var fetch = PageFetch(
+            client: client, groupID: groupID, since: try store.feedCursor(groupID: groupID), limit: pageLimit)
         while true {
-            // The next page is fetched while this one is written: the server's work and the
-            // store's overlap (a first sync of 10,000 expenses is 11 pages). If writing fails, the
-            // fetch is cancelled and the cursor stays where the last written page left it.
-            let (hasMore, cursor) = (page.hasMore, page.cursor)
-            async let following = hasMore ? client.changes(groupID: groupID, since: cursor) : nil
-            try store.apply(page, groupID: groupID)
+            // The next page is asked for as soon as this one's bytes are in, so the server works
+            // on it while this one is decoded and written (a first sync of 10,000 expenses is 11
+            // pages). If anything fails, the fetch ahead is cancelled and the cursor stays where
+            // the last written page left it.
+            let early = await fetch.position.value
+            var ahead = early.flatMap { early in
+                early.hasMore
+                    ? PageFetch(client: client, groupID: groupID, since: early.cursor, limit: pageLimit) : nil
+            }
+            let page: Changes
+            do {
+                page = try await fetch.value()
+                // The decoded page decides; what was read early is only ever the same.
+                if early != FeedPosition(cursor: page.cursor, hasMore: page.hasMore) {
+                    ahead?.cancel()
+                    ahead = nil
+                }
+                try store.apply(page, groupID: groupID)
+            } catch {
+                ahead?.cancel()
+                throw error
+            }
             applied +=
                 page.expenses.count + page.settlements.count + page.members.count + page.deleted.count
                 + (page.group == nil ? 0 : 1)
-            guard let next = try await following else {
+            guard page.hasMore else {
                 try store.recordPull(groupID: groupID, at: Date())
                 return applied
             }
-            page = next
+            fetch = ahead ?? PageFetch(client: client, groupID: groupID, since: page.cursor, limit: pageLimit)
         }
     }
 }

@@ -334,10 +334,15 @@ extension SyncEngine {
             let page: Changes
             do {
                 page = try await fetch.value()
-                // The decoded page decides; what was read early is only ever the same.
+                // The decoded page decides; what was read early is only ever the same. When it
+                // could not be read early, the next page is asked for now, before this one is
+                // written.
                 if early != FeedPosition(cursor: page.cursor, hasMore: page.hasMore) {
                     ahead?.cancel()
                     ahead = nil
+                }
+                if ahead == nil, page.hasMore {
+                    ahead = PageFetch(client: client, groupID: groupID, since: page.cursor, limit: pageLimit)
                 }
                 try store.apply(page, groupID: groupID)
             } catch {
@@ -347,11 +352,11 @@ extension SyncEngine {
             applied +=
                 page.expenses.count + page.settlements.count + page.members.count + page.deleted.count
                 + (page.group == nil ? 0 : 1)
-            guard page.hasMore else {
+            guard page.hasMore, let ahead else {
                 try store.recordPull(groupID: groupID, at: Date())
                 return applied
             }
-            fetch = ahead ?? PageFetch(client: client, groupID: groupID, since: page.cursor, limit: pageLimit)
+            fetch = ahead
         }
     }
 }

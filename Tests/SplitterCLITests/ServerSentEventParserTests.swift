@@ -1,4 +1,5 @@
 import Foundation
+import SplitTestSupport
 import Testing
 
 @testable import SplitClient
@@ -49,7 +50,7 @@ struct ServerSentEventParserTests {
         #expect(Self.stream.flatMap { parser.feed([$0]) } == Self.expected)
         // And cut in three at random places, with a seed the failure names.
         for seed in 0..<500 {
-            var generator = SeededGenerator(seed: UInt64(seed))
+            var generator = SplitMix64(seed: UInt64(seed))
             let cuts = (0..<2).map { _ in Int.random(in: 0...Self.stream.count, using: &generator) }.sorted()
             var parser = ServerSentEventParser()
             let events =
@@ -113,20 +114,5 @@ struct ServerSentEventParserTests {
         #expect(policy.delay(afterFailures: 1, atLeast: .seconds(2)) { 0 } == .seconds(2))
         #expect(policy.delay(afterFailures: 1, atLeast: .seconds(60)) { 0 } == .seconds(60))
         #expect(policy.delay(afterFailures: 10_000) { 0.5 } == .milliseconds(22_500))
-    }
-}
-
-/// A small reproducible generator (SplitMix64), so a failing cut can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

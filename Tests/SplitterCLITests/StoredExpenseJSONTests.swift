@@ -1,5 +1,6 @@
 import Foundation
 import SplitCore
+import SplitTestSupport
 import Testing
 
 @testable import SplitClient
@@ -8,45 +9,33 @@ import Testing
 /// what `JSONEncoder` writes with sorted keys and `.iso8601` dates, to the byte, and read back the same.
 @Suite("The offline store's expense JSON")
 struct StoredExpenseJSONTests {
-    /// A small, seeded generator, so a failure can be run again.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Text with what JSON escapes (quotes, backslashes, `/`, control characters) and what it does
     /// not (accents, CJK, emoji), or plain.
-    static func text(_ random: inout Seeded) -> String {
+    static func text(_ random: inout SplitMix64) -> String {
         let pieces = ["Ramen", "a/b", "\"quoted\"", "back\\slash", "tab\there", "new\nline", "\u{01}", "\u{1F}",
                       "café", "寿司", "🍜", "é", " ", "", "\u{7F}", "\u{2028}", "</script>"]
         return (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }
             .joined()
     }
 
-    static func id(_ random: inout Seeded) -> String {
+    static func id(_ random: inout SplitMix64) -> String {
         UUID(uuid: (0..<16).reduce(into: [UInt8]()) { bytes, _ in bytes.append(.random(in: 0...255, using: &random)) }
             .withUnsafeBytes { $0.load(as: uuid_t.self) }).uuidString.lowercased()
     }
 
-    static func date(_ random: inout Seeded) -> Date {
+    static func date(_ random: inout SplitMix64) -> Date {
         // Whole seconds and fractions (the server sends whole seconds; `.iso8601` drops fractions).
         let seconds = Double(Int64.random(in: 0...4_102_444_800, using: &random))
         return Date(timeIntervalSince1970: Bool.random(using: &random) ? seconds : seconds + Double.random(in: 0..<1, using: &random))
     }
 
-    static func entries<Kind>(_ random: inout Seeded) -> [MemberEntry<Kind>] {
+    static func entries<Kind>(_ random: inout SplitMix64) -> [MemberEntry<Kind>] {
         (0..<Int.random(in: 0...3, using: &random)).map { _ in
             MemberEntry(memberId: id(&random), value: ["1200", "12.50", "-3", "33.333", text(&random)].randomElement(using: &random)!)
         }
     }
 
-    static func split(_ random: inout Seeded, depth: Int = 0) -> SplitInput {
+    static func split(_ random: inout SplitMix64, depth: Int = 0) -> SplitInput {
         var split = SplitInput(mode: SplitInput.Mode.allCases.randomElement(using: &random)!)
         if Bool.random(using: &random) { split.memberIds = (0..<Int.random(in: 0...3, using: &random)).map { _ in id(&random) } }
         if Bool.random(using: &random) { split.amounts = entries(&random) }
@@ -64,7 +53,7 @@ struct StoredExpenseJSONTests {
         return split
     }
 
-    static func expense(_ random: inout Seeded) -> Expense {
+    static func expense(_ random: inout SplitMix64) -> Expense {
         Expense(
             id: id(&random), groupId: id(&random), description: text(&random), amount: "1200", currency: "JPY",
             category: id(&random), categoryName: text(&random), expenseDate: "2026-11-28", createdByUserId: id(&random),
@@ -84,7 +73,7 @@ struct StoredExpenseJSONTests {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
-        var random = Seeded(state: 20_261_128)
+        var random = SplitMix64(seed: 20_261_128)
         for _ in 0..<3_000 {
             let expense = Self.expense(&random)
             let expected = try encoder.encode(expense)

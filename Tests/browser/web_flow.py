@@ -116,6 +116,19 @@ def shoot(driver, name):
             overflow = driver.execute_script(
                 "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
             check(overflow <= 0, f"{name}: the page is {overflow}px wider than a 375px phone")
+            # Nor out of its card: a control past the card's inner edge looks cut off even where
+            # the page does not scroll (the expense form's Save bar overflowed its card by 17 px).
+            outside = driver.execute_script("""
+                return Array.from(document.querySelectorAll('.card a.button, .card button, .card input, .card select'))
+                  .filter(e => e.offsetParent !== null && e.type !== 'hidden')
+                  .map(e => {
+                    const card = e.closest('.card').getBoundingClientRect(), r = e.getBoundingClientRect();
+                    return (r.left < card.left - 0.5 || r.right > card.right - 0.5)
+                      ? `${e.tagName.toLowerCase()} "${(e.textContent || e.name || '').trim().slice(0, 30)}" `
+                        + `${Math.round(r.left)}-${Math.round(r.right)} in a card ${Math.round(card.left)}-${Math.round(card.right)}`
+                      : null;
+                  }).filter(x => x);""")
+            check(not outside, f"{name}: controls outside their card at 375 px: {outside}")
         driver.save_screenshot(os.path.join(SHOTS, f"{name}-{width}.png"))
     driver.set_window_size(375, 800)
     # Every visible control has an accessible name (a label, aria-label or aria-labelledby).

@@ -3,9 +3,10 @@ import SplitCore
 
 extension Expense {
     /// The JSON the offline store keeps of this expense: the bytes `JSONEncoder` makes of it with
-    /// `.sortedKeys` and `.iso8601` dates (`/` escaped, nil left out), written by hand. A first sync stores every expense of the group, and `JSONEncoder` was about two
-    /// thirds of applying a page of 1,000 to the store (issue 16). `StoredExpenseJSONTests` checks
-    /// the two agree to the byte on random expenses of every shape.
+    /// `.sortedKeys` and `.iso8601` dates (`/` escaped, nil left out), written by hand. A first
+    /// sync stores every expense of the group, and `JSONEncoder` was about two thirds of applying
+    /// a page of 1,000 to the store (issue 16). `StoredExpenseJSONTests` checks the two agree to
+    /// the byte on random expenses of every shape.
     var storedJSON: Data {
         var writer = StoredJSONWriter()
         writer.expense(self)

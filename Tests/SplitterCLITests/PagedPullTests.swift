@@ -61,11 +61,15 @@ struct PagedPullTests {
     @Test("the position read early from a page's bytes is the page's own")
     func positionScanned() {
         func scan(_ text: String) -> FeedPosition? { FeedPosition(scanning: Array(text.utf8)) }
-        #expect(scan(#"{"categories":[],"cursor":"123","deleted":[],"hasMore":true}"#) == .init(cursor: "123", hasMore: true))
+        #expect(
+            scan(#"{"categories":[],"cursor":"123","deleted":[],"hasMore":true}"#)
+                == .init(cursor: "123", hasMore: true))
         #expect(scan(#"{"cursor":"9","hasMore":false}"#) == .init(cursor: "9", hasMore: false))
         // A description that talks about cursors is a string: its quotes are escaped.
         #expect(
-            scan(#"{"categories":[{"name":"\"cursor\":\"1\""}],"cursor":"77","expenses":[{"d":"\"hasMore\":true"}],"hasMore":false}"#)
+            scan(
+                #"{"categories":[{"name":"\"cursor\":\"1\""}],"cursor":"77","#
+                    + #""expenses":[{"d":"\"hasMore\":true"}],"hasMore":false}"#)
                 == .init(cursor: "77", hasMore: false))
         #expect(scan(#"{"cursor":"12a","hasMore":true}"#) == nil)
         #expect(scan(#"{"cursor":"12","hasMore":null}"#) == nil)

@@ -26,18 +26,22 @@ struct StoredExpenseJSONTests {
     static func date(_ random: inout SplitMix64) -> Date {
         // Whole seconds and fractions (the server sends whole seconds; `.iso8601` drops fractions).
         let seconds = Double(Int64.random(in: 0...4_102_444_800, using: &random))
-        return Date(timeIntervalSince1970: Bool.random(using: &random) ? seconds : seconds + Double.random(in: 0..<1, using: &random))
+        let fraction = Bool.random(using: &random) ? 0 : Double.random(in: 0..<1, using: &random)
+        return Date(timeIntervalSince1970: seconds + fraction)
     }
 
     static func entries<Kind>(_ random: inout SplitMix64) -> [MemberEntry<Kind>] {
         (0..<Int.random(in: 0...3, using: &random)).map { _ in
-            MemberEntry(memberId: id(&random), value: ["1200", "12.50", "-3", "33.333", text(&random)].randomElement(using: &random)!)
+            let value = ["1200", "12.50", "-3", "33.333", text(&random)].randomElement(using: &random)!
+            return MemberEntry(memberId: id(&random), value: value)
         }
     }
 
     static func split(_ random: inout SplitMix64, depth: Int = 0) -> SplitInput {
         var split = SplitInput(mode: SplitInput.Mode.allCases.randomElement(using: &random)!)
-        if Bool.random(using: &random) { split.memberIds = (0..<Int.random(in: 0...3, using: &random)).map { _ in id(&random) } }
+        if Bool.random(using: &random) {
+            split.memberIds = (0..<Int.random(in: 0...3, using: &random)).map { _ in id(&random) }
+        }
         if Bool.random(using: &random) { split.amounts = entries(&random) }
         if Bool.random(using: &random) { split.percents = entries(&random) }
         if Bool.random(using: &random) { split.shares = entries(&random) }
@@ -48,7 +52,9 @@ struct StoredExpenseJSONTests {
             }
         }
         if Bool.random(using: &random) {
-            split.extras = (0..<Int.random(in: 0...2, using: &random)).map { _ in .init(description: text(&random), amount: "-1") }
+            split.extras = (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                .init(description: text(&random), amount: "-1")
+            }
         }
         return split
     }
@@ -82,13 +88,17 @@ struct StoredExpenseJSONTests {
             #expect(
                 written == expected,
                 """
-                from byte \(at): \(String(decoding: written.dropFirst(max(0, at - 60)).prefix(120), as: UTF8.self).debugDescription)
-                JSONEncoder: \(String(decoding: expected.dropFirst(max(0, at - 60)).prefix(120), as: UTF8.self).debugDescription)
+                from byte \(at): \(Self.around(at, in: written))
+                JSONEncoder: \(Self.around(at, in: expected))
                 """)
             if written != expected { break }
             // And it reads back as the store reads it, to the second.
             let read = try Expense.decodeFromServer(written)
             #expect(read.id == expense.id && read.split == expense.split && read.splits.count == expense.splits.count)
         }
+    }
+
+    static func around(_ index: Int, in data: Data) -> String {
+        String(decoding: data.dropFirst(max(0, index - 60)).prefix(120), as: UTF8.self).debugDescription
     }
 }

@@ -60,18 +60,9 @@ struct RequestBodyLimits: Sendable {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
             throw CompileError.unreadable("not among the server's resources")
         }
-        guard let root = try JSONSerialization.jsonObject(with: try Data(contentsOf: url)) as? [AnyHashable: Any] else {
-            throw CompileError.unreadable("not a JSON object")
-        }
+        let root = try JSONSerialization.jsonObject(with: try Data(contentsOf: url))
+        guard let root = root as? [AnyHashable: Any] else { throw CompileError.unreadable("not a JSON object") }
         return root
-    }
-
-    /// The `operationId` of every operation of `API/openapi.json`.
-    static func bundledSpecificationOperationIDs() throws -> [String] {
-        let paths = try bundledSpecification()["paths"] as? [AnyHashable: Any] ?? [:]
-        return paths.values.flatMap { item in
-            ((item as? [AnyHashable: Any]) ?? [:]).values.compactMap { ($0 as? [AnyHashable: Any])?["operationId"] as? String }
-        }
     }
 
     init(root: [AnyHashable: Any]) throws {

@@ -475,8 +475,7 @@ struct PendingLine: Codable {
 
     /// The line as the preview read it: with the day it was dated as its last date word, which
     /// quick entry reads as the expense's date (the last one counts) and leaves out of its
-    /// description.
-    /// A line within 11 characters of quick entry's longest is left as it was said.
+    /// description. A line within 11 characters of quick entry's longest is left as it was said.
     var lineAsPreviewed: String {
         guard let date, CivilDate(date) != nil,
             line.unicodeScalars.count + 1 + date.unicodeScalars.count <= QuickEntry.maximumLength

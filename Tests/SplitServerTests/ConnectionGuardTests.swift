@@ -82,8 +82,11 @@ struct ConnectionGuardTests {
         }
 
         /// What came until `marker` did (or the connection closed, or `seconds` passed): for
-        /// answers that do not end, like a live stream.
-        func read(until marker: String, within seconds: Double = 5) async -> String {
+        /// answers that do not end, like a live stream. The wait is long because it ends as soon
+        /// as the marker comes: the live server runs in the test process, on the pool every test
+        /// shares, and in a fresh clone's run (both cores busy, the release build beside the
+        /// tests) a stream's head once took longer than the 5 s this used to allow.
+        func read(until marker: String, within seconds: Double = 60) async -> String {
             await offPool {
                 let start = Date()
                 var received: [UInt8] = []

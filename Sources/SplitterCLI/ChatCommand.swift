@@ -3,8 +3,9 @@ import Foundation
 import SplitClient
 
 /// `splitter chat GROUP [MESSAGE]`: the assistant from the command line (issue 21). With a
-/// message, one answer; without, a conversation: each line typed is a message, an empty line
-/// or end of input ends it. Tools the assistant runs are shown as they run.
+/// message, one answer, and how to go on in its conversation (`--conversation`); without, a
+/// conversation: each line typed is a message, an empty line or end of input ends it. Tools the
+/// assistant runs are shown as they run.
 struct ChatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chat",
@@ -28,7 +29,9 @@ struct ChatCommand: AsyncParsableCommand {
             func say(_ text: String) async throws {
                 for try await event in client.chat(text, conversationID: conversationID, groupID: groupID) {
                     switch event {
-                    case .conversationID(let id): conversationID = id
+                    case .conversationID(let id):
+                        conversationID = id
+                        if options.json { Self.printJSON(["conversationId": id]) }
                     case .toolStart(_, let name, _):
                         if !options.json { FileHandle.standardError.write(Data("  · \(name)…\n".utf8)) }
                     case .toolEnd(_, let name, let result, let isError):
@@ -42,7 +45,17 @@ struct ChatCommand: AsyncParsableCommand {
                     }
                 }
             }
-            if !message.isEmpty { return try await say(message.joined(separator: " ")) }
+            if !message.isEmpty {
+                try await say(message.joined(separator: " "))
+                // Each run is a new conversation unless told which: say how to answer in this one
+                // (a "yes" run alone would find nothing waiting).
+                if conversation == nil, let conversationID, !options.json {
+                    let group = options.group.contains(" ") ? "\"\(options.group)\"" : options.group
+                    let hint = "  · to answer in this conversation: splitter chat \(group) --conversation \(conversationID) …"
+                    FileHandle.standardError.write(Data((hint + "\n").utf8))
+                }
+                return
+            }
             while true {
                 FileHandle.standardError.write(Data("> ".utf8))
                 guard let line = readLine(strippingNewline: true), !line.trimmingCharacters(in: .whitespaces).isEmpty

@@ -98,7 +98,9 @@ public func buildApplication(
     let bodyLimits = RequestBodyLimitsMiddleware(
         limits: try RequestBodyLimits(root: document), maxBodyBytes: configuration.limits.maxBodyBytes)
     let loginRequired = LoginRequiredMiddleware(requirement: LoginRequirement(root: document))
-    let routes = ExpenseReadRoutes(base: RouterTransport(router: router), api: handler)
+    let routes = ExpenseReadRoutes(
+        base: RouterTransport(router: router), api: handler,
+        feedPages: FeedPageCache(capacity: configuration.limits.feedCacheBytes))
     try handler.registerHandlers(
         on: routes, configuration: .init(dateTranscoder: APIDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
         middlewares: [loginRequired, bodyLimits])

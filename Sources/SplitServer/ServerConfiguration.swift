@@ -73,6 +73,9 @@ public struct ServerConfiguration: Sendable {
         /// Writes (API requests other than GET, web form posts) one account may make per minute on
         /// one server (`WRITES_PER_MINUTE_PER_USER`); 0 turns the limit off.
         public var writesPerMinutePerUser: Int = 1_200
+        /// Bytes of change-feed pages kept for the next device that asks for one unchanged
+        /// (`FEED_CACHE_MB`); 0 keeps none.
+        public var feedCacheBytes: Int = 24 << 20
 
         public init() {}
 
@@ -193,6 +196,9 @@ public struct ServerConfiguration: Sendable {
             "http.connections.per.address", env: "HTTP_CONNECTIONS_PER_ADDRESS", in: 1...100_000, unit: "connections")
         {
             self.limits.connectionsPerAddress = count
+        }
+        if let megabytes = try number("feed.cache.mb", env: "FEED_CACHE_MB", in: 0...4_096, unit: "megabytes") {
+            self.limits.feedCacheBytes = megabytes << 20
         }
         if let count = try number(
             "writes.per.minute.per.user", env: "WRITES_PER_MINUTE_PER_USER", in: 0...1_000_000, unit: "writes")

@@ -23,6 +23,7 @@ struct ConfigurationTests {
         #expect(configuration.database == .sqlite(path: "splitter.sqlite"))
         #expect(configuration.allowRegistration && configuration.trustedProxies.isEmpty)
         #expect(configuration.bcryptCost >= 12 && configuration.limits.maxBodyBytes == 1 << 20)
+        #expect(configuration.limits.feedCacheBytes == 24 << 20)
     }
 
     @Test("the environment's names, and the command line over the environment")
@@ -31,7 +32,7 @@ struct ConfigurationTests {
             environment: [
                 "HTTP_HOST": "0.0.0.0", "HTTP_PORT": "9000", "DATABASE_URL": "postgres://u:secret@db:5432/splitter",
                 "LOG_LEVEL": "DEBUG", "TRUSTED_PROXIES": "10.0.0.0/8, ::1", "ALLOW_REGISTRATION": "false",
-                "PUBLIC_URL": "https://split.example.org/", "MAX_BODY_BYTES": "65536",
+                "PUBLIC_URL": "https://split.example.org/", "MAX_BODY_BYTES": "65536", "FEED_CACHE_MB": "0",
             ],
             arguments: ["splitter-server", "--http-port", "9100"])
         #expect(configuration.host == "0.0.0.0" && configuration.port == 9100)
@@ -41,6 +42,7 @@ struct ConfigurationTests {
         #expect(!configuration.allowRegistration)
         #expect(configuration.publicURL == "https://split.example.org")
         #expect(configuration.limits.maxBodyBytes == 65536)
+        #expect(configuration.limits.feedCacheBytes == 0)
     }
 
     @Test("a bad value stops start-up with one line naming the key, never the secret")
@@ -50,6 +52,7 @@ struct ConfigurationTests {
             ("TRUSTED_PROXIES", "10.0.0.0/99"), ("ALLOW_REGISTRATION", "maybe"),
             ("PUBLIC_URL", "split.example.org"), ("PUBLIC_URL", "ftp://split.example.org"),
             ("PUBLIC_URL", "https://split.example.org/?x=1"), ("MAX_BODY_BYTES", "1MB"), ("MAX_BODY_BYTES", "100"),
+            ("FEED_CACHE_MB", "-1"), ("FEED_CACHE_MB", "lots"),
             ("DATABASE_URL", "mysql://root:hunter2@db/x"),
         ]
         for (key, value) in cases {

@@ -33,10 +33,23 @@ public struct FeedUseCases: Sendable, UsesStores {
         return (entries, PageCursor.next(after: entries, limit: limit) { ($0.seq, $0.id) })
     }
 
+    /// What a page of the change feed depends on besides its `since` and `limit`, read with the
+    /// caller's right (the same refusals as `changes`): the group's change number, and the
+    /// caller's membership, which a page holding the group object shows.
+    ///
+    /// Every write to what the feed shows moves the change number (DESIGN §5: that is how a
+    /// device learns of it), so a page asked for again while the number is the same is the same
+    /// page: the server sends the bytes it made for the first device instead of making them
+    /// again. Read it before the page: a page read after a newer write is then only newer.
+    public func pageState(groupID: UUID, caller: Caller) async throws -> (changeSeq: Int64, viewer: UUID) {
+        let (group, me) = try await access.check(groupID, caller, for: .read)
+        return (try await log.currentSeq(groupID: group.id), me.id)
+    }
+
     /// Every change after `since` (a cursor this server gave out; none: from the start), at most
     /// `limit` objects (1 to 1,000) a page.
     public func changes(groupID: UUID, since text: String?, limit: Int?, caller: Caller) async throws -> ChangePage {
-        let (group, me) = try await access.check(groupID, caller, for: .read)
+        let (group, _) = try await access.check(groupID, caller, for: .read)
         let since: Int64
         if let text, !text.isEmpty {
             guard let value = Int64(text), value >= 0 else {
@@ -60,9 +73,17 @@ public struct FeedUseCases: Sendable, UsesStores {
             .map { ($0.id.text, $0) }.sorted { $0.0 < $1.0 }
             .map { ExpenseView(expense: $0.1, categoryNames: names, homeCurrency: group.homeCurrency) }
         let memberIDs = Set(ids(.member, deleted: false))
+        // The group read again after the list of changes: the one read before it could be older
+        // than a group change the list holds, and the device would keep that old group until the
+        // group's next change.
+        var shown: GroupView?
+        if changes.contains(where: { $0.entity == .group }) {
+            let now = try await access.check(groupID, caller, for: .read)
+            shown = GroupView(group: now.group, me: now.me)
+        }
         return ChangePage(
             cursor: changes.last?.seq ?? since, hasMore: hasMore,
-            group: changes.contains { $0.entity == .group } ? GroupView(group: group, me: me) : nil,
+            group: shown,
             expenses: changedExpenses,
             settlements: try await settlements.settlements(ids: ids(.settlement, deleted: false)),
             members: try await groups.members(groupID: group.id).filter { memberIDs.contains($0.id) },

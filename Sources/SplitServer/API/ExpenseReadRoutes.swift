@@ -21,23 +21,37 @@ struct ExpenseReadRoutes<Base: ServerTransport>: ServerTransport {
 
     let base: Base
     let api: APIHandler
+    /// Pages of the feed already sent, for the next device that asks for one unchanged.
+    let feedPages: FeedPageCache
     /// The paths the generated server registered here, so a renamed path in openapi.yaml stops
     /// the server at start (`ExpenseReadRoutesError`) instead of losing this path unnoticed.
     let registered = Registered()
 
+    init(base: Base, api: APIHandler, feedPages: FeedPageCache = FeedPageCache()) {
+        self.base = base
+        self.api = api
+        self.feedPages = feedPages
+    }
+
     func register(_ handler: @escaping OperationHandler, method: HTTPRequest.Method, path: String) throws {
         let api = api
-        let answer: @Sendable (PlainRequest) async throws -> [UInt8]
+        let feedPages = feedPages
+        /// The answer's bytes, and whether they are gzip.
+        let answer: @Sendable (PlainRequest, _ acceptsGzip: Bool) async throws -> ([UInt8], Bool)
         let query: PlainRequest.Query
         switch (method, path) {
         case (.get, Self.changesPath):
             query = .init(texts: ["since"], integers: ["limit"])
-            answer = { try await api.changesJSON($0) }
+            answer = { request, gzip in
+                let page = try await api.changesPage(request, gzip: gzip, cache: feedPages)
+                return (page.bytes, page.gzipped)
+            }
         case (.get, Self.expensesPath):
             query = .init(
                 texts: ["category", "memberId", "from", "to", "month", "q", "cursor"], integers: ["year", "limit"],
                 booleans: ["includeDeleted"])
-            answer = { try await api.expensesJSON($0) }
+            // Left to `ResponseCompressionMiddleware` to compress.
+            answer = { request, _ in (try await api.expensesJSON(request), false) }
         default:
             return try base.register(handler, method: method, path: path)
         }
@@ -47,9 +61,15 @@ struct ExpenseReadRoutes<Base: ServerTransport>: ServerTransport {
                 guard let plain = PlainRequest(request, metadata: metadata, query: query) else {
                     return try await handler(request, body, metadata)
                 }
-                let bytes = try await answer(plain)
+                let gzip = ResponseCompressionMiddleware.acceptsGzip(request.headerFields[values: .acceptEncoding])
+                let (bytes, gzipped) = try await answer(plain, gzip)
                 var response = HTTPResponse(status: .ok)
                 response.headerFields[.contentType] = "application/json; charset=utf-8"
+                if gzipped {
+                    // As `ResponseCompressionMiddleware` would have sent it; it leaves encoded answers alone.
+                    response.headerFields[.contentEncoding] = "gzip"
+                    response.headerFields[.vary] = "Accept-Encoding"
+                }
                 return (response, HTTPBody(bytes))
             }, method: method, path: path)
     }
@@ -141,10 +161,24 @@ struct PlainRequest: Equatable {
 }
 
 extension APIHandler {
-    /// `listChanges`, written by `ExpenseJSON`.
-    func changesJSON(_ request: PlainRequest) async throws -> [UInt8] {
-        try ExpenseJSON.encode(
-            try await changes(groupID: request.groupID, since: request.texts["since"], limit: request.integers["limit"]))
+    /// `listChanges`, written by `ExpenseJSON` and gzipped when `gzip` and large enough: the page
+    /// kept in `cache` when the group has not changed since it was made, else made and kept.
+    func changesPage(_ request: PlainRequest, gzip: Bool, cache: FeedPageCache) async throws -> FeedPageCache.Page {
+        let caller = try await authenticate()
+        let groupID = try Self.id(request.groupID, "group")
+        let since = request.texts["since"]
+        let limit = request.integers["limit"]
+        let state = try await feedUseCases.pageState(groupID: groupID, caller: caller)
+        let key = FeedPageCache.Key(groupID: groupID, since: since, limit: limit, changeSeq: state.changeSeq, gzip: gzip)
+        return try await cache.page(key, viewer: state.viewer) {
+            let page = try await feedUseCases.changes(groupID: groupID, since: since, limit: limit, caller: caller)
+            let bytes = try ExpenseJSON.encode(try .init(page))
+            let viewer = page.group == nil ? nil : state.viewer
+            guard gzip, bytes.count >= ResponseCompressionMiddleware.minimumBytes else {
+                return .init(bytes: bytes, gzipped: false, viewer: viewer)
+            }
+            return .init(bytes: Gzip.compress(bytes), gzipped: true, viewer: viewer)
+        }
     }
 
     /// `listExpenses`, written by `ExpenseJSON`.

@@ -12,7 +12,7 @@ import Synchronization
 struct ResponseCompressionMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     /// Bodies smaller than this go uncompressed.
-    var minimumBytes = 1_024
+    static let minimumBytes = 1_024
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
@@ -20,12 +20,12 @@ struct ResponseCompressionMiddleware: RouterMiddleware {
         var response = try await next(request, context)
         guard Self.acceptsGzip(request.headers[values: .acceptEncoding]), response.headers[.contentEncoding] == nil,
             response.headers[.contentType]?.hasPrefix("text/event-stream") != true,
-            (response.body.contentLength ?? .max) >= minimumBytes
+            (response.body.contentLength ?? .max) >= Self.minimumBytes
         else { return response }
         let collector = Collector()
         try await response.body.write(CollectingWriter(collector: collector))
         let body = collector.buffer
-        guard body.readableBytes >= minimumBytes else {
+        guard body.readableBytes >= Self.minimumBytes else {
             response.body = .init(byteBuffer: body)
             return response
         }
@@ -94,6 +94,36 @@ enum Gzip {
     }
 
     static func compress(_ input: ByteBuffer) -> ByteBuffer {
+        input.withUnsafeReadableBytes { source in
+            withCompressor { compressor in
+                let bound = libdeflate_gzip_compress_bound(compressor, source.count)
+                var output = ByteBuffer()
+                output.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { target in
+                    // Never 0: the bound is large enough for any input.
+                    libdeflate_gzip_compress(compressor, source.baseAddress, source.count, target.baseAddress, target.count)
+                }
+                return output
+            }
+        }
+    }
+
+    /// The gzip of `input` in an array of its own size (a kept page holds no spare room).
+    static func compress(_ input: [UInt8]) -> [UInt8] {
+        let room = input.withUnsafeBytes { source in
+            withCompressor { compressor in
+                let bound = libdeflate_gzip_compress_bound(compressor, source.count)
+                return [UInt8](unsafeUninitializedCapacity: bound) { target, count in
+                    count = libdeflate_gzip_compress(compressor, source.baseAddress, source.count, target.baseAddress, bound)
+                }
+            }
+        }
+        var exact: [UInt8] = []
+        exact.reserveCapacity(room.count)
+        exact.append(contentsOf: room)
+        return exact
+    }
+
+    private static func withCompressor<T>(_ body: (OpaquePointer) -> T) -> T {
         let taken = idle.withLock { $0.popLast() } ?? Compressor(pointer: libdeflate_alloc_compressor(level)!)
         defer {
             let kept = idle.withLock { idle in
@@ -103,15 +133,6 @@ enum Gzip {
             }
             if !kept { libdeflate_free_compressor(taken.pointer) }
         }
-        let compressor = taken.pointer
-        return input.withUnsafeReadableBytes { source in
-            let bound = libdeflate_gzip_compress_bound(compressor, source.count)
-            var output = ByteBuffer()
-            output.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { target in
-                // Never 0: the bound is large enough for any input.
-                libdeflate_gzip_compress(compressor, source.baseAddress, source.count, target.baseAddress, target.count)
-            }
-            return output
-        }
+        return body(taken.pointer)
     }
 }

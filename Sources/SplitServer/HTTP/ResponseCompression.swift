@@ -70,18 +70,20 @@ struct ResponseCompressionMiddleware: RouterMiddleware {
 
 /// Whole-buffer gzip through libdeflate.
 ///
-/// Level 6. A page of 1,000 expenses of the change feed (1.5 MB of JSON), one core:
-/// | | bytes | time |
+/// Level 1. A page of 1,000 expenses of the change feed (1.54 MB of JSON), one core, best of 15
+/// (2026-11-28, a slow day):
+/// | libdeflate level | bytes | time |
 /// |---|---|---|
-/// | zlib 1 | 261 KB | 5.2 ms |
-/// | zlib 5 (what the server used before) | 227 KB | 11.6 ms |
-/// | libdeflate 5 | 216 KB | 4.4 ms |
-/// | **libdeflate 6** | **202 KB** | **6.3 ms** |
-/// | libdeflate 9 | 191 KB | 19.1 ms |
-/// Level 6 is both smaller and about half the time of what zlib did; bytes are what a phone on a
-/// slow network waits for, so the extra 2 ms over level 5 buys 7 % fewer of them.
+/// | **1** | **197 KB** | **5.6 ms** |
+/// | 4 | 182 KB | 11.3 ms |
+/// | 5 | 175 KB | 14.3 ms |
+/// | 6 (what the server used before) | 164 KB | 18.7 ms |
+/// Level 6 spent a fifth of a first sync's server CPU compressing (issue 16's profile); level 1
+/// takes two thirds of that off for a fifth more bytes: a first sync of 10,000 expenses is about
+/// 2 MB instead of 1.6 (the issue allows 2.5), and a group of a few hundred expenses differs by a
+/// few kilobytes. A page made for many devices is compressed once (`FeedPageCache`).
 enum Gzip {
-    static let level: Int32 = 6
+    static let level: Int32 = 1
     /// A compressor holds about half a megabyte of tables; keep a few for reuse rather than
     /// allocate one per answer. libdeflate's compressors are not thread-safe: each is used by
     /// one answer at a time.

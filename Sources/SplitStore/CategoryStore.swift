@@ -108,7 +108,7 @@ public struct CategoryStore: Sendable {
     public func categories(ids: [UUID]) async throws -> [CategoryRecord] {
         guard !ids.isEmpty else { return [] }
         return try await database.read { sql in
-            try await sql.select().column(SQLLiteral.all).from("categories").where("id", .in, ids.map(\.text)).all()
+            try await sql.select().column(SQLLiteral.all).from("categories").where(OneOf("id", ids.map(\.text))).all()
         }.map { try CategoryRecord(row: $0) }
     }
 

@@ -138,7 +138,7 @@ extension ExpenseStore {
         guard !ids.isEmpty else { return [:] }
         let texts = ids.map(\.text)
         let (rows, payerRows, shareRows) = try await database.read { sql in
-            let rows = try await sql.select().column(SQLLiteral.all).from("expenses").where("id", .in, texts).all()
+            let rows = try await sql.select().column(SQLLiteral.all).from("expenses").where(OneOf("id", texts)).all()
             let (payers, shares) = try await Self.payersAndShares(of: texts, sql)
             return (rows, payers, shares)
         }
@@ -151,8 +151,8 @@ extension ExpenseStore {
     ) {
         guard !ids.isEmpty else { return ([], []) }
         return (
-            try await sql.select().column(SQLLiteral.all).from("expense_payers").where("expense_id", .in, ids).all(),
-            try await sql.select().column(SQLLiteral.all).from("expense_splits").where("expense_id", .in, ids).all()
+            try await sql.select().column(SQLLiteral.all).from("expense_payers").where(OneOf("expense_id", ids)).all(),
+            try await sql.select().column(SQLLiteral.all).from("expense_splits").where(OneOf("expense_id", ids)).all()
         )
     }
 

@@ -117,7 +117,7 @@ public struct SettlementStore: Sendable {
     public func settlements(ids: [UUID]) async throws -> [SettlementRecord] {
         guard !ids.isEmpty else { return [] }
         return try await database.read { sql in
-            try await sql.select().column(SQLLiteral.all).from("settlements").where("id", .in, ids.map(\.text)).all()
+            try await sql.select().column(SQLLiteral.all).from("settlements").where(OneOf("id", ids.map(\.text))).all()
         }.map { try SettlementRecord(row: $0) }
     }
 

@@ -157,4 +157,39 @@ struct PostgresPreparedTests {
         #expect(failures <= 1)
         #expect(columns == ["id", "note"])
     }
+
+    @Test("a list of ids finds exactly its rows, and on PostgreSQL is one prepared statement whatever its length",
+          arguments: TestDatabases.all)
+    func idLists(_ backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            let ids = (0..<150).map { "r" + String(1000 + $0) }
+            try await database.transaction { sql in
+                try await sql.raw("CREATE TABLE listed (id text PRIMARY KEY, n integer NOT NULL)").run()
+                try await MultiRowInsert.run(
+                    "INSERT INTO listed (id, n)", ids.enumerated().map { [$0.element, Int64($0.offset)] }, on: sql)
+            }
+            let lists: [[String]] = [
+                [], ["r1007"], Array(ids[10..<80]), ids, ids + ["absent", "r1003"], ["absent"],
+                (0..<PreparedNames.maxBinds + 40).map { "r" + String(1000 + $0 * 3 % 150) },
+            ]
+            let (found, statements) = try await database.transaction { sql in
+                var found: [Set<String>] = []
+                for list in lists {
+                    found.append(Set(
+                        try await sql.select().column("id").from("listed").where(OneOf("id", list)).all()
+                            .map { try $0.decode(column: "id", as: String.self) }))
+                }
+                let statements = backend == .postgres
+                    ? try await sql.raw("SELECT statement FROM pg_prepared_statements").all()
+                        .map { try $0.decode(column: "statement", as: String.self) }
+                        .filter { $0.contains("\"listed\"") }
+                    : []
+                return (found, statements)
+            }
+            #expect(found == lists.map { Set($0).intersection(ids) })
+            if backend == .postgres {
+                #expect(statements == [#"SELECT "id" FROM "listed" WHERE "id" = ANY($1)"#])
+            }
+        }
+    }
 }

@@ -1,8 +1,10 @@
+import Foundation
 import Logging
 import NIOCore
 import PostgresKit
 import PostgresNIO
 import SQLKit
+import SplitCore
 import Synchronization
 
 /// PostgreSQL through PostgresNIO, with rows that read their columns cheaply (issue 16).
@@ -249,8 +251,9 @@ private struct PostgresSQLRow: SQLRow {
     }
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
-        if let index = columns.index(of: column), let value = try? Self.decode(D.self, cells[index]) {
-            return value
+        if let index = columns.index(of: column) {
+            // Not `try?`: an optional of a type known only here is made at run time, per value.
+            do { return try Self.decode(D.self, cells[index]) } catch {}
         }
         // Anything else (and every error) as PostgresKit decodes it.
         return try row.sql().decode(column: column, as: D.self)
@@ -258,34 +261,56 @@ private struct PostgresSQLRow: SQLRow {
 
     /// The types rows are read as most, straight from the cell's bytes (PostgresNIO's own
     /// decoding instantiates generic metadata for each value: a quarter of a change-feed page's
-    /// CPU); others, and other column types, by PostgresNIO through a `Decoder`.
+    /// CPU); others, and other column types, by PostgresNIO through a `Decoder`. Each type is
+    /// read by its own line, with no generic helper: a helper's optional of its type parameter
+    /// was made at run time for every value (`perf`, issue 16).
     private static func decode<D: Decodable>(_ type: D.Type, _ cell: PostgresCell) throws -> D {
-        func optional<V>(_ read: (ByteBuffer) -> V?) throws -> D {
-            guard let bytes = cell.bytes else { return unsafeBitCast(V?.none, to: D.self) }
-            guard let value = read(bytes) else { throw PostgresCellDecoder.Unsupported() }
-            return unsafeBitCast(V?.some(value), to: D.self)
-        }
-        func value<V>(_ read: (ByteBuffer) -> V?) throws -> D {
-            guard let bytes = cell.bytes, let value = read(bytes) else { throw PostgresCellDecoder.Unsupported() }
-            return unsafeBitCast(value, to: D.self)
-        }
+        let unsupported = PostgresCellDecoder.Unsupported()
+        let bytes = cell.bytes
         switch ObjectIdentifier(D.self) {
-        case ObjectIdentifier(String.self): return try value(cell.text)
-        case ObjectIdentifier(Int64.self): return try value(cell.integer)
-        case ObjectIdentifier(Int.self): return try value { cell.integer($0).map(Int.init) }
-        case ObjectIdentifier(Bool.self): return try value(cell.bool)
-        case ObjectIdentifier(String?.self): return try optional(cell.text)
-        case ObjectIdentifier(Int64?.self): return try optional(cell.integer)
-        case ObjectIdentifier(Int?.self): return try optional { cell.integer($0).map(Int.init) }
+        case ObjectIdentifier(String.self):
+            guard let bytes, let value = cell.text(bytes) else { throw unsupported }
+            return unsafeBitCast(value, to: D.self)
+        case ObjectIdentifier(StoredID.self):
+            guard let bytes, cell.isText, let uuid = bytes.withUnsafeReadableBytes({ UUID(utf8: $0) }) else {
+                throw unsupported
+            }
+            return unsafeBitCast(StoredID(uuid: uuid), to: D.self)
+        case ObjectIdentifier(Int64.self):
+            guard let bytes, let value = cell.integer(bytes) else { throw unsupported }
+            return unsafeBitCast(value, to: D.self)
+        case ObjectIdentifier(Int.self):
+            guard let bytes, let value = cell.integer(bytes) else { throw unsupported }
+            return unsafeBitCast(Int(value), to: D.self)
+        case ObjectIdentifier(Bool.self):
+            guard let bytes, let value = cell.bool(bytes) else { throw unsupported }
+            return unsafeBitCast(value, to: D.self)
+        case ObjectIdentifier(String?.self):
+            guard let bytes else { return unsafeBitCast(String?.none, to: D.self) }
+            guard let value = cell.text(bytes) else { throw unsupported }
+            return unsafeBitCast(String?.some(value), to: D.self)
+        case ObjectIdentifier(Int64?.self):
+            guard let bytes else { return unsafeBitCast(Int64?.none, to: D.self) }
+            guard let value = cell.integer(bytes) else { throw unsupported }
+            return unsafeBitCast(Int64?.some(value), to: D.self)
+        case ObjectIdentifier(Int?.self):
+            guard let bytes else { return unsafeBitCast(Int?.none, to: D.self) }
+            guard let value = cell.integer(bytes) else { throw unsupported }
+            return unsafeBitCast(Int?.some(Int(value)), to: D.self)
         default: return try D(from: PostgresCellDecoder(cell: cell))
         }
     }
 }
 
 extension PostgresCell {
-    /// Text of a text column in binary format (UTF-8, as sent).
+    /// Whether the cell is a text column's, in binary format (UTF-8, as sent).
+    fileprivate var isText: Bool {
+        format == .binary && (dataType == .text || dataType == .varchar || dataType == .name)
+    }
+
+    /// Text of a text column.
     fileprivate func text(_ bytes: ByteBuffer) -> String? {
-        guard format == .binary, dataType == .text || dataType == .varchar || dataType == .name else { return nil }
+        guard isText else { return nil }
         return String(buffer: bytes)
     }
 

@@ -24,6 +24,37 @@ struct UUIDTextTests {
         }
     }
 
+    @Test("a text with one character changed parses exactly when it is still an id, from a String or its bytes")
+    func oneCharacterChanged() {
+        var rng = SplitMix64(seed: 7)
+        let characters = Array("0123456789abcdefABCDEFgxzG-_ {}".utf8) + [0, 0x7F, 0xC3, 0xFF]
+        let hexDigits = Set("0123456789abcdefABCDEF".utf8)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            // setup: a random id's text, either case, with one byte replaced
+            let id = UUID.random()
+            var bytes = Array((Bool.random(using: &rng) ? id.uuidString : id.text).utf8)
+            bytes[Int.random(in: 0..<36, using: &rng)] = characters.randomElement(using: &rng)!
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Still an id: dashes at 8, 13, 18 and 23, hex digits elsewhere. Then Foundation's
+            // answer is the one; it also takes a space for a digit, which ids never hold.
+            let isID = bytes.enumerated().allSatisfy { index, byte in
+                [8, 13, 18, 23].contains(index) ? byte == UInt8(ascii: "-") : hexDigits.contains(byte)
+            }
+            let expected = isID ? UUID(uuidString: text) : nil
+            // act
+            let parsed = UUID(text: text)
+            let fromBytes = bytes.withUnsafeBytes { UUID(utf8: $0) }
+            // validate
+            #expect(parsed == expected, "\(text)")
+            #expect(fromBytes == expected, "\(bytes)")
+            if isID { #expect(expected != nil) }
+            if parsed != nil { accepted += 1 }
+        }
+        // Both kinds were met: a digit for a digit is still an id, most else is not.
+        #expect(accepted > 5_000 && accepted < 15_000, "\(accepted)")
+    }
+
     @Test("sortsBefore orders ids as their text does, for random ids and ids sharing a prefix")
     func order() {
         var rng = SplitMix64(seed: 6)

@@ -1,4 +1,6 @@
+import Foundation
 import SQLKit
+import SplitCore
 import SplitTestSupport
 import Testing
 
@@ -158,8 +160,9 @@ struct PostgresPreparedTests {
         #expect(columns == ["id", "note"])
     }
 
-    @Test("a list of ids finds exactly its rows, and on PostgreSQL is one prepared statement whatever its length",
-          arguments: TestDatabases.all)
+    @Test(
+        "a list of ids finds exactly its rows, and on PostgreSQL is one prepared statement whatever its length",
+        arguments: TestDatabases.all)
     func idLists(_ backend: Database.Backend) async throws {
         try await TestDatabases.with(backend) { database in
             let ids = (0..<150).map { "r" + String(1000 + $0) }
@@ -175,21 +178,55 @@ struct PostgresPreparedTests {
             let (found, statements) = try await database.transaction { sql in
                 var found: [Set<String>] = []
                 for list in lists {
-                    found.append(Set(
-                        try await sql.select().column("id").from("listed").where(OneOf("id", list)).all()
-                            .map { try $0.decode(column: "id", as: String.self) }))
+                    let rows = try await sql.select().column("id").from("listed").where(OneOf("id", list)).all()
+                    found.append(Set(try rows.map { try $0.decode(column: "id", as: String.self) }))
                 }
-                let statements = backend == .postgres
-                    ? try await sql.raw("SELECT statement FROM pg_prepared_statements").all()
-                        .map { try $0.decode(column: "statement", as: String.self) }
-                        .filter { $0.contains("\"listed\"") }
-                    : []
-                return (found, statements)
+                guard backend == .postgres else { return (found, [String]()) }
+                let statements = try await sql.raw("SELECT statement FROM pg_prepared_statements").all()
+                    .map { try $0.decode(column: "statement", as: String.self) }
+                return (found, statements.filter { $0.contains("\"listed\"") })
             }
             #expect(found == lists.map { Set($0).intersection(ids) })
             if backend == .postgres {
                 #expect(statements == [#"SELECT "id" FROM "listed" WHERE "id" = ANY($1)"#])
             }
         }
+    }
+
+    @Test("an id column reads as the id it holds in either case, and a malformed or missing one is a clear error",
+          arguments: TestDatabases.all)
+    func idColumns(_ backend: Database.Backend) async throws {
+        let id = UUID.random()
+        let (read, errors) = try await TestDatabases.with(backend) { database in
+            try await database.transaction { sql in
+                try await sql.raw("CREATE TABLE ids (n integer PRIMARY KEY, id text, other text)").run()
+                try await sql.raw(
+                    """
+                    INSERT INTO ids (n, id, other) VALUES (1, \(bind: id.text), 'x'), (2, \(bind: id.uuidString), 'x'),
+                           (3, 'nope', 'x'), (4, NULL, 'x')
+                    """
+                ).run()
+            }
+            return try await database.read { sql in
+                let rows = try await sql.raw("SELECT * FROM ids ORDER BY n").all()
+                var errors: [String] = []
+                for row in rows.dropFirst(2) {
+                    do {
+                        _ = try row.decodeUUID("id")
+                    } catch {
+                        errors.append(String(describing: error))
+                    }
+                }
+                do {
+                    _ = try rows[0].decodeUUID("absent")
+                } catch {
+                    errors.append(String(describing: error))
+                }
+                return ([try rows[0].decodeUUID("id"), try rows[1].decodeUUID("id")], errors)
+            }
+        }
+        #expect(read == [id, id])
+        #expect(errors.count == 3)
+        #expect(errors.first?.contains("id is not a UUID: nope") == true, "\(errors)")
     }
 }

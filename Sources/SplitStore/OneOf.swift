@@ -1,12 +1,14 @@
 import SQLKit
 
-/// `column IN (values)` for a list as long as a page of ids (issue 16). On SQLite it is that, one
-/// bind per value. On PostgreSQL it is `column = ANY($1)` with the list bound as one `text[]`: one
-/// statement text whatever the count, so it runs as a named prepared statement (`PreparedNames`)
-/// and PostgreSQL plans it once instead of on every page. An `IN` list of 50 ids took 0.5 ms to
-/// plan, and on a payers table of 10,000 rows the planner chose to scan it all (2.0 ms at the
-/// database, against 0.09 ms by the primary key with the prepared plan); a page of 1,000 of a
-/// feed spent 2.8 ms planning and 7.6 ms scanning the shares, against 3.7 ms (docs/benchmarks.md).
+/// `column IN (values)` for a list of ids. On SQLite it is that, one bind per value. On
+/// PostgreSQL a list of up to `PreparedNames.maxBinds` is `column = ANY($1)` with the list bound
+/// as one `text[]`: one statement text whatever the count, prepared once by name, whose plan
+/// (made for an array of unknown length) probes the primary key. A page of 50 expenses read its
+/// payers with an `IN` list whose plan scanned the whole payers table: 2.0 ms at the database on
+/// a table of 10,000 rows, against 0.09 ms (issue 16, docs/benchmarks.md). Longer lists (a feed
+/// page's 1,000) stay `IN` lists and run unnamed: as `ANY` they cost the server 7 % more CPU for
+/// a feed of 10,000 (722 against 675 ms; likely because a named statement's rows come through an
+/// async sequence and an unnamed one's through a callback, not measured apart).
 struct OneOf: SQLExpression {
     let column: String
     let values: [String]
@@ -18,7 +20,7 @@ struct OneOf: SQLExpression {
 
     func serialize(to serializer: inout SQLSerializer) {
         SQLColumn(column).serialize(to: &serializer)
-        if serializer.dialect.name == "postgresql" {
+        if serializer.dialect.name == "postgresql" && values.count <= PreparedNames.maxBinds {
             serializer.write(" = ANY(")
             serializer.write(bind: values)
             serializer.write(")")

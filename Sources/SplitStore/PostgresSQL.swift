@@ -44,9 +44,10 @@ struct PostgresSQL: SQLDatabase {
     /// Statements run as named prepared statements, prepared on a connection the first time it
     /// sees them: PostgreSQL then neither parses nor plans them again (planning was 0.40 ms of
     /// PostgreSQL's 1.67 ms of CPU per create, `pg_stat_statements`; docs/benchmarks.md).
-    /// Statements with many binds, and any the registry has no room for, run unnamed (a list of
-    /// ids is one bind, `OneOf`). A read off the pool runs on the connection it takes, in a task
-    /// that prefers that connection's event loop, as a transaction does.
+    /// Statements with many binds (a feed page's list of 1,000 ids), and any the registry has no
+    /// room for, run unnamed; a list of up to 64 ids is one bind (`OneOf`). A read off the pool
+    /// runs on the connection it takes, in a task that prefers that connection's event loop, as a
+    /// transaction does.
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
         let (sql, binds) = serialize(query)
         logger.debug("Executing query", metadata: ["sql": .string(sql)])
@@ -167,7 +168,7 @@ private struct NamedStatement: PostgresPreparedStatement {
 /// PostgreSQL, a value does not). Shared by all connections; each prepares a name on first use.
 final class PreparedNames: Sendable {
     static let shared = PreparedNames()
-    /// Statements with more binds are one-offs (lists of ids are one array bind, `OneOf`).
+    /// Statements with more binds are one-offs (an `IN` list as long as a feed page).
     static let maxBinds = 64
     /// Names given at most (a few hundred statements, and one more each time a preparation
     /// fails); past it, statements without a name run unnamed.

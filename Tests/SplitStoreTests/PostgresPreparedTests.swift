@@ -161,7 +161,7 @@ struct PostgresPreparedTests {
     }
 
     @Test(
-        "a list of ids finds exactly its rows, and on PostgreSQL is one prepared statement whatever its length",
+        "a list of ids finds exactly its rows; on PostgreSQL lists up to the bind limit are one prepared statement",
         arguments: TestDatabases.all)
     func idLists(_ backend: Database.Backend) async throws {
         try await TestDatabases.with(backend) { database in
@@ -173,20 +173,29 @@ struct PostgresPreparedTests {
             }
             let lists: [[String]] = [
                 [], ["r1007"], Array(ids[10..<80]), ids, ids + ["absent", "r1003"], ["absent"],
+                Array(ids[0..<PreparedNames.maxBinds]), Array(ids[1...PreparedNames.maxBinds]) + ["absent"],
                 (0..<PreparedNames.maxBinds + 40).map { "r" + String(1000 + $0 * 3 % 150) },
             ]
-            let (found, statements) = try await database.transaction { sql in
+            let (found, written, statements) = try await database.transaction { sql in
                 var found: [Set<String>] = []
+                var written: [String] = []
                 for list in lists {
                     let rows = try await sql.select().column("id").from("listed").where(OneOf("id", list)).all()
                     found.append(Set(try rows.map { try $0.decode(column: "id", as: String.self) }))
+                    var serializer = SQLSerializer(database: sql)
+                    OneOf("id", list).serialize(to: &serializer)
+                    let asArray = serializer.sql == #""id" = ANY($1)"# && serializer.binds.count == 1
+                    let asList = serializer.sql.hasPrefix(#""id" IN ("#) && serializer.binds.count == list.count
+                    written.append(asArray ? "array" : asList ? "list" : serializer.sql)
                 }
-                guard backend == .postgres else { return (found, [String]()) }
+                guard backend == .postgres else { return (found, written, [String]()) }
                 let statements = try await sql.raw("SELECT statement FROM pg_prepared_statements").all()
                     .map { try $0.decode(column: "statement", as: String.self) }
-                return (found, statements.filter { $0.contains("\"listed\"") })
+                return (found, written, statements.filter { $0.contains("\"listed\"") })
             }
             #expect(found == lists.map { Set($0).intersection(ids) })
+            // Up to the bind limit one array on PostgreSQL; longer lists, and every list on SQLite, one bind a value.
+            #expect(written == lists.map { backend == .postgres && $0.count <= PreparedNames.maxBinds ? "array" : "list" })
             if backend == .postgres {
                 #expect(statements == [#"SELECT "id" FROM "listed" WHERE "id" = ANY($1)"#])
             }

@@ -158,6 +158,38 @@ enum DecimalText {
         return text
     }
 
+    /// `format`'s bytes (without grouping) appended to `bytes`.
+    static func append(_ value: Int64, fractionDigits: Int, to bytes: inout [UInt8]) {
+        let magnitude = value.magnitude
+        let divisor = UInt64(Decimal10.power(fractionDigits))
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(magnitude / divisor, atLeast: 1, to: &bytes)
+        if fractionDigits > 0 {
+            bytes.append(UInt8(ascii: "."))
+            appendDigits(magnitude % divisor, atLeast: fractionDigits, to: &bytes)
+        }
+    }
+
+    /// `value`'s decimal digits, zeros before them up to `atLeast` digits.
+    private static func appendDigits(_ value: UInt64, atLeast minimum: Int, to bytes: inout [UInt8]) {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        count = max(count, minimum)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var remaining = value
+        var index = start + count - 1
+        while remaining > 0 {
+            bytes[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+            index -= 1
+        }
+    }
+
     private static func group(_ digits: String, separator: String) -> String {
         var groups: [Substring] = []
         var end = digits.endIndex

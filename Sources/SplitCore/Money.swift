@@ -29,6 +29,11 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
         DecimalText.format(minorUnits, fractionDigits: currency.minorUnits)
     }
 
+    /// `decimalString`'s bytes appended to `bytes` (the change feed's writer: no `String` made).
+    public func appendDecimal(to bytes: inout [UInt8]) {
+        DecimalText.append(minorUnits, fractionDigits: currency.minorUnits, to: &bytes)
+    }
+
     /// For people: grouped digits and the code ("1,150 JPY", "1,234.50 USD").
     public var description: String {
         DecimalText.format(minorUnits, fractionDigits: currency.minorUnits, groupingSeparator: ",") + " "

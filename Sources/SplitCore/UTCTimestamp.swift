@@ -7,35 +7,39 @@ import Foundation
 public enum UTCTimestamp {
     /// `YYYY-MM-DDTHH:MM:SSZ`, the second rounded down; years 0 to 9999.
     public static func format(_ date: Date) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        guard append(date, to: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same 20 bytes as `format` appended to `bytes` (the change feed's writer); false, with
+    /// nothing appended, when `format` would give nil.
+    public static func append(_ date: Date, to bytes: inout [UInt8]) -> Bool {
         // Years 0 to 9999 lie well inside ±2^50 seconds; anything outside (or not a number) is nil, never a trap.
         guard let seconds = Int(exactly: date.timeIntervalSince1970.rounded(.down)), seconds.magnitude < 1 << 50 else {
-            return nil
+            return false
         }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(daysSinceEpoch: days)
-        guard (0...9999).contains(year) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 20)
-        func put(_ value: Int, _ start: Int, _ count: Int) {
-            var value = value
-            for index in stride(from: start + count - 1, through: start, by: -1) {
-                bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
+        guard (0...9999).contains(year) else { return false }
+        func put(_ value: Int, _ count: Int, then separator: UInt8?) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
             }
+            if let separator { bytes.append(separator) }
         }
-        put(year, 0, 4)
-        put(month, 5, 2)
-        put(day, 8, 2)
-        put(secondOfDay / 3_600, 11, 2)
-        put(secondOfDay % 3_600 / 60, 14, 2)
-        put(secondOfDay % 60, 17, 2)
-        bytes[4] = UInt8(ascii: "-")
-        bytes[7] = UInt8(ascii: "-")
-        bytes[10] = UInt8(ascii: "T")
-        bytes[13] = UInt8(ascii: ":")
-        bytes[16] = UInt8(ascii: ":")
-        bytes[19] = UInt8(ascii: "Z")
-        return String(decoding: bytes, as: UTF8.self)
+        put(year, 4, then: UInt8(ascii: "-"))
+        put(month, 2, then: UInt8(ascii: "-"))
+        put(day, 2, then: UInt8(ascii: "T"))
+        put(secondOfDay / 3_600, 2, then: UInt8(ascii: ":"))
+        put(secondOfDay % 3_600 / 60, 2, then: UInt8(ascii: ":"))
+        put(secondOfDay % 60, 2, then: UInt8(ascii: "Z"))
+        return true
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` with a real calendar date and time; nil for anything else.

@@ -44,19 +44,31 @@ extension UUID {
 
     /// Lower-case text, the same as `uuidString.lowercased()`.
     public var text: String {
+        String(unsafeUninitializedCapacity: 36) { output in
+            write(into: output)
+            return 36
+        }
+    }
+
+    /// The lower-case text appended to `bytes` (the change feed's writer: no `String` made).
+    public func appendText(to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 36))
+        bytes.withUnsafeMutableBufferPointer { write(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// The 36 bytes of the lower-case text into `output`, which holds at least 36.
+    private func write(into output: UnsafeMutableBufferPointer<UInt8>) {
         withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { output in
-                var index = 0
-                for (position, byte) in bytes.enumerated() {
-                    if position == 4 || position == 6 || position == 8 || position == 10 {
-                        output[index] = UInt8(ascii: "-")
-                        index += 1
-                    }
-                    output[index] = Hex.digits[Int(byte >> 4)]
-                    output[index + 1] = Hex.digits[Int(byte & 0x0F)]
-                    index += 2
+            var index = 0
+            for (position, byte) in bytes.enumerated() {
+                if position == 4 || position == 6 || position == 8 || position == 10 {
+                    output[index] = UInt8(ascii: "-")
+                    index += 1
                 }
-                return index
+                output[index] = Hex.digits[Int(byte >> 4)]
+                output[index + 1] = Hex.digits[Int(byte & 0x0F)]
+                index += 2
             }
         }
     }

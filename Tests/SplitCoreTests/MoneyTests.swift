@@ -89,6 +89,22 @@ struct MoneyTests {
             let money = Money(minorUnits: minor, currency: currency)
             let parsed = try Money(parsing: money.decimalString, currency: currency, allowNegative: true)
             #expect(parsed == money)
+            // The bytes the change feed appends are the same text, after what the buffer held.
+            var bytes = Array("\"".utf8)
+            money.appendDecimal(to: &bytes)
+            #expect(bytes == Array(("\"" + money.decimalString).utf8))
+        }
+    }
+
+    @Test("the appended decimal is the wire form at the edges: zero, one minor unit, Int64's ends, every currency")
+    func appendedEdges() {
+        for currency in Currency.all {
+            for minor: Int64 in [0, 1, -1, 9, 10, 99, 100, 101, 999, 1_000, .max, .min, .max - 1, .min + 1] {
+                let money = Money(minorUnits: minor, currency: currency)
+                var bytes: [UInt8] = []
+                money.appendDecimal(to: &bytes)
+                #expect(String(decoding: bytes, as: UTF8.self) == money.decimalString, "\(minor) \(currency.code)")
+            }
         }
     }
 

@@ -21,6 +21,10 @@ struct UUIDTextTests {
             #expect(id.text == id.uuidString.lowercased())
             #expect(UUID(text: id.text) == id)
             #expect(UUID(text: id.uuidString) == id)
+            // Appended after what a buffer holds already, the same bytes and nothing else touched.
+            var buffer = Array("{\"id\":\"".utf8)
+            id.appendText(to: &buffer)
+            #expect(buffer == Array("{\"id\":\"\(id.uuidString.lowercased())".utf8))
         }
     }
 

@@ -2,37 +2,62 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import SplitAPI
+import SplitCore
 import SplitStore
 import SplitTestSupport
 import Testing
 
+@testable import SplitApp
 @testable import SplitServer
 
 /// The change feed written by hand (`ExpenseJSON`, issue 16) must be the generated server's
 /// answer to the byte.
 @Suite("The change feed's own JSON writer")
 struct ExpenseJSONTests {
-    @Test("random pages of expenses of every shape come out byte for byte as JSONEncoder writes them")
+    @Test("random pages of expenses of every shape come out byte for byte as JSONEncoder writes the generated types")
     func randomPages() throws {
-        var rng = SplitMix64(seed: 16)
+        var scenario = ScenarioBuilder(seed: 16)
         for round in 0..<300 {
-            let page = Components.Schemas.ChangesResponse(
-                cursor: rng.text(), hasMore: Bool.random(using: &rng), group: nil,
-                expenses: (0..<Int.random(in: 0...4, using: &rng)).map { _ in rng.expense() },
-                settlements: [], members: [], categories: [],
-                deleted: (0..<Int.random(in: 0...2, using: &rng)).map { _ in
-                    .init(entity: .expense, id: rng.text())
-                })
+            let views = (0..<Int.random(in: 0...4, using: &scenario.rng)).map { _ in scenario.expenseView() }
+            let page = ChangePage(
+                cursor: Int64.random(in: 0...Int64.max, using: &scenario.rng), hasMore: Bool.random(using: &scenario.rng),
+                group: nil, expenses: views, settlements: [], members: [], categories: [],
+                deleted: (0..<Int.random(in: 0...2, using: &scenario.rng)).map { _ in (.expense, UUID.random()) })
             let ours = try ExpenseJSON.encode(page)
-            let theirs = try ExpenseJSON.generatedEncoder().encode(page)
+            let theirs = try ExpenseJSON.generatedEncoder().encode(Components.Schemas.ChangesResponse(page))
             #expect(
                 ours == Array(theirs),
                 "round \(round):\n\(String(decoding: ours, as: UTF8.self))\n\(String(decoding: theirs, as: UTF8.self))")
             if ours != Array(theirs) { return }
-            let list = Components.Schemas.ExpenseList(
-                expenses: page.expenses, nextCursor: Bool.random(using: &rng) ? rng.text() : nil)
-            #expect(try ExpenseJSON.encode(list) == Array(try ExpenseJSON.generatedEncoder().encode(list)), "round \(round)")
+            let hasMore = Bool.random(using: &scenario.rng)
+            let list = try Components.Schemas.ExpenseList(views, hasMore: hasMore)
+            #expect(
+                try ExpenseJSON.encode(views, hasMore: hasMore) == Array(try ExpenseJSON.generatedEncoder().encode(list)),
+                "round \(round)")
         }
+    }
+
+    @Test("random split objects of every shape, with text JSON must escape, come out as JSONEncoder writes them")
+    func randomSplits() throws {
+        var rng = SplitMix64(seed: 17)
+        for round in 0..<500 {
+            let split = rng.split()
+            var writer = ExpenseJSON()
+            writer.split(split)
+            let theirs = try ExpenseJSON.generatedEncoder().encode(split)
+            #expect(writer.bytes == Array(theirs), "round \(round): \(String(decoding: theirs, as: UTF8.self))")
+        }
+    }
+
+    @Test("an expense whose currency is no currency fails to write, as it fails to convert")
+    func unknownCurrency() throws {
+        var scenario = ScenarioBuilder(seed: 3)
+        let view = scenario.expenseView()
+        var expense = view.expense
+        expense.currency = "ZZZ"
+        let broken = ExpenseView(expense: expense, categoryNames: view.categoryNames, homeCurrency: "EUR")
+        #expect(throws: (any Error).self) { try Components.Schemas.Expense(broken) }
+        #expect(throws: (any Error).self) { try ExpenseJSON.encode([broken], hasMore: false) }
     }
 
     @Test("every field of the generated types is one the writer knows (a new optional one would be left out)")
@@ -181,6 +206,43 @@ struct ExpenseJSONTests {
             #expect(try await api.call(.get, path, token: stranger.token).status == .notFound)
             #expect(try await api.call(.get, "/api/groups/not-a-group/changes", token: aki).status == .notFound)
         }
+    }
+}
+
+extension ScenarioBuilder {
+    /// A stored expense of any rule, sign and currency, with removed shares, moments outside
+    /// what `UTCTimestamp` writes, a category without a name and a home amount in a code that is
+    /// not a currency's.
+    mutating func expenseView() -> ExpenseView {
+        let currency = currency()
+        let total = total() * (Bool.random(using: &rng) ? 1 : -1)
+        func moment(_ rng: inout SplitMix64) -> Int64 {
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: Int64.random(in: 253_402_300_800_000...300_000_000_000_000, using: &rng)  // after 9999
+            case 1: Int64.random(in: -62_000_000_000_000 ... -1, using: &rng)  // before 1970
+            default: Int64.random(in: 0...4_102_444_800_000, using: &rng)
+            }
+        }
+        let category = UUID.random()
+        var names = [UUID.random(): rng.text()]
+        if Bool.random(using: &rng) { names[category] = rng.text() }
+        let amounts = [Int64.max, .min, 0, 1, -1, total]
+        let expense = ExpenseRecord(
+            id: UUID.random(), groupID: UUID.random(), description: rng.text(), amount: total, currency: currency.code,
+            categoryID: category, expenseDate: rng.text(), rule: rule(total: abs(total)),
+            homeAmount: Bool.random(using: &rng) ? amounts.randomElement(using: &rng) : nil,
+            homeCurrency: [nil, "EUR", "JPY", "KWD", "ZZZ"].randomElement(using: &rng)!,
+            createdByUserID: UUID.random(), isDeleted: Bool.random(using: &rng),
+            version: Int64.random(in: Int64.min...Int64.max, using: &rng), createdAt: moment(&rng),
+            updatedAt: moment(&rng),
+            payers: members().map { PayerRecord(memberID: $0.uuid, amount: amounts.randomElement(using: &rng)!) },
+            shares: members().map {
+                ShareRecord(
+                    id: UUID.random(), memberID: $0.uuid, amount: amounts.randomElement(using: &rng)!,
+                    isPaid: Bool.random(using: &rng), paidAt: Bool.random(using: &rng) ? moment(&rng) : nil,
+                    isRemoved: Int.random(in: 0..<4, using: &rng) == 0)
+            })
+        return ExpenseView(expense: expense, categoryNames: names, homeCurrency: currency.code)
     }
 }
 

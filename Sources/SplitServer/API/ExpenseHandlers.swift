@@ -107,10 +107,16 @@ extension APIHandler {
     func expenseList(groupID: String, filter: () throws -> ExpenseFilter) async throws
         -> Components.Schemas.ExpenseList
     {
-        let caller = try await authenticate()
-        let (page, hasMore) = try await expenseUseCases.list(
-            groupID: try Self.id(groupID, "group"), filter: filter, caller: caller)
+        let (page, hasMore) = try await expenseViews(groupID: groupID, filter: filter)
         return try .init(page, hasMore: hasMore)
+    }
+
+    /// A page of the group's expenses as the use case gives it, and whether more follow.
+    func expenseViews(groupID: String, filter: () throws -> ExpenseFilter) async throws
+        -> (expenses: [ExpenseView], hasMore: Bool)
+    {
+        let caller = try await authenticate()
+        return try await expenseUseCases.list(groupID: try Self.id(groupID, "group"), filter: filter, caller: caller)
     }
 
     /// The list's query as a store filter (the API's and the web's filters are the same fields).

@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import SplitAPI
+import SplitApp
 import SplitCore
+import SplitStore
 
 /// The change feed's answer and a page of expenses written by hand: the bytes `JSONEncoder` makes
 /// of the generated `ChangesResponse` and `ExpenseList` (sorted keys, dates through
@@ -23,38 +25,40 @@ struct ExpenseJSON {
         bytes.reserveCapacity(capacity)
     }
 
-    /// The whole answer of `GET /api/groups/{id}/changes`.
-    static func encode(_ page: Components.Schemas.ChangesResponse) throws -> [UInt8] {
+    /// The whole answer of `GET /api/groups/{id}/changes`: the generated `ChangesResponse` of
+    /// `page`, its expenses written from the records.
+    static func encode(_ page: ChangePage) throws -> [UInt8] {
         var writer = ExpenseJSON(capacity: 600 * page.expenses.count + 4_096)
+        let rest = Components.Schemas.ChangesResponse(page, expenses: [])
         let encoder = generatedEncoder()
         writer.raw("{\"categories\":")
-        writer.encoded(try encoder.encode(page.categories))
+        writer.encoded(try encoder.encode(rest.categories))
         writer.raw(",\"cursor\":")
-        writer.string(page.cursor)
+        writer.string(rest.cursor)
         writer.raw(",\"deleted\":")
-        writer.encoded(try encoder.encode(page.deleted))
+        writer.encoded(try encoder.encode(rest.deleted))
         writer.raw(",\"expenses\":")
         try writer.array(page.expenses) { try $0.expense($1) }
-        if let group = page.group {
+        if let group = rest.group {
             writer.raw(",\"group\":")
             writer.encoded(try encoder.encode(group))
         }
         writer.raw(",\"hasMore\":")
-        writer.bool(page.hasMore)
+        writer.bool(rest.hasMore)
         writer.raw(",\"members\":")
-        writer.encoded(try encoder.encode(page.members))
+        writer.encoded(try encoder.encode(rest.members))
         writer.raw(",\"settlements\":")
-        writer.encoded(try encoder.encode(page.settlements))
+        writer.encoded(try encoder.encode(rest.settlements))
         writer.raw("}")
         return writer.bytes
     }
 
-    /// The whole answer of `GET /api/groups/{id}/expenses`.
-    static func encode(_ list: Components.Schemas.ExpenseList) throws -> [UInt8] {
-        var writer = ExpenseJSON(capacity: 600 * list.expenses.count + 256)
+    /// The whole answer of `GET /api/groups/{id}/expenses`: the generated `ExpenseList` of a page.
+    static func encode(_ page: [ExpenseView], hasMore: Bool) throws -> [UInt8] {
+        var writer = ExpenseJSON(capacity: 600 * page.count + 256)
         writer.raw("{\"expenses\":")
-        try writer.array(list.expenses) { try $0.expense($1) }
-        if let next = list.nextCursor {
+        try writer.array(page) { try $0.expense($1) }
+        if let next = Components.Schemas.ExpenseList.nextCursor(page, hasMore: hasMore) {
             writer.raw(",\"nextCursor\":")
             writer.string(next)
         }
@@ -77,17 +81,21 @@ struct ExpenseJSON {
 
     // MARK: - Objects (keys in the order `.sortedKeys` gives)
 
-    mutating func expense(_ expense: Components.Schemas.Expense) throws {
+    /// `Components.Schemas.Expense(view)` as `JSONEncoder` writes it, with ids, amounts and dates
+    /// written straight from the record (no `String` made for them).
+    mutating func expense(_ view: ExpenseView) throws {
+        let expense = view.expense
+        let currency = try? Currency(code: expense.currency)
         raw("{\"amount\":")
-        string(expense.amount)
+        money(expense.amount, currency)
         raw(",\"category\":")
-        string(expense.category)
+        id(expense.categoryID)
         raw(",\"categoryName\":")
-        string(expense.categoryName)
+        string(view.categoryNames[expense.categoryID] ?? "Other")
         raw(",\"createdAt\":")
-        try date(expense.createdAt)
+        try date(milliseconds: expense.createdAt)
         raw(",\"createdByUserId\":")
-        string(expense.createdByUserId)
+        id(expense.createdByUserID)
         raw(",\"currency\":")
         string(expense.currency)
         raw(",\"description\":")
@@ -95,40 +103,52 @@ struct ExpenseJSON {
         raw(",\"expenseDate\":")
         string(expense.expenseDate)
         raw(",\"groupId\":")
-        string(expense.groupId)
+        id(expense.groupID)
         if let homeAmount = expense.homeAmount {
             raw(",\"homeAmount\":")
-            string(homeAmount)
+            money(homeAmount, try? Currency(code: expense.homeCurrency ?? view.homeCurrency))
         }
         raw(",\"id\":")
-        string(expense.id)
+        id(expense.id)
         raw(",\"isDeleted\":")
         bool(expense.isDeleted)
         raw(",\"payers\":")
-        array(expense.payers) { $0.memberAmount($1) }
+        array(expense.payers) { writer, payer in
+            writer.raw("{\"amount\":")
+            writer.money(payer.amount, currency)
+            writer.raw(",\"memberId\":")
+            writer.id(payer.memberID)
+            writer.raw("}")
+        }
         raw(",\"split\":")
-        split(expense.split)
-        raw(",\"splits\":")
-        try array(expense.splits) { try $0.share($1) }
-        raw(",\"updatedAt\":")
-        try date(expense.updatedAt)
+        split(try .init(expense.rule, currency: expense.currency))
+        raw(",\"splits\":[")
+        var first = true
+        for share in expense.shares where !share.isRemoved {
+            if !first { raw(",") }
+            first = false
+            try self.share(share, currency)
+        }
+        raw("],\"updatedAt\":")
+        try date(milliseconds: expense.updatedAt)
         raw(",\"version\":")
         integer(expense.version)
         raw("}")
     }
 
-    mutating func share(_ share: Components.Schemas.ExpenseShare) throws {
+    /// `Components.Schemas.ExpenseShare(share, currency:)` as `JSONEncoder` writes it.
+    mutating func share(_ share: ShareRecord, _ currency: Currency?) throws {
         raw("{\"amount\":")
-        string(share.amount)
+        money(share.amount, currency)
         raw(",\"id\":")
-        string(share.id)
+        id(share.id)
         raw(",\"isPaid\":")
         bool(share.isPaid)
         raw(",\"memberId\":")
-        string(share.memberId)
+        id(share.memberID)
         if let paidAt = share.paidAt {
             raw(",\"paidAt\":")
-            try date(paidAt)
+            try date(milliseconds: paidAt)
         }
         raw("}")
     }
@@ -222,8 +242,35 @@ struct ExpenseJSON {
         JSONText.appendInteger(value, to: &bytes)
     }
 
-    mutating func date(_ value: Date) throws {
-        string(try dates.encode(value))
+    /// A stored moment as `APIDateTranscoder` writes it.
+    mutating func date(milliseconds: Int64) throws {
+        let date = Date(milliseconds: milliseconds)
+        bytes.append(UInt8(ascii: "\""))
+        if UTCTimestamp.append(date, to: &bytes) {
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            bytes.removeLast()
+            string(try dates.encode(date))
+        }
+    }
+
+    /// An id's lower-case text, which JSON needs no escape for.
+    mutating func id(_ value: UUID) {
+        bytes.append(UInt8(ascii: "\""))
+        value.appendText(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// An amount as `MoneyInput.text` writes it: in major units of `currency`, or the bare
+    /// number when the code is not a currency's.
+    mutating func money(_ minorUnits: Int64, _ currency: Currency?) {
+        bytes.append(UInt8(ascii: "\""))
+        if let currency {
+            Money(minorUnits: minorUnits, currency: currency).appendDecimal(to: &bytes)
+        } else {
+            integer(minorUnits)
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// A JSON string as `JSONEncoder` escapes one (`/` too, as the generated server does).

@@ -172,7 +172,7 @@ extension APIHandler {
         let key = FeedPageCache.Key(groupID: groupID, since: since, limit: limit, changeSeq: state.changeSeq, gzip: gzip)
         return try await cache.page(key, viewer: state.viewer) {
             let page = try await feedUseCases.changes(groupID: groupID, since: since, limit: limit, caller: caller)
-            let bytes = try ExpenseJSON.encode(try .init(page))
+            let bytes = try ExpenseJSON.encode(page)
             let viewer = page.group == nil ? nil : state.viewer
             guard gzip, bytes.count >= ResponseCompressionMiddleware.minimumBytes else {
                 return .init(bytes: bytes, gzipped: false, viewer: viewer)
@@ -184,13 +184,13 @@ extension APIHandler {
     /// `listExpenses`, written by `ExpenseJSON`.
     func expensesJSON(_ request: PlainRequest) async throws -> [UInt8] {
         let query = request.texts
-        return try ExpenseJSON.encode(
-            try await expenseList(groupID: request.groupID) {
-                try Self.expenseFilter(
-                    category: query["category"], memberId: query["memberId"], from: query["from"], to: query["to"],
-                    q: query["q"], includeDeleted: request.booleans["includeDeleted"],
-                    limit: request.integers["limit"], cursor: query["cursor"], month: query["month"],
-                    year: request.integers["year"])
-            })
+        let (page, hasMore) = try await expenseViews(groupID: request.groupID) {
+            try Self.expenseFilter(
+                category: query["category"], memberId: query["memberId"], from: query["from"], to: query["to"],
+                q: query["q"], includeDeleted: request.booleans["includeDeleted"],
+                limit: request.integers["limit"], cursor: query["cursor"], month: query["month"],
+                year: request.integers["year"])
+        }
+        return try ExpenseJSON.encode(page, hasMore: hasMore)
     }
 }

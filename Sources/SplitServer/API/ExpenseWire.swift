@@ -101,9 +101,12 @@ extension Components.Schemas.Expense {
 extension Components.Schemas.ExpenseList {
     /// A page of expenses, and the cursor of the next page when more follow.
     init(_ page: [ExpenseView], hasMore: Bool) throws {
-        let next =
-            hasMore ? page.last.map { "\($0.expense.expenseDate)_\($0.expense.createdAt)_\($0.expense.id.text)" } : nil
-        self.init(expenses: try page.map { try .init($0) }, nextCursor: next)
+        self.init(expenses: try page.map { try .init($0) }, nextCursor: Self.nextCursor(page, hasMore: hasMore))
+    }
+
+    /// The cursor of the page after `page`, when more follow.
+    static func nextCursor(_ page: [ExpenseView], hasMore: Bool) -> String? {
+        hasMore ? page.last.map { "\($0.expense.expenseDate)_\($0.expense.createdAt)_\($0.expense.id.text)" } : nil
     }
 }
 

@@ -161,10 +161,15 @@ extension APIHandler {
 
 extension Components.Schemas.ChangesResponse {
     init(_ page: ChangePage) throws {
+        self.init(page, expenses: try page.expenses.map { try .init($0) })
+    }
+
+    /// The page with `expenses` for its expenses (`ExpenseJSON` writes them itself).
+    init(_ page: ChangePage, expenses: [Components.Schemas.Expense]) {
         self.init(
             cursor: String(page.cursor), hasMore: page.hasMore,
             group: page.group.map { .init($0.group, me: $0.me) },
-            expenses: try page.expenses.map { try .init($0) },
+            expenses: expenses,
             settlements: page.settlements.map(Components.Schemas.Settlement.init),
             members: page.members.map(Components.Schemas.Member.init),
             categories: page.categories.map(Components.Schemas.Category.init),

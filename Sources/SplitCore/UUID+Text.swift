@@ -52,22 +52,29 @@ extension UUID {
 
     /// The lower-case text appended to `bytes` (the change feed's writer: no `String` made).
     public func appendText(to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 36))
-        bytes.withUnsafeMutableBufferPointer { write(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
+            write(into: buffer)
+            bytes.append(contentsOf: UnsafeBufferPointer(buffer))
+        }
     }
 
-    /// The 36 bytes of the lower-case text into `output`, which holds at least 36.
+    /// The 36 bytes of the lower-case text into `output`, which holds at least 36. The digits
+    /// are worked out, not looked up: a table is a global, and reaching it once a byte cost more
+    /// than the arithmetic (`perf`, issue 16).
     private func write(into output: UnsafeMutableBufferPointer<UInt8>) {
+        @inline(__always) func digit(_ value: UInt8) -> UInt8 {
+            value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") - 10 + value
+        }
         withUnsafeBytes(of: uuid) { bytes in
             var index = 0
-            for (position, byte) in bytes.enumerated() {
+            for position in 0..<16 {
                 if position == 4 || position == 6 || position == 8 || position == 10 {
                     output[index] = UInt8(ascii: "-")
                     index += 1
                 }
-                output[index] = Hex.digits[Int(byte >> 4)]
-                output[index + 1] = Hex.digits[Int(byte & 0x0F)]
+                let byte = bytes[position]
+                output[index] = digit(byte >> 4)
+                output[index + 1] = digit(byte & 0x0F)
                 index += 2
             }
         }

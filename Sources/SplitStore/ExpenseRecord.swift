@@ -141,16 +141,14 @@ public enum ExpenseStoreError: Error, Equatable, Sendable {
 
 extension ExpenseRecord {
     init(row: any SQLRow, payers: [PayerRecord], shares: [ShareRecord]) throws {
+        let currency = try row.decode(column: "currency", as: String.self)
         self.init(
             id: try row.decodeUUID("id"), groupID: try row.decodeUUID("group_id"),
             description: try row.decode(column: "description", as: String.self),
-            amount: try row.decode(column: "amount", as: Int64.self),
-            currency: try row.decode(column: "currency", as: String.self),
+            amount: try row.decode(column: "amount", as: Int64.self), currency: currency,
             categoryID: try row.decodeUUID("category_id"),
             expenseDate: try row.decode(column: "expense_date", as: String.self),
-            rule: try StoredSplit.decode(
-                try row.decode(column: "split_json", as: String.self),
-                currency: try row.decode(column: "currency", as: String.self)),
+            rule: try StoredSplit.decode(try row.decode(column: "split_json", as: String.self), currency: currency),
             homeAmount: try row.decode(column: "home_amount", as: Int64?.self),
             homeCurrency: try row.decode(column: "home_currency", as: String?.self),
             createdByUserID: try row.decodeUUID("created_by_user_id"),

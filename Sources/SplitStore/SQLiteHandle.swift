@@ -182,6 +182,9 @@ final class SQLiteHandle: SQLDatabase, @unchecked Sendable {
         case .null: code = sqlite_nio_sqlite3_bind_null(statement, index)
         case .integer(let integer): code = sqlite_nio_sqlite3_bind_int64(statement, index, integer)
         case .real(let real): code = sqlite_nio_sqlite3_bind_double(statement, index, real)
+        case .id(let id):
+            try bind(.text(id.text), at: index, statement, connection)
+            return
         case .text(var text):
             code = text.withUTF8 { bytes in
                 // An empty buffer may have no address, and a nil pointer would bind NULL.
@@ -290,6 +293,10 @@ enum SQLiteValue: Sendable, Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// A text that is an id in its one stored form (36 characters, lower case): kept as its 16
+    /// bytes, so a row of ids is read without a `String` made for each (a share row holds
+    /// three; issue 16). It reads back as exactly the same text.
+    case id(UUID)
     case blob([UInt8])
 
     /// Column `column` of the current row.
@@ -300,7 +307,13 @@ enum SQLiteValue: Sendable, Equatable {
         case SQLITE_TEXT:
             let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
             let bytes = UnsafeBufferPointer(start: sqlite_nio_sqlite3_column_text(statement, column), count: count)
-            self = .text(String(decoding: bytes, as: UTF8.self))
+            if count == 36, let id = UUID(utf8: UnsafeRawBufferPointer(bytes)),
+                !bytes.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") })
+            {
+                self = .id(id)
+            } else {
+                self = .text(String(decoding: bytes, as: UTF8.self))
+            }
         case SQLITE_BLOB:
             let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
             let start = sqlite_nio_sqlite3_column_blob(statement, column)?.assumingMemoryBound(to: UInt8.self)
@@ -347,6 +360,9 @@ struct SQLiteRow: SQLRow {
         // The types rows are read as most, without a `Decoder` (a fifth of a change-feed page's
         // CPU went to decoding through one, `perf`, issue 16): what the decoder below gives.
         switch (value, ObjectIdentifier(D.self)) {
+        case (.id(let id), ObjectIdentifier(StoredID.self)): return unsafeBitCast(StoredID(uuid: id), to: D.self)
+        case (.id(let id), ObjectIdentifier(String.self)): return unsafeBitCast(id.text, to: D.self)
+        case (.id(let id), ObjectIdentifier(String?.self)): return unsafeBitCast(String?.some(id.text), to: D.self)
         case (.text(let text), ObjectIdentifier(String.self)): return unsafeBitCast(text, to: D.self)
         case (.text(let text), ObjectIdentifier(StoredID.self)):
             if let uuid = UUID(text: text) { return unsafeBitCast(StoredID(uuid: uuid), to: D.self) }
@@ -361,6 +377,7 @@ struct SQLiteRow: SQLRow {
         default: break
         }
         do {
+            if case .id(let id) = value { return try D(from: SQLiteValueDecoder(value: .text(id.text))) }
             return try D(from: SQLiteValueDecoder(value: value))
         } catch let DecodingError.typeMismatch(type, context) {
             throw DecodingError.typeMismatch(

@@ -231,6 +231,15 @@ struct PostgresPreparedTests {
                 } catch {
                     errors.append(String(describing: error))
                 }
+                // As text, each reads back exactly as written: a lower-case id (which SQLite rows
+                // keep as its bytes), an upper-case one, and a text that is no id; by a line of
+                // their own and through a `Decoder`.
+                for (row, text) in zip(rows, [id.text, id.uuidString, "nope"]) {
+                    #expect(try row.decode(column: "id", as: String.self) == text)
+                    #expect(try row.decode(column: "id", as: String?.self) == text)
+                    #expect(try row.decode(column: "id", as: Wrapped.self) == Wrapped(text: text))
+                }
+                #expect(try rows[3].decode(column: "id", as: String?.self) == nil)
                 return ([try rows[0].decodeUUID("id"), try rows[1].decodeUUID("id")], errors)
             }
         }
@@ -238,4 +247,13 @@ struct PostgresPreparedTests {
         #expect(errors.count == 3)
         #expect(errors.first?.contains("id is not a UUID: nope") == true, "\(errors)")
     }
+}
+
+/// A text read through a `Decoder` rather than a row's own line for `String`.
+private struct Wrapped: Decodable, Equatable {
+    let text: String
+
+    init(text: String) { self.text = text }
+
+    init(from decoder: any Decoder) throws { text = try decoder.singleValueContainer().decode(String.self) }
 }

@@ -15,6 +15,12 @@ public struct ExpenseView: Sendable, Equatable {
         self.categoryNames = categoryNames
         self.homeCurrency = homeCurrency
     }
+
+    /// The name of the expense's category; "Other" when the group has no such category.
+    public var categoryName: String { categoryNames[expense.categoryID] ?? "Other" }
+
+    /// The currency of the expense's home amount: the one it was given in, or the group's.
+    public var homeAmountCurrency: String { expense.homeCurrency ?? homeCurrency }
 }
 
 /// A create's `Idempotency-Key` and a hash of the request it came with (DESIGN §5).

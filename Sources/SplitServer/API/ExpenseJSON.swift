@@ -91,7 +91,7 @@ struct ExpenseJSON {
         raw(",\"category\":")
         id(expense.categoryID)
         raw(",\"categoryName\":")
-        string(view.categoryNames[expense.categoryID] ?? "Other")
+        string(view.categoryName)
         raw(",\"createdAt\":")
         try date(milliseconds: expense.createdAt)
         raw(",\"createdByUserId\":")
@@ -106,7 +106,7 @@ struct ExpenseJSON {
         id(expense.groupID)
         if let homeAmount = expense.homeAmount {
             raw(",\"homeAmount\":")
-            money(homeAmount, try? Currency(code: expense.homeCurrency ?? view.homeCurrency))
+            money(homeAmount, try? Currency(code: view.homeAmountCurrency))
         }
         raw(",\"id\":")
         id(expense.id)

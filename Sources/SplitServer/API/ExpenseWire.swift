@@ -80,14 +80,14 @@ extension Components.Schemas.Expense {
         self.init(
             id: expense.id.text, groupId: expense.groupID.text, description: expense.description,
             amount: MoneyInput.text(expense.amount, currency), currency: currency, category: expense.categoryID.text,
-            categoryName: view.categoryNames[expense.categoryID] ?? "Other", expenseDate: expense.expenseDate,
+            categoryName: view.categoryName, expenseDate: expense.expenseDate,
             createdByUserId: expense.createdByUserID.text,
             payers: expense.payers.map {
                 .init(memberId: $0.memberID.text, amount: MoneyInput.text($0.amount, currency))
             },
             splits: expense.liveShares.map { .init($0, currency: currency) },
             split: try .init(expense.rule, currency: currency),
-            homeAmount: expense.homeAmount.map { MoneyInput.text($0, expense.homeCurrency ?? view.homeCurrency) },
+            homeAmount: expense.homeAmount.map { MoneyInput.text($0, view.homeAmountCurrency) },
             version: expense.version,
             createdAt: Date(milliseconds: expense.createdAt),
             updatedAt: Date(milliseconds: expense.updatedAt), isDeleted: expense.isDeleted)

@@ -192,15 +192,23 @@ enum Output {
     }
 
     static func table(_ header: [String], _ rows: [[String]]) {
+        for line in lines(header, rows) { print(line) }
+    }
+
+    /// A table's lines: each column as wide as its widest cell, in characters, with the cells
+    /// padded by spaces and never cut; no spaces at a line's end. (Foundation's `padding(toLength:)` counts UTF-16 units: a
+    /// description ending in an emoji, a character of two units, lost half of it and printed "�".)
+    static func lines(_ header: [String], _ rows: [[String]]) -> [String] {
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }
         func line(_ cells: [String]) -> String {
-            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingCharacters(in: .whitespaces)
+            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.count)) }
+                .joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text
         }
-        print(line(header))
-        for row in rows { print(line(row)) }
+        return ([header] + rows).map(line)
     }
 
     /// A list as a command shows it: with `--json` the items (as `{"<key>": […]}` when a key is

@@ -232,6 +232,7 @@ let package = Package(
             dependencies: [
                 "SplitStore", "SplitTestSupport", "SplitCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

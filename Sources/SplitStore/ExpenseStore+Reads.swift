@@ -36,7 +36,7 @@ extension ExpenseStore {
     public func expenses(groupID: UUID, filter: ExpenseFilter) async throws -> (
         expenses: [ExpenseRecord], hasMore: Bool
     ) {
-        var query = SQLQueryString("SELECT * FROM expenses WHERE group_id = \(bind: groupID.text)")
+        var query = SQLQueryString(" FROM expenses WHERE group_id = \(bind: groupID.text)")
         if !filter.includeDeleted {
             query.appendInterpolation(unsafeRaw: " AND is_deleted = "); query.appendInterpolation(bind: false)
         }
@@ -86,19 +86,23 @@ extension ExpenseStore {
         // One day's expenses newest first by when they were entered (issue 15), not by id.
         query.appendInterpolation(unsafeRaw: " ORDER BY expense_date DESC, created_at DESC, id DESC LIMIT ")
         query.appendInterpolation(bind: filter.limit + 1)
-        let finalQuery = query
+        let conditions = query
         let limit = filter.limit
-        // The page's rows in the query that finds them, then their payers and shares: three
-        // statements (issue 16: a query for the ids first was a fourth round trip).
-        let (rows, payerRows, shareRows) = try await database.read { sql in
-            let rows = Array(try await sql.raw(finalQuery).all())
-            let texts = try rows.prefix(limit).map { try $0.decode(column: "id", as: String.self) }
+        // The page's rows in the query that finds them, with their payers and shares packed in
+        // on PostgreSQL; on SQLite two more statements read those (issue 16: a query for the ids
+        // first was one more round trip).
+        return try await database.read { sql in
+            if Self.packs(sql) {
+                let rows = try await sql.raw("SELECT *, \(unsafeRaw: PackedExpense.columns)" + conditions).all()
+                return (try rows.prefix(limit).map(PackedExpense.record), rows.count > limit)
+            }
+            let rows = Array(try await sql.raw("SELECT *" + conditions).all())
+            let page = Array(rows.prefix(limit))
+            let texts = try page.map { try $0.decode(column: "id", as: String.self) }
             let (payers, shares) = try await Self.payersAndShares(of: texts, sql)
-            return (rows, payers, shares)
+            let loaded = try Self.assemble(page, payers, shares)
+            return (try page.compactMap { loaded[try $0.decodeUUID("id")] }, rows.count > limit)
         }
-        let page = Array(rows.prefix(limit))
-        let loaded = try Self.assemble(page, payerRows, shareRows)
-        return (try page.compactMap { loaded[try $0.decodeUUID("id")] }, rows.count > limit)
     }
 
     /// Every live expense of a group, with payers and shares, in three queries (for the
@@ -107,43 +111,63 @@ extension ExpenseStore {
     public func liveExpenses(groupID: UUID, chargedOnly: Bool = false) async throws -> [ExpenseRecord] {
         let group = groupID.text
         let charged: SQLQueryString = chargedOnly ? " AND e.home_amount IS NOT NULL" : ""
-        let (rows, payerRows, shareRows) = try await database.read { sql in
-            (
-                try await sql.raw(
+        let records = try await database.read { sql in
+            if Self.packs(sql) {
+                return try await sql.raw(
                     """
-                    SELECT e.* FROM expenses e WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)\(charged)
+                    SELECT *, \(unsafeRaw: PackedExpense.columns) FROM expenses
+                    WHERE group_id = \(bind: group) AND is_deleted = \(bind: false)\(unsafeRaw: chargedOnly ? " AND home_amount IS NOT NULL" : "")
                     """
-                ).all(),
-                try await sql.raw(
-                    """
-                    SELECT p.* FROM expense_payers p JOIN expenses e ON e.id = p.expense_id
-                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)\(charged)
-                    """
-                ).all(),
-                try await sql.raw(
-                    """
-                    SELECT s.* FROM expense_splits s JOIN expenses e ON e.id = s.expense_id
-                    WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)\(charged)
-                    """
-                ).all()
-            )
+                ).all().map(PackedExpense.record)
+            }
+            return Array(
+                try Self.assemble(
+                    try await sql.raw(
+                        """
+                        SELECT e.* FROM expenses e WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)\(charged)
+                        """
+                    ).all(),
+                    try await sql.raw(
+                        """
+                        SELECT p.* FROM expense_payers p JOIN expenses e ON e.id = p.expense_id
+                        WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)\(charged)
+                        """
+                    ).all(),
+                    try await sql.raw(
+                        """
+                        SELECT s.* FROM expense_splits s JOIN expenses e ON e.id = s.expense_id
+                        WHERE e.group_id = \(bind: group) AND e.is_deleted = \(bind: false)\(charged)
+                        """
+                    ).all()
+                ).values)
         }
-        return try Self.assemble(rows, payerRows, shareRows).values.sorted {
-            ($0.expenseDate, $0.id.text) > ($1.expenseDate, $1.id.text)
-        }
+        return records.sorted { ($0.expenseDate, $0.id.text) > ($1.expenseDate, $1.id.text) }
     }
 
-    /// Expenses by id, with payers and shares, in three queries whatever their number.
+    /// Expenses by id, with payers and shares: one query on PostgreSQL, three on SQLite, whatever
+    /// their number.
     public func expenses(ids: [UUID]) async throws -> [UUID: ExpenseRecord] {
         guard !ids.isEmpty else { return [:] }
         let texts = ids.map(\.text)
-        let (rows, payerRows, shareRows) = try await database.read { sql in
-            let rows = try await sql.select().column(SQLLiteral.all).from("expenses").where(OneOf("id", texts)).all()
+        return try await database.read { sql in
+            let select = sql.select().column(SQLLiteral.all).from("expenses").where(OneOf("id", texts))
+            if Self.packs(sql) {
+                var result: [UUID: ExpenseRecord] = [:]
+                for row in try await select.column(SQLRaw(PackedExpense.columns)).all() {
+                    let record = try PackedExpense.record(row)
+                    result[record.id] = record
+                }
+                return result
+            }
+            let rows = try await select.all()
             let (payers, shares) = try await Self.payersAndShares(of: texts, sql)
-            return (rows, payers, shares)
+            return try Self.assemble(rows, payers, shares)
         }
-        return try Self.assemble(rows, payerRows, shareRows)
     }
+
+    /// Whether expense rows are read with their payers and shares packed in (`PackedExpense`):
+    /// on PostgreSQL. SQLite reads them as rows of their own, cheaply enough in-process.
+    static func packs(_ sql: any SQLDatabase) -> Bool { sql.dialect.name == "postgresql" }
 
     /// The payer and share rows of the expenses `ids` (none for none).
     static func payersAndShares(of ids: [String], _ sql: any SQLDatabase) async throws -> (

@@ -298,6 +298,10 @@ private struct PostgresSQLRow: SQLRow {
             guard let bytes else { return unsafeBitCast(Int?.none, to: D.self) }
             guard let value = cell.integer(bytes) else { throw unsupported }
             return unsafeBitCast(Int?.some(Int(value)), to: D.self)
+        case ObjectIdentifier(PackedRecords.self):
+            guard bytes == nil || (cell.format == .binary && cell.dataType.rawValue == PackedRecords.recordArrayType)
+            else { throw unsupported }
+            return unsafeBitCast(PackedRecords(bytes), to: D.self)
         default: return try D(from: PostgresCellDecoder(cell: cell))
         }
     }

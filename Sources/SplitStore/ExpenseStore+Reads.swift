@@ -105,8 +105,8 @@ extension ExpenseStore {
         }
     }
 
-    /// Every live expense of a group, with payers and shares, in three queries (for the
-    /// overview's charts; the API pages instead).
+    /// Every live expense of a group, with payers and shares, in one query on PostgreSQL and
+    /// three on SQLite (for the overview's charts; the API pages instead).
     /// `chargedOnly`: only those with a "charged as" amount (the home view converts them at it).
     public func liveExpenses(groupID: UUID, chargedOnly: Bool = false) async throws -> [ExpenseRecord] {
         let group = groupID.text

@@ -318,7 +318,16 @@ public struct ExpenseStore: Sendable {
 
     // MARK: - Rows
 
+    /// One expense with its payers and shares (`lock`: `FOR UPDATE` on PostgreSQL, locking its
+    /// row): one statement on PostgreSQL (`PackedExpense`), three on SQLite.
     static func load(_ id: UUID, _ sql: any SQLDatabase, lock: String = "") async throws -> ExpenseRecord? {
+        if packs(sql) {
+            return try await sql.raw(
+                """
+                SELECT *, \(unsafeRaw: PackedExpense.columns) FROM expenses WHERE id = \(bind: id.text)\(unsafeRaw: lock)
+                """
+            ).first().map(PackedExpense.record)
+        }
         guard
             let row = try await sql.raw("SELECT * FROM expenses WHERE id = \(bind: id.text)\(unsafeRaw: lock)").first()
         else { return nil }

@@ -1,6 +1,4 @@
 import Foundation
-internal import HTTPTypes
-internal import OpenAPIRuntime
 
 /// Where a page of the change feed ends and whether more follow, read from the page's bytes as
 /// soon as they have arrived, before the page is decoded: `SyncEngine.pull` asks the server for
@@ -47,27 +45,6 @@ struct FeedPosition: Equatable, Sendable {
     }
 }
 
-/// Tells a page's `FeedPosition` to `observer` as soon as a 200 answer of `listChanges` has
-/// arrived; the generated client then decodes the same bytes. Only the client a `PageFetch`
-/// makes for its page has one.
-struct FeedPositionMiddleware: ClientMiddleware {
-    let observer: @Sendable (FeedPosition?) -> Void
-
-    /// A page of 1,000 expenses is about 1.5 MB; the server answers at most 1,000 changes a page.
-    static let largestPage = 256 << 20
-
-    func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
-        let (response, answer) = try await next(request, body, baseURL)
-        guard operationID == "listChanges", response.status == .ok, let answer else { return (response, answer) }
-        let bytes = try await [UInt8](collecting: answer, upTo: Self.largestPage)
-        observer(FeedPosition(scanning: bytes))
-        return (response, HTTPBody(bytes))
-    }
-}
-
 /// One page of the change feed, fetched and decoded in a task of its own, with its position told
 /// as soon as its bytes are in (nil when it could not be read early, or the fetch failed).
 struct PageFetch: Sendable {
@@ -77,10 +54,11 @@ struct PageFetch: Sendable {
     init(client: SplitterClient, groupID: String, since: String?, limit: Int?) {
         let (positions, told) = AsyncStream<FeedPosition?>.makeStream()
         page = Task {
-            // The position is told once: early by the middleware, or as nil here (a second
-            // yield after `finish` is dropped).
+            // The position is told once: by `changes` as soon as the page's bytes are in, or as
+            // nil here (a second yield after `finish` is dropped).
             do {
-                let page = try await client.changes(groupID: groupID, since: since, limit: limit) { position in
+                let page = try await client.changes(groupID: groupID, since: since, limit: limit) {
+                    position in
                     told.yield(position)
                     told.finish()
                 }

@@ -23,9 +23,12 @@ public struct SplitterCommand: AsyncParsableCommand {
             one folder per --profile.
             """,
         subcommands: [
-            Register.self, Login.self, Logout.self, WhoAmI.self, DeleteAccount.self, GroupCommand.self, MemberCommand.self,
+            Register.self, Login.self, Logout.self, WhoAmI.self, DeleteAccount.self, GroupCommand.self,
+            MemberCommand.self,
             ExpenseCommand.self, Pay.self, Unpay.self, History.self, Balances.self, Plan.self, Settle.self,
-            Activity.self, NotificationsCommand.self, WebhooksCommand.self, RequestCommand.self, MeCommand.self, BudgetCommand.self, RecurringCommand.self, PendingCommand.self, QuickAdd.self, ImportCommand.self, ExportCommand.self, Sync.self, Status.self,
+            Activity.self, NotificationsCommand.self, WebhooksCommand.self, RequestCommand.self, MeCommand.self,
+            BudgetCommand.self, RecurringCommand.self, PendingCommand.self, QuickAdd.self, ImportCommand.self,
+            ExportCommand.self, Sync.self, Status.self,
             Watch.self, TokenCommand.self, MCPCommand.self, ChatCommand.self,
         ])
 
@@ -195,20 +198,46 @@ enum Output {
         for line in lines(header, rows) { print(line) }
     }
 
-    /// A table's lines: each column as wide as its widest cell, in characters, with the cells
-    /// padded by spaces and never cut; no spaces at a line's end. (Foundation's `padding(toLength:)` counts UTF-16 units: a
-    /// description ending in an emoji, a character of two units, lost half of it and printed "�".)
+    /// A table's lines: each column as wide as its widest cell on a terminal (`columns`), the
+    /// cells padded by spaces and never cut; no spaces at a line's end. (Foundation's
+    /// `padding(toLength:)` counts UTF-16 units: a description ending in an emoji, a character of
+    /// two units, lost half of it and printed "�".)
     static func lines(_ header: [String], _ rows: [[String]]) -> [String] {
         let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
+            ([header] + rows).map { columns($0[column]) }.max() ?? 0
         }
         func line(_ cells: [String]) -> String {
-            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: max(0, $1 - $0.count)) }
+            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: max(0, $1 - columns($0))) }
                 .joined(separator: "  ")
             while text.last == " " { text.removeLast() }
             return text
         }
         return ([header] + rows).map(line)
+    }
+
+    /// How many columns a terminal gives `text`: two for a character shown as an emoji or of
+    /// East Asian wide or full width (CJK, kana, Hangul, full-width forms), one for any other.
+    /// A character is a grapheme cluster, so accents and other combining marks add nothing.
+    static func columns(_ text: String) -> Int {
+        text.reduce(0) { total, character in
+            guard let first = character.unicodeScalars.first else { return total }
+            let emoji =
+                first.properties.isEmojiPresentation
+                || (first.properties.isEmoji && character.unicodeScalars.contains("\u{FE0F}"))
+            return total + (emoji || isWide(first.value) ? 2 : 1)
+        }
+    }
+
+    /// Unicode's East Asian Width W and F ranges (UAX #11) outside the emoji, as terminals use them.
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+            0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1B000...0x1B2FF, 0x20000...0x2FFFD,
+            0x30000...0x3FFFD:
+            true
+        default: false
+        }
     }
 
     /// A list as a command shows it: with `--json` the items (as `{"<key>": […]}` when a key is
@@ -333,7 +362,9 @@ struct DeleteAccount: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete-account",
         abstract: "Delete this account for good (asks for its password); groups keep your name and money history.",
-        discussion: "A group you own that other accounts are in must be handed over first (Make owner on its Members page in the web app).")
+        discussion:
+            "A group you own that other accounts are in must be handed over first (Make owner on its Members page in the web app)."
+    )
     @OptionGroup var options: GlobalOptions
     @Flag(help: "Read the password from standard input.") var passwordStdin = false
 

@@ -27,7 +27,9 @@ public final class Database: Sendable {
         /// Reads take turns on a second connection under another lock, each in a snapshot of its
         /// own, so they neither wait for a transaction nor hold one up (WAL lets a reader and the
         /// writer work at once). An in-memory database has one connection for both.
-        case sqlite(SQLiteHandle, AsyncLock, reader: SQLiteHandle, readerLock: AsyncLock)
+        /// A file's log is copied into it by `checkpointer` (nil in memory).
+        case sqlite(
+            SQLiteHandle, AsyncLock, reader: SQLiteHandle, readerLock: AsyncLock, checkpointer: WALCheckpointer?)
         /// A pool: each transaction pins one connection for its duration, and each query of a
         /// read takes one for itself.
         case postgres(PostgresPool, any SQLDatabase)
@@ -100,6 +102,8 @@ public final class Database: Sendable {
             let (file, synchronous) = try DatabaseConfiguration.sqliteOptions(path)
             let connection = try SQLiteHandle.open(path: file, logger: logger)
             var reader: SQLiteHandle?
+            var checkpointer: WALCheckpointer?
+            let lock = AsyncLock()
             // Both connections' settings; WAL and foreign keys belong to the file and the writer.
             let settings = [
                 "PRAGMA synchronous = \(synchronous)", "PRAGMA busy_timeout = 5000", "PRAGMA temp_store = MEMORY",
@@ -116,16 +120,22 @@ public final class Database: Sendable {
                     for pragma in settings + ["PRAGMA query_only = ON"] {
                         try await opened.raw(SQLQueryString(pragma)).run()
                     }
+                    let copier = try SQLiteHandle.open(path: file, logger: logger)
+                    for pragma in settings { try await copier.raw(SQLQueryString(pragma)).run() }
+                    checkpointer = WALCheckpointer(copier, writerLock: lock)
+                    connection.checkpointInBackground(checkpointer!)
                 }
             } catch {
+                await checkpointer?.stop()
                 reader?.close()
                 connection.close()
                 throw error
             }
-            let lock = AsyncLock()
             return Database(
                 backend: .sqlite,
-                storage: .sqlite(connection, lock, reader: reader ?? connection, readerLock: reader == nil ? lock : AsyncLock()),
+                storage: .sqlite(
+                    connection, lock, reader: reader ?? connection, readerLock: reader == nil ? lock : AsyncLock(),
+                    checkpointer: checkpointer),
                 logger: logger)
         case .postgres(let url):
             let configuration = try SQLPostgresConfiguration(url: DatabaseConfiguration.postgresURLWithTLSDefault(url))
@@ -138,7 +148,8 @@ public final class Database: Sendable {
                 on: MultiThreadedEventLoopGroup.singleton
             )
             let database = Database(
-                backend: .postgres, storage: .postgres(PostgresPool(pool), PostgresSQL(database: pool.database(logger: logger))),
+                backend: .postgres,
+                storage: .postgres(PostgresPool(pool), PostgresSQL(database: pool.database(logger: logger))),
                 logger: logger, listenerConfiguration: configuration.coreConfiguration)
             do {
                 // Fail at start-up, with the driver's reason, if the server cannot be reached.
@@ -154,10 +165,17 @@ public final class Database: Sendable {
     /// SQLite's cached statements with how often each ran and was prepared again; empty on
     /// PostgreSQL.
     public func sqliteStatementStatistics() -> [SQLiteStatementStatistics] {
-        if case .sqlite(let connection, _, let reader, _) = storage {
+        if case .sqlite(let connection, _, let reader, _, _) = storage {
             return connection.statementStatistics() + (reader === connection ? [] : reader.statementStatistics())
         }
         return []
+    }
+
+    /// How many times the WAL was copied into a SQLite file in the background (nil in memory and
+    /// on PostgreSQL).
+    var backgroundCheckpoints: Int? {
+        guard case .sqlite(_, _, _, _, let checkpointer?) = storage else { return nil }
+        return checkpointer.copies
     }
 
     /// Runs read-only work. On SQLite its statements see one snapshot, that of its first read:
@@ -172,9 +190,9 @@ public final class Database: Sendable {
         async throws -> T
     {
         switch storage {
-        case .sqlite(let writer, _, let reader, let lock) where reader === writer:
+        case .sqlite(let writer, _, let reader, let lock, _) where reader === writer:
             return try await lock.withLock { try await body(writer) }
-        case .sqlite(_, _, let reader, let lock):
+        case .sqlite(_, _, let reader, let lock, _):
             // `END` (SQLite's other name for COMMIT) so that statement counts tell reads' ends
             // from transactions' commits.
             return try await lock.withLock { try await Self.inTransaction(reader, begin: "BEGIN", end: "END", body) }
@@ -223,7 +241,7 @@ public final class Database: Sendable {
     ) async throws -> T {
         let pending = PendingEvents(sendsMail: sendsMail)
         switch storage {
-        case .sqlite(let connection, let lock, _, _):
+        case .sqlite(let connection, let lock, _, _, _):
             // IMMEDIATE takes the write lock up front, so two writers never deadlock on upgrade.
             let result = try await PendingEvents.$current.withValue(pending) {
                 try await lock.withLock {
@@ -368,9 +386,11 @@ public final class Database: Sendable {
     public func close() async throws {
         lastAnswered.store(0, ordering: .relaxed)
         switch storage {
-        case .sqlite(let connection, let lock, let reader, let readerLock):
+        case .sqlite(let connection, let lock, let reader, let readerLock, let checkpointer):
             if reader !== connection { await readerLock.withLock { reader.close() } }
             await lock.withLock { connection.close() }
+            // After the writer, whose hook may still ask for a copy until it is closed.
+            await checkpointer?.stop()
         case .postgres(let pool, _):
             try await pool.pool.shutdownAsync()
         }

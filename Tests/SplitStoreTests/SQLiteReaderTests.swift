@@ -1,3 +1,4 @@
+import Foundation
 import SQLKit
 import SplitTestSupport
 import Testing
@@ -132,5 +133,52 @@ struct SQLiteReaderTests {
         }
         try? await database.close()
         #expect(try outcome.get() == 1)
+    }
+}
+
+/// A SQLite file's log is copied into it in the background (`WALCheckpointer`), not by the
+/// commit that takes it past 1,000 pages.
+@Suite("SQLite's log copied in the background")
+struct WALCheckpointerTests {
+    @Test("2,000 commits of 4 KB: copies made by the task, the log started again and kept small, nothing lost")
+    func copiesInBackground() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wal-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("wal.sqlite").path
+        func size(_ file: String) -> Int {
+            (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        }
+
+        // act: 2,000 commits of a 4 KB row each, about 8 MB in all
+        let database = try await Database.open(.sqlite(path: path), logger: TestDatabases.logger)
+        try await database.transaction { try await $0.raw("CREATE TABLE blobs (n INTEGER, b TEXT)").run() }
+        let blob = String(repeating: "x", count: 4_000)
+        for n in 0..<2_000 {
+            try await database.transaction { sql in
+                try await sql.raw("INSERT INTO blobs (n, b) VALUES (\(bind: n), \(bind: blob))").run()
+            }
+        }
+        // The copies run beside the writes; wait for the last one asked for (with a deadline).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while size(path) < 6_000_000, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+
+        // validate: the task copied, the database file holds the rows, and the log was started
+        // again: its file stays at the most it held between two starts (6.4 MB here), where a log
+        // never started again holds all that was written (25 MB with its index pages)
+        let copies = try #require(database.backgroundCheckpoints)
+        #expect(copies >= 2, "\(copies) copies")
+        #expect(size(path) >= 6_000_000, "database file \(size(path)) bytes")
+        #expect(size(path + "-wal") < 12_000_000, "log \(size(path + "-wal")) bytes")
+        try await database.close()
+
+        // Everything is there when opened again.
+        let again = try await Database.open(.sqlite(path: path), logger: TestDatabases.logger)
+        let rows = try await again.read { sql in
+            try await sql.raw("SELECT count(*) AS n, sum(length(b)) AS bytes FROM blobs").first()!
+        }
+        #expect(try rows.decode(column: "n", as: Int.self) == 2_000)
+        #expect(try rows.decode(column: "bytes", as: Int.self) == 8_000_000)
+        try await again.close()
     }
 }

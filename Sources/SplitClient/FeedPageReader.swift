@@ -540,83 +540,14 @@ struct JSONReader {
         return value
     }
 
-    /// A string, its escapes read and its UTF-8 checked.
+    /// A string, its escapes read and its UTF-8 checked (`JSONText.readString`).
     mutating func string() throws(FeedPageError) -> String {
-        try expect(UInt8(ascii: "\""), "a string")
-        let start = index
-        // Most strings have no escape: their bytes are the string's.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                index += 1
-                guard let text = String(validating: slice, as: UTF8.self) else { throw failure("not UTF-8") }
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            guard byte >= 0x20 else { throw failure("a control character in a string") }
-            index += 1
+        _ = try peek()
+        do {
+            return try JSONText.readString(bytes, at: &index)
+        } catch {
+            throw failure(error.message)
         }
-        var scalars = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                guard let text = String(validating: scalars, as: UTF8.self) else { throw failure("not UTF-8") }
-                return text
-            case UInt8(ascii: "\\"):
-                guard index < bytes.count else { break }
-                let escaped = bytes[index]
-                index += 1
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escaped)
-                case UInt8(ascii: "b"): scalars.append(0x08)
-                case UInt8(ascii: "f"): scalars.append(0x0C)
-                case UInt8(ascii: "n"): scalars.append(0x0A)
-                case UInt8(ascii: "r"): scalars.append(0x0D)
-                case UInt8(ascii: "t"): scalars.append(0x09)
-                case UInt8(ascii: "u"):
-                    var code = try hex4()
-                    if (0xD800..<0xDC00).contains(code) {
-                        // A high surrogate: its low half must follow as another \u escape.
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                            bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw failure("a lone surrogate in a string") }
-                        index += 2
-                        let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw failure("a lone surrogate in a string") }
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00..<0xE000).contains(code) {
-                        throw failure("a lone surrogate in a string")
-                    }
-                    scalars.append(contentsOf: String(Character(Unicode.Scalar(code)!)).utf8)
-                default: throw failure("an unknown escape in a string")
-                }
-            default:
-                guard byte >= 0x20 else { throw failure("a control character in a string") }
-                scalars.append(byte)
-            }
-        }
-        throw failure("the page ends in a string")
-    }
-
-    private mutating func hex4() throws(FeedPageError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw failure("the page ends in an escape") }
-        var code: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case 0x30...0x39: digit = byte - 0x30
-            case 0x41...0x46: digit = byte - 0x41 + 10
-            case 0x61...0x66: digit = byte - 0x61 + 10
-            default: throw failure("a \\u escape of four hex digits expected")
-            }
-            code = code << 4 | UInt32(digit)
-            index += 1
-        }
-        return code
     }
 
     /// Passes over a value of a key the SDK does not know (a newer server's), checking its form.

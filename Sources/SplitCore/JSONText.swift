@@ -35,4 +35,101 @@ public enum JSONText {
     public static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: String(value).utf8)
     }
+
+    /// What is wrong with a JSON string `readString` refused.
+    public struct StringError: Error, Equatable, Sendable {
+        public let message: String
+    }
+
+    /// Reads the JSON string that starts at `index` (its opening `"`), escapes and all, checking
+    /// its UTF-8 (RFC 8259); `index` then points past its closing `"`. The one reader of JSON
+    /// strings for the readers written by hand (the SDK's change-feed pages, the stored split).
+    public static func readString(
+        _ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int
+    ) throws(StringError) -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw StringError(message: "a string expected")
+        }
+        index += 1
+        let start = index
+        // Most strings have no escape: their bytes are the string's.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                guard let text = String(validating: slice, as: UTF8.self) else {
+                    throw StringError(message: "not UTF-8")
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            guard byte >= 0x20 else { throw StringError(message: "a control character in a string") }
+            index += 1
+        }
+        var output = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: output, as: UTF8.self) else {
+                    throw StringError(message: "not UTF-8")
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { break }
+                let escaped = bytes[index]
+                index += 1
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escaped)
+                case UInt8(ascii: "b"): output.append(0x08)
+                case UInt8(ascii: "f"): output.append(0x0C)
+                case UInt8(ascii: "n"): output.append(0x0A)
+                case UInt8(ascii: "r"): output.append(0x0D)
+                case UInt8(ascii: "t"): output.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try hex4(bytes, at: &index)
+                    if (0xD800..<0xDC00).contains(code) {
+                        // A high surrogate: its low half must follow as another \u escape.
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw StringError(message: "a lone surrogate in a string") }
+                        index += 2
+                        let low = try hex4(bytes, at: &index)
+                        guard (0xDC00..<0xE000).contains(low) else {
+                            throw StringError(message: "a lone surrogate in a string")
+                        }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(code) {
+                        throw StringError(message: "a lone surrogate in a string")
+                    }
+                    output.append(contentsOf: String(Character(Unicode.Scalar(code)!)).utf8)
+                default: throw StringError(message: "an unknown escape in a string")
+                }
+            default:
+                guard byte >= 0x20 else { throw StringError(message: "a control character in a string") }
+                output.append(byte)
+            }
+        }
+        throw StringError(message: "the text ends in a string")
+    }
+
+    private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) throws(StringError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw StringError(message: "the text ends in an escape") }
+        var code: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x41...0x46: digit = byte - 0x41 + 10
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            default: throw StringError(message: "a \\u escape of four hex digits expected")
+            }
+            code = code << 4 | UInt32(digit)
+            index += 1
+        }
+        return code
+    }
 }

@@ -1,12 +1,13 @@
 import Foundation
+import SplitCore
 
 extension StoredSplit.Node {
     init(mode: String) { self.mode = mode }
 
     /// Version 1 exactly as `StoredSplit.encode` writes it (no spaces, the keys it writes,
-    /// integers, strings whose only escapes are `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`);
-    /// nil for any other text, which `StoredSplit.decodeWithFoundation` then reads. So this can
-    /// only ever be faster, never read differently: `StoredFormatTests` checks both agree.
+    /// integers, strings as `JSONText.readString` reads them); nil for any other text, which
+    /// `StoredSplit.decodeWithFoundation` then reads. So this can only ever be faster, never read
+    /// differently: `StoredFormatTests` checks both agree.
     static func read(_ text: String) -> Self? {
         var text = text
         return text.withUTF8 { bytes in
@@ -158,50 +159,6 @@ private struct SplitTextReader {
     }
 
     mutating func string() -> String? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
-        let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
-            guard byte >= 0x20 else { return nil }
-            index += 1
-        }
-        return nil
-    }
-
-    /// The rest of a string that holds escapes, from its first character at `start`.
-    private mutating func escapedString(from start: Int) -> String? {
-        var output = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(decoding: output, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard index < bytes.count else { return nil }
-                let escaped = bytes[index]
-                index += 1
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escaped)
-                case UInt8(ascii: "b"): output.append(0x08)
-                case UInt8(ascii: "f"): output.append(0x0C)
-                case UInt8(ascii: "n"): output.append(0x0A)
-                case UInt8(ascii: "r"): output.append(0x0D)
-                case UInt8(ascii: "t"): output.append(0x09)
-                default: return nil  // \u escapes: left to JSONDecoder
-                }
-            case 0..<0x20:
-                return nil
-            default:
-                output.append(byte)
-            }
-        }
-        return nil
+        try? JSONText.readString(bytes, at: &index)
     }
 }

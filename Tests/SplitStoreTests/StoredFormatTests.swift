@@ -22,7 +22,9 @@ struct StoredFormatTests {
         }
     }
 
-    @Test("the hand writer writes what JSONEncoder writes; the hand reader reads it as JSONDecoder does, and leaves all else to it")
+    @Test(
+        "the hand writer writes what JSONEncoder writes; the hand reader reads it as JSONDecoder does, and leaves all else to it"
+    )
     func handReader() async throws {
         await propertyCheck(count: 500, input: Gen.uint64()) { seed in
             var builder = ScenarioBuilder(seed: seed)
@@ -34,7 +36,10 @@ struct StoredFormatTests {
         let aki = "5a1c2b9e-0000-4000-8000-000000000001"
         let a = try #require(MemberID(uuidString: aki))
         // Item texts with every escape JSONEncoder writes, read the same either way.
-        for description in ["Beer \"IPA\"", "back\\slash/slash", "line\nbreak\ttab\r\u{8}\u{C}", "ünï 🍣 日本 \u{2028}", "\u{1}ctl\u{1F}\u{7F}", ""] {
+        for description in [
+            "Beer \"IPA\"", "back\\slash/slash", "line\nbreak\ttab\r\u{8}\u{C}", "ünï 🍣 日本 \u{2028}",
+            "\u{1}ctl\u{1F}\u{7F}", "",
+        ] {
             let rule = SplitRule.itemized(
                 items: [SplitItem(description: description, amount: 900, rule: .equal([a]))],
                 extras: [SplitExtra(description: description, amount: -100)])
@@ -46,8 +51,9 @@ struct StoredFormatTests {
         // Not what encode writes: the reader says nil, and decode answers as before.
         for text in [
             #"{"v":1, "mode":"equal","members":[]}"#, #"{"v":1,"mode":"equal","members":[],"x":1}"#,
-            #"{"v":1,"mode":"exact","amounts":[{"a":1.5,"m":"\#(aki)"}]}"#, #"{"v":1,"mode":"exact","amounts":[{"a":012,"m":"\#(aki)"}]}"#,
-            #"{"v":1,"mode":"exact","amounts":[{"a":99999999999999999999,"m":"\#(aki)"}]}"#, #"{"v":1,"mode":"equal","members":["\u0041"]}"#,
+            #"{"v":1,"mode":"exact","amounts":[{"a":1.5,"m":"\#(aki)"}]}"#,
+            #"{"v":1,"mode":"exact","amounts":[{"a":012,"m":"\#(aki)"}]}"#,
+            #"{"v":1,"mode":"exact","amounts":[{"a":99999999999999999999,"m":"\#(aki)"}]}"#,
             #"{"mode":"equal","memberIds":["\#(aki)"]}"#, "", "{", #"{"v":1,"mode":"equal","members":[]}x"#,
         ] {
             if text.contains("memberIds") {
@@ -60,8 +66,15 @@ struct StoredFormatTests {
             #expect(String(describing: fast) == String(describing: slow), "\(text)")
         }
         #expect(
-            try StoredSplit.Node.read(#"{"amounts":[{"a":-9223372036854775808,"m":"\#(aki)"}],"mode":"exact","v":1}"#)?.rule()
+            try StoredSplit.Node.read(#"{"amounts":[{"a":-9223372036854775808,"m":"\#(aki)"}],"mode":"exact","v":1}"#)?
+                .rule()
                 == .exact([MemberAmount(a, Int64.min)]))
+        // Any escape JSON allows is read (`JSONText.readString`), as Foundation reads it.
+        let escaped = #"{"v":1,"mode":"equal","members":["\u0035a1c2b9e-0000-4000-8000-00000000000\u0031"]}"#
+        #expect(try StoredSplit.Node.read(escaped)?.rule() == .equal([a]))
+        #expect(
+            try StoredSplit.decode(escaped, currency: "JPY")
+                == StoredSplit.decodeWithFoundation(escaped, currency: "JPY"))
     }
 
     @Test("rows written before version 1 (the API's split object as sent) read as the same rules")

@@ -1,7 +1,8 @@
 /// A JSON string exactly as Foundation's `JSONEncoder` writes one, for the encoders written by
 /// hand to match it to the byte (the change feed's expenses, the stored split): `"` and `\` with a
 /// backslash, the control characters by their short escapes or as `\u00xx`, `/` as `\/` unless
-/// `escapingSlashes` is false (`.withoutEscapingSlashes`), everything else as it is.
+/// `escapingSlashes` is false (`.withoutEscapingSlashes`), everything else as it is; and the one
+/// reader of JSON strings for the readers written by hand (`readString`).
 public enum JSONText {
     public static func appendString(_ text: String, to bytes: inout [UInt8], escapingSlashes: Bool = true) {
         bytes.append(UInt8(ascii: "\""))

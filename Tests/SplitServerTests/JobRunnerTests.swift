@@ -33,16 +33,25 @@ struct JobRunnerTests {
 
     static func milliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000) }
 
+    /// The runners' lease in these tests. A lease that ends while its holder still runs lets
+    /// another runner claim the job: that is the lease's purpose (a dead server's work is not
+    /// lost) and `leaseExpiry` tests it with a lease of its own. A test process sharing two
+    /// cores with the whole suite can stall longer than 10 s (CI once saw a job run twice that
+    /// way), so the runners here hold their jobs for two minutes.
+    static let lease: Int64 = 120_000
+
     static func runner(
         _ database: Database, _ handler: @escaping JobRunner.Handler,
         retryDelay: @escaping @Sendable (Int) -> Int64? = { _ in 0 }
     ) -> JobRunner {
         JobRunner(
             database: database, kinds: ["test": .init(retryDelay: { retryDelay($0.attempts) }, handle: handler)],
-            now: { milliseconds() }, poll: .milliseconds(50), leaseMilliseconds: 10_000, logger: quiet)
+            now: { milliseconds() }, poll: .milliseconds(50), leaseMilliseconds: lease, logger: quiet)
     }
 
-    @Test("a unique key queues once; two runners on one database run each of 200 jobs exactly once", arguments: TestDatabases.all)
+    @Test(
+        "a unique key queues once; two runners on one database run each of 200 jobs exactly once",
+        arguments: TestDatabases.all)
     func exactlyOnce(backend: Database.Backend) async throws {
         try await TestDatabases.withConfiguration(backend) { configuration in
             let serverA = try await Database.open(configuration, logger: TestDatabases.logger)
@@ -50,7 +59,8 @@ struct JobRunnerTests {
             try await Migrations.run(on: serverA)
             let store = JobStore(database: serverA)
             #expect(try await store.enqueue(kind: "test", uniqueKey: "once", payload: "once", dueAt: 0, now: 0))
-            #expect(try await store.enqueue(kind: "test", uniqueKey: "once", payload: "again", dueAt: 0, now: 0) == false)
+            #expect(
+                try await store.enqueue(kind: "test", uniqueKey: "once", payload: "again", dueAt: 0, now: 0) == false)
             for index in 0..<200 {
                 try await store.enqueue(kind: "test", payload: "job-\(index)", dueAt: 0, now: 0)
             }
@@ -63,7 +73,9 @@ struct JobRunnerTests {
             let finished = await runs.wait { $0.count == 201 }
             // A handler's return comes a moment before its job is recorded done.
             let deadline = Date().addingTimeInterval(60)
-            while try await store.counts().done < 201, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            while try await store.counts().done < 201, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             tasks.forEach { $0.cancel() }
             // validate
             #expect(finished, "ran \(runs.all.count) of 201")
@@ -76,7 +88,9 @@ struct JobRunnerTests {
         }
     }
 
-    @Test("a failing job is retried after its delay, then kept as failed with its error", arguments: [Database.Backend.sqlite])
+    @Test(
+        "a failing job is retried after its delay, then kept as failed with its error",
+        arguments: [Database.Backend.sqlite])
     func retries(backend: Database.Backend) async throws {
         try await TestDatabases.with(backend) { database in
             try await Migrations.run(on: database)
@@ -97,7 +111,9 @@ struct JobRunnerTests {
             }
             #expect(await runs.wait { $0["flaky"] == 3 && $0["broken"] == 3 })
             let deadline = Date().addingTimeInterval(60)
-            while try await store.counts().waiting > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            while try await store.counts().waiting > 0, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             task.cancel()
             #expect(runs.all == ["flaky": 3, "broken": 3])
             let counts = try await store.counts()
@@ -110,7 +126,9 @@ struct JobRunnerTests {
         }
     }
 
-    @Test("a job whose worker died is claimed again when its lease ends; the dead worker's completion does not count", arguments: TestDatabases.all)
+    @Test(
+        "a job whose worker died is claimed again when its lease ends; the dead worker's completion does not count",
+        arguments: TestDatabases.all)
     func leaseExpiry(backend: Database.Backend) async throws {
         try await TestDatabases.with(backend) { database in
             try await Migrations.run(on: database)
@@ -121,7 +139,10 @@ struct JobRunnerTests {
                 kinds: ["test"], worker: "dead", now: now, leaseMilliseconds: 300, limit: 5)
             #expect(taken.map(\.payload) == ["orphan"])
             // While the lease holds nobody else gets it.
-            #expect(try await store.claim(kinds: ["test"], worker: "other", now: now + 100, leaseMilliseconds: 300, limit: 5).isEmpty)
+            #expect(
+                try await store.claim(
+                    kinds: ["test"], worker: "other", now: now + 100, leaseMilliseconds: 300, limit: 5
+                ).isEmpty)
             // act: after it, a live runner does
             let runs = Runs()
             let task = Task { try await Self.runner(database, { job in runs.ran(job.payload) }).run() }

@@ -96,7 +96,12 @@ struct MailJobTests {
     ) async throws {
         let mail = try mailConfiguration(port: port)
         // The application queues mail; the jobs run here, not in its own runner.
-        try await TestApp.with(backend, configure: { $0.mail = mail; $0.runsJobs = false }) { api in
+        try await TestApp.with(
+            backend,
+            configure: {
+                $0.mail = mail; $0.runsJobs = false
+            }
+        ) { api in
             let database = try await Database.open(api.databaseConfiguration, logger: TestDatabases.logger)
             do {
                 let aki = try await api.register("Aki", email: "aki@example.com")
@@ -128,7 +133,9 @@ struct MailJobTests {
         }
     }
 
-    @Test("a daily digest: one job per day, what is unread and unmailed, grouped, never twice", arguments: TestDatabases.all)
+    @Test(
+        "a daily digest: one job per day, what is unread and unmailed, grouped, never twice",
+        arguments: TestDatabases.all)
     func digest(backend: Database.Backend) async throws {
         try await SMTPSink.with { sink in
             try await Self.withTrip(backend, port: sink.port) { trip in
@@ -153,7 +160,8 @@ struct MailJobTests {
                 let digests = try await trip.jobs(MailStore.digestJob)
                 try #require(digests.count == 1)
                 let due = try #require(digests.first?.dueAt)
-                #expect(due == MailStore.nextDigest(after: before, hour: 6) && due > before && due - before <= 86_400_000)
+                #expect(
+                    due == MailStore.nextDigest(after: before, hour: 6) && due > before && due - before <= 86_400_000)
                 #expect(due % 86_400_000 == 6 * 3_600_000)
 
                 // act 2: the digest runs (its due time reached), then runs again
@@ -181,21 +189,25 @@ struct MailJobTests {
                 // The "all" link turns every notification mail off.
                 let link = try #require(MailTests.header("List-Unsubscribe", in: mail.raw))
                 let key = try #require(link.split(separator: "/").dropLast().last.map(String.init))
-                #expect(try await MailUseCases(database: trip.database, now: { Clock.milliseconds() })
-                    .unsubscribe(key: key, category: "all").category == nil)
+                #expect(
+                    try await MailUseCases(database: trip.database, now: { Clock.milliseconds() })
+                        .unsubscribe(key: key, category: "all").category == nil)
                 let after = try await trip.api.call(.get, "/auth/email", token: trip.bo.token)
                 #expect(after.string("mode") == "off")
             }
         }
     }
 
-    @Test("a digest lists what is wanted behind many lines of a category turned off; a new hour gets what waits", arguments: TestDatabases.all)
+    @Test(
+        "a digest lists what is wanted behind many lines of a category turned off; a new hour gets what waits",
+        arguments: TestDatabases.all)
     func digestFiltersAndNewHour(backend: Database.Backend) async throws {
         try await SMTPSink.with { sink in
             try await Self.withTrip(backend, port: sink.port) { trip in
                 // setup: Bo wants a digest at 06:00 UTC, without mail about expenses
                 let put = try await trip.api.call(
-                    .put, "/auth/email", token: trip.bo.token, json: #"{"mode":"daily","digestHour":6,"off":["expenses"]}"#)
+                    .put, "/auth/email", token: trip.bo.token,
+                    json: #"{"mode":"daily","digestHour":6,"off":["expenses"]}"#)
                 #expect(put.status == .ok, "\(put.text)")
                 // act 1: more expenses than a digest lists, then a transfer
                 for index in 0...MailJobs.digestLines { try await trip.addExpense("Snack \(index)") }
@@ -207,7 +219,9 @@ struct MailJobTests {
                 // validate 1: found by review, the digest took the 50 oldest lines (expenses, all
                 // turned off), sent nothing, and marked the transfer mailed with them
                 let received = try await sink.waitForMessages(count: 1)
-                #expect(received.first?.subject == "Budget Splitter: one update in your groups", "\(received.first?.subject ?? "")")
+                #expect(
+                    received.first?.subject == "Budget Splitter: one update in your groups",
+                    "\(received.first?.subject ?? "")")
                 #expect(received.first?.text?.contains("Snack") == false)
 
                 // act 2: another transfer (its place is in the 06:00 digest already run), then Bo
@@ -216,7 +230,8 @@ struct MailJobTests {
                 let before = Clock.milliseconds()
                 #expect(
                     try await trip.api.call(
-                        .put, "/auth/email", token: trip.bo.token, json: #"{"mode":"daily","digestHour":20,"off":["expenses"]}"#
+                        .put, "/auth/email", token: trip.bo.token,
+                        json: #"{"mode":"daily","digestHour":20,"off":["expenses"]}"#
                     ).status == .ok)
                 // validate 2: found by review, nothing queued the new hour's digest, and the
                 // transfer waited for a next notification that might never come
@@ -231,7 +246,9 @@ struct MailJobTests {
         }
     }
 
-    @Test("a relay that is down delays a mail and loses none; the runner delivers it once the relay is back", arguments: TestDatabases.all)
+    @Test(
+        "a relay that is down delays a mail and loses none; the runner delivers it once the relay is back",
+        arguments: TestDatabases.all)
     func relayDown(backend: Database.Backend) async throws {
         try await SMTPSink.with { sink in
             try await Self.withTrip(backend, port: sink.port) { trip in
@@ -254,7 +271,7 @@ struct MailJobTests {
                 mailJobs.add(to: &kinds, retryDelay: { _ in 100 })
                 let runner = JobRunner(
                     database: trip.database, kinds: kinds.kinds, now: { Clock.milliseconds() }, poll: .milliseconds(50),
-                    leaseMilliseconds: 10_000, logger: JobRunnerTests.quiet)
+                    leaseMilliseconds: JobRunnerTests.lease, logger: JobRunnerTests.quiet)
                 let running = Task { try await runner.run() }
                 defer { running.cancel() }
 
@@ -274,7 +291,8 @@ struct MailJobTests {
                 // The runner records the job done after the relay's answer: under a loaded run that
                 // came later than the 500 ms once waited here, so wait for the record itself.
                 let recorded = ContinuousClock.now + .seconds(60)
-                while try await JobStore(database: trip.database).counts().waiting != 0, ContinuousClock.now < recorded {
+                while try await JobStore(database: trip.database).counts().waiting != 0, ContinuousClock.now < recorded
+                {
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 #expect(try await JobStore(database: trip.database).counts().waiting == 0)
@@ -283,7 +301,9 @@ struct MailJobTests {
         }
     }
 
-    @Test("a refused address fails the mail for good; a mail whose kind was turned off meanwhile is not sent", arguments: TestDatabases.all)
+    @Test(
+        "a refused address fails the mail for good; a mail whose kind was turned off meanwhile is not sent",
+        arguments: TestDatabases.all)
     func refusedAndChangedSettings(backend: Database.Backend) async throws {
         try await SMTPSink.with(.init(rejectedRecipients: ["bo@example.com"])) { sink in
             try await Self.withTrip(backend, port: sink.port) { trip in
@@ -339,7 +359,9 @@ struct MailJobTests {
 
     @Test("a subject is one line even when a share's reason has several")
     func subjectIsOneLine() {
-        #expect(MailComposer.clip("Aki marked a share paid: “cash\nat the door”") == "Aki marked a share paid: “cash at the door”")
+        #expect(
+            MailComposer.clip("Aki marked a share paid: “cash\nat the door”")
+                == "Aki marked a share paid: “cash at the door”")
         #expect(MailComposer.clip(String(repeating: "x", count: 200)).count == 150)
     }
 }

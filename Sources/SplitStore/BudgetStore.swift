@@ -283,7 +283,10 @@ public struct BudgetStore: Sendable {
         }
     }
 
-    /// My shares in the dates of expenses of `groupID` counted in one of `currencies`.
+    /// My shares in the dates of expenses of `groupID` counted in one of `currencies`: the
+    /// group's expenses in those dates, each with my share looked up by its key (shares have no
+    /// index by member, migration 0030; a scalar subquery, which PostgreSQL runs for each
+    /// expense rather than joining every share of the table).
     public func personalUncounted(
         userID: UUID, groupID: UUID, from: String, through: String, currencies: [String], limit: Int = 100
     ) async throws -> [UncountedExpense] {
@@ -291,15 +294,19 @@ public struct BudgetStore: Sendable {
         return try await database.read { sql in
             try await sql.raw(
                 """
-                SELECT e.id, e.description, e.expense_date, e.currency, s.amount FROM members m
-                JOIN expense_splits s ON s.member_id = m.id
-                JOIN expenses e ON e.id = s.expense_id
-                WHERE m.user_id = \(bind: userID.text) AND m.group_id = \(bind: groupID.text)
-                      AND s.is_removed = \(bind: false) AND e.is_deleted = \(bind: false)
-                      AND e.expense_date >= \(bind: from) AND e.expense_date <= \(bind: through)
-                      AND (CASE WHEN e.home_amount IS NOT NULL AND e.home_currency IS NOT NULL THEN e.home_currency
-                           ELSE e.currency END) IN (\(binds: currencies))
-                ORDER BY e.expense_date, e.id LIMIT \(bind: limit)
+                SELECT id, description, expense_date, currency, amount FROM (
+                    SELECT e.id, e.description, e.expense_date, e.currency,
+                           (SELECT s.amount FROM expense_splits s
+                            WHERE s.expense_id = e.id AND s.member_id = m.id AND s.is_removed = \(bind: false)) AS amount
+                    FROM members m JOIN expenses e ON e.group_id = m.group_id
+                    WHERE m.user_id = \(bind: userID.text) AND m.group_id = \(bind: groupID.text)
+                          AND e.group_id = \(bind: groupID.text) AND e.is_deleted = \(bind: false)
+                          AND e.expense_date >= \(bind: from) AND e.expense_date <= \(bind: through)
+                          AND (CASE WHEN e.home_amount IS NOT NULL AND e.home_currency IS NOT NULL THEN e.home_currency
+                               ELSE e.currency END) IN (\(binds: currencies))
+                ) mine
+                WHERE amount IS NOT NULL
+                ORDER BY expense_date, id LIMIT \(bind: limit)
                 """
             ).all()
         }.map { try UncountedExpense(row: $0, groupID: groupID) }

@@ -60,15 +60,21 @@ extension ExpenseStore {
             query.appendInterpolation(unsafeRaw: " ESCAPE '\\'")
         }
         if let member = filter.memberID {
+            // Each of the group's expenses, in the page's order, looked up by its own key: payers
+            // and shares have no index by member (migration 0030). `UNION ALL` keeps PostgreSQL
+            // from answering the EXISTS by hashing every payer and share of that member, read
+            // from the whole table.
             query.appendInterpolation(
-                unsafeRaw: " AND (id IN (SELECT expense_id FROM expense_payers WHERE member_id = ")
+                unsafeRaw:
+                    " AND EXISTS (SELECT 1 FROM expense_payers p WHERE p.expense_id = expenses.id AND p.member_id = ")
             query.appendInterpolation(bind: member.text)
             query.appendInterpolation(
-                unsafeRaw: ") OR id IN (SELECT expense_id FROM expense_splits WHERE is_removed = ")
+                unsafeRaw:
+                    " UNION ALL SELECT 1 FROM expense_splits s WHERE s.expense_id = expenses.id AND s.member_id = ")
+            query.appendInterpolation(bind: member.text)
+            query.appendInterpolation(unsafeRaw: " AND s.is_removed = ")
             query.appendInterpolation(bind: false)
-            query.appendInterpolation(unsafeRaw: " AND member_id = ")
-            query.appendInterpolation(bind: member.text)
-            query.appendInterpolation(unsafeRaw: "))")
+            query.appendInterpolation(unsafeRaw: ")")
         }
         if let after = filter.after {
             query.appendInterpolation(unsafeRaw: " AND (expense_date < ")

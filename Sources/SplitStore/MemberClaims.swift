@@ -70,12 +70,19 @@ extension GroupStore {
     }
 
     /// Whether the member paid, owes, sent or received anything in the group, deleted or not.
+    /// Payers and shares have no index by member (migration 0030): the group's expenses are
+    /// looked at one by one, each by its own key, until one has the member (`UNION ALL`, as in
+    /// the expense list's member filter, so that PostgreSQL does not read the whole tables
+    /// instead). Joining by a name is rare; a create, which would pay for such an index, is not.
     static func hasHistory(memberID: UUID, groupID: UUID, _ sql: any SQLDatabase) async throws -> Bool {
         let id = memberID.text
         return try await sql.raw(
             """
-            SELECT 1 AS found WHERE EXISTS (SELECT 1 FROM expense_payers WHERE member_id = \(bind: id))
-                OR EXISTS (SELECT 1 FROM expense_splits WHERE member_id = \(bind: id))
+            SELECT 1 AS found WHERE EXISTS (
+                    SELECT 1 FROM expenses e WHERE e.group_id = \(bind: groupID.text)
+                    AND EXISTS (SELECT 1 FROM expense_payers p WHERE p.expense_id = e.id AND p.member_id = \(bind: id)
+                                UNION ALL
+                                SELECT 1 FROM expense_splits s WHERE s.expense_id = e.id AND s.member_id = \(bind: id)))
                 OR EXISTS (SELECT 1 FROM settlements WHERE group_id = \(bind: groupID.text)
                            AND (from_member_id = \(bind: id) OR to_member_id = \(bind: id)))
             """

@@ -965,6 +965,18 @@ public enum Migrations {
                 """,
             ]
         ),
+        Migration(
+            id: "0030_shares_without_member_indexes",
+            // Payers and shares are found by their expense. An index by member put each share of
+            // a create at the end of its member's part of the index, a page per member: ten of
+            // the 38 pages a create wrote to SQLite's log (issue 16). The few reads by member go
+            // through the group's expenses instead (`ExpenseStore`'s member filter, `hasHistory`,
+            // personal budgets). Members are never deleted: no foreign-key check needs them.
+            statements: [
+                "DROP INDEX expense_payers_by_member",
+                "DROP INDEX expense_splits_by_member",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

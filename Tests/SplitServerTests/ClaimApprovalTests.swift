@@ -59,7 +59,8 @@ struct ClaimApprovalTests {
             #expect(members.list("members").first { $0.string("id") == boID }?.string("userId") == nil)
             #expect(try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token).text == balances)
             // Asking again answers the same; the real Bo asking meanwhile is told someone else asked.
-            #expect(try await api.call(.post, "/api/groups/join", token: mallory.token, json: claim).status == .accepted)
+            #expect(
+                try await api.call(.post, "/api/groups/join", token: mallory.token, json: claim).status == .accepted)
             let second = try await api.call(.post, "/api/groups/join", token: bo.token, json: claim)
             #expect(second.status == .conflict && second.string("error", "details", "field") == "memberId")
             // A viewer may not see or decide claims.
@@ -93,12 +94,78 @@ struct ClaimApprovalTests {
             // A name without money history is still claimed at once.
             let cy = try await api.register("Cy")
             let instant = try await api.call(
-                .post, "/api/groups/join", token: cy.token, json: #"{"inviteCode":"\#(code)","memberId":"\#(ids["Cy"]!)"}"#)
+                .post, "/api/groups/join", token: cy.token,
+                json: #"{"inviteCode":"\#(code)","memberId":"\#(ids["Cy"]!)"}"#)
             #expect(instant.status == .ok && instant.string("member", "id") == ids["Cy"])
         }
     }
 
-    @Test("a claimant who joins as someone else meanwhile cannot be approved as the name too", arguments: TestDatabases.all)
+    @Test(
+        "paying only, owing only, or a share of an expense since deleted is money history; another group's is not",
+        arguments: TestDatabases.all)
+    func everyKindOfHistory(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            // setup: Aki's group with name-only Payer, Owes, Gone and None among 40 expenses of
+            // Aki's own (payers and shares have no index by member: each expense is looked at)
+            let aki = try await api.register("Aki")
+            func group(_ name: String) async throws -> (id: String, code: String, aki: String) {
+                let created = try await api.call(
+                    .post, "/api/groups", token: aki.token, json: #"{"name":"\#(name)","homeCurrency":"JPY"}"#)
+                return (
+                    try #require(created.string("group", "id")), try #require(created.string("group", "inviteCode")),
+                    try #require(created.string("group", "myMemberId"))
+                )
+            }
+            func add(_ name: String, to groupID: String) async throws -> String {
+                let added = try await api.call(
+                    .post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"\#(name)"}"#)
+                return try #require(added.string("member", "id"))
+            }
+            func expense(in groupID: String, paidBy payer: String, sharedBy sharers: [String]) async throws -> String {
+                let list = sharers.map { #""\#($0)""# }.joined(separator: ",")
+                let created = try await api.call(
+                    .post, "/api/expenses", token: aki.token,
+                    json: #"""
+                        {"groupId":"\#(groupID)","description":"Lunch","amount":"1200","currency":"JPY",
+                         "expenseDate":"2026-11-21","paidByMemberId":"\#(payer)","split":{"mode":"equal","memberIds":[\#(list)]}}
+                        """#)
+                try #require(created.status == .created, "\(created.text)")
+                return try #require(created.string("expense", "id"))
+            }
+            let japan = try await group("Japan")
+            var names: [String: String] = [:]
+            for name in ["Payer", "Owes", "Gone", "None"] { names[name] = try await add(name, to: japan.id) }
+            for index in 0..<40 {
+                if index == 10 { _ = try await expense(in: japan.id, paidBy: names["Payer"]!, sharedBy: [japan.aki]) }
+                if index == 20 { _ = try await expense(in: japan.id, paidBy: japan.aki, sharedBy: [names["Owes"]!]) }
+                if index == 30 {
+                    let gone = try await expense(
+                        in: japan.id, paidBy: japan.aki, sharedBy: [japan.aki, names["Gone"]!])
+                    let deleted = try await api.call(.delete, "/api/expenses/\(gone)", token: aki.token)
+                    try #require(deleted.bool("expense", "isDeleted") == true)
+                }
+                _ = try await expense(in: japan.id, paidBy: japan.aki, sharedBy: [japan.aki])
+            }
+            // None has history in another group only (a member id is one group's: this is a
+            // different member of the same name).
+            let korea = try await group("Korea")
+            let elsewhere = try await add("None", to: korea.id)
+            _ = try await expense(in: korea.id, paidBy: elsewhere, sharedBy: [korea.aki, elsewhere])
+
+            // act and validate: each claim of Japan's names
+            for (name, waits) in [("Payer", true), ("Owes", true), ("Gone", true), ("None", false)] {
+                let claimant = try await api.register("Claimant\(name)")
+                let answer = try await api.call(
+                    .post, "/api/groups/join", token: claimant.token,
+                    json: #"{"inviteCode":"\#(japan.code)","memberId":"\#(names[name]!)"}"#)
+                #expect(answer.status == (waits ? .accepted : .ok), "\(name): \(answer.text)")
+            }
+        }
+    }
+
+    @Test(
+        "a claimant who joins as someone else meanwhile cannot be approved as the name too",
+        arguments: TestDatabases.all)
     func claimantJoinedMeanwhile(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
             let aki = try await api.register("Aki")
@@ -112,12 +179,15 @@ struct ClaimApprovalTests {
             let ghost = try #require(added.string("member", "id"))
             let transfer = try await api.call(
                 .post, "/api/groups/\(groupID)/settlements", token: aki.token,
-                json: #"{"fromMemberId":"\#(ghost)","toMemberId":"\#(created.string("group", "myMemberId")!)","amount":"500","currency":"JPY"}"#)
+                json:
+                    #"{"fromMemberId":"\#(ghost)","toMemberId":"\#(created.string("group", "myMemberId")!)","amount":"500","currency":"JPY"}"#
+            )
             try #require(transfer.status == .created, "\(transfer.text)")
             let claim = #"{"inviteCode":"\#(code)","memberId":"\#(ghost)"}"#
             #expect(try await api.call(.post, "/api/groups/join", token: bo.token, json: claim).status == .accepted)
             // Bo joins as a new member instead: the waiting claim goes away.
-            let joined = try await api.call(.post, "/api/groups/join", token: bo.token, json: #"{"inviteCode":"\#(code)"}"#)
+            let joined = try await api.call(
+                .post, "/api/groups/join", token: bo.token, json: #"{"inviteCode":"\#(code)"}"#)
             #expect(joined.status == .ok)
             #expect(
                 try await api.call(.get, "/api/groups/\(groupID)/claims", token: aki.token).list("claims").isEmpty)

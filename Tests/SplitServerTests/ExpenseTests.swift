@@ -594,6 +594,38 @@ struct CategoryAndListTests {
     }
 
     @Test(
+        "the member filter finds a payer who owes nothing and a sharer who paid nothing, not a share removed by an edit",
+        arguments: TestDatabases.all)
+    func memberFilter(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            func create(_ description: String, paidBy payer: String, split names: [String]) async throws -> String {
+                let created = try await api.call(
+                    .post, "/api/expenses", token: aki,
+                    json: trip.expense(description, "900", "JPY", paidBy: [(payer, "900")], split: trip.equal(names)))
+                try #require(created.status == .created, "\(created.text)")
+                return try #require(created.string("expense", "id"))
+            }
+            _ = try await create("Paid only", paidBy: "Ben", split: ["Aki", "Cho"])
+            _ = try await create("Shared only", paidBy: "Aki", split: ["Ben", "Cho"])
+            _ = try await create("Not Ben", paidBy: "Aki", split: ["Aki", "Cho"])
+            let edited = try await create("Ben dropped", paidBy: "Aki", split: ["Aki", "Ben"])
+            let edit = try await api.call(
+                .patch, "/api/expenses/\(edited)", token: aki,
+                json: #"{"split":\#(trip.equal(["Aki", "Dan"])),"version":1}"#)
+            try #require(edit.status == .ok, "\(edit.text)")
+            let listed = try await api.call(
+                .get, "/api/groups/\(trip.groupID)/expenses?memberId=\(trip.members["Ben"]!)", token: aki)
+            #expect(
+                Set(listed.list("expenses").compactMap { $0.string("description") }) == ["Paid only", "Shared only"])
+            let dan = try await api.call(
+                .get, "/api/groups/\(trip.groupID)/expenses?memberId=\(trip.members["Dan"]!)", token: aki)
+            #expect(dan.list("expenses").compactMap { $0.string("description") } == ["Ben dropped"])
+        }
+    }
+
+    @Test(
         "the expense list filters by category, member, dates and text, and pages without gaps",
         arguments: TestDatabases.all)
     func filters(backend: Database.Backend) async throws {

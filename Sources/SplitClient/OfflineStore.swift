@@ -266,10 +266,19 @@ public final class OfflineStore: Sendable {
     /// Sent: removed; later operations on the same expense, made on top of the same version,
     /// now stand on the version this one produced.
     func complete(_ operation: PendingOperation, resultingVersion: Int64?) throws {
+        try complete([(operation, resultingVersion)])
+    }
+
+    /// Several sent operations completed in order, in one write: a batch's fifty answers are one
+    /// commit, not fifty (issue 16: each commit waits for the disk).
+    func complete(_ sent: [(operation: PendingOperation, resultingVersion: Int64?)]) throws {
+        guard !sent.isEmpty else { return }
         try database.write { db in
-            _ = try PendingOperation.deleteOne(db, key: operation.id)
-            if let target = operation.targetID, let old = operation.baseVersion, let new = resultingVersion {
-                try rebase(db, target: target, from: old, to: new, excluding: operation.id)
+            for (operation, resultingVersion) in sent {
+                _ = try PendingOperation.deleteOne(db, key: operation.id)
+                if let target = operation.targetID, let old = operation.baseVersion, let new = resultingVersion {
+                    try rebase(db, target: target, from: old, to: new, excluding: operation.id)
+                }
             }
         }
     }

@@ -1,5 +1,5 @@
-import SplitCore
 import Foundation
+import SplitCore
 
 /// Sends the queue in order (DESIGN §8): safe to repeat; a refused operation is parked with its
 /// error and the rest go on; a change someone else overtook is kept as a conflict with both
@@ -137,17 +137,23 @@ public struct SyncEngine: Sendable {
                 return false
             }
         }
+        // The items written, completed together up to each refusal (one write to the store).
+        var sent: [(operation: PendingOperation, resultingVersion: Int64?)] = []
         for (operation, result) in zip(operations, results) {
             switch result {
             case .success(let expense):
-                try store.complete(operation, resultingVersion: expense.version)
-                report.sent += 1
+                sent.append((operation, expense.version))
             case .failure(let error):
+                try store.complete(sent)
+                report.sent += sent.count
+                sent = []
                 // A server failure on one item stops the run there: that item and the ones after
                 // it stay queued, and sending them again is safe (each has its key).
                 if try await settle(operation, failedWith: error, &report, &blocked) { return true }
             }
         }
+        try store.complete(sent)
+        report.sent += sent.count
         return false
     }
 

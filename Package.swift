@@ -50,8 +50,12 @@ let package = Package(
         // scripts/generate-api makes from openapi.yaml with swift-openapi-generator
         // (tools/openapi-generator) and which is committed, so no build compiles the generator.
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
-        // The generated client's transport on URLSession (end-to-end tests now, the SDK next).
+        // The generated client's transport on URLSession: the SDK's on Apple's systems.
         .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        // The SDK's transport on Linux (the CLI, the SDK benchmarks): URLSession there runs on
+        // libcurl and libdispatch, and kept a core busy while it waited for each answer (issue 16).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         // The SDK's offline store: the queue of writes made while the server is unreachable.
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // The `splitter` command line: subcommands, options, help.
@@ -174,6 +178,13 @@ let package = Package(
                 "SplitCore", "SplitAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
+                    condition: .when(platforms: [.linux])),
+                .product(
+                    name: "NIOHTTPCompression", package: "swift-nio-extras", condition: .when(platforms: [.linux])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -262,7 +273,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SplitterCLITests",
-            dependencies: ["SplitterCLI", "SplitClient", "SplitAPI", "SplitStore", "SplitTestSupport"],
+            dependencies: [
+                "SplitterCLI", "SplitClient", "SplitAPI", "SplitStore", "SplitTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,7 +1,6 @@
 import Foundation
 internal import HTTPTypes
 internal import OpenAPIRuntime
-internal import OpenAPIURLSession
 internal import SplitAPI
 
 #if canImport(FoundationNetworking)
@@ -111,18 +110,26 @@ extension SplitterClient {
         let response: HTTPResponse
         let body: HTTPBody?
         do {
-            (response, body) = try await URLSessionTransport().send(
+            (response, body) = try await HTTPTransport.shared.send(
                 request, body: nil, baseURL: serverURL, operationID: "listChanges")
         } catch {
             throw SplitterError.offline((error as? URLError)?.localizedDescription ?? "\(error)")
         }
-        let bytes: [UInt8]
-        do {
-            bytes = if let body { try await [UInt8](collecting: body, upTo: Self.largestFeedPage) } else { [] }
-        } catch let error as URLError {
-            throw SplitterError.offline(error.localizedDescription)
-        } catch {
-            throw SplitterError.server("\(error)")
+        var bytes: [UInt8] = []
+        if let body {
+            do {
+                for try await chunk in body {
+                    guard bytes.count + chunk.count <= Self.largestFeedPage else {
+                        throw SplitterError.server("a page of the change feed over \(Self.largestFeedPage) bytes")
+                    }
+                    bytes += chunk
+                }
+            } catch let error as SplitterError {
+                throw error
+            } catch {
+                // The connection broke while the page came.
+                throw SplitterError.offline((error as? URLError)?.localizedDescription ?? "\(error)")
+            }
         }
         guard response.status == .ok else {
             let envelope = try? JSONDecoder().decode(Components.Schemas.ErrorEnvelope.self, from: Data(bytes))

@@ -1,9 +1,8 @@
 import Foundation
-import SplitCore
 internal import HTTPTypes
 internal import OpenAPIRuntime
-internal import OpenAPIURLSession
 internal import SplitAPI
+import SplitCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -21,7 +20,7 @@ public struct SplitterClient: Sendable {
         self.serverURL = serverURL
         self.tokens = tokens
         self.api = Client(
-            serverURL: serverURL, configuration: Self.configuration, transport: URLSessionTransport(),
+            serverURL: serverURL, configuration: Self.configuration, transport: HTTPTransport.shared,
             middlewares: [BearerMiddleware(tokens: tokens)])
     }
 

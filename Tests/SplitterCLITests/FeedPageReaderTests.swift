@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import SplitAPI
 import SplitCore
 import SplitTestSupport
@@ -251,6 +253,16 @@ struct FeedPageReaderTests {
             } while since != nil
             #expect(pages >= 3 && expenses >= 12)
 
+            // The SDK's transport asks for gzip and inflates it (on Linux AsyncHTTPClient, which
+            // does neither by default; HTTPTransport.swift).
+            var whole = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/api/groups/\(group.id)/changes")
+            whole.headerFields[.authorization] = "Bearer \(token)"
+            let (head, body) = try await HTTPTransport.shared.send(
+                whole, body: nil, baseURL: try #require(URL(string: trip.url)), operationID: "listChanges")
+            #expect(head.status == .ok && head.headerFields[.contentEncoding] == "gzip")
+            let inflated = try await [UInt8](collecting: try #require(body), upTo: 1 << 24)
+            #expect(try Changes(feedPage: inflated).expenses.count == expenses)
+
             // The answers that are not a page are the errors `call` gives.
             func refused(_ matches: @escaping (SplitterError) -> Bool, _ body: () async throws -> Changes) async {
                 do {
@@ -275,9 +287,27 @@ struct FeedPageReaderTests {
             }
             let gone = SplitterClient(
                 serverURL: try #require(URL(string: "http://127.0.0.1:1")), tokens: InMemoryTokenStore())
+            // At once, as URLSession answers: AsyncHTTPClient by default tries to connect again until
+            // the request's deadline, a minute (an offline command waited that long to queue).
+            let asked = ContinuousClock.now
             await refused({ if case .offline = $0 { true } else { false } }) {
                 try await gone.changes(groupID: group.id, since: nil)
             }
+            #expect(ContinuousClock.now - asked < .seconds(5))
         }
     }
+}
+
+@Suite("The SDK's HTTP transport")
+struct HTTPTransportTests {
+    #if canImport(FoundationNetworking)
+        @Test("on Linux a proxy named in the environment, in either case, keeps URLSession, which honours it")
+        func proxyKeepsURLSession() {
+            #expect(!HTTPTransport.usesProxy([:]))
+            #expect(!HTTPTransport.usesProxy(["no_proxy": "localhost", "http_proxy": ""]))
+            for name in ["http_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+                #expect(HTTPTransport.usesProxy([name: "http://proxy.example:3128"]), "\(name)")
+            }
+        }
+    #endif
 }

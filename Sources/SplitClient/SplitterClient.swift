@@ -263,7 +263,7 @@ public struct SplitterClient: Sendable {
             throw error
         } catch let error as OpenAPIRuntime.ClientError {
             if error.underlyingError is URLError || error.causeDescription.contains("Transport") {
-                throw SplitterError.offline(error.underlyingError.localizedDescription)
+                throw SplitterError.offline(Self.transportFailure(error.underlyingError))
             }
             // A proxy's own error page (HTML, not the API's envelope) fails to decode.
             if let status = error.response?.status.code, SplitterError.gatewayStatuses.contains(status) {
@@ -273,6 +273,13 @@ public struct SplitterClient: Sendable {
         } catch {
             throw SplitterError.server("\(error)")
         }
+    }
+
+    /// A transport's failure in words: URLSession's own sentence, or AsyncHTTPClient's and NIO's
+    /// description ("Connection refused (errno: 111)"), whose `localizedDescription` says only
+    /// "The operation could not be completed".
+    static func transportFailure(_ error: any Error) -> String {
+        (error as? URLError)?.localizedDescription ?? String(describing: error)
     }
 
     /// Runs a call (as `send`) and maps its answer: the one error envelope, every operation's

@@ -24,7 +24,7 @@ enum HTTPTransport {
         /// decompression on, it asks for gzip and inflates it, as URLSession does by itself: a
         /// page of the change feed is a tenth of the bytes. A server that cannot be reached is
         /// `.offline` at once, as with URLSession: by default AsyncHTTPClient tries to connect
-        /// again until the request's deadline, and an offline command waited a minute to queue.
+        /// again until its connect timeout, and each offline command waited 10 s to queue.
         private static let client: HTTPClient = {
             var configuration = HTTPClient.Configuration(
                 decompression: .enabled(limit: .size(SplitterClient.largestFeedPage)))

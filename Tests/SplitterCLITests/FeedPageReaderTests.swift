@@ -288,7 +288,7 @@ struct FeedPageReaderTests {
             let gone = SplitterClient(
                 serverURL: try #require(URL(string: "http://127.0.0.1:1")), tokens: InMemoryTokenStore())
             // At once, as URLSession answers: AsyncHTTPClient by default tries to connect again until
-            // the request's deadline, a minute (an offline command waited that long to queue).
+            // its connect timeout (this call took 10.0 s so; each offline command waited as long).
             let asked = ContinuousClock.now
             // and says why ("Connection refused", not "The operation could not be completed")
             await refused({ if case .offline(let why) = $0 { !why.contains("could not be completed") } else { false } })

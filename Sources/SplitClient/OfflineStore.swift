@@ -270,7 +270,7 @@ public final class OfflineStore: Sendable {
     }
 
     /// Several sent operations completed in order, in one write: a batch's fifty answers are one
-    /// commit, not fifty (issue 16: each commit waits for the disk).
+    /// commit, not fifty.
     func complete(_ sent: [(operation: PendingOperation, resultingVersion: Int64?)]) throws {
         guard !sent.isEmpty else { return }
         try database.write { db in

@@ -99,8 +99,8 @@ extension ExpenseStore {
         // first was one more round trip).
         return try await database.read { sql in
             if Self.packs(sql) {
-                let rows = try await sql.raw("SELECT *, \(unsafeRaw: PackedExpense.columns)" + conditions).all()
-                return (try rows.prefix(limit).map(PackedExpense.record), rows.count > limit)
+                let records = try await PackedExpense.records(sql.raw("SELECT *, \(unsafeRaw: PackedExpense.columns)" + conditions))
+                return (Array(records.prefix(limit)), records.count > limit)
             }
             let rows = Array(try await sql.raw("SELECT *" + conditions).all())
             let page = Array(rows.prefix(limit))
@@ -119,12 +119,13 @@ extension ExpenseStore {
         let charged: SQLQueryString = chargedOnly ? " AND e.home_amount IS NOT NULL" : ""
         let records = try await database.read { sql in
             if Self.packs(sql) {
-                return try await sql.raw(
-                    """
-                    SELECT *, \(unsafeRaw: PackedExpense.columns) FROM expenses
-                    WHERE group_id = \(bind: group) AND is_deleted = \(bind: false)\(unsafeRaw: chargedOnly ? " AND home_amount IS NOT NULL" : "")
-                    """
-                ).all().map(PackedExpense.record)
+                return try await PackedExpense.records(
+                    sql.raw(
+                        """
+                        SELECT *, \(unsafeRaw: PackedExpense.columns) FROM expenses
+                        WHERE group_id = \(bind: group) AND is_deleted = \(bind: false)\(unsafeRaw: chargedOnly ? " AND home_amount IS NOT NULL" : "")
+                        """
+                    ))
             }
             return Array(
                 try Self.assemble(
@@ -158,12 +159,8 @@ extension ExpenseStore {
         return try await database.read { sql in
             let select = sql.select().column(SQLLiteral.all).from("expenses").where(OneOf("id", texts))
             if Self.packs(sql) {
-                var result: [UUID: ExpenseRecord] = [:]
-                for row in try await select.column(SQLRaw(PackedExpense.columns)).all() {
-                    let record = try PackedExpense.record(row)
-                    result[record.id] = record
-                }
-                return result
+                let records = try await PackedExpense.records(select.column(SQLRaw(PackedExpense.columns)))
+                return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             }
             let rows = try await select.all()
             let (payers, shares) = try await Self.payersAndShares(of: texts, sql)

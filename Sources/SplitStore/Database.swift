@@ -138,7 +138,17 @@ public final class Database: Sendable {
                     checkpointer: checkpointer),
                 logger: logger)
         case .postgres(let url):
-            let configuration = try SQLPostgresConfiguration(url: DatabaseConfiguration.postgresURLWithTLSDefault(url))
+            let configuration: SQLPostgresConfiguration
+            if let socket = DatabaseConfiguration.postgresSocketPath(url), let components = URLComponents(string: url) {
+                // No TLS on a socket: it never leaves the machine. No user in the URL is the
+                // system user's name, as for libpq.
+                let database = String(components.path.dropFirst())
+                configuration = SQLPostgresConfiguration(
+                    unixDomainSocketPath: socket, username: components.user ?? NSUserName(),
+                    password: components.password, database: database.isEmpty ? nil : database)
+            } else {
+                configuration = try SQLPostgresConfiguration(url: DatabaseConfiguration.postgresURLWithTLSDefault(url))
+            }
             let source = PostgresConnectionSource(sqlConfiguration: configuration)
             let pool = EventLoopGroupConnectionPool(
                 source: source,

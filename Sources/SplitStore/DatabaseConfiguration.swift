@@ -56,6 +56,25 @@ public enum DatabaseConfiguration: Sendable, Equatable, CustomStringConvertible 
         return (file, synchronous)
     }
 
+    /// The Unix socket a PostgreSQL URL names, as libpq (and `psql`) read it: a `host` query
+    /// item that is a directory, the socket in it named by the port (5432 unless the URL gives
+    /// one, after the host or as a `port` query item):
+    /// `postgres://splitter@/splitter?host=/var/run/postgresql` is
+    /// `/var/run/postgresql/.s.PGSQL.5432`. The host before the path is then ignored, as libpq
+    /// ignores it. Nil for a URL that connects over TCP. A server on the same machine is cheaper
+    /// to reach this way: loopback TCP costs each statement's sender the receiver's TCP work too
+    /// (issue 16, docs/benchmarks.md).
+    public static func postgresSocketPath(_ url: String) -> String? {
+        guard let components = URLComponents(string: url),
+            let directory = components.queryItems?.last(where: { $0.name == "host" })?.value,
+            directory.hasPrefix("/")
+        else { return nil }
+        let port =
+            components.port ?? components.queryItems?.last(where: { $0.name == "port" })?.value.flatMap { Int($0) }
+            ?? 5432
+        return (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/.s.PGSQL.\(port)"
+    }
+
     /// The PostgreSQL URL as the connection uses it: an `sslmode` (or `tlsmode`, `ssl`, `tls`)
     /// in the URL is honoured as written; without one, a server on another host must speak TLS
     /// with a certificate that checks out (`require`), so a password and the data never cross a
@@ -80,7 +99,9 @@ public enum DatabaseConfiguration: Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .sqlite(let path): "SQLite file \(path)"
         case .postgres(let url):
-            if let components = URLComponents(string: url) {
+            if let socket = Self.postgresSocketPath(url), let components = URLComponents(string: url) {
+                "PostgreSQL over the Unix socket \(socket), database \(components.path.dropFirst())"
+            } else if let components = URLComponents(string: url) {
                 "PostgreSQL at \(components.host ?? "localhost"):\(components.port ?? 5432)\(components.path)"
             } else {
                 "PostgreSQL"

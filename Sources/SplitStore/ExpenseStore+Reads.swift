@@ -99,7 +99,8 @@ extension ExpenseStore {
         // first was one more round trip).
         return try await database.read { sql in
             if Self.packs(sql) {
-                let records = try await PackedExpense.records(sql.raw("SELECT *, \(unsafeRaw: PackedExpense.columns)" + conditions))
+                let records = try await PackedExpense.records(
+                    sql.raw("SELECT *, \(unsafeRaw: PackedExpense.columns)" + conditions))
                 return (Array(records.prefix(limit)), records.count > limit)
             }
             let rows = Array(try await sql.raw("SELECT *" + conditions).all())

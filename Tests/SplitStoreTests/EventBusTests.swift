@@ -156,6 +156,68 @@ struct EventBusTests {
         }
     }
 
+    @Test("a server on PostgreSQL's Unix socket shares the database and its events with one on TCP")
+    func overTheSocket() async throws {
+        guard TestDatabases.all.contains(.postgres) else { return }
+        try await TestDatabases.withConfiguration(.postgres) { configuration in
+            guard case .postgres(let url) = configuration, var components = URLComponents(string: url) else {
+                Issue.record("not PostgreSQL: \(configuration)")
+                return
+            }
+            let overTCP = try await Database.open(configuration, logger: TestDatabases.logger)
+            do {
+                // The socket's directory and port, from the server itself; the URL as libpq takes it.
+                let (directory, port) = try await overTCP.read { sql in
+                    let row = try #require(
+                        try await sql.raw(
+                            "SELECT current_setting('unix_socket_directories') AS d, current_setting('port') AS p"
+                        ).first())
+                    return (try row.decode(column: "d", as: String.self), try row.decode(column: "p", as: String.self))
+                }
+                components.host = ""
+                components.port = nil
+                let first = directory.split(separator: ",")[0].trimmingCharacters(in: .whitespaces)
+                components.queryItems = [
+                    URLQueryItem(name: "host", value: first),
+                    URLQueryItem(name: "port", value: port),
+                ]
+                let socketURL = try #require(components.string)
+                #expect(DatabaseConfiguration.postgresSocketPath(socketURL) != nil)
+                let overSocket = try await Database.open(
+                    try DatabaseConfiguration(databaseURL: socketURL), logger: TestDatabases.logger)
+                do {
+                    try await Migrations.run(on: overTCP)
+                    // A write over the socket is read back over TCP.
+                    let groupID = try await Self.group(overSocket)
+                    let name = try await overTCP.read { sql in
+                        try await sql.raw("SELECT name FROM groups WHERE id = \(bind: groupID.text)").first()?
+                            .decode(column: "name", as: String.self)
+                    }
+                    #expect(name == "Japan")
+                    // A write over TCP reaches the bus of the server on the socket.
+                    try await listening(overSocket) {
+                        let received = ReceivedEvents()
+                        let token = overSocket.events.subscribe(everything: true) { received.add($0) }
+                        defer { overSocket.events.unsubscribe(token) }
+                        let seq = try await overTCP.transaction { sql in
+                            try #require(try await GroupLog.begin(sql, groupID: groupID, now: 2_000)).seq
+                        }
+                        let events = await received.wait { $0.contains(.group(groupID, seq: seq)) }
+                        #expect(events.contains(.group(groupID, seq: seq)))
+                    }
+                } catch {
+                    try? await overSocket.close()
+                    throw error
+                }
+                try await overSocket.close()
+            } catch {
+                try? await overTCP.close()
+                throw error
+            }
+            try await overTCP.close()
+        }
+    }
+
     @Test("a publish reaches only who follows its group or account (and everyone for resync and jobs)")
     func routing() {
         let bus = EventBus()

@@ -193,4 +193,24 @@ struct ConfigurationTests {
         #expect(description == "PostgreSQL at db:5433/app")
         #expect(!description.contains("secret"))
     }
+
+    @Test("DATABASE_URL: a host query item that is a directory is PostgreSQL's Unix socket in it, as libpq reads it")
+    func postgresSocket() throws {
+        let socket = DatabaseConfiguration.postgresSocketPath
+        #expect(socket("postgres://splitter@/app?host=/var/run/postgresql") == "/var/run/postgresql/.s.PGSQL.5432")
+        #expect(
+            socket("postgresql://u:p@localhost:5433/app?host=%2Fvar%2Frun%2Fpostgresql%2F")
+                == "/var/run/postgresql/.s.PGSQL.5433")
+        #expect(socket("postgres://u@/app?port=6000&host=/tmp/pg") == "/tmp/pg/.s.PGSQL.6000")
+        #expect(socket("postgres://u@db:5432/app") == nil)
+        #expect(socket("postgres://u@db/app?host=db.internal") == nil)
+        #expect(socket("postgres://u@db/app?sslmode=require") == nil)
+        let url = "postgres://u:secret@/app?host=/var/run/postgresql"
+        #expect(try DatabaseConfiguration(databaseURL: url) == .postgres(url: url))
+        let description = try DatabaseConfiguration(databaseURL: url).description
+        #expect(description == "PostgreSQL over the Unix socket /var/run/postgresql/.s.PGSQL.5432, database app")
+        #expect(!description.contains("secret"))
+        // Never TLS on a socket: the URL is left as it is.
+        #expect(DatabaseConfiguration.postgresURLWithTLSDefault(url) == url)
+    }
 }

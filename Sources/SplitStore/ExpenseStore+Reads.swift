@@ -152,12 +152,28 @@ extension ExpenseStore {
         return records.sorted { ($0.expenseDate, $0.id.text) > ($1.expenseDate, $1.id.text) }
     }
 
-    /// Expenses by id, with payers and shares: one query on PostgreSQL, three on SQLite, whatever
-    /// their number.
+    /// Expenses by id, with payers and shares: one query on PostgreSQL (two at once for many),
+    /// three on SQLite, whatever their number.
     public func expenses(ids: [UUID]) async throws -> [UUID: ExpenseRecord] {
         guard !ids.isEmpty else { return [:] }
         let texts = ids.map(\.text)
-        return try await database.read { sql in
+        if database.backend == .postgres, texts.count >= Self.halvedFrom {
+            // Two halves at once on two connections: PostgreSQL makes one half's rows while
+            // this server reads the other's (a feed page of 1,000, issue 16). Each expense still
+            // comes whole from one statement, with its payers and shares.
+            let half = (texts.count + 1) / 2
+            async let first = expenses(texts: Array(texts[..<half]))
+            async let second = expenses(texts: Array(texts[half...]))
+            return try await first.merging(try await second) { kept, _ in kept }
+        }
+        return try await expenses(texts: texts)
+    }
+
+    /// How many ids `expenses(ids:)` reads in two halves at once, on PostgreSQL.
+    static let halvedFrom = 200
+
+    private func expenses(texts: [String]) async throws -> [UUID: ExpenseRecord] {
+        try await database.read { sql in
             let select = sql.select().column(SQLLiteral.all).from("expenses").where(OneOf("id", texts))
             if Self.packs(sql) {
                 let records = try await PackedExpense.records(select.column(SQLRaw(PackedExpense.columns)))

@@ -48,6 +48,15 @@ final class AsyncLock: Sendable {
         }
     }
 
+    /// Takes the lock if it is free, without waiting.
+    func tryLock() -> Bool {
+        state.withLock { state in
+            guard !state.isLocked else { return false }
+            state.isLocked = true
+            return true
+        }
+    }
+
     func unlock() {
         let loop = Self.currentLoop()
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in

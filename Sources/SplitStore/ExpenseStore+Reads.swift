@@ -152,15 +152,16 @@ extension ExpenseStore {
         return records.sorted { ($0.expenseDate, $0.id.text) > ($1.expenseDate, $1.id.text) }
     }
 
-    /// Expenses by id, with payers and shares: one query on PostgreSQL (two at once for many),
-    /// three on SQLite, whatever their number.
+    /// Expenses by id, with payers and shares: one query on PostgreSQL, three on SQLite, whatever
+    /// their number; many in two halves at once.
     public func expenses(ids: [UUID]) async throws -> [UUID: ExpenseRecord] {
         guard !ids.isEmpty else { return [:] }
         let texts = ids.map(\.text)
-        if database.backend == .postgres, texts.count >= Self.halvedFrom {
-            // Two halves at once on two connections: PostgreSQL makes one half's rows while
-            // this server reads the other's (a feed page of 1,000, issue 16). Each expense still
-            // comes whole from one statement, with its payers and shares.
+        if database.readsInParallel, texts.count >= Self.halvedFrom {
+            // Two halves at once on two connections (a feed page of 1,000, issue 16): on
+            // PostgreSQL it makes one half's rows while this server reads the other's; on SQLite
+            // the halves run on two cores. Each expense still comes whole from one read, with
+            // its payers and shares.
             let half = (texts.count + 1) / 2
             async let first = expenses(texts: Array(texts[..<half]))
             async let second = expenses(texts: Array(texts[half...]))
@@ -169,8 +170,8 @@ extension ExpenseStore {
         return try await expenses(texts: texts)
     }
 
-    /// How many ids `expenses(ids:)` reads in two halves at once, on PostgreSQL.
-    static let halvedFrom = 200
+    /// How many ids `expenses(ids:)` reads in two halves at once.
+    public static let halvedFrom = 200
 
     private func expenses(texts: [String]) async throws -> [UUID: ExpenseRecord] {
         try await database.read { sql in

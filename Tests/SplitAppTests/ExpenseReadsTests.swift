@@ -61,6 +61,10 @@ struct ExpenseReadsTests {
             let store = ExpenseStore(database: trip.database)
             let byID = try await store.expenses(ids: Array(written.keys) + [UUID()])
             #expect(Set(byID.keys) == Set(written.keys))
+            // Enough ids to be read in two halves at once (both halves holding some of them).
+            let ids = Array(written.keys)
+            let many = Array(ids[..<20]) + (0..<ExpenseStore.halvedFrom).map { _ in UUID() } + Array(ids[20...])
+            #expect(try await store.expenses(ids: many) == byID)
             var paged: [UUID: ExpenseRecord] = [:]
             var filter = ExpenseFilter()
             filter.includeDeleted = true

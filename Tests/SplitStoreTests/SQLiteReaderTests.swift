@@ -1,12 +1,13 @@
 import Foundation
 import SQLKit
 import SplitTestSupport
+import Synchronization
 import Testing
 
 @testable import SplitStore
 
-/// SQLite's reads run on a connection of their own (issue 16): they neither wait for a
-/// transaction nor hold one up, and each sees one snapshot.
+/// SQLite's reads run on connections of their own (issue 16): they neither wait for a
+/// transaction nor hold one up, each sees one snapshot, and two run at once.
 @Suite("SQLite reads beside the writer")
 struct SQLiteReaderTests {
     static func count(_ sql: any SQLDatabase) async throws -> Int {
@@ -61,6 +62,73 @@ struct SQLiteReaderTests {
             try await writer.value
             #expect(try during.get() == 0)
             #expect(try await database.read(Self.count) == 1)
+        }
+    }
+
+    @Test("two reads run at once, each on its own connection; a third waits for one of them")
+    func twoReadsAtOnce() async throws {
+        try await Self.withNumbers { database in
+            #expect(database.readsInParallel)
+            try await database.transaction { try await $0.raw("INSERT INTO numbers VALUES (1)").run() }
+            /// A read that holds its connection until released (waited for until it has it, or
+            /// for 10 s: a read that cannot start must fail the test, not hang it).
+            func held() async -> (Task<Int, any Error>, release: AsyncStream<Void>.Continuation) {
+                let inside = Flag()
+                let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+                let task = Task {
+                    try await database.read { sql in
+                        let count = try await Self.count(sql)
+                        inside.value.store(true, ordering: .relaxed)
+                        for await _ in release { break }
+                        return count
+                    }
+                }
+                #expect(await inside.waited(seconds: 10), "a read holds a connection")
+                return (task, releaseSignal)
+            }
+            let (first, releaseFirst) = await held()
+            defer { releaseFirst.yield() }
+            /// A read that tells when it is answered (not awaited: one that waits must not hang
+            /// the test).
+            func read() -> (Task<Int, any Error>, done: Flag) {
+                let done = Flag()
+                return (Task {
+                    let count = try await database.read(Self.count)
+                    done.value.store(true, ordering: .relaxed)
+                    return count
+                }, done)
+            }
+            // A second read is answered while the first holds its connection.
+            let (answered, answeredDone) = read()
+            #expect(await answeredDone.waited(seconds: 10))
+            releaseFirst.yield()  // lets it go, should the assertion above have failed
+            #expect(try await answered.value == 1)
+            #expect(try await first.value == 1)
+            // Two held at once: a third read waits until one lets go.
+            let (one, releaseOne) = await held()
+            defer { releaseOne.yield() }
+            let (two, releaseTwo) = await held()
+            defer { releaseTwo.yield() }
+            let (third, thirdDone) = read()
+            let answeredEarly = await thirdDone.waited(seconds: 0.2)
+            #expect(!answeredEarly)
+            releaseOne.yield()
+            #expect(try await one.value == 1)
+            #expect(await thirdDone.waited(seconds: 10))
+            releaseTwo.yield()
+            #expect(try await third.value == 1)
+            #expect(try await two.value == 1)
+        }
+    }
+
+    final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
+
+        /// Whether it was set within `seconds` (polled).
+        func waited(seconds: Double) async -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !value.load(ordering: .relaxed), Date() < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+            return value.load(ordering: .relaxed)
         }
     }
 

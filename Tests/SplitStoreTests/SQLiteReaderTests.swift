@@ -92,11 +92,12 @@ struct SQLiteReaderTests {
             /// the test).
             func read() -> (Task<Int, any Error>, done: Flag) {
                 let done = Flag()
-                return (Task {
+                let task = Task {
                     let count = try await database.read(Self.count)
                     done.value.store(true, ordering: .relaxed)
                     return count
-                }, done)
+                }
+                return (task, done)
             }
             // A second read is answered while the first holds its connection.
             let (answered, answeredDone) = read()

@@ -42,6 +42,21 @@ public struct GroupAccess: Sendable {
         return (group, me, members)
     }
 
+    /// `checkWithMembers`, with the group's categories (deleted ones too) in the same read: what
+    /// a create needs before its transaction (issue 16: one read fewer).
+    public func checkWithMembersAndCategories(_ groupID: UUID, _ caller: Caller, for action: GroupAction)
+        async throws -> (group: GroupRecord, me: MemberRecord, members: [MemberRecord], categories: [CategoryRecord])
+    {
+        guard caller.reaches(groupID),
+            let (group, members, categories) = try await groups.groupWithMembersAndCategories(groupID: groupID),
+            let me = members.first(where: { $0.userID == caller.user.id })
+        else {
+            throw AppError.notFound("group")
+        }
+        try Self.decide(action, me, in: group, asUnknown: "group")
+        return (group, me, members, categories)
+    }
+
     private static func decide(
         _ action: GroupAction, _ me: MemberRecord, in group: GroupRecord, asUnknown unknown: String
     ) throws {

@@ -224,15 +224,17 @@ public struct CategoryStore: Sendable {
 
     private static func list(groupID: UUID, includeDeleted: Bool, _ database: Database) async throws -> [CategoryRecord]
     {
-        try await database.read { sql in
-            try await sql.raw(
-                """
-                SELECT * FROM categories WHERE group_id = \(bind: groupID.text)
-                      AND (\(bind: includeDeleted) OR is_deleted = \(bind: false))
-                ORDER BY position, id
-                """
-            ).all()
-        }.map { try CategoryRecord(row: $0) }
+        try await database.read { sql in try await list(groupID: groupID, includeDeleted: includeDeleted, sql) }
+    }
+
+    static func list(groupID: UUID, includeDeleted: Bool, _ sql: any SQLDatabase) async throws -> [CategoryRecord] {
+        try await sql.raw(
+            """
+            SELECT * FROM categories WHERE group_id = \(bind: groupID.text)
+                  AND (\(bind: includeDeleted) OR is_deleted = \(bind: false))
+            ORDER BY position, id
+            """
+        ).all().map { try CategoryRecord(row: $0) }
     }
 }
 

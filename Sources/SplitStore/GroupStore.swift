@@ -96,6 +96,45 @@ public struct GroupStore: Sendable {
         return (try GroupRecord(row: first), Self.sorted(members))
     }
 
+    /// `groupWithMembers` and every category of the group (deleted ones too, by position), in
+    /// one read: on PostgreSQL one statement, the categories packed into it; on SQLite two in
+    /// one snapshot. A create needs all three before its transaction (issue 16: two round trips
+    /// on PostgreSQL, two reads on SQLite).
+    public func groupWithMembersAndCategories(groupID: UUID) async throws
+        -> (GroupRecord, [MemberRecord], [CategoryRecord])?
+    {
+        let (rows, categories) = try await database.read { sql -> ([any SQLRow], [CategoryRecord]?) in
+            let packs = sql.dialect.name == "postgresql"
+            let rows = try await sql.raw(
+                """
+                SELECT g.*, \(unsafeRaw: Self.memberColumns)\(unsafeRaw: packs ? ", " + Self.packedCategories : "")
+                FROM groups g LEFT JOIN members m ON m.group_id = g.id
+                WHERE g.id = \(bind: groupID.text)
+                """
+            ).all()
+            guard !packs else { return (rows, nil) }
+            return (rows, try await CategoryStore.list(groupID: groupID, includeDeleted: true, sql))
+        }
+        guard let first = rows.first else { return nil }
+        let members = try rows.filter { try !$0.decodeNil(column: "m_id") }
+            .map { try MemberRecord(row: $0, prefix: "m_") }
+        let all =
+            try categories
+            ?? first.decode(column: "packed_categories", as: PackedRecords.self).map { fields in
+                CategoryRecord(
+                    id: try fields.uuid(), groupID: groupID, name: try fields.text(), icon: try fields.text(),
+                    color: try fields.text(), isDefault: try fields.bool(), position: try fields.int64(),
+                    isDeleted: try fields.bool(), version: try fields.int64())
+            }
+        return (try GroupRecord(row: first), Self.sorted(members), all)
+    }
+
+    /// The group's categories as one packed column (`PackedRecords`), in `CategoryStore`'s order.
+    private static let packedCategories = """
+        (SELECT array_agg(ROW(c.id, c.name, c.icon, c.color, c.is_default, c.position, c.is_deleted, c.version) \
+        ORDER BY c.position, c.id) FROM categories c WHERE c.group_id = g.id) AS packed_categories
+        """
+
     /// The groups where the user is an active member, with that membership, archived ones last,
     /// then by name.
     public func groups(ofUser userID: UUID) async throws -> [(group: GroupRecord, member: MemberRecord)] {

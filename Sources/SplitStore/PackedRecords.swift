@@ -83,6 +83,15 @@ struct PackedRecords: Decodable {
             return uuid
         }
 
+        /// A `text` field (not NULL).
+        mutating func text() throws -> String {
+            guard let bytes = try next(type: 25) else { throw Malformed(description: "a null text") }
+            guard let text = bytes.withUnsafeReadableBytes({ String(validating: $0, as: UTF8.self) }) else {
+                throw Malformed(description: "a text that is not UTF-8")
+            }
+            return text
+        }
+
         mutating func int64() throws -> Int64 {
             guard let value = try optionalInt64() else { throw Malformed(description: "a null bigint") }
             return value

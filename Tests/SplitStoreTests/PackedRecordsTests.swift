@@ -43,6 +43,25 @@ struct PackedRecordsTests {
         }
     }
 
+    @Test("texts read back as PostgreSQL holds them; a NULL text or a field of another type is refused", arguments: postgres)
+    func texts(_ backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            let names = ["", "Onsen ♨️", "“quoted” \\ 'and' more", String(repeating: "é", count: 3_000)]
+            let packed = try await Self.packed(
+                database,
+                """
+                SELECT array_agg(ROW(v.t) ORDER BY v.k) AS packed FROM (VALUES
+                    (1, \(bind: names[0])), (2, \(bind: names[1])), (3, \(bind: names[2])), (4, \(bind: names[3]))
+                ) AS v(k, t)
+                """)
+            #expect(try packed.map { try $0.text() } == names)
+            let null = try await Self.packed(database, "SELECT array_agg(ROW(NULL::text)) AS packed")
+            #expect(throws: PackedRecords.Malformed.self) { try null.map { try $0.text() } }
+            let number = try await Self.packed(database, "SELECT array_agg(ROW(7::bigint)) AS packed")
+            #expect(throws: PackedRecords.Malformed.self) { try number.map { try $0.text() } }
+        }
+    }
+
     @Test("no rows (NULL) and an empty array are no records", arguments: postgres)
     func empty(_ backend: Database.Backend) async throws {
         try await TestDatabases.with(backend) { database in

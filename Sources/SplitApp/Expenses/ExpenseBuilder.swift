@@ -160,7 +160,7 @@ extension ExpenseUseCases {
 
 /// What the items of one batch read of their groups, kept for the next items (issue 16: each
 /// item read its group, its caller and the categories again, three round trips on PostgreSQL).
-/// One batch's, used by one task item after item, never shared.
+/// One batch's (a create alone is a batch of one), used by one task item after item, never shared.
 final class BatchReads {
     var access: [UUID: (group: GroupRecord, me: MemberRecord, members: [MemberRecord])] = [:]
     var categories: [UUID: [CategoryRecord]] = [:]

@@ -105,18 +105,22 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         idempotency request: IdempotencyRequest?, reads: BatchReads? = nil,
         render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async throws -> Preparation {
+        // A create alone is a batch of one: the group, its members and its categories in one read.
+        let reads = reads ?? BatchReads()
         let read: (group: GroupRecord, me: MemberRecord, members: [MemberRecord])
-        if let known = reads?.access[groupID] {
+        if let known = reads.access[groupID] {
             read = known
         } else {
-            read = try await access.checkWithMembers(groupID, caller, for: .addExpense)
-            reads?.access[groupID] = read
+            let checked = try await access.checkWithMembersAndCategories(groupID, caller, for: .addExpense)
+            read = (checked.group, checked.me, checked.members)
+            reads.access[groupID] = read
+            if reads.categories[groupID] == nil { reads.categories[groupID] = checked.categories }
         }
         let (group, me, members) = read
         let claim = try request.map { try $0.claim(for: caller) }
         if let claim {
             let earlier: IdempotencyOutcome<StoredResponse>?
-            switch reads?.earlier(claim) ?? .unknown {
+            switch reads.earlier(claim) {
             case .known(let outcome): earlier = outcome
             case .unknown: earlier = try await idempotency.lookup(claim)
             }

@@ -169,7 +169,7 @@ public final class Database: Sendable {
                 _ = try await database.read { try await $0.raw("SELECT 1").run() }
             } catch {
                 try? await pool.shutdownAsync()
-                throw error
+                throw PostgresUnreachable(error)
             }
             return database
         }
@@ -418,5 +418,27 @@ public final class Database: Sendable {
         case .postgres(let pool, _):
             try await pool.pool.shutdownAsync()
         }
+    }
+}
+
+/// Why PostgreSQL could not be used at start-up, in words: PostgresNIO's own description of an
+/// error says only that it hides the details (it may carry a query's values). At start-up the one
+/// query is `SELECT 1`, so the reason is safe to tell: the server's message ("database … does not
+/// exist", "password authentication failed …") or the connection's ("No such file or directory"
+/// for a socket that is not there).
+public struct PostgresUnreachable: Error, CustomStringConvertible {
+    public let underlying: any Error
+
+    init(_ underlying: any Error) { self.underlying = underlying }
+
+    public var description: String {
+        guard let error = underlying as? PSQLError else { return "cannot use PostgreSQL: \(underlying)" }
+        if let message = error.serverInfo?[.message] {
+            return "PostgreSQL refused: \(message)"
+        }
+        if let reason = error.underlying {
+            return "cannot reach PostgreSQL (\(error.code)): \(reason)"
+        }
+        return "cannot use PostgreSQL (\(error.code))"
     }
 }

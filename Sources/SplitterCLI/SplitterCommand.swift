@@ -310,12 +310,21 @@ struct Login: AsyncParsableCommand {
         abstract: "Log in with email or phone, or use a personal access token (--token-stdin).")
     @OptionGroup var options: GlobalOptions
     @Argument(help: "Email or phone number.") var emailOrPhone: String?
+    // As `register` takes them: the same words work for both.
+    @Option(help: "Email address (the same as giving it as the argument).") var email: String?
+    @Option(help: "Phone number (the same as giving it as the argument).") var phone: String?
     @Flag(help: "Read the password from standard input.") var passwordStdin = false
     @Flag(help: "Read a personal access token (spt_…, from `splitter token create`) from standard input.")
     var tokenStdin = false
 
+    /// The one email or phone given, however it was given.
+    var account: String? { emailOrPhone ?? email ?? phone }
+
     func validate() throws {
-        if tokenStdin == (emailOrPhone != nil) {
+        if [emailOrPhone, email, phone].compactMap({ $0 }).count > 1 {
+            throw ValidationError("Give one email or phone number.")
+        }
+        if tokenStdin == (account != nil) {
             throw ValidationError("Give an email or phone number to log in, or --token-stdin to use a token.")
         }
     }
@@ -332,7 +341,7 @@ struct Login: AsyncParsableCommand {
             }
             let password = try readPassword(fromStdin: passwordStdin)
             let user = try await options.signIn {
-                try await $0.login(emailOrPhone: emailOrPhone ?? "", password: password)
+                try await $0.login(emailOrPhone: account ?? "", password: password)
             }
             if options.json { try Output.json(user) } else { print("Logged in as \(user.displayName).") }
         }

@@ -194,6 +194,31 @@ struct ConfigurationTests {
         #expect(!description.contains("secret"))
     }
 
+    @Test("PostgreSQL that cannot be used at start-up says why: a database that does not exist, a socket that is not there")
+    func postgresStartErrors() async throws {
+        guard let admin = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"],
+            var components = URLComponents(string: admin)
+        else { return }
+        components.path = "/no_such_database_\(UInt32.random(in: 0...UInt32.max))"
+        do {
+            let opened = try await Database.open(.postgres(url: components.string!), logger: TestDatabases.logger)
+            try await opened.close()
+            Issue.record("a database that does not exist opened")
+        } catch {
+            #expect("\(error)".hasPrefix("PostgreSQL refused: database \"no_such_database_"), "\(error)")
+            #expect("\(error)".hasSuffix("\" does not exist"), "\(error)")
+        }
+        do {
+            let url = "postgres://splitter@/splitter?host=/nonexistent-\(UUID())"
+            let opened = try await Database.open(try DatabaseConfiguration(databaseURL: url), logger: TestDatabases.logger)
+            try await opened.close()
+            Issue.record("a socket that is not there opened")
+        } catch {
+            #expect("\(error)".hasPrefix("cannot reach PostgreSQL"), "\(error)")
+            #expect("\(error)".contains("No such file or directory"), "\(error)")
+        }
+    }
+
     @Test("DATABASE_URL: a host query item that is a directory is PostgreSQL's Unix socket in it, as libpq reads it")
     func postgresSocket() throws {
         let socket = DatabaseConfiguration.postgresSocketPath

@@ -33,6 +33,22 @@ struct AccountCommandTests {
         }
     }
 
+    @Test("login takes --email as register does, or the address as its argument; never two at once")
+    func loginWithEmailOption() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            let option = try await trip.run(
+                "login", "--email", "aki@example.com", "--profile", "tablet", "--server", trip.url, "--password-stdin",
+                stdin: "correct horse")
+            #expect(option.status == 0 && option.output == "Logged in as Aki.\n", "\(option.error)")
+            #expect(try await trip.run("whoami", "--profile", "tablet").output.contains("Aki"))
+            let both = try await trip.run(
+                "login", "aki@example.com", "--email", "aki@example.com", "--profile", "tablet2", "--server", trip.url,
+                "--password-stdin", stdin: "correct horse")
+            #expect(both.status != 0 && both.error.contains("Give one email or phone number."), "\(both.error)")
+        }
+    }
+
     @Test("a claim of a name-only member with history waits; a second meanwhile is refused; the owner lists and approves it")
     func claims() async throws {
         try await CLITrip.with { trip in

@@ -103,7 +103,7 @@ public final class Database: Sendable {
             var readers: [SQLiteHandle] = []
             var checkpointer: WALCheckpointer?
             let lock = AsyncLock()
-            // Both connections' settings; WAL and foreign keys belong to the file and the writer.
+            // Every connection's settings; WAL and foreign keys belong to the file and the writer.
             let settings = [
                 "PRAGMA synchronous = \(synchronous)", "PRAGMA busy_timeout = 5000", "PRAGMA temp_store = MEMORY",
             ]
@@ -150,7 +150,13 @@ public final class Database: Sendable {
                     unixDomainSocketPath: socket, username: components.user ?? NSUserName(),
                     password: components.password, database: database.isEmpty ? nil : database)
             } else {
-                configuration = try SQLPostgresConfiguration(url: DatabaseConfiguration.postgresURLWithTLSDefault(url))
+                do {
+                    configuration = try SQLPostgresConfiguration(
+                        url: DatabaseConfiguration.postgresURLWithTLSDefault(url))
+                } catch {
+                    // PostgresKit's error quotes the URL, password and all.
+                    throw DatabaseConfigurationError.unusablePostgresURL
+                }
             }
             let source = PostgresConnectionSource(sqlConfiguration: configuration)
             let pool = EventLoopGroupConnectionPool(

@@ -114,10 +114,15 @@ public enum DatabaseConfigurationError: Error, Equatable, Sendable, CustomString
     case unsupportedScheme
     case missingPath
     case unknownOption
+    case unusablePostgresURL
 
     // Never echoes the URL itself: it may hold a password.
     public var description: String {
         switch self {
+        case .unusablePostgresURL:
+            "DATABASE_URL is no PostgreSQL URL this server can use: it needs a user and a host, as in "
+                + "postgres://user:password@host:port/database, or a socket's directory, as in "
+                + "postgres://user@/database?host=/var/run/postgresql"
         case .unsupportedScheme: "DATABASE_URL must start with postgres://, postgresql:// or sqlite:"
         case .missingPath: "DATABASE_URL sqlite: needs a file path"
         case .unknownOption: "DATABASE_URL sqlite: takes one option, ?synchronous=normal (the default) or ?synchronous=full"

@@ -219,6 +219,20 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("a PostgreSQL URL PostgresKit cannot use is refused without quoting it (it may hold a password)")
+    func unusablePostgresURL() async throws {
+        for url in ["postgres://u:secret@/app", "postgres://:secret@/app?sslmode=disable", "postgres://u:secret@[bad/app"] {
+            do {
+                let opened = try await Database.open(.postgres(url: url), logger: TestDatabases.logger)
+                try await opened.close()
+                Issue.record("\(url) opened")
+            } catch {
+                #expect(error as? DatabaseConfigurationError == .unusablePostgresURL, "\(error)")
+                #expect(!"\(error)".contains("secret"), "\(error)")
+            }
+        }
+    }
+
     @Test("DATABASE_URL: a host query item that is a directory is PostgreSQL's Unix socket in it, as libpq reads it")
     func postgresSocket() throws {
         let socket = DatabaseConfiguration.postgresSocketPath

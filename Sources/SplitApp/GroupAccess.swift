@@ -33,13 +33,10 @@ public struct GroupAccess: Sendable {
     public func checkWithMembers(
         _ groupID: UUID, _ caller: Caller, for action: GroupAction, asUnknown unknown: String = "group"
     ) async throws -> (group: GroupRecord, me: MemberRecord, members: [MemberRecord]) {
-        guard caller.reaches(groupID), let (group, members) = try await groups.groupWithMembers(groupID: groupID),
-            let me = members.first(where: { $0.userID == caller.user.id })
-        else {
+        guard caller.reaches(groupID), let (group, members) = try await groups.groupWithMembers(groupID: groupID) else {
             throw AppError.notFound(unknown)
         }
-        try Self.decide(action, me, in: group, asUnknown: unknown)
-        return (group, me, members)
+        return (group, try Self.allowed(action, caller, in: group, members, asUnknown: unknown), members)
     }
 
     /// `checkWithMembers`, with the group's categories (deleted ones too) in the same read: what
@@ -48,13 +45,21 @@ public struct GroupAccess: Sendable {
         async throws -> (group: GroupRecord, me: MemberRecord, members: [MemberRecord], categories: [CategoryRecord])
     {
         guard caller.reaches(groupID),
-            let (group, members, categories) = try await groups.groupWithMembersAndCategories(groupID: groupID),
-            let me = members.first(where: { $0.userID == caller.user.id })
+            let (group, members, categories) = try await groups.groupWithMembersAndCategories(groupID: groupID)
         else {
             throw AppError.notFound("group")
         }
-        try Self.decide(action, me, in: group, asUnknown: "group")
-        return (group, me, members, categories)
+        return (group, try Self.allowed(action, caller, in: group, members, asUnknown: "group"), members, categories)
+    }
+
+    /// The caller's member among `members`, when `action` is allowed.
+    private static func allowed(
+        _ action: GroupAction, _ caller: Caller, in group: GroupRecord, _ members: [MemberRecord],
+        asUnknown unknown: String
+    ) throws -> MemberRecord {
+        guard let me = members.first(where: { $0.userID == caller.user.id }) else { throw AppError.notFound(unknown) }
+        try decide(action, me, in: group, asUnknown: unknown)
+        return me
     }
 
     private static func decide(

@@ -82,18 +82,7 @@ public struct GroupStore: Sendable {
     /// The group and all its members (removed ones too), in one read: for a permission check
     /// that needs the member list anyway (an expense's split names members). Sorted as `members`.
     public func groupWithMembers(groupID: UUID) async throws -> (GroupRecord, [MemberRecord])? {
-        let rows = try await database.read { sql in
-            try await sql.raw(
-                """
-                SELECT g.*, \(unsafeRaw: Self.memberColumns) FROM groups g LEFT JOIN members m ON m.group_id = g.id
-                WHERE g.id = \(bind: groupID.text)
-                """
-            ).all()
-        }
-        guard let first = rows.first else { return nil }
-        let members = try rows.filter { try !$0.decodeNil(column: "m_id") }
-            .map { try MemberRecord(row: $0, prefix: "m_") }
-        return (try GroupRecord(row: first), Self.sorted(members))
+        try await groupRead(groupID, withCategories: false).map { ($0.group, $0.members) }
     }
 
     /// `groupWithMembers` and every category of the group (deleted ones too, by position), in
@@ -103,8 +92,15 @@ public struct GroupStore: Sendable {
     public func groupWithMembersAndCategories(groupID: UUID) async throws
         -> (GroupRecord, [MemberRecord], [CategoryRecord])?
     {
+        try await groupRead(groupID, withCategories: true).map { ($0.group, $0.members, $0.categories) }
+    }
+
+    /// The group with its members, and its categories when asked (none otherwise).
+    private func groupRead(_ groupID: UUID, withCategories: Bool) async throws
+        -> (group: GroupRecord, members: [MemberRecord], categories: [CategoryRecord])?
+    {
         let (rows, categories) = try await database.read { sql -> ([any SQLRow], [CategoryRecord]?) in
-            let packs = sql.dialect.name == "postgresql"
+            let packs = withCategories && sql.dialect.name == "postgresql"
             let rows = try await sql.raw(
                 """
                 SELECT g.*, \(unsafeRaw: Self.memberColumns)\(unsafeRaw: packs ? ", " + Self.packedCategories : "")
@@ -112,20 +108,21 @@ public struct GroupStore: Sendable {
                 WHERE g.id = \(bind: groupID.text)
                 """
             ).all()
-            guard !packs else { return (rows, nil) }
+            guard withCategories, !packs, !rows.isEmpty else { return (rows, nil) }
             return (rows, try await CategoryStore.list(groupID: groupID, includeDeleted: true, sql))
         }
         guard let first = rows.first else { return nil }
         let members = try rows.filter { try !$0.decodeNil(column: "m_id") }
             .map { try MemberRecord(row: $0, prefix: "m_") }
-        let all =
-            try categories
-            ?? first.decode(column: "packed_categories", as: PackedRecords.self).map { fields in
+        var all = categories ?? []
+        if withCategories, categories == nil {
+            all = try first.decode(column: "packed_categories", as: PackedRecords.self).map { fields in
                 CategoryRecord(
                     id: try fields.uuid(), groupID: groupID, name: try fields.text(), icon: try fields.text(),
                     color: try fields.text(), isDefault: try fields.bool(), position: try fields.int64(),
                     isDeleted: try fields.bool(), version: try fields.int64())
             }
+        }
         return (try GroupRecord(row: first), Self.sorted(members), all)
     }
 

@@ -98,7 +98,7 @@ public func buildApplication(
     let bodyLimits = RequestBodyLimitsMiddleware(
         limits: try RequestBodyLimits(root: document), maxBodyBytes: configuration.limits.maxBodyBytes)
     let loginRequired = LoginRequiredMiddleware(requirement: LoginRequirement(root: document))
-    let routes = ExpenseReadRoutes(
+    let routes = PlainReadRoutes(
         base: RouterTransport(router: router), api: handler,
         feedPages: FeedPageCache(capacity: configuration.limits.feedCacheBytes))
     try handler.registerHandlers(

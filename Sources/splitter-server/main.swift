@@ -1,6 +1,9 @@
 import Foundation
 import Hummingbird
+import Logging
 import SplitServer
+
+LoggingSystem.bootstrap { label in ServerLogHandler(StreamLogHandler.standardError(label: label)) }
 
 // Reads configuration and runs the server until SIGTERM or SIGINT (STYLE §2); or, as
 // `splitter-server delete-account EMAIL`, deletes that account on the configured database.

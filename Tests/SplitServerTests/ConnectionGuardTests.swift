@@ -154,6 +154,29 @@ struct ConnectionGuardTests {
         }
     }
 
+    @Test("a body that stalls is closed after the body timeout, on a fresh connection and after answered requests, though the idle timeout is long")
+    func stalledBodyWithLongIdleTimeout() async throws {
+        // Hummingbird's idle timeout (which is the head timeout) is 10 s here, so only the body
+        // timeout, 1 s, can close these connections within a few seconds.
+        try await Self.live(idleTimeout: 10) { _, port in
+            let fresh = try RawConnection(port: port)
+            fresh.send("POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{\"emailOr")
+            let freshResult = await fresh.readUntilClosed()
+            // A connection that has been answered keeps a timer set for its head timeout; the
+            // body's earlier deadline must still be kept.
+            let used = try RawConnection(port: port)
+            for _ in 0..<3 {
+                used.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                let answer = await used.read(until: "\"status\":\"ok\"}")
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+            }
+            used.send("POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{\"emailOr")
+            let usedResult = await used.readUntilClosed()
+            #expect(freshResult.text != nil && freshResult.seconds < 4, "\(freshResult)")
+            #expect(usedResult.text != nil && usedResult.seconds < 4, "\(usedResult)")
+        }
+    }
+
     @Test("a client address holds at most its connections; a closed one frees its place; requests still work")
     func perAddressCap() async throws {
         // A long idle timeout: on a loaded machine, held connections must not time out (and

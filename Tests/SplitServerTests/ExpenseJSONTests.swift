@@ -207,6 +207,36 @@ struct ExpenseJSONTests {
             #expect(try await api.call(.get, "/api/groups/not-a-group/changes", token: aki).status == .notFound)
         }
     }
+
+    @Test("/health and /auth/me answer as the generated server does, and leave what they do not read to it",
+          arguments: TestDatabases.all)
+    func bareReadsAsGenerated(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let aki = try await api.register("Aki")
+            // An Accept header of two types is not read by the route: the generated server answers.
+            let generated: HTTPFields = [.accept: "application/json, */*"]
+            for (path, token) in [("/health", nil), ("/auth/me", aki.token), ("/auth/me", nil), ("/auth/me", "nope")] {
+                let fast = try await api.call(.get, path, token: token)
+                let slow = try await api.call(.get, path, token: token, headers: generated)
+                #expect(fast.status == slow.status && fast.body == slow.body, "\(path): \(fast.text)\n\(slow.text)")
+                #expect(fast.headers[.contentType] == slow.headers[.contentType], "\(path)")
+                #expect(fast.headers[.wwwAuthenticate] == slow.headers[.wwwAuthenticate], "\(path)")
+                for accept in ["application/json", "*/*"] {
+                    #expect(try await api.call(.get, path, token: token, headers: [.accept: accept]).body == fast.body)
+                }
+                // A query, which neither reads, goes to the generated server and is answered as before.
+                let queried = try await api.call(.get, path + "?x=1", token: token)
+                #expect(queried.status == fast.status && queried.body == fast.body, "\(path)?x=1")
+                let refused = try await api.call(.get, path, token: token, headers: [.accept: "text/html"])
+                #expect(refused.status.code >= 400, "\(path)")
+            }
+            let me = try await api.call(.get, "/auth/me", token: aki.token)
+            #expect(me.status == .ok && me.text.contains(aki.userID), "\(me.text)")
+            let health = try await api.call(.get, "/health")
+            #expect(health.text == #"{"database":"\#(backend.rawValue)","status":"ok"}"#)
+            #expect(try await api.call(.get, "/auth/me").status == .unauthorized)
+        }
+    }
 }
 
 extension ScenarioBuilder {

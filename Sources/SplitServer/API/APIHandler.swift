@@ -45,13 +45,19 @@ struct APIHandler: APIProtocol {
     }
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
+        let health = Components.Schemas.Health(
+            status: try await isHealthy() ? .ok : .unavailable, database: database.backend.rawValue)
+        return health.status == .ok ? .ok(.init(body: .json(health))) : .serviceUnavailable(.init(body: .json(health)))
+    }
+
+    /// Whether the database answers (`Database.ping`); a failure is logged.
+    func isHealthy() async throws -> Bool {
         do {
             try await database.ping()
-            return .ok(.init(body: .json(.init(status: .ok, database: database.backend.rawValue))))
+            return true
         } catch {
             try request.logger.error("health check failed", metadata: ["error": "\(String(reflecting: error))"])
-            return .serviceUnavailable(
-                .init(body: .json(.init(status: .unavailable, database: database.backend.rawValue))))
+            return false
         }
     }
 }

@@ -37,6 +37,12 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(user: .init(caller.user)))))
     }
 
+    /// `getMe`'s answer as the generated server writes it (`PlainReadRoutes`).
+    func meJSON() async throws -> [UInt8] {
+        let caller = try await authenticate()
+        return [UInt8](try ExpenseJSON.generatedEncoder().encode(Components.Schemas.UserResponse(user: .init(caller.user))))
+    }
+
     func listSessions(_ input: Operations.ListSessions.Input) async throws -> Operations.ListSessions.Output {
         let caller = try await authenticate()
         let sessions = try await accountUseCases.sessions(caller)

@@ -103,7 +103,7 @@ extension APIHandler {
                     })))
     }
 
-    /// A page of the group's expenses as the API lists them (`listExpenses`, `ExpenseReadRoutes`).
+    /// A page of the group's expenses as the API lists them (`listExpenses`, `PlainReadRoutes`).
     func expenseList(groupID: String, filter: () throws -> ExpenseFilter) async throws
         -> Components.Schemas.ExpenseList
     {

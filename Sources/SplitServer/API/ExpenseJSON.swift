@@ -8,7 +8,7 @@ import SplitStore
 
 /// The change feed's answer and a page of expenses written by hand: the bytes `JSONEncoder` makes
 /// of the generated `ChangesResponse` and `ExpenseList` (sorted keys, dates through
-/// `APIDateTranscoder`, `/` escaped), without its generic machinery (`ExpenseReadRoutes` serves
+/// `APIDateTranscoder`, `/` escaped), without its generic machinery (`PlainReadRoutes` serves
 /// them). Issue 16's profile of a feed page put 38 % of the server's time in
 /// `JSONEncoder` walking the generated types; a first sync is mostly expenses, so they are
 /// written here field by field and the few other objects of a page still go through a

@@ -3,28 +3,37 @@ import HTTPTypes
 import OpenAPIRuntime
 import SplitAPI
 import SplitApp
+import SplitStore
 
-/// Registers the generated server's routes on `base`, except that the two reads whose answers are
-/// mostly expenses, `GET /api/groups/{groupId}/changes` and `GET /api/groups/{groupId}/expenses`,
-/// answer with `ExpenseJSON`'s bytes instead of the generated `JSONEncoder` (issue 16: a first
-/// sync of 10,000 expenses spent a third of its time there).
+/// Registers the generated server's routes on `base`, except that four reads are answered
+/// without the generated server's machinery (issue 16):
+/// - `GET /api/groups/{groupId}/changes` and `GET /api/groups/{groupId}/expenses`, whose answers
+///   are mostly expenses, are written by `ExpenseJSON` instead of the generated `JSONEncoder` (a
+///   first sync of 10,000 expenses spent a third of its time there);
+/// - `GET /health` and `GET /auth/me`, the cheapest requests there are, skip the runtime's
+///   decoding, content negotiation and encoding: `/health` answers bytes made once at start, and
+///   `/auth/me` encodes its user with the generated server's encoder settings.
 ///
 /// Only plain requests are answered here: a group id and query items of plain characters, each
-/// at most once and each one the operation knows, numbers and booleans written plainly, and no
-/// `Accept` header or one that takes JSON outright. Anything else (percent-escapes, repeated or
-/// unknown items, a `limit` that is no number, another `Accept`) goes to the generated handler, so
-/// its decoding, its errors and its content negotiation stay the API's; this path only ever
-/// writes the same bytes sooner (`ExpenseJSONTests` compares the two).
-struct ExpenseReadRoutes<Base: ServerTransport>: ServerTransport {
+/// at most once and each one the operation knows (none for `/health` and `/auth/me`), numbers
+/// and booleans written plainly, and no `Accept` header or one that takes JSON outright.
+/// Anything else (percent-escapes, repeated or unknown items, a `limit` that is no number,
+/// another `Accept`) goes to the generated handler, so its decoding, its errors and its content
+/// negotiation stay the API's; this path only ever writes the same bytes sooner
+/// (`ExpenseJSONTests` compares the two).
+struct PlainReadRoutes<Base: ServerTransport>: ServerTransport {
     static var changesPath: String { "/api/groups/{groupId}/changes" }
     static var expensesPath: String { "/api/groups/{groupId}/expenses" }
+    static var healthPath: String { "/health" }
+    static var mePath: String { "/auth/me" }
+    static var paths: [String] { [changesPath, expensesPath, healthPath, mePath] }
 
     let base: Base
     let api: APIHandler
     /// Pages of the feed already sent, for the next device that asks for one unchanged.
     let feedPages: FeedPageCache
     /// The paths the generated server registered here, so a renamed path in openapi.yaml stops
-    /// the server at start (`ExpenseReadRoutesError`) instead of losing this path unnoticed.
+    /// the server at start (`PlainReadRoutesError`) instead of losing this path unnoticed.
     let registered = Registered()
 
     init(base: Base, api: APIHandler, feedPages: FeedPageCache = FeedPageCache()) {
@@ -33,37 +42,57 @@ struct ExpenseReadRoutes<Base: ServerTransport>: ServerTransport {
         self.feedPages = feedPages
     }
 
+    /// A plain request's answer: its status, its bytes, and whether they are gzip.
+    typealias Answer = (status: HTTPResponse.Status, bytes: [UInt8], gzipped: Bool)
+
     func register(_ handler: @escaping OperationHandler, method: HTTPRequest.Method, path: String) throws {
         let api = api
         let feedPages = feedPages
-        /// The answer's bytes, and whether they are gzip.
-        let answer: @Sendable (PlainRequest, _ acceptsGzip: Bool) async throws -> ([UInt8], Bool)
-        let query: PlainRequest.Query
+        /// The answer to a plain request, or nil for one the generated handler must answer.
+        let answer: @Sendable (HTTPRequest, ServerRequestMetadata) async throws -> Answer?
         switch (method, path) {
         case (.get, Self.changesPath):
-            query = .init(texts: ["since"], integers: ["limit"])
-            answer = { request, gzip in
-                let page = try await api.changesPage(request, gzip: gzip, cache: feedPages)
-                return (page.bytes, page.gzipped)
+            let query = PlainRequest.Query(texts: ["since"], integers: ["limit"])
+            answer = { request, metadata in
+                guard let plain = PlainRequest(request, metadata: metadata, query: query) else { return nil }
+                let gzip = ResponseCompressionMiddleware.acceptsGzip(request.headerFields[values: .acceptEncoding])
+                let page = try await api.changesPage(plain, gzip: gzip, cache: feedPages)
+                return (.ok, page.bytes, page.gzipped)
             }
         case (.get, Self.expensesPath):
-            query = .init(
+            let query = PlainRequest.Query(
                 texts: ["category", "memberId", "from", "to", "month", "q", "cursor"], integers: ["year", "limit"],
                 booleans: ["includeDeleted"])
-            // Left to `ResponseCompressionMiddleware` to compress.
-            answer = { request, _ in (try await api.expensesJSON(request), false) }
+            answer = { request, metadata in
+                guard let plain = PlainRequest(request, metadata: metadata, query: query) else { return nil }
+                // Left to `ResponseCompressionMiddleware` to compress.
+                return (.ok, try await api.expensesJSON(plain), false)
+            }
+        case (.get, Self.healthPath):
+            let encoder = ExpenseJSON.generatedEncoder()
+            let backend = api.database.backend.rawValue
+            let healthy = [UInt8](try encoder.encode(Components.Schemas.Health(status: .ok, database: backend)))
+            let unavailable = [UInt8](
+                try encoder.encode(Components.Schemas.Health(status: .unavailable, database: backend)))
+            answer = { request, _ in
+                guard PlainRequest.isBare(request) else { return nil }
+                return try await api.isHealthy() ? (.ok, healthy, false) : (.serviceUnavailable, unavailable, false)
+            }
+        case (.get, Self.mePath):
+            answer = { request, _ in
+                guard PlainRequest.isBare(request) else { return nil }
+                return (.ok, try await api.meJSON(), false)
+            }
         default:
             return try base.register(handler, method: method, path: path)
         }
         registered.add(path)
         try base.register(
             { request, body, metadata in
-                guard let plain = PlainRequest(request, metadata: metadata, query: query) else {
+                guard let (status, bytes, gzipped) = try await answer(request, metadata) else {
                     return try await handler(request, body, metadata)
                 }
-                let gzip = ResponseCompressionMiddleware.acceptsGzip(request.headerFields[values: .acceptEncoding])
-                let (bytes, gzipped) = try await answer(plain, gzip)
-                var response = HTTPResponse(status: .ok)
+                var response = HTTPResponse(status: status)
                 response.headerFields[.contentType] = "application/json; charset=utf-8"
                 if gzipped {
                     // As `ResponseCompressionMiddleware` would have sent it; it leaves encoded answers alone.
@@ -74,10 +103,10 @@ struct ExpenseReadRoutes<Base: ServerTransport>: ServerTransport {
             }, method: method, path: path)
     }
 
-    /// Throws unless both reads were registered.
+    /// Throws unless every read was registered.
     func checkRegistered() throws {
-        for path in [Self.changesPath, Self.expensesPath] where !registered.contains(path) {
-            throw ExpenseReadRoutesError.notInSpecification(path)
+        for path in Self.paths where !registered.contains(path) {
+            throw PlainReadRoutesError.notInSpecification(path)
         }
     }
 
@@ -90,12 +119,12 @@ struct ExpenseReadRoutes<Base: ServerTransport>: ServerTransport {
     }
 }
 
-enum ExpenseReadRoutesError: Error, CustomStringConvertible {
+enum PlainReadRoutesError: Error, CustomStringConvertible {
     case notInSpecification(String)
 
     var description: String {
         switch self {
-        case .notInSpecification(let path): "openapi.yaml has no GET \(path) any more: ExpenseReadRoutes must follow it"
+        case .notInSpecification(let path): "openapi.yaml has no GET \(path) any more: PlainReadRoutes must follow it"
         }
     }
 }
@@ -115,9 +144,7 @@ struct PlainRequest: Equatable {
     var booleans: [String: Bool] = [:]
 
     init?(_ request: HTTPRequest, metadata: ServerRequestMetadata, query: Query) {
-        guard let group = metadata.pathParameters["groupId"], Self.isPlain(group) else { return nil }
-        let accepts = request.headerFields[values: .accept]
-        guard accepts.isEmpty || (accepts.count == 1 && ["application/json", "*/*"].contains(accepts[0])) else {
+        guard let group = metadata.pathParameters["groupId"], Self.isPlain(group), Self.takesJSON(request) else {
             return nil
         }
         groupID = String(group)
@@ -148,6 +175,17 @@ struct PlainRequest: Equatable {
         self.texts = texts
         self.integers = integers
         self.booleans = booleans
+    }
+
+    /// Whether `request` has no `Accept` header or one that takes JSON outright.
+    static func takesJSON(_ request: HTTPRequest) -> Bool {
+        let accepts = request.headerFields[values: .accept]
+        return accepts.isEmpty || (accepts.count == 1 && ["application/json", "*/*"].contains(accepts[0]))
+    }
+
+    /// Whether `request` has no query at all and takes JSON: all a read without parameters needs.
+    static func isBare(_ request: HTTPRequest) -> Bool {
+        takesJSON(request) && request.path?.contains("?") == false
     }
 
     /// Letters, digits, `-`, `_` and `.`: what reads the same percent-decoded or not.

@@ -98,12 +98,13 @@ public func buildApplication(
     let bodyLimits = RequestBodyLimitsMiddleware(
         limits: try RequestBodyLimits(root: document), maxBodyBytes: configuration.limits.maxBodyBytes)
     let loginRequired = LoginRequiredMiddleware(requirement: LoginRequirement(root: document))
-    let routes = PlainReadRoutes(
-        base: RouterTransport(router: router), api: handler,
+    let middlewares: [any ServerMiddleware] = [loginRequired, bodyLimits]
+    let routes = PlainRoutes(
+        base: RouterTransport(router: router), api: handler, middlewares: middlewares,
         feedPages: FeedPageCache(capacity: configuration.limits.feedCacheBytes))
     try handler.registerHandlers(
         on: routes, configuration: .init(dateTranscoder: APIDateTranscoder(), jsonEncodingOptions: [.sortedKeys]),
-        middlewares: [loginRequired, bodyLimits])
+        middlewares: middlewares)
     try routes.checkRegistered()
     web.register(on: router)
     MCPEndpoint(api: handler, callers: callers, addresses: addresses).register(on: router)

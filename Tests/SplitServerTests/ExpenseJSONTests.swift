@@ -237,6 +237,92 @@ struct ExpenseJSONTests {
             #expect(try await api.call(.get, "/auth/me").status == .unauthorized)
         }
     }
+
+    @Test("a create answers as the generated server does, replays too; what the route does not read, the generated server answers",
+          arguments: TestDatabases.all)
+    func createAsGenerated(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = try #require(trip.tokens["Aki"])
+            let group = trip.groupID
+            let list = "/api/groups/\(group)/expenses?includeDeleted=true&limit=200"
+            let decoder = ExpenseJSON.generatedDecoder()
+            let encoder = ExpenseJSON.generatedEncoder()
+            // An Accept header of two types is not read by the route: the generated server answers.
+            let generated: HTTPFields = [.accept: "application/json, */*"]
+            let bodies = [
+                trip.expense(
+                    #"\"Quotes\", back\\slash / slash, <tags> & ünïcödé 🍣"#, "1000", "JPY", paidBy: [("Aki", "1000")],
+                    split: trip.equal(["Aki", "Ben", "Cho"])),
+                trip.expense(
+                    "Hotel", "30000", "JPY", paidBy: [("Aki", "20000"), ("Ben", "10000")], split: trip.equal(["Ben", "Cho"])),
+                trip.expense(
+                    "Tickets", "9000", "JPY", paidBy: [("Cho", "9000")],
+                    split: #"{"mode":"exact","amounts":[{"memberId":"\#(trip.members["Ben"]!)","amount":"4500"},{"memberId":"\#(trip.members["Cho"]!)","amount":"4500"}]}"#,
+                    extra: #","notes":"n/a""#),
+                trip.expense("Refund", "-3000", "JPY", paidBy: [("Ben", "-3000")], split: trip.equal(["Aki", "Ben"])),
+            ]
+            for body in bodies {
+                let fast = try await api.call(.post, "/api/expenses", token: aki, json: body)
+                let slow = try await api.call(.post, "/api/expenses", token: aki, json: body, headers: generated)
+                #expect(fast.status == .created && slow.status == .created, "\(fast.text)\n\(slow.text)")
+                #expect(fast.headers[.contentType] == slow.headers[.contentType])
+                let mine = try decoder.decode(Components.Schemas.ExpenseResponse.self, from: fast.body)
+                var theirs = try decoder.decode(Components.Schemas.ExpenseResponse.self, from: slow.body)
+                #expect(fast.body == (try encoder.encode(mine)), "\(fast.text)")
+                // The same expense but for what makes each one: its id and its moments.
+                theirs.expense.id = mine.expense.id
+                theirs.expense.createdAt = mine.expense.createdAt
+                theirs.expense.updatedAt = mine.expense.updatedAt
+                #expect(theirs.expense.splits.count == mine.expense.splits.count)
+                for index in theirs.expense.splits.indices where index < mine.expense.splits.count {
+                    theirs.expense.splits[index].id = mine.expense.splits[index].id
+                }
+                #expect(fast.body == (try encoder.encode(theirs)), "\(fast.text)\n\(slow.text)")
+            }
+            // A retry with the same key gets the first answer back, whichever path answers it.
+            let keyed = trip.expense("Keyed", "500", "JPY", paidBy: [("Aki", "500")], split: trip.equal(["Aki", "Ben"]))
+            let first = try await api.call(.post, "/api/expenses", token: aki, json: keyed, headers: [PlainRequest.idempotencyKey: "k-1"])
+            let again = try await api.call(.post, "/api/expenses", token: aki, json: keyed, headers: [PlainRequest.idempotencyKey: "k-1"])
+            var viaGenerated = generated
+            viaGenerated[PlainRequest.idempotencyKey] = "k-1"
+            let replayed = try await api.call(.post, "/api/expenses", token: aki, json: keyed, headers: viaGenerated)
+            #expect(first.status == .created && again.status == .created && replayed.status == .created)
+            #expect(first.body == again.body && first.body == replayed.body, "\(first.text)\n\(again.text)\n\(replayed.text)")
+            let count = try await api.call(.get, list, token: aki).list("expenses").count
+            #expect(count == bodies.count * 2 + 1)
+            // What the route leaves to the generated server is answered as before, and writes nothing.
+            let good = bodies[1]
+            let cases: [(String, String?, HTTPFields, Int?)] = [
+                ("{", aki, [:], 400), (#"{"groupId":5}"#, aki, [:], 400),
+                (good.replacingOccurrences(of: #""amount":"30000","#, with: ""), aki, [:], 400),
+                (good.replacingOccurrences(of: "Hotel", with: String(repeating: "h", count: 5_000)), aki, [:], 422),
+                (good.replacingOccurrences(of: group, with: "not-a-group"), aki, [:], 404),
+                (good, nil, [:], 401), (good, "nope", [:], 401),
+                (good, aki, [.contentType: "text/plain"], nil),
+                (good, aki, [PlainRequest.idempotencyKey: "a%20b", .contentType: "application/json"], 201),
+                (good.replacingOccurrences(of: #""amount":"30000""#, with: #""amount":"3x""#), aki, [:], nil),
+            ]
+            for (body, token, headers, status) in cases {
+                let before = try await api.call(.get, list, token: aki).list("expenses").count
+                let fast = try await api.call(.post, "/api/expenses", token: token, json: body, headers: headers)
+                #expect(status == nil || fast.status.code == status, "\(body.prefix(80)) \(headers): \(fast.text)")
+                if fast.status == .created {
+                    #expect(try await api.call(.get, list, token: aki).list("expenses").count == before + 1)
+                    continue
+                }
+                var slowHeaders = headers
+                slowHeaders[.accept] = generated[.accept]
+                let slow = try await api.call(.post, "/api/expenses", token: token, json: body, headers: slowHeaders)
+                #expect(
+                    fast.status == slow.status && fast.body == slow.body,
+                    "\(body.prefix(80)) \(headers): \(fast.text)\n\(slow.text)")
+                #expect(
+                    try await api.call(.get, list, token: aki).list("expenses").count == before,
+                    "\(body.prefix(80)) \(headers): \(fast.text)\n\(slow.text)")
+            }
+        }
+    }
 }
 
 extension ScenarioBuilder {

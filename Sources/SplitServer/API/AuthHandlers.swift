@@ -37,7 +37,7 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(user: .init(caller.user)))))
     }
 
-    /// `getMe`'s answer as the generated server writes it (`PlainReadRoutes`).
+    /// `getMe`'s answer as the generated server writes it (`PlainRoutes`).
     func meJSON() async throws -> [UInt8] {
         let caller = try await authenticate()
         return [UInt8](try ExpenseJSON.generatedEncoder().encode(Components.Schemas.UserResponse(user: .init(caller.user))))

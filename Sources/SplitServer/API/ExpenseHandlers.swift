@@ -9,13 +9,32 @@ import SplitStore
 /// The expense operations of the API: wire in, one `ExpenseUseCases` call, wire out (STYLE §8).
 extension APIHandler {
     func createExpense(_ input: Operations.CreateExpense.Input) async throws -> Operations.CreateExpense.Output {
-        let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let item = try Self.batched(body, idempotencyKey: input.headers.idempotencyKey)
-        let creation = try await expenseUseCases.create(
+        let creation = try await createExpense(body, idempotencyKey: input.headers.idempotencyKey)
+        return .created(.init(body: .json(try Self.createdResponse(creation))))
+    }
+
+    /// `createExpense`'s answer as the generated server writes it, the expense written by
+    /// `ExpenseJSON` (`PlainRoutes`).
+    func createExpenseJSON(_ body: Components.Schemas.CreateExpenseRequest, idempotencyKey: String?) async throws
+        -> [UInt8]
+    {
+        switch try await createExpense(body, idempotencyKey: idempotencyKey) {
+        case .created(let view): return try ExpenseJSON.encode(created: view)
+        case .replayed(let response):
+            let stored = try WireJSON.decode(Components.Schemas.ExpenseResponse.self, from: response.body)
+            return [UInt8](try ExpenseJSON.generatedEncoder().encode(stored))
+        }
+    }
+
+    private func createExpense(_ body: Components.Schemas.CreateExpenseRequest, idempotencyKey: String?) async throws
+        -> ExpenseCreation
+    {
+        let caller = try await authenticate()
+        let item = try Self.batched(body, idempotencyKey: idempotencyKey)
+        return try await expenseUseCases.create(
             item.entered, id: item.id, groupID: item.groupID, caller: caller, origin: try request.origin,
             idempotency: item.idempotency, render: Self.renderCreated)
-        return .created(.init(body: .json(try Self.createdResponse(creation))))
     }
 
     /// A create's body and Idempotency-Key as the use case takes them.
@@ -103,7 +122,7 @@ extension APIHandler {
                     })))
     }
 
-    /// A page of the group's expenses as the API lists them (`listExpenses`, `PlainReadRoutes`).
+    /// A page of the group's expenses as the API lists them (`listExpenses`, `PlainRoutes`).
     func expenseList(groupID: String, filter: () throws -> ExpenseFilter) async throws
         -> Components.Schemas.ExpenseList
     {

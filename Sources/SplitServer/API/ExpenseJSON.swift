@@ -8,7 +8,7 @@ import SplitStore
 
 /// The change feed's answer and a page of expenses written by hand: the bytes `JSONEncoder` makes
 /// of the generated `ChangesResponse` and `ExpenseList` (sorted keys, dates through
-/// `APIDateTranscoder`, `/` escaped), without its generic machinery (`PlainReadRoutes` serves
+/// `APIDateTranscoder`, `/` escaped), without its generic machinery (`PlainRoutes` serves
 /// them). Issue 16's profile of a feed page put 38 % of the server's time in
 /// `JSONEncoder` walking the generated types; a first sync is mostly expenses, so they are
 /// written here field by field and the few other objects of a page still go through a
@@ -66,6 +66,15 @@ struct ExpenseJSON {
         return writer.bytes
     }
 
+    /// The whole answer of `POST /api/expenses`: the generated `ExpenseResponse` of `view`.
+    static func encode(created view: ExpenseView) throws -> [UInt8] {
+        var writer = ExpenseJSON(capacity: 1_024)
+        writer.raw("{\"expense\":")
+        try writer.expense(view)
+        writer.raw("}")
+        return writer.bytes
+    }
+
     /// A `JSONEncoder` as the generated server sets one up with our configuration
     /// (`Application+build.swift`): sorted keys, dates as `APIDateTranscoder` writes them.
     static func generatedEncoder() -> JSONEncoder {
@@ -77,6 +86,16 @@ struct ExpenseJSON {
             try container.encode(try dates.encode(date))
         }
         return encoder
+    }
+
+    /// A `JSONDecoder` as the generated server sets one up with our configuration.
+    static func generatedDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        let dates = APIDateTranscoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            try dates.decode(try decoder.singleValueContainer().decode(String.self))
+        }
+        return decoder
     }
 
     // MARK: - Objects (keys in the order `.sortedKeys` gives)

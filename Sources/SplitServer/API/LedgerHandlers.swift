@@ -150,7 +150,7 @@ extension APIHandler {
                     try await changes(groupID: input.path.groupId, since: input.query.since, limit: input.query.limit))))
     }
 
-    /// A page of the change feed as the API gives it (`listChanges`, `PlainReadRoutes`).
+    /// A page of the change feed as the API gives it (`listChanges`, `PlainRoutes`).
     func changes(groupID: String, since: String?, limit: Int?) async throws -> Components.Schemas.ChangesResponse {
         let caller = try await authenticate()
         return try .init(

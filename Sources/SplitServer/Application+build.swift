@@ -98,7 +98,9 @@ public func buildApplication(
     let bodyLimits = RequestBodyLimitsMiddleware(
         limits: try RequestBodyLimits(root: document), maxBodyBytes: configuration.limits.maxBodyBytes)
     let loginRequired = LoginRequiredMiddleware(requirement: LoginRequirement(root: document))
-    let middlewares: [any ServerMiddleware] = [loginRequired, bodyLimits]
+    let middlewares: [any ServerMiddleware] = [
+        loginRequired, bodyLimits, AcceptCheckMiddleware(requirement: AcceptRequirement(root: document)),
+    ]
     let routes = PlainRoutes(
         base: RouterTransport(router: router), api: handler, middlewares: middlewares,
         feedPages: FeedPageCache(capacity: configuration.limits.feedCacheBytes))

@@ -32,6 +32,49 @@ struct HTTPHardeningTests {
         #expect(ErrorEnvelopeMiddleware.apiError(for: CancellationError()).status == .internalServerError)
     }
 
+    @Test("a write whose Accept takes no type of its answer is a 400 before anything is written", arguments: TestDatabases.all)
+    func acceptRefusedBeforeWriting(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = try #require(trip.tokens["Aki"])
+            let expenses = "/api/groups/\(trip.groupID)/expenses?includeDeleted=true"
+            let body = trip.expense("Lunch", "3000", "JPY", paidBy: [("Aki", "3000")], split: trip.equal(["Aki", "Ben"]))
+            let group = #"{"name":"Osaka","homeCurrency":"JPY"}"#
+            func counts() async throws -> (groups: Int, expenses: Int) {
+                (
+                    try await api.call(.get, "/api/groups", token: aki).list("groups").count,
+                    try await api.call(.get, expenses, token: aki).list("expenses").count
+                )
+            }
+            let before = try await counts()
+            for accept in ["text/html", "text/csv", "image/png, text/plain;q=0.5"] {
+                // act
+                let expense = try await api.call(.post, "/api/expenses", token: aki, json: body, headers: [.accept: accept])
+                let made = try await api.call(.post, "/api/groups", token: aki, json: group, headers: [.accept: accept])
+                // validate: refused as the generated server refused it, and nothing written
+                for answer in [expense, made] {
+                    #expect(answer.status == .badRequest && answer.errorCode == "bad_request", "\(accept): \(answer.text)")
+                    #expect(answer.text.contains("not acceptable"), "\(answer.text)")
+                }
+                let after = try await counts()
+                #expect(after == before, "\(accept)")
+            }
+            // Without a login the 401 still comes first.
+            let anonymous = try await api.call(.post, "/api/expenses", json: body, headers: [.accept: "text/html"])
+            #expect(anonymous.status == .unauthorized)
+            // An Accept that takes JSON among others is served.
+            for accept in ["text/html, application/json;q=0.5", "*/*", "application/*"] {
+                let answer = try await api.call(.post, "/api/expenses", token: aki, json: body, headers: [.accept: accept])
+                #expect(answer.status == .created, "\(accept): \(answer.text)")
+            }
+            // An export in CSV is asked for as CSV.
+            let csv = try await api.call(
+                .get, "/api/groups/\(trip.groupID)/export?format=csv", token: aki, headers: [.accept: "text/csv"])
+            #expect(csv.status == .ok, "\(csv.text)")
+            #expect(try await counts().expenses == before.expenses + 3)
+        }
+    }
+
     @Test("a chunked body over the limit is a 413 with the envelope, not a 500")
     func chunkedTooLarge() async throws {
         try await TestApp.with(.sqlite, live: true, configure: { $0.limits.maxBodyBytes = 1024 }) { api in

@@ -90,7 +90,47 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         try container.encodeIfPresent(legacyText, forKey: .legacyText)
     }
 
+    /// The stored text: what `JSONEncoder` writes with sorted keys and unescaped slashes
+    /// (`jsonWithFoundation`), written field by field. Every write to a group stores one, and
+    /// the encoder was 1.6 % of a create's CPU (issue 16).
     public var json: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + (subject?.utf8.count ?? 0))
+        func key(_ name: StaticString) {
+            bytes.append(bytes.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        }
+        func text(_ name: StaticString, _ value: String?) {
+            guard let value else { return }
+            key(name)
+            JSONText.appendString(value, to: &bytes, escapingSlashes: false)
+        }
+        func number(_ name: StaticString, _ value: Int64?) {
+            guard let value else { return }
+            key(name)
+            JSONText.appendInteger(value, to: &bytes)
+        }
+        // In the order of the keys' names, as `.sortedKeys` writes them.
+        number("amount", amount)
+        text("asMember", asMember)
+        number("count", count.map(Int64.init))
+        text("currency", currency)
+        text("legacyText", legacyText)
+        number("limit", limit)
+        number("percent", percent.map(Int64.init))
+        text("period", period)
+        text("reason", reason)
+        text("role", role)
+        text("subject", subject)
+        number("v", Int64(Self.currentVersion))
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `json` as `JSONEncoder` writes it, for tests to compare.
+    var jsonWithFoundation: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)

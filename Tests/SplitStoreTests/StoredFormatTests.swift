@@ -148,6 +148,30 @@ struct StoredFormatTests {
                 == ActivityEvent(legacyText: "Aki renamed the group"))
     }
 
+    @Test("events written by hand are what JSONEncoder writes, for random fields of every kind, escapes included")
+    func activityHandWriter() async {
+        await propertyCheck(count: 1_000, input: Gen.uint64()) { seed in
+            var rng = SplitMix64(seed: seed)
+            func text() -> String? {
+                guard Bool.random(using: &rng) else { return nil }
+                return [
+                    "Ramen \"ichiban\"", "back\\slash/slash", "line\nbreak\ttab\r\u{8}\u{C}", "ünï 🍣 日本 \u{2028}",
+                    "\u{1}ctl\u{1F}\u{7F}", "", String(repeating: "x", count: Int.random(in: 0...300, using: &rng)),
+                ].randomElement(using: &rng)!
+            }
+            func number() -> Int64? {
+                Bool.random(using: &rng) ? [Int64.min, .max, 0, -1, 1_200, Int64.random(in: .min ... .max, using: &rng)].randomElement(using: &rng) : nil
+            }
+            let event = ActivityEvent(
+                subject: text(), amount: number(), currency: text(), count: number().map { Int($0) }, asMember: text(),
+                role: text(), reason: text(), limit: number(), percent: number().map { Int($0) }, period: text(),
+                legacyText: text())
+            #expect(event.json == event.jsonWithFoundation, "\(event.json)\n\(event.jsonWithFoundation)")
+            #expect((try? ActivityEvent.decode(event.json)) == event)
+        }
+        #expect(ActivityEvent().json == #"{"v":1}"#)
+    }
+
     @Test("events round-trip through their stored JSON, and the version is checked")
     func activityJSON() throws {
         let event = ActivityEvent(subject: "Ramen \"ichiban\"", amount: -1_200, currency: "JPY")

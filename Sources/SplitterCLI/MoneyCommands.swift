@@ -41,7 +41,8 @@ extension GroupContext {
 }
 
 struct Balances: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Who is owed (+) and who owes (−), per currency.")
+    static let configuration = CommandConfiguration(
+        abstract: "Who is owed (+) and who owes (−), per currency.", aliases: ["balance"])
     @OptionGroup var options: GroupOptions
 
     func run() async throws {

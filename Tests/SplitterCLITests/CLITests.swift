@@ -109,6 +109,8 @@ struct CLITests {
                 #expect(!nets.isEmpty && abs(nets.reduce(0, +)) < 0.001, "\(currency): \(nets)")
             }
             #expect(try await run("balances", "Japan").output.contains("Cho     -12250  JPY"))
+            // The singular, which a new user typed, is the same command.
+            #expect(try await run("balance", "Japan").output.contains("Cho     -12250  JPY"))
             let plan = try await run("plan", "Japan")
             #expect(
                 plan.output.contains("Cho pays Ben 6750 JPY") && plan.output.contains("Cho pays Aki 5500 JPY"),

@@ -156,7 +156,7 @@ struct PlainRoutes<Base: ServerTransport>: ServerTransport {
         }
     }
 
-    /// Throws unless every read was registered.
+    /// Throws unless every operation this answers was registered.
     func checkRegistered() throws {
         for path in Self.paths where !registered.contains(path) {
             throw PlainRoutesError.notInSpecification(path)
@@ -177,7 +177,7 @@ enum PlainRoutesError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .notInSpecification(let path): "openapi.yaml has no GET \(path) any more: PlainRoutes must follow it"
+        case .notInSpecification(let path): "openapi.yaml has no operation at \(path) any more: PlainRoutes must follow it"
         }
     }
 }

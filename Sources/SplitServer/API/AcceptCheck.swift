@@ -15,16 +15,13 @@ struct AcceptRequirement: Sendable {
             return shared[reference.split(separator: "/").last.map(String.init) ?? ""] as? [AnyHashable: Any]
         }
         var types: [String: [String]] = [:]
-        for case (_, let item as [AnyHashable: Any]) in root["paths"] as? [AnyHashable: Any] ?? [:] {
-            for case (_, let operation as [AnyHashable: Any]) in item {
-                guard let id = operation["operationId"] as? String else { continue }
-                let responses = operation["responses"] as? [AnyHashable: Any] ?? [:]
-                types[id] = responses.compactMap { code, response -> [String]? in
-                    guard "\(code)".hasPrefix("2"), let content = resolved(response)?["content"] as? [AnyHashable: Any]
-                    else { return nil }
-                    return content.keys.map { "\($0)" }
-                }.flatMap { $0 }.sorted()
-            }
+        for (id, operation) in LoginRequirement.operations(in: root) {
+            let responses = operation["responses"] as? [AnyHashable: Any] ?? [:]
+            types[id] = responses.compactMap { code, response -> [String]? in
+                guard "\(code)".hasPrefix("2"), let content = resolved(response)?["content"] as? [AnyHashable: Any]
+                else { return nil }
+                return content.keys.map { "\($0)" }
+            }.flatMap { $0 }.sorted()
         }
         self.types = types
     }

@@ -14,14 +14,20 @@ struct LoginRequirement: Sendable {
             return !requirements.contains { ($0 as? [AnyHashable: Any])?.isEmpty ?? false }
         }
         let global = root["security"]
-        var operations: Set<String> = []
+        operations = Set(Self.operations(in: root).filter { needsLogin($0.spec["security"] ?? global) }.map(\.id))
+    }
+
+    /// Every operation of openapi.yaml (parsed as `RequestBodyLimits.bundledSpecification` reads
+    /// it), by its `operationId`, with its object.
+    static func operations(in root: [AnyHashable: Any]) -> [(id: String, spec: [AnyHashable: Any])] {
+        var operations: [(id: String, spec: [AnyHashable: Any])] = []
         for case (_, let item as [AnyHashable: Any]) in root["paths"] as? [AnyHashable: Any] ?? [:] {
             for case (_, let operation as [AnyHashable: Any]) in item {
                 guard let id = operation["operationId"] as? String else { continue }
-                if needsLogin(operation["security"] ?? global) { operations.insert(id) }
+                operations.append((id, operation))
             }
         }
-        self.operations = operations
+        return operations
     }
 }
 

@@ -141,6 +141,8 @@ struct ExpenseUseCaseTests {
             guard case .created(let first) = try await send(trip.ramen()) else {
                 Issue.record("first create did not create"); return
             }
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            let balances = try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets
             // The same request again (an answer lost on the way): the stored expense, nothing twice.
             guard case .created(let again) = try await send(trip.ramen()) else {
                 Issue.record("the retry was not answered with the expense"); return
@@ -155,6 +157,23 @@ struct ExpenseUseCaseTests {
             for changed in [otherPayer, otherDate, charged] {
                 await #expect(throws: AppError.self) { try await send(changed) }
             }
+            // The same id in another group of the caller's: a conflict there, nothing written there.
+            let (other, akiThere) = try await GroupStore(database: trip.database).createGroup(
+                GroupRecord(
+                    id: UUID(), name: "Elsewhere", homeCurrency: "JPY", ownerUserID: trip.aki.user.id, inviteCode: nil,
+                    createdAt: milliseconds(), updatedAt: milliseconds()),
+                ownerName: "Aki")
+            let elsewhere = EnteredExpense(
+                description: "Ramen", amount: "1000", currency: "JPY", expenseDate: "2026-05-01",
+                paidByMemberId: akiThere.id.uuidString, split: EnteredSplit(mode: .equal, memberIds: [akiThere.id.uuidString]))
+            await #expect(throws: AppError.self) {
+                try await trip.expenses.create(
+                    elsewhere, id: id.uuidString, groupID: other.id, caller: trip.aki, origin: trip.origin,
+                    idempotency: nil, render: { _ in StoredResponse(status: 201, body: Data()) })
+            }
+            #expect(try await trip.expenses.list(groupID: other.id, filter: { ExpenseFilter() }, caller: trip.aki).0.isEmpty)
+            // Neither the retry nor the refused ones moved the balances.
+            #expect(try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets == balances)
             let (page, _) = try await trip.expenses.list(
                 groupID: trip.groupID, filter: { ExpenseFilter() }, caller: trip.aki)
             #expect(page.count == 1)

@@ -41,15 +41,15 @@ public struct GroupAccess: Sendable {
 
     /// `checkWithMembers`, with the group's categories (deleted ones too) in the same read: what
     /// a create needs before its transaction (issue 16: one read fewer).
-    public func checkWithMembersAndCategories(_ groupID: UUID, _ caller: Caller, for action: GroupAction)
-        async throws -> (group: GroupRecord, me: MemberRecord, members: [MemberRecord], categories: [CategoryRecord])
-    {
+    public func checkWithMembersAndCategories(
+        _ groupID: UUID, _ caller: Caller, for action: GroupAction, asUnknown unknown: String = "group"
+    ) async throws -> (group: GroupRecord, me: MemberRecord, members: [MemberRecord], categories: [CategoryRecord]) {
         guard caller.reaches(groupID),
             let (group, members, categories) = try await groups.groupWithMembersAndCategories(groupID: groupID)
         else {
-            throw AppError.notFound("group")
+            throw AppError.notFound(unknown)
         }
-        return (group, try Self.allowed(action, caller, in: group, members, asUnknown: "group"), members, categories)
+        return (group, try Self.allowed(action, caller, in: group, members, asUnknown: unknown), members, categories)
     }
 
     /// The caller's member among `members`, when `action` is allowed.

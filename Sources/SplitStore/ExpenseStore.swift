@@ -143,7 +143,8 @@ public struct ExpenseStore: Sendable {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
             guard
-                let log = try await GroupLog.begin(sql, groupID: updated.groupID, now: now, actor: actor)
+                let log = try await GroupLog.begin(
+                    sql, groupID: updated.groupID, now: now, actor: actor, reading: updated.memberIDs)
             else { return nil }
             guard let current = try await Self.load(updated.id, sql, lock: forUpdate),
                 current.groupID == updated.groupID
@@ -152,8 +153,7 @@ public struct ExpenseStore: Sendable {
             // Members removed from the group keep their part of expenses they were in (issue 15);
             // only members new to this expense must be active.
             let before = Set(current.countedMemberIDs)
-            try await GroupLog.requireActive(
-                updated.memberIDs.filter { !before.contains($0) }, groupID: updated.groupID, sql)
+            try log.requireActive(updated.memberIDs.filter { !before.contains($0) })
             var next = updated
             next.version = current.version + 1
             next.updatedAt = now
@@ -162,11 +162,12 @@ public struct ExpenseStore: Sendable {
             next.isDeleted = current.isDeleted
             next.shares = Self.mergeShares(old: current.shares, new: updated.shares)
             try await Self.unmarkChangedPaidShares(current: current, next: &next, actor: actor, log: log, sql)
-            try await Self.rewrite(next, sql)
-            // What moves with the edit in one write batch (one statement on PostgreSQL): the
-            // ledger and the spending totals by the difference, each row once, the change and
-            // the activity line.
+            // The rows and what moves with the edit in one write batch (one statement on
+            // PostgreSQL, where an edit's writes were five): the expense, its payers and shares,
+            // the ledger and the spending totals by the difference, each row once, the change
+            // and the activity line.
             var batch = WriteBatch()
+            Self.rewrite(next, into: &batch)
             var ledgers: [Ledger.Written] = []
             if !current.isDeleted {
                 ledgers = Ledger.merged([Ledger.effect(of: current, sign: -1), Ledger.effect(of: next, sign: 1)]).map {
@@ -419,8 +420,11 @@ public struct ExpenseStore: Sendable {
             expenses.flatMap { expense in expense.payers.map { [expense.id.text, $0.memberID.text, $0.amount] } })
     }
 
-    private static func rewrite(_ expense: ExpenseRecord, _ sql: any SQLDatabase) async throws {
-        try await sql.raw(
+    /// An edited expense's row, payers and shares, as writes of a `WriteBatch`: each touches rows
+    /// none of the others does (payers no longer paying are deleted, the others upserted), so
+    /// they may run in one PostgreSQL statement.
+    private static func rewrite(_ expense: ExpenseRecord, into batch: inout WriteBatch) {
+        batch.add(
             """
             UPDATE expenses SET description = \(bind: expense.description), amount = \(bind: expense.amount),
                 currency = \(bind: expense.currency), category_id = \(bind: expense.categoryID.text),
@@ -429,22 +433,31 @@ public struct ExpenseStore: Sendable {
                 version = \(bind: expense.version),
                 updated_at = \(bind: expense.updatedAt)
             WHERE id = \(bind: expense.id.text)
+            """)
+        // Every expense has a payer; were there none, the NOT IN of nothing would delete them all.
+        batch.add(
             """
-        ).run()
-        try await sql.raw("DELETE FROM expense_payers WHERE expense_id = \(bind: expense.id.text)").run()
-        for statement in payerRows([expense]) { try await sql.raw(statement).run() }
+            DELETE FROM expense_payers WHERE expense_id = \(bind: expense.id.text)
+                AND member_id NOT IN (\(binds: expense.payers.isEmpty ? [""] : expense.payers.map(\.memberID.text)))
+            """)
+        batch.add(
+            MultiRowInsert.statements(
+                "INSERT INTO expense_payers (expense_id, member_id, amount)",
+                expense.payers.map { [expense.id.text, $0.memberID.text, $0.amount] },
+                then: "ON CONFLICT (expense_id, member_id) DO UPDATE SET amount = excluded.amount"))
         // Every share in one statement, each member's row once: updated in place (keeping its id,
         // so its paid history stays with it), or added for a member new to the expense.
-        try await MultiRowInsert.run(
-            "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)",
-            expense.shares.map {
-                [$0.id.text, expense.id.text, $0.memberID.text, $0.amount, $0.isPaid, $0.paidAt, $0.isRemoved]
-            },
-            then: """
-                ON CONFLICT (expense_id, member_id)
-                DO UPDATE SET amount = excluded.amount, is_removed = excluded.is_removed, is_paid = excluded.is_paid,
-                              paid_at = excluded.paid_at
-                """, on: sql)
+        batch.add(
+            MultiRowInsert.statements(
+                "INSERT INTO expense_splits (id, expense_id, member_id, amount, is_paid, paid_at, is_removed)",
+                expense.shares.map {
+                    [$0.id.text, expense.id.text, $0.memberID.text, $0.amount, $0.isPaid, $0.paidAt, $0.isRemoved]
+                },
+                then: """
+                    ON CONFLICT (expense_id, member_id)
+                    DO UPDATE SET amount = excluded.amount, is_removed = excluded.is_removed, is_paid = excluded.is_paid,
+                                  paid_at = excluded.paid_at
+                    """))
     }
 
     /// The paid shares an edit voids (`PaidShares.voidedByEdit`, DESIGN §3) become unpaid, with

@@ -45,13 +45,22 @@ public struct GroupLog: Sendable {
     /// group's lock: for an action that depends on a row read after `begin` (`require`).
     let actorMembership: Membership?
     let isArchived: Bool
+    /// Of the members `begin` read under the lock (`involving` and `reading`), those active.
+    let activeMembers: Set<UUID>
+    /// Every member `begin` was asked to read: `requireActive` decides only for these.
+    let readMembers: Set<UUID>
 
     /// Starts a logged write on a group; nil when the group does not exist. Under the group's
     /// lock it decides the actor's grant again and checks that every member in `involving` is
     /// still active, throwing a `WriteRefusal` (DESIGN §6: invariants are checked in the
     /// transaction that writes them).
+    ///
+    /// `reading`: members read in the same statement but not required to be active (an edit may
+    /// keep members removed since): `requireActive` decides for them once the write knows which
+    /// must be.
     static func begin(
-        _ sql: any SQLDatabase, groupID: UUID, now: Int64, actor: Actor? = nil, involving: [UUID] = []
+        _ sql: any SQLDatabase, groupID: UUID, now: Int64, actor: Actor? = nil, involving: [UUID] = [],
+        reading: [UUID] = []
     ) async throws -> GroupLog? {
         guard
             let row = try await sql.raw(
@@ -67,7 +76,8 @@ public struct GroupLog: Sendable {
         // whether the group has a live webhook or a budget. A statement of its own, after the
         // lock is held, so that on PostgreSQL it sees every change committed before (the
         // UPDATE's own snapshot may be older when it waited for the lock).
-        let wanted = Set(involving + (grant.map { [$0.memberID] } ?? [])).map(\.text)
+        let read = Set(involving + reading)
+        let wanted = read.union(grant.map { [$0.memberID] } ?? []).map(\.text)
         let rows = try await sql.raw(
             """
             SELECT f.has_webhooks, f.has_budget, m.* FROM (
@@ -97,7 +107,7 @@ public struct GroupLog: Sendable {
             groupID: groupID, seq: seq, now: now,
             hasWebhooks: try flags.decode(column: "has_webhooks", as: Bool.self),
             hasBudget: try flags.decode(column: "has_budget", as: Bool.self),
-            actorMembership: actorMembership, isArchived: isArchived)
+            actorMembership: actorMembership, isArchived: isArchived, activeMembers: active, readMembers: read)
     }
 
     /// Under the group's row lock, decides `grant` again, as `begin` does, for a write the change
@@ -135,7 +145,17 @@ public struct GroupLog: Sendable {
     func at(_ now: Int64) -> GroupLog {
         GroupLog(
             groupID: groupID, seq: seq, now: now, hasWebhooks: hasWebhooks, hasBudget: hasBudget,
-            actorMembership: actorMembership, isArchived: isArchived)
+            actorMembership: actorMembership, isArchived: isArchived, activeMembers: activeMembers,
+            readMembers: readMembers)
+    }
+
+    /// Refuses (`inactiveMember`) the first of `ids` that was not an active member when `begin`
+    /// read them under the group's lock (each must have been in its `involving` or `reading`).
+    func requireActive(_ ids: [UUID]) throws {
+        precondition(readMembers.isSuperset(of: ids), "begin read these members")
+        if let missing = Set(ids).subtracting(activeMembers).min(by: { $0.sortsBefore($1) }) {
+            throw WriteRefusal.inactiveMember(missing)
+        }
     }
 
     /// Refuses (`inactiveMember`) the first of `ids` that is not an active member of the group:

@@ -138,6 +138,66 @@ struct WriteGrantTests {
         }
     }
 
+    @Test(
+        "an edit keeps a member removed since but cannot add one; its payers and shares are exactly the new ones",
+        arguments: TestDatabases.all)
+    func editWithRemovedMembers(backend: Database.Backend) async throws {
+        try await Self.withFixture(backend) { f in
+            // arrange: Aki 2,000 and Ben 1,000 paid for Aki, Ben and Cho; then Cho and Dee are removed.
+            let dee = MemberRecord(
+                id: UUID(), groupID: f.group.id, userID: nil, name: "Dee", role: .member, createdAt: 2_000,
+                updatedAt: 2_000)
+            try await f.groups.addMember(dee)
+            var created = Self.expense(f, payer: f.owner.id, other: f.cho.id)
+            created.payers = [
+                PayerRecord(memberID: f.owner.id, amount: 2_000), PayerRecord(memberID: f.ben.id, amount: 1_000),
+            ]
+            created.shares = [f.owner.id, f.ben.id, f.cho.id].map { ShareRecord(id: UUID(), memberID: $0, amount: 1_000) }
+            try await Self.create(created, by: Self.actor(f.owner, .addExpense), f)
+            for var gone in [f.cho, dee] {
+                gone.isActive = false
+                _ = try await f.groups.updateMember(gone, now: 2_500)
+            }
+            let editor = Self.actor(f.owner, .editExpense(isOwn: false))
+
+            // act: Ben paid it all; Cho (in it before) keeps a larger part.
+            var edited = try #require(try await f.expenses.expense(id: created.id))
+            edited.payers = [PayerRecord(memberID: f.ben.id, amount: 3_000)]
+            edited.shares = [
+                ShareRecord(id: UUID(), memberID: f.owner.id, amount: 500),
+                ShareRecord(id: UUID(), memberID: f.ben.id, amount: 500),
+                ShareRecord(id: UUID(), memberID: f.cho.id, amount: 2_000),
+            ]
+            guard case .written(let written) = try await f.expenses.update(
+                edited, expectedVersion: edited.version, actor: editor, now: 2_600)
+            else {
+                Issue.record("the edit keeping Cho was not written")
+                return
+            }
+
+            // validate: the stored payers and shares are the new ones, nothing of the old left over.
+            let stored = try #require(try await f.expenses.expense(id: created.id))
+            #expect(stored == written)
+            #expect(stored.payers == [PayerRecord(memberID: f.ben.id, amount: 3_000)])
+            #expect(
+                Dictionary(uniqueKeysWithValues: stored.liveShares.map { ($0.memberID, $0.amount) })
+                    == [f.owner.id: 500, f.ben.id: 500, f.cho.id: 2_000])
+            let nets = Dictionary(
+                uniqueKeysWithValues: try await f.ledger.balances(groupID: f.group.id).map { ($0.memberID, $0.net) })
+            #expect(nets == [f.owner.id: -500, f.ben.id: 2_500, f.cho.id: -2_000])
+
+            // act, validate: Dee, removed and never in it, cannot be added; nothing is written.
+            var withDee = stored
+            withDee.shares.append(ShareRecord(id: UUID(), memberID: dee.id, amount: 0))
+            let before = try await Self.seq(f)
+            await #expect(throws: WriteRefusal.inactiveMember(dee.id)) {
+                _ = try await f.expenses.update(withDee, expectedVersion: stored.version, actor: editor, now: 2_700)
+            }
+            #expect(try await f.expenses.expense(id: created.id) == stored)
+            #expect(try await Self.seq(f) == before)
+        }
+    }
+
     @Test("a payer or debtor removed after validation is refused by name", arguments: TestDatabases.all)
     func involvedMemberRemoved(backend: Database.Backend) async throws {
         try await Self.withFixture(backend) { f in

@@ -229,23 +229,28 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         _ id: UUID, _ patch: ExpensePatch, basedOn readVersion: () throws -> Int64?, caller: Caller,
         origin: RequestOrigin
     ) async throws -> ExpenseView {
-        let (current, group, me) = try await expenseAccess(id, caller) { expense in
-            .editExpense(isOwn: expense.createdByUserID == caller.user.id)
-        }
+        // The expense, then its group with every member and category in one read (issue 16: an
+        // edit read the group, its members and its categories twice, five reads in all).
+        guard let current = try await expenses.expense(id: id) else { throw AppError.notFound("expense") }
+        let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
+        let (group, me, members, categories) = try await access.checkWithMembersAndCategories(
+            current.groupID, caller, for: .read, asUnknown: "expense")
+        try GroupAccess.require([action], me, in: group)
         guard let basedOn = try readVersion() else {
             throw AppError.versionRequired("Send the version this edit is based on, as \"version\" or If-Match.")
         }
-        let names = try await categoryNames(group.id)
+        let names = Dictionary(uniqueKeysWithValues: categories.map { ($0.id, $0.name) })
         let view = { (expense: ExpenseRecord) in
             ExpenseView(expense: expense, categoryNames: names, homeCurrency: group.homeCurrency)
         }
         if basedOn != current.version { throw AppError.staleExpense(view(current)) }
         let entered = try Self.entered(current, homeCurrency: group.homeCurrency).applying(
             patch, singlePayer: current.payers.count == 1 ? current.payers[0].memberID.text : nil)
+        let reads = BatchReads()
+        reads.categories[group.id] = categories
         let (updated, _) = try await build(
-            entered, id: current.id, group: group, me: me, members: try await groups.members(groupID: group.id),
-            createdBy: current.createdByUserID, now: now(), previous: current)
-        let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
+            entered, id: current.id, group: group, me: me, members: members, createdBy: current.createdByUserID,
+            now: now(), previous: current, reads: reads)
         switch try await expenses.update(
             updated, expectedVersion: basedOn, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),
             now: now())

@@ -241,10 +241,7 @@ public struct ExpenseStore: Sendable {
     /// The share, its expense, for permission checks.
     public func share(id: UUID) async throws -> (share: ShareRecord, expense: ExpenseRecord)? {
         try await database.read { sql in
-            guard
-                let row = try await sql.raw("SELECT expense_id FROM expense_splits WHERE id = \(bind: id.text)")
-                    .first(),
-                let expense = try await Self.load(try row.decodeUUID("expense_id"), sql),
+            guard let expense = try await Self.load(ofShare: id, sql),
                 let share = expense.shares.first(where: { $0.id == id })
             else { return nil }
             return (share, expense)
@@ -252,8 +249,9 @@ public struct ExpenseStore: Sendable {
     }
 
     /// Marks a share paid (recording the transfers debtor → payers and linking them) or unpaid
-    /// (voiding them). Asking for the state it has changes and records nothing; the share row is
-    /// locked first, so concurrent toggles make one history row per real change.
+    /// (voiding them). Asking for the state it has changes and records nothing; the expense row is
+    /// locked, after the group's (`GroupLog.begin`), so concurrent toggles make one history row per
+    /// real change.
     /// - Returns: the share afterwards and whether anything changed; nil when unknown.
     public func setPaid(
         splitID: UUID, groupID: UUID, _ isPaid: Bool, reason: String?, expectedVersion: Int64? = nil, actor: Actor,
@@ -263,10 +261,7 @@ public struct ExpenseStore: Sendable {
         return try await database.transaction { sql in
             guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return nil }
             guard
-                let row = try await sql.raw(
-                    "SELECT expense_id, is_paid FROM expense_splits WHERE id = \(bind: splitID.text)\(unsafeRaw: forUpdate)"
-                ).first(),
-                let expense = try await Self.load(try row.decodeUUID("expense_id"), sql), expense.groupID == groupID,
+                let expense = try await Self.load(ofShare: splitID, sql, lock: forUpdate), expense.groupID == groupID,
                 var share = expense.shares.first(where: { $0.id == splitID }), !share.isRemoved
             else { return nil }
             guard share.isPaid != isPaid else { return (share, false) }
@@ -353,6 +348,21 @@ public struct ExpenseStore: Sendable {
         let shares = try await sql.raw("SELECT * FROM expense_splits WHERE expense_id = \(bind: id.text)").all()
             .map { try ShareRecord(row: $0) }
         return try ExpenseRecord(row: row, payers: payers, shares: shares)
+    }
+
+    /// The expense a share is of; nil when there is no such share. On PostgreSQL one statement.
+    static func load(ofShare splitID: UUID, _ sql: any SQLDatabase, lock: String = "") async throws -> ExpenseRecord? {
+        if packs(sql) {
+            return try await sql.raw(
+                """
+                SELECT *, \(unsafeRaw: PackedExpense.columns) FROM expenses
+                WHERE id = (SELECT expense_id FROM expense_splits WHERE id = \(bind: splitID.text))\(unsafeRaw: lock)
+                """
+            ).first().map(PackedExpense.record)
+        }
+        guard let row = try await sql.raw("SELECT expense_id FROM expense_splits WHERE id = \(bind: splitID.text)").first()
+        else { return nil }
+        return try await load(try row.decodeUUID("expense_id"), sql, lock: lock)
     }
 
     /// The expense's own row; false, writing nothing, when the id exists already.

@@ -192,9 +192,8 @@ public struct ExpenseUseCases: Sendable, UsesStores {
     // MARK: Read
 
     public func expense(_ id: UUID, caller: Caller) async throws -> ExpenseView {
-        let (expense, group, _) = try await expenseAccess(id, caller) { _ in .read }
-        return ExpenseView(
-            expense: expense, categoryNames: try await categoryNames(group.id), homeCurrency: group.homeCurrency)
+        let found = try await expenseAccess(id, caller) { _ in .read }
+        return found.view(found.expense)
     }
 
     /// One page of the group's expenses (newest first) with their category names, and whether
@@ -229,28 +228,22 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         _ id: UUID, _ patch: ExpensePatch, basedOn readVersion: () throws -> Int64?, caller: Caller,
         origin: RequestOrigin
     ) async throws -> ExpenseView {
-        // The expense, then its group with every member and category in one read (issue 16: an
-        // edit read the group, its members and its categories twice, five reads in all).
-        guard let current = try await expenses.expense(id: id) else { throw AppError.notFound("expense") }
-        let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
-        let (group, me, members, categories) = try await access.checkWithMembersAndCategories(
-            current.groupID, caller, for: .read, asUnknown: "expense")
-        try GroupAccess.require([action], me, in: group)
+        let found = try await expenseAccess(id, caller) { expense in
+            .editExpense(isOwn: expense.createdByUserID == caller.user.id)
+        }
+        let (current, group, me, view) = (found.expense, found.group, found.me, found.view)
         guard let basedOn = try readVersion() else {
             throw AppError.versionRequired("Send the version this edit is based on, as \"version\" or If-Match.")
-        }
-        let names = Dictionary(uniqueKeysWithValues: categories.map { ($0.id, $0.name) })
-        let view = { (expense: ExpenseRecord) in
-            ExpenseView(expense: expense, categoryNames: names, homeCurrency: group.homeCurrency)
         }
         if basedOn != current.version { throw AppError.staleExpense(view(current)) }
         let entered = try Self.entered(current, homeCurrency: group.homeCurrency).applying(
             patch, singlePayer: current.payers.count == 1 ? current.payers[0].memberID.text : nil)
         let reads = BatchReads()
-        reads.categories[group.id] = categories
+        reads.categories[group.id] = found.categories
         let (updated, _) = try await build(
-            entered, id: current.id, group: group, me: me, members: members, createdBy: current.createdByUserID,
-            now: now(), previous: current, reads: reads)
+            entered, id: current.id, group: group, me: me, members: found.members,
+            createdBy: current.createdByUserID, now: now(), previous: current, reads: reads)
+        let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
         switch try await expenses.update(
             updated, expectedVersion: basedOn, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),
             now: now())
@@ -266,14 +259,11 @@ public struct ExpenseUseCases: Sendable, UsesStores {
     public func setDeleted(
         _ id: UUID, _ isDeleted: Bool, basedOn version: Int64?, caller: Caller, origin: RequestOrigin
     ) async throws -> ExpenseView {
-        let (current, group, me) = try await expenseAccess(id, caller) { expense in
+        let found = try await expenseAccess(id, caller) { expense in
             .editExpense(isOwn: expense.createdByUserID == caller.user.id)
         }
-        let names = try await categoryNames(group.id)
+        let (current, group, me, view) = (found.expense, found.group, found.me, found.view)
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
-        let view = { (expense: ExpenseRecord) in
-            ExpenseView(expense: expense, categoryNames: names, homeCurrency: group.homeCurrency)
-        }
         switch try await expenses.setDeleted(
             id: current.id, groupID: group.id, isDeleted, expectedVersion: version,
             actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: now())
@@ -341,16 +331,37 @@ public struct ExpenseUseCases: Sendable, UsesStores {
 
     // MARK: Shared steps
 
-    /// The expense, its group and the caller's membership, when `action` (given the expense) is
-    /// allowed; another group's expense is the same `.notFound` as an unknown one.
+    /// An expense the caller may act on, and what answering about it needs.
+    struct FoundExpense {
+        let expense: ExpenseRecord
+        let group: GroupRecord
+        let me: MemberRecord
+        /// Every member of the group, removed ones too.
+        let members: [MemberRecord]
+        /// Every category of the group, deleted ones too.
+        let categories: [CategoryRecord]
+
+        /// An expense of this group as answered, its category named.
+        func view(_ expense: ExpenseRecord) -> ExpenseView {
+            ExpenseView(
+                expense: expense, categoryNames: Dictionary(uniqueKeysWithValues: categories.map { ($0.id, $0.name) }),
+                homeCurrency: group.homeCurrency)
+        }
+    }
+
+    /// The expense, when the caller may take `action` on it, then its group with the caller,
+    /// every member and every category in one read (issue 16: an edit read the group, its
+    /// members and its categories twice, five reads where there are two now). Another group's
+    /// expense is "not found", exactly like an unknown id.
     func expenseAccess(
         _ id: UUID, _ caller: Caller, action: (ExpenseRecord) -> GroupAction
-    ) async throws -> (ExpenseRecord, GroupRecord, MemberRecord) {
+    ) async throws -> FoundExpense {
         guard let expense = try await expenses.expense(id: id) else { throw AppError.notFound("expense") }
-        let (group, me) = try await access.check(expense.groupID, caller, for: .read, asUnknown: "expense")
+        let (group, me, members, categories) = try await access.checkWithMembersAndCategories(
+            expense.groupID, caller, for: .read, asUnknown: "expense")
         let needed = action(expense)
         if needed != .read { try GroupAccess.require([needed], me, in: group) }
-        return (expense, group, me)
+        return FoundExpense(expense: expense, group: group, me: me, members: members, categories: categories)
     }
 
     /// Every category name of the group by id, deleted ones too: expenses keep their names.

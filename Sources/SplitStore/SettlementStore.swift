@@ -53,9 +53,25 @@ public struct SettlementStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
+    /// Records a transfer; with a claim, once per idempotency key. As `ExpenseStore.create` does,
+    /// it writes the row without looking for its id first (on PostgreSQL one round trip less): an
+    /// id that exists already fails the transaction with a unique violation, and it runs again
+    /// looking first, which tells a retry from a clash.
     public func create(
         _ settlement: SettlementRecord, actor: Actor, idempotency: IdempotencyClaim?,
         render: @escaping @Sendable (SettlementRecord) throws -> StoredResponse
+    ) async throws -> IdempotencyOutcome<SettlementRecord>? {
+        do {
+            return try await create(settlement, actor: actor, idempotency: idempotency, render: render, looking: false)
+        } catch where Database.isUniqueViolation(error) {
+            return try await create(settlement, actor: actor, idempotency: idempotency, render: render, looking: true)
+        }
+    }
+
+    /// `looking`: whether to look for a transfer with the id before writing it.
+    private func create(
+        _ settlement: SettlementRecord, actor: Actor, idempotency: IdempotencyClaim?,
+        render: @escaping @Sendable (SettlementRecord) throws -> StoredResponse, looking: Bool
     ) async throws -> IdempotencyOutcome<SettlementRecord>? {
         try await database.transaction { sql in
             guard
@@ -67,7 +83,7 @@ public struct SettlementStore: Sendable {
                 return nil
             }
             return try await Idempotency.run(idempotency, now: settlement.createdAt, sql) {
-                if let existing = try await Self.load(settlement.id, sql) {
+                if looking, let existing = try await Self.load(settlement.id, sql) {
                     guard existing.groupID == settlement.groupID, existing.fromMemberID == settlement.fromMemberID,
                         existing.toMemberID == settlement.toMemberID, existing.amount == settlement.amount,
                         existing.currency == settlement.currency

@@ -8,6 +8,66 @@ import Testing
 @Suite("Ledger use cases, without HTTP")
 struct LedgerUseCaseTests {
     @Test(
+        "a member's transfer sent again (same key, or same id) is answered as recorded though nothing is owed now; another transfer under its id is a conflict",
+        arguments: TestDatabases.all)
+    func transferSentAgain(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // arrange: Aki paid 900 JPY for three, so Bo owes Aki 300; Bo pays it in two transfers,
+            // the first under an Idempotency-Key, the second with an id of his own.
+            _ = try await trip.create(trip.ramen("900"))
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            let id = UUID().uuidString.lowercased()
+            func record(_ amount: String, id: String? = nil, key: String? = nil, to member: MemberID? = nil)
+                async throws -> IdempotencyOutcome<SettlementRecord>
+            {
+                try await ledger.recordSettlement(
+                    EnteredSettlement(
+                        id: id, fromMemberId: trip.boMember.description,
+                        toMemberId: (member ?? trip.akiMember).description, amount: amount, currency: "JPY"),
+                    groupID: trip.groupID, caller: trip.bo, origin: trip.origin,
+                    idempotency: key.map { IdempotencyRequest(key: $0, requestHash: "transfer \(amount)") },
+                    render: { stored in StoredResponse(status: 201, body: Data(stored.id.uuidString.utf8)) })
+            }
+            guard case .created(let keyed, _) = try await record("100", key: "k1"),
+                case .created(let first, _) = try await record("200", id: id)
+            else {
+                Issue.record("not created")
+                return
+            }
+            let balances = try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets
+            #expect(balances.first { $0.memberID == trip.boMember.uuid }?.net ?? 0 == 0)
+
+            // act, validate: both sent again are answered as recorded, not measured against
+            // Bo's debt, which they settled.
+            guard case .replayed(let replay) = try await record("100", key: "k1") else {
+                Issue.record("the key sent again was not replayed")
+                return
+            }
+            #expect(replay.body == Data(keyed.id.uuidString.utf8))
+            guard case .created(let again, _) = try await record("200", id: id) else {
+                Issue.record("the id sent again was not answered with the transfer")
+                return
+            }
+            #expect(again == first)
+            // Another amount or another payee under the taken id is a conflict.
+            for attempt in [{ try await record("50", id: id) }, { try await record("200", id: id, to: trip.deeMember) }] {
+                do {
+                    _ = try await attempt()
+                    Issue.record("a different transfer with a taken id was recorded")
+                } catch AppError.conflict(_, let field, _) {
+                    #expect(field == "id")
+                }
+            }
+            // A new transfer is still measured against the debt: Bo owes nothing now.
+            await #expect(throws: AppError.self) { try await record("100", id: UUID().uuidString) }
+            #expect(try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets == balances)
+            #expect(
+                Set(try await ledger.settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki).map(\.id))
+                    == [keyed.id, first.id])
+        }
+    }
+
+    @Test(
         "a recorded transfer moves the balances and the plan; taking it back moves them back",
         arguments: TestDatabases.all)
     func transferRoundTrip(backend: Database.Backend) async throws {

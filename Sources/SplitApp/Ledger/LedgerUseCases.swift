@@ -63,7 +63,14 @@ public struct LedgerUseCases: Sendable, UsesStores {
         let currency = try MoneyInput.currency(entered.currency, field: "currency")
         let amount = try MoneyInput.amount(entered.amount, currency, field: "amount")
         guard amount > 0 else { throw AppError.invalid(field: "amount", message: "A transfer is more than zero.") }
-        if me.role == .member, to.uuid != me.id {
+        let id = try MoneyInput.clientID(entered.id)
+        let claim = try request.map { try $0.claim(for: caller) }
+        // A transfer sent again (its answer lost on the way, an offline queue replayed) is not
+        // measured against what is owed now, which that transfer itself settled: the store
+        // answers it as it was recorded, or refuses it if the id or key was used for another.
+        if me.role == .member, to.uuid != me.id,
+            try await !recordedAlready(id: entered.id == nil ? nil : id, claim: claim)
+        {
             try await checkWithinDebt(amount, currency, from: from.uuid, to: to.uuid, in: group, members: members)
         }
         let note = entered.note?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
@@ -71,11 +78,10 @@ public struct LedgerUseCases: Sendable, UsesStores {
         else { throw AppError.invalid(field: "note", message: "A note has at most 500 characters.") }
         let current = now()
         let settlement = SettlementRecord(
-            id: try MoneyInput.clientID(entered.id), groupID: group.id, fromMemberID: from.uuid, toMemberID: to.uuid,
+            id: id, groupID: group.id, fromMemberID: from.uuid, toMemberID: to.uuid,
             amount: amount, currency: currency.code,
             date: try entered.date.map { try MoneyInput.date($0, field: "date") } ?? MoneyInput.today(current, in: group.timeZone),
             note: note, createdByUserID: caller.user.id, createdAt: current, updatedAt: current)
-        let claim = try request.map { try $0.claim(for: caller) }
         do {
             guard
                 let outcome = try await settlements.create(
@@ -89,6 +95,13 @@ public struct LedgerUseCases: Sendable, UsesStores {
         } catch  where Database.isUniqueViolation(error) {
             throw AppError.conflict(code: "conflict", field: "id", message: "A settlement with that id exists already.")
         }
+    }
+
+    /// Whether a transfer with this id, or an answer under this key, is stored already.
+    private func recordedAlready(id: UUID?, claim: IdempotencyClaim?) async throws -> Bool {
+        if let claim, try await idempotency.lookup(claim) != nil { return true }
+        guard let id else { return false }
+        return try await settlements.settlement(id: id) != nil
     }
 
     public func settlements(groupID: UUID, includeDeleted: Bool, caller: Caller) async throws -> [SettlementRecord] {

@@ -46,11 +46,22 @@ struct GlobalOptions: ParsableArguments {
 struct Profile {
     let folder: URL
 
-    init(name: String) {
-        let base =
-            ProcessInfo.processInfo.environment["SPLITTER_CONFIG_DIR"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/splitter")
-        folder = base.appendingPathComponent("profiles").appendingPathComponent(name)
+    init(name: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        folder = Self.base(environment).appendingPathComponent("profiles").appendingPathComponent(name)
+    }
+
+    /// `$SPLITTER_CONFIG_DIR`, else `~/.config/splitter` with `~` the `HOME` the command runs
+    /// under, as a shell reads it. Foundation's home directory on Linux is the account's entry in
+    /// the password file whatever `HOME` says, so `HOME=/tmp/x splitter login` logged in the
+    /// account's own profile.
+    static func base(_ environment: [String: String]) -> URL {
+        if let folder = environment["SPLITTER_CONFIG_DIR"], !folder.isEmpty {
+            return URL(fileURLWithPath: folder)
+        }
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".config/splitter")
     }
 
     var tokens: any TokenStore {

@@ -41,6 +41,10 @@ struct SyncStatusTests {
 
 /// The statuses a stream delivers, read by a task of its own (the observation delivers on its
 /// own queue), so that a missing update fails the test after a deadline instead of hanging it.
+///
+/// The reading task runs on a Dispatch queue of its own, not in the cooperative pool: the test
+/// runs beside hundreds of others, and on two cores those can hold both of the pool's threads for
+/// longer than the deadline, which once failed CI with the update delivered but not yet read.
 final class Updates: Sendable {
     private final class Received: Sendable {
         let statuses = Mutex<[SyncStatus]>([])
@@ -52,7 +56,9 @@ final class Updates: Sendable {
     init(_ stream: AsyncStream<SyncStatus>) {
         let received = Received()
         self.received = received
-        task = Task { for await status in stream { received.statuses.withLock { $0.append(status) } } }
+        task = Task(executorPreference: QueueExecutor()) {
+            for await status in stream { received.statuses.withLock { $0.append(status) } }
+        }
     }
 
     deinit { task.cancel() }
@@ -68,5 +74,17 @@ final class Updates: Sendable {
             received.statuses.withLock { $0.count > index ? $0[index] : nil }, "no status update within 10 s")
         taken.withLock { $0 += 1 }
         return status
+    }
+}
+
+/// Runs a task's jobs one at a time on a Dispatch queue, a thread the system schedules, whatever
+/// holds the cooperative pool.
+final class QueueExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "SyncStatusTests.Updates")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }

@@ -47,32 +47,38 @@ struct WriteBatch {
         // The transaction's events noted so far are sent by the first statement, not by one of
         // their own before COMMIT (`Database.transaction` sends the rest): each `pg_notify` is
         // delivered at commit all the same, and never after a rollback.
-        var payloads = BusEvent.payloads(PendingEvents.current?.takeUnsent() ?? [])
-        // As many writes to a statement as PostgreSQL's 65,535 bound values allow (a big import's
-        // ledger is several statements of a thousand rows each).
-        var start = 0
-        while start < writes.count {
-            var end = start
-            var binds = 2 * payloads.count
-            while end < writes.count {
-                let count = sql.serialize(writes[end].statement).binds.count
-                if end > start && binds + count > Self.bindsPerStatement { break }
-                binds += count
-                end += 1
-            }
-            try await run(start..<end, notifying: payloads, into: &values, on: sql)
-            payloads = []
-            start = end
-        }
+        let payloads = BusEvent.payloads(PendingEvents.current?.takeUnsent() ?? [])
+        try await run(writes.indices, notifying: payloads, into: &values, on: sql)
         return values
     }
 
     static let bindsPerStatement = 65_535
 
-    /// Writes `range` as one PostgreSQL statement.
+    /// Writes `range` as one PostgreSQL statement, serialized once; when it would bind more values
+    /// than PostgreSQL's 65,535, as two halves, each the same way (a big import's ledger is several
+    /// statements of a thousand rows each). A create's batch is far below the bound: its
+    /// statement is serialized once, not once to count its binds and again to send it.
     private func run(
         _ range: Range<Int>, notifying payloads: [String], into values: inout [[String]], on sql: any SQLDatabase
     ) async throws {
+        let statement = sql.serialize(query(range, notifying: payloads))
+        if statement.binds.count > Self.bindsPerStatement && range.count > 1 {
+            let middle = range.lowerBound + range.count / 2
+            try await run(range.lowerBound..<middle, notifying: payloads, into: &values, on: sql)
+            try await run(middle..<range.upperBound, notifying: [], into: &values, on: sql)
+            return
+        }
+        let serialized = Serialized(sql: statement.sql, binds: statement.binds)
+        for row in try await sql.raw("\(serialized)").all() {
+            let part = try row.decode(column: "part", as: Int.self)
+            guard part != Self.notified else { continue }
+            values[part].append(try row.decode(column: "value", as: String.self))
+        }
+    }
+
+    /// `range`'s writes as one statement, each a data-modifying `WITH`, its rows the returning
+    /// writes' values and the `pg_notify` of each payload.
+    private func query(_ range: Range<Int>, notifying payloads: [String]) -> SQLQueryString {
         var query = SQLQueryString("WITH ")
         for index in range {
             query.appendLiteral((index == range.lowerBound ? "" : ", ") + "w\(index) AS (")
@@ -94,10 +100,18 @@ struct WriteBatch {
                 query.appendLiteral(")::text AS value")
             }
         }
-        for row in try await sql.raw(query).all() {
-            let part = try row.decode(column: "part", as: Int.self)
-            guard part != Self.notified else { continue }
-            values[part].append(try row.decode(column: "value", as: String.self))
+        return query
+    }
+
+    /// A whole statement already serialized: its text, placeholders numbered from `$1`, and its
+    /// values, written as they are.
+    private struct Serialized: SQLExpression {
+        let sql: String
+        let binds: [any Encodable & Sendable]
+
+        func serialize(to serializer: inout SQLSerializer) {
+            serializer.write(sql)
+            serializer.binds.append(contentsOf: binds)
         }
     }
 

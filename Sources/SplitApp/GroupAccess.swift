@@ -19,13 +19,21 @@ public struct GroupAccess: Sendable {
     public func check(
         _ groupID: UUID, _ caller: Caller, for action: GroupAction, asUnknown unknown: String = "group"
     ) async throws -> (group: GroupRecord, me: MemberRecord) {
+        let (group, me, _) = try await checkWithSeq(groupID, caller, for: action, asUnknown: unknown)
+        return (group, me)
+    }
+
+    /// `check`, with the group's change number read in the same row (a page of the change feed).
+    public func checkWithSeq(
+        _ groupID: UUID, _ caller: Caller, for action: GroupAction, asUnknown unknown: String = "group"
+    ) async throws -> (group: GroupRecord, me: MemberRecord, changeSeq: Int64) {
         guard caller.reaches(groupID),
-            let (group, me) = try await groups.groupAndMembership(groupID: groupID, userID: caller.user.id)
+            let (group, me, seq) = try await groups.groupMembershipAndSeq(groupID: groupID, userID: caller.user.id)
         else {
             throw AppError.notFound(unknown)
         }
         try Self.decide(action, me, in: group, asUnknown: unknown)
-        return (group, me)
+        return (group, me, seq)
     }
 
     /// `check`, with every member of the group (removed ones too) read in the same query, for a

@@ -69,6 +69,14 @@ public struct GroupStore: Sendable {
     /// The group and the user's member in it (active or not), in one read: the permission check
     /// of every request to a group (issue 16: it was two).
     public func groupAndMembership(groupID: UUID, userID: UUID) async throws -> (GroupRecord, MemberRecord)? {
+        try await groupMembershipAndSeq(groupID: groupID, userID: userID).map { ($0.group, $0.member) }
+    }
+
+    /// `groupAndMembership`, with the group's change number from the same row: what a page of
+    /// the change feed depends on (issue 16: it was a read of its own).
+    public func groupMembershipAndSeq(groupID: UUID, userID: UUID) async throws
+        -> (group: GroupRecord, member: MemberRecord, changeSeq: Int64)?
+    {
         return try await database.read { sql in
             try await sql.raw(
                 """
@@ -76,7 +84,9 @@ public struct GroupStore: Sendable {
                 WHERE g.id = \(bind: groupID.text) AND m.user_id = \(bind: userID.text)
                 """
             ).first()
-        }.map { (try GroupRecord(row: $0), try MemberRecord(row: $0, prefix: "m_")) }
+        }.map {
+            (try GroupRecord(row: $0), try MemberRecord(row: $0, prefix: "m_"), try $0.decode(column: "change_seq", as: Int64.self))
+        }
     }
 
     /// The group and all its members (removed ones too), in one read: for a permission check

@@ -80,6 +80,7 @@ struct UpgradeTests {
     /// Changes made on purpose since the fixture's release, taken out of the byte comparison and
     /// checked on their own. Issue 15: the expense list's order within a day, the groups' time zone. Issue 15: the home view counts a charged expense at its charged
     /// amount (so `home` differs where one exists) and says how many did (`homeChargedExpenses`).
+    /// Issue 16: the order of a change page's categories.
     /// The per-currency nets stay compared to the byte; the new home view must still sum to zero.
     static func withoutIntendedChanges(_ key: String, _ was: Any, _ now: Any) throws -> (Any, Any) {
         // Issue 15: groups have a time zone; those made before it are on UTC.
@@ -97,6 +98,22 @@ struct UpgradeTests {
                 list.sorted { ($0["id"] as? String ?? "") < ($1["id"] as? String ?? "") }
             }
             return (byID(old), byID(new))
+        }
+        // Issue 16: a change page's categories come in id order on both databases (on PostgreSQL
+        // they came in its storage order). The same categories, byte for byte.
+        if key == "changes", let old = was as? [[String: Any]], let new = now as? [[String: Any]] {
+            func ids(_ page: [String: Any]) -> [String] {
+                (page["categories"] as? [[String: Any]] ?? []).map { $0["id"] as? String ?? "" }
+            }
+            #expect(new.allSatisfy { ids($0) == ids($0).sorted() }, "a change page's categories in id order")
+            let sorted = old.map { page -> [String: Any] in
+                var page = page
+                if let categories = page["categories"] as? [[String: Any]] {
+                    page["categories"] = categories.sorted { ($0["id"] as? String ?? "") < ($1["id"] as? String ?? "") }
+                }
+                return page
+            }
+            return (sorted, new)
         }
         guard key == "balances", var old = was as? [String: Any], var new = now as? [String: Any] else {
             return (was, now)

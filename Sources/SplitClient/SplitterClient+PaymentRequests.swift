@@ -51,14 +51,15 @@ public struct ResolvedPaymentRequest: Codable, Hashable, Sendable {
 
 extension SplitterClient {
     /// Asks to be paid `amount` (decimal text) in `currency`, optionally by one member, for
-    /// `expiresIn` seconds (60 to 7 days; default 15 minutes).
+    /// `expiresIn` seconds (60 to 7 days; default 15 minutes). Sent again with the same
+    /// `idempotencyKey` (its answer lost on the way), it answers the same request.
     public func createPaymentRequest(
         groupID: String, amount: String, currency: String, toMemberID: String? = nil, expiresIn: Int? = nil,
-        note: String? = nil
+        note: String? = nil, idempotencyKey: String? = nil
     ) async throws -> PaymentRequest {
         try await call({
             try await api.createPaymentRequest(
-                path: .init(groupId: groupID),
+                path: .init(groupId: groupID), headers: .init(idempotencyKey: idempotencyKey),
                 body: .json(
                     .init(amount: amount, currency: currency, toMemberId: toMemberID, expiresInSeconds: expiresIn, note: note)))
         }) { absolute(PaymentRequest(try $0.created.body.json.paymentRequest)) }

@@ -48,6 +48,13 @@ public struct IdempotencyStore: Sendable {
         try await lookup(userID: claim.userID, keys: [claim.key])[claim.key].map { $0.outcome(for: claim) }
     }
 
+    /// Makes a claimed key answer `response` from now on: for a create whose answer is known
+    /// only after work done after its transaction (a recurring series' first occurrences). Until
+    /// then the key answers what it was claimed with.
+    public func answer(_ claim: IdempotencyClaim, with response: StoredResponse) async throws {
+        try await database.transaction { sql in try await Idempotency.store(response, for: claim, sql) }
+    }
+
     /// Several keys of one account in one read (a batch's): the key's stored answer by key, for
     /// `StoredKey.outcome(for:)`; a key not in it is new.
     public func lookup(userID: UUID, keys: [String]) async throws -> [String: StoredKey] {

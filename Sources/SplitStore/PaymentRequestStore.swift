@@ -80,8 +80,13 @@ public struct PaymentRequestStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    /// Inserts a new request; false when its code is taken (the caller draws another).
-    public func create(_ request: PaymentRequestRecord, actor: Actor) async throws -> Bool {
+    /// Inserts a new request, once per idempotency key: with `claim`, the key is claimed in the
+    /// same transaction and answers `response` from then on; a key claimed before gets its
+    /// stored answer (`.replayed`) or `.keyReused`, and nothing is written. Nil when the code
+    /// is taken (the caller draws another).
+    public func create(
+        _ request: PaymentRequestRecord, actor: Actor, claim: IdempotencyClaim? = nil, response: StoredResponse? = nil
+    ) async throws -> IdempotencyOutcome<PaymentRequestRecord>? {
         do {
             return try await database.transaction { sql in
                 guard
@@ -89,25 +94,27 @@ public struct PaymentRequestStore: Sendable {
                         sql, groupID: request.groupID, now: request.createdAt, actor: actor,
                         involving: [request.payeeMemberID] + (request.payerMemberID.map { [$0] } ?? []))
                 else { throw PaymentRequestError.groupGone }
-                try await sql.raw(
-                    """
-                    INSERT INTO payment_requests (id, group_id, code, payee_member_id, payer_member_id, amount, currency,
-                        note, status, expires_at, created_by_user_id, created_at, updated_at)
-                    VALUES (\(bind: request.id.text), \(bind: request.groupID.text), \(bind: request.code),
-                        \(bind: request.payeeMemberID.text), \(bind: request.payerMemberID?.text), \(bind: request.amount),
-                        \(bind: request.currency), \(bind: request.note), \(bind: request.status.rawValue),
-                        \(bind: request.expiresAt), \(bind: request.createdByUserID.text), \(bind: request.createdAt),
-                        \(bind: request.updatedAt))
-                    """
-                ).run()
-                try await log.activity(
-                    actor, "payment_request.created", .group, request.groupID,
-                    ActivityEvent(amount: request.amount, currency: request.currency),
-                    concerning: request.payerMemberID.map { [$0] } ?? [], sql)
-                return true
+                return try await Idempotency.run(claim, now: request.createdAt, expected: response, sql) {
+                    try await sql.raw(
+                        """
+                        INSERT INTO payment_requests (id, group_id, code, payee_member_id, payer_member_id, amount, currency,
+                            note, status, expires_at, created_by_user_id, created_at, updated_at)
+                        VALUES (\(bind: request.id.text), \(bind: request.groupID.text), \(bind: request.code),
+                            \(bind: request.payeeMemberID.text), \(bind: request.payerMemberID?.text), \(bind: request.amount),
+                            \(bind: request.currency), \(bind: request.note), \(bind: request.status.rawValue),
+                            \(bind: request.expiresAt), \(bind: request.createdByUserID.text), \(bind: request.createdAt),
+                            \(bind: request.updatedAt))
+                        """
+                    ).run()
+                    try await log.activity(
+                        actor, "payment_request.created", .group, request.groupID,
+                        ActivityEvent(amount: request.amount, currency: request.currency),
+                        concerning: request.payerMemberID.map { [$0] } ?? [], sql)
+                    return (request, response ?? StoredResponse(status: 201, body: Data()))
+                }
             }
         } catch where Database.isUniqueViolation(error) {
-            return false
+            return nil
         }
     }
 

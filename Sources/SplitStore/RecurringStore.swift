@@ -276,30 +276,37 @@ public struct RecurringStore: Sendable {
 
     // MARK: Series
 
-    public func create(_ series: SeriesRecord, actor: Actor) async throws -> SeriesRecord {
+    /// Inserts a new series, once per idempotency key: with `claim`, the key is claimed in the
+    /// same transaction and answers `response` from then on; a key claimed before gets its
+    /// stored answer (`.replayed`) or `.keyReused`, and nothing is written.
+    public func create(
+        _ series: SeriesRecord, actor: Actor, claim: IdempotencyClaim? = nil, response: StoredResponse? = nil
+    ) async throws -> IdempotencyOutcome<SeriesRecord> {
         try await database.transaction { sql in
             guard
                 let log = try await GroupLog.begin(
                     sql, groupID: series.groupID, now: series.createdAt, actor: actor, involving: series.template.members)
             else { throw WriteRefusal.notFound }
-            // Ended series stay (what they made is history) and count only toward a far larger
-            // bound, so that ending one makes room as the refusal says.
-            let counts = try await sql.raw(
-                """
-                SELECT COUNT(CASE WHEN state <> 'ended' THEN 1 END) AS live, COUNT(*) AS n FROM recurring_series
-                WHERE group_id = \(bind: series.groupID.text)
-                """
-            ).first()
-            let live = try counts?.decode(column: "live", as: Int.self) ?? 0
-            let all = try counts?.decode(column: "n", as: Int.self) ?? 0
-            guard live < Self.seriesPerGroup, all < 10 * Self.seriesPerGroup else { throw RecurringStoreError.tooMany }
-            try await Self.insert([series], sql)
-            try await log.changed(.group, series.groupID, sql)
-            try await log.activity(
-                actor, "recurring.created", .group, series.groupID,
-                ActivityEvent(subject: series.template.description, amount: series.template.amount, currency: series.template.currency),
-                sql)
-            return series
+            return try await Idempotency.run(claim, now: series.createdAt, expected: response, sql) {
+                // Ended series stay (what they made is history) and count only toward a far
+                // larger bound, so that ending one makes room as the refusal says.
+                let counts = try await sql.raw(
+                    """
+                    SELECT COUNT(CASE WHEN state <> 'ended' THEN 1 END) AS live, COUNT(*) AS n FROM recurring_series
+                    WHERE group_id = \(bind: series.groupID.text)
+                    """
+                ).first()
+                let live = try counts?.decode(column: "live", as: Int.self) ?? 0
+                let all = try counts?.decode(column: "n", as: Int.self) ?? 0
+                guard live < Self.seriesPerGroup, all < 10 * Self.seriesPerGroup else { throw RecurringStoreError.tooMany }
+                try await Self.insert([series], sql)
+                try await log.changed(.group, series.groupID, sql)
+                try await log.activity(
+                    actor, "recurring.created", .group, series.groupID,
+                    ActivityEvent(subject: series.template.description, amount: series.template.amount, currency: series.template.currency),
+                    sql)
+                return (series, response ?? StoredResponse(status: 201, body: Data()))
+            }
         }
     }
 

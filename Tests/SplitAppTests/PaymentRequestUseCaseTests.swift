@@ -86,6 +86,55 @@ struct PaymentRequestUseCaseTests {
         }
     }
 
+    @Test(
+        "a request sent again with its key is answered as first made, even once it could no longer be made; the key with another request is refused; one request in all",
+        arguments: TestDatabases.all)
+    func sentAgain(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let requests = PaymentRequestUseCases(database: trip.database, now: { milliseconds() })
+            let entered = EnteredPaymentRequest(amount: "7.00", currency: "MYR", toMemberId: trip.akiMember.description)
+            let renders = Mutex(0)
+            func ask(_ entered: EnteredPaymentRequest, key: String) async throws -> IdempotencyOutcome<PaymentRequestView> {
+                try await requests.create(
+                    entered, groupID: trip.groupID, caller: trip.bo, origin: trip.origin,
+                    idempotency: IdempotencyRequest(key: key, requestHash: "\(entered)")
+                ) { view in
+                    renders.withLock { $0 += 1 }
+                    return StoredResponse(status: 201, body: Data(view.request.code.utf8))
+                }
+            }
+            // act: the first, then the same again (its answer lost on the way)
+            guard case .created(let made, let first) = try await ask(entered, key: "r1") else {
+                Issue.record("not made")
+                return
+            }
+            let again = try await ask(entered, key: "r1")
+            // validate: the first answer again, nothing made or rendered the second time
+            guard case .replayed(let stored) = again else {
+                Issue.record("made again: \(again)")
+                return
+            }
+            #expect(stored == first && stored.body == Data(made.request.code.utf8))
+            #expect(renders.withLock { $0 } == 1)
+            // act: Bo may no longer ask (a viewer now); the retry is still answered as it was
+            _ = try await MemberUseCases(database: trip.database, now: { milliseconds() }).update(
+                trip.boMember.description, MemberPatch(role: .viewer), groupID: trip.groupID, caller: trip.aki,
+                origin: trip.origin)
+            guard case .replayed(let late) = try await ask(entered, key: "r1") else {
+                Issue.record("not answered as first made")
+                return
+            }
+            #expect(late == first)
+            // act: the key with another amount
+            var other = entered
+            other.amount = "8.00"
+            await #expect(throws: AppError.idempotencyKeyReused) { _ = try await ask(other, key: "r1") }
+            // validate: one request in all
+            let listed = try await requests.list(groupID: trip.groupID, caller: trip.aki)
+            #expect(listed.map(\.request.id) == [made.request.id])
+        }
+    }
+
     @Test("codes: 10 of Crockford's 32 characters, read in any case, with dashes, I/L as 1 and O as 0")
     func codes() {
         var seen = Set<String>()
@@ -100,5 +149,18 @@ struct PaymentRequestUseCaseTests {
         #expect(PaymentCode.normalized("7K3QM-XW9T") == nil)
         #expect(PaymentCode.normalized("7K3QM-XW9TU") == nil)  // U is not in the alphabet
         #expect(PaymentCode.normalized("7K3QM-XW9TDD") == nil)
+    }
+}
+
+extension PaymentRequestUseCases {
+    /// `create` without an idempotency key: the request made.
+    func create(_ entered: EnteredPaymentRequest, groupID: UUID, caller: Caller, origin: RequestOrigin) async throws
+        -> PaymentRequestView
+    {
+        let outcome = try await create(entered, groupID: groupID, caller: caller, origin: origin) { _ in
+            StoredResponse(status: 201, body: Data())
+        }
+        guard case .created(let view, _) = outcome else { throw AppError.notFound("payment request") }
+        return view
     }
 }

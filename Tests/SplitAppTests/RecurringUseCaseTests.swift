@@ -62,6 +62,43 @@ struct RecurringUseCaseTests {
         }
     }
 
+    @Test(
+        "a series sent again with its key is answered as made, with its first expenses, and made once: no second series, no expense twice; the key with another series is refused",
+        arguments: TestDatabases.all)
+    func sentAgain(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-03-15T12:00:00Z") { setup in
+            let rule = EnteredRecurrence(every: "month", startDate: "2026-01-31")
+            func create(_ expense: EnteredExpense, key: String) async throws -> IdempotencyOutcome<SeriesView> {
+                try await setup.recurring.create(
+                    expense, rule: rule, mode: "auto", groupID: setup.trip.groupID, caller: setup.trip.aki,
+                    origin: setup.trip.origin, idempotency: IdempotencyRequest(key: key, requestHash: "\(expense)")
+                ) { view in
+                    StoredResponse(status: 201, body: Data("\(view.series.id.text) \(view.upcoming)".utf8))
+                }
+            }
+            // act: a series starting in January (it catches up at once), then the same request again
+            guard case .created(let made, let first) = try await create(setup.rent(), key: "s1") else {
+                Issue.record("not made")
+                return
+            }
+            // validate: the answer is the series after its catch-up, and the retry gets it
+            #expect(made.upcoming.first == "2026-03-31")
+            #expect(first.body == Data("\(made.series.id.text) \(made.upcoming)".utf8))
+            guard case .replayed(let again) = try await create(setup.rent(), key: "s1") else {
+                Issue.record("made again")
+                return
+            }
+            #expect(again == first)
+            // act: the key with another amount
+            await #expect(throws: AppError.idempotencyKeyReused) { _ = try await create(setup.rent("800.00"), key: "s1") }
+            // validate: one series, and January and February made once each
+            let listed = try await setup.recurring.list(groupID: setup.trip.groupID, caller: setup.trip.aki)
+            #expect(listed.map(\.series.id) == [made.series.id])
+            _ = try await setup.run(at: "2026-03-16T12:00:00Z")
+            #expect(try await setup.dates() == ["2026-01-31", "2026-02-28"])
+        }
+    }
+
     @Test("monthly on the 31st: clamped to February 28, then the 31st again; each date once however often the pass runs", arguments: TestDatabases.all)
     func monthEnds(backend: Database.Backend) async throws {
         try await Self.with(backend, at: "2026-01-30T12:00:00Z") { setup in
@@ -427,5 +464,19 @@ struct RecurringUseCaseTests {
                     groupID: setup.trip.groupID, caller: setup.trip.vic, origin: setup.trip.origin)
             }
         }
+    }
+}
+
+extension RecurringUseCases {
+    /// `create` without an idempotency key: the series made.
+    func create(
+        _ expense: EnteredExpense, rule: EnteredRecurrence, mode: String?, groupID: UUID, caller: Caller,
+        origin: RequestOrigin
+    ) async throws -> SeriesView {
+        let outcome = try await create(expense, rule: rule, mode: mode, groupID: groupID, caller: caller, origin: origin) {
+            _ in StoredResponse(status: 201, body: Data())
+        }
+        guard case .created(let view, _) = outcome else { throw AppError.notFound("recurring expense") }
+        return view
     }
 }

@@ -169,6 +169,53 @@ struct PaymentRequestTests {
     /// the server's own 500.
     static let noAnswer = HTTPResponse.Status(code: 599, reasonPhrase: "no answer")
 
+    @Test(
+        "a create sent 10 times at once with one Idempotency-Key makes one payment request, and one recurring series: each answer the same; the key with another body is a 422",
+        arguments: TestDatabases.all)
+    func createsWithKey(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let series = """
+                {"expense":{"description":"Rent","amount":"90000","currency":"JPY","paidByMemberId":"\(trip.members["Aki"]!)",\
+                "split":{"mode":"equal","memberIds":["\(trip.members["Aki"]!)","\(trip.members["Ben"]!)"]}},\
+                "rule":{"every":"month","startDate":"2026-01-31"},"mode":"auto"}
+                """
+            for (path, body, other, list) in [
+                ("payment-requests", #"{"amount":"700","currency":"JPY"}"#, #"{"amount":"800","currency":"JPY"}"#, "paymentRequests"),
+                ("recurring", series, series.replacingOccurrences(of: "90000", with: "80000"), "recurring"),
+            ] {
+                // act: the same create, ten times at once, with one key
+                let replies = await withTaskGroup(of: Reply?.self) { group in
+                    for _ in 0..<10 {
+                        group.addTask {
+                            try? await api.call(
+                                .post, "/api/groups/\(trip.groupID)/\(path)", token: trip.tokens["Aki"], json: body,
+                                headers: [.init("Idempotency-Key")!: "once-\(path)"])
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                // validate: ten answers of one create, and one object. A series' answer is stored
+                // again once its first occurrences are made: a retry in between gets it as made.
+                #expect(replies.allSatisfy { $0?.status == .created }, "\(replies.map { $0?.status })")
+                let ids = Set(replies.map { $0?.string(path == "recurring" ? "recurring" : "paymentRequest", "id") })
+                #expect(ids.count == 1 && ids.first! != nil, "\(path): \(ids)")
+                if path == "payment-requests" { #expect(Set(replies.map { $0?.text }).count == 1, "the answers differ") }
+                let listed = try await api.call(.get, "/api/groups/\(trip.groupID)/\(path)", token: trip.tokens["Aki"])
+                #expect(listed.list(list).count == 1, "\(path): \(listed.text.prefix(300))")
+                let reused = try await api.call(
+                    .post, "/api/groups/\(trip.groupID)/\(path)", token: trip.tokens["Aki"], json: other,
+                    headers: [.init("Idempotency-Key")!: "once-\(path)"])
+                #expect(reused.status == .unprocessableContent, "\(path): \(reused.text)")
+            }
+            // The series caught up once: January and February, each one expense.
+            let expenses = try await api.call(.get, "/api/groups/\(trip.groupID)/expenses", token: trip.tokens["Aki"])
+            let dates = expenses.list("expenses").filter { $0.string("description") == "Rent" }
+                .compactMap { $0.string("expenseDate") }
+            #expect(dates.count >= 2 && dates.count == Set(dates).count, "made twice, or not made: \(dates)")
+        }
+    }
+
     @Test("20 payers lock at once: exactly one holds it; 50 pays with one key and 50 with others: one transfer", arguments: TestDatabases.all)
     func concurrency(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -5965,6 +5965,9 @@ public struct Client: APIProtocol {
     /// hold taken in time lasts, so that payer can still confirm. Paid, cancelled and expired
     /// are final.
     ///
+    /// With an `Idempotency-Key`, the same key and body answer with the first response (the same
+    /// request and code) and make no second request; the key with another body is a 422.
+    ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/payment-requests`.
     /// - Remark: Generated from `#/paths//api/groups/{groupId}/payment-requests/post(createPaymentRequest)`.
@@ -5984,6 +5987,11 @@ public struct Client: APIProtocol {
                     method: .post
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.idempotencyKey
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -8201,7 +8209,10 @@ public struct Client: APIProtocol {
     /// expense (by the series' creator); `confirm` puts it in the pending queue. A start in the
     /// past catches up at once (at most 400 occurrences; older ones are left out with a note).
     /// Every server makes due occurrences in the background; each (series, date) is made once.
-    /// At most 1,000 series per group (409 `too_many_series`).
+    /// At most 1,000 series per group (409 `too_many_series`). With an `Idempotency-Key`, the
+    /// same key and body answer with the first response and make no second series (a retry that
+    /// comes while the first is still making the series' first occurrences gets the series as
+    /// made, before them); the key with another body is a 422.
     ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/recurring`.
@@ -8222,6 +8233,11 @@ public struct Client: APIProtocol {
                     method: .post
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.idempotencyKey
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept

@@ -6732,6 +6732,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// hold taken in time lasts, so that payer can still confirm. Paid, cancelled and expired
     /// are final.
     ///
+    /// With an `Idempotency-Key`, the same key and body answer with the first response (the same
+    /// request and code) and make no second request; the key with another body is a 422.
+    ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/payment-requests`.
     /// - Remark: Generated from `#/paths//api/groups/{groupId}/payment-requests/post(createPaymentRequest)`.
@@ -6754,7 +6757,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "groupId",
                     as: Components.Parameters.GroupId.self
                 ))
-                let headers: Operations.CreatePaymentRequest.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.CreatePaymentRequest.Input.Headers = .init(
+                    idempotencyKey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Idempotency-Key",
+                        as: Components.Parameters.IdempotencyKey.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
                 let body: Operations.CreatePaymentRequest.Input.Body
                 let chosenContentType = try converter.bestContentType(
@@ -8732,7 +8742,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// expense (by the series' creator); `confirm` puts it in the pending queue. A start in the
     /// past catches up at once (at most 400 occurrences; older ones are left out with a note).
     /// Every server makes due occurrences in the background; each (series, date) is made once.
-    /// At most 1,000 series per group (409 `too_many_series`).
+    /// At most 1,000 series per group (409 `too_many_series`). With an `Idempotency-Key`, the
+    /// same key and body answer with the first response and make no second series (a retry that
+    /// comes while the first is still making the series' first occurrences gets the series as
+    /// made, before them); the key with another body is a 422.
     ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/recurring`.
@@ -8756,7 +8769,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "groupId",
                     as: Components.Parameters.GroupId.self
                 ))
-                let headers: Operations.CreateRecurring.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.CreateRecurring.Input.Headers = .init(
+                    idempotencyKey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Idempotency-Key",
+                        as: Components.Parameters.IdempotencyKey.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
                 let body: Operations.CreateRecurring.Input.Body
                 let chosenContentType = try converter.bestContentType(

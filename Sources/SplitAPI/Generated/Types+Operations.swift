@@ -9002,6 +9002,9 @@ public enum Operations {
     /// hold taken in time lasts, so that payer can still confirm. Paid, cancelled and expired
     /// are final.
     ///
+    /// With an `Idempotency-Key`, the same key and body answer with the first response (the same
+    /// request and code) and make no second request; the key with another body is a 422.
+    ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/payment-requests`.
     /// - Remark: Generated from `#/paths//api/groups/{groupId}/payment-requests/post(createPaymentRequest)`.
@@ -9023,12 +9026,21 @@ public enum Operations {
             public var path: Operations.CreatePaymentRequest.Input.Path
             /// - Remark: Generated from `#/paths/api/groups/{groupId}/payment-requests/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// Any unique text per intended create; a retry with the same key and body creates nothing new.
+                ///
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/payment-requests/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreatePaymentRequest.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Any unique text per intended create; a retry with the same key and body creates nothing new.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreatePaymentRequest.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreatePaymentRequest.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -12410,7 +12422,10 @@ public enum Operations {
     /// expense (by the series' creator); `confirm` puts it in the pending queue. A start in the
     /// past catches up at once (at most 400 occurrences; older ones are left out with a note).
     /// Every server makes due occurrences in the background; each (series, date) is made once.
-    /// At most 1,000 series per group (409 `too_many_series`).
+    /// At most 1,000 series per group (409 `too_many_series`). With an `Idempotency-Key`, the
+    /// same key and body answer with the first response and make no second series (a retry that
+    /// comes while the first is still making the series' first occurrences gets the series as
+    /// made, before them); the key with another body is a 422.
     ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/recurring`.
@@ -12433,12 +12448,21 @@ public enum Operations {
             public var path: Operations.CreateRecurring.Input.Path
             /// - Remark: Generated from `#/paths/api/groups/{groupId}/recurring/POST/header`.
             public struct Headers: Sendable, Hashable {
+                /// Any unique text per intended create; a retry with the same key and body creates nothing new.
+                ///
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/recurring/POST/header/Idempotency-Key`.
+                public var idempotencyKey: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateRecurring.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Any unique text per intended create; a retry with the same key and body creates nothing new.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateRecurring.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateRecurring.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }

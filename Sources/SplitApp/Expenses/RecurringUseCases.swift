@@ -110,10 +110,20 @@ public struct RecurringUseCases: Sendable, UsesStores {
         return entered
     }
 
+    /// Makes a series and, when it starts today or earlier, its first occurrences. A retry with
+    /// the same idempotency key gets its first answer (`render` makes it in the caller's wire
+    /// format), even if the series could no longer be made; the key with another request is a
+    /// 422, and nothing is made.
     public func create(
         _ expense: EnteredExpense, rule entered: EnteredRecurrence, mode: String?, groupID: UUID, caller: Caller,
-        origin: RequestOrigin
-    ) async throws -> SeriesView {
+        origin: RequestOrigin, idempotency request: IdempotencyRequest? = nil,
+        render: (SeriesView) throws -> StoredResponse
+    ) async throws -> IdempotencyOutcome<SeriesView> {
+        let claim = try request.map { try $0.claim(for: caller) }
+        if let claim, let stored = try await idempotency.lookup(claim) {
+            guard case .replayed(let response) = stored else { throw AppError.idempotencyKeyReused }
+            return .replayed(response)
+        }
         let (group, me, members) = try await access.checkWithMembers(groupID, caller, for: .addExpense)
         var checks = FieldChecks()
         let recurrence = try checks.run { try Self.recurrence(entered) }
@@ -134,9 +144,22 @@ public struct RecurringUseCases: Sendable, UsesStores {
             id: UUID.random(), groupID: group.id, template: template, recurrence: recurrence, mode: mode,
             nextDate: recurrence.occurrences(through: Self.farFuture, limit: 1).first?.description,
             createdByUserID: caller.user.id, createdAt: time, updatedAt: time)
+        // With a key, the answer as made is stored with it; once the first occurrences are made,
+        // the answer with them (a retry in between gets the first).
+        var made: StoredResponse?
+        if claim != nil {
+            made = try render(
+                view(series, names: try await expenseUseCases.categoryNames(group.id), home: group.homeCurrency))
+        }
         do {
-            _ = try await recurring.create(
-                series, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]))
+            switch try await recurring.create(
+                series, actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]), claim: claim,
+                response: made)
+            {
+            case .created: break
+            case .replayed(let stored): return .replayed(stored)
+            case .keyReused: throw AppError.idempotencyKeyReused
+            }
         } catch RecurringStoreError.tooMany {
             throw AppError.conflict(
                 code: "too_many_series", field: nil,
@@ -145,7 +168,10 @@ public struct RecurringUseCases: Sendable, UsesStores {
         // One starting today (or earlier) makes its first expenses now, not at the next pass; if
         // that fails, the series is saved all the same and the next pass makes them.
         _ = try? await materialize(groupIDs: [group.id])
-        return try await self.series(series.id, caller: caller)
+        let shown = try await self.series(series.id, caller: caller)
+        let response = try render(shown)
+        if let claim, response != made { try await idempotency.answer(claim, with: response) }
+        return .created(shown, response)
     }
 
     /// Changes a series if it is still at `basedOn`: its template or rule for future

@@ -100,9 +100,20 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
         }
     }
 
+    /// Makes a request; the caller's member is the payee. A retry with the same idempotency key
+    /// gets its first answer (`render` makes it in the caller's wire format, before the request is
+    /// stored with it), even if the request would no longer pass; the key with another request
+    /// is a 422, and nothing is made.
     public func create(
-        _ entered: EnteredPaymentRequest, groupID: UUID, caller: Caller, origin: RequestOrigin
-    ) async throws -> PaymentRequestView {
+        _ entered: EnteredPaymentRequest, groupID: UUID, caller: Caller, origin: RequestOrigin,
+        idempotency: IdempotencyRequest? = nil,
+        render: @Sendable (PaymentRequestView) async throws -> StoredResponse
+    ) async throws -> IdempotencyOutcome<PaymentRequestView> {
+        let claim = try idempotency.map { try $0.claim(for: caller) }
+        if let claim, let stored = try await self.idempotency.lookup(claim) {
+            guard case .replayed(let response) = stored else { throw AppError.idempotencyKeyReused }
+            return .replayed(response)
+        }
         let action = GroupAction.recordSettlement(isParty: true)
         let (group, me) = try await access.check(groupID, caller, for: action)
         let currency = try MoneyInput.currency(entered.currency, field: "currency")
@@ -140,10 +151,18 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                 id: UUID.random(), groupID: group.id, code: makeCode(), payeeMemberID: me.id, payerMemberID: payer?.id,
                 amount: amount, currency: currency.code, note: note, expiresAt: current + Int64(seconds) * 1_000,
                 createdByUserID: caller.user.id, createdAt: current)
+            let view = PaymentRequestView(
+                request: request, state: "open", payeeName: me.name, payerName: payer?.name, groupName: group.name)
+            let response = try await render(view)
             do {
-                if try await requests.create(request, actor: GroupAccess.actor(caller, me, origin: origin, for: [action])) {
-                    return PaymentRequestView(
-                        request: request, state: "open", payeeName: me.name, payerName: payer?.name, groupName: group.name)
+                switch try await requests.create(
+                    request, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), claim: claim,
+                    response: response)
+                {
+                case nil: continue
+                case .created: return .created(view, response)
+                case .replayed(let stored): return .replayed(stored)
+                case .keyReused: throw AppError.idempotencyKeyReused
                 }
             } catch PaymentRequestError.groupGone {
                 throw AppError.notFound("group")

@@ -13,12 +13,25 @@ extension APIHandler {
     {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let view = try await paymentRequestUseCases.create(
+        let groupID = try Self.id(input.path.groupId, "group")
+        let idempotency = try input.headers.idempotencyKey.map { key in
+            IdempotencyRequest(
+                key: key,
+                requestHash: try Self.requestHash(route: "POST /api/groups/\(groupID.text)/payment-requests", body: body))
+        }
+        let outcome = try await paymentRequestUseCases.create(
             EnteredPaymentRequest(
                 amount: body.amount, currency: body.currency, toMemberId: body.toMemberId,
                 expiresInSeconds: body.expiresInSeconds, note: body.note),
-            groupID: try Self.id(input.path.groupId, "group"), caller: caller, origin: try request.origin)
-        return .created(.init(body: .json(.init(paymentRequest: try await wire(view, qr: true)))))
+            groupID: groupID, caller: caller, origin: try request.origin, idempotency: idempotency,
+            render: { view in
+                StoredResponse(
+                    status: 201,
+                    body: try WireJSON.encode(
+                        Components.Schemas.PaymentRequestResponse(paymentRequest: try await wire(view, qr: true))))
+            })
+        return .created(
+            .init(body: .json(try Self.response(outcome, as: Components.Schemas.PaymentRequestResponse.self))))
     }
 
     func listPaymentRequests(_ input: Operations.ListPaymentRequests.Input) async throws

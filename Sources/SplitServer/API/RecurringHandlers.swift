@@ -15,10 +15,19 @@ extension APIHandler {
     func createRecurring(_ input: Operations.CreateRecurring.Input) async throws -> Operations.CreateRecurring.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let view = try await recurringUseCases.create(
+        let groupID = try Self.id(input.path.groupId, "group")
+        let idempotency = try input.headers.idempotencyKey.map { key in
+            IdempotencyRequest(
+                key: key, requestHash: try Self.requestHash(route: "POST /api/groups/\(groupID.text)/recurring", body: body))
+        }
+        let outcome = try await recurringUseCases.create(
             EnteredExpense(wire: body.expense), rule: EnteredRecurrence(wire: body.rule), mode: body.mode?.rawValue,
-            groupID: try Self.id(input.path.groupId, "group"), caller: caller, origin: try request.origin)
-        return .created(.init(body: .json(.init(recurring: try .init(view)))))
+            groupID: groupID, caller: caller, origin: try request.origin, idempotency: idempotency,
+            render: { view in
+                StoredResponse(
+                    status: 201, body: try WireJSON.encode(Components.Schemas.RecurringResponse(recurring: try .init(view))))
+            })
+        return .created(.init(body: .json(try Self.response(outcome, as: Components.Schemas.RecurringResponse.self))))
     }
 
     func getRecurring(_ input: Operations.GetRecurring.Input) async throws -> Operations.GetRecurring.Output {

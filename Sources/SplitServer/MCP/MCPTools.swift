@@ -102,6 +102,7 @@ struct MCPTools: Sendable {
                 [
                     "groupId": groupId, "amount": string("Decimal string."), "currency": string("ISO 4217 code."),
                     "toMemberId": string("Only this member may pay it."), "note": string("Optional."),
+                    "idempotencyKey": string("Any unique text; the same key answers the first request again."),
                 ], required: ["groupId", "amount", "currency"]), readOnly: false),
     ]
 
@@ -199,6 +200,7 @@ struct MCPTools: Sendable {
             let output = try await api.createPaymentRequest(
                 .init(
                     path: .init(groupId: try arguments.string("groupId")),
+                    headers: .init(idempotencyKey: arguments.optional("idempotencyKey")),
                     body: .json(
                         .init(
                             amount: try arguments.string("amount"), currency: try arguments.string("currency"),

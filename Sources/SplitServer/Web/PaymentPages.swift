@@ -51,17 +51,31 @@ extension WebApp {
         let canCancel: Bool
     }
 
-    /// From the plan's "Ask … for …" button (or any form with amount, currency, toMemberId).
+    /// From the plan's "Ask … for …" button (or any form with amount, currency, toMemberId). The
+    /// form's `_id` is the idempotency key: a double click makes one request, and the second
+    /// click is taken to the first's page.
     func createPaymentRequest(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let form = try WebRequest.get().form
-        let view = try await paymentRequests.create(
-            EnteredPaymentRequest(
-                amount: form["amount"] ?? "", currency: form["currency"] ?? "",
-                toMemberId: form["toMemberId"].flatMap { $0.isEmpty ? nil : $0 },
-                expiresInSeconds: form["expiresInSeconds"].flatMap(Int.init)),
-            groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
-        return Self.redirect("/groups/\(groupID)/requests/\(view.request.id.text)")
+        let entered = EnteredPaymentRequest(
+            amount: form["amount"] ?? "", currency: form["currency"] ?? "",
+            toMemberId: form["toMemberId"].flatMap { $0.isEmpty ? nil : $0 },
+            expiresInSeconds: form["expiresInSeconds"].flatMap(Int.init))
+        let key = form.text("_id").flatMap(UUID.init(uuidString:)).map { id in
+            IdempotencyRequest(
+                key: "web-request-\(id.uuidString.lowercased())",
+                requestHash: IdempotencyRequest.hash(Data("web request \(groupID) \(entered)".utf8)))
+        }
+        let outcome = try await paymentRequests.create(
+            entered, groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin(),
+            idempotency: key, render: { view in StoredResponse(status: 303, body: Data(view.request.id.text.utf8)) })
+        let id: String
+        switch outcome {
+        case .created(let view, _): id = view.request.id.text
+        case .replayed(let stored): id = String(decoding: stored.body, as: UTF8.self)
+        case .keyReused: throw AppError.idempotencyKeyReused
+        }
+        return Self.redirect("/groups/\(groupID)/requests/\(id)")
     }
 
     func paymentRequestPage(_ request: Request, context: AppRequestContext) async throws -> Response {

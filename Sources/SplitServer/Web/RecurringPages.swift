@@ -129,9 +129,19 @@ extension WebApp {
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:],
                     target: target)
             }
-            _ = try await recurringUseCases.create(
-                draft, rule: RecurrenceFields.rule(web.form, start: form.expenseDate), mode: web.form["seriesMode"],
-                groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
+            // The form's id is also the idempotency key: a double click makes one series.
+            let rule = RecurrenceFields.rule(web.form, start: form.expenseDate)
+            let outcome = try await recurringUseCases.create(
+                draft, rule: rule, mode: web.form["seriesMode"], groupID: try APIHandler.id(groupID, "group"),
+                caller: try caller(), origin: try origin(),
+                idempotency: UUID(uuidString: web.form["_id"] ?? "").map { id in
+                    IdempotencyRequest(
+                        key: "web-series-\(id.uuidString.lowercased())",
+                        requestHash: IdempotencyRequest.hash(
+                            Data("web series \(groupID) \(draft) \(rule) \(web.form["seriesMode"] ?? "")".utf8)))
+                },
+                render: { view in StoredResponse(status: 303, body: Data(view.series.id.text.utf8)) })
+            if case .keyReused = outcome { throw AppError.idempotencyKeyReused }
             return Self.redirect("/groups/\(groupID)/recurring", done: "series-saved")
         } catch {
             return try await renderExpenseForm(

@@ -172,6 +172,23 @@ struct OtherAppImportTests {
         #expect(throws: ImportProblem.self) { try ImportUseCases.read(custom(150_001), format: .spliit) }
     }
 
+    @Test("Spliit's participants are told apart by id: two named Alex (and an alex) are three members, each with their own money")
+    func spliitSameNames() async throws {
+        // Found by review: the second Alex was looked up by name and became the first.
+        let data = Data(
+            #"{"name":"Dup","currencyCode":"EUR","participants":[{"id":"p1","name":"Alex"},{"id":"p2","name":"Alex"},{"id":"p3","name":"Sam"},{"id":"p4","name":"alex"}],"expenses":[{"id":"e1","expenseDate":"2024-05-01T00:00:00.000Z","title":"Hotel","amount":9000,"paidById":"p1","paidFor":[{"participantId":"p1","shares":1},{"participantId":"p3","shares":1}],"splitMode":"EVENLY"},{"id":"e2","expenseDate":"2024-05-02T00:00:00.000Z","title":"Food","amount":3000,"paidById":"p2","paidFor":[{"participantId":"p2","shares":1},{"participantId":"p3","shares":1}],"splitMode":"EVENLY"},{"id":"e3","expenseDate":"2024-05-03T00:00:00.000Z","title":"Taxi","amount":1000,"paidById":"p4","paidFor":[{"participantId":"p4","shares":1},{"participantId":"p3","shares":1}],"splitMode":"EVENLY"}]}"#
+                .utf8)
+        let file = try ImportUseCases.read(data, format: .spliit)
+        #expect(file.names == ["Alex", "Alex (2)", "Sam", "alex (3)"])
+        try await Trip.with(.sqlite) { trip in
+            let report = try await ImportUseCaseTests.imports(trip).importFile(
+                data, format: .spliit, into: .newGroup(name: "Dup", timeZone: nil), mapping: [:], dryRun: false,
+                force: false, caller: trip.bo, origin: trip.origin)
+            let stored = try await ImportUseCaseTests.balances(trip, groupID: report.group.id, caller: trip.bo)
+            #expect(stored == ["EUR/Alex": 4_500, "EUR/Alex (2)": 1_500, "EUR/alex (3)": 500, "EUR/Sam": -6_500], "\(stored)")
+        }
+    }
+
     @Test("Spliit's shares: floor, then the leftover units to the largest remainders, ties rotated by the id's hash")
     func spliitShares() {
         // The fixtures' SOURCES.md: FNV-1a("j1Ramen8hZl2Wq7Tk9Vb3") % 3 = 2, so the third gets the yen.

@@ -344,4 +344,34 @@ struct ImportUseCaseTests {
             }
         }
     }
+
+    @Test("into a new group, the importer's own name in the file is the importer; a second member of a name already taken is refused")
+    func ownNameInNewGroup() async throws {
+        // Found by review: a new group from an export that names its maker got two members
+        // called Aki (the owner, and a name-only one holding the file's money).
+        try await Trip.with(.sqlite) { trip in
+            let data = Data("Date,Description,Category,Cost,Currency,aki,Bo\n2026-05-01,X,Meal,10,JPY,5,-5\n".utf8)
+            let imports = Self.imports(trip)
+            let report = try await imports.importFile(
+                data, format: .splitwise, into: .newGroup(name: "Copy", timeZone: nil), mapping: [:], dryRun: false,
+                force: false, caller: trip.aki, origin: trip.origin)
+            #expect(report.members.map(\.kind) == [.me, .new])
+            #expect(report.members.map(\.memberName) == ["Aki", "Bo"])
+            #expect(try await Self.balances(trip, groupID: report.group.id, caller: trip.aki) == ["JPY/Aki": 5, "JPY/Bo": -5])
+            // Asked for a new member of the importer's name, or of an existing member's name: refused.
+            for (target, mapping, words) in [
+                (ImportTarget.newGroup(name: "Copy 2", timeZone: nil), ["aki": "new"], "second member called Aki; map it to me"),
+                (ImportTarget.group(trip.groupID), ["Bo": "new"], "second member called Bo; map it to Bo"),
+            ] {
+                do {
+                    _ = try await imports.importFile(
+                        data, format: .splitwise, into: target, mapping: mapping, dryRun: true, force: false,
+                        caller: trip.aki, origin: trip.origin)
+                    Issue.record("\(mapping) was taken")
+                } catch AppError.invalid(let field, let message) {
+                    #expect(field == "map" && message.contains(words), "\(message)")
+                }
+            }
+        }
+    }
 }

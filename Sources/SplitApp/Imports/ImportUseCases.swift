@@ -131,8 +131,7 @@ public struct ImportUseCases: Sendable, UsesStores {
         }
 
         let (mappings, memberIDs, mapped) = try Self.map(
-            file.names, mapping: mapping, existing: existing, me: me, groupID: group.id, isNewGroup: newGroup != nil,
-            now: current)
+            file.names, mapping: mapping, existing: existing, me: me, groupID: group.id, now: current)
         // Our own format says each person's role and permissions; a new group takes them (its
         // owner is the importer: an "owner" of the file becomes an admin). Into a group that
         // exists, new people come in as members, as anyone added by name does.
@@ -384,7 +383,7 @@ public struct ImportUseCases: Sendable, UsesStores {
     /// Each file name's member: as mapped, else the group's member of that name, else a new one.
     static func map(
         _ names: [String], mapping: [String: String], existing: [MemberRecord], me: MemberRecord, groupID: UUID,
-        isNewGroup: Bool, now: Int64
+        now: Int64
     ) throws -> (mappings: [ImportReport.Mapping], ids: [UUID], new: [MemberRecord]) {
         for key in mapping.keys where !names.contains(where: { $0.lowercased() == key.lowercased() }) {
             throw AppError.invalid(
@@ -424,16 +423,25 @@ public struct ImportUseCases: Sendable, UsesStores {
                 member = found
                 kind = found.id == me.id ? .me : .existing
             case nil:
-                // A new group has only its owner: every name becomes its own member there.
-                member = isNewGroup ? nil : existing.first { $0.isActive && $0.name.lowercased() == name.lowercased() }
+                // The group's member of that name: in a new group, which has only its owner, the
+                // importer's own name is the importer (an export names whoever made it); every
+                // other name becomes its own member.
+                member = existing.first { $0.isActive && $0.name.lowercased() == name.lowercased() }
                 kind = member == nil ? .new : (member?.id == me.id ? .me : .existing)
             }
             let resolved: MemberRecord
             if let member {
                 resolved = member
             } else {
+                let memberName = try Self.memberName(name)
+                // Two active members of one name could not be told apart (as adding one refuses).
+                if let same = existing.first(where: { $0.isActive && $0.name.lowercased() == memberName.lowercased() }) {
+                    throw AppError.invalid(
+                        field: "map",
+                        message: "\"\(name)\" would be a second member called \(same.name); map it to \(same.id == me.id ? "me" : same.name), or rename one of them first.")
+                }
                 resolved = MemberRecord(
-                    id: UUID.random(), groupID: groupID, userID: nil, name: try Self.memberName(name), role: .member,
+                    id: UUID.random(), groupID: groupID, userID: nil, name: memberName, role: .member,
                     createdAt: now, updatedAt: now)
                 new.append(resolved)
             }

@@ -53,6 +53,22 @@ struct CLITests {
             error: String(decoding: err, as: UTF8.self))
     }
 
+    @Test("a bad command line exits 2 with what is wrong, as --help says: an unknown command, a missing argument, an unknown option")
+    func badCommandLine() async throws {
+        // Found by review: ArgumentParser's own exit code for these is 64.
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("splitter-cli-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: config) }
+        for (arguments, words) in [
+            (["frobnicate"], "Unexpected argument 'frobnicate'"),
+            (["expense", "add", "Japan"], "Missing expected argument"),
+            (["balances", "Japan", "--colour"], "Unknown option '--colour'"),
+        ] {
+            let result = try await Self.splitter(arguments, config: config)
+            #expect(result.status == 2 && result.error.contains(words), "\(arguments): \(result.status) \(result.error)")
+        }
+        #expect(try await Self.splitter(["--help"], config: config).status == 0)
+    }
+
     @Test("a whole trip from the command line: accounts, a group, expenses in two currencies, balances, plan, settle")
     func wholeTrip() async throws {
         try await TestDatabases.withConfiguration(.sqlite) { database in

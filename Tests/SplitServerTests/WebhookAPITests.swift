@@ -114,6 +114,9 @@ struct WebhookAPITests {
                 "https://[::1]/hook", "https://169.254.169.254/latest", "https://[::ffff:192.168.0.1]/",
                 "https://localhost/hook", "https:///hook", "not a url",
                 "https://example.org/" + String(repeating: "a", count: 2_000),
+                // IPv4 shorthands the resolver reads as loopback or "this network" (found by review).
+                "https://2130706433/h", "https://0x7f000001/h", "https://0177.0.0.1/h", "https://127.1/h", "https://0/h",
+                "https://10.1/h",
             ]
             for url in bad {
                 let reply = try await api.call(
@@ -125,6 +128,10 @@ struct WebhookAPITests {
                 .post, "/api/groups/\(group)/webhooks", token: aki,
                 json: #"{"url":"https://hooks.example.org/splitter?team=1","kinds":["expense.created"]}"#)
             #expect(good.status == .created, "\(good.text)")
+            // A host name of hex letters is a name, not an address.
+            let named = try await api.call(
+                .post, "/api/groups/\(group)/webhooks", token: aki, json: #"{"url":"https://cafe.be/hook","kinds":["*"]}"#)
+            #expect(named.status == .created, "\(named.text)")
             // Changing it to a bad URL is refused the same way.
             let id = try #require(good.string("webhook", "id"))
             let patch = try await api.call(

@@ -14,7 +14,9 @@ import Foundation
 /// URL at registration and, after resolving the name, on the very address the delivery connects
 /// to, so a name that later resolves elsewhere (DNS rebinding) changes nothing.
 public enum WebhookAddress {
-    /// An IP literal's bytes (4 or 16); nil for anything else (a host name).
+    /// An IP literal's bytes (4 or 16); nil for anything else (a host name). IPv4 in the old
+    /// shorthands the resolver also takes as an address (`127.1`, `2130706433`, `0x7f000001`,
+    /// `0177.0.0.1`, `0`) counts as a literal too (found by review: they passed registration).
     public static func parse(_ text: String) -> [UInt8]? {
         var literal = text
         if literal.hasPrefix("["), literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
@@ -22,6 +24,11 @@ public enum WebhookAddress {
         var v6 = in6_addr()
         if inet_pton(AF_INET, literal, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         if inet_pton(AF_INET6, literal, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        if !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == "x" || $0 == "X" }),
+            inet_aton(literal, &v4) != 0
+        {
+            return withUnsafeBytes(of: &v4) { Array($0) }
+        }
         return nil
     }
 

@@ -56,6 +56,9 @@ enum ActivityText {
             let times = (event.count ?? 1) > 1 ? " (\(event.count ?? 1) dates)" : ""
             return "The recurring \(subject) (\(money ?? "")) waits to be confirmed\(times)"
         case "pending.dismissed": return "\(actor) dismissed \(subject) (\(money ?? ""))"
+        case "payment_request.created": return "\(actor) asked to be paid \(money ?? "")"
+        case "payment_request.cancelled": return "\(actor) cancelled a payment request of \(money ?? "")"
+        case "payment_request.paid": return "\(actor) paid a payment request of \(money ?? "")"
         case "budget.updated": return "\(actor) set the budget"
         case "budget.removed": return "\(actor) removed the budget"
         case "budget.alert":
@@ -63,9 +66,11 @@ enum ActivityText {
                 (try? Currency(code: event.currency ?? "")).map { Money(minorUnits: amount, currency: $0).description }
                     ?? "\(amount)"
             }
-            let what = event.subject.map { "\($0) is" } ?? "The whole budget is"
+            // The threshold passed, then what was spent of how much (found by review: "is at
+            // 100%" read wrong beside 130.00 of 120.00, and "the whole budget is at 80% of its budget").
+            let what = event.subject ?? "The group"
             let when = event.period.map { " in \($0)" } ?? ""
-            return "\(what) at \(event.percent ?? 0)% of its budget\(when): \(money ?? "") of \(limit ?? "")"
+            return "\(what) has passed \(event.percent ?? 0)% of its budget\(when): \(money ?? "") of \(limit ?? "")"
         default: return "\(actor): \(record.action)"
         }
     }

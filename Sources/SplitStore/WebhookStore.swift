@@ -79,7 +79,7 @@ public enum WebhookKinds {
         "category.created", "category.updated", "category.deleted", "category.reordered", "import.completed",
         "budget.updated", "budget.removed", "budget.alert", "recurring.created", "recurring.updated", "recurring.paused",
         "recurring.resumed", "recurring.skipped", "recurring.ended", "recurring.added", "recurring.pending",
-        "pending.dismissed",
+        "pending.dismissed", "payment_request.created", "payment_request.cancelled", "payment_request.paid",
     ]
     /// The job kind that sends one delivery.
     public static let jobKind = "webhook.deliver"

@@ -990,7 +990,7 @@ def run(base):
         click(ben, ben.find_element(By.ID, "join"))
         add_expense(aki, base, flat, "Cleaning", "40.00", "MYR", "equal")
         ben.get(f"{base}/notifications")
-        check("Other is at 100% of its budget" in main_text(ben), f"the budget alert in Ben's inbox: {main_text(ben)[:600]}")
+        check("Other has passed 100% of its budget" in main_text(ben), f"the budget alert in Ben's inbox: {main_text(ben)[:600]}")
         # A member sees the budget but has no form to change it.
         ben.get(f"{base}/groups/{flat}/budget")
         check("160.00 MYR of 1,500.00 MYR" in main_text(ben) and not ben.find_elements(By.ID, "budget-form"),

@@ -3771,7 +3771,7 @@ extension Components {
         public struct CreateWebhookRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CreateWebhookRequest/url`.
             public var url: Swift.String
-            /// Activity kinds (expense.created, expense.updated, expense.deleted, expense.restored, share.marked_paid, share.marked_unpaid, settlement.recorded, settlement.deleted, member.added, member.joined, member.removed, member.restored, member.role_changed, member.rights_changed, category.created, category.updated, category.deleted, category.reordered, rates.updated, group.created, import.completed, budget.updated, budget.removed, budget.alert, recurring.created, recurring.updated, recurring.paused, recurring.resumed, recurring.skipped, recurring.ended, recurring.added, recurring.pending, pending.dismissed), or ["*"] for all. An unknown kind is a 422 naming it.
+            /// Activity kinds (expense.created, expense.updated, expense.deleted, expense.restored, share.marked_paid, share.marked_unpaid, settlement.recorded, settlement.deleted, member.added, member.joined, member.removed, member.restored, member.role_changed, member.rights_changed, category.created, category.updated, category.deleted, category.reordered, rates.updated, group.created, import.completed, budget.updated, budget.removed, budget.alert, recurring.created, recurring.updated, recurring.paused, recurring.resumed, recurring.skipped, recurring.ended, recurring.added, recurring.pending, pending.dismissed, payment_request.created, payment_request.cancelled, payment_request.paid), or ["*"] for all. An unknown kind is a 422 naming it.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateWebhookRequest/kinds`.
             public var kinds: [Swift.String]
@@ -3779,7 +3779,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - url:
-            ///   - kinds: Activity kinds (expense.created, expense.updated, expense.deleted, expense.restored, share.marked_paid, share.marked_unpaid, settlement.recorded, settlement.deleted, member.added, member.joined, member.removed, member.restored, member.role_changed, member.rights_changed, category.created, category.updated, category.deleted, category.reordered, rates.updated, group.created, import.completed, budget.updated, budget.removed, budget.alert, recurring.created, recurring.updated, recurring.paused, recurring.resumed, recurring.skipped, recurring.ended, recurring.added, recurring.pending, pending.dismissed), or ["*"] for all. An unknown kind is a 422 naming it.
+            ///   - kinds: Activity kinds (expense.created, expense.updated, expense.deleted, expense.restored, share.marked_paid, share.marked_unpaid, settlement.recorded, settlement.deleted, member.added, member.joined, member.removed, member.restored, member.role_changed, member.rights_changed, category.created, category.updated, category.deleted, category.reordered, rates.updated, group.created, import.completed, budget.updated, budget.removed, budget.alert, recurring.created, recurring.updated, recurring.paused, recurring.resumed, recurring.skipped, recurring.ended, recurring.added, recurring.pending, pending.dismissed, payment_request.created, payment_request.cancelled, payment_request.paid), or ["*"] for all. An unknown kind is a 422 naming it.
             public init(
                 url: Swift.String,
                 kinds: [Swift.String]

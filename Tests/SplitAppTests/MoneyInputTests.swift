@@ -22,6 +22,9 @@ struct MoneyInputTests {
             ("1,00,000", usd, "1,00,000"), ("12,5,0", usd, "12,5,0"), ("1.000,50", usd, "1.000,50"), ("", usd, ""),
             ("abc", usd, "abc"), ("0,500", usd, "0,500"),  // not five hundred: a leading 0 groups nothing
             ("0,50", usd, "0.50"), ("00,001", usd, "00,001"),
+            // "1,500" in a currency with cents: 1500 or 1.5? Left as typed, so it is refused.
+            ("1,500", usd, "1,500"), ("€1,500", try! Currency(code: "EUR"), "€1,500"), ("1,500", jpy, "1500"),
+            ("1,500.00", usd, "1500.00"), ("1,500,000", usd, "1500000"),
         ]
         for (typed, currency, expected) in cases {
             #expect(MoneyInput.typed(typed, currency) == expected, "\(typed) in \(currency.code)")
@@ -53,7 +56,11 @@ struct MoneyInputTests {
                 return "\(error)"
             }
         }
-        #expect(message("1,000", kwd) == "Write the amount as a number like 12.500, with a “.” before any decimals.")
+        #expect(message("1,000", kwd) == "“1,000” could be 1000 or 1: write 1000, or use a “.” before the decimals (1).")
+        #expect(message("1,500", usd) == "“1,500” could be 1500 or 1.5: write 1500, or use a “.” before the decimals (1.5).")
+        #expect(message("12,345", usd).hasPrefix("“12,345” could be 12345 or 12.345"))
+        #expect(message("€1,500", try! Currency(code: "EUR")).hasPrefix("“€1,500” could be 1500 or 1.5"))
+        #expect(message("1,500", jpy) == "Write the amount as a number like 1200, with a “.” before any decimals.")
         #expect(message("12.5", jpy) == "JPY has no cents: write the amount as a whole number like 1200.")
         #expect(message("12.555", usd, "paidBy[1].amount") == "USD has 2 decimals at most: write a payer's amount like 12.50.")
         #expect(message("", usd) == "The amount is missing: write it like 12.50.")

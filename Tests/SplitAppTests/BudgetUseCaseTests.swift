@@ -59,6 +59,10 @@ struct BudgetUseCaseTests {
             _ = try await trip.create(Self.expense(trip, "June", "999.00", category: meal, date: "2026-06-01"))
             let gone = try await trip.create(Self.expense(trip, "Gone", "77.00", category: meal))
             _ = try await trip.expenses.setDeleted(gone.expense.id, true, basedOn: nil, caller: trip.aki, origin: trip.origin)
+            // A deleted expense in a currency without a rate asks for no rate (found by review:
+            // "Not counted: no exchange rate from GBP" with no GBP expense left).
+            let pounds = try await trip.create(Self.expense(trip, "Pounds", "12.00", "GBP", category: meal))
+            _ = try await trip.expenses.setDeleted(pounds.expense.id, true, basedOn: nil, caller: trip.aki, origin: trip.origin)
 
             let may = try await budgets.status(groupID: trip.groupID, caller: trip.vic)
             #expect(may.period.start.description == "2026-05-01" && may.period.end.description == "2026-05-31")
@@ -231,6 +235,9 @@ struct BudgetUseCaseTests {
             let meal = try await Self.category(trip, "Meal")
             _ = try await trip.create(Self.expense(trip, "Ramen", "90.00", category: meal))  // my share 30.00
             _ = try await trip.create(Self.expense(trip, "Taxi", "3000", "JPY"))  // 1,000 JPY, no rate yet
+            // Deleted: its currency asks for no rate.
+            let pounds = try await trip.create(Self.expense(trip, "Pounds", "12.00", "GBP"))
+            _ = try await trip.expenses.setDeleted(pounds.expense.id, true, basedOn: nil, caller: trip.aki, origin: trip.origin)
             var status = try await budgets.putPersonal(
                 EnteredPersonalBudget(currency: "MYR", total: "500", caps: [.init(category: "meal", amount: "100")]),
                 caller: trip.bo)

@@ -49,7 +49,7 @@ struct MemberRemovalTests {
             let refused = try await api.call(.delete, "/api/groups/\(groupID)/members/\(choID)", token: aki.token)
             #expect(refused.status == .conflict && refused.errorCode == "has_balance")
             let message = refused.string("error", "message") ?? ""
-            #expect(message.contains("Cho owes 1000 JPY"), "\(message)")
+            #expect(message.contains("Cho owes 1,000 JPY"), "\(message)")
             #expect(!Self.hasID(message))
             let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki.token)
             #expect(members.list("members").first { $0.string("id") == choID }?.bool("active") == true)

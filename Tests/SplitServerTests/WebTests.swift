@@ -464,7 +464,7 @@ struct WebTests {
             // Ben owes his share of the Ramen: Remove shows the amount and a confirming button.
             let asked = try await setup.aki.post("\(group)/members/\(setup.benMemberID)/remove", [])
             #expect(asked.status == .ok && asked.text.contains("id=\"confirm-removal\""), "\(asked.text.prefix(800))")
-            #expect(asked.text.contains("Ben owes 1000 JPY"))
+            #expect(asked.text.contains("Ben owes 1,000 JPY"))
             func benActive() async throws -> Bool? {
                 try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
                     .list("members").first { $0.string("id") == setup.benMemberID }?.bool("active")

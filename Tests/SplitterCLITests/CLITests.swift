@@ -141,7 +141,7 @@ struct CLITests {
             #expect(noRate.status != 0 && noRate.error.contains("No rate to JPY yet for USD"), "\(noRate.error)")
             // Cho still owes Ben: removing him says so; confirmed, he goes, and restore brings him back.
             let refused = try await run("member", "remove", "Japan", "cho")
-            #expect(refused.status != 0 && refused.error.contains("Cho owes 6750 JPY"), "\(refused.error)")
+            #expect(refused.status != 0 && refused.error.contains("Cho owes 6,750 JPY"), "\(refused.error)")
             #expect(try await run("member", "remove", "Japan", "cho", "--confirm-balance").status == 0)
             let restored = try await run("member", "restore", "Japan", "cho")
             #expect(restored.output.contains("Cho is back in Japan"), "\(restored.output)\(restored.error)")

@@ -204,7 +204,9 @@ public struct MemberUseCases: Sendable, UsesStores {
             .filter { $0.memberID == member.id && $0.net != 0 }.sorted { $0.currency < $1.currency }
         guard !nets.isEmpty else { return nil }
         let parts = nets.map { net in
-            let amount = "\(MoneyInput.text(abs(net.net), net.currency)) \(net.currency)"
+            // Grouped as everywhere else ("12,321 JPY"; found by review: it said "12321 JPY").
+            let amount = (try? Currency(code: net.currency)).map { Money(minorUnits: abs(net.net), currency: $0).description }
+                ?? "\(MoneyInput.text(abs(net.net), net.currency)) \(net.currency)"
             return net.net < 0 ? "owes \(amount)" : "is owed \(amount)"
         }
         return "\(member.name) \(parts.joined(separator: " and "))"

@@ -41,6 +41,8 @@ public struct ResolvedPaymentRequest: Sendable, Equatable {
     /// open, locked or paid (an expired or cancelled code is not found).
     public let state: String
     public let lockedUntil: Int64?
+    /// The caller asked for it (their member is its payee): they share it, nobody pays it to them here.
+    public var isCallers = false
 }
 
 /// The short code of a payment request: 10 characters of Crockford's base32 (50 random bits,
@@ -223,7 +225,8 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
             return ResolvedPaymentRequest(
                 code: PaymentCodeText.display(request.code), payeeName: payee.name, amount: request.amount,
                 currency: request.currency, groupName: group.name, expiresAt: request.expiresAt, state: state,
-                lockedUntil: state == "locked" ? request.lockedUntil : nil)
+                lockedUntil: state == "locked" ? request.lockedUntil : nil,
+                isCallers: caller.map { payee.userID == $0.user.id } ?? false)
         }
         guard let found else { throw AppError.notFound("payment request") }
         return found

@@ -137,7 +137,8 @@ extension WebApp {
         if let me = report?.me, report?.members.contains(where: { $0.kind == .me }) == true { taken.insert(me.id.text) }
         var suggested = 0
         let names: [ImportBody.Name] = (report?.members ?? []).enumerated().map { index, mapping in
-            var chosen = form?["map_\(index)"] ?? "auto"
+            // The caller's own name is "me" by itself (an export names whoever made it).
+            var chosen = form?["map_\(index)"] ?? (mapping.kind == .me ? "me" : "auto")
             if mapping.kind == .new, form?["map_\(index)"] == nil {
                 var candidates: [(id: String, name: String, value: String)] = [(report?.me.id.text ?? "", myName, "me")]
                 for member in members where member.id != report?.me.id.text {

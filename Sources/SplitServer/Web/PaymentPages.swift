@@ -159,6 +159,8 @@ extension WebApp {
         /// How the payee likes to be paid, once the caller holds the request.
         let payTo: [PayOptionView]
         let paid: Bool
+        /// The caller's own request: shown for sharing, with no Pay button that could only fail.
+        var yours = false
         let key: String
         let message: String?
     }
@@ -214,7 +216,8 @@ extension WebApp {
                 signedIn: caller != nil, loginLink: "/login?next=\(next)", registerLink: "/register?next=\(next)",
                 holding: holding && resolved.state == "locked",
                 holdUntil: resolved.lockedUntil.map { WebFormat.dateTime(Date(milliseconds: $0), in: zone) } ?? "",
-                payTo: payTo, paid: resolved.state == "paid", key: UUID.random().uuidString, message: message)
+                payTo: payTo, paid: resolved.state == "paid", yours: resolved.isCallers, key: UUID.random().uuidString,
+                message: message)
             return try await render(
                 "pay", title: "Pay \(resolved.payeeName)", body: body, signedIn: caller != nil, status: status)
         } catch let refusal as AppError {

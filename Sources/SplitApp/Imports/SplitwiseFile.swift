@@ -140,7 +140,10 @@ public struct SplitwiseFile: Sendable {
             }
             rows.append(
                 Row(
-                    line: record.line, date: date, description: Self.description(fields[1]), category: trimmed[2],
+                    // The category without our export's formula apostrophe, as the description and
+                    // names (found by review: "'@SUM(A1)" came back with its apostrophe).
+                    line: record.line, date: date, description: Self.description(fields[1]),
+                    category: Self.oneLine(trimmed[2]),
                     cost: cost, currency: currency, cells: cells,
                     isPayment: paymentWords.contains(trimmed[2].lowercased())))
         }
@@ -217,11 +220,13 @@ public struct ImportProblem: Error, Sendable, Equatable, CustomStringConvertible
         self.message = message
     }
 
-    /// "line 17, column “Cost”: "12,50" is not a number".
+    /// "line 17, column “Cost”: "12,50" is not a number" in a CSV file; in a JSON file, which
+    /// has no lines to speak of, "at “expenses[3].amount”: …" (found by review: it said
+    /// "line 0, column “[0].amount”").
     public var description: String {
-        var place: [String] = []
-        if let line { place.append("line \(line)") }
-        if let column { place.append("column “\(column)”") }
-        return place.isEmpty ? message : place.joined(separator: ", ") + ": " + message
+        if let line, line > 0 {
+            return "line \(line)" + (column.map { ", column “\($0)”" } ?? "") + ": " + message
+        }
+        return column.map { "at “\($0)”: " + message } ?? message
     }
 }

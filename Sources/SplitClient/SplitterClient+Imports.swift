@@ -86,7 +86,7 @@ extension SplitterClient {
             let output = try await send {
                 try await api.importNewGroup(
                     query: .init(
-                        format: .init(rawValue: format.rawValue) ?? .splitwise, name: name, timeZone: timeZone,
+                        format: format.rawValue, name: name, timeZone: timeZone,
                         dryRun: dryRun, map: pairs),
                     body: format.isCSV ? .csv(body()) : .binary(body()))
             }
@@ -100,7 +100,7 @@ extension SplitterClient {
                 try await api.importIntoGroup(
                     path: .init(groupId: id),
                     query: .init(
-                        format: .init(rawValue: format.rawValue) ?? .splitwise, force: force, dryRun: dryRun, map: pairs),
+                        format: format.rawValue, force: force, dryRun: dryRun, map: pairs),
                     body: format.isCSV ? .csv(body()) : .binary(body()))
             }
             switch output {

@@ -106,6 +106,13 @@ struct ImportAPITests {
             let xml = try await Self.post(
                 api, "/api/imports?format=splitwise&name=X", token: aki, "<a/>", type: "application/xml")
             #expect(xml.status == .unsupportedMediaType, "\(xml.text)")
+            // A format not named, or one this server does not read: a 422 on format that lists them
+            // (found by review: a 400 saying the JSON body did not match).
+            for query in ["format=tricount&name=X", "name=X"] {
+                let unknown = try await Self.post(api, "/api/imports?\(query)", token: aki, Self.csv)
+                #expect(unknown.status == .unprocessableContent && unknown.string("error", "details", "field") == "format"
+                    && unknown.text.contains("splitwise, ihatemoney, spliit, cospend or json"), "\(query): \(unknown.text)")
+            }
             // JSON is taken as a file, and read as the format says: this is no Splitwise CSV.
             let json = try await Self.post(
                 api, "/api/imports?format=splitwise&name=X", token: aki, #"{"a":1}"#, type: "application/json")

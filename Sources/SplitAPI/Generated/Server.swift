@@ -2975,12 +2975,12 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             },
             deserializer: { request, requestBody, metadata in
                 let query: Operations.ImportNewGroup.Input.Query = .init(
-                    format: try converter.getRequiredQueryItemAsURI(
+                    format: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
                         explode: true,
                         name: "format",
-                        as: Operations.ImportNewGroup.Input.Query.FormatPayload.self
+                        as: Swift.String.self
                     ),
                     name: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
@@ -3158,12 +3158,12 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     as: Components.Parameters.GroupId.self
                 ))
                 let query: Operations.ImportIntoGroup.Input.Query = .init(
-                    format: try converter.getRequiredQueryItemAsURI(
+                    format: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
                         explode: true,
                         name: "format",
-                        as: Operations.ImportIntoGroup.Input.Query.FormatPayload.self
+                        as: Swift.String.self
                     ),
                     force: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,

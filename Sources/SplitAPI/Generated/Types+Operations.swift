@@ -2844,16 +2844,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/imports/POST/query`.
             public struct Query: Sendable, Hashable {
+                /// the file's app: splitwise, ihatemoney, spliit, cospend or json. Needed: without it, or with another value, the answer is a 422 on format that lists these
+                ///
                 /// - Remark: Generated from `#/paths/api/imports/POST/query/format`.
-                @frozen public enum FormatPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case splitwise = "splitwise"
-                    case ihatemoney = "ihatemoney"
-                    case spliit = "spliit"
-                    case cospend = "cospend"
-                    case json = "json"
-                }
-                /// - Remark: Generated from `#/paths/api/imports/POST/query/format`.
-                public var format: Operations.ImportNewGroup.Input.Query.FormatPayload
+                public var format: Swift.String?
                 /// the new group's name; without it, the name the file gives (a JSON export), else a 422
                 ///
                 /// - Remark: Generated from `#/paths/api/imports/POST/query/name`.
@@ -2873,13 +2867,13 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - format:
+                ///   - format: the file's app: splitwise, ihatemoney, spliit, cospend or json. Needed: without it, or with another value, the answer is a 422 on format that lists these
                 ///   - name: the new group's name; without it, the name the file gives (a JSON export), else a 422
                 ///   - timeZone: the new group's IANA time zone (default UTC)
                 ///   - dryRun: Check the file and answer what would be written (200), writing nothing.
                 ///   - map: `Name=target`, once per name to map: target is a member's name or id, `me`, or `new`.
                 public init(
-                    format: Operations.ImportNewGroup.Input.Query.FormatPayload,
+                    format: Swift.String? = nil,
                     name: Swift.String? = nil,
                     timeZone: Swift.String? = nil,
                     dryRun: Components.Parameters.ImportDryRun? = nil,
@@ -2922,7 +2916,7 @@ public enum Operations {
             ///   - headers:
             ///   - body:
             public init(
-                query: Operations.ImportNewGroup.Input.Query,
+                query: Operations.ImportNewGroup.Input.Query = .init(),
                 headers: Operations.ImportNewGroup.Input.Headers = .init(),
                 body: Operations.ImportNewGroup.Input.Body
             ) {
@@ -3114,16 +3108,10 @@ public enum Operations {
             public var path: Operations.ImportIntoGroup.Input.Path
             /// - Remark: Generated from `#/paths/api/groups/{groupId}/imports/POST/query`.
             public struct Query: Sendable, Hashable {
+                /// the file's app: splitwise, ihatemoney, spliit, cospend or json. Needed: without it, or with another value, the answer is a 422 on format that lists these
+                ///
                 /// - Remark: Generated from `#/paths/api/groups/{groupId}/imports/POST/query/format`.
-                @frozen public enum FormatPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                    case splitwise = "splitwise"
-                    case ihatemoney = "ihatemoney"
-                    case spliit = "spliit"
-                    case cospend = "cospend"
-                    case json = "json"
-                }
-                /// - Remark: Generated from `#/paths/api/groups/{groupId}/imports/POST/query/format`.
-                public var format: Operations.ImportIntoGroup.Input.Query.FormatPayload
+                public var format: Swift.String?
                 /// import a file this group has imported before
                 ///
                 /// - Remark: Generated from `#/paths/api/groups/{groupId}/imports/POST/query/force`.
@@ -3139,12 +3127,12 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - format:
+                ///   - format: the file's app: splitwise, ihatemoney, spliit, cospend or json. Needed: without it, or with another value, the answer is a 422 on format that lists these
                 ///   - force: import a file this group has imported before
                 ///   - dryRun: Check the file and answer what would be written (200), writing nothing.
                 ///   - map: `Name=target`, once per name to map: target is a member's name or id, `me`, or `new`.
                 public init(
-                    format: Operations.ImportIntoGroup.Input.Query.FormatPayload,
+                    format: Swift.String? = nil,
                     force: Swift.Bool? = nil,
                     dryRun: Components.Parameters.ImportDryRun? = nil,
                     map: Components.Parameters.ImportMap? = nil
@@ -3187,7 +3175,7 @@ public enum Operations {
             ///   - body:
             public init(
                 path: Operations.ImportIntoGroup.Input.Path,
-                query: Operations.ImportIntoGroup.Input.Query,
+                query: Operations.ImportIntoGroup.Input.Query = .init(),
                 headers: Operations.ImportIntoGroup.Input.Headers = .init(),
                 body: Operations.ImportIntoGroup.Input.Body
             ) {

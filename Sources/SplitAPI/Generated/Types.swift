@@ -1249,7 +1249,7 @@ extension APIProtocol {
     /// - Remark: HTTP `POST /api/imports`.
     /// - Remark: Generated from `#/paths//api/imports/post(importNewGroup)`.
     public func importNewGroup(
-        query: Operations.ImportNewGroup.Input.Query,
+        query: Operations.ImportNewGroup.Input.Query = .init(),
         headers: Operations.ImportNewGroup.Input.Headers = .init(),
         body: Operations.ImportNewGroup.Input.Body
     ) async throws -> Operations.ImportNewGroup.Output {
@@ -1273,7 +1273,7 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/groups/{groupId}/imports/post(importIntoGroup)`.
     public func importIntoGroup(
         path: Operations.ImportIntoGroup.Input.Path,
-        query: Operations.ImportIntoGroup.Input.Query,
+        query: Operations.ImportIntoGroup.Input.Query = .init(),
         headers: Operations.ImportIntoGroup.Input.Headers = .init(),
         body: Operations.ImportIntoGroup.Input.Body
     ) async throws -> Operations.ImportIntoGroup.Output {

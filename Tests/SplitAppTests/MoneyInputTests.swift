@@ -44,6 +44,23 @@ struct MoneyInputTests {
         }
     }
 
+    @Test("a description's refusals say what is wrong: empty, too long, or on more than one line")
+    func descriptions() {
+        func message(_ text: String) -> String {
+            do {
+                return try ExpenseUseCases.description(text)
+            } catch AppError.invalid(let field, let message) {
+                return "\(field): \(message)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message("  Ramen  ") == "Ramen")
+        #expect(message(" ") == "description: Say what it was, e.g. “Ramen dinner”.")
+        #expect(message(String(repeating: "a", count: 201)) == "description: A description has 1 to 200 characters.")
+        #expect(message("a\nb") == "description: A description is one line, without line breaks or tabs.")
+    }
+
     @Test("refusals are plain sentences with an example in the currency's own form")
     func plainMessages() {
         func message(_ text: String, _ currency: Currency, _ field: String = "amount") -> String {

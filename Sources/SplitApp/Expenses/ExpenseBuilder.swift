@@ -108,9 +108,14 @@ extension ExpenseUseCases {
         guard !description.isEmpty else {
             throw AppError.invalid(field: "description", message: "Say what it was, e.g. “Ramen dinner”.")
         }
-        guard description.unicodeScalars.count <= 200,
-            !AccountInput.containsControlCharacters(description, allowingLineBreaks: false)
-        else { throw AppError.invalid(field: "description", message: "A description has 1 to 200 characters.") }
+        guard description.unicodeScalars.count <= 200 else {
+            throw AppError.invalid(field: "description", message: "A description has 1 to 200 characters.")
+        }
+        // Said as what it is (found by review: a line break was refused as a length).
+        guard !AccountInput.containsControlCharacters(description, allowingLineBreaks: false) else {
+            throw AppError.invalid(
+                field: "description", message: "A description is one line, without line breaks or tabs.")
+        }
         return description
     }
 

@@ -1074,6 +1074,30 @@ struct WebTests {
         }
     }
 
+    @Test("a refused settings or pay-details form comes back with what was typed, and the error beside it")
+    func refusedFormsKeepWhatWasTyped() async throws {
+        // Found by review: a rate, a category, the group's settings and the ways to be paid came
+        // back empty (or as they were) after an error, so everything had to be typed again.
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let path = "/groups/\(setup.groupID)/settings"
+            _ = try await setup.aki.get(path)
+            let rate = try await setup.aki.post(
+                path, [("action", "add-rate"), ("fromCurrency", "EUR"), ("toCurrency", "JPY"), ("rate", "-160"), ("date", "2026-11-20")])
+            #expect(rate.text.contains(#"id="fromCurrency" name="fromCurrency" type="text" maxlength="3" placeholder="USD" required value="EUR""#))
+            #expect(rate.text.contains(#"required value="-160""#) && rate.text.contains(#"value="2026-11-20" required"#), "\(rate.text.prefix(300))")
+            let category = try await setup.aki.post(path, [("action", "add-category"), ("categoryName", "Meal"), ("icon", "🍣")])
+            #expect(category.text.contains(#"required value="Meal""#) && category.text.contains(#"value="🍣""#))
+            let group = try await setup.aki.post(
+                path, [("action", "group"), ("name", "Trip 2"), ("homeCurrency", "USD"), ("timeZone", "Mars/Olympus"), ("version", "1")])
+            #expect(group.text.contains(#"value="Trip 2""#) && group.text.contains(#"value="Mars/Olympus""#))
+            #expect(group.text.contains(#"<option value="USD" selected>"#), "the currency chosen stays chosen")
+            _ = try await setup.aki.get("/account")
+            let pay = try await setup.aki.post("/account/pay-details", [("pay_kind_0", "paypal"), ("pay_value_0", "aki tanaka")])
+            #expect(pay.text.contains(#"value="aki tanaka""#) && pay.text.contains(#"<option value="paypal" selected>"#), "\(pay.text.prefix(300))")
+        }
+    }
+
     @Test("roles: a viewer's and an outsider's forms are refused with a page and change nothing")
     func roles() async throws {
         try await TestApp.with(.sqlite) { api in

@@ -48,13 +48,16 @@ extension WebApp {
     ]
 
     static func payRows(_ methods: [Components.Schemas.PayMethod]) -> [PayRow] {
-        (methods + [Components.Schemas.PayMethod(kind: .text, value: "")]).prefix(PayDetails.maximumMethods).enumerated().map {
-            index, method in
-            let empty = method.value.isEmpty
-            return PayRow(
+        payRows(methods.map { ($0.kind.rawValue, $0.value, $0.bic ?? "", $0.name ?? "") })
+    }
+
+    /// The rows as kind, value, BIC and name, and an empty one to add another (at most the bound).
+    static func payRows(_ methods: [(kind: String, value: String, bic: String, name: String)]) -> [PayRow] {
+        (methods + [("", "", "", "")]).prefix(PayDetails.maximumMethods).enumerated().map { index, method in
+            PayRow(
                 index: index, number: index + 1,
-                kinds: payKinds.map { .init(value: $0.0, label: $0.1, selected: empty ? $0.0.isEmpty : $0.0 == method.kind.rawValue) },
-                value: method.value, bic: method.bic ?? "", name: method.name ?? "")
+                kinds: payKinds.map { .init(value: $0.0, label: $0.1, selected: $0.0 == method.kind) },
+                value: method.value, bic: method.bic, name: method.name)
         }
     }
 
@@ -74,8 +77,16 @@ extension WebApp {
             return Self.redirect("/account?done=pay")
         } catch {
             let errors = try Self.formErrors(error, shown: Set((0..<PayDetails.maximumMethods).map { "methods[\($0)]" }))
+            // The rows as typed, to be put right (found by review: they came back empty).
+            let typed = (0..<PayDetails.maximumMethods).map { index in
+                (
+                    kind: form["pay_kind_\(index)"] ?? "", value: form["pay_value_\(index)"] ?? "",
+                    bic: form["pay_bic_\(index)"] ?? "", name: form["pay_name_\(index)"] ?? ""
+                )
+            }.filter { !$0.kind.isEmpty || !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }
             return try await renderAccount(
-                notice: nil, errors: ["pay": errors.values.first ?? "Check the ways to be paid."], status: Self.status(of: error))
+                notice: nil, errors: ["pay": errors.values.first ?? "Check the ways to be paid."], status: Self.status(of: error),
+                payRows: Self.payRows(typed))
         }
     }
 
@@ -180,12 +191,16 @@ extension WebApp {
     }
 
     private func renderAccount(
-        notice: String?, errors: [String: String], status: HTTPResponse.Status? = nil
+        notice: String?, errors: [String: String], status: HTTPResponse.Status? = nil, payRows typed: [PayRow]? = nil
     ) async throws -> Response {
         let caller = try caller()
         let user = caller.user
         let sessions = try await accounts.sessions(caller)
         let mail = try await api.mailUseCases.settings(caller: caller)
+        var rows = typed ?? []
+        if typed == nil {
+            rows = Self.payRows(try await api.payDetailsUseCases.mine(caller: caller).map(Components.Schemas.PayMethod.init))
+        }
         let body = AccountBody(
             displayName: user.displayName, login: user.email ?? user.phone ?? "",
             sessions: sessions.map {
@@ -197,7 +212,7 @@ extension WebApp {
             },
             hasOthers: sessions.contains { $0.id != caller.session.id }, mail: Self.mailSection(mail), notice: notice,
             errors: errors,
-            payRows: Self.payRows(try await api.payDetailsUseCases.mine(caller: caller).map(Components.Schemas.PayMethod.init)))
+            payRows: rows)
         return try await render("account", title: "Your account", body: body, errors: errors, status: status)
     }
 

@@ -238,6 +238,15 @@ extension WebApp {
         let errors: [String: String]
         /// Owners and admins see the link to the group's webhooks.
         var canManageWebhooks = false
+        /// The forms' fields: as typed when a form was refused (found by review: they came back
+        /// empty or as they were), else the group's own.
+        var formName = ""
+        var formTimeZone = ""
+        var categoryName = ""
+        var categoryIcon = ""
+        var rateFrom = ""
+        var rateValue = ""
+        var rateDate = ""
 
         struct Option: Sendable {
             let value: String
@@ -250,7 +259,10 @@ extension WebApp {
         try await settingsPage(request, groupID: try context.parameters.require("groupId"), errors: [:])
     }
 
-    private func settingsPage(_ request: Request, groupID: String, errors: [String: String]) async throws -> Response {
+    /// `typed`: the refused form, whose fields are shown as they were typed.
+    private func settingsPage(_ request: Request, groupID: String, errors: [String: String], typed: WebForm? = nil)
+        async throws -> Response
+    {
         let scope = try await scope(groupID)
         let groupUUID = try APIHandler.id(groupID, "group")
         let categories = try await categoryUseCases.categories(groupID: groupUUID, caller: try caller())
@@ -263,7 +275,9 @@ extension WebApp {
         ]
         var body = SettingsBody(
             groupID: groupID, name: scope.group.name, version: scope.group.version,
-            currencies: Self.currencyOptions(selected: scope.group.homeCurrency), canUpdate: canUpdate,
+            currencies: Self.currencyOptions(
+                selected: typed?["action"] == "group" ? typed?["homeCurrency"] ?? scope.group.homeCurrency : scope.group.homeCurrency),
+            canUpdate: canUpdate,
             canInvite: scope.may(.manageMembers(.newMember)),
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) },
             categories: categories.map {
@@ -275,6 +289,15 @@ extension WebApp {
             isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID.random().uuidString,
             levels: levels.map { .init(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) }, errors: errors)
         body.canManageWebhooks = scope.membership.map { Permissions.decide(.manageWebhooks, for: $0) == .allowed } ?? false
+        let action = typed?["action"]
+        func kept(_ field: String, in form: String) -> String? { action == form ? typed?[field] : nil }
+        body.formName = kept("name", in: "group") ?? scope.group.name
+        body.formTimeZone = kept("timeZone", in: "group") ?? scope.group.timeZone
+        body.categoryName = kept("categoryName", in: "add-category") ?? ""
+        body.categoryIcon = kept("icon", in: "add-category") ?? ""
+        body.rateFrom = kept("fromCurrency", in: "add-rate") ?? ""
+        body.rateValue = kept("rate", in: "add-rate") ?? ""
+        body.rateDate = kept("date", in: "add-rate") ?? body.today
         return try await render(
             "settings", title: "Settings · \(scope.group.name)", body: body, nav: scope.nav("settings", live: false),
             errors: errors)
@@ -338,7 +361,7 @@ extension WebApp {
             if let place = form["action"].flatMap({ placeOf[$0] }), let message = errors.removeValue(forKey: "form") {
                 errors[place] = message
             }
-            return try await settingsPage(request, groupID: groupID, errors: errors)
+            return try await settingsPage(request, groupID: groupID, errors: errors, typed: form)
         }
     }
 }

@@ -142,7 +142,8 @@ extension WebApp {
                 },
                 render: { view in StoredResponse(status: 303, body: Data(view.series.id.text.utf8)) })
             if case .keyReused = outcome { throw AppError.idempotencyKeyReused }
-            return Self.redirect("/groups/\(groupID)/recurring", done: "series-saved")
+            return Self.redirect(
+                "/groups/\(groupID)/recurring", done: web.form["seriesMode"] == "confirm" ? "series-saved-confirm" : "series-saved")
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: clientID.uuidString, version: "", preview: nil,
@@ -214,7 +215,9 @@ extension WebApp {
             _ = try await recurringUseCases.update(
                 id, SeriesPatch(expense: draft, rule: same ? nil : rule, mode: web.form["seriesMode"]),
                 basedOn: { Int64(version) }, caller: try caller(), origin: try origin())
-            return Self.redirect("/groups/\(scope.group.id)/recurring", done: "series-saved")
+            return Self.redirect(
+                "/groups/\(scope.group.id)/recurring",
+                done: web.form["seriesMode"] == "confirm" ? "series-saved-confirm" : "series-saved")
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: UUID.random().uuidString, version: version, preview: nil,

@@ -116,6 +116,8 @@ struct WebApp: Sendable {
         "budget-saved": "Budget saved.",
         "budget-removed": "Budget removed.",
         "series-saved": "Saved. Its expenses are added on their dates.",
+        // A series whose expenses each wait to be confirmed (found by review: it said "added").
+        "series-saved-confirm": "Saved. On each date its expense waits under Pending until someone confirms it.",
         "series-paused": "Paused: nothing is added until it is resumed.",
         "series-resumed": "Resumed from today.",
         "series-skipped": "That date will be skipped.",

@@ -797,6 +797,18 @@ struct WebTests {
             #expect(resaved.status == .seeOther, "\(resaved.text.prefix(1500))")
             let after = try await api.call(.get, "/api/expenses/\(id)", token: setup.aki.token)
             #expect(after.string("expense", "amount") == "-3000")
+            // A minus typed without the box is refused, saying how a refund is entered (found by
+            // review: it saved a refund without a word); nothing is stored.
+            let count = try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token).list("expenses").count
+            let minus = try await setup.aki.post(
+                "/groups/\(setup.groupID)/expenses",
+                [
+                    ("_id", UUID().uuidString), ("description", "Typo"), ("amount", "-500"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"), ("payer", akiID),
+                ] + ids.map { ("in_\($0)", "1") })
+            #expect(minus.status == .unprocessableContent && minus.text.contains("tick “A refund or money received”"), "\(minus.status)")
+            #expect(minus.text.contains(#"value="-500""#), "the amount stays as typed")
+            #expect(try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token).list("expenses").count == count)
         }
     }
 

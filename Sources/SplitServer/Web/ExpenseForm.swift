@@ -261,6 +261,14 @@ struct ExpenseForm: Sendable {
         currency.map { MoneyInput.typed(text, $0) } ?? text
     }
 
+    /// A total typed below zero without the refund box: refused, saying how a refund is entered
+    /// (found by review: a stray minus saved a refund without a word). Nil otherwise.
+    var minusWithoutRefund: String? {
+        let typed = amount.trimmingCharacters(in: .whitespaces)
+        guard !refund, typed.hasPrefix("-") || typed.hasPrefix("−") else { return nil }
+        return "For money received, tick “A refund or money received” and type the amount without a minus."
+    }
+
     /// An amount as typed, turned below zero on a refund's form.
     func signed(_ text: String, _ currency: Currency?) -> String {
         refund ? Self.flipped(Self.typed(text, currency)) : Self.typed(text, currency)

@@ -127,6 +127,7 @@ extension WebApp {
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:])
             }
+            if let message = form.minusWithoutRefund { throw AppError.invalid(field: "amount", message: message) }
             if let question = form.farFutureQuestion(
                 today: today(in: scope), confirmed: web.form.text("confirmDate"))
             {
@@ -261,6 +262,7 @@ extension WebApp {
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: expense.id, version: version, preview: preview, errors: [:])
             }
+            if let message = form.minusWithoutRefund { throw AppError.invalid(field: "amount", message: message) }
             if form.expenseDate != expense.expenseDate,
                 let question = form.farFutureQuestion(
                     today: today(in: scope), confirmed: web.form.text("confirmDate"))

@@ -936,6 +936,21 @@ struct WebTests {
             let plan = try await api.call(
                 .get, "/api/groups/\(setup.groupID)/settlement-plan?in=home", token: setup.aki.token)
             #expect(plan.status == .ok && plan.string("currency") == "JPY" && plan.list("rates").count == 1)
+            // Either plan, not both: each currency's own is offered as the other way round.
+            #expect(page.text.contains("instead of the plan in JPY above"), "\(page.text.prefix(3000))")
+            // act: the plan in JPY is followed
+            for transfer in plan.list("transfers") {
+                let recorded = try await api.call(
+                    .post, "/api/groups/\(setup.groupID)/settlements", token: setup.aki.token,
+                    json: #"{"fromMemberId":"\#(transfer.string("fromMemberId") ?? "")","toMemberId":"\#(transfer.string("toMemberId") ?? "")","amount":"\#(transfer.string("amount") ?? "")","currency":"JPY"}"#)
+                try #require(recorded.status == .created, "\(recorded.text)")
+            }
+            // validate: everyone is settled; what each currency still shows offers nothing to pay
+            // or ask (found by review: following it paid twice)
+            let settled = try await setup.aki.get("/groups/\(setup.groupID)/balances")
+            #expect(settled.text.contains("Everyone is settled up.</p>"))
+            #expect(settled.text.contains("is offset in another currency, so nothing is left to pay"), "\(settled.text.prefix(4000))")
+            #expect(!settled.text.contains("class=\"primary record\"") && !settled.text.contains("class=\"ask\""))
         }
     }
 

@@ -37,10 +37,10 @@ extension WebApp {
             let amount: String
             let amountText: String
             let currency: String
-            let canRecord: Bool
+            var canRecord: Bool
             let clientID: String
             /// I am the one to be paid: "Ask … for …" makes a payment request.
-            let canAsk: Bool
+            var canAsk: Bool
             /// I am the one to pay: how the receiver likes to be paid.
             var payTo: [PayOptionView] = []
         }
@@ -128,6 +128,8 @@ extension WebApp {
             return result
         }
         let used = Set(balances.balances.map(\.currency) + settlements.map(\.currency)).sorted()
+        /// Whether the plan in the home currency is shown, and settled.
+        var homeSettled: Bool?
         // Several currencies and a rate for each: settling everything in the home currency comes
         // first (issue 15: fewer transfers); each currency's own plan stays below as an option.
         if used.count > 1, balances.home != nil,
@@ -146,15 +148,33 @@ extension WebApp {
                     settled: plan.transfers.isEmpty, title: "Everything in \(home)", planOf: "everything in \(home)",
                     note: "Converted with " + ([charged].compactMap { $0 } + rates).joined(separator: "; ") + ".",
                     settledText: "Everyone is settled up."))
+            homeSettled = plan.transfers.isEmpty
         }
         for code in used {
             let rows = balances.balances.filter { $0.currency == code }
             let (planCurrency, planned) = try await ledger.plan(
                 groupID: groupUUID, currency: code, caller: try caller())
+            var offered = try await withPayOptions(transfers(planned, planCurrency))
+            var note: String?
+            // The two ways to settle are one or the other: once everything is settled in the home
+            // currency, what a currency still shows is offset by another, and paying it would pay
+            // twice (found by review: "Ask Ben for 10,034 JPY" after he had settled in JPY).
+            if homeSettled == true, !planned.isEmpty {
+                offered = offered.map { transfer in
+                    var transfer = transfer
+                    transfer.canRecord = false
+                    transfer.canAsk = false
+                    transfer.payTo = []
+                    return transfer
+                }
+                note = "Settled in \(balances.homeCurrency) above: what \(code) still shows is offset in another currency, so nothing is left to pay."
+            } else if homeSettled == false, !planned.isEmpty {
+                note = "Or, instead of the plan in \(balances.homeCurrency) above, settle each currency on its own: all of them, not some."
+            }
             currencies.append(
                 .init(
-                    code: code, lines: lines(rows), transfers: try await withPayOptions(transfers(planned, planCurrency)),
-                    settled: planned.isEmpty, title: code, planOf: code,
+                    code: code, lines: lines(rows), transfers: offered,
+                    settled: planned.isEmpty, title: code, planOf: code, note: note,
                     settledText: "Everyone is settled up in \(code)."))
         }
         let currencyCodes = Set(currencies.map(\.code) + [scope.group.homeCurrency]).sorted()

@@ -186,6 +186,29 @@ private struct Turn {
     }
 
     /// Runs a tool with its events; the result as JSON (nil and the message when refused).
+    /// The transfers that settle the group as a person means it: everything in the home currency
+    /// when the group has a rate for each currency it uses, else each currency's own plan (found
+    /// by review: "who owes whom?" answered the home currency's plan alone, leaving other
+    /// currencies' debts out).
+    mutating func plan(_ groupID: String) async -> (transfers: [[String: Any]]?, error: String?) {
+        let (balances, error) = await tool("balances", ["groupId": .string(groupID)])
+        guard let balances else { return (nil, error) }
+        let currencies = Set((balances["balances"] as? [[String: Any]] ?? []).compactMap { $0["currency"] as? String })
+        // The balances have a home view when every currency has a rate.
+        if currencies.count > 1, balances["home"] != nil {
+            let (json, error) = await tool("settle_plan", ["groupId": .string(groupID), "everything": .bool(true)])
+            guard let json else { return (nil, error) }
+            return (json["transfers"] as? [[String: Any]] ?? [], nil)
+        }
+        var transfers: [[String: Any]] = []
+        for currency in currencies.sorted() {
+            let (plan, error) = await tool("settle_plan", ["groupId": .string(groupID), "currency": .string(currency)])
+            guard let plan else { return (nil, error) }
+            transfers += plan["transfers"] as? [[String: Any]] ?? []
+        }
+        return (transfers, nil)
+    }
+
     mutating func tool(_ name: String, _ args: [String: Value]) async -> (json: [String: Any]?, error: String?) {
         let id = "t\(calls.count + 1)"
         await emit(.toolStart(id: id, name: name, args: args))
@@ -278,10 +301,9 @@ private struct Turn {
                     return net.hasPrefix("-") ? "you owe \(amount)" : "you are owed \(amount)"
                 }.joined(separator: " and ") + "."
         case .whoOwes, .settle:
-            let (json, error) = await tool("settle_plan", ["groupId": .string(groupID)])
-            guard let json else { return error ?? "" }
+            let (planned, error) = await plan(groupID)
+            guard let transfers = planned else { return error ?? "" }
             let names = try await names(groupID)
-            let transfers = json["transfers"] as? [[String: Any]] ?? []
             guard !transfers.isEmpty else { return "Everyone in \(groupName) is settled up." }
             return "To settle \(groupName): "
                 + transfers.map { transfer in
@@ -334,10 +356,10 @@ private struct Turn {
                 amount = parts.first ?? ""
                 if parts.count > 1 { currency = parts[1].uppercased() }
             } else {
-                let (json, error) = await tool("settle_plan", ["groupId": .string(groupID)])
-                guard let json else { return error ?? "" }
+                let (planned, error) = await plan(groupID)
+                guard let planned else { return error ?? "" }
                 guard
-                    let owed = (json["transfers"] as? [[String: Any]] ?? []).first(where: {
+                    let owed = planned.first(where: {
                         $0["fromMemberId"] as? String == memberID && $0["toMemberId"] as? String == me
                     })
                 else { return "\(memberName) owes you nothing in \(groupName)'s plan." }

@@ -76,8 +76,13 @@ struct MCPTools: Sendable {
                 ], required: ["groupId", "text"]), readOnly: false),
         tool("balances", "Each member's balance per currency in a group.", object(["groupId": groupId], required: ["groupId"]), readOnly: true),
         tool(
-            "settle_plan", "The fewest transfers that settle a group, in one currency (default the home currency).",
-            object(["groupId": groupId, "currency": string("ISO 4217 code.")], required: ["groupId"]), readOnly: true),
+            "settle_plan",
+            "The fewest transfers that settle a group: in one currency (default the home currency), or with everything true every currency converted into the home currency (the group needs a rate for each).",
+            object(
+                [
+                    "groupId": groupId, "currency": string("ISO 4217 code."),
+                    "everything": .object(["type": "boolean", "description": "true: every currency, in the home currency."]),
+                ], required: ["groupId"]), readOnly: true),
         tool(
             "record_settlement", "Record money that moved between two members.",
             object(
@@ -165,8 +170,11 @@ struct MCPTools: Sendable {
             else { throw AppError.notFound("balances") }
             return try Self.text(try ok.body.json)
         case "settle_plan":
+            let everything = arguments.values["everything"]?.boolValue ?? false
             let output = try await api.getSettlementPlan(
-                .init(path: .init(groupId: try arguments.string("groupId")), query: .init(currency: arguments.optional("currency"))))
+                .init(
+                    path: .init(groupId: try arguments.string("groupId")),
+                    query: .init(currency: arguments.optional("currency"), _in: everything ? .home : nil)))
             guard case .ok(let ok) = output else { throw AppError.notFound("plan") }
             return try Self.text(try ok.body.json)
         case "record_settlement":

@@ -1010,6 +1010,9 @@ def run(base):
         add_expense(aki, base, flat, "Cleaning", "40.00", "MYR", "equal")
         ben.get(f"{base}/notifications")
         check("Other has passed 100% of its budget" in main_text(ben), f"the budget alert in Ben's inbox: {main_text(ben)[:600]}")
+        alerts = [a for a in ben.find_elements(By.CSS_SELECTOR, "#notifications a") if "passed 100%" in a.text]
+        check(alerts and alerts[0].get_attribute("href").endswith(f"/groups/{flat}/budget"),
+              f"the alert leads to the budget: {[a.get_attribute('href') for a in alerts]}")
         # A member sees the budget but has no form to change it.
         ben.get(f"{base}/groups/{flat}/budget")
         check("160.00 MYR of 1,500.00 MYR" in main_text(ben) and not ben.find_elements(By.ID, "budget-form"),

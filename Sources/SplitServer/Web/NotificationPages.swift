@@ -41,9 +41,16 @@ extension WebApp {
         return Self.redirect("/notifications")
     }
 
-    /// Where a notification leads: the expense, the group's settle-up page, its members.
+    /// Where a notification leads: the expense, the group's settle-up page, its members, its
+    /// budget or recurring expenses (found by review: a budget alert led to the overview).
     static func link(_ line: NotificationRecord) -> String {
-        switch line.activity.entity {
+        let action = line.activity.action
+        if action.hasPrefix("budget.") { return "/groups/\(line.groupID.text)/budget" }
+        if action.hasPrefix("recurring.") || action.hasPrefix("pending.") { return "/groups/\(line.groupID.text)/recurring" }
+        if action.hasPrefix("payment_request.") && line.activity.entity == .group {
+            return "/groups/\(line.groupID.text)/balances"
+        }
+        return switch line.activity.entity {
         case .expense: "/expenses/\(line.activity.entityID.text)"
         case .settlement: "/groups/\(line.groupID.text)/balances"
         case .member: "/groups/\(line.groupID.text)/members"

@@ -43,9 +43,7 @@ extension APIHandler {
     {
         // Malformed is unknown, exactly like another group's id (DESIGN §4).
         guard let groupID = UUID(uuidString: body.groupId) else { throw APIError.notFound("group") }
-        let idempotency = try idempotencyKey.map { key in
-            IdempotencyRequest(key: key, requestHash: try Self.requestHash(route: "POST /api/expenses", body: body))
-        }
+        let idempotency = try Self.idempotency(idempotencyKey, route: "POST /api/expenses", body: body)
         return BatchedExpense(EnteredExpense(wire: body), id: body.id, groupID: groupID, idempotency: idempotency)
     }
 
@@ -271,6 +269,11 @@ extension APIHandler {
 
     /// A hash of the route and body (re-encoded, so key order and spacing do not matter): what an
     /// `Idempotency-Key` is bound to.
+    /// A create's `Idempotency-Key`, if sent, bound to its route and body.
+    static func idempotency(_ key: String?, route: String, body: some Encodable) throws -> IdempotencyRequest? {
+        try key.map { IdempotencyRequest(key: $0, requestHash: try requestHash(route: route, body: body)) }
+    }
+
     static func requestHash(route: String, body: some Encodable) throws -> String {
         var bytes = Data(route.utf8)
         bytes.append(try WireJSON.encode(body))

@@ -14,11 +14,8 @@ extension APIHandler {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let groupID = try Self.id(input.path.groupId, "group")
-        let idempotency = try input.headers.idempotencyKey.map { key in
-            IdempotencyRequest(
-                key: key,
-                requestHash: try Self.requestHash(route: "POST /api/groups/\(groupID.text)/settlements", body: body))
-        }
+        let idempotency = try Self.idempotency(
+            input.headers.idempotencyKey, route: "POST /api/groups/\(groupID.text)/settlements", body: body)
         let outcome = try await ledgerUseCases.recordSettlement(
             EnteredSettlement(wire: body), groupID: groupID, caller: caller, origin: try request.origin,
             idempotency: idempotency,

@@ -10,10 +10,8 @@ extension APIHandler {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let groupID = try Self.id(input.path.groupId, "group")
-        let idempotency = try input.headers.idempotencyKey.map { key in
-            IdempotencyRequest(
-                key: key, requestHash: try Self.requestHash(route: "POST /api/groups/\(groupID.text)/quick-entry", body: body))
-        }
+        let idempotency = try Self.idempotency(
+            input.headers.idempotencyKey, route: "POST /api/groups/\(groupID.text)/quick-entry", body: body)
         let id = try body.id.map { text in
             guard let id = UUID(uuidString: text) else {
                 throw AppError.invalid(field: "id", message: "id is an expense id (a UUID), as a preview answers it.")

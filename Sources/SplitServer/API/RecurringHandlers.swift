@@ -16,10 +16,8 @@ extension APIHandler {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let groupID = try Self.id(input.path.groupId, "group")
-        let idempotency = try input.headers.idempotencyKey.map { key in
-            IdempotencyRequest(
-                key: key, requestHash: try Self.requestHash(route: "POST /api/groups/\(groupID.text)/recurring", body: body))
-        }
+        let idempotency = try Self.idempotency(
+            input.headers.idempotencyKey, route: "POST /api/groups/\(groupID.text)/recurring", body: body)
         let outcome = try await recurringUseCases.create(
             EnteredExpense(wire: body.expense), rule: EnteredRecurrence(wire: body.rule), mode: body.mode?.rawValue,
             groupID: groupID, caller: caller, origin: try request.origin, idempotency: idempotency,

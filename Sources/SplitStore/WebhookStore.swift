@@ -446,7 +446,7 @@ public struct WebhookStore: Sendable {
     /// else is logged, starts the streak if none was running, and after a day of failing
     /// fails the delivery, or disables the whole webhook when it has failed for a day.
     public func recordAttempt(
-        _ deliveryID: UUID, status: Int?, error: String?, now: Int64
+        _ deliveryID: UUID, status: Int?, error: String?, final: Bool = false, now: Int64
     ) async throws -> WebhookAttemptOutcome {
         let delivered = status.map { (200..<300).contains($0) } ?? false
         let error = error.map { String($0.prefix(500)) }
@@ -469,7 +469,7 @@ public struct WebhookStore: Sendable {
                 ).run()
                 return .delivered
             }
-            let giveUp = now >= delivery.createdAt + Self.day
+            let giveUp = final || now >= delivery.createdAt + Self.day
             try await sql.raw(
                 """
                 UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = \(bind: status),

@@ -90,7 +90,11 @@ struct WebhookDeliveryTests {
         }
     }
 
-    static func with(_ backend: Database.Backend, _ body: (Setup) async throws -> Void) async throws {
+    /// - Parameter deliverPrivate: whether the deliveries may go to an internal address (the
+    ///   local receiver is one); registration always allows it.
+    static func with(
+        _ backend: Database.Backend, deliverPrivate: Bool = true, _ body: (Setup) async throws -> Void
+    ) async throws {
         try await TestDatabases.with(backend) { database in
             try await Migrations.run(on: database)
             let clock = TestClock(Clock.milliseconds())
@@ -112,8 +116,8 @@ struct WebhookDeliveryTests {
                     createdAt: now(), updatedAt: now()),
                 ownerName: "Aki")
             let delivery = WebhookDelivery(
-                database: database, transport: try WebhookHTTPClient(timeout: .seconds(30)), allowPrivate: true,
-                summary: { ActivityText.sentence($0) }, now: now)
+                database: database, transport: try WebhookHTTPClient(timeout: .seconds(30)),
+                allowPrivate: deliverPrivate, summary: { ActivityText.sentence($0) }, now: now)
             let runner = JobRunner(
                 database: database, kinds: [WebhookKinds.jobKind: BackgroundJobs.webhookKind(delivery)], now: now,
                 logger: JobRunnerTests.quiet)
@@ -261,6 +265,34 @@ struct WebhookDeliveryTests {
         }
     }
 
+    @Test(
+        "a receiver at an internal address (here localhost) fails at its first attempt, with the reason, not retried for a day",
+        arguments: TestDatabases.all)
+    func refusedAddressFailsAtOnce(backend: Database.Backend) async throws {
+        try await WebhookReceiver.with { receiver, port in
+            try await Self.with(backend, deliverPrivate: false) { setup in
+                // A name, not a literal: only the look-up at delivery finds it is loopback.
+                let webhook = try await setup.webhooks.create(
+                    EnteredWebhook(url: "https://localhost:\(port)/hook", kinds: ["member.added"]),
+                    groupID: setup.groupID, caller: setup.admin)
+                try await setup.addMember("Bo")
+                await setup.drain()
+                let log = try await setup.webhooks.deliveries(
+                    webhook.id, groupID: setup.groupID, cursor: nil, limit: nil, caller: setup.admin)
+                let delivery = try #require(log.deliveries.first)
+                #expect(delivery.state == .failed && delivery.attempts == 1, "\(delivery)")
+                #expect(delivery.lastError?.contains("internal") == true, "\(delivery)")
+                // Nothing is waiting: an hour later, no second attempt is made.
+                setup.clock.advance(WebhookStore.day / 24)
+                await setup.drain()
+                let later = try await setup.webhooks.deliveries(
+                    webhook.id, groupID: setup.groupID, cursor: nil, limit: nil, caller: setup.admin)
+                #expect(later.deliveries.first?.attempts == 1)
+                #expect(receiver.received.isEmpty)
+            }
+        }
+    }
+
     @Test("a deleted webhook's waiting deliveries are skipped, not sent", arguments: TestDatabases.all)
     func deletedIsSkipped(backend: Database.Backend) async throws {
         try await WebhookReceiver.with { receiver, port in
@@ -297,7 +329,8 @@ struct WebhookDeliveryTests {
                     _ = try await client.post(request, allowPrivate: false)
                     Issue.record("\(url) was called")
                 } catch {
-                    #expect("\(error)".contains("refused"), "\(url): \(error)")
+                    // Its own type: the delivery fails at once instead of retrying for a day.
+                    #expect(error is WebhookAddressRefused && "\(error)".contains("refused"), "\(url): \(error)")
                 }
                 // With the flag, the same request arrives.
                 let response = try await client.post(request, allowPrivate: true)

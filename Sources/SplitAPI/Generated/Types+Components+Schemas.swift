@@ -3835,7 +3835,7 @@ extension Components {
             public var _type: Swift.String
             /// - Remark: Generated from `#/components/schemas/WebhookDelivery/activityId`.
             public var activityId: Swift.String?
-            /// pending: waiting for its next attempt; delivered: a 2xx; failed: 24 hours of failed attempts; skipped: its webhook was disabled or deleted first.
+            /// pending: waiting for its next attempt; delivered: a 2xx; failed: 24 hours of failed attempts, or an address the server refuses to call; skipped: its webhook was disabled or deleted first.
             ///
             /// - Remark: Generated from `#/components/schemas/WebhookDelivery/state`.
             @frozen public enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -3844,7 +3844,7 @@ extension Components {
                 case failed = "failed"
                 case skipped = "skipped"
             }
-            /// pending: waiting for its next attempt; delivered: a 2xx; failed: 24 hours of failed attempts; skipped: its webhook was disabled or deleted first.
+            /// pending: waiting for its next attempt; delivered: a 2xx; failed: 24 hours of failed attempts, or an address the server refuses to call; skipped: its webhook was disabled or deleted first.
             ///
             /// - Remark: Generated from `#/components/schemas/WebhookDelivery/state`.
             public var state: Components.Schemas.WebhookDelivery.StatePayload
@@ -3871,7 +3871,7 @@ extension Components {
             ///   - webhookId:
             ///   - _type: The activity kind, or ping.
             ///   - activityId:
-            ///   - state: pending: waiting for its next attempt; delivered: a 2xx; failed: 24 hours of failed attempts; skipped: its webhook was disabled or deleted first.
+            ///   - state: pending: waiting for its next attempt; delivered: a 2xx; failed: 24 hours of failed attempts, or an address the server refuses to call; skipped: its webhook was disabled or deleted first.
             ///   - attempts:
             ///   - lastStatus: The HTTP status of the last attempt, when it got one.
             ///   - lastError: What went wrong last (shortened).

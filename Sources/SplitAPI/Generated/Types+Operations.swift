@@ -15952,7 +15952,9 @@ public enum Operations {
     /// rolled back), retried with exponential backoff (30 s, 1, 2, 4 … minutes, at most an hour
     /// apart) for 24 hours, then kept as failed. A 2xx answer delivers it; anything else — a
     /// redirect (not followed), an error status, no answer within 10 seconds, a connection
-    /// that fails — is a failed attempt, in the delivery log. A webhook whose deliveries have
+    /// that fails — is a failed attempt, in the delivery log. A delivery the server refuses to
+    /// send (the name now resolves to an internal address) fails at its first attempt, with
+    /// the reason, instead of being retried. A webhook whose deliveries have
     /// all failed for 24 hours is disabled (with the reason) and its waiting deliveries
     /// skipped; enable it again with PATCH. At most 10 webhooks per group.
     ///

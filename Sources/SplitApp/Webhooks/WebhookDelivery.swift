@@ -117,6 +117,15 @@ public protocol WebhookTransport: Sendable {
     func post(_ request: WebhookRequest, allowPrivate: Bool) async throws -> WebhookResponse
 }
 
+/// Thrown by a transport that would not send to the receiver's address (a name that resolves
+/// to a loopback or private address without `WEBHOOK_ALLOW_PRIVATE`): the delivery fails at once,
+/// as retrying the same refusal for a day only hides it.
+public struct WebhookAddressRefused: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(description: String) { self.description = description }
+}
+
 /// Thrown to the job runner when an attempt failed: retried later unless `isFinal`.
 public struct WebhookAttemptFailed: Error, CustomStringConvertible {
     public var description: String
@@ -205,8 +214,12 @@ public struct WebhookDelivery: Sendable, UsesStores {
             outcome = try await webhooks.recordAttempt(
                 id, status: response.status, error: failure.isEmpty ? nil : failure, now: now())
         } catch let error as AppError {
+            // The stored address no longer passes the check: no later attempt would either.
             failure = error.fieldProblems.first?.message ?? "\(error)"
-            outcome = try await webhooks.recordAttempt(id, status: nil, error: failure, now: now())
+            outcome = try await webhooks.recordAttempt(id, status: nil, error: failure, final: true, now: now())
+        } catch let error as WebhookAddressRefused {
+            failure = error.description
+            outcome = try await webhooks.recordAttempt(id, status: nil, error: failure, final: true, now: now())
         } catch {
             failure = "\(error)"
             outcome = try await webhooks.recordAttempt(id, status: nil, error: failure, now: now())
@@ -214,7 +227,9 @@ public struct WebhookDelivery: Sendable, UsesStores {
         switch outcome {
         case .delivered: return
         case .retry: throw WebhookAttemptFailed(description: failure, isFinal: false)
-        case .failed: throw WebhookAttemptFailed(description: "gave up after 24 hours: " + failure, isFinal: true)
+        case .failed:
+            let past = now() >= delivery.createdAt + WebhookStore.day
+            throw WebhookAttemptFailed(description: (past ? "gave up after 24 hours: " : "") + failure, isFinal: true)
         case .disabled:
             throw WebhookAttemptFailed(description: "webhook disabled: " + failure, isFinal: true)
         }

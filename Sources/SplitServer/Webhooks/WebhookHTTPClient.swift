@@ -122,7 +122,7 @@ struct WebhookHTTPClient: WebhookTransport {
             candidates = try await NIOThreadPool.singleton.runIfActive { try lookUp(host) }
         }
         guard let chosen = candidates.first(where: { allowPrivate || WebhookAddress.isPublic($0) }) else {
-            throw WebhookTransportError(
+            throw WebhookAddressRefused(
                 description:
                     "refused: \(host) is a private, loopback or otherwise internal address (allowed only with WEBHOOK_ALLOW_PRIVATE=1)"
             )

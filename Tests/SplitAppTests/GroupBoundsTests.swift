@@ -56,7 +56,7 @@ struct GroupBoundsTests {
             #expect(field == "amount")
             #expect(message.contains("(1000000000000000 JPY per member)"), "\(message)")
             #expect(transferRefusal.flatMap(Self.appError) == refusal)
-            let (expenses, _) = try await trip.expenses.liveExpenses(groupID: trip.groupID, caller: trip.aki)
+            let (expenses, _, _) = try await trip.expenses.liveExpenses(groupID: trip.groupID, caller: trip.aki)
             #expect(expenses.count == 100)
             #expect(try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets == atBound)
             let recomputed = try await BalanceStore(database: trip.database).recomputedBalances(groupID: trip.groupID)
@@ -169,7 +169,7 @@ struct GroupBoundsTests {
             #expect(await field(itemized(items: 100, members: crowd)) == "split")
             // The largest allowed description still saves.
             #expect(await field(itemized(items: 100, text: String(repeating: "é", count: 200))) == nil)
-            let (stored, _) = try await trip.expenses.liveExpenses(groupID: trip.groupID, caller: trip.aki)
+            let (stored, _, _) = try await trip.expenses.liveExpenses(groupID: trip.groupID, caller: trip.aki)
             #expect(stored.count == 1)
         }
     }

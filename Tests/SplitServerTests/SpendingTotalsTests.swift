@@ -51,6 +51,34 @@ struct SpendingTotalsTests {
         #expect(members == expected)
     }
 
+    @Test("without a charged amount, an expense counts at the group's latest rate for its currency, as Settle up converts")
+    func groupRates() throws {
+        let jpy = try Currency(code: "JPY")
+        let usd = try Currency(code: "USD")
+        let rates = [
+            DatedRate(try ExchangeRate(from: usd, to: jpy, rate: DecimalValue(parsing: "140")), date: "2026-11-01"),
+            // the latest counts; given the other way round (1 JPY = 0.0066 USD, so 1 USD ≈ 151.5 JPY)
+            DatedRate(try ExchangeRate(from: jpy, to: usd, rate: DecimalValue(parsing: "0.0066")), date: "2026-11-20"),
+        ]
+        let expenses = [
+            // 10.00 USD, 3 ways: 1,515.15… JPY, rounded once to 1,515 and apportioned
+            expense(1000, "USD", category: food, shares: [(aki, 334), (ben, 333), (cho, 333)]),
+            // a charged amount wins over the rate
+            expense(1000, "USD", category: hotel, shares: [(aki, 1000)], home: (1600, "JPY")),
+            // a currency without any rate is still not guessed
+            expense(500, "EUR", category: food, shares: [(aki, 500)]),
+        ]
+        let totals = SpendingTotals(
+            expenses: expenses, categoryNames: [food: "Meal", hotel: "Hotel"], homeCurrency: jpy, rates: rates)
+        #expect(totals.unconverted == 1)
+        #expect(Dictionary(uniqueKeysWithValues: totals.perCategory.map { ($0.key, $0.value) }) == ["Meal": 1515, "Hotel": 1600])
+        let members = Dictionary(uniqueKeysWithValues: totals.perMember.map { ($0.key, $0.value) })
+        #expect(members.values.reduce(0, +) == 1515 + 1600)
+        // 1,515 × 334/1,000 = 506.0, × 333/1,000 = 504.5 twice: one of Ben and Cho gets the unit
+        #expect(members[aki.text] == Int64(506 + 1600), "\(members)")
+        #expect(Set([members[ben.text] ?? 0, members[cho.text] ?? 0]) == [504, 505], "\(members)")
+    }
+
     @Test("a refund counts against what its category and its sharers spent, also when charged in the home currency")
     func refunds() throws {
         let expenses = [

@@ -210,13 +210,16 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         )
     }
 
-    /// Every live expense of the group and the category names, in three queries whatever their
-    /// number: what the overview's spending charts add up.
+    /// Every live expense of the group, the category names and the group's exchange rates, in
+    /// four queries whatever their number: what the overview's spending charts add up.
     public func liveExpenses(groupID: UUID, caller: Caller) async throws -> (
-        expenses: [ExpenseRecord], categoryNames: [UUID: String]
+        expenses: [ExpenseRecord], categoryNames: [UUID: String], rates: [DatedRate]
     ) {
         let (group, _) = try await access.check(groupID, caller, for: .read)
-        return (try await expenses.liveExpenses(groupID: group.id), try await categoryNames(group.id))
+        return (
+            try await expenses.liveExpenses(groupID: group.id), try await categoryNames(group.id),
+            try await balances.rates(groupID: group.id).compactMap(\.datedRate)
+        )
     }
 
     // MARK: Edit, delete, restore

@@ -4,9 +4,10 @@ import SplitCore
 import SplitStore
 
 /// What a group spent, per member (the shares they consumed) and per category, in the home
-/// currency. Expenses in another currency count through their "charged as" home amount; those
-/// without one (or with one in a former home currency) are counted in `unconverted`, never guessed.
-/// A refund (a negative total) counts against what its category and its sharers spent.
+/// currency. Expenses in another currency count through their "charged as" home amount, else at
+/// the group's latest rate for that currency (as Settle up and budgets convert); those with
+/// neither are counted in `unconverted`, never guessed. A refund (a negative total) counts
+/// against what its category and its sharers spent.
 struct SpendingTotals {
     let currency: Currency
     var perMember: [(key: String, value: Int64)] = []
@@ -16,19 +17,27 @@ struct SpendingTotals {
     /// 10^13 minor units would): no chart is drawn rather than a wrong one.
     var tooLarge = false
 
-    init(expenses: [ExpenseRecord], categoryNames: [UUID: String], homeCurrency: Currency) {
+    init(expenses: [ExpenseRecord], categoryNames: [UUID: String], homeCurrency: Currency, rates: [DatedRate] = []) {
         currency = homeCurrency
         var members: [String: Int64] = [:]
         var categories: [String: Int64] = [:]
         for expense in expenses {
             guard let own = try? Currency(code: expense.currency) else { continue }
+            let shares = expense.liveShares
+            // The home amount, and each share's part of it apportioned like a split (DESIGN §3),
+            // so the parts add up to it.
             let home: Int64
+            let parts: [Int64]
             if own == homeCurrency {
                 home = expense.amount
-            } else if let converted = expense.homeAmount,
-                (expense.homeCurrency ?? homeCurrency.code) == homeCurrency.code
+                parts = shares.map(\.amount)
+            } else if let rate = Self.rate(for: expense, own, homeCurrency, rates),
+                let converted = try? rate.convert(Money(minorUnits: expense.amount, currency: own)),
+                let split = try? rate.convert(
+                    shares.map(\.amount), currency: own, tieBreak: TieBreak(seed: expense.id.text))
             {
-                home = converted
+                home = converted.minorUnits
+                parts = split
             } else {
                 unconverted += 1
                 continue
@@ -38,27 +47,23 @@ struct SpendingTotals {
                 if overflow { tooLarge = true } else { total = sum }
             }
             add(home, to: &categories[categoryNames[expense.categoryID] ?? "Other", default: 0])
-            // Each share's part of the home amount, apportioned like a split (DESIGN §3), so the
-            // parts add up to the amount charged.
-            let shares = expense.liveShares
-            let parts: [Int64]
-            if own == homeCurrency {
-                parts = shares.map(\.amount)
-            } else if let rate = try? ExchangeRate(
-                charged: Money(minorUnits: expense.amount, currency: own),
-                as: Money(minorUnits: home, currency: homeCurrency)),
-                let converted = try? rate.convert(
-                    shares.map(\.amount), currency: own, tieBreak: TieBreak(seed: expense.id.text))
-            {
-                parts = converted
-            } else {
-                continue
-            }
             for (share, part) in zip(shares, parts) { add(part, to: &members[share.memberID.text, default: 0]) }
         }
         guard !tooLarge else { return }
         perMember = members.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }
         perCategory = categories.sorted { $0.value > $1.value }.map { (key: $0.key, value: $0.value) }
+    }
+
+    /// What `expense` was charged in the home currency, as a rate; else the group's latest rate
+    /// from its currency. A charged amount in a former home currency is not used.
+    private static func rate(
+        for expense: ExpenseRecord, _ own: Currency, _ home: Currency, _ rates: [DatedRate]
+    ) -> ExchangeRate? {
+        if let charged = expense.homeAmount, (expense.homeCurrency ?? home.code) == home.code {
+            return try? ExchangeRate(
+                charged: Money(minorUnits: expense.amount, currency: own), as: Money(minorUnits: charged, currency: home))
+        }
+        return HomeBalances.latestRate(from: own, to: home, in: rates)
     }
 }
 
@@ -81,7 +86,8 @@ enum Charts {
             let y = Double(index) * rowHeight
             let length = max(2, barSpace * Double(row.value) / Double(largest))
             let value = WebFormat.grouped(Money(minorUnits: row.value, currency: currency).decimalString)
-            let label = Markup.escape(String(row.label.prefix(16)))
+            // 16 characters fit beside the bars; a longer name shows its start and an ellipsis.
+            let label = Markup.escape(row.label.count > 16 ? row.label.prefix(15) + "…" : row.label)
             description.append("\(row.label): \(value) \(currency.code)")
             shapes += """
                 <text x="0" y="\(y + 19)" class="chart-label">\(label)</text>\

@@ -240,10 +240,10 @@ extension WebApp {
         }
         if myBalance.isEmpty { myBalance = [.init(text: "You are all settled up.", owed: false, owes: false)] }
         let id = try APIHandler.id(scope.group.id, "group")
-        let (expenses, categoryNames) = try await self.expenses.liveExpenses(groupID: id, caller: try caller())
+        let (expenses, categoryNames, rates) = try await self.expenses.liveExpenses(groupID: id, caller: try caller())
         let totals = SpendingTotals(
             expenses: expenses, categoryNames: categoryNames,
-            homeCurrency: try MoneyInput.currency(scope.group.homeCurrency, field: "homeCurrency"))
+            homeCurrency: try MoneyInput.currency(scope.group.homeCurrency, field: "homeCurrency"), rates: rates)
         let activity = try await feed.activity(groupID: id, limit: 8, cursor: nil, caller: try caller()).entries
             .map(Components.Schemas.ActivityEntry.init)
         let body = OverviewBody(

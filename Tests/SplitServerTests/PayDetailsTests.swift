@@ -33,6 +33,8 @@ struct PayDetailsTests {
         #expect(euro[2].link == "https://paypal.me/akit/12.50EUR")
         let rupees = PayDetails.options(methods, amount: 50000, currency: try Currency(code: "INR"), reference: "Chai")
         #expect(rupees[0].qrPayload == nil)  // EPC is for euros only
+        #expect(euro[0].label == "Bank transfer (SEPA)")
+        #expect(rupees[0].label == "Bank transfer (international, to this IBAN)")  // SEPA moves euros only
         #expect(rupees[1].link == "upi://pay?pa=aki@okbank&am=500.00&cu=INR&tn=Chai")
         #expect(throws: AppError.self) { try PayDetails.check([EnteredPayMethod(kind: "upi", value: "not an id")], holder: "A") }
         #expect(throws: AppError.self) { try PayDetails.check([EnteredPayMethod(kind: "bitcoin", value: "x")], holder: "A") }

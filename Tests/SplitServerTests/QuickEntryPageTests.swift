@@ -42,6 +42,10 @@ struct QuickEntryPageTests {
             #expect(preview.text.contains("Bo <span class=\"muted\">owes</span> 7,500 JPY"), "\(preview.text)")
             #expect(preview.text.contains("Assumed: you paid"), "\(preview.text)")
             #expect(try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses").isEmpty)
+            // A refund's sharers get money back: said so, without a minus (it read "owes -1,000 JPY").
+            let refund = try await aki.post("/groups/\(groupID)/quick/preview", [("text", "Refund 3000 JPY to Aki split all")])
+            #expect(refund.text.contains("Bo <span class=\"muted\">gets back</span> 1,000 JPY"), "\(refund.text)")
+            #expect(!refund.text.contains("owes"), "\(refund.text)")
             // Check without script: the same on a page of its own
             let checked = try await aki.post("/groups/\(groupID)/quick", [("text", line), ("intent", "check"), ("_key", key)])
             #expect(checked.status == .ok && checked.text.contains("Chen <span class=\"muted\">owes</span> 7,500 JPY"))

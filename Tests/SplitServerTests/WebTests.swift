@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import SplitApp
+import SplitCore
 import SplitStore
 import Testing
 
@@ -951,6 +952,38 @@ struct WebTests {
             #expect(settled.text.contains("Everyone is settled up.</p>"))
             #expect(settled.text.contains("is offset in another currency, so nothing is left to pay"), "\(settled.text.prefix(4000))")
             #expect(!settled.text.contains("class=\"primary record\"") && !settled.text.contains("class=\"ask\""))
+        }
+    }
+
+    @Test("Ask lets the payee choose how long the link works, a day unless changed (15 minutes was short for a chat)")
+    func askLifetime() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            // Aki paid the ramen: the plan asks Ben and Vic, each form with the lifetime.
+            let page = try await setup.aki.get("/groups/\(setup.groupID)/balances")
+            #expect(page.text.contains("class=\"ask\""), "\(page.text.prefix(3000))")
+            #expect(page.text.contains(#"<option value="86400" selected>1 day</option>"#))
+            for (seconds, expected) in [("604800", 7 * 86_400.0), ("", 900.0)] {
+                let made = try await setup.aki.post(
+                    "/groups/\(setup.groupID)/requests",
+                    [("_id", UUID().uuidString), ("toMemberId", setup.benMemberID), ("amount", "1000"), ("currency", "JPY"),
+                        ("expiresInSeconds", seconds)])
+                #expect(made.status == .seeOther, "\(made.text.prefix(500))")
+                let id = try #require(made.headers[.location]?.split(separator: "/").last.map(String.init))
+                let listed = try await api.call(
+                    .get, "/api/groups/\(setup.groupID)/payment-requests", token: setup.aki.token
+                ).list("paymentRequests")
+                let request = try #require(listed.first { $0.string("id") == id })
+                let createdAt = try #require(request.string("createdAt").flatMap(UTCTimestamp.parse))
+                let until = try #require(request.string("expiresAt").flatMap(UTCTimestamp.parse))
+                #expect(abs(until.timeIntervalSince(createdAt) - expected) < 2, "\(request)")
+            }
+            // A lifetime that is not a number is refused, not taken as the default.
+            let bad = try await setup.aki.post(
+                "/groups/\(setup.groupID)/requests",
+                [("_id", UUID().uuidString), ("toMemberId", setup.benMemberID), ("amount", "1000"), ("currency", "JPY"),
+                    ("expiresInSeconds", "a week")])
+            #expect(bad.status == .unprocessableContent, "\(bad.status) \(bad.text.prefix(300))")
         }
     }
 

@@ -543,7 +543,7 @@ def run(base):
         check("Ben asks for" in main_text(aki), f"Aki sees the request: {main_text(aki)[:300]}")
         click(aki, aki.find_element(By.ID, "pay-lock"))
         check(aki.find_elements(By.ID, "pay-confirm"), f"held, then confirmed: {main_text(aki)[:300]}")
-        check("Bank transfer (SEPA)" in aki.find_element(By.ID, "pay-to").text and "DE89 3704" in aki.find_element(By.ID, "pay-to").text,
+        check("Bank transfer (international, to this IBAN)" in aki.find_element(By.ID, "pay-to").text and "DE89 3704" in aki.find_element(By.ID, "pay-to").text,
               "while holding it, Aki sees how Ben likes to be paid")
         shoot(aki, "pay-holding")
         click(aki, aki.find_element(By.ID, "pay-confirm"))

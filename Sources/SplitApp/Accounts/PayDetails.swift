@@ -134,8 +134,10 @@ public enum PayDetails {
                     qr = ["BCD", "002", "1", "SCT", bic ?? "", String(name.prefix(70)), iban, "EUR" + decimal, "", "",
                           String(reference.prefix(140))].joined(separator: "\n")
                 }
+                // SEPA moves euros only: another currency goes as an international transfer.
+                let sepa = currency == nil || currency?.code == "EUR"
                 return PayOption(
-                    kind: "iban", label: "Bank transfer (SEPA)",
+                    kind: "iban", label: sepa ? "Bank transfer (SEPA)" : "Bank transfer (international, to this IBAN)",
                     detail: IBAN.grouped(iban) + (bic.map { " · BIC \($0)" } ?? "") + " · \(name)", link: nil, qrPayload: qr)
             case .upi(let id, let name):
                 var query = "pa=\(Self.escape(id))"

@@ -57,10 +57,17 @@ extension WebApp {
     func createPaymentRequest(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let form = try WebRequest.get().form
+        // The plan's Ask offers 15 minutes to 7 days; without the field, the API's default.
+        let lifetime = form["expiresInSeconds"].flatMap { $0.isEmpty ? nil : $0 }
+        let seconds = try lifetime.map { text in
+            guard let seconds = Int(text) else {
+                throw AppError.invalid(field: "expiresInSeconds", message: "How long the link works is a number of seconds.")
+            }
+            return seconds
+        }
         let entered = EnteredPaymentRequest(
             amount: form["amount"] ?? "", currency: form["currency"] ?? "",
-            toMemberId: form["toMemberId"].flatMap { $0.isEmpty ? nil : $0 },
-            expiresInSeconds: form["expiresInSeconds"].flatMap(Int.init))
+            toMemberId: form["toMemberId"].flatMap { $0.isEmpty ? nil : $0 }, expiresInSeconds: seconds)
         let key = form.text("_id").flatMap(UUID.init(uuidString:)).map { id in
             IdempotencyRequest(
                 key: "web-request-\(id.uuidString.lowercased())",

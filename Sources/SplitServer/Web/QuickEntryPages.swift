@@ -33,6 +33,8 @@ extension WebApp {
         }
         struct Share: Sendable {
             let name: String
+            /// "owes", or "gets back" for a refund's share (shown without its minus).
+            let verb: String
             let amount: String
         }
         let hasProblems: Bool
@@ -138,7 +140,11 @@ extension WebApp {
                 hasProblems: false, problems: [], hasDraft: true,
                 heading: "\(expense.description) · \(money(expense.amount))",
                 paid: (expense.amount < 0 ? "Received by " : "Paid by ") + payers.joined(separator: ", "),
-                shares: shares.map { .init(name: scope.name($0.memberID.text), amount: money($0.amount)) },
+                shares: shares.map {
+                    .init(
+                        name: scope.name($0.memberID.text), verb: $0.amount < 0 ? "gets back" : "owes",
+                        amount: money(abs($0.amount)))
+                },
                 details: [expense.expenseDate, preview.categoryNames[expense.categoryID]].compactMap { $0 }
                     .joined(separator: " · "),
                 assumed: assumed.isEmpty ? nil : "Assumed: " + assumed.joined(separator: ", ") + ".")

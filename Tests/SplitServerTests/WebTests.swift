@@ -955,6 +955,56 @@ struct WebTests {
         }
     }
 
+    @Test("Mark paid asks first when the debtor is settled up (the settle-up transfers most likely paid it), not when they owe or are owed")
+    func markPaidAfterSettling() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let akiID = try #require(members.list("members").first { $0.string("name") == "Aki" }?.string("id"))
+            let share = "/expenses/\(setup.expenseID)/shares/\(setup.splitID)/payment"
+            func transfers() async throws -> Int {
+                try await api.call(.get, "/api/groups/\(setup.groupID)/settlements", token: setup.aki.token)
+                    .list("settlements").count
+            }
+            // Ben owes his 1,000 JPY of the ramen: marked paid at once, and unmarked again.
+            let owing = try await setup.aki.post(share, [("isPaid", "true"), ("reason", "cash")])
+            #expect(owing.status == .seeOther, "\(owing.text.prefix(500))")
+            #expect(try await setup.aki.post(share, [("isPaid", "false"), ("reason", "mistake")]).status == .seeOther)
+            // Ben follows the plan instead: a transfer of 1,000 JPY to Aki. He is settled up.
+            let paid = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/settlements", token: setup.ben.token,
+                json: #"{"fromMemberId":"\#(setup.benMemberID)","toMemberId":"\#(akiID)","amount":"1000","currency":"JPY"}"#)
+            try #require(paid.status == .created, "\(paid.text)")
+            let before = try await transfers()
+            // act: Aki marks the ramen share paid
+            let asked = try await setup.aki.post(share, [("isPaid", "true"), ("reason", "cash")])
+            // validate: asked, with what it would do; nothing recorded
+            #expect(asked.status == .ok && asked.text.contains("id=\"confirm-paid\""), "\(asked.text.prefix(2000))")
+            #expect(asked.text.contains("Ben is settled up in JPY: nothing owed either way."), "\(asked.text.prefix(3000))")
+            #expect(asked.text.contains("1,000 JPY paid from Ben to Aki"))
+            #expect(asked.text.contains(#"name="reason" value="cash""#))
+            #expect(try await transfers() == before)
+            // Confirmed, it is marked.
+            let confirmed = try await setup.aki.post(share, [("isPaid", "true"), ("reason", "cash"), ("confirm", "1")])
+            #expect(confirmed.status == .seeOther)
+            #expect(try await transfers() == before + 1)
+            // Ben, now owed overall, pays his share of a taxi in cash: not asked.
+            let taxi = try await api.call(
+                .post, "/api/expenses", token: setup.aki.token,
+                json: #"""
+                    {"groupId":"\#(setup.groupID)","description":"Taxi","amount":"600","currency":"JPY","expenseDate":"2026-11-21",
+                     "paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(akiID)","\#(setup.benMemberID)"]}}
+                    """#)
+            try #require(taxi.status == .created, "\(taxi.text)")
+            let taxiID = try #require(taxi.string("expense", "id"))
+            let taxiShare = try #require(
+                taxi.list("expense", "splits").first { $0.string("memberId") == setup.benMemberID }?.string("id"))
+            let owed = try await setup.ben.post(
+                "/expenses/\(taxiID)/shares/\(taxiShare)/payment", [("isPaid", "true"), ("reason", "cash")])
+            #expect(owed.status == .seeOther, "\(owed.text.prefix(2000))")
+        }
+    }
+
     @Test("Ask lets the payee choose how long the link works, a day unless changed (15 minutes was short for a chat)")
     func askLifetime() async throws {
         try await TestApp.with(.sqlite) { api in

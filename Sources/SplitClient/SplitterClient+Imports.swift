@@ -43,6 +43,9 @@ public struct ImportSummary: Sendable, Equatable, Codable {
     /// Currencies whose total-balance line matched the imported balances.
     public let footersChecked: [String]
     public let skipped: [Skipped]
+    /// Lines read in a way of their own, in words (a row whose missing part went to "Not in
+    /// the file", a zero-cost row read as transfers).
+    public let notes: [String]
 }
 
 /// The apps whose exports the server reads.
@@ -118,7 +121,7 @@ extension SplitterClient {
             newCategories: result.newCategories,
             balances: result.balances.map { .init(name: $0.name, currency: $0.currency, net: $0.net) },
             footersChecked: result.footersChecked,
-            skipped: result.skipped.map { .init(line: $0.line, reason: $0.reason) })
+            skipped: result.skipped.map { .init(line: $0.line, reason: $0.reason) }, notes: result.notes ?? [])
     }
 }
 

@@ -124,6 +124,7 @@ struct ImportCommand: AsyncParsableCommand {
             Output.table(["Name", "Net", "Currency"], moving.map { [$0.name, $0.net, $0.currency] })
         }
         for skipped in summary.skipped { Swift.print("Skipped line \(skipped.line): \(skipped.reason)") }
+        for note in summary.notes { Swift.print("Note: \(note)") }
     }
 }
 

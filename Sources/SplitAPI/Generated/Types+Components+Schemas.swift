@@ -157,6 +157,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ImportResult/skipped`.
             public var skipped: Components.Schemas.ImportResult.SkippedPayload
+            /// Lines read in a way of their own, in words: a Splitwise row whose cells do not add up to zero (its missing part is put on one more name, "Not in the file"), a zero-cost row that moves money (read as transfers).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportResult/notes`.
+            public var notes: [Swift.String]?
             /// Creates a new `ImportResult`.
             ///
             /// - Parameters:
@@ -169,6 +173,7 @@ extension Components {
             ///   - balances: What the file moves for each of its names in each currency.
             ///   - footersChecked: currencies whose total-balance line matched the imported balances
             ///   - skipped: Lines that move no money, and why.
+            ///   - notes: Lines read in a way of their own, in words: a Splitwise row whose cells do not add up to zero (its missing part is put on one more name, "Not in the file"), a zero-cost row that moves money (read as transfers).
             public init(
                 group: Components.Schemas.Group,
                 dryRun: Swift.Bool,
@@ -178,7 +183,8 @@ extension Components {
                 newCategories: [Swift.String],
                 balances: Components.Schemas.ImportResult.BalancesPayload,
                 footersChecked: [Swift.String],
-                skipped: Components.Schemas.ImportResult.SkippedPayload
+                skipped: Components.Schemas.ImportResult.SkippedPayload,
+                notes: [Swift.String]? = nil
             ) {
                 self.group = group
                 self.dryRun = dryRun
@@ -189,6 +195,7 @@ extension Components {
                 self.balances = balances
                 self.footersChecked = footersChecked
                 self.skipped = skipped
+                self.notes = notes
             }
             public enum CodingKeys: String, CodingKey {
                 case group
@@ -200,6 +207,7 @@ extension Components {
                 case balances
                 case footersChecked
                 case skipped
+                case notes
             }
         }
         /// A decimal string in the currency's major unit ("1200" JPY, "12.50" USD).

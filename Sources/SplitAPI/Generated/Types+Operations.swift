@@ -2828,7 +2828,10 @@ public enum Operations {
     /// members above zero paid, the cost apportioned among them in proportion to their cells by
     /// largest remainder; a negative cost is a refund; settle-ups (category `Payment`, in any of
     /// Splitwise's languages) become transfers. Lines where every cell is 0 move no money and are
-    /// listed in `skipped`. Every footer line (`Total balance` per currency) is checked against
+    /// listed in `skipped`. Rows whose cells do not add up to zero (older exports leave out
+    /// members who left) put the missing part on one more name, "Not in the file", mapped like
+    /// any other; a row that costs 0 but moves money becomes the transfers its cells say; both
+    /// are said in `notes`. Every footer line (`Total balance` per currency) is checked against
     /// the imported balances; any difference refuses the whole file, naming the currency, the
     /// member and both amounts. A file that cannot be read is a 422 on `file` naming the line and
     /// column ("line 17, column “Cost”: \"12,50\" is not a number"). All or nothing: one

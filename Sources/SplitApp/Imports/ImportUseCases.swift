@@ -45,6 +45,8 @@ public struct ImportReport: Sendable {
     /// The currencies whose footer line was checked against the imported balances (all matched).
     public let footersChecked: [String]
     public let skipped: [ImportedFile.Skipped]
+    /// Rows the reader read in a way of its own, said in words (`ImportedFile.notes`).
+    public let notes: [String]
 }
 
 /// Moving in from other apps (issue 18): a file becomes expenses and transfers in one
@@ -234,7 +236,7 @@ public struct ImportUseCases: Sendable, UsesStores {
         let report = ImportReport(
             group: group, me: me, dryRun: dryRun, expenses: expenses.count, settlements: settlements.count,
             members: mappings, newCategories: newCategories.map(\.name), balances: balances,
-            footersChecked: checked, skipped: file.skipped)
+            footersChecked: checked, skipped: file.skipped, notes: file.notes)
         if dryRun { return report }
 
         var batch = ImportBatch(

@@ -193,6 +193,8 @@ public struct ImportedFile: Sendable {
     public var transfers: [Transfer] = []
     public var totals: [Total] = []
     public var skipped: [Skipped] = []
+    /// What the reader did that the importer should know: rows read in a way of their own.
+    public var notes: [String] = []
     public var details: GroupDetails?
 
     /// The most expense and transfer lines a file may hold.

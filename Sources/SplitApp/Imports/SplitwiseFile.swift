@@ -174,17 +174,64 @@ public struct SplitwiseFile: Sendable {
         text.isEmpty ? 0 : try ImportedFile.amount(text, currency, line: line, column: column)
     }
 
+    /// The name of the person a row's missing part is put on, when some row's cells do not add
+    /// up to zero; "Not in the file (2)" if a member column is called that already.
+    static func othersName(besides names: [String]) -> String {
+        let taken = Set(names.map { $0.lowercased() })
+        let base = "Not in the file"
+        var name = base
+        var number = 2
+        while taken.contains(name.lowercased()) {
+            name = "\(base) (\(number))"
+            number += 1
+        }
+        return name
+    }
+
     /// The file as an import writes it: each row an expense rebuilt from its cells (`NetCells`),
     /// each payment the transfers that move its cells; the footers are the totals to check.
+    ///
+    /// Two kinds of row that older exports hold are kept rather than refusing the file (found by
+    /// review: the 2013 export of a real group was refused whole):
+    /// - cells that do not add up to zero: someone in the row is not in the file (a member who
+    ///   left). Their part goes to one more person, "Not in the file", whom the import maps like
+    ///   any name, so every row keeps its meaning and each member's balance is the file's;
+    /// - a cost of 0 whose cells move money: read as the transfers its cells say.
+    /// `notes` says so, with the first line of each.
     public func imported() throws(ImportProblem) -> ImportedFile {
         var file = ImportedFile(format: .splitwise, names: names)
         file.totals = footers.map { ImportedFile.Total(line: $0.line, currency: $0.currency, cells: $0.cells) }
         file.skipped = skipped
+        var missing: [Int: Int64] = [:]
         for row in rows {
-            let cells = row.cells.enumerated().map { MemberAmount(ImportedFile.person($0.offset), $0.element) }
+            var sum: Int64 = 0
+            for cell in row.cells {
+                let (next, overflow) = sum.addingReportingOverflow(cell)
+                guard !overflow else { throw ImportProblem(line: row.line, column: nil, message: "an amount is too large") }
+                sum = next
+            }
+            if sum != 0 { missing[row.line] = -sum }
+        }
+        if let first = rows.first(where: { missing[$0.line] != nil }) {
+            let name = Self.othersName(besides: names)
+            file.names.append(name)
+            file.notes.append(
+                "\(missing.count) line(s), the first line \(first.line), do not add up to zero between the file's members: "
+                    + "someone in them is not in the file. Their part is put on “\(name)”; map it to a member, or keep it as a member of its own.")
+        }
+        let zeroCost = rows.filter { !$0.isPayment && $0.cost == 0 }
+        if let first = zeroCost.first {
+            file.notes.append(
+                "\(zeroCost.count) line(s), the first line \(first.line), cost 0 but move money: imported as the transfers their cells say.")
+        }
+        for row in rows {
+            var cells = row.cells.enumerated().map { MemberAmount(ImportedFile.person($0.offset), $0.element) }
+            if let part = missing[row.line] { cells.append(MemberAmount(ImportedFile.person(names.count), part)) }
             do {
-                if row.isPayment {
-                    for transfer in try NetCells.transfers(amount: row.cost, cells: cells) {
+                if row.isPayment || row.cost == 0 {
+                    // A zero-cost row sends what its members above zero put in.
+                    let sent = row.isPayment ? row.cost : cells.filter { $0.amount > 0 }.reduce(0) { $0 + $1.amount }
+                    for transfer in try NetCells.transfers(amount: sent, cells: cells) {
                         file.transfers.append(
                             ImportedFile.Transfer(
                                 line: row.line, date: row.date, note: row.description,

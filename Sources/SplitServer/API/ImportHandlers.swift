@@ -100,7 +100,8 @@ extension Components.Schemas.ImportResult {
                     } ?? String(balance.net))
             },
             footersChecked: report.footersChecked,
-            skipped: report.skipped.map { .init(line: $0.line, reason: $0.reason) })
+            skipped: report.skipped.map { .init(line: $0.line, reason: $0.reason) },
+            notes: report.notes.isEmpty ? nil : report.notes)
     }
 }
 

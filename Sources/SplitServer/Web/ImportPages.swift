@@ -54,6 +54,8 @@ extension WebApp {
         let footers: String
         let newCategories: String
         let skipped: [Skipped]
+        /// Lines read in a way of their own (`ImportReport.notes`).
+        let notes: [String]
         let errors: [String: String]
         /// Some names were matched to a member by a similar name: say so.
         let suggested: Bool
@@ -207,7 +209,8 @@ extension WebApp {
                     : "The total-balance lines (\($0.footersChecked.joined(separator: ", "))) match, to the cent."
             } ?? "",
             newCategories: report?.newCategories.joined(separator: ", ") ?? "",
-            skipped: (report?.skipped ?? []).map { .init(line: $0.line, reason: $0.reason) }, errors: errors,
+            skipped: (report?.skipped ?? []).map { .init(line: $0.line, reason: $0.reason) }, notes: report?.notes ?? [],
+            errors: errors,
             suggested: suggested > 0)
         return try await render(
             "import", title: groupID == nil ? "Import from another app" : "Import · \(groupName)", body: body, nav: nav,

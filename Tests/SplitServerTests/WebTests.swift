@@ -1005,6 +1005,34 @@ struct WebTests {
         }
     }
 
+    @Test("Where you stand names the group of someone without an account: two trips' name-only Bens are told apart")
+    func whereYouStandNamesGroups() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var aki = Browser(api)
+            try await aki.register("Aki")
+            for (trip, amount) in [("Lisbon", "30"), ("Porto", "50")] {
+                let created = try await api.call(
+                    .post, "/api/groups", token: aki.token, json: #"{"name":"\#(trip)","homeCurrency":"EUR","memberName":"Aki"}"#)
+                let groupID = try #require(created.string("group", "id"))
+                let ben = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Ben"}"#)
+                let benID = try #require(ben.string("member", "id") ?? ben.string("id"), "\(ben.text)")
+                let akiID = try #require(
+                    try await api.call(.get, "/api/groups/\(groupID)/members", token: aki.token).list("members")
+                        .first { $0.string("name") == "Aki" }?.string("id"))
+                let expense = try await api.call(
+                    .post, "/api/expenses", token: aki.token,
+                    json: #"""
+                        {"groupId":"\#(groupID)","description":"Dinner","amount":"\#(amount)","currency":"EUR","expenseDate":"2026-11-21",
+                         "paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(akiID)","\#(benID)"]}}
+                        """#)
+                try #require(expense.status == .created, "\(expense.text)")
+            }
+            let page = try await aki.get("/me")
+            #expect(page.text.contains("owes you 15.00 EUR</span> <span class=\"muted\">(Lisbon)</span>"), "\(page.text.prefix(4000))")
+            #expect(page.text.contains("owes you 25.00 EUR</span> <span class=\"muted\">(Porto)</span>"))
+        }
+    }
+
     @Test("Ask lets the payee choose how long the link works, a day unless changed (15 minutes was short for a chat)")
     func askLifetime() async throws {
         try await TestApp.with(.sqlite) { api in

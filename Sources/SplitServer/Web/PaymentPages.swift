@@ -254,8 +254,9 @@ extension WebApp {
             let name: String
             let text: String
             let owed: Bool
-            let groups: Int
-            let several: Bool
+            /// Where: the group's name, or "3 groups" for someone with an account met in several
+            /// (found by review: two name-only "Ben"s of two trips read as one person twice).
+            let groups: String
         }
         struct Transfer: Sendable {
             let text: String
@@ -280,16 +281,17 @@ extension WebApp {
         func said(_ net: Int64, _ currency: String, owesMe: String, iOwe: String) -> String {
             net > 0 ? "\(owesMe) \(money(net, currency))" : "\(iOwe) \(money(net, currency))"
         }
+        let groupNames = Dictionary(summary.groups.map { ($0.groupID, $0.groupName) }, uniquingKeysWith: { first, _ in first })
         let people = summary.people.map {
             MeBody.Line(
                 id: $0.userID?.text ?? "", name: $0.name, text: said($0.net, $0.currency, owesMe: "owes you", iOwe: "you owe"),
-                owed: $0.net > 0, groups: $0.groupIDs.count, several: $0.groupIDs.count > 1)
+                owed: $0.net > 0,
+                groups: $0.groupIDs.count == 1 ? $0.groupIDs.first.flatMap { groupNames[$0] } ?? "1 group" : "\($0.groupIDs.count) groups")
         }
         let groups = summary.groups.map {
             MeBody.Line(
                 id: $0.groupID.text, name: $0.groupName,
-                text: said($0.net, $0.currency, owesMe: "you are owed", iOwe: "you owe"), owed: $0.net > 0, groups: 1,
-                several: false)
+                text: said($0.net, $0.currency, owesMe: "you are owed", iOwe: "you owe"), owed: $0.net > 0, groups: "")
         }
         let transfers = summary.transfers.map {
             MeBody.Transfer(

@@ -178,6 +178,18 @@ struct ImportUseCaseTests {
         }
     }
 
+    @Test("a problem with an expense names its line in a CSV file and its place in a JSON one")
+    func problemPlaces() {
+        func said(_ format: ImportedFile.Format) -> String {
+            ImportedFile(format: format, names: []).problem(at: 4, "the shares add up to more than the total").description
+        }
+        #expect(said(.splitwise) == "line 4: the shares add up to more than the total")
+        #expect(said(.cospend) == "line 4: the shares add up to more than the total")
+        #expect(said(.json) == "at “expenses[3]”: the shares add up to more than the total")
+        #expect(said(.spliit) == "at “expenses[3]”: the shares add up to more than the total")
+        #expect(said(.ihatemoney) == "at “[3]”: the shares add up to more than the total")
+    }
+
     @Test("a corrupted footer refuses the file, naming the currency, the member and both amounts")
     func corruptedFooter() async throws {
         try await Trip.with(.sqlite) { trip in

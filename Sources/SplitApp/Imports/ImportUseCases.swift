@@ -176,8 +176,7 @@ public struct ImportUseCases: Sendable, UsesStores {
                 // The bounds any expense has (counts, texts, the stored size), whatever the file.
                 try ExpenseLimits.check(expense.rule)
             } catch AppError.invalid(_, let message) {
-                throw AppError.invalid(
-                    field: "file", message: ImportProblem(line: expense.line, column: nil, message: message).description)
+                throw AppError.invalid(field: "file", message: file.problem(at: expense.line, message).description)
             }
             do {
                 // A rule kept beside the file's own shares must itself be one that splits the total.
@@ -194,9 +193,7 @@ public struct ImportUseCases: Sendable, UsesStores {
                         ?? expense.rule.replacingMembers(member),
                     tieBreak: TieBreak(seed: expense.id.text))
             } catch {
-                throw AppError.invalid(
-                    field: "file",
-                    message: ImportProblem(line: expense.line, column: nil, message: error.description).description)
+                throw AppError.invalid(field: "file", message: file.problem(at: expense.line, error.description).description)
             }
             var shares: [ShareRecord] = []
             for owed in split.owed {

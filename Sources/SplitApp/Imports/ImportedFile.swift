@@ -200,6 +200,22 @@ public struct ImportedFile: Sendable {
     /// The most expense and transfer lines a file may hold.
     public static let maximumRows = 100_000
 
+    public init(format: Format, names: [String]) {
+        self.format = format
+        self.names = names
+    }
+
+    /// A problem with the expense or transfer at `line` (1-based): its line in a CSV file, its
+    /// place in a JSON one ("at “expenses[3]”"; found by review: our own JSON's errors said
+    /// "line 4", which a JSON file does not have).
+    public func problem(at line: Int, _ message: String) -> ImportProblem {
+        switch format {
+        case .splitwise, .cospend: ImportProblem(line: line, column: nil, message: message)
+        case .json, .spliit: ImportProblem(line: nil, column: "expenses[\(line - 1)]", message: message)
+        case .ihatemoney: ImportProblem(line: nil, column: "[\(line - 1)]", message: message)
+        }
+    }
+
     /// The file's person at `index`, as payers and rules name them before mapping.
     public static func person(_ index: Int) -> MemberID {
         var bytes: uuid_t = (0xB5, 0x11, 0x7F, 0x11, 0xE0, 0x00, 0x40, 0x00, 0x80, 0x00, 0, 0, 0, 0, 0, 0)

@@ -105,7 +105,7 @@ struct AssistantTests {
             #expect(budget.tools == ["budget_status"] && budget.text.contains("no budget"), "\(budget.text)")
             // Mark my share of the taxi paid (Bo paid it), then undo it.
             let marked = try await Self.say(api, aki, "mark my taxi paid", conversation: conversation)
-            #expect(marked.tools == ["list_expenses", "mark_share_paid"] && marked.text.contains("Marked your share of Taxi (300 JPY) paid"), "\(marked.text)")
+            #expect(marked.tools == ["list_expenses", "balances", "mark_share_paid"] && marked.text.contains("Marked your share of Taxi (300 JPY) paid"), "\(marked.text)")
             let undone = try await Self.say(api, aki, "undo that", conversation: conversation)
             #expect(undone.text.contains("unpaid again"), "\(undone.text)")
             // Ask Chen for what he owes: a payment request for the plan's amount.
@@ -123,6 +123,38 @@ struct AssistantTests {
             #expect(messages.count == 20 && messages.first?.string("role") == "user")
             #expect(messages[1].list("tools").first?.string("name") == "quick_add")
             #expect(try await api.call(.get, "/api/conversations", token: aki).list("conversations").count == 1)
+        }
+    }
+
+    @Test("mark my share paid once settled up asks first (the settle-up transfer most likely paid it); yes marks it, no does not", arguments: [Database.Backend.sqlite])
+    func markPaidWhenSettled(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, group, members) = try await Self.setUp(api)
+            let akiID = try #require(
+                try await api.call(.get, "/api/groups/\(group)/members", token: aki).list("members")
+                    .first { $0.string("name") == "Aki" }?.string("id"))
+            // Bo paid a 600 JPY taxi for Aki and himself; Aki paid him back by the plan.
+            let taxi = try await Self.say(api, aki, "Taxi 600 JPY paid by Bo, Aki Bo")
+            #expect(taxi.text.contains("Added Taxi"), "\(taxi.text)")
+            let conversation = try #require(taxi.conversationID)
+            let paid = try await api.call(
+                .post, "/api/groups/\(group)/settlements", token: aki,
+                json: #"{"fromMemberId":"\#(akiID)","toMemberId":"\#(members["Bo"]!)","amount":"300","currency":"JPY"}"#)
+            try #require(paid.status == .created, "\(paid.text)")
+            func transfers() async throws -> Int {
+                try await api.call(.get, "/api/groups/\(group)/settlements", token: aki).list("settlements").count
+            }
+            // act: asked first; no keeps it unpaid
+            let asked = try await Self.say(api, aki, "mark my taxi paid", conversation: conversation)
+            #expect(asked.tools == ["list_expenses", "balances"], "\(asked.tools)")
+            #expect(asked.text.contains("You are settled up in JPY") && asked.text.contains("Mark it paid anyway?"), "\(asked.text)")
+            #expect(try await Self.say(api, aki, "no", conversation: conversation).text.contains("nothing was saved"))
+            #expect(try await transfers() == 1)
+            // asked again, yes marks it
+            _ = try await Self.say(api, aki, "mark my taxi paid", conversation: conversation)
+            let yes = try await Self.say(api, aki, "yes", conversation: conversation)
+            #expect(yes.tools == ["mark_share_paid"] && yes.text.contains("Marked your share paid"), "\(yes.text)")
+            #expect(try await transfers() == 2)
         }
     }
 

@@ -278,6 +278,7 @@ private struct Turn {
                     pending, conversationID: conversation.id, userID: caller.user.id)
             else { return "There is nothing waiting for a yes." }
             let waiting = PendingLine(stored: pending)
+            if let splitID = waiting.markShare { return try await markPaid(splitID, said: waiting.line) }
             return try await save(waiting.lineAsPreviewed, id: waiting.id, group: group)
         default:
             break
@@ -333,13 +334,18 @@ private struct Turn {
                         $0["memberId"] as? String == me && $0["isPaid"] as? Bool == false
                     }), let splitID = share["id"] as? String
                 else { continue }
-                let (_, refused) = await tool(
-                    "mark_share_paid",
-                    ["splitId": .string(splitID), "isPaid": .bool(true), "reason": .string("Said to the assistant: \(said.prefix(200))")])
-                if let refused { return refused }
-                conversation.lastAction = Self.action("unmark", splitID)
-                let amount = WebFormat.money(share["amount"] as? String ?? "", expense["currency"] as? String ?? "")
-                return "Marked your share of \(expense["description"] as? String ?? words) (\(amount)) paid."
+                let currency = expense["currency"] as? String ?? ""
+                let amount = WebFormat.money(share["amount"] as? String ?? "", currency)
+                let description = expense["description"] as? String ?? words
+                // As the web asks (ExpensePages.settledWarning): settled up, the share was most
+                // likely paid by the settle-up transfers, and the mark would count it twice.
+                if let within = try await settled(groupID, me: me, currency: currency) {
+                    conversation.pending = PendingLine(line: String(said.prefix(200)), id: nil, markShare: splitID).stored
+                    return "You are settled up\(within), so the settle-up transfers most likely paid your share of "
+                        + "\(description) (\(amount)); marking it paid would record \(amount) more from you. "
+                        + "Mark it paid anyway? Say “yes” or “no”."
+                }
+                return try await markPaid(splitID, said: said, described: "your share of \(description) (\(amount))")
             }
             return "I found no expense like “\(words)” in \(groupName) with a share of yours still to pay."
         case .askPayment(let name, let asked):
@@ -398,6 +404,31 @@ private struct Turn {
         case .help, .cancel, .undo, .confirm:
             return ""
         }
+    }
+
+    /// Marks the caller's share paid, said to the assistant; `undo` takes it back.
+    mutating func markPaid(_ splitID: String, said: String, described: String = "your share") async throws -> String {
+        let (_, refused) = await tool(
+            "mark_share_paid",
+            ["splitId": .string(splitID), "isPaid": .bool(true), "reason": .string("Said to the assistant: \(said.prefix(200))")])
+        if let refused { return refused }
+        conversation.lastAction = Self.action("unmark", splitID)
+        return "Marked \(described) paid."
+    }
+
+    /// " in JPY" when the caller owes nothing and is owed nothing (in the home currency when
+    /// the group's balances have one, else in `currency`); nil when they owe or are owed.
+    mutating func settled(_ groupID: String, me: String, currency: String) async throws -> String? {
+        let (json, _) = await tool("balances", ["groupId": .string(groupID)])
+        guard let json else { return nil }
+        let home = json["homeCurrency"] as? String ?? ""
+        if let lines = json["home"] as? [[String: Any]] {
+            let mine = lines.first { $0["memberId"] as? String == me }
+            return Self.isZero(mine?["net"] as? String) ? " in \(home)" : nil
+        }
+        let lines = json["balances"] as? [[String: Any]] ?? []
+        let mine = lines.first { $0["memberId"] as? String == me && $0["currency"] as? String == currency }
+        return Self.isZero(mine?["net"] as? String) ? " in \(currency)" : nil
     }
 
     /// Saves an expense line (once, whatever retries) and says what was saved; with `id`, the
@@ -488,11 +519,15 @@ struct PendingLine: Codable {
     var id: String?
     /// The day the preview dated the line (`YYYY-MM-DD`).
     var date: String?
+    /// A share to mark paid on a yes (the caller was settled up, so it was asked first), instead
+    /// of an expense line to save.
+    var markShare: String?
 
-    init(line: String, id: String?, date: String? = nil) {
+    init(line: String, id: String?, date: String? = nil, markShare: String? = nil) {
         self.line = line
         self.id = id
         self.date = date
+        self.markShare = markShare
     }
 
     /// The line as the preview read it: with the day it was dated as its last date word, which

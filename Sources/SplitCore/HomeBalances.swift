@@ -38,7 +38,11 @@ public enum HomeBalances {
         var converted: [MemberID: Int64] = [:]
         var missing: [Currency] = []
         let byCurrency = Dictionary(grouping: nets, by: \.net.currency).sorted { $0.key.code < $1.key.code }
-        for (currency, entries) in byCurrency {
+        for (currency, unordered) in byCurrency {
+            // In member order: which member a leftover unit goes to among equal remainders depends
+            // on the order, and the callers' order comes from dictionaries, which differ from one
+            // read to the next (found by review: a home balance read 15.07, then 15.08).
+            let entries = unordered.sorted { $0.member < $1.member }
             let parts: [Int64]
             if currency == home {
                 parts = entries.map(\.net.minorUnits)

@@ -35,6 +35,36 @@ struct HomeBalancesTests {
         }
     }
 
+    @Test("the same nets in any order convert alike (found by review: a home balance read 15.07, then 15.08)")
+    func orderDoesNotMatter() async {
+        await propertyCheck(count: 300, input: Gen.uint64(), Gen.int(in: 2...12)) { seed, count in
+            var builder = ScenarioBuilder(seed: seed)
+            var nets: [(member: MemberID, net: Money)] = []
+            for currency in [Self.myr, .jpy, .usd] {
+                for (member, net) in builder.nets(count: count, magnitude: 5_000_000) {
+                    nets.append((member, Money(minorUnits: net, currency: currency)))
+                }
+            }
+            let rates = [Self.rate(.jpy, Self.myr, "0.0335", "2026-05-01"), Self.rate(.usd, Self.myr, "4.5", "2026-05-02")]
+            var generator = SplitMix64(seed: seed)
+            let first = HomeBalances.convert(nets, to: Self.myr, rates: rates, tieBreak: TieBreak(seed: "g"))
+            let shuffled = HomeBalances.convert(
+                nets.shuffled(using: &generator), to: Self.myr, rates: rates, tieBreak: TieBreak(seed: "g"))
+            #expect(first.balances == shuffled.balances)
+        }
+        // The review's case: 3,000 JPY over 4 at 0.0067 USD, each share 5.025 USD.
+        let usd = Currency.usd
+        let members = (1...4).map(member)
+        let nets: [(member: MemberID, net: Money)] =
+            [(members[0], Money(minorUnits: 2_250, currency: .jpy))]
+            + members.dropFirst().map { ($0, Money(minorUnits: -750, currency: .jpy)) }
+        let rates = [Self.rate(.jpy, usd, "0.0067", "2026-05-01")]
+        let expected = HomeBalances.convert(nets, to: usd, rates: rates, tieBreak: TieBreak(seed: "g")).balances
+        for _ in 0..<20 {
+            #expect(HomeBalances.convert(nets.shuffled(), to: usd, rates: rates, tieBreak: TieBreak(seed: "g")).balances == expected)
+        }
+    }
+
     @Test("the home currency is kept as it is; a currency without a rate is listed, not guessed")
     func homeKeptMissingListed() {
         let a = member(1)

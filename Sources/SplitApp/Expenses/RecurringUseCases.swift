@@ -259,8 +259,10 @@ public struct RecurringUseCases: Sendable, UsesStores {
         }
         try checks.finish()
         next.nextDate = Self.firstUnskipped(next)
-        // Dates skipped that are behind it are done with.
-        if let nextDate = next.nextDate { next.skipped = next.skipped.filter { $0 >= nextDate } }
+        // Dates skipped that are past are done with. One still to come stays skipped even when the
+        // next date is beyond it: a resume starts again from today (found by review: a skipped
+        // date came back after pause and resume, and `skipped` read [] right after the skip).
+        next.skipped = next.skipped.filter { $0 >= today.description }
         if next.nextDate == nil && next.state != .paused { next.state = .ended }
         let actor = GroupAccess.actor(
             caller, me, origin: origin, for: [.editExpense(isOwn: current.createdByUserID == caller.user.id)])
@@ -505,7 +507,13 @@ public struct RecurringUseCases: Sendable, UsesStores {
         case .month: 31
         case .year: 366
         }
-        let from = max(next, today.adding(days: -(Self.catchUpLimit + skipped.count + 1) * rule.interval * daysPerStep))
+        // The window ends at the series' last day that can be due: its end, or today. A series
+        // with a count has at most 10,000 dates, so they are all looked at (found by review: three
+        // days of 2025 fell before a window counted back from today, and none was made).
+        let last = min(today, rule.end ?? today)
+        let from =
+            rule.count != nil
+            ? next : max(next, last.adding(days: -(Self.catchUpLimit + skipped.count + 1) * rule.interval * daysPerStep))
         var dates = rule.occurrences(from: from, through: today).map(\.description).filter { !skipped.contains($0) }
         let earlier = from > next && !rule.occurrences(from: next, through: from.adding(days: -1), limit: 1).isEmpty
         var note = series.note

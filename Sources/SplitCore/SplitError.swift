@@ -47,36 +47,42 @@ public indirect enum SplitError: Error, Hashable, Sendable, CustomStringConverti
         }
     }
 
-    public var description: String {
-        switch self {
+    public var description: String { description(naming: { _ in nil }) }
+
+    /// The description with each member said by `name` where it knows them ("Bo appears
+    /// twice"), else by id: the API's messages carry names, never a raw id (DESIGN §4).
+    public func description(naming name: (MemberID) -> String?) -> String {
+        func who(_ member: MemberID) -> String { name(member) ?? "member \(member)" }
+        func payer(_ member: MemberID) -> String { "payer " + (name(member) ?? "\(member)") }
+        return switch self {
         case .zeroTotal:
             "the total cannot be zero: an expense is more than zero, a refund below zero"
         case .noPayers:
             "at least one payer is needed"
         case .payerAmountNotPositive(let member, let amount):
-            "payer \(member) paid \(amount); each payer's amount must be more than zero"
+            "\(payer(member)) paid \(amount); each payer's amount must be more than zero"
         case .payersDoNotSum(let sum, let total):
             "payers' amounts sum to \(sum), the total is \(total)"
         case .duplicateMember(let member, _):
-            "member \(member) appears twice"
+            "\(who(member)) appears twice"
         case .noParticipants:
             "choose at least one member to split between"
         case .exactAmountsDoNotSum(let sum, let total):
             "exact amounts sum to \(sum), the total is \(total)"
         case .negativeAmount(let member, let amount, _):
-            "the amount for member \(member) is \(amount); it cannot be negative"
+            "the amount for \(who(member)) is \(amount); it cannot be negative"
         case .percentagesDoNotSum(let sum):
             "percentages sum to \(sum)%, need 100%"
         case .negativeWeight(let member, let value, _):
-            "member \(member) has \(value); it cannot be negative"
+            "\(who(member)) has \(value); it cannot be negative"
         case .weightsAllZero:
             "every share is zero; give at least one member a share"
         case .adjustmentForNonParticipant(let member):
-            "member \(member) has an adjustment but is not among the members splitting"
+            "\(who(member)) has an adjustment but is not among the members splitting"
         case .adjustmentsExceedTotal(let base):
             "the adjustments add up to more than the total, leaving \(base) to split equally"
         case .negativeShare(let member, let share):
-            "the adjustments leave member \(member) owing \(share); a share cannot be negative"
+            "the adjustments leave \(who(member)) owing \(share); a share cannot be negative"
         case .noItems:
             "an itemized split needs at least one item"
         case .itemAmountNotPositive(let index, let amount):
@@ -86,39 +92,41 @@ public indirect enum SplitError: Error, Hashable, Sendable, CustomStringConverti
         case .itemsDoNotSum(let sum, let total):
             "items and extras sum to \(sum), the total is \(total)"
         case .inItem(let index, let inner):
-            "item \(index + 1): \(inner)"
+            "item \(index + 1): \(inner.description(naming: name))"
         case .amount(let error):
             error.description
         case .inRefund(let inner):
-            inner.refundDescription
+            inner.refundDescription(naming: name)
         }
     }
 
     /// The description of an error of the mirrored expense a refund is computed as, in the
     /// refund's own terms: amounts turned back to their entered sign, rules said for a refund.
-    private var refundDescription: String {
+    private func refundDescription(naming name: (MemberID) -> String?) -> String {
         let back = { (money: Money) in Money(minorUnits: 0 &- money.minorUnits, currency: money.currency) }
+        func who(_ member: MemberID) -> String { name(member) ?? "member \(member)" }
+        func payer(_ member: MemberID) -> String { "payer " + (name(member) ?? "\(member)") }
         return switch self {
         case .payerAmountNotPositive(let member, let amount):
-            "payer \(member) has \(back(amount)); on a refund each payer's amount is below zero (what they received)"
+            "\(payer(member)) has \(back(amount)); on a refund each payer's amount is below zero (what they received)"
         case .payersDoNotSum(let sum, let total):
             "payers' amounts sum to \(back(sum)), the refund is \(back(total))"
         case .exactAmountsDoNotSum(let sum, let total):
             "exact amounts sum to \(back(sum)), the refund is \(back(total))"
         case .negativeAmount(let member, let amount, _):
-            "the amount for member \(member) is \(back(amount)); on a refund it cannot be more than zero"
+            "the amount for \(who(member)) is \(back(amount)); on a refund it cannot be more than zero"
         case .adjustmentsExceedTotal(let base):
             "the adjustments add up to more than the refund, leaving \(back(base)) to split equally"
         case .negativeShare(let member, let share):
-            "the adjustments leave member \(member) with \(back(share)); on a refund no share can be more than zero"
+            "the adjustments leave \(who(member)) with \(back(share)); on a refund no share can be more than zero"
         case .itemAmountNotPositive(let index, let amount):
             "item \(index + 1) is \(back(amount)); on a refund each item is below zero"
         case .itemsDoNotSum(let sum, let total):
             "items and extras sum to \(back(sum)), the refund is \(back(total))"
         case .inItem(let index, let inner):
-            "item \(index + 1): \(inner.refundDescription)"
+            "item \(index + 1): \(inner.refundDescription(naming: name))"
         default:
-            description
+            description(naming: name)
         }
     }
 }

@@ -201,6 +201,20 @@ struct ExpenseTests {
                 #expect(reply.status == .unprocessableContent, "\(field): \(reply.text)")
                 #expect(reply.string("error", "details", "field") == field, "\(reply.text)")
             }
+            // A member is named in the message, never by a raw id (found by review).
+            let twice = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Bad", "100", "JPY", paidBy: [("Aki", "100")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Ben", "Ben"]))]}"#))
+            #expect(twice.text.contains("Ben appears twice") && !twice.text.contains("member \(trip.members["Ben"]!)"), "\(twice.text)")
+            let refund = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Bad", "-100", "JPY", paidBy: [("Aki", "-100")],
+                    split:
+                        #"{"mode":"exact","amounts":[{"memberId":"\#(trip.members["Aki"]!)","amount":"-200"},{"memberId":"\#(trip.members["Ben"]!)","amount":"100"}]}"#))
+            #expect(refund.text.contains("the amount for Ben is 100 JPY; on a refund it cannot be more than zero"), "\(refund.text)")
             // A payer from another group is the same 422.
             let foreignPayer = #"""
                 {"groupId":"\#(trip.groupID)","description":"X","amount":"100","currency":"JPY","expenseDate":"2026-11-20",

@@ -90,7 +90,8 @@ extension ExpenseUseCases {
                 total: Money(minorUnits: total, currency: currency), payers: payers, rule: rule,
                 tieBreak: TieBreak(seed: id.text))
         } catch {
-            throw AppError.invalid(field: error.field, message: error.description)
+            let names = Dictionary(members.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            throw AppError.invalid(field: error.field, message: error.description(naming: { names[$0.uuid] }))
         }
         let record = ExpenseRecord(
             id: id, groupID: group.id, description: description, amount: total, currency: currency.code,

@@ -939,6 +939,13 @@ struct WebTests {
             #expect(plan.status == .ok && plan.string("currency") == "JPY" && plan.list("rates").count == 1)
             // Either plan, not both: each currency's own is offered as the other way round.
             #expect(page.text.contains("instead of the plan in JPY above"), "\(page.text.prefix(3000))")
+            // The overview's card follows the same plan: Aki is owed 2,000 JPY and owes 10 USD
+            // (1,500 JPY), so 500 JPY from Vic, not each currency's own.
+            let overview = try await setup.aki.get("/groups/\(setup.groupID)")
+            #expect(
+                overview.text.contains("You are owed 500 JPY, everything counted in JPY, from Vic 500 JPY"),
+                "\(overview.text.prefix(3000))")
+            #expect(!overview.text.contains("You owe 10.00 USD"))
             // act: the plan in JPY is followed
             for transfer in plan.list("transfers") {
                 let recorded = try await api.call(

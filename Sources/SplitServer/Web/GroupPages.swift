@@ -215,15 +215,27 @@ extension WebApp {
         let scope = try await scope(groupID)
         let balances = Components.Schemas.BalancesResponse(
             try await ledger.balances(groupID: try APIHandler.id(groupID, "group"), caller: try caller()))
-        let mine = balances.balances.filter { $0.memberId == scope.group.myMemberId && !WebFormat.isZero($0.net) }
+        // With several currencies that all have a rate, what Settle up offers first: everything in
+        // the home currency (found by review: the card said each currency's plan, and following
+        // it after the home plan paid twice).
+        let several = Set(balances.balances.map(\.currency)).count > 1
+        let home = several ? balances.home : nil
+        let mine = (home ?? balances.balances).filter { $0.memberId == scope.group.myMemberId && !WebFormat.isZero($0.net) }
+        let homePlan = home == nil ? nil : try await ledger.homePlan(groupID: try APIHandler.id(groupID, "group"), caller: try caller())
         // Who to pay, or who pays you, as the settle-up plan of that currency says (issue 15).
         var myBalance: [OverviewBody.Line] = []
         for line in mine {
             let amount = WebFormat.money(WebFormat.magnitude(line.net), line.currency)
+                + (homePlan == nil ? "" : ", everything counted in \(line.currency)")
             let me = scope.group.myMemberId
-            let (currency, planned) = try await ledger.plan(
-                groupID: try APIHandler.id(groupID, "group"), currency: line.currency, caller: try caller())
-            let transfers = planned.map { Components.Schemas.PlannedTransfer($0, currency: currency) }
+            let transfers: [Components.Schemas.PlannedTransfer]
+            if let homePlan {
+                transfers = homePlan.transfers.map { Components.Schemas.PlannedTransfer($0, currency: homePlan.currency) }
+            } else {
+                let (currency, planned) = try await ledger.plan(
+                    groupID: try APIHandler.id(groupID, "group"), currency: line.currency, caller: try caller())
+                transfers = planned.map { Components.Schemas.PlannedTransfer($0, currency: currency) }
+            }
             if line.net.hasPrefix("-") {
                 let to = transfers.filter { $0.fromMemberId == me }.map {
                     "\(scope.name($0.toMemberId)) \(WebFormat.money($0.amount, $0.currency))"

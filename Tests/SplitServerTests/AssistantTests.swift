@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SplitCore
 import SplitStore
 import SplitTestSupport
 import Testing
@@ -113,6 +114,11 @@ struct AssistantTests {
             #expect(asked.tools == ["balances", "settle_plan", "create_payment_request"] && asked.text.contains("Asked Chen for 400 JPY: code"), "\(asked.text)")
             let requests = try await api.call(.get, "/api/groups/\(group)/payment-requests", token: aki).list("paymentRequests")
             #expect(requests.count == 1 && requests.first?.string("payerMemberId") == members["Chen"])
+            // It works for a day, as the web's Ask, and says so.
+            #expect(asked.text.hasSuffix("it works for a day."), "\(asked.text)")
+            let made = try #require(requests.first?.string("createdAt").flatMap(UTCTimestamp.parse))
+            let until = try #require(requests.first?.string("expiresAt").flatMap(UTCTimestamp.parse))
+            #expect(abs(until.timeIntervalSince(made) - 86_400) < 2)
             // An unclear line is asked about, and nothing is saved.
             let vague = try await Self.say(api, aki, "Dinner $40 with Zed", conversation: conversation)
             #expect(vague.text.hasPrefix("I could not read that"), "\(vague.text)")

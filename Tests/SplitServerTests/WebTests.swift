@@ -1069,6 +1069,22 @@ struct WebTests {
                 [("_id", UUID().uuidString), ("toMemberId", setup.benMemberID), ("amount", "1000"), ("currency", "JPY"),
                     ("expiresInSeconds", "a week")])
             #expect(bad.status == .unprocessableContent, "\(bad.status) \(bad.text.prefix(300))")
+            // Ben, holding one, is told what Settle up says he pays Aki; once he has paid it
+            // another way, that he owes Aki nothing (found by review: an old request was paid again).
+            let codes = try await api.call(.get, "/api/groups/\(setup.groupID)/payment-requests", token: setup.aki.token)
+                .list("paymentRequests").compactMap { $0.string("code") }
+            try #require(codes.count == 2)
+            let held = try await setup.ben.post("/pay/\(codes[0])/lock", [])
+            #expect(held.text.contains("Settle up says you pay Aki 1,000 JPY."), "\(held.text.prefix(3000))")
+            let akiID = try #require(
+                try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token).list("members")
+                    .first { $0.string("name") == "Aki" }?.string("id"))
+            let paid = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/settlements", token: setup.ben.token,
+                json: #"{"fromMemberId":"\#(setup.benMemberID)","toMemberId":"\#(akiID)","amount":"1000","currency":"JPY"}"#)
+            try #require(paid.status == .created, "\(paid.text)")
+            let again = try await setup.ben.post("/pay/\(codes[1])/lock", [])
+            #expect(again.text.contains("Settle up says you owe Aki nothing now"), "\(again.text.prefix(3000))")
         }
     }
 

@@ -374,11 +374,16 @@ private struct Turn {
             }
             let (json, error) = await tool(
                 "create_payment_request",
-                ["groupId": .string(groupID), "amount": .string(amount), "currency": .string(currency), "toMemberId": .string(memberID)])
+                [
+                    "groupId": .string(groupID), "amount": .string(amount), "currency": .string(currency),
+                    "toMemberId": .string(memberID),
+                    // A day, as the web's Ask: the link is sent on in a chat (15 minutes was short).
+                    "expiresInSeconds": .int(86_400),
+                ])
             guard let request = json?["paymentRequest"] as? [String: Any] else { return error ?? "" }
             conversation.lastAction = Self.action("request", request["id"] as? String ?? "")
             return "Asked \(memberName) for \(WebFormat.money(amount, currency)): code \(request["code"] as? String ?? ""), "
-                + "\(request["link"] as? String ?? "")."
+                + "\(request["link"] as? String ?? ""); it works for a day."
         case .addExpense(let line):
             let (json, error) = await tool("quick_add", ["groupId": .string(groupID), "text": .string(line)])
             guard let json else { return error ?? "" }

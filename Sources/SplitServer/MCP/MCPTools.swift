@@ -26,6 +26,10 @@ struct MCPTools: Sendable {
         .object(["type": "string", "description": .string(description)])
     }
 
+    private static func integer(_ description: String) -> Value {
+        .object(["type": "integer", "description": .string(description)])
+    }
+
     private static let groupId = string("The group's id (list_groups gives it).")
 
     private static func tool(_ name: String, _ description: String, _ schema: Value, readOnly: Bool) -> Tool {
@@ -107,6 +111,7 @@ struct MCPTools: Sendable {
                 [
                     "groupId": groupId, "amount": string("Decimal string."), "currency": string("ISO 4217 code."),
                     "toMemberId": string("Only this member may pay it."), "note": string("Optional."),
+                    "expiresInSeconds": integer("How long the code works: 60 to 604800 (7 days); default 900."),
                     "idempotencyKey": string("Any unique text; the same key answers the first request again."),
                 ], required: ["groupId", "amount", "currency"]), readOnly: false),
     ]
@@ -212,7 +217,8 @@ struct MCPTools: Sendable {
                     body: .json(
                         .init(
                             amount: try arguments.string("amount"), currency: try arguments.string("currency"),
-                            toMemberId: arguments.optional("toMemberId"), note: arguments.optional("note")))))
+                            toMemberId: arguments.optional("toMemberId"),
+                            expiresInSeconds: try arguments.optionalInteger("expiresInSeconds"), note: arguments.optional("note")))))
             guard case .created(let created) = output else { throw AppError.notFound("payment request") }
             return try Self.text(try created.body.json)
         default:
@@ -238,5 +244,12 @@ struct MCPTools: Sendable {
         }
 
         func optional(_ name: String) -> String? { values[name]?.stringValue }
+
+        func optionalInteger(_ name: String) throws -> Int? {
+            guard let value = values[name], !value.isNull else { return nil }
+            if let number = value.intValue { return number }
+            if let number = value.doubleValue, let whole = Int(exactly: number) { return whole }
+            throw AppError.invalid(field: name, message: "\(name) is a whole number.")
+        }
     }
 }

@@ -170,6 +170,9 @@ extension WebApp {
         var yours = false
         let key: String
         let message: String?
+        /// Once held: what Settle up says the caller pays the payee, so an old request for a
+        /// debt already settled is not paid a second time without a word.
+        var planNote: String? = nil
     }
 
     func payPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -184,10 +187,33 @@ extension WebApp {
             let options = try await payOptions(
                 of: held.request.payeeMemberID, in: held.request.groupID, amount: held.request.amount,
                 currency: held.request.currency, reference: "Payment request \(PaymentCodeText.display(held.request.code))")
-            return try await renderPay(code, holding: true, message: nil, payTo: options)
+            return try await renderPay(
+                code, holding: true, message: nil, payTo: options, planNote: try await planNote(held.request))
         } catch let refusal as AppError {
             return try await renderPay(code, holding: false, message: APIError(refusal).message, status: APIError(refusal).status)
         }
+    }
+
+    /// "Settle up says you pay Aki 8.04 EUR", or that the caller owes the payee nothing now
+    /// (found by review: a request asked before the debt was settled another way was paid again).
+    func planNote(_ request: PaymentRequestRecord) async throws -> String {
+        let scope = try await scope(request.groupID.text)
+        let payee = scope.name(request.payeeMemberID.text)
+        let balances = try await ledger.balances(groupID: request.groupID, caller: try caller())
+        let transfers: [PlannedTransfer]
+        let currency: String
+        if Set(balances.nets.map(\.currency)).count > 1, balances.homeBalances != nil {
+            let plan = try await ledger.homePlan(groupID: request.groupID, caller: try caller())
+            (transfers, currency) = (plan.transfers, plan.currency.code)
+        } else {
+            let planned = try await ledger.plan(groupID: request.groupID, currency: request.currency, caller: try caller())
+            (transfers, currency) = (planned.transfers, planned.currency.code)
+        }
+        let mine = transfers.first { $0.from.uuid.text == scope.group.myMemberId && $0.to.uuid == request.payeeMemberID }
+        guard let mine else {
+            return "Settle up says you owe \(payee) nothing now: pay this only if it is for something else."
+        }
+        return "Settle up says you pay \(payee) \(WebFormat.money(MoneyInput.text(mine.amount, currency), currency))."
     }
 
     func payCode(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -207,7 +233,8 @@ extension WebApp {
     }
 
     private func renderPay(
-        _ code: String, holding: Bool, message: String?, status: HTTPResponse.Status? = nil, payTo: [PayOptionView] = []
+        _ code: String, holding: Bool, message: String?, status: HTTPResponse.Status? = nil, payTo: [PayOptionView] = [],
+        planNote: String? = nil
     ) async throws -> Response {
         var caller: Caller?
         if case .signedIn(let signedIn)? = RequestInfo.current?.caller { caller = signedIn }
@@ -224,7 +251,7 @@ extension WebApp {
                 holding: holding && resolved.state == "locked",
                 holdUntil: resolved.lockedUntil.map { WebFormat.dateTime(Date(milliseconds: $0), in: zone) } ?? "",
                 payTo: payTo, paid: resolved.state == "paid", yours: resolved.isCallers, key: UUID.random().uuidString,
-                message: message)
+                message: message, planNote: planNote)
             return try await render(
                 "pay", title: "Pay \(resolved.payeeName)", body: body, signedIn: caller != nil, status: status)
         } catch let refusal as AppError {

@@ -241,9 +241,17 @@ public enum QuickEntry {
             if code == "JPY", text != "円", home.code == "CNY" { return .success(home) }
             return (try? Currency(code: code)).map { .success($0) }
         }
+        // In lower case only the common codes that are no English word ("4.5 usd"; found by
+        // review): "try", "pen" or "top" after an amount stay words.
+        if lowerCaseCodes.contains(text) { return (try? Currency(code: text.uppercased())).map { .success($0) } }
         guard text.count == 3, text == text.uppercased(), text.allSatisfy(\.isLetter) else { return nil }
         return (try? Currency(code: text)).map { .success($0) }
     }
+
+    static let lowerCaseCodes: Set<String> = [
+        "usd", "eur", "gbp", "jpy", "myr", "sgd", "aud", "cad", "chf", "cny", "hkd", "inr", "krw", "thb", "idr", "php",
+        "vnd", "nzd", "sek", "nok", "dkk", "brl", "mxn", "twd", "zar", "pln", "czk", "huf", "aed", "sar",
+    ]
 
     // MARK: Amounts
 
@@ -331,22 +339,34 @@ public enum QuickEntry {
             return try literal()
         }
 
-        /// Digits, thousands in groups of three after commas ("1,800"), an optional decimal part.
+        /// Digits, thousands in groups of three after commas ("1,800"), an optional decimal part
+        /// after a point, or after a comma followed by one or two digits ("12,40", as much of
+        /// Europe writes it; found by review: it was "not an amount").
         mutating func literal() throws(Arithmetic) -> Ratio {
             var digits = ""
             var fraction = ""
+            var grouped = false
             while position < characters.count {
                 let character = characters[position]
                 if character.isASCII, character.isNumber {
                     digits.append(character)
                     position += 1
                 } else if character == ",", !digits.isEmpty, fraction.isEmpty, isThousands(after: position) {
+                    grouped = true
                     position += 1
                 } else {
                     break
                 }
             }
-            if position < characters.count, characters[position] == "." {
+            if position < characters.count, characters[position] == ",", !digits.isEmpty, !grouped,
+                isDecimalComma(after: position)
+            {
+                position += 1
+                while position < characters.count, characters[position].isASCII, characters[position].isNumber {
+                    fraction.append(characters[position])
+                    position += 1
+                }
+            } else if position < characters.count, characters[position] == "." {
                 position += 1
                 while position < characters.count, characters[position].isASCII, characters[position].isNumber {
                     fraction.append(characters[position])
@@ -362,6 +382,13 @@ public enum QuickEntry {
             var denominator: Int128 = 1
             for _ in 0..<fraction.count { denominator *= 10 }
             return Ratio(numerator: numerator, denominator: denominator)
+        }
+
+        /// A comma at `index` followed by one or two digits and no more: a decimal comma ("12,40").
+        func isDecimalComma(after index: Int) -> Bool {
+            var end = index + 1
+            while end < characters.count, characters[end].isASCII, characters[end].isNumber { end += 1 }
+            return (1...2).contains(end - index - 1)
         }
 
         /// A comma at `index` followed by exactly three digits: a thousands separator ("1,800").
@@ -541,6 +568,17 @@ public enum QuickEntry {
                     if !atEnd, words[position].lower == "by" { position += 1 }
                     if let who = person() {
                         setPayer(who, &payer)
+                        // "paid by Aki and Ben": two payers, which a line does not take (found by
+                        // review: Ben was read as a sharer, and "for all" then hid him).
+                        if !words[position - 1].comma, !atEnd, ["and", "&"].contains(current.lower) {
+                            let mark = position
+                            position += 1
+                            if let second = person(), second != who {
+                                if !problems.contains(.twoPayers) { problems.append(.twoPayers) }
+                            } else {
+                                position = mark
+                            }
+                        }
                     } else if let last = sharers.popLast() {
                         // "Aki paid": the name before.
                         setPayer(last, &payer)

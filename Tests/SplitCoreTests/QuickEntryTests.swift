@@ -101,6 +101,17 @@ struct QuickEntryTests {
         #expect(Self.problems("Hotel 300 split 2:1 Aki Bo Chen") == [.ratioCount(weights: 2, people: 3)])
         #expect(Self.problems("Tickets 60 EUR Aki 40 Bo 10") == [.exactSum(total: Self.money(6_000, "EUR"), sum: Self.money(5_000, "EUR"))])
         #expect(Self.problems("Taxi 12 paid by Aki paid by Bo all") == [.twoPayers])
+        // Found by review: Bo was read as a sharer, and "for all" hid him.
+        #expect(Self.problems("Wine 18 paid by Aki and Bo for all") == [.twoPayers])
+        #expect(Self.problems("Wine 18 paid by Aki & Bo, all") == [.twoPayers])
+        // Found by review: a decimal comma, and a common code in lower case.
+        #expect((try? Self.draft("Taxi 12,40 EUR all"))?.total == Self.money(1_240, "EUR"))
+        #expect((try? Self.draft("Taxi 12,4 all"))?.total == Self.money(1_240, "MYR"))
+        #expect((try? Self.draft("Taxi 1,240 all"))?.total == Self.money(124_000, "MYR"))
+        #expect((try? Self.draft("Taxi 4.5 usd all"))?.total == Self.money(450, "USD"))
+        #expect(Self.problems("Ramen 1200,5 JPY all") == [.decimals("1200,5", try! Currency(code: "JPY"))])
+        // After a comma, the names that follow share it.
+        #expect((try? Self.draft("Wine 18 EUR paid by Aki, Bo and Chen"))?.payer == Self.aki)
         let twins = Self.context(people: [.init(id: Self.aki, name: "Sam Lee"), .init(id: Self.bo, name: "Sam Lee")])
         if case .failure(let found) = QuickEntry.parse("Taxi 12 Sam Lee", context: twins) {
             #expect(found.contains(.ambiguousName("sam lee", ["Sam Lee", "Sam Lee"])))

@@ -182,9 +182,12 @@ public struct ImportStore: Sendable {
                         \(bind: actor.userID.text), \(bind: now))
                 """
             ).run()
+            // Heard by every member the file names, as each expense would be (found by review: an
+            // import that moved balances told nobody).
             try await log.activity(
                 actor, "import.completed", .group, batch.groupID,
-                ActivityEvent(subject: batch.format, count: batch.expenses.count + batch.settlements.count), sql)
+                ActivityEvent(subject: batch.format, count: batch.expenses.count + batch.settlements.count),
+                concerning: batch.involving, sql)
         }
     }
 

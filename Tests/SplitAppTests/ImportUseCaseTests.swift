@@ -290,6 +290,10 @@ struct ImportUseCaseTests {
                 "MYR/Chen": -1516,
             ]
             #expect(try await Self.balances(trip, groupID: trip.groupID, caller: trip.aki) == expected)
+            // Bo, whom the file names, hears of it (found by review: an import told nobody).
+            let inbox = try await NotificationUseCases(database: trip.database, now: { milliseconds() })
+                .inbox(caller: trip.bo, cursor: nil, limit: 50)
+            #expect(inbox.notifications.contains { $0.activity.action == "import.completed" })
             await #expect(throws: AppError.self) {
                 try await imports.importFile(
                     data, format: .splitwise, into: .group(trip.groupID), mapping: [:], dryRun: false, force: false, caller: trip.aki,

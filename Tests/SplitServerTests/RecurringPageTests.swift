@@ -53,4 +53,28 @@ struct RecurringPageTests {
             #expect(after.strings("recurring", "upcoming").count == 2, "\(after.text)")
         }
     }
+
+    @Test("a series started in the past says its past dates were added now; one starting later says they come on their dates")
+    func pastStartSaid() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var aki = Browser(api)
+            try await aki.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Flat","homeCurrency":"JPY","memberName":"Aki"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let akiID = try #require(created.string("group", "myMemberId"))
+            _ = try await aki.get("/groups/\(groupID)/recurring/new")
+            for (start, done) in [("2026-01-01", "series-saved-past"), ("2099-01-01", "series-saved")] {
+                let saved = try await aki.post(
+                    "/groups/\(groupID)/recurring",
+                    [
+                        ("_id", UUID().uuidString), ("description", "Rent"), ("amount", "1000"), ("currency", "JPY"),
+                        ("expenseDate", start), ("mode", "equal"), ("in_\(akiID)", "1"), ("every", "month"),
+                        ("interval", "1"), ("monthEnd", "clamp"), ("seriesMode", "auto"),
+                    ])
+                #expect(saved.status == .seeOther, "\(saved.text.prefix(1_000))")
+                #expect(saved.headers[.location]?.hasSuffix("done=\(done)") == true, "\(saved.headers[.location] ?? "")")
+            }
+        }
+    }
 }

@@ -142,8 +142,11 @@ extension WebApp {
                 },
                 render: { view in StoredResponse(status: 303, body: Data(view.series.id.text.utf8)) })
             if case .keyReused = outcome { throw AppError.idempotencyKeyReused }
-            return Self.redirect(
-                "/groups/\(groupID)/recurring", done: web.form["seriesMode"] == "confirm" ? "series-saved-confirm" : "series-saved")
+            // A start in the past makes its dates up to today at once: said so (found by review:
+            // two months of rent were added under "added on their dates").
+            let past = rule.startDate < MoneyInput.today(api.now(), in: scope.group.timeZone)
+            let done = (web.form["seriesMode"] == "confirm" ? "series-saved-confirm" : "series-saved") + (past ? "-past" : "")
+            return Self.redirect("/groups/\(groupID)/recurring", done: done)
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: clientID.uuidString, version: "", preview: nil,

@@ -118,6 +118,9 @@ struct WebApp: Sendable {
         "series-saved": "Saved. Its expenses are added on their dates.",
         // A series whose expenses each wait to be confirmed (found by review: it said "added").
         "series-saved-confirm": "Saved. On each date its expense waits under Pending until someone confirms it.",
+        "series-saved-past": "Saved. Its dates up to today were added now, as expenses below; the next ones are added on their dates.",
+        "series-saved-confirm-past":
+            "Saved. Its dates up to today wait under Pending now; on each next date its expense waits there until someone confirms it.",
         "series-paused": "Paused: nothing is added until it is resumed.",
         "series-resumed": "Resumed from today.",
         "series-skipped": "That date will be skipped.",

@@ -65,6 +65,13 @@ struct QuickEntryPageTests {
             #expect(vague.status == .unprocessableContent)
             #expect(vague.text.contains("quick-problems") && vague.text.contains("Zed"), "\(vague.text.prefix(2000))")
             #expect(try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses").count == 1)
+            // The whole form, from there, starts with the line typed (found by review: it was lost).
+            let link = try #require(
+                vague.text.range(of: #"href="[^"]*" id="quick-full-form""#, options: .regularExpression).map {
+                    String(vague.text[$0].dropFirst(#"href=""#.count).prefix { $0 != "\"" })
+                })
+            let full = try await aki.get(link.replacingOccurrences(of: "&amp;", with: "&"))
+            #expect(full.status == .ok && full.text.contains(#"value="Dinner $40 with Zed""#), "\(link) \(full.status) \(full.text.prefix(300))")
             // A viewer has no box, and may not post one.
             var vic = Browser(api)
             try await vic.register("Vic")

@@ -106,7 +106,11 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
         guard scope.may(.addExpense) else { throw APIError.forbidden() }
-        let form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: today(in: scope))
+        var form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: today(in: scope))
+        // From Add quickly: the line typed there, to finish here.
+        if let typed = request.uri.queryParameters["description"].map(String.init), !typed.isEmpty {
+            form.description = String(typed.prefix(200))
+        }
         return try await renderExpenseForm(
             form, scope: scope, clientID: UUID.random().uuidString, version: "", preview: nil, errors: [:])
     }

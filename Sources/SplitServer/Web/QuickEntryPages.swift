@@ -23,6 +23,10 @@ extension WebApp {
         let preview: QuickPreviewBody?
         /// Why the line came back without being saved, when its problems do not say it.
         let note: String?
+        /// The whole form, with the line typed so far as its description (found by review: the
+        /// line was lost on the way).
+        /// (Stored: the templates read stored properties only.)
+        let fullFormLink: String
     }
 
     /// What a line reads as: the expense, or what is missing.
@@ -53,7 +57,8 @@ extension WebApp {
     ) -> QuickForm {
         QuickForm(
             groupID: groupID, key: UUID.random().uuidString.lowercased(), id: id.text, text: text, preview: preview,
-            note: note)
+            note: note,
+            fullFormLink: "/groups/\(groupID)/expenses/new" + (text.isEmpty ? "" : "?description=" + queryEscape(text)))
     }
 
     /// The form's expense id (`_id`), when it sent one that is an id.

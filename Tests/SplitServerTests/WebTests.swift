@@ -855,6 +855,11 @@ struct WebTests {
             #expect(checked.text.contains("<strong>1</strong> expense(s)"), "\(checked.text.prefix(3000))")
             #expect(checked.text.contains("The total-balance lines (JPY) match"))
             #expect(checked.text.contains("Ben (same name)") && checked.text.contains("Chen"))
+            #expect(checked.text.contains("New categories: Dining out"))
+            // A file whose categories the group has says nothing of new ones (it showed an empty line).
+            let known = try await setup.aki.post(
+                path, [("file", csv.replacingOccurrences(of: "Dining out", with: "")), ("intent", "check")])
+            #expect(known.status == .ok && !known.text.contains("New categories"), "\(known.text.prefix(3000))")
             // Before and after: Aki is owed 2,000 JPY for the setup's Ramen (3,000 for three) now.
             #expect(checked.text.contains("<td>Aki</td><td>is owed 2,000 JPY</td><td>is owed 4,000 JPY</td>"), "\(checked.text)")
             #expect(try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
@@ -1085,6 +1090,30 @@ struct WebTests {
             try #require(paid.status == .created, "\(paid.text)")
             let again = try await setup.ben.post("/pay/\(codes[1])/lock", [])
             #expect(again.text.contains("Settle up says you owe Aki nothing now"), "\(again.text.prefix(3000))")
+        }
+    }
+
+    @Test("with the other currencies settled on their own, the plan in the home currency says nothing needed converting")
+    func nothingConverted() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let akiID = try #require(members.list("members").first { $0.string("name") == "Aki" }?.string("id"))
+            let usd = try await api.call(
+                .post, "/api/expenses", token: setup.aki.token,
+                json: #"""
+                    {"groupId":"\#(setup.groupID)","description":"Museum","amount":"30","currency":"USD","expenseDate":"2026-11-21",
+                     "paidByMemberId":"\#(setup.benMemberID)","split":{"mode":"equal","memberIds":["\#(akiID)","\#(setup.benMemberID)"]}}
+                    """#)
+            try #require(usd.status == .created, "\(usd.text)")
+            let back = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/settlements", token: setup.aki.token,
+                json: #"{"fromMemberId":"\#(akiID)","toMemberId":"\#(setup.benMemberID)","amount":"15.00","currency":"USD"}"#)
+            try #require(back.status == .created, "\(back.text)")
+            let page = try await setup.aki.get("/groups/\(setup.groupID)/balances")
+            #expect(!page.text.contains("Converted with ."), "\(page.text.prefix(4000))")
+            #expect(page.text.contains("id=\"currency-home\""))
+            #expect(page.text.contains("Nothing needed converting: the other currencies are settled on their own."))
         }
     }
 

@@ -52,7 +52,8 @@ extension WebApp {
         let changes: [Change]
         let hasChanges: Bool
         let footers: String
-        let newCategories: String
+        /// Nil when there are none (an empty text still showed "New categories:").
+        let newCategories: String?
         let skipped: [Skipped]
         /// Lines read in a way of their own (`ImportReport.notes`).
         let notes: [String]
@@ -208,7 +209,7 @@ extension WebApp {
                     ? "The file has no total-balance lines to check."
                     : "The total-balance lines (\($0.footersChecked.joined(separator: ", "))) match, to the cent."
             } ?? "",
-            newCategories: report?.newCategories.joined(separator: ", ") ?? "",
+            newCategories: report.flatMap { $0.newCategories.isEmpty ? nil : $0.newCategories.joined(separator: ", ") },
             skipped: (report?.skipped ?? []).map { .init(line: $0.line, reason: $0.reason) }, notes: report?.notes ?? [],
             errors: errors,
             suggested: suggested > 0)

@@ -146,7 +146,11 @@ extension WebApp {
                     code: "home", lines: lines(balances.home ?? []),
                     transfers: try await withPayOptions(transfers(plan.transfers, plan.currency)),
                     settled: plan.transfers.isEmpty, title: "Everything in \(home)", planOf: "everything in \(home)",
-                    note: "Converted with " + ([charged].compactMap { $0 } + rates).joined(separator: "; ") + ".",
+                    // Found by review: with the other currencies settled on their own, it said
+                    // "Converted with ."
+                    note: ([charged].compactMap { $0 } + rates).isEmpty
+                        ? "Nothing needed converting: the other currencies are settled on their own."
+                        : "Converted with " + ([charged].compactMap { $0 } + rates).joined(separator: "; ") + ".",
                     settledText: "Everyone is settled up."))
             homeSettled = plan.transfers.isEmpty
         }

@@ -99,7 +99,8 @@ public func buildApplication(
         limits: try RequestBodyLimits(root: document), maxBodyBytes: configuration.limits.maxBodyBytes)
     let loginRequired = LoginRequiredMiddleware(requirement: LoginRequirement(root: document))
     let middlewares: [any ServerMiddleware] = [
-        loginRequired, bodyLimits, AcceptCheckMiddleware(requirement: AcceptRequirement(root: document)),
+        loginRequired, QueryBoundsMiddleware(bounds: QueryBounds(root: document)), bodyLimits,
+        AcceptCheckMiddleware(requirement: AcceptRequirement(root: document)),
     ]
     let routes = PlainRoutes(
         base: RouterTransport(router: router), api: handler, middlewares: middlewares,

@@ -96,10 +96,25 @@ struct ExpenseJSONTests {
         #expect(fields(Components.Schemas.ExpenseList(expenses: [])) == ["expenses", "nextCursor"])
     }
 
+    @Test("the plain routes' bounds on their numbers are the spec's")
+    func plainBoundsAreTheSpecs() throws {
+        let bounds = QueryBounds(root: try RequestBodyLimits.bundledSpecification()).bounds
+        for (operation, query) in [
+            ("listChanges", PlainRoutes<RouterTransport<AppRequestContext>>.changesQuery),
+            ("listExpenses", PlainRoutes<RouterTransport<AppRequestContext>>.expensesQuery),
+        ] {
+            let spec = try #require(bounds[operation])
+            #expect(Set(spec.keys) == Set(query.integers.keys), "\(operation)")
+            for (name, range) in query.integers {
+                #expect(spec[name] == QueryBounds.Bound(minimum: range.lowerBound, maximum: range.upperBound), "\(operation) \(name)")
+            }
+        }
+    }
+
     @Test("the routes read only plain requests and leave the rest to the generated server")
     func plainRequests() {
         let group = "0b5c6f3e-2f7a-4c1e-9d58-1a2b3c4d5e6f"
-        let changes = PlainRequest.Query(texts: ["since"], integers: ["limit"])
+        let changes = PlainRequest.Query(texts: ["since"], integers: ["limit": 1...1_000])
         func read(_ query: String, accept: [String] = [], id: String = group, _ kinds: PlainRequest.Query = changes)
             -> PlainRequest?
         {
@@ -113,7 +128,7 @@ struct ExpenseJSONTests {
         #expect(read("?since=12", accept: ["application/json"])?.texts["since"] == "12")
         for query in [
             "?since=%31", "?limit=abc", "?limit=5&limit=6", "?since=", "?since", "?other=1", "?limit=1234567890",
-            "?since=1+2", "?&since=1", "?limit=-1",
+            "?since=1+2", "?&since=1", "?limit=-1", "?limit=0", "?limit=1001",
         ] {
             #expect(read(query) == nil, "\(query)")
         }
@@ -121,7 +136,7 @@ struct ExpenseJSONTests {
         #expect(read("", accept: ["application/json", "text/html"]) == nil)
         #expect(read("", accept: ["application/json, */*"]) == nil)
         #expect(read("", id: "a%2Db") == nil)
-        let expenses = PlainRequest.Query(texts: ["month", "cursor"], integers: ["year"], booleans: ["includeDeleted"])
+        let expenses = PlainRequest.Query(texts: ["month", "cursor"], integers: ["year": 1...9_999], booleans: ["includeDeleted"])
         #expect(
             read("?month=2026-11&includeDeleted=true&year=2026", expenses)
                 == PlainRequest(
@@ -169,8 +184,8 @@ struct ExpenseJSONTests {
             }
             // What the route leaves to the generated server still gets its answers.
             for (query, status) in [
-                ("?limit=abc", 400), ("?since=%31", 200), ("?limit=5&limit=6", nil), ("?since=", 200),
-                ("?since=nope", 422), ("?unknown=1", 200), ("?limit=0", 200), ("?limit=99999999999", 200),
+                ("?limit=abc", 422), ("?since=%31", 200), ("?limit=5&limit=6", nil), ("?since=", 200),
+                ("?since=nope", 422), ("?unknown=1", 200), ("?limit=0", 422), ("?limit=99999999999", 422),
             ] {
                 let fast = try await api.call(.get, path + query, token: aki)
                 let slow = try await api.call(.get, path + query, token: aki, headers: generated)

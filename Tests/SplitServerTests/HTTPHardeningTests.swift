@@ -32,6 +32,38 @@ struct HTTPHardeningTests {
         #expect(ErrorEnvelopeMiddleware.apiError(for: CancellationError()).status == .internalServerError)
     }
 
+    @Test("a query parameter out of the spec's bounds is a 422 naming it and them; one of the wrong type says it is a parameter")
+    func queryBounds() async throws {
+        try await TestApp.with(.sqlite) { api in
+            let aki = try await api.register("Aki").token
+            let group = try #require(
+                try await api.call(.post, "/api/groups", token: aki, json: #"{"name":"Japan","homeCurrency":"JPY","memberName":"Aki"}"#)
+                    .string("group", "id"))
+            // Every route with a bounded limit, each as the spec bounds it.
+            let routes = [
+                ("/api/groups/\(group)/expenses", 200), ("/api/groups/\(group)/activity", 200),
+                ("/api/groups/\(group)/changes", 1000), ("/api/notifications", 200),
+            ]
+            for (path, maximum) in routes {
+                for bad in ["-1", "0", String(maximum + 1), "abc", "1e20", ""] {
+                    let reply = try await api.call(.get, "\(path)?limit=\(bad)", token: aki)
+                    #expect(reply.status == .unprocessableContent, "\(path) \(bad): \(reply.status) \(reply.text)")
+                    #expect(reply.string("error", "details", "field") == "limit", "\(reply.text)")
+                    #expect(reply.text.contains("limit is a whole number from 1 to \(maximum)"), "\(reply.text)")
+                }
+                for good in ["1", String(maximum)] {
+                    let reply = try await api.call(.get, "\(path)?limit=\(good)", token: aki)
+                    #expect(reply.status == .ok, "\(path) \(good): \(reply.status) \(reply.text)")
+                }
+            }
+            let wrongType = try await api.call(.get, "/api/groups/\(group)/expenses?includeDeleted=maybe", token: aki)
+            #expect(
+                wrongType.status == .badRequest
+                    && wrongType.text.contains("The request's parameters do not match the API: a parameter has the wrong type."),
+                "\(wrongType.text)")
+        }
+    }
+
     @Test("a write whose Accept takes no type of its answer is a 400 before anything is written", arguments: TestDatabases.all)
     func acceptRefusedBeforeWriting(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -32,6 +32,12 @@ struct PlainRoutes<Base: ServerTransport>: ServerTransport {
     static var mePath: String { "/auth/me" }
     static var createExpensePath: String { "/api/expenses" }
     static var paths: [String] { [changesPath, expensesPath, healthPath, mePath, createExpensePath] }
+    static var changesQuery: PlainRequest.Query { .init(texts: ["since"], integers: ["limit": 1...1_000]) }
+    static var expensesQuery: PlainRequest.Query {
+        .init(
+            texts: ["category", "memberId", "from", "to", "month", "q", "cursor"],
+            integers: ["year": 1...9_999, "limit": 1...200], booleans: ["includeDeleted"])
+    }
 
     let base: Base
     let api: APIHandler
@@ -63,7 +69,7 @@ struct PlainRoutes<Base: ServerTransport>: ServerTransport {
         let answer: @Sendable (HTTPRequest, ServerRequestMetadata) async throws -> Answer?
         switch (method, path) {
         case (.get, Self.changesPath):
-            let query = PlainRequest.Query(texts: ["since"], integers: ["limit"])
+            let query = Self.changesQuery
             answer = { request, metadata in
                 guard let plain = PlainRequest(request, metadata: metadata, query: query) else { return nil }
                 let gzip = ResponseCompressionMiddleware.acceptsGzip(request.headerFields[values: .acceptEncoding])
@@ -71,9 +77,7 @@ struct PlainRoutes<Base: ServerTransport>: ServerTransport {
                 return (.ok, page.bytes, page.gzipped)
             }
         case (.get, Self.expensesPath):
-            let query = PlainRequest.Query(
-                texts: ["category", "memberId", "from", "to", "month", "q", "cursor"], integers: ["year", "limit"],
-                booleans: ["includeDeleted"])
+            let query = Self.expensesQuery
             answer = { request, metadata in
                 guard let plain = PlainRequest(request, metadata: metadata, query: query) else { return nil }
                 // Left to `ResponseCompressionMiddleware` to compress.
@@ -187,7 +191,9 @@ struct PlainRequest: Equatable {
     /// The query items an operation takes, by kind.
     struct Query {
         var texts: Set<String> = []
-        var integers: Set<String> = []
+        /// Each with its bounds in openapi.yaml: a value outside them goes to the generated
+        /// handler, whose `QueryBoundsMiddleware` refuses it (`plainBoundsAreTheSpecs` checks).
+        var integers: [String: ClosedRange<Int>] = [:]
         var booleans: Set<String> = []
     }
 
@@ -210,9 +216,9 @@ struct PlainRequest: Equatable {
             guard texts[name] == nil, integers[name] == nil, booleans[name] == nil else { return nil }
             if query.texts.contains(name) {
                 texts[name] = String(parts[1])
-            } else if query.integers.contains(name) {
+            } else if let bounds = query.integers[name] {
                 guard parts[1].count <= 9, parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                    let value = Int(parts[1])
+                    let value = Int(parts[1]), bounds.contains(value)
                 else { return nil }
                 integers[name] = value
             } else if query.booleans.contains(name), parts[1] == "true" || parts[1] == "false" {

@@ -99,7 +99,14 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
                 return apiError(for: error.underlyingError)
             }
             if let decoding = error.underlyingError as? DecodingError {
-                return .badRequest("The JSON body does not match the request: \(describe(decoding)).")
+                // A request without a body failed on its path or query (found by review: a GET's
+                // "includeDeleted=maybe" was said to be about "the JSON body").
+                let described = describe(decoding)
+                guard [.get, .head, .delete].contains(error.request.method) else {
+                    return .badRequest("The JSON body does not match the request: \(described).")
+                }
+                let what = described.hasPrefix("body ") ? "a parameter" + described.dropFirst(4) : described
+                return .badRequest("The request's parameters do not match the API: \(what).")
             }
             if (400..<500).contains(error.httpStatus.code) {
                 return APIError(

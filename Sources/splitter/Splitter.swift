@@ -19,7 +19,15 @@ struct Splitter: AsyncParsableCommand {
             }
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            var message = fullMessage(for: error)
+            // "-10" is read as an option (found by review: "Missing expected argument '<amount>'"
+            // said nothing of why).
+            if let negative = CommandLine.arguments.dropFirst().first(where: { $0.count > 1 && $0.hasPrefix("-") && $0.dropFirst().first?.isNumber == true }) {
+                message +=
+                    "\nHint: “\(negative)” is read as an option. Money received is written as said, with --refund "
+                    + "(“expense add Trip \"Deposit back\" \(negative.dropFirst()) --refund”)."
+            }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
             exit(withError: ExitCode(2))
         }
     }

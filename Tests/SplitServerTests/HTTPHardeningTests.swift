@@ -56,6 +56,9 @@ struct HTTPHardeningTests {
                     #expect(reply.status == .ok, "\(path) \(good): \(reply.status) \(reply.text)")
                 }
             }
+            // A required header missing is said once, with one period (found by review: "missing..").
+            let keyless = try await api.call(.post, "/api/pay/ABCDE-FGHJK/pay", token: aki)
+            #expect(keyless.status == .badRequest && !keyless.text.contains(".."), "\(keyless.text)")
             let wrongType = try await api.call(.get, "/api/groups/\(group)/expenses?includeDeleted=maybe", token: aki)
             #expect(
                 wrongType.status == .badRequest

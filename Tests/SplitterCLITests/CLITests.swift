@@ -62,6 +62,8 @@ struct CLITests {
             (["frobnicate"], "Unexpected argument 'frobnicate'"),
             (["expense", "add", "Japan"], "Missing expected argument"),
             (["balances", "Japan", "--colour"], "Unknown option '--colour'"),
+            // Found by review: a minus sign read as an option, said without why.
+            (["expense", "add", "Japan", "Lunch", "-10"], "“-10” is read as an option"),
         ] {
             let result = try await Self.splitter(arguments, config: config)
             #expect(result.status == 2 && result.error.contains(words), "\(arguments): \(result.status) \(result.error)")

@@ -317,7 +317,8 @@ public struct ImportUseCases: Sendable, UsesStores {
             throw AppError.conflict(
                 code: "already_imported", field: "file",
                 message:
-                    "This file was imported into this group before (\(UTCTimestamp.format(Date(timeIntervalSince1970: Double(at) / 1000)) ?? "earlier")); nothing was written. Import it again with force to add it twice.")
+                    "This file was imported into this group before\(Self.when(at)); nothing was written. To add it a second time, "
+                        + "import it again saying so (the box on the web page, --force in the CLI, force=true in the API).")
         } catch ImportStoreError.groupNotFound {
             throw AppError.notFound("group")
         }
@@ -531,6 +532,13 @@ public struct ImportUseCases: Sendable, UsesStores {
                 ImportReport.Balance(name: name, currency: currency, net: nets[currency]?[id] ?? 0)
             }
         }
+    }
+
+    /// " on 2026-12-06 at 08:41 UTC" (found by review: the raw timestamp was shown).
+    static func when(_ milliseconds: Int64) -> String {
+        guard let stamp = UTCTimestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1000)), stamp.count >= 16
+        else { return "" }
+        return " on \(stamp.prefix(10)) at \(stamp.dropFirst(11).prefix(5)) UTC"
     }
 
     /// Every footer line against the imported balances; the whole file is refused on any

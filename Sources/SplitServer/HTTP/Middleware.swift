@@ -111,7 +111,8 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
             if (400..<500).contains(error.httpStatus.code) {
                 return APIError(
                     error.httpStatus, code: "bad_request",
-                    message: "The request does not match the API: \(error.causeDescription).")
+                    // The runtime's own text may end with a period already (found by review: "missing..").
+                    message: "The request does not match the API: \(error.causeDescription.trimmingSuffix(".")).")
             }
             return .internalError
         case let error as HTTPError:
@@ -313,4 +314,9 @@ struct RequestInfoMiddleware: RouterMiddleware {
         }
         return try await RequestInfo.$current.withValue(info) { try await next(request, context) }
     }
+}
+
+extension String {
+    /// The text without one trailing `suffix`, if it ends with it.
+    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

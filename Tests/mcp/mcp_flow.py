@@ -121,6 +121,14 @@ async def over_http(base, write_token, read_token, group, members):
                 check(plan["transfers"], f"a plan to settle: {plan}")
                 other = await session.call_tool("balances", {"groupId": "00000000-0000-0000-0000-000000000000"})
                 check(other.is_error and "no such group" in text_of(other).lower(), f"another group is not found: {text_of(other)}")
+                # An argument the schema does not have is refused, naming it (it was ignored).
+                extra = await session.call_tool("balances", {"groupId": group, "extra": 1})
+                check(extra.is_error and "takes no argument “extra”" in text_of(extra), f"an unknown argument is refused: {text_of(extra)}")
+                count = len(json.loads(text_of(await session.call_tool("list_expenses", {"groupId": group})))["expenses"])
+                misspelt = await session.call_tool("add_expense", {
+                    "groupId": group, "description": "Tea", "amount": "300", "currency": "JPY", "idempotencykey": "k-1"})
+                after = len(json.loads(text_of(await session.call_tool("list_expenses", {"groupId": group})))["expenses"])
+                check(misspelt.is_error and after == count, f"a misspelt argument writes nothing: {text_of(misspelt)}")
 
     async with await session_for(read_token) as http:
         async with streamable_http_client(f"{base}/mcp", http_client=http, terminate_on_close=False) as streams:

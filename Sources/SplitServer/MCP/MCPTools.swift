@@ -119,6 +119,7 @@ struct MCPTools: Sendable {
     /// Runs one tool; a refusal is a result with `isError` and the API's message.
     func call(_ name: String, _ arguments: [String: Value]) async -> CallTool.Result {
         do {
+            try Self.checkKnown(name, arguments)
             if Self.writing.contains(name) {
                 try caller.requireWrite()
                 try spendWrite?()
@@ -133,6 +134,23 @@ struct MCPTools: Sendable {
             var text = apiError.message
             if case .string(let field)? = apiError.details["field"] { text += " (field: \(field))" }
             return .init(content: [.text(text: text, annotations: nil, _meta: nil)], isError: true)
+        }
+    }
+
+    /// Refuses an argument the tool's schema does not have, as its `additionalProperties: false`
+    /// says (found by review: `"extra": 1` was taken without a word, so a misspelt
+    /// `idempotencykey` would have been ignored).
+    static func checkKnown(_ name: String, _ arguments: [String: Value]) throws {
+        guard let tool = all.first(where: { $0.name == name }), case .object(let schema) = tool.inputSchema,
+            case .object(let properties)? = schema["properties"]
+        else { return }
+        if let unknown = arguments.keys.filter({ properties[$0] == nil }).sorted().first {
+            let known = properties.keys.sorted()
+            throw AppError.invalid(
+                field: String(unknown.prefix(60)),
+                message: "\(name) takes no argument “\(unknown.prefix(60))”"
+                    + (known.isEmpty ? "; it takes none." : "; it takes \(known.joined(separator: ", ")).")
+            )
         }
     }
 

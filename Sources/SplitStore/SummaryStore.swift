@@ -100,7 +100,7 @@ public struct SummaryStore: Sendable {
                 JOIN members f ON f.id = s.from_member_id
                 JOIN members t ON t.id = s.to_member_id
                 WHERE m.user_id = \(bind: user) AND m.is_active = \(bind: true) AND s.is_deleted = \(bind: false)
-                ORDER BY s.created_at DESC, s.id DESC LIMIT \(bind: limit)
+                ORDER BY s.settled_on DESC, s.created_at DESC, s.id DESC LIMIT \(bind: limit)
                 """
             ).all().map { row in
                 AccountPosition.Transfer(

@@ -52,6 +52,13 @@ struct SummaryTests {
             #expect(cho?.string("net") == "5000", "\(summary.text)")
             #expect(summary.list("transfers").first?.string("fromName") == "Cho")
             #expect(summary.list("transfers").first?.bool("sent") == false)
+            // Latest by the day it was paid, not by when it was written down (found by review: an
+            // imported 2020 transfer came first).
+            _ = try await api.call(
+                .post, "/api/groups/\(trip.groupID)/settlements", token: aki,
+                json: #"{"fromMemberId":"\#(trip.members["Ben"]!)","toMemberId":"\#(trip.members["Aki"]!)","amount":"100","currency":"JPY","date":"2020-01-02"}"#)
+            let later = try await api.call(.get, "/api/me/summary", token: aki).list("transfers")
+            #expect(later.first?.string("fromName") == "Cho" && later.last?.string("date") == "2020-01-02", "\(later)")
             #expect(try await api.call(.get, "/api/me/summary").status == .unauthorized)
             let stranger = try await api.register("Zed").token
             let empty = try await api.call(.get, "/api/me/summary", token: stranger)

@@ -7961,7 +7961,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// `people`: what each person owes me (above zero) or I owe them, pair by pair as the
     /// groups' "who owes whom" has it; a person with an account is one entry across all the
     /// groups we share (`groupIds`), a name-only member is their group's alone. `transfers`: the
-    /// 20 latest I sent or received.
+    /// 20 latest I sent or received, by the day they were paid.
     ///
     ///
     /// - Remark: HTTP `GET /api/me/summary`.

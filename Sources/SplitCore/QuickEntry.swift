@@ -754,8 +754,15 @@ public enum QuickEntry {
             }
             for length in stride(from: min(3, words.count - position), through: 1, by: -1) {
                 let phrase = words[position..<(position + length)].map(\.lower).joined(separator: " ")
-                let matches = context.people.filter { person in
+                var matches = context.people.filter { person in
                     person.name.lowercased() == phrase || person.nicknames.contains { $0.lowercased() == phrase }
+                }
+                // Without its accents when nobody has it as typed: "Chloe" is Chloé (found by review).
+                if matches.isEmpty {
+                    let plain = Self.folded(phrase)
+                    matches = context.people.filter { person in
+                        Self.folded(person.name) == plain || person.nicknames.contains { Self.folded($0) == plain }
+                    }
                 }
                 if matches.count == 1 {
                     position += length
@@ -768,13 +775,18 @@ public enum QuickEntry {
                 }
             }
             // A first name alone, when only one person has it.
-            let first = current.lower
-            let byFirst = context.people.filter { $0.name.lowercased().split(separator: " ").first.map(String.init) == first }
+            let first = Self.folded(current.lower)
+            let byFirst = context.people.filter { Self.folded($0.name).split(separator: " ").first.map(String.init) == first }
             if byFirst.count == 1 {
                 position += 1
                 return byFirst[0].id
             }
             return nil
+        }
+
+        /// A name without case or accents, to match one typed without them.
+        static func folded(_ text: String) -> String {
+            text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         }
 
         /// "2:1:1" → [2, 1, 1] ("split 2" for one person is one part).

@@ -110,6 +110,13 @@ struct QuickEntryTests {
         #expect((try? Self.draft("Taxi 1,240 all"))?.total == Self.money(124_000, "MYR"))
         #expect((try? Self.draft("Taxi 4.5 usd all"))?.total == Self.money(450, "USD"))
         #expect(Self.problems("Ramen 1200,5 JPY all") == [.decimals("1200,5", try! Currency(code: "JPY"))])
+        // Found by review: a name typed without its accent.
+        let accented = Self.context(people: [.init(id: Self.aki, name: "Chloé Martin"), .init(id: Self.bo, name: "Bo")])
+        if case .success(let draft) = QuickEntry.parse("Taxi 12 paid by chloe, Bo", context: accented) {
+            #expect(draft.payer == Self.aki)
+        } else {
+            Issue.record("Chloe was not Chloé")
+        }
         // After a comma, the names that follow share it.
         #expect((try? Self.draft("Wine 18 EUR paid by Aki, Bo and Chen"))?.payer == Self.aki)
         let twins = Self.context(people: [.init(id: Self.aki, name: "Sam Lee"), .init(id: Self.bo, name: "Sam Lee")])

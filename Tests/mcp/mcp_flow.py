@@ -15,6 +15,7 @@ Exits non-zero at the first check that fails.
 """
 import asyncio
 import json
+from decimal import Decimal
 import os
 import re
 import subprocess
@@ -119,6 +120,15 @@ async def over_http(base, write_token, read_token, group, members):
                 check(sum(nets) == 0 and any(nets), f"balances add up to zero: {balances}")
                 plan = json.loads(text_of(await session.call_tool("settle_plan", {"groupId": group})))
                 check(plan["transfers"], f"a plan to settle: {plan}")
+                check("note" not in plan, f"one currency, nothing more to say: {plan}")
+                # With dollars open too, the yen plan says so (found by review: an empty plan
+                # read as everyone settled).
+                usd = await session.call_tool("add_expense", {
+                    "groupId": group, "description": "Museum", "amount": "30.00", "currency": "USD",
+                    "expenseDate": "2026-05-03", "idempotencyKey": "museum-1"})
+                check(not usd.is_error, f"add_expense in USD: {text_of(usd)}")
+                plan = json.loads(text_of(await session.call_tool("settle_plan", {"groupId": group})))
+                check("also open in USD" in plan.get("note", ""), f"the plan names the other currency: {plan}")
                 other = await session.call_tool("balances", {"groupId": "00000000-0000-0000-0000-000000000000"})
                 check(other.is_error and "no such group" in text_of(other).lower(), f"another group is not found: {text_of(other)}")
                 # An argument the schema does not have is refused, naming it (it was ignored).
@@ -154,7 +164,9 @@ async def over_stdio(config, group):
                 "groupId": group, "description": "Taxi", "amount": "3000", "currency": "JPY", "expenseDate": "2026-05-03"})
             check(not added.is_error, f"stdio add_expense: {text_of(added)}")
             balances = json.loads(text_of(await session.call_tool("balances", {"groupId": group})))
-            check(sum(int(b["net"]) for b in balances["balances"]) == 0, "stdio balances add up")
+            for currency in {b["currency"] for b in balances["balances"]}:
+                check(sum(Decimal(b["net"]) for b in balances["balances"] if b["currency"] == currency) == 0,
+                      f"stdio balances add up in {currency}")
 
 
 def main():
@@ -187,7 +199,7 @@ def main():
 
         asyncio.run(over_http(base, write["secret"], read["secret"], group, members))
         status, listed = api(base, "GET", f"/api/groups/{group}/expenses", login)
-        check(sorted(e["description"] for e in listed["expenses"]) == ["Hotel", "Ramen"],
+        check(sorted(e["description"] for e in listed["expenses"]) == ["Hotel", "Museum", "Ramen"],
               f"HTTP wrote the hotel once and the ramen, never the read token's: {[e['description'] for e in listed['expenses']]}")
 
         config = os.path.join(folder, "cli")
@@ -197,7 +209,7 @@ def main():
         check(login_bot.returncode == 0, f"splitter login --token-stdin: {login_bot.stderr}")
         asyncio.run(over_stdio(config, group))
         status, listed = api(base, "GET", f"/api/groups/{group}/expenses", login)
-        check(len(listed["expenses"]) == 3, "stdio added the taxi")
+        check(len(listed["expenses"]) == 4, "stdio added the taxi")
     finally:
         process.terminate()
         process.wait(timeout=30)

@@ -199,7 +199,21 @@ struct MCPTools: Sendable {
                     path: .init(groupId: try arguments.string("groupId")),
                     query: .init(currency: arguments.optional("currency"), _in: everything ? .home : nil)))
             guard case .ok(let ok) = output else { throw AppError.notFound("plan") }
-            return try Self.text(try ok.body.json)
+            let plan = try ok.body.json
+            // One currency's plan, asked for without one: say which others still have balances,
+            // so an empty plan is not read as everyone settled (found by review).
+            guard arguments.optional("currency") == nil, !everything,
+                case .ok(let balances) = try await api.getBalances(.init(path: .init(groupId: try arguments.string("groupId"))))
+            else { return try Self.text(plan) }
+            let others = Set(try balances.body.json.balances.filter { $0.currency != plan.currency && !Self.isZero($0.net) }
+                .map(\.currency)).sorted()
+            guard !others.isEmpty,
+                var object = try JSONSerialization.jsonObject(with: Data(try Self.text(plan).utf8)) as? [String: Any]
+            else { return try Self.text(plan) }
+            object["note"] =
+                "This is the plan in \(plan.currency) only. Balances are also open in \(others.joined(separator: ", ")): "
+                + "call settle_plan with currency, or with everything: true for all of it in \(plan.currency)."
+            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
         case "record_settlement":
             let output = try await api.createSettlement(
                 .init(
@@ -243,6 +257,9 @@ struct MCPTools: Sendable {
             throw AppError.notFound("tool \(name.prefix(60))")
         }
     }
+
+    /// "0", "0.00", "-0.00": nothing owed.
+    static func isZero(_ amount: String) -> Bool { amount.allSatisfy { $0 == "0" || $0 == "." || $0 == "-" } }
 
     private static func text(_ value: some Encodable) throws -> String {
         String(decoding: try WireJSON.encode(value), as: UTF8.self)

@@ -23,6 +23,10 @@ public enum AssistantIntent: Equatable, Sendable {
     case markPaid(String)
     /// "ask Bo for what he owes" (amount nil) or "ask Bo for 30 EUR".
     case askPayment(name: String, amount: String?)
+    /// "Ben paid me back 19.13", "I paid Chloé 2.25 USD": money that moved between two
+    /// people, as said (the names are resolved by the assistant; when they are not both members,
+    /// the line is an expense after all).
+    case transfer(from: String, to: String, amount: String, currency: String?, line: String)
     /// "help", "what can you do".
     case help
     /// Anything else: an expense as one line.
@@ -75,6 +79,34 @@ public enum AssistantIntent: Equatable, Sendable {
             }
             if rest.isEmpty || rest.first == "to" { return .askPayment(name: name, amount: nil) }
         }
+        if let transfer = Self.transfer(text) { return transfer }
         return .addExpense(text)
+    }
+
+    /// "<who> paid <whom> [back] <amount> [currency]", each name one to three words, nothing more.
+    static func transfer(_ text: String) -> AssistantIntent? {
+        let original = text.trimmingCharacters(in: CharacterSet(charactersIn: ".!?").union(.whitespaces))
+            .split(whereSeparator: { $0 == " " }).map(String.init)
+        let lower = original.map { $0.lowercased() }
+        guard let paid = lower.firstIndex(where: { $0 == "paid" || $0 == "sent" || $0 == "gave" }), (1...3).contains(paid)
+        else { return nil }
+        var rest = Array(original[(paid + 1)...])
+        var amountAt: Int?
+        for (index, word) in rest.enumerated() where index >= 1 && index <= 4 && word.first.map({ $0.isNumber }) == true {
+            amountAt = index
+            break
+        }
+        guard let at = amountAt else { return nil }
+        var to = Array(rest[..<at])
+        if to.last?.lowercased() == "back" { to.removeLast() }
+        guard (1...3).contains(to.count) else { return nil }
+        let amount = rest[at]
+        rest = Array(rest[(at + 1)...])
+        guard rest.count <= 1 else { return nil }
+        let currency = rest.first.map { $0.uppercased() }
+        if let currency, !(currency.count == 3 && currency.allSatisfy(\.isLetter)) { return nil }
+        return .transfer(
+            from: original[..<paid].joined(separator: " "), to: to.joined(separator: " "), amount: amount,
+            currency: currency, line: text)
     }
 }

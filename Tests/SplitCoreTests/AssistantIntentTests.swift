@@ -14,6 +14,19 @@ struct AssistantIntentTests {
             ("ask Bo for what he owes", .askPayment(name: "Bo", amount: nil)),
             ("Ask Chen for 30 EUR", .askPayment(name: "Chen", amount: "30 EUR")),
             ("ask bo to pay", .askPayment(name: "bo", amount: nil)),
+            // Found by review: money that moved had no way in.
+            (
+                "Ben paid me back 19.13",
+                .transfer(from: "Ben", to: "me", amount: "19.13", currency: nil, line: "Ben paid me back 19.13")
+            ),
+            (
+                "I paid Chloé 2.25 usd.",
+                .transfer(from: "I", to: "Chloé", amount: "2.25", currency: "USD", line: "I paid Chloé 2.25 usd.")
+            ),
+            (
+                "Taxi paid by Bo 20",
+                .transfer(from: "Taxi", to: "by Bo", amount: "20", currency: nil, line: "Taxi paid by Bo 20")
+            ),
         ])
     func phrasings(message: String, intent: AssistantIntent) {
         #expect(AssistantIntent.classify(message) == intent)

@@ -132,6 +132,33 @@ struct AssistantTests {
         }
     }
 
+    @Test("money that moved, said in words, is a transfer once confirmed, and undo deletes it; a line that only looks like one is an expense", arguments: [Database.Backend.sqlite])
+    func transferInWords(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, group, members) = try await Self.setUp(api)
+            func transfers() async throws -> [Reply] {
+                try await api.call(.get, "/api/groups/\(group)/settlements", token: aki).list("settlements")
+            }
+            let asked = try await Self.say(api, aki, "Bo paid me back 300", group: group)
+            let conversation = try #require(asked.conversationID)
+            #expect(asked.text.hasPrefix("Record that Bo paid you 300 JPY?"), "\(asked.text)")
+            #expect(try await transfers().isEmpty)
+            let yes = try await Self.say(api, aki, "yes", conversation: conversation)
+            #expect(yes.tools == ["record_settlement"] && yes.text == "Recorded: Bo paid you 300 JPY.", "\(yes.text)")
+            let recorded = try await transfers()
+            #expect(recorded.count == 1 && recorded.first?.string("fromMemberId") == members["Bo"])
+            let undone = try await Self.say(api, aki, "undo that", conversation: conversation)
+            #expect(undone.text == "Took it back: the transfer is deleted.", "\(undone.text)")
+            #expect(try await transfers().isEmpty)
+            // "chen" without its case; an unknown payer makes it an expense line as before.
+            let other = try await Self.say(api, aki, "I paid chen 500 JPY", conversation: conversation)
+            #expect(other.text.hasPrefix("Record that you paid Chen 500 JPY?"), "\(other.text)")
+            _ = try await Self.say(api, aki, "no", conversation: conversation)
+            let taxi = try await Self.say(api, aki, "Taxi paid by Bo 20", conversation: conversation)
+            #expect(taxi.tools == ["quick_add"], "\(taxi.tools) \(taxi.text)")
+        }
+    }
+
     @Test("mark my share paid once settled up asks first (the settle-up transfer most likely paid it); yes marks it, no does not", arguments: [Database.Backend.sqlite])
     func markPaidWhenSettled(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -260,7 +260,7 @@ private struct Turn {
             return """
                 Tell me an expense in one line ("Ramen ¥1200 paid by Aki, all", "Taxi 45.50 MYR Bo Chen"), or ask: \
                 "how much do I owe?", "who owes whom?", "how do we settle?", "how is our budget?", \
-                "mark my ramen paid", "ask Bo for what he owes", "undo that".
+                "mark my ramen paid", "Bo paid me back 20", "ask Bo for what he owes", "undo that".
                 """
         case .cancel:
             guard conversation.pending != nil else { return "There was nothing waiting; nothing changed." }
@@ -279,6 +279,7 @@ private struct Turn {
             else { return "There is nothing waiting for a yes." }
             let waiting = PendingLine(stored: pending)
             if let splitID = waiting.markShare { return try await markPaid(splitID, said: waiting.line) }
+            if let transfer = waiting.transfer { return try await record(transfer, group: group) }
             return try await save(waiting.lineAsPreviewed, id: waiting.id, group: group)
         default:
             break
@@ -384,6 +385,17 @@ private struct Turn {
             conversation.lastAction = Self.action("request", request["id"] as? String ?? "")
             return "Asked \(memberName) for \(WebFormat.money(amount, currency)): code \(request["code"] as? String ?? ""), "
                 + "\(request["link"] as? String ?? ""); it works for a day."
+        case .transfer(let fromWords, let toWords, let amount, let currency, let line):
+            // "Ben paid me back 19.13": money that moved, asked about first. Names that are not
+            // two members make it an expense line after all ("Taxi paid by Bo 20").
+            let names = try await names(groupID)
+            guard let from = Self.member(fromWords, names, me: me), let to = Self.member(toWords, names, me: me), from != to
+            else { return try await answer(.addExpense(line), said: said) }
+            let draft = TransferDraft(
+                from: from, to: to, amount: amount, currency: currency ?? group["home"] as? String ?? "")
+            conversation.pending = PendingLine(line: String(said.prefix(200)), id: nil, transfer: draft).stored
+            return "Record that \(Self.sentence(draft, names, me: me))? It is money that moved, not an expense. "
+                + "Say “yes” or “no”."
         case .addExpense(let line):
             let (json, error) = await tool("quick_add", ["groupId": .string(groupID), "text": .string(line)])
             guard let json else { return error ?? "" }
@@ -409,6 +421,39 @@ private struct Turn {
         case .help, .cancel, .undo, .confirm:
             return ""
         }
+    }
+
+    /// Records a transfer the caller said yes to, once whatever retries; `undo` deletes it.
+    mutating func record(_ draft: TransferDraft, group: [String: Any]) async throws -> String {
+        let groupID = group["id"] as? String ?? ""
+        let (json, error) = await tool(
+            "record_settlement",
+            [
+                "groupId": .string(groupID), "fromMemberId": .string(draft.from), "toMemberId": .string(draft.to),
+                "amount": .string(draft.amount), "currency": .string(draft.currency),
+                "note": .string("Said to the assistant"),
+                "idempotencyKey": .string("assistant-\(UUID.random().uuidString.lowercased())"),
+            ])
+        guard let settlement = json?["settlement"] as? [String: Any] else { return error ?? "" }
+        conversation.lastAction = Self.action("transfer", settlement["id"] as? String ?? "")
+        return "Recorded: \(Self.sentence(draft, try await names(groupID), me: group["me"] as? String ?? ""))."
+    }
+
+    /// The member `words` name: "I" or "me", or one member's name (any case, accents or not).
+    static func member(_ words: String, _ names: [String: String], me: String) -> String? {
+        let plain = words.lowercased()
+        if ["i", "me", "myself"].contains(plain) { return me }
+        let fold = { (text: String) in text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        var found = names.filter { $0.value.lowercased() == plain }
+        if found.isEmpty { found = names.filter { fold($0.value) == fold(plain) } }
+        return found.count == 1 ? found.first?.key : nil
+    }
+
+    /// "Ben paid you 19.13 EUR".
+    static func sentence(_ draft: TransferDraft, _ names: [String: String], me: String) -> String {
+        let from = who(draft.from, names, me: me)
+        let to = who(draft.to, names, me: me)
+        return "\(from == "you" ? "you" : from) paid \(to) \(WebFormat.money(draft.amount, draft.currency))"
     }
 
     /// Marks the caller's share paid, said to the assistant; `undo` takes it back.
@@ -482,6 +527,9 @@ private struct Turn {
         case "request":
             _ = try await assistant.api.cancelPaymentRequest(.init(path: .init(requestId: id)))
             return "Took it back: the payment request is cancelled."
+        case "transfer":
+            _ = try await assistant.api.deleteSettlement(.init(path: .init(settlementId: id)))
+            return "Took it back: the transfer is deleted."
         default:
             return "There is nothing of mine to undo in this conversation."
         }
@@ -519,6 +567,14 @@ private struct Turn {
 
 /// A line waiting for a yes, kept in the conversation with the id its preview used. A line kept
 /// before the id was (plain text) reads as that line, without one.
+/// Money that moved, as said to the assistant: member ids, the amount as said, its currency.
+struct TransferDraft: Codable, Equatable {
+    var from: String
+    var to: String
+    var amount: String
+    var currency: String
+}
+
 struct PendingLine: Codable {
     var line: String
     var id: String?
@@ -527,12 +583,15 @@ struct PendingLine: Codable {
     /// A share to mark paid on a yes (the caller was settled up, so it was asked first), instead
     /// of an expense line to save.
     var markShare: String?
+    /// A transfer to record on a yes ("Ben paid me back 19.13").
+    var transfer: TransferDraft?
 
-    init(line: String, id: String?, date: String? = nil, markShare: String? = nil) {
+    init(line: String, id: String?, date: String? = nil, markShare: String? = nil, transfer: TransferDraft? = nil) {
         self.line = line
         self.id = id
         self.date = date
         self.markShare = markShare
+        self.transfer = transfer
     }
 
     /// The line as the preview read it: with the day it was dated as its last date word, which

@@ -154,6 +154,9 @@ struct AssistantTests {
             let other = try await Self.say(api, aki, "I paid chen 500 JPY", conversation: conversation)
             #expect(other.text.hasPrefix("Record that you paid Chen 500 JPY?"), "\(other.text)")
             _ = try await Self.say(api, aki, "no", conversation: conversation)
+            // An amount the currency cannot hold is said at once, not after a yes.
+            let cents = try await Self.say(api, aki, "Bo paid me 12.5", conversation: conversation)
+            #expect(cents.text.contains("JPY has no cents"), "\(cents.text)")
             let taxi = try await Self.say(api, aki, "Taxi paid by Bo 20", conversation: conversation)
             #expect(taxi.tools == ["quick_add"], "\(taxi.tools) \(taxi.text)")
         }

@@ -391,8 +391,15 @@ private struct Turn {
             let names = try await names(groupID)
             guard let from = Self.member(fromWords, names, me: me), let to = Self.member(toWords, names, me: me), from != to
             else { return try await answer(.addExpense(line), said: said) }
-            let draft = TransferDraft(
-                from: from, to: to, amount: amount, currency: currency ?? group["home"] as? String ?? "")
+            // The amount read now, as any amount is (decimals, "1,500"), so a yes records it as shown.
+            let code = currency ?? group["home"] as? String ?? ""
+            let minor: Int64
+            do {
+                minor = try MoneyInput.amount(amount, try MoneyInput.currency(code, field: "currency"), field: "amount")
+            } catch {
+                return ErrorEnvelopeMiddleware.apiError(for: error).message
+            }
+            let draft = TransferDraft(from: from, to: to, amount: MoneyInput.text(minor, code), currency: code)
             conversation.pending = PendingLine(line: String(said.prefix(200)), id: nil, transfer: draft).stored
             return "Record that \(Self.sentence(draft, names, me: me))? It is money that moved, not an expense. "
                 + "Say “yes” or “no”."

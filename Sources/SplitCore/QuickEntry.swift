@@ -230,6 +230,11 @@ public enum QuickEntry {
 
     /// A currency named by a symbol ("¥", "$") or a code ("MYR", upper case), or the dollar
     /// question; nil when `text` is neither.
+    /// A name without case or accents, to match one typed without them ("chloe" is Chloé).
+    public static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
     static func currency(_ text: String, home: Currency) -> Result<Currency, QuickEntryProblem>? {
         if let match = symbols.first(where: { $0.0 == text }) {
             let code = match.1
@@ -759,9 +764,9 @@ public enum QuickEntry {
                 }
                 // Without its accents when nobody has it as typed: "Chloe" is Chloé (found by review).
                 if matches.isEmpty {
-                    let plain = Self.folded(phrase)
+                    let plain = QuickEntry.folded(phrase)
                     matches = context.people.filter { person in
-                        Self.folded(person.name) == plain || person.nicknames.contains { Self.folded($0) == plain }
+                        QuickEntry.folded(person.name) == plain || person.nicknames.contains { QuickEntry.folded($0) == plain }
                     }
                 }
                 if matches.count == 1 {
@@ -775,18 +780,13 @@ public enum QuickEntry {
                 }
             }
             // A first name alone, when only one person has it.
-            let first = Self.folded(current.lower)
-            let byFirst = context.people.filter { Self.folded($0.name).split(separator: " ").first.map(String.init) == first }
+            let first = QuickEntry.folded(current.lower)
+            let byFirst = context.people.filter { QuickEntry.folded($0.name).split(separator: " ").first.map(String.init) == first }
             if byFirst.count == 1 {
                 position += 1
                 return byFirst[0].id
             }
             return nil
-        }
-
-        /// A name without case or accents, to match one typed without them.
-        static func folded(_ text: String) -> String {
-            text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         }
 
         /// "2:1:1" → [2, 1, 1] ("split 2" for one person is one part).

@@ -22,13 +22,23 @@ struct Splitter: AsyncParsableCommand {
             var message = fullMessage(for: error)
             // "-10" is read as an option (found by review: "Missing expected argument '<amount>'"
             // said nothing of why).
-            if let negative = CommandLine.arguments.dropFirst().first(where: { $0.count > 1 && $0.hasPrefix("-") && $0.dropFirst().first?.isNumber == true }) {
-                message +=
-                    "\nHint: “\(negative)” is read as an option. Money received is written as said, with --refund "
-                    + "(“expense add Trip \"Deposit back\" \(negative.dropFirst()) --refund”)."
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let negative = arguments.first(where: { $0.count > 1 && $0.hasPrefix("-") && $0.dropFirst().first?.isNumber == true }) {
+                message += "\nHint: “\(negative)” is read as an option: amounts are written above zero."
+                if arguments.starts(with: ["expense", "add"]) {
+                    // The same command as a refund: the amount as said, with --refund.
+                    let asRefund = arguments.map { $0 == negative ? String(negative.dropFirst()) : $0 } + ["--refund"]
+                    message += " Money received is a refund: splitter " + asRefund.map(Self.quoted).joined(separator: " ")
+                }
             }
             FileHandle.standardError.write(Data((message + "\n").utf8))
             exit(withError: ExitCode(2))
         }
+    }
+
+    /// An argument as a shell takes it back: quoted when it has a space or a quote.
+    static func quoted(_ argument: String) -> String {
+        argument.contains(where: { " \"'".contains($0) })
+            ? "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'" : argument
     }
 }

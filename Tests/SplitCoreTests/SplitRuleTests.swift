@@ -80,6 +80,13 @@ struct SplitRuleTests {
         #expect(
             SplitError.duplicateMember(a, field: "split.memberIds").description
                 == "member 00000000-0000-0000-0000-000000000001 appears twice")
+        // Named where the caller knows the name, inside items and refunds too.
+        let names = { (member: MemberID) in member == a ? "Ben" : nil }
+        #expect(SplitError.duplicateMember(a, field: "split.memberIds").description(naming: names) == "Ben appears twice")
+        #expect(
+            SplitError.inItem(index: 1, .inRefund(.negativeAmount(a, usd("-2"), field: "amounts"))).description(naming: names)
+                == "item 2: the amount for Ben is 2.00 USD; on a refund it cannot be more than zero")
+        #expect(SplitError.payerAmountNotPositive(b, usd("0")).description(naming: names).hasPrefix("payer 00000000"))
     }
 
     @Test("shares (weights): 2 : 1 : 1 of 100 USD, and decimal weights")

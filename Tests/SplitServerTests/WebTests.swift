@@ -1089,7 +1089,7 @@ struct WebTests {
                 json: #"{"fromMemberId":"\#(setup.benMemberID)","toMemberId":"\#(akiID)","amount":"1000","currency":"JPY"}"#)
             try #require(paid.status == .created, "\(paid.text)")
             let again = try await setup.ben.post("/pay/\(codes[1])/lock", [])
-            #expect(again.text.contains("Settle up says you owe Aki nothing now"), "\(again.text.prefix(3000))")
+            #expect(again.text.contains("Settle up has no transfer from you to Aki now"), "\(again.text.prefix(3000))")
         }
     }
 

@@ -136,9 +136,11 @@ async def over_http(base, write_token, read_token, group, members):
                 check(extra.is_error and "takes no argument “extra”" in text_of(extra), f"an unknown argument is refused: {text_of(extra)}")
                 count = len(json.loads(text_of(await session.call_tool("list_expenses", {"groupId": group})))["expenses"])
                 misspelt = await session.call_tool("add_expense", {
-                    "groupId": group, "description": "Tea", "amount": "300", "currency": "JPY", "idempotencykey": "k-1"})
+                    "groupId": group, "description": "Tea", "amount": "300", "currency": "JPY",
+                    "expenseDate": "2026-05-02", "idempotencykey": "k-1"})
                 after = len(json.loads(text_of(await session.call_tool("list_expenses", {"groupId": group})))["expenses"])
-                check(misspelt.is_error and after == count, f"a misspelt argument writes nothing: {text_of(misspelt)}")
+                check(misspelt.is_error and "“idempotencykey”" in text_of(misspelt) and after == count,
+                      f"a misspelt argument is named and writes nothing: {text_of(misspelt)}")
 
     async with await session_for(read_token) as http:
         async with streamable_http_client(f"{base}/mcp", http_client=http, terminate_on_close=False) as streams:

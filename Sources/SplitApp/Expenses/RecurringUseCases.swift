@@ -262,7 +262,10 @@ public struct RecurringUseCases: Sendable, UsesStores {
         // Dates skipped that are past are done with. One still to come stays skipped even when the
         // next date is beyond it: a resume starts again from today (found by review: a skipped
         // date came back after pause and resume, and `skipped` read [] right after the skip).
-        next.skipped = next.skipped.filter { $0 >= today.description }
+        // (A series waiting behind today, for a removed member, still makes its past dates: those
+        // from its next date on stay skipped too.)
+        let kept = min(today.description, next.nextDate ?? today.description)
+        next.skipped = next.skipped.filter { $0 >= kept }
         if next.nextDate == nil && next.state != .paused { next.state = .ended }
         let actor = GroupAccess.actor(
             caller, me, origin: origin, for: [.editExpense(isOwn: current.createdByUserID == caller.user.id)])

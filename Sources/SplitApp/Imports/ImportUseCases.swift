@@ -167,6 +167,9 @@ public struct ImportUseCases: Sendable, UsesStores {
             isNewGroup: newGroup != nil, store: categories, now: current)
 
         let member = { (id: MemberID) in ImportedFile.index(of: id).map { MemberID(memberIDs[$0]) } ?? id }
+        // A split's refusal names people as the file does, never by the ids they are given here.
+        let fileNames = Dictionary(zip(memberIDs, file.names).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+        let named = { (error: SplitError) in error.description(naming: { fileNames[$0.uuid] }) }
         var expenses: [ExpenseRecord] = []
         var history: [ImportBatch.HistoryLine] = []
         for (position, expense) in file.expenses.enumerated() {
@@ -193,7 +196,7 @@ public struct ImportUseCases: Sendable, UsesStores {
                         ?? expense.rule.replacingMembers(member),
                     tieBreak: TieBreak(seed: expense.id.text))
             } catch {
-                throw AppError.invalid(field: "file", message: file.problem(at: expense.line, error.description).description)
+                throw AppError.invalid(field: "file", message: file.problem(at: expense.line, named(error)).description)
             }
             var shares: [ShareRecord] = []
             for owed in split.owed {
@@ -265,7 +268,7 @@ public struct ImportUseCases: Sendable, UsesStores {
                         tieBreak: .none)
                 } catch {
                     throw AppError.invalid(
-                        field: "file", message: ImportProblem(line: nil, column: "recurring[\(position)]", message: error.description).description)
+                        field: "file", message: ImportProblem(line: nil, column: "recurring[\(position)]", message: named(error)).description)
                 }
                 let template = ExpenseTemplate(
                     description: series.description, amount: series.amount, currency: series.currency.code,

@@ -28,6 +28,10 @@ public struct BalancesView: Sendable, Equatable {
     /// How many expenses count in `homeBalances` at what was charged in the home currency
     /// rather than at the group's rate.
     public let chargedCount: Int
+
+    /// Whether Settle up offers everything in the home currency first: several currencies have
+    /// balances and each has a rate (with one currency, its own plan is that plan).
+    public var homePlanFirst: Bool { homeBalances != nil && Set(nets.map(\.currency)).count > 1 }
 }
 
 /// The ledger use cases (DESIGN §3): transfers recorded and taken back, balances, the plan, the

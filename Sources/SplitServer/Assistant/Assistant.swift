@@ -450,9 +450,8 @@ private struct Turn {
     static func member(_ words: String, _ names: [String: String], me: String) -> String? {
         let plain = words.lowercased()
         if ["i", "me", "myself"].contains(plain) { return me }
-        let fold = { (text: String) in text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
         var found = names.filter { $0.value.lowercased() == plain }
-        if found.isEmpty { found = names.filter { fold($0.value) == fold(plain) } }
+        if found.isEmpty { found = names.filter { QuickEntry.folded($0.value) == QuickEntry.folded(plain) } }
         return found.count == 1 ? found.first?.key : nil
     }
 
@@ -460,7 +459,7 @@ private struct Turn {
     static func sentence(_ draft: TransferDraft, _ names: [String: String], me: String) -> String {
         let from = who(draft.from, names, me: me)
         let to = who(draft.to, names, me: me)
-        return "\(from == "you" ? "you" : from) paid \(to) \(WebFormat.money(draft.amount, draft.currency))"
+        return "\(from) paid \(to) \(WebFormat.money(draft.amount, draft.currency))"
     }
 
     /// Marks the caller's share paid, said to the assistant; `undo` takes it back.
@@ -572,9 +571,8 @@ private struct Turn {
     }
 }
 
-/// A line waiting for a yes, kept in the conversation with the id its preview used. A line kept
-/// before the id was (plain text) reads as that line, without one.
-/// Money that moved, as said to the assistant: member ids, the amount as said, its currency.
+/// Money that moved, as said to the assistant: member ids, the amount in the currency's
+/// decimals, its currency.
 struct TransferDraft: Codable, Equatable {
     var from: String
     var to: String
@@ -582,6 +580,8 @@ struct TransferDraft: Codable, Equatable {
     var currency: String
 }
 
+/// A line waiting for a yes, kept in the conversation with the id its preview used. A line kept
+/// before the id was (plain text) reads as that line, without one.
 struct PendingLine: Codable {
     var line: String
     var id: String?

@@ -205,7 +205,7 @@ struct MCPTools: Sendable {
             guard arguments.optional("currency") == nil, !everything,
                 case .ok(let balances) = try await api.getBalances(.init(path: .init(groupId: try arguments.string("groupId"))))
             else { return try Self.text(plan) }
-            let others = Set(try balances.body.json.balances.filter { $0.currency != plan.currency && !Self.isZero($0.net) }
+            let others = Set(try balances.body.json.balances.filter { $0.currency != plan.currency && !WebFormat.isZero($0.net) }
                 .map(\.currency)).sorted()
             guard !others.isEmpty,
                 var object = try JSONSerialization.jsonObject(with: Data(try Self.text(plan).utf8)) as? [String: Any]
@@ -257,9 +257,6 @@ struct MCPTools: Sendable {
             throw AppError.notFound("tool \(name.prefix(60))")
         }
     }
-
-    /// "0", "0.00", "-0.00": nothing owed.
-    static func isZero(_ amount: String) -> Bool { amount.allSatisfy { $0 == "0" || $0 == "." || $0 == "-" } }
 
     private static func text(_ value: some Encodable) throws -> String {
         String(decoding: try WireJSON.encode(value), as: UTF8.self)

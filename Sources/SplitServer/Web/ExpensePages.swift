@@ -431,7 +431,7 @@ extension WebApp {
     {
         guard let share = expense.splits.first(where: { $0.id == splitID.lowercased() }), !share.isPaid,
             let debtor = UUID(uuidString: share.memberId), let groupID = UUID(uuidString: expense.groupId),
-            !(share.amount.trimmingCharacters(in: CharacterSet(charactersIn: "-0.")).isEmpty)
+            !WebFormat.isZero(share.amount)
         else { return nil }
         let balances = try await ledger.balances(groupID: groupID, caller: try caller())
         let settled: Bool

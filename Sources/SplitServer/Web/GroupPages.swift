@@ -213,13 +213,12 @@ extension WebApp {
     func overviewPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
-        let balances = Components.Schemas.BalancesResponse(
-            try await ledger.balances(groupID: try APIHandler.id(groupID, "group"), caller: try caller()))
+        let view = try await ledger.balances(groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+        let balances = Components.Schemas.BalancesResponse(view)
         // With several currencies that all have a rate, what Settle up offers first: everything in
         // the home currency (found by review: the card said each currency's plan, and following
         // it after the home plan paid twice).
-        let several = Set(balances.balances.map(\.currency)).count > 1
-        let home = several ? balances.home : nil
+        let home = view.homePlanFirst ? balances.home : nil
         let mine = (home ?? balances.balances).filter { $0.memberId == scope.group.myMemberId && !WebFormat.isZero($0.net) }
         let homePlan = home == nil ? nil : try await ledger.homePlan(groupID: try APIHandler.id(groupID, "group"), caller: try caller())
         // Who to pay, or who pays you, as the settle-up plan of that currency says (issue 15).

@@ -194,7 +194,7 @@ extension WebApp {
         }
     }
 
-    /// "Settle up says you pay Aki 8.04 EUR", or that the caller owes the payee nothing now
+    /// "Settle up says you pay Aki 8.04 EUR", or that it has no transfer to the payee now
     /// (found by review: a request asked before the debt was settled another way was paid again).
     func planNote(_ request: PaymentRequestRecord) async throws -> String {
         let scope = try await scope(request.groupID.text)
@@ -202,7 +202,7 @@ extension WebApp {
         let balances = try await ledger.balances(groupID: request.groupID, caller: try caller())
         let transfers: [PlannedTransfer]
         let currency: String
-        if Set(balances.nets.map(\.currency)).count > 1, balances.homeBalances != nil {
+        if balances.homePlanFirst {
             let plan = try await ledger.homePlan(groupID: request.groupID, caller: try caller())
             (transfers, currency) = (plan.transfers, plan.currency.code)
         } else {
@@ -211,7 +211,7 @@ extension WebApp {
         }
         let mine = transfers.first { $0.from.uuid.text == scope.group.myMemberId && $0.to.uuid == request.payeeMemberID }
         guard let mine else {
-            return "Settle up says you owe \(payee) nothing now: pay this only if it is for something else."
+            return "Settle up has no transfer from you to \(payee) now: pay this only if it is for something else."
         }
         return "Settle up says you pay \(payee) \(WebFormat.money(MoneyInput.text(mine.amount, currency), currency))."
     }

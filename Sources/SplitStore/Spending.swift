@@ -20,8 +20,9 @@ enum Spending {
 
     /// One expense's rows, each signed by `sign` (−1 takes the expense back).
     static func parts(of expense: ExpenseRecord, sign: Int64) -> [Key: Int64] {
-        // In the order a read gives them: a leftover unit of the conversion goes by position, and
-        // the parts added when an expense is written must be the ones taken away when it changes.
+        // In member order, as a split makes them and a read gives them: a leftover unit of the
+        // conversion goes by position, and the parts added when an expense is written must be the
+        // ones taken away when it changes (`ExpenseSplit` sorts already; this keeps it so).
         let shares = expense.liveShares.sorted { $0.memberID.sortsBefore($1.memberID) }
         var amounts = shares.map(\.amount)
         var currency = expense.currency

@@ -104,6 +104,10 @@ let package = Package(
         .target(name: "CSQLiteSettings"),
         // Debian's libdeflate: the gzip of large answers (SplitServer's ResponseCompression).
         .target(name: "CLibDeflate", linkerSettings: [.linkedLibrary("deflate")]),
+        // Programs run beside this one (qrencode, the server a test starts): posix_spawn with
+        // glibc's file actions that Swift's Glibc module does not show, and its Swift face.
+        .target(name: "CSpawn"),
+        .target(name: "SplitSpawn", dependencies: ["CSpawn"], swiftSettings: swiftSettings),
         // Persistence: migrations and queries over SQLKit, identical on SQLite and PostgreSQL.
         .target(
             name: "SplitStore",
@@ -139,7 +143,7 @@ let package = Package(
         .target(
             name: "SplitServer",
             dependencies: [
-                "SplitCore", "SplitAPI", "SplitStore", "SplitApp",
+                "SplitCore", "SplitAPI", "SplitStore", "SplitApp", "SplitSpawn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -151,7 +155,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // HTTPParserError: the parser's refusals get the API's envelope (ConnectionGuard).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-.product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -194,7 +198,7 @@ let package = Package(
         .target(
             name: "SplitterCLI",
             dependencies: [
-                "SplitClient", "SplitCore",
+                "SplitClient", "SplitCore", "SplitSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -208,7 +212,7 @@ let package = Package(
         .target(
             name: "SplitTestSupport",
             dependencies: [
-                "SplitCore", "SplitStore",
+                "SplitCore", "SplitStore", "SplitSpawn",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -223,7 +227,7 @@ let package = Package(
         // Release-mode benchmarks of the SDK against the real server (`splitclient-bench`, docs/benchmarks.md).
         .executableTarget(
             name: "splitclient-bench",
-            dependencies: ["SplitClient", "SplitAPI", "SplitTestSupport"],
+            dependencies: ["SplitClient", "SplitAPI", "SplitTestSupport", "SplitSpawn"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -274,12 +278,13 @@ let package = Package(
         .testTarget(
             name: "SplitterCLITests",
             dependencies: [
-                "SplitterCLI", "SplitClient", "SplitAPI", "SplitStore", "SplitTestSupport",
+                "SplitterCLI", "SplitClient", "SplitAPI", "SplitStore", "SplitTestSupport", "SplitSpawn",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "SplitSpawnTests", dependencies: ["SplitSpawn"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SplitCoreTests",
             dependencies: [

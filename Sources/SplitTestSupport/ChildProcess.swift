@@ -1,10 +1,10 @@
 import Foundation
+import SplitSpawn
 
 /// A process a test starts beside it (the real server, the SMTP sink): its output goes to a log
-/// file, in which it says which port it took. `Process` is not Sendable; this box is only touched
-/// by `start` and `stop`, which the owning test calls in sequence.
-final class ChildProcess: @unchecked Sendable {
-    let process: Process
+/// file, in which it says which port it took.
+final class ChildProcess: Sendable {
+    let program: ChildProgram
 
     enum Start {
         case listening(port: Int)
@@ -12,7 +12,7 @@ final class ChildProcess: @unchecked Sendable {
         case failed(log: String)
     }
 
-    private init(_ process: Process) { self.process = process }
+    private init(_ program: ChildProgram) { self.program = program }
 
     /// Starts `executable` with its output in `logPath` and waits up to `timeout` for `prefix`
     /// followed by the port's digits in that log (it is stopped when that does not come).
@@ -20,17 +20,10 @@ final class ChildProcess: @unchecked Sendable {
         executable: String, arguments: [String], directory: URL? = nil, environment: [String: String]? = nil,
         logPath: String, portAfter prefix: String, timeout: Duration
     ) async throws -> (ChildProcess, Start) {
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        if let environment { process.environment = environment }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        let child = ChildProcess(process)
+        let program = try ChildProgram.start(
+            executable, arguments, environment: environment, directory: directory?.path, output: .file(logPath),
+            error: .output)
+        let child = ChildProcess(program)
         let deadline = ContinuousClock.now + timeout
         while true {
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
@@ -39,8 +32,8 @@ final class ChildProcess: @unchecked Sendable {
             {
                 return (child, .listening(port: port))
             }
-            if !process.isRunning || ContinuousClock.now > deadline {
-                if process.isRunning { process.terminate() }
+            if !program.isRunning || ContinuousClock.now > deadline {
+                program.send(SIGTERM)
                 return (child, .failed(log: text))
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -50,12 +43,12 @@ final class ChildProcess: @unchecked Sendable {
     /// SIGTERM, then waits up to `timeout` for the exit; past it, SIGKILL. False when it had to
     /// kill.
     func stop(timeout: Duration) async throws -> Bool {
-        if process.isRunning { process.terminate() }
+        program.send(SIGTERM)
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
+        while program.isRunning {
             if ContinuousClock.now > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                program.send(SIGKILL)
+                _ = program.waitForExit()
                 return false
             }
             try await Task.sleep(for: .milliseconds(20))

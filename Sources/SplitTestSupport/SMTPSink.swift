@@ -1,4 +1,5 @@
 import Foundation
+import SplitSpawn
 
 /// A real SMTP server for tests: `scripts/smtp-sink.py` (aiosmtpd, which scripts/test installs)
 /// started on a port the OS picks, writing what it receives into a temporary folder. Use
@@ -230,17 +231,9 @@ public struct TestCertificates: Sendable {
     }
 
     private static func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestCertificatesError(command: "openssl " + arguments.joined(separator: " "), output: text)
+        let finished = try ChildProgram.run("/usr/bin/env", ["openssl"] + arguments, errorToOutput: true)
+        guard finished.status == 0 else {
+            throw TestCertificatesError(command: "openssl " + arguments.joined(separator: " "), output: finished.outputText)
         }
     }
 }

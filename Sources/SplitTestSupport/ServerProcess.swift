@@ -1,4 +1,5 @@
 import Foundation
+import SplitSpawn
 
 /// The real `splitter-server` binary, started by a test on a port the OS picks (`--http-port 0`),
 /// stopped with SIGTERM (STYLE §20: a few tests drive the real binary).
@@ -37,7 +38,7 @@ public final class ServerProcess: Sendable {
     /// SIGTERM, then waits for the exit; returns the exit status.
     public func stop(timeout: Duration = .seconds(30)) async throws -> Int32 {
         guard try await child.stop(timeout: timeout) else { throw ServerProcessError.didNotStop(log: log) }
-        return child.process.terminationStatus
+        return child.program.waitForExit()
     }
 
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }

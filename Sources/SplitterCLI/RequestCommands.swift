@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SplitClient
+import SplitSpawn
 
 /// `splitter request`: ask to be paid by short code, and pay someone's code (issue 19).
 /// (`splitter pay` marks a share of an expense paid; it stays what it was.)
@@ -138,16 +139,10 @@ struct RequestCommand: AsyncParsableCommand {
         guard !link.hasPrefix("/"),
             let tool = ["/usr/bin/qrencode", "/usr/local/bin/qrencode"].first(where: FileManager.default.isExecutableFile)
         else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-t", "UTF8", "-m", "1", "-o", "-", "--", link]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? String(data: data, encoding: .utf8) : nil
+        guard let finished = try? ChildProgram.run(tool, ["-t", "UTF8", "-m", "1", "-o", "-", "--", link]),
+            finished.status == 0
+        else { return nil }
+        return String(data: finished.output, encoding: .utf8)
     }
 }
 

@@ -14,6 +14,7 @@
 import SplitCore
 import Foundation
 import SplitClient
+import SplitSpawn
 import SplitTestSupport
 
 #if canImport(FoundationNetworking)
@@ -110,12 +111,8 @@ do {
     if let url = environment["DATABASE_URL"] {
         // The planner's statistics as autovacuum leaves them within a minute of this many writes
         // (scripts/bench does the same): a group it has never seen is estimated at a few rows.
-        let analyze = Process()
-        analyze.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        analyze.arguments = ["psql", url, "-q", "-c", "ANALYZE"]
-        try analyze.run()
-        analyze.waitUntilExit()
-        guard analyze.terminationStatus == 0 else { throw BenchError(description: "ANALYZE failed") }
+        let analyze = try ChildProgram.run("/usr/bin/env", ["psql", url, "-q", "-c", "ANALYZE"], errorToOutput: true)
+        guard analyze.status == 0 else { throw BenchError(description: "ANALYZE failed: \(analyze.outputText)") }
     }
 
     if wanted("sync") {

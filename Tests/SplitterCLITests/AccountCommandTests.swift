@@ -1,4 +1,5 @@
 import Foundation
+import SplitSpawn
 import SplitTestSupport
 import Testing
 
@@ -173,12 +174,9 @@ struct AccountCommandTests {
 
     /// Runs `splitter-server` with these arguments on the SQLite file, and waits (on a Dispatch thread).
     static func serverCommand(_ arguments: [String], database: String) async throws -> CLITests.Result {
-        try await onDispatchThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ServerProcess.binaryPath())
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": "sqlite:\(database)"]) { $1 }
-            return try CLITests.finish(process)
-        }
+        try await CLITests.Result(
+            ChildProgram.runDetached(
+                ServerProcess.binaryPath(), arguments,
+                environment: ProcessInfo.processInfo.environment.merging(["DATABASE_URL": "sqlite:\(database)"]) { $1 }))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SplitSpawn
 import SplitStore
 import SplitTestSupport
 import Testing
@@ -12,16 +13,16 @@ struct CLITests {
         var error: String
     }
 
-    /// The built `splitter` binary, set to run `arguments` with a config folder of the test's own.
-    static func splitterProcess(_ arguments: [String], config: URL) -> Process {
-        let process = Process()
+    /// The built `splitter` binary.
+    static func splitterPath() -> String {
         let bundle = Bundle.main.bundleURL
         let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("splitter").path }
-        process.executableURL = URL(
-            fileURLWithPath: candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0])
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["SPLITTER_CONFIG_DIR": config.path]) { $1 }
-        return process
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+    }
+
+    /// This environment with a config folder of the test's own.
+    static func splitterEnvironment(config: URL) -> [String: String] {
+        ProcessInfo.processInfo.environment.merging(["SPLITTER_CONFIG_DIR": config.path]) { $1 }
     }
 
     /// Runs `splitter` with a config folder of the test's own; the wait is on a Dispatch thread.
@@ -31,26 +32,10 @@ struct CLITests {
 
     /// The same, blocking the calling thread (for a token store that must act between two requests).
     static func splitterNow(_ arguments: [String], stdin: String? = nil, config: URL) throws -> Result {
-        try finish(splitterProcess(arguments, config: config), stdin: stdin)
-    }
-
-    /// Runs a process to its end with `stdin`, keeping its output and error; blocks.
-    static func finish(_ process: Process, stdin: String? = nil) throws -> Result {
-        let output = Pipe()
-        let error = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data((stdin + "\n").utf8)) }
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-            error: String(decoding: err, as: UTF8.self))
+        Result(
+            try ChildProgram.run(
+                splitterPath(), arguments, environment: splitterEnvironment(config: config),
+                input: stdin.map { Data(($0 + "\n").utf8) }))
     }
 
     @Test("a bad command line exits 2 with what is wrong, as --help says: an unknown command, a missing argument, an unknown option")
@@ -256,5 +241,11 @@ struct CLITests {
             #expect(try await run(["status"]).output.contains("Queued: 0"))
             _ = try await server.stop()
         }
+    }
+}
+
+extension CLITests.Result {
+    init(_ finished: ChildProgram.Finished) {
+        self.init(status: finished.status, output: finished.outputText, error: finished.errorText)
     }
 }

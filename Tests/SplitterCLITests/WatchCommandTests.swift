@@ -1,4 +1,5 @@
 import Foundation
+import SplitSpawn
 import Testing
 
 @testable import SplitterCLI
@@ -74,44 +75,33 @@ struct WatchCommandTests {
     }
 }
 
-/// `splitter` running in the background: what it writes is collected as it comes, so a test can
-/// wait for a line, act, then wait for the exit, each with a deadline.
-final class BackgroundSplitter: @unchecked Sendable {
-    // Guarded by `lock`; the pipes' handlers write from their own threads.
-    private let lock = NSLock()
-    private var output = Data()
-    private var error = Data()
-    /// Pipes read to their end.
-    private var closed = 0
-    private let process: Process
+/// `splitter` running in the background: what it writes goes to files read as it comes, so a test
+/// can wait for a line, act, then wait for the exit, each with a deadline.
+final class BackgroundSplitter: Sendable {
+    private let program: ChildProgram
+    private let folder: URL
 
     init(_ arguments: [String], config: URL) throws {
-        process = CLITests.splitterProcess(arguments, config: config)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        out.fileHandleForReading.readabilityHandler = { [self] handle in collect(handle) { $0.output.append($1) } }
-        err.fileHandleForReading.readabilityHandler = { [self] handle in collect(handle) { $0.error.append($1) } }
-        try process.run()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("splitter-background-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        program = try ChildProgram.start(
+            CLITests.splitterPath(), arguments, environment: CLITests.splitterEnvironment(config: config),
+            output: .file(folder.appendingPathComponent("output").path),
+            error: .file(folder.appendingPathComponent("error").path))
     }
 
-    /// Keeps what the pipe has now; at its end (empty data), stops reading it.
-    private func collect(_ handle: FileHandle, into keep: (BackgroundSplitter, Data) -> Void) {
-        let data = handle.availableData
-        if data.isEmpty { handle.readabilityHandler = nil }
-        lock.withLock {
-            if data.isEmpty { closed += 1 } else { keep(self, data) }
-        }
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    private func written(_ name: String) -> String {
+        (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
     }
 
-    var standardError: String { lock.withLock { String(decoding: error, as: UTF8.self) } }
+    var standardError: String { written("error") }
 
     func waitForError(containing text: String, timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !standardError.contains(text) {
-            guard process.isRunning, ContinuousClock.now < deadline else {
+            guard program.isRunning, ContinuousClock.now < deadline else {
                 throw BackgroundTimeout(message: "no \"\(text)\" on standard error; it says: \(standardError)")
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -120,23 +110,18 @@ final class BackgroundSplitter: @unchecked Sendable {
 
     func waitForExit(timeout: Duration = .seconds(30)) async throws -> CLITests.Result {
         let deadline = ContinuousClock.now + timeout
-        // Until it exits and both pipes are read to their end.
-        while process.isRunning || lock.withLock({ closed }) < 2 {
+        while true {
+            if let status = program.exitStatus {
+                return CLITests.Result(status: status, output: written("output"), error: standardError)
+            }
             guard ContinuousClock.now < deadline else {
                 throw BackgroundTimeout(message: "still running; standard error: \(standardError)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return lock.withLock {
-            CLITests.Result(
-                status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                error: String(decoding: error, as: UTF8.self))
-        }
     }
 
-    func terminate() {
-        if process.isRunning { process.terminate() }
-    }
+    func terminate() { program.send(SIGTERM) }
 
     struct BackgroundTimeout: Error, CustomStringConvertible {
         var message: String

@@ -4,6 +4,7 @@ import OpenAPIRuntime
 import SplitAPI
 import SplitApp
 import SplitCore
+import SplitSpawn
 import SplitStore
 
 /// Payment requests (issue 19): one `PaymentRequestUseCases` call per operation.
@@ -194,24 +195,12 @@ enum QRCode {
 
     private static let made = Mutex<[String: String]>([:])
 
-    /// Runs the tool on a Dispatch thread: waiting for a process on one of the few threads that
-    /// run every request's async code would hold up every other request meanwhile.
+    /// Runs the tool on a Dispatch thread (`runDetached`).
     private static func run(_ arguments: [String], _ text: String) async -> String? {
-        guard let tool else { return nil }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: tool)
-                process.arguments = arguments + ["-o", "-", "--", text]
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = FileHandle.nullDevice
-                guard (try? process.run()) != nil else { return continuation.resume(returning: nil) }
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus == 0 ? String(data: data, encoding: .utf8) : nil)
-            }
-        }
+        guard let tool, let finished = try? await ChildProgram.runDetached(tool, arguments + ["-o", "-", "--", text]),
+            finished.status == 0
+        else { return nil }
+        return String(data: finished.output, encoding: .utf8)
     }
 }
 

@@ -210,16 +210,9 @@ extension MoneyInput {
         return (sign, rest)
     }
 
-    /// "1,500" in a currency with decimals: a thousands comma (1500) or a decimal comma (1.5)?
-    /// Both readings, for a refusal that names them; nil when the text is not of that form.
+    /// "1,500" in a currency with decimals: both readings (`QuickEntry.commaReadings`), or nil.
     static func ambiguous(_ text: String, _ currency: Currency) -> (whole: String, decimal: String)? {
-        let parts = unmarked(text, currency).rest.split(separator: ",", omittingEmptySubsequences: false)
-        guard currency.minorUnits > 0, parts.count == 2, (1...3).contains(parts[0].count), parts[1].count == 3,
-            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), parts[0].first != "0"
-        else { return nil }
-        var decimals = String(parts[1])
-        while decimals.hasSuffix("0") { decimals.removeLast() }
-        return (String(parts[0] + parts[1]), decimals.isEmpty ? String(parts[0]) : parts[0] + "." + decimals)
+        QuickEntry.commaReadings(unmarked(text, currency).rest, currency)
     }
 
     /// Symbols people type for a currency, besides its code.

@@ -137,7 +137,11 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         case .exactSum(let total, let sum): "The amounts come to \(sum), the total is \(total)."
         case .ratioNames: "Name who gets each part, in order, like “split 2:1:1 Aki Bo Chen”."
         case .ambiguousComma(let text, let currency):
-            "“\(text.prefix(40))” could be \(text.replacingOccurrences(of: ",", with: "")) or \(text.replacingOccurrences(of: ",", with: ".")) \(currency.code); write it without the comma, or with a point."
+            if let readings = QuickEntry.commaReadings(text, currency) {
+                "“\(text)” could be \(readings.whole) or \(readings.decimal) \(currency.code): write \(readings.whole), or use a “.” before the decimals (\(readings.decimal))."
+            } else {
+                "“\(text.prefix(40))” could be read two ways in \(currency.code): write it without the comma, or with a point."
+            }
         }
     }
 }
@@ -156,6 +160,24 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
 public enum QuickEntry {
     public static let maximumLength = 500
     static let maximumMinorUnits: Int128 = 10_000_000_000_000
+
+    /// "1,500" in a currency with decimals: a thousands comma (1500) or a decimal comma (1.5)?
+    /// Both readings, for a refusal that names them; nil when `number` is not of that form (one
+    /// to three digits, not starting with 0, a comma, three digits, nothing else). One rule for
+    /// a line and for a form's amount field (found by review: the line read 1500, the form
+    /// refused).
+    public static func commaReadings(_ number: some StringProtocol, _ currency: Currency)
+        -> (whole: String, decimal: String)?
+    {
+        let parts = number.split(separator: ",", omittingEmptySubsequences: false)
+        guard currency.minorUnits > 0, parts.count == 2, (1...3).contains(parts[0].count), parts[1].count == 3,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), parts[0].first != "0"
+        else { return nil }
+        var decimals = String(parts[1])
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        let whole = String(parts[0])
+        return (whole + parts[1], decimals.isEmpty ? whole : whole + "." + decimals)
+    }
 
     public static func parse(_ line: String, context: QuickEntryContext) -> QuickEntryOutcome {
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -520,9 +542,11 @@ public enum QuickEntry {
             if CivilDate(amountText) != nil {
                 // A date where the amount goes ("Dinner 2024-05-01 all"): no amount was said.
                 problems.append(.noAmount)
-            } else if currency.minorUnits == 3, amountText.contains(",") {
-                // "1,500 KWD" could be fifteen hundred or one and a half.
-                problems.append(.ambiguousComma(amountText, currency))
+            } else if let number = amountText.split(whereSeparator: { !($0.isNumber || $0 == "," || $0 == ".") })
+                .first(where: { QuickEntry.commaReadings($0, currency) != nil })
+            {
+                // "1,500 EUR" could be fifteen hundred or one and a half.
+                problems.append(.ambiguousComma(String(number), currency))
             } else { do {
                 let (value, decimals) = try QuickEntry.evaluate(amountText)
                 let scale = Int128(currency.minorUnitsPerMajor)

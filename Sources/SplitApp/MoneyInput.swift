@@ -101,7 +101,11 @@ public enum MoneyInput {
         return id
     }
 
-    /// A real calendar date written YYYY-MM-DD.
+    /// The years a date may be in: a shared cost of the year 26 is the year 2026 mistyped
+    /// (found by review: 0026-07-14 was taken, and sorted before everything).
+    public static let years = 1900...2199
+
+    /// A real calendar date written YYYY-MM-DD, in `years`.
     public static func date(_ text: String, field: String) throws -> String {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
@@ -109,6 +113,11 @@ public enum MoneyInput {
             day <= Self.days(inMonth: month, year: year)
         else {
             throw AppError.invalid(field: field, message: "Pick a date, or write it like 2026-07-14 (year-month-day).")
+        }
+        guard years.contains(year) else {
+            throw AppError.invalid(
+                field: field,
+                message: "“\(text)” is in the year \(year): write a date from \(years.lowerBound) to \(years.upperBound), like 2026-07-14.")
         }
         return text
     }

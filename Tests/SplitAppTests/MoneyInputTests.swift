@@ -83,4 +83,22 @@ struct MoneyInputTests {
         #expect(message("", usd) == "The amount is missing: write it like 12.50.")
         #expect(MoneyInput.example(kwd) == "12.500" && MoneyInput.example(jpy) == "1200")
     }
+
+    @Test("a date is a real day from 1900 to 2199; a year typed short is refused with the year it would be")
+    func dates() {
+        func message(_ text: String) -> String {
+            do {
+                return try MoneyInput.date(text, field: "expenseDate")
+            } catch AppError.invalid(_, let message) {
+                return message
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(message("2026-07-14") == "2026-07-14" && message("1900-01-01") == "1900-01-01" && message("2199-12-31") == "2199-12-31")
+        #expect(message("0026-07-14") == "“0026-07-14” is in the year 26: write a date from 1900 to 2199, like 2026-07-14.")
+        #expect(message("9999-12-31").hasPrefix("“9999-12-31” is in the year 9999"))
+        #expect(message("2026-02-29") == "Pick a date, or write it like 2026-07-14 (year-month-day).")
+        #expect(message("2028-02-29") == "2028-02-29")
+    }
 }

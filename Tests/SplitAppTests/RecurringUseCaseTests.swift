@@ -293,9 +293,10 @@ struct RecurringUseCaseTests {
             #expect(after.series.note?.contains("were not made") == true)
             #expect(after.series.nextDate == "2026-05-26")
             // Found by review: a series started in year 1 built every date since then (740,000)
-            // to keep the last 400, on the request that made it. Now only what can be kept.
+            // to keep the last 400, on the request that made it. Now only what can be kept (and a
+            // date is from 1900 on: year 1 is refused).
             let ancient = try await setup.create(
-                EnteredRecurrence(every: "day", startDate: "0001-01-01"),
+                EnteredRecurrence(every: "day", startDate: "1900-01-01"),
                 expense: EnteredExpense(
                     description: "Tea", amount: "3", currency: "MYR", expenseDate: "",
                     paidByMemberId: setup.trip.akiMember.description))

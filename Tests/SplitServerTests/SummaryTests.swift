@@ -65,6 +65,35 @@ struct SummaryTests {
             #expect(empty.list("totals").isEmpty && empty.list("groups").isEmpty && empty.list("people").isEmpty)
         }
     }
+
+    @Test("settled up by a routed plan: no one is listed as owing me or owed by me, though direct debts remain", arguments: TestDatabases.all)
+    func settledByRouting(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            // Ben paid 1,000 for Aki, Cho paid 1,000 for Ben: the plan has Aki pay Cho 1,000.
+            for (payer, sharer) in [("Ben", "Aki"), ("Cho", "Ben")] {
+                _ = try await api.call(
+                    .post, "/api/expenses", token: aki,
+                    json: trip.expense(
+                        "Snacks", "1000", "JPY", paidBy: [(payer, "1000")],
+                        split: #"{"mode":"equal","memberIds":[\#(trip.ids([sharer]))]}"#))
+            }
+            let before = try await api.call(.get, "/api/me/summary", token: aki)
+            #expect(before.list("people").map { $0.string("name") } == ["Ben"], "\(before.text)")
+
+            // act: Aki follows the plan
+            _ = try await api.call(
+                .post, "/api/groups/\(trip.groupID)/settlements", token: aki,
+                json: #"{"fromMemberId":"\#(trip.members["Aki"]!)","toMemberId":"\#(trip.members["Cho"]!)","amount":"1000","currency":"JPY"}"#)
+
+            // validate: the pairs still say Aki owes Ben and Cho owes Aki, but Aki is settled
+            let pairs = try await api.call(.get, "/api/groups/\(trip.groupID)/debts", token: aki)
+            #expect(pairs.status == .ok && pairs.text.contains("1000"), "\(pairs.text)")
+            let after = try await api.call(.get, "/api/me/summary", token: aki)
+            #expect(after.list("totals").isEmpty && after.list("people").isEmpty, "\(after.text)")
+        }
+    }
 }
 
 /// Expenses by month and by year (issue 20, as the seed's list).

@@ -1090,6 +1090,13 @@ struct WebTests {
             try #require(paid.status == .created, "\(paid.text)")
             let again = try await setup.ben.post("/pay/\(codes[1])/lock", [])
             #expect(again.text.contains("Settle up has no transfer from you to Aki now"), "\(again.text.prefix(3000))")
+            // Another member of the group is told whom it is for before pressing anything, and has
+            // no Pay button; a stranger with the code learns no name but the payee's.
+            let forBen = try await setup.vic.get("/pay/\(codes[0])")
+            #expect(forBen.text.contains("This request is for Ben: only they can pay it."), "\(forBen.text.prefix(3000))")
+            #expect(!forBen.text.contains("id=\"pay-lock\""))
+            let seenByOz = try await setup.oz.get("/pay/\(codes[0])")
+            #expect(seenByOz.status == .ok && !seenByOz.text.contains("Ben"), "\(seenByOz.text.prefix(3000))")
         }
     }
 

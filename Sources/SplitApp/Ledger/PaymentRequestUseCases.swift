@@ -43,6 +43,10 @@ public struct ResolvedPaymentRequest: Sendable, Equatable {
     public let lockedUntil: Int64?
     /// The caller asked for it (their member is its payee): they share it, nobody pays it to them here.
     public var isCallers = false
+    /// For a member of the group who is not the one it is addressed to: that member's name, so
+    /// the page says so before anyone presses Pay (found by review: it said so only after).
+    /// Nil for anyone else, who learns no more names than the payee's.
+    public var addressedTo: String? = nil
 }
 
 /// The short code of a payment request: 10 characters of Crockford's base32 (50 random bits,
@@ -216,17 +220,20 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
             }
             let state = request.state(at: now())
             guard ["open", "locked", "paid"].contains(state),
-                let group = try await groups.group(id: request.groupID),
-                // A payee removed from the group asks nobody any more.
-                let payee = try await groups.members(groupID: group.id).first(where: {
-                    $0.id == request.payeeMemberID && $0.isActive
-                })
+                let group = try await groups.group(id: request.groupID)
             else { return nil }
+            let members = try await groups.members(groupID: group.id)
+            // A payee removed from the group asks nobody any more.
+            guard let payee = members.first(where: { $0.id == request.payeeMemberID && $0.isActive }) else { return nil }
+            let me = caller.flatMap { caller in members.first { $0.userID == caller.user.id && $0.isActive } }
+            let addressed = request.payerMemberID.flatMap { payer in members.first { $0.id == payer } }
             return ResolvedPaymentRequest(
                 code: PaymentCodeText.display(request.code), payeeName: payee.name, amount: request.amount,
                 currency: request.currency, groupName: group.name, expiresAt: request.expiresAt, state: state,
                 lockedUntil: state == "locked" ? request.lockedUntil : nil,
-                isCallers: caller.map { payee.userID == $0.user.id } ?? false)
+                isCallers: me?.id == payee.id,
+                addressedTo: me != nil && me?.id != payee.id && addressed != nil && addressed?.id != me?.id
+                    ? addressed?.name : nil)
         }
         guard let found else { throw AppError.notFound("payment request") }
         return found
@@ -315,7 +322,9 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
             throw AppError.conflict(code: "own_request", field: nil, message: "This is your own request.")
         }
         if let payer = request.payerMemberID, payer != me.id {
-            throw AppError.forbiddenBecause("This request is addressed to another member.")
+            let name = try await groups.members(groupID: group.id).first { $0.id == payer }?.name
+            throw AppError.forbiddenBecause(
+                name.map { "This request is for \($0): only they can pay it." } ?? "This request is addressed to another member.")
         }
         return (request, group, me)
     }

@@ -53,7 +53,16 @@ public struct SummaryUseCases: Sendable, UsesStores {
             let currency: String
         }
         var nets: [Key: (name: String, userID: UUID?, groups: [UUID], net: Int64)] = [:]
-        for pair in position.pairs where pair.userID != caller.user.id {
+        // Where I am settled in a currency (no net there), nobody is owed anything by me or owes
+        // me: the direct debts left are a cycle Settle up routed around (I paid Chloé what Bo
+        // owed her). They are left out (found by review: "you owe Chloé 10" after settling up).
+        struct GroupCurrency: Hashable {
+            let group: UUID
+            let currency: String
+        }
+        let unsettled = Set(position.groups.map { GroupCurrency(group: $0.groupID, currency: $0.currency) })
+        for pair in position.pairs
+        where pair.userID != caller.user.id && unsettled.contains(GroupCurrency(group: pair.groupID, currency: pair.currency)) {
             let key = Key(person: pair.userID?.text ?? "member:" + pair.memberID.text, currency: pair.currency)
             var entry = nets[key] ?? (pair.memberName, pair.userID, [], 0)
             entry.net += pair.net

@@ -105,8 +105,8 @@ public enum MoneyInput {
     /// (found by review: 0026-07-14 was taken, and sorted before everything).
     public static let years = 1900...2199
 
-    /// A real calendar date written YYYY-MM-DD, in `years`.
-    public static func date(_ text: String, field: String) throws -> String {
+    /// A real calendar date written YYYY-MM-DD, in `years` (a filter's bound takes any year).
+    public static func date(_ text: String, field: String, years: ClosedRange<Int> = years) throws -> String {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.utf8.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]),
             let day = Int(parts[2]), (1...9999).contains(year), (1...12).contains(month), day >= 1,

@@ -100,5 +100,6 @@ struct MoneyInputTests {
         #expect(message("9999-12-31").hasPrefix("“9999-12-31” is in the year 9999"))
         #expect(message("2026-02-29") == "Pick a date, or write it like 2026-07-14 (year-month-day).")
         #expect(message("2028-02-29") == "2028-02-29")
+        #expect((try? MoneyInput.date("9999-12-31", field: "to", years: 1...9999)) == "9999-12-31")
     }
 }

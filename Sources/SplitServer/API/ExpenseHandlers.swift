@@ -149,8 +149,9 @@ extension APIHandler {
             return id
         }
         filter.memberID = try memberId.map { try MoneyInput.member($0, field: "memberId").uuid }
-        filter.from = try from.map { try MoneyInput.date($0, field: "from") }
-        filter.to = try to.map { try MoneyInput.date($0, field: "to") }
+        // A bound may be far out ("to=9999-12-31" for everything to come): any year.
+        filter.from = try from.map { try MoneyInput.date($0, field: "from", years: 1...9999) }
+        filter.to = try to.map { try MoneyInput.date($0, field: "to", years: 1...9999) }
         // A month ("2026-11") or a year (issue 20, as the seed's list): its first and last days,
         // narrowing from and to when they are given too.
         var range: (first: CivilDate, last: CivilDate)?

@@ -98,7 +98,9 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     /// "$": which dollar.
     case whichCurrency(String, [Currency])
     case mixedCurrencies([Currency])
-    case unknownWord(String)
+    /// A word that is no member and nothing the line reads; with the one member whose name it
+    /// is a slip of the keys away from, when there is exactly one ("Bne": Ben).
+    case unknownWord(String, didYouMean: String? = nil)
     case ambiguousName(String, [String])
     case twoPayers
     /// Nobody said who shares it.
@@ -129,7 +131,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         case .whichCurrency(let symbol, let options):
             "Which currency is “\(symbol)”? Write the code, like \(options.prefix(3).map(\.code).joined(separator: " or "))."
         case .mixedCurrencies(let list): "One expense is in one currency, not \(list.map(\.code).joined(separator: " and "))."
-        case .unknownWord(let word): "“\(word.prefix(40))” is nobody in this group and nothing this line understands."
+        case .unknownWord(let word, let name?): "“\(word.prefix(40))” is nobody in this group: did you mean \(name)?"
+        case .unknownWord(let word, nil): "“\(word.prefix(40))” is nobody in this group and nothing this line understands."
         case .ambiguousName(let word, let names): "“\(word.prefix(40))” could be \(names.joined(separator: " or ")); use the full name."
         case .twoPayers: "Say one payer (or use the form for several)."
         case .whoShares: "Say who shares it: names, “all”, or “all except …”."
@@ -252,6 +255,44 @@ public enum QuickEntry {
 
     /// A currency named by a symbol ("¥", "$") or a code ("MYR", upper case), or the dollar
     /// question; nil when `text` is neither.
+    /// The one person whose name (or first name, or nickname) `word` is a slip away from: one
+    /// letter wrong, missing, extra or two swapped, or two of those in a word of six letters or
+    /// more. Nil when none is, or several are (a guess between two people helps nobody).
+    static func closeName(_ word: String, _ people: [QuickEntryContext.Person]) -> String? {
+        let typed = Array(folded(word))
+        guard typed.count >= 3, typed.count <= 40 else { return nil }
+        let allowed = typed.count >= 6 ? 2 : 1
+        var found: [String] = []
+        for person in people {
+            let names = [person.name] + person.name.split(separator: " ").map(String.init) + person.nicknames
+            if names.contains(where: { editDistance(typed, Array(folded($0)), atMost: allowed) <= allowed }),
+                !found.contains(person.name)
+            {
+                found.append(person.name)
+            }
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// Edits between two words (a swap of neighbours counts one), or more than `atMost` once it
+    /// is sure to be more.
+    static func editDistance(_ a: [Character], _ b: [Character], atMost limit: Int) -> Int {
+        guard abs(a.count - b.count) <= limit, !b.isEmpty, b.count <= 80 else { return limit + 1 }
+        var before = [Int](0...b.count)
+        var previous = before
+        var row = before
+        for i in 1...a.count {
+            row[0] = i
+            for j in 1...b.count {
+                row[j] = Swift.min(before[j] + 1, row[j - 1] + 1, before[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { row[j] = Swift.min(row[j], previous[j - 2] + 1) }
+            }
+            previous = before
+            before = row
+        }
+        return before[b.count]
+    }
+
     /// A name without case or accents, to match one typed without them ("chloe" is Chloé).
     public static func folded(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
@@ -654,7 +695,7 @@ public enum QuickEntry {
                 guard let who = person() else {
                     // Nobody by that name (an ambiguous name was said already, and passed over).
                     if position == start {
-                        problems.append(.unknownWord(word.text))
+                        problems.append(.unknownWord(word.text, didYouMean: QuickEntry.closeName(word.text, context.people)))
                         position += 1
                     }
                     continue

@@ -1,8 +1,9 @@
 import Foundation
 import PropertyBased
-import SplitCore
 import SplitTestSupport
 import Testing
+
+@testable import SplitCore
 
 /// Quick entry (issue 21): one line to an expense draft, or precisely what is missing.
 @Suite("Quick entry: one line to an expense")
@@ -88,6 +89,16 @@ struct QuickEntryTests {
         #expect(Self.problems("Split 10/3 USD all") == [.decimals("10/3", .usd)])
         #expect(Self.problems("Taxi 45.50 MYR") == [.whoShares])
         #expect(Self.problems("Taxi 45.50 MYR Bo Dan") == [.unknownWord("Dan")])
+        // Found by review: a slip of the keys named nobody; now the one name it is close to.
+        #expect(Self.problems("Taxi 45.50 MYR Bo Cehn") == [.unknownWord("Cehn", didYouMean: "Chen")])
+        #expect(QuickEntryProblem.unknownWord("Cehn", didYouMean: "Chen").description
+            == "“Cehn” is nobody in this group: did you mean Chen?")
+        #expect(Self.problems("Taxi 45.50 MYR Bo Ak") == [.unknownWord("Ak")])  // too short to guess
+        let annas = [QuickEntryContext.Person(id: Self.aki, name: "Anna"), .init(id: Self.bo, name: "Anne")]
+        #expect(QuickEntry.closeName("Anny", annas) == nil)  // Anna or Anne: no guess
+        #expect(QuickEntry.closeName("Alexnader", [.init(id: Self.aki, name: "Alexander Ko")]) == "Alexander Ko")
+        #expect(QuickEntry.editDistance(Array("kitten"), Array("sitting"), atMost: 5) == 3)
+        #expect(QuickEntry.editDistance(Array("ab"), Array("ba"), atMost: 2) == 1)
         #expect(Self.problems("Taxi 10 USD 20 EUR all").contains(.mixedCurrencies([.usd, try! Currency(code: "EUR")])))
         #expect(Self.problems("Taxi 10/0 all") == [.divisionByZero])
         #expect(Self.problems("Taxi 99999999999999999999*99999999999 all") == [.tooLarge])

@@ -5,10 +5,25 @@ import SplitStore
 import SplitTestSupport
 import Testing
 
+@testable import SplitServer
+
 /// The assistant over HTTP (issue 21): the event stream, what it does with each kind of
 /// message, conversations kept per account, and that it can do no more than its caller.
 @Suite("The assistant over HTTP")
 struct AssistantTests {
+    @Test("the web says what the assistant did in words, every tool of MCP's list among them, never a tool's name")
+    func toolsInWords() {
+        #expect(WebApp.toolsSaid(["balances", "settle_plan", "balances"]) == "Read the balances, worked out Settle up.")
+        #expect(WebApp.toolsSaid([]) == nil)
+        #expect(WebApp.toolsSaid(["something_new"]) == "Looked something up.")
+        #expect(Set(WebApp.toolWords.keys) == Set(MCPTools.names).union(["quick_add saving"]))
+        // A line only read, then saved after a yes.
+        #expect(WebApp.toolKey(["name": "quick_add", "args": ["text": "Tea 600"]]) == "quick_add")
+        #expect(WebApp.toolKey(["name": "quick_add", "args": ["dryRun": false]]) == "quick_add saving")
+        #expect(WebApp.toolsSaid(["quick_add"]) == "Read the line." && WebApp.toolsSaid(["quick_add saving"]) == "Saved an expense.")
+        #expect(WebApp.toolWordsJSON.contains(#""settle_plan":"worked out Settle up""#))
+    }
+
     struct Answer {
         var events: [[String: Any]]
         var done: Bool

@@ -43,6 +43,9 @@ struct MCPTools: Sendable {
         "add_expense", "quick_add", "record_settlement", "mark_share_paid", "create_payment_request",
     ]
 
+    /// The tools' names (the web says each in words: `WebApp.toolWords`).
+    static var names: [String] { all.map(\.name) }
+
     static let all: [Tool] = [
         tool("list_groups", "The groups you are in, with their ids, home currencies and your role.", object([:]), readOnly: true),
         tool(

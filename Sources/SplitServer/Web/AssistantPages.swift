@@ -19,6 +19,44 @@ extension WebApp {
         let conversationID: String?
         let messages: [Message]
         let waiting: Bool
+        var toolWords = WebApp.toolWordsJSON
+    }
+
+    /// What each tool the assistant runs did, in words, for the page and its script (found by
+    /// review: the page said "Ran balances, settle_plan", the MCP tools' names).
+    static let toolWords: [String: String] = [
+        "list_groups": "looked at your groups", "list_expenses": "looked through the expenses",
+        "add_expense": "saved an expense", "quick_add": "read the line", "quick_add saving": "saved an expense",
+        "balances": "read the balances",
+        "settle_plan": "worked out Settle up", "record_settlement": "recorded a transfer",
+        "mark_share_paid": "changed a paid mark", "budget_status": "read the budget",
+        "create_payment_request": "made a payment request",
+    ]
+
+    /// The same table as JSON, for app.js (`data-tool-words`), which says it as `toolsSaid` does.
+    static let toolWordsJSON: String = {
+        let data = (try? JSONSerialization.data(withJSONObject: toolWords, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }()
+
+    /// A tool's key in `toolWords`: its name, and " saving" after quick_add's when it saved
+    /// (`dryRun` false) rather than only read the line.
+    static func toolKey(_ call: [String: Any]) -> String {
+        let name = call["name"] as? String ?? ""
+        let args = call["args"] as? [String: Any] ?? [:]
+        return name == "quick_add" && (args["dryRun"] as? Bool) == false ? name + " saving" : name
+    }
+
+    /// "Read the balances, worked out Settle up." for the tools a message ran (`toolKey`s);
+    /// nil for none.
+    static func toolsSaid(_ keys: [String]) -> String? {
+        var said: [String] = []
+        for key in keys {
+            let words = toolWords[key] ?? "looked something up"
+            if !said.contains(words) { said.append(words) }
+        }
+        guard let first = said.first else { return nil }
+        return ([first.prefix(1).uppercased() + first.dropFirst()] + said.dropFirst()).joined(separator: ", ") + "."
     }
 
     func assistantPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -32,10 +70,9 @@ extension WebApp {
         if let chosen {
             messages = try await api.conversationUseCases.conversation(chosen.id.text, caller: caller).messages.map { message in
                 let calls = (try? JSONSerialization.jsonObject(with: Data(message.tools.utf8))) as? [[String: Any]] ?? []
-                let names = calls.compactMap { $0["name"] as? String }
                 return .init(
                     mine: message.role == "user", text: message.content,
-                    tools: names.isEmpty ? nil : "Ran " + names.joined(separator: ", "))
+                    tools: Self.toolsSaid(calls.map(Self.toolKey)))
             }
         }
         let body = AssistantBody(

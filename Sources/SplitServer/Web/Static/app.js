@@ -289,6 +289,8 @@ window.addEventListener("pageshow", function () {
   if (!form || !window.ReadableStream || !window.TextDecoder) return;
   const chat = document.getElementById("chat");
   const input = form.querySelector("#assistant-message");
+  let toolWords = {};
+  try { toolWords = JSON.parse(form.getAttribute("data-tool-words") || "{}"); } catch (error) { toolWords = {}; }
   function line(mine, text) {
     const item = document.createElement("li");
     item.className = mine ? "chat-mine" : "chat-answer";
@@ -313,6 +315,7 @@ window.addEventListener("pageshow", function () {
     line(true, message);
     const answer = line(false, "…");
     const ran = [];
+    const keys = {};
     input.value = "";
     // Once the server has taken the message it may have saved something: a stream cut after
     // that is not sent again (that would save it twice), it says so instead.
@@ -342,10 +345,16 @@ window.addEventListener("pageshow", function () {
           }
           field.value = event.conversationId;
         } else if (event.type === "tool_start") {
-          answer.tools.textContent = "Running " + event.name + "…";
+          answer.tools.textContent = "Working…";
+          // WebApp.toolKey: quick_add that saves is said apart from one that only reads.
+          const args = event.args || {};
+          keys[event.id] = event.name === "quick_add" && args.dryRun === false ? "quick_add saving" : event.name;
         } else if (event.type === "tool_end") {
-          ran.push(event.name);
-          answer.tools.textContent = "Ran " + ran.join(", ");
+          // In words, as the page says it after a reload (WebApp.toolsSaid).
+          const said = toolWords[keys[event.id] || event.name] || "looked something up";
+          if (ran.indexOf(said) < 0) ran.push(said);
+          const text = ran.join(", ") + ".";
+          answer.tools.textContent = text.charAt(0).toUpperCase() + text.slice(1);
         } else if (event.type === "text") {
           answer.body.textContent = event.content;
         }

@@ -258,7 +258,7 @@ public enum QuickEntry {
     /// The one person whose name (or first name, or nickname) `word` is a slip away from: one
     /// letter wrong, missing, extra or two swapped, or two of those in a word of six letters or
     /// more. Nil when none is, or several are (a guess between two people helps nobody).
-    static func closeName(_ word: String, _ people: [QuickEntryContext.Person]) -> String? {
+    public static func closeName(_ word: String, _ people: [QuickEntryContext.Person]) -> String? {
         let typed = Array(folded(word))
         guard typed.count >= 3, typed.count <= 40 else { return nil }
         let allowed = typed.count >= 6 ? 2 : 1
@@ -291,6 +291,17 @@ public enum QuickEntry {
             before = row
         }
         return before[b.count]
+    }
+
+    /// Whether the words before the amount say money came back: "refund", "returned",
+    /// "reimbursed", "cashback", or "back" at their end ("Deposit back"; found by review: it was
+    /// saved as a cost). Not "Bo paid me back": money between people is a transfer, not a refund.
+    static func saysRefund(_ description: [String]) -> Bool {
+        let words = description.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
+        let refund: Set = ["refund", "refunds", "refunded", "returned", "reimbursed", "reimbursement", "cashback"]
+        if words.contains(where: refund.contains) { return true }
+        let moved: Set = ["paid", "pay", "pays", "sent", "gave", "owe", "owes"]
+        return words.last == "back" && words.count > 1 && !words.contains(where: moved.contains)
     }
 
     /// A name without case or accents, to match one typed without them ("chloe" is Chloé).
@@ -539,7 +550,7 @@ public enum QuickEntry {
                 description.append(current.text)
                 position += 1
             }
-            let refundWord = description.contains { ["refund", "refunded", "refunds"].contains($0.lowercased()) }
+            let refundWord = QuickEntry.saysRefund(description)
             guard !description.isEmpty else { return .failure([.noDescription]) }
             guard !atEnd else { return .failure([.noAmount]) }
 

@@ -146,6 +146,12 @@ struct QuickEntryTests {
         #expect(Self.problems("Ramen 1/18446744073709551616/-9223372036854775808 all") == [.tooLarge])
         #expect(Self.problems("Tickets 60 EUR Aki 1/18446744073709551616/-9223372036854775808") == [.notANumber("1/18446744073709551616/-9223372036854775808")])
         #expect((try? Self.draft("Hotel refund 30 EUR to Aki split all"))?.total == Self.money(-3_000, "EUR"))
+        // Found by review: money back said in other words was saved as a cost.
+        #expect((try? Self.draft("Deposit back 100 EUR to Aki, all"))?.total == Self.money(-10_000, "EUR"))
+        #expect((try? Self.draft("Deposit returned 100 EUR all"))?.total == Self.money(-10_000, "EUR"))
+        #expect((try? Self.draft("Cashback 5 EUR all"))?.total == Self.money(-500, "EUR"))
+        #expect((try? Self.draft("Back massage 60 EUR all"))?.total == Self.money(6_000, "EUR"))
+        #expect((try? Self.draft("Bo paid me back 20 EUR all"))?.total == Self.money(2_000, "EUR"))
         let paidAfterExcept = try? Self.draft("Dinner RM 120 for everyone except Chen, Aki paid")
         #expect(paidAfterExcept?.payer == Self.aki && paidAfterExcept?.rule == .equal([Self.aki, Self.bo, Self.mei]))
         #expect(Self.problems("Dinner 1,500 KWD all") == [.ambiguousComma("1,500", try! Currency(code: "KWD"))])

@@ -196,6 +196,18 @@ extension MoneyInput {
         return sign + rest.replacingOccurrences(of: ",", with: "")
     }
 
+    /// A rate as a person types it into a form: "1,17" is 1.17 (a decimal comma, as much of
+    /// Europe writes it; found by review: it was refused). A comma before three digits ("1,170":
+    /// 1170 or 1.17?) or beside a point comes back as typed, for the parser to refuse.
+    public static func typedRate(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, !trimmed.contains("."), !parts[0].isEmpty, !parts[1].isEmpty, parts[1].count != 3,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        else { return trimmed }
+        return parts[0] + "." + parts[1]
+    }
+
     /// The text without the currency's code or symbol before or after it, and its sign apart.
     private static func unmarked(_ text: String, _ currency: Currency) -> (sign: String, rest: String) {
         var rest = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -102,4 +102,12 @@ struct MoneyInputTests {
         #expect(message("2028-02-29") == "2028-02-29")
         #expect((try? MoneyInput.date("9999-12-31", field: "to", years: 1...9999)) == "9999-12-31")
     }
+
+    @Test("a rate typed with a decimal comma is read as one; one that could be thousands is left for the parser to refuse")
+    func typedRates() {
+        #expect(MoneyInput.typedRate(" 1,17 ") == "1.17" && MoneyInput.typedRate("0,0067") == "0.0067")
+        #expect(MoneyInput.typedRate("160") == "160" && MoneyInput.typedRate("1.17") == "1.17")
+        #expect(MoneyInput.typedRate("1,170") == "1,170" && MoneyInput.typedRate("1,170.5") == "1,170.5")
+        #expect(MoneyInput.typedRate("1,2,3") == "1,2,3" && MoneyInput.typedRate(",5") == ",5")
+    }
 }

@@ -336,7 +336,7 @@ extension WebApp {
                         EnteredRate(
                             fromCurrency: (form["fromCurrency"] ?? "").uppercased(),
                             toCurrency: (form["toCurrency"] ?? "").uppercased(), date: form["date"] ?? "",
-                            rate: form.text("rate") ?? "")
+                            rate: MoneyInput.typedRate(form.text("rate") ?? ""))
                     ], groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
             case "notifications":
                 _ = try await api.notificationUseCases.setLevel(

@@ -1068,6 +1068,10 @@ struct WebTests {
                 let until = try #require(request.string("expiresAt").flatMap(UTCTimestamp.parse))
                 #expect(abs(until.timeIntervalSince(createdAt) - expected) < 2, "\(request)")
             }
+            // Settle up lists the requests waiting, each a link to its page (to cancel it).
+            let waiting = try await setup.aki.get("/groups/\(setup.groupID)/balances")
+            #expect(waiting.text.components(separatedBy: "1,000 JPY to Aki, from Ben</a>").count == 3, "\(waiting.text)")
+            #expect(waiting.text.contains("/groups/\(setup.groupID)/requests/"))
             // A lifetime that is not a number is refused, not taken as the default.
             let bad = try await setup.aki.post(
                 "/groups/\(setup.groupID)/requests",
@@ -1090,6 +1094,7 @@ struct WebTests {
             try #require(paid.status == .created, "\(paid.text)")
             let again = try await setup.ben.post("/pay/\(codes[1])/lock", [])
             #expect(again.text.contains("Settle up has no transfer from you to Aki now"), "\(again.text.prefix(3000))")
+            #expect(try await setup.aki.get("/groups/\(setup.groupID)/balances").text.contains("from Ben (being paid now)"))
             // Another member of the group is told whom it is for before pressing anything, and has
             // no Pay button; a stranger with the code learns no name but the payee's.
             let forBen = try await setup.vic.get("/pay/\(codes[0])")
@@ -1283,6 +1288,12 @@ struct WebTests {
                 path, [("action", "add-rate"), ("fromCurrency", "EUR"), ("toCurrency", "JPY"), ("rate", "-160"), ("date", "2026-11-20")])
             #expect(rate.text.contains(#"id="fromCurrency" name="fromCurrency" type="text" maxlength="3" placeholder="USD" required value="EUR""#))
             #expect(rate.text.contains(#"required value="-160""#) && rate.text.contains(#"value="2026-11-20" required"#), "\(rate.text.prefix(300))")
+            // A decimal comma is a rate (found by review: "1,17" was refused).
+            let comma = try await setup.aki.post(
+                path, [("action", "add-rate"), ("fromCurrency", "EUR"), ("toCurrency", "USD"), ("rate", "1,17"), ("date", "2026-11-20")])
+            #expect(comma.status == .seeOther, "\(comma.text.prefix(500))")
+            let rates = try await api.call(.get, "/api/groups/\(setup.groupID)/rates", token: setup.aki.token)
+            #expect(rates.text.contains(#""rate":"1.17""#), "\(rates.text)")
             let category = try await setup.aki.post(path, [("action", "add-category"), ("categoryName", "Meal"), ("icon", "🍣")])
             #expect(category.text.contains(#"required value="Meal""#) && category.text.contains(#"value="🍣""#))
             let group = try await setup.aki.post(

@@ -27,6 +27,13 @@ public enum AssistantIntent: Equatable, Sendable {
     /// people, as said (the names are resolved by the assistant; when they are not both members,
     /// the line is an expense after all).
     case transfer(from: String, to: String, amount: String, currency: String?, line: String)
+    /// "how much does Chloé owe?", "what does Bo owe", "is Bo owed anything", "Bo's balance".
+    case balanceOf(String)
+    /// "how much did we spend?", "how much have we spent on food?", "total spent".
+    case spent(on: String?)
+    /// A question none of the above is ("who paid the most?"): said so, never read as an
+    /// expense (found by review: it was refused as an expense without an amount).
+    case unknownQuestion
     /// "help", "what can you do".
     case help
     /// Anything else: an expense as one line.
@@ -54,6 +61,15 @@ public enum AssistantIntent: Equatable, Sendable {
         {
             return .myBalance
         }
+        if !hasAmount, let name = Self.balanceOf(words) {
+            return ["everyone", "everybody", "we", "each", "people", "they"].contains(name) ? .whoOwes : .balanceOf(name)
+        }
+        if !hasAmount, plain.contains("spend") || plain.contains("spent"),
+            ["how", "what", "total", "what's", "whats"].contains(words.first ?? "")
+        {
+            let on = words.firstIndex(of: "on").map { words[($0 + 1)...].joined(separator: " ") }
+            return .spent(on: on.flatMap { $0.isEmpty ? nil : $0 })
+        }
         if !hasAmount, plain.contains("who owes") { return .whoOwes }
         if !hasAmount, plain.contains("settle") { return .settle }
         if !hasAmount, words.contains("budget") { return .budget }
@@ -80,7 +96,35 @@ public enum AssistantIntent: Equatable, Sendable {
             if rest.isEmpty || rest.first == "to" { return .askPayment(name: name, amount: nil) }
         }
         if let transfer = Self.transfer(text) { return transfer }
+        let questionWords: Set = [
+            "how", "what", "what's", "whats", "who", "who's", "whom", "when", "where", "why", "which", "is", "are", "do",
+            "does", "did", "can", "could", "should", "will", "would", "has", "have",
+        ]
+        if !hasAmount, text.hasSuffix("?") || questionWords.contains(words.first ?? "") { return .unknownQuestion }
         return .addExpense(text)
+    }
+
+    /// The person a balance question is about: "how much does X owe", "what does X owe", "does
+    /// X owe", "how much is X owed", "is X owed", "X's balance", "balance of X" (X lower case).
+    static func balanceOf(_ words: [String]) -> String? {
+        func between(_ start: [String], _ ends: Set<String>) -> String? {
+            guard words.count > start.count, Array(words.prefix(start.count)) == start,
+                let end = words.dropFirst(start.count).firstIndex(where: ends.contains), end > start.count
+            else { return nil }
+            return words[start.count..<end].joined(separator: " ")
+        }
+        let owe: Set = ["owe", "owes"]
+        let owed: Set = ["owed"]
+        if let name = between(["how", "much", "does"], owe) ?? between(["what", "does"], owe) ?? between(["does"], owe)
+            ?? between(["how", "much", "is"], owed) ?? between(["is"], owed)
+        {
+            return name
+        }
+        if words.count >= 2, words.last == "balance", let owner = words.dropLast().last, owner.hasSuffix("'s") {
+            return words.dropLast().joined(separator: " ").replacingOccurrences(of: "'s", with: "")
+        }
+        if words.count >= 3, words.starts(with: ["balance", "of"]) { return words.dropFirst(2).joined(separator: " ") }
+        return nil
     }
 
     /// "<who> paid <whom> [back] <amount> [currency]", each name one to three words, nothing more.

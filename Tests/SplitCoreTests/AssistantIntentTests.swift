@@ -23,6 +23,12 @@ struct AssistantIntentTests {
                 "I paid Chloé 2.25 usd.",
                 .transfer(from: "I", to: "Chloé", amount: "2.25", currency: "USD", line: "I paid Chloé 2.25 usd.")
             ),
+            // Found by review: questions it had no answer for were read as expenses.
+            ("How much does Chloé owe?", .balanceOf("chloé")), ("what does Bo owe me", .balanceOf("bo")),
+            ("Is Chen owed anything?", .balanceOf("chen")), ("Bo's balance", .balanceOf("bo")),
+            ("how much does everyone owe", .whoOwes), ("How much did we spend on food?", .spent(on: "food")),
+            ("how much have we spent", .spent(on: nil)), ("Who paid the most?", .unknownQuestion),
+            ("what is the weather like", .unknownQuestion), ("Dinner?", .unknownQuestion),
             (
                 "Taxi paid by Bo 20",
                 .transfer(from: "Taxi", to: "by Bo", amount: "20", currency: nil, line: "Taxi paid by Bo 20")

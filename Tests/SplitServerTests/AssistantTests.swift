@@ -92,6 +92,31 @@ struct AssistantTests {
         }
     }
 
+    @Test("someone else's balance, what was spent (in all and on a category), and a question it cannot answer, said so")
+    func otherQuestions() async throws {
+        // Found by review: these were read as expense lines and refused for their missing amount.
+        try await TestApp.with(.sqlite) { api in
+            let (aki, group, members) = try await Self.setUp(api)
+            let akiID = try #require(try await api.call(.get, "/api/groups/\(group)", token: aki).string("group", "myMemberId"))
+            let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+            let created = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: #"{"groupId":"\#(group)","description":"Ramen","amount":"3000","currency":"JPY","expenseDate":"\#(today)","paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(akiID)","\#(members["Bo"]!)","\#(members["Chen"]!)"]}}"#)
+            try #require(created.status == .created, "\(created.text)")
+
+            let bo = try await Self.say(api, aki, "How much does Bo owe?", group: group)
+            #expect(bo.text.hasPrefix("In Japan Bo owes 1,000 JPY"), "\(bo.text)")
+            let typo = try await Self.say(api, aki, "how much does Bob owe", group: group)
+            #expect(typo.text == "I know no one called bob in Japan. Did you mean Bo?", "\(typo.text)")
+            let spent = try await Self.say(api, aki, "How much did we spend?", group: group)
+            #expect(spent.tools == ["budget_status"] && spent.text.contains("Japan spent 3,000 JPY"), "\(spent.text)")
+            let none = try await Self.say(api, aki, "how much did we spend on snorkelling?", group: group)
+            #expect(none.text.hasPrefix("Japan has no category like “snorkelling”"), "\(none.text)")
+            let unknown = try await Self.say(api, aki, "Who paid the most?", group: group)
+            #expect(unknown.tools.isEmpty && unknown.text.hasPrefix("I cannot answer that yet."), "\(unknown.text)")
+        }
+    }
+
     @Test("an expense in words, confirmed; questions about balances, settling and the budget; mark paid; ask; undo", arguments: TestDatabases.all)
     func conversation(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

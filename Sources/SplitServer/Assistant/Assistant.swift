@@ -246,6 +246,13 @@ private struct Turn {
         return Dictionary(try ok.body.json.members.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
+    static let help = """
+        Tell me an expense in one line ("Ramen ¥1200 paid by Aki, all", "Taxi 45.50 MYR Bo Chen"), or ask: \
+        "how much do I owe?", "how much does Bo owe?", "who owes whom?", "how do we settle?", \
+        "how much did we spend on food?", "how is our budget?", "mark my ramen paid", "Bo paid me back 20", \
+        "ask Bo for what he owes", "undo that".
+        """
+
     func whichGroup() async throws -> String {
         guard case .ok(let ok) = try await assistant.api.listGroups(.init()) else { return "Which group?" }
         let names = try ok.body.json.groups.map(\.name)
@@ -257,11 +264,9 @@ private struct Turn {
     mutating func answer(_ intent: AssistantIntent, said: String) async throws -> String {
         switch intent {
         case .help:
-            return """
-                Tell me an expense in one line ("Ramen ¥1200 paid by Aki, all", "Taxi 45.50 MYR Bo Chen"), or ask: \
-                "how much do I owe?", "who owes whom?", "how do we settle?", "how is our budget?", \
-                "mark my ramen paid", "Bo paid me back 20", "ask Bo for what he owes", "undo that".
-                """
+            return Self.help
+        case .unknownQuestion:
+            return "I cannot answer that yet. " + Self.help
         case .cancel:
             guard conversation.pending != nil else { return "There was nothing waiting; nothing changed." }
             conversation.pending = nil
@@ -302,6 +307,53 @@ private struct Turn {
                     let amount = WebFormat.money(String(net.trimmingPrefix("-")), line["currency"] as? String ?? "")
                     return net.hasPrefix("-") ? "you owe \(amount)" : "you are owed \(amount)"
                 }.joined(separator: " and ") + "."
+        case .balanceOf(let name):
+            let names = try await names(groupID)
+            guard let memberID = Self.member(name, names, me: me) else {
+                let people = names.map { QuickEntryContext.Person(id: MemberID(UUID(uuidString: $0.key) ?? UUID()), name: $0.value) }
+                let guess = QuickEntry.closeName(name, people).map { " Did you mean \($0)?" } ?? ""
+                return "I know no one called \(name) in \(groupName).\(guess)"
+            }
+            if memberID == me { return try await answer(.myBalance, said: said) }
+            let (json, error) = await tool("balances", ["groupId": .string(groupID)])
+            guard let json else { return error ?? "" }
+            let person = names[memberID] ?? name
+            let theirs = (json["balances"] as? [[String: Any]] ?? []).filter {
+                $0["memberId"] as? String == memberID && !Self.isZero($0["net"] as? String)
+            }
+            guard !theirs.isEmpty else { return "\(person) is settled up in \(groupName)." }
+            return "In \(groupName) \(person) "
+                + theirs.map { line in
+                    let net = line["net"] as? String ?? "0"
+                    let amount = WebFormat.money(String(net.trimmingPrefix("-")), line["currency"] as? String ?? "")
+                    return net.hasPrefix("-") ? "owes \(amount)" : "is owed \(amount)"
+                }.joined(separator: " and ") + " (to the group as a whole: “how do we settle?” says who pays whom)."
+        case .spent(let on):
+            let (json, error) = await tool("budget_status", ["groupId": .string(groupID)])
+            guard let json else { return error ?? "" }
+            let currency = json["currency"] as? String ?? ""
+            let period = json["period"] as? String == "trip"
+                ? "From \(json["startDate"] as? String ?? "") to \(json["endDate"] as? String ?? "")"
+                : "In \(json["month"] as? String ?? "this month")"
+            let uncounted = (json["uncountedCurrencies"] as? [String] ?? [])
+            let note = uncounted.isEmpty
+                ? "" : " (not counting what is in \(uncounted.joined(separator: ", ")): no rate to \(currency) yet)"
+            let lines = json["lines"] as? [[String: Any]] ?? []
+            func spent(_ figures: Any?) -> String {
+                WebFormat.money((figures as? [String: Any])?["spent"] as? String ?? "0", currency)
+            }
+            guard let on else {
+                let named = lines.filter { !Self.isZero(($0["figures"] as? [String: Any])?["spent"] as? String) }
+                    .map { "\($0["name"] as? String ?? "") \(spent($0["figures"]))" }
+                return "\(period) \(groupName) spent \(spent(json["total"]))\(note)"
+                    + (named.isEmpty ? "." : ": " + named.joined(separator: ", ") + ".")
+            }
+            let wanted = QuickEntry.folded(on)
+            guard let line = lines.first(where: { QuickEntry.folded($0["name"] as? String ?? "").contains(wanted) }) else {
+                return "\(groupName) has no category like “\(on)”; its categories are "
+                    + lines.compactMap { $0["name"] as? String }.joined(separator: ", ") + "."
+            }
+            return "\(period) \(groupName) spent \(spent(line["figures"])) on \(line["name"] as? String ?? on)\(note)."
         case .whoOwes, .settle:
             let (planned, error) = await plan(groupID)
             guard let transfers = planned else { return error ?? "" }
@@ -425,7 +477,7 @@ private struct Turn {
                     + " I assumed \(words.joined(separator: " and ")). Say “yes” to save it, or “no”."
             }
             return try await save(line, id: json["id"] as? String, group: group)
-        case .help, .cancel, .undo, .confirm:
+        case .help, .cancel, .undo, .confirm, .unknownQuestion:
             return ""
         }
     }
@@ -452,6 +504,10 @@ private struct Turn {
         if ["i", "me", "myself"].contains(plain) { return me }
         var found = names.filter { $0.value.lowercased() == plain }
         if found.isEmpty { found = names.filter { QuickEntry.folded($0.value) == QuickEntry.folded(plain) } }
+        // A first name alone ("Chloé" for Chloé Martin), when only one member has it.
+        if found.isEmpty {
+            found = names.filter { QuickEntry.folded(String($0.value.split(separator: " ").first ?? "")) == QuickEntry.folded(plain) }
+        }
         return found.count == 1 ? found.first?.key : nil
     }
 

@@ -5,8 +5,9 @@ internal import SplitAPI
 /// Where an imported file goes.
 public enum ImportDestination: Sendable, Equatable {
     /// A new group of this name (nil: the name a JSON file gives), and IANA time zone when
-    /// known, owned by the caller.
-    case newGroup(name: String?, timeZone: String?)
+    /// known, owned by the caller; its home currency when chosen (nil: the file's own, else the
+    /// one most of it is in; a dry run's `homeCurrency` says which).
+    case newGroup(name: String?, timeZone: String?, homeCurrency: String? = nil)
     /// A group the caller owns or administers.
     case group(id: String)
 }
@@ -33,6 +34,8 @@ public struct ImportSummary: Sendable, Equatable, Codable {
 
     public let groupId: String
     public let groupName: String
+    /// The group's home currency (for a new group: the one it has, or would have).
+    public let homeCurrency: String
     public let dryRun: Bool
     public let expenses: Int
     public let settlements: Int
@@ -85,11 +88,11 @@ extension SplitterClient {
         let pairs = map.isEmpty ? nil : map.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let result: Components.Schemas.ImportResult
         switch destination {
-        case .newGroup(let name, let timeZone):
+        case .newGroup(let name, let timeZone, let homeCurrency):
             let output = try await send {
                 try await api.importNewGroup(
                     query: .init(
-                        format: format.rawValue, name: name, timeZone: timeZone,
+                        format: format.rawValue, name: name, timeZone: timeZone, homeCurrency: homeCurrency,
                         dryRun: dryRun, map: pairs),
                     body: format.isCSV ? .csv(body()) : .binary(body()))
             }
@@ -113,7 +116,8 @@ extension SplitterClient {
             }
         }
         return ImportSummary(
-            groupId: result.group.id, groupName: result.group.name, dryRun: result.dryRun, expenses: result.expenses,
+            groupId: result.group.id, groupName: result.group.name, homeCurrency: result.group.homeCurrency,
+            dryRun: result.dryRun, expenses: result.expenses,
             settlements: result.settlements,
             members: result.members.map {
                 .init(name: $0.name, kind: $0.kind.rawValue, memberId: $0.memberId, memberName: $0.memberName)

@@ -40,6 +40,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "The exported file.") var file: String
     @Option(help: "Import into this group (name or id).") var group: String?
     @Option(name: .customLong("new"), help: "Make a new group of this name from the file.") var newGroup: String?
+    @Option(
+        name: .customLong("home-currency"),
+        help: "With --new: the new group's home currency (default: the file's own, else the one most of it is in).")
+    var homeCurrency: String?
     @Option(help: "Who a name of the file is: \"Name=member name or id\", \"Name=me\" or \"Name=new\" (repeatable).")
     var map: [String] = []
     @Flag(help: "Check the file and say what would be written; write nothing.") var dryRun = false
@@ -52,6 +56,9 @@ struct ImportCommand: AsyncParsableCommand {
             throw ValidationError("Say where it goes: --group NAME or --new NAME (one of them).")
         }
         if force && group == nil { throw ValidationError("--force is for --group: a new group has no imports yet.") }
+        if homeCurrency != nil && group != nil {
+            throw ValidationError("--home-currency is for --new: a group that exists keeps its own (change it in its settings).")
+        }
     }
 
     func run() async throws {
@@ -74,7 +81,7 @@ struct ImportCommand: AsyncParsableCommand {
             if let group {
                 destination = .group(id: try await resolveGroup(client, group).id)
             } else {
-                destination = .newGroup(name: newGroup, timeZone: TimeZone.current.identifier)
+                destination = .newGroup(name: newGroup, timeZone: TimeZone.current.identifier, homeCurrency: homeCurrency)
             }
             let name = URL(fileURLWithPath: file).lastPathComponent
             let bar = Progress.Bar(label: "Sending \(name)")
@@ -86,7 +93,8 @@ struct ImportCommand: AsyncParsableCommand {
             } catch SplitterError.validation(_, let field) where field == "timeZone" {
                 // The server does not know this computer's zone name: the group keeps UTC (or the file's).
                 summary = try await client.importFile(
-                    data, format: format, into: .newGroup(name: newGroup, timeZone: nil), dryRun: dryRun, map: mapping,
+                    data, format: format, into: .newGroup(name: newGroup, timeZone: nil, homeCurrency: homeCurrency),
+                    dryRun: dryRun, map: mapping,
                     progress: bar.update)
             }
             bar.finish()
@@ -101,6 +109,11 @@ struct ImportCommand: AsyncParsableCommand {
             Swift.print("Dry run, nothing written: \(what) would go into \(newGroup ? "a new group " : "")\(summary.groupName).")
         } else {
             Swift.print("Imported \(what) into \(newGroup ? "the new group " : "")\(summary.groupName).")
+        }
+        if newGroup {
+            Swift.print(
+                "Home currency: \(summary.homeCurrency)"
+                    + (summary.dryRun ? " (--home-currency CODE for another)." : "."))
         }
         Swift.print(
             "Members: "

@@ -131,6 +131,21 @@ struct ImportUseCaseTests {
             #expect(hotel.categoryNames[hotel.expense.categoryID] == "Hotel")
             let refund = try #require(expenses.expenses.first { $0.expense.description == "Deposit back" })
             #expect(refund.expense.amount == -3000)
+
+            // The importer may choose the new group's home currency (found by review: it was the
+            // file's without asking); one this server does not know is refused on its field.
+            let chosen = try await Self.imports(trip).importFile(
+                Data(csv.utf8), format: .splitwise, into: .newGroup(name: "Kinds", timeZone: nil, homeCurrency: "gbp"),
+                mapping: ["Alice": "me"], dryRun: true, force: false, caller: trip.bo, origin: trip.origin)
+            #expect(chosen.group.homeCurrency == "GBP")
+            do {
+                _ = try await Self.imports(trip).importFile(
+                    Data(csv.utf8), format: .splitwise, into: .newGroup(name: "Kinds", timeZone: nil, homeCurrency: "XXQ"),
+                    mapping: [:], dryRun: true, force: false, caller: trip.bo, origin: trip.origin)
+                Issue.record("XXQ was taken as a home currency")
+            } catch AppError.invalid(let field, _) {
+                #expect(field == "homeCurrency")
+            }
         }
     }
 

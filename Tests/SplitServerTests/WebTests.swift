@@ -855,6 +855,8 @@ struct WebTests {
             #expect(checked.text.contains("<strong>1</strong> expense(s)"), "\(checked.text.prefix(3000))")
             #expect(checked.text.contains("The total-balance lines (JPY) match"))
             #expect(checked.text.contains("Ben (same name)") && checked.text.contains("Chen"))
+            // Aki is "Me (Aki)" once, not also "Aki" by name (found by review).
+            #expect(checked.text.contains(">Me (Aki)</option>") && !checked.text.contains(">Aki</option>"), "\(checked.text)")
             #expect(checked.text.contains("New categories: Dining out"))
             // A file whose categories the group has says nothing of new ones (it showed an empty line).
             let known = try await setup.aki.post(
@@ -906,11 +908,18 @@ struct WebTests {
             // A new group from My groups.
             let groups = try await setup.aki.get("/groups")
             #expect(groups.text.contains("href=\"/import\""))
+            // The check says the home currency it would have, and another may be chosen (found by
+            // review: it was the file's without a word).
+            let newCheck = try await setup.aki.post("/import", [("name", "From Splitwise"), ("file", csv), ("intent", "check")])
+            #expect(newCheck.text.contains(#"<option value="JPY" selected>JPY — "#), "\(newCheck.text.prefix(3000))")
+            let badHome = try await setup.aki.post(
+                "/import", [("name", "From Splitwise"), ("file", csv), ("intent", "check"), ("homeCurrency", "XXQ")])
+            #expect(badHome.status == .unprocessableContent && badHome.text.contains("homeCurrency-error"), "\(badHome.text.prefix(3000))")
             let created = try await setup.aki.post(
-                "/import", [("name", "From Splitwise"), ("file", csv), ("intent", "import"), ("map_0", "me")])
+                "/import", [("name", "From Splitwise"), ("file", csv), ("intent", "import"), ("map_0", "me"), ("homeCurrency", "EUR")])
             #expect(created.status == .seeOther, "\(created.text.prefix(1500))")
             let mine = try await api.call(.get, "/api/groups", token: setup.aki.token)
-            #expect(mine.list("groups").contains { $0.string("name") == "From Splitwise" })
+            #expect(mine.list("groups").contains { $0.string("name") == "From Splitwise" && $0.string("homeCurrency") == "EUR" })
         }
     }
 

@@ -34,6 +34,13 @@ struct ImportCommandTests {
                 "\(created.output)")
             #expect(created.output.contains("Members: Aki Tanaka → you (Aki); Bo → new member; Chen → new member"))
             #expect(created.output.contains("Total-balance lines checked: JPY (all match)."))
+            #expect(created.output.contains("Home currency: JPY."), "\(created.output)")
+            // A dry run says which it would be and how to choose another; --home-currency chooses.
+            let other = try await trip.run(
+                "import", "splitwise", file.path, "--new", "Elsewhere", "--home-currency", "EUR", "--dry-run")
+            #expect(other.output.contains("Home currency: EUR (--home-currency CODE for another)."), "\(other.output)")
+            let misplaced = try await trip.run("import", "splitwise", file.path, "--group", "Japan", "--home-currency", "EUR")
+            #expect(misplaced.status == 2 && misplaced.error.contains("--home-currency is for --new"), "\(misplaced.error)")
             #expect(created.output.contains("Skipped line 5: no money moves between members"))
             // Not a terminal: plain progress lines, each quarter of the bytes, then the wait.
             #expect(created.error.contains("Sending splitwise-"), "\(created.error)")

@@ -1958,9 +1958,10 @@ public struct Client: APIProtocol {
     /// the imported balances; any difference refuses the whole file, naming the currency, the
     /// member and both amounts. A file that cannot be read is a 422 on `file` naming the line and
     /// column ("line 17, column “Cost”: \"12,50\" is not a number"). All or nothing: one
-    /// transaction. The group's home currency is the file's own where it says one, else the one
-    /// most rows are in. With `dryRun=true` nothing is written and the answer (200) says what
-    /// would be. docs/imports.md says how each format's lines become expenses and transfers.
+    /// transaction. The group's home currency is `homeCurrency` when given, else the file's own
+    /// where it says one, else the one most rows are in (the answer's `group.homeCurrency` says
+    /// which). With `dryRun=true` nothing is written and the answer (200) says what would be.
+    /// docs/imports.md says how each format's lines become expenses and transfers.
     ///
     ///
     /// - Remark: HTTP `POST /api/imports`.
@@ -1999,6 +2000,13 @@ public struct Client: APIProtocol {
                     explode: true,
                     name: "timeZone",
                     value: input.query.timeZone
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "homeCurrency",
+                    value: input.query.homeCurrency
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,

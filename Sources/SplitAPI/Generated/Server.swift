@@ -2956,9 +2956,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// the imported balances; any difference refuses the whole file, naming the currency, the
     /// member and both amounts. A file that cannot be read is a 422 on `file` naming the line and
     /// column ("line 17, column “Cost”: \"12,50\" is not a number"). All or nothing: one
-    /// transaction. The group's home currency is the file's own where it says one, else the one
-    /// most rows are in. With `dryRun=true` nothing is written and the answer (200) says what
-    /// would be. docs/imports.md says how each format's lines become expenses and transfers.
+    /// transaction. The group's home currency is `homeCurrency` when given, else the file's own
+    /// where it says one, else the one most rows are in (the answer's `group.homeCurrency` says
+    /// which). With `dryRun=true` nothing is written and the answer (200) says what would be.
+    /// docs/imports.md says how each format's lines become expenses and transfers.
     ///
     ///
     /// - Remark: HTTP `POST /api/imports`.
@@ -2997,6 +2998,13 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         style: .form,
                         explode: true,
                         name: "timeZone",
+                        as: Swift.String.self
+                    ),
+                    homeCurrency: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "homeCurrency",
                         as: Swift.String.self
                     ),
                     dryRun: try converter.getOptionalQueryItemAsURI(

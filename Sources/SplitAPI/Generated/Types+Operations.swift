@@ -2835,9 +2835,10 @@ public enum Operations {
     /// the imported balances; any difference refuses the whole file, naming the currency, the
     /// member and both amounts. A file that cannot be read is a 422 on `file` naming the line and
     /// column ("line 17, column “Cost”: \"12,50\" is not a number"). All or nothing: one
-    /// transaction. The group's home currency is the file's own where it says one, else the one
-    /// most rows are in. With `dryRun=true` nothing is written and the answer (200) says what
-    /// would be. docs/imports.md says how each format's lines become expenses and transfers.
+    /// transaction. The group's home currency is `homeCurrency` when given, else the file's own
+    /// where it says one, else the one most rows are in (the answer's `group.homeCurrency` says
+    /// which). With `dryRun=true` nothing is written and the answer (200) says what would be.
+    /// docs/imports.md says how each format's lines become expenses and transfers.
     ///
     ///
     /// - Remark: HTTP `POST /api/imports`.
@@ -2859,6 +2860,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/imports/POST/query/timeZone`.
                 public var timeZone: Swift.String?
+                /// the new group's home currency (ISO 4217); default: the file's own, else the one most of it is in. Also the currency of a file that names none
+                ///
+                /// - Remark: Generated from `#/paths/api/imports/POST/query/homeCurrency`.
+                public var homeCurrency: Swift.String?
                 /// Check the file and answer what would be written (200), writing nothing.
                 ///
                 /// - Remark: Generated from `#/paths/api/imports/POST/query/dryRun`.
@@ -2873,18 +2878,21 @@ public enum Operations {
                 ///   - format: the file's app: splitwise, ihatemoney, spliit, cospend or json. Needed: without it, or with another value, the answer is a 422 on format that lists these
                 ///   - name: the new group's name; without it, the name the file gives (a JSON export), else a 422
                 ///   - timeZone: the new group's IANA time zone (default UTC)
+                ///   - homeCurrency: the new group's home currency (ISO 4217); default: the file's own, else the one most of it is in. Also the currency of a file that names none
                 ///   - dryRun: Check the file and answer what would be written (200), writing nothing.
                 ///   - map: `Name=target`, once per name to map: target is a member's name or id, `me`, or `new`.
                 public init(
                     format: Swift.String? = nil,
                     name: Swift.String? = nil,
                     timeZone: Swift.String? = nil,
+                    homeCurrency: Swift.String? = nil,
                     dryRun: Components.Parameters.ImportDryRun? = nil,
                     map: Components.Parameters.ImportMap? = nil
                 ) {
                     self.format = format
                     self.name = name
                     self.timeZone = timeZone
+                    self.homeCurrency = homeCurrency
                     self.dryRun = dryRun
                     self.map = map
                 }

@@ -188,9 +188,10 @@ public protocol APIProtocol: Sendable {
     /// the imported balances; any difference refuses the whole file, naming the currency, the
     /// member and both amounts. A file that cannot be read is a 422 on `file` naming the line and
     /// column ("line 17, column “Cost”: \"12,50\" is not a number"). All or nothing: one
-    /// transaction. The group's home currency is the file's own where it says one, else the one
-    /// most rows are in. With `dryRun=true` nothing is written and the answer (200) says what
-    /// would be. docs/imports.md says how each format's lines become expenses and transfers.
+    /// transaction. The group's home currency is `homeCurrency` when given, else the file's own
+    /// where it says one, else the one most rows are in (the answer's `group.homeCurrency` says
+    /// which). With `dryRun=true` nothing is written and the answer (200) says what would be.
+    /// docs/imports.md says how each format's lines become expenses and transfers.
     ///
     ///
     /// - Remark: HTTP `POST /api/imports`.
@@ -1249,9 +1250,10 @@ extension APIProtocol {
     /// the imported balances; any difference refuses the whole file, naming the currency, the
     /// member and both amounts. A file that cannot be read is a 422 on `file` naming the line and
     /// column ("line 17, column “Cost”: \"12,50\" is not a number"). All or nothing: one
-    /// transaction. The group's home currency is the file's own where it says one, else the one
-    /// most rows are in. With `dryRun=true` nothing is written and the answer (200) says what
-    /// would be. docs/imports.md says how each format's lines become expenses and transfers.
+    /// transaction. The group's home currency is `homeCurrency` when given, else the file's own
+    /// where it says one, else the one most rows are in (the answer's `group.homeCurrency` says
+    /// which). With `dryRun=true` nothing is written and the answer (200) says what would be.
+    /// docs/imports.md says how each format's lines become expenses and transfers.
     ///
     ///
     /// - Remark: HTTP `POST /api/imports`.

@@ -6,8 +6,9 @@ import SplitStore
 /// Where an import goes: a new group made from the file, or a group the caller manages.
 public enum ImportTarget: Sendable {
     /// A new group of this name (nil: the name the file gives), owned by the caller; its time
-    /// zone when the client knows it.
-    case newGroup(name: String?, timeZone: String?)
+    /// zone when the client knows it; its home currency when the importer chose one (nil: the
+    /// file's own, else the one most of it is in).
+    case newGroup(name: String?, timeZone: String?, homeCurrency: String? = nil)
     case group(UUID)
 }
 
@@ -87,10 +88,12 @@ public struct ImportUseCases: Sendable, UsesStores {
         var existing: [MemberRecord]
         var newGroup: GroupRecord?
         var givenTimeZone: String?
+        var givenHome: Currency?
         switch target {
-        case .newGroup(let name, let timeZone):
+        case .newGroup(let name, let timeZone, let homeCurrency):
             try caller.requireWholeAccount()
             givenTimeZone = timeZone
+            givenHome = try homeCurrency.map { try MoneyInput.currency($0.uppercased(), field: "homeCurrency") }
             group = GroupRecord(
                 id: UUID.random(), name: try name.map { try Names.name($0, field: "name") } ?? "", homeCurrency: "USD",
                 timeZone: try timeZone.map(MoneyInput.timeZone) ?? "UTC", ownerUserID: caller.user.id,
@@ -106,7 +109,7 @@ public struct ImportUseCases: Sendable, UsesStores {
         do {
             // A file that does not say its currency is in the home currency of the group it goes into.
             file = try Self.read(
-                data, format: format, homeCurrency: newGroup == nil ? try? Currency(code: group.homeCurrency) : nil)
+                data, format: format, homeCurrency: newGroup == nil ? try? Currency(code: group.homeCurrency) : givenHome)
         } catch {
             throw AppError.invalid(field: "file", message: error.description)
         }
@@ -122,11 +125,12 @@ public struct ImportUseCases: Sendable, UsesStores {
                 // The file's zone as it is written ("UTC" stays "UTC"), when this server knows it.
                 if givenTimeZone == nil, (try? MoneyInput.timeZone(details.timeZone)) != nil { group.timeZone = details.timeZone }
             }
-            // A new group's home currency is the file's own, else the one most of the file is in.
+            // A new group's home currency is the one chosen, else the file's own, else the one
+            // most of the file is in (a dry run says which, and the importer may choose another).
             var counts: [String: Int] = [:]
             for expense in file.expenses { counts[expense.currency.code, default: 0] += 1 }
             group.homeCurrency =
-                file.homeCurrency
+                givenHome?.code ?? file.homeCurrency
                 ?? counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.first?.key
                 ?? file.totals.first?.currency.code ?? "USD"
             newGroup = group

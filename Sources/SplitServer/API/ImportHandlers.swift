@@ -12,7 +12,7 @@ extension APIHandler {
         let caller = try await authenticate()
         let (result, written) = try await importFile(
             try Self.file(input.body), format: input.query.format ?? "",
-            into: .newGroup(name: input.query.name, timeZone: input.query.timeZone), map: input.query.map,
+            into: .newGroup(name: input.query.name, timeZone: input.query.timeZone, homeCurrency: input.query.homeCurrency), map: input.query.map,
             dryRun: input.query.dryRun, force: nil, caller: caller)
         return written ? .created(.init(body: .json(result))) : .ok(.init(body: .json(result)))
     }

@@ -39,6 +39,10 @@ extension WebApp {
         let action: String
         /// The group imported into; nil for a new group.
         let groupID: String?
+        /// A new group's home currency, once checked: every currency, the one it would have
+        /// selected (found by review: it was the file's without a word).
+        let homeCurrencies: [CurrencyOption]
+        let hasHomeChoice: Bool
         let groupName: String
         /// The apps a file may come from, the chosen one selected.
         let formats: [Choice]
@@ -97,7 +101,8 @@ extension WebApp {
                 if let groupID { .group(try APIHandler.id(groupID, "group")) } else {
                     .newGroup(
                         name: form["name"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 },
-                        timeZone: form["timeZone"].flatMap { $0.isEmpty ? nil : $0 })
+                        timeZone: form["timeZone"].flatMap { $0.isEmpty ? nil : $0 },
+                        homeCurrency: form["homeCurrency"].flatMap { $0.isEmpty ? nil : $0 })
                 }
             let confirmed = form["intent"] == "import"
             let report = try await importUseCases.importFile(
@@ -106,7 +111,7 @@ extension WebApp {
             if confirmed { return Self.redirect("/groups/\(report.group.id.text)", done: "imported") }
             return try await renderImport(groupID: groupID, form: form, report: report, errors: [:])
         } catch {
-            let errors = try Self.formErrors(error, shown: ["file", "name", "map", "format"])
+            let errors = try Self.formErrors(error, shown: ["file", "name", "map", "format", "homeCurrency"])
             return try await renderImport(groupID: groupID, form: form, report: nil, errors: errors)
         }
     }
@@ -166,7 +171,10 @@ extension WebApp {
             if mapping.kind != .new || chosen != "auto" && chosen != "new" {
                 choices.append(.init(value: "new", label: "A new member", selected: chosen == "new"))
             }
-            choices += members.map { .init(value: $0.id, label: $0.name, selected: chosen == $0.id) }
+            // My own member is "Me (…)" above, not offered a second time by name (found by review).
+            choices += members.filter { $0.id != report?.me.id.text }.map {
+                .init(value: $0.id, label: $0.name, selected: chosen == $0.id)
+            }
             return .init(index: index, name: mapping.name, choices: choices)
         }
         let balances: [ImportBody.Balance] = (report?.balances ?? []).filter { $0.net != 0 }.compactMap { balance in
@@ -197,7 +205,10 @@ extension WebApp {
             }
         }
         let body = ImportBody(
-            action: groupID.map { "/groups/\($0)/import" } ?? "/import", groupID: groupID, groupName: groupName,
+            action: groupID.map { "/groups/\($0)/import" } ?? "/import", groupID: groupID,
+            homeCurrencies: groupID == nil && report != nil
+                ? Self.currencyOptions(selected: report?.group.homeCurrency ?? "") : [],
+            hasHomeChoice: groupID == nil && report != nil, groupName: groupName,
             formats: ImportedFile.Format.allCases.map {
                 .init(value: $0.rawValue, label: $0.title, selected: $0.rawValue == (form?["format"] ?? "splitwise"))
             },

@@ -8,11 +8,14 @@ public struct QuickEntryContext: Sendable {
         public var id: MemberID
         public var name: String
         public var nicknames: [String]
+        /// In "all" and "everyone": false for a viewer, who shares only when named.
+        public var sharesByDefault: Bool
 
-        public init(id: MemberID, name: String, nicknames: [String] = []) {
+        public init(id: MemberID, name: String, nicknames: [String] = [], sharesByDefault: Bool = true) {
             self.id = id
             self.name = name
             self.nicknames = nicknames
+            self.sharesByDefault = sharesByDefault
         }
     }
 
@@ -735,7 +738,7 @@ public enum QuickEntry {
 
             let order = Dictionary(context.people.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             if everyone {
-                sharers = context.people.map(\.id).filter { !excluded.contains($0) }
+                sharers = context.people.filter(\.sharesByDefault).map(\.id).filter { !excluded.contains($0) }
             } else {
                 // "Dinner 3000 paid by Aki, split with Bo" is Aki and Bo, not Bo alone.
                 let payerOrMe = payer ?? context.me

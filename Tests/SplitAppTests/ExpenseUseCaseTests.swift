@@ -102,6 +102,22 @@ struct ExpenseUseCaseTests {
         }
     }
 
+    @Test("with no split said, everyone but the viewer shares; named in the split, the viewer shares too")
+    func viewersWatch() async throws {
+        // Found by review: a viewer, who cannot record paying, was charged for every expense.
+        try await Trip.with(.sqlite) { trip in
+            var entered = trip.ramen("900")
+            entered.split = nil
+            let view = try await trip.create(entered)
+            #expect(view.expense.rule == .equal([trip.akiMember, trip.boMember, trip.deeMember].sorted()))
+            let vic = try #require(
+                try await GroupStore(database: trip.database).members(groupID: trip.groupID).first { $0.name == "Vic" })
+            entered.split = EnteredSplit(mode: .equal, memberIds: [trip.akiMember.description, vic.id.text])
+            let named = try await trip.create(entered)
+            #expect(named.expense.liveShares.map(\.amount) == [450, 450])
+        }
+    }
+
     @Test("a retry with the same key gets the first answer and stores nothing twice", arguments: TestDatabases.all)
     func idempotentCreate(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

@@ -89,6 +89,20 @@ struct QuickEntryTests {
         #expect(Self.problems("Split 10/3 USD all") == [.decimals("10/3", .usd)])
         #expect(Self.problems("Taxi 45.50 MYR") == [.whoShares])
         #expect(Self.problems("Taxi 45.50 MYR Bo Dan") == [.unknownWord("Dan")])
+        // Found by review: a viewer was in "all"; named, they share like anyone.
+        let watched = QuickEntryContext(
+            people: [.init(id: Self.aki, name: "Aki"), .init(id: Self.bo, name: "Bo"), .init(id: Self.mei, name: "Mei", sharesByDefault: false)],
+            me: Self.aki, homeCurrency: try! Currency(code: "MYR"), categories: [], today: CivilDate("2026-11-20")!)
+        if case .success(let draft) = QuickEntry.parse("Taxi 12 all", context: watched) {
+            #expect(draft.rule == .equal([Self.aki, Self.bo]))
+        } else {
+            Issue.record("all was not read")
+        }
+        if case .success(let draft) = QuickEntry.parse("Taxi 12 Bo Mei", context: watched) {
+            #expect(draft.rule == .equal([Self.bo, Self.mei]))
+        } else {
+            Issue.record("a viewer named was not read")
+        }
         // Found by review: a slip of the keys named nobody; now the one name it is close to.
         #expect(Self.problems("Taxi 45.50 MYR Bo Cehn") == [.unknownWord("Cehn", didYouMean: "Chen")])
         #expect(QuickEntryProblem.unknownWord("Cehn", didYouMean: "Chen").description

@@ -205,9 +205,13 @@ struct WebTests {
         try await TestApp.with(.sqlite, sessionLookups: lookups) { api in
             // setup
             var setup = try await Self.setup(api)
-            _ = try await setup.aki.get("/groups/\(setup.groupID)/expenses/new")
+            let blank = try await setup.aki.get("/groups/\(setup.groupID)/expenses/new")
             let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
                 .list("members")
+            // Vic, a viewer, is not ticked to share at first; Ben is.
+            let vicID = try #require(members.first { $0.string("name") == "Vic" }?.string("id"))
+            #expect(blank.text.contains(#"id="in_\#(vicID)" name="in_\#(vicID)" value="1" aria-label="Vic shares it">"#), "\(blank.text)")
+            #expect(blank.text.contains(#"id="in_\#(setup.benMemberID)" name="in_\#(setup.benMemberID)" value="1" aria-label="Ben shares it" checked>"#))
             let fields: [(String, String)] =
                 [
                     ("_id", UUID().uuidString), ("description", "Tea"), ("amount", "900"), ("currency", "JPY"),

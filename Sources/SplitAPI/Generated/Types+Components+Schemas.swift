@@ -442,6 +442,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CreateExpenseRequest/paidByMemberId`.
             public var paidByMemberId: Swift.String?
+            /// how it is divided; without split or splits, equally among the group's active members who are not viewers (a viewer named in a split shares it)
+            ///
             /// - Remark: Generated from `#/components/schemas/CreateExpenseRequest/split`.
             public var split: Components.Schemas.SplitInput?
             /// the seed's shape, exact amounts
@@ -464,7 +466,7 @@ extension Components {
             ///   - expenseDate:
             ///   - paidBy:
             ///   - paidByMemberId: the seed's shape: one payer of the whole amount
-            ///   - split:
+            ///   - split: how it is divided; without split or splits, equally among the group's active members who are not viewers (a viewer named in a split shares it)
             ///   - splits: the seed's shape, exact amounts
             ///   - homeAmount: What it cost in the group's home currency ("charged as"); sets the expense's own rate. Below zero for a refund, like the amount.
             public init(

@@ -64,9 +64,11 @@ extension ExpenseUseCases {
                 if let splits = entered.splits {
                     return try reader.rule(EnteredSplit(mode: .exact, amounts: splits), field: "splits")
                 }
-                // Nothing said: equally among everyone still in the group.
+                // Nothing said: equally among everyone still in the group who shares costs (a
+                // viewer watches; named in a split, they share it like anyone).
+                let sharing = members.filter { $0.isActive && $0.role != .viewer }.map { MemberID($0.id) }
                 return try reader.rule(
-                    EnteredSplit(mode: .equal, memberIds: active.sorted().map(\.description)), field: "split")
+                    EnteredSplit(mode: .equal, memberIds: sharing.sorted().map(\.description)), field: "split")
             }
         try checks.finish()
         // Each of these is nil only when its refusal was thrown just above.

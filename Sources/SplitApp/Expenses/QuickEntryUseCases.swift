@@ -62,7 +62,7 @@ public struct QuickEntryUseCases: Sendable, UsesStores {
         }
         let context = QuickEntryContext(
             people: try await groups.members(groupID: group.id).filter(\.isActive).map {
-                .init(id: MemberID($0.id), name: $0.name)
+                .init(id: MemberID($0.id), name: $0.name, sharesByDefault: $0.role != .viewer)
             }, me: MemberID(me.id), homeCurrency: try MoneyInput.currency(group.homeCurrency, field: "homeCurrency"),
             categories: live.map(\.name), today: CivilDate(MoneyInput.today(now(), in: group.timeZone))!, memory: memory)
         let draft: QuickDraft

@@ -95,12 +95,13 @@ struct ExpenseForm: Sendable {
         }
     }
 
-    /// A new expense: today, the home currency, everyone in, nobody's payment typed yet.
+    /// A new expense: today, the home currency, everyone in but viewers (who watch; ticked,
+    /// they share like anyone), nobody's payment typed yet.
     init(newIn group: Components.Schemas.Group, members: [Components.Schemas.Member], today: String) {
         currency = group.homeCurrency
         payer = group.myMemberId
         expenseDate = today
-        included = Set(members.map(\.id))
+        included = Set(members.filter { $0.role != .viewer }.map(\.id))
     }
 
     /// An existing expense as entered, for editing.
@@ -547,7 +548,7 @@ extension WebApp {
                     members: members.map {
                         .init(
                             id: $0.id, name: label($0),
-                            checked: item.map { [id = $0.id] in $0.members.contains(id) } ?? $0.active,
+                            checked: item.map { [id = $0.id] in $0.members.contains(id) } ?? ($0.active && $0.role != .viewer),
                             removed: !$0.active)
                     })
             },

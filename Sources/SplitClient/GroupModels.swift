@@ -115,4 +115,8 @@ public struct Member: Codable, Hashable, Sendable {
         self.version = version
         self.updatedAt = updatedAt
     }
+
+    /// In "everyone", the split of an expense that names none: active and not a viewer (a
+    /// viewer watches; named in a split, they share it like anyone), as the server decides.
+    public var sharesByDefault: Bool { active && role != .viewer }
 }

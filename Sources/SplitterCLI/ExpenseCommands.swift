@@ -20,7 +20,7 @@ struct SplitOptions: ParsableArguments {
     static let help = """
         Members are named by name or id. Payers: --paid-by aki (the whole
         amount) or --paid-by aki=3000,ben=1000. Split (one of): --equal aki,ben
-        (default: everyone), --exact aki=1200,ben=800, --percent aki=60,ben=40,
+        (default: everyone but viewers), --exact aki=1200,ben=800, --percent aki=60,ben=40,
         --shares aki=2,ben=1, or --adjust aki=+500,ben=-500 on top of --equal.
         A refund or money received: --refund, with the amounts as said ("30
         back"); --paid-by names who received it, and each share comes out below
@@ -47,7 +47,7 @@ struct SplitOptions: ParsableArguments {
         func id(_ name: String) throws -> String { try context.member(name).id }
         let equalIDs =
             try equal.map { try pairs($0, option: "--equal").map { try id($0.0) } }
-            ?? context.members.filter(\.active).map(\.id)
+            ?? context.members.filter(\.sharesByDefault).map(\.id)
         if let exact { return SplitInput(mode: .exact, amounts: try amounts(exact, "--exact", context)) }
         if let percent {
             return SplitInput(
@@ -89,9 +89,10 @@ struct SplitOptions: ParsableArguments {
     /// The other sign ("10" ↔ "-10").
     static func flipped(_ amount: String) -> String { amount.hasPrefix("-") ? String(amount.dropFirst()) : "-" + amount }
 
-    /// The split given, or an equal one between the active members when none was.
+    /// The split given, or an equal one between everyone who shares by default (active, not a
+    /// viewer) when none was.
     func splitOrEqual(_ context: GroupContext) throws -> SplitInput {
-        try split(context) ?? SplitInput(mode: .equal, memberIds: context.members.filter(\.active).map(\.id))
+        try split(context) ?? SplitInput(mode: .equal, memberIds: context.members.filter(\.sharesByDefault).map(\.id))
     }
 
     /// The amount as sent: below zero with --refund.

@@ -5,6 +5,23 @@ import Testing
 /// reason, unpay, history, delete, restore, activity.
 @Suite("splitter expense show, edit, delete, restore; pay, unpay, history, activity")
 struct ExpenseCommandTests {
+    @Test("with no split said, everyone but a viewer shares, as on the server; named, the viewer shares too")
+    func viewers() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            try #require(try await trip.run("member", "role", "Japan", "Cho", "viewer").status == 0)
+
+            // act: Aki, Ben and Cho (a viewer) are in Japan
+            let added = try await trip.run("expense", "add", "Japan", "Tea", "900")
+
+            // validate: Aki and Ben share it, Cho watches
+            #expect(added.status == 0, "\(added.error)")
+            #expect(added.output.contains("Aki 450") && added.output.contains("Ben 450") && !added.output.contains("Cho"), "\(added.output)")
+            let named = try await trip.run("expense", "add", "Japan", "Cake", "900", "--equal", "aki,cho")
+            #expect(named.status == 0 && named.output.contains("Cho 450"), "\(named.output)\(named.error)")
+        }
+    }
+
     @Test("--refund records money received: below zero, said as received, and the balances turn round")
     func refund() async throws {
         try await CLITrip.with { trip in

@@ -61,9 +61,22 @@ public enum AssistantIntent: Equatable, Sendable {
         {
             return .myBalance
         }
-        if !hasAmount, let name = Self.balanceOf(words) {
-            return ["everyone", "everybody", "we", "each", "people", "they"].contains(name) ? .whoOwes : .balanceOf(name)
+        // The words as typed, for a name said back as the user wrote it (the same count: only
+        // case, the apostrophe and the end's punctuation differ).
+        let typed = text.trimmingCharacters(in: CharacterSet(charactersIn: ".!?").union(.whitespaces))
+            .replacingOccurrences(of: "’", with: "'").split(whereSeparator: { $0 == " " }).map(String.init)
+        if !hasAmount, let range = Self.balanceOf(words) {
+            // "Does anyone owe me?", "how much does each person owe": the group as a whole.
+            let everyone: Set = [
+                "everyone", "everybody", "we", "each", "people", "they", "anyone", "anybody", "someone", "somebody",
+                "the", "all",
+            ]
+            if everyone.contains(words[range.lowerBound]) { return .whoOwes }
+            let said = typed.count == words.count ? typed[range] : words[range]
+            return .balanceOf(said.joined(separator: " ").replacingOccurrences(of: "'s", with: ""))
         }
+        // "How much budget is left to spend?" is about the budget.
+        if !hasAmount, words.contains("budget") { return .budget }
         if !hasAmount, plain.contains("spend") || plain.contains("spent"),
             ["how", "what", "total", "what's", "whats"].contains(words.first ?? "")
         {
@@ -104,26 +117,34 @@ public enum AssistantIntent: Equatable, Sendable {
         return .addExpense(text)
     }
 
-    /// The person a balance question is about: "how much does X owe", "what does X owe", "does
-    /// X owe", "how much is X owed", "is X owed", "X's balance", "balance of X" (X lower case).
-    static func balanceOf(_ words: [String]) -> String? {
-        func between(_ start: [String], _ ends: Set<String>) -> String? {
+    /// Where the person a balance question is about is named (lower-case words): "how much
+    /// does X owe", "what does X owe", "does X owe", "how much is X owed", "is X owed", "[what's]
+    /// X's balance", "balance of X".
+    static func balanceOf(_ words: [String]) -> Range<Int>? {
+        func between(_ start: [String], _ ends: Set<String>) -> Range<Int>? {
             guard words.count > start.count, Array(words.prefix(start.count)) == start,
                 let end = words.dropFirst(start.count).firstIndex(where: ends.contains), end > start.count
             else { return nil }
-            return words[start.count..<end].joined(separator: " ")
+            return start.count..<end
         }
         let owe: Set = ["owe", "owes"]
         let owed: Set = ["owed"]
-        if let name = between(["how", "much", "does"], owe) ?? between(["what", "does"], owe) ?? between(["does"], owe)
+        if let range = between(["how", "much", "does"], owe) ?? between(["what", "does"], owe) ?? between(["does"], owe)
             ?? between(["how", "much", "is"], owed) ?? between(["is"], owed)
         {
-            return name
+            return range
         }
-        if words.count >= 2, words.last == "balance", let owner = words.dropLast().last, owner.hasSuffix("'s") {
-            return words.dropLast().joined(separator: " ").replacingOccurrences(of: "'s", with: "")
+        // "Bo's balance", "what's Bo's balance", "show Chloé Martin's balance": the name before
+        // the 's, back to a word that asks (at most three words).
+        if words.count >= 2, words.last == "balance", words[words.count - 2].hasSuffix("'s"),
+            words[words.count - 2] != "what's"
+        {
+            let asking: Set = ["show", "what's", "whats", "what", "is", "check", "tell", "me", "give", "the"]
+            var start = words.count - 2
+            while start > 0, words.count - 1 - start < 3, !asking.contains(words[start - 1]) { start -= 1 }
+            return start..<(words.count - 1)
         }
-        if words.count >= 3, words.starts(with: ["balance", "of"]) { return words.dropFirst(2).joined(separator: " ") }
+        if words.count >= 3, words.starts(with: ["balance", "of"]) { return 2..<words.count }
         return nil
     }
 

@@ -134,7 +134,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         case .whichCurrency(let symbol, let options):
             "Which currency is “\(symbol)”? Write the code, like \(options.prefix(3).map(\.code).joined(separator: " or "))."
         case .mixedCurrencies(let list): "One expense is in one currency, not \(list.map(\.code).joined(separator: " and "))."
-        case .unknownWord(let word, let name?): "“\(word.prefix(40))” is nobody in this group: did you mean \(name)?"
+        case .unknownWord(let word, let name?):
+            "“\(word.prefix(40))” is nobody in this group and nothing this line understands: did you mean \(name)?"
         case .unknownWord(let word, nil): "“\(word.prefix(40))” is nobody in this group and nothing this line understands."
         case .ambiguousName(let word, let names): "“\(word.prefix(40))” could be \(names.joined(separator: " or ")); use the full name."
         case .twoPayers: "Say one payer (or use the form for several)."
@@ -296,15 +297,17 @@ public enum QuickEntry {
         return before[b.count]
     }
 
-    /// Whether the words before the amount say money came back: "refund", "returned",
-    /// "reimbursed", "cashback", or "back" at their end ("Deposit back"; found by review: it was
-    /// saved as a cost). Not "Bo paid me back": money between people is a transfer, not a refund.
+    /// Whether the words before the amount say money came back: "refund", "reimbursed",
+    /// "cashback", or money said to come back at their end ("Deposit back", "Bond returned";
+    /// found by review: it was saved as a cost). Not "Flight back" or "Taxi back" (a trip home
+    /// costs), nor "Bo paid me back" (money between people is a transfer, not a refund).
     static func saysRefund(_ description: [String]) -> Bool {
         let words = description.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
-        let refund: Set = ["refund", "refunds", "refunded", "returned", "reimbursed", "reimbursement", "cashback"]
+        let refund: Set = ["refund", "refunds", "refunded", "reimbursed", "cashback"]
         if words.contains(where: refund.contains) { return true }
-        let moved: Set = ["paid", "pay", "pays", "sent", "gave", "owe", "owes"]
-        return words.last == "back" && words.count > 1 && !words.contains(where: moved.contains)
+        let money: Set = ["deposit", "money", "cash", "bond", "change", "overpayment"]
+        guard words.count >= 2, ["back", "returned"].contains(words[words.count - 1]) else { return false }
+        return money.contains(words[words.count - 2])
     }
 
     /// A name without case or accents, to match one typed without them ("chloe" is Chloé).
@@ -738,7 +741,12 @@ public enum QuickEntry {
 
             let order = Dictionary(context.people.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             if everyone {
-                sharers = context.people.filter(\.sharesByDefault).map(\.id).filter { !excluded.contains($0) }
+                // Everyone who shares by default, and anyone named besides ("all and Vic": a
+                // viewer named shares; found by review: "all" dropped them).
+                let named = sharers
+                sharers = context.people.filter(\.sharesByDefault).map(\.id)
+                sharers += named.filter { !sharers.contains($0) }
+                sharers.removeAll { excluded.contains($0) }
             } else {
                 // "Dinner 3000 paid by Aki, split with Bo" is Aki and Bo, not Bo alone.
                 let payerOrMe = payer ?? context.me

@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import SplitApp
 import SplitCore
 import SplitStore
@@ -352,6 +353,28 @@ struct ExpenseUseCaseTests {
             #expect(history.map(\.isPaid) == [true])
             #expect(seesDetails)
             #expect(try await trip.expenses.shareHistory(boShare.id, caller: trip.bo).seesDetails == false)
+        }
+    }
+
+    @Test("an expense stored with a year outside 1900-2199 (taken before the bound) stays editable; a new such date is refused")
+    func oldDatesStayEditable() async throws {
+        // Found by review: a description edit of such an expense was refused on its date.
+        try await Trip.with(.sqlite) { trip in
+            let view = try await trip.create(trip.ramen())
+            try await trip.database.transaction { sql in
+                try await sql.raw("UPDATE expenses SET expense_date = '0026-07-14' WHERE id = \(bind: view.expense.id.text)").run()
+            }
+            let before = try await trip.expenses.expense(view.expense.id, caller: trip.aki).expense
+            let after = try await trip.expenses.edit(
+                view.expense.id, ExpensePatch(description: "Ramen (old)"), basedOn: { before.version },
+                caller: trip.aki, origin: trip.origin
+            ).expense
+            #expect(after.expenseDate == "0026-07-14" && after.description == "Ramen (old)")
+            await #expect(throws: AppError.self) {
+                _ = try await trip.expenses.edit(
+                    view.expense.id, ExpensePatch(expenseDate: "0027-07-14"), basedOn: { after.version },
+                    caller: trip.aki, origin: trip.origin)
+            }
         }
     }
 }

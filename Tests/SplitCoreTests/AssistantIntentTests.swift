@@ -24,8 +24,11 @@ struct AssistantIntentTests {
                 .transfer(from: "I", to: "Chloé", amount: "2.25", currency: "USD", line: "I paid Chloé 2.25 usd.")
             ),
             // Found by review: questions it had no answer for were read as expenses.
-            ("How much does Chloé owe?", .balanceOf("chloé")), ("what does Bo owe me", .balanceOf("bo")),
-            ("Is Chen owed anything?", .balanceOf("chen")), ("Bo's balance", .balanceOf("bo")),
+            ("How much does Chloé owe?", .balanceOf("Chloé")), ("what does Bo owe me", .balanceOf("Bo")),
+            ("Is Chen owed anything?", .balanceOf("Chen")), ("Bo's balance", .balanceOf("Bo")),
+            ("What’s Bo’s balance?", .balanceOf("Bo")), ("show Chloé Martin's balance", .balanceOf("Chloé Martin")),
+            ("Does anyone owe me?", .whoOwes), ("how much does each person owe", .whoOwes),
+            ("What does the group owe", .whoOwes), ("How much budget is left to spend?", .budget),
             ("how much does everyone owe", .whoOwes), ("How much did we spend on food?", .spent(on: "food")),
             ("how much have we spent", .spent(on: nil)), ("Who paid the most?", .unknownQuestion),
             ("what is the weather like", .unknownQuestion), ("Dinner?", .unknownQuestion),

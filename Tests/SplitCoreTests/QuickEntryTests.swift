@@ -103,10 +103,15 @@ struct QuickEntryTests {
         } else {
             Issue.record("a viewer named was not read")
         }
+        if case .success(let draft) = QuickEntry.parse("Taxi 12 all and Mei", context: watched) {
+            #expect(draft.rule == .equal([Self.aki, Self.bo, Self.mei]))
+        } else {
+            Issue.record("all and a viewer named was not read")
+        }
         // Found by review: a slip of the keys named nobody; now the one name it is close to.
         #expect(Self.problems("Taxi 45.50 MYR Bo Cehn") == [.unknownWord("Cehn", didYouMean: "Chen")])
         #expect(QuickEntryProblem.unknownWord("Cehn", didYouMean: "Chen").description
-            == "“Cehn” is nobody in this group: did you mean Chen?")
+            == "“Cehn” is nobody in this group and nothing this line understands: did you mean Chen?")
         #expect(Self.problems("Taxi 45.50 MYR Bo Ak") == [.unknownWord("Ak")])  // too short to guess
         let annas = [QuickEntryContext.Person(id: Self.aki, name: "Anna"), .init(id: Self.bo, name: "Anne")]
         #expect(QuickEntry.closeName("Anny", annas) == nil)  // Anna or Anne: no guess
@@ -163,6 +168,9 @@ struct QuickEntryTests {
         // Found by review: money back said in other words was saved as a cost.
         #expect((try? Self.draft("Deposit back 100 EUR to Aki, all"))?.total == Self.money(-10_000, "EUR"))
         #expect((try? Self.draft("Deposit returned 100 EUR all"))?.total == Self.money(-10_000, "EUR"))
+        // Found by review: a trip home is a cost, not money back.
+        #expect((try? Self.draft("Flight back 300 EUR all"))?.total == Self.money(30_000, "EUR"))
+        #expect((try? Self.draft("Returned rental car fee 40 EUR all"))?.total == Self.money(4_000, "EUR"))
         #expect((try? Self.draft("Cashback 5 EUR all"))?.total == Self.money(-500, "EUR"))
         #expect((try? Self.draft("Back massage 60 EUR all"))?.total == Self.money(6_000, "EUR"))
         #expect((try? Self.draft("Bo paid me back 20 EUR all"))?.total == Self.money(2_000, "EUR"))

@@ -16,11 +16,15 @@ struct AssistantTests {
         #expect(WebApp.toolsSaid(["balances", "settle_plan", "balances"]) == "Read the balances, worked out Settle up.")
         #expect(WebApp.toolsSaid([]) == nil)
         #expect(WebApp.toolsSaid(["something_new"]) == "Looked something up.")
-        #expect(Set(WebApp.toolWords.keys) == Set(MCPTools.names).union(["quick_add saving"]))
+        let keys = MCPTools.names + ["quick_add saving"]
+        #expect(Set(WebApp.toolWords.keys) == Set(keys + keys.map { $0 + " refused" }))
         // A line only read, then saved after a yes.
         #expect(WebApp.toolKey(["name": "quick_add", "args": ["text": "Tea 600"]]) == "quick_add")
         #expect(WebApp.toolKey(["name": "quick_add", "args": ["dryRun": false]]) == "quick_add saving")
         #expect(WebApp.toolsSaid(["quick_add"]) == "Read the line." && WebApp.toolsSaid(["quick_add saving"]) == "Saved an expense.")
+        // A refused call is not said as done.
+        #expect(WebApp.toolKey(["name": "record_settlement", "isError": true]) == "record_settlement refused")
+        #expect(WebApp.toolsSaid(["record_settlement refused"]) == "Tried to record a transfer, refused.")
         #expect(WebApp.toolWordsJSON.contains(#""settle_plan":"worked out Settle up""#))
     }
 
@@ -107,7 +111,7 @@ struct AssistantTests {
             let bo = try await Self.say(api, aki, "How much does Bo owe?", group: group)
             #expect(bo.text.hasPrefix("In Japan Bo owes 1,000 JPY"), "\(bo.text)")
             let typo = try await Self.say(api, aki, "how much does Bob owe", group: group)
-            #expect(typo.text == "I know no one called bob in Japan. Did you mean Bo?", "\(typo.text)")
+            #expect(typo.text == "I know no one called Bob in Japan. Did you mean Bo?", "\(typo.text)")
             let spent = try await Self.say(api, aki, "How much did we spend?", group: group)
             #expect(spent.tools == ["budget_status"] && spent.text.contains("Japan spent 3,000 JPY"), "\(spent.text)")
             let none = try await Self.say(api, aki, "how much did we spend on snorkelling?", group: group)

@@ -212,6 +212,9 @@ struct WebTests {
             let vicID = try #require(members.first { $0.string("name") == "Vic" }?.string("id"))
             #expect(blank.text.contains(#"id="in_\#(vicID)" name="in_\#(vicID)" value="1" aria-label="Vic shares it">"#), "\(blank.text)")
             #expect(blank.text.contains(#"id="in_\#(setup.benMemberID)" name="in_\#(setup.benMemberID)" value="1" aria-label="Ben shares it" checked>"#))
+            // The rows "Add item" makes tick only the boxes marked data-default: Ben's, not Vic's.
+            #expect(blank.text.contains(#"name="item_in_0_\#(setup.benMemberID)" value="1" checked data-default>"#))
+            #expect(blank.text.contains(#"name="item_in_0_\#(vicID)" value="1">"#), "\(blank.text)")
             let fields: [(String, String)] =
                 [
                     ("_id", UUID().uuidString), ("description", "Tea"), ("amount", "900"), ("currency", "JPY"),

@@ -22,7 +22,12 @@ extension ExpenseUseCases {
             // Below zero is a refund (issue 18); SplitCore refuses zero and says why.
             try checks.run { try MoneyInput.amount(entered.amount, currency, field: "amount", allowNegative: true) }
         }
-        let date = try checks.run { try MoneyInput.date(entered.expenseDate, field: "expenseDate") }
+        // A date stored before dates kept to 1900-2199 stays editable as it is.
+        let date = try checks.run {
+            try MoneyInput.date(
+                entered.expenseDate, field: "expenseDate",
+                years: entered.expenseDate == previous?.expenseDate ? 1...9999 : MoneyInput.years)
+        }
         let resolved = try await checks.run {
             try await resolveCategory(entered.category, groupID: group.id, now: now, reads: reads)
         }

@@ -591,7 +591,8 @@ public struct RecurringUseCases: Sendable, UsesStores {
         let monthEnd = Recurrence.MonthEnd(rawValue: entered.monthEnd ?? "clamp")
         if monthEnd == nil { checks.add(field: "rule.monthEnd", message: "monthEnd is clamp or skip.") }
         let start = try checks.run { try MoneyInput.date(entered.startDate, field: "rule.startDate") }
-        let end = try checks.run { try entered.endDate.map { try MoneyInput.date($0, field: "rule.endDate") } } ?? nil
+        // An end far off ("9999-12-31") is an end never reached: any year.
+        let end = try checks.run { try entered.endDate.map { try MoneyInput.date($0, field: "rule.endDate", years: 1...9999) } } ?? nil
         try checks.finish()
         guard let unit, let monthEnd, let start = start.flatMap(CivilDate.init) else {
             throw AppError.invalid(field: "rule", message: "The rule is needed.")

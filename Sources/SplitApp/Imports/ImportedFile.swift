@@ -302,7 +302,8 @@ public struct ImportedFile: Sendable {
 
     static func date(_ text: String, line: Int, column: String = "Date") throws(ImportProblem) -> String {
         do {
-            return try MoneyInput.date(String(text.trimmingCharacters(in: .whitespaces).prefix(10)), field: column)
+            // Any year: a file's dates are taken as they were written (a group moved in whole).
+            return try MoneyInput.date(String(text.trimmingCharacters(in: .whitespaces).prefix(10)), field: column, years: 1...9999)
         } catch {
             throw ImportProblem(line: line, column: column, message: "\"\(text.prefix(40))\" is not a date like 2026-07-14")
         }

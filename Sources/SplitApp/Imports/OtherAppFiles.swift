@@ -173,7 +173,7 @@ enum IHateMoneyFile {
                     throw ImportProblem(
                         line: nil, column: bill.path + ".currency",
                         message:
-                            "the bill has no currency (IHateMoney's \"no currency\"); import the file into a group whose home currency it is")
+                            "the bill has no currency (IHateMoney's \"no currency\"); import the file into a group whose home currency it is, or choose the new group's home currency")
                 }
                 currency = homeCurrency
             } else {
@@ -268,7 +268,7 @@ enum SpliitFile {
         } else {
             throw ImportProblem(
                 line: nil, column: "currency",
-                message: "the group's currency \"\(symbol.prefix(10))\" is not one this server can tell; import the file into a group whose home currency it is")
+                message: "the group's currency \"\(symbol.prefix(10))\" is not one this server can tell; import the file into a group whose home currency it is, or choose the new group's home currency")
         }
         var ids: [String: Int] = [:]
         var names: [String] = []
@@ -498,7 +498,7 @@ enum CospendFile {
         guard let currency = currency ?? homeCurrency else {
             throw ImportProblem(
                 line: nil, column: nil,
-                message: "the file does not say its currency (Cospend writes it only for projects with several); import it into a group whose home currency it is")
+                message: "the file does not say its currency (Cospend writes it only for projects with several); import it into a group whose home currency it is, or choose the new group's home currency")
         }
         func field(_ record: CSVRecords.Record, _ key: String) -> String {
             bills.header[key].flatMap { $0 < record.fields.count ? record.fields[$0] : nil }?

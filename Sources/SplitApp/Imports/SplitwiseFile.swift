@@ -133,7 +133,7 @@ public struct SplitwiseFile: Sendable {
             }
             let date: String
             do {
-                date = try MoneyInput.date(trimmed[0], field: "Date")
+                date = try MoneyInput.date(trimmed[0], field: "Date", years: 1...9999)
             } catch {
                 throw ImportProblem(
                     line: record.line, column: "Date", message: "\"\(trimmed[0].prefix(40))\" is not a date like 2026-07-14")

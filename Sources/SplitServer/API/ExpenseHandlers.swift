@@ -186,7 +186,7 @@ extension APIHandler {
                 throw APIError.invalid(field: "cursor", "cursor is not one this server gave out; start from the first page.")
             }
             filter.after = (
-                try MoneyInput.date(String(parts[0]), field: "cursor"), createdAt,
+                try MoneyInput.date(String(parts[0]), field: "cursor", years: 1...9999), createdAt,
                 parts.count == 3 ? id : UUID(uuidString: "ffffffff-ffff-ffff-ffff-ffffffffffff") ?? id
             )
         }

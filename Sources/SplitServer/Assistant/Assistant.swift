@@ -309,7 +309,12 @@ private struct Turn {
                 }.joined(separator: " and ") + "."
         case .balanceOf(let name):
             let names = try await names(groupID)
-            guard let memberID = Self.member(name, names, me: me) else {
+            let found = Self.members(name, names, me: me)
+            guard found.count == 1, let memberID = found.first else {
+                if found.count > 1 {
+                    return "Several members of \(groupName) are called \(name): "
+                        + found.compactMap { names[$0] }.sorted().joined(separator: ", ") + ". Use the full name."
+                }
                 let people = names.map { QuickEntryContext.Person(id: MemberID(UUID(uuidString: $0.key) ?? UUID()), name: $0.value) }
                 let guess = QuickEntry.closeName(name, people).map { " Did you mean \($0)?" } ?? ""
                 return "I know no one called \(name) in \(groupName).\(guess)"
@@ -348,8 +353,18 @@ private struct Turn {
                 return "\(period) \(groupName) spent \(spent(json["total"]))\(note)"
                     + (named.isEmpty ? "." : ": " + named.joined(separator: ", ") + ".")
             }
-            let wanted = QuickEntry.folded(on)
-            guard let line = lines.first(where: { QuickEntry.folded($0["name"] as? String ?? "").contains(wanted) }) else {
+            // "food", "restaurants" for Restaurant, "food this month" for Food: either way round,
+            // without a plural's s.
+            func plain(_ text: String) -> String {
+                let folded = QuickEntry.folded(text).trimmingCharacters(in: .whitespaces)
+                return folded.hasSuffix("s") ? String(folded.dropLast()) : folded
+            }
+            let wanted = plain(on)
+            let line = lines.first { line in
+                let name = plain(line["name"] as? String ?? "")
+                return !name.isEmpty && (name.contains(wanted) || wanted.contains(name))
+            }
+            guard let line else {
                 return "\(groupName) has no category like “\(on)”; its categories are "
                     + lines.compactMap { $0["name"] as? String }.joined(separator: ", ") + "."
             }
@@ -500,15 +515,22 @@ private struct Turn {
 
     /// The member `words` name: "I" or "me", or one member's name (any case, accents or not).
     static func member(_ words: String, _ names: [String: String], me: String) -> String? {
+        let found = members(words, names, me: me)
+        return found.count == 1 ? found.first : nil
+    }
+
+    /// The members `words` could name, closest first: "I" or "me"; else a name in any case, then
+    /// without accents, then a first name alone ("Chloé" for Chloé Martin). Several when they
+    /// share it; none when nobody has it.
+    static func members(_ words: String, _ names: [String: String], me: String) -> [String] {
         let plain = words.lowercased()
-        if ["i", "me", "myself"].contains(plain) { return me }
+        if ["i", "me", "myself"].contains(plain) { return [me] }
         var found = names.filter { $0.value.lowercased() == plain }
         if found.isEmpty { found = names.filter { QuickEntry.folded($0.value) == QuickEntry.folded(plain) } }
-        // A first name alone ("Chloé" for Chloé Martin), when only one member has it.
         if found.isEmpty {
             found = names.filter { QuickEntry.folded(String($0.value.split(separator: " ").first ?? "")) == QuickEntry.folded(plain) }
         }
-        return found.count == 1 ? found.first?.key : nil
+        return found.keys.sorted()
     }
 
     /// "Ben paid you 19.13 EUR".

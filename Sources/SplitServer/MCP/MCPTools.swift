@@ -55,7 +55,7 @@ struct MCPTools: Sendable {
                 required: ["groupId"]), readOnly: true),
         tool(
             "add_expense",
-            "Add an expense with exact fields (amounts as decimal strings in the currency's decimals). Without paidBy the caller paid; without split it is shared equally by everyone. idempotencyKey makes a retry safe.",
+            "Add an expense with exact fields (amounts as decimal strings in the currency's decimals). Without paidBy the caller paid; without split it is shared equally by every member who is not a viewer. idempotencyKey makes a retry safe.",
             object(
                 [
                     "groupId": groupId, "description": string("What it was."),

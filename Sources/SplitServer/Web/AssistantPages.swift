@@ -23,15 +23,28 @@ extension WebApp {
     }
 
     /// What each tool the assistant runs did, in words, for the page and its script (found by
-    /// review: the page said "Ran balances, settle_plan", the MCP tools' names).
-    static let toolWords: [String: String] = [
-        "list_groups": "looked at your groups", "list_expenses": "looked through the expenses",
-        "add_expense": "saved an expense", "quick_add": "read the line", "quick_add saving": "saved an expense",
-        "balances": "read the balances",
-        "settle_plan": "worked out Settle up", "record_settlement": "recorded a transfer",
-        "mark_share_paid": "changed a paid mark", "budget_status": "read the budget",
-        "create_payment_request": "made a payment request",
-    ]
+    /// review: the page said "Ran balances, settle_plan", the MCP tools' names); under the key
+    /// with " refused" after it, what it tried when it was refused (not said as done).
+    static let toolWords: [String: String] = {
+        let said: [(key: String, done: String, tried: String)] = [
+            ("list_groups", "looked at your groups", "look at your groups"),
+            ("list_expenses", "looked through the expenses", "look through the expenses"),
+            ("add_expense", "saved an expense", "save an expense"), ("quick_add", "read the line", "read the line"),
+            ("quick_add saving", "saved an expense", "save an expense"),
+            ("balances", "read the balances", "read the balances"),
+            ("settle_plan", "worked out Settle up", "work out Settle up"),
+            ("record_settlement", "recorded a transfer", "record a transfer"),
+            ("mark_share_paid", "changed a paid mark", "change a paid mark"),
+            ("budget_status", "read the budget", "read the budget"),
+            ("create_payment_request", "made a payment request", "make a payment request"),
+        ]
+        var words: [String: String] = [:]
+        for entry in said {
+            words[entry.key] = entry.done
+            words[entry.key + " refused"] = "tried to \(entry.tried), refused"
+        }
+        return words
+    }()
 
     /// The same table as JSON, for app.js (`data-tool-words`), which says it as `toolsSaid` does.
     static let toolWordsJSON: String = {
@@ -44,7 +57,9 @@ extension WebApp {
     static func toolKey(_ call: [String: Any]) -> String {
         let name = call["name"] as? String ?? ""
         let args = call["args"] as? [String: Any] ?? [:]
-        return name == "quick_add" && (args["dryRun"] as? Bool) == false ? name + " saving" : name
+        let key = name == "quick_add" && (args["dryRun"] as? Bool) == false ? name + " saving" : name
+        // A refusal is not said as done (found by review: a refused save read "Saved an expense.").
+        return (call["isError"] as? Bool) == true ? key + " refused" : key
     }
 
     /// "Read the balances, worked out Settle up." for the tools a message ran (`toolKey`s);

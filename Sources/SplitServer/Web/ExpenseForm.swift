@@ -359,6 +359,8 @@ struct ExpenseFormBody: Sendable {
             let name: String
             let checked: Bool
             let removed: Bool
+            /// Ticked in a row the page adds ("Add item"): not for a viewer (found by review).
+            let sharesByDefault: Bool
         }
         let index: Int
         let number: Int
@@ -549,7 +551,7 @@ extension WebApp {
                         .init(
                             id: $0.id, name: label($0),
                             checked: item.map { [id = $0.id] in $0.members.contains(id) } ?? ($0.active && $0.role != .viewer),
-                            removed: !$0.active)
+                            removed: !$0.active, sharesByDefault: $0.active && $0.role != .viewer)
                     })
             },
             extras: (0..<max(2, min(form.extras.count + 1, ExpenseForm.maximumRows))).map { index in

@@ -39,10 +39,12 @@ extension WebApp {
         let action: String
         /// The group imported into; nil for a new group.
         let groupID: String?
-        /// A new group's home currency, once checked: every currency, the one it would have
-        /// selected (found by review: it was the file's without a word).
+        /// A new group's home currency: every currency, the one chosen or (once checked) the one
+        /// the file gives selected, else "From the file" (found by review: it was the file's
+        /// without a word; and a file naming no currency could not be imported into a new group).
         let homeCurrencies: [CurrencyOption]
         let hasHomeChoice: Bool
+        let homeHint: String
         let groupName: String
         /// The apps a file may come from, the chosen one selected.
         let formats: [Choice]
@@ -114,6 +116,13 @@ extension WebApp {
             let errors = try Self.formErrors(error, shown: ["file", "name", "map", "format", "homeCurrency"])
             return try await renderImport(groupID: groupID, form: form, report: nil, errors: errors)
         }
+    }
+
+    /// A new group's home currency choices: "From the file" first until a check says which.
+    static func homeChoices(chosen: String?, report: ImportReport?) -> [CurrencyOption] {
+        let selected = chosen.flatMap { $0.isEmpty ? nil : $0 } ?? report?.group.homeCurrency ?? ""
+        let fromFile = CurrencyOption(code: "", label: "From the file", selected: selected.isEmpty)
+        return (report == nil ? [fromFile] : []) + currencyOptions(selected: selected)
     }
 
     /// The form's format; Splitwise when none is chosen (the page's first choice).
@@ -206,9 +215,12 @@ extension WebApp {
         }
         let body = ImportBody(
             action: groupID.map { "/groups/\($0)/import" } ?? "/import", groupID: groupID,
-            homeCurrencies: groupID == nil && report != nil
-                ? Self.currencyOptions(selected: report?.group.homeCurrency ?? "") : [],
-            hasHomeChoice: groupID == nil && report != nil, groupName: groupName,
+            homeCurrencies: groupID != nil ? [] : Self.homeChoices(chosen: form?["homeCurrency"], report: report),
+            hasHomeChoice: groupID == nil,
+            homeHint: report == nil
+                ? "From the file: its own currency, else the one most of it is in (the check says which). Choose one for a file that names none."
+                : "Settle up, totals and budgets count in it; Settings can change it later.",
+            groupName: groupName,
             formats: ImportedFile.Format.allCases.map {
                 .init(value: $0.rawValue, label: $0.title, selected: $0.rawValue == (form?["format"] ?? "splitwise"))
             },

@@ -80,7 +80,10 @@ document.documentElement.classList.add("js");
       const title = row.querySelector("label[for^=item_desc_]");
       if (title) title.textContent = "Item " + (Number(to) + 1);
       row.querySelectorAll("input[type=text]").forEach(function (input) { input.value = ""; });
-      row.querySelectorAll("input[type=checkbox]:not([disabled])").forEach(function (box) { box.checked = true; });
+      // Everyone who shares by default (not viewers: their boxes have no data-default).
+      row.querySelectorAll("input[type=checkbox]:not([disabled])").forEach(function (box) {
+        box.checked = box.hasAttribute("data-default");
+      });
       last.after(row);
       const first = row.querySelector("input[type=text]");
       if (first) first.focus();
@@ -351,7 +354,8 @@ window.addEventListener("pageshow", function () {
           keys[event.id] = event.name === "quick_add" && args.dryRun === false ? "quick_add saving" : event.name;
         } else if (event.type === "tool_end") {
           // In words, as the page says it after a reload (WebApp.toolsSaid).
-          const said = toolWords[keys[event.id] || event.name] || "looked something up";
+          const key = (keys[event.id] || event.name) + (event.isError ? " refused" : "");
+          const said = toolWords[key] || "looked something up";
           if (ran.indexOf(said) < 0) ran.push(said);
           const text = ran.join(", ") + ".";
           answer.tools.textContent = text.charAt(0).toUpperCase() + text.slice(1);

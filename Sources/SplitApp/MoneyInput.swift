@@ -101,9 +101,8 @@ public enum MoneyInput {
         return id
     }
 
-    /// The years a date may be in: a shared cost of the year 26 is the year 2026 mistyped
-    /// (found by review: 0026-07-14 was taken, and sorted before everything).
-    public static let years = 1900...2199
+    /// The years a date may be in (`CivilDate.storedYears`).
+    public static let years = CivilDate.storedYears
 
     /// A real calendar date written YYYY-MM-DD, in `years` (a filter's bound takes any year).
     public static func date(_ text: String, field: String, years: ClosedRange<Int> = years) throws -> String {
@@ -190,19 +189,23 @@ extension MoneyInput {
         guard (1...3).contains(parts[0].count), parts[0].first != "0", groups.allSatisfy({ $0.count == 3 }),
             last.count <= 2,
             // "1,500" in a currency with decimals could be 1500 or 1.5 (a decimal comma before
-            // three digits): refused, saying both (found by review: euros read it as 1500).
-            !(last.count == 1 && parts.count == 2 && currency.minorUnits > 0)
+            // three digits): refused, saying both (found by review: euros read it as 1500). Not
+            // "1,234" in euros, which cannot be 1.234.
+            !(last.count == 1 && parts.count == 2 && QuickEntry.commaReadings(rest, currency) != nil)
         else { return text }
         return sign + rest.replacingOccurrences(of: ",", with: "")
     }
 
     /// A rate as a person types it into a form: "1,17" is 1.17 (a decimal comma, as much of
     /// Europe writes it; found by review: it was refused). A comma before three digits ("1,170":
-    /// 1170 or 1.17?) or beside a point comes back as typed, for the parser to refuse.
+    /// 1170 or 1.17?) or beside a point comes back as typed, for the parser to refuse; "0,085"
+    /// is a decimal.
     public static func typedRate(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, !trimmed.contains("."), !parts[0].isEmpty, !parts[1].isEmpty, parts[1].count != 3,
+        // "0,085" cannot be thousands (a thousands group never follows a lone 0; found by review).
+        guard parts.count == 2, !trimmed.contains("."), !parts[0].isEmpty, !parts[1].isEmpty,
+            parts[1].count != 3 || parts[0] == "0",
             parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
         else { return trimmed }
         return parts[0] + "." + parts[1]

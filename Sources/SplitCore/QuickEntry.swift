@@ -116,6 +116,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case ratioNames
     /// "1,500" in a currency with three decimals: 1500 or 1.5.
     case ambiguousComma(String, Currency)
+    /// A date outside `CivilDate.storedYears` ("0026-07-14").
+    case dateYear(String)
 
     public var description: String {
         switch self {
@@ -143,6 +145,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         case .ratioCount(let weights, let people): "\(weights) parts for \(people) people: give one part each."
         case .exactSum(let total, let sum): "The amounts come to \(sum), the total is \(total)."
         case .ratioNames: "Name who gets each part, in order, like “split 2:1:1 Aki Bo Chen”."
+        case .dateYear(let text):
+            "“\(text)” is in the year \(Int(text.prefix(4)) ?? 0): write a date from \(CivilDate.storedYears.lowerBound) to \(CivilDate.storedYears.upperBound), like 2026-07-14."
         case .ambiguousComma(let text, let currency):
             if let readings = QuickEntry.commaReadings(text, currency) {
                 "“\(text)” could be \(readings.whole) or \(readings.decimal) \(currency.code): write \(readings.whole), or use a “.” before the decimals (\(readings.decimal))."
@@ -170,7 +174,8 @@ public enum QuickEntry {
 
     /// "1,500" in a currency with decimals: a thousands comma (1500) or a decimal comma (1.5)?
     /// Both readings, for a refusal that names them; nil when `number` is not of that form (one
-    /// to three digits, not starting with 0, a comma, three digits, nothing else). One rule for
+    /// to three digits, not starting with 0, a comma, three digits, nothing else) or the decimal
+    /// reading has more decimals than the currency ("1,234 EUR" is 1234). One rule for
     /// a line and for a form's amount field (found by review: the line read 1500, the form
     /// refused).
     public static func commaReadings(_ number: some StringProtocol, _ currency: Currency)
@@ -182,6 +187,8 @@ public enum QuickEntry {
         else { return nil }
         var decimals = String(parts[1])
         while decimals.hasSuffix("0") { decimals.removeLast() }
+        // "1,234" in euros cannot be 1.234 (two decimals): only thousands (found by review).
+        guard decimals.count <= currency.minorUnits else { return nil }
         let whole = String(parts[0])
         return (whole + parts[1], decimals.isEmpty ? whole : whole + "." + decimals)
     }
@@ -696,6 +703,9 @@ public enum QuickEntry {
                     break
                 }
                 if let day = CivilDate(word.text) {
+                    // The form's bound, said as a problem of the line (found by review: the line
+                    // was refused as a whole, its text lost).
+                    if !CivilDate.storedYears.contains(Int(word.text.prefix(4)) ?? 0) { problems.append(.dateYear(word.text)) }
                     date = day
                     continue
                 }

@@ -3,6 +3,10 @@ import Foundation
 /// A day on the calendar, wherever it is (a group's "today" in its own time zone): no hours, so
 /// no daylight-saving jumps. Ordered; counted in days since 1970-01-01.
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The years a stored date may be in: a shared cost of the year 26 is 2026 mistyped (found
+    /// by review: 0026-07-14 was taken, and sorted before everything).
+    public static let storedYears = 1900...2199
+
     public let year: Int
     public let month: Int
     public let day: Int

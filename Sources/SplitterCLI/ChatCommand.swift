@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SplitClient
+import SplitCore
 
 /// `splitter chat GROUP [MESSAGE]`: the assistant from the command line (issue 21). With a
 /// message, one answer, and how to go on in its conversation (`--conversation`); without, a
@@ -27,18 +28,23 @@ struct ChatCommand: AsyncParsableCommand {
             let groupID = found.id
             var conversationID = conversation
             func say(_ text: String) async throws {
+                // What each tool did, said in words when it ends (AssistantToolWords), as the web does.
+                var saving: [String: Bool] = [:]
                 for try await event in client.chat(text, conversationID: conversationID, groupID: groupID) {
                     switch event {
                     case .conversationID(let id):
                         conversationID = id
                         if options.json { Self.printJSON(["conversationId": id]) }
-                    case .toolStart(_, let name, _):
-                        if !options.json { FileHandle.standardError.write(Data("  · \(name)…\n".utf8)) }
-                    case .toolEnd(_, let name, let result, let isError):
+                    case .toolStart(let id, _, let argsJSON):
+                        let args = (try? JSONSerialization.jsonObject(with: Data(argsJSON.utf8))) as? [String: Any]
+                        saving[id] = (args?["dryRun"] as? Bool) == false
+                    case .toolEnd(let id, let name, let result, let isError):
                         if options.json {
                             Self.printJSON(["tool": name, "isError": isError, "result": result])
-                        } else if isError {
-                            FileHandle.standardError.write(Data("  · \(name) refused: \(result)\n".utf8))
+                        } else {
+                            let words = AssistantToolWords.words(
+                                AssistantToolWords.key(name, saving: saving[id] ?? false, refused: isError))
+                            FileHandle.standardError.write(Data("  · \(words)\(isError ? ": \(result)" : "")\n".utf8))
                         }
                     case .text(let text):
                         if options.json { Self.printJSON(["text": text]) } else { print(text) }

@@ -97,12 +97,15 @@ struct GroupContext {
     }
 }
 
-/// A member named by id or by name (any case).
+/// A member named by id or by name (any case; without its accents when no name matches as typed:
+/// "chloe" is Chloé, as quick entry and the assistant read it; found by review).
 func resolveMember(_ members: [Member], _ text: String) throws -> Member {
     if let match = members.first(where: { $0.id == text.lowercased() }) { return match }
+    let folded = QuickEntry.folded
     var named = members.filter { $0.name.lowercased() == text.lowercased() && $0.active }
+    if named.isEmpty { named = members.filter { folded($0.name) == folded(text) && $0.active } }
     // A removed member is found by name too when nobody active has it (to restore them, say).
-    if named.isEmpty { named = members.filter { $0.name.lowercased() == text.lowercased() } }
+    if named.isEmpty { named = members.filter { folded($0.name) == folded(text) } }
     return try single(
         named, none: "No member \"\(text)\" in this group.",
         several: "Several members are called \"\(text)\"; use an id.", noneCode: 7)

@@ -864,6 +864,10 @@ struct WebTests {
             #expect(checked.text.contains("Ben (same name)") && checked.text.contains("Chen"))
             // Aki is "Me (Aki)" once, not also "Aki" by name (found by review).
             #expect(checked.text.contains(">Me (Aki)</option>") && !checked.text.contains(">Aki</option>"), "\(checked.text)")
+            let benSelect = checked.text.components(separatedBy: #"<select id="map_1""#).dropFirst().first?
+                .components(separatedBy: "</select>").first ?? ""
+            #expect(benSelect.contains("Ben (same name)") && !benSelect.contains(">Ben</option>"), "\(benSelect)")
+            #expect(!checked.text.contains("Aki (same name)"), "\(checked.text)")
             #expect(checked.text.contains("New categories: Dining out"))
             // A file whose categories the group has says nothing of new ones (it showed an empty line).
             let known = try await setup.aki.post(
@@ -1118,6 +1122,23 @@ struct WebTests {
             #expect(!forBen.text.contains("id=\"pay-lock\""))
             let seenByOz = try await setup.oz.get("/pay/\(codes[0])")
             #expect(seenByOz.status == .ok && !seenByOz.text.contains("Ben"), "\(seenByOz.text.prefix(3000))")
+            // Signed in but outside the group: told so, no Pay button that could only fail.
+            #expect(seenByOz.text.contains("You need to be in Trip to pay it here") && !seenByOz.text.contains("id=\"pay-lock\""))
+            // A request to anyone: Vic, a viewer, records no payment, so has no Pay button either;
+            // and nobody may address a request to a viewer.
+            let anyone = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/payment-requests", token: setup.aki.token,
+                json: #"{"amount":"500","currency":"JPY"}"#)
+            let anyoneCode = try #require(anyone.string("paymentRequest", "code"), "\(anyone.text)")
+            let vicView = try await setup.vic.get("/pay/\(anyoneCode)")
+            #expect(vicView.text.contains("Viewers do not record payments in Trip") && !vicView.text.contains("id=\"pay-lock\""))
+            let vicID = try #require(
+                try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token).list("members")
+                    .first { $0.string("name") == "Vic" }?.string("id"))
+            let toViewer = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/payment-requests", token: setup.aki.token,
+                json: #"{"amount":"500","currency":"JPY","toMemberId":"\#(vicID)"}"#)
+            #expect(toViewer.status == .unprocessableContent && toViewer.text.contains("Vic is a viewer"), "\(toViewer.text)")
         }
     }
 

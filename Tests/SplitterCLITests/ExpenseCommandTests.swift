@@ -19,6 +19,10 @@ struct ExpenseCommandTests {
             #expect(added.output.contains("Aki 450") && added.output.contains("Ben 450") && !added.output.contains("Cho"), "\(added.output)")
             let named = try await trip.run("expense", "add", "Japan", "Cake", "900", "--equal", "aki,cho")
             #expect(named.status == 0 && named.output.contains("Cho 450"), "\(named.output)\(named.error)")
+            // A name typed without its accent, as quick entry takes it (found by review).
+            try #require(try await trip.run("member", "add", "Japan", "Chloé").status == 0)
+            let unaccented = try await trip.run("expense", "add", "Japan", "Pie", "900", "--equal", "aki,chloe")
+            #expect(unaccented.status == 0 && unaccented.output.contains("Chloé 450"), "\(unaccented.output)\(unaccented.error)")
         }
     }
 

@@ -113,6 +113,7 @@ extension QuickEntryProblem {
         case .exactSum: "exact_sum"
         case .ratioNames: "ratio_names"
         case .ambiguousComma: "ambiguous_comma"
+        case .dateYear: "date_year"
         }
     }
 }

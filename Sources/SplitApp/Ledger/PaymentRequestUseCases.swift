@@ -43,10 +43,11 @@ public struct ResolvedPaymentRequest: Sendable, Equatable {
     public let lockedUntil: Int64?
     /// The caller asked for it (their member is its payee): they share it, nobody pays it to them here.
     public var isCallers = false
-    /// For a member of the group who is not the one it is addressed to: that member's name, so
-    /// the page says so before anyone presses Pay (found by review: it said so only after).
-    /// Nil for anyone else, who learns no more names than the payee's.
-    public var addressedTo: String? = nil
+    /// Why the signed-in caller cannot pay it, said before they press Pay (found by review: a
+    /// member told only after that it was for someone else; a viewer or someone outside the
+    /// group shown a Pay button that could only fail). Nil when they may, or are not signed in.
+    /// Names no one but the payee to anyone outside the group.
+    public var cannotPay: String? = nil
 }
 
 /// The short code of a payment request: 10 characters of Crockford's base32 (50 random bits,
@@ -145,6 +146,12 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
             guard member.id != me.id else {
                 throw AppError.invalid(field: "toMemberId", message: "A request asks someone else.")
             }
+            // A viewer records no payment, so could never pay it (found by review).
+            guard member.role != .viewer else {
+                throw AppError.invalid(
+                    field: "toMemberId",
+                    message: "\(member.name) is a viewer and cannot pay a request here: record the transfer when they pay you.")
+            }
             payer = member
         }
         let note = entered.note?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
@@ -227,13 +234,21 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
             guard let payee = members.first(where: { $0.id == request.payeeMemberID && $0.isActive }) else { return nil }
             let me = caller.flatMap { caller in members.first { $0.userID == caller.user.id && $0.isActive } }
             let addressed = request.payerMemberID.flatMap { payer in members.first { $0.id == payer } }
+            var cannotPay: String?
+            if caller != nil, me == nil {
+                cannotPay = "You need to be in \(group.name) to pay it here: ask \(payee.name) for the invite code, or pay \(payee.name) and ask them to record it."
+            } else if let me, me.id != payee.id {
+                if let addressed, addressed.id != me.id {
+                    cannotPay = "This request is for \(addressed.name): only they can pay it. Ask \(payee.name) for one of your own if you owe them."
+                } else if me.role == .viewer {
+                    cannotPay = "Viewers do not record payments in \(group.name): pay \(payee.name), and they record it."
+                }
+            }
             return ResolvedPaymentRequest(
                 code: PaymentCodeText.display(request.code), payeeName: payee.name, amount: request.amount,
                 currency: request.currency, groupName: group.name, expiresAt: request.expiresAt, state: state,
                 lockedUntil: state == "locked" ? request.lockedUntil : nil,
-                isCallers: me?.id == payee.id,
-                addressedTo: me != nil && me?.id != payee.id && addressed != nil && addressed?.id != me?.id
-                    ? addressed?.name : nil)
+                isCallers: me?.id == payee.id, cannotPay: cannotPay)
         }
         guard let found else { throw AppError.notFound("payment request") }
         return found

@@ -43,7 +43,7 @@ struct MCPTools: Sendable {
         "add_expense", "quick_add", "record_settlement", "mark_share_paid", "create_payment_request",
     ]
 
-    /// The tools' names (the web says each in words: `WebApp.toolWords`).
+    /// The tools' names (the web and the CLI say each in words: `AssistantToolWords`).
     static var names: [String] { all.map(\.name) }
 
     static let all: [Tool] = [

@@ -22,56 +22,20 @@ extension WebApp {
         var toolWords = WebApp.toolWordsJSON
     }
 
-    /// What each tool the assistant runs did, in words, for the page and its script (found by
-    /// review: the page said "Ran balances, settle_plan", the MCP tools' names); under the key
-    /// with " refused" after it, what it tried when it was refused (not said as done).
-    static let toolWords: [String: String] = {
-        let said: [(key: String, done: String, tried: String)] = [
-            ("list_groups", "looked at your groups", "look at your groups"),
-            ("list_expenses", "looked through the expenses", "look through the expenses"),
-            ("add_expense", "saved an expense", "save an expense"), ("quick_add", "read the line", "read the line"),
-            ("quick_add saving", "saved an expense", "save an expense"),
-            ("balances", "read the balances", "read the balances"),
-            ("settle_plan", "worked out Settle up", "work out Settle up"),
-            ("record_settlement", "recorded a transfer", "record a transfer"),
-            ("mark_share_paid", "changed a paid mark", "change a paid mark"),
-            ("budget_status", "read the budget", "read the budget"),
-            ("create_payment_request", "made a payment request", "make a payment request"),
-        ]
-        var words: [String: String] = [:]
-        for entry in said {
-            words[entry.key] = entry.done
-            words[entry.key + " refused"] = "tried to \(entry.tried), refused"
-        }
-        return words
-    }()
-
-    /// The same table as JSON, for app.js (`data-tool-words`), which says it as `toolsSaid` does.
+    /// What each tool did, in words (`AssistantToolWords`), for app.js (`data-tool-words`).
     static let toolWordsJSON: String = {
-        let data = (try? JSONSerialization.data(withJSONObject: toolWords, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: AssistantToolWords.table, options: [.sortedKeys]))
+            ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }()
 
-    /// A tool's key in `toolWords`: its name, and " saving" after quick_add's when it saved
-    /// (`dryRun` false) rather than only read the line.
+    /// A stored tool call's key in `AssistantToolWords.table`.
     static func toolKey(_ call: [String: Any]) -> String {
-        let name = call["name"] as? String ?? ""
         let args = call["args"] as? [String: Any] ?? [:]
-        let key = name == "quick_add" && (args["dryRun"] as? Bool) == false ? name + " saving" : name
-        // A refusal is not said as done (found by review: a refused save read "Saved an expense.").
-        return (call["isError"] as? Bool) == true ? key + " refused" : key
-    }
-
-    /// "Read the balances, worked out Settle up." for the tools a message ran (`toolKey`s);
-    /// nil for none.
-    static func toolsSaid(_ keys: [String]) -> String? {
-        var said: [String] = []
-        for key in keys {
-            let words = toolWords[key] ?? "looked something up"
-            if !said.contains(words) { said.append(words) }
-        }
-        guard let first = said.first else { return nil }
-        return ([first.prefix(1).uppercased() + first.dropFirst()] + said.dropFirst()).joined(separator: ", ") + "."
+        return AssistantToolWords.key(
+            call["name"] as? String ?? "", saving: (args["dryRun"] as? Bool) == false,
+            refused: (call["isError"] as? Bool) == true)
     }
 
     func assistantPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -87,7 +51,7 @@ extension WebApp {
                 let calls = (try? JSONSerialization.jsonObject(with: Data(message.tools.utf8))) as? [[String: Any]] ?? []
                 return .init(
                     mine: message.role == "user", text: message.content,
-                    tools: Self.toolsSaid(calls.map(Self.toolKey)))
+                    tools: AssistantToolWords.said(calls.map(Self.toolKey)))
             }
         }
         let body = AssistantBody(

@@ -169,21 +169,24 @@ extension WebApp {
                     suggested += 1
                 }
             }
+            // Each person is offered once (found by review: "Aki (same name)" beside "Me (Aki)",
+            // "Ben (same name)" beside "Ben"): the name's own match is not offered again.
+            let autoIsMe = mapping.kind != .new && mapping.memberID == report?.me.id
             var choices: [ImportBody.Choice] = [
                 .init(
                     value: "auto",
-                    label: mapping.kind == .new ? "A new member" : "\(mapping.memberName) (same name)",
-                    selected: chosen == "auto"),
-                .init(value: "me", label: "Me (\(myName))", selected: chosen == "me"),
+                    label: mapping.kind == .new
+                        ? "A new member" : autoIsMe ? "Me (\(myName))" : "\(mapping.memberName) (same name)",
+                    selected: chosen == "auto" || (autoIsMe && chosen == "me")),
             ]
+            if !autoIsMe { choices.append(.init(value: "me", label: "Me (\(myName))", selected: chosen == "me")) }
             // "A new member" is offered once: it is what the name comes to by itself, or a choice.
             if mapping.kind != .new || chosen != "auto" && chosen != "new" {
                 choices.append(.init(value: "new", label: "A new member", selected: chosen == "new"))
             }
             // My own member is "Me (…)" above, not offered a second time by name (found by review).
-            choices += members.filter { $0.id != report?.me.id.text }.map {
-                .init(value: $0.id, label: $0.name, selected: chosen == $0.id)
-            }
+            choices += members.filter { $0.id != report?.me.id.text && (mapping.kind == .new || $0.id != mapping.memberID?.text) }
+                .map { .init(value: $0.id, label: $0.name, selected: chosen == $0.id) }
             return .init(index: index, name: mapping.name, choices: choices)
         }
         let balances: [ImportBody.Balance] = (report?.balances ?? []).filter { $0.net != 0 }.compactMap { balance in

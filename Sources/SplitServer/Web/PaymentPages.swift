@@ -168,8 +168,8 @@ extension WebApp {
         let paid: Bool
         /// The caller's own request: shown for sharing, with no Pay button that could only fail.
         var yours = false
-        /// Addressed to another member of the caller's group: whom, and no Pay button.
-        var forOther: String? = nil
+        /// Why the caller cannot pay it (`ResolvedPaymentRequest.cannotPay`): said, and no Pay button.
+        var cannotPay: String? = nil
         let key: String
         let message: String?
         /// Once held: what Settle up says the caller pays the payee, so an old request for a
@@ -252,8 +252,8 @@ extension WebApp {
                 signedIn: caller != nil, loginLink: "/login?next=\(next)", registerLink: "/register?next=\(next)",
                 holding: holding && resolved.state == "locked",
                 holdUntil: resolved.lockedUntil.map { WebFormat.dateTime(Date(milliseconds: $0), in: zone) } ?? "",
-                payTo: payTo, paid: resolved.state == "paid", yours: resolved.isCallers || resolved.addressedTo != nil,
-                forOther: resolved.addressedTo, key: UUID.random().uuidString, message: message, planNote: planNote)
+                payTo: payTo, paid: resolved.state == "paid", yours: resolved.isCallers,
+                cannotPay: resolved.cannotPay, key: UUID.random().uuidString, message: message, planNote: planNote)
             return try await render(
                 "pay", title: "Pay \(resolved.payeeName)", body: body, signedIn: caller != nil, status: status)
         } catch let refusal as AppError {

@@ -353,7 +353,7 @@ window.addEventListener("pageshow", function () {
           const args = event.args || {};
           keys[event.id] = event.name === "quick_add" && args.dryRun === false ? "quick_add saving" : event.name;
         } else if (event.type === "tool_end") {
-          // In words, as the page says it after a reload (WebApp.toolsSaid).
+          // In words, as the page says it after a reload (AssistantToolWords.said).
           const key = (keys[event.id] || event.name) + (event.isError ? " refused" : "");
           const said = toolWords[key] || "looked something up";
           if (ran.indexOf(said) < 0) ran.push(said);

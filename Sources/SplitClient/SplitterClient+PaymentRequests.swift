@@ -30,6 +30,9 @@ public struct PaymentRequest: Codable, Hashable, Sendable {
     public var paidAt: Date?
     public var expiresAt: Date
     public var createdAt: Date
+    /// Set by `lockPaymentRequest`: what Settle up says the caller pays the payee now, or that
+    /// it has no transfer between them (a debt settled another way). Show it before paying.
+    public var settleUpNote: String? = nil
 
     /// What an iOS app advertises over Bluetooth for a payer nearby to pick up: the code alone,
     /// in ASCII, without its dash (10 bytes: no names, ids or amounts on the air).
@@ -102,7 +105,10 @@ extension SplitterClient {
     /// another payer holds it.
     public func lockPaymentRequest(code: String) async throws -> PaymentRequest {
         try await call({ try await api.lockPaymentRequest(path: .init(code: code)) }) {
-            absolute(PaymentRequest(try $0.ok.body.json.paymentRequest))
+            let body = try $0.ok.body.json
+            var request = absolute(PaymentRequest(body.paymentRequest))
+            request.settleUpNote = body.settleUpNote
+            return request
         }
     }
 

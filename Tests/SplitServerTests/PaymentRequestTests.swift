@@ -116,7 +116,10 @@ struct PaymentRequestTests {
             let stranger = try await api.register("Zed").token
             #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: stranger).status == .notFound)
             // Cho locks: while he may be paying, the request cannot be cancelled under him.
-            #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Cho"]).status == .ok)
+            let holding = try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Cho"])
+            #expect(holding.status == .ok, "\(holding.text)")
+            // What Settle up says, for any client to show before the payment (found by review).
+            #expect(holding.string("settleUpNote")?.hasPrefix("Settle up") == true, "\(holding.text)")
             let heldID = try #require(created.string("paymentRequest", "id"))
             let held = try await api.call(.delete, "/api/payment-requests/\(heldID)", token: trip.tokens["Aki"])
             #expect(held.status == .conflict && held.errorCode == "busy", "\(held.text)")

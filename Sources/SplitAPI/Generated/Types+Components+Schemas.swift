@@ -1283,15 +1283,25 @@ extension Components {
         public struct PaymentRequestResponse: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PaymentRequestResponse/paymentRequest`.
             public var paymentRequest: Components.Schemas.PaymentRequest
+            /// On a lock: what Settle up says the caller pays the payee now ("Settle up says you pay Aki 8.04 EUR."), or that it has no transfer from them to the payee, so a request for a debt settled another way is not paid twice without a word. Show it before the payment is confirmed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PaymentRequestResponse/settleUpNote`.
+            public var settleUpNote: Swift.String?
             /// Creates a new `PaymentRequestResponse`.
             ///
             /// - Parameters:
             ///   - paymentRequest:
-            public init(paymentRequest: Components.Schemas.PaymentRequest) {
+            ///   - settleUpNote: On a lock: what Settle up says the caller pays the payee now ("Settle up says you pay Aki 8.04 EUR."), or that it has no transfer from them to the payee, so a request for a debt settled another way is not paid twice without a word. Show it before the payment is confirmed.
+            public init(
+                paymentRequest: Components.Schemas.PaymentRequest,
+                settleUpNote: Swift.String? = nil
+            ) {
                 self.paymentRequest = paymentRequest
+                self.settleUpNote = settleUpNote
             }
             public enum CodingKeys: String, CodingKey {
                 case paymentRequest
+                case settleUpNote
             }
         }
         /// - Remark: Generated from `#/components/schemas/PaymentRequestList`.

@@ -72,7 +72,35 @@ extension APIHandler {
     {
         let caller = try await authenticate()
         let view = try await paymentRequestUseCases.lock(input.path.code, caller: caller, origin: try request.origin)
-        return .ok(.init(body: .json(.init(paymentRequest: try await wire(view, qr: false)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        paymentRequest: try await wire(view, qr: false),
+                        settleUpNote: try await settleUpNote(view, caller: caller)))))
+    }
+
+    /// "Settle up says you pay Aki 8.04 EUR.", or that it has no transfer from the caller (who
+    /// holds the request) to its payee now (found by review: a request asked before the debt was
+    /// settled another way was paid again). The plan a person follows: everything in the home
+    /// currency when Settle up offers that first, else the request's currency's own.
+    func settleUpNote(_ view: PaymentRequestView, caller: Caller) async throws -> String {
+        let request = view.request
+        let balances = try await ledgerUseCases.balances(groupID: request.groupID, caller: caller)
+        let transfers: [PlannedTransfer]
+        let currency: String
+        if balances.homePlanFirst {
+            let plan = try await ledgerUseCases.homePlan(groupID: request.groupID, caller: caller)
+            (transfers, currency) = (plan.transfers, plan.currency.code)
+        } else {
+            let planned = try await ledgerUseCases.plan(groupID: request.groupID, currency: request.currency, caller: caller)
+            (transfers, currency) = (planned.transfers, planned.currency.code)
+        }
+        let mine = transfers.first { $0.from.uuid == request.lockedByMemberID && $0.to.uuid == request.payeeMemberID }
+        guard let mine else {
+            return "Settle up has no transfer from you to \(view.payeeName) now: pay this only if it is for something else."
+        }
+        return "Settle up says you pay \(view.payeeName) \(WebFormat.money(MoneyInput.text(mine.amount, currency), currency))."
     }
 
     func payPaymentRequest(_ input: Operations.PayPaymentRequest.Input) async throws

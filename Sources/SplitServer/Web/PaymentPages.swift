@@ -190,32 +190,10 @@ extension WebApp {
                 of: held.request.payeeMemberID, in: held.request.groupID, amount: held.request.amount,
                 currency: held.request.currency, reference: "Payment request \(PaymentCodeText.display(held.request.code))")
             return try await renderPay(
-                code, holding: true, message: nil, payTo: options, planNote: try await planNote(held.request))
+                code, holding: true, message: nil, payTo: options, planNote: try await api.settleUpNote(held, caller: try caller()))
         } catch let refusal as AppError {
             return try await renderPay(code, holding: false, message: APIError(refusal).message, status: APIError(refusal).status)
         }
-    }
-
-    /// "Settle up says you pay Aki 8.04 EUR", or that it has no transfer to the payee now
-    /// (found by review: a request asked before the debt was settled another way was paid again).
-    func planNote(_ request: PaymentRequestRecord) async throws -> String {
-        let scope = try await scope(request.groupID.text)
-        let payee = scope.name(request.payeeMemberID.text)
-        let balances = try await ledger.balances(groupID: request.groupID, caller: try caller())
-        let transfers: [PlannedTransfer]
-        let currency: String
-        if balances.homePlanFirst {
-            let plan = try await ledger.homePlan(groupID: request.groupID, caller: try caller())
-            (transfers, currency) = (plan.transfers, plan.currency.code)
-        } else {
-            let planned = try await ledger.plan(groupID: request.groupID, currency: request.currency, caller: try caller())
-            (transfers, currency) = (planned.transfers, planned.currency.code)
-        }
-        let mine = transfers.first { $0.from.uuid.text == scope.group.myMemberId && $0.to.uuid == request.payeeMemberID }
-        guard let mine else {
-            return "Settle up has no transfer from you to \(payee) now: pay this only if it is for something else."
-        }
-        return "Settle up says you pay \(payee) \(WebFormat.money(MoneyInput.text(mine.amount, currency), currency))."
     }
 
     func payCode(_ request: Request, context: AppRequestContext) async throws -> Response {

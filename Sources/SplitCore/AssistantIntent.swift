@@ -29,6 +29,8 @@ public enum AssistantIntent: Equatable, Sendable {
     case transfer(from: String, to: String, amount: String, currency: String?, line: String)
     /// "how much does Chloé owe?", "what does Bo owe", "is Bo owed anything", "Bo's balance".
     case balanceOf(String)
+    /// "what do I owe Ben?", "how much do I owe Chloé": what Settle up has between me and them.
+    case iOwe(String)
     /// "how much did we spend?", "how much have we spent on food?", "total spent".
     case spent(on: String?)
     /// A question none of the above is ("who paid the most?"): said so, never read as an
@@ -55,16 +57,28 @@ public enum AssistantIntent: Equatable, Sendable {
         if ["help", "what can you do", "hi", "hello"].contains(plain) { return .help }
         // A question has no amount: "Settlement fee 20 USD" and "Budget hotel 5000" are expenses.
         let hasAmount = plain.contains(where: \.isNumber)
+        // The words as typed, for a name said back as the user wrote it (the same count: only
+        // case, the apostrophe and the end's punctuation differ).
+        let typed = text.trimmingCharacters(in: CharacterSet(charactersIn: ".!?").union(.whitespaces))
+            .replacingOccurrences(of: "’", with: "'").split(whereSeparator: { $0 == " " }).map(String.init)
+        func said(_ range: Range<Int>) -> String {
+            (typed.count == words.count ? typed[range] : words[range]).joined(separator: " ")
+        }
+        // "what do I owe Ben?": between me and one person (found by review: my whole balance).
+        if !hasAmount, let at = words.firstIndex(of: "owe"), at >= 1, words[at - 1] == "i" {
+            let filler: Set = ["anything", "in", "total", "overall", "now", "still", "all", "right", "here"]
+            let named = (at + 1..<words.count).filter { !filler.contains(words[$0]) }
+            let nobody: Set = ["anyone", "anybody", "everyone", "everybody", "people", "someone", "somebody"]
+            if let first = named.first, let last = named.last, !nobody.contains(words[first]), last - first < 3 {
+                return .iOwe(said(first..<(last + 1)))
+            }
+        }
         if !hasAmount, plain.contains("how much do i owe") || plain.contains("what do i owe") || plain.contains("am i owed")
             || plain.contains("my balance") || plain.contains("how much am i owed") || plain.contains("do i owe")
             || plain.contains("where do i stand")
         {
             return .myBalance
         }
-        // The words as typed, for a name said back as the user wrote it (the same count: only
-        // case, the apostrophe and the end's punctuation differ).
-        let typed = text.trimmingCharacters(in: CharacterSet(charactersIn: ".!?").union(.whitespaces))
-            .replacingOccurrences(of: "’", with: "'").split(whereSeparator: { $0 == " " }).map(String.init)
         if !hasAmount, let range = Self.balanceOf(words) {
             // "Does anyone owe me?", "how much does each person owe": the group as a whole.
             let everyone: Set = [
@@ -72,14 +86,21 @@ public enum AssistantIntent: Equatable, Sendable {
                 "the", "all",
             ]
             if everyone.contains(words[range.lowerBound]) { return .whoOwes }
-            let said = typed.count == words.count ? typed[range] : words[range]
-            return .balanceOf(said.joined(separator: " ").replacingOccurrences(of: "'s", with: ""))
+            return .balanceOf(said(range).replacingOccurrences(of: "'s", with: ""))
         }
         // "How much budget is left to spend?" is about the budget.
         if !hasAmount, words.contains("budget") { return .budget }
         if !hasAmount, plain.contains("spend") || plain.contains("spent"),
             ["how", "what", "total", "what's", "whats"].contains(words.first ?? "")
         {
+            // "how much did we spend", not "how much did Ben spend" (found by review: the group's
+            // figure answered a question about one person).
+            if let did = words.firstIndex(where: { ["did", "have", "has", "do"].contains($0) }),
+                let verb = words.firstIndex(where: { $0 == "spend" || $0 == "spent" }), verb > did + 1
+            {
+                let group: Set = ["we", "us", "you", "everyone", "everybody", "the", "group", "all", "of", "together"]
+                if !words[(did + 1)..<verb].allSatisfy(group.contains) { return .unknownQuestion }
+            }
             let on = words.firstIndex(of: "on").map { words[($0 + 1)...].joined(separator: " ") }
             return .spent(on: on.flatMap { $0.isEmpty ? nil : $0 })
         }

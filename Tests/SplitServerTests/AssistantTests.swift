@@ -115,6 +115,11 @@ struct AssistantTests {
             #expect(spent.tools == ["budget_status"] && spent.text.contains("Japan spent 3,000 JPY"), "\(spent.text)")
             let none = try await Self.say(api, aki, "how much did we spend on snorkelling?", group: group)
             #expect(none.text.hasPrefix("Japan has no category like “snorkelling”"), "\(none.text)")
+            // Between me and one person: what Settle up has (Bo pays Aki 1,000 JPY).
+            let mine = try await Self.say(api, aki, "what does Bo owe me?", group: group)
+            #expect(mine.text.hasPrefix("In Japan Bo owes 1,000 JPY"), "\(mine.text)")
+            let toBo = try await Self.say(api, aki, "what do I owe Bo?", group: group)
+            #expect(toBo.text == "Settle up says Bo pays you 1,000 JPY.", "\(toBo.text)")
             let unknown = try await Self.say(api, aki, "Who paid the most?", group: group)
             #expect(unknown.tools.isEmpty && unknown.text.hasPrefix("I cannot answer that yet."), "\(unknown.text)")
         }

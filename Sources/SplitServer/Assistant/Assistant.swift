@@ -307,6 +307,33 @@ private struct Turn {
                     let amount = WebFormat.money(String(net.trimmingPrefix("-")), line["currency"] as? String ?? "")
                     return net.hasPrefix("-") ? "you owe \(amount)" : "you are owed \(amount)"
                 }.joined(separator: " and ") + "."
+        case .iOwe(let name):
+            let names = try await names(groupID)
+            let found = Self.members(name, names, me: me)
+            guard found.count == 1, let other = found.first, other != me else {
+                if found == [me] { return try await answer(.myBalance, said: said) }
+                if found.count > 1 {
+                    return "Several members of \(groupName) are called \(name): "
+                        + found.compactMap { names[$0] }.sorted().joined(separator: ", ") + ". Use the full name."
+                }
+                let people = names.map { QuickEntryContext.Person(id: MemberID(UUID(uuidString: $0.key) ?? UUID()), name: $0.value) }
+                let guess = QuickEntry.closeName(name, people).map { " Did you mean \($0)?" } ?? ""
+                return "I know no one called \(name) in \(groupName).\(guess)"
+            }
+            // What Settle up has between the two: a debt may be routed through others.
+            let (planned, error) = await plan(groupID)
+            guard let transfers = planned else { return error ?? "" }
+            let person = names[other] ?? name
+            func amount(_ transfer: [String: Any]) -> String {
+                WebFormat.money(transfer["amount"] as? String ?? "", transfer["currency"] as? String ?? "")
+            }
+            let toThem = transfers.filter { $0["fromMemberId"] as? String == me && $0["toMemberId"] as? String == other }
+            let toMe = transfers.filter { $0["fromMemberId"] as? String == other && $0["toMemberId"] as? String == me }
+            if !toThem.isEmpty { return "Settle up says you pay \(person) " + toThem.map(amount).joined(separator: " and ") + "." }
+            if !toMe.isEmpty { return "Settle up says \(person) pays you " + toMe.map(amount).joined(separator: " and ") + "." }
+            return "Settle up has no transfer between you and \(person) now."
+                + (transfers.contains { $0["fromMemberId"] as? String == me || $0["toMemberId"] as? String == me }
+                    ? " “how do we settle?” says whom you pay or who pays you." : "")
         case .balanceOf(let name):
             let names = try await names(groupID)
             let found = Self.members(name, names, me: me)

@@ -92,6 +92,11 @@ struct AssistantTests {
             // Aki is owed 2,000 JPY and owes 10 USD (1,500 JPY): 500 JPY from Chen and none from Bo,
             // whose 20 USD owed to him cancel his 1,000 JPY.
             #expect(home.text.contains("JPY") && !home.text.contains("USD"), "\(home.text)")
+            // A balance is said as Settle up counts it, all in yen (found by review: yen and dollars).
+            let mine = try await Self.say(api, aki, "how much do I owe?")
+            #expect(mine.text == "In Japan you are owed 500 JPY.", "\(mine.text)")
+            let bo = try await Self.say(api, aki, "how much does Bo owe?")
+            #expect(bo.text.hasPrefix("In Japan Bo is owed 2,000 JPY ("), "\(bo.text)")  // -1,000 JPY + 20 USD at 150
         }
     }
 

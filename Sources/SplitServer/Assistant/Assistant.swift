@@ -297,9 +297,7 @@ private struct Turn {
         case .myBalance:
             let (json, error) = await tool("balances", ["groupId": .string(groupID)])
             guard let json else { return error ?? "" }
-            let mine = (json["balances"] as? [[String: Any]] ?? []).filter {
-                $0["memberId"] as? String == me && !Self.isZero($0["net"] as? String)
-            }
+            let mine = Self.standing(json, of: me)
             guard !mine.isEmpty else { return "You are settled up in \(groupName)." }
             return "In \(groupName) "
                 + mine.map { line in
@@ -350,9 +348,7 @@ private struct Turn {
             let (json, error) = await tool("balances", ["groupId": .string(groupID)])
             guard let json else { return error ?? "" }
             let person = names[memberID] ?? name
-            let theirs = (json["balances"] as? [[String: Any]] ?? []).filter {
-                $0["memberId"] as? String == memberID && !Self.isZero($0["net"] as? String)
-            }
+            let theirs = Self.standing(json, of: memberID)
             guard !theirs.isEmpty else { return "\(person) is settled up in \(groupName)." }
             return "In \(groupName) \(person) "
                 + theirs.map { line in
@@ -538,6 +534,16 @@ private struct Turn {
         guard let settlement = json?["settlement"] as? [String: Any] else { return error ?? "" }
         conversation.lastAction = Self.action("transfer", settlement["id"] as? String ?? "")
         return "Recorded: \(Self.sentence(draft, try await names(groupID), me: group["me"] as? String ?? ""))."
+    }
+
+    /// A member's non-zero balances as Settle up counts them: everything in the home currency
+    /// when it offers that first (several currencies, each with a rate), else each currency's
+    /// (found by review: "you owe 20.00 USD and are owed 18.00 EUR" after settling in euros).
+    static func standing(_ balances: [String: Any], of memberID: String) -> [[String: Any]] {
+        let each = balances["balances"] as? [[String: Any]] ?? []
+        let currencies = Set(each.compactMap { $0["currency"] as? String })
+        let lines = currencies.count > 1 ? balances["home"] as? [[String: Any]] ?? each : each
+        return lines.filter { $0["memberId"] as? String == memberID && !isZero($0["net"] as? String) }
     }
 
     /// The member `words` name: "I" or "me", or one member's name (any case, accents or not).

@@ -120,6 +120,12 @@ struct AssistantTests {
             #expect(spent.tools == ["budget_status"] && spent.text.contains("Japan spent 3,000 JPY"), "\(spent.text)")
             let none = try await Self.say(api, aki, "how much did we spend on snorkelling?", group: group)
             #expect(none.text.hasPrefix("Japan has no category like “snorkelling”"), "\(none.text)")
+            // Money back is said as money back, not "−300 JPY, paid by you".
+            let back = try await Self.say(api, aki, "Deposit back 300 JPY all", group: group)
+            #expect(back.text.hasPrefix("I read a refund: Deposit back, 300 JPY received by you; each gets back: "), "\(back.text)")
+            let backSaved = try await Self.say(api, aki, "yes", conversation: back.conversationID, group: group)
+            #expect(backSaved.text == "Added the refund Deposit back, 300 JPY back, to Japan.", "\(backSaved.text)")
+            _ = try await Self.say(api, aki, "undo", conversation: back.conversationID, group: group)
             // Between me and one person: what Settle up has (Bo pays Aki 1,000 JPY).
             let mine = try await Self.say(api, aki, "what does Bo owe me?", group: group)
             #expect(mine.text.hasPrefix("In Japan Bo owes 1,000 JPY"), "\(mine.text)")

@@ -1087,6 +1087,9 @@ struct WebTests {
                 let createdAt = try #require(request.string("createdAt").flatMap(UTCTimestamp.parse))
                 let until = try #require(request.string("expiresAt").flatMap(UTCTimestamp.parse))
                 #expect(abs(until.timeIntervalSince(createdAt) - expected) < 2, "\(request)")
+                // Ben, whom it asks, is not told to send himself the link (found by review).
+                let seenByBen = try await setup.ben.get("/groups/\(setup.groupID)/requests/\(id)")
+                #expect(seenByBen.text.contains("Aki asks Ben for it") && !seenByBen.text.contains("send the link"), "\(seenByBen.text)")
             }
             // Settle up lists the requests waiting, each a link to its page (to cancel it).
             let waiting = try await setup.aki.get("/groups/\(setup.groupID)/balances")

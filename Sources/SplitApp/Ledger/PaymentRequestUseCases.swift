@@ -41,6 +41,8 @@ public struct ResolvedPaymentRequest: Sendable, Equatable {
     /// open, locked or paid (an expired or cancelled code is not found).
     public let state: String
     public let lockedUntil: Int64?
+    /// The group's time zone, for its times as its pages show them.
+    public var timeZone = "UTC"
     /// The caller asked for it (their member is its payee): they share it, nobody pays it to them here.
     public var isCallers = false
     /// Why the signed-in caller cannot pay it, said before they press Pay (found by review: a
@@ -247,7 +249,7 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
             return ResolvedPaymentRequest(
                 code: PaymentCodeText.display(request.code), payeeName: payee.name, amount: request.amount,
                 currency: request.currency, groupName: group.name, expiresAt: request.expiresAt, state: state,
-                lockedUntil: state == "locked" ? request.lockedUntil : nil,
+                lockedUntil: state == "locked" ? request.lockedUntil : nil, timeZone: group.timeZone,
                 isCallers: me?.id == payee.id, cannotPay: cannotPay)
         }
         guard let found else { throw AppError.notFound("payment request") }

@@ -612,8 +612,10 @@ private struct Turn {
         guard let expense = json?["expense"] as? [String: Any] else { return error ?? "" }
         conversation.lastAction = Self.action(
             "expense", expense["id"] as? String ?? "", version: (expense["version"] as? Int).map(String.init))
-        let amount = WebFormat.money(expense["amount"] as? String ?? "", expense["currency"] as? String ?? "")
-        return "Added \(expense["description"] as? String ?? "it"), \(amount), to \(group["name"] as? String ?? "the group")."
+        let total = expense["amount"] as? String ?? ""
+        let amount = WebFormat.money(String(total.trimmingPrefix("-")), expense["currency"] as? String ?? "")
+        return "Added \(total.hasPrefix("-") ? "the refund " : "")\(expense["description"] as? String ?? "it"), \(amount)"
+            + "\(total.hasPrefix("-") ? " back" : ""), to \(group["name"] as? String ?? "the group")."
     }
 
     mutating func undo() async throws -> String {
@@ -670,13 +672,20 @@ private struct Turn {
         return names[id] ?? "someone"
     }
 
-    /// "Ramen, 1,200 JPY, paid by you; shares: you 400 JPY, Bo 400 JPY, Chen 400 JPY."
+    /// "Ramen, 1,200 JPY, paid by you; shares: you 400 JPY, Bo 400 JPY, Chen 400 JPY.", and for
+    /// money back "a refund: Deposit back, 100.00 EUR received by you; each gets back: …" (found
+    /// by review: "−5.00 EUR, paid by you").
     static func describe(_ preview: [String: Any], names: [String: String], me: String) -> String {
         let expense = preview["expense"] as? [String: Any] ?? [:]
         let currency = expense["currency"] as? String ?? ""
-        let money = { (amount: Any?) in WebFormat.money(amount as? String ?? "", currency) }
+        let money = { (amount: Any?) in WebFormat.money(String((amount as? String ?? "").trimmingPrefix("-")), currency) }
+        let refund = (expense["amount"] as? String ?? "").hasPrefix("-")
         let payers = (preview["payers"] as? [[String: Any]] ?? []).map { who($0["memberId"], names, me: me) }
         let shares = (preview["splits"] as? [[String: Any]] ?? []).map { "\(who($0["memberId"], names, me: me)) \(money($0["amount"]))" }
+        if refund {
+            return "I read a refund: \(expense["description"] as? String ?? ""), \(money(expense["amount"])) received by "
+                + payers.joined(separator: " and ") + "; each gets back: " + shares.joined(separator: ", ") + "."
+        }
         return "I read: \(expense["description"] as? String ?? ""), \(money(expense["amount"])), paid by "
             + payers.joined(separator: " and ") + "; shares: " + shares.joined(separator: ", ") + "."
     }

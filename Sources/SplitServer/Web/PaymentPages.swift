@@ -49,6 +49,9 @@ extension WebApp {
         let until: String
         let isOpen: Bool
         let canCancel: Bool
+        /// The payee looks at it to share it; anyone else is told whom it asks (found by review:
+        /// Ben read "send the link to Ben").
+        let isPayee: Bool
     }
 
     /// From the plan's "Ask … for …" button (or any form with amount, currency, toMemberId). The
@@ -105,7 +108,8 @@ extension WebApp {
             isOpen: view.state == "open" || view.state == "locked",
             // While a payer holds it they may be paying right now: it is cancelled only when open.
             canCancel: view.state == "open"
-                && (view.request.payeeMemberID.text == scope.group.myMemberId || scope.may(.updateGroup)))
+                && (view.request.payeeMemberID.text == scope.group.myMemberId || scope.may(.updateGroup)),
+            isPayee: view.request.payeeMemberID.text == scope.group.myMemberId)
         return try await render(
             "request", title: "Payment request · \(scope.group.name)", body: body, nav: scope.nav("balances"))
     }
@@ -221,7 +225,8 @@ extension WebApp {
         let next = Self.queryEscape("/pay/\(code)")
         do {
             let resolved = try await paymentRequests.resolve(code, caller: caller, origin: try origin())
-            let zone = "UTC"
+            // The group's clock, as on the request's own page (found by review: this said GMT).
+            let zone = resolved.timeZone
             let body = PayBody(
                 code: resolved.code, found: true, payee: resolved.payeeName,
                 amount: WebFormat.money(MoneyInput.text(resolved.amount, resolved.currency), resolved.currency),

@@ -3,24 +3,24 @@ import SQLKit
 import SplitCore
 
 /// One account's position across its groups (issue 19, the seed's wallet), read from the ledger
-/// tables — each group's balances and its pairwise debts — never by going through expenses.
+/// tables — each group's balances — never by going through expenses.
 public struct AccountPosition: Sendable, Equatable {
     public struct GroupNet: Sendable, Equatable {
         public var groupID: UUID
         public var groupName: String
+        /// My member in the group.
+        public var memberID: UUID
         public var currency: String
         /// Above zero: the group owes me.
         public var net: Int64
-    }
 
-    /// What I owe another member (below zero) or they owe me (above zero) in one group.
-    public struct PairNet: Sendable, Equatable {
-        public var groupID: UUID
-        public var memberID: UUID
-        public var memberName: String
-        public var userID: UUID?
-        public var currency: String
-        public var net: Int64
+        public init(groupID: UUID, groupName: String, memberID: UUID, currency: String, net: Int64) {
+            self.groupID = groupID
+            self.groupName = groupName
+            self.memberID = memberID
+            self.currency = currency
+            self.net = net
+        }
     }
 
     public struct Transfer: Sendable, Equatable {
@@ -37,7 +37,6 @@ public struct AccountPosition: Sendable, Equatable {
     }
 
     public var groups: [GroupNet]
-    public var pairs: [PairNet]
     public var transfers: [Transfer]
 }
 
@@ -46,15 +45,14 @@ public struct SummaryStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    /// Three indexed reads, at once (each on its own connection; a write between them moves at
-    /// most what one of the three lists says): my nets per group, my pairwise debts, my latest
-    /// transfers.
+    /// Two indexed reads, at once (each on its own connection; a write between them moves at
+    /// most what one of the lists says): my nets per group, my latest transfers.
     public func position(userID: UUID, transfers limit: Int = 20) async throws -> AccountPosition {
         let user = userID.text
         async let groups = database.read { sql in
             try await sql.raw(
                 """
-                SELECT b.group_id, g.name, b.currency, b.net
+                SELECT b.group_id, g.name, m.id AS member_id, b.currency, b.net
                 FROM members m
                 JOIN balances b ON b.group_id = m.group_id AND b.member_id = m.id
                 JOIN groups g ON g.id = m.group_id
@@ -64,28 +62,7 @@ public struct SummaryStore: Sendable {
             ).all().map { row in
                 AccountPosition.GroupNet(
                     groupID: try row.decodeUUID("group_id"), groupName: try row.decode(column: "name", as: String.self),
-                    currency: try row.decode(column: "currency", as: String.self),
-                    net: try row.decode(column: "net", as: Int64.self))
-            }
-        }
-        // `owed` is what the lower member id owes the higher: from my side, minus it when I am
-        // the lower, plus it when I am the higher.
-        async let pairs = database.read { sql in
-            try await sql.raw(
-                """
-                SELECT p.group_id, p.currency, o.id AS other_id, o.name AS other_name, o.user_id AS other_user,
-                       CASE WHEN p.lower_member_id = m.id THEN -p.owed ELSE p.owed END AS net
-                FROM members m
-                JOIN pair_debts p ON p.group_id = m.group_id AND (p.lower_member_id = m.id OR p.higher_member_id = m.id)
-                JOIN members o ON o.id = CASE WHEN p.lower_member_id = m.id THEN p.higher_member_id ELSE p.lower_member_id END
-                WHERE m.user_id = \(bind: user) AND m.is_active = \(bind: true) AND p.owed <> 0
-                """
-            ).all().map { row in
-                AccountPosition.PairNet(
-                    groupID: try row.decodeUUID("group_id"), memberID: try row.decodeUUID("other_id"),
-                    memberName: try row.decode(column: "other_name", as: String.self),
-                    userID: try row.decode(column: "other_user", as: String?.self).flatMap(UUID.init(uuidString:)),
-                    currency: try row.decode(column: "currency", as: String.self),
+                    memberID: try row.decodeUUID("member_id"), currency: try row.decode(column: "currency", as: String.self),
                     net: try row.decode(column: "net", as: Int64.self))
             }
         }
@@ -114,6 +91,6 @@ public struct SummaryStore: Sendable {
                     createdAt: try row.decode(column: "created_at", as: Int64.self))
             }
         }
-        return AccountPosition(groups: try await groups, pairs: try await pairs, transfers: try await transfers)
+        return AccountPosition(groups: try await groups, transfers: try await transfers)
     }
 }

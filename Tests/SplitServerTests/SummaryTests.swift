@@ -66,7 +66,7 @@ struct SummaryTests {
         }
     }
 
-    @Test("settled up by a routed plan: no one is listed as owing me or owed by me, though direct debts remain", arguments: TestDatabases.all)
+    @Test("people are as Settle up has them: whom I pay, not direct debts; settled up by the plan, nobody is listed", arguments: TestDatabases.all)
     func settledByRouting(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
             let trip = try await Trip.make(api)
@@ -79,8 +79,10 @@ struct SummaryTests {
                         "Snacks", "1000", "JPY", paidBy: [(payer, "1000")],
                         split: #"{"mode":"equal","memberIds":[\#(trip.ids([sharer]))]}"#))
             }
+            // People are as Settle up has them: Aki pays Cho (not "owes Ben"), which settles him.
             let before = try await api.call(.get, "/api/me/summary", token: aki)
-            #expect(before.list("people").map { $0.string("name") } == ["Ben"], "\(before.text)")
+            #expect(before.list("people").map { $0.string("name") } == ["Cho"], "\(before.text)")
+            #expect(before.list("people").first?.string("net") == "-1000", "\(before.text)")
 
             // act: Aki follows the plan
             _ = try await api.call(
@@ -92,6 +94,47 @@ struct SummaryTests {
             #expect(pairs.status == .ok && pairs.text.contains("1000"), "\(pairs.text)")
             let after = try await api.call(.get, "/api/me/summary", token: aki)
             #expect(after.list("totals").isEmpty && after.list("people").isEmpty, "\(after.text)")
+        }
+    }
+
+    @Test("a group Settle up settles in its home currency counts in it: settled there, nothing is left in dollars")
+    func homeCurrency() async throws {
+        // Found by a new user: "owed 18.00 EUR, owe 20.00 USD" after everyone followed the plan in euros.
+        try await TestApp.with(.sqlite) { api in
+            let aki = try await api.register("Aki").token
+            let group = try #require(
+                try await api.call(.post, "/api/groups", token: aki, json: #"{"name":"Multi","homeCurrency":"EUR","memberName":"Aki"}"#)
+                    .string("group", "id"))
+            let akiID = try #require(try await api.call(.get, "/api/groups/\(group)", token: aki).string("group", "myMemberId"))
+            var ids = ["Aki": akiID]
+            for name in ["Bo", "Cy"] {
+                ids[name] = try await api.call(.post, "/api/groups/\(group)/members", token: aki, json: #"{"name":"\#(name)"}"#)
+                    .string("member", "id")
+            }
+            let everyone = [akiID, ids["Bo"]!, ids["Cy"]!].map { "\"\($0)\"" }.joined(separator: ",")
+            for (amount, currency, payer) in [("90", "EUR", akiID), ("60", "USD", ids["Bo"]!)] {
+                let made = try await api.call(
+                    .post, "/api/expenses", token: aki,
+                    json: #"{"groupId":"\#(group)","description":"X","amount":"\#(amount)","currency":"\#(currency)","expenseDate":"2026-11-20","paidByMemberId":"\#(payer)","split":{"mode":"equal","memberIds":[\#(everyone)]}}"#)
+                try #require(made.status == .created, "\(made.text)")
+            }
+            let rate = try await api.call(
+                .put, "/api/groups/\(group)/rates", token: aki,
+                json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"EUR","date":"2026-11-01","rate":"0.9"}]}"#)
+            try #require(rate.status == .ok, "\(rate.text)")
+            // Home: Aki +60 − 18 = +42 EUR, Bo −30 + 36 = +6, Cy −48: Cy pays Aki 42 and Bo 6.
+            let before = try await api.call(.get, "/api/me/summary", token: aki)
+            #expect(before.list("totals").map { $0.string("currency") } == ["EUR"], "\(before.text)")
+            #expect(before.list("totals").first?.string("net") == "42.00", "\(before.text)")
+            #expect(before.list("people").map { "\($0.string("name") ?? "") \($0.string("net") ?? "")" } == ["Cy 42.00"], "\(before.text)")
+            for (to, amount) in [(akiID, "42"), (ids["Bo"]!, "6")] {
+                let paid = try await api.call(
+                    .post, "/api/groups/\(group)/settlements", token: aki,
+                    json: #"{"fromMemberId":"\#(ids["Cy"]!)","toMemberId":"\#(to)","amount":"\#(amount)","currency":"EUR"}"#)
+                try #require(paid.status == .created, "\(paid.text)")
+            }
+            let after = try await api.call(.get, "/api/me/summary", token: aki)
+            #expect(after.list("totals").isEmpty && after.list("groups").isEmpty && after.list("people").isEmpty, "\(after.text)")
         }
     }
 }

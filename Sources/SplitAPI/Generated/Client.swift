@@ -7345,13 +7345,15 @@ public struct Client: APIProtocol {
     }
     /// Where I stand across all my groups — per currency, per group, per person — and my latest transfers.
     ///
-    /// Read from the groups' ledgers (their balances and pairwise debts), not from expenses.
+    /// Read from the groups' ledgers, not from expenses, as each group's Settle up has it: a
+    /// group with several currencies, each with a rate, counts in its home currency.
     /// `totals`: per currency what my groups owe me (`owed`), what I owe (`owe`) and the
     /// difference. `groups`: my balance in each group and currency (zero ones left out).
-    /// `people`: what each person owes me (above zero) or I owe them, pair by pair as the
-    /// groups' "who owes whom" has it; a person with an account is one entry across all the
-    /// groups we share (`groupIds`), a name-only member is their group's alone. `transfers`: the
-    /// 20 latest I sent or received, by the day they were paid.
+    /// `people`: what each person pays me (above zero) or I pay them in the groups' plans (the
+    /// fewest transfers, so a debt may be routed through someone else: following them settles
+    /// me up); a person with an account is one entry across all the groups we share
+    /// (`groupIds`), a name-only member is their group's alone. `transfers`: the 20 latest I
+    /// sent or received, by the day they were paid.
     ///
     ///
     /// - Remark: HTTP `GET /api/me/summary`.

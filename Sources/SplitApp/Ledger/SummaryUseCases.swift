@@ -2,9 +2,10 @@ import Foundation
 import SplitCore
 import SplitStore
 
-/// Where I stand across all my groups (issue 19): per currency what I am owed and what I owe,
-/// per group, per person (the same person in several groups counted once when they have an
-/// account), and my latest transfers.
+/// Where I stand across all my groups (issue 19), as Settle up has it in each: per currency what
+/// I am owed and what I owe, per group, per person (what the plans have me pay them or them pay
+/// me; the same person in several groups counted once when they have an account), and my latest
+/// transfers.
 public struct AccountSummary: Sendable, Equatable {
     public struct Total: Sendable, Equatable {
         public let currency: String
@@ -38,41 +39,65 @@ public struct SummaryUseCases: Sendable, UsesStores {
     public func summary(caller: Caller) async throws -> AccountSummary {
         try caller.requireWholeAccount()
         let position = try await summaries.position(userID: caller.user.id)
+        // Each group as Settle up has it (found by review: pairwise debts listed "you owe Ben 10,
+        // Cho owes you 10" after Aki followed the plan, and yen and dollars in a group Settle up
+        // had settled in its home currency): my nets, in the home currency when Settle up offers
+        // that first, and the plan's transfers to and from me for the people.
+        let ledger = LedgerUseCases(database: database, now: { 0 })
+        var nets: [AccountPosition.GroupNet] = []
+        struct Key: Hashable {
+            let person: String
+            let currency: String
+        }
+        var people: [Key: (name: String, userID: UUID?, groups: [UUID], net: Int64)] = [:]
+        var seen = Set<UUID>()
+        for line in position.groups where seen.insert(line.groupID).inserted {
+            let view = try await ledger.balances(groupID: line.groupID, caller: caller)
+            let me = MemberID(line.memberID)
+            // (currency, everyone's nets in it) for each plan Settle up shows first.
+            var plans: [(currency: Currency, nets: [MemberID: Int64])] = []
+            if view.homePlanFirst, let home = view.homeBalances {
+                plans = [(view.home, home)]
+            } else {
+                for code in Set(view.nets.map(\.currency)).sorted() {
+                    guard let currency = try? Currency(code: code) else { continue }
+                    plans.append(
+                        (currency, Dictionary(view.nets.filter { $0.currency == code }.map { (MemberID($0.memberID), $0.net) },
+                            uniquingKeysWith: +)))
+                }
+            }
+            let members = Dictionary(
+                try await groups.members(groupID: line.groupID).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for (currency, all) in plans {
+                if let mine = all[me], mine != 0 {
+                    nets.append(
+                        .init(groupID: line.groupID, groupName: line.groupName, memberID: line.memberID, currency: currency.code, net: mine))
+                }
+                for transfer in try SettlementPlan.plan(all) where transfer.from == me || transfer.to == me {
+                    let other = transfer.from == me ? transfer.to : transfer.from
+                    guard let member = members[other.uuid], member.userID != caller.user.id else { continue }
+                    // By account where they have one, else by member (a name-only member is theirs alone).
+                    let key = Key(person: member.userID?.text ?? "member:" + other.uuid.text, currency: currency.code)
+                    var entry = people[key] ?? (member.name, member.userID, [], 0)
+                    entry.net += transfer.from == me ? -transfer.amount : transfer.amount
+                    if !entry.groups.contains(line.groupID) { entry.groups.append(line.groupID) }
+                    people[key] = entry
+                }
+            }
+        }
         var owed: [String: Int64] = [:]
         var owe: [String: Int64] = [:]
-        for group in position.groups {
+        for group in nets {
             // Sums of nets bounded per group (10^15 each, at most 500 groups): no overflow.
             if group.net > 0 { owed[group.currency, default: 0] += group.net } else { owe[group.currency, default: 0] -= group.net }
         }
         let totals = Set(owed.keys).union(owe.keys).sorted().map {
             AccountSummary.Total(currency: $0, owed: owed[$0] ?? 0, owe: owe[$0] ?? 0)
         }
-        // People: by account where they have one, else by member (a name-only member is theirs alone).
-        struct Key: Hashable {
-            let person: String
-            let currency: String
-        }
-        var nets: [Key: (name: String, userID: UUID?, groups: [UUID], net: Int64)] = [:]
-        // Where I am settled in a currency (no net there), nobody is owed anything by me or owes
-        // me: the direct debts left are a cycle Settle up routed around (I paid Chloé what Bo
-        // owed her). They are left out (found by review: "you owe Chloé 10" after settling up).
-        struct GroupCurrency: Hashable {
-            let group: UUID
-            let currency: String
-        }
-        let unsettled = Set(position.groups.map { GroupCurrency(group: $0.groupID, currency: $0.currency) })
-        for pair in position.pairs
-        where pair.userID != caller.user.id && unsettled.contains(GroupCurrency(group: pair.groupID, currency: pair.currency)) {
-            let key = Key(person: pair.userID?.text ?? "member:" + pair.memberID.text, currency: pair.currency)
-            var entry = nets[key] ?? (pair.memberName, pair.userID, [], 0)
-            entry.net += pair.net
-            if !entry.groups.contains(pair.groupID) { entry.groups.append(pair.groupID) }
-            nets[key] = entry
-        }
-        let people = nets.filter { $0.value.net != 0 }.map { key, value in
+        let listed = people.filter { $0.value.net != 0 }.map { key, value in
             AccountSummary.Person(
                 name: value.name, userID: value.userID, groupIDs: value.groups, currency: key.currency, net: value.net)
         }.sorted { ($0.currency, -abs($0.net), $0.name) < ($1.currency, -abs($1.net), $1.name) }
-        return AccountSummary(totals: totals, groups: position.groups, people: people, transfers: position.transfers)
+        return AccountSummary(totals: totals, groups: nets, people: listed, transfers: position.transfers)
     }
 }

@@ -50,6 +50,9 @@ public struct ResolvedPaymentRequest: Codable, Hashable, Sendable {
     /// open, locked or paid.
     public var state: String
     public var lockedUntil: Date?
+    /// For a signed-in member of the group who may pay it: what Settle up says they pay the
+    /// payee now, or that it has no transfer between them. Show it before paying.
+    public var settleUpNote: String? = nil
 }
 
 extension SplitterClient {
@@ -97,7 +100,7 @@ extension SplitterClient {
             return ResolvedPaymentRequest(
                 code: body.code, payeeName: body.payeeName, amount: body.amount, currency: body.currency,
                 groupName: body.groupName, expiresAt: body.expiresAt, state: body.state.rawValue,
-                lockedUntil: body.lockedUntil)
+                lockedUntil: body.lockedUntil, settleUpNote: body.settleUpNote)
         }
     }
 

@@ -66,11 +66,18 @@ public enum AssistantIntent: Equatable, Sendable {
         }
         // "what do I owe Ben?": between me and one person (found by review: my whole balance).
         if !hasAmount, let at = words.firstIndex(of: "owe"), at >= 1, words[at - 1] == "i" {
-            let filler: Set = ["anything", "in", "total", "overall", "now", "still", "all", "right", "here"]
-            let named = (at + 1..<words.count).filter { !filler.contains(words[$0]) }
-            let nobody: Set = ["anyone", "anybody", "everyone", "everybody", "people", "someone", "somebody"]
-            if let first = named.first, let last = named.last, !nobody.contains(words[first]), last - first < 3 {
-                return .iOwe(said(first..<(last + 1)))
+            // "what do I owe (to) Ben (now)?"; not "… for the hotel", "… the most", "… money to anyone".
+            var start = at + 1
+            if start < words.count, words[start] == "to" { start += 1 }
+            let stops: Set = ["for", "from", "in", "on", "overall", "now", "still", "here", "right", "altogether"]
+            var end = start
+            while end < words.count, !stops.contains(words[end]) { end += 1 }
+            let nobody: Set = [
+                "anyone", "anybody", "everyone", "everybody", "people", "someone", "somebody", "anything", "the", "money",
+                "all", "them", "total", "most",
+            ]
+            if end > start, end - start <= 3, !words[start..<end].contains(where: nobody.contains) {
+                return .iOwe(said(start..<end))
             }
         }
         if !hasAmount, plain.contains("how much do i owe") || plain.contains("what do i owe") || plain.contains("am i owed")
@@ -83,10 +90,11 @@ public enum AssistantIntent: Equatable, Sendable {
             // "Does anyone owe me?", "how much does each person owe": the group as a whole.
             let everyone: Set = [
                 "everyone", "everybody", "we", "each", "people", "they", "anyone", "anybody", "someone", "somebody",
-                "the", "all",
+                "the", "all", "group", "group's",
             ]
             if everyone.contains(words[range.lowerBound]) { return .whoOwes }
-            return .balanceOf(said(range).replacingOccurrences(of: "'s", with: ""))
+            let name = said(range)
+            return .balanceOf(name.lowercased().hasSuffix("'s") ? String(name.dropLast(2)) : name)
         }
         // "How much budget is left to spend?" is about the budget.
         if !hasAmount, words.contains("budget") { return .budget }
@@ -98,7 +106,10 @@ public enum AssistantIntent: Equatable, Sendable {
             if let did = words.firstIndex(where: { ["did", "have", "has", "do"].contains($0) }),
                 let verb = words.firstIndex(where: { $0 == "spend" || $0 == "spent" }), verb > did + 1
             {
-                let group: Set = ["we", "us", "you", "everyone", "everybody", "the", "group", "all", "of", "together"]
+                let group: Set = [
+                    "we", "us", "you", "everyone", "everybody", "the", "group", "all", "of", "together", "our", "been", "in",
+                    "total", "so", "far",
+                ]
                 if !words[(did + 1)..<verb].allSatisfy(group.contains) { return .unknownQuestion }
             }
             let on = words.firstIndex(of: "on").map { words[($0 + 1)...].joined(separator: " ") }

@@ -305,15 +305,18 @@ public enum QuickEntry {
     }
 
     /// Whether the words before the amount say money came back: "refund", "reimbursed",
-    /// "cashback", or money said to come back at their end ("Deposit back", "Bond returned";
+    /// "reimbursement", "cashback", something "returned" at their end ("Tickets returned"), or
+    /// money said to come back at their end ("Deposit back";
     /// found by review: it was saved as a cost). Not "Flight back" or "Taxi back" (a trip home
     /// costs), nor "Bo paid me back" (money between people is a transfer, not a refund).
     static func saysRefund(_ description: [String]) -> Bool {
         let words = description.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
-        let refund: Set = ["refund", "refunds", "refunded", "reimbursed", "cashback"]
+        let refund: Set = ["refund", "refunds", "refunded", "reimbursed", "reimbursement", "cashback"]
         if words.contains(where: refund.contains) { return true }
+        // "Tickets returned", "Deposit returned": something returned at the end is money back.
+        if words.count >= 2, words.last == "returned" { return true }
         let money: Set = ["deposit", "money", "cash", "bond", "change", "overpayment"]
-        guard words.count >= 2, ["back", "returned"].contains(words[words.count - 1]) else { return false }
+        guard words.count >= 2, words.last == "back" else { return false }
         return money.contains(words[words.count - 2])
     }
 
@@ -705,7 +708,7 @@ public enum QuickEntry {
                 if let day = CivilDate(word.text) {
                     // The form's bound, said as a problem of the line (found by review: the line
                     // was refused as a whole, its text lost).
-                    if !CivilDate.storedYears.contains(Int(word.text.prefix(4)) ?? 0) { problems.append(.dateYear(word.text)) }
+                    if !CivilDate.storedYears.contains(day.year) { problems.append(.dateYear(word.text)) }
                     date = day
                     continue
                 }

@@ -86,13 +86,16 @@ public final class ChildProgram: Sendable {
 
     public var isRunning: Bool { exitStatus == nil }
 
-    /// Waits for the end, blocking this thread; the exit status.
+    /// Waits for the end, blocking this thread; the exit status. It looks (`exitStatus`, which
+    /// reaps under the lock) at growing intervals, 0.2 to 20 ms, rather than blocking in the
+    /// kernel: a blocking wait by pid could, once another thread had reaped this child, wait for
+    /// a newer child that took its number (found by review).
     public func waitForExit() -> Int32 {
+        var pause: UInt32 = 200
         while true {
             if let status = exitStatus { return status }
-            // Waits without reaping (WNOWAIT): the reaping is `exitStatus`'s, under the lock.
-            var information = siginfo_t()
-            _ = waitid(P_PID, id_t(pid), &information, WEXITED | WNOWAIT)
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
         }
     }
 

@@ -3,7 +3,7 @@ import SQLKit
 import SplitCore
 
 /// One account's position across its groups (issue 19, the seed's wallet), read from the ledger
-/// tables — each group's balances — never by going through expenses.
+/// tables (each group's balances), read by SummaryUseCases as each group's Settle up has it.
 public struct AccountPosition: Sendable, Equatable {
     public struct GroupNet: Sendable, Equatable {
         public var groupID: UUID
@@ -36,7 +36,16 @@ public struct AccountPosition: Sendable, Equatable {
         public var createdAt: Int64
     }
 
-    public var groups: [GroupNet]
+    /// A group I am an active member of, with my member.
+    public struct Membership: Sendable, Equatable {
+        public var groupID: UUID
+        public var groupName: String
+        public var memberID: UUID
+    }
+
+    /// The groups where someone's balance is not zero (mine may be zero in every currency and
+    /// still not in the home currency: an expense counted at what was charged).
+    public var groups: [Membership]
     public var transfers: [Transfer]
 }
 
@@ -46,24 +55,23 @@ public struct SummaryStore: Sendable {
     public init(database: Database) { self.database = database }
 
     /// Two indexed reads, at once (each on its own connection; a write between them moves at
-    /// most what one of the lists says): my nets per group, my latest transfers.
+    /// most what one of the lists says): my groups not settled up, my latest transfers.
     public func position(userID: UUID, transfers limit: Int = 20) async throws -> AccountPosition {
         let user = userID.text
         async let groups = database.read { sql in
             try await sql.raw(
                 """
-                SELECT b.group_id, g.name, m.id AS member_id, b.currency, b.net
+                SELECT m.group_id, g.name, m.id AS member_id
                 FROM members m
-                JOIN balances b ON b.group_id = m.group_id AND b.member_id = m.id
                 JOIN groups g ON g.id = m.group_id
-                WHERE m.user_id = \(bind: user) AND m.is_active = \(bind: true) AND b.net <> 0
-                ORDER BY g.name, g.id, b.currency
+                WHERE m.user_id = \(bind: user) AND m.is_active = \(bind: true)
+                  AND EXISTS (SELECT 1 FROM balances b WHERE b.group_id = m.group_id AND b.net <> 0)
+                ORDER BY g.name, g.id
                 """
             ).all().map { row in
-                AccountPosition.GroupNet(
+                AccountPosition.Membership(
                     groupID: try row.decodeUUID("group_id"), groupName: try row.decode(column: "name", as: String.self),
-                    memberID: try row.decodeUUID("member_id"), currency: try row.decode(column: "currency", as: String.self),
-                    net: try row.decode(column: "net", as: Int64.self))
+                    memberID: try row.decodeUUID("member_id"))
             }
         }
         async let transfers = database.read { sql in

@@ -33,8 +33,9 @@ final class ChildProcess: Sendable {
                 return (child, .listening(port: port))
             }
             if !program.isRunning || ContinuousClock.now > deadline {
-                program.send(SIGTERM)
-                return (child, .failed(log: text))
+                // Stopped and reaped, not left running or a zombie (found by review).
+                _ = try? await child.stop(timeout: .seconds(10))
+                return (child, .failed(log: (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? text))
             }
             try await Task.sleep(for: .milliseconds(20))
         }

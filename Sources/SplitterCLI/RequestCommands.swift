@@ -106,18 +106,18 @@ struct RequestCommand: AsyncParsableCommand {
                 guard asked.state != "paid" else {
                     throw CLIError(message: "\(asked.code) is paid already.", code: 6)
                 }
-                // Held first, so the question can say what Settle up says (found by review: a
-                // request for a debt settled another way was paid again without a word).
-                let held = try await client.lockPaymentRequest(code: text)
-                if let note = held.settleUpNote, !options.json {
+                // What Settle up says, before asking (found by review: a request for a debt
+                // settled another way was paid again without a word).
+                if let note = asked.settleUpNote, !options.json {
                     FileHandle.standardError.write(Data((note + "\n").utf8))
                 }
                 if !yes && !options.json {
                     print("Pay \(asked.amount) \(asked.currency) to \(asked.payeeName) in \(asked.groupName)? [y/N] ", terminator: "")
                     guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
-                        throw CLIError(message: "Not paid (your hold on it ends within two minutes).", code: 1)
+                        throw CLIError(message: "Not paid.", code: 1)
                     }
                 }
+                _ = try await client.lockPaymentRequest(code: text)
                 let paid = try await client.payPaymentRequest(code: text)
                 if options.json { return try Output.json(paid) }
                 print("Paid \(paid.amount) \(paid.currency) to \(paid.payeeName) in \(paid.groupName); the transfer is recorded.")

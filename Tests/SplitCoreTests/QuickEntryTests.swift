@@ -172,6 +172,8 @@ struct QuickEntryTests {
         // Found by review: a trip home is a cost, not money back.
         #expect((try? Self.draft("Flight back 300 EUR all"))?.total == Self.money(30_000, "EUR"))
         #expect((try? Self.draft("Returned rental car fee 40 EUR all"))?.total == Self.money(4_000, "EUR"))
+        #expect((try? Self.draft("Tickets returned 120 EUR all"))?.total == Self.money(-12_000, "EUR"))
+        #expect((try? Self.draft("Reimbursement from insurance 200 EUR all"))?.total == Self.money(-20_000, "EUR"))
         #expect((try? Self.draft("Cashback 5 EUR all"))?.total == Self.money(-500, "EUR"))
         #expect((try? Self.draft("Back massage 60 EUR all"))?.total == Self.money(6_000, "EUR"))
         #expect((try? Self.draft("Bo paid me back 20 EUR all"))?.total == Self.money(2_000, "EUR"))

@@ -116,6 +116,11 @@ struct PaymentRequestTests {
             let stranger = try await api.register("Zed").token
             #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: stranger).status == .notFound)
             // Cho locks: while he may be paying, the request cannot be cancelled under him.
+            // Before holding it, the code's page says the same to a member who may pay it, and to
+            // nobody else (not to a stranger, nor to the payee).
+            #expect(try await api.call(.get, "/api/pay/\(code)", token: trip.tokens["Cho"]).string("settleUpNote")?.hasPrefix("Settle up") == true)
+            #expect(try await api.call(.get, "/api/pay/\(code)").string("settleUpNote") == nil)
+            #expect(try await api.call(.get, "/api/pay/\(code)", token: trip.tokens["Aki"]).string("settleUpNote") == nil)
             let holding = try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Cho"])
             #expect(holding.status == .ok, "\(holding.text)")
             // What Settle up says, for any client to show before the payment (found by review).

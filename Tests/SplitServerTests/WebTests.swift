@@ -868,6 +868,18 @@ struct WebTests {
                 .components(separatedBy: "</select>").first ?? ""
             #expect(benSelect.contains("Ben (same name)") && !benSelect.contains(">Ben</option>"), "\(benSelect)")
             #expect(!checked.text.contains("Aki (same name)"), "\(checked.text)")
+            // A choice made stays offered and selected on "Check again" (found by review: it was
+            // left out, and the first choice, "(same name)", went with the import).
+            let vicID = try #require(
+                try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token).list("members")
+                    .first { $0.string("name") == "Vic" }?.string("id"))
+            let again = try await setup.aki.post(path, [("file", csv), ("intent", "check"), ("map_2", vicID), ("map_0", "me")])
+            let chenSelect = again.text.components(separatedBy: #"<select id="map_2""#).dropFirst().first?
+                .components(separatedBy: "</select>").first ?? ""
+            #expect(chenSelect.contains(#"<option value="\#(vicID)" selected>Vic</option>"#), "\(chenSelect)")
+            let akiSelect = again.text.components(separatedBy: #"<select id="map_0""#).dropFirst().first?
+                .components(separatedBy: "</select>").first ?? ""
+            #expect(akiSelect.contains(#"<option value="me" selected>Me (Aki)</option>"#), "\(akiSelect)")
             #expect(checked.text.contains("New categories: Dining out"))
             // A file whose categories the group has says nothing of new ones (it showed an empty line).
             let known = try await setup.aki.post(

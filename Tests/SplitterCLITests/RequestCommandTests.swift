@@ -20,7 +20,7 @@ struct RequestCommandTests {
             // validate
             #expect(paid.status == 0, "\(paid.error)")
             #expect(paid.output.contains("Paid 1080 JPY to Aki in Japan"), "\(paid.output)")
-            // Ben owed Aki nothing: he is told so before paying (found by review: paid twice).
+            // Ben owed Aki nothing: he is told so before holding it (found by review: paid twice).
             #expect(paid.error.contains("Settle up has no transfer from you to Aki now"), "\(paid.error)")
             let balances = try await trip.run("balances", "Japan")
             #expect(balances.row("Ben", "1080") != nil && balances.row("Aki", "-1080") != nil, "\(balances.output)")

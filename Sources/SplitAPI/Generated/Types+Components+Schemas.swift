@@ -1343,6 +1343,10 @@ extension Components {
             public var state: Components.Schemas.ResolvedPaymentRequest.StatePayload
             /// - Remark: Generated from `#/components/schemas/ResolvedPaymentRequest/lockedUntil`.
             public var lockedUntil: Foundation.Date?
+            /// For a signed-in member of the group who may pay it: what Settle up says they pay the payee now, or that it has no transfer from them to the payee (as on a lock's answer), to show before they hold and pay it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ResolvedPaymentRequest/settleUpNote`.
+            public var settleUpNote: Swift.String?
             /// Creates a new `ResolvedPaymentRequest`.
             ///
             /// - Parameters:
@@ -1354,6 +1358,7 @@ extension Components {
             ///   - expiresAt:
             ///   - state:
             ///   - lockedUntil:
+            ///   - settleUpNote: For a signed-in member of the group who may pay it: what Settle up says they pay the payee now, or that it has no transfer from them to the payee (as on a lock's answer), to show before they hold and pay it.
             public init(
                 code: Swift.String,
                 payeeName: Swift.String,
@@ -1362,7 +1367,8 @@ extension Components {
                 groupName: Swift.String,
                 expiresAt: Foundation.Date,
                 state: Components.Schemas.ResolvedPaymentRequest.StatePayload,
-                lockedUntil: Foundation.Date? = nil
+                lockedUntil: Foundation.Date? = nil,
+                settleUpNote: Swift.String? = nil
             ) {
                 self.code = code
                 self.payeeName = payeeName
@@ -1372,6 +1378,7 @@ extension Components {
                 self.expiresAt = expiresAt
                 self.state = state
                 self.lockedUntil = lockedUntil
+                self.settleUpNote = settleUpNote
             }
             public enum CodingKeys: String, CodingKey {
                 case code
@@ -1382,6 +1389,7 @@ extension Components {
                 case expiresAt
                 case state
                 case lockedUntil
+                case settleUpNote
             }
         }
         /// - Remark: Generated from `#/components/schemas/MySummary`.

@@ -50,6 +50,16 @@ public struct ResolvedPaymentRequest: Sendable, Equatable {
     /// group shown a Pay button that could only fail). Nil when they may, or are not signed in.
     /// Names no one but the payee to anyone outside the group.
     public var cannotPay: String? = nil
+    /// For a signed-in member who may pay it: the group, the payee's member and theirs (for
+    /// what Settle up says between the two). Never on the wire.
+    public var payable: (groupID: UUID, payee: UUID, payer: UUID)? = nil
+
+    public static func == (lhs: ResolvedPaymentRequest, rhs: ResolvedPaymentRequest) -> Bool {
+        (lhs.code, lhs.payeeName, lhs.amount, lhs.currency) == (rhs.code, rhs.payeeName, rhs.amount, rhs.currency)
+            && (lhs.groupName, lhs.expiresAt, lhs.state, lhs.timeZone) == (rhs.groupName, rhs.expiresAt, rhs.state, rhs.timeZone)
+            && (lhs.lockedUntil, lhs.isCallers, lhs.cannotPay) == (rhs.lockedUntil, rhs.isCallers, rhs.cannotPay)
+            && lhs.payable?.groupID == rhs.payable?.groupID && lhs.payable?.payer == rhs.payable?.payer
+    }
 }
 
 /// The short code of a payment request: 10 characters of Crockford's base32 (50 random bits,
@@ -250,7 +260,8 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                 code: PaymentCodeText.display(request.code), payeeName: payee.name, amount: request.amount,
                 currency: request.currency, groupName: group.name, expiresAt: request.expiresAt, state: state,
                 lockedUntil: state == "locked" ? request.lockedUntil : nil, timeZone: group.timeZone,
-                isCallers: me?.id == payee.id, cannotPay: cannotPay)
+                isCallers: me?.id == payee.id, cannotPay: cannotPay,
+                payable: cannotPay == nil ? me.flatMap { $0.id == payee.id ? nil : (group.id, payee.id, $0.id) } : nil)
         }
         guard let found else { throw AppError.notFound("payment request") }
         return found

@@ -50,9 +50,13 @@ public struct SummaryUseCases: Sendable, UsesStores {
             let currency: String
         }
         var people: [Key: (name: String, userID: UUID?, groups: [UUID], net: Int64)] = [:]
-        var seen = Set<UUID>()
-        for line in position.groups where seen.insert(line.groupID).inserted {
-            let view = try await ledger.balances(groupID: line.groupID, caller: caller)
+        for line in position.groups {
+            let view: BalancesView
+            do {
+                view = try await ledger.balances(groupID: line.groupID, caller: caller)
+            } catch AppError.notFound {
+                continue  // left the group since the list was read
+            }
             let me = MemberID(line.memberID)
             // (currency, everyone's nets in it) for each plan Settle up shows first.
             var plans: [(currency: Currency, nets: [MemberID: Int64])] = []

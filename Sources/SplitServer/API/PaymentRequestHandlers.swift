@@ -56,6 +56,14 @@ extension APIHandler {
         var caller: Caller?
         if case .signedIn(let signedIn) = try request.caller { caller = signedIn }
         let resolved = try await paymentRequestUseCases.resolve(input.path.code, caller: caller, origin: try request.origin)
+        // For a member who may pay it: what Settle up says, before they hold it (found by review:
+        // the CLI held it to learn that, and a "no" left it held for two minutes).
+        var note: String?
+        if let payable = resolved.payable, let caller {
+            note = try await settleUpNote(
+                groupID: payable.groupID, from: payable.payer, to: payable.payee, payeeName: resolved.payeeName,
+                currency: resolved.currency, caller: caller)
+        }
         return .ok(
             .init(
                 body: .json(
@@ -64,7 +72,8 @@ extension APIHandler {
                         amount: MoneyInput.text(resolved.amount, resolved.currency), currency: resolved.currency,
                         groupName: resolved.groupName, expiresAt: Date(milliseconds: resolved.expiresAt),
                         state: .init(rawValue: resolved.state) ?? .open,
-                        lockedUntil: resolved.lockedUntil.map(Date.init(milliseconds:))))))
+                        lockedUntil: resolved.lockedUntil.map(Date.init(milliseconds:)),
+                        settleUpNote: note))))
     }
 
     func lockPaymentRequest(_ input: Operations.LockPaymentRequest.Input) async throws
@@ -85,22 +94,30 @@ extension APIHandler {
     /// settled another way was paid again). The plan a person follows: everything in the home
     /// currency when Settle up offers that first, else the request's currency's own.
     func settleUpNote(_ view: PaymentRequestView, caller: Caller) async throws -> String {
-        let request = view.request
-        let balances = try await ledgerUseCases.balances(groupID: request.groupID, caller: caller)
+        guard let payer = view.request.lockedByMemberID else { return "" }
+        return try await settleUpNote(
+            groupID: view.request.groupID, from: payer, to: view.request.payeeMemberID, payeeName: view.payeeName,
+            currency: view.request.currency, caller: caller)
+    }
+
+    /// The same for any two members (`from` the one who would pay).
+    func settleUpNote(groupID: UUID, from payer: UUID, to payee: UUID, payeeName: String, currency: String, caller: Caller)
+        async throws -> String
+    {
+        let balances = try await ledgerUseCases.balances(groupID: groupID, caller: caller)
         let transfers: [PlannedTransfer]
-        let currency: String
+        let code: String
         if balances.homePlanFirst {
-            let plan = try await ledgerUseCases.homePlan(groupID: request.groupID, caller: caller)
-            (transfers, currency) = (plan.transfers, plan.currency.code)
+            let plan = try await ledgerUseCases.homePlan(groupID: groupID, caller: caller)
+            (transfers, code) = (plan.transfers, plan.currency.code)
         } else {
-            let planned = try await ledgerUseCases.plan(groupID: request.groupID, currency: request.currency, caller: caller)
-            (transfers, currency) = (planned.transfers, planned.currency.code)
+            let planned = try await ledgerUseCases.plan(groupID: groupID, currency: currency, caller: caller)
+            (transfers, code) = (planned.transfers, planned.currency.code)
         }
-        let mine = transfers.first { $0.from.uuid == request.lockedByMemberID && $0.to.uuid == request.payeeMemberID }
-        guard let mine else {
-            return "Settle up has no transfer from you to \(view.payeeName) now: pay this only if it is for something else."
+        guard let mine = transfers.first(where: { $0.from.uuid == payer && $0.to.uuid == payee }) else {
+            return "Settle up has no transfer from you to \(payeeName) now: pay this only if it is for something else."
         }
-        return "Settle up says you pay \(view.payeeName) \(WebFormat.money(MoneyInput.text(mine.amount, currency), currency))."
+        return "Settle up says you pay \(payeeName) \(WebFormat.money(MoneyInput.text(mine.amount, code), code))."
     }
 
     func payPaymentRequest(_ input: Operations.PayPaymentRequest.Input) async throws

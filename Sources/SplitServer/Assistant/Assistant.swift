@@ -315,8 +315,9 @@ private struct Turn {
                         + found.compactMap { names[$0] }.sorted().joined(separator: ", ") + ". Use the full name."
                 }
                 let people = names.map { QuickEntryContext.Person(id: MemberID(UUID(uuidString: $0.key) ?? UUID()), name: $0.value) }
-                let guess = QuickEntry.closeName(name, people).map { " Did you mean \($0)?" } ?? ""
-                return "I know no one called \(name) in \(groupName).\(guess)"
+                // Words that name nobody ("what do I owe the hotel?"): the caller's own balance.
+                guard let guess = QuickEntry.closeName(name, people) else { return try await answer(.myBalance, said: said) }
+                return "I know no one called \(name) in \(groupName). Did you mean \(guess)?"
             }
             // What Settle up has between the two: a debt may be routed through others.
             let (planned, error) = await plan(groupID)
@@ -327,8 +328,12 @@ private struct Turn {
             }
             let toThem = transfers.filter { $0["fromMemberId"] as? String == me && $0["toMemberId"] as? String == other }
             let toMe = transfers.filter { $0["fromMemberId"] as? String == other && $0["toMemberId"] as? String == me }
-            if !toThem.isEmpty { return "Settle up says you pay \(person) " + toThem.map(amount).joined(separator: " and ") + "." }
-            if !toMe.isEmpty { return "Settle up says \(person) pays you " + toMe.map(amount).joined(separator: " and ") + "." }
+            // Both ways when each currency has its own plan (you pay in dollars, they in euros).
+            let said = [
+                toThem.isEmpty ? nil : "you pay \(person) " + toThem.map(amount).joined(separator: " and "),
+                toMe.isEmpty ? nil : "\(person) pays you " + toMe.map(amount).joined(separator: " and "),
+            ].compactMap { $0 }
+            if !said.isEmpty { return "Settle up says " + said.joined(separator: ", and ") + "." }
             return "Settle up has no transfer between you and \(person) now."
                 + (transfers.contains { $0["fromMemberId"] as? String == me || $0["toMemberId"] as? String == me }
                     ? " “how do we settle?” says whom you pay or who pays you." : "")
@@ -376,17 +381,16 @@ private struct Turn {
                 return "\(period) \(groupName) spent \(spent(json["total"]))\(note)"
                     + (named.isEmpty ? "." : ": " + named.joined(separator: ", ") + ".")
             }
-            // "food", "restaurants" for Restaurant, "food this month" for Food: either way round,
-            // without a plural's s.
-            func plain(_ text: String) -> String {
-                let folded = QuickEntry.folded(text).trimmingCharacters(in: .whitespaces)
-                return folded.hasSuffix("s") ? String(folded.dropLast()) : folded
+            // Word by word, without case, accents or a plural's s: "restaurants" for Restaurant,
+            // "food this month" for Food & drink; not "funicular" for Fun (found by review).
+            func words(_ text: String) -> Set<String> {
+                Set(
+                    QuickEntry.folded(text).split(whereSeparator: { !$0.isLetter }).map { word in
+                        word.count > 3 && word.hasSuffix("s") ? String(word.dropLast()) : String(word)
+                    })
             }
-            let wanted = plain(on)
-            let line = lines.first { line in
-                let name = plain(line["name"] as? String ?? "")
-                return !name.isEmpty && (name.contains(wanted) || wanted.contains(name))
-            }
+            let wanted = words(on)
+            let line = lines.first { !words($0["name"] as? String ?? "").isDisjoint(with: wanted) }
             guard let line else {
                 return "\(groupName) has no category like “\(on)”; its categories are "
                     + lines.compactMap { $0["name"] as? String }.joined(separator: ", ") + "."

@@ -170,8 +170,11 @@ extension WebApp {
                 }
             }
             // Each person is offered once (found by review: "Aki (same name)" beside "Me (Aki)",
-            // "Ben (same name)" beside "Ben"): the name's own match is not offered again.
-            let autoIsMe = mapping.kind != .new && mapping.memberID == report?.me.id
+            // "Ben (same name)" beside "Ben"): the name's own match is not offered again. Only
+            // while nothing was chosen for the name: then the report's match is the name's own
+            // (once chosen, it is the choice, which stays offered and selected).
+            let explicit = form?["map_\(index)"].map { !$0.isEmpty && $0 != "auto" } ?? false
+            let autoIsMe = !explicit && mapping.kind != .new && mapping.memberID == report?.me.id
             var choices: [ImportBody.Choice] = [
                 .init(
                     value: "auto",
@@ -185,8 +188,9 @@ extension WebApp {
                 choices.append(.init(value: "new", label: "A new member", selected: chosen == "new"))
             }
             // My own member is "Me (…)" above, not offered a second time by name (found by review).
-            choices += members.filter { $0.id != report?.me.id.text && (mapping.kind == .new || $0.id != mapping.memberID?.text) }
-                .map { .init(value: $0.id, label: $0.name, selected: chosen == $0.id) }
+            choices += members.filter {
+                $0.id != report?.me.id.text && (explicit || mapping.kind == .new || $0.id != mapping.memberID?.text)
+            }.map { .init(value: $0.id, label: $0.name, selected: chosen == $0.id) }
             return .init(index: index, name: mapping.name, choices: choices)
         }
         let balances: [ImportBody.Balance] = (report?.balances ?? []).filter { $0.net != 0 }.compactMap { balance in

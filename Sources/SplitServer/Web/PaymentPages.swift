@@ -225,6 +225,13 @@ extension WebApp {
         let next = Self.queryEscape("/pay/\(code)")
         do {
             let resolved = try await paymentRequests.resolve(code, caller: caller, origin: try origin())
+            // What Settle up says, before the member holds it too.
+            var planNote = planNote
+            if planNote == nil, let payable = resolved.payable, let caller {
+                planNote = try await api.settleUpNote(
+                    groupID: payable.groupID, from: payable.payer, to: payable.payee, payeeName: resolved.payeeName,
+                    currency: resolved.currency, caller: caller)
+            }
             // The group's clock, as on the request's own page (found by review: this said GMT).
             let zone = resolved.timeZone
             let body = PayBody(

@@ -299,25 +299,18 @@ private struct Turn {
             guard let json else { return error ?? "" }
             let mine = Self.standing(json, of: me)
             guard !mine.isEmpty else { return "You are settled up in \(groupName)." }
-            return "In \(groupName) "
-                + mine.map { line in
-                    let net = line["net"] as? String ?? "0"
-                    let amount = WebFormat.money(String(net.trimmingPrefix("-")), line["currency"] as? String ?? "")
-                    return net.hasPrefix("-") ? "you owe \(amount)" : "you are owed \(amount)"
-                }.joined(separator: " and ") + "."
+            return "In \(groupName) " + Self.said(mine, owes: "you owe", isOwed: "you are owed") + "."
         case .iOwe(let name):
             let names = try await names(groupID)
-            let found = Self.members(name, names, me: me)
-            guard found.count == 1, let other = found.first, other != me else {
-                if found == [me] { return try await answer(.myBalance, said: said) }
-                if found.count > 1 {
-                    return "Several members of \(groupName) are called \(name): "
-                        + found.compactMap { names[$0] }.sorted().joined(separator: ", ") + ". Use the full name."
-                }
-                let people = names.map { QuickEntryContext.Person(id: MemberID(UUID(uuidString: $0.key) ?? UUID()), name: $0.value) }
-                // Words that name nobody ("what do I owe the hotel?"): the caller's own balance.
-                guard let guess = QuickEntry.closeName(name, people) else { return try await answer(.myBalance, said: said) }
-                return "I know no one called \(name) in \(groupName). Did you mean \(guess)?"
+            let other: String
+            switch Self.named(name, names, me: me, groupName: groupName) {
+            case .one(let id) where id != me: other = id
+            case .one: return try await answer(.myBalance, said: said)
+            case .refused(let why): return why
+            case .nobody(let refusal, let guess):
+                // Words that name nobody, not even closely ("what do I owe the hotel?"): my balance.
+                if guess != nil { return refusal }
+                return try await answer(.myBalance, said: said)
             }
             // What Settle up has between the two: a debt may be routed through others.
             let (planned, error) = await plan(groupID)
@@ -339,15 +332,11 @@ private struct Turn {
                     ? " “how do we settle?” says whom you pay or who pays you." : "")
         case .balanceOf(let name):
             let names = try await names(groupID)
-            let found = Self.members(name, names, me: me)
-            guard found.count == 1, let memberID = found.first else {
-                if found.count > 1 {
-                    return "Several members of \(groupName) are called \(name): "
-                        + found.compactMap { names[$0] }.sorted().joined(separator: ", ") + ". Use the full name."
-                }
-                let people = names.map { QuickEntryContext.Person(id: MemberID(UUID(uuidString: $0.key) ?? UUID()), name: $0.value) }
-                let guess = QuickEntry.closeName(name, people).map { " Did you mean \($0)?" } ?? ""
-                return "I know no one called \(name) in \(groupName).\(guess)"
+            let memberID: String
+            switch Self.named(name, names, me: me, groupName: groupName) {
+            case .one(let id): memberID = id
+            case .refused(let why): return why
+            case .nobody(let refusal, _): return refusal
             }
             if memberID == me { return try await answer(.myBalance, said: said) }
             let (json, error) = await tool("balances", ["groupId": .string(groupID)])
@@ -355,12 +344,8 @@ private struct Turn {
             let person = names[memberID] ?? name
             let theirs = Self.standing(json, of: memberID)
             guard !theirs.isEmpty else { return "\(person) is settled up in \(groupName)." }
-            return "In \(groupName) \(person) "
-                + theirs.map { line in
-                    let net = line["net"] as? String ?? "0"
-                    let amount = WebFormat.money(String(net.trimmingPrefix("-")), line["currency"] as? String ?? "")
-                    return net.hasPrefix("-") ? "owes \(amount)" : "is owed \(amount)"
-                }.joined(separator: " and ") + " (to the group as a whole: “how do we settle?” says who pays whom)."
+            return "In \(groupName) \(person) " + Self.said(theirs, owes: "owes", isOwed: "is owed")
+                + " (to the group as a whole: “how do we settle?” says who pays whom)."
         case .spent(let on):
             let (json, error) = await tool("budget_status", ["groupId": .string(groupID)])
             guard let json else { return error ?? "" }
@@ -548,6 +533,36 @@ private struct Turn {
         let currencies = Set(each.compactMap { $0["currency"] as? String })
         let lines = currencies.count > 1 ? balances["home"] as? [[String: Any]] ?? each : each
         return lines.filter { $0["memberId"] as? String == memberID && !isZero($0["net"] as? String) }
+    }
+
+    /// "you owe 10.00 EUR and you are owed 5.00 USD": balance lines (`standing`) in words.
+    static func said(_ lines: [[String: Any]], owes: String, isOwed: String) -> String {
+        lines.map { line in
+            let net = line["net"] as? String ?? "0"
+            let amount = WebFormat.money(String(net.trimmingPrefix("-")), line["currency"] as? String ?? "")
+            return net.hasPrefix("-") ? "\(owes) \(amount)" : "\(isOwed) \(amount)"
+        }.joined(separator: " and ")
+    }
+
+    /// Whom a question names: one member; several (`refused` says who they are); or nobody
+    /// (what to say, with the one close name when there is one; nil `guess`: no close name).
+    enum Named {
+        case one(String)
+        case refused(String)
+        case nobody(String, guess: String?)
+    }
+
+    static func named(_ name: String, _ names: [String: String], me: String, groupName: String) -> Named {
+        let found = members(name, names, me: me)
+        if found.count == 1 { return .one(found[0]) }
+        if found.count > 1 {
+            return .refused(
+                "Several members of \(groupName) are called \(name): "
+                    + found.compactMap { names[$0] }.sorted().joined(separator: ", ") + ". Use the full name.")
+        }
+        let people = names.map { QuickEntryContext.Person(id: MemberID(UUID(uuidString: $0.key) ?? UUID()), name: $0.value) }
+        let guess = QuickEntry.closeName(name, people)
+        return .nobody("I know no one called \(name) in \(groupName).\(guess.map { " Did you mean \($0)?" } ?? "")", guess: guess)
     }
 
     /// The member `words` name: "I" or "me", or one member's name (any case, accents or not).

@@ -32,6 +32,20 @@ public struct BalancesView: Sendable, Equatable {
     /// Whether Settle up offers everything in the home currency first: several currencies have
     /// balances and each has a rate (with one currency, its own plan is that plan).
     public var homePlanFirst: Bool { homeBalances != nil && Set(nets.map(\.currency)).count > 1 }
+
+    /// The nets of each plan Settle up offers first: everything in the home currency when
+    /// `homePlanFirst`, else each currency's own. What "Where you stand" and a payment's note
+    /// follow, so a person who follows them is settled up.
+    public var offeredPlans: [(currency: Currency, nets: [MemberID: Int64])] {
+        if homePlanFirst, let homeBalances { return [(home, homeBalances)] }
+        return Set(nets.map(\.currency)).sorted().compactMap { code in
+            guard let currency = try? Currency(code: code) else { return nil }
+            return (
+                currency,
+                Dictionary(nets.filter { $0.currency == code }.map { (MemberID($0.memberID), $0.net) }, uniquingKeysWith: +)
+            )
+        }
+    }
 }
 
 /// The ledger use cases (DESIGN §3): transfers recorded and taken back, balances, the plan, the

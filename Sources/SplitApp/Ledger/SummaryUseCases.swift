@@ -58,21 +58,9 @@ public struct SummaryUseCases: Sendable, UsesStores {
                 continue  // left the group since the list was read
             }
             let me = MemberID(line.memberID)
-            // (currency, everyone's nets in it) for each plan Settle up shows first.
-            var plans: [(currency: Currency, nets: [MemberID: Int64])] = []
-            if view.homePlanFirst, let home = view.homeBalances {
-                plans = [(view.home, home)]
-            } else {
-                for code in Set(view.nets.map(\.currency)).sorted() {
-                    guard let currency = try? Currency(code: code) else { continue }
-                    plans.append(
-                        (currency, Dictionary(view.nets.filter { $0.currency == code }.map { (MemberID($0.memberID), $0.net) },
-                            uniquingKeysWith: +)))
-                }
-            }
             let members = Dictionary(
                 try await groups.members(groupID: line.groupID).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for (currency, all) in plans {
+            for (currency, all) in view.offeredPlans {
                 if let mine = all[me], mine != 0 {
                     nets.append(
                         .init(groupID: line.groupID, groupName: line.groupName, memberID: line.memberID, currency: currency.code, net: mine))

@@ -105,15 +105,11 @@ extension APIHandler {
         async throws -> String
     {
         let balances = try await ledgerUseCases.balances(groupID: groupID, caller: caller)
-        let transfers: [PlannedTransfer]
-        let code: String
-        if balances.homePlanFirst {
-            let plan = try await ledgerUseCases.homePlan(groupID: groupID, caller: caller)
-            (transfers, code) = (plan.transfers, plan.currency.code)
-        } else {
-            let planned = try await ledgerUseCases.plan(groupID: groupID, currency: currency, caller: caller)
-            (transfers, code) = (planned.transfers, planned.currency.code)
-        }
+        // The home plan when Settle up offers it first, else the request's currency's own.
+        let offered = balances.offeredPlans
+        let plan = balances.homePlanFirst ? offered.first : offered.first { $0.currency.code == currency }
+        let code = plan?.currency.code ?? currency
+        let transfers = try plan.map { try SettlementPlan.plan($0.nets) } ?? []
         guard let mine = transfers.first(where: { $0.from.uuid == payer && $0.to.uuid == payee }) else {
             return "Settle up has no transfer from you to \(payeeName) now: pay this only if it is for something else."
         }

@@ -42,12 +42,14 @@ struct SplitOptions: ParsableArguments {
         return (try amounts(paidBy, "--paid-by", context), nil)
     }
 
-    /// The split given, or nil when no split option was.
-    func split(_ context: GroupContext) throws -> SplitInput? {
+    /// The split given, or nil when no split option was. `--adjust` without `--equal` adjusts an
+    /// equal split between `sharers` (an edit passes the expense's own), or else everyone who
+    /// shares by default.
+    func split(_ context: GroupContext, sharers: [String]? = nil) throws -> SplitInput? {
         func id(_ name: String) throws -> String { try context.member(name).id }
         let equalIDs =
             try equal.map { try pairs($0, option: "--equal").map { try id($0.0) } }
-            ?? context.members.filter(\.sharesByDefault).map(\.id)
+            ?? sharers ?? context.members.filter(\.sharesByDefault).map(\.id)
         if let exact { return SplitInput(mode: .exact, amounts: try amounts(exact, "--exact", context)) }
         if let percent {
             return SplitInput(
@@ -124,6 +126,16 @@ struct ExpenseContext {
     }
 
     var names: [String: String] { group.names }
+
+    /// Who shares the expense now: the members of its equal (or adjusted) split as entered, else
+    /// those whose share is not zero. What `--adjust` without `--equal` adjusts.
+    var sharers: [String] {
+        if [.equal, .adjustment].contains(expense.split.mode), let ids = expense.split.memberIds, !ids.isEmpty {
+            return ids
+        }
+        return expense.splits.filter { (try? DecimalValue(parsing: $0.amount, allowNegative: true))?.isZero != true }
+            .map(\.memberId)
+    }
 
     /// "Dinner (9000 JPY)".
     var title: String { "\(expense.description) (\(expense.amount) \(expense.currency))" }
@@ -296,7 +308,8 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let (paid, paidByMember) = try split.payers(context.group)
                 let changes = ExpenseChanges(
                     description: description, amount: amount.map(split.total), currency: currency, category: category,
-                    expenseDate: date, paidBy: paid, paidByMemberId: paidByMember, split: try split.split(context.group)
+                    expenseDate: date, paidBy: paid, paidByMemberId: paidByMember,
+                    split: try split.split(context.group, sharers: context.sharers)
                 )
                 guard changes != ExpenseChanges() else {
                     throw CLIError(

@@ -26,6 +26,29 @@ struct ExpenseCommandTests {
         }
     }
 
+    @Test("edit --adjust without --equal adjusts the expense's own sharers, not everyone")
+    func adjustKeepsSharers() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            try #require(try await trip.run("expense", "add", "Japan", "Tea", "900", "--equal", "aki,ben").status == 0)
+            try #require(try await trip.run("expense", "add", "Japan", "Cake", "900", "--shares", "aki=2,cho=1").status == 0)
+            let tea = String(try await trip.expenseID("Tea").suffix(8))
+            let cake = String(try await trip.expenseID("Cake").suffix(8))
+
+            // act: Ben had the bigger cup; Cho the bigger slice
+            let adjusted = try await trip.run("expense", "edit", tea, "--adjust", "ben=+100")
+            let cakeAdjusted = try await trip.run("expense", "edit", cake, "--adjust", "cho=+300")
+
+            // validate: still Aki and Ben (Cho was never in it), and Aki and Cho
+            #expect(adjusted.status == 0, "\(adjusted.error)")
+            #expect(adjusted.row("Aki", "400") != nil && adjusted.row("Ben", "500") != nil, "\(adjusted.output)")
+            #expect(!adjusted.output.contains("Cho"), "\(adjusted.output)")
+            #expect(cakeAdjusted.status == 0, "\(cakeAdjusted.error)")
+            #expect(cakeAdjusted.row("Aki", "300") != nil && cakeAdjusted.row("Cho", "600") != nil, "\(cakeAdjusted.output)")
+            #expect(!cakeAdjusted.output.contains("Ben"), "\(cakeAdjusted.output)")
+        }
+    }
+
     @Test("--refund records money received: below zero, said as received, and the balances turn round")
     func refund() async throws {
         try await CLITrip.with { trip in

@@ -108,12 +108,15 @@ public struct SplitterClient: Sendable {
     /// Joins by invite code, as a new member or as the name-only member `memberID`. Claiming a
     /// member with money history answers `.pending`: an owner or admin approves it first.
     /// `asMember`: the name-only member to become, by id; or `asMemberNamed`, by name (any case).
+    /// `name`: joining as someone new, the name in the group (default: the account's). A new
+    /// member under the name of a name-only member is refused (409, `conflict` on `name`).
     public func join(
-        inviteCode: String, asMember memberID: String? = nil, asMemberNamed memberName: String? = nil
+        inviteCode: String, asMember memberID: String? = nil, asMemberNamed memberName: String? = nil,
+        name: String? = nil
     ) async throws -> JoinOutcome {
         switch try await send({
             try await api.joinGroup(
-                body: .json(.init(inviteCode: inviteCode, memberId: memberID, memberName: memberName)))
+                body: .json(.init(inviteCode: inviteCode, memberId: memberID, memberName: memberName, name: name)))
         }) {
         case .ok(let ok):
             let body = try ok.body.json

@@ -325,6 +325,11 @@ public enum QuickEntry {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
+    /// Two names a reader takes for the same person: equal but for case and accents ("ben" and
+    /// "Ben", "Chloe" and "Chloé"). A group keeps no two such names apart as two people by
+    /// joining (see `GroupStore.join`).
+    public static func sameName(_ one: String, _ other: String) -> Bool { folded(one) == folded(other) }
+
     static func currency(_ text: String, home: Currency) -> Result<Currency, QuickEntryProblem>? {
         if let match = symbols.first(where: { $0.0 == text }) {
             let code = match.1

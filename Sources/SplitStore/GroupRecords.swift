@@ -99,6 +99,9 @@ public enum GroupStoreError: Error, Equatable, Sendable {
     case ownerMustHaveAccount
     /// Only the current owner hands a group over (someone else may have just taken it): 403.
     case notOwner
+    /// Joining as someone new under the name of an active member without an account (the name
+    /// as that member has it): 409; the joiner claims that member or picks another name.
+    case nameOfNameOnlyMember(String)
 }
 
 extension GroupRecord {

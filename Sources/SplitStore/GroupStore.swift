@@ -285,6 +285,17 @@ public struct GroupStore: Sendable {
                     let member = try await Self.link(claimMemberID, in: group.id, to: actor, log: log, now: now, sql)
                     return .joined(group, member)
                 }
+                // A second "Ben" beside a name-only Ben could not be told apart on any page: the
+                // joiner is either that Ben (claim it) or someone else (another name).
+                let nameOnly = try await sql.raw(
+                    """
+                    SELECT name FROM members
+                    WHERE group_id = \(bind: group.id.text) AND is_active = \(bind: true) AND user_id IS NULL
+                    """
+                ).all().map { try $0.decode(column: "name", as: String.self) }
+                if let taken = nameOnly.first(where: { QuickEntry.sameName($0, name) }) {
+                    throw GroupStoreError.nameOfNameOnlyMember(taken)
+                }
                 let member = MemberRecord(
                     id: UUID.random(), groupID: group.id, userID: userID, name: name, role: .member, createdAt: now,
                     updatedAt: now)

@@ -206,13 +206,28 @@ struct GroupCommand: AsyncParsableCommand {
             name: .customLong("as"),
             help: "Become this existing member without an account (\"I am Aki\"): their name or id.")
         var asMember: String?
+        @Option(help: "Your name in the group when joining as someone new (default: your account's).")
+        var name: String?
+
+        func validate() throws {
+            if asMember != nil, name != nil { throw ValidationError("Give --as or --name, not both.") }
+        }
 
         func run() async throws {
             try await SplitterCLI.run {
                 let byID = asMember.flatMap(UUID.init(uuidString:)) != nil
-                switch try await options.client().join(
-                    inviteCode: code, asMember: byID ? asMember : nil, asMemberNamed: byID ? nil : asMember)
-                {
+                let outcome: JoinOutcome
+                do {
+                    outcome = try await options.client().join(
+                        inviteCode: code, asMember: byID ? asMember : nil, asMemberNamed: byID ? nil : asMember,
+                        name: name)
+                } catch SplitterError.conflict(let message, "name", _) {
+                    throw CLIError(
+                        message: message + "\n  That is you: `splitter group join \(code) --as NAME`; "
+                            + "someone else: `--name \"Another name\"`.",
+                        code: 6)
+                }
+                switch outcome {
                 case .joined(let group, let member):
                     if options.json { return try Output.json(member) }
                     print("Joined \(group.name) as \(member.name).")

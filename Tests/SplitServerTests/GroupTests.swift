@@ -94,6 +94,41 @@ struct GroupTests {
         }
     }
 
+    @Test(
+        "joining as someone new under a name-only member's name (any case or accents) is a 409 on name that writes nothing; another name or the claim joins",
+        arguments: TestDatabases.all)
+    func joinUnderATakenName(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, _, _, groupID, code) = try await Self.trip(api)
+            try #require(
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki, json: #"{"name":"Chloé"}"#)
+                    .status == .created)
+            let (chloe, _) = try await api.register("chloe")
+            let before = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki).list("members").count
+
+            // act
+            let plain = try await api.call(.post, "/api/groups/join", token: chloe, json: #"{"inviteCode":"\#(code)"}"#)
+            let named = try await api.call(
+                .post, "/api/groups/join", token: chloe, json: #"{"inviteCode":"\#(code)","name":"CHLOE "}"#)
+
+            // validate: refused, naming the member, and nobody was added
+            #expect(plain.status == .conflict && plain.string("error", "details", "field") == "name", "\(plain.text)")
+            #expect(plain.string("error", "message")?.hasPrefix("“Chloé” is in this group already") == true, "\(plain.text)")
+            #expect(named.status == .conflict, "\(named.text)")
+            #expect(try await api.call(.get, "/api/groups/\(groupID)/members", token: aki).list("members").count == before)
+            let other = try await api.call(
+                .post, "/api/groups/join", token: chloe, json: #"{"inviteCode":"\#(code)","name":"Chloe M"}"#)
+            #expect(other.status == .ok && other.string("member", "name") == "Chloe M", "\(other.text)")
+            // Joining again is still the same membership, the name-only Chloé notwithstanding.
+            let again = try await api.call(.post, "/api/groups/join", token: chloe, json: #"{"inviteCode":"\#(code)"}"#)
+            #expect(again.status == .ok && again.string("member", "name") == "Chloe M", "\(again.text)")
+            let (dee, _) = try await api.register("Chloé")
+            let claimed = try await api.call(
+                .post, "/api/groups/join", token: dee, json: #"{"inviteCode":"\#(code)","memberName":"chloé"}"#)
+            #expect(claimed.status == .ok && claimed.string("member", "name") == "Chloé", "\(claimed.text)")
+        }
+    }
+
     @Test("create, join by code claiming a name-only member, rename, roles, remove", arguments: TestDatabases.all)
     func groupLifecycle(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

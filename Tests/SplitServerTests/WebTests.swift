@@ -464,6 +464,33 @@ struct WebTests {
         }
     }
 
+    @Test("the join page offers first the name-only member with my name; joining as new under it asks for another name")
+    func joinUnderMyName() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let added = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/members", token: setup.aki.token, json: #"{"name":"oz"}"#)
+            let nameOnly = try #require(added.string("member", "id"))
+            let code = try #require(
+                try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
+                    .string("group", "inviteCode"))
+
+            // act: Oz opens the link, then joins as new under the name Oz
+            let page = try await setup.oz.get("/join/\(code)")
+            let refused = try await setup.oz.post("/join/\(code)", [("memberId", "new"), ("name", "Oz")])
+
+            // validate: "oz" is offered first; the refusal says why and keeps what was typed
+            #expect(page.text.contains("value=\"\(nameOnly)\" checked"), "\(page.text.prefix(2000))")
+            #expect(page.text.contains("value=\"new\">") && page.text.contains("name=\"name\" value=\"Oz\""))
+            #expect(refused.status == .conflict && refused.text.contains("“oz” is in this group already"), "\(refused.text.prefix(2000))")
+            #expect(try await setup.oz.get("/groups/\(setup.groupID)").status == .notFound)
+            let joined = try await setup.oz.post("/join/\(code)", [("memberId", "new"), ("name", "Oz K")])
+            #expect(joined.status == .seeOther)
+            let me = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.oz.token)
+            #expect(me.string("group", "myMemberId") != nameOnly && me.string("group", "myMemberId") != nil)
+        }
+    }
+
     @Test("removing a member who owes money asks with the amount; the edit form keeps them; Restore brings them back")
     func removalByPage() async throws {
         try await TestApp.with(.sqlite) { api in

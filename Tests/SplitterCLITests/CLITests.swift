@@ -144,6 +144,18 @@ struct CLITests {
             #expect(nobody.status != 0 && nobody.error.contains("the names are: Cho, Dee."), "\(nobody.error)")
             let asDee = try await run("group", "join", code, "--as", "dee", "--profile", "dee")
             #expect(asDee.output.contains("Joined Japan as Dee"), "\(asDee.output)\(asDee.error)")
+            // Eve, new, has the name of a name-only Eve: asked which, then joins under another name.
+            #expect(try await run("member", "add", "Japan", "Eve").status == 0)
+            #expect(
+                try await run(
+                    "register", "--profile", "eve", "--server", url, "--email", "eve@example.com", "--name", "eve",
+                    "--password-stdin", stdin: "correct horse"
+                ).status == 0)
+            let sameName = try await run("group", "join", code, "--profile", "eve")
+            #expect(sameName.status == 6 && sameName.error.contains("“Eve” is in this group already"), "\(sameName.error)")
+            #expect(sameName.error.contains("--as NAME") && sameName.error.contains("--name"), "\(sameName.error)")
+            let renamed = try await run("group", "join", code, "--name", "Eve B", "--profile", "eve")
+            #expect(renamed.output.contains("Joined Japan as Eve B"), "\(renamed.output)\(renamed.error)")
 
             // Logged out is exit 3; a stopped server is exit 9, with one friendly line.
             #expect(try await run("logout").status == 0)

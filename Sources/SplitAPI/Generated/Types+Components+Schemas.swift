@@ -5342,7 +5342,9 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/JoinGroupRequest/memberName`.
             public var memberName: Swift.String?
-            /// The name in the group; blank or absent means the display name.
+            /// The name in the group when joining as someone new; blank or absent means the display
+            /// name.
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/JoinGroupRequest/name`.
             public var name: Swift.String?
@@ -5352,7 +5354,7 @@ extension Components {
             ///   - inviteCode:
             ///   - memberId: An existing name-only member to become ("I am Aki").
             ///   - memberName: The same by name, any case, for a client that cannot list the group before joining
-            ///   - name: The name in the group; blank or absent means the display name.
+            ///   - name: The name in the group when joining as someone new; blank or absent means the display
             public init(
                 inviteCode: Swift.String,
                 memberId: Swift.String? = nil,

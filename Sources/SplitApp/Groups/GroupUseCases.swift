@@ -351,6 +351,11 @@ public struct GroupUseCases: Sendable, UsesStores {
             throw AppError.conflict(
                 code: "conflict", field: "memberId",
                 message: "Someone else has asked to be that member; an owner or admin of the group decides.")
+        } catch GroupStoreError.nameOfNameOnlyMember(let taken) {
+            throw AppError.conflict(
+                code: "conflict", field: "name",
+                message: "“\(taken)” is in this group already, without an account. If that is you, join as "
+                    + "\(taken); if not, join under another name.")
         }
     }
 }

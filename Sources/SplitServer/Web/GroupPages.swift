@@ -128,22 +128,34 @@ extension WebApp {
         struct Claimable: Sendable {
             let id: String
             let name: String
+            /// Offered first: the name is the joiner's own.
+            let checked: Bool
         }
         let code: String
         let groupName: String?
         let claimable: [Claimable]
         let hasClaimable: Bool
+        /// No name-only member has the joiner's name: "I am new here" is offered first.
+        let newChecked: Bool
+        /// The name to join under as someone new: as typed, else the account's.
+        let name: String
         /// Set once the user asked to be a member with money history: what happens next.
         let pending: String?
         let errors: [String: String]
     }
 
-    func joinBody(code: String, pending: String? = nil, errors: [String: String] = [:]) async throws -> JoinBody {
-        let invitation = try await groupUseCases.invitation(code: code, caller: try caller(), origin: try origin())
-        let claimable = (invitation?.claimable ?? []).map { JoinBody.Claimable(id: $0.id.text, name: $0.name) }
+    func joinBody(
+        code: String, name: String? = nil, pending: String? = nil, errors: [String: String] = [:]
+    ) async throws -> JoinBody {
+        let caller = try caller()
+        let invitation = try await groupUseCases.invitation(code: code, caller: caller, origin: try origin())
+        let mine = (invitation?.claimable ?? []).first { QuickEntry.sameName($0.name, caller.user.displayName) }
+        let claimable = (invitation?.claimable ?? []).map {
+            JoinBody.Claimable(id: $0.id.text, name: $0.name, checked: $0.id == mine?.id)
+        }
         return JoinBody(
             code: code, groupName: invitation?.name, claimable: claimable, hasClaimable: !claimable.isEmpty,
-            pending: pending,
+            newChecked: mine == nil, name: name ?? caller.user.displayName, pending: pending,
             errors: invitation == nil && errors.isEmpty
                 ? ["form": "This invite link does not work any more. Ask for a new one."] : errors)
     }
@@ -159,11 +171,13 @@ extension WebApp {
 
     func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let code = try context.parameters.require("code")
+        let form = try WebRequest.get().form
+        let claim = form.text("memberId")
+        let name = form.text("name")
         do {
-            let claim = try WebRequest.get().form.text("memberId")
             switch try await groupUseCases.join(
-                code: code, memberId: claim == "new" ? nil : claim, name: nil, caller: try caller(),
-                origin: try origin())
+                code: code, memberId: claim == "new" ? nil : claim, name: claim == "new" || claim == nil ? name : nil,
+                caller: try caller(), origin: try origin())
             {
             case .joined(let view):
                 return Self.redirect("/groups/\(view.group.id.text)")
@@ -176,10 +190,10 @@ extension WebApp {
             }
         } catch let refusal as AppError {
             let error = APIError(refusal)
-            guard error.status == .notFound || error.status == .conflict else { throw refusal }
+            guard [.notFound, .conflict, .unprocessableContent].contains(error.status) else { throw refusal }
             return try await render(
-                "join", title: "Join a group", body: try await joinBody(code: code, errors: ["form": error.message]),
-                status: error.status)
+                "join", title: "Join a group",
+                body: try await joinBody(code: code, name: name, errors: ["form": error.message]), status: error.status)
         }
     }
 

@@ -1181,6 +1181,12 @@ struct WebTests {
                 .post, "/api/groups/\(setup.groupID)/payment-requests", token: setup.aki.token,
                 json: #"{"amount":"500","currency":"JPY","toMemberId":"\#(vicID)"}"#)
             #expect(toViewer.status == .unprocessableContent && toViewer.text.contains("Vic is a viewer"), "\(toViewer.text)")
+            // In an archived group nothing is recorded: said before anything is pressed, no Pay button.
+            #expect(
+                try await api.call(.post, "/api/groups/\(setup.groupID)/archive", token: setup.aki.token).status == .ok)
+            let archived = try await setup.ben.get("/pay/\(anyoneCode)")
+            #expect(archived.text.contains("Trip is archived, so no payment can be recorded in it"), "\(archived.text.prefix(3000))")
+            #expect(!archived.text.contains("id=\"pay-lock\""))
         }
     }
 

@@ -254,6 +254,9 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                     cannotPay = "This request is for \(addressed.name): only they can pay it. Ask \(payee.name) for one of your own if you owe them."
                 } else if me.role == .viewer {
                     cannotPay = "Viewers do not record payments in \(group.name): pay \(payee.name), and they record it."
+                } else if group.isArchived {
+                    cannotPay = "\(group.name) is archived, so no payment can be recorded in it: ask its owner to "
+                        + "bring it back, or pay \(payee.name) and have it recorded then."
                 }
             }
             return ResolvedPaymentRequest(

@@ -1190,7 +1190,7 @@ struct WebTests {
         }
     }
 
-    @Test("with the other currencies settled on their own, the plan in the home currency says nothing needed converting")
+    @Test("with the other currencies settled on their own, the home currency's own plan is the plan, not a second copy of it")
     func nothingConverted() async throws {
         try await TestApp.with(.sqlite) { api in
             var setup = try await Self.setup(api)
@@ -1209,8 +1209,11 @@ struct WebTests {
             try #require(back.status == .created, "\(back.text)")
             let page = try await setup.aki.get("/groups/\(setup.groupID)/balances")
             #expect(!page.text.contains("Converted with ."), "\(page.text.prefix(4000))")
-            #expect(page.text.contains("id=\"currency-home\""))
-            #expect(page.text.contains("Nothing needed converting: the other currencies are settled on their own."))
+            // Only JPY has balances: its own plan is the plan, as "Where you stand" and the
+            // assistant say (found by review: the page led with "Everything in JPY", the same
+            // transfers again, while they followed JPY's); USD says it is settled.
+            #expect(!page.text.contains("id=\"currency-home\""), "\(page.text.prefix(4000))")
+            #expect(page.text.contains("id=\"currency-JPY\"") && page.text.contains("Everyone is settled up in USD."))
         }
     }
 

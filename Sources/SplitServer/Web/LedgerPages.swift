@@ -89,8 +89,8 @@ extension WebApp {
     private func balancesPage(_ groupID: String, form: WebForm?, errors: [String: String]) async throws -> Response {
         let scope = try await scope(groupID)
         let groupUUID = try APIHandler.id(groupID, "group")
-        let balances = Components.Schemas.BalancesResponse(
-            try await ledger.balances(groupID: groupUUID, caller: try caller()))
+        let view = try await ledger.balances(groupID: groupUUID, caller: try caller())
+        let balances = Components.Schemas.BalancesResponse(view)
         let myID = scope.group.myMemberId
         func lines(_ rows: [Components.Schemas.Balance]) -> [BalancesBody.Line] {
             rows.filter { !WebFormat.isZero($0.net) }.sorted { scope.name($0.memberId) < scope.name($1.memberId) }.map {
@@ -151,10 +151,11 @@ extension WebApp {
         let used = Set(balances.balances.map(\.currency) + settlements.map(\.currency)).sorted()
         /// Whether the plan in the home currency is shown, and settled.
         var homeSettled: Bool?
-        // Several currencies and a rate for each: settling everything in the home currency comes
-        // first (issue 15: fewer transfers); each currency's own plan stays below as an option.
-        if used.count > 1, balances.home != nil,
-            let plan = try? await ledger.homePlan(groupID: groupUUID, caller: try caller())
+        // Balances in several currencies and a rate for each: settling everything in the home
+        // currency comes first (issue 15: fewer transfers); each currency's own plan stays below as
+        // an option. The one rule (`homePlanFirst`) that "Where you stand", the overview, the
+        // assistant and a payment's note follow too.
+        if view.homePlanFirst, let plan = try? await ledger.homePlan(groupID: groupUUID, caller: try caller())
         {
             let home = balances.homeCurrency
             let rates = plan.rates.map { "1 \($0.from) = \($0.rate) \($0.to) (\($0.date))" }

@@ -197,15 +197,22 @@ extension MoneyInput {
     }
 
     /// A rate as a person types it into a form: "1,17" is 1.17 (a decimal comma, as much of
-    /// Europe writes it; found by review: it was refused). A comma before three digits ("1,170":
-    /// 1170 or 1.17?) or beside a point comes back as typed, for the parser to refuse; "0,085"
-    /// is a decimal.
-    public static func typedRate(_ text: String) -> String {
+    /// Europe writes it; found by review: it was refused); "0,085" is a decimal. A comma before
+    /// three digits ("1,170": 1170 or 1.17?) is refused on `field`, saying both; any other comma
+    /// comes back as typed, for the parser to refuse.
+    public static func typedRate(_ text: String, field: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count == 2, parts[1].count == 3, !parts[0].isEmpty, parts[0] != "0",
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
+        {
+            throw AppError.invalid(
+                field: field,
+                message: "“\(trimmed)” could be \(parts[0] + parts[1]) or \(parts[0]).\(parts[1]): write the rate "
+                    + "without a thousands comma (\(parts[0] + parts[1])) or with a “.” for decimals (\(parts[0]).\(parts[1])).")
+        }
         // "0,085" cannot be thousands (a thousands group never follows a lone 0; found by review).
         guard parts.count == 2, !trimmed.contains("."), !parts[0].isEmpty, !parts[1].isEmpty,
-            parts[1].count != 3 || parts[0] == "0",
             parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
         else { return trimmed }
         return parts[0] + "." + parts[1]

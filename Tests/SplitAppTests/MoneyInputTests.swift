@@ -105,12 +105,18 @@ struct MoneyInputTests {
         #expect((try? MoneyInput.date("9999-12-31", field: "to", years: 1...9999)) == "9999-12-31")
     }
 
-    @Test("a rate typed with a decimal comma is read as one; one that could be thousands is left for the parser to refuse")
+    @Test("a rate typed with a decimal comma is read as one; one that could be thousands is refused, saying both readings")
     func typedRates() {
-        #expect(MoneyInput.typedRate(" 1,17 ") == "1.17" && MoneyInput.typedRate("0,0067") == "0.0067")
-        #expect(MoneyInput.typedRate("160") == "160" && MoneyInput.typedRate("1.17") == "1.17")
-        #expect(MoneyInput.typedRate("1,170") == "1,170" && MoneyInput.typedRate("1,170.5") == "1,170.5")
-        #expect(MoneyInput.typedRate(" 0,085 ") == "0.085")
-        #expect(MoneyInput.typedRate("1,2,3") == "1,2,3" && MoneyInput.typedRate(",5") == ",5")
+        func typed(_ text: String) -> String? { try? MoneyInput.typedRate(text, field: "rate") }
+        #expect(typed(" 1,17 ") == "1.17" && typed("0,0067") == "0.0067")
+        #expect(typed("160") == "160" && typed("1.17") == "1.17")
+        #expect(typed("1,170.5") == "1,170.5")
+        #expect(typed(" 0,085 ") == "0.085")
+        #expect(typed("1,2,3") == "1,2,3" && typed(",5") == ",5")
+        // "1,170" is 1170 or 1.170: refused, saying both (found by review: a generic message).
+        #expect(throws: AppError.invalid(
+            field: "rate",
+            message: "“1,170” could be 1170 or 1.170: write the rate without a thousands comma (1170) or with a “.” for decimals (1.170).")
+        ) { try MoneyInput.typedRate("1,170", field: "rate") }
     }
 }

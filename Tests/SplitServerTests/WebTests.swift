@@ -1382,6 +1382,11 @@ struct WebTests {
             #expect(comma.status == .seeOther, "\(comma.text.prefix(500))")
             let rates = try await api.call(.get, "/api/groups/\(setup.groupID)/rates", token: setup.aki.token)
             #expect(rates.text.contains(#""rate":"1.17""#), "\(rates.text)")
+            // "1,170" is refused beside its form, saying both readings; what was typed stays.
+            let thousands = try await setup.aki.post(
+                path, [("action", "add-rate"), ("fromCurrency", "EUR"), ("toCurrency", "KRW"), ("rate", "1,170"), ("date", "2026-11-20")])
+            #expect(thousands.status == .unprocessableContent && thousands.text.contains("could be 1170 or 1.170"), "\(thousands.text.prefix(500))")
+            #expect(thousands.text.contains(#"required value="1,170""#))
             let category = try await setup.aki.post(path, [("action", "add-category"), ("categoryName", "Meal"), ("icon", "🍣")])
             #expect(category.text.contains(#"required value="Meal""#) && category.text.contains(#"value="🍣""#))
             let group = try await setup.aki.post(

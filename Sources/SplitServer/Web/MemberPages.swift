@@ -336,7 +336,7 @@ extension WebApp {
                         EnteredRate(
                             fromCurrency: (form["fromCurrency"] ?? "").uppercased(),
                             toCurrency: (form["toCurrency"] ?? "").uppercased(), date: form["date"] ?? "",
-                            rate: MoneyInput.typedRate(form.text("rate") ?? ""))
+                            rate: try MoneyInput.typedRate(form.text("rate") ?? "", field: "rates[0].rate"))
                     ], groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
             case "notifications":
                 _ = try await api.notificationUseCases.setLevel(

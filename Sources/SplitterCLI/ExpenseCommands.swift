@@ -108,11 +108,15 @@ struct ExpenseContext {
     let expense: Expense
     /// True when the server could not be reached and `expense` is the cached copy.
     let isOffline: Bool
+    /// The version this profile last showed or synced, before this command read the server's:
+    /// what an edit is based on, so a change someone made since is not silently overwritten.
+    let lastSeenVersion: Int64?
 
     init(_ options: GlobalOptions, expense text: String) async throws {
         let client = try options.client()
         let store = try options.store()
         let id = try resolveExpenseID(text, store: store)
+        lastSeenVersion = try store.cachedExpense(id: id)?.version
         do {
             expense = try await client.expense(id: id)
             try? store.cache(expenses: [expense])
@@ -316,7 +320,9 @@ struct ExpenseCommand: AsyncParsableCommand {
                         message: "Nothing to change: give --description, --amount, --date, --paid-by or a split.",
                         code: 2)
                 }
-                let base = version ?? context.expense.version
+                // The version last seen here (found by review: the one just read made every
+                // edit current, so another person's change in between was overwritten unseen).
+                let base = version ?? context.lastSeenVersion ?? context.expense.version
                 if !context.isOffline {
                     do {
                         let updated = try await context.group.client.updateExpense(

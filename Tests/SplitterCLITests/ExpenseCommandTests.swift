@@ -49,6 +49,26 @@ struct ExpenseCommandTests {
         }
     }
 
+    @Test("an edit is based on the version this profile last saw: another's change since is shown, not overwritten")
+    func editBasedOnLastSeen() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            try #require(try await trip.run("expense", "add", "Japan", "Tea", "900", "--profile", "ben").status == 0)
+            let short = String(try await trip.expenseID("Tea").suffix(8))
+            try #require(try await trip.run("expense", "edit", short, "--amount", "1200").status == 0)
+
+            // act: Ben, who added it (version 1), changes the amount after Aki did
+            let unseen = try await trip.run("expense", "edit", short, "--amount", "1000", "--profile", "ben")
+
+            // validate: refused with both versions (found by review: it was based on the version
+            // just read, so Aki's 1200 was overwritten unseen); once he has looked, it goes through
+            #expect(unseen.status == 6 && unseen.error.contains("theirs: version 2"), "\(unseen.output)\(unseen.error)")
+            #expect(try await trip.expense(try await trip.expenseID("Tea"))["amount"] as? String == "1200")
+            let again = try await trip.run("expense", "edit", short, "--amount", "1000", "--profile", "ben")
+            #expect(again.status == 0 && again.output.contains("now version 3"), "\(again.output)\(again.error)")
+        }
+    }
+
     @Test("--refund records money received: below zero, said as received, and the balances turn round")
     func refund() async throws {
         try await CLITrip.with { trip in

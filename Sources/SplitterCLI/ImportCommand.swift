@@ -44,6 +44,10 @@ struct ImportCommand: AsyncParsableCommand {
         name: .customLong("home-currency"),
         help: "With --new: the new group's home currency (default: the file's own, else the one most of it is in).")
     var homeCurrency: String?
+    @Option(
+        name: .customLong("time-zone"),
+        help: "With --new: the new group's time zone (default: a JSON export's own, else this computer's).")
+    var timeZone: String?
     @Option(help: "Who a name of the file is: \"Name=member name or id\", \"Name=me\" or \"Name=new\" (repeatable).")
     var map: [String] = []
     @Flag(help: "Check the file and say what would be written; write nothing.") var dryRun = false
@@ -58,6 +62,9 @@ struct ImportCommand: AsyncParsableCommand {
         if force && group == nil { throw ValidationError("--force is for --group: a new group has no imports yet.") }
         if homeCurrency != nil && group != nil {
             throw ValidationError("--home-currency is for --new: a group that exists keeps its own (change it in its settings).")
+        }
+        if timeZone != nil && group != nil {
+            throw ValidationError("--time-zone is for --new: a group that exists keeps its own (change it in its settings).")
         }
     }
 
@@ -81,7 +88,11 @@ struct ImportCommand: AsyncParsableCommand {
             if let group {
                 destination = .group(id: try await resolveGroup(client, group).id)
             } else {
-                destination = .newGroup(name: newGroup, timeZone: TimeZone.current.identifier, homeCurrency: homeCurrency)
+                // A JSON export carries its group's zone, which the server keeps unless told
+                // otherwise (found by review: this computer's replaced it).
+                destination = .newGroup(
+                    name: newGroup, timeZone: timeZone ?? (format == .json ? nil : TimeZone.current.identifier),
+                    homeCurrency: homeCurrency)
             }
             let name = URL(fileURLWithPath: file).lastPathComponent
             let bar = Progress.Bar(label: "Sending \(name)")
@@ -90,7 +101,7 @@ struct ImportCommand: AsyncParsableCommand {
                 summary = try await client.importFile(
                     data, format: format, into: destination, dryRun: dryRun, map: mapping, force: force,
                     progress: bar.update)
-            } catch SplitterError.validation(_, let field) where field == "timeZone" {
+            } catch SplitterError.validation(_, let field) where field == "timeZone" && timeZone == nil {
                 // The server does not know this computer's zone name: the group keeps UTC (or the file's).
                 summary = try await client.importFile(
                     data, format: format, into: .newGroup(name: newGroup, timeZone: nil, homeCurrency: homeCurrency),

@@ -97,8 +97,22 @@ struct SplitOptions: ParsableArguments {
         try split(context) ?? SplitInput(mode: .equal, memberIds: context.members.filter(\.sharesByDefault).map(\.id))
     }
 
-    /// The amount as sent: below zero with --refund.
-    func total(_ amount: String) -> String { refund ? Self.belowZero(amount) : amount }
+    /// The amount as sent: below zero with --refund. A minus without --refund is refused, as on
+    /// the web's form (found by review: "-3000" saved a refund, or a series of them, unsaid).
+    func total(_ amount: String) throws -> String {
+        if refund { return Self.belowZero(amount) }
+        try Self.refuseMinus(amount)
+        return amount
+    }
+
+    /// A total typed below zero where no refund was said: refused, saying how one is entered.
+    static func refuseMinus(_ amount: String) throws {
+        let typed = amount.trimmingCharacters(in: .whitespaces)
+        guard typed.hasPrefix("-") || typed.hasPrefix("−") else { return }
+        throw CLIError(
+            message: "For money received, add --refund and give the amount without a minus (\(typed.dropFirst()) back).",
+            code: 7)
+    }
 }
 
 /// An expense named on the command line by its id or the end of it (as `expense list` shows),
@@ -203,7 +217,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                 // of the offline queue, creates nothing twice.
                 let request = NewExpense(
                     id: UUID.timeOrdered().text, groupId: found.id, description: description,
-                    amount: split.total(amount),
+                    amount: try split.total(amount),
                     currency: currency ?? found.homeCurrency, category: category, expenseDate: date ?? today(in: found.timeZone),
                     paidBy: paid, paidByMemberId: paidByMember, split: chosen)
                 let key = UUID().uuidString
@@ -311,7 +325,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let context = try await ExpenseContext(options, expense: expense)
                 let (paid, paidByMember) = try split.payers(context.group)
                 let changes = ExpenseChanges(
-                    description: description, amount: amount.map(split.total), currency: currency, category: category,
+                    description: description, amount: try amount.map(split.total), currency: currency, category: category,
                     expenseDate: date, paidBy: paid, paidByMemberId: paidByMember,
                     split: try split.split(context.group, sharers: context.sharers)
                 )

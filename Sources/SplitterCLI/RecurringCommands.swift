@@ -91,7 +91,7 @@ struct RecurringCommand: AsyncParsableCommand {
                 let created = try await context.client.createRecurring(
                     groupID: found.id,
                     expense: ExpenseDraft(
-                        description: description, amount: split.total(amount), currency: currency ?? found.homeCurrency,
+                        description: description, amount: try split.total(amount), currency: currency ?? found.homeCurrency,
                         category: category, paidBy: paid, paidByMemberId: paidByMember,
                         split: try split.splitOrEqual(context)),
                     rule: RecurrenceRule(
@@ -222,7 +222,15 @@ struct PendingCommand: AsyncParsableCommand {
                 var edited: ExpenseDraft?
                 if amount != nil || date != nil {
                     var draft = waiting.expense
-                    if let amount { draft.amount = amount }
+                    // Said as the series says it: a refund's other amount is money received too.
+                    if let amount {
+                        if draft.amount.hasPrefix("-") {
+                            draft.amount = SplitOptions.belowZero(amount)
+                        } else {
+                            try SplitOptions.refuseMinus(amount)
+                            draft.amount = amount
+                        }
+                    }
                     draft.expenseDate = date ?? waiting.date
                     edited = draft
                 }

@@ -99,6 +99,13 @@ struct ExpenseCommandTests {
                 "--adjust", "ben=+500", "--json")
             #expect(adjusted.status == 0, "\(adjusted.error)")
             #expect(adjusted.output.contains("\"-750\"") && adjusted.output.contains("\"-250\""), "\(adjusted.output)")
+            // A minus without --refund is refused, saying how (found by review: it saved a refund,
+            // and `recurring add` a monthly one, unsaid); nothing is written.
+            let minus = try await trip.run("expense", "add", "Japan", "Oops", "--", "-3000")
+            #expect(minus.status == 7 && minus.error.contains("add --refund and give the amount without a minus"), "\(minus.output)\(minus.error)")
+            let monthly = try await trip.run("recurring", "add", "Japan", "Oops", "--every", "month", "--", "-3000")
+            #expect(monthly.status == 7 && monthly.error.contains("--refund"), "\(monthly.output)\(monthly.error)")
+            #expect(!(try await trip.run("expense", "list", "Japan").output.contains("Oops")))
             let mixed = try await trip.run("expense", "add", "Japan", "Bad", "1000", "--refund", "--exact", "aki=1500,ben=-500")
             #expect(mixed.status == 7, "\(mixed.output)\(mixed.error)")
             #expect(mixed.error.contains("exact amounts sum to -2,000 JPY, the refund is -1,000 JPY"), "\(mixed.error)")

@@ -262,12 +262,15 @@ struct ExpenseForm: Sendable {
         currency.map { MoneyInput.typed(text, $0) } ?? text
     }
 
-    /// A total typed below zero without the refund box: refused, saying how a refund is entered
-    /// (found by review: a stray minus saved a refund without a word). Nil otherwise.
-    var minusWithoutRefund: String? {
+    /// A total typed below zero without the refund box: refused on `amount`, saying how a refund
+    /// is entered (found by review: a stray minus saved a refund, or a monthly series of them,
+    /// without a word). Every form that saves an expense or a series asks this first.
+    func refuseMinusWithoutRefund() throws {
         let typed = amount.trimmingCharacters(in: .whitespaces)
-        guard !refund, typed.hasPrefix("-") || typed.hasPrefix("−") else { return nil }
-        return "For money received, tick “A refund or money received” and type the amount without a minus."
+        guard !refund, typed.hasPrefix("-") || typed.hasPrefix("−") else { return }
+        throw AppError.invalid(
+            field: "amount",
+            message: "For money received, tick “A refund or money received” and type the amount without a minus.")
     }
 
     /// An amount as typed, turned below zero on a refund's form.

@@ -131,7 +131,7 @@ extension WebApp {
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:])
             }
-            if let message = form.minusWithoutRefund { throw AppError.invalid(field: "amount", message: message) }
+            try form.refuseMinusWithoutRefund()
             if let question = form.farFutureQuestion(
                 today: today(in: scope), confirmed: web.form.text("confirmDate"))
             {
@@ -266,7 +266,7 @@ extension WebApp {
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: expense.id, version: version, preview: preview, errors: [:])
             }
-            if let message = form.minusWithoutRefund { throw AppError.invalid(field: "amount", message: message) }
+            try form.refuseMinusWithoutRefund()
             if form.expenseDate != expense.expenseDate,
                 let question = form.farFutureQuestion(
                     today: today(in: scope), confirmed: web.form.text("confirmDate"))

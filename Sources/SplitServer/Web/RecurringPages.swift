@@ -129,6 +129,7 @@ extension WebApp {
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:],
                     target: target)
             }
+            try form.refuseMinusWithoutRefund()
             // The form's id is also the idempotency key: a double click makes one series.
             let rule = RecurrenceFields.rule(web.form, start: form.expenseDate)
             let outcome = try await recurringUseCases.create(
@@ -203,6 +204,7 @@ extension WebApp {
                     form, scope: scope, clientID: UUID.random().uuidString, version: version, preview: preview, errors: [:],
                     target: target)
             }
+            try form.refuseMinusWithoutRefund()
             // The rule changes only when it says something else than before: a new start date
             // moves it, the same one keeps the dates already skipped. The date field shows the
             // next date; left as it is, the rule keeps its own start, so that a count stays the
@@ -301,6 +303,7 @@ extension WebApp {
                     form, scope: scope, clientID: id.text, version: "", preview: preview, errors: [:],
                     target: pendingTarget(scope, id: id.text))
             }
+            try form.refuseMinusWithoutRefund()
             let view = try await recurringUseCases.confirm(id, edited: draft, caller: try caller(), origin: try origin())
             return Self.redirect("/expenses/\(view.expense.id.text)", done: "pending-confirmed")
         } catch {

@@ -190,6 +190,53 @@ struct GroupDocumentTests {
         }
     }
 
+    @Test("a group with a removed Cho and a new Cho exports and imports back, the second as Cho (2)")
+    func twoOfOneName() async throws {
+        try await TestApp.with(.sqlite) { api in
+            let (aki, _) = try await api.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki, json: #"{"name":"Twice","homeCurrency":"JPY","memberName":"Aki"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let akiID = try #require(created.string("group", "myMemberId"))
+            var chos: [String] = []
+            for _ in 0..<2 {
+                let cho = try #require(
+                    try await api.call(.post, "/api/groups/\(groupID)/members", token: aki, json: #"{"name":"Cho"}"#)
+                        .string("member", "id"))
+                chos.append(cho)
+                let tea = try await api.call(
+                    .post, "/api/expenses", token: aki,
+                    json: #"{"groupId":"\#(groupID)","description":"Tea","amount":"1000","currency":"JPY","expenseDate":"2026-11-20","paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(akiID)","\#(cho)"]}}"#)
+                try #require(tea.status == .created, "\(tea.text)")
+                if chos.count == 1 {
+                    try #require(
+                        try await api.call(.delete, "/api/groups/\(groupID)/members/\(cho)?confirmBalance=true", token: aki)
+                            .status == .ok)
+                }
+            }
+            let file = try await api.call(.get, "/api/groups/\(groupID)/export?format=json", token: aki)
+
+            // act
+            let imported = try await api.call(
+                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki,
+                headers: [.contentType: "application/json"], body: ByteBuffer(bytes: file.body))
+
+            // validate: both come back, told apart, each owing their 500
+            #expect(imported.status == .created, "\(imported.text)")
+            let copy = try #require(imported.string("group", "id"))
+            let members = try await api.call(.get, "/api/groups/\(copy)/members", token: aki).list("members")
+            #expect(Set(members.compactMap { $0.string("name") }) == ["Aki", "Cho", "Cho (2)"], "\(members)")
+            let balances = try await api.call(.get, "/api/groups/\(copy)/balances", token: aki).list("balances")
+            let names = Dictionary(uniqueKeysWithValues: members.compactMap { m in m.string("id").map { ($0, m.string("name") ?? "") } })
+            let nets = Dictionary(uniqueKeysWithValues: balances.compactMap { b in b.string("memberId").map { (names[$0] ?? "", b.string("net") ?? "") } })
+            #expect(nets == ["Aki": "1000", "Cho": "-500", "Cho (2)": "-500"], "\(nets)")
+            // Restoring the removed Cho beside the new one is refused: the two could not be told apart.
+            let restored = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(chos[0])", token: aki, json: #"{"active":true}"#)
+            #expect(restored.status == .unprocessableContent && restored.string("error", "details", "field") == "name", "\(restored.text)")
+        }
+    }
+
     @Test("a broken document is refused whole, naming where; nothing is written", arguments: [Database.Backend.sqlite])
     func refusals(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

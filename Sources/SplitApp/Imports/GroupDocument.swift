@@ -379,7 +379,11 @@ extension GroupDocument {
                 throw ImportProblem(line: nil, column: "members[\(index)].id", message: "two members have the id \(member.id.prefix(40))")
             }
         }
-        let names = members.map { ImportedFile.oneLine($0.name) }
+        // Members are told apart by id here, so two of one name (a removed Cho and a new one) are
+        // kept as "Cho" and "Cho (2)" (found by review: the group's own export was refused).
+        let names = members.reduce(into: [String]()) { names, member in
+            names.append(ImportedFile.distinct(member.name, from: names))
+        }
         try ImportedFile.checkNames(names, line: nil)
         func person(_ id: String, _ at: String) throws(ImportProblem) -> Int {
             guard let index = people[id.lowercased()] else {

@@ -253,6 +253,16 @@ public struct ImportedFile: Sendable {
         }
     }
 
+    /// `name` on one line, or when a person before it has it (in any case) `name (2)`, `name (3)`…
+    static func distinct(_ name: String, from names: [String]) -> String {
+        let name = oneLine(name)
+        func taken(_ candidate: String) -> Bool { names.contains { $0.lowercased() == candidate.lowercased() } }
+        guard !name.isEmpty, taken(name) else { return name }
+        var number = 2
+        while taken("\(name) (\(number))") { number += 1 }
+        return "\(name) (\(number))"
+    }
+
     /// Text on one line: control characters (line breaks, tabs) become spaces; trimmed.
     static func oneLine(_ text: String) -> String {
         String(

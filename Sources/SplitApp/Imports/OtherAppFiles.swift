@@ -239,16 +239,6 @@ enum SpliitFile {
         return ["JPY", "HUF", "ISK", "IDR", "KRW", "COP"].contains(code) ? 0 : 2
     }
 
-    /// `name`, or when a participant before it has it (in any case) `name (2)`, `name (3)`…
-    static func distinct(_ name: String, from names: [String]) -> String {
-        let name = ImportedFile.oneLine(name)
-        func taken(_ candidate: String) -> Bool { names.contains { $0.lowercased() == candidate.lowercased() } }
-        guard !name.isEmpty, taken(name) else { return name }
-        var number = 2
-        while taken("\(name) (\(number))") { number += 1 }
-        return "\(name) (\(number))"
-    }
-
     static func read(_ data: Data, homeCurrency: Currency?) throws(ImportProblem) -> ImportedFile {
         let root = try JSONReader.parse(data, what: "Spliit")
         guard root.value is [String: Any], root.has("participants"), root.has("expenses") else {
@@ -278,7 +268,7 @@ enum SpliitFile {
             // Spliit tells people apart by id, not by name: a second "Alex" is another person,
             // kept as "Alex (2)" (found by review: the two were one member, their money added up).
             ids[id] = try ImportedFile.index(
-                of: Self.distinct(try participant.required("name").string(), from: names), in: &names,
+                of: ImportedFile.distinct(try participant.required("name").string(), from: names), in: &names,
                 at: participant.path + ".name")
         }
         func person(_ reader: JSONReader) throws(ImportProblem) -> Int {

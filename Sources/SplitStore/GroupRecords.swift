@@ -102,6 +102,9 @@ public enum GroupStoreError: Error, Equatable, Sendable {
     /// Joining as someone new under the name of an active member without an account (the name
     /// as that member has it): 409; the joiner claims that member or picks another name.
     case nameOfNameOnlyMember(String)
+    /// Joining as someone new under the name of an active member with an account: 409; the
+    /// joiner picks another name.
+    case nameTaken(String)
 }
 
 extension GroupRecord {

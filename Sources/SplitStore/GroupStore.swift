@@ -285,16 +285,19 @@ public struct GroupStore: Sendable {
                     let member = try await Self.link(claimMemberID, in: group.id, to: actor, log: log, now: now, sql)
                     return .joined(group, member)
                 }
-                // A second "Ben" beside a name-only Ben could not be told apart on any page: the
-                // joiner is either that Ben (claim it) or someone else (another name).
-                let nameOnly = try await sql.raw(
+                // A second "Ben" beside a Ben could not be told apart on any page: the joiner is
+                // that Ben (claim a name-only one) or someone else (another name).
+                let active = try await sql.raw(
                     """
-                    SELECT name FROM members
-                    WHERE group_id = \(bind: group.id.text) AND is_active = \(bind: true) AND user_id IS NULL
+                    SELECT name, user_id FROM members
+                    WHERE group_id = \(bind: group.id.text) AND is_active = \(bind: true)
                     """
-                ).all().map { try $0.decode(column: "name", as: String.self) }
-                if let taken = nameOnly.first(where: { QuickEntry.sameName($0, name) }) {
-                    throw GroupStoreError.nameOfNameOnlyMember(taken)
+                ).all()
+                for row in active {
+                    let taken = try row.decode(column: "name", as: String.self)
+                    guard QuickEntry.sameName(taken, name) else { continue }
+                    throw try row.decodeNil(column: "user_id")
+                        ? GroupStoreError.nameOfNameOnlyMember(taken) : GroupStoreError.nameTaken(taken)
                 }
                 let member = MemberRecord(
                     id: UUID.random(), groupID: group.id, userID: userID, name: name, role: .member, createdAt: now,

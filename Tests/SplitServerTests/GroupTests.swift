@@ -126,6 +126,13 @@ struct GroupTests {
             let claimed = try await api.call(
                 .post, "/api/groups/join", token: dee, json: #"{"inviteCode":"\#(code)","memberName":"chloé"}"#)
             #expect(claimed.status == .ok && claimed.string("member", "name") == "Chloé", "\(claimed.text)")
+            // Beside a member with an account the name is simply taken.
+            let (namesake, _) = try await api.register("Chloe m", email: "chloe-m@example.com")
+            let taken = try await api.call(.post, "/api/groups/join", token: namesake, json: #"{"inviteCode":"\#(code)"}"#)
+            #expect(taken.status == .conflict && taken.string("error", "message") == "There is already a member called Chloe M in this group: join under another name.", "\(taken.text)")
+            // Adding a name-only "chloe" beside Chloé is refused too (accents do not tell people apart).
+            let added = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki, json: #"{"name":"CHLOE"}"#)
+            #expect(added.status == .unprocessableContent && added.string("error", "details", "field") == "name", "\(added.text)")
         }
     }
 

@@ -3594,7 +3594,8 @@ public enum Operations {
     /// admin to approve it (`/claims`); asking again answers the same 202, and a second person
     /// asking for the same member while one waits gets a 409. Claiming a member without money
     /// history joins at once. Joining as someone new under the name (any case or accents) of an
-    /// active name-only member is a 409 on `name`: claim that member, or give another `name`. Codes are case-insensitive. Wrong codes are limited per client
+    /// active member is a 409 on `name`: claim that member if it has no account, or give another
+    /// `name`. Codes are case-insensitive. Wrong codes are limited per client
     /// address and per user (20 in 15 minutes, then 429).
     ///
     ///

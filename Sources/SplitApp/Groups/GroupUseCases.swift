@@ -356,6 +356,10 @@ public struct GroupUseCases: Sendable, UsesStores {
                 code: "conflict", field: "name",
                 message: "“\(taken)” is in this group already, without an account. If that is you, join as "
                     + "\(taken); if not, join under another name.")
+        } catch GroupStoreError.nameTaken(let taken) {
+            throw AppError.conflict(
+                code: "conflict", field: "name",
+                message: "There is already a member called \(taken) in this group: join under another name.")
         }
     }
 }

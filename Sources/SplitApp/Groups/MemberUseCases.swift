@@ -92,6 +92,8 @@ public struct MemberUseCases: Sendable, UsesStores {
                 throw AppError.invalid(field: "active", message: "To remove a member, use remove (DELETE).")
             }
             updated.isActive = true
+            // Back beside someone now called the same, the two could not be told apart.
+            if !target.isActive { try await refuseTakenName(updated.name, in: group.id, except: target.id) }
         }
         let aim = Self.target(target, me: me)
         var needed: [GroupAction] = [.read]
@@ -190,7 +192,7 @@ public struct MemberUseCases: Sendable, UsesStores {
     /// Two active members called the same (any case) could not be told apart in a list (issue 15).
     private func refuseTakenName(_ name: String, in groupID: UUID, except id: UUID?) async throws {
         let taken = try await groups.members(groupID: groupID).contains {
-            $0.isActive && $0.id != id && $0.name.lowercased() == name.lowercased()
+            $0.isActive && $0.id != id && QuickEntry.sameName($0.name, name)
         }
         if taken {
             throw AppError.invalid(

@@ -1147,6 +1147,16 @@ struct WebTests {
             try #require(codes.count == 2)
             let held = try await setup.ben.post("/pay/\(codes[0])/lock", [])
             #expect(held.text.contains("Settle up says you pay Aki 1,000 JPY."), "\(held.text.prefix(3000))")
+            // A request for more than that says how much more (found by review: 8,666 paid for 666).
+            let more = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/payment-requests", token: setup.aki.token,
+                json: #"{"amount":"1500","currency":"JPY","toMemberId":"\#(setup.benMemberID)"}"#)
+            let moreCode = try #require(more.string("paymentRequest", "code"), "\(more.text)")
+            let moreSeen = try await setup.ben.get("/pay/\(moreCode)")
+            #expect(
+                moreSeen.text.contains("Settle up says you pay Aki 1,000 JPY. This request is 500 JPY more: pay it all only if the rest is for something else."),
+                "\(moreSeen.text.prefix(3000))")
+            #expect(try await api.call(.delete, "/api/payment-requests/\(try #require(more.string("paymentRequest", "id")))", token: setup.aki.token).status == .ok)
             let akiID = try #require(
                 try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token).list("members")
                     .first { $0.string("name") == "Aki" }?.string("id"))

@@ -230,7 +230,7 @@ extension WebApp {
             if planNote == nil, let payable = resolved.payable, let caller {
                 planNote = try await api.settleUpNote(
                     groupID: payable.groupID, from: payable.payer, to: payable.payee, payeeName: resolved.payeeName,
-                    currency: resolved.currency, caller: caller)
+                    amount: resolved.amount, currency: resolved.currency, caller: caller)
             }
             // The group's clock, as on the request's own page (found by review: this said GMT).
             let zone = resolved.timeZone

@@ -226,6 +226,8 @@ struct ImportUseCaseTests {
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,1.005,EUR,1.005,-1.005\n", "line 2, column “A”: \"1.005\" has more decimals than EUR has (2); it is not rounded"),
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,1200,XYZ,600,-600\n", "line 2, column “Currency”: \"XYZ\" is not an ISO 4217 currency code"),
             ("Date,Description,Category,Cost,Currency,A,B\n01/02/2025,X,General,12,EUR,6,-6\n", "line 2, column “Date”: \"01/02/2025\" is not a date like 2026-07-14"),
+            // Years as for an expense entered by hand (found by review: 9999 was taken).
+            ("Date,Description,Category,Cost,Currency,A,B\n9999-11-01,X,General,12,EUR,6,-6\n", "line 2, column “Date”: “9999-11-01” is in the year 9999: write a date from 1900 to 2199"),
             ("Date,Description,Category,Cost,Currency,A,A\n", "line 1, column “A”: two member columns are named \"A\""),
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,\"X,General,12,EUR,6,-6\n", "line 2: a quoted field that is never closed"),
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,5,EUR,6,-6\n", "line 2: the cost is less than what the others owe the payers"),
@@ -247,6 +249,15 @@ struct ImportUseCaseTests {
             let problem = await Self.refusal(trip, Data(text.utf8))
             #expect(problem?.contains(words) == true, "\(problem ?? "imported")")
         }
+    }
+
+    @Test("a description longer than an expense keeps is cut, and the check says so")
+    func longDescription() throws {
+        let long = String(repeating: "Tea and cake ", count: 40)
+        let text = "Date,Description,Category,Cost,Currency,A,B\n2025-01-01,\(long),General,12,EUR,6,-6\n2025-01-02,Short,General,12,EUR,6,-6\n"
+        let file = try ImportUseCases.read(Data(text.utf8), format: .splitwise)
+        #expect(file.expenses.first?.description.unicodeScalars.count == 200 && file.expenses.first?.description.hasSuffix("…") == true)
+        #expect(file.notes == ["1 description(s), the first at line 2, were longer than 200 characters and are cut there, ending in “…”."], "\(file.notes)")
     }
 
     @Test("a file that is not UTF-8 is refused plainly")

@@ -466,7 +466,7 @@ extension GroupDocument {
             }
             file.expenses.append(
                 ImportedFile.Expense(
-                    line: index + 1, id: UUID.random(), date: try ImportedFile.date(expense.date, line: 0, column: at + ".date"),
+                    line: index + 1, id: UUID.random(), date: try ImportedFile.date(expense.date, line: 0, column: at + ".date", anyYear: true),
                     description: ImportedFile.description(expense.description),
                     category: try Self.category(expense.category, categoryNames, at + ".category"),
                     total: try Self.amount(expense.amount, at + ".amount"), currency: currency, payers: payers, rule: rule,
@@ -510,7 +510,7 @@ extension GroupDocument {
             }
             file.transfers.append(
                 ImportedFile.Transfer(
-                    line: index + 1, date: try ImportedFile.date(settlement.date, line: 0, column: at + ".date"),
+                    line: index + 1, date: try ImportedFile.date(settlement.date, line: 0, column: at + ".date", anyYear: true),
                     note: try Self.text(settlement.note, at + ".note", length: 500),
                     from: try person(settlement.from, at + ".from"), to: try person(settlement.to, at + ".to"),
                     amount: amount, currency: try ImportedFile.currency(settlement.currency, line: 0, column: at + ".currency"),
@@ -564,7 +564,7 @@ extension GroupDocument {
                         message: "\"\(rate.rate.prefix(40))\" is not a rate between two currencies above 0")
                 }
                 return .init(
-                    from: from.code, to: to.code, date: try ImportedFile.date(rate.date, line: 0, column: at + ".date"),
+                    from: from.code, to: to.code, date: try ImportedFile.date(rate.date, line: 0, column: at + ".date", anyYear: true),
                     rate: value.description)
             },
             activity: activityLines, budget: budgetDetails, series: seriesDetails)
@@ -591,8 +591,8 @@ extension GroupDocument {
             var start: String?
             var end: String?
             if budget.period == "trip" {
-                start = try ImportedFile.date(budget.startDate ?? "", line: 0, column: "budget.startDate")
-                end = try ImportedFile.date(budget.endDate ?? "", line: 0, column: "budget.endDate")
+                start = try ImportedFile.date(budget.startDate ?? "", line: 0, column: "budget.startDate", anyYear: true)
+                end = try ImportedFile.date(budget.endDate ?? "", line: 0, column: "budget.endDate", anyYear: true)
                 guard let start, let end, start <= end else {
                     throw ImportProblem(line: nil, column: "budget.endDate", message: "the trip ends before it starts")
                 }
@@ -649,8 +649,8 @@ extension GroupDocument {
             else {
                 throw ImportProblem(line: nil, column: at + ".rule", message: "every is day, week, month or year; monthEnd clamp or skip")
             }
-            let start = try ImportedFile.date(item.rule.start, line: 0, column: at + ".rule.start")
-            let end = try item.rule.end.map { text throws(ImportProblem) in try ImportedFile.date(text, line: 0, column: at + ".rule.end") }
+            let start = try ImportedFile.date(item.rule.start, line: 0, column: at + ".rule.start", anyYear: true)
+            let end = try item.rule.end.map { text throws(ImportProblem) in try ImportedFile.date(text, line: 0, column: at + ".rule.end", anyYear: true) }
             let recurrence: Recurrence
             do {
                 recurrence = try Recurrence(
@@ -670,11 +670,11 @@ extension GroupDocument {
             }
             var skipped: [String] = []
             for (position, date) in item.skipped.enumerated() {
-                skipped.append(try ImportedFile.date(date, line: 0, column: "\(at).skipped[\(position)]"))
+                skipped.append(try ImportedFile.date(date, line: 0, column: "\(at).skipped[\(position)]", anyYear: true))
             }
             var pending: [String] = []
             for (position, date) in item.pending.enumerated() {
-                let text = try ImportedFile.date(date, line: 0, column: "\(at).pending[\(position)]")
+                let text = try ImportedFile.date(date, line: 0, column: "\(at).pending[\(position)]", anyYear: true)
                 guard !pending.contains(text) else {
                     throw ImportProblem(line: nil, column: "\(at).pending[\(position)]", message: "a date waits once")
                 }
@@ -689,7 +689,7 @@ extension GroupDocument {
                     recurrence: recurrence, mode: item.mode, state: item.state,
                     note: try item.note.map { text throws(ImportProblem) in try Self.text(text, at + ".note", length: 500) },
                     nextDate: try item.nextDate.map { text throws(ImportProblem) in
-                        try ImportedFile.date(text, line: 0, column: at + ".nextDate")
+                        try ImportedFile.date(text, line: 0, column: at + ".nextDate", anyYear: true)
                     }, skipped: skipped, pending: pending))
         }
         return (budgetDetails, seriesDetails)

@@ -336,7 +336,7 @@ public struct ImportUseCases: Sendable, UsesStores {
     public static func read(_ data: Data, format: ImportedFile.Format, homeCurrency: Currency? = nil) throws(ImportProblem)
         -> ImportedFile
     {
-        let file: ImportedFile
+        var file: ImportedFile
         switch format {
         case .splitwise: file = try SplitwiseFile.read(data).imported()
         case .json: file = try GroupDocument.read(data)
@@ -348,6 +348,13 @@ public struct ImportUseCases: Sendable, UsesStores {
             throw ImportProblem(
                 line: nil, column: nil,
                 message: "the file has \(file.expenses.count + file.transfers.count) expenses and transfers; at most \(ImportedFile.maximumRows) are imported at once")
+        }
+        // Said, not done silently (found by review): a description longer than we keep is cut.
+        let cut = file.expenses.filter(\.wasShortened)
+        if let first = cut.first {
+            file.notes.append(
+                "\(cut.count) description(s), the first at line \(first.line), were longer than "
+                    + "\(ImportedFile.descriptionLimit) characters and are cut there, ending in “…”.")
         }
         return file
     }

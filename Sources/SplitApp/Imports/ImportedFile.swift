@@ -26,6 +26,12 @@ public struct ImportedFile: Sendable {
     }
 
     public struct Expense: Sendable {
+        /// Whether `description(_:)` cut the file's description to the limit.
+        var wasShortened: Bool {
+            description.unicodeScalars.count == ImportedFile.descriptionLimit
+                && description.unicodeScalars.last == ImportedFile.cutMark
+        }
+
         /// Where the expense stands in the file (a line, or an entry of a JSON list), for messages.
         public var line: Int
         /// The expense's id once written; fixed when read, as its tie-break's seed.
@@ -276,11 +282,15 @@ public struct ImportedFile: Sendable {
     static func description(_ text: String) -> String {
         let oneLine = Self.oneLine(text)
         guard !oneLine.isEmpty else { return "(no description)" }
-        guard oneLine.unicodeScalars.count > 200 else { return oneLine }
-        var cut = String.UnicodeScalarView(oneLine.unicodeScalars.prefix(199))
-        cut.append("…")
+        guard oneLine.unicodeScalars.count > descriptionLimit else { return oneLine }
+        var cut = String.UnicodeScalarView(oneLine.unicodeScalars.prefix(descriptionLimit - 1))
+        cut.append(Self.cutMark)
         return String(cut)
     }
+
+    /// The longest description kept, in Unicode scalars, as for an expense entered by hand.
+    static let descriptionLimit = 200
+    static let cutMark: Unicode.Scalar = "…"
 
     /// An amount in `currency`'s minor units from text ("12.50", "-3"); more decimals than the
     /// currency has is refused, not rounded (a rounding would make any total check meaningless).
@@ -310,10 +320,17 @@ public struct ImportedFile: Sendable {
         }
     }
 
-    static func date(_ text: String, line: Int, column: String = "Date") throws(ImportProblem) -> String {
+    /// A file's date: in the years an expense may be entered in (found by review: another app's
+    /// "9999-11-01" was taken), or any year for our own export (`anyYear`), which brings a group
+    /// back as it was kept.
+    static func date(_ text: String, line: Int, column: String = "Date", anyYear: Bool = false) throws(ImportProblem)
+        -> String
+    {
+        let day = String(text.trimmingCharacters(in: .whitespaces).prefix(10))
         do {
-            // Any year: a file's dates are taken as they were written (a group moved in whole).
-            return try MoneyInput.date(String(text.trimmingCharacters(in: .whitespaces).prefix(10)), field: column, years: 1...9999)
+            return try MoneyInput.date(day, field: column, years: anyYear ? 1...9999 : MoneyInput.years)
+        } catch AppError.invalid(_, let message) where (try? MoneyInput.date(day, field: column, years: 1...9999)) != nil {
+            throw ImportProblem(line: line, column: column, message: message)
         } catch {
             throw ImportProblem(line: line, column: column, message: "\"\(text.prefix(40))\" is not a date like 2026-07-14")
         }

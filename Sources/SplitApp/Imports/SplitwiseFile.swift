@@ -131,13 +131,7 @@ public struct SplitwiseFile: Sendable {
                     Skipped(line: record.line, reason: "no money moves between members (every member's cell is 0)"))
                 continue
             }
-            let date: String
-            do {
-                date = try MoneyInput.date(trimmed[0], field: "Date", years: 1...9999)
-            } catch {
-                throw ImportProblem(
-                    line: record.line, column: "Date", message: "\"\(trimmed[0].prefix(40))\" is not a date like 2026-07-14")
-            }
+            let date = try ImportedFile.date(trimmed[0], line: record.line)
             rows.append(
                 Row(
                     // The category without our export's formula apostrophe, as the description and

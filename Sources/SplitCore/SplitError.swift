@@ -56,7 +56,7 @@ public indirect enum SplitError: Error, Hashable, Sendable, CustomStringConverti
         func payer(_ member: MemberID) -> String { "payer " + (name(member) ?? "\(member)") }
         return switch self {
         case .zeroTotal:
-            "the total cannot be zero: an expense is more than zero, a refund below zero"
+            "the amount cannot be zero"
         case .noPayers:
             "at least one payer is needed"
         case .payerAmountNotPositive(let member, let amount):

@@ -186,7 +186,7 @@ struct ExpenseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expense", abstract: "Add, list, show, edit, delete and restore expenses.",
         discussion: """
-            Expenses are named by their id or its first characters, as `expense
+            Expenses are named by their id or its last characters, as `expense
             list` shows them. Edits, deletes and restores made while the server
             cannot be reached are queued with the version they were based on;
             `splitter sync` sends them and reports a conflict if someone changed
@@ -288,7 +288,7 @@ struct ExpenseCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "An expense: who paid, each share (with its id) and whether it is paid.")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "Expense id, or its first characters.") var expense: String
+        @Argument(help: "Expense id, or its last characters (at least 4), as `expense list` shows them.") var expense: String
 
         func run() async throws {
             try await SplitterCLI.run {
@@ -311,7 +311,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                 \(SplitOptions.help)
                 """)
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "Expense id, or its first characters.") var expense: String
+        @Argument(help: "Expense id, or its last characters (at least 4), as `expense list` shows them.") var expense: String
         @Option(help: "What it was.") var description: String?
         @Option(help: "The amount, e.g. 1200 or 12.50.") var amount: String?
         @Option(help: "Currency.") var currency: String?
@@ -375,7 +375,7 @@ struct ExpenseCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete an expense (it can be restored; transfers made by paid shares stay).")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "Expense id, or its first characters.") var expense: String
+        @Argument(help: "Expense id, or its last characters (at least 4), as `expense list` shows them.") var expense: String
 
         func run() async throws {
             try await SplitterCLI.run { try await setDeleted(options, expense, true) }
@@ -385,7 +385,7 @@ struct ExpenseCommand: AsyncParsableCommand {
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring a deleted expense back.")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "Expense id, or its first characters.") var expense: String
+        @Argument(help: "Expense id, or its last characters (at least 4), as `expense list` shows them.") var expense: String
 
         func run() async throws {
             try await SplitterCLI.run { try await setDeleted(options, expense, false) }

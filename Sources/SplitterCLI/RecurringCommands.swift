@@ -113,14 +113,14 @@ struct RecurringCommand: AsyncParsableCommand {
 
         /// Changes the series as `make` says, based on the version read; the series as it is now,
         /// as JSON or as its description and `said`.
-        func change(_ make: (RecurringExpense) -> RecurringChanges, said: String) async throws {
+        func change(_ make: (RecurringExpense) throws -> RecurringChanges, said: String) async throws {
             try await SplitterCLI.run {
                 let (client, found) = try await options.resolve()
                 let series = try single(
                     try await client.recurringExpenses(groupID: found.id).filter { isNamed($0.id, by: id) },
                     none: "No recurring expense \(id) in \(found.name).",
                     several: "Several recurring expenses end with \(id).")
-                var changes = make(series)
+                var changes = try make(series)
                 changes.version = series.version
                 let changed = try await client.updateRecurring(id: series.id, changes)
                 if options.json { return try Output.json(changed) }
@@ -154,7 +154,14 @@ struct RecurringCommand: AsyncParsableCommand {
         @Argument(help: "The date to skip, YYYY-MM-DD (default: the next one).") var date: String?
         func run() async throws {
             try await series.change(
-                { RecurringChanges(skip: [date ?? $0.upcoming.first ?? ""]) },
+                { series in
+                    guard let next = date ?? series.upcoming.first else {
+                        throw CLIError(
+                            message: "\(series.expense.description) has no coming date to skip (it is \(series.state)).",
+                            code: 7)
+                    }
+                    return RecurringChanges(skip: [next])
+                },
                 said: "\(date ?? "the next date") skipped.")
         }
     }

@@ -71,7 +71,7 @@ struct RequestCommand: AsyncParsableCommand {
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Cancel an open request (yours; an owner or admin any).")
         @OptionGroup var options: GroupOptions
-        @Argument(help: "The request's code, id or the id's first characters.") var request: String
+        @Argument(help: "The request's code, id or the id's last characters.") var request: String
 
         func run() async throws {
             try await SplitterCLI.run {

@@ -85,6 +85,16 @@ struct RecurringPageTests {
                     ("interval", "1"), ("monthEnd", "clamp"), ("seriesMode", "auto"),
                 ])
             #expect(minus.status == .unprocessableContent && minus.text.contains("type the amount without a minus"), "\(minus.text.prefix(1_000))")
+            // Zero is said as a sentence on the page (it read "the total cannot be zero: an expense
+            // is more than zero, a refund below zero").
+            let zero = try await aki.post(
+                "/groups/\(groupID)/recurring",
+                [
+                    ("_id", UUID().uuidString), ("description", "Bad"), ("amount", "0"), ("currency", "JPY"),
+                    ("expenseDate", "2026-01-01"), ("mode", "equal"), ("in_\(akiID)", "1"), ("every", "month"),
+                    ("interval", "1"), ("monthEnd", "clamp"), ("seriesMode", "auto"),
+                ])
+            #expect(zero.status == .unprocessableContent && zero.text.contains("The amount cannot be zero."), "\(zero.text.prefix(3_000))")
             let series = try await api.call(.get, "/api/groups/\(groupID)/recurring", token: aki.token)
             #expect(series.list("recurring").count == 2, "\(series.text.prefix(500))")
         }

@@ -930,7 +930,7 @@ struct WebTests {
             let bad = try await setup.aki.post(
                 path, [("file", csv.replacingOccurrences(of: "3000,JPY", with: "30.5,JPY")), ("intent", "check")])
             #expect(bad.status == .unprocessableContent)
-            #expect(bad.text.contains("line 2, column “Cost”"), "\(bad.text.prefix(2000))")
+            #expect(bad.text.contains("Line 2, column “Cost”"), "\(bad.text.prefix(2000))")
             let refused = try await setup.ben.post(path, [("file", csv), ("intent", "import")])
             #expect(refused.status == .forbidden, "\(refused.status)")
             // A made-up session cookie buys no larger body: refused before the file is read.

@@ -83,7 +83,7 @@ struct GroupStoreTests {
                 for user in joiners {
                     group.addTask {
                         _ = try await f.groups.join(
-                            inviteCode: "CODE1", userID: user.id, name: "U", claimMemberID: nil, now: 2_000)
+                            inviteCode: "CODE1", userID: user.id, name: user.id.uuidString, claimMemberID: nil, now: 2_000)
                     }
                 }
                 try await group.waitForAll()

@@ -88,6 +88,9 @@ struct BudgetRecurringCommandTests {
             #expect(skipped.status == 0, "\(skipped.error)")
             let ended = try await trip.run("recurring", "end", "Japan", String(rentID.suffix(6)))
             #expect(ended.output.contains("Rent: ended."), "\(ended.output)")
+            // An ended series has no date to skip: said so (found by review: "skip[0]:  is not…").
+            let noDate = try await trip.run("recurring", "skip", "Japan", String(rentID.suffix(6)))
+            #expect(noDate.status == 7 && noDate.error.contains("Rent has no coming date to skip (it is ended)."), "\(noDate.error)")
             // Ben cannot end Aki's series.
             let breadID = try #require(all.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Bread" }?["id"] as? String)
             let refused = try await trip.run("recurring", "end", "Japan", String(breadID.suffix(6)), "--profile", "ben")

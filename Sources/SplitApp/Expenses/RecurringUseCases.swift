@@ -224,7 +224,10 @@ public struct RecurringUseCases: Sendable, UsesStores {
                 guard let date = CivilDate(text), let first, date >= first,
                     next.recurrence.occurrences(from: date, through: date).first == date
                 else {
-                    checks.add(field: "skip[\(index)]", message: "\(text.prefix(20)) is not a coming occurrence of this series.")
+                    checks.add(
+                        field: "skip[\(index)]",
+                        message: text.isEmpty
+                            ? "Give the date to skip, like 2026-07-14." : "\(text.prefix(20)) is not a coming occurrence of this series.")
                     continue
                 }
                 if !next.skipped.contains(text) { next.skipped.append(text) }

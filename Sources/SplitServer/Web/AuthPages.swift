@@ -128,14 +128,15 @@ extension WebApp {
         guard
             [400, 409, 412, 413, 422, 428, 429].contains(apiError.status.code) || extra.contains(apiError.status.code)
         else { throw error }
-        guard case .string(let field)? = apiError.details["field"] else { return ["form": apiError.message] }
+        guard case .string(let field)? = apiError.details["field"] else { return ["form": sentence(apiError.message)] }
         // Several wrong fields at once: each next to its own field (the first word for a field).
         var problems = [(field, apiError.message)]
         if let app = error as? AppError, case .invalidFields(let list) = app {
             problems = list.map { ($0.field, $0.message) }
         }
         var errors: [String: String] = [:]
-        for (field, message) in problems {
+        for (field, said) in problems {
+            let message = sentence(said)
             let key = String(field.prefix { $0 != "." && $0 != "[" })
             let shownAt = shown.contains(key) ? key : "form"
             if let said = errors[shownAt] {
@@ -145,6 +146,14 @@ extension WebApp {
             }
         }
         return errors
+    }
+
+    /// A message as a sentence on a page: the money engine's ("the total cannot be zero") begin
+    /// in lower case and end without a stop, to be quoted in other messages; here they stand alone.
+    static func sentence(_ message: String) -> String {
+        guard let first = message.first, first.isLowercase else { return message }
+        let ended = message.last.map { ".!?".contains($0) } ?? true
+        return first.uppercased() + message.dropFirst() + (ended ? "" : ".")
     }
 
     static func status(of error: any Error) -> HTTPResponse.Status {

@@ -87,8 +87,11 @@ struct GroupContext {
         members = try await SplitterCLI.members(client, groupID: group.id, store: store)
     }
 
-    /// Member names by id, for tables.
-    var names: [String: String] { Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.name) }) }
+    /// Member names by id, for tables; a removed member is marked (beside a new member of the
+    /// same name they could not be told apart).
+    var names: [String: String] {
+        Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.active ? $0.name : "\($0.name) (removed)") })
+    }
 
     /// A member by name or id, or "me" for the caller's own member.
     func member(_ text: String) throws -> Member {

@@ -130,6 +130,8 @@ struct CLITests {
             let refused = try await run("member", "remove", "Japan", "cho")
             #expect(refused.status != 0 && refused.error.contains("Cho owes 6,750 JPY"), "\(refused.error)")
             #expect(try await run("member", "remove", "Japan", "cho", "--confirm-balance").status == 0)
+            // Removed, Cho still owes, and is marked so (a new Cho could join beside him).
+            #expect(try await run("balances", "Japan").output.contains("Cho (removed)  -"), "removed members are marked")
             let restored = try await run("member", "restore", "Japan", "cho")
             #expect(restored.output.contains("Cho is back in Japan"), "\(restored.output)\(restored.error)")
             #expect(try await run("expense", "list", "Japan").output.split(separator: "\n").count == 4)

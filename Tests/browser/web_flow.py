@@ -489,12 +489,12 @@ def run(base):
         check(aki.find_elements(By.CSS_SELECTOR, "[role=alert]"), "a negative rate is refused next to its form")
         shoot(aki, "settings")
         aki.get(f"{base}/groups/{group}/balances")
-        check("Everything in JPY" in main_text(aki), "with a rate, balances are also shown in the home currency")
-        # Settling in one currency comes first, in at most two transfers for three people, each
-        # with its Record button as the page's primary action.
+        # USD is settled, so JPY's own plan is the plan (no second copy of it "in JPY"), in at
+        # most two transfers for three people, each with its Record button as the primary action.
+        check("Everything in JPY" not in main_text(aki), "with only JPY owed, no converted copy of it")
         sections = [e.get_attribute("id") for e in aki.find_elements(By.CSS_SELECTOR, "section[id^=currency-]")]
-        check(sections and sections[0] == "currency-home", f"the home plan comes first: {sections}")
-        home_plan = aki.find_element(By.ID, "currency-home")
+        check(sections and sections[0] == "currency-JPY", f"the JPY plan comes first: {sections}")
+        home_plan = aki.find_element(By.ID, "currency-JPY")
         check(1 <= len(home_plan.find_elements(By.CSS_SELECTOR, "ul.plan li")) <= 2
               and home_plan.find_elements(By.CSS_SELECTOR, "button.primary.record"),
               f"the home plan: {home_plan.text}")

@@ -31,6 +31,13 @@ extension WebApp {
             members.first { $0.id == memberID }?.name ?? "(removed member)"
         }
 
+        /// The name, marked when the member was removed: where balances and plans list people,
+        /// a removed Cho beside a new one.
+        func label(_ memberID: String) -> String {
+            guard let member = members.first(where: { $0.id == memberID }) else { return "(removed member)" }
+            return member.active ? member.name : "\(member.name) (removed)"
+        }
+
         var activeMembers: [Components.Schemas.Member] { members.filter(\.active) }
 
         /// The group's tabs, `current` marked; `live` pages update in place when others write.

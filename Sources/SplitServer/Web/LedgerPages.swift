@@ -93,11 +93,11 @@ extension WebApp {
         let balances = Components.Schemas.BalancesResponse(view)
         let myID = scope.group.myMemberId
         func lines(_ rows: [Components.Schemas.Balance]) -> [BalancesBody.Line] {
-            rows.filter { !WebFormat.isZero($0.net) }.sorted { scope.name($0.memberId) < scope.name($1.memberId) }.map {
+            rows.filter { !WebFormat.isZero($0.net) }.sorted { scope.label($0.memberId) < scope.label($1.memberId) }.map {
                 let amount = WebFormat.money(WebFormat.magnitude($0.net), $0.currency)
                 let owes = $0.net.hasPrefix("-")
                 return .init(
-                    name: scope.name($0.memberId), amount: owes ? "owes \(amount)" : "is owed \(amount)",
+                    name: scope.label($0.memberId), amount: owes ? "owes \(amount)" : "is owed \(amount)",
                     owed: !owes, owes: owes)
             }
         }
@@ -123,8 +123,8 @@ extension WebApp {
         func transfers(_ planned: [PlannedTransfer], _ currency: SplitCore.Currency) -> [BalancesBody.Transfer] {
             planned.map { Components.Schemas.PlannedTransfer($0, currency: currency) }.map { transfer in
                 .init(
-                    from: scope.name(transfer.fromMemberId), fromID: transfer.fromMemberId,
-                    to: scope.name(transfer.toMemberId), toID: transfer.toMemberId, amount: transfer.amount,
+                    from: scope.label(transfer.fromMemberId), fromID: transfer.fromMemberId,
+                    to: scope.label(transfer.toMemberId), toID: transfer.toMemberId, amount: transfer.amount,
                     amountText: WebFormat.money(transfer.amount, transfer.currency), currency: transfer.currency,
                     canRecord: scope.may(
                         .recordSettlement(isParty: transfer.fromMemberId == myID || transfer.toMemberId == myID)),
@@ -208,7 +208,10 @@ extension WebApp {
         let body = BalancesBody(
             groupID: groupID, currencies: currencies, home: lines(balances.home ?? []), openRequests: openRequests,
             hasOpenRequests: !openRequests.isEmpty,
-            hasHome: balances.home != nil && used.count > 1 && currencies.first?.code != "home",
+            // Balances in another currency than the home one, not offered first in the home one
+            // (one currency, or no plan in it): what they come to in the home currency.
+            hasHome: balances.home != nil && !view.homePlanFirst
+                && balances.balances.contains { $0.currency != balances.homeCurrency },
             homeBasis: balances.homeChargedExpenses == 0
                 ? "Converted at the group's latest rates."
                 : "\(balances.homeChargedExpenses == 1 ? "One expense counts" : "\(balances.homeChargedExpenses) expenses count") at what was charged in \(balances.homeCurrency); everything else at the group's latest rates.",

@@ -180,7 +180,13 @@ func short(_ id: String) -> String { String(id.suffix(8)) }
 /// either case).
 func isNamed(_ id: String, by text: String) -> Bool { id.lowercased().hasSuffix(text.lowercased()) }
 
-func timestamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+/// A moment as ISO 8601 in this computer's time zone ("2026-12-06T17:00:00+01:00"; "Z" in UTC),
+/// as people read times where they are (found by review: every time was said in UTC).
+func timestamp(_ date: Date) -> String {
+    let format = ISO8601DateFormatter()
+    format.timeZone = .current
+    return format.string(from: date)
+}
 
 struct ExpenseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

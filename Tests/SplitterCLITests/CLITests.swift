@@ -26,15 +26,20 @@ struct CLITests {
     }
 
     /// Runs `splitter` with a config folder of the test's own; the wait is on a Dispatch thread.
-    static func splitter(_ arguments: [String], stdin: String? = nil, config: URL) async throws -> Result {
-        try await onDispatchThread { try splitterNow(arguments, stdin: stdin, config: config) }
+    static func splitter(
+        _ arguments: [String], stdin: String? = nil, config: URL, environment: [String: String] = [:]
+    ) async throws -> Result {
+        try await onDispatchThread { try splitterNow(arguments, stdin: stdin, config: config, environment: environment) }
     }
 
     /// The same, blocking the calling thread (for a token store that must act between two requests).
-    static func splitterNow(_ arguments: [String], stdin: String? = nil, config: URL) throws -> Result {
+    static func splitterNow(
+        _ arguments: [String], stdin: String? = nil, config: URL, environment: [String: String] = [:]
+    ) throws -> Result {
         Result(
             try ChildProgram.run(
-                splitterPath(), arguments, environment: splitterEnvironment(config: config),
+                splitterPath(), arguments,
+                environment: splitterEnvironment(config: config).merging(environment) { $1 },
                 input: stdin.map { Data(($0 + "\n").utf8) }))
     }
 

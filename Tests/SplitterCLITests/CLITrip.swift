@@ -47,8 +47,10 @@ struct CLITrip {
         server = try await ServerProcess(environment: serverEnvironment)
     }
 
-    func run(_ arguments: String..., stdin: String? = nil) async throws -> CLITests.Result {
-        try await CLITests.splitter(arguments, stdin: stdin, config: config)
+    func run(_ arguments: String..., stdin: String? = nil, environment: [String: String] = [:]) async throws
+        -> CLITests.Result
+    {
+        try await CLITests.splitter(arguments, stdin: stdin, config: config, environment: environment)
     }
 
     /// Runs a read with `--json` and decodes what it printed.

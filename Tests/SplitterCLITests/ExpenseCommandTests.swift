@@ -167,6 +167,9 @@ struct ExpenseCommandTests {
             #expect(afterPay.row("Aki", "6000")?[3] == "yes", "\(afterPay.output)")
             #expect(afterPay.row("Cho", "3000")?.last == "no")
 
+            // Times are said in this computer's zone (found by review: always UTC).
+            let inTokyo = try await trip.run("history", short, environment: ["TZ": "Asia/Tokyo"])
+            #expect(inTokyo.lines.count == 4 && inTokyo.lines.dropFirst().allSatisfy { $0.prefix(25).hasSuffix("+09:00") }, "\(inTokyo.output)")
             // history: three entries, oldest first, with who and why
             let history = try await trip.run("history", short)
             #expect(history.status == 0, "\(history.error)")

@@ -39,6 +39,10 @@ struct BudgetCommand: AsyncParsableCommand {
                     status = try await client.budget(groupID: found.id, month: month)
                 }
                 if options.json { return try Output.json(status) }
+                // A trip's budget has no months: said, not ignored (found by review).
+                if let month, status.period == "trip" {
+                    warn("splitter: --month \(month) is for a monthly budget; this one is the whole trip's.")
+                }
                 BudgetCommand.print(status)
             }
         }

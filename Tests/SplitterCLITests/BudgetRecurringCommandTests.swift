@@ -23,6 +23,8 @@ struct BudgetRecurringCommandTests {
             #expect(set.row("Total", "3000", "60000") != nil, "\(set.output)")
             let shown = try await trip.json("budget", "show", "Japan", "--profile", "ben") as? [String: Any]
             #expect(shown?["period"] as? String == "trip")
+            let monthOfTrip = try await trip.run("budget", "show", "Japan", "--month", "2026-01")
+            #expect(monthOfTrip.status == 0 && monthOfTrip.error.contains("this one is the whole trip's"), "\(monthOfTrip.error)")
             #expect((shown?["total"] as? [String: Any])?["spent"] as? String == "3000")
             // Ben is only a member: he may read it, not set it.
             let refused = try await trip.run("budget", "set", "Japan", "--total", "1", "--profile", "ben")

@@ -18,8 +18,8 @@ public import struct Foundation.Date
 import HTTPTypes
 /// Shared costs for groups, exact to the smallest coin. JSON only, camelCase keys, ISO 8601 UTC
 /// timestamps, UUID ids. Every failure answers with one envelope,
-/// `{"error": {"code", "message", "details"}}`, and the status of DESIGN §5: 400 malformed,
-/// 401 unauthenticated (with `WWW-Authenticate`), 403 known but not allowed, 404 unknown or not
+/// `{"error": {"code", "message", "details"}}`, and the status of DESIGN §5: 400 malformed
+/// (a key twice in one JSON object included), 401 unauthenticated (with `WWW-Authenticate`), 403 known but not allowed, 404 unknown or not
 /// yours (another group's ids included), 409 conflict, 413 too large, 415 not JSON,
 /// 422 invalid (`details.field` names the field), 429 rate limited (with `Retry-After`).
 ///

@@ -213,6 +213,10 @@ struct RequestBodyMiddleware: RouterMiddleware {
                     .unsupportedMediaType, code: "unsupported_media_type",
                     message: "Send the body as JSON with Content-Type: application/json.")
             }
+            if let key = JSONDuplicateKeys.first(in: body) {
+                throw APIError.badRequest(
+                    "The JSON body has “\(key.prefix(100))” twice in one object: send each key once.")
+            }
         } else if isAPI, request.method == .post {
             // A POST that sends nothing is read as the empty object: an operation whose body is
             // optional (confirming a pending expense as it is) then sees none, one that needs

@@ -116,6 +116,61 @@ public enum JSONText {
         throw StringError(message: "the text ends in a string")
     }
 
+    /// The first key written twice in one object of a JSON text (escapes read: `"\u0061"` is
+    /// `"a"`), or nil. JSON's grammar allows it and readers differ on which one counts, so a
+    /// proxy or a client library could see another request than the server: the API refuses
+    /// such a body (DESIGN §5). One pass, no values built; text that is not JSON gives nil, for
+    /// the decoder to refuse.
+    public static func duplicateKey(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        /// One open object (its keys so far) or array (nil).
+        var frames: [Set<[UInt8]>?] = []
+        var expectingKey = false
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                frames.append([])
+                expectingKey = true
+            case UInt8(ascii: "["):
+                frames.append(nil)
+                expectingKey = false
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard !frames.isEmpty else { return nil }
+                frames.removeLast()
+                expectingKey = false
+            case UInt8(ascii: ","):
+                // After a value: an object's next key, or an array's next value.
+                expectingKey = frames.last.map { $0 != nil } ?? false
+            case UInt8(ascii: "\""):
+                let start = index
+                var escaped = false
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    if bytes[index] == UInt8(ascii: "\\") {
+                        escaped = true
+                        index += 1
+                    }
+                    index += 1
+                }
+                guard index < bytes.count else { return nil }  // never closed
+                guard expectingKey, let top = frames.indices.last, frames[top] != nil else { break }
+                var key = Array(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<index]))
+                if escaped {
+                    var at = start
+                    guard let read = try? readString(bytes, at: &at) else { return nil }
+                    key = Array(read.utf8)
+                }
+                // In place: the set is not copied for each key.
+                guard frames[top]?.insert(key).inserted == true else { return String(decoding: key, as: UTF8.self) }
+                expectingKey = false
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
+    }
+
     private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) throws(StringError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw StringError(message: "the text ends in an escape") }
         var code: UInt32 = 0

@@ -23,7 +23,7 @@ func measure<T>(_ name: String, runs: Int, target: Duration? = nil, _ body: () t
     return BenchMeasurement(name: name, runs: durations, target: target)
 }
 
-// `splitcore-bench [plan|balances|split|quick]` runs only the named groups (all when none is named).
+// `splitcore-bench [plan|balances|split|quick|json]` runs only the named groups (all when none is named).
 let selected = Set(CommandLine.arguments.dropFirst())
 func wanted(_ group: String) -> Bool { selected.isEmpty || selected.contains(group) }
 
@@ -126,6 +126,32 @@ if wanted("quick") {
                 }
             }
             return read
+        })
+    print(results.last!.line(width: 46))
+}
+
+// The API's check for a key said twice (JSONText.duplicateKey), on every JSON body before it is
+// decoded: a create as the bench sends it, 10,000 times; a batch of 200 of them, 100 times.
+if wanted("json") {
+    let member = "0b9a4c1e-8d2f-4e6a-9c3b-5f7e1d2a4b6c"
+    func create(_ index: Int) -> String {
+        #"{"id":"\#(UUID().uuidString.lowercased())","groupId":"\#(member)","description":"Dinner \#(index) at the \"Ramen\" place","amount":"12.50","currency":"USD","expenseDate":"2026-11-26","category":"Meal","paidBy":[{"memberId":"\#(member)","amount":"12.50"}],"split":{"mode":"exact","amounts":[{"memberId":"\#(member)","amount":"6.25"},{"memberId":"\#(member)","amount":"6.25"}]}}"#
+    }
+    var one = create(0)
+    var batch = "{\"expenses\":[" + (0..<200).map(create).joined(separator: ",") + "]}"
+    precondition(one.withUTF8 { JSONText.duplicateKey(in: $0) } == nil)
+    results.append(
+        measure("key twice? a create ×10,000 (5 µs each)", runs: 11, target: .milliseconds(50)) {
+            var found = 0
+            for _ in 0..<10_000 where one.withUTF8({ JSONText.duplicateKey(in: $0) }) != nil { found += 1 }
+            return found
+        })
+    print(results.last!.line(width: 46))
+    results.append(
+        measure("key twice? a batch of 200 ×100 (1 ms each)", runs: 11, target: .milliseconds(100)) {
+            var found = 0
+            for _ in 0..<100 where batch.withUTF8({ JSONText.duplicateKey(in: $0) }) != nil { found += 1 }
+            return found
         })
     print(results.last!.line(width: 46))
 }

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import OpenAPIRuntime
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// The outermost middleware: names every response with its request id, catches every error and
@@ -213,10 +214,7 @@ struct RequestBodyMiddleware: RouterMiddleware {
                     .unsupportedMediaType, code: "unsupported_media_type",
                     message: "Send the body as JSON with Content-Type: application/json.")
             }
-            if let key = JSONDuplicateKeys.first(in: body) {
-                throw APIError.badRequest(
-                    "The JSON body has “\(key.prefix(100))” twice in one object: send each key once.")
-            }
+            try Self.refuseAmbiguous(body)
         } else if isAPI, request.method == .post {
             // A POST that sends nothing is read as the empty object: an operation whose body is
             // optional (confirming a pending expense as it is) then sees none, one that needs
@@ -231,6 +229,24 @@ struct RequestBodyMiddleware: RouterMiddleware {
 }
 
 extension RequestBodyMiddleware {
+    /// A JSON body that readers could read two ways is refused before anything reads it (400):
+    /// a key twice in one object (readers differ on which counts), or text that is not UTF-8
+    /// (RFC 8259), which Foundation's decoder converts from UTF-16 or UTF-32 unasked and no byte
+    /// scan could check (found by review: a UTF-16 body hid its duplicate). For the API and MCP.
+    static func refuseAmbiguous(_ body: ByteBuffer) throws {
+        try body.withUnsafeReadableBytes { raw in
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            // UTF-16 and UTF-32 JSON has a zero byte in every ASCII character; a byte-order mark
+            // starts with 0xFE or 0xFF, never UTF-8's first byte. UTF-8 JSON has neither.
+            if bytes.first == 0xFE || bytes.first == 0xFF || bytes.contains(0) {
+                throw APIError.badRequest("Send the JSON body as UTF-8.")
+            }
+            if let key = JSONText.duplicateKey(in: bytes) {
+                throw APIError.badRequest("The JSON body has “\(key.prefix(100))” twice in one object: send each key once.")
+            }
+        }
+    }
+
     /// `/api/imports` and `/api/groups/{id}/imports`.
     /// Whether the request's bearer token (API) or session cookie (pages) is a working one: the
     /// credential the route itself will read, and no other.

@@ -37,6 +37,7 @@ struct MCPEndpoint: Sendable {
             throw APIError.unauthenticated(invalidToken: request.headers[.authorization] != nil)
         }
         let body = try await request.body.collect(upTo: Self.maxBodyBytes)
+        try RequestBodyMiddleware.refuseAmbiguous(body)
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let info = RequestInfo(

@@ -225,6 +225,7 @@ public struct GroupStore: Sendable {
     public func addMember(_ member: MemberRecord, actor: Actor? = nil) async throws {
         try await database.transaction { sql in
             let log = try await GroupLog.begin(sql, groupID: member.groupID, now: member.createdAt, actor: actor)
+            try await Self.requireFreeName(member.name, groupID: member.groupID, except: member.id, sql)
             try await Self.insert(member, sql)
             try await log?.changed(.member, member.id, sql)
             try await log?.activity(
@@ -253,8 +254,10 @@ public struct GroupStore: Sendable {
                 if let member = try await Self.member(groupID: group.id, userID: userID, sql) {
                     guard !member.isActive else { return .joined(group, member) }
                     // A removed member who has the code rejoins as themself, with their shares
-                    // and balance (issue 15); an admin comes back as a plain member.
+                    // and balance (issue 15); an admin comes back as a plain member; not beside
+                    // someone now of their name (found by review).
                     try await Self.checkRoom(forUser: userID, sql)
+                    try await Self.requireFreeName(member.name, groupID: group.id, except: member.id, sql)
                     guard
                         let row = try await sql.raw(
                             """
@@ -285,20 +288,9 @@ public struct GroupStore: Sendable {
                     let member = try await Self.link(claimMemberID, in: group.id, to: actor, log: log, now: now, sql)
                     return .joined(group, member)
                 }
-                // A second "Ben" beside a Ben could not be told apart on any page: the joiner is
-                // that Ben (claim a name-only one) or someone else (another name).
-                let active = try await sql.raw(
-                    """
-                    SELECT name, user_id FROM members
-                    WHERE group_id = \(bind: group.id.text) AND is_active = \(bind: true)
-                    """
-                ).all()
-                for row in active {
-                    let taken = try row.decode(column: "name", as: String.self)
-                    guard QuickEntry.sameName(taken, name) else { continue }
-                    throw try row.decodeNil(column: "user_id")
-                        ? GroupStoreError.nameOfNameOnlyMember(taken) : GroupStoreError.nameTaken(taken)
-                }
+                // A second "Ben" beside a Ben: the joiner is that Ben (claim a name-only one) or
+                // someone else (another name).
+                try await Self.requireFreeName(name, groupID: group.id, except: nil, sql)
                 let member = MemberRecord(
                     id: UUID.random(), groupID: group.id, userID: userID, name: name, role: .member, createdAt: now,
                     updatedAt: now)
@@ -315,6 +307,25 @@ public struct GroupStore: Sendable {
             }.map(GroupRecord.init(row:))
             guard let group, let member = try await membership(groupID: group.id, userID: userID) else { throw error }
             return .joined(group, member)
+        }
+    }
+
+    /// Refuses `name` for an active member of the group when another active member (not
+    /// `except`) has it as a reader would take it (`QuickEntry.sameName`: any case or accents):
+    /// two could not be told apart on any page. Run under the group's lock (after
+    /// `GroupLog.begin`), so two writes cannot both pass. The one check for adding, renaming,
+    /// restoring, joining and rejoining.
+    static func requireFreeName(_ name: String, groupID: UUID, except: UUID?, _ sql: any SQLDatabase) async throws {
+        let active = try await sql.raw(
+            """
+            SELECT id, name, user_id FROM members WHERE group_id = \(bind: groupID.text) AND is_active = \(bind: true)
+            """
+        ).all()
+        for row in active where try row.decodeUUID("id") != except {
+            let taken = try row.decode(column: "name", as: String.self)
+            guard QuickEntry.sameName(taken, name) else { continue }
+            throw try row.decodeNil(column: "user_id")
+                ? GroupStoreError.nameOfNameOnlyMember(taken) : GroupStoreError.nameTaken(taken)
         }
     }
 
@@ -350,6 +361,10 @@ public struct GroupStore: Sendable {
         try await database.transaction { sql in
             let log = try await GroupLog.begin(sql, groupID: member.groupID, now: now, actor: actor)
             let before = try await Self.member(id: member.id, groupID: member.groupID, sql)
+            // Renamed, or back from removal: not beside someone of that name.
+            if member.isActive, let before, !before.isActive || !QuickEntry.sameName(before.name, member.name) {
+                try await Self.requireFreeName(member.name, groupID: member.groupID, except: member.id, sql)
+            }
             let updated = try await sql.raw(
                 """
                 UPDATE members SET name = \(bind: member.name), role = \(bind: member.role.rawValue),

@@ -225,10 +225,10 @@ struct GroupCommand: AsyncParsableCommand {
                         inviteCode: code, asMember: byID ? asMember : nil, asMemberNamed: byID ? nil : asMember,
                         name: name)
                 } catch SplitterError.conflict(let message, "name", _) {
-                    // The member of that name has no account (the message says so): it may be me.
-                    let claim = message.contains("without an account") ? "That is you: `--as NAME`; someone else: " : ""
                     throw CLIError(
-                        message: message + "\n  \(claim)`splitter group join \(code) --name \"Another name\"`.", code: 6)
+                        message: message + "\n  If that member without an account is you: `splitter group join \(code) "
+                            + "--as NAME`; if not: `--name \"Another name\"`.",
+                        code: 6)
                 }
                 switch outcome {
                 case .joined(let group, let member):

@@ -386,6 +386,11 @@ struct ImportUseCaseTests {
                 caller: trip.aki, origin: trip.origin)
             #expect(mapped.members.map(\.memberName) == ["Dee", "Aki"])
             #expect(mapped.members.map(\.kind) == [.existing, .me])
+            // Names match as everywhere else, without case or accents: "Dée" is Dee, "Bób" is Bob.
+            let accented = try await imports.importFile(
+                data, format: .splitwise, into: .group(trip.groupID), mapping: ["Alicé": "Dée", "bób": "me"], dryRun: true,
+                force: false, caller: trip.aki, origin: trip.origin)
+            #expect(accented.members.map(\.memberName) == ["Dee", "Aki"])
             for (mapping, words) in [
                 (["Carol": "me"], "The file has no member \"Carol\""),
                 (["Alice": "Nobody"], "which is no member of this group"),

@@ -160,7 +160,7 @@ struct CLITests {
                 ).status == 0)
             let sameName = try await run("group", "join", code, "--profile", "eve")
             #expect(sameName.status == 6 && sameName.error.contains("“Eve” is in this group already"), "\(sameName.error)")
-            #expect(sameName.error.contains("`--as NAME`") && sameName.error.contains("--name \"Another name\""), "\(sameName.error)")
+            #expect(sameName.error.contains("--as NAME`") && sameName.error.contains("--name \"Another name\""), "\(sameName.error)")
             let renamed = try await run("group", "join", code, "--name", "Eve B", "--profile", "eve")
             #expect(renamed.output.contains("Joined Japan as Eve B"), "\(renamed.output)\(renamed.error)")
 

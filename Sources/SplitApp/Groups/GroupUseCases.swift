@@ -315,7 +315,7 @@ public struct GroupUseCases: Sendable, UsesStores {
             guard let invitation = try await invitation(code: text, caller: caller, origin: origin) else {
                 throw AppError.notFound("invite code")
             }
-            guard let match = invitation.claimable.first(where: { $0.name.lowercased() == wanted.lowercased() }) else {
+            guard let match = invitation.claimable.first(where: { QuickEntry.sameName($0.name, wanted) }) else {
                 let names = invitation.claimable.map(\.name).sorted()
                 throw AppError.invalid(
                     field: "memberName",

@@ -55,9 +55,10 @@ public struct MemberUseCases: Sendable, UsesStores {
         if let existing = try await groups.member(id: member.id, groupID: group.id), existing.name == member.name {
             return existing  // a retry of this very add
         }
-        try await refuseTakenName(member.name, in: group.id, except: nil)
         do {
             try await groups.addMember(member, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]))
+        } catch GroupStoreError.nameTaken(let taken), GroupStoreError.nameOfNameOnlyMember(let taken) {
+            throw Self.nameTaken(taken)
         } catch  where Database.isUniqueViolation(error) {
             if let existing = try await groups.member(id: member.id, groupID: group.id), existing.name == member.name {
                 return existing
@@ -78,9 +79,6 @@ public struct MemberUseCases: Sendable, UsesStores {
         var updated = target
         if let name = patch.name {
             updated.name = try Names.name(name, field: "name")
-            if updated.name.lowercased() != target.name.lowercased() {
-                try await refuseTakenName(updated.name, in: group.id, except: target.id)
-            }
         }
         if let role = patch.role { updated.role = role }
         updated.canAddExpenses = patch.canAddExpenses ?? target.canAddExpenses
@@ -92,8 +90,6 @@ public struct MemberUseCases: Sendable, UsesStores {
                 throw AppError.invalid(field: "active", message: "To remove a member, use remove (DELETE).")
             }
             updated.isActive = true
-            // Back beside someone now called the same, the two could not be told apart.
-            if !target.isActive { try await refuseTakenName(updated.name, in: group.id, except: target.id) }
         }
         let aim = Self.target(target, me: me)
         var needed: [GroupAction] = [.read]
@@ -190,14 +186,9 @@ public struct MemberUseCases: Sendable, UsesStores {
     }
 
     /// Two active members called the same (any case) could not be told apart in a list (issue 15).
-    private func refuseTakenName(_ name: String, in groupID: UUID, except id: UUID?) async throws {
-        let taken = try await groups.members(groupID: groupID).contains {
-            $0.isActive && $0.id != id && QuickEntry.sameName($0.name, name)
-        }
-        if taken {
-            throw AppError.invalid(
-                field: "name", message: "There is already a member called \(name) in this group; pick another name.")
-        }
+    /// A name another active member has (any case or accents; `GroupStore.requireFreeName`).
+    static func nameTaken(_ name: String) -> AppError {
+        .invalid(field: "name", message: "There is already a member called \(name) in this group; pick another name.")
     }
 
     /// "Cho owes 148.00 MYR" / "Cho is owed 12 JPY and owes 3.00 USD"; nil when every net is zero.
@@ -228,7 +219,13 @@ public struct MemberUseCases: Sendable, UsesStores {
     }
 
     private func write(_ member: MemberRecord, basedOn version: Int64, actor: Actor) async throws -> MemberRecord {
-        switch try await groups.updateMember(member, expectedVersion: version, actor: actor, now: now()) {
+        let written: VersionedWrite<MemberRecord>?
+        do {
+            written = try await groups.updateMember(member, expectedVersion: version, actor: actor, now: now())
+        } catch GroupStoreError.nameTaken(let taken), GroupStoreError.nameOfNameOnlyMember(let taken) {
+            throw Self.nameTaken(taken)
+        }
+        switch written {
         case .written(let stored): return stored
         case .stale(let current): throw AppError.staleMember(current)
         case nil: throw AppError.notFound("member")

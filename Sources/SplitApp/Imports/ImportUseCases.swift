@@ -399,7 +399,7 @@ public struct ImportUseCases: Sendable, UsesStores {
         _ names: [String], mapping: [String: String], existing: [MemberRecord], me: MemberRecord, groupID: UUID,
         now: Int64
     ) throws -> (mappings: [ImportReport.Mapping], ids: [UUID], new: [MemberRecord]) {
-        for key in mapping.keys where !names.contains(where: { $0.lowercased() == key.lowercased() }) {
+        for key in mapping.keys where !names.contains(where: { QuickEntry.sameName($0, key) }) {
             throw AppError.invalid(
                 field: "map", message: "The file has no member \"\(key.prefix(100))\"; its names are \(names.joined(separator: ", ")).")
         }
@@ -408,7 +408,7 @@ public struct ImportUseCases: Sendable, UsesStores {
         var new: [MemberRecord] = []
         var taken: [UUID: String] = [:]
         for name in names {
-            let choice = mapping.first { $0.key.lowercased() == name.lowercased() }?.value
+            let choice = mapping.first { QuickEntry.sameName($0.key, name) }?.value
                 .trimmingCharacters(in: .whitespaces)
             let member: MemberRecord?
             let kind: ImportReport.Mapping.Kind
@@ -422,10 +422,10 @@ public struct ImportUseCases: Sendable, UsesStores {
             case let text?:
                 guard
                     let found = existing.first(where: {
-                        $0.isActive && ($0.id.text == text || $0.name.lowercased() == text)
+                        $0.isActive && ($0.id.text == text || QuickEntry.sameName($0.name, text))
                     })
                 else {
-                    if let removed = existing.first(where: { $0.id.text == text || $0.name.lowercased() == text }) {
+                    if let removed = existing.first(where: { $0.id.text == text || QuickEntry.sameName($0.name, text) }) {
                         throw AppError.invalid(
                             field: "map",
                             message: "\(removed.name) was removed from the group; an owner or admin can restore them first.")
@@ -440,7 +440,7 @@ public struct ImportUseCases: Sendable, UsesStores {
                 // The group's member of that name: in a new group, which has only its owner, the
                 // importer's own name is the importer (an export names whoever made it); every
                 // other name becomes its own member.
-                member = existing.first { $0.isActive && $0.name.lowercased() == name.lowercased() }
+                member = existing.first { $0.isActive && QuickEntry.sameName($0.name, name) }
                 kind = member == nil ? .new : (member?.id == me.id ? .me : .existing)
             }
             let resolved: MemberRecord
@@ -449,7 +449,7 @@ public struct ImportUseCases: Sendable, UsesStores {
             } else {
                 let memberName = try Self.memberName(name)
                 // Two active members of one name could not be told apart (as adding one refuses).
-                if let same = existing.first(where: { $0.isActive && $0.name.lowercased() == memberName.lowercased() }) {
+                if let same = existing.first(where: { $0.isActive && QuickEntry.sameName($0.name, memberName) }) {
                     throw AppError.invalid(
                         field: "map",
                         message: "\"\(name)\" would be a second member called \(same.name); map it to \(same.id == me.id ? "me" : same.name), or rename one of them first.")

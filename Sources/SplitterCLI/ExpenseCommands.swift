@@ -117,6 +117,9 @@ struct SplitOptions: ParsableArguments {
 
 /// An expense named on the command line by its id or the end of it (as `expense list` shows),
 /// its group and members: from the server, or as last seen when the server cannot be reached.
+/// What is read here is not "seen": the profile's copy changes only where the expense is shown
+/// (`show`, `list`, `sync`) or after this profile's own writes, so that an edit, delete or
+/// restore is based on the version its user last looked at.
 struct ExpenseContext {
     let group: GroupContext
     let expense: Expense
@@ -133,7 +136,6 @@ struct ExpenseContext {
         lastSeenVersion = try store.cachedExpense(id: id)?.version
         do {
             expense = try await client.expense(id: id)
-            try? store.cache(expenses: [expense])
             isOffline = false
         } catch SplitterError.offline(let reason) {
             guard let cached = try store.cachedExpense(id: id) else { throw SplitterError.offline(reason) }
@@ -144,6 +146,23 @@ struct ExpenseContext {
     }
 
     var names: [String: String] { group.names }
+
+    /// The version a write is based on: `--version`, else the one last seen here, else (never
+    /// seen here) the one just read.
+    func base(_ version: Int64?) -> Int64 { version ?? lastSeenVersion ?? expense.version }
+
+    /// Keeps `expense` as seen: it was shown, or this profile's own write made it.
+    func remember(_ expense: Expense) { try? group.store.cache(expenses: [expense]) }
+
+    /// After this profile's own write that raised the version (a paid mark): the copy is brought
+    /// up to date when it was up to date before, so the user's next edit is not refused for
+    /// their own change.
+    func rememberAfterOwnWrite() async {
+        guard lastSeenVersion == nil || lastSeenVersion == expense.version,
+            let fresh = try? await group.client.expense(id: expense.id)
+        else { return }
+        remember(fresh)
+    }
 
     /// Who shares the expense now: the members of its equal (or adjusted) split as entered, else
     /// those whose share is not zero. What `--adjust` without `--equal` adjusts.
@@ -299,7 +318,7 @@ struct ExpenseCommand: AsyncParsableCommand {
         func run() async throws {
             try await SplitterCLI.run {
                 let context = try await ExpenseContext(options, expense: expense)
-                if context.isOffline { warn("Offline: this is the expense as last seen.") }
+                if context.isOffline { warn("Offline: this is the expense as last seen.") } else { context.remember(context.expense) }
                 if options.json { return try Output.json(context.expense) }
                 printExpense(context.expense, names: context.names)
             }
@@ -342,12 +361,12 @@ struct ExpenseCommand: AsyncParsableCommand {
                 }
                 // The version last seen here (found by review: the one just read made every
                 // edit current, so another person's change in between was overwritten unseen).
-                let base = version ?? context.lastSeenVersion ?? context.expense.version
+                let base = context.base(version)
                 if !context.isOffline {
                     do {
                         let updated = try await context.group.client.updateExpense(
                             id: context.expense.id, changes, basedOn: base)
-                        try? context.group.store.cache(expenses: [updated])
+                        context.remember(updated)
                         if options.json { return try Output.json(updated) }
                         print("Changed \(updated.description) (now version \(updated.version)).")
                         return printExpense(updated, names: context.names)
@@ -355,7 +374,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                         // queued below
                     } catch let error as SplitterError {
                         guard let current = error.currentExpense else { throw error }
-                        try? context.group.store.cache(expenses: [current])
+                        context.remember(current)  // shown below
                         warn(
                             "splitter: someone changed \(context.expense.description) since version \(base); nothing was saved."
                         )
@@ -406,11 +425,14 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
     if !context.isOffline {
         do {
             let client = context.group.client
+            // A delete on what was last seen here, as an edit (found by review: it went through
+            // over a change made since, unseen); a restore loses nothing, so on what is there.
+            let base = isDeleted ? context.base(nil) : context.expense.version
             let result =
                 isDeleted
-                ? try await client.deleteExpense(id: context.expense.id, basedOn: context.expense.version)
-                : try await client.restoreExpense(id: context.expense.id, basedOn: context.expense.version)
-            try? context.group.store.cache(expenses: [result])
+                ? try await client.deleteExpense(id: context.expense.id, basedOn: base)
+                : try await client.restoreExpense(id: context.expense.id, basedOn: base)
+            context.remember(result)
             if options.json { return try Output.json(result) }
             if isDeleted {
                 return print(
@@ -419,6 +441,13 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
             return print("Restored \(result.description).")
         } catch SplitterError.offline {
             // queued below
+        } catch let error as SplitterError {
+            guard let current = error.currentExpense else { throw error }
+            context.remember(current)  // shown below
+            warn("splitter: someone changed \(context.expense.description) since you saw it; nothing was done.")
+            warn("  now: \(describe(current, names: context.names))")
+            warn("Look with `splitter expense show \(short(current.id))` and \(verb) it again if you still want to.")
+            throw ExitCode(error.exitCode)
         }
     }
     let operation = PendingOperation.setDeleted(context.expense, isDeleted, summary: "\(verb) \(context.title)")

@@ -49,6 +49,7 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
     if !context.isOffline {
         do {
             let updated = try await context.group.client.setPaid(shareID: share.id, isPaid, reason: chosen.reason)
+            await context.rememberAfterOwnWrite()
             if options.json { return try Output.json(updated) }
             return print("Marked \(what) \(state)" + (chosen.reason.map { ": \($0)" } ?? "."))
         } catch SplitterError.offline {}

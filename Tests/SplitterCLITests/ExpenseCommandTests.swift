@@ -57,7 +57,9 @@ struct ExpenseCommandTests {
             let short = String(try await trip.expenseID("Tea").suffix(8))
             try #require(try await trip.run("expense", "edit", short, "--amount", "1200").status == 0)
 
-            // act: Ben, who added it (version 1), changes the amount after Aki did
+            // act: Ben, who added it (version 1), changes the amount after Aki did; reading the
+            // history of its shares is not looking at it
+            try #require(try await trip.run("history", short, "--profile", "ben").status == 0)
             let unseen = try await trip.run("expense", "edit", short, "--amount", "1000", "--profile", "ben")
 
             // validate: refused with both versions (found by review: it was based on the version
@@ -66,6 +68,14 @@ struct ExpenseCommandTests {
             #expect(try await trip.expense(try await trip.expenseID("Tea"))["amount"] as? String == "1200")
             let again = try await trip.run("expense", "edit", short, "--amount", "1000", "--profile", "ben")
             #expect(again.status == 0 && again.output.contains("now version 3"), "\(again.output)\(again.error)")
+            // His own paid mark (version 4) does not make his next edit look stale.
+            try #require(try await trip.run("pay", short, "--profile", "ben").status == 0)
+            let afterPay = try await trip.run("expense", "edit", short, "--description", "Green tea", "--profile", "ben")
+            #expect(afterPay.status == 0 && afterPay.output.contains("now version 5"), "\(afterPay.output)\(afterPay.error)")
+            // A delete is based on what was last seen too: Aki last saw version 2.
+            let staleDelete = try await trip.run("expense", "delete", short)
+            #expect(staleDelete.status == 6 && staleDelete.error.contains("since you saw it; nothing was done"), "\(staleDelete.error)")
+            #expect(try await trip.expense(try await trip.expenseID("Green tea"))["isDeleted"] as? Bool == false)
         }
     }
 

@@ -22,6 +22,9 @@ public struct QuickEntryAnswer: Codable, Hashable, Sendable {
     /// The expense id the preview was worked out with: pass it to `addQuickEntry` to save these
     /// exact shares (who gets the leftover unit of an uneven split depends on the id).
     public var id: String?
+    /// What the preview shows: pass it to `addQuickEntry` with `id` to save exactly that, or
+    /// nothing (a `.conflict` on `text` when the group changed since).
+    public var fingerprint: String?
 }
 
 extension SplitterClient {
@@ -38,21 +41,22 @@ extension SplitterClient {
                 issues: answer.problems.map { .init(code: $0.code, message: $0.message) },
                 assumed: answer.assumed.map(\.rawValue), expense: answer.expense.map(ExpenseDraft.init),
                 categoryName: answer.categoryName, payers: (answer.payers ?? []).map(MemberAmount.init),
-                splits: (answer.splits ?? []).map(MemberAmount.init), id: answer.id)
+                splits: (answer.splits ?? []).map(MemberAmount.init), id: answer.id, fingerprint: answer.fingerprint)
         case .created: throw SplitterError.server("a preview was saved")
         case .default(let status, let error): throw Self.failure(status, error)
         }
     }
 
     /// Saves the expense one line says; the same `idempotencyKey` again creates nothing new.
-    /// `id`, a preview's, saves the shares that preview showed.
-    public func addQuickEntry(groupID: String, text: String, idempotencyKey: String, id: String? = nil) async throws
-        -> Expense
-    {
+    /// `id` and `fingerprint`, a preview's, save what that preview showed or nothing
+    /// (`.conflict(field: "text")`: the group changed since; preview again).
+    public func addQuickEntry(
+        groupID: String, text: String, idempotencyKey: String, id: String? = nil, fingerprint: String? = nil
+    ) async throws -> Expense {
         let output = try await send {
             try await api.quickEntry(
                 path: .init(groupId: groupID), headers: .init(idempotencyKey: idempotencyKey),
-                body: .json(.init(text: text, dryRun: false, id: id)))
+                body: .json(.init(text: text, dryRun: false, id: id, fingerprint: fingerprint)))
         }
         switch output {
         case .created(let created): return Expense(try created.body.json.expense)

@@ -516,5 +516,6 @@ func queue(_ operation: PendingOperation, in store: OfflineStore, json: Bool, sa
 
 /// One line on standard error, for what is not the command's output.
 func warn(_ line: String) {
+    fflush(nil)  // after what was printed before it, also through a pipe
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }

@@ -37,13 +37,23 @@ struct QuickAdd: AsyncParsableCommand {
             }
             if !yes && !options.json {
                 print("Save it? [y/N] ", terminator: "")
+                // The preview before any answer or refusal, also when output is a pipe (found by
+                // review: "Not saved." on stderr came before the preview it was about).
+                fflush(nil)
                 guard let reply = readLine(), reply.lowercased().hasPrefix("y") else {
                     throw CLIError(message: "Not saved.", code: 1)
                 }
             }
-            // With the preview's id: the shares saved are the ones just printed, to the unit.
-            let expense = try await context.client.addQuickEntry(
-                groupID: context.group.id, text: text, idempotencyKey: UUID().uuidString, id: answer.id)
+            // With the preview's id and fingerprint: what is saved is what was just printed, to
+            // the unit, or nothing when the group changed meanwhile (someone joined).
+            let expense: Expense
+            do {
+                expense = try await context.client.addQuickEntry(
+                    groupID: context.group.id, text: text, idempotencyKey: UUID().uuidString, id: answer.id,
+                    fingerprint: answer.fingerprint)
+            } catch SplitterError.conflict(let message, "text", _) {
+                throw CLIError(message: message + " Run it again to see what it comes to now.", code: 6)
+            }
             if options.json { return try Output.json(expense) }
             print("Added \(expense.description) (\(short(expense.id))).")
         }

@@ -152,6 +152,17 @@ extension GlobalOptions {
 func run(_ body: () async throws -> Void) async throws {
     do {
         try await body()
+    } catch {
+        // What was printed comes before the error about it, also when output is a pipe (found
+        // by review: "Not saved." came before the preview it was about).
+        fflush(nil)
+        try rethrowFriendly(error)
+    }
+}
+
+private func rethrowFriendly(_ error: any Error) throws {
+    do {
+        throw error
     } catch let error as SplitterError {
         let message =
             if case .unauthorized = error { "Not logged in, or the session ended: run `splitter login`." } else {

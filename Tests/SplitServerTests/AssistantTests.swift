@@ -191,6 +191,29 @@ struct AssistantTests {
         }
     }
 
+    @Test("a yes saves what was shown: after someone joined, the new split is shown and waits for another yes")
+    func yesSavesWhatWasShown() async throws {
+        try await TestApp.with(.sqlite) { api in
+            let (aki, group, _) = try await Self.setUp(api)
+            let first = try await Self.say(api, aki, "Mochi 900 JPY all")
+            let conversation = try #require(first.conversationID)
+            #expect(first.text.contains("Bo 300 JPY"), "\(first.text)")
+            try await api.call(.post, "/api/groups/\(group)/members", token: aki, json: #"{"name":"Eve"}"#)
+
+            // act
+            let yes = try await Self.say(api, aki, "yes", conversation: conversation)
+
+            // validate: nothing saved, the four shares said; a second yes saves them
+            #expect(yes.text.hasPrefix("Not saved: the group changed since I showed it. Now:"), "\(yes.text)")
+            #expect(yes.text.contains("Eve 225 JPY") && yes.text.contains("Say “yes” to save this"), "\(yes.text)")
+            #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").isEmpty)
+            let again = try await Self.say(api, aki, "yes", conversation: conversation)
+            #expect(again.text.contains("Added Mochi, 900 JPY"), "\(again.text)")
+            let saved = try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses")
+            #expect(saved.count == 1 && saved.first?.list("splits").count == 4)
+        }
+    }
+
     @Test("money that moved, said in words, is a transfer once confirmed, and undo deletes it; a line that only looks like one is an expense", arguments: [Database.Backend.sqlite])
     func transferInWords(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -87,4 +87,54 @@ struct QuickEntryPageTests {
             #expect(try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses").count == 1)
         }
     }
+
+    @Test("what was shown is what is saved: a member who joins between the preview and Save makes it a 409 with the new split", arguments: TestDatabases.all)
+    func savesWhatWasShown(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            var aki = Browser(api)
+            try await aki.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY","memberName":"Aki"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            for name in ["Bo", "Chen", "Dan"] {
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"\#(name)"}"#)
+            }
+            // The API: a preview's id and fingerprint; Eve joins; the save is refused, nothing written.
+            let line = #"{"text":"Mochi 800 all"}"#
+            let preview = try await api.call(.post, "/api/groups/\(groupID)/quick-entry", token: aki.token, json: line)
+            let id = try #require(preview.string("id"))
+            let fingerprint = try #require(preview.string("fingerprint"))
+            #expect(preview.list("splits").count == 4)
+            try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Eve"}"#)
+            let stale = try await api.call(
+                .post, "/api/groups/\(groupID)/quick-entry", token: aki.token,
+                json: #"{"text":"Mochi 800 all","dryRun":false,"id":"\#(id)","fingerprint":"\#(fingerprint)"}"#)
+            #expect(stale.status == .conflict && stale.string("error", "code") == "preview_changed", "\(stale.text)")
+            #expect(try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses").isEmpty)
+            // Previewed again, the new fingerprint saves the five shares shown.
+            let again = try await api.call(.post, "/api/groups/\(groupID)/quick-entry", token: aki.token, json: line)
+            #expect(again.list("splits").count == 5 && again.string("fingerprint") != fingerprint)
+            let saved = try await api.call(
+                .post, "/api/groups/\(groupID)/quick-entry", token: aki.token,
+                json: #"{"text":"Mochi 800 all","dryRun":false,"id":"\#(again.string("id") ?? "")","fingerprint":"\#(again.string("fingerprint") ?? "")"}"#)
+            #expect(saved.status == .created && saved.list("expense", "splits").count == 5, "\(saved.text)")
+
+            // The web: the preview carries its fingerprint into the form; Save after Fumi joined
+            // saves nothing and shows what the line comes to now, with its own fingerprint.
+            _ = try await aki.get("/groups/\(groupID)")
+            let shown = try await aki.post("/groups/\(groupID)/quick/preview", [("text", "Tea 600 all")])
+            let webPrint = try #require(
+                shown.text.range(of: #"name="_fingerprint" value="[0-9a-f]{16}""#, options: .regularExpression).map {
+                    String(shown.text[$0].dropFirst(#"name="_fingerprint" value=""#.count).dropLast())
+                }, "\(shown.text)")
+            try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Fumi"}"#)
+            let page = try await aki.post(
+                "/groups/\(groupID)/quick",
+                [("text", "Tea 600 all"), ("intent", "save"), ("_key", UUID().uuidString), ("_id", UUID().uuidString),
+                    ("_fingerprint", webPrint)])
+            #expect(page.status == .ok && page.text.contains("Not saved: the group changed since the preview"), "\(page.text.prefix(3000))")
+            #expect(page.text.contains("Fumi <span class=\"muted\">owes</span> 100 JPY") && !page.text.contains(webPrint))
+            #expect(try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses").count == 1)
+        }
+    }
 }

@@ -2771,6 +2771,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/QuickEntryPreview/splits`.
             public var splits: [Components.Schemas.MemberAmount]?
+            /// what this preview shows, in a few characters: send it with `id` to save exactly this
+            ///
+            /// - Remark: Generated from `#/components/schemas/QuickEntryPreview/fingerprint`.
+            public var fingerprint: Swift.String?
             /// Creates a new `QuickEntryPreview`.
             ///
             /// - Parameters:
@@ -2781,6 +2785,7 @@ extension Components {
             ///   - categoryName:
             ///   - payers: what each would have paid
             ///   - splits: each share, exactly as saving would store it
+            ///   - fingerprint: what this preview shows, in a few characters: send it with `id` to save exactly this
             public init(
                 problems: Components.Schemas.QuickEntryPreview.ProblemsPayload,
                 assumed: Components.Schemas.QuickEntryPreview.AssumedPayload,
@@ -2788,7 +2793,8 @@ extension Components {
                 expense: Components.Schemas.ExpenseDraft? = nil,
                 categoryName: Swift.String? = nil,
                 payers: [Components.Schemas.MemberAmount]? = nil,
-                splits: [Components.Schemas.MemberAmount]? = nil
+                splits: [Components.Schemas.MemberAmount]? = nil,
+                fingerprint: Swift.String? = nil
             ) {
                 self.problems = problems
                 self.assumed = assumed
@@ -2797,6 +2803,7 @@ extension Components {
                 self.categoryName = categoryName
                 self.payers = payers
                 self.splits = splits
+                self.fingerprint = fingerprint
             }
             public enum CodingKeys: String, CodingKey {
                 case problems
@@ -2806,6 +2813,7 @@ extension Components {
                 case categoryName
                 case payers
                 case splits
+                case fingerprint
             }
         }
         /// - Remark: Generated from `#/components/schemas/PayMethod`.

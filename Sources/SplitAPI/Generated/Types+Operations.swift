@@ -13548,7 +13548,9 @@ public enum Operations {
     /// (201; an `Idempotency-Key` makes a retry create nothing new), and a line with problems
     /// is a 422 listing them. A preview answers the `id` it was worked out with: send it back as
     /// `id` when saving, and the saved shares are the previewed ones to the unit (who gets a
-    /// leftover unit of an uneven split depends on the expense's id).
+    /// leftover unit of an uneven split depends on the expense's id); send its `fingerprint` too,
+    /// and a line that no longer comes to that preview ("all" read against the members of the
+    /// moment, "today" past midnight) is a 409 `preview_changed` that saves nothing.
     ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/quick-entry`.
@@ -13606,25 +13608,33 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/groups/{groupId}/quick-entry/POST/requestBody/json/id`.
                     public var id: Swift.String?
+                    /// a preview's `fingerprint`: the save stores exactly what that preview showed, or nothing (409 `preview_changed`: someone joined or left, or the date or category moved since; preview again)
+                    ///
+                    /// - Remark: Generated from `#/paths/api/groups/{groupId}/quick-entry/POST/requestBody/json/fingerprint`.
+                    public var fingerprint: Swift.String?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
                     ///   - text: the line (at most 500 characters are read)
                     ///   - dryRun: true (the default): answer the preview only
                     ///   - id: the expense's id: a preview's, to save what it showed; a new one if left out
+                    ///   - fingerprint: a preview's `fingerprint`: the save stores exactly what that preview showed, or nothing (409 `preview_changed`: someone joined or left, or the date or category moved since; preview again)
                     public init(
                         text: Swift.String,
                         dryRun: Swift.Bool? = nil,
-                        id: Swift.String? = nil
+                        id: Swift.String? = nil,
+                        fingerprint: Swift.String? = nil
                     ) {
                         self.text = text
                         self.dryRun = dryRun
                         self.id = id
+                        self.fingerprint = fingerprint
                     }
                     public enum CodingKeys: String, CodingKey {
                         case text
                         case dryRun
                         case id
+                        case fingerprint
                     }
                     public init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -13640,10 +13650,15 @@ public enum Operations {
                             Swift.String.self,
                             forKey: .id
                         )
+                        self.fingerprint = try container.decodeIfPresent(
+                            Swift.String.self,
+                            forKey: .fingerprint
+                        )
                         try decoder.ensureNoAdditionalProperties(knownKeys: [
                             "text",
                             "dryRun",
-                            "id"
+                            "id",
+                            "fingerprint"
                         ])
                     }
                 }

@@ -774,7 +774,9 @@ public protocol APIProtocol: Sendable {
     /// (201; an `Idempotency-Key` makes a retry create nothing new), and a line with problems
     /// is a 422 listing them. A preview answers the `id` it was worked out with: send it back as
     /// `id` when saving, and the saved shares are the previewed ones to the unit (who gets a
-    /// leftover unit of an uneven split depends on the expense's id).
+    /// leftover unit of an uneven split depends on the expense's id); send its `fingerprint` too,
+    /// and a line that no longer comes to that preview ("all" read against the members of the
+    /// moment, "today" past midnight) is a 409 `preview_changed` that saves nothing.
     ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/quick-entry`.
@@ -2396,7 +2398,9 @@ extension APIProtocol {
     /// (201; an `Idempotency-Key` makes a retry create nothing new), and a line with problems
     /// is a 422 listing them. A preview answers the `id` it was worked out with: send it back as
     /// `id` when saving, and the saved shares are the previewed ones to the unit (who gets a
-    /// leftover unit of an uneven split depends on the expense's id).
+    /// leftover unit of an uneven split depends on the expense's id); send its `fingerprint` too,
+    /// and a line that no longer comes to that preview ("all" read against the members of the
+    /// moment, "today" past midnight) is a 409 `preview_changed` that saves nothing.
     ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/quick-entry`.

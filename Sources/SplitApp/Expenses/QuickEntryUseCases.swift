@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SplitCore
 import SplitStore
@@ -9,6 +10,10 @@ public struct QuickEntryPreview: Sendable {
     public let entered: EnteredExpense
     public let expense: ExpenseRecord
     public let categoryNames: [UUID: String]
+
+    /// What this preview showed, in a few characters: saving with it stores exactly that or
+    /// nothing (`QuickEntryUseCases.read`'s `previewed`).
+    public var fingerprint: String { QuickEntryUseCases.fingerprint(expense) }
 }
 
 /// What a line came to.
@@ -40,9 +45,16 @@ public struct QuickEntryUseCases: Sendable, UsesStores {
     /// idempotency key). Members who may add expenses. `id` is the expense's: a preview made with
     /// it and a save with it split the same to the unit (the leftover unit of an uneven split
     /// goes by the id), so a client saving what it previewed sends the preview's id back.
+    ///
+    /// `previewed` is a preview's `fingerprint`: saving then stores what that preview showed or
+    /// nothing (`previewChanged`, 409). "all" is read against the members of the moment, so a
+    /// member who joined, left or became a viewer in between, the date passing midnight or a
+    /// category learned meanwhile would otherwise save another split than the one confirmed
+    /// (found by review: 5 shares of 200 shown, 6 of 166 saved).
     public func read(
-        _ text: String, dryRun: Bool, id: UUID? = nil, groupID: UUID, caller: Caller, origin: RequestOrigin,
-        idempotency: IdempotencyRequest?, render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
+        _ text: String, dryRun: Bool, id: UUID? = nil, previewed: String? = nil, groupID: UUID, caller: Caller,
+        origin: RequestOrigin, idempotency: IdempotencyRequest?,
+        render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async throws -> QuickEntryResult {
         let (group, me) = try await access.check(groupID, caller, for: .addExpense)
         let live = try await categories.categories(groupID: group.id, now: now())
@@ -83,10 +95,35 @@ public struct QuickEntryUseCases: Sendable, UsesStores {
                 entered, id: id ?? UUID.random(), groupID: group.id, caller: caller)
             return .preview(QuickEntryPreview(draft: draft, entered: entered, expense: expense, categoryNames: names))
         }
-        return .created(
-            try await expenseUseCases.create(
-                entered, id: id?.text, groupID: group.id, caller: caller, origin: origin, idempotency: idempotency,
-                render: render))
+        switch try await expenseUseCases.prepare(
+            entered, id: id?.text, groupID: group.id, caller: caller, origin: origin, idempotency: idempotency,
+            render: render)
+        {
+        case .answered(let creation):
+            return .created(creation)  // a retry of a save that went through
+        case .write(let prepared):
+            if let previewed, previewed != Self.fingerprint(prepared.new.expense) { throw Self.previewChanged }
+            return .created(try await expenseUseCases.write(prepared))
+        }
+    }
+
+    /// A save whose line no longer comes to the preview it was confirmed from.
+    public static let previewChanged = AppError.conflict(
+        code: "preview_changed", field: "text",
+        message: "This line no longer comes to what was shown (someone joined or left the group, or its date or "
+            + "category moved): check it again before saving. Nothing was saved.")
+
+    /// The money of an expense as a preview shows it: amount, currency, date, category, each
+    /// payer's and each share's amount by member. 16 hex digits of its SHA-256.
+    static func fingerprint(_ expense: ExpenseRecord) -> String {
+        var text = "\(expense.amount) \(expense.currency) \(expense.expenseDate) \(expense.categoryID.text)"
+        for payer in expense.payers.sorted(by: { $0.memberID.text < $1.memberID.text }) {
+            text += " p\(payer.memberID.text)=\(payer.amount)"
+        }
+        for share in expense.liveShares.sorted(by: { $0.memberID.text < $1.memberID.text }) {
+            text += " s\(share.memberID.text)=\(share.amount)"
+        }
+        return SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }
 

@@ -19,7 +19,7 @@ extension APIHandler {
             return id
         }
         let result = try await quickEntryUseCases.read(
-            body.text, dryRun: body.dryRun ?? true, id: id, groupID: groupID, caller: caller,
+            body.text, dryRun: body.dryRun ?? true, id: id, previewed: body.fingerprint, groupID: groupID, caller: caller,
             origin: try request.origin,
             idempotency: idempotency,
             render: { view in
@@ -48,7 +48,7 @@ extension APIHandler {
                             },
                             splits: preview.expense.liveShares.map {
                                 .init(memberId: $0.memberID.text, amount: MoneyInput.text($0.amount, currency))
-                            }))))
+                            }, fingerprint: preview.fingerprint))))
         case .created(.created(let view)):
             return .created(.init(body: .json(.init(expense: try .init(view)))))
         case .created(.replayed(let response)):

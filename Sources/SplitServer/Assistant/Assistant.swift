@@ -285,7 +285,7 @@ private struct Turn {
             let waiting = PendingLine(stored: pending)
             if let splitID = waiting.markShare { return try await markPaid(splitID, said: waiting.line) }
             if let transfer = waiting.transfer { return try await record(transfer, group: group) }
-            return try await save(waiting.lineAsPreviewed, id: waiting.id, group: group)
+            return try await save(waiting.lineAsPreviewed, id: waiting.id, fingerprint: waiting.fingerprint, group: group)
         default:
             break
         }
@@ -498,12 +498,14 @@ private struct Turn {
                 // with the day it was dated, so a yes after midnight keeps the day "today" or
                 // "yesterday" meant when the line was said.
                 let day = (json["expense"] as? [String: Any])?["expenseDate"] as? String
-                conversation.pending = PendingLine(line: line, id: json["id"] as? String, date: day).stored
+                conversation.pending = PendingLine(
+                    line: line, id: json["id"] as? String, date: day, fingerprint: json["fingerprint"] as? String
+                ).stored
                 let words = assumed.map { $0 == "payer" ? "you paid" : "it was in \(group["home"] as? String ?? "the home currency")" }
                 return try await Self.describe(json, names: names(groupID), me: me)
                     + " I assumed \(words.joined(separator: " and ")). Say “yes” to save it, or “no”."
             }
-            return try await save(line, id: json["id"] as? String, group: group)
+            return try await save(line, id: json["id"] as? String, fingerprint: json["fingerprint"] as? String, group: group)
         case .help, .cancel, .undo, .confirm, .unknownQuestion:
             return ""
         }
@@ -617,9 +619,10 @@ private struct Turn {
         return Self.isZero(mine?["net"] as? String) ? " in \(currency)" : nil
     }
 
-    /// Saves an expense line (once, whatever retries) and says what was saved; with `id`, the
-    /// preview's, its shares are the ones the preview showed.
-    mutating func save(_ line: String, id: String?, group: [String: Any]) async throws -> String {
+    /// Saves an expense line (once, whatever retries) and says what was saved; with `id` and
+    /// `fingerprint`, the preview's, it saves what the preview showed or nothing: when the line
+    /// came to something else since (someone joined), it is shown again to say yes to.
+    mutating func save(_ line: String, id: String?, fingerprint: String?, group: [String: Any]) async throws -> String {
         let groupID = group["id"] as? String ?? ""
         var arguments: [String: Value] = [
             "groupId": .string(groupID), "text": .string(line), "dryRun": .bool(false),
@@ -627,7 +630,19 @@ private struct Turn {
             "idempotencyKey": .string("assistant-\(UUID.random().uuidString.lowercased())"),
         ]
         if let id { arguments["id"] = .string(id) }
+        if let fingerprint { arguments["fingerprint"] = .string(fingerprint) }
         let (json, error) = await tool("quick_add", arguments)
+        if let error, error.hasPrefix(APIError(QuickEntryUseCases.previewChanged).message) {
+            let (again, failed) = await tool("quick_add", ["groupId": .string(groupID), "text": .string(line)])
+            guard let again, (again["problems"] as? [Any] ?? []).isEmpty else { return failed ?? error }
+            conversation.pending = PendingLine(
+                line: line, id: again["id"] as? String, date: (again["expense"] as? [String: Any])?["expenseDate"] as? String,
+                fingerprint: again["fingerprint"] as? String
+            ).stored
+            return "Not saved: the group changed since I showed it. Now: "
+                + (try await Self.describe(again, names: names(groupID), me: group["me"] as? String ?? ""))
+                + " Say “yes” to save this, or “no”."
+        }
         guard let expense = json?["expense"] as? [String: Any] else { return error ?? "" }
         conversation.lastAction = Self.action(
             "expense", expense["id"] as? String ?? "", version: (expense["version"] as? Int).map(String.init))
@@ -726,16 +741,22 @@ struct PendingLine: Codable {
     var id: String?
     /// The day the preview dated the line (`YYYY-MM-DD`).
     var date: String?
+    /// The preview's fingerprint: a yes saves what was shown or nothing.
+    var fingerprint: String?
     /// A share to mark paid on a yes (the caller was settled up, so it was asked first), instead
     /// of an expense line to save.
     var markShare: String?
     /// A transfer to record on a yes ("Ben paid me back 19.13").
     var transfer: TransferDraft?
 
-    init(line: String, id: String?, date: String? = nil, markShare: String? = nil, transfer: TransferDraft? = nil) {
+    init(
+        line: String, id: String?, date: String? = nil, fingerprint: String? = nil, markShare: String? = nil,
+        transfer: TransferDraft? = nil
+    ) {
         self.line = line
         self.id = id
         self.date = date
+        self.fingerprint = fingerprint
         self.markShare = markShare
         self.transfer = transfer
     }

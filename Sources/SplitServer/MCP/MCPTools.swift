@@ -73,13 +73,14 @@ struct MCPTools: Sendable {
                 ], required: ["groupId", "description", "amount", "currency", "expenseDate"]), readOnly: false),
         tool(
             "quick_add",
-            "Add an expense from one line as a person says it (\"Ramen ¥1200 paid by Aki, all\"). With dryRun true (the default) it only answers what it reads: the exact payers and shares, what it assumed, or what is ambiguous, and the id it used. Call again with dryRun false and that id to save exactly what it showed.",
+            "Add an expense from one line as a person says it (\"Ramen ¥1200 paid by Aki, all\"). With dryRun true (the default) it only answers what it reads: the exact payers and shares, what it assumed, or what is ambiguous, the id it used and a fingerprint. Call again with dryRun false, that id and that fingerprint to save exactly what it showed; if the group changed meanwhile (someone joined, the date moved) nothing is saved and the answer says so: read it again.",
             object(
                 [
                     "groupId": groupId, "text": string("The line."),
                     "dryRun": .object(["type": "boolean", "description": "true: only read it (default)."]),
                     "idempotencyKey": string("With dryRun false: the same key saves once."),
                     "id": string("With dryRun false: the id a dry run answered, so the shares are the ones it showed."),
+                    "fingerprint": string("With dryRun false: the fingerprint a dry run answered; saves exactly that or nothing."),
                 ], required: ["groupId", "text"]), readOnly: false),
         tool("balances", "Each member's balance per currency in a group.", object(["groupId": groupId], required: ["groupId"]), readOnly: true),
         tool(
@@ -185,7 +186,9 @@ struct MCPTools: Sendable {
                     path: .init(groupId: try arguments.string("groupId")),
                     headers: .init(idempotencyKey: arguments.optional("idempotencyKey")),
                     body: .json(
-                        .init(text: try arguments.string("text"), dryRun: dryRun, id: arguments.optional("id")))))
+                        .init(
+                            text: try arguments.string("text"), dryRun: dryRun, id: arguments.optional("id"),
+                            fingerprint: arguments.optional("fingerprint")))))
             switch output {
             case .ok(let ok): return try Self.text(try ok.body.json)
             case .created(let created): return try Self.text(try created.body.json)

@@ -49,6 +49,8 @@ extension WebApp {
         let shares: [Share]
         let details: String
         let assumed: String?
+        /// The preview's `fingerprint`, posted with Save: what is saved is what was shown.
+        var fingerprint: String = ""
     }
 
     static func quickForm(
@@ -91,7 +93,8 @@ extension WebApp {
             }
             do {
                 let result = try await api.quickEntryUseCases.read(
-                    text, dryRun: false, id: Self.quickID(form), groupID: try APIHandler.id(groupID, "group"),
+                    text, dryRun: false, id: Self.quickID(form), previewed: form.text("_fingerprint"),
+                    groupID: try APIHandler.id(groupID, "group"),
                     caller: try caller(),
                     origin: try origin(), idempotency: idempotency,
                     render: { view in StoredResponse(status: 201, body: Data(view.expense.id.text.utf8)) })
@@ -103,6 +106,11 @@ extension WebApp {
                 case .problems, .preview:
                     break  // shown below with what the line reads as now
                 }
+            } catch let error as AppError where error == QuickEntryUseCases.previewChanged {
+                // Someone joined, left or the day turned since the preview: the page below shows
+                // what the line comes to now (found by review: 5 shares shown, 6 saved).
+                note = "Not saved: the group changed since the preview. This is what the line comes to now; "
+                    + "press Save to save it."
             } catch AppError.invalidFields {
                 // The line has problems: the page below says which.
             } catch AppError.idempotencyKeyReused {
@@ -152,7 +160,8 @@ extension WebApp {
                 },
                 details: [expense.expenseDate, preview.categoryNames[expense.categoryID]].compactMap { $0 }
                     .joined(separator: " · "),
-                assumed: assumed.isEmpty ? nil : "Assumed: " + assumed.joined(separator: ", ") + ".")
+                assumed: assumed.isEmpty ? nil : "Assumed: " + assumed.joined(separator: ", ") + ".",
+                fingerprint: preview.fingerprint)
         case .created:
             return empty
         }

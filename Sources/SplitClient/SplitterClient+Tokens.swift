@@ -11,7 +11,8 @@ public struct AccessToken: Codable, Hashable, Sendable {
     public var groupIds: [String]?
     public var createdAt: Date
     /// To the minute.
-    public var lastUsedAt: Date
+    /// nil: never used.
+    public var lastUsedAt: Date?
     /// nil: until revoked.
     public var expiresAt: Date?
     public var isExpired: Bool

@@ -75,7 +75,7 @@ struct TokenCommand: AsyncParsableCommand {
                 ) {
                     [
                         $0.name, $0.scopes.joined(separator: "+"), $0.groupIds.map { "\($0.count)" } ?? "all",
-                        timestamp($0.lastUsedAt),
+                        $0.lastUsedAt.map(timestamp) ?? "never",
                         $0.isExpired ? "expired" : $0.expiresAt.map(timestamp) ?? "never", $0.id,
                     ]
                 }

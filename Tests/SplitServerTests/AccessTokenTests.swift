@@ -55,10 +55,15 @@ struct AccessTokenTests {
             #expect(secret.hasPrefix("spt_"))
             #expect(made.strings("token", "scopes") == ["read"])
             #expect(made.string("token", "name") == "sheet")
+            // Never used yet, and listed so (found by review: a new token read as used when made).
+            #expect(made.string("token", "lastUsedAt") == nil, "\(made.text)")
+            #expect(try await api.call(.get, "/api/tokens", token: login).list("tokens").first?.string("lastUsedAt") == nil)
             // reads as Aki does
             #expect(try await api.call(.get, "/api/groups", token: secret).list("groups").count == 2)
             #expect(try await api.call(.get, "/api/groups/\(japan)/balances", token: secret).status == .ok)
             #expect(try await api.call(.get, "/auth/me", token: secret).string("user", "displayName") == "Aki")
+            // Its first use is its last use, however soon after it was made.
+            #expect(try await api.call(.get, "/api/tokens", token: login).list("tokens").first?.string("lastUsedAt") != nil)
             // every write refused, nothing written
             let write = try await Self.expense(api, secret, group: japan, expect: .forbidden)
             #expect(write.string("error", "message")?.contains("only read") == true, "\(write.text)")

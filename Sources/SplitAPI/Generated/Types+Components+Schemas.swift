@@ -4533,10 +4533,10 @@ extension Components {
             public var groupIds: [Swift.String]?
             /// - Remark: Generated from `#/components/schemas/AccessToken/createdAt`.
             public var createdAt: Foundation.Date
-            /// To the minute.
+            /// To the minute; absent for a token never used.
             ///
             /// - Remark: Generated from `#/components/schemas/AccessToken/lastUsedAt`.
-            public var lastUsedAt: Foundation.Date
+            public var lastUsedAt: Foundation.Date?
             /// Absent for a token that lasts until revoked.
             ///
             /// - Remark: Generated from `#/components/schemas/AccessToken/expiresAt`.
@@ -4551,7 +4551,7 @@ extension Components {
             ///   - scopes:
             ///   - groupIds: The only groups it sees; absent for all of the account's.
             ///   - createdAt:
-            ///   - lastUsedAt: To the minute.
+            ///   - lastUsedAt: To the minute; absent for a token never used.
             ///   - expiresAt: Absent for a token that lasts until revoked.
             ///   - isExpired:
             public init(
@@ -4560,7 +4560,7 @@ extension Components {
                 scopes: Components.Schemas.AccessToken.ScopesPayload,
                 groupIds: [Swift.String]? = nil,
                 createdAt: Foundation.Date,
-                lastUsedAt: Foundation.Date,
+                lastUsedAt: Foundation.Date? = nil,
                 expiresAt: Foundation.Date? = nil,
                 isExpired: Swift.Bool
             ) {

@@ -23,7 +23,8 @@ public struct AccessTokenView: Sendable, Equatable {
     public var id: UUID
     public var access: TokenAccess
     public var createdAt: Int64
-    public var lastUsedAt: Int64
+    /// nil: never used.
+    public var lastUsedAt: Int64?
     /// nil: until revoked.
     public var expiresAt: Int64?
     public var isExpired: Bool
@@ -64,7 +65,10 @@ public struct AccessTokenUseCases: Sendable, UsesStores {
         let secret = "spt_" + SessionToken.generate()
         let record = SessionRecord(
             id: UUID.random(), userID: caller.user.id, tokenHash: SessionToken.hash(secret), createdAt: current,
-            lastUsedAt: current, expiresAt: entered.expiresAt ?? Self.never, access: access)
+            // Before it was made: "never used" (found by review: a new token read as used), and
+            // its first use is written however soon it comes (`lastUsedPrecision`).
+            lastUsedAt: current - AccountStore.lastUsedPrecision, expiresAt: entered.expiresAt ?? Self.never,
+            access: access)
         try await accounts.createSession(record)
         return (Self.view(record, now: current), secret)
     }
@@ -119,7 +123,7 @@ public struct AccessTokenUseCases: Sendable, UsesStores {
     static func view(_ record: SessionRecord, now: Int64) -> AccessTokenView {
         AccessTokenView(
             id: record.id, access: record.access ?? TokenAccess(name: "", scopes: [], groupIDs: nil),
-            createdAt: record.createdAt, lastUsedAt: record.lastUsedAt,
+            createdAt: record.createdAt, lastUsedAt: record.lastUsedAt < record.createdAt ? nil : record.lastUsedAt,
             expiresAt: record.expiresAt >= never ? nil : record.expiresAt, isExpired: record.expiresAt <= now)
     }
 }

@@ -38,7 +38,7 @@ extension Components.Schemas.AccessToken {
             id: token.id.text, name: token.access.name,
             scopes: token.access.scopes.sorted().compactMap { .init(rawValue: $0.rawValue) },
             groupIds: token.access.groupIDs.map { $0.map(\.text).sorted() },
-            createdAt: Date(milliseconds: token.createdAt), lastUsedAt: Date(milliseconds: token.lastUsedAt),
+            createdAt: Date(milliseconds: token.createdAt), lastUsedAt: token.lastUsedAt.map { Date(milliseconds: $0) },
             expiresAt: token.expiresAt.map(Date.init(milliseconds:)), isExpired: token.isExpired)
     }
 }

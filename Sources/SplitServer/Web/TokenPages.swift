@@ -58,7 +58,7 @@ extension WebApp {
                     groups: token.access.groupIDs.map { ids in
                         ids.map { names[$0] ?? "a group you left" }.sorted().joined(separator: ", ")
                     } ?? "All your groups",
-                    lastUsed: WebFormat.dateTime(Date(milliseconds: token.lastUsedAt)),
+                    lastUsed: token.lastUsedAt.map { WebFormat.dateTime(Date(milliseconds: $0)) } ?? "never",
                     expires: token.expiresAt.map { WebFormat.dateTime(Date(milliseconds: $0)) } ?? "never",
                     expired: token.isExpired)
             },

@@ -12,7 +12,8 @@ struct Sync: AsyncParsableCommand {
             and `expense show` answer while the server cannot be reached. An edit, delete, restore or payment of an expense that
             someone else changed since you saw it is not sent: it is kept as a
             conflict with your change and the server's version (`splitter status`
-            shows both), and sync exits with 6. Later changes to the same expense
+            shows both), and sync exits with 6 (with 7 when the server refused a
+            change, kept for `splitter status`). Later changes to the same expense
             wait until it is resolved. Resolve each conflict by the id that
             `splitter status` shows (or its last characters):
 
@@ -76,6 +77,16 @@ struct Sync: AsyncParsableCommand {
                     message:
                         "\(conflicts.count) change(s) conflict with the server's version; nothing was overwritten.",
                     code: 6)
+            }
+            // Refused changes are kept, not sent again: a script must learn of them (found by
+            // review: "refused 2" and exit 0).
+            let refused = try store.parked()
+            if !refused.isEmpty {
+                throw CLIError(
+                    message: "\(refused.count) change(s) were refused by the server and are kept, not sent: "
+                        + "`splitter status` says why; correct them and enter them again, then "
+                        + "`splitter sync --discard <op>`.",
+                    code: 7)
             }
         }
     }

@@ -8,6 +8,26 @@ import Testing
 /// ends mid-sync stops the sync with the rest of the queue kept.
 @Suite("splitter offline: conflicts and a revoked session")
 struct OfflineConflictTests {
+    @Test("a change the server refuses is kept and sync exits 7, saying so; a good one beside it is sent")
+    func refusedExitsNonZero() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            let offline = try CLITrip.unreachableURL()
+            // JPY has no decimals: only the server says so, once it is reached.
+            #expect(try await trip.run("expense", "add", "Japan", "Bad", "12.5", "--server", offline).status == 0)
+            #expect(try await trip.run("expense", "add", "Japan", "Good", "1200", "--server", offline).status == 0)
+
+            // act
+            let sync = try await trip.run("sync", "--server", trip.url)
+
+            // validate (found by review: "refused 1" and exit 0, so a script could not tell)
+            #expect(sync.status == 7 && sync.lines.first == "Sent 1, refused 1, conflicts 0, still queued 0.", "\(sync.output)\(sync.error)")
+            #expect(sync.error.contains("1 change(s) were refused by the server"), "\(sync.error)")
+            let listed = try await trip.run("expense", "list", "Japan")
+            #expect(listed.output.contains("Good") && !listed.output.contains("Bad"), "\(listed.output)")
+        }
+    }
+
     @Test("an offline edit of an expense that someone changed meanwhile is a conflict; neither edit is lost")
     func editConflict() async throws {
         try await CLITrip.with { trip in

@@ -118,6 +118,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case ambiguousComma(String, Currency)
     /// A date outside `CivilDate.storedYears` ("0026-07-14").
     case dateYear(String)
+    /// An amount below zero without a word that says money came back ("Dinner ¥-6000").
+    case minus
 
     public var description: String {
         switch self {
@@ -145,6 +147,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         case .ratioCount(let weights, let people): "\(weights) parts for \(people) people: give one part each."
         case .exactSum(let total, let sum): "The amounts come to \(sum), the total is \(total)."
         case .ratioNames: "Name who gets each part, in order, like “split 2:1:1 Aki Bo Chen”."
+        case .minus:
+            "For money received, say so (“Refund 6000 all”, “Deposit back 6000 all”) and write the amount without a minus."
         case .dateYear(let text):
             "“\(text)” is in the year \(Int(text.prefix(4)) ?? 0): write a date from \(CivilDate.storedYears.lowerBound) to \(CivilDate.storedYears.upperBound), like 2026-07-14."
         case .ambiguousComma(let text, let currency):
@@ -634,7 +638,13 @@ public enum QuickEntry {
                     } else {
                         var units = Int64(minor)
                         if refundWord, units > 0 { units = -units }
-                        total = Money(minorUnits: units, currency: currency)
+                        if units < 0, !refundWord {
+                            // A stray minus is not money received said (found by review: it
+                            // saved a refund no word asked for), as on the form.
+                            problems.append(.minus)
+                        } else {
+                            total = Money(minorUnits: units, currency: currency)
+                        }
                     }
                 }
             } catch {

@@ -181,6 +181,11 @@ struct QuickEntryTests {
         #expect(paidAfterExcept?.payer == Self.aki && paidAfterExcept?.rule == .equal([Self.aki, Self.bo, Self.mei]))
         #expect(Self.problems("Dinner 1,500 KWD all") == [.ambiguousComma("1,500", try! Currency(code: "KWD"))])
         #expect(Self.problems("Dinner 2024-05-01 all") == [.noAmount])
+        // A minus no word explains is refused, as on the form (found by review: a refund unsaid);
+        // with a word that says money came back, it is that refund.
+        #expect(Self.problems("Dinner ¥-6000 all", home: "JPY") == [.minus])
+        #expect(Self.problems("Dinner -6000 all") == [.minus] && Self.problems("Dinner 10-20 all") == [.minus])
+        #expect((try? Self.draft("Refund -60 all"))?.total == Self.money(-6_000, "MYR"))
         // Found by review: a date the form refuses broke the line's page; now a problem of it.
         #expect(Self.problems("Taxi 40 on 0026-07-14 all") == [.dateYear("0026-07-14")])
         #expect(QuickEntryProblem.dateYear("0026-07-14").description
@@ -282,10 +287,12 @@ struct QuickEntryTests {
                 rule = .exact(parts.filter { $0.amount != 0 }.isEmpty ? [MemberAmount(sharers[0], total.minorUnits)] : parts.filter { $0.amount != 0 })
             }
             let words = ["Ramen", "Taxi", "Late", "night", "bus", "Hotel", "Snacks", "Train", "tickets", "Pocket", "wifi"]
-            let description = (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }
-                .joined(separator: " ")
+            // Money received says so in its words, as a person's line must (a bare minus is refused).
+            let description = (total.minorUnits < 0 ? ["Refund"] : [])
+                + (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }
+            let said = description.joined(separator: " ")
             let original = QuickDraft(
-                description: description, total: total, payer: people.randomElement(using: &rng)!, rule: rule,
+                description: said, total: total, payer: people.randomElement(using: &rng)!, rule: rule,
                 date: context.today.adding(days: Int.random(in: -400...30, using: &rng)),
                 category: nil, assumed: [])
             let line = QuickEntry.render(original, context: context)

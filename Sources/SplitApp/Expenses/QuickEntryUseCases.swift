@@ -151,6 +151,7 @@ extension QuickEntryProblem {
         case .ratioNames: "ratio_names"
         case .ambiguousComma: "ambiguous_comma"
         case .dateYear: "date_year"
+        case .minus: "minus"
         }
     }
 }

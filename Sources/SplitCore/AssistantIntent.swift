@@ -31,8 +31,9 @@ public enum AssistantIntent: Equatable, Sendable {
     case balanceOf(String)
     /// "what do I owe Ben?", "how much do I owe Chloé": what Settle up has between me and them.
     case iOwe(String)
-    /// "how much did we spend?", "how much have we spent on food?", "total spent".
-    case spent(on: String?)
+    /// "how much did we spend?", "how much have we spent on food?", "total spent", "how much did
+    /// we spend in November?", "… last month".
+    case spent(on: String?, month: AskedMonth? = nil)
     /// A question none of the above is ("who paid the most?"): said so, never read as an
     /// expense (found by review: it was refused as an expense without an amount).
     case unknownQuestion
@@ -112,8 +113,10 @@ public enum AssistantIntent: Equatable, Sendable {
                 ]
                 if !words[(did + 1)..<verb].allSatisfy(group.contains) { return .unknownQuestion }
             }
-            let on = words.firstIndex(of: "on").map { words[($0 + 1)...].joined(separator: " ") }
-            return .spent(on: on.flatMap { $0.isEmpty ? nil : $0 })
+            // The month asked about, and the category without it ("on transport in November").
+            let (month, rest) = AskedMonth.find(in: words)
+            let on = rest.firstIndex(of: "on").map { rest[($0 + 1)...].joined(separator: " ") }
+            return .spent(on: on.flatMap { $0.isEmpty ? nil : $0 }, month: month)
         }
         if !hasAmount, plain.contains("who owes") { return .whoOwes }
         if !hasAmount, plain.contains("settle") { return .settle }
@@ -205,5 +208,59 @@ public enum AssistantIntent: Equatable, Sendable {
         return .transfer(
             from: original[..<paid].joined(separator: " "), to: to.joined(separator: " "), amount: amount,
             currency: currency, line: text)
+    }
+}
+
+/// A month a question names, as said: this one, the last one, or one by its name (found by
+/// review: "how much did we spend in November?" answered for December).
+public enum AskedMonth: Equatable, Sendable {
+    case this
+    case last
+    /// 1 to 12: the latest such month up to today.
+    case named(Int)
+
+    public static let names = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+        "december",
+    ]
+
+    static let short = [
+        "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11,
+        "dec": 12,
+    ]
+
+    /// The month in `words` (lower case) and the words without it: "last month", "this month",
+    /// "in november", "november", "nov"; "may" only after "in" (it is a verb too).
+    static func find(in words: [String]) -> (AskedMonth?, [String]) {
+        for (index, word) in words.enumerated() {
+            let next = index + 1 < words.count ? words[index + 1] : ""
+            if ["last", "previous"].contains(word), next == "month" {
+                return (.last, Array(words[..<index]) + words[(index + 2)...])
+            }
+            if word == "this", next == "month" { return (.this, Array(words[..<index]) + words[(index + 2)...]) }
+            guard let number = names.firstIndex(of: word).map({ $0 + 1 }) ?? short[word],
+                word != "may" || (index > 0 && words[index - 1] == "in")
+            else { continue }
+            // "in November": the "in" goes with it.
+            let start = index > 0 && words[index - 1] == "in" ? index - 1 : index
+            return (.named(number), Array(words[..<start]) + words[(index + 1)...])
+        }
+        return (nil, words)
+    }
+
+    /// `YYYY-MM` of this month seen from `today`: a month by its name is the latest one not after
+    /// today's month.
+    public func month(from today: CivilDate) -> String {
+        var (year, month) = (today.year, today.month)
+        switch self {
+        case .this: break
+        case .last:
+            month -= 1
+            if month == 0 { (year, month) = (year - 1, 12) }
+        case .named(let named):
+            if named > month { year -= 1 }
+            month = named
+        }
+        return String(format: "%04d-%02d", year, month)
     }
 }

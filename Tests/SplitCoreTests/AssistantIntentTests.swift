@@ -38,6 +38,11 @@ struct AssistantIntentTests {
             ("BEN'S balance", .balanceOf("BEN")), ("what's the group's balance", .whoOwes),
             ("how much does everyone owe", .whoOwes), ("How much did we spend on food?", .spent(on: "food")),
             ("how much have we spent", .spent(on: nil)), ("Who paid the most?", .unknownQuestion),
+            ("how much did we spend in November?", .spent(on: nil, month: .named(11))),
+            ("How much did we spend on transport in nov", .spent(on: "transport", month: .named(11))),
+            ("how much did we spend last month on food", .spent(on: "food", month: .last)),
+            ("how much have we spent this month", .spent(on: nil, month: .this)),
+            ("how much did we spend in may", .spent(on: nil, month: .named(5))),
             ("what is the weather like", .unknownQuestion), ("Dinner?", .unknownQuestion),
             (
                 "Taxi paid by Bo 20",
@@ -54,5 +59,15 @@ struct AssistantIntentTests {
     ])
     func expenses(message: String) {
         #expect(AssistantIntent.classify(message) == .addExpense(message))
+    }
+
+    @Test("a month named is the latest such month up to today, in the group's year")
+    func months() {
+        let today = CivilDate("2026-12-06")!
+        #expect(AskedMonth.named(11).month(from: today) == "2026-11")
+        #expect(AskedMonth.named(12).month(from: today) == "2026-12")
+        #expect(AskedMonth.last.month(from: CivilDate("2027-01-03")!) == "2026-12")
+        #expect(AskedMonth.this.month(from: today) == "2026-12")
+        #expect(AskedMonth.named(2).month(from: CivilDate("2027-01-15")!) == "2026-02")
     }
 }

@@ -118,6 +118,20 @@ struct AssistantTests {
             #expect(typo.text == "I know no one called Bob in Japan. Did you mean Bo?", "\(typo.text)")
             let spent = try await Self.say(api, aki, "How much did we spend?", group: group)
             #expect(spent.tools == ["budget_status"] && spent.text.contains("Japan spent 3,000 JPY"), "\(spent.text)")
+            // A month named is that month (found by review: November's question answered December).
+            var utc = Calendar(identifier: .gregorian)
+            utc.timeZone = TimeZone(identifier: "UTC")!
+            let earlier = try #require(utc.date(byAdding: .month, value: -1, to: Date()))
+            let earlierDay = String(ISO8601DateFormatter().string(from: earlier).prefix(10))
+            let monthName = AskedMonth.names[utc.component(.month, from: earlier) - 1]
+            let lastMonth = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: #"{"groupId":"\#(group)","description":"Ryokan","amount":"9000","currency":"JPY","expenseDate":"\#(earlierDay)","category":"Hotel","paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(akiID)"]}}"#)
+            try #require(lastMonth.status == .created, "\(lastMonth.text)")
+            let inMonth = try await Self.say(api, aki, "how much did we spend in \(monthName)?", group: group)
+            #expect(inMonth.text.hasPrefix("In \(earlierDay.prefix(7)) Japan spent 9,000 JPY"), "\(inMonth.text)")
+            let onStay = try await Self.say(api, aki, "how much did we spend on accommodation last month?", group: group)
+            #expect(onStay.text == "In \(earlierDay.prefix(7)) Japan spent 9,000 JPY on Hotel.", "\(onStay.text)")
             let none = try await Self.say(api, aki, "how much did we spend on snorkelling?", group: group)
             #expect(none.text.hasPrefix("Japan has no category like “snorkelling”"), "\(none.text)")
             // Money back is said as money back, not "−300 JPY, paid by you".

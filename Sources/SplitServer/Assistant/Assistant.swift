@@ -238,7 +238,10 @@ private struct Turn {
         }
         guard let chosen else { return nil }
         conversation.groupID = UUID(uuidString: chosen.id)
-        return ["id": chosen.id, "name": chosen.name, "me": chosen.myMemberId, "home": chosen.homeCurrency]
+        return [
+            "id": chosen.id, "name": chosen.name, "me": chosen.myMemberId, "home": chosen.homeCurrency,
+            "timeZone": chosen.timeZone,
+        ]
     }
 
     func names(_ groupID: String) async throws -> [String: String] {
@@ -346,13 +349,22 @@ private struct Turn {
             guard !theirs.isEmpty else { return "\(person) is settled up in \(groupName)." }
             return "In \(groupName) \(person) " + Self.said(theirs, owes: "owes", isOwed: "is owed")
                 + " (to the group as a whole: “how do we settle?” says who pays whom)."
-        case .spent(let on):
-            let (json, error) = await tool("budget_status", ["groupId": .string(groupID)])
+        case .spent(let on, let asked):
+            // A month said is the month asked for, where the group is (found by review: "in
+            // November" answered for December).
+            var arguments: [String: Value] = ["groupId": .string(groupID)]
+            let today = CivilDate(MoneyInput.today(assistant.api.now(), in: group["timeZone"] as? String ?? "UTC"))
+            let month = today.flatMap { day in asked.map { $0.month(from: day) } }
+            if let month { arguments["month"] = .string(month) }
+            let (json, error) = await tool("budget_status", arguments)
             guard let json else { return error ?? "" }
             let currency = json["currency"] as? String ?? ""
-            let period = json["period"] as? String == "trip"
+            let isTrip = json["period"] as? String == "trip"
+            let period = isTrip
                 ? "From \(json["startDate"] as? String ?? "") to \(json["endDate"] as? String ?? "")"
                 : "In \(json["month"] as? String ?? "this month")"
+            // A trip's budget counts the whole trip, not months: said, rather than a month's answer.
+            let tripNote = isTrip && month != nil ? "\(groupName)'s budget counts the whole trip, not months. " : ""
             let uncounted = (json["uncountedCurrencies"] as? [String] ?? [])
             let note = uncounted.isEmpty
                 ? "" : " (not counting what is in \(uncounted.joined(separator: ", ")): no rate to \(currency) yet)"
@@ -363,7 +375,7 @@ private struct Turn {
             guard let on else {
                 let named = lines.filter { !Self.isZero(($0["figures"] as? [String: Any])?["spent"] as? String) }
                     .map { "\($0["name"] as? String ?? "") \(spent($0["figures"]))" }
-                return "\(period) \(groupName) spent \(spent(json["total"]))\(note)"
+                return "\(tripNote)\(period) \(groupName) spent \(spent(json["total"]))\(note)"
                     + (named.isEmpty ? "." : ": " + named.joined(separator: ", ") + ".")
             }
             // Word by word, without case, accents or a plural's s: "restaurants" for Restaurant,
@@ -374,13 +386,22 @@ private struct Turn {
                         word.count > 3 && word.hasSuffix("s") ? String(word.dropLast()) : String(word)
                     })
             }
-            let wanted = words(on)
+            // Everyday words for the default categories (found by review: "food" found no "Meal").
+            let kin: [String: Set<String>] = [
+                "food": ["meal", "eating", "restaurant", "grocery", "groceries", "dining"],
+                "dinner": ["meal", "eating"], "lunch": ["meal", "eating"], "breakfast": ["meal", "eating"],
+                "restaurant": ["meal", "eating"], "drink": ["meal", "eating", "fun"],
+                "taxi": ["transport"], "train": ["transport"], "bus": ["transport"], "travel": ["transport"],
+                "accommodation": ["hotel", "rent"], "lodging": ["hotel"], "stay": ["hotel"],
+            ]
+            let said = words(on)
+            let wanted = said.union(said.flatMap { kin[$0] ?? [] })
             let line = lines.first { !words($0["name"] as? String ?? "").isDisjoint(with: wanted) }
             guard let line else {
                 return "\(groupName) has no category like “\(on)”; its categories are "
                     + lines.compactMap { $0["name"] as? String }.joined(separator: ", ") + "."
             }
-            return "\(period) \(groupName) spent \(spent(line["figures"])) on \(line["name"] as? String ?? on)\(note)."
+            return "\(tripNote)\(period) \(groupName) spent \(spent(line["figures"])) on \(line["name"] as? String ?? on)\(note)."
         case .whoOwes, .settle:
             let (planned, error) = await plan(groupID)
             guard let transfers = planned else { return error ?? "" }

@@ -204,7 +204,8 @@ public enum AssistantIntent: Equatable, Sendable {
         rest = Array(rest[(at + 1)...])
         guard rest.count <= 1 else { return nil }
         let currency = rest.first.map { $0.uppercased() }
-        if let currency, !(currency.count == 3 && currency.allSatisfy(\.isLetter)) { return nil }
+        // A code or a currency's name ("yen", "ringgit"), which the assistant reads as a line would.
+        if let currency, !(currency.count >= 2 && currency.count <= 12 && currency.allSatisfy(\.isLetter)) { return nil }
         return .transfer(
             from: original[..<paid].joined(separator: " "), to: to.joined(separator: " "), amount: amount,
             currency: currency, line: text)

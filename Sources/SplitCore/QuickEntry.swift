@@ -345,11 +345,49 @@ public enum QuickEntry {
             if code == "JPY", text != "円", home.code == "CNY" { return .success(home) }
             return (try? Currency(code: code)).map { .success($0) }
         }
+        // A currency's name as people say it after an amount ("5000 yen", "15 ringgit"; found
+        // by review: "yen" was asked about as a name).
+        if let code = currencyWords[text.lowercased()] {
+            if code == "$" { return currency("$", home: home) }
+            return (try? Currency(code: code)).map { .success($0) }
+        }
         // In lower case only the common codes that are no English word ("4.5 usd"; found by
         // review): "try", "pen" or "top" after an amount stay words.
         if lowerCaseCodes.contains(text) { return (try? Currency(code: text.uppercased())).map { .success($0) } }
         guard text.count == 3, text == text.uppercased(), text.allSatisfy(\.isLetter) else { return nil }
         return (try? Currency(code: text)).map { .success($0) }
+    }
+
+    /// The currency a word names as a line would read it after an amount ("yen", "RM", "usd",
+    /// "EUR"), or nil (also for an unclear "$" outside a dollar group).
+    public static func currency(named text: String, home: Currency) -> Currency? {
+        if case .success(let currency)? = currency(text, home: home) { return currency }
+        return nil
+    }
+
+    /// Currencies by the words people say for them; "dollars" is the home dollar, else asked.
+    static let currencyWords: [String: String] = [
+        "yen": "JPY", "ringgit": "MYR", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP", "quid": "GBP",
+        "baht": "THB", "yuan": "CNY", "rmb": "CNY", "renminbi": "CNY", "rupee": "INR", "rupees": "INR",
+        "rupiah": "IDR", "dong": "VND", "francs": "CHF", "dollar": "$", "dollars": "$", "bucks": "$",
+    ]
+
+    /// A currency code glued to an amount ("GBP12", "12gbp"): the code and the amount apart.
+    static func gluedCode(_ text: String) -> (code: String, amount: String)? {
+        guard text.count > 3 else { return nil }
+        func isCode(_ part: Substring) -> Bool {
+            part.allSatisfy { $0.isASCII && $0.isLetter }
+                && (part == part.uppercased() ? (try? Currency(code: String(part))) != nil : lowerCaseCodes.contains(String(part)))
+        }
+        let head = text.prefix(3)
+        let tail = text.suffix(3)
+        if isCode(head), text.dropFirst(3).first.map({ $0.isASCII && $0.isNumber }) == true {
+            return (head.uppercased(), String(text.dropFirst(3)))
+        }
+        if isCode(tail), text.dropLast(3).last.map({ $0.isASCII && $0.isNumber }) == true {
+            return (tail.uppercased(), String(text.dropLast(3)))
+        }
+        return nil
     }
 
     static let lowerCaseCodes: Set<String> = [
@@ -545,6 +583,7 @@ public enum QuickEntry {
         }
         guard let first = rest.first else { return false }
         if first.isASCII, first.isNumber { return true }
+        if gluedCode(word) != nil { return true }
         if first == "-" || first == "(" { return rest.dropFirst().first.map { $0.isASCII && $0.isNumber || $0 == "(" } ?? false }
         return false
     }
@@ -602,6 +641,10 @@ public enum QuickEntry {
                 _ = noteCurrency(symbol)
                 amountText.removeLast(symbol.count)
                 break
+            }
+            if let glued = QuickEntry.gluedCode(amountText) {
+                _ = noteCurrency(glued.code)
+                amountText = glued.amount
             }
             if !atEnd, !isNameOrKeyword(current.text), noteCurrency(current.text) { position += 1 }
             var assumed: Set<QuickDraft.Assumption> = []

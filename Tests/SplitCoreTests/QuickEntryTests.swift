@@ -183,6 +183,13 @@ struct QuickEntryTests {
         #expect(Self.problems("Dinner 2024-05-01 all") == [.noAmount])
         // A minus no word explains is refused, as on the form (found by review: a refund unsaid);
         // with a word that says money came back, it is that refund.
+        // Currencies said as words, or a code glued to the amount (found by review).
+        #expect((try? Self.draft("Sushi 5000 yen all"))?.total == Self.money(5_000, "JPY"))
+        #expect((try? Self.draft("Grab 15 ringgit all", home: "EUR"))?.total == Self.money(1_500, "MYR"))
+        #expect((try? Self.draft("Fish GBP12 all"))?.total == Self.money(1_200, "GBP"))
+        #expect((try? Self.draft("Fish 12gbp all"))?.total == Self.money(1_200, "GBP"))
+        #expect((try? Self.draft("Cake 3 euros all"))?.total == Self.money(300, "EUR"))
+        #expect(Self.problems("Cake 3 dollars all").first.map { if case .whichCurrency = $0 { true } else { false } } == true)
         #expect(Self.problems("Dinner ¥-6000 all", home: "JPY") == [.minus])
         #expect(Self.problems("Dinner -6000 all") == [.minus] && Self.problems("Dinner 10-20 all") == [.minus])
         #expect((try? Self.draft("Refund -60 all"))?.total == Self.money(-6_000, "MYR"))

@@ -250,6 +250,13 @@ struct AssistantTests {
             let other = try await Self.say(api, aki, "I paid chen 500 JPY", conversation: conversation)
             #expect(other.text.hasPrefix("Record that you paid Chen 500 JPY?"), "\(other.text)")
             _ = try await Self.say(api, aki, "no", conversation: conversation)
+            // A currency said as a word, and nothing moved, are read now (found by review: "YEN is
+            // not an ISO 4217 code", and a yes refused for zero).
+            let yen = try await Self.say(api, aki, "Bo paid me back 2000 yen", conversation: conversation)
+            #expect(yen.text.hasPrefix("Record that Bo paid you 2,000 JPY?"), "\(yen.text)")
+            _ = try await Self.say(api, aki, "no", conversation: conversation)
+            let nothing = try await Self.say(api, aki, "Bo paid me back 0", conversation: conversation)
+            #expect(nothing.text == "That is no money: a transfer is more than zero.", "\(nothing.text)")
             // An amount the currency cannot hold is said at once, not after a yes.
             let cents = try await Self.say(api, aki, "Bo paid me 12.5", conversation: conversation)
             #expect(cents.text.contains("JPY has no cents"), "\(cents.text)")

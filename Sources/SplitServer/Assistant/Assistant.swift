@@ -492,13 +492,21 @@ private struct Turn {
             guard let from = Self.member(fromWords, names, me: me), let to = Self.member(toWords, names, me: me), from != to
             else { return try await answer(.addExpense(line), said: said) }
             // The amount read now, as any amount is (decimals, "1,500"), so a yes records it as shown.
-            let code = currency ?? group["home"] as? String ?? ""
+            // "2000 yen" and "RM": read as a line reads them (found by review: "YEN" is not an
+            // ISO 4217 code).
+            let home = group["home"] as? String ?? ""
+            let code =
+                currency.map { said in
+                    (try? Currency(code: home)).flatMap { QuickEntry.currency(named: said, home: $0)?.code } ?? said.uppercased()
+                } ?? home
             let minor: Int64
             do {
                 minor = try MoneyInput.amount(amount, try MoneyInput.currency(code, field: "currency"), field: "amount")
             } catch {
                 return ErrorEnvelopeMiddleware.apiError(for: error).message
             }
+            // Nothing moved: said now, not after a yes (found by review).
+            guard minor > 0 else { return "That is no money: a transfer is more than zero." }
             let draft = TransferDraft(from: from, to: to, amount: MoneyInput.text(minor, code), currency: code)
             conversation.pending = PendingLine(line: String(said.prefix(200)), id: nil, transfer: draft).stored
             return "Record that \(Self.sentence(draft, names, me: me))? It is money that moved, not an expense. "

@@ -365,6 +365,44 @@ public enum QuickEntry {
         return nil
     }
 
+    /// Weekday names and their short forms, 1 (Monday) to 7 (Sunday).
+    static let weekdays: [String: Int] = [
+        "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6, "sunday": 7,
+        "mon": 1, "tue": 2, "tues": 2, "wed": 3, "thu": 4, "thurs": 4, "fri": 5, "sat": 6, "sun": 7,
+    ]
+
+    /// The latest `weekday` on or before `today` (strictly before it with `strictly`).
+    static func latest(_ weekday: Int, before today: CivilDate, strictly: Bool) -> CivilDate {
+        var back = (today.weekday - weekday + 7) % 7
+        if back == 0, strictly { back = 7 }
+        return today.adding(days: -back)
+    }
+
+    /// A day said at the end of `words` (lower case, at most two): "yesterday", "today", a
+    /// YYYY-MM-DD date, "friday", "last friday", "on friday"; with how many words said it.
+    static func day(_ words: [String], today: CivilDate) -> (CivilDate, Int)? {
+        guard let last = words.last else { return nil }
+        if words.count == 2, words[0] == "last", let weekday = weekdays[last] {
+            return (latest(weekday, before: today, strictly: true), 2)
+        }
+        let single: CivilDate?
+        switch last {
+        case "yesterday": single = today.adding(days: -1)
+        case "today": single = today
+        default:
+            if let weekday = weekdays[last] {
+                single = latest(weekday, before: today, strictly: false)
+            } else if let date = CivilDate(last), CivilDate.storedYears.contains(date.year) {
+                single = date
+            } else {
+                single = nil
+            }
+        }
+        guard let single else { return nil }
+        // "on friday", "on 2026-05-01": the "on" goes with it.
+        return (single, words.count == 2 && words[0] == "on" ? 2 : 1)
+    }
+
     /// Currencies by the words people say for them; "dollars" is the home dollar, else asked.
     static let currencyWords: [String: String] = [
         "yen": "JPY", "ringgit": "MYR", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP", "quid": "GBP",
@@ -614,6 +652,15 @@ public enum QuickEntry {
                 description.append(current.text)
                 position += 1
             }
+            // "Lunch yesterday 24", "Dinner last friday 60": a day said before the amount is the
+            // date, not part of what it was (found by review: dated today, "yesterday" kept).
+            var saidDate: CivilDate?
+            if description.count >= 2, let (day, count) = QuickEntry.day(
+                description.suffix(2).map { $0.lowercased() }, today: context.today)
+            {
+                saidDate = day
+                description.removeLast(count)
+            }
             let refundWord = QuickEntry.saysRefund(description)
             guard !description.isEmpty else { return .failure([.noDescription]) }
             guard !atEnd else { return .failure([.noAmount]) }
@@ -705,7 +752,7 @@ public enum QuickEntry {
             var exact: [(MemberID, String)] = []
             var weights: [DecimalValue]?
             var everyone = false
-            var date: CivilDate?
+            var date: CivilDate? = saidDate
             var excepting = false
             // "split with Bo": the one who paid shares too.
             var withPayer = false
@@ -760,8 +807,18 @@ public enum QuickEntry {
                 case "today":
                     date = context.today
                     continue
+                case "last":
+                    // "last friday" ("on friday" is "friday": "on" is a filler word)
+                    if !atEnd, let (day, _) = QuickEntry.day([lower, current.lower], today: context.today) {
+                        date = day
+                        position += 1
+                        continue
+                    }
                 default:
-                    break
+                    if let weekday = QuickEntry.weekdays[lower] {
+                        date = QuickEntry.latest(weekday, before: context.today, strictly: false)
+                        continue
+                    }
                 }
                 if let day = CivilDate(word.text) {
                     // The form's bound, said as a problem of the line (found by review: the line

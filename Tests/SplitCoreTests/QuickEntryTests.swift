@@ -183,6 +183,18 @@ struct QuickEntryTests {
         #expect(Self.problems("Dinner 2024-05-01 all") == [.noAmount])
         // A minus no word explains is refused, as on the form (found by review: a refund unsaid);
         // with a word that says money came back, it is that refund.
+        // A day said before the amount, or a weekday after it (found by review: "lunch
+        // yesterday 2400" was dated today with "yesterday" in its description).
+        let yesterday = try? Self.draft("Lunch yesterday 2400 for everyone")
+        #expect(yesterday?.description == "Lunch" && yesterday?.date == Self.context().today.adding(days: -1))
+        let today = Self.context().today
+        let friday = QuickEntry.latest(5, before: today, strictly: false)
+        #expect((try? Self.draft("Dinner last friday 60 all"))?.date == QuickEntry.latest(5, before: today, strictly: true))
+        #expect((try? Self.draft("Dinner 60 all on friday"))?.date == friday)
+        #expect((try? Self.draft("Dinner 60 all fri"))?.date == friday)
+        #expect((try? Self.draft("Yesterday 60 all"))?.description == "Yesterday")
+        #expect(QuickEntry.latest(5, before: CivilDate("2026-12-04")!, strictly: false) == CivilDate("2026-12-04")!)
+        #expect(QuickEntry.latest(5, before: CivilDate("2026-12-04")!, strictly: true) == CivilDate("2026-11-27")!)
         // Currencies said as words, or a code glued to the amount (found by review).
         #expect((try? Self.draft("Sushi 5000 yen all"))?.total == Self.money(5_000, "JPY"))
         #expect((try? Self.draft("Grab 15 ringgit all", home: "EUR"))?.total == Self.money(1_500, "MYR"))

@@ -147,11 +147,10 @@ struct WebhooksCommand: AsyncParsableCommand {
                 Output.table(
                     ["WHEN", "TYPE", "STATE", "TRIES", "LAST"],
                     page.deliveries.map { delivery in
-                        let last = [
-                            delivery.lastStatus.map { "HTTP \($0)" },
-                            delivery.state == .delivered ? nil : delivery.lastError,
-                        ]
-                        .compactMap { $0 }.joined(separator: " ")
+                        // A failure's error names its status already ("HTTP 500: …"; found by
+                        // review: "HTTP 500 HTTP 500: ok").
+                        let status = delivery.lastStatus.map { "HTTP \($0)" }
+                        let last = (delivery.state == .delivered ? status : delivery.lastError ?? status) ?? ""
                         return [
                             timestamp(delivery.lastAttemptAt ?? delivery.createdAt), delivery.type,
                             delivery.state.rawValue, String(delivery.attempts), String(last.prefix(60)),

@@ -49,6 +49,8 @@ struct QuickEntryPageTests {
             // Check without script: the same on a page of its own
             let checked = try await aki.post("/groups/\(groupID)/quick", [("text", line), ("intent", "check"), ("_key", key)])
             #expect(checked.status == .ok && checked.text.contains("Chen <span class=\"muted\">owes</span> 7,500 JPY"))
+            // Its own page names it once (found by review: "Add quickly" twice).
+            #expect(checked.text.components(separatedBy: "Add quickly</label>").count == 2, "\(checked.text.prefix(2000))")
             // Save, twice with one form: one expense
             let saved = try await aki.post(
                 "/groups/\(groupID)/quick", [("text", line), ("intent", "save"), ("_key", key), ("_id", formID)])

@@ -222,7 +222,8 @@ extension WebApp {
         let memberChart: String?
         let categoryChart: String?
         let chartCurrency: String
-        let unconverted: Int
+        /// "1 expense", "2 expenses" in other currencies the charts leave out.
+        let unconverted: String
         let hasUnconverted: Bool
         let tooLarge: Bool
         let expenseCount: Int
@@ -286,7 +287,8 @@ extension WebApp {
             categoryChart: Charts.bars(
                 totals.perCategory.map { (label: $0.key, value: $0.value) }, currency: totals.currency,
                 title: "Spent per category"),
-            chartCurrency: totals.currency.code, unconverted: totals.unconverted,
+            chartCurrency: totals.currency.code,
+            unconverted: totals.unconverted == 1 ? "1 expense" : "\(totals.unconverted) expenses",
             hasUnconverted: totals.unconverted > 0, tooLarge: totals.tooLarge, expenseCount: expenses.count,
             activity: activity.map {
                 .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))

@@ -27,6 +27,9 @@ extension WebApp {
         /// line was lost on the way).
         /// (Stored: the templates read stored properties only.)
         let fullFormLink: String
+        /// On a page of its own, whose heading names it: no second heading in the card (found by
+        /// review: "Add quickly" twice).
+        var standalone = false
     }
 
     /// What a line reads as: the expense, or what is missing.
@@ -122,7 +125,8 @@ extension WebApp {
         // A new form (key and id) with the preview it will save.
         let id = UUID.random()
         let preview = try await quickPreview(text, id: id, scope: scope)
-        let body = Self.quickForm(groupID: groupID, id: id, text: text, preview: preview, note: note)
+        var body = Self.quickForm(groupID: groupID, id: id, text: text, preview: preview, note: note)
+        body.standalone = true
         return try await render(
             "quick", title: "Add quickly · \(scope.group.name)", body: body, nav: scope.nav("overview", live: false),
             status: preview.hasProblems ? .unprocessableContent : .ok)

@@ -491,6 +491,20 @@ struct WebTests {
         }
     }
 
+    @Test("the inbox says each notification's time on its group's clock")
+    func inboxClock() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let zone = try await api.call(
+                .patch, "/api/groups/\(setup.groupID)", token: setup.aki.token, json: #"{"timeZone":"Asia/Tokyo"}"#)
+            try #require(zone.status == .ok, "\(zone.text)")
+            let inbox = try await setup.ben.get("/notifications")
+            #expect(inbox.text.contains("Ramen"), "\(inbox.text.prefix(3000))")
+            #expect(inbox.text.contains("GMT+9") || inbox.text.contains("JST"), "\(inbox.text.prefix(3000))")
+            #expect(!inbox.text.contains(" UTC<"), "\(inbox.text.prefix(3000))")
+        }
+    }
+
     @Test("removing a member who owes money asks with the amount; the edit form keeps them; Restore brings them back")
     func removalByPage() async throws {
         try await TestApp.with(.sqlite) { api in

@@ -24,10 +24,16 @@ extension WebApp {
         let caller = try caller()
         let cursor = request.uri.queryParameters["cursor"].map(String.init)
         let page = try await api.notificationUseCases.inbox(caller: caller, cursor: cursor, limit: 50)
+        // Each at its group's clock, as the group's own pages say it (found by review: the inbox
+        // said GMT where the group's pages said GMT+9).
+        let zones = Dictionary(
+            try await groupUseCases.groups(of: caller).map { ($0.group.id, $0.group.timeZone) },
+            uniquingKeysWith: { first, _ in first })
         let lines = page.notifications.map { line in
             NotificationsBody.Line(
                 summary: ActivityText.sentence(line.activity), link: Self.link(line), groupName: line.groupName,
-                at: WebFormat.dateTime(Date(milliseconds: line.createdAt)), read: line.readAt != nil)
+                at: WebFormat.dateTime(Date(milliseconds: line.createdAt), in: zones[line.groupID] ?? "UTC"),
+                read: line.readAt != nil)
         }
         let body = NotificationsBody(
             lines: lines, unreadCount: page.unread > 0 ? page.unread : nil,

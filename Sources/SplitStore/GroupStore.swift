@@ -225,7 +225,9 @@ public struct GroupStore: Sendable {
     public func addMember(_ member: MemberRecord, actor: Actor? = nil) async throws {
         try await database.transaction { sql in
             let log = try await GroupLog.begin(sql, groupID: member.groupID, now: member.createdAt, actor: actor)
-            try await Self.requireFreeName(member.name, groupID: member.groupID, except: member.id, sql)
+            if member.isActive {
+                try await Self.requireFreeName(member.name, groupID: member.groupID, except: member.id, sql)
+            }
             try await Self.insert(member, sql)
             try await log?.changed(.member, member.id, sql)
             try await log?.activity(

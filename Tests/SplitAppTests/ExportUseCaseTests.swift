@@ -116,10 +116,11 @@ struct ExportUseCaseTests {
     func sameNames() async throws {
         try await Trip.with(.sqlite) { trip in
             let groups = GroupStore(database: trip.database)
-            for name in ["Bo (2)", "bo"] {
+            // A removed "bo" beside Bo (two active members of one name are refused).
+            for (name, active) in [("Bo (2)", true), ("bo", false)] {
                 try await groups.addMember(
                     MemberRecord(
-                        id: UUID(), groupID: trip.groupID, userID: nil, name: name, role: .member,
+                        id: UUID(), groupID: trip.groupID, userID: nil, name: name, role: .member, isActive: active,
                         createdAt: milliseconds(), updatedAt: milliseconds()))
             }
             _ = try await trip.create(trip.ramen("900"))

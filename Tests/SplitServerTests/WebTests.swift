@@ -483,6 +483,8 @@ struct WebTests {
             #expect(page.text.contains("value=\"\(nameOnly)\" checked"), "\(page.text.prefix(2000))")
             #expect(page.text.contains("value=\"new\">") && page.text.contains("name=\"name\" value=\"Oz\""))
             #expect(refused.status == .conflict && refused.text.contains("“oz” is in this group already"), "\(refused.text.prefix(2000))")
+            // The choice made stays made: "new", with the name typed, for another name to be given.
+            #expect(refused.text.contains("value=\"new\" checked") && !refused.text.contains("value=\"\(nameOnly)\" checked"))
             #expect(try await setup.oz.get("/groups/\(setup.groupID)").status == .notFound)
             let joined = try await setup.oz.post("/join/\(code)", [("memberId", "new"), ("name", "Oz K")])
             #expect(joined.status == .seeOther)

@@ -151,12 +151,16 @@ extension WebApp {
         let errors: [String: String]
     }
 
+    /// `chosen`: what the form had chosen (a member's id, or "new"), kept after a refusal;
+    /// else the member with my name is offered first.
     func joinBody(
-        code: String, name: String? = nil, pending: String? = nil, errors: [String: String] = [:]
+        code: String, name: String? = nil, chosen: String? = nil, pending: String? = nil, errors: [String: String] = [:]
     ) async throws -> JoinBody {
         let caller = try caller()
         let invitation = try await groupUseCases.invitation(code: code, caller: caller, origin: try origin())
-        let mine = (invitation?.claimable ?? []).first { QuickEntry.sameName($0.name, caller.user.displayName) }
+        let mine =
+            chosen.map { id in (invitation?.claimable ?? []).first { $0.id.text == id } }
+            ?? (invitation?.claimable ?? []).first { QuickEntry.sameName($0.name, caller.user.displayName) }
         let claimable = (invitation?.claimable ?? []).map {
             JoinBody.Claimable(id: $0.id.text, name: $0.name, checked: $0.id == mine?.id)
         }
@@ -200,7 +204,8 @@ extension WebApp {
             guard [.notFound, .conflict, .unprocessableContent].contains(error.status) else { throw refusal }
             return try await render(
                 "join", title: "Join a group",
-                body: try await joinBody(code: code, name: name, errors: ["form": error.message]), status: error.status)
+                body: try await joinBody(code: code, name: name, chosen: claim, errors: ["form": error.message]),
+                status: error.status)
         }
     }
 

@@ -120,6 +120,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case dateYear(String)
     /// An amount below zero without a word that says money came back ("Dinner ¥-6000").
     case minus
+    /// Percentages that do not come to 100 (what they come to), or mixed with amounts (nil).
+    case percentSum(String?)
 
     public var description: String {
         switch self {
@@ -147,6 +149,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         case .ratioCount(let weights, let people): "\(weights) parts for \(people) people: give one part each."
         case .exactSum(let total, let sum): "The amounts come to \(sum), the total is \(total)."
         case .ratioNames: "Name who gets each part, in order, like “split 2:1:1 Aki Bo Chen”."
+        case .percentSum(let sum?): "The percentages come to \(sum)%, not 100%."
+        case .percentSum(nil): "Give everyone a percentage or everyone an amount, not some of each."
         case .minus:
             "For money received, say so (“Refund 6000 all”, “Deposit back 6000 all”) and write the amount without a minus."
         case .dateYear(let text):
@@ -750,6 +754,7 @@ public enum QuickEntry {
             var sharers: [MemberID] = []
             var excluded: [MemberID] = []
             var exact: [(MemberID, String)] = []
+            var percents: [MemberDecimal] = []
             var weights: [DecimalValue]?
             var everyone = false
             var date: CivilDate? = saidDate
@@ -858,6 +863,14 @@ public enum QuickEntry {
                     if words[position - 1].comma { excepting = false }
                     continue
                 }
+                // "Aki 60%": a percentage (found by review: only ratios were read).
+                if !atEnd, current.text.hasSuffix("%"), current.text.count > 1,
+                    let percent = try? DecimalValue(parsing: String(current.text.dropLast()))
+                {
+                    percents.append(MemberDecimal(who, percent))
+                    position += 1
+                    continue
+                }
                 // "Aki 40": an exact amount.
                 if !atEnd, QuickEntry.looksLikeAmount(current.text), !current.text.contains(":"), CivilDate(current.text) == nil {
                     exact.append((who, current.text))
@@ -884,7 +897,19 @@ public enum QuickEntry {
                 sharers.removeAll { excluded.contains($0) }
             }
             var rule: SplitRule?
-            if !exact.isEmpty, let total {
+            if !percents.isEmpty {
+                if !exact.isEmpty { problems.append(.percentSum(nil)) }
+                // Summed exactly at the finest scale said ("33.3% 33.3% 33.4%").
+                let scale = percents.map(\.value.scale).max() ?? 0
+                let units = percents.map { Int128($0.value.significand) * Int128(Decimal10.power(scale - $0.value.scale)) }
+                let sum = units.reduce(0, +)
+                if sum != 100 * Int128(Decimal10.power(scale)) {
+                    let said = DecimalValue(significand: Int64(clamping: sum), scale: scale).normalized.description
+                    if !problems.contains(.percentSum(nil)) { problems.append(.percentSum(said)) }
+                } else {
+                    rule = .percent(percents)
+                }
+            } else if !exact.isEmpty, let total {
                 var amounts: [MemberAmount] = []
                 var sum: Int128 = 0
                 for (who, text) in exact {
@@ -1005,9 +1030,12 @@ public enum QuickEntry {
         }
 
         /// "2:1:1" → [2, 1, 1] ("split 2" for one person is one part).
+        /// "2:1:1", "60/40", "60%:40%": the parts, as weights.
         static func ratio(_ text: String) -> [DecimalValue]? {
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            let values = parts.compactMap { try? DecimalValue(parsing: String($0)) }
+            let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "/" })
+            let values = parts.compactMap { part in
+                try? DecimalValue(parsing: String(part.hasSuffix("%") ? part.dropLast() : part))
+            }
             guard values.count == parts.count, values.contains(where: { !$0.isZero }) else { return nil }
             return values
         }

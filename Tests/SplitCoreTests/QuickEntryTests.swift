@@ -195,6 +195,18 @@ struct QuickEntryTests {
         #expect((try? Self.draft("Yesterday 60 all"))?.description == "Yesterday")
         #expect(QuickEntry.latest(5, before: CivilDate("2026-12-04")!, strictly: false) == CivilDate("2026-12-04")!)
         #expect(QuickEntry.latest(5, before: CivilDate("2026-12-04")!, strictly: true) == CivilDate("2026-11-27")!)
+        // Percentages and slashed ratios (found by review: only "split 2:1" was read).
+        let percent = try? Self.draft("Dinner 100 Aki 50% Bo 25% Chen 25%")
+        #expect(percent?.rule == .percent([
+            MemberDecimal(Self.aki, DecimalValue(significand: 50)), MemberDecimal(Self.bo, DecimalValue(significand: 25)),
+            MemberDecimal(Self.chen, DecimalValue(significand: 25)),
+        ]))
+        #expect(Self.problems("Dinner 100 Aki 50% Bo 40%") == [.percentSum("90")])
+        #expect(Self.problems("Dinner 100 Aki 50% Bo 50") == [.percentSum(nil)])
+        #expect((try? Self.draft("Dinner 100 Aki 33.3% Bo 33.3% Chen 33.4%"))?.rule != nil)
+        #expect((try? Self.draft("Rent 1000 split 60/40 Aki Bo"))?.rule
+            == .shares([MemberDecimal(Self.aki, DecimalValue(significand: 60)), MemberDecimal(Self.bo, DecimalValue(significand: 40))]))
+        #expect((try? Self.draft("Rent 1000 split 60%:40% Aki Bo"))?.rule != nil)
         // Currencies said as words, or a code glued to the amount (found by review).
         #expect((try? Self.draft("Sushi 5000 yen all"))?.total == Self.money(5_000, "JPY"))
         #expect((try? Self.draft("Grab 15 ringgit all", home: "EUR"))?.total == Self.money(1_500, "MYR"))

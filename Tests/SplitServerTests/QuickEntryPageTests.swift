@@ -121,6 +121,11 @@ struct QuickEntryPageTests {
                 json: #"{"text":"Mochi 800 all","dryRun":false,"id":"\#(again.string("id") ?? "")","fingerprint":"\#(again.string("fingerprint") ?? "")"}"#)
             #expect(saved.status == .created && saved.list("expense", "splits").count == 5, "\(saved.text)")
 
+            // Percentages, as people say them.
+            let percent = try await api.call(
+                .post, "/api/groups/\(groupID)/quick-entry", token: aki.token, json: #"{"text":"Cake 1000 Aki 60% Bo 40%"}"#)
+            #expect(Set(percent.list("splits").compactMap { $0.string("amount") }) == ["600", "400"], "\(percent.text)")
+            #expect(percent.string("expense", "split", "mode") == "percent", "\(percent.text)")
             // The web: the preview carries its fingerprint into the form; Save after Fumi joined
             // saves nothing and shows what the line comes to now, with its own fingerprint.
             _ = try await aki.get("/groups/\(groupID)")

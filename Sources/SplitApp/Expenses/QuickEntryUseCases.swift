@@ -152,6 +152,7 @@ extension QuickEntryProblem {
         case .ambiguousComma: "ambiguous_comma"
         case .dateYear: "date_year"
         case .minus: "minus"
+        case .percentSum: "percent_sum"
         }
     }
 }

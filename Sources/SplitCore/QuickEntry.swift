@@ -416,7 +416,8 @@ public enum QuickEntry {
 
     /// A currency code glued to an amount ("GBP12", "12gbp"): the code and the amount apart.
     static func gluedCode(_ text: String) -> (code: String, amount: String)? {
-        guard text.count > 3 else { return nil }
+        // Most words have no digit: nothing to look up (quick entry reads every word with this).
+        guard text.utf8.count > 3, text.utf8.contains(where: { (48...57).contains($0) }) else { return nil }
         func isCode(_ part: Substring) -> Bool {
             part.allSatisfy { $0.isASCII && $0.isLetter }
                 && (part == part.uppercased() ? (try? Currency(code: String(part))) != nil : lowerCaseCodes.contains(String(part)))

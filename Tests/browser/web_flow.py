@@ -749,6 +749,12 @@ def run(base):
         # The click posts the form; wait for the page it leads to.
         WebDriverWait(ben, 10, ignored_exceptions=LIVE_SWAPS).until(lambda d: not d.find_elements(By.ID, "mark-all-read"))
         check(not ben.find_elements(By.CSS_SELECTOR, "#bell .count"), "after Mark all read the bell has no count")
+        # A new one counts on a page that follows the group, without a reload (found by review).
+        ben.get(f"{base}/groups/{group}")
+        ben.execute_script("window.sameDocument = true")
+        add_expense(aki, base, group, "Matcha", "900", "JPY", "equal", included=["Aki", "Ben"])
+        WebDriverWait(ben, 10, ignored_exceptions=LIVE_SWAPS).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#bell .count"))
+        check(ben.execute_script("return window.sameDocument === true"), "the bell counted it without a reload")
 
         # A forged POST (no token, or someone else's) is refused and changes nothing.
         cookies = aki.get_cookies()

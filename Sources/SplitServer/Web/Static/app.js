@@ -187,8 +187,13 @@ window.addEventListener("pageshow", function () {
   }
 
   function apply(html) {
-    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const fresh = page.getElementById("main");
     if (!fresh) return false;
+    // The bell's unread count moves with the page (found by review: it waited for a reload).
+    const bell = document.getElementById("bell");
+    const freshBell = page.getElementById("bell");
+    if (bell && freshBell && !bell.isEqualNode(freshBell)) bell.replaceWith(document.importNode(freshBell, true));
     const now = Array.prototype.slice.call(main.children);
     const next = Array.prototype.slice.call(fresh.children);
     const focusedID = document.activeElement && document.activeElement.id;

@@ -204,8 +204,13 @@ public enum AssistantIntent: Equatable, Sendable {
         rest = Array(rest[(at + 1)...])
         guard rest.count <= 1 else { return nil }
         let currency = rest.first.map { $0.uppercased() }
-        // A code or a currency's name ("yen", "ringgit"), which the assistant reads as a line would.
-        if let currency, !(currency.count >= 2 && currency.count <= 12 && currency.allSatisfy(\.isLetter)) { return nil }
+        // A code or a currency's name ("yen", "ringgit"), which the assistant reads as a line
+        // would; any other word ("yesterday", "cash") makes it no transfer of this form.
+        if let currency,
+            !((currency.count == 3 && currency.allSatisfy(\.isLetter)) || QuickEntry.currencyWords[currency.lowercased()] != nil)
+        {
+            return nil
+        }
         return .transfer(
             from: original[..<paid].joined(separator: " "), to: to.joined(separator: " "), amount: amount,
             currency: currency, line: text)
@@ -233,14 +238,18 @@ public enum AskedMonth: Equatable, Sendable {
     /// The month in `words` (lower case) and the words without it: "last month", "this month",
     /// "in november", "november", "nov"; "may" only after "in" (it is a verb too).
     static func find(in words: [String]) -> (AskedMonth?, [String]) {
+        // "in november," and "november?": the word without what follows it.
+        let words = words.map { $0.trimmingCharacters(in: .punctuationCharacters) }
         for (index, word) in words.enumerated() {
             let next = index + 1 < words.count ? words[index + 1] : ""
             if ["last", "previous"].contains(word), next == "month" {
                 return (.last, Array(words[..<index]) + words[(index + 2)...])
             }
             if word == "this", next == "month" { return (.this, Array(words[..<index]) + words[(index + 2)...]) }
-            guard let number = names.firstIndex(of: word).map({ $0 + 1 }) ?? short[word],
-                word != "may" || (index > 0 && words[index - 1] == "in")
+            // A short form or "may" only after "in": "gifts for Jan" is a person.
+            let afterIn = index > 0 && words[index - 1] == "in"
+            guard let number = names.firstIndex(of: word).map({ $0 + 1 }) ?? (afterIn ? short[word] : nil),
+                word != "may" || afterIn
             else { continue }
             // "in November": the "in" goes with it.
             let start = index > 0 && words[index - 1] == "in" ? index - 1 : index

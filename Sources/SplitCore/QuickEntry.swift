@@ -338,7 +338,7 @@ public enum QuickEntry {
     /// joining (see `GroupStore.join`).
     public static func sameName(_ one: String, _ other: String) -> Bool { folded(one) == folded(other) }
 
-    static func currency(_ text: String, home: Currency) -> Result<Currency, QuickEntryProblem>? {
+    static func currency(_ text: String, home: Currency, words: Bool = false) -> Result<Currency, QuickEntryProblem>? {
         if let match = symbols.first(where: { $0.0 == text }) {
             let code = match.1
             if code == "$" {
@@ -350,8 +350,9 @@ public enum QuickEntry {
             return (try? Currency(code: code)).map { .success($0) }
         }
         // A currency's name as people say it after an amount ("5000 yen", "15 ringgit"; found
-        // by review: "yen" was asked about as a name).
-        if let code = currencyWords[text.lowercased()] {
+        // by review: "yen" was asked about as a name); only there (`words`), so "Dog pound 20"
+        // and a member called Yuan stay what they were.
+        if words, let code = currencyWords[text.lowercased()] {
             if code == "$" { return currency("$", home: home) }
             return (try? Currency(code: code)).map { .success($0) }
         }
@@ -365,7 +366,7 @@ public enum QuickEntry {
     /// The currency a word names as a line would read it after an amount ("yen", "RM", "usd",
     /// "EUR"), or nil (also for an unclear "$" outside a dollar group).
     public static func currency(named text: String, home: Currency) -> Currency? {
-        if case .success(let currency)? = currency(text, home: home) { return currency }
+        if case .success(let currency)? = currency(text, home: home, words: true) { return currency }
         return nil
     }
 
@@ -374,6 +375,10 @@ public enum QuickEntry {
         "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4, "friday": 5, "saturday": 6, "sunday": 7,
         "mon": 1, "tue": 2, "tues": 2, "wed": 3, "thu": 4, "thurs": 4, "fri": 5, "sat": 6, "sun": 7,
     ]
+
+    /// The weekdays spelled out, which alone are a day; a short form ("sun", "sat") only after
+    /// "on" or "last" (it is often a word, or a name).
+    static let weekdayNames: Set = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// The latest `weekday` on or before `today` (strictly before it with `strictly`).
     static func latest(_ weekday: Int, before today: CivilDate, strictly: Bool) -> CivilDate {
@@ -394,7 +399,7 @@ public enum QuickEntry {
         case "yesterday": single = today.adding(days: -1)
         case "today": single = today
         default:
-            if let weekday = weekdays[last] {
+            if let weekday = weekdays[last], weekdayNames.contains(last) || (words.count == 2 && words[0] == "on") {
                 single = latest(weekday, before: today, strictly: false)
             } else if let date = CivilDate(last), CivilDate.storedYears.contains(date.year) {
                 single = date
@@ -660,7 +665,7 @@ public enum QuickEntry {
             // "Lunch yesterday 24", "Dinner last friday 60": a day said before the amount is the
             // date, not part of what it was (found by review: dated today, "yesterday" kept).
             var saidDate: CivilDate?
-            if description.count >= 2, let (day, count) = QuickEntry.day(
+            if description.count >= 2, let last = description.last, !isName(last), let (day, count) = QuickEntry.day(
                 description.suffix(2).map { $0.lowercased() }, today: context.today)
             {
                 saidDate = day
@@ -672,8 +677,8 @@ public enum QuickEntry {
 
             // How much, in what: [currency] amount [currency], a symbol glued to either side.
             var currencies: [Currency] = []
-            func noteCurrency(_ text: String) -> Bool {
-                guard let found = QuickEntry.currency(text, home: context.homeCurrency) else { return false }
+            func noteCurrency(_ text: String, words: Bool = false) -> Bool {
+                guard let found = QuickEntry.currency(text, home: context.homeCurrency, words: words) else { return false }
                 switch found {
                 case .success(let currency): if !currencies.contains(currency) { currencies.append(currency) }
                 case .failure(let problem): if !problems.contains(problem) { problems.append(problem) }
@@ -698,7 +703,7 @@ public enum QuickEntry {
                 _ = noteCurrency(glued.code)
                 amountText = glued.amount
             }
-            if !atEnd, !isNameOrKeyword(current.text), noteCurrency(current.text) { position += 1 }
+            if !atEnd, !isNameOrKeyword(current.text), noteCurrency(current.text, words: true) { position += 1 }
             var assumed: Set<QuickDraft.Assumption> = []
             if currencies.count > 1 { problems.append(.mixedCurrencies(currencies)) }
             let currency: Currency
@@ -767,7 +772,14 @@ public enum QuickEntry {
                 let lower = word.lower
                 position += 1
                 switch lower {
-                case "and", "&", "on", "between", "equally", "by":
+                case "on":
+                    // "on friday", "on fri": the day, unless that is someone's name.
+                    if !atEnd, let weekday = QuickEntry.weekdays[current.lower], !isName(current.text) {
+                        date = QuickEntry.latest(weekday, before: context.today, strictly: false)
+                        position += 1
+                    }
+                    continue
+                case "and", "&", "between", "equally", "by":
                     continue
                 case "with":
                     withPayer = true
@@ -814,14 +826,15 @@ public enum QuickEntry {
                     date = context.today
                     continue
                 case "last":
-                    // "last friday" ("on friday" is "friday": "on" is a filler word)
-                    if !atEnd, let (day, _) = QuickEntry.day([lower, current.lower], today: context.today) {
-                        date = day
+                    // "last friday", "last fri"
+                    if !atEnd, let weekday = QuickEntry.weekdays[current.lower], !isName(current.text) {
+                        date = QuickEntry.latest(weekday, before: context.today, strictly: true)
                         position += 1
                         continue
                     }
                 default:
-                    if let weekday = QuickEntry.weekdays[lower] {
+                    // "friday" alone, spelled out; a member called Sun or Monday stays a member.
+                    if QuickEntry.weekdayNames.contains(lower), !isName(word.text), let weekday = QuickEntry.weekdays[lower] {
                         date = QuickEntry.latest(weekday, before: context.today, strictly: false)
                         continue
                     }
@@ -974,12 +987,16 @@ public enum QuickEntry {
         /// A word that is a member's name or nickname, or a word this reader knows (any case):
         /// never a currency code, even when it looks like one ("BOB", "ALL").
         func isNameOrKeyword(_ text: String) -> Bool {
+            Self.keywords.contains(text.lowercased()) || isName(text)
+        }
+
+        /// A member's name, nickname or first name ("Sun", "Mei").
+        func isName(_ text: String) -> Bool {
             let lower = text.lowercased()
-            return Self.keywords.contains(lower)
-                || context.people.contains { person in
-                    person.name.lowercased() == lower || person.nicknames.contains { $0.lowercased() == lower }
-                        || person.name.lowercased().split(separator: " ").first.map(String.init) == lower
-                }
+            return context.people.contains { person in
+                person.name.lowercased() == lower || person.nicknames.contains { $0.lowercased() == lower }
+                    || person.name.lowercased().split(separator: " ").first.map(String.init) == lower
+            }
         }
 
         mutating func setPayer(_ who: MemberID, _ payer: inout MemberID?) {
@@ -1033,7 +1050,18 @@ public enum QuickEntry {
         /// "2:1:1" → [2, 1, 1] ("split 2" for one person is one part).
         /// "2:1:1", "60/40", "60%:40%": the parts, as weights.
         static func ratio(_ text: String) -> [DecimalValue]? {
-            let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ":" || $0 == "/" })
+            // "60/40" is a ratio when its parts make 100 (a percentage split); "1/2" is a fraction,
+            // not 1:2 (found by review).
+            if text.contains("/") {
+                let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+                let values = parts.compactMap { part in try? DecimalValue(parsing: String(part.hasSuffix("%") ? part.dropLast() : part)) }
+                guard values.count == parts.count, values.count >= 2,
+                    values.allSatisfy({ $0.scale == 0 && (0...100).contains($0.significand) }),
+                    values.reduce(0, { $0 + $1.significand }) == 100
+                else { return nil }
+                return values
+            }
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
             let values = parts.compactMap { part in
                 try? DecimalValue(parsing: String(part.hasSuffix("%") ? part.dropLast() : part))
             }

@@ -23,6 +23,12 @@ struct AssistantIntentTests {
                 "I paid Chloé 2.25 usd.",
                 .transfer(from: "I", to: "Chloé", amount: "2.25", currency: "USD", line: "I paid Chloé 2.25 usd.")
             ),
+            (
+                "Bo paid me back 2000 yen",
+                .transfer(from: "Bo", to: "me", amount: "2000", currency: "YEN", line: "Bo paid me back 2000 yen")
+            ),
+            // A word after the amount that is no currency: no transfer of this form (found by review).
+            ("Bo paid me 20 yesterday", .addExpense("Bo paid me 20 yesterday")),
             // Found by review: questions it had no answer for were read as expenses.
             ("How much does Chloé owe?", .balanceOf("Chloé")), ("what does Bo owe me", .balanceOf("Bo")),
             ("Is Chen owed anything?", .balanceOf("Chen")), ("Bo's balance", .balanceOf("Bo")),
@@ -43,6 +49,8 @@ struct AssistantIntentTests {
             ("how much did we spend last month on food", .spent(on: "food", month: .last)),
             ("how much have we spent this month", .spent(on: nil, month: .this)),
             ("how much did we spend in may", .spent(on: nil, month: .named(5))),
+            ("how much did we spend in november, on food", .spent(on: "food", month: .named(11))),
+            ("how much did we spend on gifts for jan", .spent(on: "gifts for jan", month: nil)),
             ("what is the weather like", .unknownQuestion), ("Dinner?", .unknownQuestion),
             (
                 "Taxi paid by Bo 20",

@@ -158,8 +158,9 @@ struct ExpenseContext {
     /// up to date when it was up to date before, so the user's next edit is not refused for
     /// their own change.
     func rememberAfterOwnWrite() async {
+        // Only my own change on top of what I saw: someone else's in between stays unseen.
         guard lastSeenVersion == nil || lastSeenVersion == expense.version,
-            let fresh = try? await group.client.expense(id: expense.id)
+            let fresh = try? await group.client.expense(id: expense.id), fresh.version == expense.version + 1
         else { return }
         remember(fresh)
     }
@@ -450,11 +451,14 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
             throw ExitCode(error.exitCode)
         }
     }
-    let operation = PendingOperation.setDeleted(context.expense, isDeleted, summary: "\(verb) \(context.title)")
+    // Queued on the version last seen, as it would have been sent (found by review: the one just read).
+    var basis = context.expense
+    if isDeleted { basis.version = context.base(nil) }
+    let operation = PendingOperation.setDeleted(basis, isDeleted, summary: "\(verb) \(context.title)")
     try queue(
         operation, in: context.group.store, json: options.json,
         said: "Offline: the \(verb) of \(context.expense.description) is queued (based on version "
-            + "\(context.expense.version)); `splitter sync` sends it.")
+            + "\(basis.version)); `splitter sync` sends it.")
 }
 
 /// An expense for people: what, who paid, each share with its id and paid state.

@@ -58,8 +58,10 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
         if options.json { return try Output.json(share) }
         return print("\(what) is already \(state) (as last seen).")
     }
+    var basis = context.expense
+    basis.version = context.base(nil)  // as last seen, like an edit's
     let operation = try PendingOperation.setPaid(
-        context.expense, SharePayment(shareID: share.id, isPaid: isPaid, reason: chosen.reason),
+        basis, SharePayment(shareID: share.id, isPaid: isPaid, reason: chosen.reason),
         summary: "mark \(what) \(state)" + (chosen.reason.map { " (\($0))" } ?? ""))
     try queue(
         operation, in: context.group.store, json: options.json,

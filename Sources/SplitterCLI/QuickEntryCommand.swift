@@ -54,6 +54,8 @@ struct QuickAdd: AsyncParsableCommand {
             } catch SplitterError.conflict(let message, "text", _) {
                 throw CLIError(message: message + " Run it again to see what it comes to now.", code: 6)
             }
+            // Seen: its short id works with `expense edit` at once (found by review).
+            try? context.store.cache(expenses: [expense])
             if options.json { return try Output.json(expense) }
             print("Added \(expense.description) (\(short(expense.id))).")
         }

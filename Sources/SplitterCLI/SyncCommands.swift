@@ -72,21 +72,20 @@ struct Sync: AsyncParsableCommand {
                 print("Pulled \(pulled) change(s) in \(groups.count) group(s).")
                 if !conflicts.isEmpty { try printConflicts(conflicts, store: store) }
             }
-            if !conflicts.isEmpty {
-                throw CLIError(
-                    message:
-                        "\(conflicts.count) change(s) conflict with the server's version; nothing was overwritten.",
-                    code: 6)
-            }
             // Refused changes are kept, not sent again: a script must learn of them (found by
-            // review: "refused 2" and exit 0).
+            // review: "refused 2" and exit 0), as of conflicts; both said when both are there.
             let refused = try store.parked()
+            var said: [String] = []
+            if !conflicts.isEmpty {
+                said.append("\(conflicts.count) change(s) conflict with the server's version; nothing was overwritten.")
+            }
             if !refused.isEmpty {
-                throw CLIError(
-                    message: "\(refused.count) change(s) were refused by the server and are kept, not sent: "
-                        + "`splitter status` says why; correct them and enter them again, then "
-                        + "`splitter sync --discard <op>`.",
-                    code: 7)
+                said.append(
+                    "\(refused.count) change(s) refused by the server are kept, not sent: `splitter status` says why; "
+                        + "correct them and enter them again, then `splitter sync --discard <op>`.")
+            }
+            if !said.isEmpty {
+                throw CLIError(message: said.joined(separator: "\nsplitter: "), code: conflicts.isEmpty ? 7 : 6)
             }
         }
     }

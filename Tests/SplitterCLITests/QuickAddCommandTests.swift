@@ -15,6 +15,10 @@ struct QuickAddCommandTests {
             #expect(added.status == 0, "\(added.error)")
             #expect(added.output.contains("Ramen: 1200 JPY") && added.output.contains("Paid by Ben 1200"), "\(added.output)")
             #expect(added.output.contains("Shares: ") && added.output.contains("Cho 400"), "\(added.output)")
+            // Its short id is known here at once, with nothing listed first (found by review).
+            let short = try #require(added.lines.last?.split(separator: "(").last?.dropLast(2).description)
+            let edited = try await trip.run("expense", "edit", short, "--description", "Tonkotsu")
+            #expect(edited.status == 0, "\(short): \(edited.error)")
             let list = try await trip.json("expense", "list", "Japan") as? [[String: Any]]
             #expect(list?.count == 1 && list?.first?["amount"] as? String == "1200")
             // A dollar in a yen group, and nobody said who shares: refused, saying so.

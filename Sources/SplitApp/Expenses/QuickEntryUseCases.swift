@@ -57,6 +57,11 @@ public struct QuickEntryUseCases: Sendable, UsesStores {
         render: @escaping @Sendable (ExpenseView) throws -> StoredResponse
     ) async throws -> QuickEntryResult {
         let (group, me) = try await access.check(groupID, caller, for: .addExpense)
+        // A preview's fingerprint holds its shares, which depend on its id (who gets a leftover
+        // unit): without the id, a save could never match it (found by review).
+        if previewed != nil, id == nil, !dryRun {
+            throw AppError.invalid(field: "id", message: "Send the preview's id with its fingerprint.")
+        }
         let live = try await categories.categories(groupID: group.id, now: now())
         let names = Dictionary(live.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         // What the latest descriptions were filed under.
@@ -110,8 +115,8 @@ public struct QuickEntryUseCases: Sendable, UsesStores {
     /// A save whose line no longer comes to the preview it was confirmed from.
     public static let previewChanged = AppError.conflict(
         code: "preview_changed", field: "text",
-        message: "This line no longer comes to what was shown (someone joined or left the group, or its date or "
-            + "category moved): check it again before saving. Nothing was saved.")
+        message: "This line no longer comes to what was shown (the line was changed, or the group did: someone "
+            + "joined or left, or its date or category moved): check it again before saving. Nothing was saved.")
 
     /// The money of an expense as a preview shows it: amount, currency, date, category, each
     /// payer's and each share's amount by member. 16 hex digits of its SHA-256.

@@ -151,7 +151,10 @@ extension WebApp {
     /// A message as a sentence on a page: the money engine's ("the total cannot be zero") begin
     /// in lower case and end without a stop, to be quoted in other messages; here they stand alone.
     static func sentence(_ message: String) -> String {
-        guard let first = message.first, first.isLowercase else { return message }
+        // Not a field's name ("paidBy is missing").
+        guard let first = message.first, first.isLowercase,
+            !message.prefix(while: { !$0.isWhitespace }).contains(where: \.isUppercase)
+        else { return message }
         let ended = message.last.map { ".!?".contains($0) } ?? true
         return first.uppercased() + message.dropFirst() + (ended ? "" : ".")
     }

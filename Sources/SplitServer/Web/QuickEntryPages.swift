@@ -112,8 +112,8 @@ extension WebApp {
             } catch let error as AppError where error == QuickEntryUseCases.previewChanged {
                 // Someone joined, left or the day turned since the preview: the page below shows
                 // what the line comes to now (found by review: 5 shares shown, 6 saved).
-                note = "Not saved: the group changed since the preview. This is what the line comes to now; "
-                    + "press Save to save it."
+                note = "Not saved: the line comes to something else than the preview showed (it was changed, or "
+                    + "the group was). This is what it comes to now; press Save to save it."
             } catch AppError.invalidFields {
                 // The line has problems: the page below says which.
             } catch AppError.idempotencyKeyReused {

@@ -193,7 +193,11 @@ window.addEventListener("pageshow", function () {
     // The bell's unread count moves with the page (found by review: it waited for a reload).
     const bell = document.getElementById("bell");
     const freshBell = page.getElementById("bell");
-    if (bell && freshBell && !bell.isEqualNode(freshBell)) bell.replaceWith(document.importNode(freshBell, true));
+    if (bell && freshBell && !bell.isEqualNode(freshBell)) {
+      // In place, so a bell that has the focus keeps it.
+      bell.setAttribute("aria-label", freshBell.getAttribute("aria-label") || "");
+      bell.replaceChildren.apply(bell, Array.prototype.map.call(freshBell.childNodes, function (node) { return document.importNode(node, true); }));
+    }
     const now = Array.prototype.slice.call(main.children);
     const next = Array.prototype.slice.call(fresh.children);
     const focusedID = document.activeElement && document.activeElement.id;

@@ -185,8 +185,8 @@ public struct MemberUseCases: Sendable, UsesStores {
         return (group, me, (target.id, needed))
     }
 
-    /// Two active members called the same (any case) could not be told apart in a list (issue 15).
-    /// A name another active member has (any case or accents; `GroupStore.requireFreeName`).
+    /// A name another active member has (any case or accents; `GroupStore.requireFreeName`): two
+    /// active members called the same could not be told apart in a list (issue 15).
     static func nameTaken(_ name: String) -> AppError {
         .invalid(field: "name", message: "There is already a member called \(name) in this group; pick another name.")
     }

@@ -195,6 +195,14 @@ public final class OfflineStore: Sendable {
                 table.column("json", .blob).notNull()
             }
         }
+        // The version of each expense its user last looked at (shown, listed, or written from
+        // here), apart from the copy a sync or a watch keeps current: what an edit is based on.
+        migrator.registerMigration("0004_seen_versions") { db in
+            try db.create(table: "seen_expenses") { table in
+                table.primaryKey("id", .text)
+                table.column("version", .integer).notNull()
+            }
+        }
         try migrator.migrate(database)
     }
 
@@ -397,14 +405,31 @@ public final class OfflineStore: Sendable {
         }
     }
 
-    /// Keeps the last seen state of these expenses (newer versions win).
-    public func cache(expenses: [Expense]) throws {
+    /// Keeps the last known state of these expenses (newer versions win); with `seen`, they were
+    /// also shown to the user (or written by them), which `seenVersion(id:)` then answers.
+    public func cache(expenses: [Expense], seen: Bool = false) throws {
         try database.write { db in
             for expense in expenses {
                 try Self.upsert(
                     db, "cached_expenses", expense.id, expense.groupId, expense.version, expense.isDeleted,
                     expense.storedJSON)
+                if seen {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO seen_expenses (id, version) VALUES (?, ?)
+                            ON CONFLICT (id) DO UPDATE SET version = MAX(version, excluded.version)
+                            """,
+                        arguments: [expense.id, expense.version])
+                }
             }
+        }
+    }
+
+    /// The version of an expense its user last saw here (shown, listed or written); nil when
+    /// never. A sync or a watch that brings a newer copy does not change it.
+    public func seenVersion(id: String) throws -> Int64? {
+        try database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT version FROM seen_expenses WHERE id = ?", arguments: [id])
         }
     }
 

@@ -117,23 +117,23 @@ struct SplitOptions: ParsableArguments {
 
 /// An expense named on the command line by its id or the end of it (as `expense list` shows),
 /// its group and members: from the server, or as last seen when the server cannot be reached.
-/// What is read here is not "seen": the profile's copy changes only where the expense is shown
-/// (`show`, `list`, `sync`) or after this profile's own writes, so that an edit, delete or
-/// restore is based on the version its user last looked at.
+/// What is read here is not "seen": the version an edit or a delete is based on is the one its
+/// user last looked at (`show`, `list`) or wrote from this profile (`OfflineStore.seenVersion`),
+/// not what a `sync` or a `watch` brought into the offline copy meanwhile.
 struct ExpenseContext {
     let group: GroupContext
     let expense: Expense
     /// True when the server could not be reached and `expense` is the cached copy.
     let isOffline: Bool
-    /// The version this profile last showed or synced, before this command read the server's:
-    /// what an edit is based on, so a change someone made since is not silently overwritten.
+    /// The version this profile last showed or wrote (not what a sync brought): what an edit is
+    /// based on, so a change someone made since is not silently overwritten.
     let lastSeenVersion: Int64?
 
     init(_ options: GlobalOptions, expense text: String) async throws {
         let client = try options.client()
         let store = try options.store()
         let id = try resolveExpenseID(text, store: store)
-        lastSeenVersion = try store.cachedExpense(id: id)?.version
+        lastSeenVersion = try store.seenVersion(id: id)
         do {
             expense = try await client.expense(id: id)
             isOffline = false
@@ -152,7 +152,7 @@ struct ExpenseContext {
     func base(_ version: Int64?) -> Int64 { version ?? lastSeenVersion ?? expense.version }
 
     /// Keeps `expense` as seen: it was shown, or this profile's own write made it.
-    func remember(_ expense: Expense) { try? group.store.cache(expenses: [expense]) }
+    func remember(_ expense: Expense) { try? group.store.cache(expenses: [expense], seen: true) }
 
     /// After this profile's own write that raised the version (a paid mark): the copy is brought
     /// up to date when it was up to date before, so the user's next edit is not refused for
@@ -261,7 +261,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                         in: store, json: options.json,
                         said: "Offline: \(description) is queued; `splitter sync` sends it when the server is back.")
                 }
-                try? store.cache(expenses: [expense])
+                try? store.cache(expenses: [expense], seen: true)
                 if options.json { return try Output.json(expense) }
                 let names = context.names
                 let refund = expense.amount.hasPrefix("-")
@@ -288,7 +288,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let expenses: [Expense]
                 do {
                     expenses = try await client.expenses(groupID: found.id, includeDeleted: deleted)
-                    try? store.cache(expenses: expenses)
+                    try? store.cache(expenses: expenses, seen: true)
                 } catch SplitterError.offline(let reason) {
                     expenses = try store.cachedExpenses(groupID: found.id, includeDeleted: deleted)
                     guard !expenses.isEmpty else { throw SplitterError.offline(reason) }
@@ -319,7 +319,8 @@ struct ExpenseCommand: AsyncParsableCommand {
         func run() async throws {
             try await SplitterCLI.run {
                 let context = try await ExpenseContext(options, expense: expense)
-                if context.isOffline { warn("Offline: this is the expense as last seen.") } else { context.remember(context.expense) }
+                if context.isOffline { warn("Offline: this is the expense as last seen.") }
+                context.remember(context.expense)
                 if options.json { return try Output.json(context.expense) }
                 printExpense(context.expense, names: context.names)
             }

@@ -55,7 +55,7 @@ struct QuickAdd: AsyncParsableCommand {
                 throw CLIError(message: message + " Run it again to see what it comes to now.", code: 6)
             }
             // Seen: its short id works with `expense edit` at once (found by review).
-            try? context.store.cache(expenses: [expense])
+            try? context.store.cache(expenses: [expense], seen: true)
             if options.json { return try Output.json(expense) }
             print("Added \(expense.description) (\(short(expense.id))).")
         }

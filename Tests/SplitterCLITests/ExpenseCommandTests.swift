@@ -60,6 +60,8 @@ struct ExpenseCommandTests {
             // act: Ben, who added it (version 1), changes the amount after Aki did; reading the
             // history of its shares is not looking at it
             try #require(try await trip.run("history", short, "--profile", "ben").status == 0)
+            // nor is a sync that brings Aki's version into his offline copy (found by review)
+            try #require(try await trip.run("sync", "--profile", "ben").status == 0)
             let unseen = try await trip.run("expense", "edit", short, "--amount", "1000", "--profile", "ben")
 
             // validate: refused with both versions (found by review: it was based on the version

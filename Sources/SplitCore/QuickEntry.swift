@@ -655,7 +655,8 @@ public enum QuickEntry {
         mutating func read() -> QuickEntryOutcome {
             // What it was: the words before the amount.
             var description: [String] = []
-            while !atEnd, !QuickEntry.looksLikeAmount(current.text),
+            // A date is no amount: "Dinner on 2026-05-01 60" says the day before the amount.
+            while !atEnd, !QuickEntry.looksLikeAmount(current.text) || CivilDate(current.text) != nil,
                 QuickEntry.currency(current.text, home: context.homeCurrency) == nil
                     || (position + 1 < words.count && !QuickEntry.looksLikeAmount(words[position + 1].text))
             {

@@ -210,6 +210,8 @@ struct QuickEntryTests {
         #expect((try? Self.draft("Dinner 60 all on friday"))?.date == friday)
         #expect((try? Self.draft("Dinner 60 all on fri"))?.date == friday)
         #expect((try? Self.draft("Yesterday 60 all"))?.description == "Yesterday")
+        let dated = try? Self.draft("Dinner on 2026-05-01 60 all")
+        #expect(dated?.description == "Dinner" && dated?.date == CivilDate("2026-05-01") && dated?.total == Self.money(6_000, "MYR"))
         #expect(QuickEntry.latest(5, before: CivilDate("2026-12-04")!, strictly: false) == CivilDate("2026-12-04")!)
         #expect(QuickEntry.latest(5, before: CivilDate("2026-12-04")!, strictly: true) == CivilDate("2026-11-27")!)
         // Percentages and slashed ratios (found by review: only "split 2:1" was read).

@@ -9,18 +9,23 @@ import Testing
 /// "Add quickly" on a group's overview (issue 21), from the outside.
 @Suite("Add quickly, on the web")
 struct QuickEntryPageTests {
+    /// Aki's browser, signed in, and Japan (JPY) with Aki and these name-only members.
+    static func japan(_ api: API, with names: [String]) async throws -> (aki: Browser, groupID: String, code: String) {
+        var aki = Browser(api)
+        try await aki.register("Aki")
+        let created = try await api.call(
+            .post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY","memberName":"Aki"}"#)
+        let groupID = try #require(created.string("group", "id"))
+        for name in names {
+            try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"\#(name)"}"#)
+        }
+        return (aki, groupID, try #require(created.string("group", "inviteCode")))
+    }
+
     @Test("the overview offers it; the preview shows the exact shares; Save stores once per form; problems are said; a viewer has none", arguments: TestDatabases.all)
     func quickAdd(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
-            var aki = Browser(api)
-            try await aki.register("Aki")
-            let created = try await api.call(
-                .post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY","memberName":"Aki"}"#)
-            let groupID = try #require(created.string("group", "id"))
-            let code = try #require(created.string("group", "inviteCode"))
-            for name in ["Bo", "Chen"] {
-                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"\#(name)"}"#)
-            }
+            var (aki, groupID, code) = try await Self.japan(api, with: ["Bo", "Chen"])
             // The overview has the box.
             let overview = try await aki.get("/groups/\(groupID)")
             #expect(overview.text.contains(#"id="quick-text""#) && overview.text.contains("data-quick-form"))
@@ -93,14 +98,7 @@ struct QuickEntryPageTests {
     @Test("what was shown is what is saved: a member who joins between the preview and Save makes it a 409 with the new split", arguments: TestDatabases.all)
     func savesWhatWasShown(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
-            var aki = Browser(api)
-            try await aki.register("Aki")
-            let created = try await api.call(
-                .post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY","memberName":"Aki"}"#)
-            let groupID = try #require(created.string("group", "id"))
-            for name in ["Bo", "Chen", "Dan"] {
-                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"\#(name)"}"#)
-            }
+            var (aki, groupID, _) = try await Self.japan(api, with: ["Bo", "Chen", "Dan"])
             // The API: a preview's id and fingerprint; Eve joins; the save is refused, nothing written.
             let line = #"{"text":"Mochi 800 all"}"#
             let preview = try await api.call(.post, "/api/groups/\(groupID)/quick-entry", token: aki.token, json: line)

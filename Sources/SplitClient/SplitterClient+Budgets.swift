@@ -14,6 +14,31 @@ public struct BudgetFigures: Codable, Hashable, Sendable {
     public var projected: String
 }
 
+/// Who paid and who spent what in a group (`spendingByPerson`): amounts are decimal text.
+public struct SpendingByPerson: Codable, Hashable, Sendable {
+    public struct Person: Codable, Hashable, Sendable {
+        public var memberId: String
+        public var paid: String
+        public var share: String
+    }
+    public struct Sum: Codable, Hashable, Sendable {
+        public var memberId: String
+        public var currency: String
+        public var paid: String
+        public var share: String
+    }
+
+    /// The group's home currency, which `people` and `total` are in.
+    public var currency: String
+    /// The month asked for; nil: since the group began.
+    public var month: String?
+    public var people: [Person]
+    public var total: String
+    /// Currencies with no rate to `currency`: not in `people` or `total`, still in `byCurrency`.
+    public var uncountedCurrencies: [String]
+    public var byCurrency: [Sum]
+}
+
 /// Where a budget stands (issue 20): a group's, or my own over my shares in all my groups.
 public struct BudgetStatus: Codable, Hashable, Sendable {
     public struct Settings: Codable, Hashable, Sendable {
@@ -127,6 +152,14 @@ extension SplitterClient {
         try await call({ try await api.deleteBudget(path: .init(groupId: groupID)) }) { _ = try $0.noContent }
     }
 
+    /// What each member paid for the group's expenses and what their shares came to, in the home
+    /// currency, for `month` (YYYY-MM) or since the group began (nil).
+    public func spendingByPerson(groupID: String, month: String? = nil) async throws -> SpendingByPerson {
+        try await call({
+            try await api.getSpendingByPerson(path: .init(groupId: groupID), query: .init(month: month))
+        }) { SpendingByPerson(try $0.ok.body.json) }
+    }
+
     /// My own budget over my shares in all my groups, for `month` (this month, UTC, when nil).
     public func myBudget(month: String? = nil) async throws -> BudgetStatus {
         try await call({ try await api.getMyBudget(query: .init(month: month)) }) { BudgetStatus(try $0.ok.body.json) }
@@ -175,5 +208,15 @@ extension BudgetStatus {
                     expenseId: $0.expenseId, groupId: $0.groupId, groupName: $0.groupName, description: $0.description,
                     date: $0.date, amount: $0.amount, currency: $0.currency)
             })
+    }
+}
+
+extension SpendingByPerson {
+    init(_ wire: Components.Schemas.SpendingByPerson) {
+        self.init(
+            currency: wire.currency, month: wire.month,
+            people: wire.people.map { .init(memberId: $0.memberId, paid: $0.paid, share: $0.share) }, total: wire.total,
+            uncountedCurrencies: wire.uncountedCurrencies,
+            byCurrency: wire.byCurrency.map { .init(memberId: $0.memberId, currency: $0.currency, paid: $0.paid, share: $0.share) })
     }
 }

@@ -34,7 +34,13 @@ public enum AssistantIntent: Equatable, Sendable {
     /// "how much did we spend?", "how much have we spent on food?", "total spent", "how much did
     /// we spend in November?", "… last month".
     case spent(on: String?, month: AskedMonth? = nil)
-    /// A question none of the above is ("who paid the most?"): said so, never read as an
+    /// "who paid the most?", "who has spent the most this month?": each person's paid (or, with
+    /// `byShare`, what their shares came to), most first.
+    case most(byShare: Bool, month: AskedMonth? = nil)
+    /// "how much did I spend?", "how much has Ben paid in November?": one person's paid and
+    /// share; `name` as said ("I" for the caller).
+    case personSpent(String, month: AskedMonth? = nil)
+    /// A question none of the above is ("who owes the most?"): said so, never read as an
     /// expense (found by review: it was refused as an expense without an amount).
     case unknownQuestion
     /// "help", "what can you do".
@@ -57,7 +63,10 @@ public enum AssistantIntent: Equatable, Sendable {
         if plain == "undo" || plain.hasPrefix("undo ") || plain == "take that back" { return .undo }
         if ["help", "what can you do", "hi", "hello"].contains(plain) { return .help }
         // A question has no amount: "Settlement fee 20 USD" and "Budget hotel 5000" are expenses.
-        let hasAmount = plain.contains(where: \.isNumber)
+        // A year after a month's name is no amount ("in November 2025").
+        let hasAmount = words.indices.contains { index in
+            words[index].contains(where: \.isNumber) && AskedMonth.year(at: index, in: words) == nil
+        }
         // The words as typed, for a name said back as the user wrote it (the same count: only
         // case, the apostrophe and the end's punctuation differ).
         let typed = text.trimmingCharacters(in: CharacterSet(charactersIn: ".!?").union(.whitespaces))
@@ -99,23 +108,48 @@ public enum AssistantIntent: Equatable, Sendable {
         }
         // "How much budget is left to spend?" is about the budget.
         if !hasAmount, words.contains("budget") { return .budget }
-        if !hasAmount, plain.contains("spend") || plain.contains("spent"),
-            ["how", "what", "total", "what's", "whats"].contains(words.first ?? "")
+        // "who paid the most?", "who's spent the most this month", "who paid most".
+        if !hasAmount, ["who", "who's", "whos"].contains(words.first ?? ""),
+            let verb = words.firstIndex(where: { ["paid", "spent", "spend", "pays", "spends"].contains($0) }),
+            words.dropFirst(verb + 1).prefix(2).contains(where: { ["most", "more"].contains($0.trimmingCharacters(in: .punctuationCharacters)) })
+        {
+            return .most(byShare: words[verb].hasPrefix("spen"), month: AskedMonth.find(in: words).0)
+        }
+        let spendVerbs: Set = ["spend", "spent", "pay", "paid"]
+        if !hasAmount, ["how", "what", "total", "what's", "whats"].contains(words.first ?? ""),
+            let verb = words.firstIndex(where: spendVerbs.contains),
+            words[verb].hasPrefix("spen")
+                || (words.starts(with: ["how", "much"]) || words.first == "what") && words[verb...].count <= 6
         {
             // "how much did we spend", not "how much did Ben spend" (found by review: the group's
-            // figure answered a question about one person).
-            if let did = words.firstIndex(where: { ["did", "have", "has", "do"].contains($0) }),
-                let verb = words.firstIndex(where: { $0 == "spend" || $0 == "spent" }), verb > did + 1
-            {
+            // figure answered a question about one person): that one is about Ben.
+            if let did = words.firstIndex(where: { ["did", "have", "has", "do", "does"].contains($0) }), verb > did + 1 {
                 let group: Set = [
                     "we", "us", "you", "everyone", "everybody", "the", "group", "all", "of", "together", "our", "been", "in",
                     "total", "so", "far",
                 ]
-                if !words[(did + 1)..<verb].allSatisfy(group.contains) { return .unknownQuestion }
+                if !words[(did + 1)..<verb].allSatisfy(group.contains) {
+                    let person = (did + 1)..<verb
+                    // "how much has Ben paid", "how much did Chloé Martin spend"; "I", "me" and
+                    // "my" are the caller.
+                    // Nothing more than when: "… on food" or "… for the hotel" asks what no
+                    // figure of a person answers.
+                    let (month, after) = AskedMonth.find(in: Array(words[(verb + 1)...]))
+                    let filler: Set = ["so", "far", "in", "total", "altogether", "overall", "now", "yet", "until", "here"]
+                    guard person.count <= 3, after.allSatisfy(filler.contains) else { return .unknownQuestion }
+                    let name = ["i", "me", "my", "myself"].contains(words[person.lowerBound]) ? "I" : said(person)
+                    return .personSpent(name, month: month)
+                }
+            }
+            // "how much did we pay for" is the group's spending; "what did we pay Ben" is no
+            // spending question.
+            if !words[verb].hasPrefix("spen"), words.dropFirst(verb + 1).first.map({ !["for", "on", "in", "this", "last", "so", "altogether", "overall"].contains($0) }) ?? false {
+                return .unknownQuestion
             }
             // The month asked about, and the category without it ("on transport in November").
             let (month, rest) = AskedMonth.find(in: words)
-            let on = rest.firstIndex(of: "on").map { rest[($0 + 1)...].joined(separator: " ") }
+            // "on food", or "for food" ("how much did we pay for food").
+            let on = (rest.firstIndex(of: "on") ?? rest.firstIndex(of: "for")).map { rest[($0 + 1)...].joined(separator: " ") }
             return .spent(on: on.flatMap { $0.isEmpty ? nil : $0 }, month: month)
         }
         if !hasAmount, plain.contains("who owes") { return .whoOwes }
@@ -224,6 +258,8 @@ public enum AskedMonth: Equatable, Sendable {
     case last
     /// 1 to 12: the latest such month up to today.
     case named(Int)
+    /// "November 2025": that month of that year.
+    case dated(year: Int, month: Int)
 
     public static let names = [
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
@@ -251,11 +287,25 @@ public enum AskedMonth: Equatable, Sendable {
             guard let number = names.firstIndex(of: word).map({ $0 + 1 }) ?? (afterIn ? short[word] : nil),
                 word != "may" || afterIn
             else { continue }
-            // "in November": the "in" goes with it.
+            // "in November": the "in" goes with it; "November 2025": the year too.
             let start = index > 0 && words[index - 1] == "in" ? index - 1 : index
+            if let year = year(at: index + 1, in: words) {
+                return (.dated(year: year, month: number), Array(words[..<start]) + words[(index + 2)...])
+            }
             return (.named(number), Array(words[..<start]) + words[(index + 1)...])
         }
         return (nil, words)
+    }
+
+    /// The year `words[index]` says when it follows a month's name ("november 2025", "nov 2025,"),
+    /// 1900 to 2199.
+    static func year(at index: Int, in words: [String]) -> Int? {
+        guard index > 0, index < words.count else { return nil }
+        let previous = words[index - 1].trimmingCharacters(in: .punctuationCharacters)
+        guard names.contains(previous) || short[previous] != nil,
+            let year = Int(words[index].trimmingCharacters(in: .punctuationCharacters)), (1900...2199).contains(year)
+        else { return nil }
+        return year
     }
 
     /// `YYYY-MM` of this month seen from `today`: a month by its name is the latest one not after
@@ -270,6 +320,8 @@ public enum AskedMonth: Equatable, Sendable {
         case .named(let named):
             if named > month { year -= 1 }
             month = named
+        case .dated(let asked, let named):
+            (year, month) = (asked, named)
         }
         return String(format: "%04d-%02d", year, month)
     }

@@ -16,6 +16,7 @@ public enum AssistantToolWords {
             ("record_settlement", "recorded a transfer", "record a transfer"),
             ("mark_share_paid", "changed a paid mark", "change a paid mark"),
             ("budget_status", "read the budget", "read the budget"),
+            ("spending_by_person", "added up who paid and spent what", "add up who paid and spent what"),
             ("create_payment_request", "made a payment request", "make a payment request"),
         ]
         var words: [String: String] = [:]

@@ -13,8 +13,8 @@ struct ChatCommand: AsyncParsableCommand {
         abstract: "Talk to the assistant: add expenses in words, ask who owes whom, settle, budgets.",
         discussion: """
             Examples: "Ramen ¥1200 paid by Aki, all", "how much do I owe?",
-            "who owes whom?", "how do we settle?", "how is our budget?",
-            "mark my ramen paid", "ask Bo for what he owes", "undo that".
+            "who owes whom?", "how do we settle?", "who paid the most?",
+            "how much did I spend?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo that".
             When it assumed something (who paid, the currency, the date) it asks
             first: answer "yes" or "no".
             """)

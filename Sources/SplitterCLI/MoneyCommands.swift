@@ -78,6 +78,47 @@ struct Balances: AsyncParsableCommand {
     }
 }
 
+struct Spending: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "What each member paid for the group's expenses and what their shares came to.",
+        discussion: """
+              splitter spending Japan                    # since the group began
+              splitter spending Japan --month 2026-11
+
+            In the group's home currency: an expense charged in it counts at that amount, the
+            rest at the group's latest rates. Transfers between members are not spending.
+            """)
+    @OptionGroup var options: GroupOptions
+    @Option(help: "The month, YYYY-MM (default: since the group began).") var month: String?
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            let context = try await GroupContext(options)
+            let spending = try await context.client.spendingByPerson(groupID: context.group.id, month: month)
+            if options.json { return try Output.json(spending) }
+            let when = spending.month.map { "Month \($0)" } ?? "Since the group began"
+            guard !spending.people.isEmpty || !spending.byCurrency.isEmpty else {
+                return print("\(when): nothing spent yet.")
+            }
+            print("\(when), in \(spending.currency) (most paid first):")
+            let people = spending.people.sorted { (Decimal(string: $0.paid) ?? 0) > (Decimal(string: $1.paid) ?? 0) }
+            Output.table(
+                ["MEMBER", "PAID", "SHARE"],
+                people.map { [context.names[$0.memberId] ?? $0.memberId, $0.paid, $0.share] }
+                    + [["Total", spending.total, spending.total]])
+            if !spending.uncountedCurrencies.isEmpty {
+                let missing = Set(spending.uncountedCurrencies)
+                print("\nNot counted (no rate yet from \(spending.uncountedCurrencies.joined(separator: ", ")) to \(spending.currency)):")
+                Output.table(
+                    ["MEMBER", "PAID", "SHARE", "CURRENCY"],
+                    spending.byCurrency.filter { missing.contains($0.currency) }.map {
+                        [context.names[$0.memberId] ?? $0.memberId, $0.paid, $0.share, $0.currency]
+                    })
+            }
+        }
+    }
+}
+
 struct Plan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The fewest transfers that settle up one currency.")
     @OptionGroup var options: GroupOptions

@@ -37,13 +37,13 @@ struct AssistantIntentTests {
             ("What does the group owe", .whoOwes), ("How much budget is left to spend?", .budget),
             ("what do I owe Ben?", .iOwe("Ben")), ("How much do I owe Chloé Martin now", .iOwe("Chloé Martin")),
             ("how much do I owe in total?", .myBalance), ("Do I owe anyone?", .myBalance),
-            ("how much did Ben spend?", .unknownQuestion), ("How much have we spent together?", .spent(on: nil)),
+            ("how much did Ben spend?", .personSpent("Ben")), ("How much have we spent together?", .spent(on: nil)),
             ("What do I owe to Ben?", .iOwe("Ben")), ("Do I owe money to anyone?", .myBalance),
             ("what do I owe for the hotel?", .myBalance), ("who do I owe the most?", .myBalance),
             ("How much has been spent on food?", .spent(on: "food")), ("how much did our group spend", .spent(on: nil)),
             ("BEN'S balance", .balanceOf("BEN")), ("what's the group's balance", .whoOwes),
             ("how much does everyone owe", .whoOwes), ("How much did we spend on food?", .spent(on: "food")),
-            ("how much have we spent", .spent(on: nil)), ("Who paid the most?", .unknownQuestion),
+            ("how much have we spent", .spent(on: nil)), ("Who paid the most?", .most(byShare: false)),
             ("how much did we spend in November?", .spent(on: nil, month: .named(11))),
             ("How much did we spend on transport in nov", .spent(on: "transport", month: .named(11))),
             ("how much did we spend last month on food", .spent(on: "food", month: .last)),
@@ -51,6 +51,20 @@ struct AssistantIntentTests {
             ("how much did we spend in may", .spent(on: nil, month: .named(5))),
             ("how much did we spend in november, on food", .spent(on: "food", month: .named(11))),
             ("how much did we spend on gifts for jan", .spent(on: "gifts for jan", month: nil)),
+            // Who paid and spent what, for one person or the most (the note's "Left": they were
+            // "I cannot answer that yet").
+            ("who has spent the most this month?", .most(byShare: true, month: .this)),
+            ("who paid most in November", .most(byShare: false, month: .named(11))),
+            ("How much did I spend?", .personSpent("I")), ("how much have I paid so far", .personSpent("I")),
+            ("how much has Chloé Martin paid in may", .personSpent("Chloé Martin", month: .named(5))),
+            ("What did Bo spend last month?", .personSpent("Bo", month: .last)),
+            ("how much did we pay", .spent(on: nil)), ("how much did we pay for food", .spent(on: "food")),
+            ("what did I pay for the hotel?", .unknownQuestion), ("how much did Bo pay me back", .unknownQuestion),
+            ("what did we pay Ben", .unknownQuestion), ("who owes the most?", .whoOwes),
+            // A year after a month is no amount (it was read as an expense line).
+            ("how much did we spend in November 2025", .spent(on: nil, month: .dated(year: 2025, month: 11))),
+            ("how much did I spend in nov 2025?", .personSpent("I", month: .dated(year: 2025, month: 11))),
+            ("Hotel November 2025", .addExpense("Hotel November 2025")),
             ("what is the weather like", .unknownQuestion), ("Dinner?", .unknownQuestion),
             (
                 "Taxi paid by Bo 20",
@@ -77,5 +91,6 @@ struct AssistantIntentTests {
         #expect(AskedMonth.last.month(from: CivilDate("2027-01-03")!) == "2026-12")
         #expect(AskedMonth.this.month(from: today) == "2026-12")
         #expect(AskedMonth.named(2).month(from: CivilDate("2027-01-15")!) == "2026-02")
+        #expect(AskedMonth.dated(year: 2025, month: 11).month(from: today) == "2025-11")
     }
 }

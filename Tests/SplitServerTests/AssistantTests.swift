@@ -145,7 +145,28 @@ struct AssistantTests {
             #expect(mine.text.hasPrefix("In Japan Bo owes 1,000 JPY"), "\(mine.text)")
             let toBo = try await Self.say(api, aki, "what do I owe Bo?", group: group)
             #expect(toBo.text == "Settle up says Bo pays you 1,000 JPY.", "\(toBo.text)")
-            let unknown = try await Self.say(api, aki, "Who paid the most?", group: group)
+            // Who paid and spent what (they were "I cannot answer that yet").
+            let most = try await Self.say(api, aki, "Who paid the most?", group: group)
+            #expect(most.tools == ["spending_by_person"], "\(most.tools)")
+            #expect(
+                most.text == "Since Japan began you paid the most, 12,000 JPY, of 12,000 JPY in all. Paid: you 12,000 JPY.",
+                "\(most.text)")
+            let shares = try await Self.say(api, aki, "who has spent the most?", group: group)
+            #expect(
+                shares.text
+                    == "Since Japan began you spent the most, 10,000 JPY, of 12,000 JPY in all. Shares: you 10,000 JPY, Bo 1,000 JPY, Chen 1,000 JPY.",
+                "\(shares.text)")
+            let me = try await Self.say(api, aki, "How much did I spend?", group: group)
+            #expect(
+                me.text == "Since Japan began you paid 12,000 JPY and your shares came to 10,000 JPY, of 12,000 JPY spent in Japan.",
+                "\(me.text)")
+            let boLast = try await Self.say(api, aki, "how much did Bo spend last month?", group: group)
+            #expect(
+                boLast.text == "In \(earlierDay.prefix(7)) Bo paid 0 JPY and Bo's shares came to 0 JPY, of 9,000 JPY spent in Japan.",
+                "\(boLast.text)")
+            let nobody = try await Self.say(api, aki, "how much did Bob pay?", group: group)
+            #expect(nobody.text == "I know no one called Bob in Japan. Did you mean Bo?", "\(nobody.text)")
+            let unknown = try await Self.say(api, aki, "what did I pay for the hotel?", group: group)
             #expect(unknown.tools.isEmpty && unknown.text.hasPrefix("I cannot answer that yet."), "\(unknown.text)")
         }
     }
@@ -428,7 +449,7 @@ struct AssistantTests {
             #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").count == 1)
             // The tool list is the MCP server's.
             let tools = try await api.call(.get, "/api/assistant/tools", token: aki).list("tools")
-            #expect(tools.count == 10 && tools.contains { $0.string("name") == "quick_add" && $0.bool("readOnly") == false })
+            #expect(tools.count == 11 && tools.contains { $0.string("name") == "spending_by_person" && $0.bool("readOnly") == true } && tools.contains { $0.string("name") == "quick_add" && $0.bool("readOnly") == false })
             // Deleting a conversation.
             #expect(try await api.call(.delete, "/api/conversations/\(conversation)", token: aki).status == .noContent)
             #expect(try await api.call(.get, "/api/conversations/\(conversation)", token: aki).status == .notFound)

@@ -272,6 +272,9 @@ struct AuthorizationMatrixTests {
             name: "pairwise debts", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/debts" },
             expected: roles(.ok, .ok, .ok, .ok)),
         Route(
+            name: "who paid and spent what", method: .get,
+            path: { f, _ in "/api/groups/\(f.groupID)/spending?month=2026-05" }, expected: roles(.ok, .ok, .ok, .ok)),
+        Route(
             name: "list rates", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/rates" },
             expected: roles(.ok, .ok, .ok, .ok)),
         Route(

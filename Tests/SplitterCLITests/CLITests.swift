@@ -117,6 +117,18 @@ struct CLITests {
                 #expect(!nets.isEmpty && abs(nets.reduce(0, +)) < 0.001, "\(currency): \(nets)")
             }
             #expect(try await run("balances", "Japan").output.contains("Cho     -12250  JPY"))
+            // Who paid and spent what: in yen, most paid first; the dollars, with no rate, apart.
+            let spending = try await run("spending", "Japan")
+            let rows = spending.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            #expect(rows.first == ["Since", "the", "group", "began,", "in", "JPY", "(most", "paid", "first):"], "\(spending.output)")
+            #expect(
+                Array(rows.dropFirst(2).prefix(4))
+                    == [["Aki", "20000", "14500"], ["Ben", "19000", "12250"], ["Cho", "0", "12250"], ["Total", "39000", "39000"]],
+                "\(spending.output)")
+            #expect(spending.output.contains("Not counted (no rate yet from USD to JPY):"), "\(spending.output)")
+            #expect(rows.contains(["Cho", "12.50", "6.25", "USD"]), "\(spending.output)")
+            let badMonth = try await run("spending", "Japan", "--month", "2026-5")
+            #expect(badMonth.status == 7 && badMonth.error.contains("2026-11"), "\(badMonth.error)")
             // The singular, which a new user typed, is the same command.
             #expect(try await run("balance", "Japan").output.contains("Cho     -12250  JPY"))
             let plan = try await run("plan", "Japan")

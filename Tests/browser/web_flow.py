@@ -464,6 +464,10 @@ def run(base):
         check("Aki pays Ben 3,000 JPY" in jpy and "Cho pays Ben 4,000 JPY" in jpy, f"JPY plan: {jpy}")
         usd = aki.find_element(By.ID, "currency-USD").text
         check("Cho pays Aki 10.00 USD" in usd, f"USD plan: {usd}")
+        # Who paid what, in yen: the museum's dollars at what they were charged (6,000 JPY).
+        people = [li.text for li in aki.find_elements(By.CSS_SELECTOR, "#who-paid li")]
+        check(people == ["Ben paid 11,500 JPY · share 5,500 JPY", "Aki paid 7,500 JPY · share 8,000 JPY",
+                         "Cho paid 0 JPY · share 5,500 JPY"], f"who paid what, most paid first: {people}")
         shoot(aki, "balances")
         click(aki, aki.find_element(By.CSS_SELECTOR, "#currency-USD button.record"))
         check("Everyone is settled up in USD." in aki.find_element(By.ID, "currency-USD").text, "USD settled")

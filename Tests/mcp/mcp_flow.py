@@ -83,7 +83,8 @@ async def over_http(base, write_token, read_token, group, members):
                 await session.initialize()
                 tools = {tool.name: tool for tool in (await session.list_tools()).tools}
                 for name in ["list_groups", "list_expenses", "add_expense", "quick_add", "balances", "settle_plan",
-                             "record_settlement", "mark_share_paid", "budget_status", "create_payment_request"]:
+                             "record_settlement", "mark_share_paid", "budget_status", "spending_by_person",
+                             "create_payment_request"]:
                     check(name in tools, f"tool {name} is listed")
                     check(tools[name].input_schema.get("type") == "object", f"{name} has a JSON schema")
                 check(tools["balances"].annotations.read_only_hint is True, "balances is read-only")
@@ -118,6 +119,11 @@ async def over_http(base, write_token, read_token, group, members):
                 balances = json.loads(text_of(await session.call_tool("balances", {"groupId": group})))
                 nets = [int(b["net"]) for b in balances["balances"] if b["currency"] == "JPY"]
                 check(sum(nets) == 0 and any(nets), f"balances add up to zero: {balances}")
+                spending = json.loads(text_of(await session.call_tool("spending_by_person", {"groupId": group})))
+                paid = sum(int(p["paid"]) for p in spending["people"])
+                shares = sum(int(p["share"]) for p in spending["people"])
+                check(paid == shares == int(spending["total"]) > 0 and spending["currency"] == "JPY",
+                      f"spending_by_person: what was paid is what was shared: {spending}")
                 plan = json.loads(text_of(await session.call_tool("settle_plan", {"groupId": group})))
                 check(plan["transfers"], f"a plan to settle: {plan}")
                 check("note" not in plan, f"one currency, nothing more to say: {plan}")
@@ -146,7 +152,7 @@ async def over_http(base, write_token, read_token, group, members):
         async with streamable_http_client(f"{base}/mcp", http_client=http, terminate_on_close=False) as streams:
             async with ClientSession(streams[0], streams[1]) as session:
                 await session.initialize()
-                check(len((await session.list_tools()).tools) == 10, "a read token lists the tools")
+                check(len((await session.list_tools()).tools) == 11, "a read token lists the tools")
                 balances = await session.call_tool("balances", {"groupId": group})
                 check(not balances.is_error, "a read token reads balances")
                 refused = await session.call_tool("add_expense", {

@@ -6772,7 +6772,7 @@ public struct Client: APIProtocol {
     ///
     /// The assistant reads the message without a model: an expense in one line (the quick-entry
     /// parser), or one of a few questions ("how much do I owe?", "who owes whom?", "how do we
-    /// settle?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
+    /// settle?", "who paid the most?", "how much did I spend?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
     /// that", "yes" and "no" to what it proposed). It runs the MCP server's tools under the
     /// caller, so it can do only what the caller may, in the caller's groups. When an expense
     /// line left something to assume (who paid, the currency, the date) it shows what it read
@@ -7395,6 +7395,116 @@ public struct Client: APIProtocol {
                     case "application/json":
                         body = try await converter.getResponseBodyAsJSON(
                             Components.Schemas.MySummary.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                default:
+                    let headers: Components.Responses._Error.Headers = .init(
+                        wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Swift.String.self
+                        ),
+                        retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Swift.Int.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorEnvelope.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .`default`(
+                        statusCode: response.status.code,
+                        .init(
+                            headers: headers,
+                            body: body
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// What each member paid for the group's expenses and what their shares came to — who paid the most, how much each spent.
+    ///
+    /// Every member (viewers too) may read it. `people` is in the group's home currency: an
+    /// expense charged in it counts at that amount, the rest at the group's latest rate, each
+    /// currency's column converted once and apportioned so that the paid amounts add up to
+    /// `total` and so do the shares. A currency without a rate is listed in
+    /// `uncountedCurrencies` and left out of `people` and `total`; `byCurrency` has every sum in
+    /// its own currency, that one too. Settlements (money paid back) are not spending and are
+    /// not counted. Members with nothing paid or shared in the period are left out.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/groups/{groupId}/spending`.
+    /// - Remark: Generated from `#/paths//api/groups/{groupId}/spending/get(getSpendingByPerson)`.
+    public func getSpendingByPerson(_ input: Operations.GetSpendingByPerson.Input) async throws -> Operations.GetSpendingByPerson.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetSpendingByPerson.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/api/groups/{}/spending",
+                    parameters: [
+                        input.path.groupId
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "month",
+                    value: input.query.month
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetSpendingByPerson.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.SpendingByPerson.self,
                             from: responseBody,
                             transforming: { value in
                                 .json(value)

@@ -841,6 +841,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.getSpendingByPerson(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/api/groups/{groupId}/spending")
+        )
+        try transport.register(
+            {
                 try await server.getBudget(
                     request: $0,
                     body: $1,
@@ -7460,7 +7471,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     ///
     /// The assistant reads the message without a model: an expense in one line (the quick-entry
     /// parser), or one of a few questions ("how much do I owe?", "who owes whom?", "how do we
-    /// settle?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
+    /// settle?", "who paid the most?", "how much did I spend?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
     /// that", "yes" and "no" to what it proposed). It runs the MCP server's tools under the
     /// caller, so it can do only what the caller may, in the caller's groups. When an expense
     /// line left something to assume (who paid, the currency, the date) it shows what it read
@@ -7994,6 +8005,104 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             deserializer: { request, requestBody, metadata in
                 let headers: Operations.GetMySummary.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.GetMySummary.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .`default`(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "WWW-Authenticate",
+                        value: value.headers.wwwAuthenticate
+                    )
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                }
+            }
+        )
+    }
+    /// What each member paid for the group's expenses and what their shares came to — who paid the most, how much each spent.
+    ///
+    /// Every member (viewers too) may read it. `people` is in the group's home currency: an
+    /// expense charged in it counts at that amount, the rest at the group's latest rate, each
+    /// currency's column converted once and apportioned so that the paid amounts add up to
+    /// `total` and so do the shares. A currency without a rate is listed in
+    /// `uncountedCurrencies` and left out of `people` and `total`; `byCurrency` has every sum in
+    /// its own currency, that one too. Settlements (money paid back) are not spending and are
+    /// not counted. Members with nothing paid or shared in the period are left out.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/groups/{groupId}/spending`.
+    /// - Remark: Generated from `#/paths//api/groups/{groupId}/spending/get(getSpendingByPerson)`.
+    func getSpendingByPerson(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.GetSpendingByPerson.id,
+            using: {
+                APIHandler.getSpendingByPerson($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.GetSpendingByPerson.Input.Path = .init(groupId: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "groupId",
+                    as: Components.Parameters.GroupId.self
+                ))
+                let query: Operations.GetSpendingByPerson.Input.Query = .init(month: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "month",
+                    as: Swift.String.self
+                ))
+                let headers: Operations.GetSpendingByPerson.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.GetSpendingByPerson.Input(
+                    path: path,
+                    query: query,
+                    headers: headers
+                )
             },
             serializer: { output, request in
                 switch output {

@@ -1831,6 +1831,129 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/SpendingByPerson`.
+        public struct SpendingByPerson: Codable, Hashable, Sendable {
+            /// the group's home currency, which `people` and `total` are in
+            ///
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/currency`.
+            public var currency: Swift.String
+            /// the month asked for (2026-11); absent: since the group began
+            ///
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/month`.
+            public var month: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload`.
+            public struct PeoplePayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload/memberId`.
+                public var memberId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload/paid`.
+                public var paid: Components.Schemas.Amount
+                /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload/share`.
+                public var share: Components.Schemas.Amount
+                /// Creates a new `PeoplePayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - memberId:
+                ///   - paid:
+                ///   - share:
+                public init(
+                    memberId: Swift.String,
+                    paid: Components.Schemas.Amount,
+                    share: Components.Schemas.Amount
+                ) {
+                    self.memberId = memberId
+                    self.paid = paid
+                    self.share = share
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case memberId
+                    case paid
+                    case share
+                }
+            }
+            /// In member id order; the front ends sort as they show.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/people`.
+            public typealias PeoplePayload = [Components.Schemas.SpendingByPerson.PeoplePayloadPayload]
+            /// In member id order; the front ends sort as they show.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/people`.
+            public var people: Components.Schemas.SpendingByPerson.PeoplePayload
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/total`.
+            public var total: Components.Schemas.Amount
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/uncountedCurrencies`.
+            public var uncountedCurrencies: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/ByCurrencyPayload`.
+            public struct ByCurrencyPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SpendingByPerson/ByCurrencyPayload/memberId`.
+                public var memberId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SpendingByPerson/ByCurrencyPayload/currency`.
+                public var currency: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SpendingByPerson/ByCurrencyPayload/paid`.
+                public var paid: Components.Schemas.Amount
+                /// - Remark: Generated from `#/components/schemas/SpendingByPerson/ByCurrencyPayload/share`.
+                public var share: Components.Schemas.Amount
+                /// Creates a new `ByCurrencyPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - memberId:
+                ///   - currency:
+                ///   - paid:
+                ///   - share:
+                public init(
+                    memberId: Swift.String,
+                    currency: Swift.String,
+                    paid: Components.Schemas.Amount,
+                    share: Components.Schemas.Amount
+                ) {
+                    self.memberId = memberId
+                    self.currency = currency
+                    self.paid = paid
+                    self.share = share
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case memberId
+                    case currency
+                    case paid
+                    case share
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/byCurrency`.
+            public typealias ByCurrencyPayload = [Components.Schemas.SpendingByPerson.ByCurrencyPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/SpendingByPerson/byCurrency`.
+            public var byCurrency: Components.Schemas.SpendingByPerson.ByCurrencyPayload
+            /// Creates a new `SpendingByPerson`.
+            ///
+            /// - Parameters:
+            ///   - currency: the group's home currency, which `people` and `total` are in
+            ///   - month: the month asked for (2026-11); absent: since the group began
+            ///   - people: In member id order; the front ends sort as they show.
+            ///   - total:
+            ///   - uncountedCurrencies:
+            ///   - byCurrency:
+            public init(
+                currency: Swift.String,
+                month: Swift.String? = nil,
+                people: Components.Schemas.SpendingByPerson.PeoplePayload,
+                total: Components.Schemas.Amount,
+                uncountedCurrencies: [Swift.String],
+                byCurrency: Components.Schemas.SpendingByPerson.ByCurrencyPayload
+            ) {
+                self.currency = currency
+                self.month = month
+                self.people = people
+                self.total = total
+                self.uncountedCurrencies = uncountedCurrencies
+                self.byCurrency = byCurrency
+            }
+            public enum CodingKeys: String, CodingKey {
+                case currency
+                case month
+                case people
+                case total
+                case uncountedCurrencies
+                case byCurrency
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/BudgetFigures`.
         public struct BudgetFigures: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/BudgetFigures/cap`.

@@ -10207,7 +10207,7 @@ public enum Operations {
     ///
     /// The assistant reads the message without a model: an expense in one line (the quick-entry
     /// parser), or one of a few questions ("how much do I owe?", "who owes whom?", "how do we
-    /// settle?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
+    /// settle?", "who paid the most?", "how much did I spend?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
     /// that", "yes" and "no" to what it proposed). It runs the MCP server's tools under the
     /// caller, so it can do only what the caller may, in the caller's groups. When an expense
     /// line left something to assume (who paid, the currency, the date) it shows what it read
@@ -11152,6 +11152,180 @@ public enum Operations {
             /// Any failure, in the one envelope.
             ///
             /// - Remark: Generated from `#/paths//api/me/summary/get(getMySummary)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// What each member paid for the group's expenses and what their shares came to — who paid the most, how much each spent.
+    ///
+    /// Every member (viewers too) may read it. `people` is in the group's home currency: an
+    /// expense charged in it counts at that amount, the rest at the group's latest rate, each
+    /// currency's column converted once and apportioned so that the paid amounts add up to
+    /// `total` and so do the shares. A currency without a rate is listed in
+    /// `uncountedCurrencies` and left out of `people` and `total`; `byCurrency` has every sum in
+    /// its own currency, that one too. Settlements (money paid back) are not spending and are
+    /// not counted. Members with nothing paid or shared in the period are left out.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/groups/{groupId}/spending`.
+    /// - Remark: Generated from `#/paths//api/groups/{groupId}/spending/get(getSpendingByPerson)`.
+    public enum GetSpendingByPerson {
+        public static let id: Swift.String = "getSpendingByPerson"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/groups/{groupId}/spending/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/spending/GET/path/groupId`.
+                public var groupId: Components.Parameters.GroupId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - groupId:
+                public init(groupId: Components.Parameters.GroupId) {
+                    self.groupId = groupId
+                }
+            }
+            public var path: Operations.GetSpendingByPerson.Input.Path
+            /// - Remark: Generated from `#/paths/api/groups/{groupId}/spending/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// the month (2026-11), by the expenses' dates; since the group began when absent
+                ///
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/spending/GET/query/month`.
+                public var month: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - month: the month (2026-11), by the expenses' dates; since the group began when absent
+                public init(month: Swift.String? = nil) {
+                    self.month = month
+                }
+            }
+            public var query: Operations.GetSpendingByPerson.Input.Query
+            /// - Remark: Generated from `#/paths/api/groups/{groupId}/spending/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSpendingByPerson.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSpendingByPerson.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.GetSpendingByPerson.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.GetSpendingByPerson.Input.Path,
+                query: Operations.GetSpendingByPerson.Input.Query = .init(),
+                headers: Operations.GetSpendingByPerson.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/spending/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/groups/{groupId}/spending/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SpendingByPerson)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SpendingByPerson {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.GetSpendingByPerson.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.GetSpendingByPerson.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The figures.
+            ///
+            /// - Remark: Generated from `#/paths//api/groups/{groupId}/spending/get(getSpendingByPerson)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetSpendingByPerson.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.GetSpendingByPerson.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any failure, in the one envelope.
+            ///
+            /// - Remark: Generated from `#/paths//api/groups/{groupId}/spending/get(getSpendingByPerson)/responses/default`.
             ///
             /// HTTP response code: `default`.
             case `default`(statusCode: Swift.Int, Components.Responses._Error)

@@ -588,7 +588,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// The assistant reads the message without a model: an expense in one line (the quick-entry
     /// parser), or one of a few questions ("how much do I owe?", "who owes whom?", "how do we
-    /// settle?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
+    /// settle?", "who paid the most?", "how much did I spend?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
     /// that", "yes" and "no" to what it proposed). It runs the MCP server's tools under the
     /// caller, so it can do only what the caller may, in the caller's groups. When an expense
     /// line left something to assume (who paid, the currency, the date) it shows what it read
@@ -645,6 +645,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/me/summary`.
     /// - Remark: Generated from `#/paths//api/me/summary/get(getMySummary)`.
     func getMySummary(_ input: Operations.GetMySummary.Input) async throws -> Operations.GetMySummary.Output
+    /// What each member paid for the group's expenses and what their shares came to — who paid the most, how much each spent.
+    ///
+    /// Every member (viewers too) may read it. `people` is in the group's home currency: an
+    /// expense charged in it counts at that amount, the rest at the group's latest rate, each
+    /// currency's column converted once and apportioned so that the paid amounts add up to
+    /// `total` and so do the shares. A currency without a rate is listed in
+    /// `uncountedCurrencies` and left out of `people` and `total`; `byCurrency` has every sum in
+    /// its own currency, that one too. Settlements (money paid back) are not spending and are
+    /// not counted. Members with nothing paid or shared in the period are left out.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/groups/{groupId}/spending`.
+    /// - Remark: Generated from `#/paths//api/groups/{groupId}/spending/get(getSpendingByPerson)`.
+    func getSpendingByPerson(_ input: Operations.GetSpendingByPerson.Input) async throws -> Operations.GetSpendingByPerson.Output
     /// Where the group's budget stands, per category and in total, for a month or the trip.
     ///
     /// Every member (viewers too) sees it. Without a budget set it shows what was spent per
@@ -2048,7 +2062,7 @@ extension APIProtocol {
     ///
     /// The assistant reads the message without a model: an expense in one line (the quick-entry
     /// parser), or one of a few questions ("how much do I owe?", "who owes whom?", "how do we
-    /// settle?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
+    /// settle?", "who paid the most?", "how much did I spend?", "how is our budget?", "mark my ramen paid", "ask Bo for what he owes", "undo
     /// that", "yes" and "no" to what it proposed). It runs the MCP server's tools under the
     /// caller, so it can do only what the caller may, in the caller's groups. When an expense
     /// line left something to assume (who paid, the currency, the date) it shows what it read
@@ -2142,6 +2156,30 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/me/summary/get(getMySummary)`.
     public func getMySummary(headers: Operations.GetMySummary.Input.Headers = .init()) async throws -> Operations.GetMySummary.Output {
         try await getMySummary(Operations.GetMySummary.Input(headers: headers))
+    }
+    /// What each member paid for the group's expenses and what their shares came to — who paid the most, how much each spent.
+    ///
+    /// Every member (viewers too) may read it. `people` is in the group's home currency: an
+    /// expense charged in it counts at that amount, the rest at the group's latest rate, each
+    /// currency's column converted once and apportioned so that the paid amounts add up to
+    /// `total` and so do the shares. A currency without a rate is listed in
+    /// `uncountedCurrencies` and left out of `people` and `total`; `byCurrency` has every sum in
+    /// its own currency, that one too. Settlements (money paid back) are not spending and are
+    /// not counted. Members with nothing paid or shared in the period are left out.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/groups/{groupId}/spending`.
+    /// - Remark: Generated from `#/paths//api/groups/{groupId}/spending/get(getSpendingByPerson)`.
+    public func getSpendingByPerson(
+        path: Operations.GetSpendingByPerson.Input.Path,
+        query: Operations.GetSpendingByPerson.Input.Query = .init(),
+        headers: Operations.GetSpendingByPerson.Input.Headers = .init()
+    ) async throws -> Operations.GetSpendingByPerson.Output {
+        try await getSpendingByPerson(Operations.GetSpendingByPerson.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
     }
     /// Where the group's budget stands, per category and in total, for a month or the trip.
     ///

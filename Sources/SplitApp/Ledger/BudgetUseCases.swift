@@ -84,6 +84,20 @@ public struct BudgetStatus: Sendable, Equatable {
     public var groupNames: [UUID: String] = [:]
 }
 
+/// `BudgetUseCases.people`: each member's paid and share in the home currency, and the sums
+/// per currency they come from (nothing is hidden when a rate is missing).
+public struct PeopleSpending: Sendable, Equatable {
+    public var currency: String
+    /// The month asked for; nil: since the group began.
+    public var period: BudgetPeriod?
+    /// Members with anything paid or shared in the period, in member order.
+    public var people: [PeopleTotals.Person]
+    public var total: Int64
+    /// Currencies with no rate to `currency`: left out of `people` and `total`, still in `byCurrency`.
+    public var uncountedCurrencies: [String]
+    public var byCurrency: [PersonSumRecord]
+}
+
 /// Budgets (issue 20): a group's — a total and caps per category, monthly or for a trip, kept by
 /// its owner and admins and seen by every member — and each account's own monthly budget over
 /// its shares in all its groups. Spent comes from the running totals (`spending`), converted per
@@ -151,6 +165,33 @@ public struct BudgetUseCases: Sendable, UsesStores {
         return BudgetStatus(
             budget: budget, currency: currencyCode, period: period, today: today, lines: lines, total: total,
             uncountedCurrencies: uncountedCurrencies, uncounted: uncounted)
+    }
+
+    /// What each member paid for the group's expenses and what their shares came to, in the home
+    /// currency, for `month` (YYYY-MM) or, when nil, since the group began: "who paid the most?",
+    /// "how much did I spend?". Every member may read it, viewers too.
+    public func people(groupID: UUID, caller: Caller, month: String? = nil) async throws -> PeopleSpending {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let period = try month.map { try Self.month($0, field: "month") }
+        async let sumRows = budgets.people(
+            groupID: group.id, from: period?.start.description, through: period?.end.description)
+        async let rateRows = balances.rates(groupID: group.id)
+        let (sums, rates) = try await (sumRows, rateRows.compactMap(\.datedRate))
+        let home = try MoneyInput.currency(group.homeCurrency, field: "currency")
+        var entries: [PeopleTotals.Entry] = []
+        var unknown = Set<String>()
+        for sum in sums {
+            // A code the table no longer knows cannot be converted: said, like a missing rate.
+            guard let currency = try? Currency(code: sum.currency) else {
+                unknown.insert(sum.currency)
+                continue
+            }
+            entries.append(.init(member: MemberID(sum.memberID), currency: currency, paid: sum.paid, share: sum.share))
+        }
+        let result = PeopleTotals.convert(entries, to: home, rates: rates, tieBreak: TieBreak(seed: group.id.text))
+        return PeopleSpending(
+            currency: group.homeCurrency, period: period, people: result.people, total: result.total,
+            uncountedCurrencies: (Set(result.missing.map(\.code)).union(unknown)).sorted(), byCurrency: sums)
     }
 
     /// Sets the group's whole budget in the group's home currency (owner and admins).

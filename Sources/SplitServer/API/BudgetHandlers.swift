@@ -12,6 +12,14 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(status))))
     }
 
+    func getSpendingByPerson(_ input: Operations.GetSpendingByPerson.Input) async throws
+        -> Operations.GetSpendingByPerson.Output
+    {
+        let spending = try await budgetUseCases.people(
+            groupID: try Self.id(input.path.groupId, "group"), caller: try await authenticate(), month: input.query.month)
+        return .ok(.init(body: .json(.init(spending))))
+    }
+
     func putBudget(_ input: Operations.PutBudget.Input) async throws -> Operations.PutBudget.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
@@ -99,6 +107,24 @@ extension Components.Schemas.BudgetStatus {
                     expenseId: item.expenseID.text, groupId: item.groupID.text, groupName: status.groupNames[item.groupID],
                     description: item.description, date: item.date, amount: MoneyInput.text(item.amount, item.currency),
                     currency: item.currency)
+            })
+    }
+}
+
+extension Components.Schemas.SpendingByPerson {
+    init(_ spending: PeopleSpending) {
+        let currency = spending.currency
+        self.init(
+            currency: currency, month: spending.period.map { String($0.start.description.prefix(7)) },
+            people: spending.people.map {
+                .init(
+                    memberId: $0.member.uuid.text, paid: MoneyInput.text($0.paid, currency),
+                    share: MoneyInput.text($0.share, currency))
+            }, total: MoneyInput.text(spending.total, currency), uncountedCurrencies: spending.uncountedCurrencies,
+            byCurrency: spending.byCurrency.map {
+                .init(
+                    memberId: $0.memberID.text, currency: $0.currency, paid: MoneyInput.text($0.paid, $0.currency),
+                    share: MoneyInput.text($0.share, $0.currency))
             })
     }
 }

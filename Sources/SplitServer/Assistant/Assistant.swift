@@ -244,6 +244,34 @@ private struct Turn {
         ]
     }
 
+    /// Each member's paid and share (`spending_by_person`) for the month asked, or since the
+    /// group began; with the words for when ("In 2026-11", "Since Japan began") and for what a
+    /// missing rate leaves out.
+    mutating func spending(_ group: [String: Any], _ asked: AskedMonth?) async -> (
+        (people: [[String: Any]], total: String, currency: String, period: String, note: String)?, String?
+    ) {
+        var arguments: [String: Value] = ["groupId": .string(group["id"] as? String ?? "")]
+        let today = CivilDate(MoneyInput.today(assistant.api.now(), in: group["timeZone"] as? String ?? "UTC"))
+        let month = today.flatMap { day in asked.map { $0.month(from: day) } }
+        if let month { arguments["month"] = .string(month) }
+        let (json, error) = await tool("spending_by_person", arguments)
+        guard let json else { return (nil, error) }
+        let currency = json["currency"] as? String ?? ""
+        let uncounted = json["uncountedCurrencies"] as? [String] ?? []
+        let note = uncounted.isEmpty
+            ? "" : " (not counting what is in \(uncounted.joined(separator: ", ")): no rate to \(currency) yet)"
+        let period = month.map { "In \($0)" } ?? "Since \(group["name"] as? String ?? "the group") began"
+        return (
+            (json["people"] as? [[String: Any]] ?? [], json["total"] as? String ?? "0", currency, period, note), nil
+        )
+    }
+
+    /// "Aki", "Aki and Bo", "Aki, Bo and you".
+    static func list(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
     func names(_ groupID: String) async throws -> [String: String] {
         guard case .ok(let ok) = try await assistant.api.listMembers(.init(path: .init(groupId: groupID))) else { return [:] }
         return Dictionary(try ok.body.json.members.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
@@ -252,8 +280,8 @@ private struct Turn {
     static let help = """
         Tell me an expense in one line ("Ramen ¥1200 paid by Aki, all", "Taxi 45.50 MYR Bo Chen"), or ask: \
         "how much do I owe?", "how much does Bo owe?", "who owes whom?", "how do we settle?", \
-        "how much did we spend on food?", "how is our budget?", "mark my ramen paid", "Bo paid me back 20", \
-        "ask Bo for what he owes", "undo that".
+        "how much did we spend on food?", "who paid the most?", "how much did I spend?", "how is our budget?", \
+        "mark my ramen paid", "Bo paid me back 20", "ask Bo for what he owes", "undo that".
         """
 
     func whichGroup() async throws -> String {
@@ -402,6 +430,43 @@ private struct Turn {
                     + lines.compactMap { $0["name"] as? String }.joined(separator: ", ") + "."
             }
             return "\(tripNote)\(period) \(groupName) spent \(spent(line["figures"])) on \(line["name"] as? String ?? on)\(note)."
+        case .most(let byShare, let asked):
+            let (figures, error) = await spending(group, asked)
+            guard let figures else { return error ?? "" }
+            let names = try await names(groupID)
+            let key = byShare ? "share" : "paid"
+            let people = figures.people.map { (who: Self.who($0["memberId"], names, me: me), amount: $0[key] as? String ?? "0") }
+                .filter { !Self.isZero($0.amount) }
+                .sorted {
+                    let (left, right) = (Decimal(string: $0.amount) ?? 0, Decimal(string: $1.amount) ?? 0)
+                    return left != right ? left > right : $0.who < $1.who
+                }
+            guard let top = people.first else {
+                return "\(figures.period) \(groupName) has no spending to compare\(figures.note)."
+            }
+            let first = people.filter { $0.amount == top.amount }.map(\.who)
+            let money = { (amount: String) in WebFormat.money(amount, figures.currency) }
+            let verb = byShare ? "spent" : "paid"
+            let lead = "\(Self.list(first)) \(verb) the most, \(money(top.amount))\(first.count > 1 ? " each" : "")"
+            let what = byShare ? "Shares" : "Paid"
+            return "\(figures.period) \(lead), of \(money(figures.total)) in all\(figures.note). \(what): "
+                + people.map { "\($0.who) \(money($0.amount))" }.joined(separator: ", ") + "."
+        case .personSpent(let name, let asked):
+            let names = try await names(groupID)
+            let memberID: String
+            switch Self.named(name, names, me: me, groupName: groupName) {
+            case .one(let id): memberID = id
+            case .refused(let why): return why
+            case .nobody(let refusal, _): return refusal
+            }
+            let (figures, error) = await spending(group, asked)
+            guard let figures else { return error ?? "" }
+            let person = figures.people.first { $0["memberId"] as? String == memberID }
+            let money = { (key: String) in WebFormat.money(person?[key] as? String ?? "0", figures.currency) }
+            let who = Self.who(memberID, names, me: me)
+            let whose = who == "you" ? "your" : "\(who)'s"
+            return "\(figures.period) \(who) paid \(money("paid")) and \(whose) shares came to \(money("share")), "
+                + "of \(WebFormat.money(figures.total, figures.currency)) spent in \(groupName)\(figures.note)."
         case .whoOwes, .settle:
             let (planned, error) = await plan(groupID)
             guard let transfers = planned else { return error ?? "" }

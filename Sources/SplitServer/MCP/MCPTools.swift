@@ -110,6 +110,11 @@ struct MCPTools: Sendable {
             "budget_status", "Where a group's budget stands: per category and in total, spent, left, percent, projection.",
             object(["groupId": groupId, "month": string("YYYY-MM; default this month.")], required: ["groupId"]), readOnly: true),
         tool(
+            "spending_by_person",
+            "What each member paid for a group's expenses and what their shares came to, in the home currency: who paid the most, how much each spent.",
+            object(["groupId": groupId, "month": string("YYYY-MM; default since the group began.")], required: ["groupId"]),
+            readOnly: true),
+        tool(
             "create_payment_request", "Ask to be paid: a short code and link the payer opens.",
             object(
                 [
@@ -246,6 +251,11 @@ struct MCPTools: Sendable {
             let output = try await api.getBudget(
                 .init(path: .init(groupId: try arguments.string("groupId")), query: .init(month: arguments.optional("month"))))
             guard case .ok(let ok) = output else { throw AppError.notFound("budget") }
+            return try Self.text(try ok.body.json)
+        case "spending_by_person":
+            let output = try await api.getSpendingByPerson(
+                .init(path: .init(groupId: try arguments.string("groupId")), query: .init(month: arguments.optional("month"))))
+            guard case .ok(let ok) = output else { throw AppError.notFound("spending") }
             return try Self.text(try ok.body.json)
         case "create_payment_request":
             let output = try await api.createPaymentRequest(

@@ -53,6 +53,12 @@ extension WebApp {
             let deleted: Bool
             let canDelete: Bool
         }
+        /// "Aki: paid 30,000 JPY · share 10,000 JPY".
+        struct PersonLine: Sendable {
+            let name: String
+            let paid: String
+            let share: String
+        }
         /// A payment request still waiting: "1,000 JPY to Aki, from Ben", its page (to cancel it).
         struct OpenRequest: Sendable {
             let id: String
@@ -72,6 +78,11 @@ extension WebApp {
         let homeCurrency: String
         let missingRates: String?
         let settlements: [Recorded]
+        /// Who paid what since the group began, most paid first (in the home currency).
+        let people: [PersonLine]
+        let hasPeople: Bool
+        /// Currencies left out of `people` for want of a rate.
+        let peopleUncounted: String?
         let members: [ExpenseFormBody.Option]
         let recipients: [ExpenseFormBody.Option]
         let currencyOptions: [ExpenseFormBody.Option]
@@ -203,6 +214,14 @@ extension WebApp {
                     settled: planned.isEmpty, title: code, planOf: code, note: note,
                     settledText: "Everyone is settled up in \(code)."))
         }
+        // What each paid and what their shares came to: why Settle up says what it says.
+        let spending = try await budgetUseCases.people(groupID: groupUUID, caller: try caller())
+        let people = spending.people.sorted { ($0.paid, $1.member) > ($1.paid, $0.member) }.map {
+            BalancesBody.PersonLine(
+                name: scope.label($0.member.uuid.text),
+                paid: WebFormat.money(MoneyInput.text($0.paid, spending.currency), spending.currency),
+                share: WebFormat.money(MoneyInput.text($0.share, spending.currency), spending.currency))
+        }
         let currencyCodes = Set(currencies.map(\.code) + [scope.group.homeCurrency]).sorted()
         let selectedCurrency = form?["currency"] ?? scope.group.homeCurrency
         let body = BalancesBody(
@@ -232,6 +251,8 @@ extension WebApp {
             },
             // From me, to the first one else: the usual case needs no change. Removed members
             // with money still to settle can pay and be paid (issue 15), marked.
+            people: people, hasPeople: !people.isEmpty,
+            peopleUncounted: spending.uncountedCurrencies.isEmpty ? nil : spending.uncountedCurrencies.joined(separator: ", "),
             members: parties.map {
                 .init(value: $0.id, label: label($0), selected: $0.id == (form?["fromMemberId"] ?? myID))
             },

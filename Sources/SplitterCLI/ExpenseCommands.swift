@@ -333,7 +333,8 @@ struct ExpenseCommand: AsyncParsableCommand {
             discussion: """
                 The edit is based on the version you last saw (or --version). If
                 someone changed the expense since, nothing is saved and both
-                versions are shown (exit 6).
+                versions are shown (exit 6). A refund stays a refund: give its
+                amounts as said ("--amount 36" is 36 back).
 
                 \(SplitOptions.help)
                 """)
@@ -350,6 +351,10 @@ struct ExpenseCommand: AsyncParsableCommand {
         func run() async throws {
             try await SplitterCLI.run {
                 let context = try await ExpenseContext(options, expense: expense)
+                // A refund's amounts are said as received, with or without --refund (found by a
+                // new user: "--amount 36" on a refund of 30 made it a cost of 36, a swing of 66).
+                var split = self.split
+                if context.expense.amount.hasPrefix("-") { split.refund = true }
                 let (paid, paidByMember) = try split.payers(context.group)
                 let changes = ExpenseChanges(
                     description: description, amount: try amount.map(split.total), currency: currency, category: category,

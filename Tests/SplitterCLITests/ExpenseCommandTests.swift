@@ -101,6 +101,14 @@ struct ExpenseCommandTests {
             let balances = try await trip.run("balances", "Japan")
             #expect(balances.row("Aki")?.contains("-15000") == true, "\(balances.output)")
             #expect(balances.row("Ben")?.contains("15000") == true, "\(balances.output)")
+            // An edit of a refund keeps it one, amounts as said (found by a new user: "--amount
+            // 36000" made it a cost of 36,000, a swing of 66,000 in the balances).
+            let more = try await trip.run("expense", "edit", String(id.suffix(8)), "--amount", "36000")
+            #expect(more.status == 0 && more.output.contains("-36000 JPY"), "\(more.output)\(more.error)")
+            let exact = try await trip.run("expense", "edit", String(id.suffix(8)), "--exact", "aki=16000,ben=20000")
+            #expect(exact.status == 0 && exact.lines.contains { $0.split(separator: " ").dropFirst().starts(with: ["Ben", "-20000"]) }, "\(exact.output)\(exact.error)")
+            let after = try await trip.run("balances", "Japan")
+            #expect(after.row("Ben")?.contains("20000") == true && after.row("Aki")?.contains("-20000") == true, "\(after.output)")
             // A payer's amount with --refund is below zero however it is typed; a wrong sign is refused plainly.
             let several = try await trip.run(
                 "expense", "add", "Japan", "Cashback", "1000", "--refund", "--paid-by", "aki=600,ben=-400")

@@ -53,7 +53,7 @@ public enum NetCells {
         guard sent == amount else { throw .paymentMismatch(amount: amount, moved: sent) }
         // A payment is an expense paid by the senders and owed by the receivers, with no own share:
         // its pairwise debts, turned round, are who sent whom what.
-        return PairwiseDebts.debts(
+        return PairwiseDebts.matched(
             owed: cells.filter { $0.amount < 0 }.map { MemberAmount($0.memberID, -$0.amount) },
             paid: cells.filter { $0.amount > 0 }
         ).map { PlannedTransfer(from: $0.to, to: $0.from, amount: $0.amount) }

@@ -2,9 +2,10 @@
 /// transfers, netted per pair (A owes B 10 and B owes A 4 → A owes B 6).
 ///
 /// Each expense's debts are an exact allocation of owed shares to payers: a member who both
-/// paid and owes covers their own share first, then the rest is matched in member-id order.
-/// So every row sums to what that member owes, every column to what that payer paid, nothing is
-/// rounded, and each member's pairwise nets add up to their balance.
+/// paid and owes covers their own share first, then each debtor owes every payer in proportion
+/// to what that payer is still owed (DESIGN: "with several payers, one transfer each, in
+/// proportion"), in whole minor units. So every row sums to what that member owes, every column
+/// to what that payer paid, and each member's pairwise nets add up to their balance.
 public struct PairwiseDebts: Hashable, Sendable {
     private var owedByPair: [Currency: [Pair: Int64]] = [:]
 
@@ -28,10 +29,21 @@ public struct PairwiseDebts: Hashable, Sendable {
     /// The same from an expense's owed shares and payments as stored (each taken in member-id
     /// order, whatever order they come in), for a ledger kept in the database.
     public static func debts(owed: [MemberAmount], paid: [MemberAmount]) -> [PlannedTransfer] {
+        allocate(owed: owed, paid: paid, inProportion: true)
+    }
+
+    /// Money that moved between several senders and receivers at once (another app's payment
+    /// row): the fewest transfers that move it, matched in member-id order (north-west corner),
+    /// rather than every sender to every receiver.
+    public static func matched(owed: [MemberAmount], paid: [MemberAmount]) -> [PlannedTransfer] {
+        allocate(owed: owed, paid: paid, inProportion: false)
+    }
+
+    private static func allocate(owed: [MemberAmount], paid: [MemberAmount], inProportion: Bool) -> [PlannedTransfer] {
         // A refund (payers received money): the mirror of the expense of the opposite amounts,
         // with each debt turned round: the payers owe the sharers their parts.
         if paid.contains(where: { $0.amount < 0 }) {
-            return debts(owed: owed.map(\.negated), paid: paid.map(\.negated)).map {
+            return allocate(owed: owed.map(\.negated), paid: paid.map(\.negated), inProportion: inProportion).map {
                 PlannedTransfer(from: $0.to, to: $0.from, amount: $0.amount)
             }
         }
@@ -46,18 +58,34 @@ public struct PairwiseDebts: Hashable, Sendable {
         }
         owing.removeAll { $0.amount == 0 }
         paying.removeAll { $0.amount == 0 }
-        // North-west corner: exact, deterministic, every row and column sum respected.
+        // Debtor by debtor, their debt split over the payers in proportion to what each is still
+        // owed (largest remainder, ties to the lower member id). A part is at most what its payer
+        // is still owed (below it, rounded up, while the debt is less than all still owed; exactly
+        // it for the last debtor), so the last debtor takes what is left and every column comes out
+        // exact (found by a new user: Aki paid 60 and Ben 40 of a dinner Cho and Dan shared, and
+        // Cho's paid mark sent Aki 10 and Ben 40, where "in proportion" is 30 and 20).
         var debts: [PlannedTransfer] = []
-        var debtorIndex = 0
-        var payerIndex = 0
-        while debtorIndex < owing.count, payerIndex < paying.count {
-            let amount = min(owing[debtorIndex].amount, paying[payerIndex].amount)
-            debts.append(
-                PlannedTransfer(from: owing[debtorIndex].memberID, to: paying[payerIndex].memberID, amount: amount))
-            owing[debtorIndex] = MemberAmount(owing[debtorIndex].memberID, owing[debtorIndex].amount - amount)
-            paying[payerIndex] = MemberAmount(paying[payerIndex].memberID, paying[payerIndex].amount - amount)
-            if owing[debtorIndex].amount == 0 { debtorIndex += 1 }
-            if paying[payerIndex].amount == 0 { payerIndex += 1 }
+        guard inProportion else {
+            // North-west corner: exact, deterministic, every row and column sum respected.
+            var (debtorIndex, payerIndex) = (0, 0)
+            while debtorIndex < owing.count, payerIndex < paying.count {
+                let amount = min(owing[debtorIndex].amount, paying[payerIndex].amount)
+                debts.append(
+                    PlannedTransfer(from: owing[debtorIndex].memberID, to: paying[payerIndex].memberID, amount: amount))
+                owing[debtorIndex] = MemberAmount(owing[debtorIndex].memberID, owing[debtorIndex].amount - amount)
+                paying[payerIndex] = MemberAmount(paying[payerIndex].memberID, paying[payerIndex].amount - amount)
+                if owing[debtorIndex].amount == 0 { debtorIndex += 1 }
+                if paying[payerIndex].amount == 0 { payerIndex += 1 }
+            }
+            return debts
+        }
+        for debtor in owing {
+            let weights = paying.map { Int128(max($0.amount, 0)) }
+            guard let parts = Apportionment.split(total: debtor.amount, weights: weights, tieBreak: .none) else { break }
+            for (index, part) in parts.enumerated() where part != 0 {
+                debts.append(PlannedTransfer(from: debtor.memberID, to: paying[index].memberID, amount: part))
+                paying[index] = MemberAmount(paying[index].memberID, paying[index].amount - part)
+            }
         }
         return debts
     }

@@ -144,6 +144,17 @@ enum Ledger {
 
     /// The pairwise debts computed from every live expense and settlement of a group: what the
     /// ledger must hold (tests prove it does), and how migration 0006 filled it in.
+    /// Every group's pairwise ledger worked out from its expenses and transfers (migrations 0006
+    /// and 0031; the table is empty before).
+    @Sendable static func fillPairDebts(_ sql: any SQLDatabase) async throws {
+        for row in try await sql.raw("SELECT id FROM groups").all() {
+            let groupID = try row.decodeUUID("id")
+            for effect in try await recomputedDebts(groupID: groupID, sql) {
+                try await apply(effect, groupID: groupID, sql)
+            }
+        }
+    }
+
     static func recomputedDebts(groupID: UUID, _ sql: any SQLDatabase) async throws -> [Effect] {
         let group = groupID.text
         let expenses = try await sql.raw(

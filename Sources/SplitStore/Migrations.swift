@@ -319,14 +319,7 @@ public enum Migrations {
                 )
                 """
             ],
-            fill: { sql in
-                for row in try await sql.raw("SELECT id FROM groups").all() {
-                    let groupID = try row.decodeUUID("id")
-                    for effect in try await Ledger.recomputedDebts(groupID: groupID, sql) {
-                        try await Ledger.apply(effect, groupID: groupID, sql)
-                    }
-                }
-            }
+            fill: Ledger.fillPairDebts
         ),
         Migration(
             id: "0007_owned_split_format",
@@ -976,6 +969,14 @@ public enum Migrations {
                 "DROP INDEX expense_payers_by_member",
                 "DROP INDEX expense_splits_by_member",
             ]
+        ),
+        Migration(
+            id: "0031_pair_debts_in_proportion",
+            statements: ["DELETE FROM pair_debts"],
+            // Each expense's pairwise debts are now in proportion to what each payer paid (they
+            // were matched in member-id order): the running ledger is worked out again from the
+            // expenses and transfers, so removing an expense later takes away what it added.
+            fill: Ledger.fillPairDebts
         ),
     ]
 

@@ -60,6 +60,30 @@ struct BalancesTests {
         #expect(debts == debtsBefore)
     }
 
+    @Test("several payers: each debtor owes each payer in proportion to what they paid; a payer who shares covers their own share first")
+    func debtsInProportion() throws {
+        let d = member(4)
+        // Aki paid 60, Ben 40; Cho and Dan share it: each owes Aki 30 and Ben 20 (found by a new
+        // user: member order gave Cho → Aki 10, Cho → Ben 40).
+        let dinner = try split(usd("1"), .equal([c, d]), paidBy: [MemberAmount(a, 60), MemberAmount(b, 40)])
+        #expect(
+            PairwiseDebts.debts(of: dinner) == [
+                PlannedTransfer(from: c, to: a, amount: 30), PlannedTransfer(from: c, to: b, amount: 20),
+                PlannedTransfer(from: d, to: a, amount: 30), PlannedTransfer(from: d, to: b, amount: 20),
+            ])
+        // 100 / 3 between two payers of 1 and 2: whole units, every row and column exact.
+        let odd = try split(usd("1"), .equal([c, d]), paidBy: [MemberAmount(a, 33), MemberAmount(b, 67)])
+        let debts = PairwiseDebts.debts(of: odd)
+        #expect(debts.filter { $0.from == c }.map(\.amount).reduce(0, +) == 50)
+        #expect(debts.filter { $0.to == a }.map(\.amount).reduce(0, +) == 33)
+        #expect(debts.filter { $0.to == b }.map(\.amount).reduce(0, +) == 67)
+        #expect(debts.allSatisfy { abs($0.amount - ($0.to == a ? 16 : 34)) <= 1 }, "\(debts)")
+        // Aki paid 50 and Ben 50, Aki and Cho share: Aki's own 50 is covered by what Aki paid, so
+        // Cho owes Ben all of his.
+        let own = try split(usd("1"), .equal([a, c]), paidBy: [MemberAmount(a, 50), MemberAmount(b, 50)])
+        #expect(PairwiseDebts.debts(of: own) == [PlannedTransfer(from: c, to: b, amount: 50)])
+    }
+
     @Test("settled pairs disappear from the pairwise view")
     func settledPairsDisappear() throws {
         let dinner = try split(usd("30"), .equal([b, c]), paidBy: [MemberAmount(a, 3000)])

@@ -125,18 +125,21 @@ struct PaidSharesTests {
 
     @Test("several payers: a paid share of the same amount is voided when the others' shares move its transfers")
     func editMovesTransfersOfSameAmount() {
-        // P1 paid 60, P2 40; A and B owe 50 each. B's mark recorded B → P1 10 and B → P2 40.
-        let (p1, p2, a, b, c) = (member(1), member(2), member(3), member(4), member(5))
+        // P1 paid 60, P2 40; A and B owe 50 each. B's mark recorded B → P1 30 and B → P2 20: in
+        // proportion (found by a new user: it was P1 10 and P2 40, matched in member order).
+        let (p1, p2, a, b) = (member(1), member(2), member(3), member(4))
         let payers = [MemberAmount(p1, 60), MemberAmount(p2, 40)]
         let paid = OwedShare(id: UUID(), memberID: b, amount: 50, isPaid: true)
         let before = [OwedShare(id: UUID(), memberID: a, amount: 50), paid]
         #expect(
             PaidShares.settling(payers: payers, shares: before)[b]
+                == [PlannedTransfer(from: b, to: p1, amount: 30), PlannedTransfer(from: b, to: p2, amount: 20)])
+        // P1 50, B 50: P1's own share takes all but 10 of what P1 paid, so B still owes 50, but now
+        // P1 10 and P2 40.
+        let after = [OwedShare(id: UUID(), memberID: p1, amount: 50), paid]
+        #expect(
+            PaidShares.settling(payers: payers, shares: after)[b]
                 == [PlannedTransfer(from: b, to: p1, amount: 10), PlannedTransfer(from: b, to: p2, amount: 40)])
-        // A 30, B 50, C 20: B still owes 50, but now P1 30 and P2 20.
-        let after = [
-            OwedShare(id: before[0].id, memberID: a, amount: 30), paid, OwedShare(id: UUID(), memberID: c, amount: 20),
-        ]
         #expect(PaidShares.voidedByEdit(before: (payers, .usd, before), after: (payers, .usd, after)) == [paid.id])
         // A debtor first in member order (B → P1 50) keeps their transfers, and their mark, when
         // the shares after theirs move.
@@ -147,7 +150,7 @@ struct PaidSharesTests {
                 before: ([MemberAmount(p1, 60), MemberAmount(member(6), 40)], .usd, [first, later]),
                 after: (
                     [MemberAmount(p1, 60), MemberAmount(member(6), 40)], .usd,
-                    [first, OwedShare(id: later.id, memberID: a, amount: 30), OwedShare(id: UUID(), memberID: c, amount: 20)]
+                    [first, OwedShare(id: later.id, memberID: a, amount: 30), OwedShare(id: UUID(), memberID: member(5), amount: 20)]
                 )
             ).isEmpty)
     }

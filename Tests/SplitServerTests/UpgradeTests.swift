@@ -115,6 +115,23 @@ struct UpgradeTests {
             }
             return (sorted, new)
         }
+        // Each expense's pairwise debts are in proportion to what each payer paid (migration 0031;
+        // they were matched in member-id order): who owes whom may differ pair by pair, but each
+        // member's debts and credits per currency still net to the same.
+        if key == "debts", let old = was as? [String: Any], let new = now as? [String: Any] {
+            func nets(_ answer: [String: Any]) -> [String: Int64] {
+                var nets: [String: Int64] = [:]
+                for debt in answer["debts"] as? [[String: Any]] ?? [] {
+                    let currency = debt["currency"] as? String ?? ""
+                    let amount = Int64((debt["amount"] as? String ?? "").replacingOccurrences(of: ".", with: "")) ?? 0
+                    nets[currency + " " + (debt["fromMemberId"] as? String ?? ""), default: 0] -= amount
+                    nets[currency + " " + (debt["toMemberId"] as? String ?? ""), default: 0] += amount
+                }
+                return nets.filter { $0.value != 0 }
+            }
+            #expect(!nets(old).isEmpty)
+            return (nets(old), nets(new))
+        }
         guard key == "balances", var old = was as? [String: Any], var new = now as? [String: Any] else {
             return (was, now)
         }

@@ -228,6 +228,8 @@ struct ExpenseCommand: AsyncParsableCommand {
         @Option(help: "Currency (default: the group's home currency).") var currency: String?
         @Option(help: "Date, YYYY-MM-DD (default: today).") var date: String?
         @Option(help: "Category name.") var category: String?
+        @Option(help: "What your card or bank took in the group's home currency, for an expense in another.")
+        var charged: String?
         @OptionGroup var split: SplitOptions
 
         func run() async throws {
@@ -245,7 +247,8 @@ struct ExpenseCommand: AsyncParsableCommand {
                     id: UUID.timeOrdered().text, groupId: found.id, description: description,
                     amount: try split.total(amount),
                     currency: currency ?? found.homeCurrency, category: category, expenseDate: date ?? today(in: found.timeZone),
-                    paidBy: paid, paidByMemberId: paidByMember, split: chosen)
+                    paidBy: paid, paidByMemberId: paidByMember, split: chosen,
+                    homeAmount: try charged.map(split.total))
                 let key = UUID().uuidString
                 let expense: Expense
                 do {
@@ -266,7 +269,8 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let names = context.names
                 let refund = expense.amount.hasPrefix("-")
                 print(
-                    "Added \(refund ? "refund " : "")\(expense.description): \(expense.amount) \(expense.currency), "
+                    "Added \(refund ? "refund " : "")\(expense.description): \(expense.amount) \(expense.currency)"
+                        + (expense.homeAmount.map { " (charged \($0) in the home currency)" } ?? "") + ", "
                         + (refund ? "received by " : "paid by ") + byName(expense.payers, names))
                 print(
                     "Shares: "
@@ -346,6 +350,8 @@ struct ExpenseCommand: AsyncParsableCommand {
         @Option(help: "Date, YYYY-MM-DD.") var date: String?
         @Option(help: "Category name.") var category: String?
         @Option(help: "The version this edit is based on (default: the one last seen).") var version: Int64?
+        @Option(help: "What your card or bank took in the home currency (an edit of the amount without it drops the old one).")
+        var charged: String?
         @OptionGroup var split: SplitOptions
 
         func run() async throws {
@@ -359,11 +365,12 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let changes = ExpenseChanges(
                     description: description, amount: try amount.map(split.total), currency: currency, category: category,
                     expenseDate: date, paidBy: paid, paidByMemberId: paidByMember,
-                    split: try split.split(context.group, sharers: context.sharers)
+                    split: try split.split(context.group, sharers: context.sharers),
+                    homeAmount: try charged.map(split.total)
                 )
                 guard changes != ExpenseChanges() else {
                     throw CLIError(
-                        message: "Nothing to change: give --description, --amount, --date, --paid-by or a split.",
+                        message: "Nothing to change: give --description, --amount, --date, --charged, --paid-by or a split.",
                         code: 2)
                 }
                 // The version last seen here (found by review: the one just read made every
@@ -470,7 +477,9 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
 /// An expense for people: what, who paid, each share with its id and paid state.
 func printExpense(_ expense: Expense, names: [String: String]) {
     print(
-        "\(expense.description)\(expense.isDeleted ? " (deleted)" : ""): \(expense.amount) \(expense.currency) on "
+        "\(expense.description)\(expense.isDeleted ? " (deleted)" : ""): \(expense.amount) \(expense.currency)"
+            // What the card took in the home currency (found by a new user: the CLI never said).
+            + (expense.homeAmount.map { " (charged \($0) in the home currency)" } ?? "") + " on "
             + "\(expense.expenseDate), \(expense.categoryName)")
     print((expense.amount.hasPrefix("-") ? "Refund received by " : "Paid by ") + byName(expense.payers, names))
     print("Split: \(expense.split.mode.rawValue)")

@@ -109,6 +109,17 @@ struct ExpenseCommandTests {
             #expect(exact.status == 0 && exact.lines.contains { $0.split(separator: " ").dropFirst().starts(with: ["Ben", "-20000"]) }, "\(exact.output)\(exact.error)")
             let after = try await trip.run("balances", "Japan")
             #expect(after.row("Ben")?.contains("20000") == true && after.row("Aki")?.contains("-20000") == true, "\(after.output)")
+            // What the card took in yen: shown, kept by an edit that leaves the amount, dropped by
+            // one that changes it (found by a new user: the CLI could neither give nor show it).
+            let charged = try await trip.run(
+                "expense", "add", "Japan", "Museum", "30", "--currency", "USD", "--charged", "4500", "--equal", "aki,ben")
+            #expect(charged.status == 0 && charged.output.contains("30.00 USD (charged 4500 in the home currency)"), "\(charged.output)\(charged.error)")
+            let museum = String(try await trip.expenseID("Museum").suffix(8))
+            let renamed = try await trip.run("expense", "edit", museum, "--description", "Museum tickets")
+            #expect(renamed.output.contains("(charged 4500 in the home currency)"), "\(renamed.output)\(renamed.error)")
+            let recounted = try await trip.run("expense", "edit", museum, "--amount", "40")
+            #expect(recounted.status == 0 && !recounted.output.contains("charged"), "\(recounted.output)\(recounted.error)")
+            _ = try await trip.run("expense", "delete", museum)
             // A payer's amount with --refund is below zero however it is typed; a wrong sign is refused plainly.
             let several = try await trip.run(
                 "expense", "add", "Japan", "Cashback", "1000", "--refund", "--paid-by", "aki=600,ben=-400")

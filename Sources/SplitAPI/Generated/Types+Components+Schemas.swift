@@ -531,6 +531,8 @@ extension Components {
             public var split: Components.Schemas.SplitInput?
             /// - Remark: Generated from `#/components/schemas/UpdateExpenseRequest/splits`.
             public var splits: [Components.Schemas.MemberAmount]?
+            /// What it was charged in the home currency. Left out, the charge stays while the amount and currency do; an edit that changes either drops it (it stood for the old amount).
+            ///
             /// - Remark: Generated from `#/components/schemas/UpdateExpenseRequest/homeAmount`.
             public var homeAmount: Components.Schemas.Amount?
             /// the version this edit is based on
@@ -549,7 +551,7 @@ extension Components {
             ///   - paidByMemberId:
             ///   - split:
             ///   - splits:
-            ///   - homeAmount:
+            ///   - homeAmount: What it was charged in the home currency. Left out, the charge stays while the amount and currency do; an edit that changes either drops it (it stood for the old amount).
             ///   - version: the version this edit is based on
             public init(
                 description: Swift.String? = nil,
@@ -657,6 +659,8 @@ extension Components {
             public var splits: [Components.Schemas.ExpenseShare]
             /// - Remark: Generated from `#/components/schemas/Expense/split`.
             public var split: Components.Schemas.SplitInput
+            /// What it was charged in the group's home currency. A charge in a former home currency is kept but neither shown nor counted, until the home currency is that one again.
+            ///
             /// - Remark: Generated from `#/components/schemas/Expense/homeAmount`.
             public var homeAmount: Components.Schemas.Amount?
             /// - Remark: Generated from `#/components/schemas/Expense/version`.
@@ -682,7 +686,7 @@ extension Components {
             ///   - payers:
             ///   - splits:
             ///   - split:
-            ///   - homeAmount:
+            ///   - homeAmount: What it was charged in the group's home currency. A charge in a former home currency is kept but neither shown nor counted, until the home currency is that one again.
             ///   - version:
             ///   - createdAt:
             ///   - updatedAt:

@@ -21,6 +21,12 @@ public struct ExpenseView: Sendable, Equatable {
 
     /// The currency of the expense's home amount: the one it was given in, or the group's.
     public var homeAmountCurrency: String { expense.homeCurrency ?? homeCurrency }
+
+    /// What it was charged in the group's home currency, as the API shows it: nil when it was
+    /// charged in a former home currency (found by a new user: after the home currency went from
+    /// EUR to GBP, "charged 92.00 EUR" read "92.00 GBP", and saving the form stored it so). Such a
+    /// charge is kept, not counted, and shown again if the home currency goes back.
+    public var shownHomeAmount: Int64? { homeAmountCurrency == homeCurrency ? expense.homeAmount : nil }
 }
 
 /// A create's `Idempotency-Key` and a hash of the request it came with (DESIGN §5).
@@ -243,9 +249,18 @@ public struct ExpenseUseCases: Sendable, UsesStores {
             patch, singlePayer: current.payers.count == 1 ? current.payers[0].memberID.text : nil)
         let reads = BatchReads()
         reads.categories[group.id] = found.categories
-        let (updated, _) = try await build(
+        var (updated, _) = try await build(
             entered, id: current.id, group: group, me: me, members: found.members,
             createdBy: current.createdByUserID, now: now(), previous: current, reads: reads)
+        // A charged amount the edit does not give again: it stood for this amount in this
+        // currency, so it goes with a new one (found by a new user: 50 GBP charged 58.37 EUR, made
+        // 500 GBP, still counted as 58.37 EUR); else it stays as stored, in the currency it was
+        // charged in (the base above read it in the home currency of today).
+        if patch.homeAmount == nil, let charged = current.homeAmount {
+            let same = updated.amount == current.amount && updated.currency == current.currency
+            updated.homeAmount = same ? charged : nil
+            updated.homeCurrency = same ? current.homeCurrency : nil
+        }
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
         switch try await expenses.update(
             updated, expectedVersion: basedOn, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),
@@ -383,6 +398,8 @@ public struct ExpenseUseCases: Sendable, UsesStores {
             },
             // Shortest exact text ("10", not "10.00"), so a change of currency reads them anew.
             split: EnteredSplit(expense.rule, currency: currency, shortestAmounts: true),
-            homeAmount: expense.homeAmount.map { MoneyInput.text($0, expense.homeCurrency ?? homeCurrency) })
+            // A charge in a former home currency is not read as one in today's (`edit` keeps it).
+            homeAmount: (expense.homeCurrency ?? homeCurrency) == homeCurrency
+                ? expense.homeAmount.map { MoneyInput.text($0, homeCurrency) } : nil)
     }
 }

@@ -123,7 +123,7 @@ struct ExpenseJSON {
         string(expense.expenseDate)
         raw(",\"groupId\":")
         id(expense.groupID)
-        if let homeAmount = expense.homeAmount {
+        if let homeAmount = view.shownHomeAmount {
             raw(",\"homeAmount\":")
             money(homeAmount, try? Currency(code: view.homeAmountCurrency))
         }

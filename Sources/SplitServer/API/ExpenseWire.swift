@@ -87,7 +87,7 @@ extension Components.Schemas.Expense {
             },
             splits: expense.liveShares.map { .init($0, currency: currency) },
             split: try .init(expense.rule, currency: currency),
-            homeAmount: expense.homeAmount.map { MoneyInput.text($0, view.homeAmountCurrency) },
+            homeAmount: view.shownHomeAmount.map { MoneyInput.text($0, view.homeAmountCurrency) },
             version: expense.version,
             createdAt: Date(milliseconds: expense.createdAt),
             updatedAt: Date(milliseconds: expense.updatedAt), isDeleted: expense.isDeleted)

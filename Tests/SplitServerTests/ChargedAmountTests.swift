@@ -1,0 +1,88 @@
+import Foundation
+import HTTPTypes
+import SplitStore
+import SplitTestSupport
+import Testing
+
+/// What an expense was charged in the home currency ("charged as") across edits and a change of
+/// the home currency: never read as another currency, never left standing for another amount.
+@Suite("Charged amounts")
+struct ChargedAmountTests {
+    static func homeCurrency(_ api: API, _ trip: Trip, _ code: String) async throws {
+        let group = try await api.call(.get, "/api/groups/\(trip.groupID)", token: trip.tokens["Aki"])
+        let version = try #require(group.int("group", "version"))
+        let changed = try await api.call(
+            .patch, "/api/groups/\(trip.groupID)", token: trip.tokens["Aki"],
+            json: #"{"homeCurrency":"\#(code)","version":\#(version)}"#)
+        try #require(changed.status == .ok, "\(changed.text)")
+    }
+
+    @Test(
+        "after the home currency changes, a charge in the former one is neither shown as the new one nor stored as it; back home it counts again",
+        arguments: TestDatabases.all)
+    func homeCurrencyChange(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api, home: "EUR")
+            let aki = trip.tokens["Aki"]
+            let created = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Hotel", "100.00", "USD", paidBy: [("Aki", "100.00")], split: trip.equal(["Aki", "Cho"]),
+                    extra: #","homeAmount":"92.00""#))
+            try #require(created.status == .created, "\(created.text)")
+            let id = try #require(created.string("expense", "id"))
+            #expect(created.string("expense", "homeAmount") == "92.00")
+
+            try await Self.homeCurrency(api, trip, "GBP")
+            let shown = try await api.call(.get, "/api/expenses/\(id)", token: aki)
+            #expect(shown.string("expense", "homeAmount") == nil, "not 92.00 GBP: \(shown.text)")
+            // A new user's case: only the description changed; the charge stays 92 euros, stored
+            // as such (it became 92.00 GBP).
+            let edited = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki, json: #"{"description":"Hotel Lyon","version":1}"#)
+            #expect(edited.status == .ok && edited.string("expense", "homeAmount") == nil, "\(edited.text)")
+            let home = try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki)
+            #expect(home.int("homeChargedExpenses") == 0 && home.text.contains("\"USD\""), "\(home.text)")
+
+            try await Self.homeCurrency(api, trip, "EUR")
+            let back = try await api.call(.get, "/api/expenses/\(id)", token: aki)
+            #expect(back.string("expense", "homeAmount") == "92.00", "\(back.text)")
+            let counted = try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki)
+            #expect(counted.int("homeChargedExpenses") == 1, "\(counted.text)")
+            // The change feed says the same as the expense.
+            let feed = try await api.call(.get, "/api/groups/\(trip.groupID)/changes?since=0", token: aki)
+            #expect(feed.text.contains(#""homeAmount":"92.00""#), "\(feed.text.prefix(400))")
+        }
+    }
+
+    @Test(
+        "an edit of the amount or currency without a charged amount drops the old one; the same amount keeps it; a new one replaces it",
+        arguments: TestDatabases.all)
+    func amountEdits(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api, home: "EUR")
+            let aki = trip.tokens["Aki"]
+            let created = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Pub", "50.00", "GBP", paidBy: [("Cho", "50.00")], split: trip.equal(["Aki", "Cho"]),
+                    extra: #","homeAmount":"58.37""#))
+            try #require(created.status == .created, "\(created.text)")
+            let id = try #require(created.string("expense", "id"))
+            // The same amount, written otherwise: still charged 58.37.
+            let same = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"50","version":1}"#)
+            #expect(same.status == .ok && same.string("expense", "homeAmount") == "58.37", "\(same.text)")
+            // Ten times the amount: 58.37 EUR no longer says what it cost (a new user's case).
+            let more = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"500","version":2}"#)
+            #expect(more.status == .ok && more.string("expense", "homeAmount") == nil, "\(more.text)")
+            let balances = try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki)
+            #expect(balances.int("homeChargedExpenses") == 0, "\(balances.text)")
+            // Given again with the new amount, it counts again.
+            let again = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki, json: #"{"homeAmount":"583.70","version":3}"#)
+            #expect(again.status == .ok && again.string("expense", "homeAmount") == "583.70", "\(again.text)")
+        }
+    }
+}

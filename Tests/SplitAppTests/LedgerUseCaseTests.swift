@@ -249,4 +249,29 @@ struct LedgerUseCaseTests {
             #expect(recorded.isEmpty)
         }
     }
+
+    @Test(
+        "a rate dated ahead is refused (it would outdo every rate until that day); tomorrow is allowed, for a day begun elsewhere",
+        arguments: TestDatabases.all)
+    func futureRates(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // 2026-05-10 12:00 UTC; the group is on UTC.
+            let ledger = LedgerUseCases(database: trip.database, now: { 1_778_414_400_000 })
+            func put(_ date: String) async throws -> [RateRecord] {
+                try await ledger.putRates(
+                    [EnteredRate(fromCurrency: "JPY", toCurrency: "MYR", date: date, rate: "0.03")], groupID: trip.groupID,
+                    caller: trip.aki, origin: trip.origin)
+            }
+            let tomorrow = try await put("2026-05-11")
+            #expect(tomorrow.map(\.date) == ["2026-05-11"])
+            for date in ["2026-05-12", "2062-12-01"] {
+                await #expect(
+                    throws: AppError.invalid(
+                        field: "rates[0].date", message: "A rate is for a day that has come: \(date) is after today (2026-05-10).")
+                ) { _ = try await put(date) }
+            }
+            let kept = try await ledger.rates(groupID: trip.groupID, caller: trip.aki)
+            #expect(kept.count == 1)
+        }
+    }
 }

@@ -235,9 +235,17 @@ public struct LedgerUseCases: Sendable, UsesStores {
             guard (try? ExchangeRate(from: from, to: to, rate: value)) != nil else {
                 throw AppError.invalid(field: path + ".rate", message: "A rate is a positive decimal.")
             }
-            return RateRecord(
-                from: from.code, to: to.code, date: try MoneyInput.date(rate.date, field: path + ".date"),
-                rate: value.description)
+            let date = try MoneyInput.date(rate.date, field: path + ".date")
+            // The latest rate counts: one dated ahead would count until that day, past every rate
+            // entered before it (found by a new user: a mistyped 2062 could not be outdone). A day
+            // of slack for someone whose day began before the group's.
+            if let day = CivilDate(date), let today = CivilDate(MoneyInput.today(now(), in: group.timeZone)),
+                day > today.adding(days: 1)
+            {
+                throw AppError.invalid(
+                    field: path + ".date", message: "A rate is for a day that has come: \(date) is after today (\(today)).")
+            }
+            return RateRecord(from: from.code, to: to.code, date: date, rate: value.description)
         }
         try await balances.putRates(
             records, groupID: group.id, actor: GroupAccess.actor(caller, me, origin: origin, for: [.updateGroup]),

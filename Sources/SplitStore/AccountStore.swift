@@ -363,7 +363,19 @@ public struct AccountStore: Sendable {
                 """
             ).run()
             try await Self.revokeSessions(of: userID, except: keepSession, now: now, sql)
+            try await Self.closeResetLinks(of: userID, now: now, sql)
         }
+    }
+
+    /// Closes every reset link of the account still open: a new password outdates them (found
+    /// by a new user: a link asked for before a change still set a password after it).
+    static func closeResetLinks(of userID: UUID, now: Int64, _ sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            UPDATE email_verifications SET used_at = \(bind: now)
+            WHERE user_id = \(bind: userID.text) AND purpose = 'reset' AND used_at IS NULL
+            """
+        ).run()
     }
 
     /// Revokes every session of the user but `except` (after a password change).

@@ -446,6 +446,7 @@ public struct MailStore: Sendable {
                 ).first() != nil
             else { return nil }
             try await AccountStore.revokeSessions(of: userID, except: nil, now: now, sql)
+            try await AccountStore.closeResetLinks(of: userID, now: now, sql)
             return userID
         }
     }

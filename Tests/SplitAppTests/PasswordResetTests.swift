@@ -49,10 +49,26 @@ struct PasswordResetTests {
             try await MailStore(database: database).addToken(
                 hash: MailUseCases.hash(token), purpose: .reset, userID: user.id, email: user.email ?? "",
                 expiresAt: now + 60_000, now: now)
+            // A second link asked for meanwhile: the reset by the first closes it too.
+            let second = "link-\(UUID())"
+            try await MailStore(database: database).addToken(
+                hash: MailUseCases.hash(second), purpose: .reset, userID: user.id, email: user.email ?? "",
+                expiresAt: now + 60_000, now: now)
             try await accounts.resetPassword(token: token, newPassword: password)
             #expect(await hasher.hashes == atStart + 1)
             await #expect(throws: AppError.self) { try await accounts.resetPassword(token: token, newPassword: password) }
+            await #expect(throws: AppError.self) { try await accounts.resetPassword(token: second, newPassword: password) }
             #expect(await hasher.hashes == atStart + 1)
+
+            // A link asked for before a password change no longer works after it (found by a new
+            // user: it set a password after the owner had changed it).
+            let third = "link-\(UUID())"
+            try await MailStore(database: database).addToken(
+                hash: MailUseCases.hash(third), purpose: .reset, userID: user.id, email: user.email ?? "",
+                expiresAt: now + 60_000, now: now)
+            try await AccountStore(database: database).changePassword(
+                userID: user.id, passwordHash: "counted:changed", keepSession: nil, now: now)
+            await #expect(throws: AppError.self) { try await accounts.resetPassword(token: third, newPassword: password) }
         }
     }
 }

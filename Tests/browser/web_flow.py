@@ -468,6 +468,10 @@ def run(base):
         people = [li.text for li in aki.find_elements(By.CSS_SELECTOR, "#who-paid li")]
         check(people == ["Ben paid 11,500 JPY · share 5,500 JPY", "Aki paid 7,500 JPY · share 8,000 JPY",
                          "Cho paid 0 JPY · share 5,500 JPY"], f"who paid what, most paid first: {people}")
+        # The home plan's card is no currency to record a transfer in (it was offered as "home").
+        offered = [o.get_attribute("value") for o in aki.find_elements(By.CSS_SELECTOR, "#settle-currency option")]
+        check(aki.find_elements(By.ID, "currency-home") and offered == ["JPY", "USD"],
+              f"the transfer form offers currencies only: {offered}")
         shoot(aki, "balances")
         click(aki, aki.find_element(By.CSS_SELECTOR, "#currency-USD button.record"))
         check("Everyone is settled up in USD." in aki.find_element(By.ID, "currency-USD").text, "USD settled")

@@ -222,7 +222,9 @@ extension WebApp {
                 paid: WebFormat.money(MoneyInput.text($0.paid, spending.currency), spending.currency),
                 share: WebFormat.money(MoneyInput.text($0.share, spending.currency), spending.currency))
         }
-        let currencyCodes = Set(currencies.map(\.code) + [scope.group.homeCurrency]).sorted()
+        // Real currencies only: the home plan's card is "home" (found by a new user: a choice
+        // called "home", refused as no ISO 4217 code).
+        let currencyCodes = Set(currencies.map(\.code).filter { $0 != "home" } + [scope.group.homeCurrency]).sorted()
         let selectedCurrency = form?["currency"] ?? scope.group.homeCurrency
         let body = BalancesBody(
             groupID: groupID, currencies: currencies, home: lines(balances.home ?? []), openRequests: openRequests,

@@ -735,4 +735,31 @@ struct PaidShareEditTests {
             #expect(settlements.count == 1 && settlements.first?.string("expenseSplitId") == nil)
         }
     }
+
+    @Test("an edit of a deleted expense is a 409 that changes nothing; restored, it may be edited", arguments: TestDatabases.all)
+    func editDeleted(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            let created = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense("Lunch", "3000", "JPY", paidBy: [("Aki", "3000")], split: trip.equal(["Aki", "Ben"])))
+            let id = try #require(created.string("expense", "id"))
+            #expect(try await api.call(.delete, "/api/expenses/\(id)", token: aki).status == .ok)
+            let deleted = try await api.call(.get, "/api/expenses/\(id)", token: aki)
+            let version = try #require(deleted.int("expense", "version"))
+            // Found by a new user: `splitter sync --force` sent this and said "Sent 1".
+            let edit = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"3600","version":\#(version)}"#)
+            #expect(edit.status == .conflict && edit.errorCode == "expense_deleted", "\(edit.text)")
+            let after = try await api.call(.get, "/api/expenses/\(id)", token: aki)
+            #expect(after.string("expense", "amount") == "3000" && after.int("expense", "version") == version)
+            #expect(try await api.call(.post, "/api/expenses/\(id)/restore", token: aki).status == .ok)
+            let restored = try await api.call(.get, "/api/expenses/\(id)", token: aki)
+            let again = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki,
+                json: #"{"amount":"3600","version":\#(try #require(restored.int("expense", "version")))}"#)
+            #expect(again.status == .ok && again.string("expense", "amount") == "3600", "\(again.text)")
+        }
+    }
 }

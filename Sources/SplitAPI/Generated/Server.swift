@@ -5769,7 +5769,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     ///
     /// The version the edit is based on comes as `version` or `If-Match`; without either it is
     /// a 428. A stale one is a 412 with the current expense in `details.current`: nothing is
-    /// overwritten.
+    /// overwritten. A deleted expense is a 409 `expense_deleted`: restore it first.
     ///
     ///
     /// - Remark: HTTP `PATCH /api/expenses/{expenseId}`.

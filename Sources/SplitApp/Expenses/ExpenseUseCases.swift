@@ -245,6 +245,12 @@ public struct ExpenseUseCases: Sendable, UsesStores {
             throw AppError.versionRequired("Send the version this edit is based on, as \"version\" or If-Match.")
         }
         if basedOn != current.version { throw AppError.staleExpense(view(current)) }
+        // A deleted expense counts for nothing, so an edit of it would change nothing anyone sees
+        // (found by a new user: `splitter sync --force` of an edit said "Sent 1" to a deleted one).
+        if current.isDeleted {
+            throw AppError.conflict(
+                code: "expense_deleted", field: nil, message: "The expense is deleted; restore it first, then edit it.")
+        }
         let entered = try Self.entered(current, homeCurrency: group.homeCurrency).applying(
             patch, singlePayer: current.payers.count == 1 ? current.payers[0].memberID.text : nil)
         let reads = BatchReads()

@@ -1488,4 +1488,27 @@ struct WebTests {
             #expect(api404.errorCode == "not_found")
         }
     }
+
+    @Test("an adjusted split takes its amounts as the form asks for them: +100 and -100")
+    func adjustmentsWithPlus() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
+            let akiID = try #require(group.string("group", "myMemberId"))
+            _ = try await setup.aki.get("/groups/\(setup.groupID)/expenses/new")
+            // Found by a new user: "+100" was refused as "a number like 12.50".
+            let saved = try await setup.aki.post(
+                "/groups/\(setup.groupID)/expenses",
+                [
+                    ("_id", UUID().uuidString), ("description", "Taxi"), ("amount", "1000"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "adjustment"), ("in_\(akiID)", "1"),
+                    ("in_\(setup.benMemberID)", "1"), ("value_\(akiID)", "+100"), ("value_\(setup.benMemberID)", "- 100"),
+                ])
+            #expect(saved.status == .seeOther, "\(saved.text)")
+            let listed = try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
+            let shares = try #require(listed.list("expenses").first?.list("splits"))
+            let byMember = Dictionary(uniqueKeysWithValues: shares.map { ($0.string("memberId") ?? "", $0.string("amount") ?? "") })
+            #expect(byMember[akiID] == "600" && byMember[setup.benMemberID] == "400", "\(byMember)")
+        }
+    }
 }

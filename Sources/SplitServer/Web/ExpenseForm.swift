@@ -314,10 +314,17 @@ extension ExpenseForm {
         case .shares:
             return .init(mode: .shares, shares: valued().map { .init(memberId: $0.0, shares: $0.1) })
         case .adjustment:
+            // "+10" is how the form asks for them (found by a new user: refused as no number).
             return .init(
                 mode: .adjustment, memberIds: inSplit,
-                adjustments: money().map { .init(memberId: $0.0, amount: $0.1) })
+                adjustments: valued().map { .init(memberId: $0.0, amount: signed(Self.withoutPlus($0.1), currency)) })
         }
+    }
+
+    /// An adjustment typed with its plus ("+10", "+ 10"): the number.
+    static func withoutPlus(_ text: String) -> String {
+        let typed = text.trimmingCharacters(in: .whitespaces)
+        return typed.hasPrefix("+") ? String(typed.dropFirst()).trimmingCharacters(in: .whitespaces) : text
     }
 
     /// The expense as typed, for the use cases to check. An itemized bill's total is its items

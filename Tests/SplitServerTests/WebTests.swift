@@ -1511,4 +1511,43 @@ struct WebTests {
             #expect(byMember[akiID] == "600" && byMember[setup.benMemberID] == "400", "\(byMember)")
         }
     }
+
+    @Test("an expense whose category was deleted keeps it through edits: the API's, and the web form's, which offers it as deleted")
+    func deletedCategoryKept() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let token = setup.aki.token
+            let made = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/categories", token: token, json: #"{"name":"Bar","icon":"🍺"}"#)
+            let bar = try #require(made.string("category", "id"), "\(made.text)")
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: token)
+            let akiID = try #require(group.string("group", "myMemberId"))
+            let created = try await api.call(
+                .post, "/api/expenses", token: token,
+                json: #"{"groupId":"\#(setup.groupID)","description":"Beer","amount":"1200","currency":"JPY","expenseDate":"2026-11-20","category":"\#(bar)","paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(akiID)","\#(setup.benMemberID)"]}}"#)
+            let id = try #require(created.string("expense", "id"), "\(created.text)")
+            #expect(try await api.call(.delete, "/api/groups/\(setup.groupID)/categories/\(bar)", token: token).status == .noContent)
+            // Found by a new user: every edit was "There is no category …".
+            let edited = try await api.call(
+                .patch, "/api/expenses/\(id)", token: token, json: #"{"description":"Beer (large)","version":1}"#)
+            #expect(edited.status == .ok && edited.string("expense", "category") == bar, "\(edited.text)")
+            // The web form offers it, chosen, and saving keeps it (it moved the expense to Meal).
+            let form = try await setup.aki.get("/expenses/\(id)/edit")
+            #expect(form.text.contains(#"<option value="\#(bar)" selected>🗑️ Bar (deleted)</option>"#), "\(form.text)")
+            let fields: [(String, String)] = [
+                ("version", "2"), ("description", "Beer, two"), ("amount", "1200"), ("currency", "JPY"),
+                ("expenseDate", "2026-11-20"), ("category", bar), ("mode", "equal"), ("in_\(akiID)", "1"),
+                ("in_\(setup.benMemberID)", "1"), ("payer", akiID),
+            ]
+            let saved = try await setup.aki.post("/expenses/\(id)/edit", fields)
+            #expect(saved.status == .seeOther, "\(saved.text)")
+            let after = try await api.call(.get, "/api/expenses/\(id)", token: token)
+            #expect(after.string("expense", "description") == "Beer, two" && after.string("expense", "category") == bar, "\(after.text)")
+            // Another expense cannot be put in it.
+            let other = try await api.call(
+                .post, "/api/expenses", token: token,
+                json: #"{"groupId":"\#(setup.groupID)","description":"Wine","amount":"900","currency":"JPY","expenseDate":"2026-11-20","category":"\#(bar)"}"#)
+            #expect(other.status == .unprocessableContent && other.text.contains("no category"), "\(other.text)")
+        }
+    }
 }

@@ -29,7 +29,8 @@ extension ExpenseUseCases {
                 years: entered.expenseDate == previous?.expenseDate ? 1...9999 : MoneyInput.years)
         }
         let resolved = try await checks.run {
-            try await resolveCategory(entered.category, groupID: group.id, now: now, reads: reads)
+            try await resolveCategory(
+                entered.category, groupID: group.id, now: now, reads: reads, keeping: previous?.categoryID)
         }
         let home = try Currency(code: group.homeCurrency)
         let homeAmount: Int64? = try entered.homeAmount.flatMap { text in
@@ -144,9 +145,11 @@ extension ExpenseUseCases {
     }
 
     /// A category by id or by name (any case); none means the default "Other". Also every
-    /// category's name, from the same read.
+    /// category's name, from the same read. `keeping`: an edited expense's own category, which
+    /// it keeps though the category was deleted since (found by a new user: every edit of such
+    /// an expense was refused, "There is no category …").
     private func resolveCategory(
-        _ text: String?, groupID: UUID, now: Int64, reads: BatchReads?
+        _ text: String?, groupID: UUID, now: Int64, reads: BatchReads?, keeping: UUID? = nil
     ) async throws -> (UUID, names: [UUID: String]) {
         var all: [CategoryRecord]
         if let known = reads?.categories[groupID] {
@@ -166,6 +169,7 @@ extension ExpenseUseCases {
             return (other.id, names)
         }
         if let id = UUID(uuidString: text), let match = live.first(where: { $0.id == id }) { return (match.id, names) }
+        if let keeping, UUID(uuidString: text) == keeping { return (keeping, names) }
         if let match = live.first(where: { $0.name.lowercased() == text.lowercased() }) { return (match.id, names) }
         throw AppError.invalid(field: "category", message: "There is no category \"\(text.prefix(50))\" in this group.")
     }

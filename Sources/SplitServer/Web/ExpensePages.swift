@@ -199,8 +199,18 @@ extension WebApp {
         errors: [String: String], farFuture: String? = nil, target: ExpenseFormTarget? = nil
     ) async throws -> Response {
         let groupID = try APIHandler.id(scope.group.id, "group")
-        let categories = try await categoryUseCases.categories(groupID: groupID, caller: try caller())
+        var categories = try await categoryUseCases.categories(groupID: groupID, caller: try caller())
             .map(Components.Schemas.Category.init)
+        // An expense whose category was deleted keeps it, offered as such (found by a new user:
+        // the list preselected Meal, and saving a new description moved the expense there).
+        if !form.category.isEmpty, !categories.contains(where: { $0.id == form.category }),
+            let id = UUID(uuidString: form.category), let name = try await expenses.categoryNames(groupID)[id]
+        {
+            categories.append(
+                .init(
+                    id: form.category, name: "\(name) (deleted)", icon: "🗑️", color: "", isDefault: false,
+                    position: categories.count, version: 0))
+        }
         // The currencies of the latest expenses go to the top of the list.
         let recent = try await expenses.list(
             groupID: groupID,

@@ -160,6 +160,16 @@ struct ExportUseCaseTests {
             // The stranger is in no group: only the profile.
             let alone = try Archive(data: try await exports.exportAccount(caller: trip.stranger).data, accessMode: .read)
             #expect(alone.map(\.path) == ["account.json"])
+            // Groups whose names make one folder, in any case, get one each (found by a new user:
+            // two got "Euro-Trip-01a24cbd" and unzip kept one).
+            let groups = GroupUseCases(
+                database: trip.database, now: { milliseconds() }, makeInviteCode: { UUID().uuidString.lowercased() })
+            for name in ["Euro Trip", "euro trip", "Euro-Trip"] {
+                _ = try await groups.create(EnteredGroup(name: name, homeCurrency: "EUR"), caller: trip.stranger)
+            }
+            let three = try Archive(data: try await exports.exportAccount(caller: trip.stranger).data, accessMode: .read)
+            let folders = Set(three.map(\.path).filter { $0.hasSuffix("/group.json") }.map { $0.dropLast("/group.json".count).lowercased() })
+            #expect(folders == ["euro-trip", "euro-trip-2", "euro-trip-3"], "\(three.map(\.path))")
         }
     }
 

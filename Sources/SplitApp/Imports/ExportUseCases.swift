@@ -81,10 +81,18 @@ public struct ExportUseCases: Sendable, UsesStores {
         let memberships = try await groups.groups(ofUser: caller.user.id).filter { $0.member.isActive }
         let archive = try Archive(accessMode: .create)
         var listed: [[String: String]] = []
+        // Folder names told apart without case (macOS and Windows do not), with a number when
+        // taken (found by a new user: "Euro Trip" and "Euro-Trip", made within a minute, both got
+        // "Euro-Trip-01a24cbd", the start of a time-ordered id, and unzip kept one).
         var folders = Set<String>()
         for (group, member) in memberships {
-            var folder = Self.fileStem(group.name)
-            if !folders.insert(folder).inserted { folder += "-" + String(group.id.text.prefix(8)) }
+            let stem = Self.fileStem(group.name)
+            var folder = stem
+            var number = 1
+            while !folders.insert(folder.lowercased()).inserted {
+                number += 1
+                folder = "\(stem)-\(number)"
+            }
             for format in ExportFormat.allCases {
                 let file = try await export(group.id, format: format, caller: caller)
                 let path = "\(folder)/\(format.entryName)"

@@ -7,6 +7,13 @@ import SplitStore
 /// (`ActivityEvent`); this is the one place they become English, and where other languages will
 /// plug in. The API's `summary` and the web's overview both read it.
 enum ActivityText {
+    /// "Cho's share", "their share" (the actor's own), or "a share" for a line written before
+    /// names were kept.
+    static func whose(_ member: String?, _ actor: String) -> String {
+        guard let member else { return "a share" }
+        return member == actor ? "their share" : "\(member)'s share"
+    }
+
     static func sentence(_ record: ActivityRecord) -> String {
         let event = record.event
         if let legacy = event.legacyText { return legacy }
@@ -26,14 +33,25 @@ enum ActivityText {
         case "expense.updated": return "\(actor) changed \(subject) (\(money ?? ""))"
         case "expense.deleted": return "\(actor) deleted \(subject)"
         case "expense.restored": return "\(actor) restored \(subject)"
-        case "share.marked_paid": return "\(actor) marked a share of \(subject) paid" + because(event.reason)
-        case "share.marked_unpaid": return "\(actor) marked a share of \(subject) unpaid" + because(event.reason)
+        case "share.marked_paid":
+            return "\(actor) marked \(whose(event.member, actor)) of \(subject) paid" + because(event.reason)
+        case "share.marked_unpaid":
+            return "\(actor) marked \(whose(event.member, actor)) of \(subject) unpaid" + because(event.reason)
         case "member.removed": return "\(actor) removed \(subject) from the group"
         case "member.restored": return "\(actor) brought \(subject) back into the group"
         case "member.role_changed": return "\(actor) made \(subject) \(event.role.map(roleName) ?? "a member")"
         case "member.rights_changed": return "\(actor) changed what \(subject) may do"
-        case "settlement.recorded": return "\(actor) recorded a transfer of \(money ?? "")"
-        case "settlement.deleted": return "\(actor) deleted a transfer of \(money ?? "")"
+        case "settlement.recorded":
+            if let from = event.from, let to = event.to {
+                return from == actor
+                    ? "\(actor) recorded paying \(to) \(money ?? "")" : "\(actor) recorded that \(from) paid \(to) \(money ?? "")"
+            }
+            return "\(actor) recorded a transfer of \(money ?? "")"
+        case "settlement.deleted":
+            if let from = event.from, let to = event.to {
+                return "\(actor) deleted the transfer of \(money ?? "") from \(from) to \(to)"
+            }
+            return "\(actor) deleted a transfer of \(money ?? "")"
         case "rates.updated": return "\(actor) set \(event.count ?? 0) exchange rate(s)"
         case "category.created": return "\(actor) added category \(subject)"
         case "category.updated": return "\(actor) changed category \(subject)"

@@ -29,12 +29,21 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     /// A line written before events were structured whose words could not be read back into
     /// data: kept exactly as written, shown as is.
     public var legacyText: String?
+    /// `settlement.*`: who paid whom, by name when it happened (found by a new user: "Aki
+    /// recorded a transfer of 12.50 GBP" for one from Dan to Cho).
+    public var from: String?
+    public var to: String?
+    /// `share.*`: whose share.
+    public var member: String?
 
     public init(
         subject: String? = nil, amount: Int64? = nil, currency: String? = nil, count: Int? = nil,
         asMember: String? = nil, role: String? = nil, reason: String? = nil, limit: Int64? = nil, percent: Int? = nil,
-        period: String? = nil, legacyText: String? = nil
+        period: String? = nil, legacyText: String? = nil, from: String? = nil, to: String? = nil, member: String? = nil
     ) {
+        self.from = from
+        self.to = to
+        self.member = member
         self.limit = limit
         self.percent = percent
         self.period = period
@@ -52,6 +61,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case version = "v", subject, amount, currency, count, asMember, role, reason, limit, percent, period, legacyText
+        case from, to, member
     }
 
     public init(from decoder: any Decoder) throws {
@@ -72,6 +82,9 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         percent = try container.decodeIfPresent(Int.self, forKey: .percent)
         period = try container.decodeIfPresent(String.self, forKey: .period)
         legacyText = try container.decodeIfPresent(String.self, forKey: .legacyText)
+        from = try container.decodeIfPresent(String.self, forKey: .from)
+        to = try container.decodeIfPresent(String.self, forKey: .to)
+        member = try container.decodeIfPresent(String.self, forKey: .member)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -88,6 +101,9 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         try container.encodeIfPresent(percent, forKey: .percent)
         try container.encodeIfPresent(period, forKey: .period)
         try container.encodeIfPresent(legacyText, forKey: .legacyText)
+        try container.encodeIfPresent(from, forKey: .from)
+        try container.encodeIfPresent(to, forKey: .to)
+        try container.encodeIfPresent(member, forKey: .member)
     }
 
     /// The stored text: what `JSONEncoder` writes with sorted keys and unescaped slashes
@@ -117,13 +133,16 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         text("asMember", asMember)
         number("count", count.map(Int64.init))
         text("currency", currency)
+        text("from", from)
         text("legacyText", legacyText)
         number("limit", limit)
+        text("member", member)
         number("percent", percent.map(Int64.init))
         text("period", period)
         text("reason", reason)
         text("role", role)
         text("subject", subject)
+        text("to", to)
         number("v", Int64(Self.currentVersion))
         bytes.append(UInt8(ascii: "}"))
         return String(decoding: bytes, as: UTF8.self)

@@ -306,6 +306,7 @@ public struct ExpenseStore: Sendable {
                 }
             }
             let ledgers = Ledger.merged(effects).map { Ledger.write($0, groupID: groupID, into: &batch) }
+            let whose = try await SettlementStore.memberNames([share.memberID], sql)[share.memberID]
             share.isPaid = isPaid
             share.paidAt = isPaid ? now : nil
             batch.add(
@@ -319,7 +320,7 @@ public struct ExpenseStore: Sendable {
             batch.add(log.change(.expense, expense.id))
             let line = log.activity(
                 actor, isPaid ? "share.marked_paid" : "share.marked_unpaid", .expense, expense.id,
-                ActivityEvent(subject: expense.description, reason: reason),
+                ActivityEvent(subject: expense.description, reason: reason, member: whose),
                 concerning: [share.memberID] + expense.payers.map(\.memberID), into: &batch)
             let values = try await batch.run(on: sql)
             for ledger in ledgers { try ledger.check(values) }

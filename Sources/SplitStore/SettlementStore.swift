@@ -96,17 +96,29 @@ public struct SettlementStore: Sendable {
         }
     }
 
+    /// Members' names by id, for an activity line that names who paid whom (or whose share).
+    static func memberNames(_ ids: [UUID], _ sql: any SQLDatabase) async throws -> [UUID: String] {
+        let unique = Array(Set(ids.map(\.text))).sorted()
+        return Dictionary(
+            try await sql.raw("SELECT id, name FROM members WHERE id IN (\(binds: unique))").all().map {
+                (try $0.decodeUUID("id"), try $0.decode(column: "name", as: String.self))
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// A new transfer written inside a write's transaction: its row, the ledger, the change feed
     /// and the activity (a transfer entered by hand, or a payment request paid).
     /// One `WriteBatch`: on PostgreSQL one statement where there were five.
     static func record(_ settlement: SettlementRecord, log: GroupLog, actor: Actor, _ sql: any SQLDatabase) async throws {
+        let names = try await memberNames([settlement.fromMemberID, settlement.toMemberID], sql)
         var batch = WriteBatch()
         batch.add(insertion(settlement))
         let ledger = Ledger.write(Ledger.effect(of: settlement, sign: 1), groupID: settlement.groupID, into: &batch)
         batch.add(log.change(.settlement, settlement.id))
         let line = log.activity(
             actor, "settlement.recorded", .settlement, settlement.id,
-            ActivityEvent(amount: settlement.amount, currency: settlement.currency),
+            ActivityEvent(
+                amount: settlement.amount, currency: settlement.currency, from: names[settlement.fromMemberID],
+                to: names[settlement.toMemberID]),
             concerning: [settlement.fromMemberID, settlement.toMemberID], into: &batch)
         let values = try await batch.run(on: sql)
         try ledger.check(values)
@@ -148,6 +160,7 @@ public struct SettlementStore: Sendable {
             }
             guard settlement.expenseSplitID == nil else { throw SettlementStoreError.linkedToShare }
             guard !settlement.isDeleted else { return settlement }
+            let names = try await Self.memberNames([settlement.fromMemberID, settlement.toMemberID], sql)
             // One `WriteBatch`: on PostgreSQL one statement where there were five.
             var batch = WriteBatch()
             batch.add(Self.deletion([id], now: now))
@@ -164,7 +177,9 @@ public struct SettlementStore: Sendable {
                 """)
             let line = log.activity(
                 actor, "settlement.deleted", .settlement, id,
-                ActivityEvent(amount: settlement.amount, currency: settlement.currency),
+                ActivityEvent(
+                    amount: settlement.amount, currency: settlement.currency, from: names[settlement.fromMemberID],
+                    to: names[settlement.toMemberID]),
                 concerning: [settlement.fromMemberID, settlement.toMemberID], into: &batch)
             let values = try await batch.run(on: sql)
             try ledger.check(values)

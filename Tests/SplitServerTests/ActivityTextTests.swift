@@ -28,4 +28,18 @@ struct ActivityTextTests {
             Self.record("budget.alert", ActivityEvent(amount: 13_000, currency: "EUR", limit: 12_000, percent: 100, period: "2026-11")))
         #expect(alert.hasPrefix("The group has passed 100% of its budget in 2026-11: "), "\(alert)")
     }
+
+    @Test("a transfer says who paid whom, a paid mark whose share; lines written before names were kept read as they did")
+    func whoAndWhose() {
+        func said(_ action: String, _ event: ActivityEvent) -> String { ActivityText.sentence(Self.record(action, event)) }
+        let money = ActivityEvent(amount: 1_250, currency: "GBP", from: "Dan", to: "Cho")
+        #expect(said("settlement.recorded", money) == "Aki recorded that Dan paid Cho 12.50 GBP")
+        #expect(said("settlement.deleted", money) == "Aki deleted the transfer of 12.50 GBP from Dan to Cho")
+        #expect(said("settlement.recorded", ActivityEvent(amount: 1_250, currency: "GBP", from: "Aki", to: "Cho"))
+            == "Aki recorded paying Cho 12.50 GBP")
+        #expect(said("settlement.recorded", ActivityEvent(amount: 1_250, currency: "GBP")) == "Aki recorded a transfer of 12.50 GBP")
+        #expect(said("share.marked_paid", ActivityEvent(subject: "Taxi", member: "Cho")) == "Aki marked Cho's share of Taxi paid")
+        #expect(said("share.marked_unpaid", ActivityEvent(subject: "Taxi", member: "Aki")) == "Aki marked their share of Taxi unpaid")
+        #expect(said("share.marked_paid", ActivityEvent(subject: "Taxi")) == "Aki marked a share of Taxi paid")
+    }
 }

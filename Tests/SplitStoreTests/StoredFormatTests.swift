@@ -165,7 +165,7 @@ struct StoredFormatTests {
             let event = ActivityEvent(
                 subject: text(), amount: number(), currency: text(), count: number().map { Int($0) }, asMember: text(),
                 role: text(), reason: text(), limit: number(), percent: number().map { Int($0) }, period: text(),
-                legacyText: text())
+                legacyText: text(), from: text(), to: text(), member: text())
             #expect(event.json == event.jsonWithFoundation, "\(event.json)\n\(event.jsonWithFoundation)")
             #expect((try? ActivityEvent.decode(event.json)) == event)
         }

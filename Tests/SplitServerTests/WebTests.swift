@@ -1550,4 +1550,31 @@ struct WebTests {
             #expect(other.status == .unprocessableContent && other.text.contains("no category"), "\(other.text)")
         }
     }
+
+    @Test("a transfer is deleted after a page that names it asks; a transfer of another group is not found there")
+    func deleteTransferAsks() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let token = setup.aki.token
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: token)
+            let akiID = try #require(group.string("group", "myMemberId"))
+            let recorded = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/settlements", token: token,
+                json: #"{"fromMemberId":"\#(akiID)","toMemberId":"\#(setup.benMemberID)","amount":"500","currency":"JPY"}"#)
+            let id = try #require(recorded.string("settlement", "id"), "\(recorded.text)")
+            let balances = try await setup.aki.get("/groups/\(setup.groupID)/balances")
+            #expect(balances.text.contains(#"href="/groups/\#(setup.groupID)/settlements/\#(id)/delete""#))
+            let asked = try await setup.aki.get("/groups/\(setup.groupID)/settlements/\(id)/delete")
+            #expect(asked.status == .ok && asked.text.contains("Delete this transfer?") && asked.text.contains("Aki paid Ben 500 JPY on "), "\(asked.text)")
+            let listed = try await api.call(.get, "/api/groups/\(setup.groupID)/settlements", token: token)
+            #expect(listed.list("settlements").count == 1)
+            let deleted = try await setup.aki.post("/groups/\(setup.groupID)/settlements/\(id)/delete", [])
+            #expect(deleted.status == .seeOther && deleted.headers[.location]?.contains("transfer-deleted") == true)
+            let after = try await api.call(.get, "/api/groups/\(setup.groupID)/settlements", token: token)
+            #expect(after.list("settlements").isEmpty, "\(after.text)")
+            // Gone, the page sends back to Settle up rather than ask about nothing.
+            let again = try await setup.aki.get("/groups/\(setup.groupID)/settlements/\(id)/delete")
+            #expect(again.status == .seeOther, "\(again.text)")
+        }
+    }
 }

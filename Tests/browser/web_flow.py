@@ -477,6 +477,14 @@ def run(base):
         check("Everyone is settled up in USD." in aki.find_element(By.ID, "currency-USD").text, "USD settled")
         check("Transfer recorded" in aki.find_element(By.ID, "notice").text, "the page says the transfer was recorded")
         check("Cho paid Aki 10.00 USD" in aki.find_element(By.ID, "settlements").text, "the transfer is listed")
+        # Deleting a transfer asks first (one tap deleted it); "Keep it" keeps it.
+        click(aki, aki.find_element(By.CSS_SELECTOR, "#settlements a.delete-transfer"))
+        check(aki.find_element(By.ID, "confirm-subject").text.startswith("Cho paid Aki 10.00 USD on "),
+              f"the transfer to delete is named: {main_text(aki)[:200]}")
+        shoot(aki, "confirm-delete-transfer")
+        click(aki, aki.find_element(By.ID, "confirm-no"))
+        check("/balances" in aki.current_url and "Cho paid Aki 10.00 USD" in aki.find_element(By.ID, "settlements").text,
+              "kept: still listed")
         aki.get(f"{base}/groups/{group}")
         mine = aki.find_element(By.ID, "my-balance").text
         check("You owe 3,000 JPY: pay " in mine, f"Aki's balance on the overview says whom to pay: {mine}")

@@ -306,6 +306,41 @@ extension WebApp {
         }
     }
 
+    /// A page that asks before a destructive form is sent: what, why it matters, yes and no.
+    struct ConfirmBody: Sendable {
+        let heading: String
+        let subject: String
+        let message: String
+        let action: String
+        let yes: String
+        let no: String
+        let cancelURL: String
+    }
+
+    /// "Delete this transfer?" before it is (found by a new user: one tap deleted it, and a
+    /// transfer cannot be restored as an expense can).
+    func confirmDeleteSettlement(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let id = try APIHandler.id(try context.parameters.require("settlementId"), "settlement")
+        let scope = try await scope(groupID)
+        let all = try await ledger.settlements(
+            groupID: try APIHandler.id(groupID, "group"), includeDeleted: false, caller: try caller())
+        guard let settlement = all.first(where: { $0.id == id }) else {
+            return Self.redirect("/groups/\(groupID)/balances")
+        }
+        let wire = Components.Schemas.Settlement(settlement)
+        let body = ConfirmBody(
+            heading: "Delete this transfer?",
+            subject: "\(scope.name(wire.fromMemberId)) paid \(scope.name(wire.toMemberId)) "
+                + "\(WebFormat.money(wire.amount, wire.currency)) on \(wire.date)",
+            message: "The balances will show it as still owed, and it cannot be brought back: if the money did move, "
+                + "it has to be recorded again.",
+            action: "/groups/\(groupID)/settlements/\(id.text)/delete", yes: "Delete the transfer", no: "Keep it",
+            cancelURL: "/groups/\(groupID)/balances")
+        return try await render(
+            "confirm", title: "Delete a transfer · \(scope.group.name)", body: body, nav: scope.nav("balances"))
+    }
+
     func deleteSettlement(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let id = try context.parameters.require("settlementId")

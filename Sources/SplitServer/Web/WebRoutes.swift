@@ -74,6 +74,7 @@ extension WebApp {
 
         pages.get("/groups/:groupId/balances", use: balancesPage)
         pages.post("/groups/:groupId/settlements", use: recordSettlement)
+        pages.get("/groups/:groupId/settlements/:settlementId/delete", use: confirmDeleteSettlement)
         pages.post("/groups/:groupId/settlements/:settlementId/delete", use: deleteSettlement)
         pages.post("/groups/:groupId/requests", use: createPaymentRequest)
         pages.get("/groups/:groupId/requests/:requestId", use: paymentRequestPage)

@@ -105,3 +105,21 @@ public struct Settlement: Codable, Hashable, Sendable {
 /// A transfer to record, as the offline queue keeps it until `SyncEngine.push` sends it with
 /// `SplitterClient.settle` (SplitCore's `EnteredSettlement`, the one definition the server checks).
 public typealias NewSettlement = EnteredSettlement
+
+/// A manual exchange rate of a group: 1 `fromCurrency` = `rate` `toCurrency` from `date` on
+/// (the latest one of a pair counts).
+public struct ExchangeRateEntry: Codable, Hashable, Sendable {
+    public var fromCurrency: String
+    public var toCurrency: String
+    /// YYYY-MM-DD.
+    public var date: String
+    /// A positive decimal, as text.
+    public var rate: String
+
+    public init(fromCurrency: String, toCurrency: String, date: String, rate: String) {
+        self.fromCurrency = fromCurrency
+        self.toCurrency = toCurrency
+        self.date = date
+        self.rate = rate
+    }
+}

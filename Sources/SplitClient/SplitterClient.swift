@@ -217,6 +217,33 @@ public struct SplitterClient: Sendable {
         }
     }
 
+    /// The group's manual exchange rates, every pair and date.
+    public func rates(groupID: String) async throws -> [ExchangeRateEntry] {
+        try await call({ try await api.listRates(path: .init(groupId: groupID)) }) {
+            try $0.ok.body.json.rates.map {
+                ExchangeRateEntry(fromCurrency: $0.fromCurrency, toCurrency: $0.toCurrency, date: $0.date, rate: $0.rate)
+            }
+        }
+    }
+
+    /// Sets rates (owner and admins); a pair and date already there gets the new rate. Answers
+    /// every rate of the group.
+    public func setRates(groupID: String, _ rates: [ExchangeRateEntry]) async throws -> [ExchangeRateEntry] {
+        try await call({
+            try await api.putRates(
+                path: .init(groupId: groupID),
+                body: .json(
+                    .init(
+                        rates: rates.map {
+                            .init(fromCurrency: $0.fromCurrency, toCurrency: $0.toCurrency, date: $0.date, rate: $0.rate)
+                        })))
+        }) {
+            try $0.ok.body.json.rates.map {
+                ExchangeRateEntry(fromCurrency: $0.fromCurrency, toCurrency: $0.toCurrency, date: $0.date, rate: $0.rate)
+            }
+        }
+    }
+
     public func plan(groupID: String, currency: String?) async throws -> [PlannedTransfer] {
         try await call({
             try await api.getSettlementPlan(path: .init(groupId: groupID), query: .init(currency: currency))

@@ -72,9 +72,81 @@ struct Balances: AsyncParsableCommand {
                 print("\nIn \(balances.homeCurrency):")
                 Output.table(["MEMBER", "NET"], home.map { [names[$0.memberId] ?? $0.memberId, $0.net] })
             } else if !balances.missingRates.isEmpty {
-                print("\nNo rate yet for \(balances.missingRates.joined(separator: ", ")) → \(balances.homeCurrency).")
+                print(
+                    "\nNo rate yet for \(balances.missingRates.joined(separator: ", ")) → \(balances.homeCurrency): "
+                        + "splitter rates set \(found.name.contains(" ") ? "\"\(found.name)\"" : found.name) "
+                        + "\(balances.missingRates[0]) RATE.")
             }
         }
+    }
+}
+
+/// `splitter rates`: a group's exchange rates, and setting one (found by a new user: the CLI said
+/// "No rate yet for USD → JPY" and had no way to give one).
+struct RatesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rates",
+        abstract: "Exchange rates: list a group's, or set one (owner and admins).",
+        discussion: """
+              splitter rates Japan                       # every rate; the one that counts per pair marked
+              splitter rates set Japan USD 150           # 1 USD = 150 JPY (the home currency) from today
+              splitter rates set Japan EUR 0.0061 --to USD --date 2026-11-30
+
+            The latest rate of a pair (or of its opposite) counts, for balances in the home
+            currency and the plan that settles everything in it. A date ahead of today is refused.
+            """,
+        subcommands: [List.self, Set.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every rate of the group.")
+        @OptionGroup var options: GroupOptions
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let (client, group) = try await options.resolve()
+                let rates = try await client.rates(groupID: group.id)
+                if options.json { return try Output.json(rates) }
+                RatesCommand.print(rates)
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set 1 CURRENCY = RATE of the home currency (or --to).")
+        @OptionGroup var options: GroupOptions
+        @Argument(help: "The currency converted, e.g. USD.") var currency: String
+        @Argument(help: "What one unit of it is worth, e.g. 150 or 0.0061.") var rate: String
+        @Option(help: "The currency it is worth that much of (default: the group's home currency).") var to: String?
+        @Option(help: "From which day, YYYY-MM-DD (default: today where the group is).") var date: String?
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let (client, group) = try await options.resolve()
+                let entry = ExchangeRateEntry(
+                    fromCurrency: currency.uppercased(), toCurrency: (to ?? group.homeCurrency).uppercased(),
+                    date: date ?? today(in: group.timeZone), rate: rate)
+                let rates = try await client.setRates(groupID: group.id, [entry])
+                if options.json { return try Output.json(rates) }
+                Swift.print("1 \(entry.fromCurrency) = \(entry.rate) \(entry.toCurrency) from \(entry.date).")
+                RatesCommand.print(rates)
+            }
+        }
+    }
+
+    /// The table, pairs together, newest first; the rate that counts for its pair is marked.
+    static func print(_ rates: [ExchangeRateEntry]) {
+        guard !rates.isEmpty else { return Swift.print("No exchange rates yet: `splitter rates set GROUP USD 150`.") }
+        func pair(_ rate: ExchangeRateEntry) -> String { [rate.fromCurrency, rate.toCurrency].sorted().joined(separator: "/") }
+        // As the server reads them: the pair's latest, or its opposite's when newer.
+        var counting: [String: ExchangeRateEntry] = [:]
+        for rate in rates {
+            if let current = counting[pair(rate)], current.date >= rate.date { continue }
+            counting[pair(rate)] = rate
+        }
+        let sorted = rates.sorted { (pair($0), $1.date, $0.fromCurrency) < (pair($1), $0.date, $1.fromCurrency) }
+        Output.table(
+            ["1 OF", "IS", "OF", "FROM", "COUNTS"],
+            sorted.map { [$0.fromCurrency, $0.rate, $0.toCurrency, $0.date, counting[pair($0)] == $0 ? "yes" : ""] })
     }
 }
 

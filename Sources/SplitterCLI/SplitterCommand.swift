@@ -25,7 +25,7 @@ public struct SplitterCommand: AsyncParsableCommand {
         subcommands: [
             Register.self, Login.self, Logout.self, WhoAmI.self, DeleteAccount.self, GroupCommand.self,
             MemberCommand.self,
-            ExpenseCommand.self, Pay.self, Unpay.self, History.self, Balances.self, Spending.self, Plan.self, Settle.self,
+            ExpenseCommand.self, Pay.self, Unpay.self, History.self, Balances.self, Spending.self, RatesCommand.self, Plan.self, Settle.self,
             Activity.self, NotificationsCommand.self, WebhooksCommand.self, RequestCommand.self, MeCommand.self,
             BudgetCommand.self, RecurringCommand.self, PendingCommand.self, QuickAdd.self, ImportCommand.self,
             ExportCommand.self, Sync.self, Status.self,

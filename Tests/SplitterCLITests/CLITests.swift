@@ -143,6 +143,18 @@ struct CLITests {
             // Everything in JPY needs a USD rate first, and the answer says which is missing.
             let noRate = try await run("plan", "Japan", "--home")
             #expect(noRate.status != 0 && noRate.error.contains("No rate to JPY yet for USD"), "\(noRate.error)")
+            // The CLI gives the rate (it had no way to); then everything settles in JPY.
+            #expect(try await run("rates", "Japan").output == "No exchange rates yet: `splitter rates set GROUP USD 150`.\n")
+            let future = try await run("rates", "set", "Japan", "USD", "150", "--date", "2099-01-01")
+            #expect(future.status == 7 && future.error.contains("after today"), "\(future.error)")
+            #expect(try await run("rates", "set", "Japan", "USD", "140", "--date", "2026-01-01").status == 0)
+            let set = try await run("rates", "set", "Japan", "USD", "150")
+            #expect(set.status == 0 && set.lines.first?.hasPrefix("1 USD = 150 JPY from ") == true, "\(set.output)\(set.error)")
+            let listed = try await run("rates", "Japan").lines.map { $0.split(separator: " ").map(String.init) }
+            #expect(listed.dropFirst().map { $0.prefix(3) + $0.dropFirst(4) }
+                == [["USD", "150", "JPY", "yes"], ["USD", "140", "JPY"]], "\(listed)")
+            let home = try await run("plan", "Japan", "--home")
+            #expect(home.status == 0 && home.output.contains("1 USD = 150 JPY"), "\(home.output)\(home.error)")
             // Cho still owes Ben: removing him says so; confirmed, he goes, and restore brings him back.
             let refused = try await run("member", "remove", "Japan", "cho")
             #expect(refused.status != 0 && refused.error.contains("Cho owes 6,750 JPY"), "\(refused.error)")

@@ -175,10 +175,23 @@ func printConflicts(_ conflicts: [PendingOperation], store: OfflineStore) throws
         case .setSharePayment:
             let payment = operation.intendedPayment
             print("    yours:  mark \(payment?.isPaid == false ? "unpaid" : "paid")")
+            // What --force would record now (found by a new user: a cash payment of 15.00 was
+            // forced into a transfer of 16.00, the share's new amount, and nothing said so).
+            if let server = operation.serverExpense, let share = server.splits.first(where: { $0.id == payment?.shareID }) {
+                let whose = names[share.memberId].map { "\($0)'s share" } ?? "the share"
+                print(
+                    "    now:    \(whose) is \(share.amount) \(server.currency)"
+                        + (payment?.isPaid == false ? "" : "; --force marks that much paid"))
+            }
         default:
             print("    yours:  \(operation.kind == .deleteExpense ? "delete" : "restore") it")
         }
         print("    server: \(operation.serverExpense.map { describe($0, names: names) } ?? "unknown")")
+        // The shares too: a split changed under the same total looked like no change at all.
+        if let server = operation.serverExpense, !server.splits.isEmpty {
+            let shares = server.splits.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.sorted()
+            print("            shares: " + shares.joined(separator: ", "))
+        }
     }
 }
 

@@ -168,6 +168,13 @@ struct OfflineConflictTests {
             let server = try await trip.expense(taxi, profile: "ben")
             #expect(server["amount"] as? String == "30000" && server["version"] as? Int == 2)
             let shares = try #require(server["splits"] as? [[String: Any]])
+            // The conflict says what --force would mark paid now, and every share (found by a new
+            // user: a cash payment was forced into a larger transfer, and nothing said so).
+            let japan = try await trip.json("group", "show", "Japan") as? [String: Any]
+            let akiID = try #require((japan?["group"] as? [String: Any])?["myMemberId"] as? String)
+            let akiShare = try #require(shares.first { $0["memberId"] as? String == akiID }?["amount"] as? String)
+            #expect(sync.output.contains("now:    Aki's share is \(akiShare) JPY; --force marks that much paid"), "\(sync.output)")
+            #expect(sync.output.contains("shares: Aki \(akiShare), Ben 10000, Cho 10000"), "\(sync.output)")
             #expect(shares.allSatisfy { $0["isPaid"] as? Bool == false }, "\(shares)")
             #expect(try #require(try await trip.json("history", taxi) as? [[String: Any]]).isEmpty)
         }

@@ -1577,4 +1577,35 @@ struct WebTests {
             #expect(again.status == .seeOther, "\(again.text)")
         }
     }
+
+    @Test("a bill by item whose amount says another total is asked about; an empty amount takes the items'")
+    func itemizedAmountAsked() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
+            let akiID = try #require(group.string("group", "myMemberId"))
+            _ = try await setup.aki.get("/groups/\(setup.groupID)/expenses/new")
+            func bill(_ amount: String) -> [(String, String)] {
+                [
+                    ("_id", UUID().uuidString), ("description", "Izakaya"), ("amount", amount), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "itemized"), ("item_desc_0", "Sake"), ("item_amount_0", "1200"),
+                    ("item_in_0_\(akiID)", "1"), ("item_desc_1", "Yakitori"), ("item_amount_1", "800"),
+                    ("item_in_1_\(akiID)", "1"), ("item_in_1_\(setup.benMemberID)", "1"),
+                ]
+            }
+            // Found by a new user: 5000 typed, the items' 2,000 saved without a word.
+            let asked = try await setup.aki.post("/groups/\(setup.groupID)/expenses", bill("5000"))
+            #expect(asked.status == .unprocessableContent, "\(asked.status)")
+            #expect(asked.text.contains("The items and extras come to 2,000 JPY, but the amount says 5,000 JPY."), "\(asked.text)")
+            let none = try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
+            #expect(!none.list("expenses").contains { $0.string("description") == "Izakaya" })
+            for amount in ["", "2000", "2,000"] {
+                let saved = try await setup.aki.post("/groups/\(setup.groupID)/expenses", bill(amount))
+                #expect(saved.status == .seeOther, "\(amount): \(saved.text)")
+            }
+            let listed = try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
+            let bills = listed.list("expenses").filter { $0.string("description") == "Izakaya" }
+            #expect(bills.map { $0.string("amount") } == ["2000", "2000", "2000"], "\(listed.text)")
+        }
+    }
 }

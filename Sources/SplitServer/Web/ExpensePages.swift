@@ -132,6 +132,7 @@ extension WebApp {
                     form, scope: scope, clientID: clientID.uuidString, version: "", preview: preview, errors: [:])
             }
             try form.refuseMinusWithoutRefund()
+            try form.refuseAmountUnlikeItems()
             if let question = form.farFutureQuestion(
                 today: today(in: scope), confirmed: web.form.text("confirmDate"))
             {
@@ -277,6 +278,7 @@ extension WebApp {
                     form, scope: scope, clientID: expense.id, version: version, preview: preview, errors: [:])
             }
             try form.refuseMinusWithoutRefund()
+            try form.refuseAmountUnlikeItems(untouched: WebFormat.magnitude(expense.amount))
             if form.expenseDate != expense.expenseDate,
                 let question = form.farFutureQuestion(
                     today: today(in: scope), confirmed: web.form.text("confirmDate"))

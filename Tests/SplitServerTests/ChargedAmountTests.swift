@@ -85,4 +85,21 @@ struct ChargedAmountTests {
             #expect(again.status == .ok && again.string("expense", "homeAmount") == "583.70", "\(again.text)")
         }
     }
+
+    @Test("a new expense in the home currency charged another amount of it is a 422 on homeAmount; the same amount is fine", arguments: TestDatabases.all)
+    func homeCurrencyCharge(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api, home: "EUR")
+            let aki = trip.tokens["Aki"]
+            // Found by a new user: stored as 10.00 without a word.
+            let other = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense("Tea", "10.00", "EUR", paidBy: [("Aki", "10.00")], split: trip.equal(["Aki", "Cho"]), extra: #","homeAmount":"11.00""#))
+            #expect(other.status == .unprocessableContent && other.text.contains("homeAmount"), "\(other.text)")
+            let same = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense("Tea", "10.00", "EUR", paidBy: [("Aki", "10.00")], split: trip.equal(["Aki", "Cho"]), extra: #","homeAmount":"10""#))
+            #expect(same.status == .created && same.string("expense", "homeAmount") == nil, "\(same.text)")
+        }
+    }
 }

@@ -36,6 +36,16 @@ extension ExpenseUseCases {
         let homeAmount: Int64? = try entered.homeAmount.flatMap { text in
             try checks.run { try Self.homeAmount(text, home, refund: (total ?? 0) < 0) }
         }
+        // A new expense in the home currency charged another amount of it: said, not dropped
+        // unsaid (found by a new user: 10 EUR "charged 11 EUR" was stored as 10 without a word).
+        if previous == nil, currency == home, let homeAmount, let total, homeAmount != total {
+            _ = try checks.run { () throws -> Void in
+                throw AppError.invalid(
+                    field: "homeAmount",
+                    message: "It is in \(home.code), the home currency: what it was charged is its amount. "
+                        + "Leave this out, or give the amount the card took.")
+            }
+        }
         let active = Set(members.filter(\.isActive).map { MemberID($0.id) })
 
         var reader = EnteredSplitReader(currency: currency ?? home)

@@ -360,7 +360,9 @@ extension ExpenseForm {
             category: category.isEmpty ? nil : category, expenseDate: expenseDate,
             paidBy: payers, paidByMemberId: payers == nil ? single : nil,
             split: split(members: members, currency: money),
-            homeAmount: homeAmount.isEmpty ? nil : signed(homeAmount, try? Currency(code: homeCurrency)))
+            // The box is hidden for the home currency; what it kept from another is not sent.
+            homeAmount: homeAmount.isEmpty || currency.uppercased() == homeCurrency
+                ? nil : signed(homeAmount, try? Currency(code: homeCurrency)))
     }
 }
 

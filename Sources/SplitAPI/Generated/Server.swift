@@ -2625,7 +2625,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Mail me a new verification link (valid 48 hours; at most one a minute and five a day, then 429).
+    /// Mail me a new verification link (valid 48 hours; asked again within the minute, the one on its way answers; at most five a day, then 429).
     ///
     /// 409 `mail_disabled` when the server sends no mail, `no_email` for an account with only a phone number, `already_verified` when there is nothing to do.
     ///

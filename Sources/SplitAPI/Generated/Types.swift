@@ -138,7 +138,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /auth/email`.
     /// - Remark: Generated from `#/paths//auth/email/put(putEmailSettings)`.
     func putEmailSettings(_ input: Operations.PutEmailSettings.Input) async throws -> Operations.PutEmailSettings.Output
-    /// Mail me a new verification link (valid 48 hours; at most one a minute and five a day, then 429).
+    /// Mail me a new verification link (valid 48 hours; asked again within the minute, the one on its way answers; at most five a day, then 429).
     ///
     /// 409 `mail_disabled` when the server sends no mail, `no_email` for an account with only a phone number, `already_verified` when there is nothing to do.
     ///
@@ -1200,7 +1200,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Mail me a new verification link (valid 48 hours; at most one a minute and five a day, then 429).
+    /// Mail me a new verification link (valid 48 hours; asked again within the minute, the one on its way answers; at most five a day, then 429).
     ///
     /// 409 `mail_disabled` when the server sends no mail, `no_email` for an account with only a phone number, `already_verified` when there is nothing to do.
     ///

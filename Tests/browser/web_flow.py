@@ -448,6 +448,7 @@ def run(base):
 
         # Ben pays his ramen share in cash; the reason and the history show.
         ben.get(f"{base}/expenses/{ramen}")
+        check("· split equally" in main_text(ben), f"the split said within the sentence: {main_text(ben)[:200]}")
         share = [li for li in ben.find_elements(By.CSS_SELECTOR, "#shares > li") if li.text.startswith("Ben")][0]
         share.find_element(By.NAME, "reason").send_keys("cash at dinner")
         click(ben, share.find_element(By.CSS_SELECTOR, "button[type=submit]"))

@@ -418,12 +418,14 @@ extension WebApp {
                             })
                     }, hasHistory: !history.isEmpty))
         }
+        // Within the sentence: "split equally", "split by item (a bill with tax and tip)".
+        let mode = ExpenseForm.modes.first { $0.0 == EnteredSplit.Mode(wire: expense.split.mode) }?.1 ?? "By item"
         let body = ExpenseBody(
             id: expense.id, groupID: expense.groupId, description: expense.description,
             amount: shown(expense.amount, expense.currency),
             homeAmount: expense.homeAmount.map { shown($0, scope.group.homeCurrency) },
             date: expense.expenseDate, category: expense.categoryName,
-            splitMode: ExpenseForm.modes.first { $0.0 == EnteredSplit.Mode(wire: expense.split.mode) }?.1 ?? "Itemized",
+            splitMode: mode.prefix(1).lowercased() + mode.dropFirst(),
             refund: refund,
             payers: expense.payers.map { .init(name: scope.name($0.memberId), amount: shown($0.amount, expense.currency)) },
             shares: shares, deleted: expense.isDeleted,

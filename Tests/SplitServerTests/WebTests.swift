@@ -1565,7 +1565,7 @@ struct WebTests {
             let balances = try await setup.aki.get("/groups/\(setup.groupID)/balances")
             #expect(balances.text.contains(#"href="/groups/\#(setup.groupID)/settlements/\#(id)/delete""#))
             let asked = try await setup.aki.get("/groups/\(setup.groupID)/settlements/\(id)/delete")
-            #expect(asked.status == .ok && asked.text.contains("Delete this transfer?") && asked.text.contains("Aki paid Ben 500 JPY on "), "\(asked.text)")
+            #expect(asked.status == .ok && asked.text.contains("Delete this transfer?") && asked.text.contains(#"<strong>Aki paid Ben 500 JPY</strong> <span class="nowrap">on 20"#), "\(asked.text)")
             let listed = try await api.call(.get, "/api/groups/\(setup.groupID)/settlements", token: token)
             #expect(listed.list("settlements").count == 1)
             let deleted = try await setup.aki.post("/groups/\(setup.groupID)/settlements/\(id)/delete", [])

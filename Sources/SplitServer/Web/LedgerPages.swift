@@ -310,6 +310,8 @@ extension WebApp {
     struct ConfirmBody: Sendable {
         let heading: String
         let subject: String
+        /// Kept on one line after the subject ("on 2026-12-06").
+        let when: String?
         let message: String
         let action: String
         let yes: String
@@ -332,7 +334,8 @@ extension WebApp {
         let body = ConfirmBody(
             heading: "Delete this transfer?",
             subject: "\(scope.name(wire.fromMemberId)) paid \(scope.name(wire.toMemberId)) "
-                + "\(WebFormat.money(wire.amount, wire.currency)) on \(wire.date)",
+                + WebFormat.money(wire.amount, wire.currency),
+            when: "on \(wire.date)",
             message: "The balances will show it as still owed, and it cannot be brought back: if the money did move, "
                 + "it has to be recorded again.",
             action: "/groups/\(groupID)/settlements/\(id.text)/delete", yes: "Delete the transfer", no: "Keep it",

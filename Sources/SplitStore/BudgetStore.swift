@@ -219,7 +219,7 @@ public struct BudgetStore: Sendable {
     /// its payers' amounts apportioned like its shares (`Spending.parts`). Shares come from the
     /// running totals; payments from the expenses, one grouped read (and the few charged ones
     /// row by row).
-    public func people(groupID: UUID, from: String?, through: String?) async throws -> [PersonSumRecord] {
+    public func people(groupID: UUID, home: String, from: String?, through: String?) async throws -> [PersonSumRecord] {
         try await database.read { sql in
             let (start, end) = (from ?? "0000-01-01", through ?? "9999-12-31")
             var sums: [PersonSumRecord.Key: (paid: Int64, share: Int64)] = [:]
@@ -234,13 +234,16 @@ public struct BudgetStore: Sendable {
                     memberID: try row.decodeUUID("member_id"), currency: try row.decode(column: "currency", as: String.self))
                 sums[key, default: (0, 0)].share += try row.decode(column: "total", as: Int64.self)
             }
-            let charged = "e.home_amount IS NOT NULL AND e.home_currency IS NOT NULL AND e.home_currency <> e.currency"
+            // Charged in today's home currency (one in a former home currency does not count,
+            // as in `Spending.parts`).
+            let charged = SQLQueryString(
+                "e.home_amount IS NOT NULL AND e.home_currency = \(bind: home) AND e.currency <> \(bind: home)")
             for row in try await sql.raw(
                 """
                 SELECT p.member_id, e.currency, CAST(SUM(p.amount) AS BIGINT) AS total
                 FROM expenses e JOIN expense_payers p ON p.expense_id = e.id
                 WHERE e.group_id = \(bind: groupID.text) AND e.is_deleted = \(bind: false)
-                      AND e.expense_date >= \(bind: start) AND e.expense_date <= \(bind: end) AND NOT (\(unsafeRaw: charged))
+                      AND e.expense_date >= \(bind: start) AND e.expense_date <= \(bind: end) AND NOT (\(charged))
                 GROUP BY p.member_id, e.currency
                 """
             ).all() {
@@ -253,7 +256,7 @@ public struct BudgetStore: Sendable {
                 SELECT e.id, e.amount, e.currency, e.home_amount, e.home_currency, p.member_id, p.amount AS paid
                 FROM expenses e JOIN expense_payers p ON p.expense_id = e.id
                 WHERE e.group_id = \(bind: groupID.text) AND e.is_deleted = \(bind: false)
-                      AND e.expense_date >= \(bind: start) AND e.expense_date <= \(bind: end) AND \(unsafeRaw: charged)
+                      AND e.expense_date >= \(bind: start) AND e.expense_date <= \(bind: end) AND \(charged)
                 """
             ).all().map { (id: try $0.decodeUUID("id"), row: $0) }
             for (id, entries) in Dictionary(grouping: chargedRows, by: \.id) {
@@ -289,7 +292,7 @@ public struct BudgetStore: Sendable {
     /// The group's live expenses in the dates whose counted currency is one of `currencies`:
     /// those a budget could not convert, at most `limit`.
     public func uncounted(
-        groupID: UUID, from: String, through: String, currencies: [String], limit: Int = 100
+        groupID: UUID, home: String, from: String, through: String, currencies: [String], limit: Int = 100
     ) async throws -> [UncountedExpense] {
         guard !currencies.isEmpty else { return [] }
         return try await database.read { sql in
@@ -298,7 +301,7 @@ public struct BudgetStore: Sendable {
                 SELECT id, description, expense_date, amount, currency FROM expenses
                 WHERE group_id = \(bind: groupID.text) AND is_deleted = \(bind: false)
                       AND expense_date >= \(bind: from) AND expense_date <= \(bind: through)
-                      AND (CASE WHEN home_amount IS NOT NULL AND home_currency IS NOT NULL THEN home_currency
+                      AND (CASE WHEN home_amount IS NOT NULL AND home_currency = \(bind: home) THEN home_currency
                            ELSE currency END) IN (\(binds: currencies))
                 ORDER BY expense_date, id LIMIT \(bind: limit)
                 """
@@ -387,11 +390,11 @@ public struct BudgetStore: Sendable {
                     SELECT e.id, e.description, e.expense_date, e.currency,
                            (SELECT s.amount FROM expense_splits s
                             WHERE s.expense_id = e.id AND s.member_id = m.id AND s.is_removed = \(bind: false)) AS amount
-                    FROM members m JOIN expenses e ON e.group_id = m.group_id
+                    FROM members m JOIN expenses e ON e.group_id = m.group_id JOIN groups g ON g.id = e.group_id
                     WHERE m.user_id = \(bind: userID.text) AND m.group_id = \(bind: groupID.text)
                           AND e.group_id = \(bind: groupID.text) AND e.is_deleted = \(bind: false)
                           AND e.expense_date >= \(bind: from) AND e.expense_date <= \(bind: through)
-                          AND (CASE WHEN e.home_amount IS NOT NULL AND e.home_currency IS NOT NULL THEN e.home_currency
+                          AND (CASE WHEN e.home_amount IS NOT NULL AND e.home_currency = g.home_currency THEN e.home_currency
                                ELSE e.currency END) IN (\(binds: currencies))
                 ) mine
                 WHERE amount IS NOT NULL

@@ -116,7 +116,9 @@ public struct ExpenseStore: Sendable {
         addPayersAndShares(expenses, to: &batch)
         let ledgers = Ledger.effects(expenses: expenses).map { Ledger.write($0, groupID: groupLog.groupID, into: &batch) }
         var spending: [Spending.Key: Int64] = [:]
-        for expense in expenses { spending.merge(Spending.parts(of: expense, sign: 1), uniquingKeysWith: +) }
+        for expense in expenses {
+            spending.merge(Spending.parts(of: expense, sign: 1, home: groupLog.homeCurrency), uniquingKeysWith: +)
+        }
         Spending.write(spending, groupID: groupLog.groupID, into: &batch)
         batch.add(groupLog.changes(.expense, expenses.map(\.id)))
         let lines = created.map { expense, actor, log in
@@ -174,7 +176,8 @@ public struct ExpenseStore: Sendable {
                     Ledger.write($0, groupID: next.groupID, into: &batch)
                 }
                 Spending.write(
-                    Spending.parts(of: current, sign: -1).merging(Spending.parts(of: next, sign: 1), uniquingKeysWith: +),
+                    Spending.parts(of: current, sign: -1, home: log.homeCurrency)
+                        .merging(Spending.parts(of: next, sign: 1, home: log.homeCurrency), uniquingKeysWith: +),
                     groupID: next.groupID, into: &batch)
             }
             batch.add(log.change(.expense, next.id, isDeleted: next.isDeleted))
@@ -213,7 +216,7 @@ public struct ExpenseStore: Sendable {
             let sign: Int64 = isDeleted ? -1 : 1
             var batch = WriteBatch()
             let ledger = Ledger.write(Ledger.effect(of: expense, sign: sign), groupID: groupID, into: &batch)
-            Spending.write(Spending.parts(of: expense, sign: sign), groupID: groupID, into: &batch)
+            Spending.write(Spending.parts(of: expense, sign: sign, home: log.homeCurrency), groupID: groupID, into: &batch)
             expense.isDeleted = isDeleted
             expense.version += 1
             expense.updatedAt = now

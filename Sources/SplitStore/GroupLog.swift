@@ -45,6 +45,9 @@ public struct GroupLog: Sendable {
     /// group's lock: for an action that depends on a row read after `begin` (`require`).
     let actorMembership: Membership?
     let isArchived: Bool
+    /// The group's home currency as `begin` read it under the lock: a charge in another (a
+    /// former home currency) does not count (`Spending.parts`).
+    let homeCurrency: String
     /// Of the members `begin` read under the lock (`involving` and `reading`), those active.
     let activeMembers: Set<UUID>
     /// Every member `begin` was asked to read: `requireActive` decides only for these.
@@ -66,7 +69,7 @@ public struct GroupLog: Sendable {
             let row = try await sql.raw(
                 """
                 UPDATE groups SET change_seq = change_seq + 1 WHERE id = \(bind: groupID.text)
-                RETURNING change_seq, is_archived
+                RETURNING change_seq, is_archived, home_currency
                 """
             ).first()
         else { return nil }
@@ -107,7 +110,8 @@ public struct GroupLog: Sendable {
             groupID: groupID, seq: seq, now: now,
             hasWebhooks: try flags.decode(column: "has_webhooks", as: Bool.self),
             hasBudget: try flags.decode(column: "has_budget", as: Bool.self),
-            actorMembership: actorMembership, isArchived: isArchived, activeMembers: active, readMembers: read)
+            actorMembership: actorMembership, isArchived: isArchived,
+            homeCurrency: try row.decode(column: "home_currency", as: String.self), activeMembers: active, readMembers: read)
     }
 
     /// Under the group's row lock, decides `grant` again, as `begin` does, for a write the change
@@ -145,8 +149,8 @@ public struct GroupLog: Sendable {
     func at(_ now: Int64) -> GroupLog {
         GroupLog(
             groupID: groupID, seq: seq, now: now, hasWebhooks: hasWebhooks, hasBudget: hasBudget,
-            actorMembership: actorMembership, isArchived: isArchived, activeMembers: activeMembers,
-            readMembers: readMembers)
+            actorMembership: actorMembership, isArchived: isArchived, homeCurrency: homeCurrency,
+            activeMembers: activeMembers, readMembers: readMembers)
     }
 
     /// Refuses (`inactiveMember`) the first of `ids` that was not an active member when `begin`

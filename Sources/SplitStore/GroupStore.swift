@@ -180,7 +180,12 @@ public struct GroupStore: Sendable {
                 RETURNING *
                 """
             ).first()
-            if let updated { return .written(try GroupRecord(row: updated)) }
+            if let updated {
+                if let log, log.homeCurrency != homeCurrency {
+                    try await Spending.rehome(groupID: id, from: log.homeCurrency, to: homeCurrency, log: log, sql)
+                }
+                return .written(try GroupRecord(row: updated))
+            }
             let current = try await sql.raw("SELECT * FROM groups WHERE id = \(bind: id.text)").first()
             return try current.map { .stale(try GroupRecord(row: $0)) }
         }

@@ -139,7 +139,9 @@ public struct ImportStore: Sendable {
             for effect in Ledger.effects(expenses: batch.expenses, settlements: batch.settlements) { try await Ledger.apply(effect, groupID: batch.groupID, sql) }
             try await Spending.apply(
                 batch.expenses.reduce(into: [:]) { parts, expense in
-                    parts.merge(Spending.parts(of: expense, sign: expense.isDeleted ? 0 : 1), uniquingKeysWith: +)
+                    parts.merge(
+                        Spending.parts(of: expense, sign: expense.isDeleted ? 0 : 1, home: log.homeCurrency),
+                        uniquingKeysWith: +)
                 }, groupID: batch.groupID, sql)
             if let budget = batch.budget {
                 try await BudgetStore.write(budget, groupID: batch.groupID, by: actor.userID, now: now, sql)

@@ -505,7 +505,7 @@ public struct RecurringStore: Sendable {
                 for effect in Ledger.effects(expenses: expenses) { try await Ledger.apply(effect, groupID: groupID, sql) }
                 try await Spending.apply(
                     expenses.reduce(into: [:]) { parts, expense in
-                        parts.merge(Spending.parts(of: expense, sign: 1), uniquingKeysWith: +)
+                        parts.merge(Spending.parts(of: expense, sign: 1, home: log.homeCurrency), uniquingKeysWith: +)
                     }, groupID: groupID, sql)
             }
             try await MultiRowInsert.run(

@@ -9,7 +9,9 @@ import SplitCore
 /// A share counts on its expense's date, in its expense's currency; when the expense says what it
 /// was charged in the home currency, the shares count in that currency instead (the charged
 /// amount apportioned over them exactly, like a conversion), so a budget uses "the expense's own
-/// home amount" before any rate.
+/// home amount" before any rate. A charge in a former home currency does not count (found by a
+/// new user: after EUR → GBP, 50 GBP charged 58.37 EUR went on counting as 58.37 EUR), and a
+/// change of the home currency moves the rows of the expenses it concerns (`rehome`).
 enum Spending {
     struct Key: Hashable {
         var member: UUID
@@ -18,18 +20,20 @@ enum Spending {
         var currency: String
     }
 
-    /// One expense's rows, each signed by `sign` (−1 takes the expense back).
-    static func parts(of expense: ExpenseRecord, sign: Int64) -> [Key: Int64] {
+    /// One expense's rows, each signed by `sign` (−1 takes the expense back), in a group whose
+    /// home currency is `home`.
+    static func parts(of expense: ExpenseRecord, sign: Int64, home: String) -> [Key: Int64] {
         // In member order, as a split makes them and a read gives them: a leftover unit of the
         // conversion goes by position, and the parts added when an expense is written must be the
         // ones taken away when it changes (`ExpenseSplit` sorts already; this keeps it so).
         let shares = expense.liveShares.sorted { $0.memberID.sortsBefore($1.memberID) }
         var amounts = shares.map(\.amount)
         var currency = expense.currency
-        if let home = expense.homeAmount, let homeCode = expense.homeCurrency, homeCode != expense.currency,
+        if let charged = expense.homeAmount, let homeCode = expense.homeCurrency, homeCode != expense.currency,
+            homeCode == home,
             let from = try? Currency(code: expense.currency), let to = try? Currency(code: homeCode),
             let rate = try? ExchangeRate(
-                charged: Money(minorUnits: expense.amount, currency: from), as: Money(minorUnits: home, currency: to)),
+                charged: Money(minorUnits: expense.amount, currency: from), as: Money(minorUnits: charged, currency: to)),
             let converted = try? rate.convert(amounts, currency: from, tieBreak: TieBreak(seed: expense.id.text))
         {
             amounts = converted
@@ -46,9 +50,6 @@ enum Spending {
 
     /// Adds an expense (`sign` 1) or takes it back (−1), whatever its deleted flag says: the
     /// caller knows whether it counts (a restore adds one still marked deleted).
-    static func apply(_ expense: ExpenseRecord, sign: Int64, _ sql: any SQLDatabase) async throws {
-        try await apply(parts(of: expense, sign: sign), groupID: expense.groupID, sql)
-    }
 
     /// Adds many rows at once, one statement per thousand, each key once, in key order (no
     /// deadlock between two writers).
@@ -76,13 +77,39 @@ enum Spending {
     /// prove the running totals right.
     static func recomputed(groupID: UUID, _ sql: any SQLDatabase) async throws -> [Key: Int64] {
         var parts: [Key: Int64] = [:]
+        let home = try await sql.raw("SELECT home_currency FROM groups WHERE id = \(bind: groupID.text)").first()?
+            .decode(column: "home_currency", as: String.self) ?? ""
         let ids = try await sql.raw(
             "SELECT id FROM expenses WHERE group_id = \(bind: groupID.text) AND is_deleted = \(bind: false)"
         ).all().map { try $0.decodeUUID("id") }
         for id in ids {
             guard let expense = try await ExpenseStore.load(id, sql) else { continue }
-            parts.merge(Self.parts(of: expense, sign: 1), uniquingKeysWith: +)
+            parts.merge(Self.parts(of: expense, sign: 1, home: home), uniquingKeysWith: +)
         }
         return parts
+    }
+
+    /// The group's home currency went from `old` to `new`: the live expenses charged in either
+    /// count otherwise now (a charge in `old` no longer, one in `new` again), so their rows move
+    /// by the difference, and the change feed carries them (what they show changed too).
+    static func rehome(groupID: UUID, from old: String, to new: String, log: GroupLog, _ sql: any SQLDatabase)
+        async throws
+    {
+        let ids = try await sql.raw(
+            """
+            SELECT id FROM expenses
+            WHERE group_id = \(bind: groupID.text) AND home_amount IS NOT NULL AND is_deleted = \(bind: false)
+                  AND home_currency IN (\(binds: [old, new]))
+            """
+        ).all().map { try $0.decodeUUID("id") }
+        guard !ids.isEmpty else { return }
+        var parts: [Key: Int64] = [:]
+        for id in ids {
+            guard let expense = try await ExpenseStore.load(id, sql) else { continue }
+            parts.merge(Self.parts(of: expense, sign: -1, home: old), uniquingKeysWith: +)
+            parts.merge(Self.parts(of: expense, sign: 1, home: new), uniquingKeysWith: +)
+        }
+        try await apply(parts, groupID: groupID, sql)
+        try await log.changed(.expense, ids, sql)
     }
 }

@@ -44,7 +44,23 @@ struct ChargedAmountTests {
             let home = try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki)
             #expect(home.int("homeChargedExpenses") == 0 && home.text.contains("\"USD\""), "\(home.text)")
 
+            // Who paid what and the budget count the 100 USD as balances do, by a rate, not the
+            // 92 euros (found by review and by a new user); the feed brings the expense again, so
+            // an offline copy stops showing the charge too.
+            _ = try await api.call(
+                .put, "/api/groups/\(trip.groupID)/rates", token: aki,
+                json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"GBP","date":"2026-11-01","rate":"0.8"}]}"#)
+            let spending = try await api.call(.get, "/api/groups/\(trip.groupID)/spending", token: aki)
+            #expect(spending.string("total") == "80.00" && spending.list("uncountedCurrencies").isEmpty, "\(spending.text)")
+            let budget = try await api.call(.get, "/api/groups/\(trip.groupID)/budget?month=2026-11", token: aki)
+            #expect(budget.string("total", "spent") == "80.00", "\(budget.text)")
+            let moved = try await api.call(.get, "/api/groups/\(trip.groupID)/changes?since=0", token: aki)
+            let fed = moved.list("expenses").first { $0.string("id") == id }
+            #expect(fed != nil && fed?.string("homeAmount") == nil, "\(moved.text.prefix(600))")
+
             try await Self.homeCurrency(api, trip, "EUR")
+            let euros = try await api.call(.get, "/api/groups/\(trip.groupID)/spending", token: aki)
+            #expect(euros.string("total") == "92.00", "\(euros.text)")
             let back = try await api.call(.get, "/api/expenses/\(id)", token: aki)
             #expect(back.string("expense", "homeAmount") == "92.00", "\(back.text)")
             let counted = try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki)

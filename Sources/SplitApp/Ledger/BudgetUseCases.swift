@@ -160,7 +160,7 @@ public struct BudgetUseCases: Sendable, UsesStores {
         let total = BudgetFigures(cap: budget?.total, spent: converted(spent), period: period, today: today)
         let uncountedCurrencies = missing.sorted()
         let uncounted = try await budgets.uncounted(
-            groupID: group.id, from: period.start.description, through: period.end.description,
+            groupID: group.id, home: group.homeCurrency, from: period.start.description, through: period.end.description,
             currencies: uncountedCurrencies)
         return BudgetStatus(
             budget: budget, currency: currencyCode, period: period, today: today, lines: lines, total: total,
@@ -174,7 +174,7 @@ public struct BudgetUseCases: Sendable, UsesStores {
         let (group, _) = try await access.check(groupID, caller, for: .read)
         let period = try month.map { try Self.month($0, field: "month") }
         async let sumRows = budgets.people(
-            groupID: group.id, from: period?.start.description, through: period?.end.description)
+            groupID: group.id, home: group.homeCurrency, from: period?.start.description, through: period?.end.description)
         async let rateRows = balances.rates(groupID: group.id)
         let (sums, rates) = try await (sumRows, rateRows.compactMap(\.datedRate))
         let home = try MoneyInput.currency(group.homeCurrency, field: "currency")

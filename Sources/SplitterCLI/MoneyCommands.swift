@@ -93,7 +93,7 @@ struct RatesCommand: AsyncParsableCommand {
               splitter rates set Japan EUR 0.0061 --to USD --date 2026-11-30
 
             The latest rate of a pair (or of its opposite) counts, for balances in the home
-            currency and the plan that settles everything in it. A date ahead of today is refused.
+            currency and the plan that settles everything in it. A date more than a day ahead is refused.
             """,
         subcommands: [List.self, Set.self], defaultSubcommand: List.self)
 

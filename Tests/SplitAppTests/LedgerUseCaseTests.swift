@@ -2,6 +2,7 @@ import Foundation
 import SplitApp
 import SplitCore
 import SplitStore
+import SQLKit
 import SplitTestSupport
 import Testing
 
@@ -267,11 +268,24 @@ struct LedgerUseCaseTests {
             for date in ["2026-05-12", "2062-12-01"] {
                 await #expect(
                     throws: AppError.invalid(
-                        field: "rates[0].date", message: "A rate is for a day that has come: \(date) is after today (2026-05-10).")
+                        field: "rates[0].date", message: "A rate is for a day that has come: \(date) is more than a day after today (2026-05-10).")
                 ) { _ = try await put(date) }
             }
             let kept = try await ledger.rates(groupID: trip.groupID, caller: trip.aki)
             #expect(kept.count == 1)
+            // One stored ahead before this rule (found by review): its day can still be corrected.
+            try await trip.database.transaction { sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO rates (group_id, from_currency, to_currency, rate_date, rate, updated_by_user_id, updated_at)
+                    VALUES (\(bind: trip.groupID.text), 'USD', 'MYR', '2062-12-01', '0.43', \(bind: trip.aki.user.id.text), 0)
+                    """
+                ).run()
+            }
+            let corrected = try await ledger.putRates(
+                [EnteredRate(fromCurrency: "USD", toCurrency: "MYR", date: "2062-12-01", rate: "4.3")], groupID: trip.groupID,
+                caller: trip.aki, origin: trip.origin)
+            #expect(corrected.first { $0.from == "USD" }?.rate == "4.3")
         }
     }
 }

@@ -146,7 +146,7 @@ struct CLITests {
             // The CLI gives the rate (it had no way to); then everything settles in JPY.
             #expect(try await run("rates", "Japan").output == "No exchange rates yet: `splitter rates set GROUP USD 150`.\n")
             let future = try await run("rates", "set", "Japan", "USD", "150", "--date", "2099-01-01")
-            #expect(future.status == 7 && future.error.contains("after today"), "\(future.error)")
+            #expect(future.status == 7 && future.error.contains("more than a day after today"), "\(future.error)")
             #expect(try await run("rates", "set", "Japan", "USD", "140", "--date", "2026-01-01").status == 0)
             let set = try await run("rates", "set", "Japan", "USD", "150")
             #expect(set.status == 0 && set.lines.first?.hasPrefix("1 USD = 150 JPY from ") == true, "\(set.output)\(set.error)")

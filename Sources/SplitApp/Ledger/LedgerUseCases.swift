@@ -224,6 +224,8 @@ public struct LedgerUseCases: Sendable, UsesStores {
         guard entered.count <= 500 else {
             throw AppError.invalid(field: "rates", message: "At most 500 rates at once.")
         }
+        // A rate stored before dates ahead were refused can still be corrected on its own day.
+        let stored = Set(try await balances.rates(groupID: group.id).map { "\($0.from) \($0.to) \($0.date)" })
         let records = try entered.enumerated().map { index, rate in
             let path = "rates[\(index)]"
             let from = try MoneyInput.currency(rate.fromCurrency, field: path + ".fromCurrency")
@@ -240,10 +242,11 @@ public struct LedgerUseCases: Sendable, UsesStores {
             // entered before it (found by a new user: a mistyped 2062 could not be outdone). A day
             // of slack for someone whose day began before the group's.
             if let day = CivilDate(date), let today = CivilDate(MoneyInput.today(now(), in: group.timeZone)),
-                day > today.adding(days: 1)
+                day > today.adding(days: 1), !stored.contains("\(from.code) \(to.code) \(date)")
             {
                 throw AppError.invalid(
-                    field: path + ".date", message: "A rate is for a day that has come: \(date) is after today (\(today)).")
+                    field: path + ".date",
+                    message: "A rate is for a day that has come: \(date) is more than a day after today (\(today)).")
             }
             return RateRecord(from: from.code, to: to.code, date: date, rate: value.description)
         }

@@ -102,7 +102,7 @@ struct ChargedAmountTests {
         }
     }
 
-    @Test("a new expense in the home currency charged another amount of it is a 422 on homeAmount; the same amount is fine", arguments: TestDatabases.all)
+    @Test("an expense in the home currency charged another amount of it is a 422 on homeAmount, new or edited; the same amount is fine", arguments: TestDatabases.all)
     func homeCurrencyCharge(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
             let trip = try await Trip.make(api, home: "EUR")
@@ -116,6 +116,10 @@ struct ChargedAmountTests {
                 .post, "/api/expenses", token: aki,
                 json: trip.expense("Tea", "10.00", "EUR", paidBy: [("Aki", "10.00")], split: trip.equal(["Aki", "Cho"]), extra: #","homeAmount":"10""#))
             #expect(same.status == .created && same.string("expense", "homeAmount") == nil, "\(same.text)")
+            // An edit giving one is asked the same (found by review: dropped unsaid).
+            let id = try #require(same.string("expense", "id"))
+            let edit = try await api.call(.patch, "/api/expenses/\(id)", token: aki, json: #"{"homeAmount":"11.00","version":1}"#)
+            #expect(edit.status == .unprocessableContent && edit.text.contains("homeAmount"), "\(edit.text)")
         }
     }
 }

@@ -36,9 +36,13 @@ extension ExpenseUseCases {
         let homeAmount: Int64? = try entered.homeAmount.flatMap { text in
             try checks.run { try Self.homeAmount(text, home, refund: (total ?? 0) < 0) }
         }
-        // A new expense in the home currency charged another amount of it: said, not dropped
-        // unsaid (found by a new user: 10 EUR "charged 11 EUR" was stored as 10 without a word).
-        if previous == nil, currency == home, let homeAmount, let total, homeAmount != total {
+        // An expense in the home currency charged another amount of it: said, not dropped unsaid
+        // (found by a new user: 10 EUR "charged 11 EUR" was stored as 10 without a word).
+        // On an edit, only when the expense was in the home currency already: then the charge
+        // came with the edit (a stored one of another currency going home is dropped, as ever).
+        if previous.map({ $0.currency == home.code }) ?? true, currency == home, let homeAmount, let total,
+            homeAmount != total
+        {
             _ = try checks.run { () throws -> Void in
                 throw AppError.invalid(
                     field: "homeAmount",

@@ -62,10 +62,17 @@ public enum AssistantIntent: Equatable, Sendable {
         if ["no", "n", "cancel", "never mind", "nevermind", "stop", "don't", "no thanks"].contains(plain) { return .cancel }
         if plain == "undo" || plain.hasPrefix("undo ") || plain == "take that back" { return .undo }
         if ["help", "what can you do", "hi", "hello"].contains(plain) { return .help }
+        let questionWords: Set = [
+            "how", "what", "what's", "whats", "who", "who's", "whom", "when", "where", "why", "which", "is", "are", "do",
+            "does", "did", "can", "could", "should", "will", "would", "has", "have",
+        ]
         // A question has no amount: "Settlement fee 20 USD" and "Budget hotel 5000" are expenses.
-        // A year after a month's name is no amount ("in November 2025").
+        // In a question, a year after a month's name ("in November 2025"), a year after "in" and
+        // a month written 2026-11 are no amount ("Budget hotel Nov 2000" stays an expense).
+        let questionLike = text.hasSuffix("?") || questionWords.contains(words.first ?? "")
         let hasAmount = words.indices.contains { index in
-            words[index].contains(where: \.isNumber) && AskedMonth.year(at: index, in: words) == nil
+            words[index].contains(where: \.isNumber)
+                && !(questionLike && (AskedMonth.year(at: index, in: words) != nil || AskedMonth.isDate(at: index, in: words)))
         }
         // The words as typed, for a name said back as the user wrote it (the same count: only
         // case, the apostrophe and the end's punctuation differ).
@@ -113,7 +120,13 @@ public enum AssistantIntent: Equatable, Sendable {
             let verb = words.firstIndex(where: { ["paid", "spent", "spend", "pays", "spends"].contains($0) }),
             words.dropFirst(verb + 1).prefix(2).contains(where: { ["most", "more"].contains($0.trimmingCharacters(in: .punctuationCharacters)) })
         {
-            return .most(byShare: words[verb].hasPrefix("spen"), month: AskedMonth.find(in: words).0)
+            // Nothing more than when: "who spent the most on food?" asks what these figures do not
+            // answer (found by review: it was answered for everything).
+            let most = words.lastIndex { ["most", "more"].contains($0.trimmingCharacters(in: .punctuationCharacters)) }!
+            let (month, after) = AskedMonth.find(in: Array(words[(most + 1)...]))
+            let filler: Set = ["so", "far", "in", "total", "altogether", "overall", "now", "yet", "here", "money", "of", "us"]
+            guard after.allSatisfy({ filler.contains($0) || $0.isEmpty }) else { return .unknownQuestion }
+            return .most(byShare: words[verb].hasPrefix("spen"), month: month)
         }
         let spendVerbs: Set = ["spend", "spent", "pay", "paid"]
         if !hasAmount, ["how", "what", "total", "what's", "whats"].contains(words.first ?? ""),
@@ -148,6 +161,8 @@ public enum AssistantIntent: Equatable, Sendable {
             }
             // The month asked about, and the category without it ("on transport in November").
             let (month, rest) = AskedMonth.find(in: words)
+            // A year alone ("in 2025") is no month these figures answer.
+            guard !rest.contains(where: { $0.contains(where: \.isNumber) }) else { return .unknownQuestion }
             // "on food", or "for food" ("how much did we pay for food").
             let on = (rest.firstIndex(of: "on") ?? rest.firstIndex(of: "for")).map { rest[($0 + 1)...].joined(separator: " ") }
             return .spent(on: on.flatMap { $0.isEmpty ? nil : $0 }, month: month)
@@ -178,11 +193,7 @@ public enum AssistantIntent: Equatable, Sendable {
             if rest.isEmpty || rest.first == "to" { return .askPayment(name: name, amount: nil) }
         }
         if let transfer = Self.transfer(text) { return transfer }
-        let questionWords: Set = [
-            "how", "what", "what's", "whats", "who", "who's", "whom", "when", "where", "why", "which", "is", "are", "do",
-            "does", "did", "can", "could", "should", "will", "would", "has", "have",
-        ]
-        if !hasAmount, text.hasSuffix("?") || questionWords.contains(words.first ?? "") { return .unknownQuestion }
+        if !hasAmount, questionLike { return .unknownQuestion }
         return .addExpense(text)
     }
 
@@ -277,6 +288,11 @@ public enum AskedMonth: Equatable, Sendable {
         // "in november," and "november?": the word without what follows it.
         let words = words.map { $0.trimmingCharacters(in: .punctuationCharacters) }
         for (index, word) in words.enumerated() {
+            // "in 2026-11", as the answers write a month.
+            if let (year, month) = dated(word) {
+                let start = index > 0 && words[index - 1] == "in" ? index - 1 : index
+                return (.dated(year: year, month: month), Array(words[..<start]) + words[(index + 1)...])
+            }
             let next = index + 1 < words.count ? words[index + 1] : ""
             if ["last", "previous"].contains(word), next == "month" {
                 return (.last, Array(words[..<index]) + words[(index + 2)...])
@@ -302,10 +318,25 @@ public enum AskedMonth: Equatable, Sendable {
     static func year(at index: Int, in words: [String]) -> Int? {
         guard index > 0, index < words.count else { return nil }
         let previous = words[index - 1].trimmingCharacters(in: .punctuationCharacters)
-        guard names.contains(previous) || short[previous] != nil,
+        // A month as `find` reads one: a short form or "may" only after "in"; else a year after "in".
+        let afterIn = index > 1 && words[index - 2] == "in"
+        let isMonth = (names.contains(previous) && previous != "may") || (afterIn && (previous == "may" || short[previous] != nil))
+        guard isMonth || previous == "in",
             let year = Int(words[index].trimmingCharacters(in: .punctuationCharacters)), (1900...2199).contains(year)
         else { return nil }
         return year
+    }
+
+    /// Whether `words[index]` is a month written 2026-11.
+    static func isDate(at index: Int, in words: [String]) -> Bool { dated(words[index]) != nil }
+
+    /// "2026-11" (with its punctuation around) as a year and a month.
+    static func dated(_ word: String) -> (year: Int, month: Int)? {
+        let parts = word.trimmingCharacters(in: .punctuationCharacters.subtracting(["-"])).split(separator: "-")
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+            (1900...2199).contains(year), (1...12).contains(month)
+        else { return nil }
+        return (year, month)
     }
 
     /// `YYYY-MM` of this month seen from `today`: a month by its name is the latest one not after

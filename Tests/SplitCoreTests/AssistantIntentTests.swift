@@ -65,6 +65,18 @@ struct AssistantIntentTests {
             ("how much did we spend in November 2025", .spent(on: nil, month: .dated(year: 2025, month: 11))),
             ("how much did I spend in nov 2025?", .personSpent("I", month: .dated(year: 2025, month: 11))),
             ("Hotel November 2025", .addExpense("Hotel November 2025")),
+            // Found by review: the category or a year was dropped from the question, or the line
+            // became one.
+            ("who spent the most on food?", .unknownQuestion), ("who paid the most for the hotel?", .unknownQuestion),
+            ("who paid the most in 2025?", .unknownQuestion), ("how much did I spend in 2025?", .unknownQuestion),
+            ("how much did we spend in 2025?", .unknownQuestion),
+            ("Budget hotel Nov 2000", .addExpense("Budget hotel Nov 2000")),
+            ("Settlement fee Dec 2000", .addExpense("Settlement fee Dec 2000")),
+            ("how much did we spend in may 2025", .spent(on: nil, month: .dated(year: 2025, month: 5))),
+            // The month as the answers write it (found by a new user).
+            ("how much did Bo pay in 2026-11", .personSpent("Bo", month: .dated(year: 2026, month: 11))),
+            ("how much did we spend in 2026-11?", .spent(on: nil, month: .dated(year: 2026, month: 11))),
+            ("who paid the most in 2026-11?", .most(byShare: false, month: .dated(year: 2026, month: 11))),
             ("what is the weather like", .unknownQuestion), ("Dinner?", .unknownQuestion),
             (
                 "Taxi paid by Bo 20",

@@ -18,11 +18,14 @@ public struct BudgetFigures: Codable, Hashable, Sendable {
 public struct SpendingByPerson: Codable, Hashable, Sendable {
     public struct Person: Codable, Hashable, Sendable {
         public var memberId: String
+        /// A removed member's ends in " (removed)".
+        public var name: String
         public var paid: String
         public var share: String
     }
     public struct Sum: Codable, Hashable, Sendable {
         public var memberId: String
+        public var name: String
         public var currency: String
         public var paid: String
         public var share: String
@@ -215,8 +218,10 @@ extension SpendingByPerson {
     init(_ wire: Components.Schemas.SpendingByPerson) {
         self.init(
             currency: wire.currency, month: wire.month,
-            people: wire.people.map { .init(memberId: $0.memberId, paid: $0.paid, share: $0.share) }, total: wire.total,
-            uncountedCurrencies: wire.uncountedCurrencies,
-            byCurrency: wire.byCurrency.map { .init(memberId: $0.memberId, currency: $0.currency, paid: $0.paid, share: $0.share) })
+            people: wire.people.map { .init(memberId: $0.memberId, name: $0.name, paid: $0.paid, share: $0.share) },
+            total: wire.total, uncountedCurrencies: wire.uncountedCurrencies,
+            byCurrency: wire.byCurrency.map {
+                .init(memberId: $0.memberId, name: $0.name, currency: $0.currency, paid: $0.paid, share: $0.share)
+            })
     }
 }

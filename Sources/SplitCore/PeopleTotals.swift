@@ -31,7 +31,8 @@ public enum PeopleTotals {
     }
 
     public struct Result: Hashable, Sendable {
-        /// In member order (`MemberID`'s, the database's); every member of the input, none twice.
+        /// In member order (`MemberID`'s, the database's), none twice: every member of the input
+        /// with a figure other than zero.
         public var people: [Person]
         /// What was spent in all: the paid amounts' sum, which is the shares' sum.
         public var total: Int64
@@ -81,7 +82,9 @@ public enum PeopleTotals {
                 share[at] += Int128(converted.1[at])
             }
         }
-        let people = members.indices.map {
+        // A member whose figures are all in currencies without a rate has none here (found by
+        // review: listed as paid 0, share 0); `byCurrency` keeps them.
+        let people = members.indices.filter { paid[$0] != 0 || share[$0] != 0 }.map {
             Person(member: members[$0], paid: Int64(clamping: paid[$0]), share: Int64(clamping: share[$0]))
         }
         return Result(people: people, total: Int64(clamping: paid.reduce(0, +)), missing: missing)

@@ -164,6 +164,18 @@ struct AssistantTests {
             #expect(
                 boLast.text == "In \(earlierDay.prefix(7)) Bo paid 0 JPY and Bo's shares came to 0 JPY, of 9,000 JPY spent in Japan.",
                 "\(boLast.text)")
+            // Dollars without a rate: said beside what counts, not hidden (found by a new user).
+            let dollars = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: #"{"groupId":"\#(group)","description":"Snacks","amount":"20","currency":"USD","expenseDate":"\#(today)","paidByMemberId":"\#(members["Bo"]!)","split":{"mode":"equal","memberIds":["\#(members["Bo"]!)"]}}"#)
+            try #require(dollars.status == .created, "\(dollars.text)")
+            let boPaid = try await Self.say(api, aki, "how much has Bo paid?", group: group)
+            let boSaid =
+                "Since Japan began Bo paid 0 JPY (and 20.00 USD, not counted without a rate) and Bo's shares came to "
+                + "1,000 JPY, of 12,000 JPY spent in Japan (not counting what is in USD: no rate to JPY yet)."
+            #expect(boPaid.text == boSaid, "\(boPaid.text)")
+            let spending = try await api.call(.get, "/api/groups/\(group)/spending", token: aki)
+            #expect(spending.list("people").map { $0.string("name") ?? "" }.sorted() == ["Aki", "Bo", "Chen"], "\(spending.text)")
             let nobody = try await Self.say(api, aki, "how much did Bob pay?", group: group)
             #expect(nobody.text == "I know no one called Bob in Japan. Did you mean Bo?", "\(nobody.text)")
             let unknown = try await Self.say(api, aki, "what did I pay for the hotel?", group: group)

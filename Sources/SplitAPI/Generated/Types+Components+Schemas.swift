@@ -1849,6 +1849,10 @@ extension Components {
             public struct PeoplePayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload/memberId`.
                 public var memberId: Swift.String
+                /// the member's name; a removed member's ends in " (removed)"
+                ///
+                /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload/name`.
+                public var name: Swift.String
                 /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload/paid`.
                 public var paid: Components.Schemas.Amount
                 /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload/share`.
@@ -1857,19 +1861,23 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - memberId:
+                ///   - name: the member's name; a removed member's ends in " (removed)"
                 ///   - paid:
                 ///   - share:
                 public init(
                     memberId: Swift.String,
+                    name: Swift.String,
                     paid: Components.Schemas.Amount,
                     share: Components.Schemas.Amount
                 ) {
                     self.memberId = memberId
+                    self.name = name
                     self.paid = paid
                     self.share = share
                 }
                 public enum CodingKeys: String, CodingKey {
                     case memberId
+                    case name
                     case paid
                     case share
                 }
@@ -1890,6 +1898,8 @@ extension Components {
             public struct ByCurrencyPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/SpendingByPerson/ByCurrencyPayload/memberId`.
                 public var memberId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SpendingByPerson/ByCurrencyPayload/name`.
+                public var name: Swift.String
                 /// - Remark: Generated from `#/components/schemas/SpendingByPerson/ByCurrencyPayload/currency`.
                 public var currency: Swift.String
                 /// - Remark: Generated from `#/components/schemas/SpendingByPerson/ByCurrencyPayload/paid`.
@@ -1900,22 +1910,26 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - memberId:
+                ///   - name:
                 ///   - currency:
                 ///   - paid:
                 ///   - share:
                 public init(
                     memberId: Swift.String,
+                    name: Swift.String,
                     currency: Swift.String,
                     paid: Components.Schemas.Amount,
                     share: Components.Schemas.Amount
                 ) {
                     self.memberId = memberId
+                    self.name = name
                     self.currency = currency
                     self.paid = paid
                     self.share = share
                 }
                 public enum CodingKeys: String, CodingKey {
                     case memberId
+                    case name
                     case currency
                     case paid
                     case share

@@ -96,6 +96,9 @@ public struct PeopleSpending: Sendable, Equatable {
     /// Currencies with no rate to `currency`: left out of `people` and `total`, still in `byCurrency`.
     public var uncountedCurrencies: [String]
     public var byCurrency: [PersonSumRecord]
+    /// Every member's name by id, a removed member's marked "(removed)" (found by a new user: an
+    /// assistant reading the tool had only ids to answer with).
+    public var names: [UUID: String] = [:]
 }
 
 /// Budgets (issue 20): a group's — a total and caps per category, monthly or for a trip, kept by
@@ -189,9 +192,12 @@ public struct BudgetUseCases: Sendable, UsesStores {
             entries.append(.init(member: MemberID(sum.memberID), currency: currency, paid: sum.paid, share: sum.share))
         }
         let result = PeopleTotals.convert(entries, to: home, rates: rates, tieBreak: TieBreak(seed: group.id.text))
+        let members = try await groups.members(groupID: group.id)
         return PeopleSpending(
             currency: group.homeCurrency, period: period, people: result.people, total: result.total,
-            uncountedCurrencies: (Set(result.missing.map(\.code)).union(unknown)).sorted(), byCurrency: sums)
+            uncountedCurrencies: (Set(result.missing.map(\.code)).union(unknown)).sorted(), byCurrency: sums,
+            names: Dictionary(
+                members.map { ($0.id, $0.isActive ? $0.name : "\($0.name) (removed)") }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Sets the group's whole budget in the group's home currency (owner and admins).

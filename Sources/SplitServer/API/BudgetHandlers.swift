@@ -118,13 +118,13 @@ extension Components.Schemas.SpendingByPerson {
             currency: currency, month: spending.period.map { String($0.start.description.prefix(7)) },
             people: spending.people.map {
                 .init(
-                    memberId: $0.member.uuid.text, paid: MoneyInput.text($0.paid, currency),
-                    share: MoneyInput.text($0.share, currency))
+                    memberId: $0.member.uuid.text, name: spending.names[$0.member.uuid] ?? "",
+                    paid: MoneyInput.text($0.paid, currency), share: MoneyInput.text($0.share, currency))
             }, total: MoneyInput.text(spending.total, currency), uncountedCurrencies: spending.uncountedCurrencies,
             byCurrency: spending.byCurrency.map {
                 .init(
-                    memberId: $0.memberID.text, currency: $0.currency, paid: MoneyInput.text($0.paid, $0.currency),
-                    share: MoneyInput.text($0.share, $0.currency))
+                    memberId: $0.memberID.text, name: spending.names[$0.memberID] ?? "", currency: $0.currency,
+                    paid: MoneyInput.text($0.paid, $0.currency), share: MoneyInput.text($0.share, $0.currency))
             })
     }
 }

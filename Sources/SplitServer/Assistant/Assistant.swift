@@ -248,7 +248,10 @@ private struct Turn {
     /// group began; with the words for when ("In 2026-11", "Since Japan began") and for what a
     /// missing rate leaves out.
     mutating func spending(_ group: [String: Any], _ asked: AskedMonth?) async -> (
-        (people: [[String: Any]], total: String, currency: String, period: String, note: String)?, String?
+        (
+            people: [[String: Any]], total: String, currency: String, period: String, note: String,
+            byCurrency: [[String: Any]], uncounted: [String]
+        )?, String?
     ) {
         var arguments: [String: Value] = ["groupId": .string(group["id"] as? String ?? "")]
         let today = CivilDate(MoneyInput.today(assistant.api.now(), in: group["timeZone"] as? String ?? "UTC"))
@@ -262,7 +265,10 @@ private struct Turn {
             ? "" : " (not counting what is in \(uncounted.joined(separator: ", ")): no rate to \(currency) yet)"
         let period = month.map { "In \($0)" } ?? "Since \(group["name"] as? String ?? "the group") began"
         return (
-            (json["people"] as? [[String: Any]] ?? [], json["total"] as? String ?? "0", currency, period, note), nil
+            (
+                json["people"] as? [[String: Any]] ?? [], json["total"] as? String ?? "0", currency, period, note,
+                json["byCurrency"] as? [[String: Any]] ?? [], uncounted
+            ), nil
         )
     }
 
@@ -465,7 +471,15 @@ private struct Turn {
             let money = { (key: String) in WebFormat.money(person?[key] as? String ?? "0", figures.currency) }
             let who = Self.who(memberID, names, me: me)
             let whose = who == "you" ? "your" : "\(who)'s"
-            return "\(figures.period) \(who) paid \(money("paid")) and \(whose) shares came to \(money("share")), "
+            // What they paid in a currency with no rate, said (found by a new user: "Bo paid 0"
+            // of Bo's 90 pounds).
+            let apart = figures.byCurrency.filter {
+                $0["memberId"] as? String == memberID && figures.uncounted.contains($0["currency"] as? String ?? "")
+                    && !Self.isZero($0["paid"] as? String)
+            }.map { WebFormat.money($0["paid"] as? String ?? "", $0["currency"] as? String ?? "") }
+            return "\(figures.period) \(who) paid \(money("paid"))"
+                + (apart.isEmpty ? "" : " (and \(apart.joined(separator: " and ")), not counted without a rate)")
+                + " and \(whose) shares came to \(money("share")), "
                 + "of \(WebFormat.money(figures.total, figures.currency)) spent in \(groupName)\(figures.note)."
         case .whoOwes, .settle:
             let (planned, error) = await plan(groupID)

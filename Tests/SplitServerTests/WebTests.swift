@@ -1575,6 +1575,24 @@ struct WebTests {
             // Gone, the page sends back to Settle up rather than ask about nothing.
             let again = try await setup.aki.get("/groups/\(setup.groupID)/settlements/\(id)/delete")
             #expect(again.status == .seeOther, "\(again.text)")
+            // Someone who may not delete one is not asked (found by review: asked, then refused).
+            let other = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/settlements", token: token,
+                json: #"{"fromMemberId":"\#(akiID)","toMemberId":"\#(setup.benMemberID)","amount":"300","currency":"JPY"}"#)
+            let otherID = try #require(other.string("settlement", "id"))
+            let viewer = try await setup.vic.get("/groups/\(setup.groupID)/settlements/\(otherID)/delete")
+            #expect(viewer.status == .forbidden && !viewer.text.contains("Delete the transfer"), "\(viewer.status)")
+            // One recorded by a paid mark is sent back with how to undo it.
+            let expenses = try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: token)
+            let benShare = try #require(
+                expenses.list("expenses").first?.list("splits").first { $0.string("memberId") == setup.benMemberID }?.string("id"))
+            let marked = try await api.call(.patch, "/api/expense-splits/\(benShare)/payment", token: token, json: #"{"isPaid":true}"#)
+            #expect(marked.status == .ok, "\(marked.text)")
+            let linked = try await api.call(.get, "/api/groups/\(setup.groupID)/settlements", token: token).list("settlements")
+                .first { $0.string("expenseSplitId") == benShare }
+            let linkedID = try #require(linked?.string("id"))
+            let byMark = try await setup.aki.get("/groups/\(setup.groupID)/settlements/\(linkedID)/delete")
+            #expect(byMark.status == .seeOther && byMark.headers[.location]?.contains("transfer-of-a-share") == true)
         }
     }
 
@@ -1606,6 +1624,36 @@ struct WebTests {
             let listed = try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
             let bills = listed.list("expenses").filter { $0.string("description") == "Izakaya" }
             #expect(bills.map { $0.string("amount") } == ["2000", "2000", "2000"], "\(listed.text)")
+        }
+    }
+
+    @Test("the web edit drops a charged amount left as it was under a new amount, and keeps it when the amount stays")
+    func chargedAmountOnWebEdit() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let token = setup.aki.token
+            let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: token)
+            let akiID = try #require(group.string("group", "myMemberId"))
+            let created = try await api.call(
+                .post, "/api/expenses", token: token,
+                json: #"{"groupId":"\#(setup.groupID)","description":"Karaoke","amount":"100","currency":"USD","expenseDate":"2026-11-20","homeAmount":"15200","paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(akiID)","\#(setup.benMemberID)"]}}"#)
+            let id = try #require(created.string("expense", "id"), "\(created.text)")
+            let form = try await setup.aki.get("/expenses/\(id)/edit")
+            #expect(form.text.contains(#"name="homeAmount" type="text" inputmode="decimal" autocomplete="off" value="15200""#), "\(form.text)")
+            func fields(_ version: Int, _ description: String, _ amount: String) -> [(String, String)] {
+                [
+                    ("version", String(version)), ("description", description), ("amount", amount), ("currency", "USD"),
+                    ("expenseDate", "2026-11-20"), ("mode", "equal"), ("in_\(akiID)", "1"), ("in_\(setup.benMemberID)", "1"),
+                    ("payer", akiID), ("homeAmount", "15200"),
+                ]
+            }
+            _ = try await setup.aki.post("/expenses/\(id)/edit", fields(1, "Karaoke night", "100.00"))
+            let kept = try await api.call(.get, "/api/expenses/\(id)", token: token)
+            #expect(kept.string("expense", "description") == "Karaoke night" && kept.string("expense", "homeAmount") == "15200", "\(kept.text)")
+            // Found by a new user: 120 USD went on "charged 15,200 JPY".
+            _ = try await setup.aki.post("/expenses/\(id)/edit", fields(2, "Karaoke night", "120"))
+            let changed = try await api.call(.get, "/api/expenses/\(id)", token: token)
+            #expect(changed.string("expense", "amount") == "120.00" && changed.string("expense", "homeAmount") == nil, "\(changed.text)")
         }
     }
 }

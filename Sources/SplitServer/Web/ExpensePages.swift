@@ -287,10 +287,16 @@ extension WebApp {
                     form, scope: scope, clientID: expense.id, version: version, preview: nil,
                     errors: ["expenseDate": question], farFuture: question)
             }
+            // The charged box left as it was, under a new amount or currency, stood for the old one:
+            // it goes, as on the API (found by a new user: 120 USD kept "charged 15,200 JPY" of 100).
+            let decimal = { (text: String?) in text.flatMap { Decimal(string: WebFormat.magnitude($0)) } }
+            let chargedUntouched = expense.homeAmount != nil && decimal(form.homeAmount) == decimal(expense.homeAmount)
+            let moneyChanged =
+                draft.currency.uppercased() != expense.currency || decimal(draft.amount) != decimal(expense.amount)
             let patch = ExpensePatch(
                 description: draft.description, amount: draft.amount, currency: draft.currency,
                 category: draft.category, expenseDate: draft.expenseDate, paidBy: sentPayers, split: draft.split,
-                homeAmount: draft.homeAmount)
+                homeAmount: chargedUntouched && moneyChanged ? nil : draft.homeAmount)
             _ = try await expenses.edit(
                 expenseID, patch,
                 basedOn: {

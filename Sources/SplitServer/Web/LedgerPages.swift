@@ -331,6 +331,15 @@ extension WebApp {
             return Self.redirect("/groups/\(groupID)/balances")
         }
         let wire = Components.Schemas.Settlement(settlement)
+        // Asked only of someone who may delete it; else why not, before any button (found by
+        // review: a viewer was asked, then refused).
+        let myID = scope.group.myMemberId
+        if wire.expenseSplitId != nil {
+            return Self.redirect("/groups/\(groupID)/balances", done: "transfer-of-a-share")
+        }
+        guard scope.may(.recordSettlement(isParty: wire.fromMemberId == myID || wire.toMemberId == myID)) else {
+            throw APIError.forbidden()
+        }
         let body = ConfirmBody(
             heading: "Delete this transfer?",
             subject: "\(scope.name(wire.fromMemberId)) paid \(scope.name(wire.toMemberId)) "

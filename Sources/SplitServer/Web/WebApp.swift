@@ -99,6 +99,7 @@ struct WebApp: Sendable {
         "share-unpaid": "Marked unpaid.",
         "transfer": "Transfer recorded: the balances below include it.",
         "transfer-deleted": "Transfer deleted.",
+        "transfer-of-a-share": "That transfer was recorded by marking a share paid: mark the share unpaid instead.",
         "member-added": "Member added.",
         "role": "Role changed.",
         "member-removed": "Removed from the group. Restore brings them back.",

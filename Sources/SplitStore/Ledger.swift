@@ -142,8 +142,6 @@ enum Ledger {
         let higher: String
     }
 
-    /// The pairwise debts computed from every live expense and settlement of a group: what the
-    /// ledger must hold (tests prove it does), and how migration 0006 filled it in.
     /// Every group's pairwise ledger worked out from its expenses and transfers (migrations 0006
     /// and 0031; the table is empty before).
     @Sendable static func fillPairDebts(_ sql: any SQLDatabase) async throws {
@@ -155,6 +153,8 @@ enum Ledger {
         }
     }
 
+    /// The pairwise debts computed from every live expense and settlement of a group: what the
+    /// ledger must hold (tests prove it does), and how migrations 0006 and 0031 fill it in.
     static func recomputedDebts(groupID: UUID, _ sql: any SQLDatabase) async throws -> [Effect] {
         let group = groupID.text
         let expenses = try await sql.raw(

@@ -973,9 +973,13 @@ public enum Migrations {
         Migration(
             id: "0031_pair_debts_in_proportion",
             statements: ["DELETE FROM pair_debts"],
-            // Each expense's pairwise debts are now in proportion to what each payer paid (they
+            // Each expense's pairwise debts are now in proportion to what each payer is owed (they
             // were matched in member-id order): the running ledger is worked out again from the
             // expenses and transfers, so removing an expense later takes away what it added.
+            // Transfers recorded by paid marks before it keep their amounts (money that moved is
+            // never rewritten): the pairwise view shows what the new matching leaves between
+            // those payers, netting to the same balances. Servers older than this one write the
+            // old matching: upgrade past it with every server stopped (README, "Upgrading").
             fill: Ledger.fillPairDebts
         ),
     ]

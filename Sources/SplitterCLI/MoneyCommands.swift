@@ -106,7 +106,7 @@ struct RatesCommand: AsyncParsableCommand {
                 let (client, group) = try await options.resolve()
                 let rates = try await client.rates(groupID: group.id)
                 if options.json { return try Output.json(rates) }
-                RatesCommand.print(rates)
+                RatesCommand.print(rates, home: group.homeCurrency)
             }
         }
     }
@@ -128,19 +128,26 @@ struct RatesCommand: AsyncParsableCommand {
                 let rates = try await client.setRates(groupID: group.id, [entry])
                 if options.json { return try Output.json(rates) }
                 Swift.print("1 \(entry.fromCurrency) = \(entry.rate) \(entry.toCurrency) from \(entry.date).")
-                RatesCommand.print(rates)
+                RatesCommand.print(rates, home: group.homeCurrency)
             }
         }
     }
 
     /// The table, pairs together, newest first; the rate that counts for its pair is marked.
-    static func print(_ rates: [ExchangeRateEntry]) {
+    static func print(_ rates: [ExchangeRateEntry], home: String) {
         guard !rates.isEmpty else { return Swift.print("No exchange rates yet: `splitter rates set GROUP USD 150`.") }
         func pair(_ rate: ExchangeRateEntry) -> String { [rate.fromCurrency, rate.toCurrency].sorted().joined(separator: "/") }
-        // As the server reads them: the pair's latest, or its opposite's when newer.
+        // As the server reads them converting into the home currency: the latest of the pair in
+        // that direction, or of the opposite one when strictly newer (found by review: a tie
+        // marked the opposite one).
+        func towardHome(_ rate: ExchangeRateEntry) -> Bool { rate.toCurrency == home || rate.fromCurrency != home }
         var counting: [String: ExchangeRateEntry] = [:]
         for rate in rates {
-            if let current = counting[pair(rate)], current.date >= rate.date { continue }
+            if let current = counting[pair(rate)],
+                current.date > rate.date || (current.date == rate.date && (towardHome(current) || !towardHome(rate)))
+            {
+                continue
+            }
             counting[pair(rate)] = rate
         }
         let sorted = rates.sorted { (pair($0), $1.date, $0.fromCurrency) < (pair($1), $0.date, $1.fromCurrency) }

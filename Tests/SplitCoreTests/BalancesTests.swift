@@ -159,6 +159,15 @@ struct BalancesTests {
                 let owedToOthers = debts.filter { $0.from == share.memberID }.map(\.amount).reduce(0, +)
                 #expect(owedToOthers == share.amount - covered)
             }
+            // Each column too: a payer is owed exactly what they paid beyond their own share, and
+            // every part is above zero, one per debtor and payer (found by review: untested).
+            for payer in expense.paid {
+                let own = expense.owed.first { $0.memberID == payer.memberID }?.amount ?? 0
+                let owedToThem = debts.filter { $0.to == payer.memberID }.map(\.amount).reduce(0, +)
+                #expect(owedToThem == max(payer.amount - own, 0))
+            }
+            #expect(debts.allSatisfy { $0.amount > 0 && $0.from != $0.to })
+            #expect(Set(debts.map { "\($0.from) \($0.to)" }).count == debts.count)
         }
         let balances = try Balances(expenses: expenses, transfers: transfers)
         let pairwise = try PairwiseDebts(expenses: expenses, transfers: transfers)

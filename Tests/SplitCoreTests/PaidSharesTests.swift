@@ -141,8 +141,8 @@ struct PaidSharesTests {
             PaidShares.settling(payers: payers, shares: after)[b]
                 == [PlannedTransfer(from: b, to: p1, amount: 10), PlannedTransfer(from: b, to: p2, amount: 40)])
         #expect(PaidShares.voidedByEdit(before: (payers, .usd, before), after: (payers, .usd, after)) == [paid.id])
-        // A debtor first in member order (B → P1 50) keeps their transfers, and their mark, when
-        // the shares after theirs move.
+        // A debtor first in member order (B → P1 30 and P2 20) keeps their transfers, and their
+        // mark, when the shares after theirs move.
         let first = OwedShare(id: UUID(), memberID: member(2), amount: 50, isPaid: true)
         let later = OwedShare(id: UUID(), memberID: a, amount: 50)
         #expect(

@@ -982,6 +982,25 @@ public enum Migrations {
             // old matching: upgrade past it with every server stopped (README, "Upgrading").
             fill: Ledger.fillPairDebts
         ),
+        Migration(
+            id: "0032_spending_in_todays_home_currency",
+            statements: [],
+            // The spending totals count a charge only in the group's home currency of today (they
+            // counted one in a former home currency): the groups with such a charge have theirs
+            // worked out again; the rest are as they would be.
+            fill: { sql in
+                let groups = try await sql.raw(
+                    """
+                    SELECT DISTINCT e.group_id FROM expenses e JOIN groups g ON g.id = e.group_id
+                    WHERE e.home_amount IS NOT NULL AND e.home_currency <> g.home_currency
+                    """
+                ).all().map { try $0.decodeUUID("group_id") }
+                for groupID in groups {
+                    try await sql.raw("DELETE FROM spending WHERE group_id = \(bind: groupID.text)").run()
+                    try await Spending.apply(try await Spending.recomputed(groupID: groupID, sql), groupID: groupID, sql)
+                }
+            }
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

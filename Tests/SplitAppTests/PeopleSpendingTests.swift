@@ -2,6 +2,7 @@ import Foundation
 import SplitApp
 import SplitCore
 import SplitStore
+import SQLKit
 import SplitTestSupport
 import Testing
 
@@ -133,6 +134,27 @@ struct PeopleSpendingTests {
             }
             let empty = try await budgets.people(groupID: trip.groupID, caller: trip.bo)
             #expect(empty.people.isEmpty && empty.total == 0 && empty.byCurrency.isEmpty)
+        }
+    }
+
+    @Test("migration 0032 works out again the spending of groups with a charge in a former home currency", arguments: TestDatabases.all)
+    func migrationRehomes(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let (aki, bo) = (trip.akiMember.description, trip.boMember.description)
+            _ = try await trip.create(
+                EnteredExpense(
+                    description: "Onsen", amount: "3000", currency: "JPY", expenseDate: "2026-05-03", paidByMemberId: aki,
+                    split: EnteredSplit(mode: .equal, memberIds: [aki, bo]), homeAmount: "90.00"))
+            let budgets = BudgetStore(database: trip.database)
+            #expect(try await budgets.spent(groupID: trip.groupID, from: "2026-05-01", through: "2026-05-31").map(\.currency) == ["MYR"])
+            // As an earlier release left it: the home currency changed, the totals not.
+            try await trip.database.transaction { sql in
+                try await sql.raw("UPDATE groups SET home_currency = 'EUR' WHERE id = \(bind: trip.groupID.text)").run()
+                try await sql.raw("DELETE FROM schema_migrations WHERE id = '0032_spending_in_todays_home_currency'").run()
+            }
+            _ = try await Migrations.run(on: trip.database)
+            let spent = try await budgets.spent(groupID: trip.groupID, from: "2026-05-01", through: "2026-05-31")
+            #expect(spent.map(\.currency) == ["JPY"] && spent.map(\.amount) == [3000], "\(spent)")
         }
     }
 }

@@ -220,9 +220,7 @@ public struct SplitterClient: Sendable {
     /// The group's manual exchange rates, every pair and date.
     public func rates(groupID: String) async throws -> [ExchangeRateEntry] {
         try await call({ try await api.listRates(path: .init(groupId: groupID)) }) {
-            try $0.ok.body.json.rates.map {
-                ExchangeRateEntry(fromCurrency: $0.fromCurrency, toCurrency: $0.toCurrency, date: $0.date, rate: $0.rate)
-            }
+            try $0.ok.body.json.rates.map(ExchangeRateEntry.init)
         }
     }
 
@@ -238,9 +236,7 @@ public struct SplitterClient: Sendable {
                             .init(fromCurrency: $0.fromCurrency, toCurrency: $0.toCurrency, date: $0.date, rate: $0.rate)
                         })))
         }) {
-            try $0.ok.body.json.rates.map {
-                ExchangeRateEntry(fromCurrency: $0.fromCurrency, toCurrency: $0.toCurrency, date: $0.date, rate: $0.rate)
-            }
+            try $0.ok.body.json.rates.map(ExchangeRateEntry.init)
         }
     }
 

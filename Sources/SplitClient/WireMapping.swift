@@ -261,3 +261,9 @@ extension WebhookDelivery {
             lastAttemptAt: wire.lastAttemptAt, finishedAt: wire.finishedAt)
     }
 }
+
+extension ExchangeRateEntry {
+    init(_ wire: Components.Schemas.Rate) {
+        self.init(fromCurrency: wire.fromCurrency, toCurrency: wire.toCurrency, date: wire.date, rate: wire.rate)
+    }
+}

@@ -17,6 +17,22 @@ struct ChargedAmountTests {
         try #require(changed.status == .ok, "\(changed.text)")
     }
 
+    /// An expense Aki and Cho share, paid by one of them, charged `charged` in the home
+    /// currency; its id, once the answer says the charge.
+    static func charged(
+        _ api: API, _ trip: Trip, _ description: String, _ amount: String, _ currency: String, paidBy: String,
+        charged: String
+    ) async throws -> String {
+        let created = try await api.call(
+            .post, "/api/expenses", token: trip.tokens["Aki"],
+            json: trip.expense(
+                description, amount, currency, paidBy: [(paidBy, amount)], split: trip.equal(["Aki", "Cho"]),
+                extra: #","homeAmount":"\#(charged)""#))
+        try #require(created.status == .created, "\(created.text)")
+        #expect(created.string("expense", "homeAmount") == charged)
+        return try #require(created.string("expense", "id"))
+    }
+
     @Test(
         "after the home currency changes, a charge in the former one is neither shown as the new one nor stored as it; back home it counts again",
         arguments: TestDatabases.all)
@@ -24,14 +40,7 @@ struct ChargedAmountTests {
         try await TestApp.with(backend) { api in
             let trip = try await Trip.make(api, home: "EUR")
             let aki = trip.tokens["Aki"]
-            let created = try await api.call(
-                .post, "/api/expenses", token: aki,
-                json: trip.expense(
-                    "Hotel", "100.00", "USD", paidBy: [("Aki", "100.00")], split: trip.equal(["Aki", "Cho"]),
-                    extra: #","homeAmount":"92.00""#))
-            try #require(created.status == .created, "\(created.text)")
-            let id = try #require(created.string("expense", "id"))
-            #expect(created.string("expense", "homeAmount") == "92.00")
+            let id = try await Self.charged(api, trip, "Hotel", "100.00", "USD", paidBy: "Aki", charged: "92.00")
 
             try await Self.homeCurrency(api, trip, "GBP")
             let shown = try await api.call(.get, "/api/expenses/\(id)", token: aki)
@@ -78,13 +87,7 @@ struct ChargedAmountTests {
         try await TestApp.with(backend) { api in
             let trip = try await Trip.make(api, home: "EUR")
             let aki = trip.tokens["Aki"]
-            let created = try await api.call(
-                .post, "/api/expenses", token: aki,
-                json: trip.expense(
-                    "Pub", "50.00", "GBP", paidBy: [("Cho", "50.00")], split: trip.equal(["Aki", "Cho"]),
-                    extra: #","homeAmount":"58.37""#))
-            try #require(created.status == .created, "\(created.text)")
-            let id = try #require(created.string("expense", "id"))
+            let id = try await Self.charged(api, trip, "Pub", "50.00", "GBP", paidBy: "Cho", charged: "58.37")
             // The same amount, written otherwise: still charged 58.37.
             let same = try await api.call(
                 .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"50","version":1}"#)

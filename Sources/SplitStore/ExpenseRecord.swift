@@ -135,6 +135,9 @@ public enum ExpenseStoreError: Error, Equatable, Sendable {
     case notFound
     /// The expense is deleted: restore it before changing its shares.
     case expenseDeleted
+    /// The share is covered by what its member paid (or received) themselves: marking it paid
+    /// would record nothing, and a "paid" share with no transfer would read as money that moved.
+    case nothingToPay
     /// A create reused a client id that holds something else.
     case idTaken
 }

@@ -293,6 +293,7 @@ public struct ExpenseStore: Sendable {
                             note: "Share of \(expense.description)", expenseSplitID: splitID,
                             createdByUserID: actor.userID, createdAt: now, updatedAt: now)
                     }
+                guard !settlements.isEmpty else { throw ExpenseStoreError.nothingToPay }
                 for settlement in settlements { batch.add(SettlementStore.insertion(settlement)) }
                 effects = settlements.map { Ledger.effect(of: $0, sign: 1) }
                 batch.add(log.changes(.settlement, settlements.map(\.id)))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SplitClient
+import SplitCore
 
 /// Options of `pay` and `unpay`: which share, and why.
 struct ShareOptions: ParsableArguments {
@@ -58,6 +59,10 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
         if options.json { return try Output.json(share) }
         return print("\(what) is already \(state) (as last seen).")
     }
+    // What the server would refuse (`nothing_to_pay`), said now rather than at the next sync.
+    if isPaid, let reason = nothingToSettle(share, of: context.expense, name: member.name) {
+        throw CLIError(message: reason, code: 7)
+    }
     var basis = context.expense
     basis.version = context.base(nil)  // as last seen, like an edit's
     let operation = try PendingOperation.setPaid(
@@ -66,6 +71,22 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
     try queue(
         operation, in: context.group.store, json: options.json,
         said: "Offline: marking \(what) \(state) is queued; `splitter sync` sends it.")
+}
+
+/// Why a share has nothing to settle, as the server says it: its member paid (on a refund,
+/// received) at least their own share themselves, or it is 0. Nil when it has something.
+private func nothingToSettle(_ share: ExpenseShare, of expense: Expense, name: String) -> String? {
+    func value(_ text: String) -> Decimal { Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? 0 }
+    let amount = value(share.amount)
+    let refund = expense.amount.hasPrefix("-")
+    let own = expense.payers.first { $0.memberId == share.memberId }.map { value($0.amount) }
+    let covered = amount == 0 || own.map { refund ? amount >= $0 : $0 >= amount } ?? false
+    guard covered else { return nil }
+    let whose = refund ? "part" : "share"
+    return (amount == 0
+        ? "\(name)'s \(whose) of \(expense.description) is 0"
+        : "\(name) \(refund ? "received" : "paid") at least their own \(whose) of \(expense.description)")
+        + ": there is nothing to settle."
 }
 
 struct History: AsyncParsableCommand {

@@ -334,6 +334,82 @@ struct ExpenseUseCaseTests {
         }
     }
 
+    @Test(
+        "a share its member covered themselves, or a share of 0, is not marked paid: 409 nothing_to_pay, nothing recorded",
+        arguments: TestDatabases.all)
+    func coveredShareIsNotMarkedPaid(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            func refusal(_ share: ShareRecord, by caller: Caller) async throws -> String? {
+                do {
+                    _ = try await trip.expenses.setSharePaid(
+                        share.id, true, reason: nil, caller: caller, origin: trip.origin)
+                    return nil
+                } catch AppError.conflict(let code, _, let message) {
+                    #expect(code == "nothing_to_pay")
+                    return message
+                }
+            }
+            func share(_ view: ExpenseView, _ member: MemberID) throws -> ShareRecord {
+                try #require(view.expense.shares.first { $0.memberID == member.uuid })
+            }
+            func unchanged(_ view: ExpenseView, _ member: MemberID) async throws {
+                let now = try await trip.expenses.expense(view.expense.id, caller: trip.aki).expense
+                #expect(now.version == view.expense.version)
+                #expect(try share(ExpenseView(expense: now, categoryNames: [:], homeCurrency: "MYR"), member).isPaid == false)
+                let (history, _) = try await trip.expenses.shareHistory(try share(view, member).id, caller: trip.aki)
+                #expect(history.isEmpty)
+            }
+            // Aki paid 1000 JPY for three: Aki's own share is covered by Aki's payment.
+            let ramen = try await trip.create(trip.ramen())
+            let akiMessage = try await refusal(try share(ramen, trip.akiMember), by: trip.aki)
+            #expect(akiMessage == "You paid at least your own share of Ramen: there is nothing to settle.")
+            try await unchanged(ramen, trip.akiMember)
+            // Bo's share has something to settle.
+            #expect(try await refusal(try share(ramen, trip.boMember), by: trip.bo) == nil)
+
+            // A refund Aki received: Aki's own part is covered the other way round.
+            let refund = try await trip.create(trip.ramen("-900"))
+            let refundMessage = try await refusal(try share(refund, trip.akiMember), by: trip.aki)
+            #expect(refundMessage == "You received at least your own part of Ramen: there is nothing to settle.")
+            try await unchanged(refund, trip.akiMember)
+
+            // A share of 0.
+            var exact = trip.ramen()
+            exact.split = EnteredSplit(
+                mode: .exact,
+                amounts: [
+                    EnteredAmount(memberId: trip.boMember.description, value: "1000"),
+                    EnteredAmount(memberId: trip.deeMember.description, value: "0"),
+                ])
+            let zero = try await trip.create(exact)
+            let zeroMessage = try await refusal(try share(zero, trip.deeMember), by: trip.aki)
+            #expect(zeroMessage == "Dee's share of Ramen is 0: there is nothing to settle.")
+            try await unchanged(zero, trip.deeMember)
+
+            // Aki paid 300 of 1000 for three: Aki's 333 or 334 is 33 or 34 short of covered, so
+            // it is marked paid, and that goes to Bo, who paid 700 for a share of 333 or 334.
+            var two = trip.ramen()
+            two.paidByMemberId = nil
+            two.paidBy = [
+                EnteredAmount(memberId: trip.akiMember.description, value: "300"),
+                EnteredAmount(memberId: trip.boMember.description, value: "700"),
+            ]
+            let shared = try await trip.create(two)
+            let akiShare = try share(shared, trip.akiMember)
+            #expect([333, 334].contains(akiShare.amount))
+            #expect(try await refusal(akiShare, by: trip.aki) == nil)
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            let recorded = try await ledger.settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki)
+                .filter { $0.expenseSplitID == akiShare.id }
+            #expect(recorded.map(\.amount) == [akiShare.amount - 300])
+            #expect(recorded.map(\.toMemberID) == [trip.boMember.uuid])
+            // Every refused mark above recorded nothing: only Bo's share of the first ramen and
+            // Aki's of the last made transfers.
+            let all = try await ledger.settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki)
+            #expect(all.count == 2)
+        }
+    }
+
     @Test("editing only the description keeps every share, the split and the paid marks", arguments: TestDatabases.all)
     func descriptionEditKeepsShares(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

@@ -70,8 +70,9 @@ struct ExpenseCommandTests {
             #expect(try await trip.expense(try await trip.expenseID("Tea"))["amount"] as? String == "1200")
             let again = try await trip.run("expense", "edit", short, "--amount", "1000", "--profile", "ben")
             #expect(again.status == 0 && again.output.contains("now version 3"), "\(again.output)\(again.error)")
-            // His own paid mark (version 4) does not make his next edit look stale.
-            try #require(try await trip.run("pay", short, "--profile", "ben").status == 0)
+            // His own paid mark (version 4; of Cho's share: his own he paid himself) does not make
+            // his next edit look stale.
+            try #require(try await trip.run("pay", short, "--member", "cho", "--profile", "ben").status == 0)
             let afterPay = try await trip.run("expense", "edit", short, "--description", "Green tea", "--profile", "ben")
             #expect(afterPay.status == 0 && afterPay.output.contains("now version 5"), "\(afterPay.output)\(afterPay.error)")
             // A delete is based on what was last seen too: Aki last saw version 2.
@@ -194,6 +195,17 @@ struct ExpenseCommandTests {
             #expect(unpaid.output.contains("Marked Cho's share of Ramen (3000 JPY) unpaid: wrong person"))
             let noShare = try await trip.run("pay", short, "--member", "dan")
             #expect(noShare.status == 7 && noShare.error.split(separator: "\n").count == 1)
+            // Ben paid the whole bill, his own share included: nothing to mark paid, online or
+            // offline (found by a new user: it was marked paid with no transfer).
+            let covered = "Ben paid at least their own share of Ramen: there is nothing to settle."
+            let coveredOnline = try await trip.run("pay", short, "--member", "ben")
+            #expect(coveredOnline.status == 6 && coveredOnline.error.contains(covered), "\(coveredOnline.error)")
+            let coveredOffline = try await trip.run(
+                "pay", short, "--member", "ben", "--server", try CLITrip.unreachableURL())
+            #expect(coveredOffline.status == 7 && coveredOffline.error.contains(covered), "\(coveredOffline.error)")
+            #expect(
+                try await trip.run("sync", "--server", trip.url).lines.first
+                    == "Sent 0, refused 0, conflicts 0, still queued 0.")
             let afterPay = try await trip.run("expense", "show", short)
             #expect(afterPay.row("Aki", "6000")?[3] == "yes", "\(afterPay.output)")
             #expect(afterPay.row("Cho", "3000")?.last == "no")

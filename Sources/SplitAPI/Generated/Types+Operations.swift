@@ -8044,7 +8044,10 @@ public enum Operations {
     /// payer of the expense, with canMarkPaid; viewer: never. With `If-Match` (the expense's
     /// version), the mark happens only if the expense is still at that version: a stale one is a
     /// 412 with the current expense in `details.current`, so nobody pays a share whose amount
-    /// changed unseen (an offline payment replayed after an edit).
+    /// changed unseen (an offline payment replayed after an edit). A share its member covered
+    /// themselves (a payer who paid at least their own share, or on a refund received at least
+    /// their own part), or a share of 0, has nothing to settle: marking it paid is a 409
+    /// `nothing_to_pay` and records nothing. A deleted expense is a 409 `expense_deleted`.
     ///
     ///
     /// - Remark: HTTP `PATCH /api/expense-splits/{splitId}/payment`.

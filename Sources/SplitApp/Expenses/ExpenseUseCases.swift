@@ -334,6 +334,20 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         } catch ExpenseStoreError.expenseDeleted {
             throw AppError.conflict(
                 code: "expense_deleted", field: nil, message: "The expense is deleted; restore it first.")
+        } catch ExpenseStoreError.nothingToPay {
+            // Found by a new user: `splitter pay` marked a payer's own share paid, recording no
+            // transfer, and the share then read as paid money.
+            let name =
+                found.share.memberID == me.id
+                ? "You" : try await groups.groupWithMembers(groupID: group.id)?.1
+                    .first { $0.id == found.share.memberID }?.name ?? "This member"
+            let (did, whose) = found.expense.amount < 0 ? ("received", "part") : ("paid", "share")
+            let why =
+                found.share.amount == 0
+                ? (name == "You" ? "Your" : "\(name)'s") + " \(whose) of \(found.expense.description) is 0"
+                : "\(name) \(did) at least \(name == "You" ? "your" : "their") own \(whose) of "
+                    + found.expense.description
+            throw AppError.conflict(code: "nothing_to_pay", field: nil, message: why + ": there is nothing to settle.")
         } catch let stale as StaleExpenseError {
             throw AppError.staleExpense(
                 ExpenseView(

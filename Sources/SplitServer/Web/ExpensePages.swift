@@ -341,8 +341,9 @@ extension WebApp {
             let name: String
             let amount: String
             let isPaid: Bool
-            /// The member paid at least their share themselves: nothing to settle.
-            let covered: Bool
+            /// Nothing to settle, and why: the member paid (received) at least their share
+            /// themselves ("Paid it", "Has it"), or the share is 0 ("Owes nothing").
+            let covered: String?
             let canToggle: Bool
             let history: [History]
             let hasHistory: Bool
@@ -400,10 +401,14 @@ extension WebApp {
         var shares: [ExpenseBody.Share] = []
         for share in expense.splits {
             let paidByThem = expense.payers.first { $0.memberId == share.memberId }?.amount
-            // Paid (or, on a refund, received) at least their own part themselves: nothing to settle.
+            // Paid (or, on a refund, received) at least their own part themselves, or a share of
+            // 0: nothing to settle (the server refuses such a mark, `nothing_to_pay`).
+            let isZero = Self.decimalAtLeast("0", share.amount) && Self.decimalAtLeast(share.amount, "0")
             let covered =
-                paidByThem.map { refund ? Self.decimalAtLeast(share.amount, $0) : Self.decimalAtLeast($0, share.amount) }
-                ?? false
+                isZero
+                || paidByThem.map {
+                    refund ? Self.decimalAtLeast(share.amount, $0) : Self.decimalAtLeast($0, share.amount)
+                } ?? false
             let (records, seesDetails) = try await expenses.shareHistory(
                 try APIHandler.id(share.id, "share"), caller: try caller())
             let history = records.map { Components.Schemas.HistoryEntry($0, withDetails: seesDetails) }
@@ -411,7 +416,7 @@ extension WebApp {
                 .init(
                     id: share.id, name: scope.name(share.memberId),
                     amount: shown(share.amount, expense.currency), isPaid: share.isPaid,
-                    covered: covered && !share.isPaid,
+                    covered: covered && !share.isPaid ? (isZero ? "Owes nothing" : refund ? "Has it" : "Paid it") : nil,
                     canToggle: !expense.isDeleted && !(covered && !share.isPaid)
                         && scope.may(.markSharePaid(isDebtorOrPayer: isPayer || share.memberId == myMemberID)),
                     history: history.map { entry in

@@ -416,14 +416,25 @@ public struct MailStore: Sendable {
     }
 
     /// Whether a reset link's token is unused and unexpired now: checked before the new password
-    /// is hashed, so a flood of made-up links costs a read each, not a hash (`resetPassword` still
-    /// decides, in its transaction).
+    /// is hashed, so a flood of made-up links costs a read each, not a hash, and before its page
+    /// shows a form that could not work (`resetPassword` still decides, in its transaction).
     public func resetLinkIsOpen(tokenHash: String, now: Int64) async throws -> Bool {
+        try await linkIsOpen(tokenHash, purpose: .reset, now: now)
+    }
+
+    /// Whether a verification link's token is unused and unexpired now, for its page (`verify`
+    /// still decides, in its transaction).
+    public func verificationLinkIsOpen(tokenHash: String, now: Int64) async throws -> Bool {
+        try await linkIsOpen(tokenHash, purpose: .verify, now: now)
+    }
+
+    private func linkIsOpen(_ tokenHash: String, purpose: TokenPurpose, now: Int64) async throws -> Bool {
         try await database.read { sql in
             try await sql.raw(
                 """
                 SELECT 1 AS open FROM email_verifications
-                WHERE token_hash = \(bind: tokenHash) AND purpose = 'reset' AND used_at IS NULL AND expires_at > \(bind: now)
+                WHERE token_hash = \(bind: tokenHash) AND purpose = \(bind: purpose.rawValue) AND used_at IS NULL
+                      AND expires_at > \(bind: now)
                 """
             ).first() != nil
         }

@@ -116,6 +116,11 @@ struct MailTests {
         let range = try #require(text.range(of: #"/reset-password/[0-9a-f]{64}"#, options: .regularExpression))
         let token = String(text[range].dropFirst("/reset-password/".count))
 
+        let form = try await WebClient.page(base, "/reset-password/\(token)")
+        #expect(form.status == 200 && form.html.contains(#"id="set-password""#), "\(form.html)")
+        let madeUp = try await WebClient.page(base, "/reset-password/\(String(repeating: "0", count: 64))")
+        #expect(madeUp.status == 404 && !madeUp.html.contains(#"id="set-password""#))
+
         // act 2: a password the rules refuse changes nothing; a good one takes the account back
         let weak = try await call(
             base, "POST", "/auth/password/reset", body: #"{"token":"\#(token)","newPassword":"password"}"#)
@@ -126,6 +131,10 @@ struct MailTests {
         let again = try await call(
             base, "POST", "/auth/password/reset", body: #"{"token":"\#(token)","newPassword":"another one here"}"#)
         #expect(again.status == 404, "a link works once")
+        // Its page no longer shows a form that cannot work: it says so and asks again.
+        let used = try await WebClient.page(base, "/reset-password/\(token)")
+        #expect(used.status == 404 && used.html.contains("This link no longer works"), "\(used.html)")
+        #expect(!used.html.contains(#"id="set-password""#) && used.html.contains(#"href="/forgot-password""#))
 
         // validate: the squatter is signed out and their password no longer works; the owner is in, verified
         #expect(try await call(base, "GET", "/auth/me", token: squatterToken).status == 401)
@@ -168,6 +177,11 @@ struct MailTests {
         #expect(again.status == 404, "a link works once")
         let boLink = try #require(linkTokens["bo@example.com"])
         #expect(try await WebClient.verify(base, token: boLink))
+        // The link's page again: no button that cannot work, but what happened and where to ask
+        // again (found by a new user: the button showed, and only pressing it failed).
+        let used = try await WebClient.page(base, "/verify-email/\(boLink)")
+        #expect(used.status == 404 && used.html.contains("This link no longer works"), "\(used.html)")
+        #expect(!used.html.contains("Confirm my address") && used.html.contains("/account#email"))
         let after = try await call(base, "GET", "/auth/email", token: tokens["Bo"])
         #expect(after.json["verified"] as? Bool == true && after.json["mode"] as? String == "each")
 
@@ -244,6 +258,12 @@ struct MailTests {
 
 /// The verification page as a browser uses it: GET shows a button, its form POST verifies.
 enum WebClient {
+    /// A page as a browser without a session gets it: its status and HTML.
+    static func page(_ base: URL, _ path: String) async throws -> (status: Int, html: String) {
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(from: base.appendingPathComponent(path))
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
     static func verify(_ base: URL, token: String) async throws -> Bool {
         let session = URLSession(configuration: .ephemeral)
         let (page, _) = try await session.data(from: base.appendingPathComponent("/verify-email/\(token)"))

@@ -231,6 +231,13 @@ public struct AccountUseCases: Sendable, UsesStores {
         _ = try await mail.requestPasswordReset(email: email, now: now())
     }
 
+    /// Whether a reset link can still set a password, so its page shows the form only when it
+    /// can work (found by a new user: a used link showed the form, and only the press failed).
+    public func resetLinkIsOpen(token: String) async throws -> Bool {
+        guard token.count <= 200 else { return false }
+        return try await mail.resetLinkIsOpen(tokenHash: MailUseCases.hash(token), now: now())
+    }
+
     /// Sets a new password with a reset link's token: every session of the account ends, and its
     /// address counts as verified. Unknown, used and expired tokens get one answer.
     public func resetPassword(token: String, newPassword: String) async throws {

@@ -97,6 +97,13 @@ public struct MailUseCases: Sendable, UsesStores {
         }
     }
 
+    /// Whether a verification link can still be used, so its page offers a button only when
+    /// pressing it can work.
+    public func verificationLinkIsOpen(token: String) async throws -> Bool {
+        guard token.count <= 200 else { return false }
+        return try await mail.verificationLinkIsOpen(tokenHash: Self.hash(token), now: now())
+    }
+
     /// A new link's token, and the hash the store keeps.
     public static func newVerificationToken() -> (token: String, hash: String) {
         var generator = SystemRandomNumberGenerator()

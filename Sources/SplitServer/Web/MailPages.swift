@@ -17,6 +17,7 @@ extension WebApp {
 
     func verifyEmailPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
+        guard try await api.mailUseCases.verificationLinkIsOpen(token: token) else { return try await verifyLinkGone() }
         return try await render(
             "mail-link", title: "Confirm your email",
             body: MailLinkBody(
@@ -26,13 +27,29 @@ extension WebApp {
     }
 
     func verifyEmail(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await api.mailUseCases.verify(token: try context.parameters.require("token"))
+        do {
+            try await api.mailUseCases.verify(token: try context.parameters.require("token"))
+        } catch AppError.notFound {
+            return try await verifyLinkGone()
+        }
         return try await render(
             "mail-link", title: "Email confirmed",
             body: MailLinkBody(
                 heading: "Email confirmed", message: nil,
                 done: "Thank you: your address is verified, and notification mail will reach you.", action: nil,
                 button: nil), signedIn: WebRequest.current?.sessionToken != nil)
+    }
+
+    /// A used, expired or unknown verification link's page: what happened and where to ask for a
+    /// new one, no button that cannot work.
+    private func verifyLinkGone() async throws -> Response {
+        try await render(
+            "mail-link", title: "Link no longer works",
+            body: MailLinkBody(
+                heading: "This link no longer works",
+                message: "This verification link is unknown, used or expired. Your mail settings can send a new one; "
+                    + "a link works for two days.", done: nil, action: nil, button: nil),
+            signedIn: WebRequest.current?.sessionToken != nil, status: .notFound)
     }
 
     func unsubscribePage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -95,6 +112,8 @@ extension WebApp {
         let email: String?
         let done: String?
         let errors: [String: String]
+        /// The link cannot be used: no form, a way to ask for a new one.
+        var linkGone = false
     }
 
     func forgotPasswordPage(_ request: Request) async throws -> Response {
@@ -126,7 +145,9 @@ extension WebApp {
     }
 
     func resetPasswordPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await renderReset(try context.parameters.require("token"), errors: [:])
+        let token = try context.parameters.require("token")
+        guard try await accounts.resetLinkIsOpen(token: token) else { return try await resetLinkGone() }
+        return try await renderReset(token, errors: [:])
     }
 
     func resetPassword(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -136,11 +157,26 @@ extension WebApp {
         } catch let error as AppError where !error.fieldProblems.isEmpty {
             let errors = try Self.formErrors(error, shown: ["newPassword"])
             return try await renderReset(token, errors: errors, status: Self.status(of: error))
+        } catch AppError.notFound {
+            return try await resetLinkGone()
         }
         // This browser's own session (if any) ended with the others.
         var response = Self.redirect("/login?reset=1")
         response.setCookie(sessionCookie(value: "", maxAge: 0))
         return response
+    }
+
+    /// A used, expired or unknown reset link's page: what happened, and a way to ask for a new
+    /// link, instead of a form that cannot work.
+    private func resetLinkGone() async throws -> Response {
+        let errors = [
+            "form": "This password link is unknown, used or expired: each link sets one password, within an hour."
+        ]
+        return try await render(
+            "password-reset", title: "Link no longer works",
+            body: PasswordResetBody(
+                heading: "This link no longer works", action: "/forgot-password", asksEmail: false, email: nil,
+                done: nil, errors: errors, linkGone: true), signedIn: false, errors: errors, status: .notFound)
     }
 
     private func renderReset(_ token: String, errors: [String: String], status: HTTPResponse.Status? = nil)

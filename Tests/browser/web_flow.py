@@ -469,6 +469,24 @@ def run(base):
         people = [li.text for li in aki.find_elements(By.CSS_SELECTOR, "#who-paid li")]
         check(people == ["Ben paid 11,500 JPY · share 5,500 JPY", "Aki paid 7,500 JPY · share 8,000 JPY",
                          "Cho paid 0 JPY · share 5,500 JPY"], f"who paid what, most paid first: {people}")
+        total = aki.find_element(By.ID, "who-paid-total").text
+        check(total == "Total 19,000 JPY", f"who paid what has its total: {total}")
+        # One month at a time (the card showed only all time): a month with nothing says so, one
+        # that cannot be read says why and shows all time, "All time" goes back.
+        aki.execute_script("document.getElementById('month').value = '2001-01'")
+        click(aki, aki.find_element(By.CSS_SELECTOR, "#who-paid-month button"))
+        card = aki.find_element(By.ID, "who-paid").text
+        check("Nothing was spent in January 2001." in card and "In January 2001, in JPY" in card
+              and not aki.find_elements(By.CSS_SELECTOR, "#who-paid li"), f"an empty month: {card}")
+        shoot(aki, "who-paid-month")
+        click(aki, aki.find_element(By.ID, "who-paid-all"))
+        check(len(aki.find_elements(By.CSS_SELECTOR, "#who-paid li")) == 3 and "Since the group began" in
+              aki.find_element(By.ID, "who-paid").text, "All time again")
+        aki.get(f"{base}/groups/{group}/balances?month=2026-13")
+        error = aki.find_element(By.ID, "month-error").text
+        check("Shown: since the group began." in error and aki.find_element(By.ID, "who-paid-total").text == total,
+              f"a month that cannot be read: {error}")
+        aki.get(f"{base}/groups/{group}/balances")
         # The home plan's card is no currency to record a transfer in (it was offered as "home").
         offered = [o.get_attribute("value") for o in aki.find_elements(By.CSS_SELECTOR, "#settle-currency option")]
         check(aki.find_elements(By.ID, "currency-home") and offered == ["JPY", "USD"],

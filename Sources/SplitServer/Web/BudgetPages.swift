@@ -253,16 +253,12 @@ extension WebApp {
         let start = status.period.start
         let previous = CivilDate(year: start.month == 1 ? start.year - 1 : start.year, month: start.month == 1 ? 12 : start.month - 1, day: 1)
         let next = status.period.end.adding(days: 1)
-        func monthName(_ date: CivilDate) -> String {
-            let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-            return "\(names[date.month - 1]) \(date.year)"
-        }
         func monthKey(_ date: CivilDate) -> String { String(date.description.prefix(7)) }
         return BudgetBody(
             personal: personal, action: action, heading: heading,
             periodText: isTrip
                 ? "The trip, \(status.period.start) to \(status.period.end) (\(status.period.days) days)"
-                : monthName(start),
+                : WebFormat.monthName(start),
             previousURL: isTrip ? nil : previous.map { pageURL + "?month=" + monthKey($0) },
             nextURL: isTrip ? nil : pageURL + "?month=" + monthKey(next), currency: code,
             lines: status.lines.map { line($0.name, $0.icon, $0.figures) },

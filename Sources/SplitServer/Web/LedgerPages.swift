@@ -81,6 +81,15 @@ extension WebApp {
         /// Who paid what since the group began, most paid first (in the home currency).
         let people: [PersonLine]
         let hasPeople: Bool
+        /// "In November 2026", "Since the group began".
+        let peoplePeriod: String
+        /// The month shown (`2026-11`), empty for all time.
+        let peopleMonth: String
+        /// What everyone paid, which is what everyone's shares came to.
+        let peopleTotal: String?
+        let peopleEmpty: String?
+        /// A month asked for that could not be read.
+        let monthError: String?
         /// Currencies left out of `people` for want of a rate.
         let peopleUncounted: String?
         let members: [ExpenseFormBody.Option]
@@ -94,10 +103,14 @@ extension WebApp {
     }
 
     func balancesPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await balancesPage(try context.parameters.require("groupId"), form: nil, errors: [:])
+        // "Who paid what" in one month (`?month=2026-11#who-paid`), or since the group began.
+        let month = request.uri.queryParameters["month"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        return try await balancesPage(try context.parameters.require("groupId"), form: nil, errors: [:], month: month)
     }
 
-    private func balancesPage(_ groupID: String, form: WebForm?, errors: [String: String]) async throws -> Response {
+    private func balancesPage(
+        _ groupID: String, form: WebForm?, errors: [String: String], month: String? = nil
+    ) async throws -> Response {
         let scope = try await scope(groupID)
         let groupUUID = try APIHandler.id(groupID, "group")
         let view = try await ledger.balances(groupID: groupUUID, caller: try caller())
@@ -214,14 +227,24 @@ extension WebApp {
                     settled: planned.isEmpty, title: code, planOf: code, note: note,
                     settledText: "Everyone is settled up in \(code)."))
         }
-        // What each paid and what their shares came to: why Settle up says what it says.
-        let spending = try await budgetUseCases.people(groupID: groupUUID, caller: try caller())
+        // What each paid and what their shares came to: why Settle up says what it says. A month
+        // that cannot be read is said on the card, which then shows all time.
+        var monthError: String?
+        var spending: PeopleSpending
+        do {
+            spending = try await budgetUseCases.people(groupID: groupUUID, caller: try caller(), month: month)
+        } catch AppError.invalid(_, let message) {
+            monthError = message
+            spending = try await budgetUseCases.people(groupID: groupUUID, caller: try caller())
+        }
+        func homeMoney(_ amount: Int64) -> String {
+            WebFormat.money(MoneyInput.text(amount, spending.currency), spending.currency)
+        }
         let people = spending.people.sorted { ($0.paid, $1.member) > ($1.paid, $0.member) }.map {
             BalancesBody.PersonLine(
-                name: scope.label($0.member.uuid.text),
-                paid: WebFormat.money(MoneyInput.text($0.paid, spending.currency), spending.currency),
-                share: WebFormat.money(MoneyInput.text($0.share, spending.currency), spending.currency))
+                name: scope.label($0.member.uuid.text), paid: homeMoney($0.paid), share: homeMoney($0.share))
         }
+        let period = spending.period.map { WebFormat.monthName($0.start) }
         // Real currencies only: the home plan's card is "home" (found by a new user: a choice
         // called "home", refused as no ISO 4217 code).
         let currencyCodes = Set(currencies.map(\.code).filter { $0 != "home" } + [scope.group.homeCurrency]).sorted()
@@ -253,7 +276,12 @@ extension WebApp {
             },
             // From me, to the first one else: the usual case needs no change. Removed members
             // with money still to settle can pay and be paid (issue 15), marked.
-            people: people, hasPeople: !people.isEmpty,
+            people: people, hasPeople: !people.isEmpty || month != nil,
+            peoplePeriod: period.map { "In \($0)" } ?? "Since the group began",
+            peopleMonth: spending.period.map { String($0.start.description.prefix(7)) } ?? "",
+            peopleTotal: people.isEmpty ? nil : homeMoney(spending.total),
+            peopleEmpty: people.isEmpty ? "Nothing was spent in \(period ?? "the group")." : nil,
+            monthError: monthError,
             peopleUncounted: spending.uncountedCurrencies.isEmpty ? nil : spending.uncountedCurrencies.joined(separator: ", "),
             members: parties.map {
                 .init(value: $0.id, label: label($0), selected: $0.id == (form?["fromMemberId"] ?? myID))

@@ -1,4 +1,5 @@
 import Foundation
+import SplitCore
 import SplitAPI
 
 /// How pages write money, dates and roles. Amounts arrive as exact decimal strings from the API
@@ -59,6 +60,15 @@ enum WebFormat {
 
     /// A moment as the group's clocks showed it (issue 15: not UTC for a trip in Tokyo), with
     /// the zone's short name so nobody has to guess.
+    /// "November 2026".
+    static func monthName(_ date: CivilDate) -> String {
+        let names = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
+        return "\(names[date.month - 1]) \(date.year)"
+    }
+
     static func dateTime(_ date: Date, in timeZone: String = "UTC") -> String {
         let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
         let formatter = DateFormatter()

@@ -115,11 +115,15 @@ public struct ExchangeRateEntry: Codable, Hashable, Sendable {
     public var date: String
     /// A positive decimal, as text.
     public var rate: String
+    /// In the server's answers: whether it is the rate read for its pair now (the latest of the
+    /// pair, toward the home currency). Nil in what is sent, and from a server before it said so.
+    public var counts: Bool?
 
-    public init(fromCurrency: String, toCurrency: String, date: String, rate: String) {
+    public init(fromCurrency: String, toCurrency: String, date: String, rate: String, counts: Bool? = nil) {
         self.fromCurrency = fromCurrency
         self.toCurrency = toCurrency
         self.date = date
         self.rate = rate
+        self.counts = counts
     }
 }

@@ -240,6 +240,17 @@ public struct SplitterClient: Sendable {
         }
     }
 
+    /// Deletes one rate, named by its pair and date (owner and admins); the pair's rate before it
+    /// counts again. Answers the rates left; no such rate is `SplitterError.notFound`.
+    public func deleteRate(groupID: String, from: String, to: String, date: String) async throws -> [ExchangeRateEntry] {
+        try await call({
+            try await api.deleteRate(
+                path: .init(groupId: groupID), query: .init(fromCurrency: from, toCurrency: to, date: date))
+        }) {
+            try $0.ok.body.json.rates.map(ExchangeRateEntry.init)
+        }
+    }
+
     public func plan(groupID: String, currency: String?) async throws -> [PlannedTransfer] {
         try await call({
             try await api.getSettlementPlan(path: .init(groupId: groupID), query: .init(currency: currency))

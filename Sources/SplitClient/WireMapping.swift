@@ -264,6 +264,8 @@ extension WebhookDelivery {
 
 extension ExchangeRateEntry {
     init(_ wire: Components.Schemas.Rate) {
-        self.init(fromCurrency: wire.fromCurrency, toCurrency: wire.toCurrency, date: wire.date, rate: wire.rate)
+        self.init(
+            fromCurrency: wire.fromCurrency, toCurrency: wire.toCurrency, date: wire.date, rate: wire.rate,
+            counts: wire.counts)
     }
 }

@@ -26,6 +26,19 @@ public enum HomeBalances {
         return inverse
     }
 
+    /// For each of `rates`, whether it is the one read for its pair now: for a pair with `home`,
+    /// the one `latestDatedRate(from: other, to: home)` reads; for another pair, the one read
+    /// from the code first in the alphabet. Shown beside the rates so nobody guesses which counts.
+    public static func counting(_ rates: [DatedRate], home: Currency) -> [Bool] {
+        var read: Set<DatedRate> = []
+        for pair in Dictionary(grouping: rates, by: { Set([$0.rate.from, $0.rate.to]) }).values {
+            let (a, b) = (pair[0].rate.from, pair[0].rate.to)
+            let (from, to) = b == home ? (a, b) : a == home ? (b, a) : (a.code < b.code ? (a, b) : (b, a))
+            if let chosen = latestDatedRate(from: from, to: to, in: pair) { read.insert(chosen) }
+        }
+        return rates.map { read.contains($0) }
+    }
+
     /// Each member's nets in every currency, added up in `home`: nets in other currencies are
     /// converted by their latest rate, apportioned so the converted nets of a currency still sum to
     /// exactly zero. A currency without a rate (or whose sum would overflow) is listed in

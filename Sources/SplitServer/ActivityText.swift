@@ -53,6 +53,7 @@ enum ActivityText {
             }
             return "\(actor) deleted a transfer of \(money ?? "")"
         case "rates.updated": return "\(actor) set \(event.count ?? 0) exchange rate(s)"
+        case "rates.deleted": return "\(actor) deleted the exchange rate \(subject)"
         case "category.created": return "\(actor) added category \(subject)"
         case "category.updated": return "\(actor) changed category \(subject)"
         case "category.deleted": return "\(actor) deleted category \(subject)"

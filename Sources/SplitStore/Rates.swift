@@ -72,4 +72,29 @@ extension BalanceStore {
                 actor, "rates.updated", .group, groupID, ActivityEvent(count: rates.count), sql)
         }
     }
+
+    /// Deletes the group's rate of `from` → `to` on `date`. Returns it, or nil when the group has
+    /// no such rate (nothing written).
+    public func deleteRate(
+        from: String, to: String, date: String, groupID: UUID, actor: Actor, now: Int64
+    ) async throws -> RateRecord? {
+        try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return nil }
+            guard
+                let row = try await sql.raw(
+                    """
+                    DELETE FROM rates WHERE group_id = \(bind: groupID.text) AND from_currency = \(bind: from)
+                        AND to_currency = \(bind: to) AND rate_date = \(bind: date)
+                    RETURNING rate
+                    """
+                ).first()
+            else { return nil }
+            let deleted = RateRecord(from: from, to: to, date: date, rate: try row.decode(column: "rate", as: String.self))
+            try await log.changed(.group, groupID, sql)
+            try await log.activity(
+                actor, "rates.deleted", .group, groupID,
+                ActivityEvent(subject: "1 \(from) = \(deleted.rate) \(to) from \(date)"), sql)
+            return deleted
+        }
+    }
 }

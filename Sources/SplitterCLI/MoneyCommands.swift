@@ -91,11 +91,13 @@ struct RatesCommand: AsyncParsableCommand {
               splitter rates Japan                       # every rate; the one that counts per pair marked
               splitter rates set Japan USD 150           # 1 USD = 150 JPY (the home currency) from today
               splitter rates set Japan EUR 0.0061 --to USD --date 2026-11-30
+              splitter rates delete Japan USD 2026-11-30 # one entered by mistake
 
             The latest rate of a pair (or of its opposite) counts, for balances in the home
-            currency and the plan that settles everything in it. A date more than a day ahead is refused.
+            currency and the plan that settles everything in it. A date more than a day ahead is
+            refused; delete a rate and the pair's one before it counts again.
             """,
-        subcommands: [List.self, Set.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Set.self, Delete.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every rate of the group.")
@@ -106,7 +108,7 @@ struct RatesCommand: AsyncParsableCommand {
                 let (client, group) = try await options.resolve()
                 let rates = try await client.rates(groupID: group.id)
                 if options.json { return try Output.json(rates) }
-                RatesCommand.print(rates, home: group.homeCurrency)
+                RatesCommand.print(rates)
             }
         }
     }
@@ -128,32 +130,40 @@ struct RatesCommand: AsyncParsableCommand {
                 let rates = try await client.setRates(groupID: group.id, [entry])
                 if options.json { return try Output.json(rates) }
                 Swift.print("1 \(entry.fromCurrency) = \(entry.rate) \(entry.toCurrency) from \(entry.date).")
-                RatesCommand.print(rates, home: group.homeCurrency)
+                RatesCommand.print(rates)
             }
         }
     }
 
-    /// The table, pairs together, newest first; the rate that counts for its pair is marked.
-    static func print(_ rates: [ExchangeRateEntry], home: String) {
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete one rate, e.g. one entered by mistake; the pair's rate before it counts again.")
+        @OptionGroup var options: GroupOptions
+        @Argument(help: "The rate's currency, e.g. USD.") var currency: String
+        @Argument(help: "The rate's date, YYYY-MM-DD (as `splitter rates` lists it).") var date: String
+        @Option(help: "The currency it is a rate to (default: the group's home currency).") var to: String?
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let (client, group) = try await options.resolve()
+                let (from, to) = (currency.uppercased(), (to ?? group.homeCurrency).uppercased())
+                let rates = try await client.deleteRate(groupID: group.id, from: from, to: to, date: date)
+                if options.json { return try Output.json(rates) }
+                Swift.print("Deleted the rate of 1 \(from) in \(to) from \(date).")
+                RatesCommand.print(rates)
+            }
+        }
+    }
+
+    /// The table, pairs together, newest first; the rate that counts for its pair (as the server
+    /// says: `counts`) is marked.
+    static func print(_ rates: [ExchangeRateEntry]) {
         guard !rates.isEmpty else { return Swift.print("No exchange rates yet: `splitter rates set GROUP USD 150`.") }
         func pair(_ rate: ExchangeRateEntry) -> String { [rate.fromCurrency, rate.toCurrency].sorted().joined(separator: "/") }
-        // As the server reads them converting into the home currency: the latest of the pair in
-        // that direction, or of the opposite one when strictly newer (found by review: a tie
-        // marked the opposite one).
-        func towardHome(_ rate: ExchangeRateEntry) -> Bool { rate.toCurrency == home || rate.fromCurrency != home }
-        var counting: [String: ExchangeRateEntry] = [:]
-        for rate in rates {
-            if let current = counting[pair(rate)],
-                current.date > rate.date || (current.date == rate.date && (towardHome(current) || !towardHome(rate)))
-            {
-                continue
-            }
-            counting[pair(rate)] = rate
-        }
         let sorted = rates.sorted { (pair($0), $1.date, $0.fromCurrency) < (pair($1), $0.date, $1.fromCurrency) }
         Output.table(
             ["1 OF", "IS", "OF", "FROM", "COUNTS"],
-            sorted.map { [$0.fromCurrency, $0.rate, $0.toCurrency, $0.date, counting[pair($0)] == $0 ? "yes" : ""] })
+            sorted.map { [$0.fromCurrency, $0.rate, $0.toCurrency, $0.date, $0.counts == true ? "yes" : ""] })
     }
 }
 

@@ -258,13 +258,13 @@ struct LedgerUseCaseTests {
         try await Trip.with(backend) { trip in
             // 2026-05-10 12:00 UTC; the group is on UTC.
             let ledger = LedgerUseCases(database: trip.database, now: { 1_778_414_400_000 })
-            func put(_ date: String) async throws -> [RateRecord] {
+            func put(_ date: String) async throws -> [LedgerUseCases.RateView] {
                 try await ledger.putRates(
                     [EnteredRate(fromCurrency: "JPY", toCurrency: "MYR", date: date, rate: "0.03")], groupID: trip.groupID,
                     caller: trip.aki, origin: trip.origin)
             }
             let tomorrow = try await put("2026-05-11")
-            #expect(tomorrow.map(\.date) == ["2026-05-11"])
+            #expect(tomorrow.map(\.rate.date) == ["2026-05-11"])
             for date in ["2026-05-12", "2062-12-01"] {
                 await #expect(
                     throws: AppError.invalid(
@@ -285,7 +285,68 @@ struct LedgerUseCaseTests {
             let corrected = try await ledger.putRates(
                 [EnteredRate(fromCurrency: "USD", toCurrency: "MYR", date: "2062-12-01", rate: "4.3")], groupID: trip.groupID,
                 caller: trip.aki, origin: trip.origin)
-            #expect(corrected.first { $0.from == "USD" }?.rate == "4.3")
+            #expect(corrected.first { $0.rate.from == "USD" }?.rate.rate == "4.3")
+        }
+    }
+
+    @Test(
+        "a rate entered by mistake is deleted (owner, admin) and the pair's one before it counts again; each rate says whether it counts",
+        arguments: TestDatabases.all)
+    func deleteRate(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // 2026-05-10 12:00 UTC; the group's home currency is MYR.
+            let ledger = LedgerUseCases(database: trip.database, now: { 1_778_414_400_000 })
+            func rate(_ from: String, _ to: String, _ date: String, _ value: String) -> EnteredRate {
+                EnteredRate(fromCurrency: from, toCurrency: to, date: date, rate: value)
+            }
+            let entered = try await ledger.putRates(
+                [
+                    rate("USD", "MYR", "2026-05-01", "4.2"), rate("USD", "MYR", "2026-05-09", "43"),
+                    rate("MYR", "USD", "2026-05-05", "0.24"), rate("EUR", "USD", "2026-05-01", "1.1"),
+                    rate("USD", "EUR", "2026-05-01", "0.9"),
+                ], groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            func counting(_ views: [LedgerUseCases.RateView]) -> [String] {
+                views.filter(\.counts).map { "\($0.rate.from)→\($0.rate.to) \($0.rate.date)" }.sorted()
+            }
+            // Toward MYR the latest of the pair (05-09); a pair without it, read from EUR.
+            #expect(counting(entered) == ["EUR→USD 2026-05-01", "USD→MYR 2026-05-09"])
+            // A dollar expense, to see which rate the balances in MYR read.
+            var dinner = trip.ramen("10.00", currency: "USD")
+            dinner.split = EnteredSplit(mode: .equal, memberIds: [trip.akiMember, trip.boMember].map(\.description))
+            _ = try await trip.create(dinner)
+            func boOwesInMYR() async throws -> Int64? {
+                try await ledger.balances(groupID: trip.groupID, caller: trip.aki).homeBalances?[trip.boMember]
+            }
+            #expect(try await boOwesInMYR() == -21_500)  // 5.00 USD at 43
+
+            // Refusals change nothing: a member, a stranger, a code or date that cannot be read, no such rate.
+            func delete(_ from: String, _ to: String, _ date: String, by caller: Caller? = nil) async throws
+                -> [LedgerUseCases.RateView]
+            {
+                try await ledger.deleteRate(
+                    from: from, to: to, date: date, groupID: trip.groupID, caller: caller ?? trip.aki, origin: trip.origin)
+            }
+            await #expect(throws: AppError.forbidden) { _ = try await delete("USD", "MYR", "2026-05-09", by: trip.bo) }
+            await #expect(throws: AppError.notFound("group")) {
+                _ = try await delete("USD", "MYR", "2026-05-09", by: trip.stranger)
+            }
+            await #expect(throws: AppError.self) { _ = try await delete("US", "MYR", "2026-05-09") }
+            await #expect(throws: AppError.self) { _ = try await delete("USD", "MYR", "2026-5-9") }
+            await #expect(throws: AppError.notFoundBecause("The group has no rate of USD to MYR on 2026-05-08.")) {
+                _ = try await delete("usd", "MYR", "2026-05-08")
+            }
+            #expect(try await ledger.rates(groupID: trip.groupID, caller: trip.aki).count == 5)
+
+            // The mistake goes: the opposite pair's 05-05 counts now (newer than 05-01).
+            let left = try await delete("USD", "MYR", "2026-05-09")
+            #expect(left.count == 4)
+            #expect(counting(left) == ["EUR→USD 2026-05-01", "MYR→USD 2026-05-05"])
+            #expect(try await boOwesInMYR() == -2_083)  // 5.00 USD at 1 / 0.24
+            await #expect(throws: AppError.self) { _ = try await delete("USD", "MYR", "2026-05-09") }
+            let (activity, _) = try await FeedUseCases(database: trip.database).activity(
+                groupID: trip.groupID, limit: 1, cursor: nil, caller: trip.aki)
+            #expect(activity.first?.action == "rates.deleted")
+            #expect(activity.first?.event.subject == "1 USD = 43 MYR from 2026-05-09")
         }
     }
 }

@@ -89,4 +89,29 @@ struct HomeBalancesTests {
         #expect(HomeBalances.latestRate(from: .jpy, to: Self.myr, in: [direct, sameDayInverse]) == direct.rate)
         #expect(HomeBalances.latestRate(from: .usd, to: Self.myr, in: [direct]) == nil)
     }
+
+    @Test("exactly one rate of each pair counts, the very one converting reads: toward the home currency, else from the first code")
+    func counting() throws {
+        var rng = SplitMix64(seed: 2026)
+        let codes: [Currency] = [.jpy, Self.myr, .usd, try Currency(code: "EUR")]
+        for _ in 0..<300 {
+            var rates: [DatedRate] = []
+            var seen = Set<String>()
+            for _ in 0..<Int.random(in: 0...12, using: &rng) {
+                let from = codes[Int.random(in: 0..<4, using: &rng)]
+                let to = codes[Int.random(in: 0..<4, using: &rng)]
+                let date = "2026-05-0\(Int.random(in: 1...4, using: &rng))"
+                guard from != to, seen.insert("\(from) \(to) \(date)").inserted else { continue }
+                rates.append(Self.rate(from, to, "\(Int.random(in: 1...999, using: &rng))", date))
+            }
+            let counts = HomeBalances.counting(rates, home: Self.myr)
+            let pairs = Dictionary(grouping: zip(rates, counts), by: { Set([$0.0.rate.from, $0.0.rate.to]) })
+            for (pair, entries) in pairs {
+                #expect(entries.filter(\.1).count == 1, "one counts in \(pair)")
+                let (a, b) = (entries[0].0.rate.from, entries[0].0.rate.to)
+                let (from, to) = pair.contains(Self.myr) ? (a == Self.myr ? b : a, Self.myr) : (min(a.code, b.code) == a.code ? (a, b) : (b, a))
+                #expect(entries.first(where: \.1)?.0 == HomeBalances.latestDatedRate(from: from, to: to, in: rates))
+            }
+        }
+    }
 }

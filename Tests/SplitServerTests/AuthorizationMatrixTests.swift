@@ -283,6 +283,12 @@ struct AuthorizationMatrixTests {
             },
             expected: roles(.forbidden, .forbidden, .ok, .ok)),
         Route(
+            name: "delete a rate", method: .delete,
+            path: { f, caller in
+                "/api/groups/\(f.groupID)/rates?fromCurrency=USD&toCurrency=JPY&date=2026-11-\(caller == .owner ? 19 : 18)"
+            },
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
             name: "activity", method: .get, path: { f, _ in "/api/groups/\(f.groupID)/activity" },
             expected: roles(.ok, .ok, .ok, .ok)),
         Route(
@@ -510,6 +516,14 @@ struct AuthorizationMatrixTests {
             json: #"{"fromMemberId":"\#(members[.owner]!)","toMemberId":"\#(danID)","amount":"100","currency":"JPY"}"#)
         let category = try await api.call(
             .post, "/api/groups/\(groupID)/categories", token: owner, json: #"{"name":"Onsen","icon":"♨️"}"#)
+        // A rate for the admin and one for the owner to delete.
+        let rates = try await api.call(
+            .put, "/api/groups/\(groupID)/rates", token: owner,
+            json: #"""
+                {"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-18","rate":"150"},
+                          {"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-19","rate":"151"}]}
+                """#)
+        try #require(rates.status == .ok, "rates: \(rates.text)")
         let categories = try await api.call(.get, "/api/groups/\(groupID)/categories", token: owner)
         return Fixture(
             groupID: groupID, members: members, danID: danID,

@@ -143,7 +143,22 @@ struct SpecConformanceTests {
             path: .init(groupId: groupID),
             body: .json(.init(rates: [.init(fromCurrency: "USD", toCurrency: "JPY", date: "2026-11-20", rate: "150")]))
         ).ok
-        _ = try await akiClient.listRates(path: .init(groupId: groupID)).ok
+        let rates = try await akiClient.listRates(path: .init(groupId: groupID)).ok.body.json.rates
+        #expect(rates.map(\.counts) == [true])
+        _ = try await akiClient.putRates(
+            path: .init(groupId: groupID),
+            body: .json(.init(rates: [.init(fromCurrency: "USD", toCurrency: "JPY", date: "2026-11-19", rate: "1500")]))
+        ).ok
+        let left = try await akiClient.deleteRate(
+            path: .init(groupId: groupID), query: .init(fromCurrency: "USD", toCurrency: "JPY", date: "2026-11-19")
+        ).ok.body.json.rates
+        #expect(left.map(\.date) == ["2026-11-20"])
+        let gone = try await akiClient.deleteRate(
+            path: .init(groupId: groupID), query: .init(fromCurrency: "USD", toCurrency: "JPY", date: "2026-11-19"))
+        guard case .default(404, _) = gone else {
+            Issue.record("a rate deleted twice is not a documented 404: \(gone)")
+            return
+        }
         _ = try await akiClient.getBalances(path: .init(groupId: groupID)).ok
         _ = try await akiClient.getSettlementPlan(path: .init(groupId: groupID), query: .init(currency: "JPY")).ok
         _ = try await akiClient.getPairwiseDebts(path: .init(groupId: groupID)).ok

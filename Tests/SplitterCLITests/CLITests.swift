@@ -159,6 +159,20 @@ struct CLITests {
             #expect(both.contains { $0.first == "USD" && $0.last == "yes" } && !both.contains { $0.first == "JPY" && $0.last == "yes" }, "\(both)")
             let home = try await run("plan", "Japan", "--home")
             #expect(home.status == 0 && home.output.contains("1 USD = 150 JPY"), "\(home.output)\(home.error)")
+            // A rate entered by mistake is deleted; the pair's one before it counts again.
+            let wrong = try await run("rates", "set", "Japan", "USD", "1500", "--date", "2026-11-01")
+            #expect(wrong.status == 0, "\(wrong.error)")
+            let today = try #require(set.lines.first?.split(separator: " ").last.map { String($0.dropLast()) })
+            let deleted = try await run("rates", "delete", "Japan", "usd", today)
+            #expect(deleted.lines.first == "Deleted the rate of 1 USD in JPY from \(today).", "\(deleted.output)\(deleted.error)")
+            let after = deleted.lines.dropFirst().map { $0.split(separator: " ").map(String.init) }
+            // Of the pair, the opposite rate of today is now the latest (the same day's USD one won before).
+            #expect(after.dropFirst() == [["JPY", "0.0068", "USD", today, "yes"], ["USD", "1500", "JPY", "2026-11-01"],
+                ["USD", "140", "JPY", "2026-01-01"]], "\(after)")
+            let again = try await run("rates", "delete", "Japan", "USD", today)
+            #expect(again.status != 0 && again.error.contains("no rate of USD to JPY on \(today)"), "\(again.error)")
+            #expect(try await run("rates", "delete", "Japan", "USD", "2026-11-01").status == 0)
+            #expect(try await run("rates", "set", "Japan", "USD", "150").status == 0)
             // Cho still owes Ben: removing him says so; confirmed, he goes, and restore brings him back.
             let refused = try await run("member", "remove", "Japan", "cho")
             #expect(refused.status != 0 && refused.error.contains("Cho owes 6,750 JPY"), "\(refused.error)")

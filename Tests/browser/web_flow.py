@@ -518,6 +518,22 @@ def run(base):
         fill(aki, "rate", "150")
         click(aki, aki.find_element(By.XPATH, "//button[text()='Save rate']"))
         check("1 USD = 150 JPY" in main_text(aki), f"the rate is listed: {main_text(aki)}")
+        # One entered by mistake (dated yesterday, so today's 150 still counts) is deleted again;
+        # the page says which rate counts.
+        fill(aki, "fromCurrency", "USD")
+        fill(aki, "rate", "1500")
+        yesterday = aki.execute_script(
+            "const d = new Date(document.getElementById('rate-date').value); d.setDate(d.getDate() - 1);"
+            " return d.toISOString().slice(0, 10)")
+        aki.execute_script(f"document.getElementById('rate-date').value = '{yesterday}'")
+        click(aki, aki.find_element(By.XPATH, "//button[text()='Save rate']"))
+        rates = [li.text for li in aki.find_elements(By.CSS_SELECTOR, "#rates > li")]
+        check(len(rates) == 2 and [r for r in rates if "counts" in r] == [r for r in rates if "= 150 JPY" in r],
+              f"two rates, today's counts: {rates}")
+        mistake = [li for li in aki.find_elements(By.CSS_SELECTOR, "#rates > li") if "1500" in li.text][0]
+        click(aki, mistake.find_element(By.XPATH, ".//button[text()='Delete']"))
+        rates = [li.text for li in aki.find_elements(By.CSS_SELECTOR, "#rates > li")]
+        check(len(rates) == 1 and "1 USD = 150 JPY" in rates[0] and "counts" in rates[0], f"the mistake is gone: {rates}")
         fill(aki, "fromCurrency", "EUR")
         fill(aki, "rate", "-3")
         click(aki, aki.find_element(By.XPATH, "//button[text()='Save rate']"))

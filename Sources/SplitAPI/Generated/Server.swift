@@ -1083,6 +1083,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.deleteRate(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .delete,
+            path: server.apiPathComponentsWithServerPrefix("/api/groups/{groupId}/rates")
+        )
+        try transport.register(
+            {
                 try await server.listActivity(
                     request: $0,
                     body: $1,
@@ -10058,6 +10069,117 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     path: path,
                     headers: headers,
                     body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .`default`(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "WWW-Authenticate",
+                        value: value.headers.wwwAuthenticate
+                    )
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                }
+            }
+        )
+    }
+    /// Delete one rate (owner, admin), named by its pair and date.
+    ///
+    /// For a rate entered by mistake: the pair's next latest rate counts again at once (balances
+    /// in the home currency, budgets and spending are converted when read). The group's activity
+    /// says who deleted which rate. No such rate is a 404 `not_found`; a code or date that cannot
+    /// be read is a 422 naming it.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/groups/{groupId}/rates`.
+    /// - Remark: Generated from `#/paths//api/groups/{groupId}/rates/delete(deleteRate)`.
+    func deleteRate(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.DeleteRate.id,
+            using: {
+                APIHandler.deleteRate($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.DeleteRate.Input.Path = .init(groupId: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "groupId",
+                    as: Components.Parameters.GroupId.self
+                ))
+                let query: Operations.DeleteRate.Input.Query = .init(
+                    fromCurrency: try converter.getRequiredQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "fromCurrency",
+                        as: Swift.String.self
+                    ),
+                    toCurrency: try converter.getRequiredQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "toCurrency",
+                        as: Swift.String.self
+                    ),
+                    date: try converter.getRequiredQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "date",
+                        as: Swift.String.self
+                    )
+                )
+                let headers: Operations.DeleteRate.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.DeleteRate.Input(
+                    path: path,
+                    query: query,
+                    headers: headers
                 )
             },
             serializer: { output, request in

@@ -3248,6 +3248,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Rate/rate`.
             public var rate: Swift.String
+            /// In answers (ignored in requests): whether this is the rate the server reads for its
+            /// pair now. For a pair with the group's home currency, the one converting into it: the
+            /// pair's latest, or the opposite pair's when strictly newer. For another pair, its
+            /// latest in either direction (on a tie, the one from the code first in the alphabet).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/Rate/counts`.
+            public var counts: Swift.Bool?
             /// Creates a new `Rate`.
             ///
             /// - Parameters:
@@ -3255,22 +3263,26 @@ extension Components {
             ///   - toCurrency:
             ///   - date:
             ///   - rate: 1 fromCurrency = rate toCurrency, a positive decimal string
+            ///   - counts: In answers (ignored in requests): whether this is the rate the server reads for its
             public init(
                 fromCurrency: Components.Schemas.CurrencyCode,
                 toCurrency: Components.Schemas.CurrencyCode,
                 date: Swift.String,
-                rate: Swift.String
+                rate: Swift.String,
+                counts: Swift.Bool? = nil
             ) {
                 self.fromCurrency = fromCurrency
                 self.toCurrency = toCurrency
                 self.date = date
                 self.rate = rate
+                self.counts = counts
             }
             public enum CodingKeys: String, CodingKey {
                 case fromCurrency
                 case toCurrency
                 case date
                 case rate
+                case counts
             }
         }
         /// - Remark: Generated from `#/components/schemas/RateList`.
@@ -3948,7 +3960,7 @@ extension Components {
         public struct CreateWebhookRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CreateWebhookRequest/url`.
             public var url: Swift.String
-            /// Activity kinds (expense.created, expense.updated, expense.deleted, expense.restored, share.marked_paid, share.marked_unpaid, settlement.recorded, settlement.deleted, member.added, member.joined, member.removed, member.restored, member.role_changed, member.rights_changed, category.created, category.updated, category.deleted, category.reordered, rates.updated, group.created, import.completed, budget.updated, budget.removed, budget.alert, recurring.created, recurring.updated, recurring.paused, recurring.resumed, recurring.skipped, recurring.ended, recurring.added, recurring.pending, pending.dismissed, payment_request.created, payment_request.cancelled, payment_request.paid), or ["*"] for all. An unknown kind is a 422 naming it.
+            /// Activity kinds (expense.created, expense.updated, expense.deleted, expense.restored, share.marked_paid, share.marked_unpaid, settlement.recorded, settlement.deleted, member.added, member.joined, member.removed, member.restored, member.role_changed, member.rights_changed, category.created, category.updated, category.deleted, category.reordered, rates.updated, rates.deleted, group.created, import.completed, budget.updated, budget.removed, budget.alert, recurring.created, recurring.updated, recurring.paused, recurring.resumed, recurring.skipped, recurring.ended, recurring.added, recurring.pending, pending.dismissed, payment_request.created, payment_request.cancelled, payment_request.paid), or ["*"] for all. An unknown kind is a 422 naming it.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateWebhookRequest/kinds`.
             public var kinds: [Swift.String]
@@ -3956,7 +3968,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - url:
-            ///   - kinds: Activity kinds (expense.created, expense.updated, expense.deleted, expense.restored, share.marked_paid, share.marked_unpaid, settlement.recorded, settlement.deleted, member.added, member.joined, member.removed, member.restored, member.role_changed, member.rights_changed, category.created, category.updated, category.deleted, category.reordered, rates.updated, group.created, import.completed, budget.updated, budget.removed, budget.alert, recurring.created, recurring.updated, recurring.paused, recurring.resumed, recurring.skipped, recurring.ended, recurring.added, recurring.pending, pending.dismissed, payment_request.created, payment_request.cancelled, payment_request.paid), or ["*"] for all. An unknown kind is a 422 naming it.
+            ///   - kinds: Activity kinds (expense.created, expense.updated, expense.deleted, expense.restored, share.marked_paid, share.marked_unpaid, settlement.recorded, settlement.deleted, member.added, member.joined, member.removed, member.restored, member.role_changed, member.rights_changed, category.created, category.updated, category.deleted, category.reordered, rates.updated, rates.deleted, group.created, import.completed, budget.updated, budget.removed, budget.alert, recurring.created, recurring.updated, recurring.paused, recurring.resumed, recurring.skipped, recurring.ended, recurring.added, recurring.pending, pending.dismissed, payment_request.created, payment_request.cancelled, payment_request.paid), or ["*"] for all. An unknown kind is a 422 naming it.
             public init(
                 url: Swift.String,
                 kinds: [Swift.String]

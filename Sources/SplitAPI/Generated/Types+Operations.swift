@@ -14801,6 +14801,193 @@ public enum Operations {
             }
         }
     }
+    /// Delete one rate (owner, admin), named by its pair and date.
+    ///
+    /// For a rate entered by mistake: the pair's next latest rate counts again at once (balances
+    /// in the home currency, budgets and spending are converted when read). The group's activity
+    /// says who deleted which rate. No such rate is a 404 `not_found`; a code or date that cannot
+    /// be read is a 422 naming it.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/groups/{groupId}/rates`.
+    /// - Remark: Generated from `#/paths//api/groups/{groupId}/rates/delete(deleteRate)`.
+    public enum DeleteRate {
+        public static let id: Swift.String = "deleteRate"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/groups/{groupId}/rates/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/rates/DELETE/path/groupId`.
+                public var groupId: Components.Parameters.GroupId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - groupId:
+                public init(groupId: Components.Parameters.GroupId) {
+                    self.groupId = groupId
+                }
+            }
+            public var path: Operations.DeleteRate.Input.Path
+            /// - Remark: Generated from `#/paths/api/groups/{groupId}/rates/DELETE/query`.
+            public struct Query: Sendable, Hashable {
+                /// the rate's fromCurrency
+                ///
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/rates/DELETE/query/fromCurrency`.
+                public var fromCurrency: Swift.String
+                /// the rate's toCurrency
+                ///
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/rates/DELETE/query/toCurrency`.
+                public var toCurrency: Swift.String
+                /// the rate's date, YYYY-MM-DD
+                ///
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/rates/DELETE/query/date`.
+                public var date: Swift.String
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - fromCurrency: the rate's fromCurrency
+                ///   - toCurrency: the rate's toCurrency
+                ///   - date: the rate's date, YYYY-MM-DD
+                public init(
+                    fromCurrency: Swift.String,
+                    toCurrency: Swift.String,
+                    date: Swift.String
+                ) {
+                    self.fromCurrency = fromCurrency
+                    self.toCurrency = toCurrency
+                    self.date = date
+                }
+            }
+            public var query: Operations.DeleteRate.Input.Query
+            /// - Remark: Generated from `#/paths/api/groups/{groupId}/rates/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteRate.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteRate.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DeleteRate.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.DeleteRate.Input.Path,
+                query: Operations.DeleteRate.Input.Query,
+                headers: Operations.DeleteRate.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/groups/{groupId}/rates/DELETE/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/groups/{groupId}/rates/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.RateList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.RateList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.DeleteRate.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.DeleteRate.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Every rate of the group left.
+            ///
+            /// - Remark: Generated from `#/paths//api/groups/{groupId}/rates/delete(deleteRate)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DeleteRate.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.DeleteRate.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any failure, in the one envelope.
+            ///
+            /// - Remark: Generated from `#/paths//api/groups/{groupId}/rates/delete(deleteRate)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Who did what and when, newest first, paginated.
     ///
     /// - Remark: HTTP `GET /api/groups/{groupId}/activity`.

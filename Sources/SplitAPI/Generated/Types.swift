@@ -838,6 +838,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /api/groups/{groupId}/rates`.
     /// - Remark: Generated from `#/paths//api/groups/{groupId}/rates/put(putRates)`.
     func putRates(_ input: Operations.PutRates.Input) async throws -> Operations.PutRates.Output
+    /// Delete one rate (owner, admin), named by its pair and date.
+    ///
+    /// For a rate entered by mistake: the pair's next latest rate counts again at once (balances
+    /// in the home currency, budgets and spending are converted when read). The group's activity
+    /// says who deleted which rate. No such rate is a 404 `not_found`; a code or date that cannot
+    /// be read is a 422 naming it.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/groups/{groupId}/rates`.
+    /// - Remark: Generated from `#/paths//api/groups/{groupId}/rates/delete(deleteRate)`.
+    func deleteRate(_ input: Operations.DeleteRate.Input) async throws -> Operations.DeleteRate.Output
     /// Who did what and when, newest first, paginated.
     ///
     /// - Remark: HTTP `GET /api/groups/{groupId}/activity`.
@@ -2543,6 +2554,27 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Delete one rate (owner, admin), named by its pair and date.
+    ///
+    /// For a rate entered by mistake: the pair's next latest rate counts again at once (balances
+    /// in the home currency, budgets and spending are converted when read). The group's activity
+    /// says who deleted which rate. No such rate is a 404 `not_found`; a code or date that cannot
+    /// be read is a 422 naming it.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/groups/{groupId}/rates`.
+    /// - Remark: Generated from `#/paths//api/groups/{groupId}/rates/delete(deleteRate)`.
+    public func deleteRate(
+        path: Operations.DeleteRate.Input.Path,
+        query: Operations.DeleteRate.Input.Query,
+        headers: Operations.DeleteRate.Input.Headers = .init()
+    ) async throws -> Operations.DeleteRate.Output {
+        try await deleteRate(Operations.DeleteRate.Input(
+            path: path,
+            query: query,
+            headers: headers
         ))
     }
     /// Who did what and when, newest first, paginated.

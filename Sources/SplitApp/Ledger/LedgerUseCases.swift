@@ -211,15 +211,53 @@ public struct LedgerUseCases: Sendable, UsesStores {
 
     // MARK: Rates
 
-    public func rates(groupID: UUID, caller: Caller) async throws -> [RateRecord] {
+    /// A rate as the group's pages and the API show it.
+    public struct RateView: Sendable, Equatable {
+        public let rate: RateRecord
+        /// Whether it is the one read for its pair now (`HomeBalances.counting`).
+        public let counts: Bool
+    }
+
+    public func rates(groupID: UUID, caller: Caller) async throws -> [RateView] {
         let (group, _) = try await access.check(groupID, caller, for: .read)
-        return try await balances.rates(groupID: group.id)
+        return try await views(group)
+    }
+
+    /// The group's rates, each with whether it is the one read for its pair now.
+    private func views(_ group: GroupRecord) async throws -> [RateView] {
+        let records = try await balances.rates(groupID: group.id)
+        let readable = records.compactMap { record in record.datedRate.map { (record, $0) } }
+        guard let home = try? Currency(code: group.homeCurrency) else {
+            return records.map { RateView(rate: $0, counts: false) }
+        }
+        let counting = HomeBalances.counting(readable.map(\.1), home: home)
+        let counted = Set(zip(readable, counting).filter(\.1).map { "\($0.0.0.from) \($0.0.0.to) \($0.0.0.date)" })
+        return records.map { RateView(rate: $0, counts: counted.contains("\($0.from) \($0.to) \($0.date)")) }
+    }
+
+    /// Deletes one rate, named by its pair and date (owner, admin): for one entered by mistake,
+    /// which nothing else could take back (found by a new user). Answers the rates left.
+    public func deleteRate(
+        from: String, to: String, date: String, groupID: UUID, caller: Caller, origin: RequestOrigin
+    ) async throws -> [RateView] {
+        let (group, me) = try await access.check(groupID, caller, for: .updateGroup)
+        let from = try MoneyInput.currency(from, field: "fromCurrency")
+        let to = try MoneyInput.currency(to, field: "toCurrency")
+        let date = try MoneyInput.date(date, field: "date")
+        guard
+            try await balances.deleteRate(
+                from: from.code, to: to.code, date: date, groupID: group.id,
+                actor: GroupAccess.actor(caller, me, origin: origin, for: [.updateGroup]), now: now()) != nil
+        else {
+            throw AppError.notFoundBecause("The group has no rate of \(from.code) to \(to.code) on \(date).")
+        }
+        return try await views(group)
     }
 
     /// Sets up to 500 rates at once (each replaces the one for its pair and date).
     public func putRates(
         _ entered: [EnteredRate], groupID: UUID, caller: Caller, origin: RequestOrigin
-    ) async throws -> [RateRecord] {
+    ) async throws -> [RateView] {
         let (group, me) = try await access.check(groupID, caller, for: .updateGroup)
         guard entered.count <= 500 else {
             throw AppError.invalid(field: "rates", message: "At most 500 rates at once.")
@@ -253,7 +291,7 @@ public struct LedgerUseCases: Sendable, UsesStores {
         try await balances.putRates(
             records, groupID: group.id, actor: GroupAccess.actor(caller, me, origin: origin, for: [.updateGroup]),
             now: now())
-        return try await balances.rates(groupID: group.id)
+        return try await views(group)
     }
 
     /// The group's stored rates as SplitCore values; a row that no longer reads is skipped.

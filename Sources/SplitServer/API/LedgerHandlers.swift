@@ -65,7 +65,8 @@ extension APIHandler {
                             currency: plan.currency.code,
                             transfers: try await withPayOptions(
                                 plan.transfers, currency: plan.currency, groupID: try Self.id(input.path.groupId, "group")),
-                            rates: plan.rates.map(Components.Schemas.Rate.init),
+                            // The rates the plan read: each counts, by definition.
+                            rates: plan.rates.map { .init($0, counts: true) },
                             homeChargedExpenses: plan.chargedCount))))
         }
         let (currency, transfers) = try await ledgerUseCases.plan(
@@ -115,6 +116,14 @@ extension APIHandler {
     func listRates(_ input: Operations.ListRates.Input) async throws -> Operations.ListRates.Output {
         let caller = try await authenticate()
         let rates = try await ledgerUseCases.rates(groupID: try Self.id(input.path.groupId, "group"), caller: caller)
+        return .ok(.init(body: .json(.init(rates: rates.map(Components.Schemas.Rate.init)))))
+    }
+
+    func deleteRate(_ input: Operations.DeleteRate.Input) async throws -> Operations.DeleteRate.Output {
+        let caller = try await authenticate()
+        let rates = try await ledgerUseCases.deleteRate(
+            from: input.query.fromCurrency, to: input.query.toCurrency, date: input.query.date,
+            groupID: try Self.id(input.path.groupId, "group"), caller: caller, origin: try request.origin)
         return .ok(.init(body: .json(.init(rates: rates.map(Components.Schemas.Rate.init)))))
     }
 
@@ -238,8 +247,10 @@ extension Components.Schemas.Settlement {
 }
 
 extension Components.Schemas.Rate {
-    init(_ rate: RateRecord) {
-        self.init(fromCurrency: rate.from, toCurrency: rate.to, date: rate.date, rate: rate.rate)
+    init(_ view: LedgerUseCases.RateView) { self.init(view.rate, counts: view.counts) }
+
+    init(_ rate: RateRecord, counts: Bool) {
+        self.init(fromCurrency: rate.from, toCurrency: rate.to, date: rate.date, rate: rate.rate, counts: counts)
     }
 }
 

@@ -217,6 +217,11 @@ extension WebApp {
         }
         struct Rate: Sendable {
             let text: String
+            let from: String
+            let to: String
+            let date: String
+            /// The one read for its pair now (found by a new user: which one counted was a guess).
+            let counts: Bool
         }
         let groupID: String
         let name: String
@@ -238,6 +243,7 @@ extension WebApp {
         let errors: [String: String]
         /// Owners and admins see the link to the group's webhooks.
         var canManageWebhooks = false
+        var hasRates = false
         /// The forms' fields: as typed when a form was refused (found by review: they came back
         /// empty or as they were), else the group's own.
         var formName = ""
@@ -283,11 +289,16 @@ extension WebApp {
             categories: categories.map {
                 .init(id: $0.id, label: "\($0.icon) \($0.name)", canDelete: canUpdate && !$0.isDefault)
             },
-            rates: rates.map { .init(text: "\($0.date): 1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency)") },
+            rates: rates.map {
+                .init(
+                    text: "\($0.date): 1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency)", from: $0.fromCurrency,
+                    to: $0.toCurrency, date: $0.date, counts: $0.counts == true)
+            },
             homeCurrency: scope.group.homeCurrency, timeZone: scope.group.timeZone,
             today: today(in: scope),
             isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID.random().uuidString,
             levels: levels.map { .init(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) }, errors: errors)
+        body.hasRates = !rates.isEmpty
         body.canManageWebhooks = scope.membership.map { Permissions.decide(.manageWebhooks, for: $0) == .allowed } ?? false
         let action = typed?["action"]
         func kept(_ field: String, in form: String) -> String? { action == form ? typed?[field] : nil }
@@ -338,6 +349,10 @@ extension WebApp {
                             toCurrency: (form["toCurrency"] ?? "").uppercased(), date: form["date"] ?? "",
                             rate: try MoneyInput.typedRate(form.text("rate") ?? "", field: "rates[0].rate"))
                     ], groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
+            case "delete-rate":
+                _ = try await ledger.deleteRate(
+                    from: form["fromCurrency"] ?? "", to: form["toCurrency"] ?? "", date: form["date"] ?? "",
+                    groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
             case "notifications":
                 _ = try await api.notificationUseCases.setLevel(
                     form["level"] ?? "", groupID: try APIHandler.id(groupID, "group"), caller: try caller())
@@ -356,7 +371,7 @@ extension WebApp {
             var errors = try Self.formErrors(error, shown: [])
             let placeOf = [
                 "group": "group", "add-category": "add-category", "delete-category": "delete-category",
-                "add-rate": "add-rate", "archive": "archive", "unarchive": "archive", "notifications": "notifications",
+                "add-rate": "add-rate", "delete-rate": "add-rate", "archive": "archive", "unarchive": "archive", "notifications": "notifications",
             ]
             if let place = form["action"].flatMap({ placeOf[$0] }), let message = errors.removeValue(forKey: "form") {
                 errors[place] = message

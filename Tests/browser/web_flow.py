@@ -514,6 +514,23 @@ def run(base):
         fill(aki, "icon", "🍡")
         click(aki, aki.find_element(By.XPATH, "//button[text()='Add category']"))
         check("🍡 Snacks" in main_text(aki), "a custom category is added")
+        # Renamed and moved up in the order (Settings could only add and delete).
+        snacks_row = [li for li in aki.find_elements(By.CSS_SELECTOR, "li.category-row") if "Snacks" in li.text][0]
+        row_id = snacks_row.get_attribute("id")
+        tap(aki, snacks_row.find_element(By.TAG_NAME, "summary"))
+        name_box = snacks_row.find_element(By.NAME, "categoryName")
+        name_box.clear()
+        name_box.send_keys("Sweets")
+        click(aki, snacks_row.find_element(By.XPATH, ".//button[text()='Save']"))
+        labels = [e.text for e in aki.find_elements(By.CSS_SELECTOR, ".category-label")]
+        check(labels[-1] == "🍡 Sweets" and "Snacks" not in " ".join(labels), f"renamed, last: {labels}")
+        click(aki, aki.find_element(By.CSS_SELECTOR, f"#{row_id} button[aria-label='Move Sweets up']"))
+        labels = [e.text for e in aki.find_elements(By.CSS_SELECTOR, ".category-label")]
+        check(labels[-2] == "🍡 Sweets", f"moved up one: {labels}")
+        rows = aki.find_elements(By.CSS_SELECTOR, "li.category-row")
+        check(not rows[0].find_elements(By.CSS_SELECTOR, "button[aria-label$=' up']")
+              and not rows[-1].find_elements(By.CSS_SELECTOR, "button[aria-label$=' down']"),
+              "the first cannot move up, the last not down")
         fill(aki, "fromCurrency", "USD")
         fill(aki, "rate", "150")
         click(aki, aki.find_element(By.XPATH, "//button[text()='Save rate']"))

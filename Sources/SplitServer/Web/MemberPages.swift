@@ -213,7 +213,14 @@ extension WebApp {
         struct Category: Sendable {
             let id: String
             let label: String
+            /// An own category (the defaults stay as they are): renamed and deleted here.
             let canDelete: Bool
+            let name: String
+            let icon: String
+            let version: Int64
+            /// Moved up or down in the order every category list follows (owner, admin).
+            let canMoveUp: Bool
+            let canMoveDown: Bool
         }
         struct Rate: Sendable {
             let text: String
@@ -286,8 +293,11 @@ extension WebApp {
             canUpdate: canUpdate,
             canInvite: scope.may(.manageMembers(.newMember)),
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) },
-            categories: categories.map {
-                .init(id: $0.id, label: "\($0.icon) \($0.name)", canDelete: canUpdate && !$0.isDefault)
+            categories: categories.enumerated().map { index, category in
+                .init(
+                    id: category.id, label: "\(category.icon) \(category.name)", canDelete: canUpdate && !category.isDefault,
+                    name: category.name, icon: category.icon, version: category.version,
+                    canMoveUp: canUpdate && index > 0, canMoveDown: canUpdate && index < categories.count - 1)
             },
             rates: rates.map {
                 .init(
@@ -341,6 +351,22 @@ extension WebApp {
                     try APIHandler.id(form["categoryId"] ?? "", "category"),
                     groupID: try APIHandler.id(groupID, "group"),
                     caller: try caller(), origin: try origin())
+            case "rename-category":
+                _ = try await categoryUseCases.update(
+                    try APIHandler.id(form["categoryId"] ?? "", "category"),
+                    EnteredCategory(name: form["categoryName"] ?? "", icon: form.text("icon")),
+                    basedOn: form["version"].flatMap { Int64($0) }, groupID: try APIHandler.id(groupID, "group"),
+                    caller: try caller(), origin: try origin())
+            case "move-category":
+                // One step up or down: the whole order is sent, as the API takes it.
+                let group = try APIHandler.id(groupID, "group")
+                var order = try await categoryUseCases.categories(groupID: group, caller: try caller()).map(\.id.text)
+                guard let index = order.firstIndex(of: form["categoryId"] ?? ""),
+                    let other = form["direction"] == "up" ? index - 1 : form["direction"] == "down" ? index + 1 : nil,
+                    order.indices.contains(other)
+                else { throw APIError.badRequest("That category cannot move that way.") }
+                order.swapAt(index, other)
+                _ = try await categoryUseCases.reorder(order, groupID: group, caller: try caller(), origin: try origin())
             case "add-rate":
                 _ = try await ledger.putRates(
                     [
@@ -371,6 +397,7 @@ extension WebApp {
             var errors = try Self.formErrors(error, shown: [])
             let placeOf = [
                 "group": "group", "add-category": "add-category", "delete-category": "delete-category",
+                "rename-category": "delete-category", "move-category": "delete-category",
                 "add-rate": "add-rate", "delete-rate": "add-rate", "archive": "archive", "unarchive": "archive", "notifications": "notifications",
             ]
             if let place = form["action"].flatMap({ placeOf[$0] }), let message = errors.removeValue(forKey: "form") {

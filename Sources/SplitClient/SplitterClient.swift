@@ -160,6 +160,14 @@ public struct SplitterClient: Sendable {
         }) { Member(try $0.ok.body.json.member) }
     }
 
+    /// A member's new name: one's own (any member), or another's (owner, admins).
+    public func renameMember(groupID: String, memberID: String, name: String) async throws -> Member {
+        try await call({
+            try await api.updateMember(
+                path: .init(groupId: groupID, memberId: memberID), body: .json(.init(name: name)))
+        }) { Member(try $0.ok.body.json.member) }
+    }
+
     // MARK: Money
 
     public func addExpense(_ request: NewExpense, idempotencyKey: String? = nil) async throws -> Expense {

@@ -38,6 +38,9 @@ public enum GroupAction: Hashable, Sendable {
     case read
     /// Change one's own name in the group (any active member, viewers too).
     case renameSelf
+    /// Leave the group: one's own member removed, as an owner or admin removes others (any
+    /// active member; the owner hands the group over first, which the use case says).
+    case leave
     case addExpense
     /// Edit or delete (or restore) an expense; `isOwn` when the actor created it.
     case editExpense(isOwn: Bool)
@@ -94,6 +97,8 @@ public enum Permissions {
         switch action {
         case .read, .renameSelf:
             return true
+        case .leave:
+            return role != .owner
         case .addExpense:
             return role == .owner || role == .admin || (role == .member && membership.canAddExpenses)
         case .editExpense(let isOwn):

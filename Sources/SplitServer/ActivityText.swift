@@ -37,7 +37,9 @@ enum ActivityText {
             return "\(actor) marked \(whose(event.member, actor)) of \(subject) paid" + because(event.reason)
         case "share.marked_unpaid":
             return "\(actor) marked \(whose(event.member, actor)) of \(subject) unpaid" + because(event.reason)
-        case "member.removed": return "\(actor) removed \(subject) from the group"
+        case "member.removed":
+            // Removing oneself is leaving.
+            return subject == actor ? "\(actor) left the group" : "\(actor) removed \(subject) from the group"
         case "member.restored": return "\(actor) brought \(subject) back into the group"
         case "member.role_changed": return "\(actor) made \(subject) \(event.role.map(roleName) ?? "a member")"
         case "member.rights_changed": return "\(actor) changed what \(subject) may do"

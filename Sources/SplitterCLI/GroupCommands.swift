@@ -117,7 +117,31 @@ func resolveMember(_ members: [Member], _ text: String) throws -> Member {
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group", abstract: "Create, list, show and join groups.",
-        subcommands: [Create.self, List.self, Show.self, Join.self, Invite.self])
+        subcommands: [Create.self, List.self, Show.self, Join.self, Invite.self, Leave.self])
+
+    struct Leave: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Leave a group (any member but the owner); your shares and balance stay in it.",
+            discussion: "The group's invite code brings you back as yourself.")
+        @OptionGroup var options: GroupOptions
+        @Flag(help: "Leave even though you owe or are owed money.") var confirmBalance = false
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let (client, found) = try await options.resolve()
+                let left: Member
+                do {
+                    left = try await client.removeMember(
+                        groupID: found.id, memberID: found.myMemberId, confirmBalance: confirmBalance)
+                } catch SplitterError.conflict(let message, _, _) where !confirmBalance {
+                    // The server asks "Leave anyway?": say how, on the command line.
+                    throw CLIError(message: "\(message) Run again with --confirm-balance to do so.", code: 6)
+                }
+                if options.json { return try Output.json(left) }
+                print("You left \(found.name).")
+            }
+        }
+    }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group; you become its owner.")
@@ -266,7 +290,8 @@ struct MemberCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "member", abstract: "List and add members, set roles, decide who may claim a name.",
         subcommands: [
-            Add.self, List.self, Role.self, Remove.self, Restore.self, Claims.self, Approve.self, Reject.self,
+            Add.self, List.self, Role.self, Rename.self, Remove.self, Restore.self, Claims.self, Approve.self,
+            Reject.self,
         ])
 
     struct Add: AsyncParsableCommand {
@@ -293,6 +318,25 @@ struct MemberCommand: AsyncParsableCommand {
                 try Output.list(
                     try await GroupContext(options).members, json: options.json, empty: nil, ["MEMBER", "ROLE", "ID"]
                 ) { [$0.name + ($0.active ? "" : " (removed)"), $0.role.rawValue, $0.id] }
+            }
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a member's name in the group: your own, or (owner, admins) another's.")
+        @OptionGroup var options: GroupOptions
+        @Argument(help: "Member name or id.") var member: String
+        @Argument(help: "The new name.") var name: String
+
+        func run() async throws {
+            try await SplitterCLI.run {
+                let context = try await GroupContext(options)
+                let target = try context.member(member)
+                let renamed = try await context.client.renameMember(
+                    groupID: context.group.id, memberID: target.id, name: name)
+                if options.json { return try Output.json(renamed) }
+                print("\(target.name) is now \(renamed.name).")
             }
         }
     }

@@ -92,6 +92,11 @@ struct PermissionsTests {
         for membership in [owner, admin, member, viewer] {
             #expect(decide(.manageMembers(.me), membership) == .forbidden)
         }
+        // Anyone but the owner leaves (removes their own member); the owner hands the group over first.
+        #expect([owner, admin, member, viewer].map { decide(.leave, $0) } == [.forbidden, .allowed, .allowed, .allowed])
+        var removed = member
+        removed.isActive = false
+        #expect(decide(.leave, removed) == .notFound)
         #expect(decide(.archiveOrTransferOwnership, owner) == .allowed)
         #expect(decide(.archiveOrTransferOwnership, admin) == .forbidden)
         #expect(decide(.updateGroup, admin) == .allowed)

@@ -126,9 +126,15 @@ struct AuthorizationMatrixTests {
             path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.member]!)" },
             body: { _, _ in #"{"role":"admin"}"# }, expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
         Route(
-            name: "remove an admin", method: .delete,
+            name: "remove an admin (the admin themself: leaving)", method: .delete,
             path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.admin]!)?confirmBalance=true" },
-            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
+            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+        Route(
+            name: "leave (remove oneself)", method: .delete,
+            path: { f, caller in
+                "/api/groups/\(f.groupID)/members/\(f.members[caller] ?? f.danID)?confirmBalance=true"
+            },
+            expected: roles(.ok, .ok, .ok, .forbidden)),
         Route(
             name: "change a member's role", method: .patch,
             path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.member]!)" },

@@ -104,6 +104,68 @@ struct MemberRemovalTests {
     }
 }
 
+/// Leaving a group (found by a new user: nobody could): removing oneself, with removal's rules.
+@Suite("Leaving a group")
+struct LeavingTests {
+    @Test(
+        "a member or viewer leaves (a balance asked about first) and no longer sees the group; the owner cannot; the invite brings them back",
+        arguments: TestDatabases.all)
+    func leave(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let aki = try await api.register("Aki")
+            let ben = try await api.register("Ben")
+            let vic = try await api.register("Vic")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Trip","homeCurrency":"JPY"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            let akiID = try #require(created.string("group", "myMemberId"))
+            var ids: [String: String] = [:]
+            for (name, token) in [("Ben", ben.token), ("Vic", vic.token)] {
+                let joined = try await api.call(.post, "/api/groups/join", token: token, json: #"{"inviteCode":"\#(code)"}"#)
+                ids[name] = joined.string("member", "id")
+            }
+            let vicID = try #require(ids["Vic"]), benID = try #require(ids["Ben"])
+            let role = try await api.call(
+                .patch, "/api/groups/\(groupID)/members/\(vicID)", token: aki.token, json: #"{"role":"viewer"}"#)
+            try #require(role.status == .ok)
+            // Aki paid 2000 JPY for Aki and Ben: Ben owes 1000.
+            let dinner = try await api.call(
+                .post, "/api/expenses", token: aki.token,
+                json: #"""
+                    {"groupId":"\#(groupID)","description":"Dinner","amount":"2000","currency":"JPY","expenseDate":"2026-11-21",
+                     "split":{"mode":"equal","memberIds":["\#(akiID)","\#(benID)"]}}
+                    """#)
+            try #require(dinner.status == .created)
+
+            // The owner cannot leave; Ben may not remove Vic; nothing changed.
+            let owner = try await api.call(.delete, "/api/groups/\(groupID)/members/\(akiID)", token: aki.token)
+            #expect(owner.status == .forbidden && owner.string("error", "message")?.contains("cannot leave") == true)
+            let other = try await api.call(.delete, "/api/groups/\(groupID)/members/\(vicID)", token: ben.token)
+            #expect(other.status == .forbidden)
+            // Ben owes: asked first, in his own words; confirmed, he leaves and no longer sees it.
+            let asked = try await api.call(.delete, "/api/groups/\(groupID)/members/\(benID)", token: ben.token)
+            #expect(asked.status == .conflict && asked.errorCode == "has_balance")
+            #expect(asked.string("error", "message")?.hasPrefix("Ben owes 1,000 JPY. Leave anyway?") == true, "\(asked.text)")
+            let left = try await api.call(
+                .delete, "/api/groups/\(groupID)/members/\(benID)?confirmBalance=true", token: ben.token)
+            #expect(left.status == .ok && left.bool("member", "active") == false, "\(left.text)")
+            #expect(try await api.call(.get, "/api/groups/\(groupID)", token: ben.token).status == .notFound)
+            // His share and balance stay.
+            let balances = try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token)
+            #expect(balances.list("balances").contains { $0.string("memberId") == benID && $0.string("net") == "-1000" })
+            // A viewer, settled, leaves at once.
+            let viewer = try await api.call(.delete, "/api/groups/\(groupID)/members/\(vicID)", token: vic.token)
+            #expect(viewer.status == .ok, "\(viewer.text)")
+            // The invite link brings Ben back as himself, balance and all.
+            let back = try await api.call(.post, "/api/groups/join", token: ben.token, json: #"{"inviteCode":"\#(code)"}"#)
+            #expect(back.string("member", "id") == benID, "\(back.text)")
+            let activity = try await api.call(.get, "/api/groups/\(groupID)/activity", token: aki.token)
+            #expect(activity.list("activity").contains { $0.string("summary") == "Ben left the group" }, "\(activity.text)")
+        }
+    }
+}
+
 /// Issue 15: two active members with one name (any case) cannot be told apart in a list.
 @Suite("Member names")
 struct MemberNameTests {

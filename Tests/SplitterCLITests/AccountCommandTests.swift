@@ -90,6 +90,31 @@ struct AccountCommandTests {
         }
     }
 
+    @Test("member rename: one's own name, or the owner another's; group leave asks about a balance, then leaves; the owner cannot")
+    func renameAndLeave() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            // Ben renames himself; he may not rename Cho; Aki (owner) may.
+            let own = try await trip.run("member", "rename", "Japan", "Ben", "Benji", "--profile", "ben")
+            #expect(own.output == "Ben is now Benji.\n", "\(own.output)\(own.error)")
+            #expect(try await trip.run("member", "rename", "Japan", "Cho", "Chloe", "--profile", "ben").status != 0)
+            #expect(try await trip.run("member", "rename", "Japan", "Cho", "Chloe").output == "Cho is now Chloe.\n")
+            // Aki paid 3000 for Aki and Benji: Benji owes 1500.
+            let tea = try await trip.run("expense", "add", "Japan", "Tea", "3000", "--equal", "aki,benji")
+            try #require(tea.status == 0, "\(tea.error)")
+            let asked = try await trip.run("group", "leave", "Japan", "--profile", "ben")
+            #expect(asked.status == 6, "\(asked.output)\(asked.error)")
+            #expect(asked.error.contains("Benji owes 1,500 JPY. Leave anyway?") && asked.error.contains("--confirm-balance"))
+            let left = try await trip.run("group", "leave", "Japan", "--confirm-balance", "--profile", "ben")
+            #expect(left.output == "You left Japan.\n", "\(left.output)\(left.error)")
+            #expect(try await trip.run("balances", "Japan", "--profile", "ben").status != 0)
+            let owner = try await trip.run("group", "leave", "Japan")
+            #expect(owner.status != 0 && owner.error.contains("make another member the owner first"), "\(owner.error)")
+            let members = try await trip.run("member", "list", "Japan")
+            #expect(members.row("Benji (removed)") != nil, "\(members.output)")
+        }
+    }
+
     @Test("delete-account: a wrong password changes nothing; the right one deletes it and the group keeps the name")
     func deleteOwnAccount() async throws {
         try await CLITrip.with { trip in

@@ -1165,6 +1165,28 @@ def run(base):
         check(flat_document.get("budget", {}).get("total") == 150000
               and sorted(r["description"] for r in flat_document.get("recurring", [])) == ["Bread", "Internet"],
               f"the export holds the budget and the series: {json.dumps(flat_document.get('budget'))[:200]}")
+        # Ben renames himself and leaves Japan (nobody could leave a group); the owner cannot.
+        ben.get(f"{base}/groups/{group}/members")
+        mine = [tr for tr in ben.find_elements(By.CSS_SELECTOR, "#members tbody tr") if "you" in tr.text][0]
+        tap(ben, mine.find_element(By.TAG_NAME, "summary"))
+        box = mine.find_element(By.NAME, "name")
+        box.clear()
+        box.send_keys("Benji")
+        click(ben, mine.find_element(By.XPATH, ".//button[text()='Save']"))
+        check("Name changed." in ben.find_element(By.ID, "notice").text
+              and any(tr.text.startswith("Benji") for tr in ben.find_elements(By.CSS_SELECTOR, "#members tbody tr")),
+              f"renamed: {main_text(ben)[:300]}")
+        shoot(ben, "members-own-row")
+        click(ben, ben.find_element(By.ID, "leave-group"))
+        subject = ben.find_element(By.ID, "confirm").text
+        check("Leave Japan 2026?" in subject and "You, Benji" in subject, f"leaving asks first: {subject}")
+        shoot(ben, "leave-confirm")
+        click(ben, ben.find_element(By.ID, "confirm-yes"))
+        check("You left the group." in ben.find_element(By.ID, "notice").text and "Japan 2026" not in main_text(ben),
+              f"left: {main_text(ben)[:300]}")
+        aki.get(f"{base}/groups/{group}/members")
+        check(not aki.find_elements(By.ID, "leave-group"), "the owner is offered no Leave")
+        check("Benji" in aki.find_element(By.ID, "removed-members").text, "Benji is listed as removed")
         _ = museum, before
     finally:
         aki.quit()

@@ -114,27 +114,43 @@ public struct MemberUseCases: Sendable, UsesStores {
     /// their name, transfers to and from them stay possible, and an owner or admin can restore
     /// them. The owner hands the group over first. A member whose balance is not zero is removed
     /// only with `confirmBalance` (issue 15): the refusal (409 `has_balance`) says the amounts.
+    /// A member removing themselves leaves the group (`GroupAction.leave`, any role but owner).
     public func remove(
         _ memberText: String, groupID: UUID, confirmBalance: Bool = false, caller: Caller, origin: RequestOrigin
     ) async throws -> MemberRecord {
         let (group, me) = try await access.check(groupID, caller, for: .read)
         let target = try await member(memberText, in: group)
-        let action = GroupAction.manageMembers(Self.target(target, me: me))
-        try GroupAccess.require([action], me, in: group)
+        // Removing oneself is leaving (found by a new user: nobody could leave a group).
+        let leaving = target.id == me.id
         guard target.role != .owner else {
-            throw AppError.forbiddenBecause("The owner cannot be removed; transfer ownership first.")
+            throw AppError.forbiddenBecause(
+                leaving
+                    ? "The owner cannot leave; make another member the owner first."
+                    : "The owner cannot be removed; transfer ownership first.")
         }
+        let action = leaving ? GroupAction.leave : .manageMembers(Self.target(target, me: me))
+        try GroupAccess.require([action], me, in: group)
         guard target.isActive else { return target }
         if !confirmBalance, let owing = try await balanceText(of: target) {
             throw AppError.conflict(
                 code: "has_balance", field: nil,
-                message: "\(owing). Remove anyway? Their shares and balance stay, transfers to and from "
-                    + "\(target.name) stay possible, and an owner or admin can restore them.")
+                message: leaving
+                    ? "\(owing). Leave anyway? Your shares and balance stay, the others can still record transfers "
+                        + "with you, and an owner or admin can bring you back."
+                    : "\(owing). Remove anyway? Their shares and balance stay, transfers to and from "
+                        + "\(target.name) stay possible, and an owner or admin can restore them.")
         }
         var removed = target
         removed.isActive = false
         return try await write(
             removed, basedOn: target.version, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]))
+    }
+
+    /// What a member owes or is owed ("Cho owes 148.00 MYR"), nil when settled: what a page asks
+    /// about before someone leaves.
+    public func owing(_ memberText: String, groupID: UUID, caller: Caller) async throws -> String? {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        return try await balanceText(of: try await member(memberText, in: group))
     }
 
     /// Who asks to be which name-only member (owner, admin): claims of members with money history

@@ -20,6 +20,10 @@ extension WebApp {
             let nameOnly: Bool
             let isMe: Bool
             let canRemove: Bool
+            /// One's own row, but not the owner's: Leave (asked first on its own page).
+            let canLeave: Bool
+            /// One's own name, or a member's one may manage.
+            let canRename: Bool
             /// The owner may hand the group to a member with an account (before deleting theirs, say).
             let canMakeOwner: Bool
             let version: Int64
@@ -87,6 +91,8 @@ extension WebApp {
                         selected: $0.rawValue == member.role.rawValue)
                 }, hasRoles: roles.count > 1,
                 nameOnly: member.userId == nil, isMe: isMe, canRemove: scope.may(.manageMembers(target)),
+                canLeave: isMe && scope.may(.leave),
+                canRename: scope.may(isMe ? .renameSelf : .manageMembers(target)),
                 canMakeOwner: !isMe && member.userId != nil && scope.may(.archiveOrTransferOwnership),
                 version: member.version)
         }
@@ -132,16 +138,56 @@ extension WebApp {
         }
     }
 
+    /// A new role, or (the rename form) a new name.
     func updateMember(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try WebRequest.get().form
+        let version = form["version"].flatMap { Int64($0) }
+        if let name = form["name"] {
+            return try await memberAction(request, context, done: "renamed") { groupID, memberID in
+                _ = try await memberUseCases.update(
+                    memberID, MemberPatch(name: name, version: version), groupID: groupID, caller: try caller(),
+                    origin: try origin())
+            }
+        }
         return try await memberAction(request, context, done: "role") { groupID, memberID in
             guard let role = form["role"].flatMap(Components.Schemas.Role.init(rawValue:)) else {
                 throw APIError.invalid(field: "role", "Pick a role.")
             }
             _ = try await memberUseCases.update(
-                memberID, MemberPatch(role: role.role, version: form["version"].flatMap { Int64($0) }),
-                groupID: groupID, caller: try caller(), origin: try origin())
+                memberID, MemberPatch(role: role.role, version: version), groupID: groupID, caller: try caller(),
+                origin: try origin())
         }
+    }
+
+    /// "Leave Japan?" before one does (a member may leave; the owner hands the group over first):
+    /// what they owe or are owed, and what stays.
+    func leavePage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let me = scope.group.myMemberId
+        guard scope.may(.leave) else {
+            throw AppError.forbiddenBecause("The owner cannot leave; make another member the owner first.")
+        }
+        let owing = try await memberUseCases.owing(me, groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+        let body = ConfirmBody(
+            heading: "Leave \(scope.group.name)?", subject: "You, \(scope.name(me))", when: nil,
+            message: (owing.map { "\($0). " } ?? "You are settled up. ")
+                + "Your expenses, shares and balance stay in the group, and the others can still record transfers "
+                + "with you. You will no longer see the group; its invite link, or an owner or admin, brings you back.",
+            action: "/groups/\(groupID)/leave", yes: "Leave the group", no: "Stay",
+            cancelURL: "/groups/\(groupID)/members")
+        return try await render(
+            "confirm", title: "Leave · \(scope.group.name)", body: body, nav: scope.nav("members", live: false))
+    }
+
+    func leaveGroup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        // The page said the balance; leaving is what was confirmed.
+        _ = try await memberUseCases.remove(
+            scope.group.myMemberId, groupID: try APIHandler.id(groupID, "group"), confirmBalance: true, caller: try caller(),
+            origin: try origin())
+        return Self.redirect("/groups", done: "left")
     }
 
     /// Remove; a member who owes or is owed money is removed only after the page shows the

@@ -102,6 +102,8 @@ struct WebApp: Sendable {
         "transfer-of-a-share": "That transfer was recorded by marking a share paid: mark the share unpaid instead.",
         "member-added": "Member added.",
         "role": "Role changed.",
+        "renamed": "Name changed.",
+        "left": "You left the group. Its invite link brings you back as yourself.",
         "member-removed": "Removed from the group. Restore brings them back.",
         "member-restored": "Restored to the group.",
         "owner": "Ownership handed over.",

@@ -102,6 +102,8 @@ extension WebApp {
         pages.post("/groups/:groupId/members/:memberId/owner", use: makeOwner)
         pages.post("/groups/:groupId/members/:memberId/remove", use: removeMember)
         pages.post("/groups/:groupId/members/:memberId/restore", use: restoreMember)
+        pages.get("/groups/:groupId/leave", use: leavePage)
+        pages.post("/groups/:groupId/leave", use: leaveGroup)
         pages.post("/groups/:groupId/claims/:memberId/approve") { request, context in
             try await self.decideClaim(request, context: context, approve: true)
         }

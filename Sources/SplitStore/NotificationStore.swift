@@ -18,6 +18,8 @@ public struct NotificationRecord: Sendable, Equatable {
     public var activity: ActivityRecord
     public var groupID: UUID
     public var groupName: String
+    /// The group's time zone (an IANA name): where mail says the time.
+    public var groupTimeZone: String
     public var createdAt: Int64
     public var readAt: Int64?
 }
@@ -37,7 +39,7 @@ public struct NotificationStore: Sendable {
         return try await database.read { sql in
             try await sql.raw(
                 """
-                SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, a.*
+                SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, g.time_zone AS g_time_zone, a.*
                 FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
                 WHERE n.user_id = \(bind: userID.text)
                       AND (n.created_at < \(bind: beforeAt) OR (n.created_at = \(bind: beforeAt) AND n.activity_id < \(bind: beforeID)))
@@ -102,11 +104,12 @@ public struct NotificationStore: Sendable {
 
 extension NotificationRecord {
     /// A row of `notifications` (its columns as `n_created_at`, `n_read_at`) joined with its
-    /// activity line (`a.*`) and group (`g_name`).
+    /// activity line (`a.*`) and group (`g_name`, `g_time_zone`).
     init(inboxRow row: any SQLRow) throws {
         self.init(
             activity: try ActivityRecord(row: row), groupID: try row.decodeUUID("group_id"),
             groupName: try row.decode(column: "g_name", as: String.self),
+            groupTimeZone: try row.decode(column: "g_time_zone", as: String.self),
             createdAt: try row.decode(column: "n_created_at", as: Int64.self),
             readAt: try row.decode(column: "n_read_at", as: Int64?.self))
     }

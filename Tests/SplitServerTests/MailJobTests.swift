@@ -111,7 +111,8 @@ struct MailJobTests {
                     try await sql.raw("UPDATE users SET email_verified_at = 1").run()
                 }
                 let created = try await api.call(
-                    .post, "/api/groups", token: aki.token, json: #"{"name":"Japan","homeCurrency":"JPY"}"#)
+                    .post, "/api/groups", token: aki.token,
+                    json: #"{"name":"Japan","homeCurrency":"JPY","timeZone":"Asia/Tokyo"}"#)
                 let groupID = try #require(created.string("group", "id"))
                 let code = try #require(created.string("group", "inviteCode"))
                 try #require(
@@ -180,6 +181,10 @@ struct MailJobTests {
                 #expect(mail.subject == "Budget Splitter: 2 updates in your groups", "\(mail.subject ?? "")")
                 let text = mail.text ?? ""
                 #expect(text.contains("Aki added Ramen") && text.contains("Aki added Sushi"))
+                // Times where the group is (a group in Tokyo was told UTC).
+                #expect(
+                    text.range(of: #"\(\d{4}-\d\d-\d\d \d\d:\d\d (JST|GMT\+9)\)"#, options: .regularExpression) != nil
+                        && !text.contains("UTC"), "\(text)")
                 #expect(!text.contains("transfer"))
                 #expect(text.contains("\(Self.publicURL)/groups/\(trip.groupID)"))
                 #expect(text.contains("/unsubscribe/") && text.contains("/expenses") && text.contains("/all"))

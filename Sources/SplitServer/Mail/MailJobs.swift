@@ -127,7 +127,7 @@ struct MailComposer: Sendable {
         let category = MailCategory.of(action: line.activity.action)
         let groupLink = "\(configuration.publicURL)/groups/\(line.groupID.text)"
         let stop = unsubscribeLink(unsubscribeKey, category.rawValue)
-        let when = Self.time(line.activity.at)
+        let when = Self.time(line.activity.at, in: line.groupTimeZone)
         let plain = """
             \(sentence)
             in \(line.groupName), \(when)
@@ -179,8 +179,9 @@ struct MailComposer: Sendable {
             html += "<h2 style=\"font-size:17px\"><a href=\"\(escape(link))\">\(escape(group.name))</a></h2><ul>"
             for line in group.lines {
                 let sentence = ActivityText.sentence(line.activity)
-                plain += "- \(sentence) (\(Self.time(line.activity.at)))\n"
-                html += "<li>\(escape(sentence)) <span style=\"color:#555\">(\(escape(Self.time(line.activity.at))))</span></li>"
+                let when = Self.time(line.activity.at, in: line.groupTimeZone)
+                plain += "- \(sentence) (\(when))\n"
+                html += "<li>\(escape(sentence)) <span style=\"color:#555\">(\(escape(when)))</span></li>"
             }
             html += "</ul>"
         }
@@ -269,10 +270,10 @@ struct MailComposer: Sendable {
         }
     }
 
-    /// "2026-11-25 14:03 UTC".
-    static func time(_ milliseconds: Int64) -> String {
-        let text = UTCTimestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1_000)) ?? ""
-        return text.count >= 16 ? String(text.prefix(16)).replacingOccurrences(of: "T", with: " ") + " UTC" : text
+    /// "2026-11-25 23:03 JST": where the group is, as its pages say it (found by a new user: mail
+    /// said UTC to a group in Tokyo).
+    static func time(_ milliseconds: Int64, in timeZone: String) -> String {
+        WebFormat.dateTime(Date(timeIntervalSince1970: Double(milliseconds) / 1_000), in: timeZone)
     }
 
     /// One line (a share's reason may have several) of at most 150 characters.

@@ -81,6 +81,18 @@ public struct SplitterClient: Sendable {
         try await call({ try await api.getMe() }) { User(try $0.ok.body.json.user) }
     }
 
+    /// Changes this account's name, email or phone (nil: as it is); a new email or phone needs
+    /// the current password. A new email is unverified until its mailed link is used.
+    public func updateMe(
+        displayName: String? = nil, email: String? = nil, phone: String? = nil, currentPassword: String? = nil
+    ) async throws -> User {
+        try await call({
+            try await api.updateMe(
+                body: .json(
+                    .init(displayName: displayName, email: email, phone: phone, currentPassword: currentPassword)))
+        }) { User(try $0.ok.body.json.user) }
+    }
+
     // MARK: Groups and members
 
     /// `timeZone`: an IANA name ("Asia/Tokyo"); none means UTC.

@@ -354,6 +354,49 @@ public struct AccountStore: Sendable {
 
     /// Stores a new password hash and revokes every other session, in one transaction, so an
     /// attacker's session cannot outlive the password change.
+    /// Sets the account's name, email and phone (their new values, every one). A new email is
+    /// unverified: reset links sent to the old one close, and (with mail on) the new one's
+    /// verification link is queued in the same transaction. A taken email or phone is
+    /// `StoreError.conflict` (the unique index decides); an unknown or inactive account nil.
+    public func updateProfile(
+        userID: UUID, displayName: String, email: String?, phone: String?, now: Int64
+    ) async throws -> UserRecord? {
+        do {
+            return try await database.transaction { sql -> UserRecord? in
+                guard
+                    var user = try await sql.raw(
+                        "SELECT * FROM users WHERE id = \(bind: userID.text) AND is_active = \(bind: true)"
+                    ).first().map(UserRecord.init(row:))
+                else { return nil }
+                let newEmail = user.email != email
+                guard newEmail || user.phone != phone || user.displayName != displayName else { return user }
+                try await sql.raw(
+                    """
+                    UPDATE users SET display_name = \(bind: displayName), email = \(bind: email), phone = \(bind: phone),
+                        \(unsafeRaw: newEmail ? "email_verified_at = NULL," : "") version = version + 1,
+                        updated_at = \(bind: now)
+                    WHERE id = \(bind: userID.text)
+                    """
+                ).run()
+                if newEmail {
+                    try await Self.closeResetLinks(of: userID, now: now, sql)
+                    if PendingEvents.current?.sendsMail == true, email != nil {
+                        _ = try await MailStore.requestVerification(userID: userID, now: now, sql)
+                    }
+                }
+                (user.displayName, user.email, user.phone) = (displayName, email, phone)
+                user.version += 1
+                user.updatedAt = now
+                return user
+            }
+        } catch where Database.isUniqueViolation(error) {
+            if let email, let holder = try await self.user(email: email), holder.id != userID {
+                throw StoreError.conflict(field: "email")
+            }
+            throw StoreError.conflict(field: "phone")
+        }
+    }
+
     public func changePassword(userID: UUID, passwordHash: String, keepSession: UUID?, now: Int64) async throws {
         try await database.transaction { sql in
             try await sql.raw(

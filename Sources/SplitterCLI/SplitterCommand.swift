@@ -23,7 +23,8 @@ public struct SplitterCommand: AsyncParsableCommand {
             one folder per --profile.
             """,
         subcommands: [
-            Register.self, Login.self, Logout.self, WhoAmI.self, DeleteAccount.self, GroupCommand.self,
+            Register.self, Login.self, Logout.self, WhoAmI.self, AccountCommand.self, DeleteAccount.self,
+            GroupCommand.self,
             MemberCommand.self,
             ExpenseCommand.self, Pay.self, Unpay.self, History.self, Balances.self, Spending.self, RatesCommand.self, Plan.self, Settle.self,
             Activity.self, NotificationsCommand.self, WebhooksCommand.self, RequestCommand.self, MeCommand.self,
@@ -403,6 +404,37 @@ struct DeleteAccount: AsyncParsableCommand {
         try await SplitterCLI.run {
             try await options.client().deleteAccount(password: try readPassword(fromStdin: passwordStdin))
             if !options.json { print("Account deleted; logged out.") }
+        }
+    }
+}
+
+struct AccountCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account",
+        abstract: "Change your name, email or phone (a new email or phone asks for your password).",
+        discussion: """
+              splitter account --name "Aki Tanaka"
+              splitter account --email aki@example.org     # a new address gets a link to verify it
+              splitter account --phone "+60 12 345 6789"
+            Each group keeps the name you have in it: `splitter member rename GROUP NAME NEW`.
+            """)
+    @OptionGroup var options: GlobalOptions
+    @Option(help: "Your name.") var name: String?
+    @Option(help: "Your email (a phone-only account adds one this way).") var email: String?
+    @Option(help: "Your phone number, with + and the country code.") var phone: String?
+    @Flag(help: "Read the current password from standard input.") var passwordStdin = false
+
+    func run() async throws {
+        try await SplitterCLI.run {
+            guard name != nil || email != nil || phone != nil else {
+                throw CLIError(message: "Nothing to change: give --name, --email or --phone.", code: 2)
+            }
+            let password = email != nil || phone != nil ? try readPassword(fromStdin: passwordStdin) : nil
+            let user = try await options.client().updateMe(
+                displayName: name, email: email, phone: phone, currentPassword: password)
+            if options.json { return try Output.json(user) }
+            print("\(user.displayName) (\([user.email, user.phone].compactMap { $0 }.joined(separator: ", ")))")
+            if email != nil { print("A link to verify \(user.email ?? "the address") is mailed to it, if this server sends mail.") }
         }
     }
 }

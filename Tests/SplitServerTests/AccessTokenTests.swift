@@ -73,6 +73,7 @@ struct AccessTokenTests {
                 (HTTPRequest.Method.post, "/auth/password", #"{"currentPassword":"correct horse","newPassword":"another horse"}"#),
                 (.get, "/auth/sessions", nil), (.post, "/auth/sessions/revoke-others", nil), (.post, "/auth/logout", nil),
                 (.get, "/auth/export", nil), (.get, "/api/tokens", nil), (.post, "/api/tokens", #"{"name":"x","scopes":["read"]}"#),
+                (.patch, "/auth/me", #"{"displayName":"Taken over"}"#),
             ] {
                 let reply = try await api.call(method, path, token: secret, json: body)
                 #expect(reply.status == .forbidden, "\(method) \(path): \(reply.status) \(reply.text)")

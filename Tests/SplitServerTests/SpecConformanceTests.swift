@@ -61,6 +61,12 @@ struct SpecConformanceTests {
         )
         .ok.body.json
         #expect(try await akiClient.getMe().ok.body.json.user.id == aki.user.id)
+        let renamed = try await akiClient.updateMe(body: .json(.init(displayName: "Aki T"))).ok.body.json.user
+        #expect(renamed.displayName == "Aki T" && renamed.id == aki.user.id)
+        guard case .default(422, _) = try await akiClient.updateMe(body: .json(.init(email: "aki2@example.com"))) else {
+            Issue.record("a new email without the password is not a documented 422")
+            return
+        }
         #expect(try await akiClient.listSessions().ok.body.json.sessions.count == 2)
         _ = try await akiClient.revokeSession(path: .init(sessionId: second.sessionId)).noContent
         _ = try await akiClient.changePassword(

@@ -115,6 +115,27 @@ struct AccountCommandTests {
         }
     }
 
+    @Test("account: a name without the password; a new email asks for it, and a wrong one changes nothing")
+    func account() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            #expect(try await trip.run("account").status == 2)
+            let named = try await trip.run("account", "--name", "Aki Tanaka")
+            #expect(named.output == "Aki Tanaka (aki@example.com)\n", "\(named.output)\(named.error)")
+            let wrong = try await trip.run(
+                "account", "--email", "aki@example.org", "--password-stdin", stdin: "wrong horse")
+            #expect(wrong.status == 7 && wrong.error.contains("The current password is wrong."), "\(wrong.error)")
+            let moved = try await trip.run(
+                "account", "--email", "aki@example.org", "--password-stdin", stdin: "correct horse")
+            #expect(moved.lines.first == "Aki Tanaka (aki@example.org)", "\(moved.output)\(moved.error)")
+            #expect(try await trip.run("whoami").output == "Aki Tanaka (aki@example.org)\n")
+            // Ben's address is his: refused, by name.
+            let taken = try await trip.run(
+                "account", "--email", "ben@example.com", "--password-stdin", stdin: "correct horse")
+            #expect(taken.status == 6 && taken.error.contains("That email is another account's."), "\(taken.error)")
+        }
+    }
+
     @Test("delete-account: a wrong password changes nothing; the right one deletes it and the group keeps the name")
     func deleteOwnAccount() async throws {
         try await CLITrip.with { trip in

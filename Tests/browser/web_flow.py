@@ -844,6 +844,26 @@ def run(base):
         check("Page not found" in main_text(aki), "a friendly 404 for an unknown path")
         shoot(aki, "not-found")
 
+        # One's name and email (nobody could change them): a new email without the password is
+        # refused next to the password box, with what was typed kept; the name alone needs none.
+        aki.get(f"{base}/account")
+        tap(aki, aki.find_element(By.CSS_SELECTOR, "#profile summary"))
+        fill(aki, "profile-email", "aki.new@example.com")
+        click(aki, aki.find_element(By.ID, "save-profile"))
+        check("needed to change your email" in aki.find_element(By.ID, "profilePassword-error").text
+              and aki.find_element(By.ID, "profile-email").get_attribute("value") == "aki.new@example.com",
+              f"the password is asked for: {main_text(aki)[:400]}")
+        shoot(aki, "account-profile-error")
+        fill(aki, "profile-email", "aki@example.com")
+        fill(aki, "displayName", "Aki T.")
+        click(aki, aki.find_element(By.ID, "save-profile"))
+        check("Saved." in aki.find_element(By.ID, "notice").text and "Aki T." in main_text(aki),
+              f"renamed: {main_text(aki)[:300]}")
+        # Back to "Aki", which the Splitwise file below is matched against.
+        tap(aki, aki.find_element(By.CSS_SELECTOR, "#profile summary"))
+        fill(aki, "displayName", "Aki")
+        click(aki, aki.find_element(By.ID, "save-profile"))
+
         # Access tokens (issue 21): from the account page, a read-only token for this trip; its
         # secret is shown once, reads the API, is refused a write, and stops when revoked.
         aki.get(f"{base}/account")

@@ -4470,6 +4470,43 @@ extension Components {
                 case displayName
             }
         }
+        /// - Remark: Generated from `#/components/schemas/UpdateMeRequest`.
+        public struct UpdateMeRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UpdateMeRequest/displayName`.
+            public var displayName: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/UpdateMeRequest/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/UpdateMeRequest/phone`.
+            public var phone: Swift.String?
+            /// needed to change the email or phone
+            ///
+            /// - Remark: Generated from `#/components/schemas/UpdateMeRequest/currentPassword`.
+            public var currentPassword: Swift.String?
+            /// Creates a new `UpdateMeRequest`.
+            ///
+            /// - Parameters:
+            ///   - displayName:
+            ///   - email:
+            ///   - phone:
+            ///   - currentPassword: needed to change the email or phone
+            public init(
+                displayName: Swift.String? = nil,
+                email: Swift.String? = nil,
+                phone: Swift.String? = nil,
+                currentPassword: Swift.String? = nil
+            ) {
+                self.displayName = displayName
+                self.email = email
+                self.phone = phone
+                self.currentPassword = currentPassword
+            }
+            public enum CodingKeys: String, CodingKey {
+                case displayName
+                case email
+                case phone
+                case currentPassword
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/UserResponse`.
         public struct UserResponse: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/UserResponse/user`.

@@ -715,6 +715,154 @@ public enum Operations {
             }
         }
     }
+    /// Change this account's name, email or phone (a login's; not an access token's).
+    ///
+    /// Fields left out keep their value; an email or phone is changed or added, never removed.
+    /// A new email or phone needs `currentPassword` (a wrong one is a 422 on it, counted like a
+    /// password change's). A new email is unverified until the link mailed to it is used (when
+    /// this server sends mail), and links to set a password sent to the old address stop
+    /// working. An email or phone another account has is a 409 naming the field. The name is
+    /// the account's; each group keeps the member name it has.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /auth/me`.
+    /// - Remark: Generated from `#/paths//auth/me/patch(updateMe)`.
+    public enum UpdateMe {
+        public static let id: Swift.String = "updateMe"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/auth/me/PATCH/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateMe.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateMe.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.UpdateMe.Input.Headers
+            /// - Remark: Generated from `#/paths/auth/me/PATCH/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/me/PATCH/requestBody/content/application\/json`.
+                case json(Components.Schemas.UpdateMeRequest)
+            }
+            public var body: Operations.UpdateMe.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.UpdateMe.Input.Headers = .init(),
+                body: Operations.UpdateMe.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/auth/me/PATCH/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/auth/me/PATCH/responses/200/content/application\/json`.
+                    case json(Components.Schemas.UserResponse)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.UserResponse {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.UpdateMe.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.UpdateMe.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The account afterwards.
+            ///
+            /// - Remark: Generated from `#/paths//auth/me/patch(updateMe)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.UpdateMe.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.UpdateMe.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any failure, in the one envelope.
+            ///
+            /// - Remark: Generated from `#/paths//auth/me/patch(updateMe)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// This account's sessions that still work, newest first.
     ///
     /// - Remark: HTTP `GET /auth/sessions`.

@@ -57,6 +57,19 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /auth/me`.
     /// - Remark: Generated from `#/paths//auth/me/get(getMe)`.
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output
+    /// Change this account's name, email or phone (a login's; not an access token's).
+    ///
+    /// Fields left out keep their value; an email or phone is changed or added, never removed.
+    /// A new email or phone needs `currentPassword` (a wrong one is a 422 on it, counted like a
+    /// password change's). A new email is unverified until the link mailed to it is used (when
+    /// this server sends mail), and links to set a password sent to the old address stop
+    /// working. An email or phone another account has is a 409 naming the field. The name is
+    /// the account's; each group keeps the member name it has.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /auth/me`.
+    /// - Remark: Generated from `#/paths//auth/me/patch(updateMe)`.
+    func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output
     /// This account's sessions that still work, newest first.
     ///
     /// - Remark: HTTP `GET /auth/sessions`.
@@ -1070,6 +1083,27 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//auth/me/get(getMe)`.
     public func getMe(headers: Operations.GetMe.Input.Headers = .init()) async throws -> Operations.GetMe.Output {
         try await getMe(Operations.GetMe.Input(headers: headers))
+    }
+    /// Change this account's name, email or phone (a login's; not an access token's).
+    ///
+    /// Fields left out keep their value; an email or phone is changed or added, never removed.
+    /// A new email or phone needs `currentPassword` (a wrong one is a 422 on it, counted like a
+    /// password change's). A new email is unverified until the link mailed to it is used (when
+    /// this server sends mail), and links to set a password sent to the old address stop
+    /// working. An email or phone another account has is a 409 naming the field. The name is
+    /// the account's; each group keeps the member name it has.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /auth/me`.
+    /// - Remark: Generated from `#/paths//auth/me/patch(updateMe)`.
+    public func updateMe(
+        headers: Operations.UpdateMe.Input.Headers = .init(),
+        body: Operations.UpdateMe.Input.Body
+    ) async throws -> Operations.UpdateMe.Output {
+        try await updateMe(Operations.UpdateMe.Input(
+            headers: headers,
+            body: body
+        ))
     }
     /// This account's sessions that still work, newest first.
     ///

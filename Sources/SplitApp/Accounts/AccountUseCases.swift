@@ -72,6 +72,22 @@ public struct NewAccount: Sendable {
     }
 }
 
+/// A change to one's account as entered; nil leaves a field as it is.
+public struct ProfilePatch: Sendable {
+    public var displayName: String?
+    public var email: String?
+    public var phone: String?
+    /// Needed when the email or phone changes.
+    public var currentPassword: String?
+
+    public init(displayName: String? = nil, email: String? = nil, phone: String? = nil, currentPassword: String? = nil) {
+        self.displayName = displayName
+        self.email = email
+        self.phone = phone
+        self.currentPassword = currentPassword
+    }
+}
+
 /// The device a session is started from, as the client names it (shown on the sessions list).
 public struct EnteredDevice: Sendable {
     public var id: String?
@@ -278,6 +294,63 @@ public struct AccountUseCases: Sendable, UsesStores {
     }
 
     /// A new password; every other session of the account ends, the caller's goes on.
+    /// Changes the caller's name, email or phone (nil: as it is). An email or phone is changed
+    /// or added, never removed; changing either needs the current password, as a password change
+    /// does (found by a new user: an account made with a phone could never add an email, and
+    /// nobody could fix a typo in their name).
+    public func updateProfile(_ patch: ProfilePatch, caller: Caller) async throws -> UserRecord {
+        let user = caller.user
+        var checks = FieldChecks()
+        let name = try checks.run { try patch.displayName.map { try Names.name($0, field: "displayName") } } ?? nil
+        let email = try checks.run {
+            try patch.email.map { raw in
+                guard let email = AccountInput.normalizedEmail(raw) else {
+                    throw AppError.invalid(
+                        field: "email",
+                        message: raw.trimmingCharacters(in: .whitespaces).isEmpty
+                            ? "An email is changed, not removed: give the new address."
+                            : "\"\(raw.prefix(100))\" is not an email address.")
+                }
+                return email
+            }
+        } ?? nil
+        let phone = try checks.run {
+            try patch.phone.map { raw in
+                guard let phone = AccountInput.normalizedPhone(raw) else {
+                    throw AppError.invalid(
+                        field: "phone",
+                        message: raw.trimmingCharacters(in: .whitespaces).isEmpty
+                            ? "A phone number is changed, not removed: give the new number."
+                            : "A phone number starts with + and its country code, e.g. +60 12 345 6789.")
+                }
+                return phone
+            }
+        } ?? nil
+        try checks.finish()
+        let newEmail = email.map { $0 != user.email } ?? false
+        let newPhone = phone.map { $0 != user.phone } ?? false
+        if newEmail || newPhone {
+            guard let password = patch.currentPassword, !password.isEmpty else {
+                throw AppError.invalid(
+                    field: "currentPassword", message: "Your current password is needed to change your email or phone.")
+            }
+            try await confirmPassword(password, of: caller, field: "currentPassword", wrong: "The current password is wrong.")
+        }
+        do {
+            guard
+                let updated = try await accounts.updateProfile(
+                    userID: user.id, displayName: name ?? user.displayName, email: email ?? user.email,
+                    phone: phone ?? user.phone, now: now())
+            else { throw AppError.notFound("account") }
+            return updated
+        } catch StoreError.conflict(let field) {
+            throw AppError.conflict(
+                code: "conflict", field: field,
+                message: field == "phone"
+                    ? "That phone number is another account's." : "That email is another account's.")
+        }
+    }
+
     public func changePassword(_ caller: Caller, current: String, new: String) async throws {
         try await confirmPassword(current, of: caller, field: "currentPassword", wrong: "The current password is wrong.")
         try Self.checkNewPassword(new, field: "newPassword")

@@ -37,6 +37,16 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(user: .init(caller.user)))))
     }
 
+    func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output {
+        let caller = try await authenticate()
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let user = try await accountUseCases.updateProfile(
+            ProfilePatch(
+                displayName: body.displayName, email: body.email, phone: body.phone,
+                currentPassword: body.currentPassword), caller: caller)
+        return .ok(.init(body: .json(.init(user: .init(user)))))
+    }
+
     /// `getMe`'s answer as the generated server writes it (`PlainRoutes`).
     func meJSON() async throws -> [UInt8] {
         let caller = try await authenticate()

@@ -19,6 +19,9 @@ extension WebApp {
         }
         let displayName: String
         let login: String
+        let formName: String
+        let formEmail: String
+        let formPhone: String
         let sessions: [Session]
         let hasOthers: Bool
         let mail: MailSection
@@ -108,6 +111,7 @@ extension WebApp {
     func accountPage(_ request: Request) async throws -> Response {
         let notice: String? =
             switch request.uri.queryParameters["done"].map(String.init) {
+            case "profile": "Saved. A new email gets a link to verify it, if this server sends mail."
             case "password": "Password changed. Every other session is signed out; this one goes on."
             case "session": "That session is signed out."
             case "others": "Every other session is signed out; this one goes on."
@@ -117,6 +121,36 @@ extension WebApp {
             default: nil
             }
         return try await renderAccount(notice: notice, errors: [:])
+    }
+
+    /// Name, email, phone; the password only when the email or phone changes. The form's
+    /// errors have keys of their own (`profileEmail`…): the password and pay forms below have a
+    /// `currentPassword` and a `phone` too.
+    func updateProfile(_ request: Request) async throws -> Response {
+        let form = try WebRequest.get().form
+        let caller = try caller()
+        func changed(_ field: String, _ current: String?) -> String? {
+            guard let value = form.text(field) ?? (current == nil ? nil : ""), value != current else { return nil }
+            return value
+        }
+        do {
+            _ = try await accounts.updateProfile(
+                ProfilePatch(
+                    displayName: changed("displayName", caller.user.displayName),
+                    email: changed("email", caller.user.email), phone: changed("phone", caller.user.phone),
+                    currentPassword: form["profilePassword"]), caller: caller)
+            return Self.redirect("/account?done=profile")
+        } catch {
+            var errors: [String: String] = [:]
+            for (key, message) in try Self.formErrors(error, shown: ["displayName", "email", "phone", "currentPassword"]) {
+                let keys = [
+                    "displayName": "profileName", "email": "profileEmail", "phone": "profilePhone",
+                    "currentPassword": "profilePassword",
+                ]
+                errors[keys[key] ?? "profileForm"] = message
+            }
+            return try await renderAccount(notice: nil, errors: errors, status: Self.status(of: error), typed: form)
+        }
     }
 
     func changePassword(_ request: Request) async throws -> Response {
@@ -191,18 +225,22 @@ extension WebApp {
     }
 
     private func renderAccount(
-        notice: String?, errors: [String: String], status: HTTPResponse.Status? = nil, payRows typed: [PayRow]? = nil
+        notice: String?, errors: [String: String], status: HTTPResponse.Status? = nil, payRows typedRows: [PayRow]? = nil,
+        typed form: WebForm? = nil
     ) async throws -> Response {
         let caller = try caller()
         let user = caller.user
         let sessions = try await accounts.sessions(caller)
         let mail = try await api.mailUseCases.settings(caller: caller)
-        var rows = typed ?? []
-        if typed == nil {
+        var rows = typedRows ?? []
+        if typedRows == nil {
             rows = Self.payRows(try await api.payDetailsUseCases.mine(caller: caller).map(Components.Schemas.PayMethod.init))
         }
         let body = AccountBody(
             displayName: user.displayName, login: user.email ?? user.phone ?? "",
+            // The profile form: as typed when it was refused, else the account's.
+            formName: form?["displayName"] ?? user.displayName, formEmail: form?["email"] ?? user.email ?? "",
+            formPhone: form?["phone"] ?? user.phone ?? "",
             sessions: sessions.map {
                 .init(
                     id: $0.id.text, device: $0.deviceName ?? "Unnamed device", address: $0.ipAddress,

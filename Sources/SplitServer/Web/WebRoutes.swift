@@ -28,6 +28,7 @@ extension WebApp {
         pages.post("/logout") { request, _ in try await self.logout(request) }
         pages.get("/account") { request, _ in try await self.accountPage(request) }
         pages.post("/account/password") { request, _ in try await self.changePassword(request) }
+        pages.post("/account/profile") { request, _ in try await self.updateProfile(request) }
         pages.get("/account/tokens") { request, _ in try await self.tokensPage(request) }
         pages.post("/account/tokens") { request, _ in try await self.createToken(request) }
         pages.post("/account/tokens/:tokenId/revoke", use: revokeToken)

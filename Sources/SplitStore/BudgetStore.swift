@@ -213,6 +213,26 @@ public struct BudgetStore: Sendable {
         }
     }
 
+    /// What each member's shares of the group's live expenses came to, per currency, since the
+    /// group began (`PersonSumRecord.paid` is 0): one grouped read of the running totals, the same
+    /// cost at any number of expenses (issue 16: the overview read every expense to draw it).
+    public func shares(groupID: UUID) async throws -> [PersonSumRecord] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT member_id, currency, CAST(SUM(amount) AS BIGINT) AS total FROM spending
+                WHERE group_id = \(bind: groupID.text)
+                GROUP BY member_id, currency
+                HAVING SUM(amount) <> 0
+                """
+            ).all().map {
+                PersonSumRecord(
+                    memberID: try $0.decodeUUID("member_id"), currency: try $0.decode(column: "currency", as: String.self),
+                    paid: 0, share: try $0.decode(column: "total", as: Int64.self))
+            }
+        }
+    }
+
     /// What each member paid for the group's live expenses dated `from` through `through`
     /// (YYYY-MM-DD; all of them when nil) and what their shares came to, per currency, in the
     /// currency each counts in for a budget: an expense charged in the home currency counts there,

@@ -382,3 +382,56 @@ struct BudgetFiguresTests {
         #expect(result.total == 6_020 + 500 && result.missing == [eur])
     }
 }
+
+/// The overview's charts from the running totals (issue 16: the overview read every expense).
+@Suite("What a group spent, for the overview")
+struct SpendingChartTests {
+    @Test(
+        "per member as Who paid what converts the shares, per category as the budget does; charged amounts, rates, refunds, a deleted category named so, a currency without a rate listed",
+        arguments: TestDatabases.all)
+    func chart(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let budgets = BudgetUseCases(database: trip.database, now: { BudgetUseCaseTests.may10 })
+            let categories = CategoryUseCases(database: trip.database, now: { milliseconds() })
+            let meal = try await BudgetUseCaseTests.category(trip, "Meal")
+            let hotel = try await BudgetUseCaseTests.category(trip, "Hotel")
+            func add(_ description: String, _ amount: String, _ currency: String = "MYR", in category: UUID, home: String? = nil)
+                async throws
+            {
+                _ = try await trip.create(
+                    BudgetUseCaseTests.expense(trip, description, amount, currency, category: category, homeAmount: home))
+            }
+            try await add("Ramen", "30.00", in: meal)
+            try await add("Hotel", "100.00", "USD", in: hotel, home: "430.00")  // charged: counts as 430.00 MYR
+            try await add("Taxi", "1000", "JPY", in: meal)  // no rate to MYR: listed, not guessed
+            try await add("Ramen back", "-12.00", in: meal)  // a refund counts against its category
+            _ = try await LedgerUseCases(database: trip.database, now: { BudgetUseCaseTests.may10 }).putRates(
+                [EnteredRate(fromCurrency: "USD", toCurrency: "MYR", date: "2026-05-01", rate: "4.5")],
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            try await add("Snacks", "10.00", "USD", in: meal)  // at the rate: 45.00 MYR
+            let oldBar = try await categories.create(
+                EnteredCategory(name: "Bar"), groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            try await add("Beer", "9.00", in: oldBar.id)
+            try await categories.delete(oldBar.id, groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            let newBar = try await categories.create(
+                EnteredCategory(name: "Bar"), groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            try await add("Wine", "6.00", in: newBar.id)
+
+            let chart = try await budgets.chart(groupID: trip.groupID, caller: trip.vic)
+            #expect(chart.currency == "MYR" && chart.uncountedCurrencies == ["JPY"])
+            #expect(chart.perCategory.map(\.label) == ["Hotel", "Meal", "Bar (deleted)", "Bar"])
+            #expect(chart.perCategory.map(\.amount) == [43_000, 3_000 - 1_200 + 4_500, 900, 600])
+            let total = chart.perCategory.map(\.amount).reduce(0, +)
+            #expect(chart.perMember.map(\.amount).reduce(0, +) == total)
+            // Each member's figure is their share column of Who paid what, exactly.
+            let people = try await budgets.people(groupID: trip.groupID, caller: trip.aki)
+            #expect(
+                Dictionary(uniqueKeysWithValues: chart.perMember.map { ($0.member, $0.amount) })
+                    == Dictionary(uniqueKeysWithValues: people.people.map { ($0.member.uuid, $0.share) }))
+            #expect(chart.perMember.map(\.amount) == chart.perMember.map(\.amount).sorted(by: >))
+            await #expect(throws: AppError.notFound("group")) {
+                _ = try await budgets.chart(groupID: trip.groupID, caller: trip.stranger)
+            }
+        }
+    }
+}

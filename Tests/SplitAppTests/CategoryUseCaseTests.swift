@@ -53,30 +53,4 @@ struct CategoryUseCaseTests {
             #expect(after.map(\.id) == defaults.map(\.id))
         }
     }
-
-    @Test(
-        "a new category named as a deleted one is another category: the overview's totals name the deleted one so",
-        arguments: TestDatabases.all)
-    func deletedNameReused(backend: Database.Backend) async throws {
-        try await Trip.with(backend) { trip in
-            let categories = CategoryUseCases(database: trip.database, now: { milliseconds() })
-            func bar() async throws -> CategoryRecord {
-                try await categories.create(
-                    EnteredCategory(name: "Bar"), groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
-            }
-            func drinks(in category: CategoryRecord) async throws -> UUID {
-                var entered = trip.ramen()
-                entered.category = category.id.text
-                return try await trip.create(entered).expense.categoryID
-            }
-            let old = try await bar()
-            #expect(try await drinks(in: old) == old.id)
-            try await categories.delete(old.id, groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
-            let new = try await bar()
-            #expect(try await drinks(in: new) == new.id && new.id != old.id)
-            let (expenses, names, _) = try await trip.expenses.liveExpenses(groupID: trip.groupID, caller: trip.bo)
-            #expect(expenses.count == 2)
-            #expect(names[old.id] == "Bar (deleted)" && names[new.id] == "Bar")
-        }
-    }
 }

@@ -216,21 +216,14 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         )
     }
 
-    /// Every live expense of the group, the category names (a deleted one marked "(deleted)") and
-    /// the group's exchange rates, in four queries whatever their number: what the overview's
-    /// spending charts add up.
+    /// Every live expense of the group, the category names and the group's exchange rates, in
+    /// four queries whatever their number.
     public func liveExpenses(groupID: UUID, caller: Caller) async throws -> (
         expenses: [ExpenseRecord], categoryNames: [UUID: String], rates: [DatedRate]
     ) {
         let (group, _) = try await access.check(groupID, caller, for: .read)
-        // A deleted category is named so: a new "Bar" beside a deleted "Bar" is another
-        // category (found by a new user: the chart added them up as one).
-        let labels = Dictionary(
-            uniqueKeysWithValues: try await categories.allCategories(groupID: group.id).map {
-                ($0.id, $0.isDeleted ? "\($0.name) (deleted)" : $0.name)
-            })
         return (
-            try await expenses.liveExpenses(groupID: group.id), labels,
+            try await expenses.liveExpenses(groupID: group.id), try await categoryNames(group.id),
             try await balances.rates(groupID: group.id).compactMap(\.datedRate)
         )
     }

@@ -252,7 +252,9 @@ public struct GroupUseCases: Sendable, UsesStores {
                 return nil
             }
             let members = try await groups.members(groupID: group.id)
-            return Invitation(name: group.name, claimable: members.filter { $0.isActive && $0.userID == nil })
+            return Invitation(
+                name: group.name, claimable: members.filter { $0.isActive && $0.userID == nil },
+                formerSelf: members.first { $0.userID == caller.user.id && !$0.isActive })
         }
     }
 
@@ -281,6 +283,9 @@ public struct GroupUseCases: Sendable, UsesStores {
     public struct Invitation: Sendable {
         public let name: String
         public let claimable: [MemberRecord]
+        /// The caller's own member, when they left or were removed: joining brings it back (their
+        /// shares and balance), not a claim of another name.
+        public let formerSelf: MemberRecord?
     }
 
     /// What joining did: joined, or asked an owner or admin to say the caller is that member.

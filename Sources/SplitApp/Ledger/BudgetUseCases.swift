@@ -101,6 +101,17 @@ public struct PeopleSpending: Sendable, Equatable {
     public var names: [UUID: String] = [:]
 }
 
+/// What a group spent since it began, in its home currency, for the overview's charts.
+public struct SpendingChart: Sendable {
+    public let currency: String
+    /// Each member's shares, most first.
+    public let perMember: [(member: UUID, amount: Int64)]
+    /// Each category's spending, most first; a deleted category's name says so.
+    public let perCategory: [(label: String, amount: Int64)]
+    /// Currencies with no rate to `currency`: left out of both.
+    public let uncountedCurrencies: [String]
+}
+
 /// Budgets (issue 20): a group's — a total and caps per category, monthly or for a trip, kept by
 /// its owner and admins and seen by every member — and each account's own monthly budget over
 /// its shares in all its groups. Spent comes from the running totals (`spending`), converted per
@@ -198,6 +209,48 @@ public struct BudgetUseCases: Sendable, UsesStores {
             uncountedCurrencies: (Set(result.missing.map(\.code)).union(unknown)).sorted(), byCurrency: sums,
             names: Dictionary(
                 members.map { ($0.id, $0.isActive ? $0.name : "\($0.name) (removed)") }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// What the group spent since it began, in its home currency: per member (their shares, as
+    /// "Who paid what" converts them) and per category (as the budget converts each), from the
+    /// running totals, so the overview costs the same at any number of expenses (issue 16).
+    public func chart(groupID: UUID, caller: Caller) async throws -> SpendingChart {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let home = try MoneyInput.currency(group.homeCurrency, field: "currency")
+        async let shareRows = budgets.shares(groupID: group.id)
+        async let categoryRows = budgets.spent(groupID: group.id, from: "0000-01-01", through: "9999-12-31")
+        async let rateRows = balances.rates(groupID: group.id)
+        async let all = categories.allCategories(groupID: group.id)
+        let (shares, spent, rates) = try await (shareRows, categoryRows, rateRows.compactMap(\.datedRate))
+        var missing = Set<String>()
+        var entries: [PeopleTotals.Entry] = []
+        for row in shares {
+            guard let currency = try? Currency(code: row.currency) else {
+                missing.insert(row.currency)
+                continue
+            }
+            entries.append(.init(member: MemberID(row.memberID), currency: currency, paid: 0, share: row.share))
+        }
+        let people = PeopleTotals.convert(entries, to: home, rates: rates, tieBreak: TieBreak(seed: group.id.text))
+        missing.formUnion(people.missing.map(\.code))
+        // A deleted category is named so: a new "Bar" beside a deleted "Bar" is another category
+        // (found by a new user: the chart added them up as one).
+        let labels = Dictionary(
+            uniqueKeysWithValues: try await all.map { ($0.id, $0.isDeleted ? "\($0.name) (deleted)" : $0.name) })
+        var perCategory: [(label: String, amount: Int64)] = []
+        for (categoryID, rows) in Dictionary(grouping: spent, by: \.categoryID) {
+            let result = BudgetConversion.total(
+                rows.compactMap { row in (try? Currency(code: row.currency)).map { ($0, row.amount) } }, to: home,
+                rates: rates)
+            missing.formUnion(result.missing.map(\.code))
+            if result.total != 0 { perCategory.append((labels[categoryID] ?? "Other", result.total)) }
+        }
+        return SpendingChart(
+            currency: group.homeCurrency,
+            perMember: people.people.filter { $0.share != 0 }.map { ($0.member.uuid, $0.share) }
+                .sorted { ($0.1, $1.0.text) > ($1.1, $0.0.text) },
+            perCategory: perCategory.sorted { ($0.amount, $1.label) > ($1.amount, $0.label) },
+            uncountedCurrencies: missing.sorted())
     }
 
     /// Sets the group's whole budget in the group's home currency (owner and admins).

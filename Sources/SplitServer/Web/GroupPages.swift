@@ -146,6 +146,8 @@ extension WebApp {
         let newChecked: Bool
         /// The name to join under as someone new: as typed, else the account's.
         let name: String
+        /// Set for someone who left: what joining does for them.
+        let comingBack: String?
         /// Set once the user asked to be a member with money history: what happens next.
         let pending: String?
         let errors: [String: String]
@@ -161,12 +163,22 @@ extension WebApp {
         let mine =
             chosen.map { id in (invitation?.claimable ?? []).first { $0.id.text == id } }
             ?? (invitation?.claimable ?? []).first { QuickEntry.sameName($0.name, caller.user.displayName) }
-        let claimable = (invitation?.claimable ?? []).map {
-            JoinBody.Claimable(id: $0.id.text, name: $0.name, checked: $0.id == mine?.id)
-        }
+        // Someone who left comes back as themself: no names to claim (found by a new user: the
+        // page offered them, and the choice was ignored).
+        let former = invitation?.formerSelf
+        let claimable =
+            former != nil
+            ? []
+            : (invitation?.claimable ?? []).map {
+                JoinBody.Claimable(id: $0.id.text, name: $0.name, checked: $0.id == mine?.id)
+            }
         return JoinBody(
             code: code, groupName: invitation?.name, claimable: claimable, hasClaimable: !claimable.isEmpty,
-            newChecked: mine == nil, name: name ?? caller.user.displayName, pending: pending,
+            newChecked: mine == nil, name: name ?? former?.name ?? caller.user.displayName,
+            comingBack: former.map {
+                "You were in this group as \($0.name): joining brings you back, with your expenses and balance. "
+                    + "If someone has taken that name meanwhile, you come back under the name below."
+            }, pending: pending,
             errors: invitation == nil && errors.isEmpty
                 ? ["form": "This invite link does not work any more. Ask for a new one."] : errors)
     }
@@ -227,11 +239,8 @@ extension WebApp {
         let memberChart: String?
         let categoryChart: String?
         let chartCurrency: String
-        /// "1 expense", "2 expenses" in other currencies the charts leave out.
-        let unconverted: String
-        let hasUnconverted: Bool
-        let tooLarge: Bool
-        let expenseCount: Int
+        /// Currencies without a rate to the home one, which the charts leave out ("USD, EUR").
+        let unconverted: String?
         let activity: [Activity]
         /// "Add quickly", for members who may add expenses.
         let quick: QuickForm?
@@ -278,23 +287,20 @@ extension WebApp {
         }
         if myBalance.isEmpty { myBalance = [.init(text: "You are all settled up.", owed: false, owes: false)] }
         let id = try APIHandler.id(scope.group.id, "group")
-        let (expenses, categoryNames, rates) = try await self.expenses.liveExpenses(groupID: id, caller: try caller())
-        let totals = SpendingTotals(
-            expenses: expenses, categoryNames: categoryNames,
-            homeCurrency: try MoneyInput.currency(scope.group.homeCurrency, field: "homeCurrency"), rates: rates)
+        let chart = try await budgetUseCases.chart(groupID: id, caller: try caller())
+        let chartCurrency = try MoneyInput.currency(chart.currency, field: "homeCurrency")
         let activity = try await feed.activity(groupID: id, limit: 8, cursor: nil, caller: try caller()).entries
             .map(Components.Schemas.ActivityEntry.init)
         let body = OverviewBody(
             groupID: groupID, myBalance: myBalance, canAdd: scope.may(.addExpense),
             memberChart: Charts.bars(
-                totals.perMember.map { (label: scope.name($0.key), value: $0.value) }, currency: totals.currency,
+                chart.perMember.map { (label: scope.name($0.member.text), value: $0.amount) }, currency: chartCurrency,
                 title: "Spent per member"),
             categoryChart: Charts.bars(
-                totals.perCategory.map { (label: $0.key, value: $0.value) }, currency: totals.currency,
+                chart.perCategory.map { (label: $0.label, value: $0.amount) }, currency: chartCurrency,
                 title: "Spent per category"),
-            chartCurrency: totals.currency.code,
-            unconverted: totals.unconverted == 1 ? "1 expense" : "\(totals.unconverted) expenses",
-            hasUnconverted: totals.unconverted > 0, tooLarge: totals.tooLarge, expenseCount: expenses.count,
+            chartCurrency: chart.currency,
+            unconverted: chart.uncountedCurrencies.isEmpty ? nil : chart.uncountedCurrencies.joined(separator: ", "),
             activity: activity.map {
                 .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
             },

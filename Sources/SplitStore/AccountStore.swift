@@ -68,6 +68,8 @@ public struct SessionRecord: Sendable, Equatable {
 public enum StoreError: Error, Equatable, Sendable {
     /// A unique value is taken already; `field` as on the wire ("email", "phone").
     case conflict(field: String)
+    /// The account changed since the version the write was based on; nothing was written.
+    case stale
 }
 
 /// Accounts and sessions: plain functions over the database, testable without HTTP (STYLE §8).
@@ -352,14 +354,14 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// Stores a new password hash and revokes every other session, in one transaction, so an
-    /// attacker's session cannot outlive the password change.
-    /// Sets the account's name, email and phone (their new values, every one). A new email is
-    /// unverified: reset links sent to the old one close, and (with mail on) the new one's
-    /// verification link is queued in the same transaction. A taken email or phone is
-    /// `StoreError.conflict` (the unique index decides); an unknown or inactive account nil.
+    /// Sets the account's name, email and phone (their new values, every one) if the account is
+    /// still at `version` (the one the caller read, and decided on: whether a password was needed,
+    /// what was left as it was), else `StoreError.stale` and nothing written. A new email is
+    /// unverified: links sent to the old one close, and (with mail on) the new one's verification
+    /// link is queued in the same transaction. A taken email or phone is `StoreError.conflict`
+    /// (the unique index decides); an unknown or inactive account nil.
     public func updateProfile(
-        userID: UUID, displayName: String, email: String?, phone: String?, now: Int64
+        userID: UUID, version: Int64, displayName: String, email: String?, phone: String?, now: Int64
     ) async throws -> UserRecord? {
         do {
             return try await database.transaction { sql -> UserRecord? in
@@ -370,16 +372,25 @@ public struct AccountStore: Sendable {
                 else { return nil }
                 let newEmail = user.email != email
                 guard newEmail || user.phone != phone || user.displayName != displayName else { return user }
-                try await sql.raw(
-                    """
-                    UPDATE users SET display_name = \(bind: displayName), email = \(bind: email), phone = \(bind: phone),
-                        \(unsafeRaw: newEmail ? "email_verified_at = NULL," : "") version = version + 1,
-                        updated_at = \(bind: now)
-                    WHERE id = \(bind: userID.text)
-                    """
-                ).run()
+                guard
+                    try await sql.raw(
+                        """
+                        UPDATE users SET display_name = \(bind: displayName), email = \(bind: email), phone = \(bind: phone),
+                            \(unsafeRaw: newEmail ? "email_verified_at = NULL," : "") version = version + 1,
+                            updated_at = \(bind: now)
+                        WHERE id = \(bind: userID.text) AND version = \(bind: version)
+                        RETURNING id
+                        """
+                    ).first() != nil
+                else { throw StoreError.stale }
                 if newEmail {
-                    try await Self.closeResetLinks(of: userID, now: now, sql)
+                    // Every open link of the account went to the old address.
+                    try await sql.raw(
+                        """
+                        UPDATE email_verifications SET used_at = \(bind: now)
+                        WHERE user_id = \(bind: userID.text) AND used_at IS NULL
+                        """
+                    ).run()
                     if PendingEvents.current?.sendsMail == true, email != nil {
                         _ = try await MailStore.requestVerification(userID: userID, now: now, sql)
                     }
@@ -397,6 +408,8 @@ public struct AccountStore: Sendable {
         }
     }
 
+    /// Stores a new password hash and revokes every other session, in one transaction, so an
+    /// attacker's session cannot outlive the password change.
     public func changePassword(userID: UUID, passwordHash: String, keepSession: UUID?, now: Int64) async throws {
         try await database.transaction { sql in
             try await sql.raw(

@@ -363,8 +363,11 @@ public struct MailStore: Sendable {
         encoder.outputFormatting = .sortedKeys
         let payload = String(decoding: try encoder.encode(VerificationJob(user: userID, email: email)), as: UTF8.self)
         try await JobStore.enqueue(
-            kind: verificationJob, uniqueKey: "\(verificationJob):\(userID.text):\(now / 60_000)", payload: payload,
-            dueAt: now, now: now, sql)
+            // One a minute per address: a new address (an email changed within the minute of the
+            // last link) gets its own (found by a new user: the change's link was taken for a
+            // repeat of the registration's, and the new address never got one).
+            kind: verificationJob, uniqueKey: "\(verificationJob):\(userID.text):\(email):\(now / 60_000)",
+            payload: payload, dueAt: now, now: now, sql)
         return .queued
     }
 
@@ -428,13 +431,15 @@ public struct MailStore: Sendable {
         try await linkIsOpen(tokenHash, purpose: .verify, now: now)
     }
 
+    /// Unused, unexpired, and sent to the address the account still has (as `useLink` and the
+    /// writes after it require: a link to an address changed since no longer works).
     private func linkIsOpen(_ tokenHash: String, purpose: TokenPurpose, now: Int64) async throws -> Bool {
         try await database.read { sql in
             try await sql.raw(
                 """
-                SELECT 1 AS open FROM email_verifications
-                WHERE token_hash = \(bind: tokenHash) AND purpose = \(bind: purpose.rawValue) AND used_at IS NULL
-                      AND expires_at > \(bind: now)
+                SELECT 1 AS open FROM email_verifications v JOIN users u ON u.id = v.user_id
+                WHERE v.token_hash = \(bind: tokenHash) AND v.purpose = \(bind: purpose.rawValue) AND v.used_at IS NULL
+                      AND v.expires_at > \(bind: now) AND u.email = v.email AND u.is_active = \(bind: true)
                 """
             ).first() != nil
         }

@@ -71,4 +71,29 @@ struct PasswordResetTests {
             await #expect(throws: AppError.self) { try await accounts.resetPassword(token: third, newPassword: password) }
         }
     }
+
+    @Test(
+        "a profile change based on an account changed meanwhile writes nothing (two tabs: the name one must not undo the email one)",
+        arguments: TestDatabases.all)
+    func staleProfileChange(backend: Database.Backend) async throws {
+        try await TestDatabases.with(backend) { database in
+            try await Migrations.run(on: database)
+            let store = AccountStore(database: database)
+            let now = milliseconds()
+            let user = try await store.createUser(
+                UserRecord(
+                    id: UUID(), email: "ria@example.com", phone: nil, displayName: "Ria", passwordHash: "x",
+                    createdAt: now, updatedAt: now))
+            // Both tabs read version 1; the email change lands first.
+            let moved = try await store.updateProfile(
+                userID: user.id, version: 1, displayName: "Ria", email: "ria@example.org", phone: nil, now: now)
+            #expect(moved?.email == "ria@example.org" && moved?.version == 2)
+            await #expect(throws: StoreError.stale) {
+                _ = try await store.updateProfile(
+                    userID: user.id, version: 1, displayName: "Ria T", email: "ria@example.com", phone: nil, now: now)
+            }
+            let stored = try await store.user(id: user.id)
+            #expect(stored?.email == "ria@example.org" && stored?.displayName == "Ria")
+        }
+    }
 }

@@ -79,4 +79,30 @@ struct AccountProfileTests {
             try await database.close()
         }
     }
+
+    @Test(
+        "with mail on, an address changed within the minute of the registration's link gets a link of its own",
+        arguments: TestDatabases.all)
+    func newAddressGetsItsLink(backend: Database.Backend) async throws {
+        let mail = try MailJobTests.mailConfiguration(port: 9)
+        try await TestApp.with(backend, configure: { $0.mail = mail; $0.runsJobs = false }) { api in
+            let aki = try await api.register("Aki", email: "aki@example.com")
+            for address in ["aki@example.org", "aki@example.net"] {
+                let moved = try await api.call(
+                    .patch, "/auth/me", token: aki.token,
+                    json: #"{"email":"\#(address)","currentPassword":"correct horse"}"#)
+                #expect(moved.status == .ok, "\(moved.text)")
+            }
+            let database = try await Database.open(api.databaseConfiguration, logger: TestDatabases.logger)
+            let payloads = try await database.read { sql in
+                try await sql.raw("SELECT payload FROM jobs WHERE kind = 'mail.verify' ORDER BY created_at").all()
+                    .map { try $0.decode(column: "payload", as: String.self) }
+            }
+            try await database.close()
+            // Found by a new user: the changes' links were taken for repeats of the registration's.
+            for address in ["aki@example.com", "aki@example.org", "aki@example.net"] {
+                #expect(payloads.contains { $0.contains(address) }, "a link for \(address): \(payloads)")
+            }
+        }
+    }
 }

@@ -135,6 +135,11 @@ struct MailTests {
         let used = try await WebClient.page(base, "/reset-password/\(token)")
         #expect(used.status == 404 && used.html.contains("This link no longer works"), "\(used.html)")
         #expect(!used.html.contains(#"id="set-password""#) && used.html.contains(#"href="/forgot-password""#))
+        // A form left open in another tab says the same when pressed (found by review: it fell
+        // through to the error page).
+        let pressed = try await WebClient.post(
+            base, "/reset-password/\(token)", fields: "newPassword=another+horse+here", formPage: "/forgot-password")
+        #expect(pressed.status == 404 && pressed.html.contains("This link no longer works"), "\(pressed.html)")
 
         // validate: the squatter is signed out and their password no longer works; the owner is in, verified
         #expect(try await call(base, "GET", "/auth/me", token: squatterToken).status == 401)
@@ -182,6 +187,8 @@ struct MailTests {
         let used = try await WebClient.page(base, "/verify-email/\(boLink)")
         #expect(used.status == 404 && used.html.contains("This link no longer works"), "\(used.html)")
         #expect(!used.html.contains("Confirm my address") && used.html.contains("/account#email"))
+        let pressed = try await WebClient.post(base, "/verify-email/\(boLink)", fields: "", formPage: "/forgot-password")
+        #expect(pressed.status == 404 && pressed.html.contains("This link no longer works"), "\(pressed.html)")
         let after = try await call(base, "GET", "/auth/email", token: tokens["Bo"])
         #expect(after.json["verified"] as? Bool == true && after.json["mode"] as? String == "each")
 
@@ -261,6 +268,24 @@ enum WebClient {
     /// A page as a browser without a session gets it: its status and HTML.
     static func page(_ base: URL, _ path: String) async throws -> (status: Int, html: String) {
         let (data, response) = try await URLSession(configuration: .ephemeral).data(from: base.appendingPathComponent(path))
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A form posted to `path` as from a page that was open before (its CSRF token taken from
+    /// `formPage`): a second tab whose link was used meanwhile.
+    static func post(_ base: URL, _ path: String, fields: String, formPage: String) async throws
+        -> (status: Int, html: String)
+    {
+        let session = URLSession(configuration: .ephemeral)
+        let (page, _) = try await session.data(from: base.appendingPathComponent(formPage))
+        let html = String(decoding: page, as: UTF8.self)
+        guard let range = html.range(of: #"name="_csrf" value="[^"]+""#, options: .regularExpression) else { return (0, html) }
+        let csrf = html[range].split(separator: "\"")[3]
+        var request = URLRequest(url: base.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.httpBody = Data("_csrf=\(csrf)&\(fields)".utf8)
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        let (data, response) = try await session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 

@@ -293,12 +293,13 @@ public struct AccountUseCases: Sendable, UsesStores {
         try await accounts.revokeOtherSessions(userID: caller.user.id, except: caller.session.id, now: now())
     }
 
-    /// A new password; every other session of the account ends, the caller's goes on.
     /// Changes the caller's name, email or phone (nil: as it is). An email or phone is changed
     /// or added, never removed; changing either needs the current password, as a password change
-    /// does (found by a new user: an account made with a phone could never add an email, and
-    /// nobody could fix a typo in their name).
-    public func updateProfile(_ patch: ProfilePatch, caller: Caller) async throws -> UserRecord {
+    /// does, and counts like a registration (per account and per client address, refusals
+    /// included): a 409 says an address is another account's, so tries must be few (found by
+    /// review). Found by a new user: an account made with a phone could never add an email, and
+    /// nobody could fix a typo in their name.
+    public func updateProfile(_ patch: ProfilePatch, caller: Caller, origin: RequestOrigin) async throws -> UserRecord {
         let user = caller.user
         var checks = FieldChecks()
         let name = try checks.run { try patch.displayName.map { try Names.name($0, field: "displayName") } } ?? nil
@@ -334,15 +335,22 @@ public struct AccountUseCases: Sendable, UsesStores {
                 throw AppError.invalid(
                     field: "currentPassword", message: "Your current password is needed to change your email or phone.")
             }
+            _ = try await limiter.reserve(limits.registerAddress, subject: RateLimiter.subject("account:" + user.id.text))
+            _ = try await limiter.reserve(limits.registerAddress, subject: Self.addressSubject(origin))
             try await confirmPassword(password, of: caller, field: "currentPassword", wrong: "The current password is wrong.")
         }
         do {
+            // Based on the account as this request read it, which decided whether a password was
+            // needed: another change meanwhile is a conflict, not overwritten (found by review).
             guard
                 let updated = try await accounts.updateProfile(
-                    userID: user.id, displayName: name ?? user.displayName, email: email ?? user.email,
-                    phone: phone ?? user.phone, now: now())
+                    userID: user.id, version: user.version, displayName: name ?? user.displayName,
+                    email: email ?? user.email, phone: phone ?? user.phone, now: now())
             else { throw AppError.notFound("account") }
             return updated
+        } catch StoreError.stale {
+            throw AppError.conflict(
+                code: "conflict", field: nil, message: "Your account changed meanwhile; reload it and try again.")
         } catch StoreError.conflict(let field) {
             throw AppError.conflict(
                 code: "conflict", field: field,
@@ -351,6 +359,7 @@ public struct AccountUseCases: Sendable, UsesStores {
         }
     }
 
+    /// A new password; every other session of the account ends, the caller's goes on.
     public func changePassword(_ caller: Caller, current: String, new: String) async throws {
         try await confirmPassword(current, of: caller, field: "currentPassword", wrong: "The current password is wrong.")
         try Self.checkNewPassword(new, field: "newPassword")

@@ -43,7 +43,7 @@ extension APIHandler {
         let user = try await accountUseCases.updateProfile(
             ProfilePatch(
                 displayName: body.displayName, email: body.email, phone: body.phone,
-                currentPassword: body.currentPassword), caller: caller)
+                currentPassword: body.currentPassword), caller: caller, origin: try request.origin)
         return .ok(.init(body: .json(.init(user: .init(user)))))
     }
 

@@ -111,7 +111,8 @@ extension WebApp {
     func accountPage(_ request: Request) async throws -> Response {
         let notice: String? =
             switch request.uri.queryParameters["done"].map(String.init) {
-            case "profile": "Saved. A new email gets a link to verify it, if this server sends mail."
+            case "profile": "Saved."
+            case "profile-email": "Saved. A link to verify the new email is on its way, if this server sends mail."
             case "password": "Password changed. Every other session is signed out; this one goes on."
             case "session": "That session is signed out."
             case "others": "Every other session is signed out; this one goes on."
@@ -134,12 +135,13 @@ extension WebApp {
             return value
         }
         do {
+            let email = changed("email", caller.user.email)
             _ = try await accounts.updateProfile(
                 ProfilePatch(
-                    displayName: changed("displayName", caller.user.displayName),
-                    email: changed("email", caller.user.email), phone: changed("phone", caller.user.phone),
-                    currentPassword: form["profilePassword"]), caller: caller)
-            return Self.redirect("/account?done=profile")
+                    displayName: changed("displayName", caller.user.displayName), email: email,
+                    phone: changed("phone", caller.user.phone), currentPassword: form["profilePassword"]),
+                caller: caller, origin: try origin())
+            return Self.redirect("/account?done=\(email == nil ? "profile" : "profile-email")")
         } catch {
             var errors: [String: String] = [:]
             for (key, message) in try Self.formErrors(error, shown: ["displayName", "email", "phone", "currentPassword"]) {

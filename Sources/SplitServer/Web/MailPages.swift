@@ -29,7 +29,7 @@ extension WebApp {
     func verifyEmail(_ request: Request, context: AppRequestContext) async throws -> Response {
         do {
             try await api.mailUseCases.verify(token: try context.parameters.require("token"))
-        } catch AppError.notFound {
+        } catch AppError.notFound, AppError.notFoundBecause {
             return try await verifyLinkGone()
         }
         return try await render(
@@ -157,7 +157,7 @@ extension WebApp {
         } catch let error as AppError where !error.fieldProblems.isEmpty {
             let errors = try Self.formErrors(error, shown: ["newPassword"])
             return try await renderReset(token, errors: errors, status: Self.status(of: error))
-        } catch AppError.notFound {
+        } catch AppError.notFound, AppError.notFoundBecause {
             return try await resetLinkGone()
         }
         // This browser's own session (if any) ended with the others.

@@ -26,15 +26,18 @@ public enum HomeBalances {
         return inverse
     }
 
-    /// For each of `rates`, whether it is the one read for its pair now: for a pair with `home`,
-    /// the one `latestDatedRate(from: other, to: home)` reads; for another pair, the one read
-    /// from the code first in the alphabet. Shown beside the rates so nobody guesses which counts.
-    public static func counting(_ rates: [DatedRate], home: Currency) -> [Bool] {
+    /// For each of `rates`, whether converting its pair reads it now, one way or the other
+    /// (`latestDatedRate` from each side: the home balances read toward the home currency, a personal
+    /// budget in another currency may read the other way): the pair's latest, and when its
+    /// opposite was set on that same day, both, each for its own direction (found by a new user:
+    /// marking one of the two, a budget read the other). Shown beside the rates so nobody guesses.
+    public static func counting(_ rates: [DatedRate]) -> [Bool] {
         var read: Set<DatedRate> = []
         for pair in Dictionary(grouping: rates, by: { Set([$0.rate.from, $0.rate.to]) }).values {
             let (a, b) = (pair[0].rate.from, pair[0].rate.to)
-            let (from, to) = b == home ? (a, b) : a == home ? (b, a) : (a.code < b.code ? (a, b) : (b, a))
-            if let chosen = latestDatedRate(from: from, to: to, in: pair) { read.insert(chosen) }
+            for (from, to) in [(a, b), (b, a)] {
+                if let chosen = latestDatedRate(from: from, to: to, in: pair) { read.insert(chosen) }
+            }
         }
         return rates.map { read.contains($0) }
     }

@@ -308,8 +308,9 @@ struct LedgerUseCaseTests {
             func counting(_ views: [LedgerUseCases.RateView]) -> [String] {
                 views.filter(\.counts).map { "\($0.rate.from)→\($0.rate.to) \($0.rate.date)" }.sorted()
             }
-            // Toward MYR the latest of the pair (05-09); a pair without it, read from EUR.
-            #expect(counting(entered) == ["EUR→USD 2026-05-01", "USD→MYR 2026-05-09"])
+            // The latest of each pair (05-09); two opposite rates of one day both count, each
+            // for its own direction.
+            #expect(counting(entered) == ["EUR→USD 2026-05-01", "USD→EUR 2026-05-01", "USD→MYR 2026-05-09"])
             // A dollar expense, to see which rate the balances in MYR read.
             var dinner = trip.ramen("10.00", currency: "USD")
             dinner.split = EnteredSplit(mode: .equal, memberIds: [trip.akiMember, trip.boMember].map(\.description))
@@ -330,8 +331,19 @@ struct LedgerUseCaseTests {
             await #expect(throws: AppError.notFound("group")) {
                 _ = try await delete("USD", "MYR", "2026-05-09", by: trip.stranger)
             }
-            await #expect(throws: AppError.self) { _ = try await delete("US", "MYR", "2026-05-09") }
-            await #expect(throws: AppError.self) { _ = try await delete("USD", "MYR", "2026-5-9") }
+            func refusedField(_ from: String, _ to: String, _ date: String) async -> String? {
+                do {
+                    _ = try await delete(from, to, date)
+                    return nil
+                } catch AppError.invalid(let field, _) {
+                    return field
+                } catch {
+                    return "\(error)"
+                }
+            }
+            #expect(await refusedField("US", "MYR", "2026-05-09") == "fromCurrency")
+            #expect(await refusedField("USD", "MYR", "2026-5-9") == "date")
+            #expect(await refusedField("MYR", "MYR", "2026-05-09") == "toCurrency")
             await #expect(throws: AppError.notFoundBecause("The group has no rate of USD to MYR on 2026-05-08.")) {
                 _ = try await delete("usd", "MYR", "2026-05-08")
             }
@@ -340,9 +352,11 @@ struct LedgerUseCaseTests {
             // The mistake goes: the opposite pair's 05-05 counts now (newer than 05-01).
             let left = try await delete("USD", "MYR", "2026-05-09")
             #expect(left.count == 4)
-            #expect(counting(left) == ["EUR→USD 2026-05-01", "MYR→USD 2026-05-05"])
+            #expect(counting(left) == ["EUR→USD 2026-05-01", "MYR→USD 2026-05-05", "USD→EUR 2026-05-01"])
             #expect(try await boOwesInMYR() == -2_083)  // 5.00 USD at 1 / 0.24
-            await #expect(throws: AppError.self) { _ = try await delete("USD", "MYR", "2026-05-09") }
+            await #expect(throws: AppError.notFoundBecause("The group has no rate of USD to MYR on 2026-05-09.")) {
+                _ = try await delete("USD", "MYR", "2026-05-09")
+            }
             let (activity, _) = try await FeedUseCases(database: trip.database).activity(
                 groupID: trip.groupID, limit: 1, cursor: nil, caller: trip.aki)
             #expect(activity.first?.action == "rates.deleted")

@@ -90,7 +90,7 @@ struct HomeBalancesTests {
         #expect(HomeBalances.latestRate(from: .usd, to: Self.myr, in: [direct]) == nil)
     }
 
-    @Test("exactly one rate of each pair counts, the very one converting reads: toward the home currency, else from the first code")
+    @Test("the latest rate of each pair counts, and its same-day opposite: what converting either way reads")
     func counting() throws {
         var rng = SplitMix64(seed: 2026)
         let codes: [Currency] = [.jpy, Self.myr, .usd, try Currency(code: "EUR")]
@@ -104,13 +104,20 @@ struct HomeBalancesTests {
                 guard from != to, seen.insert("\(from) \(to) \(date)").inserted else { continue }
                 rates.append(Self.rate(from, to, "\(Int.random(in: 1...999, using: &rng))", date))
             }
-            let counts = HomeBalances.counting(rates, home: Self.myr)
+            let counts = HomeBalances.counting(rates)
             let pairs = Dictionary(grouping: zip(rates, counts), by: { Set([$0.0.rate.from, $0.0.rate.to]) })
             for (pair, entries) in pairs {
-                #expect(entries.filter(\.1).count == 1, "one counts in \(pair)")
+                let counted = entries.filter(\.1).map(\.0)
+                let latest = entries.map(\.0.date).max()
+                // The latest of the pair counts; a second only as the opposite rate of that day.
+                #expect((1...2).contains(counted.count) && counted.allSatisfy { $0.date == latest }, "\(pair)")
+                if counted.count == 2 { #expect(counted[0].rate.from == counted[1].rate.to, "\(pair)") }
+                // Whichever way a conversion goes, it reads a rate marked as counting.
                 let (a, b) = (entries[0].0.rate.from, entries[0].0.rate.to)
-                let (from, to) = pair.contains(Self.myr) ? (a == Self.myr ? b : a, Self.myr) : (min(a.code, b.code) == a.code ? (a, b) : (b, a))
-                #expect(entries.first(where: \.1)?.0 == HomeBalances.latestDatedRate(from: from, to: to, in: rates))
+                for (from, to) in [(a, b), (b, a)] {
+                    let read = try #require(HomeBalances.latestDatedRate(from: from, to: to, in: rates))
+                    #expect(counted.contains(read), "\(from)→\(to) in \(pair)")
+                }
             }
         }
     }

@@ -227,10 +227,7 @@ public struct LedgerUseCases: Sendable, UsesStores {
     private func views(_ group: GroupRecord) async throws -> [RateView] {
         let records = try await balances.rates(groupID: group.id)
         let readable = records.compactMap { record in record.datedRate.map { (record, $0) } }
-        guard let home = try? Currency(code: group.homeCurrency) else {
-            return records.map { RateView(rate: $0, counts: false) }
-        }
-        let counting = HomeBalances.counting(readable.map(\.1), home: home)
+        let counting = HomeBalances.counting(readable.map(\.1))
         let counted = Set(zip(readable, counting).filter(\.1).map { "\($0.0.0.from) \($0.0.0.to) \($0.0.0.date)" })
         return records.map { RateView(rate: $0, counts: counted.contains("\($0.from) \($0.to) \($0.date)")) }
     }
@@ -243,6 +240,9 @@ public struct LedgerUseCases: Sendable, UsesStores {
         let (group, me) = try await access.check(groupID, caller, for: .updateGroup)
         let from = try MoneyInput.currency(from, field: "fromCurrency")
         let to = try MoneyInput.currency(to, field: "toCurrency")
+        guard from != to else {
+            throw AppError.invalid(field: "toCurrency", message: "A rate is between two currencies.")
+        }
         let date = try MoneyInput.date(date, field: "date")
         guard
             try await balances.deleteRate(

@@ -359,10 +359,21 @@ public final class OfflineStore: Sendable {
 
     // MARK: Cache
 
+    /// Keeps the account's groups as the server listed them, every one of them.
     public func cache(groups: [Group]) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         try database.write { db in
+            // The account's whole list: a group it left, or was removed from, is no longer named
+            // offline (found by a new user: `balances Trip` still answered after `group leave`).
+            let kept = groups.map(\.id)
+            if kept.isEmpty {
+                try db.execute(sql: "DELETE FROM cached_groups")
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM cached_groups WHERE id NOT IN (\(kept.map { _ in "?" }.joined(separator: ", ")))",
+                    arguments: StatementArguments(kept))
+            }
             for group in groups {
                 try db.execute(
                     sql: """

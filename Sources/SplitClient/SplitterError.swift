@@ -57,6 +57,10 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
         case 401: self = .unauthorized(message)
         case 403: self = .forbidden(message)
         case 404: self = .notFound(message)
+        // A share with nothing to settle can never be marked paid, whatever version it is sent
+        // on: a refusal to set aside, not a conflict to force (found by a new user: sync kept
+        // advising --force).
+        case 409 where envelope?.error.code == "nothing_to_pay": self = .validation(message: message, field: field)
         case 409, 412:
             self = .conflict(message: message, field: field, current: Self.current(in: envelope))
         case 429: self = .rateLimited(retryAfterSeconds: retryAfter ?? ((details?["retryAfterSeconds"] ?? nil) as? Int))

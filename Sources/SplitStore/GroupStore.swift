@@ -264,12 +264,22 @@ public struct GroupStore: Sendable {
                     // and balance (issue 15); an admin comes back as a plain member; not beside
                     // someone now of their name (found by review).
                     try await Self.checkRoom(forUser: userID, sql)
-                    try await Self.requireFreeName(member.name, groupID: group.id, except: member.id, sql)
+                    // Someone may have taken their name meanwhile: then they come back under the
+                    // name they join with (found by a new user: the refusal said "join under
+                    // another name", which was not read, so nobody could come back).
+                    var comeBackAs = member.name
+                    do {
+                        try await Self.requireFreeName(member.name, groupID: group.id, except: member.id, sql)
+                    } catch GroupStoreError.nameTaken(let taken), GroupStoreError.nameOfNameOnlyMember(let taken) {
+                        guard !QuickEntry.sameName(name, member.name) else { throw GroupStoreError.nameTaken(taken) }
+                        try await Self.requireFreeName(name, groupID: group.id, except: member.id, sql)
+                        comeBackAs = name
+                    }
                     guard
                         let row = try await sql.raw(
                             """
-                            UPDATE members SET is_active = \(bind: true), version = version + 1, updated_at = \(bind: now),
-                                role = CASE WHEN role = 'admin' THEN 'member' ELSE role END
+                            UPDATE members SET is_active = \(bind: true), name = \(bind: comeBackAs), version = version + 1,
+                                updated_at = \(bind: now), role = CASE WHEN role = 'admin' THEN 'member' ELSE role END
                             WHERE id = \(bind: member.id.text) RETURNING *
                             """
                         ).first()
@@ -387,6 +397,17 @@ public struct GroupStore: Sendable {
                 let after = try MemberRecord(row: updated)
                 // Their live streams end at once (issue 17).
                 if before?.isActive == true, !after.isActive, let user = after.userID { PendingEvents.note(.account(user)) }
+                // What they asked to be paid can no longer be paid (the pay pages find no payee):
+                // cancelled, not left "open" (found by a new user).
+                if before?.isActive == true, !after.isActive {
+                    try await sql.raw(
+                        """
+                        UPDATE payment_requests SET status = 'cancelled', updated_at = \(bind: now)
+                        WHERE group_id = \(bind: member.groupID.text) AND payee_member_id = \(bind: member.id.text)
+                              AND status IN ('open', 'locked')
+                        """
+                    ).run()
+                }
                 // Webhooks they added stop when they may no longer manage them.
                 if let user = after.userID, !after.isActive || ![.owner, .admin].contains(after.role) {
                     try await WebhookStore.disableCreated(by: user, groupID: member.groupID, now: now, sql)

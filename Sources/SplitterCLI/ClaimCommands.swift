@@ -61,7 +61,7 @@ extension MemberCommand {
                 do {
                     return try await context.client.removeMember(
                         groupID: context.group.id, memberID: id, confirmBalance: confirmBalance)
-                } catch SplitterError.conflict(let message, _, _) where !confirmBalance {
+                } catch SplitterError.conflict(let message, "confirmBalance", _) where !confirmBalance {
                     // The server asks "Remove anyway?": say how, on the command line.
                     throw CLIError(message: "\(message) Run again with --confirm-balance to do so.", code: 6)
                 }

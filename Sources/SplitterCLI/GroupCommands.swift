@@ -133,9 +133,13 @@ struct GroupCommand: AsyncParsableCommand {
                 do {
                     left = try await client.removeMember(
                         groupID: found.id, memberID: found.myMemberId, confirmBalance: confirmBalance)
-                } catch SplitterError.conflict(let message, _, _) where !confirmBalance {
+                } catch SplitterError.conflict(let message, "confirmBalance", _) where !confirmBalance {
                     // The server asks "Leave anyway?": say how, on the command line.
                     throw CLIError(message: "\(message) Run again with --confirm-balance to do so.", code: 6)
+                }
+                // The offline copy forgets it too: it no longer answers for the group.
+                if let store = try? options.global.store(), let groups = try? await client.groups() {
+                    try? store.cache(groups: groups)
                 }
                 if options.json { return try Output.json(left) }
                 print("You left \(found.name).")

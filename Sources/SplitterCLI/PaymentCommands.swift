@@ -60,7 +60,10 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
         return print("\(what) is already \(state) (as last seen).")
     }
     // What the server would refuse (`nothing_to_pay`), said now rather than at the next sync.
-    if isPaid, let reason = nothingToSettle(share, of: context.expense, name: member.name) {
+    if isPaid,
+        let reason = nothingToSettle(
+            share, of: context.expense, name: member.id == context.group.group.myMemberId ? "You" : member.name)
+    {
         throw CLIError(message: reason, code: 7)
     }
     var basis = context.expense
@@ -75,7 +78,8 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
 
 /// Why a share has nothing to settle, as the server says it: its member paid (on a refund,
 /// received) at least their own share themselves, or it is 0. Nil when it has something.
-private func nothingToSettle(_ share: ExpenseShare, of expense: Expense, name: String) -> String? {
+/// `name`: "You" for one's own share, said as the server says it.
+func nothingToSettle(_ share: ExpenseShare, of expense: Expense, name: String) -> String? {
     func value(_ text: String) -> Decimal { Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? 0 }
     let amount = value(share.amount)
     let refund = expense.amount.hasPrefix("-")
@@ -83,9 +87,10 @@ private func nothingToSettle(_ share: ExpenseShare, of expense: Expense, name: S
     let covered = amount == 0 || own.map { refund ? amount >= $0 : $0 >= amount } ?? false
     guard covered else { return nil }
     let whose = refund ? "part" : "share"
+    let you = name == "You"
     return (amount == 0
-        ? "\(name)'s \(whose) of \(expense.description) is 0"
-        : "\(name) \(refund ? "received" : "paid") at least their own \(whose) of \(expense.description)")
+        ? "\(you ? "Your" : "\(name)'s") \(whose) of \(expense.description) is 0"
+        : "\(name) \(refund ? "received" : "paid") at least \(you ? "your" : "their") own \(whose) of \(expense.description)")
         + ": there is nothing to settle."
 }
 

@@ -179,9 +179,13 @@ func printConflicts(_ conflicts: [PendingOperation], store: OfflineStore) throws
             // forced into a transfer of 16.00, the share's new amount, and nothing said so).
             if let server = operation.serverExpense, let share = server.splits.first(where: { $0.id == payment?.shareID }) {
                 let whose = names[share.memberId].map { "\($0)'s share" } ?? "the share"
+                // A share its member now covers themselves has nothing to pay: --force cannot
+                // help (found by a new user: it kept being advised).
+                let settled = payment?.isPaid != false ? nothingToSettle(share, of: server, name: names[share.memberId] ?? "its member") : nil
                 print(
                     "    now:    \(whose) is \(share.amount) \(server.currency)"
-                        + (payment?.isPaid == false ? "" : "; --force marks that much paid"))
+                        + (payment?.isPaid == false
+                            ? "" : settled.map { "; \($0) Discard it." } ?? "; --force marks that much paid"))
             }
         default:
             print("    yours:  \(operation.kind == .deleteExpense ? "delete" : "restore") it")

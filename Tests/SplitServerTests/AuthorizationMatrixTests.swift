@@ -27,6 +27,7 @@ struct AuthorizationMatrixTests {
         var groupID: String
         var members: [Caller: String]  // member ids of viewer, member, admin, owner
         var danID: String  // a name-only member
+        var eveID: String  // a name-only admin: another admin than the caller
         var expenseID: String  // the owner's, split among everyone
         var danShareID: String  // Dan's share of it: no caller is its debtor
         var settlementID: String  // owner → Dan, recorded by hand
@@ -126,9 +127,9 @@ struct AuthorizationMatrixTests {
             path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.member]!)" },
             body: { _, _ in #"{"role":"admin"}"# }, expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
         Route(
-            name: "remove an admin (the admin themself: leaving)", method: .delete,
-            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.members[.admin]!)?confirmBalance=true" },
-            expected: roles(.forbidden, .forbidden, .ok, .ok)),
+            name: "remove another admin", method: .delete,
+            path: { f, _ in "/api/groups/\(f.groupID)/members/\(f.eveID)?confirmBalance=true" },
+            expected: roles(.forbidden, .forbidden, .forbidden, .ok)),
         Route(
             name: "leave (remove oneself)", method: .delete,
             path: { f, caller in
@@ -508,6 +509,11 @@ struct AuthorizationMatrixTests {
         }
         let dan = try await api.call(.post, "/api/groups/\(groupID)/members", token: owner, json: #"{"name":"Dan"}"#)
         let danID = try #require(dan.string("member", "id"))
+        let eve = try await api.call(.post, "/api/groups/\(groupID)/members", token: owner, json: #"{"name":"Eve"}"#)
+        let eveID = try #require(eve.string("member", "id"))
+        let eveAdmin = try await api.call(
+            .patch, "/api/groups/\(groupID)/members/\(eveID)", token: owner, json: #"{"role":"admin"}"#)
+        try #require(eveAdmin.status == .ok, "Eve an admin: \(eveAdmin.text)")
         let everyone = (Array(members.values) + [danID]).map { #""\#($0)""# }.joined(separator: ",")
         let expense = try await api.call(
             .post, "/api/expenses", token: owner,
@@ -532,7 +538,7 @@ struct AuthorizationMatrixTests {
         try #require(rates.status == .ok, "rates: \(rates.text)")
         let categories = try await api.call(.get, "/api/groups/\(groupID)/categories", token: owner)
         return Fixture(
-            groupID: groupID, members: members, danID: danID,
+            groupID: groupID, members: members, danID: danID, eveID: eveID,
             expenseID: try #require(expense.string("expense", "id"), "\(expense.text)"), danShareID: danShare,
             settlementID: try #require(settlement.string("settlement", "id"), "\(settlement.text)"),
             customCategoryID: try #require(category.string("category", "id"), "\(category.text)"),

@@ -138,6 +138,10 @@ struct LeavingTests {
                     """#)
             try #require(dinner.status == .created)
 
+            // Ben asks to be paid 500 JPY: once he has left, nobody can pay it, so it is cancelled.
+            let asking = try await api.call(
+                .post, "/api/groups/\(groupID)/payment-requests", token: ben.token, json: #"{"amount":"500","currency":"JPY"}"#)
+            #expect(asking.status == .created, "\(asking.text)")
             // The owner cannot leave; Ben may not remove Vic; nothing changed.
             let owner = try await api.call(.delete, "/api/groups/\(groupID)/members/\(akiID)", token: aki.token)
             #expect(owner.status == .forbidden && owner.string("error", "message")?.contains("cannot leave") == true)
@@ -146,20 +150,31 @@ struct LeavingTests {
             // Ben owes: asked first, in his own words; confirmed, he leaves and no longer sees it.
             let asked = try await api.call(.delete, "/api/groups/\(groupID)/members/\(benID)", token: ben.token)
             #expect(asked.status == .conflict && asked.errorCode == "has_balance")
-            #expect(asked.string("error", "message")?.hasPrefix("Ben owes 1,000 JPY. Leave anyway?") == true, "\(asked.text)")
+            #expect(asked.string("error", "message")?.hasPrefix("You owe 1,000 JPY. Leave anyway?") == true, "\(asked.text)")
             let left = try await api.call(
                 .delete, "/api/groups/\(groupID)/members/\(benID)?confirmBalance=true", token: ben.token)
             #expect(left.status == .ok && left.bool("member", "active") == false, "\(left.text)")
             #expect(try await api.call(.get, "/api/groups/\(groupID)", token: ben.token).status == .notFound)
+            let requests = try await api.call(.get, "/api/groups/\(groupID)/payment-requests", token: aki.token)
+            #expect(requests.list("paymentRequests").map { $0.string("state") } == ["cancelled"], "\(requests.text)")
             // His share and balance stay.
             let balances = try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token)
             #expect(balances.list("balances").contains { $0.string("memberId") == benID && $0.string("net") == "-1000" })
             // A viewer, settled, leaves at once.
             let viewer = try await api.call(.delete, "/api/groups/\(groupID)/members/\(vicID)", token: vic.token)
             #expect(viewer.status == .ok, "\(viewer.text)")
-            // The invite link brings Ben back as himself, balance and all.
-            let back = try await api.call(.post, "/api/groups/join", token: ben.token, json: #"{"inviteCode":"\#(code)"}"#)
-            #expect(back.string("member", "id") == benID, "\(back.text)")
+            // The invite link brings Ben back as himself, balance and all; with his name taken
+            // meanwhile (a name-only "Ben" added), under the name he joins with (found by a new
+            // user: the refusal said to join under another name, which was not read).
+            let twin = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"ben"}"#)
+            try #require(twin.status == .created, "\(twin.text)")
+            let taken = try await api.call(.post, "/api/groups/join", token: ben.token, json: #"{"inviteCode":"\#(code)"}"#)
+            #expect(taken.status == .conflict && taken.string("error", "details", "field") == "name", "\(taken.text)")
+            let back = try await api.call(
+                .post, "/api/groups/join", token: ben.token, json: #"{"inviteCode":"\#(code)","name":"Benjamin"}"#)
+            #expect(back.string("member", "id") == benID && back.string("member", "name") == "Benjamin", "\(back.text)")
+            let after = try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token)
+            #expect(after.list("balances").contains { $0.string("memberId") == benID && $0.string("net") == "-1000" })
             let activity = try await api.call(.get, "/api/groups/\(groupID)/activity", token: aki.token)
             #expect(activity.list("activity").contains { $0.string("summary") == "Ben left the group" }, "\(activity.text)")
         }

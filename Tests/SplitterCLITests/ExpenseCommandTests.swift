@@ -199,7 +199,7 @@ struct ExpenseCommandTests {
             // offline (found by a new user: it was marked paid with no transfer).
             let covered = "Ben paid at least their own share of Ramen: there is nothing to settle."
             let coveredOnline = try await trip.run("pay", short, "--member", "ben")
-            #expect(coveredOnline.status == 6 && coveredOnline.error.contains(covered), "\(coveredOnline.error)")
+            #expect(coveredOnline.status == 7 && coveredOnline.error.contains(covered), "\(coveredOnline.error)")
             let coveredOffline = try await trip.run(
                 "pay", short, "--member", "ben", "--server", try CLITrip.unreachableURL())
             #expect(coveredOffline.status == 7 && coveredOffline.error.contains(covered), "\(coveredOffline.error)")

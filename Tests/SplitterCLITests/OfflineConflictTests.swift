@@ -180,6 +180,31 @@ struct OfflineConflictTests {
         }
     }
 
+    @Test("an offline payment of a share its member has since covered themselves: no --force advised, and forced it is refused, kept for --discard")
+    func paymentNowCovered() async throws {
+        try await CLITrip.with { trip in
+            let taxi = try await Self.bensTaxi(trip)
+            _ = try await trip.expense(taxi)
+            // Aki, offline, pays her share; Ben makes Aki pay 2000 of the 3000 (her share is 1000).
+            let pay = try await trip.run("pay", taxi, "--server", try CLITrip.unreachableURL())
+            #expect(pay.output.contains("queued"), "\(pay.output)\(pay.error)")
+            let edit = try await trip.run("expense", "edit", taxi, "--paid-by", "aki=2000,ben=1000", "--profile", "ben")
+            try #require(edit.status == 0, "\(edit.error)")
+            let sync = try await trip.run("sync", "--server", trip.url)
+            #expect(sync.status == 6, "\(sync.output)\(sync.error)")
+            #expect(sync.output.contains("Aki paid at least their own share of Taxi: there is nothing to settle. Discard it."),
+                "\(sync.output)")
+            #expect(!sync.output.contains("--force marks"), "\(sync.output)")
+            // Forced anyway: the server refuses; it is kept as refused (exit 7), not as a conflict.
+            let op = try #require(sync.output.split(separator: "\n").first { $0.contains("mark Aki's share") }?
+                .split(separator: " ").first.map(String.init))
+            let forced = try await trip.run("sync", "--force", op)
+            #expect(forced.status == 7, "\(forced.output)\(forced.error)")
+            #expect(forced.lines.first == "Sent 0, refused 1, conflicts 0, still queued 0.", "\(forced.output)")
+            #expect(try await trip.run("sync", "--discard", op).status == 0)
+        }
+    }
+
     @Test("a profile's offline changes go only as the account that made them: another login there waits for them")
     func queueKeepsItsAccount() async throws {
         try await CLITrip.with { trip in

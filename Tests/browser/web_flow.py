@@ -325,6 +325,7 @@ def run(base):
         click(aki, aki.find_element(By.CSS_SELECTOR, f"form[action='/groups/{group}/members'] button"))
         check("Cho" in aki.find_element(By.ID, "members").text, "Cho is a member")
         invite = aki.find_element(By.ID, "invite-link").text.strip()
+        japan_invite = invite
         check("/join/" in invite, f"an invite link is shown: {invite}")
         shoot(aki, "members")
 
@@ -1207,6 +1208,15 @@ def run(base):
         aki.get(f"{base}/groups/{group}/members")
         check(not aki.find_elements(By.ID, "leave-group"), "the owner is offered no Leave")
         check("Benji" in aki.find_element(By.ID, "removed-members").text, "Benji is listed as removed")
+        # The invite link brings him back as himself: no names to claim (they were offered, and
+        # the choice ignored).
+        ben.get(japan_invite)
+        check("You were in this group as Benji" in ben.find_element(By.ID, "coming-back").text
+              and not ben.find_elements(By.CSS_SELECTOR, "input[name=memberId]"), f"coming back: {main_text(ben)[:300]}")
+        shoot(ben, "join-coming-back")
+        click(ben, ben.find_element(By.ID, "join"))
+        check(ben.current_url.rstrip("/").endswith(f"/groups/{group}") and "Your balance" in main_text(ben),
+              f"back in: {ben.current_url} {main_text(ben)[:200]}")
         _ = museum, before
     finally:
         aki.quit()

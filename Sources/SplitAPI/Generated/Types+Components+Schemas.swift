@@ -3248,10 +3248,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Rate/rate`.
             public var rate: Swift.String
-            /// In answers (ignored in requests): whether this is the rate the server reads for its
-            /// pair now. For a pair with the group's home currency, the one converting into it: the
-            /// pair's latest, or the opposite pair's when strictly newer. For another pair, its
-            /// latest in either direction (on a tie, the one from the code first in the alphabet).
+            /// In answers (ignored in requests): whether converting its pair reads this rate now:
+            /// the pair's latest in either direction. When the opposite rate was set on that same
+            /// day, both count, each for converting its own way (balances convert into the group's
+            /// home currency; a personal budget in another currency may convert the other way).
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/Rate/counts`.
@@ -3263,7 +3263,7 @@ extension Components {
             ///   - toCurrency:
             ///   - date:
             ///   - rate: 1 fromCurrency = rate toCurrency, a positive decimal string
-            ///   - counts: In answers (ignored in requests): whether this is the rate the server reads for its
+            ///   - counts: In answers (ignored in requests): whether converting its pair reads this rate now:
             public init(
                 fromCurrency: Components.Schemas.CurrencyCode,
                 toCurrency: Components.Schemas.CurrencyCode,

@@ -5469,8 +5469,8 @@ public enum Operations {
     /// loses access to the group at once. Their shares stay in every expense (an edit keeps
     /// them), transfers to and from them stay possible, `PATCH` with `"active": true` restores
     /// them, and a removed account that still has the invite code rejoins as that member. A
-    /// member whose balance is not zero is a 409 `has_balance` whose message says the amounts,
-    /// unless `confirmBalance=true`. Any member but the owner may remove themselves: that is
+    /// member whose balance is not zero is a 409 `has_balance` (field `confirmBalance`) whose message
+    /// says the amounts, unless `confirmBalance=true`. Any member but the owner may remove themselves: that is
     /// leaving the group, with the same rules (the owner gets a 403: make another member the
     /// owner first).
     ///

@@ -131,9 +131,9 @@ public struct MemberUseCases: Sendable, UsesStores {
         let action = leaving ? GroupAction.leave : .manageMembers(Self.target(target, me: me))
         try GroupAccess.require([action], me, in: group)
         guard target.isActive else { return target }
-        if !confirmBalance, let owing = try await balanceText(of: target) {
+        if !confirmBalance, let owing = try await balanceText(of: target, you: leaving) {
             throw AppError.conflict(
-                code: "has_balance", field: nil,
+                code: "has_balance", field: "confirmBalance",
                 message: leaving
                     ? "\(owing). Leave anyway? Your shares and balance stay, the others can still record transfers "
                         + "with you, and an owner or admin can bring you back."
@@ -149,8 +149,9 @@ public struct MemberUseCases: Sendable, UsesStores {
     /// What a member owes or is owed ("Cho owes 148.00 MYR"), nil when settled: what a page asks
     /// about before someone leaves.
     public func owing(_ memberText: String, groupID: UUID, caller: Caller) async throws -> String? {
-        let (group, _) = try await access.check(groupID, caller, for: .read)
-        return try await balanceText(of: try await member(memberText, in: group))
+        let (group, me) = try await access.check(groupID, caller, for: .read)
+        let target = try await member(memberText, in: group)
+        return try await balanceText(of: target, you: target.id == me.id)
     }
 
     /// Who asks to be which name-only member (owner, admin): claims of members with money history
@@ -208,7 +209,8 @@ public struct MemberUseCases: Sendable, UsesStores {
     }
 
     /// "Cho owes 148.00 MYR" / "Cho is owed 12 JPY and owes 3.00 USD"; nil when every net is zero.
-    private func balanceText(of member: MemberRecord) async throws -> String? {
+    /// `you`: said to the member themself ("You owe 148.00 MYR").
+    private func balanceText(of member: MemberRecord, you: Bool = false) async throws -> String? {
         let nets = try await balances.balances(groupID: member.groupID)
             .filter { $0.memberID == member.id && $0.net != 0 }.sorted { $0.currency < $1.currency }
         guard !nets.isEmpty else { return nil }
@@ -216,9 +218,9 @@ public struct MemberUseCases: Sendable, UsesStores {
             // Grouped as everywhere else ("12,321 JPY"; found by review: it said "12321 JPY").
             let amount = (try? Currency(code: net.currency)).map { Money(minorUnits: abs(net.net), currency: $0).description }
                 ?? "\(MoneyInput.text(abs(net.net), net.currency)) \(net.currency)"
-            return net.net < 0 ? "owes \(amount)" : "is owed \(amount)"
+            return net.net < 0 ? "owe\(you ? "" : "s") \(amount)" : "\(you ? "are" : "is") owed \(amount)"
         }
-        return "\(member.name) \(parts.joined(separator: " and "))"
+        return "\(you ? "You" : member.name) \(parts.joined(separator: " and "))"
     }
 
     /// The member an action is aimed at, as the permission table sees it.

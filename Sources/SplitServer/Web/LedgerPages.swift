@@ -280,7 +280,10 @@ extension WebApp {
             peoplePeriod: period.map { "In \($0)" } ?? "Since the group began",
             peopleMonth: spending.period.map { String($0.start.description.prefix(7)) } ?? "",
             peopleTotal: people.isEmpty ? nil : homeMoney(spending.total),
-            peopleEmpty: people.isEmpty ? "Nothing was spent in \(period ?? "the group")." : nil,
+            // Said only when nothing was spent at all: what could not be converted is said below
+            // (found by a new user: "Nothing was spent", then "Not counted: USD").
+            peopleEmpty: people.isEmpty && spending.uncountedCurrencies.isEmpty
+                ? "Nothing was spent in \(period ?? "the group")." : nil,
             monthError: monthError,
             peopleUncounted: spending.uncountedCurrencies.isEmpty ? nil : spending.uncountedCurrencies.joined(separator: ", "),
             members: parties.map {

@@ -24,6 +24,10 @@ extension WebApp {
             let canLeave: Bool
             /// One's own name, or a member's one may manage.
             let canRename: Bool
+            /// The rename form as it came back refused: open, with what was typed and why.
+            var renameOpen = false
+            var renameValue: String
+            var renameError: String? = nil
             /// The owner may hand the group to a member with an account (before deleting theirs, say).
             let canMakeOwner: Bool
             let version: Int64
@@ -68,7 +72,7 @@ extension WebApp {
 
     private func membersPage(
         _ request: Request, groupID: String, errors: [String: String],
-        confirmRemoval: MembersBody.ConfirmRemoval? = nil
+        confirmRemoval: MembersBody.ConfirmRemoval? = nil, refusedRename: (memberID: String, name: String)? = nil
     ) async throws -> Response {
         let scope = try await scope(groupID)
         let removed = scope.members.filter { !$0.active }.map { member in
@@ -76,7 +80,7 @@ extension WebApp {
                 id: member.id, name: member.name,
                 canRestore: scope.may(.manageMembers(.other(Role(rawValue: member.role.rawValue) ?? .viewer))))
         }
-        let rows = scope.activeMembers.map { member -> MembersBody.Row in
+        var rows = scope.activeMembers.map { member -> MembersBody.Row in
             let isMe = member.id == scope.group.myMemberId
             let target: MemberTarget = isMe ? .me : .other(Role(rawValue: member.role.rawValue) ?? .viewer)
             // Roles this caller may give this member (ownership moves by its own action).
@@ -91,10 +95,17 @@ extension WebApp {
                         selected: $0.rawValue == member.role.rawValue)
                 }, hasRoles: roles.count > 1,
                 nameOnly: member.userId == nil, isMe: isMe, canRemove: scope.may(.manageMembers(target)),
-                canLeave: isMe && scope.may(.leave),
-                canRename: scope.may(isMe ? .renameSelf : .manageMembers(target)),
+                canLeave: isMe && scope.may(.leave) && !scope.group.isArchived,
+                canRename: scope.may(isMe ? .renameSelf : .manageMembers(target)), renameValue: member.name,
                 canMakeOwner: !isMe && member.userId != nil && scope.may(.archiveOrTransferOwnership),
                 version: member.version)
+        }
+        // A refused rename is said in its own form, open, with what was typed (found by a new
+        // user: the message went to the add form's field, and the name typed was gone).
+        if let refusedRename, let at = rows.firstIndex(where: { $0.id == refusedRename.memberID }) {
+            rows[at].renameOpen = true
+            rows[at].renameValue = refusedRename.name
+            rows[at].renameError = errors["rename-member"]
         }
         let canAdd = scope.may(.manageMembers(.newMember))
         let claims =
@@ -143,10 +154,18 @@ extension WebApp {
         let form = try WebRequest.get().form
         let version = form["version"].flatMap { Int64($0) }
         if let name = form["name"] {
-            return try await memberAction(request, context, done: "renamed") { groupID, memberID in
+            let groupID = try context.parameters.require("groupId")
+            let memberID = try context.parameters.require("memberId")
+            do {
                 _ = try await memberUseCases.update(
-                    memberID, MemberPatch(name: name, version: version), groupID: groupID, caller: try caller(),
-                    origin: try origin())
+                    memberID, MemberPatch(name: name, version: version), groupID: try APIHandler.id(groupID, "group"),
+                    caller: try caller(), origin: try origin())
+                return Self.redirect("/groups/\(groupID)/members", done: "renamed")
+            } catch let error as AppError {
+                let message = try Self.formErrors(error, shown: ["name"]).values.first ?? "That name cannot be used."
+                return try await membersPage(
+                    request, groupID: groupID, errors: ["rename-member": message],
+                    refusedRename: (memberID, name))
             }
         }
         return try await memberAction(request, context, done: "role") { groupID, memberID in
@@ -267,6 +286,9 @@ extension WebApp {
             /// Moved up or down in the order every category list follows (owner, admin).
             let canMoveUp: Bool
             let canMoveDown: Bool
+            /// The rename form as it came back refused: open, with what was typed and why.
+            var renameOpen = false
+            var renameError: String? = nil
         }
         struct Rate: Sendable {
             let text: String
@@ -340,10 +362,15 @@ extension WebApp {
             canInvite: scope.may(.manageMembers(.newMember)),
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) },
             categories: categories.enumerated().map { index, category in
-                .init(
+                // A refused rename is said in its own form, open, with what was typed (found by a
+                // new user: the message went under "New category", and the name typed was gone).
+                let refused = typed?["action"] == "rename-category" && typed?["categoryId"] == category.id
+                return .init(
                     id: category.id, label: "\(category.icon) \(category.name)", canDelete: canUpdate && !category.isDefault,
-                    name: category.name, icon: category.icon, version: category.version,
-                    canMoveUp: canUpdate && index > 0, canMoveDown: canUpdate && index < categories.count - 1)
+                    name: refused ? typed?["categoryName"] ?? category.name : category.name,
+                    icon: refused ? typed?["icon"] ?? category.icon : category.icon, version: category.version,
+                    canMoveUp: canUpdate && index > 0, canMoveDown: canUpdate && index < categories.count - 1,
+                    renameOpen: refused, renameError: refused ? errors["rename-category"] : nil)
             },
             rates: rates.map {
                 .init(
@@ -437,13 +464,23 @@ extension WebApp {
             default:
                 throw APIError.badRequest("Unknown settings action.")
             }
-            return Self.redirect("/groups/\(groupID)/settings", done: "settings")
+            // Back where the form was, saying what was done (found by a new user: each ↑ went
+            // to the top of the page, and a deleted rate said "Saved.").
+            let (anchor, done): (String, String) =
+                switch form["action"] {
+                case "add-category", "rename-category", "delete-category": ("#categories", "category")
+                case "move-category": ("#categories", "category-moved")
+                case "add-rate": ("#exchange-rates", "rate-saved")
+                case "delete-rate": ("#exchange-rates", "rate-deleted")
+                default: ("", "settings")
+                }
+            return Self.redirect("/groups/\(groupID)/settings\(anchor)", done: done)
         } catch {
             // The message shows next to the form that failed (each settings form is one action).
             var errors = try Self.formErrors(error, shown: [])
             let placeOf = [
                 "group": "group", "add-category": "add-category", "delete-category": "delete-category",
-                "rename-category": "delete-category", "move-category": "delete-category",
+                "rename-category": "rename-category", "move-category": "delete-category",
                 "add-rate": "add-rate", "delete-rate": "add-rate", "archive": "archive", "unarchive": "archive", "notifications": "notifications",
             ]
             if let place = form["action"].flatMap({ placeOf[$0] }), let message = errors.removeValue(forKey: "form") {

@@ -58,8 +58,6 @@ enum WebFormat {
         !amount.contains { ("1"..."9").contains($0) }
     }
 
-    /// A moment as the group's clocks showed it (issue 15: not UTC for a trip in Tokyo), with
-    /// the zone's short name so nobody has to guess.
     /// "November 2026".
     static func monthName(_ date: CivilDate) -> String {
         let names = [
@@ -69,6 +67,8 @@ enum WebFormat {
         return "\(names[date.month - 1]) \(date.year)"
     }
 
+    /// A moment as the group's clocks showed it (issue 15: not UTC for a trip in Tokyo), with
+    /// the zone's short name so nobody has to guess.
     static func dateTime(_ date: Date, in timeZone: String = "UTC") -> String {
         let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
         let formatter = DateFormatter()

@@ -360,18 +360,21 @@ public struct AccountStore: Sendable {
     /// unverified: links sent to the old one close, and (with mail on) the new one's verification
     /// link is queued in the same transaction. A taken email or phone is `StoreError.conflict`
     /// (the unique index decides); an unknown or inactive account nil.
+    /// - Returns: the account afterwards and, for a new email, whether its link was queued
+    ///   (`.tooMany` after `MailStore.linksPerDay` links in a day; nil with mail off).
     public func updateProfile(
         userID: UUID, version: Int64, displayName: String, email: String?, phone: String?, now: Int64
-    ) async throws -> UserRecord? {
+    ) async throws -> (user: UserRecord, link: MailStore.LinkRequest?)? {
         do {
-            return try await database.transaction { sql -> UserRecord? in
+            return try await database.transaction { sql -> (user: UserRecord, link: MailStore.LinkRequest?)? in
                 guard
                     var user = try await sql.raw(
                         "SELECT * FROM users WHERE id = \(bind: userID.text) AND is_active = \(bind: true)"
                     ).first().map(UserRecord.init(row:))
                 else { return nil }
                 let newEmail = user.email != email
-                guard newEmail || user.phone != phone || user.displayName != displayName else { return user }
+                guard newEmail || user.phone != phone || user.displayName != displayName else { return (user, nil) }
+                var link: MailStore.LinkRequest?
                 guard
                     try await sql.raw(
                         """
@@ -392,13 +395,16 @@ public struct AccountStore: Sendable {
                         """
                     ).run()
                     if PendingEvents.current?.sendsMail == true, email != nil {
-                        _ = try await MailStore.requestVerification(userID: userID, now: now, sql)
+                        // Its own link whatever was sent within the minute (found by a new user:
+                        // going back to an address within a minute got none).
+                        link = try await MailStore.requestVerification(
+                            userID: userID, now: now, change: user.version + 1, sql)
                     }
                 }
                 (user.displayName, user.email, user.phone) = (displayName, email, phone)
                 user.version += 1
                 user.updatedAt = now
-                return user
+                return (user, link)
             }
         } catch where Database.isUniqueViolation(error) {
             if let email, let holder = try await self.user(email: email), holder.id != userID {

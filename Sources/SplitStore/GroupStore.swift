@@ -397,14 +397,15 @@ public struct GroupStore: Sendable {
                 let after = try MemberRecord(row: updated)
                 // Their live streams end at once (issue 17).
                 if before?.isActive == true, !after.isActive, let user = after.userID { PendingEvents.note(.account(user)) }
-                // What they asked to be paid can no longer be paid (the pay pages find no payee):
-                // cancelled, not left "open" (found by a new user).
+                // What they asked to be paid, or were asked alone to pay, can no longer be paid
+                // (the pay pages find no such member): cancelled, not left "open" (found by a new
+                // user, twice).
                 if before?.isActive == true, !after.isActive {
                     try await sql.raw(
                         """
                         UPDATE payment_requests SET status = 'cancelled', updated_at = \(bind: now)
-                        WHERE group_id = \(bind: member.groupID.text) AND payee_member_id = \(bind: member.id.text)
-                              AND status IN ('open', 'locked')
+                        WHERE group_id = \(bind: member.groupID.text) AND status IN ('open', 'locked')
+                              AND (payee_member_id = \(bind: member.id.text) OR payer_member_id = \(bind: member.id.text))
                         """
                     ).run()
                 }

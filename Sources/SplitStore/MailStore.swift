@@ -352,7 +352,11 @@ public struct MailStore: Sendable {
     }
 
     @discardableResult
-    static func requestVerification(userID: UUID, now: Int64, _ sql: any SQLDatabase) async throws -> LinkRequest {
+    /// `change`: what made the address new (a version of the account), so that each change
+    /// gets its link even within a minute; else one a minute per address.
+    static func requestVerification(userID: UUID, now: Int64, change: Int64? = nil, _ sql: any SQLDatabase) async throws
+        -> LinkRequest
+    {
         guard let settings = try await settings(userID: userID, sql), settings.isActive,
             let email = settings.email, settings.emailVerifiedAt == nil
         else { return .nothingToDo }
@@ -366,7 +370,8 @@ public struct MailStore: Sendable {
             // One a minute per address: a new address (an email changed within the minute of the
             // last link) gets its own (found by a new user: the change's link was taken for a
             // repeat of the registration's, and the new address never got one).
-            kind: verificationJob, uniqueKey: "\(verificationJob):\(userID.text):\(email):\(now / 60_000)",
+            kind: verificationJob,
+            uniqueKey: "\(verificationJob):\(userID.text):\(email):" + (change.map { "v\($0)" } ?? "\(now / 60_000)"),
             payload: payload, dueAt: now, now: now, sql)
         return .queued
     }

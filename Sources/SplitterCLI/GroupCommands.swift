@@ -253,9 +253,15 @@ struct GroupCommand: AsyncParsableCommand {
                         inviteCode: code, asMember: byID ? asMember : nil, asMemberNamed: byID ? nil : asMember,
                         name: name)
                 } catch SplitterError.conflict(let message, "name", _) {
+                    // Only a name-only member can be claimed (found by a new user: someone coming
+                    // back, whose name another account had taken, was told to claim it).
+                    let claimable = message.contains("without an account")
                     throw CLIError(
-                        message: message + "\n  If that member without an account is you: `splitter group join \(code) "
-                            + "--as NAME`; if not: `--name \"Another name\"`.",
+                        message: message
+                            + (claimable
+                                ? "\n  If that member without an account is you: `splitter group join \(code) --as NAME`; "
+                                    + "if not: `--name \"Another name\"`."
+                                : "\n  Join under another name: `splitter group join \(code) --name \"Another name\"`."),
                         code: 6)
                 }
                 switch outcome {

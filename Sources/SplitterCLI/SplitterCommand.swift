@@ -434,7 +434,11 @@ struct AccountCommand: AsyncParsableCommand {
                 displayName: name, email: email, phone: phone, currentPassword: password)
             if options.json { return try Output.json(user) }
             print("\(user.displayName) (\([user.email, user.phone].compactMap { $0 }.joined(separator: ", ")))")
-            if email != nil { print("A link to verify \(user.email ?? "the address") is mailed to it, if this server sends mail.") }
+            if email != nil {
+                print(
+                    "\(user.email ?? "The address") is unverified until the link mailed to it is followed; "
+                        + "if none comes, send one from the web app's account page.")
+            }
         }
     }
 }

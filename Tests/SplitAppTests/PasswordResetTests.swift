@@ -87,7 +87,7 @@ struct PasswordResetTests {
             // Both tabs read version 1; the email change lands first.
             let moved = try await store.updateProfile(
                 userID: user.id, version: 1, displayName: "Ria", email: "ria@example.org", phone: nil, now: now)
-            #expect(moved?.email == "ria@example.org" && moved?.version == 2)
+            #expect(moved?.user.email == "ria@example.org" && moved?.user.version == 2)
             await #expect(throws: StoreError.stale) {
                 _ = try await store.updateProfile(
                     userID: user.id, version: 1, displayName: "Ria T", email: "ria@example.com", phone: nil, now: now)

@@ -87,7 +87,9 @@ struct AccountProfileTests {
         let mail = try MailJobTests.mailConfiguration(port: 9)
         try await TestApp.with(backend, configure: { $0.mail = mail; $0.runsJobs = false }) { api in
             let aki = try await api.register("Aki", email: "aki@example.com")
-            for address in ["aki@example.org", "aki@example.net"] {
+            // Back to the first address within the same minute too: its link was closed by the
+            // first change, so it needs a new one (found by a new user: the key took it for a repeat).
+            for address in ["aki@example.org", "aki@example.net", "aki@example.com"] {
                 let moved = try await api.call(
                     .patch, "/auth/me", token: aki.token,
                     json: #"{"email":"\#(address)","currentPassword":"correct horse"}"#)
@@ -100,8 +102,8 @@ struct AccountProfileTests {
             }
             try await database.close()
             // Found by a new user: the changes' links were taken for repeats of the registration's.
-            for address in ["aki@example.com", "aki@example.org", "aki@example.net"] {
-                #expect(payloads.contains { $0.contains(address) }, "a link for \(address): \(payloads)")
+            for (address, links) in [("aki@example.com", 2), ("aki@example.org", 1), ("aki@example.net", 1)] {
+                #expect(payloads.filter { $0.contains(address) }.count == links, "links for \(address): \(payloads)")
             }
         }
     }

@@ -138,10 +138,15 @@ struct LeavingTests {
                     """#)
             try #require(dinner.status == .created)
 
-            // Ben asks to be paid 500 JPY: once he has left, nobody can pay it, so it is cancelled.
+            // Ben asks to be paid 500 JPY, and Aki asks Ben alone for 300: once he has left,
+            // nobody can pay either, so both are cancelled.
             let asking = try await api.call(
                 .post, "/api/groups/\(groupID)/payment-requests", token: ben.token, json: #"{"amount":"500","currency":"JPY"}"#)
             #expect(asking.status == .created, "\(asking.text)")
+            let ofBen = try await api.call(
+                .post, "/api/groups/\(groupID)/payment-requests", token: aki.token,
+                json: #"{"amount":"300","currency":"JPY","toMemberId":"\#(benID)"}"#)
+            #expect(ofBen.status == .created, "\(ofBen.text)")
             // The owner cannot leave; Ben may not remove Vic; nothing changed.
             let owner = try await api.call(.delete, "/api/groups/\(groupID)/members/\(akiID)", token: aki.token)
             #expect(owner.status == .forbidden && owner.string("error", "message")?.contains("cannot leave") == true)
@@ -156,7 +161,7 @@ struct LeavingTests {
             #expect(left.status == .ok && left.bool("member", "active") == false, "\(left.text)")
             #expect(try await api.call(.get, "/api/groups/\(groupID)", token: ben.token).status == .notFound)
             let requests = try await api.call(.get, "/api/groups/\(groupID)/payment-requests", token: aki.token)
-            #expect(requests.list("paymentRequests").map { $0.string("state") } == ["cancelled"], "\(requests.text)")
+            #expect(requests.list("paymentRequests").map { $0.string("state") } == ["cancelled", "cancelled"], "\(requests.text)")
             // His share and balance stay.
             let balances = try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token)
             #expect(balances.list("balances").contains { $0.string("memberId") == benID && $0.string("net") == "-1000" })

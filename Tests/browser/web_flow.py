@@ -528,6 +528,8 @@ def run(base):
         click(aki, aki.find_element(By.CSS_SELECTOR, f"#{row_id} button[aria-label='Move Sweets up']"))
         labels = [e.text for e in aki.find_elements(By.CSS_SELECTOR, ".category-label")]
         check(labels[-2] == "🍡 Sweets", f"moved up one: {labels}")
+        check("Moved." in aki.find_element(By.ID, "categories").text and aki.current_url.endswith("#categories"),
+              f"back at the card, which says so: {aki.current_url}")
         rows = aki.find_elements(By.CSS_SELECTOR, "li.category-row")
         check(not rows[0].find_elements(By.CSS_SELECTOR, "button[aria-label$=' up']")
               and not rows[-1].find_elements(By.CSS_SELECTOR, "button[aria-label$=' down']"),

@@ -88,6 +88,14 @@ public struct ProfilePatch: Sendable {
     }
 }
 
+/// What a profile change did.
+public struct ProfileChange: Sendable {
+    public let user: UserRecord
+    /// For a new email with mail on: whether its verification link is on its way (false after
+    /// five links in a day); nil otherwise.
+    public let linkSent: Bool?
+}
+
 /// The device a session is started from, as the client names it (shown on the sessions list).
 public struct EnteredDevice: Sendable {
     public var id: String?
@@ -299,7 +307,7 @@ public struct AccountUseCases: Sendable, UsesStores {
     /// included): a 409 says an address is another account's, so tries must be few (found by
     /// review). Found by a new user: an account made with a phone could never add an email, and
     /// nobody could fix a typo in their name.
-    public func updateProfile(_ patch: ProfilePatch, caller: Caller, origin: RequestOrigin) async throws -> UserRecord {
+    public func updateProfile(_ patch: ProfilePatch, caller: Caller, origin: RequestOrigin) async throws -> ProfileChange {
         let user = caller.user
         var checks = FieldChecks()
         let name = try checks.run { try patch.displayName.map { try Names.name($0, field: "displayName") } } ?? nil
@@ -347,7 +355,7 @@ public struct AccountUseCases: Sendable, UsesStores {
                     userID: user.id, version: user.version, displayName: name ?? user.displayName,
                     email: email ?? user.email, phone: phone ?? user.phone, now: now())
             else { throw AppError.notFound("account") }
-            return updated
+            return ProfileChange(user: updated.user, linkSent: updated.link.map { $0 == .queued })
         } catch StoreError.stale {
             throw AppError.conflict(
                 code: "conflict", field: nil, message: "Your account changed meanwhile; reload it and try again.")

@@ -252,9 +252,12 @@ public struct GroupUseCases: Sendable, UsesStores {
                 return nil
             }
             let members = try await groups.members(groupID: group.id)
+            let former = members.first { $0.userID == caller.user.id && !$0.isActive }
             return Invitation(
-                name: group.name, claimable: members.filter { $0.isActive && $0.userID == nil },
-                formerSelf: members.first { $0.userID == caller.user.id && !$0.isActive })
+                name: group.name, claimable: members.filter { $0.isActive && $0.userID == nil }, formerSelf: former,
+                formerNameTaken: former.map { former in
+                    members.contains { $0.isActive && QuickEntry.sameName($0.name, former.name) }
+                } ?? false)
         }
     }
 
@@ -286,6 +289,8 @@ public struct GroupUseCases: Sendable, UsesStores {
         /// The caller's own member, when they left or were removed: joining brings it back (their
         /// shares and balance), not a claim of another name.
         public let formerSelf: MemberRecord?
+        /// Someone in the group has `formerSelf`'s name now: they come back under another.
+        public let formerNameTaken: Bool
     }
 
     /// What joining did: joined, or asked an owner or admin to say the caller is that member.

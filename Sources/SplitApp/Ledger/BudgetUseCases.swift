@@ -239,6 +239,8 @@ public struct BudgetUseCases: Sendable, UsesStores {
             uniqueKeysWithValues: try await all.map { ($0.id, $0.isDeleted ? "\($0.name) (deleted)" : $0.name) })
         var perCategory: [(label: String, amount: Int64)] = []
         for (categoryID, rows) in Dictionary(grouping: spent, by: \.categoryID) {
+            // A code the table no longer knows cannot be converted: said, like a missing rate.
+            missing.formUnion(rows.filter { (try? Currency(code: $0.currency)) == nil }.map(\.currency))
             let result = BudgetConversion.total(
                 rows.compactMap { row in (try? Currency(code: row.currency)).map { ($0, row.amount) } }, to: home,
                 rates: rates)

@@ -40,11 +40,11 @@ extension APIHandler {
     func updateMe(_ input: Operations.UpdateMe.Input) async throws -> Operations.UpdateMe.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let user = try await accountUseCases.updateProfile(
+        let change = try await accountUseCases.updateProfile(
             ProfilePatch(
                 displayName: body.displayName, email: body.email, phone: body.phone,
                 currentPassword: body.currentPassword), caller: caller, origin: try request.origin)
-        return .ok(.init(body: .json(.init(user: .init(user)))))
+        return .ok(.init(body: .json(.init(user: .init(change.user)))))
     }
 
     /// `getMe`'s answer as the generated server writes it (`PlainRoutes`).

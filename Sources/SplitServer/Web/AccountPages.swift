@@ -112,7 +112,10 @@ extension WebApp {
         let notice: String? =
             switch request.uri.queryParameters["done"].map(String.init) {
             case "profile": "Saved."
-            case "profile-email": "Saved. A link to verify the new email is on its way, if this server sends mail."
+            case "profile-email": "Saved. A link to verify the new email is on its way."
+            case "profile-email-later":
+                "Saved. No link to verify it could be sent now: five went out in the last day. Send one from Email below later."
+            case "profile-email-no-mail": "Saved. This server sends no mail, so the address stays unverified."
             case "password": "Password changed. Every other session is signed out; this one goes on."
             case "session": "That session is signed out."
             case "others": "Every other session is signed out; this one goes on."
@@ -136,12 +139,19 @@ extension WebApp {
         }
         do {
             let email = changed("email", caller.user.email)
-            _ = try await accounts.updateProfile(
+            let change = try await accounts.updateProfile(
                 ProfilePatch(
                     displayName: changed("displayName", caller.user.displayName), email: email,
                     phone: changed("phone", caller.user.phone), currentPassword: form["profilePassword"]),
                 caller: caller, origin: try origin())
-            return Self.redirect("/account?done=\(email == nil ? "profile" : "profile-email")")
+            let done =
+                switch (email, change.linkSent) {
+                case (nil, _): "profile"
+                case (_, false?): "profile-email-later"
+                case (_, true?): "profile-email"
+                case (_, nil): "profile-email-no-mail"
+                }
+            return Self.redirect("/account?done=\(done)")
         } catch {
             var errors: [String: String] = [:]
             for (key, message) in try Self.formErrors(error, shown: ["displayName", "email", "phone", "currentPassword"]) {

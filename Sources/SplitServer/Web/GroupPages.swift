@@ -174,10 +174,15 @@ extension WebApp {
             }
         return JoinBody(
             code: code, groupName: invitation?.name, claimable: claimable, hasClaimable: !claimable.isEmpty,
-            newChecked: mine == nil, name: name ?? former?.name ?? caller.user.displayName,
+            newChecked: mine == nil,
+            name: name
+                ?? (invitation?.formerNameTaken == true
+                    ? (QuickEntry.sameName(caller.user.displayName, former?.name ?? "") ? "" : caller.user.displayName)
+                    : former?.name ?? caller.user.displayName),
             comingBack: former.map {
-                "You were in this group as \($0.name): joining brings you back, with your expenses and balance. "
-                    + "If someone has taken that name meanwhile, you come back under the name below."
+                "You were in this group as \($0.name): joining brings you back, with your expenses and balance."
+                    + (invitation?.formerNameTaken == true
+                        ? " Someone in it is called \($0.name) now: choose the name you come back under." : "")
             }, pending: pending,
             errors: invitation == nil && errors.isEmpty
                 ? ["form": "This invite link does not work any more. Ask for a new one."] : errors)

@@ -184,6 +184,7 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
         let me = scope.group.myMemberId
+        guard !scope.group.isArchived else { throw AppError.archived }
         guard scope.may(.leave) else {
             throw AppError.forbiddenBecause("The owner cannot leave; make another member the owner first.")
         }
@@ -319,6 +320,10 @@ extension WebApp {
         /// Owners and admins see the link to the group's webhooks.
         var canManageWebhooks = false
         var hasRates = false
+        /// What the last action on a card did, said in the card the page returns to (the page's
+        /// own notice is a screen and a half above it on a phone; found by a new user).
+        var categoriesNotice: String?
+        var ratesNotice: String?
         /// The forms' fields: as typed when a form was refused (found by review: they came back
         /// empty or as they were), else the group's own.
         var formName = ""
@@ -382,6 +387,10 @@ extension WebApp {
             isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID.random().uuidString,
             levels: levels.map { .init(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) }, errors: errors)
         body.hasRates = !rates.isEmpty
+        if errors.isEmpty, let done = request.uri.queryParameters["done"].map(String.init) {
+            if done.hasPrefix("category") { body.categoriesNotice = Self.notices[done] }
+            if done.hasPrefix("rate-") { body.ratesNotice = Self.notices[done] }
+        }
         body.canManageWebhooks = scope.membership.map { Permissions.decide(.manageWebhooks, for: $0) == .allowed } ?? false
         let action = typed?["action"]
         func kept(_ field: String, in form: String) -> String? { action == form ? typed?[field] : nil }

@@ -113,7 +113,7 @@ struct WebApp: Sendable {
         "category": "Categories saved.",
         "category-moved": "Moved.",
         "rate-saved": "Rate saved.",
-        "rate-deleted": "Rate deleted: the one before it counts again.",
+        "rate-deleted": "Rate deleted.",
         "webhook-saved": "Saved.",
         "webhook-ping": "Test delivery queued: it shows below once sent.",
         "webhook-deleted": "Webhook deleted.",

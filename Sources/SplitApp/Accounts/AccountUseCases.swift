@@ -150,23 +150,8 @@ public struct AccountUseCases: Sendable, UsesStores {
         _ = try await limiter.reserve(limits.registerAddress, subject: Self.addressSubject(origin))
         // Every field is checked before any refusal, so an empty form flags each of them (issue 15).
         var checks = FieldChecks()
-        let checkedEmail = try checks.run {
-            try Names.optional(entered.email).map { raw in
-                guard let email = AccountInput.normalizedEmail(raw) else {
-                    throw AppError.invalid(field: "email", message: "\"\(raw.prefix(100))\" is not an email address.")
-                }
-                return email
-            }
-        }
-        let checkedPhone = try checks.run {
-            try Names.optional(entered.phone).map { raw in
-                guard let phone = AccountInput.normalizedPhone(raw) else {
-                    throw AppError.invalid(
-                        field: "phone", message: "A phone number starts with + and its country code, e.g. +60 12 345 6789.")
-                }
-                return phone
-            }
-        }
+        let checkedEmail = try checks.run { try Names.optional(entered.email).map(Self.email) }
+        let checkedPhone = try checks.run { try Names.optional(entered.phone).map(Self.phone) }
         let email = checkedEmail ?? nil
         let phone = checkedPhone ?? nil
         if checkedEmail != nil, checkedPhone != nil, email == nil, phone == nil {
@@ -248,9 +233,7 @@ public struct AccountUseCases: Sendable, UsesStores {
                 code: "mail_disabled", field: nil,
                 message: "This server does not send mail, so it cannot mail a link; ask its operator.")
         }
-        guard let email = AccountInput.normalizedEmail(raw) else {
-            throw AppError.invalid(field: "email", message: "\"\(raw.prefix(100))\" is not an email address.")
-        }
+        let email = try Self.email(raw)
         // Too many links today is answered like any other request: the answer says nothing.
         _ = try await mail.requestPasswordReset(email: email, now: now())
     }
@@ -311,28 +294,22 @@ public struct AccountUseCases: Sendable, UsesStores {
         let user = caller.user
         var checks = FieldChecks()
         let name = try checks.run { try patch.displayName.map { try Names.name($0, field: "displayName") } } ?? nil
+        // Changed or added, never removed: blank is said so, else read as registration reads it.
         let email = try checks.run {
             try patch.email.map { raw in
-                guard let email = AccountInput.normalizedEmail(raw) else {
-                    throw AppError.invalid(
-                        field: "email",
-                        message: raw.trimmingCharacters(in: .whitespaces).isEmpty
-                            ? "An email is changed, not removed: give the new address."
-                            : "\"\(raw.prefix(100))\" is not an email address.")
+                guard Names.optional(raw) != nil else {
+                    throw AppError.invalid(field: "email", message: "An email is changed, not removed: give the new address.")
                 }
-                return email
+                return try Self.email(raw)
             }
         } ?? nil
         let phone = try checks.run {
             try patch.phone.map { raw in
-                guard let phone = AccountInput.normalizedPhone(raw) else {
+                guard Names.optional(raw) != nil else {
                     throw AppError.invalid(
-                        field: "phone",
-                        message: raw.trimmingCharacters(in: .whitespaces).isEmpty
-                            ? "A phone number is changed, not removed: give the new number."
-                            : "A phone number starts with + and its country code, e.g. +60 12 345 6789.")
+                        field: "phone", message: "A phone number is changed, not removed: give the new number.")
                 }
-                return phone
+                return try Self.phone(raw)
             }
         } ?? nil
         try checks.finish()
@@ -431,6 +408,23 @@ public struct AccountUseCases: Sendable, UsesStores {
             expiresAt: current + Self.sessionLifetime)
         try await accounts.createSession(session, keepingAtMost: limits.sessionsPerUser)
         return StartedSession(user: user, session: session, token: token)
+    }
+
+    /// An email as an account keeps it (`AccountInput.normalizedEmail`), else a 422 on `email`.
+    static func email(_ raw: String) throws -> String {
+        guard let email = AccountInput.normalizedEmail(raw) else {
+            throw AppError.invalid(field: "email", message: "\"\(raw.prefix(100))\" is not an email address.")
+        }
+        return email
+    }
+
+    /// A phone number as an account keeps it (`AccountInput.normalizedPhone`), else a 422 on `phone`.
+    static func phone(_ raw: String) throws -> String {
+        guard let phone = AccountInput.normalizedPhone(raw) else {
+            throw AppError.invalid(
+                field: "phone", message: "A phone number starts with + and its country code, e.g. +60 12 345 6789.")
+        }
+        return phone
     }
 
     private static func addressSubject(_ origin: RequestOrigin) -> String {

@@ -211,9 +211,10 @@ struct CLITests {
             #expect(try await run("logout").status == 0)
             let loggedOut = try await run("whoami")
             #expect(loggedOut.status == 3 && loggedOut.error.contains("splitter login"))
-            _ = try await server.stop()
-            let offline = try await run("whoami", "--profile", "ben")
-            #expect(offline.status == 9 && offline.error.split(separator: "\n").count == 1, "\(offline.error)")
+            try await server.stop {
+                let offline = try await run("whoami", "--profile", "ben")
+                #expect(offline.status == 9 && offline.error.split(separator: "\n").count == 1, "\(offline.error)")
+            }
         }
     }
 
@@ -250,34 +251,35 @@ struct CLITests {
                 try #require(reply.status == 0, "\(reply.error)")
             }
             // act: the server goes away; each client records 25 expenses and 5 transfers
-            _ = try await server.stop()
-            for index in 0..<25 {
-                for (profile, payer) in [("default", "aki"), ("ben", "ben")] {
-                    let reply = try await run(
-                        [
-                            "expense", "add", "Trip", "Meal \(index)", "\(index + 1).50", "--paid-by", payer,
-                            "--profile", profile,
-                        ])
-                    #expect(reply.status == 0 && reply.output.contains("queued"), "\(reply.output)\(reply.error)")
-                }
-            }
-            for index in 0..<5 {
-                #expect(
-                    try await run([
-                        "settle", "Trip", "--from", "ben", "--to", "aki", "\(index + 1)", "--profile", "ben",
-                    ]).status == 0)
-                #expect(try await run(["settle", "Trip", "--from", "aki", "--to", "ben", "\(index + 2)"]).status == 0)
-            }
-            #expect(try await run(["status"]).output.contains("Queued: 30"))
-            // a group the offline copy does not know: the server cannot be reached, not "no such group"
-            let unknown = try await run(["expense", "add", "Elsewhere", "Meal", "1.00"])
-            #expect(unknown.status == 9 && unknown.error.contains("cannot be reached"), "\(unknown.error)")
-            let offlineSync = try await run(["sync"])
-            #expect(offlineSync.status == 9)
-            // Keep a copy of Ben's queue to replay it a second time later.
             let benQueue = config.appendingPathComponent("profiles/ben/offline.sqlite")
             let copy = config.appendingPathComponent("ben-queue-copy.sqlite")
-            try FileManager.default.copyItem(at: benQueue, to: copy)
+            try await server.stop {
+                for index in 0..<25 {
+                    for (profile, payer) in [("default", "aki"), ("ben", "ben")] {
+                        let reply = try await run(
+                            [
+                                "expense", "add", "Trip", "Meal \(index)", "\(index + 1).50", "--paid-by", payer,
+                                "--profile", profile,
+                            ])
+                        #expect(reply.status == 0 && reply.output.contains("queued"), "\(reply.output)\(reply.error)")
+                    }
+                }
+                for index in 0..<5 {
+                    #expect(
+                        try await run([
+                            "settle", "Trip", "--from", "ben", "--to", "aki", "\(index + 1)", "--profile", "ben",
+                        ]).status == 0)
+                    #expect(try await run(["settle", "Trip", "--from", "aki", "--to", "ben", "\(index + 2)"]).status == 0)
+                }
+                #expect(try await run(["status"]).output.contains("Queued: 30"))
+                // a group the offline copy does not know: the server cannot be reached, not "no such group"
+                let unknown = try await run(["expense", "add", "Elsewhere", "Meal", "1.00"])
+                #expect(unknown.status == 9 && unknown.error.contains("cannot be reached"), "\(unknown.error)")
+                let offlineSync = try await run(["sync"])
+                #expect(offlineSync.status == 9)
+                // Keep a copy of Ben's queue to replay it a second time later.
+                try FileManager.default.copyItem(at: benQueue, to: copy)
+            }
 
             // the server is back (same data, a new port); both sync
             server = try await ServerProcess(environment: ["DATABASE_URL": "sqlite:\(path)"])

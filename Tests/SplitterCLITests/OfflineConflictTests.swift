@@ -263,9 +263,10 @@ struct OfflineConflictTests {
             let again = try await trip.run("login", "ben@example.com", "--password-stdin", stdin: "correct horse")
             #expect(again.status == 0 && again.output == "Logged in as Ben.\n", "\(again.output)\(again.error)")
             // validate: Aki's copy left with her; offline, Ben's profile knows nothing of her group
-            _ = try await trip.server.stop()
-            let mine = try await trip.run("balances", "Aki alone")
-            #expect(mine.status == 9 && !mine.error.contains("Offline: computed"), "\(mine.output)\(mine.error)")
+            try await trip.server.stop {
+                let mine = try await trip.run("balances", "Aki alone")
+                #expect(mine.status == 9 && !mine.error.contains("Offline: computed"), "\(mine.output)\(mine.error)")
+            }
             #expect(try OfflineStore(path: trip.config.appendingPathComponent("profiles/default/offline.sqlite").path)
                 .cachedGroups().isEmpty)
         }

@@ -68,32 +68,33 @@ struct OfflineCopyTests {
                 "\(onlinePlan.output)\(onlineUSD.output)")
 
             // validate: with the server gone, the device gives the same answers from its copy
-            _ = try await trip.server.stop()
-            let offline = try await trip.run("balances", "Japan", "--json")
-            #expect(offline.status == 0, "\(offline.error)")
-            #expect(offline.error.hasPrefix("Offline: computed on this device"), "\(offline.error)")
-            let offlineBalances = try #require(
-                (try JSONSerialization.jsonObject(with: Data(offline.output.utf8)) as? [String: Any])?["balances"]
-                    as? [[String: String]])
-            #expect(offlineBalances == onlineBalances)
-            #expect(Set(offlineBalances.map { $0["currency"] ?? "" }) == ["JPY", "USD"])
-            #expect(
-                try await trip.run("balances", "Japan").output.hasPrefix(onlineTable.output.split(separator: "\n\n")[0])
-            )
-            #expect(try await trip.run("plan", "Japan").output == onlinePlan.output)
-            #expect(try await trip.run("plan", "Japan", "--currency", "USD").output == onlineUSD.output)
-            // The deletion made elsewhere is applied to the copy; the new expense is in it.
-            let list = try await trip.run("expense", "list", "Japan")
-            #expect(list.row("Mistake") == nil && list.row("Late") != nil && list.lines.count == 6, "\(list.output)")
-            #expect(try await trip.expense(mistake)["isDeleted"] as? Bool == true)
+            try await trip.server.stop {
+                let offline = try await trip.run("balances", "Japan", "--json")
+                #expect(offline.status == 0, "\(offline.error)")
+                #expect(offline.error.hasPrefix("Offline: computed on this device"), "\(offline.error)")
+                let offlineBalances = try #require(
+                    (try JSONSerialization.jsonObject(with: Data(offline.output.utf8)) as? [String: Any])?["balances"]
+                        as? [[String: String]])
+                #expect(offlineBalances == onlineBalances)
+                #expect(Set(offlineBalances.map { $0["currency"] ?? "" }) == ["JPY", "USD"])
+                #expect(
+                    try await trip.run("balances", "Japan").output.hasPrefix(onlineTable.output.split(separator: "\n\n")[0])
+                )
+                #expect(try await trip.run("plan", "Japan").output == onlinePlan.output)
+                #expect(try await trip.run("plan", "Japan", "--currency", "USD").output == onlineUSD.output)
+                // The deletion made elsewhere is applied to the copy; the new expense is in it.
+                let list = try await trip.run("expense", "list", "Japan")
+                #expect(list.row("Mistake") == nil && list.row("Late") != nil && list.lines.count == 6, "\(list.output)")
+                #expect(try await trip.expense(mistake)["isDeleted"] as? Bool == true)
 
-            // An expense queued offline is not in the copy's balances yet, and the note says so.
-            #expect(try await trip.run("expense", "add", "Japan", "Taxi", "3000").output.contains("queued"))
-            let withQueued = try await trip.run("balances", "Japan", "--json")
-            #expect(withQueued.error.contains("1 queued change(s) are not in it yet"), "\(withQueued.error)")
-            #expect(
-                (try JSONSerialization.jsonObject(with: Data(withQueued.output.utf8)) as? [String: Any])?["balances"]
-                    as? [[String: String]] == onlineBalances)
+                // An expense queued offline is not in the copy's balances yet, and the note says so.
+                #expect(try await trip.run("expense", "add", "Japan", "Taxi", "3000").output.contains("queued"))
+                let withQueued = try await trip.run("balances", "Japan", "--json")
+                #expect(withQueued.error.contains("1 queued change(s) are not in it yet"), "\(withQueued.error)")
+                #expect(
+                    (try JSONSerialization.jsonObject(with: Data(withQueued.output.utf8)) as? [String: Any])?["balances"]
+                        as? [[String: String]] == onlineBalances)
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 internal import OpenAPIRuntime
 internal import SplitAPI
+import SplitCore
 
 /// What a call to the server can end in, decoded from the one error envelope (DESIGN §5), so
 /// apps and the CLI can react to each kind without reading status codes.
@@ -31,7 +32,7 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let message): message
         case .conflict(let message, _, _): message
         case .validation(let message, let field): field.map { "\($0): \(message)" } ?? message
-        case .rateLimited(let seconds): "Too many attempts" + (seconds.map { "; try again in \($0) s" } ?? "")
+        case .rateLimited(let seconds): "Too many attempts" + (seconds.map { "; try again in \(WaitText.phrase(seconds: $0))" } ?? "")
         case .offline(let message): "The server cannot be reached (\(message))."
         case .server(let message): "The server failed: \(message)"
         }

@@ -49,9 +49,12 @@ public enum AccountInput {
     /// U+2066–U+2069, which can make "Aki" display as another name), nothing visible (only
     /// U+FEFF, zero-width or filler characters), or more than `maxCombiningMarks` combining marks
     /// on one character.
+    /// A run of spaces inside it is one space, the first of the run ("Erin  K" is "Erin K", as a
+    /// page shows it; a full-width space alone stays as typed).
     public static func normalizedName(_ raw: String, length: ClosedRange<Int>) -> String? {
-        let name = raw.precomposedStringWithCanonicalMapping.trimmingCharacters(
-            in: CharacterSet.whitespacesAndNewlines.union(invisibleScalars))
+        let name = collapsingSpaceRuns(
+            raw.precomposedStringWithCanonicalMapping.trimmingCharacters(
+                in: CharacterSet.whitespacesAndNewlines.union(invisibleScalars)))
         guard length.contains(name.unicodeScalars.count),
             !containsControlCharacters(name, allowingLineBreaks: false),
             !name.unicodeScalars.contains(where: { isBidiControl($0.value) }),
@@ -68,6 +71,18 @@ public enum AccountInput {
             }
         }
         return name
+    }
+
+    /// The text with each run of white space kept as its first character.
+    public static func collapsingSpaceRuns(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var previousWasSpace = false
+        for scalar in text.unicodeScalars {
+            let isSpace = scalar.properties.isWhitespace
+            if !(isSpace && previousWasSpace) { scalars.append(scalar) }
+            previousWasSpace = isSpace
+        }
+        return String(scalars)
     }
 
     /// Combining marks one character may carry: scripts need two or three (Thai, Hebrew with

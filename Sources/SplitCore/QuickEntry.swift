@@ -328,9 +328,10 @@ public enum QuickEntry {
         return money.contains(words[words.count - 2])
     }
 
-    /// A name without case or accents, to match one typed without them ("chloe" is Chloé).
+    /// A name without case or accents, to match one typed without them ("chloe" is Chloé), and
+    /// with runs of spaces as one (a name stored before they were collapsed is still found).
     public static func folded(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        AccountInput.collapsingSpaceRuns(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
     }
 
     /// Two names a reader takes for the same person: equal but for case and accents ("ben" and

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import SplitAPI
 import SplitApp
+import SplitCore
 import SplitStore
 
 /// A failure the client is told about, in the one envelope of DESIGN §5:
@@ -131,7 +132,7 @@ public struct APIError: Error, Sendable, Equatable {
         var headers = HTTPFields()
         headers[.retryAfter] = String(seconds)
         return APIError(
-            .tooManyRequests, code: "rate_limited", message: "Too many attempts; try again in \(seconds) s.",
+            .tooManyRequests, code: "rate_limited", message: "Too many attempts; try again in \(WaitText.phrase(seconds: seconds)).",
             details: ["retryAfterSeconds": .int(Int64(seconds))], headers: headers)
     }
 

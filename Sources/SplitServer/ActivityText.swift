@@ -57,7 +57,8 @@ enum ActivityText {
         case "rates.updated": return "\(actor) set \(event.count ?? 0) exchange rate(s)"
         case "rates.deleted": return "\(actor) deleted the exchange rate \(subject)"
         case "category.created": return "\(actor) added category \(subject)"
-        case "category.updated": return "\(actor) changed category \(subject)"
+        case "category.updated":
+            return event.from.map { "\(actor) renamed category \($0) to \(subject)" } ?? "\(actor) changed category \(subject)"
         case "category.deleted": return "\(actor) deleted category \(subject)"
         case "category.reordered": return "\(actor) reordered the categories"
         case "import.completed":

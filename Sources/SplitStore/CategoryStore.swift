@@ -177,7 +177,8 @@ public struct CategoryStore: Sendable {
             try await log.changed(.category, next.id, isDeleted: next.isDeleted, sql)
             try await log.activity(
                 actor, next.isDeleted ? "category.deleted" : "category.updated", .category, next.id,
-                ActivityEvent(subject: next.name), sql)
+                // A rename keeps the old name too ("renamed category Food to Meals").
+                ActivityEvent(subject: next.name, from: next.name != current.name ? current.name : nil), sql)
             return .written(next)
         }
     }

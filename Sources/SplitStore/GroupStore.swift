@@ -408,6 +408,7 @@ public struct GroupStore: Sendable {
                               AND (payee_member_id = \(bind: member.id.text) OR payer_member_id = \(bind: member.id.text))
                         """
                     ).run()
+                    if let log { try await RecurringStore.pause(without: after, log: log, now: now, sql) }
                 }
                 // Webhooks they added stop when they may no longer manage them.
                 if let user = after.userID, !after.isActive || ![.owner, .admin].contains(after.role) {

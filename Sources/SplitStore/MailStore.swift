@@ -324,8 +324,9 @@ public struct MailStore: Sendable {
         /// No link: nothing to verify, or no such account.
         case nothingToDo
         /// No link: the account had `linksPerDay` of this kind in the last 24 hours (an address
-        /// is not flooded by whoever registered it).
-        case tooMany
+        /// is not flooded by whoever registered it), `until` the first of them is a day old
+        /// (epoch milliseconds).
+        case tooMany(until: Int64)
     }
 
     /// Links of one kind an account may be mailed in 24 hours.
@@ -340,15 +341,19 @@ public struct MailStore: Sendable {
         }
     }
 
-    /// How many links of `kind` the account was sent (or has waiting) in the last 24 hours.
-    static func linksToday(kind: String, userID: UUID, now: Int64, _ sql: any SQLDatabase) async throws -> Int {
-        try await sql.raw(
+    /// Whether the account may be sent another link of `kind`: nil when it may, else
+    /// `.tooMany` until the first of the last 24 hours' `linksPerDay` links (sent or waiting) is
+    /// a day old.
+    static func dailyLimit(kind: String, userID: UUID, now: Int64, _ sql: any SQLDatabase) async throws -> LinkRequest? {
+        let row = try await sql.raw(
             """
-            SELECT COUNT(*) AS n FROM jobs
+            SELECT COUNT(*) AS n, MIN(created_at) AS first FROM jobs
             WHERE kind = \(bind: kind) AND unique_key LIKE \(bind: "\(kind):\(userID.text):%")
                   AND created_at > \(bind: now - 86_400_000)
             """
-        ).first()?.decode(column: "n", as: Int.self) ?? 0
+        ).first()
+        guard let row, try row.decode(column: "n", as: Int.self) >= linksPerDay else { return nil }
+        return .tooMany(until: (try row.decode(column: "first", as: Int64?.self) ?? now) + 86_400_000)
     }
 
     @discardableResult
@@ -360,9 +365,7 @@ public struct MailStore: Sendable {
         guard let settings = try await settings(userID: userID, sql), settings.isActive,
             let email = settings.email, settings.emailVerifiedAt == nil
         else { return .nothingToDo }
-        guard try await linksToday(kind: verificationJob, userID: userID, now: now, sql) < linksPerDay else {
-            return .tooMany
-        }
+        if let limited = try await dailyLimit(kind: verificationJob, userID: userID, now: now, sql) { return limited }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let payload = String(decoding: try encoder.encode(VerificationJob(user: userID, email: email)), as: UTF8.self)
@@ -410,9 +413,7 @@ public struct MailStore: Sendable {
                 ).first()
             else { return .nothingToDo }
             let userID = try row.decodeUUID("id")
-            guard try await Self.linksToday(kind: Self.resetJob, userID: userID, now: now, sql) < Self.linksPerDay else {
-                return .tooMany
-            }
+            if let limited = try await Self.dailyLimit(kind: Self.resetJob, userID: userID, now: now, sql) { return limited }
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             let payload = String(decoding: try encoder.encode(VerificationJob(user: userID, email: email)), as: UTF8.self)

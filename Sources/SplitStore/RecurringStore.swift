@@ -394,6 +394,42 @@ public struct RecurringStore: Sendable {
         }
     }
 
+    /// Pauses, in the transaction of a member's removal or leaving, the group's active series that
+    /// cannot go on without them: those they made (a series adds as its maker) and those that name
+    /// them (a payer, or in the split), each with a note saying why. Before, such a series stayed
+    /// "active" until its date, and changing anything else in it was refused as "someone was
+    /// removed meanwhile" (found by a new user).
+    static func pause(without member: MemberRecord, log: GroupLog, now: Int64, _ sql: any SQLDatabase) async throws {
+        let active = try await sql.raw(
+            "SELECT * FROM recurring_series WHERE group_id = \(bind: member.groupID.text) AND state = 'active'"
+        ).all().map(SeriesRecord.init(row:))
+        var paused = false
+        for series in active {
+            let note: String
+            if series.createdByUserID == member.userID {
+                note = "\(member.name), who made it, is no longer in the group; someone who may add expenses can make it again."
+            } else if series.template.members.contains(member.id) {
+                note = "\(member.name) is no longer in the group; take them out of this series (or restore them), then resume it."
+            } else {
+                continue
+            }
+            try await sql.raw(
+                """
+                UPDATE recurring_series SET state = 'paused', note = \(bind: note), version = version + 1,
+                    updated_at = \(bind: now)
+                WHERE id = \(bind: series.id.text)
+                """
+            ).run()
+            let creator = try await Self.memberOf(userID: series.createdByUserID, groupID: series.groupID, sql)
+            try await log.activity(
+                nil, "recurring.paused", .group, series.groupID,
+                ActivityEvent(subject: series.template.description, reason: note),
+                concerning: creator.map { [$0] } ?? [], sql)
+            paused = true
+        }
+        if paused { try await log.changed(.group, member.groupID, sql) }
+    }
+
     static func memberOf(userID: UUID, groupID: UUID, _ sql: any SQLDatabase) async throws -> UUID? {
         try await sql.raw(
             "SELECT id FROM members WHERE group_id = \(bind: groupID.text) AND user_id = \(bind: userID.text)"

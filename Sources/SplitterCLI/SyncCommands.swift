@@ -163,10 +163,23 @@ struct Status: AsyncParsableCommand {
 
 /// Each conflict with your change and the server's version, and how to resolve it.
 func printConflicts(_ conflicts: [PendingOperation], store: OfflineStore) throws {
-    print("Conflicts: \(conflicts.count) (resolve with `splitter sync --force <op>` or `splitter sync --discard <op>`)")
+    func names(_ operation: PendingOperation) throws -> [String: String] {
+        Dictionary(uniqueKeysWithValues: try store.cachedMembers(groupID: operation.groupID).map { ($0.id, $0.name) })
+    }
+    /// A payment of a share its member now covers themselves: nothing to pay, so --force cannot
+    /// help (found by a new user: it kept being advised, in the header too).
+    func settled(_ operation: PendingOperation, names: [String: String]) -> String? {
+        guard operation.kind == .setSharePayment, let payment = operation.intendedPayment, payment.isPaid,
+            let server = operation.serverExpense, let share = server.splits.first(where: { $0.id == payment.shareID })
+        else { return nil }
+        return nothingToSettle(share, of: server, name: names[share.memberId] ?? "its member")
+    }
+    let forceable = try conflicts.contains { settled($0, names: try names($0)) == nil }
+    print(
+        "Conflicts: \(conflicts.count) (resolve with "
+            + (forceable ? "`splitter sync --force <op>` or `splitter sync --discard <op>`)" : "`splitter sync --discard <op>`)"))
     for operation in conflicts {
-        let names = Dictionary(
-            uniqueKeysWithValues: try store.cachedMembers(groupID: operation.groupID).map { ($0.id, $0.name) })
+        let names = try names(operation)
         print("  \(short(operation.id))  \(operation.summary), based on version \(operation.baseVersion ?? 0)")
         print("    \(operation.error ?? "")")
         switch operation.kind {
@@ -179,13 +192,10 @@ func printConflicts(_ conflicts: [PendingOperation], store: OfflineStore) throws
             // forced into a transfer of 16.00, the share's new amount, and nothing said so).
             if let server = operation.serverExpense, let share = server.splits.first(where: { $0.id == payment?.shareID }) {
                 let whose = names[share.memberId].map { "\($0)'s share" } ?? "the share"
-                // A share its member now covers themselves has nothing to pay: --force cannot
-                // help (found by a new user: it kept being advised).
-                let settled = payment?.isPaid != false ? nothingToSettle(share, of: server, name: names[share.memberId] ?? "its member") : nil
                 print(
                     "    now:    \(whose) is \(share.amount) \(server.currency)"
                         + (payment?.isPaid == false
-                            ? "" : settled.map { "; \($0) Discard it." } ?? "; --force marks that much paid"))
+                            ? "" : settled(operation, names: names).map { "; \($0) Discard it." } ?? "; --force marks that much paid"))
             }
         default:
             print("    yours:  \(operation.kind == .deleteExpense ? "delete" : "restore") it")

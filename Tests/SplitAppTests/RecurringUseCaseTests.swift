@@ -254,24 +254,72 @@ struct RecurringUseCaseTests {
         }
     }
 
-    @Test("a series naming a removed member is paused with a note, not made into an invalid expense", arguments: TestDatabases.all)
+    @Test(
+        "a member removed or leaving pauses at once the series that name them or that they made; resuming says why not until it can go on",
+        arguments: TestDatabases.all)
     func removedMember(backend: Database.Backend) async throws {
         try await Self.with(backend, at: "2026-05-01T12:00:00Z") { setup in
             let trip = setup.trip
+            let members = MemberUseCases(database: trip.database, now: { milliseconds() })
             let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-05-01"))
+            var wifi = setup.rent("60.00", members: [trip.akiMember, trip.boMember])
+            wifi.description = "Wifi"
+            let other = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-05-01"), expense: wifi)
             #expect(try await setup.dates() == ["2026-05-01"])
             // Dee's balance is not zero (she owes her share): removing her needs the confirmation.
-            _ = try await MemberUseCases(database: trip.database, now: { milliseconds() }).remove(
+            _ = try await members.remove(
                 trip.deeMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki, origin: trip.origin)
-            #expect(try await setup.run(at: "2026-06-02T12:00:00Z") == 0)
+            // validate: paused by the removal itself, before any date falls due; the other goes on
             let paused = try await setup.recurring.series(series.series.id, caller: trip.aki)
             #expect(paused.series.state == .paused)
-            #expect(paused.series.note?.contains("Dee was removed") == true)
+            #expect(paused.series.note?.hasPrefix("Dee is no longer in the group; take them out of this series") == true)
+            #expect(try await setup.recurring.series(other.series.id, caller: trip.aki).series.state == .active)
+            #expect(try await setup.run(at: "2026-06-02T12:00:00Z") == 1)
             #expect(try await setup.dates() == ["2026-05-01"])
+            #expect(try await setup.dates("Wifi") == ["2026-05-01", "2026-06-01"])
             // Its creator hears of it.
             let inbox = try await NotificationUseCases(database: trip.database, now: { milliseconds() })
                 .inbox(caller: trip.aki, cursor: nil, limit: 50)
             #expect(inbox.notifications.contains { $0.activity.action == "recurring.paused" })
+
+            // Resuming it as it is says who is missing (it was "removed meanwhile; reload").
+            func update(_ id: UUID, _ patch: SeriesPatch, by caller: Caller) async throws -> SeriesView {
+                let version = try await setup.recurring.series(id, caller: caller).series.version
+                return try await setup.recurring.update(id, patch, basedOn: { version }, caller: caller, origin: trip.origin)
+            }
+            do {
+                _ = try await update(series.series.id, SeriesPatch(state: "active"), by: trip.aki)
+                Issue.record("resumed with Dee in it")
+            } catch AppError.invalid(let field, let message) {
+                #expect(field == "expense" && message.hasPrefix("Dee is no longer in the group"), "\(message)")
+            }
+            // A change while paused is taken; taking Dee out lets it resume.
+            _ = try await update(series.series.id, SeriesPatch(mode: "confirm"), by: trip.aki)
+            let resumed = try await update(
+                series.series.id, SeriesPatch(expense: setup.rent(members: [trip.akiMember, trip.boMember]), state: "active"),
+                by: trip.aki)
+            #expect(resumed.series.state == .active && resumed.series.note == nil)
+
+            // Bo's own series pauses when Bo leaves, and nobody can resume it: it adds as Bo.
+            var gym = setup.rent("100.00", members: [trip.akiMember, trip.boMember])
+            gym.description = "Gym"
+            gym.paidByMemberId = trip.boMember.description
+            let bos = try await setup.recurring.create(
+                gym, rule: EnteredRecurrence(every: "month", startDate: "2026-07-01"), mode: "auto", groupID: trip.groupID,
+                caller: trip.bo, origin: trip.origin)
+            _ = try await members.remove(
+                trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.bo, origin: trip.origin)
+            let left = try await setup.recurring.series(bos.series.id, caller: trip.aki)
+            #expect(left.series.state == .paused && left.series.note?.hasPrefix("Bo, who made it, is no longer") == true)
+            do {
+                _ = try await update(bos.series.id, SeriesPatch(state: "active"), by: trip.aki)
+                Issue.record("resumed a series of someone who left")
+            } catch AppError.invalid(let field, let message) {
+                #expect(field == "state" && message.hasPrefix("Bo may no longer add expenses here"), "\(message)")
+            }
+            // Aki's series that name Bo paused too; nothing is made for any of them.
+            #expect(try await setup.recurring.series(other.series.id, caller: trip.aki).series.state == .paused)
+            #expect(try await setup.run(at: "2026-07-02T12:00:00Z") == 0)
         }
     }
 

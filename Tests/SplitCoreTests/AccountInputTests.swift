@@ -27,6 +27,11 @@ struct AccountInputTests {
     @Test("display names are trimmed, 1 to 100 characters")
     func names() {
         #expect(AccountInput.normalizedDisplayName("  Aki ") == "Aki")
+        // A run of spaces inside is one (the first of it); one full-width space stays.
+        #expect(AccountInput.normalizedDisplayName("Erin  K") == "Erin K")
+        #expect(AccountInput.normalizedDisplayName("Erin \u{00A0} K") == "Erin K")
+        #expect(AccountInput.normalizedDisplayName("山田\u{3000}太郎") == "山田\u{3000}太郎")
+        #expect(QuickEntry.sameName("Erin  K", "erin k"))
         #expect(AccountInput.normalizedDisplayName("   ") == nil)
         #expect(AccountInput.normalizedDisplayName(String(repeating: "a", count: 100)) != nil)
         #expect(AccountInput.normalizedDisplayName(String(repeating: "a", count: 101)) == nil)
@@ -60,4 +65,14 @@ struct AccountInputTests {
         }
         #expect(AccountInput.normalizedDisplayName("\u{FEFF}Aki") == "Aki")
     }
+}
+
+@Test("a wait is said in seconds, minutes or hours, rounded up")
+func waitText() {
+    #expect(WaitText.phrase(seconds: 0) == "1 s")
+    #expect(WaitText.phrase(seconds: 119) == "119 s")
+    #expect(WaitText.phrase(seconds: 120) == "2 minutes")
+    #expect(WaitText.phrase(seconds: 3_601) == "61 minutes")
+    #expect(WaitText.phrase(seconds: 7_200) == "2 hours")
+    #expect(WaitText.phrase(seconds: 86_399) == "24 hours")
 }

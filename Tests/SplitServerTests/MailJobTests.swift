@@ -354,9 +354,23 @@ struct MailJobTests {
                     answers.append(try await store.requestVerification(userID: bo, now: start + Int64(minute) * 60_000))
                 }
                 // validate
-                #expect(answers == [.queued, .queued, .queued, .queued, .tooMany], "\(answers)")
+                // The sixth waits until the first of the five (registration's) is a day old.
+                let first = try #require(
+                    try await trip.database.read { sql in
+                        try await sql.raw(
+                            """
+                            SELECT MIN(created_at) AS t FROM jobs
+                            WHERE kind = \(bind: MailStore.verificationJob) AND unique_key LIKE \(bind: "%:\(trip.bo.userID.lowercased()):%")
+                            """
+                        ).first()?.decode(column: "t", as: Int64.self)
+                    })
+                #expect(answers == [.queued, .queued, .queued, .queued, .tooMany(until: first + 86_400_000)], "\(answers)")
                 let api = try await trip.api.call(.post, "/auth/email/verification", token: trip.bo.token)
                 #expect(api.status == .tooManyRequests, "\(api.text)")
+                // Said in hours, as its Retry-After in seconds: about a day from the registration's.
+                let wait = try #require(api.headers[.retryAfter].flatMap { Int($0) })
+                #expect((86_300...86_400).contains(wait), "\(wait)")
+                #expect(api.text.contains("try again in 24 hours"), "\(api.text)")
                 #expect(try await store.requestPasswordReset(email: "nobody@example.com", now: start) == .nothingToDo)
             }
         }

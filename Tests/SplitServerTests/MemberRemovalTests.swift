@@ -137,6 +137,14 @@ struct LeavingTests {
                      "split":{"mode":"equal","memberIds":["\#(akiID)","\#(benID)"]}}
                     """#)
             try #require(dinner.status == .created)
+            // Ben paid 30 EUR for both: Ben is owed 15 EUR.
+            let taxi = try await api.call(
+                .post, "/api/expenses", token: ben.token,
+                json: #"""
+                    {"groupId":"\#(groupID)","description":"Taxi","amount":"30","currency":"EUR","expenseDate":"2026-11-21",
+                     "split":{"mode":"equal","memberIds":["\#(akiID)","\#(benID)"]}}
+                    """#)
+            try #require(taxi.status == .created, "\(taxi.text)")
 
             // Ben asks to be paid 500 JPY, and Aki asks Ben alone for 300: once he has left,
             // nobody can pay either, so both are cancelled.
@@ -155,7 +163,10 @@ struct LeavingTests {
             // Ben owes: asked first, in his own words; confirmed, he leaves and no longer sees it.
             let asked = try await api.call(.delete, "/api/groups/\(groupID)/members/\(benID)", token: ben.token)
             #expect(asked.status == .conflict && asked.errorCode == "has_balance")
-            #expect(asked.string("error", "message")?.hasPrefix("You owe 1,000 JPY. Leave anyway?") == true, "\(asked.text)")
+            // Each side said once ("You owe … and owe … and are owed …" before).
+            #expect(
+                asked.string("error", "message")?.hasPrefix("You owe 1,000 JPY, and are owed 15.00 EUR. Leave anyway?") == true,
+                "\(asked.text)")
             let left = try await api.call(
                 .delete, "/api/groups/\(groupID)/members/\(benID)?confirmBalance=true", token: ben.token)
             #expect(left.status == .ok && left.bool("member", "active") == false, "\(left.text)")

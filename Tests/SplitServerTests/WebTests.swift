@@ -1520,6 +1520,14 @@ struct WebTests {
             let made = try await api.call(
                 .post, "/api/groups/\(setup.groupID)/categories", token: token, json: #"{"name":"Bar","icon":"🍺"}"#)
             let bar = try #require(made.string("category", "id"), "\(made.text)")
+            // A rename keeps the old name in the activity line; a run of spaces in a name is one.
+            let renamed = try await api.call(
+                .patch, "/api/groups/\(setup.groupID)/categories/\(bar)", token: token, json: #"{"name":"Bar  Tab","version":1}"#)
+            #expect(renamed.status == .ok && renamed.string("category", "name") == "Bar Tab", "\(renamed.text)")
+            let activity = try await api.call(.get, "/api/groups/\(setup.groupID)/activity", token: token)
+            #expect(
+                activity.list("activity").contains { $0.string("summary") == "Aki renamed category Bar to Bar Tab" },
+                "\(activity.text)")
             let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: token)
             let akiID = try #require(group.string("group", "myMemberId"))
             let created = try await api.call(
@@ -1533,7 +1541,7 @@ struct WebTests {
             #expect(edited.status == .ok && edited.string("expense", "category") == bar, "\(edited.text)")
             // The web form offers it, chosen, and saving keeps it (it moved the expense to Meal).
             let form = try await setup.aki.get("/expenses/\(id)/edit")
-            #expect(form.text.contains(#"<option value="\#(bar)" selected>🗑️ Bar (deleted)</option>"#), "\(form.text)")
+            #expect(form.text.contains(#"<option value="\#(bar)" selected>🗑️ Bar Tab (deleted)</option>"#), "\(form.text)")
             let fields: [(String, String)] = [
                 ("version", "2"), ("description", "Beer, two"), ("amount", "1200"), ("currency", "JPY"),
                 ("expenseDate", "2026-11-20"), ("category", bar), ("mode", "equal"), ("in_\(akiID)", "1"),

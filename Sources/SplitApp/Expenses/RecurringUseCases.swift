@@ -261,6 +261,7 @@ public struct RecurringUseCases: Sendable, UsesStores {
             }
         }
         try checks.finish()
+        if next.state == .active { try await requireGoingOn(next, group: group) }
         next.nextDate = Self.firstUnskipped(next)
         // Dates skipped that are past are done with. One still to come stays skipped even when the
         // next date is beyond it: a resume starts again from today (found by review: a skipped
@@ -279,6 +280,26 @@ public struct RecurringUseCases: Sendable, UsesStores {
         }
         _ = try? await materialize(groupIDs: [group.id])
         return try await series(id, caller: caller)
+    }
+
+    /// A series that is to be active can go on: everyone it names is in the group, and its maker
+    /// may still add expenses (it adds as them). Otherwise the next pass would pause it again, or
+    /// the store refuse it as "someone was removed meanwhile"; said here, by name, with what to do.
+    private func requireGoingOn(_ series: SeriesRecord, group: GroupRecord) async throws {
+        let members = try await groups.members(groupID: group.id)
+        let creator = members.first { $0.userID == series.createdByUserID }
+        if Permissions.decide(.addExpense, for: creator?.membership) != .allowed {
+            throw AppError.invalid(
+                field: "state",
+                message: "\(creator?.name ?? "Whoever made it") may no longer add expenses here, and this series adds as them: "
+                    + "end it, and make it again as yourself.")
+        }
+        if let gone = members.first(where: { series.template.members.contains($0.id) && !$0.isActive }) {
+            throw AppError.invalid(
+                field: "expense",
+                message: "\(gone.name) is no longer in the group: take them out of this series' payers and split, "
+                    + "or restore them first.")
+        }
     }
 
     /// Ends a series (DELETE): nothing more is made; what was made stays.

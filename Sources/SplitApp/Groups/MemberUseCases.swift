@@ -214,13 +214,20 @@ public struct MemberUseCases: Sendable, UsesStores {
         let nets = try await balances.balances(groupID: member.groupID)
             .filter { $0.memberID == member.id && $0.net != 0 }.sorted { $0.currency < $1.currency }
         guard !nets.isEmpty else { return nil }
-        let parts = nets.map { net in
-            // Grouped as everywhere else ("12,321 JPY"; found by review: it said "12321 JPY").
-            let amount = (try? Currency(code: net.currency)).map { Money(minorUnits: abs(net.net), currency: $0).description }
-                ?? "\(MoneyInput.text(abs(net.net), net.currency)) \(net.currency)"
-            return net.net < 0 ? "owe\(you ? "" : "s") \(amount)" : "\(you ? "are" : "is") owed \(amount)"
+        func amounts(_ nets: [BalanceRecord]) -> String {
+            nets.map { net in
+                // Grouped as everywhere else ("12,321 JPY"; found by review: it said "12321 JPY").
+                (try? Currency(code: net.currency)).map { Money(minorUnits: abs(net.net), currency: $0).description }
+                    ?? "\(MoneyInput.text(abs(net.net), net.currency)) \(net.currency)"
+            }.joined(separator: " and ")
         }
-        return "\(you ? "You" : member.name) \(parts.joined(separator: " and "))"
+        // "You owe 32.00 EUR and 1,667 JPY, and are owed 5.00 USD" (it said "owe … and owe …").
+        let owes = nets.filter { $0.net < 0 }
+        let owed = nets.filter { $0.net > 0 }
+        let parts =
+            (owes.isEmpty ? [] : ["owe\(you ? "" : "s") \(amounts(owes))"])
+            + (owed.isEmpty ? [] : ["\(you ? "are" : "is") owed \(amounts(owed))"])
+        return "\(you ? "You" : member.name) \(parts.joined(separator: ", and "))"
     }
 
     /// The member an action is aimed at, as the permission table sees it.

@@ -85,8 +85,10 @@ public struct MailUseCases: Sendable, UsesStores {
         guard settings.emailVerifiedAt == nil else {
             throw AppError.conflict(code: "already_verified", field: nil, message: "This address is verified already.")
         }
-        if try await mail.requestVerification(userID: caller.user.id, now: now()) == .tooMany {
-            throw AppError.rateLimited(retryAfterSeconds: 3_600)
+        let time = now()
+        // Until the first of the day's five links is a day old (it said "3600 s", then refused again).
+        if case .tooMany(let until) = try await mail.requestVerification(userID: caller.user.id, now: time) {
+            throw AppError.rateLimited(retryAfterSeconds: Int((until - time + 999) / 1_000))
         }
     }
 

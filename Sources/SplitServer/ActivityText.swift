@@ -33,10 +33,13 @@ enum ActivityText {
         case "expense.updated": return "\(actor) changed \(subject) (\(money ?? ""))"
         case "expense.deleted": return "\(actor) deleted \(subject)"
         case "expense.restored": return "\(actor) restored \(subject)"
+        // With what the mark moved, or took back: "(45.00 EUR)".
         case "share.marked_paid":
-            return "\(actor) marked \(whose(event.member, actor)) of \(subject) paid" + because(event.reason)
+            return "\(actor) marked \(whose(event.member, actor)) of \(subject) paid" + (money.map { " (\($0))" } ?? "")
+                + because(event.reason)
         case "share.marked_unpaid":
-            return "\(actor) marked \(whose(event.member, actor)) of \(subject) unpaid" + because(event.reason)
+            return "\(actor) marked \(whose(event.member, actor)) of \(subject) unpaid" + (money.map { " (\($0))" } ?? "")
+                + because(event.reason)
         case "member.removed":
             // Removing oneself is leaving.
             return subject == actor ? "\(actor) left the group" : "\(actor) removed \(subject) from the group"

@@ -284,6 +284,8 @@ public struct ExpenseStore: Sendable {
             // there were ten or more.
             var batch = WriteBatch()
             var effects: [Ledger.Effect] = []
+            // What the mark moved (paid) or took back (unpaid), for the activity line.
+            var moved: Int64 = 0
             if isPaid {
                 let settlements = PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split())
                     .map { debt in
@@ -294,6 +296,7 @@ public struct ExpenseStore: Sendable {
                             createdByUserID: actor.userID, createdAt: now, updatedAt: now)
                     }
                 guard !settlements.isEmpty else { throw ExpenseStoreError.nothingToPay }
+                moved = settlements.reduce(0) { $0 + $1.amount }
                 for settlement in settlements { batch.add(SettlementStore.insertion(settlement)) }
                 effects = settlements.map { Ledger.effect(of: $0, sign: 1) }
                 batch.add(log.changes(.settlement, settlements.map(\.id)))
@@ -304,6 +307,7 @@ public struct ExpenseStore: Sendable {
                     """
                 ).all().map { try SettlementRecord(row: $0) }
                 if !linked.isEmpty {
+                    moved = linked.reduce(0) { $0 + $1.amount }
                     batch.add(SettlementStore.deletion(linked.map(\.id), now: now))
                     effects = linked.map { Ledger.effect(of: $0, sign: -1) }
                     batch.add(log.changes(.settlement, linked.map(\.id), isDeleted: true))
@@ -324,7 +328,9 @@ public struct ExpenseStore: Sendable {
             batch.add(log.change(.expense, expense.id))
             let line = log.activity(
                 actor, isPaid ? "share.marked_paid" : "share.marked_unpaid", .expense, expense.id,
-                ActivityEvent(subject: expense.description, reason: reason, member: whose),
+                ActivityEvent(
+                    subject: expense.description, amount: moved == 0 ? nil : moved,
+                    currency: moved == 0 ? nil : expense.currency, reason: reason, member: whose),
                 concerning: [share.memberID] + expense.payers.map(\.memberID), into: &batch)
             let values = try await batch.run(on: sql)
             for ledger in ledgers { try ledger.check(values) }

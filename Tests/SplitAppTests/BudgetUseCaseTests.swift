@@ -421,6 +421,9 @@ struct SpendingChartTests {
             #expect(chart.currency == "MYR" && chart.uncountedCurrencies == ["JPY"])
             #expect(chart.perCategory.map(\.label) == ["Hotel", "Meal", "Bar (deleted)", "Bar"])
             #expect(chart.perCategory.map(\.amount) == [43_000, 3_000 - 1_200 + 4_500, 900, 600])
+            // The Budget page's lines name them alike (it showed two lines "Bar").
+            let status = try await budgets.status(groupID: trip.groupID, caller: trip.aki, month: nil)
+            #expect(status.lines.map(\.name).filter { $0.hasPrefix("Bar") }.sorted() == ["Bar", "Bar (deleted)"], "\(status.lines)")
             let total = chart.perCategory.map(\.amount).reduce(0, +)
             #expect(chart.perMember.map(\.amount).reduce(0, +) == total)
             // Each member's figure is their share column of Who paid what, exactly.

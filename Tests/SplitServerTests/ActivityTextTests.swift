@@ -41,5 +41,9 @@ struct ActivityTextTests {
         #expect(said("share.marked_paid", ActivityEvent(subject: "Taxi", member: "Cho")) == "Aki marked Cho's share of Taxi paid")
         #expect(said("share.marked_unpaid", ActivityEvent(subject: "Taxi", member: "Aki")) == "Aki marked their share of Taxi unpaid")
         #expect(said("share.marked_paid", ActivityEvent(subject: "Taxi")) == "Aki marked a share of Taxi paid")
+        // With what the mark moved (a line written before it was kept has none).
+        #expect(
+            said("share.marked_paid", ActivityEvent(subject: "Taxi", amount: 1_250, currency: "GBP", reason: "cash", member: "Cho"))
+                == "Aki marked Cho's share of Taxi paid (12.50 GBP): “cash”")
     }
 }

@@ -259,9 +259,9 @@ struct ExpenseCommandTests {
             #expect(
                 Array(summaries.prefix(7)) == [
                     "Ben  Ben restored Ramen", "Aki  Aki deleted Ramen",
-                    "Aki  Aki marked Cho's share of Ramen unpaid: “wrong person”",
-                    "Aki  Aki marked Cho's share of Ramen paid: “PayNow”",
-                    "Aki  Aki marked their share of Ramen paid: “cash at the table”",
+                    "Aki  Aki marked Cho's share of Ramen unpaid (3,000 JPY): “wrong person”",
+                    "Aki  Aki marked Cho's share of Ramen paid (3,000 JPY): “PayNow”",
+                    "Aki  Aki marked their share of Ramen paid (6,000 JPY): “cash at the table”",
                     "Aki  Aki changed Ramen (12,000 JPY)", "Ben  Ben added Dinner (9,000 JPY)",
                 ], "\(activity.output)")
             let limited = try #require(try await trip.json("activity", "Japan", "--limit", "2") as? [[String: Any]])

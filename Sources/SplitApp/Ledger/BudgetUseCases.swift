@@ -168,7 +168,9 @@ public struct BudgetUseCases: Sendable, UsesStores {
             guard cap != nil || !rows.isEmpty || !category.isDeleted else { continue }
             lines.append(
                 BudgetLine(
-                    categoryID: category.id, name: category.name, icon: category.icon, color: category.color,
+                    // Named as on the overview: a deleted "Bar" beside a new one is not the same
+                    // line twice (found by a new user).
+                    categoryID: category.id, name: category.label, icon: category.icon, color: category.color,
                     figures: BudgetFigures(cap: cap, spent: converted(rows), period: period, today: today)))
         }
         let total = BudgetFigures(cap: budget?.total, spent: converted(spent), period: period, today: today)
@@ -235,8 +237,7 @@ public struct BudgetUseCases: Sendable, UsesStores {
         missing.formUnion(people.missing.map(\.code))
         // A deleted category is named so: a new "Bar" beside a deleted "Bar" is another category
         // (found by a new user: the chart added them up as one).
-        let labels = Dictionary(
-            uniqueKeysWithValues: try await all.map { ($0.id, $0.isDeleted ? "\($0.name) (deleted)" : $0.name) })
+        let labels = Dictionary(uniqueKeysWithValues: try await all.map { ($0.id, $0.label) })
         var perCategory: [(label: String, amount: Int64)] = []
         for (categoryID, rows) in Dictionary(grouping: spent, by: \.categoryID) {
             // A code the table no longer knows cannot be converted: said, like a missing rate.
@@ -478,4 +479,10 @@ public struct BudgetUseCases: Sendable, UsesStores {
         }
         return .month(of: first)
     }
+}
+
+extension CategoryRecord {
+    /// Its name where spending is added up by category: a deleted one says so, since a new
+    /// category may have its name.
+    public var label: String { isDeleted ? "\(name) (deleted)" : name }
 }

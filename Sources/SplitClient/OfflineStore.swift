@@ -458,7 +458,8 @@ public final class OfflineStore: Sendable {
                 sql: "SELECT json FROM cached_expenses WHERE groupID = ? AND (? OR NOT isDeleted)",
                 arguments: [groupID, includeDeleted])
         }.map { try Expense.decodeFromServer($0) }.sorted {
-            ($0.expenseDate, $0.createdAt) > ($1.expenseDate, $1.createdAt)
+            // As the server lists them (date, then made, then id: newest first).
+            ($0.expenseDate, $0.createdAt, $0.id) > ($1.expenseDate, $1.createdAt, $1.id)
         }
     }
 

@@ -185,10 +185,24 @@ func resolveExpenseID(_ text: String, store: OfflineStore) throws -> String {
     guard text.count >= 4 else {
         throw CLIError(message: "Give at least 4 characters of the expense id.", code: 2)
     }
+    let known = try store.cachedExpenseIDs(endingWith: text)
+    // One added offline and not sent yet: the server has no such expense to show or change.
+    if known.isEmpty, let added = try store.pending().first(where: { $0.kind == .createExpense && isNamed($0.id, by: text) }) {
+        throw CLIError(
+            message: "That is the queued \(added.summary), not sent yet: `splitter sync` sends it, "
+                + "`splitter sync --discard \(short(added.id))` drops it; change it once it is sent.",
+            code: 5)
+    }
     return try single(
-        try store.cachedExpenseIDs(endingWith: text),
-        none: "No expense \"\(text)\" known here; use its full id, or run `splitter expense list <group>` first.",
+        known, none: "No expense \"\(text)\" known here; use its full id, or run `splitter expense list <group>` first.",
         several: "Several expenses end with \"\(text)\"; give more of the id.")
+}
+
+/// The expenses this profile added to a group offline, not sent yet, oldest first.
+func queuedExpenses(in groupID: String, store: OfflineStore) throws -> [NewExpense] {
+    try store.pending().filter { $0.groupID == groupID && $0.kind == .createExpense }.compactMap {
+        try? JSONDecoder().decode(NewExpense.self, from: $0.body)
+    }
 }
 
 /// The last 8 characters of an id: enough to name it on the command line. The last, since the
@@ -290,26 +304,51 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let context = try await GroupContext(options)
                 let (client, store, found) = (context.client, context.store, context.group)
                 let expenses: [Expense]
+                var queued: [NewExpense] = []
                 do {
                     expenses = try await client.expenses(groupID: found.id, includeDeleted: deleted)
                     try? store.cache(expenses: expenses, seen: true)
                 } catch SplitterError.offline(let reason) {
                     expenses = try store.cachedExpenses(groupID: found.id, includeDeleted: deleted)
-                    guard !expenses.isEmpty else { throw SplitterError.offline(reason) }
-                    warn("Offline: these are the expenses as last seen.")
+                    // What this profile added offline is listed too, marked (found by a new user:
+                    // the expense just added was nowhere to be seen until a sync).
+                    queued = try queuedExpenses(in: found.id, store: store)
+                    guard !expenses.isEmpty || !queued.isEmpty else { throw SplitterError.offline(reason) }
+                    warn(
+                        "Offline: these are the expenses as last seen"
+                            + (queued.isEmpty ? "." : ", and \(queued.count) queued to send (`splitter sync`)."))
                 }
                 let names = context.names
-                try Output.list(
-                    expenses, json: options.json, empty: "No expenses in \(found.name) yet.",
-                    ["DATE", "DESCRIPTION", "AMOUNT", "PAID BY", "CATEGORY", "ID"]
-                ) {
-                    [
-                        $0.expenseDate, $0.description + ($0.isDeleted ? " (deleted)" : ""),
-                        "\($0.amount) \($0.currency)",
-                        $0.payers.map { names[$0.memberId] ?? "?" }.joined(separator: ", "), $0.categoryName,
-                        short($0.id),
-                    ]
+                if options.json { return try Output.json(expenses) }
+                func payers(_ payers: [SplitClient.MemberAmount]) -> String {
+                    payers.map { names[$0.memberId] ?? "?" }.joined(separator: ", ")
                 }
+                // Newest first, as the server lists them; a queued one is newer than any it sent.
+                let rows: [(date: String, cells: [String])] =
+                    queued.map { added in
+                        let paidBy = added.paidBy ?? added.paidByMemberId.map { [SplitClient.MemberAmount(memberId: $0, amount: added.amount)] } ?? []
+                        return (
+                            added.expenseDate,
+                            [
+                                added.expenseDate, added.description + " (queued)", "\(added.amount) \(added.currency)",
+                                payers(paidBy), added.category ?? "", short(added.id ?? ""),
+                            ]
+                        )
+                    }.reversed()
+                    + expenses.map {
+                        (
+                            $0.expenseDate,
+                            [
+                                $0.expenseDate, $0.description + ($0.isDeleted ? " (deleted)" : ""), "\($0.amount) \($0.currency)",
+                                payers($0.payers), $0.categoryName, short($0.id),
+                            ]
+                        )
+                    }
+                if rows.isEmpty { return print("No expenses in \(found.name) yet.") }
+                // A stable sort by date alone keeps each side's own order within a day.
+                Output.table(
+                    ["DATE", "DESCRIPTION", "AMOUNT", "PAID BY", "CATEGORY", "ID"],
+                    rows.enumerated().sorted { ($0.element.date, $1.offset) > ($1.element.date, $0.offset) }.map(\.element.cells))
             }
         }
     }

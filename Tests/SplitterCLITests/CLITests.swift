@@ -272,6 +272,18 @@ struct CLITests {
                     #expect(try await run(["settle", "Trip", "--from", "aki", "--to", "ben", "\(index + 2)"]).status == 0)
                 }
                 #expect(try await run(["status"]).output.contains("Queued: 30"))
+                // The offline list shows what is queued, newest first, above what was last seen;
+                // such an expense cannot be shown yet, and says why.
+                let listed = try await run(["expense", "list", "Trip"])
+                #expect(listed.status == 0 && listed.error.contains("and 25 queued to send"), "\(listed.error)")
+                let rows = listed.output.split(separator: "\n")
+                #expect(rows.count >= 27 && rows[1].contains("Meal 24 (queued)") && rows[25].contains("Meal 0 (queued)"), "\(listed.output)")
+                #expect(rows[26].contains("Online") && !rows[26].contains("queued"), "\(listed.output)")
+                let queuedID = try #require(rows[1].split(separator: " ").last.map(String.init))
+                let shownQueued = try await run(["expense", "show", queuedID])
+                #expect(
+                    shownQueued.status == 5 && shownQueued.error.contains("That is the queued expense Meal 24 25.50"),
+                    "\(shownQueued.error)")
                 // a group the offline copy does not know: the server cannot be reached, not "no such group"
                 let unknown = try await run(["expense", "add", "Elsewhere", "Meal", "1.00"])
                 #expect(unknown.status == 9 && unknown.error.contains("cannot be reached"), "\(unknown.error)")

@@ -408,7 +408,14 @@ public struct GroupStore: Sendable {
                               AND (payee_member_id = \(bind: member.id.text) OR payer_member_id = \(bind: member.id.text))
                         """
                     ).run()
-                    if let log { try await RecurringStore.pause(without: after, log: log, now: now, sql) }
+                }
+                // Series that can no longer go on pause now, saying why, not at their next date.
+                if let before, let log,
+                    before.isActive && !after.isActive
+                        || Permissions.decide(.addExpense, for: before.membership) == .allowed
+                            && Permissions.decide(.addExpense, for: after.membership) != .allowed
+                {
+                    try await RecurringStore.pause(after: after, log: log, now: now, sql)
                 }
                 // Webhooks they added stop when they may no longer manage them.
                 if let user = after.userID, !after.isActive || ![.owner, .admin].contains(after.role) {

@@ -394,21 +394,25 @@ public struct RecurringStore: Sendable {
         }
     }
 
-    /// Pauses, in the transaction of a member's removal or leaving, the group's active series that
-    /// cannot go on without them: those they made (a series adds as its maker) and those that name
-    /// them (a payer, or in the split), each with a note saying why. Before, such a series stayed
-    /// "active" until its date, and changing anything else in it was refused as "someone was
-    /// removed meanwhile" (found by a new user).
-    static func pause(without member: MemberRecord, log: GroupLog, now: Int64, _ sql: any SQLDatabase) async throws {
+    /// Pauses, in the transaction of a change to a member, the group's active series that cannot
+    /// go on after it: those they made once they may no longer add expenses (a series adds as its
+    /// maker), and, once they are out of the group, those that name them (a payer, or in the
+    /// split); each with a note saying why. Before, such a series stayed "active" until its date,
+    /// and changing anything else in it was refused as "someone was removed meanwhile" (found by
+    /// a new user).
+    static func pause(after member: MemberRecord, log: GroupLog, now: Int64, _ sql: any SQLDatabase) async throws {
         let active = try await sql.raw(
             "SELECT * FROM recurring_series WHERE group_id = \(bind: member.groupID.text) AND state = 'active'"
         ).all().map(SeriesRecord.init(row:))
         var paused = false
         for series in active {
             let note: String
-            if series.createdByUserID == member.userID {
-                note = "\(member.name), who made it, is no longer in the group; someone who may add expenses can make it again."
-            } else if series.template.members.contains(member.id) {
+            if series.createdByUserID == member.userID, Permissions.decide(.addExpense, for: member.membership) != .allowed {
+                note =
+                    member.isActive
+                    ? "\(member.name), who made it, may no longer add expenses; someone who may can make it again."
+                    : "\(member.name), who made it, is no longer in the group; someone who may add expenses can make it again."
+            } else if !member.isActive, series.template.members.contains(member.id) {
                 note = "\(member.name) is no longer in the group; take them out of this series (or restore them), then resume it."
             } else {
                 continue

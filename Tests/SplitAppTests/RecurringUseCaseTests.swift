@@ -307,10 +307,20 @@ struct RecurringUseCaseTests {
             let bos = try await setup.recurring.create(
                 gym, rule: EnteredRecurrence(every: "month", startDate: "2026-07-01"), mode: "auto", groupID: trip.groupID,
                 caller: trip.bo, origin: trip.origin)
+            // Bo may no longer add expenses: Bo's series pauses at once, saying so; the others go on.
+            let store = GroupStore(database: trip.database)
+            var bo = try #require(try await store.member(id: trip.boMember.uuid, groupID: trip.groupID))
+            bo.canAddExpenses = false
+            _ = try await store.updateMember(bo, now: milliseconds())
+            let stopped = try await setup.recurring.series(bos.series.id, caller: trip.aki)
+            #expect(
+                stopped.series.state == .paused && stopped.series.note?.hasPrefix("Bo, who made it, may no longer add expenses") == true,
+                "\(stopped.series)")
+            #expect(try await setup.recurring.series(series.series.id, caller: trip.aki).series.state == .active)
             _ = try await members.remove(
                 trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.bo, origin: trip.origin)
             let left = try await setup.recurring.series(bos.series.id, caller: trip.aki)
-            #expect(left.series.state == .paused && left.series.note?.hasPrefix("Bo, who made it, is no longer") == true)
+            #expect(left.series.state == .paused && left.series.note?.hasPrefix("Bo, who made it, may no longer") == true)
             do {
                 _ = try await update(bos.series.id, SeriesPatch(state: "active"), by: trip.aki)
                 Issue.record("resumed a series of someone who left")

@@ -112,13 +112,43 @@ public struct ExpenseShare: Codable, Hashable, Sendable {
     public var isPaid: Bool
     /// When it was marked paid, while it is.
     public var paidAt: Date?
+    /// Its member paid (on a refund, received) at least this share themselves, or it is 0: a mark
+    /// of it paid would move no money, and the server refuses it (`nothing_to_pay`). False when
+    /// not said (a server or an offline copy from before it was).
+    public var nothingToPay: Bool
 
-    public init(id: String, memberId: String, amount: String, isPaid: Bool, paidAt: Date? = nil) {
+    public init(id: String, memberId: String, amount: String, isPaid: Bool, paidAt: Date? = nil, nothingToPay: Bool = false) {
         self.id = id
         self.memberId = memberId
         self.amount = amount
         self.isPaid = isPaid
         self.paidAt = paidAt
+        self.nothingToPay = nothingToPay
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        memberId = try container.decode(String.self, forKey: .memberId)
+        amount = try container.decode(String.self, forKey: .amount)
+        isPaid = try container.decode(Bool.self, forKey: .isPaid)
+        paidAt = try container.decodeIfPresent(Date.self, forKey: .paidAt)
+        nothingToPay = try container.decodeIfPresent(Bool.self, forKey: .nothingToPay) ?? false
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, memberId, amount, isPaid, paidAt, nothingToPay
+    }
+
+    /// As the server writes it: `nothingToPay` only when true.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(memberId, forKey: .memberId)
+        try container.encode(amount, forKey: .amount)
+        try container.encode(isPaid, forKey: .isPaid)
+        try container.encodeIfPresent(paidAt, forKey: .paidAt)
+        if nothingToPay { try container.encode(true, forKey: .nothingToPay) }
     }
 }
 

@@ -137,19 +137,22 @@ struct JSONReader {
         var amount: String?
         var isPaid: Bool?
         var paidAt: Date?
+        var nothingToPay = false
         try object { reader, key throws(FeedPageError) in
             switch key {
             case "id": id = try reader.string()
             case "memberId": memberId = try reader.string()
             case "amount": amount = try reader.string()
             case "isPaid": isPaid = try reader.bool()
+            case "nothingToPay": nothingToPay = try reader.bool()
             case "paidAt": paidAt = try reader.optional { reader throws(FeedPageError) in try reader.date() }
             default: try reader.skipValue()
             }
         }
         return ExpenseShare(
             id: try required(id, "id"), memberId: try required(memberId, "memberId"),
-            amount: try required(amount, "amount"), isPaid: try required(isPaid, "isPaid"), paidAt: paidAt)
+            amount: try required(amount, "amount"), isPaid: try required(isPaid, "isPaid"), paidAt: paidAt,
+            nothingToPay: nothingToPay)
     }
 
     /// `{"memberId", "amount" | "percent" | "shares"}`, as `Kind` names its number.

@@ -65,6 +65,7 @@ struct StoredJSONWriter {
             writer.bool(share.isPaid)
             writer.raw(",\"memberId\":")
             writer.string(share.memberId)
+            if share.nothingToPay { writer.raw(",\"nothingToPay\":true") }
             if let paidAt = share.paidAt {
                 writer.raw(",\"paidAt\":")
                 writer.date(paidAt)

@@ -76,7 +76,9 @@ extension ExpenseChanges {
 
 extension ExpenseShare {
     init(_ wire: Components.Schemas.ExpenseShare) {
-        self.init(id: wire.id, memberId: wire.memberId, amount: wire.amount, isPaid: wire.isPaid, paidAt: wire.paidAt)
+        self.init(
+            id: wire.id, memberId: wire.memberId, amount: wire.amount, isPaid: wire.isPaid, paidAt: wire.paidAt,
+            nothingToPay: wire.nothingToPay ?? false)
     }
 }
 

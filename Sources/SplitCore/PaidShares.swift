@@ -38,6 +38,26 @@ public enum PaidShares {
         return split.isRefund ? debts.filter { $0.to == debtor } : debts.filter { $0.from == debtor }
     }
 
+    /// Whether marking a share paid would move no money (`transfers(settling:)` is empty, as the
+    /// property tests check): its member paid at least the share themselves, or, on a refund,
+    /// received at least their part; a share of 0 included. The store refuses such a mark
+    /// (`nothing_to_pay`); the API says it of each share, and the web and the CLI read that.
+    public static func nothingToPay(owed: Int64, paid: Int64, isRefund: Bool) -> Bool {
+        isRefund ? paid <= owed : paid >= owed
+    }
+
+    /// Why such a share has nothing to settle, as the server refuses a mark of it and the CLI
+    /// says it offline: `member` nil is the reader's own ("You paid at least your own share of
+    /// Taxi: there is nothing to settle.").
+    public static func nothingToPaySentence(member: String?, isZero: Bool, isRefund: Bool, expense: String) -> String {
+        let whose = isRefund ? "part" : "share"
+        return
+            (isZero
+            ? "\(member.map { "\($0)'s" } ?? "Your") \(whose) of \(expense) is 0"
+            : "\(member ?? "You") \(isRefund ? "received" : "paid") at least \(member == nil ? "your" : "their") own \(whose) of \(expense)")
+            + ": there is nothing to settle."
+    }
+
     /// The shares of the edited expense: the new computed shares (with fresh ids) by member,
     /// keeping the old share's id and paid mark where the member had one; a member no longer in
     /// the split keeps a removed share of 0 so its history survives, and a member back in the

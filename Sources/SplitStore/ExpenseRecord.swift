@@ -87,6 +87,14 @@ public struct ExpenseRecord: Sendable, Equatable {
     /// The shares that count (members still in the split).
     public var liveShares: [ShareRecord] { shares.filter { !$0.isRemoved } }
 
+    /// Whether marking `share` paid would move no money: its member paid (on a refund, received)
+    /// at least the share themselves, or it is 0 (SplitCore `PaidShares.nothingToPay`). The one
+    /// answer the store's refusal, the API's `nothingToPay`, the web and the CLI all read.
+    public func nothingToPay(_ share: ShareRecord) -> Bool {
+        PaidShares.nothingToPay(
+            owed: share.amount, paid: payers.first { $0.memberID == share.memberID }?.amount ?? 0, isRefund: amount < 0)
+    }
+
     /// As SplitCore sees it, for the pairwise view and the transfers of a paid share.
     public func split() throws -> ExpenseSplit {
         let currency = try Currency(code: currency)

@@ -287,6 +287,7 @@ public struct ExpenseStore: Sendable {
             // What the mark moved (paid) or took back (unpaid), for the activity line.
             var moved: Int64 = 0
             if isPaid {
+                guard !expense.nothingToPay(share) else { throw ExpenseStoreError.nothingToPay }
                 let settlements = PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split())
                     .map { debt in
                         SettlementRecord(
@@ -295,7 +296,6 @@ public struct ExpenseStore: Sendable {
                             note: "Share of \(expense.description)", expenseSplitID: splitID,
                             createdByUserID: actor.userID, createdAt: now, updatedAt: now)
                     }
-                guard !settlements.isEmpty else { throw ExpenseStoreError.nothingToPay }
                 moved = settlements.reduce(0) { $0 + $1.amount }
                 for settlement in settlements { batch.add(SettlementStore.insertion(settlement)) }
                 effects = settlements.map { Ledger.effect(of: $0, sign: 1) }

@@ -62,7 +62,7 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
     // What the server would refuse (`nothing_to_pay`), said now rather than at the next sync.
     if isPaid,
         let reason = nothingToSettle(
-            share, of: context.expense, name: member.id == context.group.group.myMemberId ? "You" : member.name)
+            share, of: context.expense, name: member.id == context.group.group.myMemberId ? nil : member.name)
     {
         throw CLIError(message: reason, code: 7)
     }
@@ -76,22 +76,13 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
         said: "Offline: marking \(what) \(state) is queued; `splitter sync` sends it.")
 }
 
-/// Why a share has nothing to settle, as the server says it: its member paid (on a refund,
-/// received) at least their own share themselves, or it is 0. Nil when it has something.
-/// `name`: "You" for one's own share, said as the server says it.
-func nothingToSettle(_ share: ExpenseShare, of expense: Expense, name: String) -> String? {
-    func value(_ text: String) -> Decimal { Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? 0 }
-    let amount = value(share.amount)
-    let refund = expense.amount.hasPrefix("-")
-    let own = expense.payers.first { $0.memberId == share.memberId }.map { value($0.amount) }
-    let covered = amount == 0 || own.map { refund ? amount >= $0 : $0 >= amount } ?? false
-    guard covered else { return nil }
-    let whose = refund ? "part" : "share"
-    let you = name == "You"
-    return (amount == 0
-        ? "\(you ? "Your" : "\(name)'s") \(whose) of \(expense.description) is 0"
-        : "\(name) \(refund ? "received" : "paid") at least \(you ? "your" : "their") own \(whose) of \(expense.description)")
-        + ": there is nothing to settle."
+/// Why a share has nothing to settle, as the server says it, when the server said it has
+/// (`nothingToPay`); nil otherwise. `name`: nil for one's own share.
+func nothingToSettle(_ share: ExpenseShare, of expense: Expense, name: String?) -> String? {
+    guard share.nothingToPay else { return nil }
+    return PaidShares.nothingToPaySentence(
+        member: name, isZero: (try? DecimalValue(parsing: share.amount, allowNegative: true))?.isZero == true,
+        isRefund: expense.amount.hasPrefix("-"), expense: expense.description)
 }
 
 struct History: AsyncParsableCommand {

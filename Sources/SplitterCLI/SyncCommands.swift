@@ -172,7 +172,7 @@ func printConflicts(_ conflicts: [PendingOperation], store: OfflineStore) throws
         guard operation.kind == .setSharePayment, let payment = operation.intendedPayment, payment.isPaid,
             let server = operation.serverExpense, let share = server.splits.first(where: { $0.id == payment.shareID })
         else { return nil }
-        return nothingToSettle(share, of: server, name: names[share.memberId] ?? "its member")
+        return nothingToSettle(share, of: server, name: names[share.memberId] ?? "Its member")
     }
     let forceable = try conflicts.contains { settled($0, names: try names($0)) == nil }
     print(

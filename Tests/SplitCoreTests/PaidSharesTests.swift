@@ -31,7 +31,7 @@ struct PaidSharesTests {
         }
     }
 
-    @Test("a debtor's transfers sum to what they owe beyond what they paid themselves")
+    @Test("a debtor's transfers sum to what they owe beyond what they paid themselves; nothingToPay is exactly when there are none")
     func transfersCoverTheUnpaidPart() async {
         await propertyCheck(count: Self.cases, input: Gen.uint64()) { seed in
             var builder = ScenarioBuilder(seed: seed)
@@ -41,6 +41,10 @@ struct PaidSharesTests {
                 // A refund's share is the mirror: what the member is owed beyond what they received.
                 let unpaid = share.amount - expense.paid(by: share.memberID)
                 #expect(moved == (expense.isRefund ? max(0, -unpaid) : max(0, unpaid)))
+                // What the API says of each share agrees with what a mark would record.
+                let said = PaidShares.nothingToPay(
+                    owed: share.amount, paid: expense.paid(by: share.memberID), isRefund: expense.isRefund)
+                #expect(said == (moved == 0), "\(share) of \(expense)")
             }
         }
     }

@@ -72,7 +72,7 @@ struct ExpenseJSONTests {
                 "version",
             ])
         #expect(fields(Components.Schemas.ExpenseShare(id: "", memberId: "", amount: "", isPaid: false)) == [
-            "id", "memberId", "amount", "isPaid", "paidAt",
+            "id", "memberId", "amount", "isPaid", "paidAt", "nothingToPay",
         ])
         #expect(fields(Components.Schemas.MemberAmount(memberId: "", amount: "")) == ["memberId", "amount"])
         #expect(

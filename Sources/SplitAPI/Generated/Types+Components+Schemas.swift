@@ -604,6 +604,10 @@ extension Components {
             public var isPaid: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/ExpenseShare/paidAt`.
             public var paidAt: Foundation.Date?
+            /// Present (true) when its member paid at least this share themselves (on a refund, received at least their part), or it is 0, so marking it paid would move no money and is refused (409 nothing_to_pay). Absent otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExpenseShare/nothingToPay`.
+            public var nothingToPay: Swift.Bool?
             /// Creates a new `ExpenseShare`.
             ///
             /// - Parameters:
@@ -612,18 +616,21 @@ extension Components {
             ///   - amount:
             ///   - isPaid:
             ///   - paidAt:
+            ///   - nothingToPay: Present (true) when its member paid at least this share themselves (on a refund, received at least their part), or it is 0, so marking it paid would move no money and is refused (409 nothing_to_pay). Absent otherwise.
             public init(
                 id: Swift.String,
                 memberId: Swift.String,
                 amount: Components.Schemas.Amount,
                 isPaid: Swift.Bool,
-                paidAt: Foundation.Date? = nil
+                paidAt: Foundation.Date? = nil,
+                nothingToPay: Swift.Bool? = nil
             ) {
                 self.id = id
                 self.memberId = memberId
                 self.amount = amount
                 self.isPaid = isPaid
                 self.paidAt = paidAt
+                self.nothingToPay = nothingToPay
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -631,6 +638,7 @@ extension Components {
                 case amount
                 case isPaid
                 case paidAt
+                case nothingToPay
             }
         }
         /// - Remark: Generated from `#/components/schemas/Expense`.

@@ -307,7 +307,7 @@ public struct ExpenseUseCases: Sendable, UsesStores {
     public func setSharePaid(
         _ splitID: UUID, _ isPaid: Bool, reason: String?, basedOn version: Int64? = nil, caller: Caller,
         origin: RequestOrigin
-    ) async throws -> (share: ShareRecord, currency: String) {
+    ) async throws -> (share: ShareRecord, currency: String, nothingToPay: Bool) {
         guard let found = try await expenses.share(id: splitID) else { throw AppError.notFound("share") }
         let (group, me) = try await access.check(found.expense.groupID, caller, for: .read, asUnknown: "share")
         let isDebtorOrPayer = found.share.memberID == me.id || found.expense.payers.contains { $0.memberID == me.id }
@@ -330,7 +330,8 @@ public struct ExpenseUseCases: Sendable, UsesStores {
                     actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: current,
                     date: MoneyInput.today(current, in: group.timeZone))
             else { throw AppError.notFound("share") }
-            return (share, found.expense.currency)
+            // The payers a mark does not change: as read before it.
+            return (share, found.expense.currency, found.expense.nothingToPay(share))
         } catch ExpenseStoreError.expenseDeleted {
             throw AppError.conflict(
                 code: "expense_deleted", field: nil, message: "The expense is deleted; restore it first.")
@@ -339,15 +340,13 @@ public struct ExpenseUseCases: Sendable, UsesStores {
             // transfer, and the share then read as paid money.
             let name =
                 found.share.memberID == me.id
-                ? "You" : try await groups.groupWithMembers(groupID: group.id)?.1
+                ? nil : try await groups.groupWithMembers(groupID: group.id)?.1
                     .first { $0.id == found.share.memberID }?.name ?? "This member"
-            let (did, whose) = found.expense.amount < 0 ? ("received", "part") : ("paid", "share")
-            let why =
-                found.share.amount == 0
-                ? (name == "You" ? "Your" : "\(name)'s") + " \(whose) of \(found.expense.description) is 0"
-                : "\(name) \(did) at least \(name == "You" ? "your" : "their") own \(whose) of "
-                    + found.expense.description
-            throw AppError.conflict(code: "nothing_to_pay", field: nil, message: why + ": there is nothing to settle.")
+            throw AppError.conflict(
+                code: "nothing_to_pay", field: nil,
+                message: PaidShares.nothingToPaySentence(
+                    member: name, isZero: found.share.amount == 0, isRefund: found.expense.amount < 0,
+                    expense: found.expense.description))
         } catch let stale as StaleExpenseError {
             throw AppError.staleExpense(
                 ExpenseView(

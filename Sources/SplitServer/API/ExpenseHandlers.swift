@@ -218,10 +218,10 @@ extension APIHandler {
     func setSharePayment(_ input: Operations.SetSharePayment.Input) async throws -> Operations.SetSharePayment.Output {
         let caller = try await authenticate()
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
-        let (share, currency) = try await expenseUseCases.setSharePaid(
+        let (share, currency, nothingToPay) = try await expenseUseCases.setSharePaid(
             try Self.id(input.path.splitId, "share"), body.isPaid, reason: body.reason,
             basedOn: try Self.version(input.headers.ifMatch), caller: caller, origin: try request.origin)
-        return .ok(.init(body: .json(.init(split: .init(share, currency: currency)))))
+        return .ok(.init(body: .json(.init(split: .init(share, currency: currency, nothingToPay: nothingToPay)))))
     }
 
     func getShareHistory(_ input: Operations.GetShareHistory.Input) async throws -> Operations.GetShareHistory.Output {

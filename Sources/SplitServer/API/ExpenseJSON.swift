@@ -146,7 +146,7 @@ struct ExpenseJSON {
         for share in expense.shares where !share.isRemoved {
             if !first { raw(",") }
             first = false
-            try self.share(share, currency)
+            try self.share(share, currency, nothingToPay: expense.nothingToPay(share))
         }
         raw("],\"updatedAt\":")
         try date(milliseconds: expense.updatedAt)
@@ -155,8 +155,8 @@ struct ExpenseJSON {
         raw("}")
     }
 
-    /// `Components.Schemas.ExpenseShare(share, currency:)` as `JSONEncoder` writes it.
-    mutating func share(_ share: ShareRecord, _ currency: Currency?) throws {
+    /// `Components.Schemas.ExpenseShare(share, currency:nothingToPay:)` as `JSONEncoder` writes it.
+    mutating func share(_ share: ShareRecord, _ currency: Currency?, nothingToPay: Bool) throws {
         raw("{\"amount\":")
         money(share.amount, currency)
         raw(",\"id\":")
@@ -165,6 +165,7 @@ struct ExpenseJSON {
         bool(share.isPaid)
         raw(",\"memberId\":")
         id(share.memberID)
+        if nothingToPay { raw(",\"nothingToPay\":true") }
         if let paidAt = share.paidAt {
             raw(",\"paidAt\":")
             try date(milliseconds: paidAt)

@@ -66,10 +66,11 @@ extension ExpensePatch {
 }
 
 extension Components.Schemas.ExpenseShare {
-    init(_ share: ShareRecord, currency: String) {
+    /// `nothingToPay` is written only when true (`ExpenseRecord.nothingToPay`).
+    init(_ share: ShareRecord, currency: String, nothingToPay: Bool) {
         self.init(
             id: share.id.text, memberId: share.memberID.text, amount: MoneyInput.text(share.amount, currency),
-            isPaid: share.isPaid, paidAt: share.paidAt.map(Date.init(milliseconds:)))
+            isPaid: share.isPaid, paidAt: share.paidAt.map(Date.init(milliseconds:)), nothingToPay: nothingToPay ? true : nil)
     }
 }
 
@@ -85,7 +86,7 @@ extension Components.Schemas.Expense {
             payers: expense.payers.map {
                 .init(memberId: $0.memberID.text, amount: MoneyInput.text($0.amount, currency))
             },
-            splits: expense.liveShares.map { .init($0, currency: currency) },
+            splits: expense.liveShares.map { .init($0, currency: currency, nothingToPay: expense.nothingToPay($0)) },
             split: try .init(expense.rule, currency: currency),
             homeAmount: view.shownHomeAmount.map { MoneyInput.text($0, view.homeAmountCurrency) },
             version: expense.version,

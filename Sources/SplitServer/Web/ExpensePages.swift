@@ -400,15 +400,10 @@ extension WebApp {
         }
         var shares: [ExpenseBody.Share] = []
         for share in expense.splits {
-            let paidByThem = expense.payers.first { $0.memberId == share.memberId }?.amount
             // Paid (or, on a refund, received) at least their own part themselves, or a share of
-            // 0: nothing to settle (the server refuses such a mark, `nothing_to_pay`).
-            let isZero = Self.decimalAtLeast("0", share.amount) && Self.decimalAtLeast(share.amount, "0")
-            let covered =
-                isZero
-                || paidByThem.map {
-                    refund ? Self.decimalAtLeast(share.amount, $0) : Self.decimalAtLeast($0, share.amount)
-                } ?? false
+            // 0: nothing to settle, as the API says it (the server refuses such a mark).
+            let covered = share.nothingToPay == true
+            let isZero = (try? DecimalValue(parsing: share.amount, allowNegative: true))?.isZero == true
             let (records, seesDetails) = try await expenses.shareHistory(
                 try APIHandler.id(share.id, "share"), caller: try caller())
             let history = records.map { Components.Schemas.HistoryEntry($0, withDetails: seesDetails) }
@@ -483,14 +478,6 @@ extension WebApp {
                 + "paid \(direction)\(between), so the balances would then show it owed back. If the settle-up "
                 + "transfers already covered this share, leave it unmarked."
         )
-    }
-
-    /// `a >= b` for two amounts of one currency as the API writes them.
-    static func decimalAtLeast(_ a: String, _ b: String) -> Bool {
-        guard let x = try? DecimalValue(parsing: a, allowNegative: true),
-            let y = try? DecimalValue(parsing: b, allowNegative: true)
-        else { return false }
-        return !(x < y)
     }
 
     func deleteExpense(_ request: Request, context: AppRequestContext) async throws -> Response {

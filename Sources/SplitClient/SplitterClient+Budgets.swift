@@ -59,6 +59,8 @@ public struct BudgetStatus: Codable, Hashable, Sendable {
         public var name: String
         public var icon: String?
         public var figures: BudgetFigures
+        /// A deleted category's line (a new category may have its name).
+        public var isDeleted: Bool?
     }
     public struct Uncounted: Codable, Hashable, Sendable {
         public var expenseId: String
@@ -204,7 +206,9 @@ extension BudgetStatus {
             }, currency: wire.currency, period: wire.period.rawValue, month: wire.month, startDate: wire.startDate,
             endDate: wire.endDate, today: wire.today,
             lines: wire.lines.map {
-                .init(categoryId: $0.categoryId, name: $0.name, icon: $0.icon, figures: BudgetFigures($0.figures))
+                .init(
+                    categoryId: $0.categoryId, name: $0.name, icon: $0.icon, figures: BudgetFigures($0.figures),
+                    isDeleted: $0.isDeleted)
             }, total: BudgetFigures(wire.total), uncountedCurrencies: wire.uncountedCurrencies,
             uncounted: wire.uncounted.map {
                 .init(

@@ -73,6 +73,23 @@ public enum AccountInput {
         return name
     }
 
+    /// Two names are one name when their keys are equal: lower case, each run of white space one
+    /// plain space ("Bar  Tab", "bar tab" and "Bar\u{00A0}Tab" are one category name).
+    public static func nameKey(_ name: String) -> String {
+        var key = String.UnicodeScalarView()
+        var previousWasSpace = false
+        for scalar in name.lowercased().unicodeScalars {
+            let isSpace = scalar.properties.isWhitespace
+            if isSpace {
+                if !previousWasSpace { key.append(" ") }
+            } else {
+                key.append(scalar)
+            }
+            previousWasSpace = isSpace
+        }
+        return String(key)
+    }
+
     /// The text with each run of white space kept as its first character.
     public static func collapsingSpaceRuns(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()

@@ -329,14 +329,15 @@ public enum QuickEntry {
     }
 
     /// A name without case or accents, to match one typed without them ("chloe" is Chloé), and
-    /// with runs of spaces as one (a name stored before they were collapsed is still found).
+    /// with each run of spaces one plain space (a name stored before runs were collapsed, or
+    /// with another kind of space, is still found).
     public static func folded(_ text: String) -> String {
-        AccountInput.collapsingSpaceRuns(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
+        AccountInput.nameKey(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
     }
 
-    /// Two names a reader takes for the same person: equal but for case and accents ("ben" and
-    /// "Ben", "Chloe" and "Chloé"). A group keeps no two such names apart as two people by
-    /// joining (see `GroupStore.join`).
+    /// Two names a reader takes for the same person: equal but for case, accents and spaces ("ben"
+    /// and "Ben", "Chloe" and "Chloé", "Erin  K" and "Erin K"). A group keeps no two such names
+    /// apart as two people by joining (see `GroupStore.join`).
     public static func sameName(_ one: String, _ other: String) -> Bool { folded(one) == folded(other) }
 
     static func currency(_ text: String, home: Currency, words: Bool = false) -> Result<Currency, QuickEntryProblem>? {

@@ -160,7 +160,7 @@ public struct CategoryStore: Sendable {
             else { return nil }
             guard !current.isDefault else { throw CategoryStoreError.isDefault }
             guard current.version == expectedVersion else { return .stale(current) }
-            if category.name.lowercased() != current.name.lowercased() {
+            if AccountInput.nameKey(category.name) != AccountInput.nameKey(current.name) {
                 try await Self.requireFreeName(category.name, groupID: category.groupID, except: category.id, sql)
             }
             var next = category
@@ -214,13 +214,17 @@ public struct CategoryStore: Sendable {
     private static func requireFreeName(_ name: String, groupID: UUID, except: UUID?, _ sql: any SQLDatabase)
         async throws
     {
-        let taken = try await sql.raw(
+        // Compared here, not by SQL's lower() (ASCII only on SQLite): one key for a name on both
+        // databases, spaces included (a name stored with a run of them is still the same name).
+        let key = AccountInput.nameKey(name)
+        let names = try await sql.raw(
             """
-            SELECT id FROM categories WHERE group_id = \(bind: groupID.text) AND is_deleted = \(bind: false)
-                  AND lower(name) = \(bind: name.lowercased()) AND id <> \(bind: except?.text ?? "")
+            SELECT id, name FROM categories WHERE group_id = \(bind: groupID.text) AND is_deleted = \(bind: false)
             """
-        ).first()
-        if taken != nil { throw CategoryStoreError.nameTaken }
+        ).all()
+        for row in names where try row.decodeUUID("id") != except {
+            if AccountInput.nameKey(try row.decode(column: "name", as: String.self)) == key { throw CategoryStoreError.nameTaken }
+        }
     }
 
     private static func list(groupID: UUID, includeDeleted: Bool, _ database: Database) async throws -> [CategoryRecord]

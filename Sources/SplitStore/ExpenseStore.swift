@@ -259,7 +259,7 @@ public struct ExpenseStore: Sendable {
     public func setPaid(
         splitID: UUID, groupID: UUID, _ isPaid: Bool, reason: String?, expectedVersion: Int64? = nil, actor: Actor,
         now: Int64, date: String
-    ) async throws -> (share: ShareRecord, changed: Bool)? {
+    ) async throws -> (share: ShareRecord, changed: Bool, nothingToPay: Bool)? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
             guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return nil }
@@ -267,7 +267,8 @@ public struct ExpenseStore: Sendable {
                 let expense = try await Self.load(ofShare: splitID, sql, lock: forUpdate), expense.groupID == groupID,
                 var share = expense.shares.first(where: { $0.id == splitID }), !share.isRemoved
             else { return nil }
-            guard share.isPaid != isPaid else { return (share, false) }
+            // Whether it has anything to pay, on the expense as it is under the lock.
+            guard share.isPaid != isPaid else { return (share, false, expense.nothingToPay(share)) }
             guard !expense.isDeleted else { throw ExpenseStoreError.expenseDeleted }
             if let grant = actor.grant {
                 // Whether the actor owes this share or paid the expense, on the expense as it is
@@ -335,7 +336,7 @@ public struct ExpenseStore: Sendable {
             let values = try await batch.run(on: sql)
             for ledger in ledgers { try ledger.check(values) }
             try await line.deliver(values, sql)
-            return (share, true)
+            return (share, true, expense.nothingToPay(share))
         }
     }
 

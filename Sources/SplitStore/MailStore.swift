@@ -342,18 +342,20 @@ public struct MailStore: Sendable {
     }
 
     /// Whether the account may be sent another link of `kind`: nil when it may, else
-    /// `.tooMany` until the first of the last 24 hours' `linksPerDay` links (sent or waiting) is
-    /// a day old.
+    /// `.tooMany` until fewer than `linksPerDay` of the links (sent or waiting) are younger than
+    /// a day: when the `linksPerDay`-th newest is a day old (more than that many, made by two
+    /// servers at once, wait for the right one).
     static func dailyLimit(kind: String, userID: UUID, now: Int64, _ sql: any SQLDatabase) async throws -> LinkRequest? {
         let row = try await sql.raw(
             """
-            SELECT COUNT(*) AS n, MIN(created_at) AS first FROM jobs
+            SELECT created_at FROM jobs
             WHERE kind = \(bind: kind) AND unique_key LIKE \(bind: "\(kind):\(userID.text):%")
                   AND created_at > \(bind: now - 86_400_000)
+            ORDER BY created_at DESC LIMIT 1 OFFSET \(bind: linksPerDay - 1)
             """
         ).first()
-        guard let row, try row.decode(column: "n", as: Int.self) >= linksPerDay else { return nil }
-        return .tooMany(until: (try row.decode(column: "first", as: Int64?.self) ?? now) + 86_400_000)
+        guard let row else { return nil }
+        return .tooMany(until: try row.decode(column: "created_at", as: Int64.self) + 86_400_000)
     }
 
     @discardableResult

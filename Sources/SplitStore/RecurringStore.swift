@@ -124,6 +124,23 @@ enum StoredRecurrence {
     }
 }
 
+/// Why a series cannot go on: the note it is paused with (by a member's change, or by the pass
+/// that finds it due), also said when someone tries to resume it.
+public enum SeriesStop {
+    /// Its maker may no longer add expenses (a series adds as its maker), or left the group.
+    public static func makerStopped(_ name: String?, inGroup: Bool) -> String {
+        let maker = name.map { "\($0), who made it," } ?? "Whoever made it"
+        return inGroup
+            ? "\(maker) may no longer add expenses; someone who may can make it again."
+            : "\(maker) is no longer in the group; someone who may add expenses can make it again."
+    }
+
+    /// Someone it names (a payer, or in the split) is no longer in the group.
+    public static func memberGone(_ name: String) -> String {
+        "\(name) is no longer in the group; take them out of this series (or restore them), then resume it."
+    }
+}
+
 /// A recurring expense: its template, its rule, and where it stands.
 public struct SeriesRecord: Sendable, Equatable {
     public enum Mode: String, Sendable, CaseIterable {
@@ -403,17 +420,14 @@ public struct RecurringStore: Sendable {
     static func pause(after member: MemberRecord, log: GroupLog, now: Int64, _ sql: any SQLDatabase) async throws {
         let active = try await sql.raw(
             "SELECT * FROM recurring_series WHERE group_id = \(bind: member.groupID.text) AND state = 'active'"
-        ).all().map(SeriesRecord.init(row:))
+        ).all().compactMap { try? SeriesRecord(row: $0) }  // one unreadable series never blocks a member's change
         var paused = false
         for series in active {
             let note: String
             if series.createdByUserID == member.userID, Permissions.decide(.addExpense, for: member.membership) != .allowed {
-                note =
-                    member.isActive
-                    ? "\(member.name), who made it, may no longer add expenses; someone who may can make it again."
-                    : "\(member.name), who made it, is no longer in the group; someone who may add expenses can make it again."
+                note = SeriesStop.makerStopped(member.name, inGroup: member.isActive)
             } else if !member.isActive, series.template.members.contains(member.id) {
-                note = "\(member.name) is no longer in the group; take them out of this series (or restore them), then resume it."
+                note = SeriesStop.memberGone(member.name)
             } else {
                 continue
             }

@@ -67,7 +67,7 @@ struct BudgetCommand: AsyncParsableCommand {
         }
         Output.table(
             ["CATEGORY", "SPENT", "CAP", "LEFT", "%", "BY THE END"],
-            status.lines.map { row($0.name, $0.figures) } + [row("Total", status.total)])
+            status.lines.map { row($0.name + ($0.isDeleted == true ? " (deleted)" : ""), $0.figures) } + [row("Total", status.total)])
         if !status.uncountedCurrencies.isEmpty {
             Swift.print("")
             Swift.print("Not counted (no rate from \(status.uncountedCurrencies.joined(separator: ", "))):")

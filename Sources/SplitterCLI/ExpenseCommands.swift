@@ -312,7 +312,9 @@ struct ExpenseCommand: AsyncParsableCommand {
                     expenses = try store.cachedExpenses(groupID: found.id, includeDeleted: deleted)
                     // What this profile added offline is listed too, marked (found by a new user:
                     // the expense just added was nowhere to be seen until a sync).
-                    queued = try queuedExpenses(in: found.id, store: store)
+                    // (Not in --json, which lists what the server has: with none seen, offline is
+                    // an error there, as before.)
+                    queued = options.json ? [] : try queuedExpenses(in: found.id, store: store)
                     guard !expenses.isEmpty || !queued.isEmpty else { throw SplitterError.offline(reason) }
                     warn(
                         "Offline: these are the expenses as last seen"

@@ -172,7 +172,9 @@ func printConflicts(_ conflicts: [PendingOperation], store: OfflineStore) throws
         guard operation.kind == .setSharePayment, let payment = operation.intendedPayment, payment.isPaid,
             let server = operation.serverExpense, let share = server.splits.first(where: { $0.id == payment.shareID })
         else { return nil }
-        return nothingToSettle(share, of: server, name: names[share.memberId] ?? "Its member")
+        // One's own share said as `pay` says it ("You paid at least your own share …").
+        let mine = try? store.cachedGroups().first { $0.id == operation.groupID }?.myMemberId
+        return nothingToSettle(share, of: server, name: share.memberId == mine ? nil : names[share.memberId] ?? "Its member")
     }
     let forceable = try conflicts.contains { settled($0, names: try names($0)) == nil }
     print(

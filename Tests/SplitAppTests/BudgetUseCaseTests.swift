@@ -423,7 +423,8 @@ struct SpendingChartTests {
             #expect(chart.perCategory.map(\.amount) == [43_000, 3_000 - 1_200 + 4_500, 900, 600])
             // The Budget page's lines name them alike (it showed two lines "Bar").
             let status = try await budgets.status(groupID: trip.groupID, caller: trip.aki, month: nil)
-            #expect(status.lines.map(\.name).filter { $0.hasPrefix("Bar") }.sorted() == ["Bar", "Bar (deleted)"], "\(status.lines)")
+            #expect(status.lines.map(\.label).filter { $0.hasPrefix("Bar") }.sorted() == ["Bar", "Bar (deleted)"], "\(status.lines)")
+            #expect(status.lines.filter(\.isDeleted).map(\.name) == ["Bar"], "the name itself stays as it is, for the API")
             let total = chart.perCategory.map(\.amount).reduce(0, +)
             #expect(chart.perMember.map(\.amount).reduce(0, +) == total)
             // Each member's figure is their share column of Who paid what, exactly.

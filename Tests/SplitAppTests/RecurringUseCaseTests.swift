@@ -300,6 +300,28 @@ struct RecurringUseCaseTests {
                 by: trip.aki)
             #expect(resumed.series.state == .active && resumed.series.note == nil)
 
+            // Vic, made a member who may add expenses, makes a series; once Vic may no longer
+            // add expenses, it pauses at once, saying so; the others go on.
+            let store = GroupStore(database: trip.database)
+            var vic = try #require(try await store.members(groupID: trip.groupID).first { $0.userID == trip.vic.user.id })
+            vic.role = .member
+            vic.canAddExpenses = true
+            _ = try await store.updateMember(vic, now: milliseconds())
+            var pool = setup.rent("40.00", members: [trip.akiMember, MemberID(vic.id)])
+            pool.description = "Pool"
+            pool.paidByMemberId = vic.id.text
+            let vics = try await setup.recurring.create(
+                pool, rule: EnteredRecurrence(every: "month", startDate: "2026-07-01"), mode: "auto", groupID: trip.groupID,
+                caller: trip.vic, origin: trip.origin)
+            vic = try #require(try await store.member(id: vic.id, groupID: trip.groupID))
+            vic.canAddExpenses = false
+            _ = try await store.updateMember(vic, now: milliseconds())
+            let stopped = try await setup.recurring.series(vics.series.id, caller: trip.aki)
+            #expect(
+                stopped.series.state == .paused && stopped.series.note?.hasPrefix("Vic, who made it, may no longer add expenses") == true,
+                "\(stopped.series)")
+            #expect(try await setup.recurring.series(series.series.id, caller: trip.aki).series.state == .active)
+
             // Bo's own series pauses when Bo leaves, and nobody can resume it: it adds as Bo.
             var gym = setup.rent("100.00", members: [trip.akiMember, trip.boMember])
             gym.description = "Gym"
@@ -307,25 +329,19 @@ struct RecurringUseCaseTests {
             let bos = try await setup.recurring.create(
                 gym, rule: EnteredRecurrence(every: "month", startDate: "2026-07-01"), mode: "auto", groupID: trip.groupID,
                 caller: trip.bo, origin: trip.origin)
-            // Bo may no longer add expenses: Bo's series pauses at once, saying so; the others go on.
-            let store = GroupStore(database: trip.database)
-            var bo = try #require(try await store.member(id: trip.boMember.uuid, groupID: trip.groupID))
-            bo.canAddExpenses = false
-            _ = try await store.updateMember(bo, now: milliseconds())
-            let stopped = try await setup.recurring.series(bos.series.id, caller: trip.aki)
-            #expect(
-                stopped.series.state == .paused && stopped.series.note?.hasPrefix("Bo, who made it, may no longer add expenses") == true,
-                "\(stopped.series)")
-            #expect(try await setup.recurring.series(series.series.id, caller: trip.aki).series.state == .active)
             _ = try await members.remove(
                 trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.bo, origin: trip.origin)
             let left = try await setup.recurring.series(bos.series.id, caller: trip.aki)
-            #expect(left.series.state == .paused && left.series.note?.hasPrefix("Bo, who made it, may no longer") == true)
-            do {
-                _ = try await update(bos.series.id, SeriesPatch(state: "active"), by: trip.aki)
-                Issue.record("resumed a series of someone who left")
-            } catch AppError.invalid(let field, let message) {
-                #expect(field == "state" && message.hasPrefix("Bo may no longer add expenses here"), "\(message)")
+            #expect(
+                left.series.state == .paused && left.series.note?.hasPrefix("Bo, who made it, is no longer in the group") == true,
+                "\(left.series)")
+            for (id, who) in [(bos.series.id, "Bo, who made it, is no longer in the group"), (vics.series.id, "Vic, who made it, may no longer")] {
+                do {
+                    _ = try await update(id, SeriesPatch(state: "active"), by: trip.aki)
+                    Issue.record("resumed a series whose maker may not add expenses")
+                } catch AppError.invalid(let field, let message) {
+                    #expect(field == "state" && message.hasPrefix(who) && message.hasSuffix("end it instead."), "\(message)")
+                }
             }
             // Aki's series that name Bo paused too; nothing is made for any of them.
             #expect(try await setup.recurring.series(other.series.id, caller: trip.aki).series.state == .paused)

@@ -1,4 +1,6 @@
+#if canImport(Glibc)
 import Foundation
+import Glibc
 import SplitStore
 import SplitTestSupport
 import Testing
@@ -20,8 +22,6 @@ struct StoppedServerTests {
                 // every port a socket is bound to: checked in a network namespace with a range of
                 // two ports, where a third bind failed.)
             }
-            // Released afterwards: the port may be bound again.
-            #expect(Self.bind(port, reuseAddress: true) == 0)
         }
     }
 
@@ -60,3 +60,4 @@ struct StoppedServerTests {
             }, port: port)
     }
 }
+#endif

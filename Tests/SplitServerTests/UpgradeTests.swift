@@ -162,7 +162,6 @@ struct UpgradeTests {
         return (old, new)
     }
 
-    /// `now` without the `timeZone` of every group in it, each checked to be UTC.
     /// Each share says when it has nothing to pay (2026-12-07): written only as true, and only
     /// where its member paid at least the share themselves (a refund: received at least it); taken
     /// out here, so the shares are compared as they were.
@@ -186,6 +185,7 @@ struct UpgradeTests {
         return value
     }
 
+    /// `now` without the `timeZone` of every group in it, each checked to be UTC.
     static func withoutTimeZone(_ value: Any) -> Any {
         if var object = value as? [String: Any] {
             if object["homeCurrency"] != nil, let zone = object["timeZone"] {

@@ -1528,6 +1528,10 @@ struct WebTests {
             #expect(
                 activity.list("activity").contains { $0.string("summary") == "Aki renamed category Bar to Bar Tab" },
                 "\(activity.text)")
+            // The same name however it is spaced or cased is taken (compared alike on both databases).
+            let twin = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/categories", token: token, json: #"{"name":"BAR\u00a0 tab"}"#)
+            #expect(twin.status == .conflict && twin.string("error", "details", "field") == "name", "\(twin.text)")
             let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: token)
             let akiID = try #require(group.string("group", "myMemberId"))
             let created = try await api.call(

@@ -192,7 +192,7 @@ struct OfflineConflictTests {
             try #require(edit.status == 0, "\(edit.error)")
             let sync = try await trip.run("sync", "--server", trip.url)
             #expect(sync.status == 6, "\(sync.output)\(sync.error)")
-            #expect(sync.output.contains("Aki paid at least their own share of Taxi: there is nothing to settle. Discard it."),
+            #expect(sync.output.contains("You paid at least your own share of Taxi: there is nothing to settle. Discard it."),
                 "\(sync.output)")
             // Not in the header either: only --discard is said.
             #expect(!sync.output.contains("--force"), "\(sync.output)")

@@ -68,7 +68,8 @@ struct StoredExpenseJSONTests {
                 let paid = Bool.random(using: &random)
                 return ExpenseShare(
                     id: id(&random), memberId: id(&random), amount: "400", isPaid: paid,
-                    paidAt: paid && Bool.random(using: &random) ? date(&random) : nil)
+                    paidAt: paid && Bool.random(using: &random) ? date(&random) : nil,
+                    nothingToPay: !paid && Bool.random(using: &random))
             }, split: split(&random), homeAmount: Bool.random(using: &random) ? text(&random) : nil,
             version: Int64.random(in: 0...Int64.max, using: &random), createdAt: date(&random),
             updatedAt: date(&random), isDeleted: Bool.random(using: &random))

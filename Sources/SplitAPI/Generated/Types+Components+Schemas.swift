@@ -2124,6 +2124,10 @@ extension Components {
                 public var icon: Swift.String?
                 /// - Remark: Generated from `#/components/schemas/BudgetStatus/LinesPayload/color`.
                 public var color: Swift.String?
+                /// Present (true) for a deleted category that still has spending or a cap in the period; a new category may have its name.
+                ///
+                /// - Remark: Generated from `#/components/schemas/BudgetStatus/LinesPayload/isDeleted`.
+                public var isDeleted: Swift.Bool?
                 /// - Remark: Generated from `#/components/schemas/BudgetStatus/LinesPayload/figures`.
                 public var figures: Components.Schemas.BudgetFigures
                 /// Creates a new `LinesPayloadPayload`.
@@ -2133,18 +2137,21 @@ extension Components {
                 ///   - name:
                 ///   - icon:
                 ///   - color:
+                ///   - isDeleted: Present (true) for a deleted category that still has spending or a cap in the period; a new category may have its name.
                 ///   - figures:
                 public init(
                     categoryId: Swift.String? = nil,
                     name: Swift.String,
                     icon: Swift.String? = nil,
                     color: Swift.String? = nil,
+                    isDeleted: Swift.Bool? = nil,
                     figures: Components.Schemas.BudgetFigures
                 ) {
                     self.categoryId = categoryId
                     self.name = name
                     self.icon = icon
                     self.color = color
+                    self.isDeleted = isDeleted
                     self.figures = figures
                 }
                 public enum CodingKeys: String, CodingKey {
@@ -2152,6 +2159,7 @@ extension Components {
                     case name
                     case icon
                     case color
+                    case isDeleted
                     case figures
                 }
             }

@@ -184,7 +184,9 @@ extension ExpenseUseCases {
         }
         if let id = UUID(uuidString: text), let match = live.first(where: { $0.id == id }) { return (match.id, names) }
         if let keeping, UUID(uuidString: text) == keeping { return (keeping, names) }
-        if let match = live.first(where: { $0.name.lowercased() == text.lowercased() }) { return (match.id, names) }
+        if let match = live.first(where: { AccountInput.nameKey($0.name) == AccountInput.nameKey(text) }) {
+            return (match.id, names)
+        }
         throw AppError.invalid(field: "category", message: "There is no category \"\(text.prefix(50))\" in this group.")
     }
 }

@@ -325,13 +325,12 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         let current = now()
         do {
             guard
-                let (share, _) = try await expenses.setPaid(
+                let (share, _, nothingToPay) = try await expenses.setPaid(
                     splitID: splitID, groupID: found.expense.groupID, isPaid, reason: reason, expectedVersion: version,
                     actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: current,
                     date: MoneyInput.today(current, in: group.timeZone))
             else { throw AppError.notFound("share") }
-            // The payers a mark does not change: as read before it.
-            return (share, found.expense.currency, found.expense.nothingToPay(share))
+            return (share, found.expense.currency, nothingToPay)
         } catch ExpenseStoreError.expenseDeleted {
             throw AppError.conflict(
                 code: "expense_deleted", field: nil, message: "The expense is deleted; restore it first.")

@@ -291,14 +291,11 @@ public struct RecurringUseCases: Sendable, UsesStores {
         if Permissions.decide(.addExpense, for: creator?.membership) != .allowed {
             throw AppError.invalid(
                 field: "state",
-                message: "\(creator?.name ?? "Whoever made it") may no longer add expenses here, and this series adds as them: "
-                    + "end it, and make it again as yourself.")
+                message: SeriesStop.makerStopped(creator?.name, inGroup: creator?.isActive == true)
+                    + " It adds as them, so it cannot go on; end it instead.")
         }
         if let gone = members.first(where: { series.template.members.contains($0.id) && !$0.isActive }) {
-            throw AppError.invalid(
-                field: "expense",
-                message: "\(gone.name) is no longer in the group: take them out of this series' payers and split, "
-                    + "or restore them first.")
+            throw AppError.invalid(field: "expense", message: SeriesStop.memberGone(gone.name))
         }
     }
 
@@ -475,13 +472,11 @@ public struct RecurringUseCases: Sendable, UsesStores {
             }
             let creator = members.first { $0.userID == item.createdByUserID }
             if Permissions.decide(.addExpense, for: creator?.membership) != .allowed {
-                try await pause(
-                    item, note: "\(creator?.name ?? "Its creator") may no longer add expenses here; someone who may can make it again.")
+                try await pause(item, note: SeriesStop.makerStopped(creator?.name, inGroup: creator?.isActive == true))
                 continue
             }
             if let missing = item.template.members.first(where: { !active.contains($0) }) {
-                let name = members.first { $0.id == missing }?.name ?? "A member"
-                try await pause(item, note: "\(name) was removed from the group; restore them or change this series.")
+                try await pause(item, note: SeriesStop.memberGone(members.first { $0.id == missing }?.name ?? "A member"))
                 continue
             }
             guard occurrences < Self.perGroupPass, let batch = try batch(item, today: today, members: members) else {

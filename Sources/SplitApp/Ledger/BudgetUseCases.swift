@@ -65,6 +65,11 @@ public struct BudgetLine: Sendable, Equatable {
     public var icon: String
     public var color: String
     public var figures: BudgetFigures
+    /// A deleted category's line (a new category may have its name): pages say "(deleted)".
+    public var isDeleted = false
+
+    /// The name as a page shows it (`CategoryRecord.label`'s words).
+    public var label: String { isDeleted ? "\(name) (deleted)" : name }
 }
 
 /// Where a budget stands (issue 20): per category and in total, in the budget's currency, for
@@ -168,10 +173,11 @@ public struct BudgetUseCases: Sendable, UsesStores {
             guard cap != nil || !rows.isEmpty || !category.isDeleted else { continue }
             lines.append(
                 BudgetLine(
-                    // Named as on the overview: a deleted "Bar" beside a new one is not the same
-                    // line twice (found by a new user).
-                    categoryID: category.id, name: category.label, icon: category.icon, color: category.color,
-                    figures: BudgetFigures(cap: cap, spent: converted(rows), period: period, today: today)))
+                    categoryID: category.id, name: category.name, icon: category.icon, color: category.color,
+                    figures: BudgetFigures(cap: cap, spent: converted(rows), period: period, today: today),
+                    // Said on the page as on the overview: a deleted "Bar" beside a new one is
+                    // not the same line twice (found by a new user).
+                    isDeleted: category.isDeleted))
         }
         let total = BudgetFigures(cap: budget?.total, spent: converted(spent), period: period, today: today)
         let uncountedCurrencies = missing.sorted()
@@ -389,13 +395,13 @@ public struct BudgetUseCases: Sendable, UsesStores {
                 continue
             }
             let name = categoryNames[row.categoryID] ?? "Other"
-            let key = name.lowercased()
+            let key = AccountInput.nameKey(name)
             byName[key] = (byName[key]?.name ?? name, (byName[key]?.amount ?? 0) + Int128(result.total))
         }
         var lines: [BudgetLine] = []
         var seen = Set<String>()
         for cap in budget?.caps ?? [] {
-            let key = cap.name.lowercased()
+            let key = AccountInput.nameKey(cap.name)
             seen.insert(key)
             lines.append(
                 BudgetLine(
@@ -447,7 +453,7 @@ public struct BudgetUseCases: Sendable, UsesStores {
                         checks.add(field: "caps[\(index)].category", message: "Name the category (1 to 100 characters).")
                         continue
                     }
-                    guard names.insert(name.lowercased()).inserted else {
+                    guard names.insert(AccountInput.nameKey(name)).inserted else {
                         checks.add(field: "caps[\(index)].category", message: "That category has a cap already in this list.")
                         continue
                     }

@@ -99,7 +99,8 @@ extension Components.Schemas.BudgetStatus {
             lines: status.lines.map { line in
                 .init(
                     categoryId: line.categoryID?.text, name: line.name, icon: line.icon.isEmpty ? nil : line.icon,
-                    color: line.color.isEmpty ? nil : line.color, figures: .init(line.figures, currency: currency))
+                    color: line.color.isEmpty ? nil : line.color, isDeleted: line.isDeleted ? true : nil,
+                    figures: .init(line.figures, currency: currency))
             },
             total: .init(status.total, currency: currency), uncountedCurrencies: status.uncountedCurrencies,
             uncounted: status.uncounted.map { item in

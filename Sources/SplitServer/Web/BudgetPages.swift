@@ -163,13 +163,13 @@ extension WebApp {
         let currency = budget?.currency ?? status.currency
         // A row per cap, per category I spent in, and a few empty ones.
         var names = (budget?.caps.map(\.name) ?? [])
-        for line in status.lines where !names.contains(where: { $0.lowercased() == line.name.lowercased() }) {
+        for line in status.lines where !names.contains(where: { AccountInput.nameKey($0) == AccountInput.nameKey(line.name) }) {
             names.append(line.name)
         }
         let rows = names.count + 3
         let caps = (0..<rows).map { index in
             let name = index < names.count ? names[index] : ""
-            let cap = budget?.caps.first { $0.name.lowercased() == name.lowercased() }
+            let cap = budget?.caps.first { AccountInput.nameKey($0.name) == AccountInput.nameKey(name) }
             return BudgetBody.CapField(
                 index: index, id: "", name: entered?["capName_\(index)"] ?? name,
                 value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "")
@@ -261,7 +261,7 @@ extension WebApp {
                 : WebFormat.monthName(start),
             previousURL: isTrip ? nil : previous.map { pageURL + "?month=" + monthKey($0) },
             nextURL: isTrip ? nil : pageURL + "?month=" + monthKey(next), currency: code,
-            lines: status.lines.map { line($0.name, $0.icon, $0.figures) },
+            lines: status.lines.map { line($0.label, $0.icon, $0.figures) },
             total: line("Total", "", status.total),
             hasBudget: personal ? status.total.cap != nil || status.lines.contains { $0.figures.cap != nil } : status.budget != nil,
             uncounted: status.uncounted.map { item in

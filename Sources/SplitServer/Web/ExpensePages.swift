@@ -403,7 +403,7 @@ extension WebApp {
             // Paid (or, on a refund, received) at least their own part themselves, or a share of
             // 0: nothing to settle, as the API says it (the server refuses such a mark).
             let covered = share.nothingToPay == true
-            let isZero = (try? DecimalValue(parsing: share.amount, allowNegative: true))?.isZero == true
+            let isZero = WebFormat.isZero(share.amount)
             let (records, seesDetails) = try await expenses.shareHistory(
                 try APIHandler.id(share.id, "share"), caller: try caller())
             let history = records.map { Components.Schemas.HistoryEntry($0, withDetails: seesDetails) }

@@ -169,13 +169,18 @@ public struct AccountStore: Sendable {
             for (member, group) in memberships {
                 // Each group's change number first, as every write does, so members' devices see it.
                 let log = try await GroupLog.begin(sql, groupID: group, now: now)
-                try await sql.raw(
+                let nameOnly = try await sql.raw(
                     """
                     UPDATE members SET user_id = NULL, version = version + 1, updated_at = \(bind: now)
                     WHERE id = \(bind: member.text)
+                    RETURNING *
                     """
-                ).run()
+                ).first().map { try MemberRecord(row: $0) }
                 try await log?.changed(.member, member, sql)
+                // The series they made add as nobody now: paused at once, saying why.
+                if let log, let nameOnly {
+                    try await RecurringStore.pause(after: nameOnly, deletedAccount: userID, log: log, now: now, sql)
+                }
                 let archived = try await sql.raw(
                     """
                     UPDATE groups SET is_archived = \(bind: true), version = version + 1, updated_at = \(bind: now)

@@ -135,6 +135,11 @@ public enum SeriesStop {
             : "\(maker) is no longer in the group; someone who may add expenses can make it again."
     }
 
+    /// Its maker deleted their account (their member stays, name-only).
+    public static func makerDeleted(_ name: String) -> String {
+        "\(name), who made it, deleted their account; someone who may add expenses can make it again."
+    }
+
     /// Someone it names (a payer, or in the split) is no longer in the group.
     public static func memberGone(_ name: String) -> String {
         "\(name) is no longer in the group; take them out of this series (or restore them), then resume it."
@@ -417,14 +422,21 @@ public struct RecurringStore: Sendable {
     /// split); each with a note saying why. Before, such a series stayed "active" until its date,
     /// and changing anything else in it was refused as "someone was removed meanwhile" (found by
     /// a new user).
-    static func pause(after member: MemberRecord, log: GroupLog, now: Int64, _ sql: any SQLDatabase) async throws {
+    /// `deletedAccount`: the account of `member` (now name-only) was deleted; its series stop too.
+    static func pause(
+        after member: MemberRecord, deletedAccount: UUID? = nil, log: GroupLog, now: Int64, _ sql: any SQLDatabase
+    ) async throws {
         let active = try await sql.raw(
             "SELECT * FROM recurring_series WHERE group_id = \(bind: member.groupID.text) AND state = 'active'"
         ).all().compactMap { try? SeriesRecord(row: $0) }  // one unreadable series never blocks a member's change
         var paused = false
         for series in active {
             let note: String
-            if series.createdByUserID == member.userID, Permissions.decide(.addExpense, for: member.membership) != .allowed {
+            if let deletedAccount, series.createdByUserID == deletedAccount {
+                note = SeriesStop.makerDeleted(member.name)
+            } else if series.createdByUserID == member.userID,
+                Permissions.decide(.addExpense, for: member.membership) != .allowed
+            {
                 note = SeriesStop.makerStopped(member.name, inGroup: member.isActive)
             } else if !member.isActive, series.template.members.contains(member.id) {
                 note = SeriesStop.memberGone(member.name)

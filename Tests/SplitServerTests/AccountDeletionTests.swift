@@ -42,6 +42,11 @@ struct AccountDeletionTests {
                 .post, "/api/groups", token: bo.token, json: #"{"name":"Solo","homeCurrency":"JPY"}"#)
             let soloID = try #require(solo.string("group", "id"))
             let balancesBefore = try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token).text
+            // Bo made a monthly series in Japan: it adds as Bo.
+            let series = try await api.call(
+                .post, "/api/groups/\(groupID)/recurring", token: bo.token,
+                json: #"{"expense":{"description":"Wifi","amount":"3000","currency":"JPY"},"rule":{"every":"month","startDate":"2030-01-01"},"mode":"auto"}"#)
+            let seriesID = try #require(series.string("recurring", "id"), "\(series.text)")
 
             // act 1: a wrong password changes nothing
             let wrong = try await api.call(
@@ -63,6 +68,10 @@ struct AccountDeletionTests {
             let boMember = try #require(after.list("members").first { $0.string("name") == "Bo" })
             #expect(boMember.string("userId") == nil && boMember.bool("active") == true)
             #expect(try await api.call(.get, "/api/groups/\(groupID)/balances", token: aki.token).text == balancesBefore)
+            // Bo's series stops at once, saying why (it would have paused at its date).
+            let stopped = try await api.call(.get, "/api/recurring/\(seriesID)", token: aki.token)
+            #expect(stopped.string("recurring", "state") == "paused", "\(stopped.text)")
+            #expect(stopped.string("recurring", "note")?.hasPrefix("Bo, who made it, deleted their account") == true, "\(stopped.text)")
             // The change reaches the others' devices through the change feed.
             let changes = try await api.call(.get, "/api/groups/\(groupID)/changes", token: aki.token).text
             #expect(changes.contains(try #require(boMember.string("id"))))

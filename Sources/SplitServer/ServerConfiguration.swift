@@ -114,6 +114,62 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
+    /// Every setting, as the environment names it, with what it is (README "Configuration").
+    public static let settings: [(name: String, meaning: String)] = [
+        ("HTTP_HOST", "address to listen on (127.0.0.1)"),
+        ("HTTP_PORT", "port; 0 picks a free one (8080)"),
+        ("DATABASE_URL", "postgres://user:password@host:port/db, or sqlite:PATH (sqlite:splitter.sqlite)"),
+        ("LOG_LEVEL", "trace, debug, info, notice, warning, error, critical (info)"),
+        ("TRUSTED_PROXIES", "addresses or CIDR ranges whose X-Forwarded-For is believed"),
+        ("MAX_BODY_BYTES", "largest request body accepted (1048576)"),
+        ("HTTP_IDLE_TIMEOUT", "seconds for a request's head (30)"),
+        ("HTTP_BODY_TIMEOUT", "seconds for a request's body (60)"),
+        ("HTTP_CONNECTIONS_PER_ADDRESS", "connections one client address may hold (64)"),
+        ("WRITES_PER_MINUTE_PER_USER", "writes one account may make a minute; 0: no limit (1200)"),
+        ("FEED_CACHE_MB", "megabytes of change-feed pages kept (24)"),
+        ("ALLOW_REGISTRATION", "false closes registration (true)"),
+        ("WEBHOOK_ALLOW_PRIVATE", "1 lets webhooks reach internal addresses and plain http (0)"),
+        ("PUBLIC_URL", "the address people use, for links in pages and mail"),
+        ("SMTP_URL", "turns mail on: smtp://user:password@host:587, smtps://…:465"),
+        ("SMTP_CA_FILE", "PEM file of the one CA to trust for the relay"),
+        ("RECURRING_INTERVAL", "seconds between looks for recurring expenses due (60)"),
+        ("RUN_JOBS", "false: this server runs no background jobs (true)"),
+        ("MAIL_FROM", "who mail comes from"),
+    ]
+
+    /// `HTTP_PORT` as an option: `--http-port`.
+    public static func option(_ name: String) -> String { "--" + name.lowercased().replacingOccurrences(of: "_", with: "-") }
+
+    /// What `splitter-server --help` prints.
+    public static var usage: String {
+        let width = settings.map { option($0.name).count }.max() ?? 0
+        return """
+            usage: splitter-server [--setting value …]
+                   splitter-server delete-account EMAIL [--setting value …]
+
+            Runs the Budget Splitter server until SIGTERM or SIGINT. Each setting is read from the
+            command line, then the environment (the same name in capitals: HTTP_PORT), then a .env
+            file in the working directory, then its default (in brackets):
+
+            """
+            + settings.map { "  " + option($0.name).padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.meaning }
+            .joined(separator: "\n") + "\n"
+    }
+
+    /// The first argument that is no setting (a typo would otherwise start the server on the
+    /// defaults), nil when every one is: `--name value` or `--name=value`.
+    public static func unknownOption(in arguments: [String]) -> String? {
+        let known = Set(settings.map { option($0.name) })
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = String(argument.prefix { $0 != "=" })
+            guard known.contains(name) else { return argument }
+            index += argument.contains("=") ? 1 : 2
+        }
+        return nil
+    }
+
     /// Reads command line > environment > `.env` > defaults (DESIGN §7). A bad value stops
     /// start-up with one line naming the key; the database URL is never echoed.
     public static func read(arguments: [String] = CommandLine.arguments) async throws -> ServerConfiguration {

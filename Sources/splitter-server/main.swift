@@ -9,6 +9,17 @@ LoggingSystem.bootstrap { label in ServerLogHandler(StreamLogHandler.standardErr
 // `splitter-server delete-account EMAIL`, deletes that account on the configured database.
 do {
     let arguments = CommandLine.arguments
+    // Found by a new user: `--help` started the server, on the working directory's database.
+    if arguments.dropFirst().contains(where: { ["--help", "-h", "help"].contains($0) }) {
+        print(ServerConfiguration.usage, terminator: "")
+        exit(0)
+    }
+    let settings = arguments.count >= 2 && arguments[1] == "delete-account" ? arguments.dropFirst(3) : arguments.dropFirst()
+    if let unknown = ServerConfiguration.unknownOption(in: Array(settings)) {
+        FileHandle.standardError.write(
+            Data("splitter-server: unknown argument \"\(unknown)\"; `splitter-server --help` lists the settings\n".utf8))
+        exit(2)
+    }
     if arguments.count >= 2, arguments[1] == "delete-account" {
         guard arguments.count >= 3 else {
             FileHandle.standardError.write(Data("usage: splitter-server delete-account EMAIL\n".utf8))

@@ -131,7 +131,7 @@ public enum SeriesStop {
     public static func makerStopped(_ name: String?, inGroup: Bool) -> String {
         let maker = name.map { "\($0), who made it," } ?? "Whoever made it"
         return inGroup
-            ? "\(maker) may no longer add expenses; someone who may can make it again."
+            ? "\(maker) may no longer add expenses; someone who still may can make it again."
             : "\(maker) is no longer in the group; someone who may add expenses can make it again."
     }
 

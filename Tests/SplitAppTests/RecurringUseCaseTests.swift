@@ -293,11 +293,14 @@ struct RecurringUseCaseTests {
             } catch AppError.invalid(let field, let message) {
                 #expect(field == "expense" && message.hasPrefix("Dee is no longer in the group"), "\(message)")
             }
-            // A change while paused is taken; taking Dee out lets it resume.
-            _ = try await update(series.series.id, SeriesPatch(mode: "confirm"), by: trip.aki)
-            let resumed = try await update(
-                series.series.id, SeriesPatch(expense: setup.rent(members: [trip.akiMember, trip.boMember]), state: "active"),
-                by: trip.aki)
+            // A change while paused is taken; the view says what stops it (a page offers no Resume).
+            let moded = try await update(series.series.id, SeriesPatch(mode: "confirm"), by: trip.aki)
+            #expect(moded.blocked?.hasPrefix("Dee is no longer in the group") == true && moded.series.note == paused.series.note)
+            // Taking Dee out mends it: still paused, its note and the view say nothing stops it now.
+            let mended = try await update(
+                series.series.id, SeriesPatch(expense: setup.rent(members: [trip.akiMember, trip.boMember])), by: trip.aki)
+            #expect(mended.series.state == .paused && mended.series.note == nil && mended.blocked == nil, "\(mended)")
+            let resumed = try await update(series.series.id, SeriesPatch(state: "active"), by: trip.aki)
             #expect(resumed.series.state == .active && resumed.series.note == nil)
 
             // Vic, made a member who may add expenses, makes a series; once Vic may no longer

@@ -9,6 +9,33 @@ import Testing
 /// Recurring expenses on the web (issue 20), from the outside.
 @Suite("Recurring expenses, on the web")
 struct RecurringPageTests {
+    @Test("a series paused for someone who left says so and offers no Resume; its form lets them be taken out")
+    func pausedForSomeoneGone() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var aki = Browser(api)
+            try await aki.register("Aki")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Flat","homeCurrency":"JPY","memberName":"Aki"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let akiID = try #require(created.string("group", "myMemberId"))
+            let erin = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Erin"}"#)
+            let erinID = try #require(erin.string("member", "id"))
+            let series = try await api.call(
+                .post, "/api/groups/\(groupID)/recurring", token: aki.token,
+                json: #"{"expense":{"description":"Rent","amount":"90000","currency":"JPY","split":{"mode":"equal","memberIds":["\#(akiID)","\#(erinID)"]}},"rule":{"every":"month","startDate":"2030-01-01"},"mode":"auto"}"#)
+            let id = try #require(series.string("recurring", "id"), "\(series.text)")
+            #expect(try await api.call(.delete, "/api/groups/\(groupID)/members/\(erinID)", token: aki.token).status == .ok)
+            // The list: paused, why, and no Resume (it could only fail).
+            let page = try await aki.get("/groups/\(groupID)/recurring")
+            #expect(page.text.contains("Erin is no longer in the group; take them out of this series"), "\(page.text)")
+            #expect(page.text.contains("Paused") && !page.text.contains(#"value="resume""#), "\(page.text)")
+            // The form: Erin's box can be unticked (it was locked, as in an expense), and saying so.
+            let form = try await aki.get("/recurring/\(id)/edit")
+            #expect(form.text.contains("take them out of who paid and who shares before saving"), "\(form.text)")
+            #expect(form.text.contains(#"id="in_\#(erinID)" name="in_\#(erinID)""#), "\(form.text)")
+        }
+    }
+
     @Test(
         "changing a series' count on its page keeps the rule's start: the count stays the count of every occurrence",
         arguments: TestDatabases.all)

@@ -104,7 +104,7 @@ extension ExpenseUseCases {
             }
             throw AppError.invalid(
                 field: field,
-                message: "\(removed.name) was removed from the group; an owner or admin can restore them first.")
+                message: "\(removed.name) is no longer in the group; leave them out, or an owner or admin can restore them first.")
         }
         let computed: ExpenseSplit
         do {

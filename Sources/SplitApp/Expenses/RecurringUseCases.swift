@@ -34,6 +34,9 @@ public struct SeriesView: Sendable, Equatable {
     /// The next occurrences still to be made (at most 5), skipped ones left out.
     public var upcoming: [String]
     public var categoryName: String?
+    /// Why it cannot go on as it is (its maker may no longer add expenses, someone it names left
+    /// the group), in its pause note's words; nil when it can. A page offers no Resume then.
+    public var blocked: String? = nil
 }
 
 /// An occurrence waiting in the queue, with the expense it would make as a form would hold it.
@@ -70,15 +73,34 @@ public struct RecurringUseCases: Sendable, UsesStores {
     public func list(groupID: UUID, caller: Caller) async throws -> [SeriesView] {
         let (group, _) = try await access.check(groupID, caller, for: .read)
         let names = try await expenseUseCases.categoryNames(group.id)
-        return try await recurring.list(groupID: group.id).map { view($0, names: names, home: group.homeCurrency) }
+        let members = try await groups.members(groupID: group.id)
+        return try await recurring.list(groupID: group.id).map {
+            view($0, names: names, home: group.homeCurrency, members: members)
+        }
     }
 
     public func series(_ id: UUID, caller: Caller) async throws -> SeriesView {
         let (series, group, _) = try await seriesAccess(id, caller) { _ in .read }
-        return view(series, names: try await expenseUseCases.categoryNames(group.id), home: group.homeCurrency)
+        return view(
+            series, names: try await expenseUseCases.categoryNames(group.id), home: group.homeCurrency,
+            members: try await groups.members(groupID: group.id))
     }
 
-    func view(_ series: SeriesRecord, names: [UUID: String], home: String) -> SeriesView {
+    /// Why `series` cannot go on as it is, with the field a change would fix; nil when it can:
+    /// everyone it names is in the group, and its maker may still add expenses (it adds as them).
+    /// The one reading of it: a pause note, a refused resume and a page's Resume button.
+    static func blocker(_ series: SeriesRecord, members: [MemberRecord]) -> (field: String, note: String)? {
+        let creator = members.first { $0.userID == series.createdByUserID }
+        if Permissions.decide(.addExpense, for: creator?.membership) != .allowed {
+            return ("state", SeriesStop.makerStopped(creator?.name, inGroup: creator?.isActive == true))
+        }
+        if let gone = members.first(where: { series.template.members.contains($0.id) && !$0.isActive }) {
+            return ("expense", SeriesStop.memberGone(gone.name))
+        }
+        return nil
+    }
+
+    func view(_ series: SeriesRecord, names: [UUID: String], home: String, members: [MemberRecord]? = nil) -> SeriesView {
         var upcoming: [String] = []
         if series.state == .active, let next = series.nextDate.flatMap(CivilDate.init) {
             let skipped = Set(series.skipped)
@@ -87,7 +109,8 @@ public struct RecurringUseCases: Sendable, UsesStores {
         }
         return SeriesView(
             series: series, draft: Self.draft(series.template, date: series.nextDate ?? series.recurrence.start.description, homeCurrency: home),
-            upcoming: upcoming, categoryName: names[series.template.categoryID])
+            upcoming: upcoming, categoryName: names[series.template.categoryID],
+            blocked: series.state == .ended ? nil : members.flatMap { Self.blocker(series, members: $0)?.note })
     }
 
     /// A template as an entered expense of `date`, as a form shows it.
@@ -261,7 +284,17 @@ public struct RecurringUseCases: Sendable, UsesStores {
             }
         }
         try checks.finish()
-        if next.state == .active { try await requireGoingOn(next, group: group) }
+        let members = try await groups.members(groupID: group.id)
+        let blocker = Self.blocker(next, members: members)
+        if next.state == .active, let blocker {
+            let stop = blocker.field == "state" ? " It adds as them, so it cannot go on; end it instead." : ""
+            throw AppError.invalid(field: blocker.field, message: blocker.note + stop)
+        }
+        // A change to a paused series says what still stops it, or nothing once it can go on
+        // (found by a new user: the note kept naming a problem already mended).
+        if next.state == .paused, current.state == .paused, patch.expense != nil || patch.rule != nil {
+            next.note = blocker?.note
+        }
         next.nextDate = Self.firstUnskipped(next)
         // Dates skipped that are past are done with. One still to come stays skipped even when the
         // next date is beyond it: a resume starts again from today (found by review: a skipped
@@ -280,23 +313,6 @@ public struct RecurringUseCases: Sendable, UsesStores {
         }
         _ = try? await materialize(groupIDs: [group.id])
         return try await series(id, caller: caller)
-    }
-
-    /// A series that is to be active can go on: everyone it names is in the group, and its maker
-    /// may still add expenses (it adds as them). Otherwise the next pass would pause it again, or
-    /// the store refuse it as "someone was removed meanwhile"; said here, by name, with what to do.
-    private func requireGoingOn(_ series: SeriesRecord, group: GroupRecord) async throws {
-        let members = try await groups.members(groupID: group.id)
-        let creator = members.first { $0.userID == series.createdByUserID }
-        if Permissions.decide(.addExpense, for: creator?.membership) != .allowed {
-            throw AppError.invalid(
-                field: "state",
-                message: SeriesStop.makerStopped(creator?.name, inGroup: creator?.isActive == true)
-                    + " It adds as them, so it cannot go on; end it instead.")
-        }
-        if let gone = members.first(where: { series.template.members.contains($0.id) && !$0.isActive }) {
-            throw AppError.invalid(field: "expense", message: SeriesStop.memberGone(gone.name))
-        }
     }
 
     /// Ends a series (DELETE): nothing more is made; what was made stays.
@@ -460,7 +476,6 @@ public struct RecurringUseCases: Sendable, UsesStores {
         guard let group = try await groups.group(id: groupID) else { return 0 }
         let today = CivilDate(MoneyInput.today(now(), in: group.timeZone))!
         let members = try await groups.members(groupID: groupID)
-        let active = Set(members.filter(\.isActive).map(\.id))
         var batches: [SeriesBatch] = []
         var occurrences = 0
         for item in series {
@@ -470,13 +485,8 @@ public struct RecurringUseCases: Sendable, UsesStores {
                 try await pause(item, note: "The group is archived; resume this once it is back.")
                 continue
             }
-            let creator = members.first { $0.userID == item.createdByUserID }
-            if Permissions.decide(.addExpense, for: creator?.membership) != .allowed {
-                try await pause(item, note: SeriesStop.makerStopped(creator?.name, inGroup: creator?.isActive == true))
-                continue
-            }
-            if let missing = item.template.members.first(where: { !active.contains($0) }) {
-                try await pause(item, note: SeriesStop.memberGone(members.first { $0.id == missing }?.name ?? "A member"))
+            if let blocker = Self.blocker(item, members: members) {
+                try await pause(item, note: blocker.note)
                 continue
             }
             guard occurrences < Self.perGroupPass, let batch = try batch(item, today: today, members: members) else {

@@ -428,7 +428,7 @@ public struct ImportUseCases: Sendable, UsesStores {
                     if let removed = existing.first(where: { $0.id.text == text || QuickEntry.sameName($0.name, text) }) {
                         throw AppError.invalid(
                             field: "map",
-                            message: "\(removed.name) was removed from the group; an owner or admin can restore them first.")
+                            message: "\(removed.name) is no longer in the group; leave them out, or an owner or admin can restore them first.")
                     }
                     throw AppError.invalid(
                         field: "map",

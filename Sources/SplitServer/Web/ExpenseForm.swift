@@ -432,6 +432,8 @@ struct ExpenseFormBody: Sendable {
     let payers: [Option]
     let rows: [Row]
     let hasRemoved: Bool
+    /// A recurring expense's template names someone no longer in the group.
+    let removedInSeries: Bool
     /// A new, untouched form puts the cursor in the description.
     let autofocus: Bool
     /// The question to confirm a date far ahead, when one was entered.
@@ -509,8 +511,11 @@ extension WebApp {
         recurrence: RecurrenceFields? = nil
     ) -> ExpenseFormBody {
         // Members removed from the group stay in an expense they are in (issue 15): their rows
-        // show, marked, whenever the expense names them.
+        // show, marked, whenever the expense names them; locked in an expense (its part is
+        // kept), free in a recurring one's template, whose future expenses cannot have them
+        // (found by a new user: a series paused for one who left could not be saved without them).
         let members = scope.members.filter { $0.active || form.mentions($0.id) }
+        let locksRemoved = recurrence == nil
         func label(_ member: Components.Schemas.Member) -> String {
             member.active ? member.name : "\(member.name) (removed)"
         }
@@ -567,9 +572,10 @@ extension WebApp {
             rows: members.map {
                 .init(
                     id: $0.id, name: label($0), paid: form.paid[$0.id] ?? "", included: form.included.contains($0.id),
-                    value: form.values[$0.id] ?? "", removed: !$0.active)
+                    value: form.values[$0.id] ?? "", removed: !$0.active && locksRemoved)
             },
-            hasRemoved: members.contains { !$0.active },
+            hasRemoved: locksRemoved && members.contains { !$0.active },
+            removedInSeries: !locksRemoved && members.contains { !$0.active },
             autofocus: version.isEmpty && form.description.isEmpty && errors.isEmpty,
             farFuture: farFuture,
             items: (0..<max(3, min(form.items.count + 2, ExpenseForm.maximumRows))).map { index in
@@ -580,7 +586,7 @@ extension WebApp {
                         .init(
                             id: $0.id, name: label($0),
                             checked: item.map { [id = $0.id] in $0.members.contains(id) } ?? ($0.active && $0.role != .viewer),
-                            removed: !$0.active, sharesByDefault: $0.active && $0.role != .viewer)
+                            removed: !$0.active && locksRemoved, sharesByDefault: $0.active && $0.role != .viewer)
                     })
             },
             extras: (0..<max(2, min(form.extras.count + 1, ExpenseForm.maximumRows))).map { index in

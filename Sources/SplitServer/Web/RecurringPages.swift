@@ -28,6 +28,8 @@ extension WebApp {
             let nextDate: String?
             let active: Bool
             let paused: Bool
+            /// Paused, and nothing stops it going on.
+            let canResume: Bool
             let ended: Bool
             let canChange: Bool
         }
@@ -62,10 +64,11 @@ extension WebApp {
                     id: series.id.text, version: String(series.version),
                     text: "\(view.draft.description) · \(money(view.draft.amount, view.draft.currency))",
                     rule: Self.ruleText(series.recurrence) + (series.mode == .confirm ? ", confirmed one by one" : ""),
-                    state: series.state.rawValue, note: series.note,
+                    // What stops it now, if anything, over the note it was paused with.
+                    state: series.state.rawValue, note: view.blocked ?? series.note,
                     upcoming: view.upcoming.isEmpty ? nil : view.upcoming.joined(separator: ", "),
                     nextDate: view.upcoming.first, active: series.state == .active, paused: series.state == .paused,
-                    ended: series.state == .ended,
+                    canResume: series.state == .paused && view.blocked == nil, ended: series.state == .ended,
                     canChange: scope.may(.editExpense(isOwn: series.createdByUserID.text == scope.me?.userId)))
             }, canAdd: scope.may(.addExpense))
         return try await render(

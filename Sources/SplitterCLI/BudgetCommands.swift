@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SplitClient
+import enum SplitCore.AccountInput
 
 /// `splitter budget`: a group's budget, or my own with --mine (issue 20).
 struct BudgetCommand: AsyncParsableCommand {
@@ -114,7 +115,7 @@ struct BudgetCommand: AsyncParsableCommand {
                     let categories = try await client.categories(groupID: found.id)
                     var ids: [String: String] = [:]
                     for (name, amount) in caps {
-                        guard let category = categories.first(where: { $0.name.lowercased() == name.lowercased() || $0.id == name }) else {
+                        guard let category = categories.first(where: { AccountInput.nameKey($0.name) == AccountInput.nameKey(name) || $0.id == name }) else {
                             throw CLIError(
                                 message: "No category \"\(name)\" in \(found.name) (it has \(categories.map(\.name).joined(separator: ", "))).",
                                 code: 7)

@@ -530,7 +530,13 @@ func printExpense(_ expense: Expense, names: [String: String]) {
         expense.splits.map {
             [
                 short($0.id), names[$0.memberId] ?? $0.memberId, $0.amount,
-                $0.isPaid ? "yes" + ($0.paidAt.map { " (\(timestamp($0)))" } ?? "") : "no",
+                // A share its member covered themselves, or of 0, has nothing to pay (as the web
+                // says "Paid it" / "Owes nothing"; it read "no").
+                $0.isPaid
+                    ? "yes" + ($0.paidAt.map { " (\(timestamp($0)))" } ?? "")
+                    : !$0.nothingToPay ? "no"
+                    : (try? DecimalValue(parsing: $0.amount, allowNegative: true))?.isZero == true ? "owes nothing"
+                    : expense.amount.hasPrefix("-") ? "has it" : "paid it",
             ]
         })
     print("")

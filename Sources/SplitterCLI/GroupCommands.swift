@@ -44,13 +44,14 @@ func resolveGroup(_ client: SplitterClient, _ text: String, store: OfflineStore?
         // A group the offline copy does not know may well exist (made online and not used since):
         // that the server cannot be reached is the answer, not "no such group".
         guard let cached = try store?.cachedGroups(),
-            cached.contains(where: { $0.id == text.lowercased() || $0.name.lowercased() == text.lowercased() })
+            cached.contains(where: { $0.id == text.lowercased() || AccountInput.nameKey($0.name) == AccountInput.nameKey(text) })
         else { throw SplitterError.offline(reason) }
         groups = cached
     }
     if let match = groups.first(where: { $0.id == text.lowercased() }) { return match }
     return try single(
-        groups.filter { $0.name.lowercased() == text.lowercased() }, none: "You have no group \"\(text)\".",
+        // A name as typed: any case, any run of spaces (names are stored with one).
+        groups.filter { AccountInput.nameKey($0.name) == AccountInput.nameKey(text) }, none: "You have no group \"\(text)\".",
         several: "Several groups are called \"\(text)\"; use its id.", severalCode: 5)
 }
 
@@ -105,7 +106,7 @@ struct GroupContext {
 func resolveMember(_ members: [Member], _ text: String) throws -> Member {
     if let match = members.first(where: { $0.id == text.lowercased() }) { return match }
     let folded = QuickEntry.folded
-    var named = members.filter { $0.name.lowercased() == text.lowercased() && $0.active }
+    var named = members.filter { AccountInput.nameKey($0.name) == AccountInput.nameKey(text) && $0.active }
     if named.isEmpty { named = members.filter { folded($0.name) == folded(text) && $0.active } }
     // A removed member is found by name too when nobody active has it (to restore them, say).
     if named.isEmpty { named = members.filter { folded($0.name) == folded(text) } }

@@ -48,11 +48,19 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
     let state = isPaid ? "paid" : "unpaid"
     let what = "\(member.name)'s share of \(context.expense.description) (\(share.amount) \(context.expense.currency))"
     if !context.isOffline {
+        // As just read from the server: marking it again records nothing (found by a new user:
+        // a second `pay` of a share someone had marked said "Marked …").
+        guard share.isPaid != isPaid else {
+            if options.json { return try Output.json(share) }
+            return print("\(what) is already \(state).")
+        }
         do {
             let updated = try await context.group.client.setPaid(shareID: share.id, isPaid, reason: chosen.reason)
             await context.rememberAfterOwnWrite()
             if options.json { return try Output.json(updated) }
-            return print("Marked \(what) \(state)" + (chosen.reason.map { ": \($0)" } ?? "."))
+            print("Marked \(what) \(state)" + (chosen.reason.map { ": \($0)" } ?? "."))
+            if isPaid, let part = settledPart(share, of: context.expense, name: member.name) { print(part) }
+            return
         } catch SplitterError.offline {}
     }
     guard share.isPaid != isPaid else {
@@ -74,6 +82,25 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
     try queue(
         operation, in: context.group.store, json: options.json,
         said: "Offline: marking \(what) \(state) is queued; `splitter sync` sends it.")
+}
+
+/// What marking a share paid moved when its member paid part of the expense themselves: only
+/// the rest (found by a new user: "(30.00 EUR) paid" where 10.00 moved). Nil otherwise.
+func settledPart(_ share: ExpenseShare, of expense: Expense, name: String) -> String? {
+    let posix = Locale(identifier: "en_US_POSIX")
+    guard !expense.amount.hasPrefix("-"),
+        let own = expense.payers.first(where: { $0.memberId == share.memberId }).flatMap({ Decimal(string: $0.amount, locale: posix) }),
+        let owed = Decimal(string: share.amount, locale: posix), own > 0, own < owed
+    else { return nil }
+    let digits = share.amount.split(separator: ".").dropFirst().first?.count ?? 0
+    func text(_ value: Decimal) -> String {
+        let formatter = NumberFormatter()
+        formatter.locale = posix
+        formatter.minimumFractionDigits = digits
+        formatter.maximumFractionDigits = digits
+        return formatter.string(from: value as NSDecimalNumber) ?? "\(value)"
+    }
+    return "Only \(text(owed - own)) \(expense.currency) moved: \(name) paid the other \(text(own)) themselves."
 }
 
 /// Why a share has nothing to settle, as the server says it, when the server said it has

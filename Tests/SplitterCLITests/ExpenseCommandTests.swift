@@ -191,6 +191,9 @@ struct ExpenseCommandTests {
                 paid.output == "Marked Aki's share of Ramen (6000 JPY) paid: cash at the table\n",
                 "\(paid.output)\(paid.error)")
             #expect(try await trip.run("pay", short, "--member", "cho", "--reason", "PayNow").status == 0)
+            // Again: it is paid already, and nothing more is recorded (it said "Marked …").
+            let again = try await trip.run("pay", short, "--member", "cho")
+            #expect(again.status == 0 && again.output == "Cho's share of Ramen (3000 JPY) is already paid.\n", "\(again.output)")
             let unpaid = try await trip.run("unpay", short, "--member", "Cho", "--reason", "wrong person")
             #expect(unpaid.output.contains("Marked Cho's share of Ramen (3000 JPY) unpaid: wrong person"))
             let noShare = try await trip.run("pay", short, "--member", "dan")
@@ -209,6 +212,8 @@ struct ExpenseCommandTests {
             let afterPay = try await trip.run("expense", "show", short)
             #expect(afterPay.row("Aki", "6000")?[3] == "yes", "\(afterPay.output)")
             #expect(afterPay.row("Cho", "3000")?.last == "no")
+            // Ben's own share: nothing to pay, said so (it read "no", like an unpaid debt).
+            #expect(afterPay.output.contains("paid it"), "\(afterPay.output)")
 
             // Times are said in this computer's zone (found by review: always UTC).
             let inTokyo = try await trip.run("history", short, environment: ["TZ": "Asia/Tokyo"])
@@ -267,9 +272,25 @@ struct ExpenseCommandTests {
             let limited = try #require(try await trip.json("activity", "Japan", "--limit", "2") as? [[String: Any]])
             #expect(limited.map { $0["action"] as? String } == ["expense.restored", "expense.deleted"])
 
+            // A group named with a run of spaces is stored with one, and found however it is typed.
+            let flat = try await trip.run("group", "create", "Flat  Share", "--currency", "EUR")
+            #expect(flat.status == 0 && flat.output.contains("Flat Share") && !flat.output.contains("Flat  Share"), "\(flat.output)")
+            let typed = try await trip.run("member", "list", "flat   SHARE")
+            #expect(typed.status == 0 && typed.output.contains("Aki"), "\(typed.output)\(typed.error)")
+
             // unknown ids: one friendly line, exit 5
             let unknown = try await trip.run("expense", "show", "ffffffff")
             #expect(unknown.status == 5 && unknown.error.split(separator: "\n").count == 1, "\(unknown.error)")
+
+            // Aki paid 20 of 90 shared by three: marking her share paid moves only the rest, said so.
+            let groceries = try await trip.run("expense", "add", "Japan", "Groceries", "90", "--paid-by", "aki=20,ben=70", "--json")
+            let groceriesID = try #require(
+                (try JSONSerialization.jsonObject(with: Data(groceries.output.utf8)) as? [String: Any])?["id"] as? String,
+                "\(groceries.output)\(groceries.error)")
+            let partial = try await trip.run("pay", groceriesID)
+            #expect(
+                partial.output.hasSuffix("paid.\nOnly 10 JPY moved: Aki paid the other 20 themselves.\n"),
+                "\(partial.output)\(partial.error)")
         }
     }
 

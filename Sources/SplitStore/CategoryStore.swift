@@ -175,6 +175,13 @@ public struct CategoryStore: Sendable {
                 """
             ).run()
             try await log.changed(.category, next.id, isDeleted: next.isDeleted, sql)
+            // Series that would add to it pause now, saying so (found by a new user: they went on
+            // putting expenses in the deleted category).
+            if next.isDeleted {
+                try await RecurringStore.pause(groupID: next.groupID, log: log, now: now, sql) {
+                    $0.template.categoryID == next.id ? SeriesStop.categoryGone(current.name) : nil
+                }
+            }
             try await log.activity(
                 actor, next.isDeleted ? "category.deleted" : "category.updated", .category, next.id,
                 // A rename keeps the old name too ("renamed category Food to Meals").

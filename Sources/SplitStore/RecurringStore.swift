@@ -140,6 +140,11 @@ public enum SeriesStop {
         "\(name), who made it, deleted their account; someone who may add expenses can make it again."
     }
 
+    /// Its category was deleted: its next expenses would be put in a category nobody may choose.
+    public static func categoryGone(_ name: String) -> String {
+        "Its category \(name) was deleted; choose another, then resume it."
+    }
+
     /// Someone it names (a payer, or in the split) is no longer in the group.
     public static func memberGone(_ name: String) -> String {
         "\(name) is no longer in the group; take them out of this series (or restore them), then resume it."
@@ -421,28 +426,34 @@ public struct RecurringStore: Sendable {
     /// maker), and, once they are out of the group, those that name them (a payer, or in the
     /// split); each with a note saying why. Before, such a series stayed "active" until its date,
     /// and changing anything else in it was refused as "someone was removed meanwhile" (found by
-    /// a new user).
-    /// `deletedAccount`: the account of `member` (now name-only) was deleted; its series stop too.
+    /// a new user). `deletedAccount`: the account of `member` (now name-only) was deleted.
     static func pause(
         after member: MemberRecord, deletedAccount: UUID? = nil, log: GroupLog, now: Int64, _ sql: any SQLDatabase
     ) async throws {
+        try await pause(groupID: member.groupID, log: log, now: now, sql) { series in
+            if let deletedAccount, series.createdByUserID == deletedAccount {
+                return SeriesStop.makerDeleted(member.name)
+            }
+            if series.createdByUserID == member.userID, Permissions.decide(.addExpense, for: member.membership) != .allowed {
+                return SeriesStop.makerStopped(member.name, inGroup: member.isActive)
+            }
+            if !member.isActive, series.template.members.contains(member.id) { return SeriesStop.memberGone(member.name) }
+            return nil
+        }
+    }
+
+    /// Pauses, in the caller's transaction, each active series of the group that `note` gives a
+    /// reason for, with that reason as its note, an activity line for its maker, and the change
+    /// in the group's feed.
+    static func pause(
+        groupID: UUID, log: GroupLog, now: Int64, _ sql: any SQLDatabase, note: (SeriesRecord) -> String?
+    ) async throws {
         let active = try await sql.raw(
-            "SELECT * FROM recurring_series WHERE group_id = \(bind: member.groupID.text) AND state = 'active'"
-        ).all().compactMap { try? SeriesRecord(row: $0) }  // one unreadable series never blocks a member's change
+            "SELECT * FROM recurring_series WHERE group_id = \(bind: groupID.text) AND state = 'active'"
+        ).all().compactMap { try? SeriesRecord(row: $0) }  // one unreadable series never blocks the change
         var paused = false
         for series in active {
-            let note: String
-            if let deletedAccount, series.createdByUserID == deletedAccount {
-                note = SeriesStop.makerDeleted(member.name)
-            } else if series.createdByUserID == member.userID,
-                Permissions.decide(.addExpense, for: member.membership) != .allowed
-            {
-                note = SeriesStop.makerStopped(member.name, inGroup: member.isActive)
-            } else if !member.isActive, series.template.members.contains(member.id) {
-                note = SeriesStop.memberGone(member.name)
-            } else {
-                continue
-            }
+            guard let note = note(series) else { continue }
             try await sql.raw(
                 """
                 UPDATE recurring_series SET state = 'paused', note = \(bind: note), version = version + 1,
@@ -457,7 +468,7 @@ public struct RecurringStore: Sendable {
                 concerning: creator.map { [$0] } ?? [], sql)
             paused = true
         }
-        if paused { try await log.changed(.group, member.groupID, sql) }
+        if paused { try await log.changed(.group, groupID, sql) }
     }
 
     static func memberOf(userID: UUID, groupID: UUID, _ sql: any SQLDatabase) async throws -> UUID? {

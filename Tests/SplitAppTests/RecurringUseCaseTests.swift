@@ -352,6 +352,45 @@ struct RecurringUseCaseTests {
         }
     }
 
+    @Test("deleting a series' category pauses it at once, saying so; another category lets it resume", arguments: TestDatabases.all)
+    func deletedCategory(backend: Database.Backend) async throws {
+        try await Self.with(backend, at: "2026-05-01T12:00:00Z") { setup in
+            let trip = setup.trip
+            let categories = CategoryUseCases(database: trip.database, now: { milliseconds() })
+            let utilities = try await categories.create(
+                EnteredCategory(name: "Utilities"), groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            var power = setup.rent("80.00")
+            power.description = "Power"
+            power.category = utilities.id.text
+            let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-06-01"), expense: power)
+            try await categories.delete(utilities.id, groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            // validate: paused by the deletion, why said, and no expense goes into it
+            let paused = try await setup.recurring.series(series.series.id, caller: trip.aki)
+            #expect(paused.series.state == .paused && paused.series.note == "Its category Utilities was deleted; choose another, then resume it.")
+            #expect(paused.blocked == paused.series.note)
+            #expect(try await setup.run(at: "2026-06-02T12:00:00Z") == 0)
+            let version = { try await setup.recurring.series(series.series.id, caller: trip.aki).series.version }
+            do {
+                let base = try await version()
+                _ = try await setup.recurring.update(
+                    series.series.id, SeriesPatch(state: "active"), basedOn: { base }, caller: trip.aki, origin: trip.origin)
+                Issue.record("resumed into a deleted category")
+            } catch AppError.invalid(let field, _) {
+                #expect(field == "category")
+            }
+            // Another category mends it; it resumes from today.
+            power.category = nil
+            let base = try await version()
+            let mended = try await setup.recurring.update(
+                series.series.id, SeriesPatch(expense: power), basedOn: { base }, caller: trip.aki, origin: trip.origin)
+            #expect(mended.series.note == nil && mended.blocked == nil, "\(mended)")
+            let again = try await version()
+            let resumed = try await setup.recurring.update(
+                series.series.id, SeriesPatch(state: "active"), basedOn: { again }, caller: trip.aki, origin: trip.origin)
+            #expect(resumed.series.state == .active)
+        }
+    }
+
     @Test("after downtime the pass catches up every missed date, at most 400, with a note past that", arguments: TestDatabases.all)
     func catchUp(backend: Database.Backend) async throws {
         try await Self.with(backend, at: "2025-01-01T12:00:00Z") { setup in

@@ -74,22 +74,32 @@ public struct RecurringUseCases: Sendable, UsesStores {
         let (group, _) = try await access.check(groupID, caller, for: .read)
         let names = try await expenseUseCases.categoryNames(group.id)
         let members = try await groups.members(groupID: group.id)
+        let deleted = try await deletedCategories(group.id)
         return try await recurring.list(groupID: group.id).map {
-            view($0, names: names, home: group.homeCurrency, members: members)
+            view($0, names: names, home: group.homeCurrency, members: members, deleted: deleted)
         }
+    }
+
+    /// The group's deleted categories by id, with their names: a series in one cannot go on.
+    func deletedCategories(_ groupID: UUID) async throws -> [UUID: String] {
+        Dictionary(
+            uniqueKeysWithValues: try await categories.allCategories(groupID: groupID).filter(\.isDeleted).map { ($0.id, $0.name) })
     }
 
     public func series(_ id: UUID, caller: Caller) async throws -> SeriesView {
         let (series, group, _) = try await seriesAccess(id, caller) { _ in .read }
         return view(
             series, names: try await expenseUseCases.categoryNames(group.id), home: group.homeCurrency,
-            members: try await groups.members(groupID: group.id))
+            members: try await groups.members(groupID: group.id), deleted: try await deletedCategories(group.id))
     }
 
     /// Why `series` cannot go on as it is, with the field a change would fix; nil when it can:
-    /// everyone it names is in the group, and its maker may still add expenses (it adds as them).
+    /// everyone it names is in the group, its maker may still add expenses (it adds as them), and
+    /// its category is not deleted (`deleted`: the group's deleted ones, by id).
     /// The one reading of it: a pause note, a refused resume and a page's Resume button.
-    static func blocker(_ series: SeriesRecord, members: [MemberRecord]) -> (field: String, note: String)? {
+    static func blocker(
+        _ series: SeriesRecord, members: [MemberRecord], deleted: [UUID: String]
+    ) -> (field: String, note: String)? {
         let creator = members.first { $0.userID == series.createdByUserID }
         if Permissions.decide(.addExpense, for: creator?.membership) != .allowed {
             return ("state", SeriesStop.makerStopped(creator?.name, inGroup: creator?.isActive == true))
@@ -97,10 +107,14 @@ public struct RecurringUseCases: Sendable, UsesStores {
         if let gone = members.first(where: { series.template.members.contains($0.id) && !$0.isActive }) {
             return ("expense", SeriesStop.memberGone(gone.name))
         }
+        if let category = deleted[series.template.categoryID] { return ("category", SeriesStop.categoryGone(category)) }
         return nil
     }
 
-    func view(_ series: SeriesRecord, names: [UUID: String], home: String, members: [MemberRecord]? = nil) -> SeriesView {
+    func view(
+        _ series: SeriesRecord, names: [UUID: String], home: String, members: [MemberRecord]? = nil,
+        deleted: [UUID: String] = [:]
+    ) -> SeriesView {
         var upcoming: [String] = []
         if series.state == .active, let next = series.nextDate.flatMap(CivilDate.init) {
             let skipped = Set(series.skipped)
@@ -110,7 +124,7 @@ public struct RecurringUseCases: Sendable, UsesStores {
         return SeriesView(
             series: series, draft: Self.draft(series.template, date: series.nextDate ?? series.recurrence.start.description, homeCurrency: home),
             upcoming: upcoming, categoryName: names[series.template.categoryID],
-            blocked: series.state == .ended ? nil : members.flatMap { Self.blocker(series, members: $0)?.note })
+            blocked: series.state == .ended ? nil : members.flatMap { Self.blocker(series, members: $0, deleted: deleted)?.note })
     }
 
     /// A template as an entered expense of `date`, as a form shows it.
@@ -285,7 +299,7 @@ public struct RecurringUseCases: Sendable, UsesStores {
         }
         try checks.finish()
         let members = try await groups.members(groupID: group.id)
-        let blocker = Self.blocker(next, members: members)
+        let blocker = Self.blocker(next, members: members, deleted: try await deletedCategories(group.id))
         if next.state == .active, let blocker {
             let stop = blocker.field == "state" ? " It adds as them, so it cannot go on; end it instead." : ""
             throw AppError.invalid(field: blocker.field, message: blocker.note + stop)
@@ -476,6 +490,7 @@ public struct RecurringUseCases: Sendable, UsesStores {
         guard let group = try await groups.group(id: groupID) else { return 0 }
         let today = CivilDate(MoneyInput.today(now(), in: group.timeZone))!
         let members = try await groups.members(groupID: groupID)
+        let deleted = try await deletedCategories(groupID)
         var batches: [SeriesBatch] = []
         var occurrences = 0
         for item in series {
@@ -485,7 +500,7 @@ public struct RecurringUseCases: Sendable, UsesStores {
                 try await pause(item, note: "The group is archived; resume this once it is back.")
                 continue
             }
-            if let blocker = Self.blocker(item, members: members) {
+            if let blocker = Self.blocker(item, members: members, deleted: deleted) {
                 try await pause(item, note: blocker.note)
                 continue
             }

@@ -335,8 +335,18 @@ public struct SplitterClient: Sendable {
     /// A transport's failure in words: URLSession's own sentence, or AsyncHTTPClient's and NIO's
     /// description ("Connection refused (errno: 111)"), whose `localizedDescription` says only
     /// "The operation could not be completed".
+    /// The usual causes are said plainly (found by a new user: "connection reset (error set):
+    /// Connection refused) (errno: 111))").
     static func transportFailure(_ error: any Error) -> String {
-        (error as? URLError)?.localizedDescription ?? String(describing: error)
+        if let error = error as? URLError { return error.localizedDescription }
+        let described = String(describing: error)
+        let plain = [
+            "Connection refused": "connection refused", "timed out": "timed out", "No route to host": "no route to host",
+            "Network is unreachable": "network unreachable", "Name or service not known": "unknown host name",
+            "nodename nor servname": "unknown host name",
+        ]
+        for (said, meaning) in plain where described.localizedCaseInsensitiveContains(said) { return meaning }
+        return described
     }
 
     /// Runs a call (as `send`) and maps its answer: the one error envelope, every operation's

@@ -198,6 +198,15 @@ func resolveExpenseID(_ text: String, store: OfflineStore) throws -> String {
         several: "Several expenses end with \"\(text)\"; give more of the id.")
 }
 
+/// A queued expense's amount as the server will write it: the currency's decimals ("33.00 EUR",
+/// not "33" as typed), as typed when it does not read.
+func queuedAmount(_ added: NewExpense) -> String {
+    guard let currency = try? Currency(code: added.currency),
+        let money = try? Money(parsing: added.amount, currency: currency, allowNegative: true)
+    else { return "\(added.amount) \(added.currency)" }
+    return "\(money.decimalString) \(currency.code)"
+}
+
 /// The expenses this profile added to a group offline, not sent yet, oldest first.
 func queuedExpenses(in groupID: String, store: OfflineStore) throws -> [NewExpense] {
     try store.pending().filter { $0.groupID == groupID && $0.kind == .createExpense }.compactMap {
@@ -332,7 +341,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                         return (
                             added.expenseDate,
                             [
-                                added.expenseDate, added.description + " (queued)", "\(added.amount) \(added.currency)",
+                                added.expenseDate, added.description + " (queued)", queuedAmount(added),
                                 payers(paidBy), added.category ?? "", short(added.id ?? ""),
                             ]
                         )

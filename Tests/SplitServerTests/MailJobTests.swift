@@ -371,6 +371,14 @@ struct MailJobTests {
                 let wait = try #require(api.headers[.retryAfter].flatMap { Int($0) })
                 #expect((86_300...86_400).contains(wait), "\(wait)")
                 #expect(api.text.contains("try again in 24 hours"), "\(api.text)")
+                // The account page says it beside its button (it was an error page).
+                var web = Browser(trip.api)
+                web.cookies[WebRequest.sessionCookie] = trip.bo.token
+                _ = try await web.get("/account")
+                let page = try await web.post("/account/email/verification", [])
+                #expect(page.status == .tooManyRequests, "\(page.text.prefix(500))")
+                #expect(page.text.contains("5 links were sent in the last day; the next can be sent in 24 hours."), "\(page.text)")
+                #expect(page.text.contains("Send a verification link"), "the account page itself")
                 #expect(try await store.requestPasswordReset(email: "nobody@example.com", now: start) == .nothingToDo)
             }
         }

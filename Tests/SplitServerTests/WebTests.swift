@@ -1528,6 +1528,10 @@ struct WebTests {
             #expect(
                 activity.list("activity").contains { $0.string("summary") == "Aki renamed category Bar to Bar Tab" },
                 "\(activity.text)")
+            // A rename to the name it has (spaced otherwise) changes nothing and logs nothing.
+            let same = try await api.call(
+                .patch, "/api/groups/\(setup.groupID)/categories/\(bar)", token: token, json: #"{"name":"Bar   Tab","version":2}"#)
+            #expect(same.status == .ok && same.int("category", "version") == 2, "\(same.text)")
             // The same name however it is spaced or cased is taken (compared alike on both databases).
             let twin = try await api.call(
                 .post, "/api/groups/\(setup.groupID)/categories", token: token, json: #"{"name":"BAR\u00a0 tab"}"#)

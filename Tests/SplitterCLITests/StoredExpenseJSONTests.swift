@@ -4,6 +4,7 @@ import SplitTestSupport
 import Testing
 
 @testable import SplitClient
+@testable import SplitterCLI
 
 /// The offline store's copy of an expense is written by hand (`Expense.storedJSON`); it must be
 /// what `JSONEncoder` writes with sorted keys and `.iso8601` dates, to the byte, and read back the same.
@@ -101,5 +102,19 @@ struct StoredExpenseJSONTests {
 
     static func around(_ index: Int, in data: Data) -> String {
         String(decoding: data.dropFirst(max(0, index - 60)).prefix(120), as: UTF8.self).debugDescription
+    }
+}
+
+@Suite("A queued expense in the offline list")
+struct QueuedAmountTests {
+    @Test("its amount is written with its currency's decimals, as the server will write it; one that does not read stays as typed")
+    func written() {
+        func added(_ amount: String, _ currency: String) -> NewExpense {
+            NewExpense(groupId: "g", description: "Taxi", amount: amount, currency: currency, expenseDate: "2026-12-07")
+        }
+        #expect(SplitterCLI.queuedAmount(added("33", "EUR")) == "33.00 EUR")
+        #expect(SplitterCLI.queuedAmount(added("1200", "JPY")) == "1200 JPY")
+        #expect(SplitterCLI.queuedAmount(added("-4.5", "USD")) == "-4.50 USD")
+        #expect(SplitterCLI.queuedAmount(added("abc", "EUR")) == "abc EUR")
     }
 }

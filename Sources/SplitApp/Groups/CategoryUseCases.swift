@@ -62,6 +62,9 @@ public struct CategoryUseCases: Sendable, UsesStores {
         if let icon = entered.icon { next.icon = try Self.icon(icon) }
         if let color = entered.color { next.color = try Self.color(color) }
         guard let version else { throw AppError.versionRequired("Send the version this edit is based on.") }
+        // Nothing changes: nothing is written (found by a new user: "Aki changed category Date
+        // Night" for a rename to the same name, spaced otherwise).
+        if version == current.version, next == current { return current }
         return try await write(next, basedOn: version, caller: caller, me: me, origin: origin)
     }
 

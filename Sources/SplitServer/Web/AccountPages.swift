@@ -213,8 +213,20 @@ extension WebApp {
             try await api.mailUseCases.requestVerification(caller: try caller())
             return Self.redirect("/account?done=verification#email")
         } catch let error as AppError {
-            guard case .conflict(_, _, let message) = error else { throw error }
-            return try await renderAccount(notice: nil, errors: ["mailForm": message], status: .conflict)
+            switch error {
+            case .conflict(_, _, let message):
+                return try await renderAccount(notice: nil, errors: ["mailForm": message], status: .conflict)
+            case .rateLimited(let seconds):
+                // Said on the page, beside the button (found by a new user: an error page).
+                return try await renderAccount(
+                    notice: nil,
+                    errors: [
+                        "mailForm": "\(MailStore.linksPerDay) links were sent in the last day; the next can be sent in "
+                            + "\(WaitText.phrase(seconds: seconds))."
+                    ], status: .tooManyRequests)
+            default:
+                throw error
+            }
         }
     }
 

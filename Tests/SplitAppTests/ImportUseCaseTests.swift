@@ -354,7 +354,7 @@ struct ImportUseCaseTests {
                     force: false, caller: trip.aki, origin: trip.origin)
                 Issue.record("a removed member was taken")
             } catch AppError.invalid(let field, let message) {
-                #expect(field == "map" && message.contains("Dee was removed from the group"), "\(message)")
+                #expect(field == "map" && message.contains("Dee is no longer in the group"), "\(message)")
             }
         }
     }

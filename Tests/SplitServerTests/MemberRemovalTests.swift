@@ -82,7 +82,7 @@ struct MemberRemovalTests {
                     """#)
             #expect(naming.status == .unprocessableContent)
             let refusal = naming.string("error", "message") ?? ""
-            #expect(refusal.contains("Cho was removed from the group") && !Self.hasID(refusal))
+            #expect(refusal.contains("Cho is no longer in the group") && !Self.hasID(refusal))
 
             // act 4: Ben (a member) may not restore Cho; Aki may; with no balance, removing needs no confirmation
             let byBen = try await api.call(

@@ -33,6 +33,18 @@ struct RecurringPageTests {
             let form = try await aki.get("/recurring/\(id)/edit")
             #expect(form.text.contains("take them out of who paid and who shares before saving"), "\(form.text)")
             #expect(form.text.contains(#"id="in_\#(erinID)" name="in_\#(erinID)""#), "\(form.text)")
+            // Saved without Erin: still paused, said so, and now it may be resumed.
+            let version = try #require(try await api.call(.get, "/api/recurring/\(id)", token: aki.token).int("recurring", "version"))
+            let saved = try await aki.post(
+                "/recurring/\(id)/edit",
+                [
+                    ("version", String(version)), ("description", "Rent"), ("amount", "90000"), ("currency", "JPY"),
+                    ("expenseDate", "2030-01-01"), ("mode", "equal"), ("in_\(akiID)", "1"), ("payer", akiID),
+                    ("every", "month"), ("interval", "1"), ("seriesMode", "auto"),
+                ])
+            #expect(saved.status == .seeOther && saved.headers[.location]?.contains("done=series-saved-paused") == true, "\(saved.text.prefix(800))")
+            let after = try await aki.get("/groups/\(groupID)/recurring")
+            #expect(after.text.contains(#"value="resume""#) && !after.text.contains("no longer in the group"), "\(after.text)")
         }
     }
 

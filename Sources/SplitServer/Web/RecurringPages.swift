@@ -220,12 +220,14 @@ extension WebApp {
                 && (old.unit != .week || Set(rule.weekdays ?? []).isEmpty || Set(rule.weekdays ?? []) == old.weekdays)
                 && (rule.monthEnd ?? "clamp") == old.monthEnd.rawValue && rule.endDate == old.end?.description
                 && rule.count == old.count && (rule.startDate == view.series.nextDate || rule.startDate == old.start.description)
-            _ = try await recurringUseCases.update(
+            let saved = try await recurringUseCases.update(
                 id, SeriesPatch(expense: draft, rule: same ? nil : rule, mode: web.form["seriesMode"]),
                 basedOn: { Int64(version) }, caller: try caller(), origin: try origin())
+            // A paused one stays paused: said so, not "added on their dates".
             return Self.redirect(
                 "/groups/\(scope.group.id)/recurring",
-                done: web.form["seriesMode"] == "confirm" ? "series-saved-confirm" : "series-saved")
+                done: saved.series.state == .paused
+                    ? "series-saved-paused" : web.form["seriesMode"] == "confirm" ? "series-saved-confirm" : "series-saved")
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: UUID.random().uuidString, version: version, preview: nil,

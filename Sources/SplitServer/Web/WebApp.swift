@@ -123,6 +123,7 @@ struct WebApp: Sendable {
         "budget-saved": "Budget saved.",
         "budget-removed": "Budget removed.",
         "series-saved": "Saved. Its expenses are added on their dates.",
+        "series-saved-paused": "Saved. It stays paused: nothing is added until it is resumed.",
         // A series whose expenses each wait to be confirmed (found by review: it said "added").
         "series-saved-confirm": "Saved. On each date its expense waits under Pending until someone confirms it.",
         "series-saved-past": "Saved. Its dates up to today were added now, as expenses below; the next ones are added on their dates.",

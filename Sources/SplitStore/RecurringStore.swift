@@ -145,6 +145,12 @@ public enum SeriesStop {
         "Its category \(name) was deleted; choose another, then resume it."
     }
 
+    /// Whether `note` is one of these (each ends so): once nothing stops the series any more (a
+    /// member restored, a right given back), such a note no longer says anything true.
+    public static func isStop(_ note: String) -> Bool {
+        note.hasSuffix("can make it again.") || note.hasSuffix("then resume it.")
+    }
+
     /// Someone it names (a payer, or in the split) is no longer in the group.
     public static func memberGone(_ name: String) -> String {
         "\(name) is no longer in the group; take them out of this series (or restore them), then resume it."

@@ -37,6 +37,12 @@ public struct SeriesView: Sendable, Equatable {
     /// Why it cannot go on as it is (its maker may no longer add expenses, someone it names left
     /// the group), in its pause note's words; nil when it can. A page offers no Resume then.
     public var blocked: String? = nil
+
+    /// What a page says under it: what stops it now, else its note, unless that note said what
+    /// stopped it then and nothing does now (found by a new user: a restored member still blamed).
+    public var reason: String? {
+        blocked ?? series.note.flatMap { SeriesStop.isStop($0) ? nil : $0 }
+    }
 }
 
 /// An occurrence waiting in the queue, with the expense it would make as a form would hold it.

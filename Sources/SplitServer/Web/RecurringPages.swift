@@ -65,7 +65,7 @@ extension WebApp {
                     text: "\(view.draft.description) · \(money(view.draft.amount, view.draft.currency))",
                     rule: Self.ruleText(series.recurrence) + (series.mode == .confirm ? ", confirmed one by one" : ""),
                     // What stops it now, if anything, over the note it was paused with.
-                    state: series.state.rawValue, note: view.blocked ?? series.note,
+                    state: series.state.rawValue, note: view.reason,
                     upcoming: view.upcoming.isEmpty ? nil : view.upcoming.joined(separator: ", "),
                     nextDate: view.upcoming.first, active: series.state == .active, paused: series.state == .paused,
                     canResume: series.state == .paused && view.blocked == nil, ended: series.state == .ended,

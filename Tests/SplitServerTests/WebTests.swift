@@ -1543,6 +1543,9 @@ struct WebTests {
                 json: #"{"groupId":"\#(setup.groupID)","description":"Beer","amount":"1200","currency":"JPY","expenseDate":"2026-11-20","category":"\#(bar)","paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(akiID)","\#(setup.benMemberID)"]}}"#)
             let id = try #require(created.string("expense", "id"), "\(created.text)")
             #expect(try await api.call(.delete, "/api/groups/\(setup.groupID)/categories/\(bar)", token: token).status == .noContent)
+            // The group's list says it is deleted (a new "Bar Tab" would look the same).
+            let list = try await setup.aki.get("/groups/\(setup.groupID)/expenses")
+            #expect(list.text.contains("Bar Tab (deleted)"), "\(list.text)")
             // Found by a new user: every edit was "There is no category …".
             let edited = try await api.call(
                 .patch, "/api/expenses/\(id)", token: token, json: #"{"description":"Beer (large)","version":1}"#)

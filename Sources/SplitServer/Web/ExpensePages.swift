@@ -62,11 +62,13 @@ extension WebApp {
                         cursor: param("cursor"), month: param("month"))
                 }, caller: try caller())
             let page = try Components.Schemas.ExpenseList(views, hasMore: hasMore)
+            // A category no longer live is said so: a new one may have its name (found by a new user).
+            let live = Set(categories.map(\.id))
             rows = page.expenses.map { expense in
                 .init(
                     id: expense.id, description: expense.description,
                     amount: WebFormat.money(expense.amount, expense.currency), date: expense.expenseDate,
-                    category: expense.categoryName,
+                    category: live.contains(expense.category) ? expense.categoryName : "\(expense.categoryName) (deleted)",
                     paidBy: expense.payers.map { scope.name($0.memberId) }.joined(separator: ", "),
                     refund: expense.amount.hasPrefix("-"), deleted: expense.isDeleted)
             }

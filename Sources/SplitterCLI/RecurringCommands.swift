@@ -29,16 +29,21 @@ struct RecurringCommand: AsyncParsableCommand {
         func run() async throws {
             try await SplitterCLI.run {
                 let (client, found) = try await options.resolve()
+                let series = try await client.recurringExpenses(groupID: found.id)
                 try Output.list(
-                    try await client.recurringExpenses(groupID: found.id), as: "recurring", json: options.json,
+                    series, as: "recurring", json: options.json,
                     empty: "Nothing repeats in \(found.name) yet.", ["WHAT", "AMOUNT", "EVERY", "STATE", "NEXT", "ID"]
                 ) {
                     [
                         $0.expense.description, "\($0.expense.amount) \($0.expense.currency)",
                         RecurringCommand.every($0.rule) + ($0.mode == "confirm" ? " (confirm)" : ""),
-                        $0.state + ($0.note.map { ": \($0)" } ?? ""), $0.upcoming.first ?? "", short($0.id),
+                        $0.state + ($0.note == nil ? "" : " *"), $0.upcoming.first ?? "", short($0.id),
                     ]
                 }
+                // Notes below the table, one a line (found by a new user: a long pause note in the
+                // STATE column made every row as wide as it).
+                let notes = series.compactMap { item in item.note.map { "* \(item.expense.description) (\(short(item.id))): \($0)" } }
+                if !options.json, !notes.isEmpty { print("\n" + notes.joined(separator: "\n")) }
             }
         }
     }

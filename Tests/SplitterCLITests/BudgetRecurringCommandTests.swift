@@ -97,6 +97,13 @@ struct BudgetRecurringCommandTests {
             let breadID = try #require(all.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Bread" }?["id"] as? String)
             let refused = try await trip.run("recurring", "end", "Japan", String(breadID.suffix(6)), "--profile", "ben")
             #expect(refused.status != 0, "\(refused.output)")
+            // Ben leaves: Bread, which he shares, pauses; its note is a line of its own under the
+            // table, marked in its row (a long note widened every row).
+            let left = try await trip.run("group", "leave", "Japan", "--confirm-balance", "--profile", "ben")
+            #expect(left.status == 0, "\(left.output)\(left.error)")
+            let after = try await trip.run("recurring", "list", "Japan")
+            #expect(after.row("Bread")?.contains("paused") == true && after.row("Bread")?.contains("*") == true, "\(after.output)")
+            #expect(after.output.contains("\n* Bread (\(breadID.suffix(8))): Ben is no longer in the group"), "\(after.output)")
         }
     }
 }

@@ -314,9 +314,12 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let (client, store, found) = (context.client, context.store, context.group)
                 let expenses: [Expense]
                 var queued: [NewExpense] = []
+                // The live categories, to say which are deleted (online only; nil offline).
+                var live: Set<String>?
                 do {
                     expenses = try await client.expenses(groupID: found.id, includeDeleted: deleted)
                     try? store.cache(expenses: expenses, seen: true)
+                    live = try? Set(await client.categories(groupID: found.id).map(\.id))
                 } catch SplitterError.offline(let reason) {
                     expenses = try store.cachedExpenses(groupID: found.id, includeDeleted: deleted)
                     // What this profile added offline is listed too, marked (found by a new user:
@@ -351,7 +354,10 @@ struct ExpenseCommand: AsyncParsableCommand {
                             $0.expenseDate,
                             [
                                 $0.expenseDate, $0.description + ($0.isDeleted ? " (deleted)" : ""), "\($0.amount) \($0.currency)",
-                                payers($0.payers), $0.categoryName, short($0.id),
+                                // A deleted category said so (a new one may have its name), as the web says it.
+                                payers($0.payers),
+                                $0.categoryName + (live.map { [category = $0.category] in $0.contains(category) } == false ? " (deleted)" : ""),
+                                short($0.id),
                             ]
                         )
                     }

@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import Testing
 
 /// One expense's life through the real `splitter` and `splitter-server`: show, edit, pay with a
@@ -291,6 +295,28 @@ struct ExpenseCommandTests {
             #expect(
                 partial.output.hasSuffix("paid.\nOnly 10 JPY moved: Aki paid the other 20 themselves.\n"),
                 "\(partial.output)\(partial.error)")
+
+            // A deleted category is said so in the list, as on the web (a new one may have its name).
+            let token = try String(contentsOf: trip.config.appendingPathComponent("profiles/default/token"), encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let groupID = try #require((try await trip.json("group", "show", "Japan") as? [String: Any]).flatMap {
+                ($0["group"] as? [String: Any])?["id"] as? String
+            })
+            func call(_ method: String, _ path: String, _ body: String? = nil) async throws -> Data {
+                var request = URLRequest(url: try #require(URL(string: trip.url + path)))
+                request.httpMethod = method
+                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.httpBody = body.map { Data($0.utf8) }
+                return try await URLSession.shared.data(for: request).0
+            }
+            let made = try await call("POST", "/api/groups/\(groupID)/categories", #"{"name":"Bar"}"#)
+            let barID = try #require(
+                ((try JSONSerialization.jsonObject(with: made) as? [String: Any])?["category"] as? [String: Any])?["id"] as? String)
+            #expect(try await trip.run("expense", "add", "Japan", "Beer", "600", "--category", "bar").status == 0)
+            _ = try await call("DELETE", "/api/groups/\(groupID)/categories/\(barID)")
+            let withDeleted = try await trip.run("expense", "list", "Japan")
+            #expect(withDeleted.row("Beer")?.contains("(deleted)") == true, "\(withDeleted.output)")
         }
     }
 

@@ -9,15 +9,20 @@ import Testing
 /// Recurring expenses on the web (issue 20), from the outside.
 @Suite("Recurring expenses, on the web")
 struct RecurringPageTests {
+    /// Aki, logged in on the web, and her group Flat (JPY): what each test here starts from.
+    static func flat(_ api: API) async throws -> (aki: Browser, groupID: String, akiID: String) {
+        var aki = Browser(api)
+        try await aki.register("Aki")
+        let created = try await api.call(
+            .post, "/api/groups", token: aki.token, json: #"{"name":"Flat","homeCurrency":"JPY","memberName":"Aki"}"#)
+        return (aki, try #require(created.string("group", "id")), try #require(created.string("group", "myMemberId"), "\(created.text)"))
+    }
+
     @Test("a series paused for someone who left says so and offers no Resume; its form lets them be taken out")
     func pausedForSomeoneGone() async throws {
         try await TestApp.with(.sqlite) { api in
-            var aki = Browser(api)
-            try await aki.register("Aki")
-            let created = try await api.call(
-                .post, "/api/groups", token: aki.token, json: #"{"name":"Flat","homeCurrency":"JPY","memberName":"Aki"}"#)
-            let groupID = try #require(created.string("group", "id"))
-            let akiID = try #require(created.string("group", "myMemberId"))
+            let (browser, groupID, akiID) = try await Self.flat(api)
+            var aki = browser
             let erin = try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Erin"}"#)
             let erinID = try #require(erin.string("member", "id"))
             let series = try await api.call(
@@ -53,12 +58,8 @@ struct RecurringPageTests {
         arguments: TestDatabases.all)
     func editKeepsStart(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
-            var aki = Browser(api)
-            try await aki.register("Aki")
-            let created = try await api.call(
-                .post, "/api/groups", token: aki.token, json: #"{"name":"Flat","homeCurrency":"JPY","memberName":"Aki"}"#)
-            let groupID = try #require(created.string("group", "id"))
-            let akiID = try #require(created.string("group", "myMemberId"), "\(created.text)")
+            let (browser, groupID, akiID) = try await Self.flat(api)
+            var aki = browser
             // Monthly from four months ago, twelve times: four or five made already.
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!
@@ -96,12 +97,8 @@ struct RecurringPageTests {
     @Test("a series started in the past says its past dates were added now; one starting later says they come on their dates")
     func pastStartSaid() async throws {
         try await TestApp.with(.sqlite) { api in
-            var aki = Browser(api)
-            try await aki.register("Aki")
-            let created = try await api.call(
-                .post, "/api/groups", token: aki.token, json: #"{"name":"Flat","homeCurrency":"JPY","memberName":"Aki"}"#)
-            let groupID = try #require(created.string("group", "id"))
-            let akiID = try #require(created.string("group", "myMemberId"))
+            let (browser, groupID, akiID) = try await Self.flat(api)
+            var aki = browser
             _ = try await aki.get("/groups/\(groupID)/recurring/new")
             for (start, done) in [("2026-01-01", "series-saved-past"), ("2099-01-01", "series-saved")] {
                 let saved = try await aki.post(

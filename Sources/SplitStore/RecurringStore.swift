@@ -135,6 +135,15 @@ public enum SeriesStop {
             : "\(maker) is no longer in the group; someone who may add expenses can make it again."
     }
 
+    /// Said to a series' maker who may no longer add expenses, when they try to resume or change
+    /// it (a viewer may not even end it: an admin does).
+    public static func ownRefused(_ group: String, mayEnd: Bool) -> String {
+        "You may no longer add expenses in \(group), and this series adds as you, so it cannot go on; "
+            + (mayEnd
+                ? "end it, or ask an admin to give you back the right to add expenses."
+                : "an admin can end it, or give you back the right to add expenses.")
+    }
+
     /// Its maker deleted their account (their member stays, name-only).
     public static func makerDeleted(_ name: String) -> String {
         "\(name), who made it, deleted their account; someone who may add expenses can make it again."

@@ -332,6 +332,23 @@ struct RecurringUseCaseTests {
                 stopped.series.state == .paused && stopped.series.note?.hasPrefix("Vic, who made it, may no longer add expenses") == true,
                 "\(stopped.series)")
             #expect(try await setup.recurring.series(series.series.id, caller: trip.aki).series.state == .active)
+            // Vic's own resume is said to Vic; as a viewer too (that said only "not allowed").
+            do {
+                _ = try await update(vics.series.id, SeriesPatch(state: "active"), by: trip.vic)
+                Issue.record("Vic resumed a series without the right to add expenses")
+            } catch AppError.invalid(let field, let message) {
+                #expect(field == "state" && message.hasPrefix("You may no longer add expenses in") && message.contains("end it, or ask"), "\(message)")
+            }
+            vic.role = .viewer
+            _ = try await store.updateMember(vic, now: milliseconds())
+            do {
+                _ = try await update(vics.series.id, SeriesPatch(state: "active"), by: trip.vic)
+                Issue.record("a viewer resumed a series")
+            } catch AppError.forbiddenBecause(let message) {
+                #expect(message.hasPrefix("You may no longer add expenses in") && message.hasSuffix("an admin can end it, or give you back the right to add expenses."), "\(message)")
+            }
+            vic.role = .member
+            _ = try await store.updateMember(vic, now: milliseconds())
 
             // Bo's own series pauses when Bo leaves, and nobody can resume it: it adds as Bo.
             var gym = setup.rent("100.00", members: [trip.akiMember, trip.boMember])

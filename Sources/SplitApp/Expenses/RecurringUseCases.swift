@@ -307,6 +307,9 @@ public struct RecurringUseCases: Sendable, UsesStores {
         let members = try await groups.members(groupID: group.id)
         let blocker = Self.blocker(next, members: members, deleted: try await deletedCategories(group.id))
         if next.state == .active, let blocker {
+            if blocker.field == "state", current.createdByUserID == caller.user.id {
+                throw AppError.invalid(field: "state", message: SeriesStop.ownRefused(group.name, mayEnd: true))
+            }
             let stop = blocker.field == "state" ? " It adds as them, so it cannot go on; end it instead." : ""
             throw AppError.invalid(field: blocker.field, message: blocker.note + stop)
         }
@@ -369,6 +372,10 @@ public struct RecurringUseCases: Sendable, UsesStores {
             try GroupAccess.require([action(series)], me, in: group)
         } catch AppError.notFound {
             throw AppError.notFound("recurring expense")
+        } catch AppError.forbidden where series.createdByUserID == caller.user.id {
+            // Its maker, who may no longer add expenses (a viewer now): say why their own series
+            // is out of their hands (found by a new user: a viewer's resume said only "not allowed").
+            throw AppError.forbiddenBecause(SeriesStop.ownRefused(group.name, mayEnd: false))
         }
         return (series, group, me)
     }

@@ -186,8 +186,8 @@ func resolveExpenseID(_ text: String, store: OfflineStore) throws -> String {
         throw CLIError(message: "Give at least 4 characters of the expense id.", code: 2)
     }
     let known = try store.cachedExpenseIDs(endingWith: text)
-    // One added offline and not sent yet: the server has no such expense to show or change.
-    if known.isEmpty, let added = try store.pending().first(where: { $0.kind == .createExpense && isNamed($0.id, by: text) }) {
+    // One added offline and not sent yet: the server has no such expense to change.
+    if known.isEmpty, let added = try queuedCreate(named: text, store: store) {
         throw CLIError(
             message: "That is the queued \(added.summary), not sent yet: `splitter sync` sends it, "
                 + "`splitter sync --discard \(short(added.id))` drops it; change it once it is sent.",
@@ -196,6 +196,48 @@ func resolveExpenseID(_ text: String, store: OfflineStore) throws -> String {
     return try single(
         known, none: "No expense \"\(text)\" known here; use its full id, or run `splitter expense list <group>` first.",
         several: "Several expenses end with \"\(text)\"; give more of the id.")
+}
+
+/// The expense added offline, not sent yet, that `text` names (its id or last characters), when
+/// no expense this profile has seen does.
+func queuedCreate(named text: String, store: OfflineStore) throws -> PendingOperation? {
+    guard text.count >= 4, try store.cachedExpenseIDs(endingWith: text).isEmpty else { return nil }
+    return try store.pending().first { $0.kind == .createExpense && isNamed($0.id, by: text) }
+}
+
+/// An expense added offline, as entered: its shares are worked out by the server when it is sent.
+func printQueued(_ operation: PendingOperation, _ added: NewExpense, names: [String: String]) {
+    func name(_ id: String) -> String { names[id] ?? id }
+    print(
+        "\(added.description): \(queuedAmount(added))"
+            + (added.homeAmount.map { " (charged \($0) in the home currency)" } ?? "")
+            + " on \(added.expenseDate), \(added.category ?? "Other") (queued, not sent yet)")
+    let refund = added.amount.hasPrefix("-")
+    if let payer = added.paidByMemberId {
+        print((refund ? "Refund received by " : "Paid by ") + name(payer))
+    } else if let payers = added.paidBy {
+        print((refund ? "Refund received by " : "Paid by ") + byName(payers, names))
+    }
+    if let exact = added.splits {
+        print("Split: exact, " + byName(exact, names))
+    } else if let split = added.split {
+        let parts: [String] =
+            split.amounts.map { $0.map { "\(name($0.memberId)) \($0.amount)" } }
+            ?? split.percents.map { $0.map { "\(name($0.memberId)) \($0.value) %" } }
+            ?? split.shares.map { $0.map { "\(name($0.memberId)) ×\($0.value)" } }
+            ?? split.items.map { $0.map { "\($0.description) \($0.amount)" } } ?? []
+        if parts.isEmpty, let among = split.memberIds, !among.isEmpty {
+            print("Split: \(split.mode.rawValue) among " + among.map(name).joined(separator: ", "))
+        } else {
+            print("Split: \(split.mode.rawValue)" + (parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")))
+        }
+    } else {
+        print("Split: equal, among everyone in the group")
+    }
+    print("")
+    print(
+        "Its shares are worked out when it is sent: `splitter sync` sends it, "
+            + "`splitter sync --discard \(short(operation.id))` drops it.")
 }
 
 /// A queued expense's amount as the server will write it: the currency's decimals ("33.00 EUR",
@@ -378,6 +420,14 @@ struct ExpenseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
+                // One added offline, not sent yet: shown as entered (it exited 5 with advice only).
+                let store = try options.store()
+                if let queued = try queuedCreate(named: expense, store: store) {
+                    let added = try JSONDecoder().decode(NewExpense.self, from: queued.body)
+                    if options.json { return try Output.json(["queued": queued.id]) }
+                    let names = (try? await GroupContext(client: try options.client(), store: store, group: added.groupId))?.names
+                    return printQueued(queued, added, names: names ?? [:])
+                }
                 let context = try await ExpenseContext(options, expense: expense)
                 if context.isOffline { warn("Offline: this is the expense as last seen.") }
                 context.remember(context.expense)

@@ -273,7 +273,7 @@ struct CLITests {
                 }
                 #expect(try await run(["status"]).output.contains("Queued: 30"))
                 // The offline list shows what is queued, newest first, above what was last seen;
-                // such an expense cannot be shown yet, and says why.
+                // such an expense is shown as entered, saying it is not sent yet.
                 let listed = try await run(["expense", "list", "Trip"])
                 #expect(listed.status == 0 && listed.error.contains("and 25 queued to send"), "\(listed.error)")
                 let rows = listed.output.split(separator: "\n")
@@ -282,8 +282,16 @@ struct CLITests {
                 let queuedID = try #require(rows[1].split(separator: " ").last.map(String.init))
                 let shownQueued = try await run(["expense", "show", queuedID])
                 #expect(
-                    shownQueued.status == 5 && shownQueued.error.contains("That is the queued expense Meal 24 25.50"),
-                    "\(shownQueued.error)")
+                    shownQueued.status == 0 && shownQueued.lines.first?.hasPrefix("Meal 24: 25.50 EUR on 20") == true
+                        && shownQueued.lines.first?.hasSuffix(", Other (queued, not sent yet)") == true
+                        && shownQueued.lines.dropFirst().prefix(2) == ["Paid by Aki", "Split: equal among Aki, Ben"]
+                        && shownQueued.output.contains("`splitter sync --discard \(queuedID)` drops it."),
+                    "\(shownQueued.output)\(shownQueued.error)")
+                // A change to it waits until it is sent.
+                let editQueued = try await run(["expense", "edit", queuedID, "--amount", "3"])
+                #expect(
+                    editQueued.status == 5 && editQueued.error.contains("That is the queued expense Meal 24 25.50"),
+                    "\(editQueued.error)")
                 // a group the offline copy does not know: the server cannot be reached, not "no such group"
                 let unknown = try await run(["expense", "add", "Elsewhere", "Meal", "1.00"])
                 #expect(unknown.status == 9 && unknown.error.contains("cannot be reached"), "\(unknown.error)")

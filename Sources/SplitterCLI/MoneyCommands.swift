@@ -32,9 +32,13 @@ func offlineCopyNote(_ store: OfflineStore, groupID: String) throws -> String {
 
 extension GroupContext {
     /// The group's balances computed from the offline copy, with the note saying so on standard
-    /// error; without a copy, the server still cannot be reached (`reason`).
+    /// error; without a copy, the server cannot be reached (`reason`), and there is no copy yet.
     func offlineBalances(_ reason: String) throws -> [Balance] {
-        guard let local = try store.localBalances(groupID: group.id) else { throw SplitterError.offline(reason) }
+        guard let local = try store.localBalances(groupID: group.id) else {
+            // Found by a new user: it said only that the server cannot be reached.
+            throw SplitterError.offline(
+                reason + "; this device has no copy of \(group.name) to work from yet: `splitter sync` makes one when the server is back")
+        }
         warn(try offlineCopyNote(store, groupID: group.id))
         return local
     }

@@ -292,6 +292,11 @@ struct CLITests {
                 #expect(
                     editQueued.status == 5 && editQueued.error.contains("That is the queued expense Meal 24 25.50"),
                     "\(editQueued.error)")
+                // No copy of the group synced yet: balances say so, and how to get one.
+                let noCopy = try await run(["balances", "Trip", "--profile", "ben"])
+                #expect(
+                    noCopy.status == 9 && noCopy.error.contains("this device has no copy of Trip to work from yet: `splitter sync` makes one"),
+                    "\(noCopy.output)\(noCopy.error)")
                 // a group the offline copy does not know: the server cannot be reached, not "no such group"
                 let unknown = try await run(["expense", "add", "Elsewhere", "Meal", "1.00"])
                 #expect(unknown.status == 9 && unknown.error.contains("cannot be reached"), "\(unknown.error)")

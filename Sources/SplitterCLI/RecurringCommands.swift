@@ -14,12 +14,13 @@ struct RecurringCommand: AsyncParsableCommand {
               splitter recurring add Flat Insurance 120 --every year --start 2028-02-29 --times 5
               splitter recurring list Flat
               splitter recurring pause Flat 3f2a        # resume, end, or: skip Flat 3f2a 2026-12-24
+              splitter recurring edit Flat 3f2a --amount 1850 --equal aki,ben
 
             Each date becomes an expense (or, with --confirm, waits under `splitter pending`) once
             the group's day comes; the 31st falls on a shorter month's last day unless
             --skip-short-months. Split options as for `splitter expense add`.
             """,
-        subcommands: [List.self, Add.self, Pause.self, Resume.self, Skip.self, End.self],
+        subcommands: [List.self, Add.self, Edit.self, Pause.self, Resume.self, Skip.self, End.self],
         defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
@@ -50,6 +51,17 @@ struct RecurringCommand: AsyncParsableCommand {
 
     /// Weekdays as `--on` takes them and `list` shows them; 1 is Monday, as in `RecurrenceRule`.
     static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    /// `--on mon,thu` → [1, 4].
+    static func weekdays(_ text: String) throws -> [Int] {
+        try text.lowercased().split(separator: ",").map { part -> Int in
+            let key = String(part.trimmingCharacters(in: .whitespaces).prefix(3))
+            guard let index = weekdays.firstIndex(of: key) else {
+                throw CLIError(message: "--on takes days like mon,thu.", code: 2)
+            }
+            return index + 1
+        }
+    }
 
     static func every(_ rule: RecurrenceRule) -> String {
         let interval = rule.interval ?? 1
@@ -84,15 +96,7 @@ struct RecurringCommand: AsyncParsableCommand {
                 let context = try await GroupContext(options)
                 let found = context.group
                 let (paid, paidByMember) = try split.payers(context)
-                let weekdays = try on.map { text in
-                    try text.lowercased().split(separator: ",").map { part -> Int in
-                        let key = String(part.trimmingCharacters(in: .whitespaces).prefix(3))
-                        guard let index = RecurringCommand.weekdays.firstIndex(of: key) else {
-                            throw CLIError(message: "--on takes days like mon,thu.", code: 2)
-                        }
-                        return index + 1
-                    }
-                }
+                let weekdays = try on.map(RecurringCommand.weekdays(_:))
                 let created = try await context.client.createRecurring(
                     groupID: found.id,
                     expense: ExpenseDraft(
@@ -116,16 +120,17 @@ struct RecurringCommand: AsyncParsableCommand {
         @OptionGroup var options: GroupOptions
         @Argument(help: "The recurring expense's id (or its last characters).") var id: String
 
-        /// Changes the series as `make` says, based on the version read; the series as it is now,
-        /// as JSON or as its description and `said`.
-        func change(_ make: (RecurringExpense) throws -> RecurringChanges, said: String) async throws {
+        /// Changes the series as `make` says (from the series and its group), based on the
+        /// version read; the series as it is now, as JSON or as its description and `said`.
+        func change(_ make: (RecurringExpense, GroupContext) throws -> RecurringChanges, said: String) async throws {
             try await SplitterCLI.run {
-                let (client, found) = try await options.resolve()
+                let context = try await GroupContext(options)
+                let (client, found) = (context.client, context.group)
                 let series = try single(
                     try await client.recurringExpenses(groupID: found.id).filter { isNamed($0.id, by: id) },
                     none: "No recurring expense \(id) in \(found.name).",
                     several: "Several recurring expenses end with \(id).")
-                var changes = try make(series)
+                var changes = try make(series, context)
                 changes.version = series.version
                 let changed = try await client.updateRecurring(id: series.id, changes)
                 if options.json { return try Output.json(changed) }
@@ -137,11 +142,104 @@ struct RecurringCommand: AsyncParsableCommand {
         }
     }
 
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a recurring expense from its next date on; what it already added stays.",
+            discussion: """
+                What you leave out stays as it is. A new rule counts from the next
+                date not yet added (or from --start, if later). A paused series
+                stays paused; `recurring list` says if something still stops it.
+
+                \(SplitOptions.help)
+                """)
+        @OptionGroup var series: Series
+        @Option(help: "What it is.") var description: String?
+        @Option(help: "The amount, e.g. 1800 or 12.50.") var amount: String?
+        @Option(help: "Currency.") var currency: String?
+        @Option(help: "Category name.") var category: String?
+        @Option(help: "day, week, month or year.") var every: String?
+        @Option(help: "Every N of them.") var interval: Int?
+        @Option(help: "Weekly: the days, e.g. mon,thu.") var on: String?
+        @Option(help: "The first date, YYYY-MM-DD.") var start: String?
+        @Option(help: "The last date.") var until: String?
+        @Option(help: "How many times in all.") var times: Int?
+        @Flag(help: "Repeat with no last date and no count.") var forever = false
+        @Flag(inversion: .prefixedNo, help: "Leave out months without the start's day, or (--no-…) use their last day.")
+        var skipShortMonths: Bool?
+        @Flag(help: "Each date waits to be confirmed (`splitter pending`).") var confirm = false
+        @Flag(help: "Each date is added at once.") var auto = false
+        @OptionGroup var split: SplitOptions
+
+        func validate() throws {
+            if confirm && auto { throw ValidationError("Choose --confirm or --auto, not both.") }
+            if forever && (until != nil || times != nil) {
+                throw ValidationError("--forever has no last date: leave out --until and --times.")
+            }
+        }
+
+        func run() async throws {
+            try await series.change(
+                { series, context in
+                    var changes = RecurringChanges()
+                    changes.expense = try expense(series, context)
+                    changes.rule = try rule(series.rule)
+                    changes.mode = confirm ? "confirm" : auto ? "auto" : nil
+                    guard changes.expense != nil || changes.rule != nil || changes.mode != nil else {
+                        throw CLIError(
+                            message: "Nothing to change: give --amount, --description, --every, --until, --paid-by, a split, --confirm…",
+                            code: 2)
+                    }
+                    return changes
+                },
+                said: "changed.")
+        }
+
+        /// The template with what was given, or nil when nothing of it was.
+        func expense(_ series: RecurringExpense, _ context: GroupContext) throws -> ExpenseDraft? {
+            var split = self.split
+            // A refund stays one, its amounts said as received (as `expense edit`).
+            if series.expense.amount.hasPrefix("-") { split.refund = true }
+            let (paid, paidByMember) = try split.payers(context)
+            let sharers = series.expense.split.flatMap { [.equal, .adjustment].contains($0.mode) ? $0.memberIds : nil }
+            let newSplit = try split.split(context, sharers: sharers)
+            guard description != nil || amount != nil || currency != nil || category != nil || paid != nil
+                || paidByMember != nil || newSplit != nil
+            else { return nil }
+            var draft = series.expense
+            draft.expenseDate = nil
+            if let description { draft.description = description }
+            if let amount { draft.amount = try split.total(amount) }
+            if let currency { draft.currency = currency }
+            if let category { draft.category = category }
+            if paid != nil || paidByMember != nil { (draft.paidBy, draft.paidByMemberId) = (paid, paidByMember) }
+            if let newSplit { (draft.split, draft.splits) = (newSplit, nil) }
+            return draft
+        }
+
+        /// The rule with what was given, or nil when nothing of it was.
+        func rule(_ current: RecurrenceRule) throws -> RecurrenceRule? {
+            guard every != nil || interval != nil || on != nil || start != nil || until != nil || times != nil || forever
+                || skipShortMonths != nil
+            else { return nil }
+            var rule = current
+            if let every { rule.every = every.lowercased() }
+            if let interval { rule.interval = interval }
+            if let on { rule.weekdays = try RecurringCommand.weekdays(on) }
+            if rule.every != "week" { rule.weekdays = nil }
+            if let start { rule.startDate = start }
+            // A new end replaces the old one, whichever kind it was.
+            if until != nil || times != nil { (rule.endDate, rule.count) = (until, times) }
+            if forever { (rule.endDate, rule.count) = (nil, nil) }
+            if let skipShortMonths { rule.monthEnd = skipShortMonths ? "skip" : nil }
+            return rule
+        }
+    }
+
     struct Pause: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Pause: nothing is added until resumed.")
         @OptionGroup var series: Series
         func run() async throws {
-            try await series.change({ _ in RecurringChanges(state: "paused") }, said: "paused.")
+            try await series.change({ _, _ in RecurringChanges(state: "paused") }, said: "paused.")
         }
     }
 
@@ -149,7 +247,7 @@ struct RecurringCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Resume from today (what fell due while paused is not added).")
         @OptionGroup var series: Series
         func run() async throws {
-            try await series.change({ _ in RecurringChanges(state: "active") }, said: "resumed.")
+            try await series.change({ _, _ in RecurringChanges(state: "active") }, said: "resumed.")
         }
     }
 
@@ -159,7 +257,7 @@ struct RecurringCommand: AsyncParsableCommand {
         @Argument(help: "The date to skip, YYYY-MM-DD (default: the next one).") var date: String?
         func run() async throws {
             try await series.change(
-                { series in
+                { series, _ in
                     guard let next = date ?? series.upcoming.first else {
                         throw CLIError(
                             message: "\(series.expense.description) has no coming date to skip (it is \(series.state)).",
@@ -175,7 +273,7 @@ struct RecurringCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End it; what it added stays.")
         @OptionGroup var series: Series
         func run() async throws {
-            try await series.change({ _ in RecurringChanges(state: "ended") }, said: "ended.")
+            try await series.change({ _, _ in RecurringChanges(state: "ended") }, said: "ended.")
         }
     }
 }

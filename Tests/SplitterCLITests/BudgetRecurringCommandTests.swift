@@ -82,6 +82,24 @@ struct BudgetRecurringCommandTests {
             let series = try await trip.json("recurring", "list", "Japan") as? [String: Any]
             let all = try #require(series?["recurring"] as? [[String: Any]])
             let rentID = try #require(all.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Rent" }?["id"] as? String)
+            // Edit: a new amount and split from the next date on; what was added stays.
+            let edited = try await trip.run(
+                "recurring", "edit", "Japan", String(rentID.suffix(6)), "--amount", "95000", "--shares", "aki=2,ben=1",
+                "--until", "2040-01-01", "--json")
+            #expect(edited.status == 0, "\(edited.output)\(edited.error)")
+            let changed = try #require(try JSONSerialization.jsonObject(with: Data(edited.output.utf8)) as? [String: Any])
+            let template = try #require(changed["expense"] as? [String: Any])
+            #expect(template["amount"] as? String == "95000" && (template["split"] as? [String: Any])?["mode"] as? String == "shares")
+            #expect((changed["rule"] as? [String: Any])?["endDate"] as? String == "2040-01-01" && changed["mode"] as? String == "auto")
+            let edits = try await trip.json("expense", "list", "Japan") as? [[String: Any]]
+            #expect(edits?.filter { $0["description"] as? String == "Rent" }.map { $0["amount"] as? String } == ["90000"])
+            let weekly = try await trip.run("recurring", "edit", "Japan", String(rentID.suffix(6)), "--every", "week", "--on", "tue", "--confirm")
+            #expect(weekly.status == 0 && weekly.output.hasPrefix("Rent: changed.\nNext: "), "\(weekly.output)\(weekly.error)")
+            #expect(try await trip.run("recurring", "list", "Japan").row("Rent", "95000 JPY", "week on tue (confirm)") != nil)
+            let nothing = try await trip.run("recurring", "edit", "Japan", String(rentID.suffix(6)))
+            #expect(nothing.status == 2 && nothing.error.contains("Nothing to change"), "\(nothing.error)")
+            let badEdit = try await trip.run("recurring", "edit", "Japan", String(rentID.suffix(6)), "--paid-by", "aki=1,ben=1")
+            #expect(badEdit.status == 7 && badEdit.error.contains("paidBy"), "\(badEdit.error)")
             let paused = try await trip.run("recurring", "pause", "Japan", String(rentID.suffix(6)))
             #expect(paused.output.contains("Rent: paused."), "\(paused.output)\(paused.error)")
             let resumed = try await trip.run("recurring", "resume", "Japan", String(rentID.suffix(6)))

@@ -1390,6 +1390,39 @@ struct WebTests {
         }
     }
 
+    @Test("a rate's Delete asks first, saying whether it counts now; yes deletes it, a viewer is refused, a rate gone meanwhile goes back to the list")
+    func rateDeleteAsksFirst() async throws {
+        // Found by a new user: one tap deleted a rate, and the totals that counted through it changed.
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let rates = "/api/groups/\(setup.groupID)/rates"
+            let put = try await api.call(
+                .put, rates, token: setup.aki.token,
+                json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-01","rate":"150"},{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-02","rate":"1500"}]}"#)
+            try #require(put.status == .ok, "\(put.text)")
+            let settings = try await setup.aki.get("/groups/\(setup.groupID)/settings")
+            #expect(settings.text.contains(#"<form method="get" action="/groups/\#(setup.groupID)/rates/delete" class="inline">"#))
+            let asked = try await setup.aki.get("/groups/\(setup.groupID)/rates/delete?from=USD&to=JPY&date=2026-11-02")
+            #expect(asked.status == .ok && asked.text.contains("Delete this rate?") && asked.text.contains("1 USD = 1500 JPY"), "\(asked.text.prefix(300))")
+            #expect(asked.text.contains("It is the rate of USD and JPY that counts now."))
+            for (name, value) in [("action", "delete-rate"), ("fromCurrency", "USD"), ("toCurrency", "JPY"), ("date", "2026-11-02")] {
+                #expect(asked.text.contains(#"<input type="hidden" name="\#(name)" value="\#(value)">"#), "\(name)")
+            }
+            let older = try await setup.aki.get("/groups/\(setup.groupID)/rates/delete?from=USD&to=JPY&date=2026-11-01")
+            #expect(older.text.contains("A later rate of USD and JPY counts, so no total changes."))
+            // Asking deleted nothing; a viewer is not asked.
+            #expect(try await api.call(.get, rates, token: setup.aki.token).list("rates").count == 2)
+            #expect(try await setup.vic.get("/groups/\(setup.groupID)/rates/delete?from=USD&to=JPY&date=2026-11-02").status == .forbidden)
+            let yes = try await setup.aki.post(
+                "/groups/\(setup.groupID)/settings",
+                [("action", "delete-rate"), ("fromCurrency", "USD"), ("toCurrency", "JPY"), ("date", "2026-11-02")])
+            #expect(yes.status == .seeOther && yes.headers[.location]?.hasSuffix("done=rate-deleted#exchange-rates") == true, "\(yes.headers)")
+            #expect(try await api.call(.get, rates, token: setup.aki.token).list("rates").map { $0.string("rate") } == ["150"])
+            let gone = try await setup.aki.get("/groups/\(setup.groupID)/rates/delete?from=USD&to=JPY&date=2026-11-02")
+            #expect(gone.status == .seeOther && gone.headers[.location] == "/groups/\(setup.groupID)/settings#exchange-rates")
+        }
+    }
+
     @Test("a refused settings or pay-details form comes back with what was typed, and the error beside it")
     func refusedFormsKeepWhatWasTyped() async throws {
         // Found by review: a rate, a category, the group's settings and the ways to be paid came

@@ -552,6 +552,11 @@ def run(base):
               f"two rates, today's counts: {rates}")
         mistake = [li for li in aki.find_elements(By.CSS_SELECTOR, "#rates > li") if "1500" in li.text][0]
         click(aki, mistake.find_element(By.XPATH, ".//button[text()='Delete']"))
+        # asked first, saying what the rate does now
+        check("Delete this rate?" in main_text(aki) and "1 USD = 1500 JPY" in main_text(aki)
+              and "counts now" not in main_text(aki), f"the rate's delete asks first: {main_text(aki)}")
+        shoot(aki, "delete-rate")
+        click(aki, aki.find_element(By.ID, "confirm-yes"))
         rates = [li.text for li in aki.find_elements(By.CSS_SELECTOR, "#rates > li")]
         check(len(rates) == 1 and "1 USD = 150 JPY" in rates[0] and "counts" in rates[0], f"the mistake is gone: {rates}")
         fill(aki, "fromCurrency", "EUR")

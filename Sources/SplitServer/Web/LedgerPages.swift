@@ -348,6 +348,13 @@ extension WebApp {
         let yes: String
         let no: String
         let cancelURL: String
+        /// Sent with the yes, for an action that is a form of its own page (a settings card's).
+        var fields: [Field] = []
+
+        struct Field: Sendable {
+            let name: String
+            let value: String
+        }
     }
 
     /// "Delete this transfer?" before it is (found by a new user: one tap deleted it, and a

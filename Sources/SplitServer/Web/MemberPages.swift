@@ -341,6 +341,40 @@ extension WebApp {
         }
     }
 
+    /// "Delete this rate?" before it is (found by a new user: one tap deleted a rate, and with it
+    /// every total in the home currency that counted through it changed). The yes is the settings
+    /// card's own delete.
+    func confirmDeleteRate(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let query = request.uri.queryParameters
+        let (from, to, date) = (query["from"].map(String.init), query["to"].map(String.init), query["date"].map(String.init))
+        let back = "/groups/\(groupID)/settings#exchange-rates"
+        let rates = try await ledger.rates(groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+            .map(Components.Schemas.Rate.init)
+        // Gone meanwhile (or a made-up address): back to the list, which shows what there is.
+        guard let rate = rates.first(where: { $0.fromCurrency == from && $0.toCurrency == to && $0.date == date }) else {
+            return Self.redirect(back)
+        }
+        guard scope.may(.updateGroup) else { throw APIError.forbidden() }
+        let pair = "\(rate.fromCurrency) and \(rate.toCurrency)"
+        let body = ConfirmBody(
+            heading: "Delete this rate?",
+            subject: "1 \(rate.fromCurrency) = \(rate.rate) \(rate.toCurrency)", when: "from \(rate.date)",
+            message: rate.counts == true
+                ? "It is the rate of \(pair) that counts now. Once it is deleted, the latest one before it counts "
+                    + "instead (with none, expenses count in \(scope.group.homeCurrency) only by what was charged), "
+                    + "so totals in \(scope.group.homeCurrency) may change."
+                : "A later rate of \(pair) counts, so no total changes.",
+            action: "/groups/\(groupID)/settings", yes: "Delete the rate", no: "Keep it", cancelURL: back,
+            fields: [
+                .init(name: "action", value: "delete-rate"), .init(name: "fromCurrency", value: rate.fromCurrency),
+                .init(name: "toCurrency", value: rate.toCurrency), .init(name: "date", value: rate.date),
+            ])
+        return try await render(
+            "confirm", title: "Delete a rate · \(scope.group.name)", body: body, nav: scope.nav("settings", live: false))
+    }
+
     func settingsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await settingsPage(request, groupID: try context.parameters.require("groupId"), errors: [:])
     }

@@ -112,6 +112,7 @@ extension WebApp {
             try await self.decideClaim(request, context: context, approve: false)
         }
         pages.get("/groups/:groupId/settings", use: settingsPage)
+        pages.get("/groups/:groupId/rates/delete", use: confirmDeleteRate)
         pages.post("/groups/:groupId/settings", use: updateSettings)
         pages.get("/groups/:groupId/webhooks", use: webhooksPage)
         pages.post("/groups/:groupId/webhooks", use: updateWebhooks)

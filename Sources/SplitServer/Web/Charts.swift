@@ -13,26 +13,35 @@ enum Charts {
         let width = 320.0
         let labelWidth = 110.0
         let valueWidth = 90.0
-        let rowHeight = 30.0
         let barSpace = width - labelWidth - valueWidth
-        let height = Double(rows.count) * rowHeight
         var description: [String] = []
         var shapes = ""
+        var y = 0.0
         for (index, row) in rows.enumerated() {
-            let y = Double(index) * rowHeight
             let length = max(2, barSpace * Double(row.value) / Double(largest))
             let value = WebFormat.grouped(Money(minorUnits: row.value, currency: currency).decimalString)
-            // 16 characters fit beside the bars; a longer name shows its start and an ellipsis.
-            let label = Markup.escape(row.label.count > 16 ? row.label.prefix(15) + "…" : row.label)
+            // 16 characters fit beside the bars; a longer name takes a second line (found by a new
+            // user: "Date Night (deleted)" read "Date Night (del…").
+            let lines = labelLines(row.label)
+            let rowHeight = lines.count == 1 ? 30.0 : 42.0
+            let middle = y + rowHeight / 2
             description.append("\(row.label): \(value) \(currency.code)")
+            let label =
+                lines.count == 1
+                ? Markup.escape(lines[0])
+                : lines.enumerated().map { line, text in
+                    #"<tspan x="0" dy="\#(line == 0 ? "0" : "15")">\#(Markup.escape(text))</tspan>"#
+                }.joined()
             shapes += """
-                <text x="0" y="\(y + 19)" class="chart-label">\(label)</text>\
-                <rect x="\(labelWidth)" y="\(y + 6)" width="\(format(length))" height="18" rx="3" \
+                <text x="0" y="\(format(middle + 4.5 - Double(lines.count - 1) * 7.5))" class="chart-label">\(label)</text>\
+                <rect x="\(labelWidth)" y="\(format(middle - 9))" width="\(format(length))" height="18" rx="3" \
                 fill="\(palette[index % palette.count])"></rect>\
-                <text x="\(format(labelWidth + length + 6))" y="\(y + 19)" class="chart-value">\
+                <text x="\(format(labelWidth + length + 6))" y="\(format(middle + 4))" class="chart-value">\
                 \(Markup.escape(value))</text>
                 """
+            y += rowHeight
         }
+        let height = y
         let id =
             "chart-"
             + String(title.lowercased().unicodeScalars.map { $0.properties.isAlphabetic ? Character($0) : "-" })
@@ -42,6 +51,23 @@ enum Charts {
             <title id="\(id)-title">\(Markup.escape(title)) (\(currency.code))</title>\
             <desc id="\(id)-desc">\(Markup.escape(description.joined(separator: "; ")))</desc>\(shapes)</svg>
             """
+    }
+
+    /// A bar's label in at most two lines of `width` characters: broken at the last space that
+    /// fits (anywhere in a word longer than a line), the second line cut with an ellipsis.
+    static func labelLines(_ text: String, width: Int = 16) -> [String] {
+        guard text.count > width else { return [text] }
+        let head = text.prefix(width + 1)
+        let first: Substring
+        let rest: Substring
+        if let space = head.lastIndex(of: " "), space > text.startIndex {
+            first = text[..<space]
+            rest = text[text.index(after: space)...].drop { $0 == " " }
+        } else {
+            first = text.prefix(width)
+            rest = text.dropFirst(width)
+        }
+        return [String(first), rest.count > width ? rest.prefix(width - 1) + "…" : String(rest)]
     }
 
     /// One budget line's bar: the cap as the track, what was spent as the fill (amber from 80 %,

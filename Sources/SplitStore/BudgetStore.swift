@@ -236,75 +236,23 @@ public struct BudgetStore: Sendable {
     /// What each member paid for the group's live expenses dated `from` through `through`
     /// (YYYY-MM-DD; all of them when nil) and what their shares came to, per currency, in the
     /// currency each counts in for a budget: an expense charged in the home currency counts there,
-    /// its payers' amounts apportioned like its shares (`Spending.parts`). Shares come from the
-    /// running totals; payments from the expenses, one grouped read (and the few charged ones
-    /// row by row).
-    public func people(groupID: UUID, home: String, from: String?, through: String?) async throws -> [PersonSumRecord] {
+    /// its payers' amounts apportioned like its shares (`Spending.parts`). One grouped read of the
+    /// running totals, the same cost at any number of expenses.
+    public func people(groupID: UUID, from: String?, through: String?) async throws -> [PersonSumRecord] {
         try await database.read { sql in
             let (start, end) = (from ?? "0000-01-01", through ?? "9999-12-31")
-            var sums: [PersonSumRecord.Key: (paid: Int64, share: Int64)] = [:]
-            for row in try await sql.raw(
+            return try await sql.raw(
                 """
-                SELECT member_id, currency, CAST(SUM(amount) AS BIGINT) AS total FROM spending
+                SELECT member_id, currency, CAST(SUM(amount) AS BIGINT) AS share, CAST(SUM(paid) AS BIGINT) AS paid
+                FROM spending
                 WHERE group_id = \(bind: groupID.text) AND day >= \(bind: start) AND day <= \(bind: end)
                 GROUP BY member_id, currency
+                HAVING SUM(amount) <> 0 OR SUM(paid) <> 0
                 """
-            ).all() {
-                let key = PersonSumRecord.Key(
-                    memberID: try row.decodeUUID("member_id"), currency: try row.decode(column: "currency", as: String.self))
-                sums[key, default: (0, 0)].share += try row.decode(column: "total", as: Int64.self)
-            }
-            // Charged in today's home currency (one in a former home currency does not count,
-            // as in `Spending.parts`).
-            let charged = SQLQueryString(
-                "e.home_amount IS NOT NULL AND e.home_currency = \(bind: home) AND e.currency <> \(bind: home)")
-            for row in try await sql.raw(
-                """
-                SELECT p.member_id, e.currency, CAST(SUM(p.amount) AS BIGINT) AS total
-                FROM expenses e JOIN expense_payers p ON p.expense_id = e.id
-                WHERE e.group_id = \(bind: groupID.text) AND e.is_deleted = \(bind: false)
-                      AND e.expense_date >= \(bind: start) AND e.expense_date <= \(bind: end) AND NOT (\(charged))
-                GROUP BY p.member_id, e.currency
-                """
-            ).all() {
-                let key = PersonSumRecord.Key(
-                    memberID: try row.decodeUUID("member_id"), currency: try row.decode(column: "currency", as: String.self))
-                sums[key, default: (0, 0)].paid += try row.decode(column: "total", as: Int64.self)
-            }
-            let chargedRows = try await sql.raw(
-                """
-                SELECT e.id, e.amount, e.currency, e.home_amount, e.home_currency, p.member_id, p.amount AS paid
-                FROM expenses e JOIN expense_payers p ON p.expense_id = e.id
-                WHERE e.group_id = \(bind: groupID.text) AND e.is_deleted = \(bind: false)
-                      AND e.expense_date >= \(bind: start) AND e.expense_date <= \(bind: end) AND \(charged)
-                """
-            ).all().map { (id: try $0.decodeUUID("id"), row: $0) }
-            for (id, entries) in Dictionary(grouping: chargedRows, by: \.id) {
-                let rows = entries.map(\.row)
-                let payers = try rows.map {
-                    (member: try $0.decodeUUID("member_id"), amount: try $0.decode(column: "paid", as: Int64.self))
-                }.sorted { $0.member.sortsBefore($1.member) }
-                let first = rows[0]
-                let code = try first.decode(column: "currency", as: String.self)
-                let homeCode = try first.decode(column: "home_currency", as: String.self)
-                var amounts = payers.map(\.amount)
-                var currency = code
-                if let from = try? Currency(code: code), let to = try? Currency(code: homeCode),
-                    let rate = try? ExchangeRate(
-                        charged: Money(minorUnits: try first.decode(column: "amount", as: Int64.self), currency: from),
-                        as: Money(minorUnits: try first.decode(column: "home_amount", as: Int64.self), currency: to)),
-                    let converted = try? rate.convert(amounts, currency: from, tieBreak: TieBreak(seed: id.text))
-                {
-                    // As `Spending.parts` counts the shares: the charged amount, apportioned.
-                    amounts = converted
-                    currency = homeCode
-                }
-                for (payer, amount) in zip(payers, amounts) {
-                    sums[PersonSumRecord.Key(memberID: payer.member, currency: currency), default: (0, 0)].paid += amount
-                }
-            }
-            return sums.filter { $0.value.paid != 0 || $0.value.share != 0 }.map {
-                PersonSumRecord(memberID: $0.key.memberID, currency: $0.key.currency, paid: $0.value.paid, share: $0.value.share)
+            ).all().map {
+                PersonSumRecord(
+                    memberID: try $0.decodeUUID("member_id"), currency: try $0.decode(column: "currency", as: String.self),
+                    paid: try $0.decode(column: "paid", as: Int64.self), share: try $0.decode(column: "share", as: Int64.self))
             }.sorted { ($0.memberID.text, $0.currency) < ($1.memberID.text, $1.currency) }
         }
     }

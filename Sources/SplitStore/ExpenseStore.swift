@@ -115,7 +115,7 @@ public struct ExpenseStore: Sendable {
         if withRows { batch.add(MultiRowInsert.statements(rowsHead, expenses.map(rowValues))) }
         addPayersAndShares(expenses, to: &batch)
         let ledgers = Ledger.effects(expenses: expenses).map { Ledger.write($0, groupID: groupLog.groupID, into: &batch) }
-        var spending: [Spending.Key: Int64] = [:]
+        var spending: [Spending.Key: Spending.Sums] = [:]
         for expense in expenses {
             spending.merge(Spending.parts(of: expense, sign: 1, home: groupLog.homeCurrency), uniquingKeysWith: +)
         }

@@ -832,7 +832,8 @@ public enum Migrations {
             fill: { sql in
                 for row in try await sql.raw("SELECT id FROM groups").all() {
                     let groupID = try row.decodeUUID("id")
-                    try await Spending.apply(try await Spending.recomputed(groupID: groupID, sql), groupID: groupID, sql)
+                    try await Spending.apply(
+                        try await Spending.recomputed(groupID: groupID, sql), groupID: groupID, paid: false, sql)
                 }
             }
         ),
@@ -997,9 +998,19 @@ public enum Migrations {
                 ).all().map { try $0.decodeUUID("group_id") }
                 for groupID in groups {
                     try await sql.raw("DELETE FROM spending WHERE group_id = \(bind: groupID.text)").run()
-                    try await Spending.apply(try await Spending.recomputed(groupID: groupID, sql), groupID: groupID, sql)
+                    try await Spending.apply(
+                        try await Spending.recomputed(groupID: groupID, sql), groupID: groupID, paid: false, sql)
                 }
             }
+        ),
+        Migration(
+            // What each member paid, kept running beside their shares (issue 16: "Who paid what"
+            // summed every expense's payers on each read, 11.7 ms at 10,000 expenses). Filled in
+            // SQL for the expenses that count in their own currency; the few charged in the home
+            // currency are apportioned in Swift, as `Spending.parts` does.
+            id: "0033_spending_paid",
+            statements: ["ALTER TABLE spending ADD COLUMN paid BIGINT NOT NULL DEFAULT 0"],
+            fill: Spending.fillPaid
         ),
     ]
 

@@ -168,8 +168,9 @@ private struct NamedStatement: PostgresPreparedStatement {
 /// PostgreSQL, a value does not). Shared by all connections; each prepares a name on first use.
 final class PreparedNames: Sendable {
     static let shared = PreparedNames()
-    /// Statements with more binds are one-offs (an `IN` list as long as a feed page).
-    static let maxBinds = 64
+    /// Statements with more binds are one-offs (an `IN` list as long as a feed page). A write's
+    /// multi-row inserts stay under it: 14 spending rows of 7 values (an expense of 14 sharers).
+    static let maxBinds = 100
     /// Names given at most (a few hundred statements, and one more each time a preparation
     /// fails); past it, statements without a name run unnamed.
     static let capacity = 2_048

@@ -1,7 +1,8 @@
 import Foundation
 import SplitApp
 import SplitCore
-import SplitStore
+import SQLKit
+@testable import SplitStore
 import SplitTestSupport
 import Testing
 
@@ -295,7 +296,9 @@ struct BudgetUseCaseTests {
         }
     }
 
-    @Test("the running totals equal the expenses, after random creates, edits, deletes and restores", arguments: TestDatabases.all)
+    @Test(
+        "the running totals (shares and what was paid) equal the expenses, after random creates, edits, deletes, restores and a new home currency; migration 0033 fills what was paid alike",
+        arguments: TestDatabases.all)
     func runningTotals(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in
             var rng = SplitMix64(seed: 20)
@@ -314,6 +317,8 @@ struct BudgetUseCaseTests {
                         homeAmount: currency != "MYR" && Bool.random(using: &rng) ? "\(Int.random(in: 1...500, using: &rng)).05" : nil)
                     entered.split = EnteredSplit(
                         mode: .equal, memberIds: Array(members.shuffled(using: &rng).prefix(Int.random(in: 1...3, using: &rng))).map(\.description))
+                    // Any payer, among the sharers or not; what they paid is kept running too.
+                    entered.paidByMemberId = members.randomElement(using: &rng)!.description
                     ids.append(try await trip.create(entered).expense.id)
                 } else if roll < 8 {
                     let id = ids.randomElement(using: &rng)!
@@ -322,6 +327,7 @@ struct BudgetUseCaseTests {
                     patch.category = categories.randomElement(using: &rng)!.uuidString
                     patch.expenseDate = "2026-05-2\(Int.random(in: 0...8, using: &rng))"
                     if current.homeAmount == nil { patch.amount = current.currency == "JPY" ? "4321" : "12.34" }
+                    if Bool.random(using: &rng) { patch.paidByMemberId = members.randomElement(using: &rng)!.description }
                     _ = try await trip.expenses.edit(id, patch, basedOn: { current.version }, caller: trip.aki, origin: trip.origin)
                 } else {
                     let id = ids.randomElement(using: &rng)!
@@ -344,6 +350,40 @@ struct BudgetUseCaseTests {
                 actual["\(row.categoryID.uuidString.lowercased())/\(row.currency)", default: 0] += row.amount
             }
             #expect(actual == expected.filter { $0.value != 0 })
+
+            // What each member paid and shared, per currency: the running totals against the same
+            // worked out again from every live expense, before and after the home currency changes
+            // (charges in MYR stop counting there), and after migration 0033 fills what was paid.
+            let store = BudgetStore(database: trip.database)
+            func running() async throws -> [String: [Int64]] {
+                Dictionary(
+                    uniqueKeysWithValues: try await store.people(groupID: trip.groupID, from: nil, through: nil).map {
+                        ("\($0.memberID.text)/\($0.currency)", [$0.paid, $0.share])
+                    })
+            }
+            func recomputed() async throws -> [String: [Int64]] {
+                let parts = try await trip.database.transaction { try await Spending.recomputed(groupID: trip.groupID, $0) }
+                var sums: [String: [Int64]] = [:]
+                for (key, value) in parts {
+                    let old = sums["\(key.member.text)/\(key.currency)"] ?? [0, 0]
+                    sums["\(key.member.text)/\(key.currency)"] = [old[0] + value.paid, old[1] + value.share]
+                }
+                return sums.filter { $0.value != [0, 0] }
+            }
+            let before = try await running()
+            #expect(before == (try await recomputed()) && before.values.contains { $0[0] != 0 && $0[0] != $0[1] })
+            _ = try await GroupUseCases(
+                database: trip.database, now: { milliseconds() }, makeInviteCode: { UUID().uuidString.lowercased() }
+            ).update(
+                trip.groupID, GroupPatch(homeCurrency: "EUR"), caller: trip.aki, origin: trip.origin)
+            let rehomed = try await running()
+            #expect(rehomed == (try await recomputed()) && rehomed != before)
+            try await trip.database.transaction { sql in
+                try await sql.raw("ALTER TABLE spending DROP COLUMN paid").run()
+                try await sql.raw("DELETE FROM schema_migrations WHERE id = '0033_spending_paid'").run()
+            }
+            #expect(try await Migrations.run(on: trip.database) == ["0033_spending_paid"])
+            #expect(try await running() == rehomed)
         }
     }
 }

@@ -196,7 +196,7 @@ public struct BudgetUseCases: Sendable, UsesStores {
         let (group, _) = try await access.check(groupID, caller, for: .read)
         let period = try month.map { try Self.month($0, field: "month") }
         async let sumRows = budgets.people(
-            groupID: group.id, home: group.homeCurrency, from: period?.start.description, through: period?.end.description)
+            groupID: group.id, from: period?.start.description, through: period?.end.description)
         async let rateRows = balances.rates(groupID: group.id)
         let (sums, rates) = try await (sumRows, rateRows.compactMap(\.datedRate))
         let home = try MoneyInput.currency(group.homeCurrency, field: "currency")

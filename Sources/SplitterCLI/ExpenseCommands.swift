@@ -424,7 +424,12 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let store = try options.store()
                 if let queued = try queuedCreate(named: expense, store: store) {
                     let added = try JSONDecoder().decode(NewExpense.self, from: queued.body)
-                    if options.json { return try Output.json(["queued": queued.id]) }
+                    // As queued: its id in the queue, and the expense as it will be sent.
+                    struct Queued: Encodable {
+                        let queued: String
+                        let expense: NewExpense
+                    }
+                    if options.json { return try Output.json(Queued(queued: queued.id, expense: added)) }
                     let names = (try? await GroupContext(client: try options.client(), store: store, group: added.groupId))?.names
                     return printQueued(queued, added, names: names ?? [:])
                 }

@@ -287,6 +287,12 @@ struct CLITests {
                         && shownQueued.lines.dropFirst().prefix(2) == ["Paid by Aki", "Split: equal among Aki, Ben"]
                         && shownQueued.output.contains("`splitter sync --discard \(queuedID)` drops it."),
                     "\(shownQueued.output)\(shownQueued.error)")
+                let queuedJSON = try await run(["expense", "show", queuedID, "--json"])
+                let queuedObject = try JSONSerialization.jsonObject(with: Data(queuedJSON.output.utf8)) as? [String: Any]
+                #expect(
+                    (queuedObject?["queued"] as? String)?.hasSuffix(queuedID) == true
+                        && (queuedObject?["expense"] as? [String: Any])?["description"] as? String == "Meal 24",
+                    "\(queuedJSON.output)")
                 // A change to it waits until it is sent.
                 let editQueued = try await run(["expense", "edit", queuedID, "--amount", "3"])
                 #expect(

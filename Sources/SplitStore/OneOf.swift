@@ -1,7 +1,7 @@
 import SQLKit
 
 /// `column IN (values)` for a list of ids. On SQLite it is that, one bind per value. On
-/// PostgreSQL a list of up to `PreparedNames.maxBinds` is `column = ANY($1)` with the list bound
+/// PostgreSQL a list of up to `arrayLimit` is `column = ANY($1)` with the list bound
 /// as one `text[]`: one statement text whatever the count, prepared once by name, whose plan
 /// (made for an array of unknown length) probes the primary key. A page of 50 expenses read its
 /// payers with an `IN` list whose plan scanned the whole payers table: 2.0 ms at the database on
@@ -10,6 +10,9 @@ import SQLKit
 /// a feed of 10,000 (722 against 675 ms; likely because a named statement's rows come through an
 /// async sequence and an unnamed one's through a callback, not measured apart).
 struct OneOf: SQLExpression {
+    /// The longest list sent as one array (measured at 64: a page of 50 expenses).
+    static let arrayLimit = 64
+
     let column: String
     let values: [String]
 
@@ -20,7 +23,7 @@ struct OneOf: SQLExpression {
 
     func serialize(to serializer: inout SQLSerializer) {
         SQLColumn(column).serialize(to: &serializer)
-        if serializer.dialect.name == "postgresql" && values.count <= PreparedNames.maxBinds {
+        if serializer.dialect.name == "postgresql" && values.count <= Self.arrayLimit {
             serializer.write(" = ANY(")
             serializer.write(bind: values)
             serializer.write(")")

@@ -168,8 +168,9 @@ private struct NamedStatement: PostgresPreparedStatement {
 /// PostgreSQL, a value does not). Shared by all connections; each prepares a name on first use.
 final class PreparedNames: Sendable {
     static let shared = PreparedNames()
-    /// Statements with more binds are one-offs (an `IN` list as long as a feed page). A write's
-    /// multi-row inserts stay under it: 14 spending rows of 7 values (an expense of 14 sharers).
+    /// Statements with more binds are one-offs (an `IN` list as long as a feed page). A create's
+    /// spending rows stay under it up to 14 rows of 7 values (14 sharers, or 13 and a payer who
+    /// does not share); bigger writes (an edit that moves an expense's date, a batch) run unnamed.
     static let maxBinds = 100
     /// Names given at most (a few hundred statements, and one more each time a preparation
     /// fails); past it, statements without a name run unnamed.

@@ -53,6 +53,7 @@ struct UpgradeTests {
                             "\(group["name"] ?? id) \(key) differs after the upgrade:\nwas \(expected.prefix(3_000))\nnow \(actual.prefix(3_000))"
                         )
                     }
+                    try await Self.checkPaid(api, token: token, groupID: id, expenses: view["expenses"] as? [[String: Any]] ?? [])
                 }
             }
             // Stored in our own formats now: every split is StoredSplit version 1.
@@ -226,6 +227,52 @@ struct UpgradeTests {
             throw error
         }
         try await database.close()
+    }
+
+    /// What migration 0033 filled (what each member paid, kept running since) against the
+    /// earlier release's expenses, summed here: each payer's amounts per currency, an expense
+    /// charged in the home currency at its charged amount (exactly for one payer; over several,
+    /// the sum of the currency, which apportioning keeps).
+    static func checkPaid(_ api: API, token: String, groupID: String, expenses: [[String: Any]]) async throws {
+        let reply = try await api.call(.get, "/api/groups/\(groupID)/spending", token: token)
+        try #require(reply.status == .ok, "\(reply.text)")
+        let spending = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
+        let home = try #require(spending["currency"] as? String)
+        func decimal(_ value: Any?) -> Decimal { Decimal(string: value as? String ?? "") ?? .nan }
+        var expected: [String: Decimal] = [:]  // "member currency", or "* currency" for a pooled sum
+        var pooled: [String: Decimal] = [:]
+        for expense in expenses where expense["isDeleted"] as? Bool != true {
+            let payers = expense["payers"] as? [[String: Any]] ?? []
+            let currency = expense["currency"] as? String ?? ""
+            // (The fixture's release did not say the charge's currency: the home currency then.)
+            if let charged = expense["homeAmount"] as? String, (expense["homeCurrency"] as? String ?? home) == home,
+                currency != home
+            {
+                if payers.count == 1 {
+                    expected["\(payers[0]["memberId"] as? String ?? "") \(home)", default: 0] += decimal(charged)
+                } else {
+                    pooled[home, default: 0] += decimal(charged)
+                }
+                continue
+            }
+            for payer in payers {
+                expected["\(payer["memberId"] as? String ?? "") \(currency)", default: 0] += decimal(payer["amount"])
+            }
+        }
+        var served: [String: Decimal] = [:]
+        for row in spending["byCurrency"] as? [[String: Any]] ?? [] {
+            served["\(row["memberId"] as? String ?? "") \(row["currency"] as? String ?? "")", default: 0] += decimal(row["paid"])
+        }
+        #expect(!expected.isEmpty)
+        for (key, amount) in served where !pooled.keys.contains(String(key.split(separator: " ").last ?? "")) {
+            #expect(amount == expected[key, default: 0], "paid \(key): served \(amount), the expenses say \(expected[key, default: 0])")
+        }
+        for (currency, extra) in pooled {
+            let sum = served.filter { $0.key.hasSuffix(" " + currency) }.values.reduce(0, +)
+            let known = expected.filter { $0.key.hasSuffix(" " + currency) }.values.reduce(0, +)
+            #expect(sum == known + extra, "paid in \(currency): served \(sum), the expenses say \(known + extra)")
+        }
+        #expect(Set(expected.filter { $0.value != 0 }.keys).isSubset(of: served.keys), "\(expected) \(served)")
     }
 
     /// The same reads `scripts/upgrade-fixture.py` made for the manifest (`group_view`).

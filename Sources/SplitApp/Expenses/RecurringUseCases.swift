@@ -372,9 +372,13 @@ public struct RecurringUseCases: Sendable, UsesStores {
             try GroupAccess.require([action(series)], me, in: group)
         } catch AppError.notFound {
             throw AppError.notFound("recurring expense")
-        } catch AppError.forbidden where series.createdByUserID == caller.user.id {
+        } catch AppError.forbidden
+            where series.createdByUserID == caller.user.id
+            && Permissions.decide(.addExpense, for: me.membership) != .allowed
+        {
             // Its maker, who may no longer add expenses (a viewer now): say why their own series
             // is out of their hands (found by a new user: a viewer's resume said only "not allowed").
+            // One who may add but not edit their own gets the role's refusal, which is true.
             throw AppError.forbiddenBecause(SeriesStop.ownRefused(group.name, mayEnd: false))
         }
         return (series, group, me)

@@ -362,9 +362,8 @@ extension WebApp {
             heading: "Delete this rate?",
             subject: "1 \(rate.fromCurrency) = \(rate.rate) \(rate.toCurrency)", when: "from \(rate.date)",
             message: rate.counts == true
-                ? "It is the rate of \(pair) that counts now. Once it is deleted, the latest one before it counts "
-                    + "instead (with none, expenses count in \(scope.group.homeCurrency) only by what was charged), "
-                    + "so totals in \(scope.group.homeCurrency) may change."
+                ? "It is the rate of \(pair) that counts now. Once it is deleted, an earlier one counts instead, "
+                    + "or none, so totals in \(scope.group.homeCurrency) may change."
                 : "A later rate of \(pair) counts, so no total changes.",
             action: "/groups/\(groupID)/settings", yes: "Delete the rate", no: "Keep it", cancelURL: back,
             fields: [

@@ -225,9 +225,14 @@ func printQueued(_ operation: PendingOperation, _ added: NewExpense, names: [Str
             split.amounts.map { $0.map { "\(name($0.memberId)) \($0.amount)" } }
             ?? split.percents.map { $0.map { "\(name($0.memberId)) \($0.value) %" } }
             ?? split.shares.map { $0.map { "\(name($0.memberId)) ×\($0.value)" } }
-            ?? split.items.map { $0.map { "\($0.description) \($0.amount)" } } ?? []
+            ?? split.items.map { items in
+                items.map { "\($0.description) \($0.amount)" } + (split.extras ?? []).map { "\($0.description) \($0.amount)" }
+            } ?? []
         if parts.isEmpty, let among = split.memberIds, !among.isEmpty {
-            print("Split: \(split.mode.rawValue) among " + among.map(name).joined(separator: ", "))
+            let adjusted = (split.adjustments ?? []).map { "\(name($0.memberId)) \($0.amount.hasPrefix("-") ? "" : "+")\($0.amount)" }
+            print(
+                "Split: \(split.mode.rawValue) among " + among.map(name).joined(separator: ", ")
+                    + (adjusted.isEmpty ? "" : "; " + adjusted.joined(separator: ", ")))
         } else {
             print("Split: \(split.mode.rawValue)" + (parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")))
         }

@@ -36,8 +36,10 @@ extension GroupContext {
     func offlineBalances(_ reason: String) throws -> [Balance] {
         guard let local = try store.localBalances(groupID: group.id) else {
             // Found by a new user: it said only that the server cannot be reached.
-            throw SplitterError.offline(
-                reason + "; this device has no copy of \(group.name) to work from yet: `splitter sync` makes one when the server is back")
+            throw CLIError(
+                message: "The server cannot be reached (\(reason)), and this device has no copy of \(group.name) to work "
+                    + "from yet: `splitter sync` makes one when the server is back.",
+                code: 9)
         }
         warn(try offlineCopyNote(store, groupID: group.id))
         return local

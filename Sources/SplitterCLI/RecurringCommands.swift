@@ -120,12 +120,21 @@ struct RecurringCommand: AsyncParsableCommand {
         @OptionGroup var options: GroupOptions
         @Argument(help: "The recurring expense's id (or its last characters).") var id: String
 
-        /// Changes the series as `make` says (from the series and its group), based on the
-        /// version read; the series as it is now, as JSON or as its description and `said`.
-        func change(_ make: (RecurringExpense, GroupContext) throws -> RecurringChanges, said: String) async throws {
+        /// Changes the series as `make` says (from the series, and its group with its members
+        /// when `withMembers`), based on the version read; the series as it is now, as JSON or as
+        /// its description and `said`.
+        func change(
+            withMembers: Bool = false, _ make: (RecurringExpense, GroupContext?) throws -> RecurringChanges, said: String
+        ) async throws {
             try await SplitterCLI.run {
-                let context = try await GroupContext(options)
-                let (client, found) = (context.client, context.group)
+                var context: GroupContext?
+                let (client, found): (SplitterClient, Group)
+                if withMembers {
+                    let read = try await GroupContext(options)
+                    (context, client, found) = (read, read.client, read.group)
+                } else {
+                    (client, found) = try await options.resolve()
+                }
                 let series = try single(
                     try await client.recurringExpenses(groupID: found.id).filter { isNamed($0.id, by: id) },
                     none: "No recurring expense \(id) in \(found.name).",
@@ -147,8 +156,9 @@ struct RecurringCommand: AsyncParsableCommand {
             abstract: "Change a recurring expense from its next date on; what it already added stays.",
             discussion: """
                 What you leave out stays as it is. A new rule counts from the next
-                date not yet added (or from --start, if later). A paused series
-                stays paused; `recurring list` says if something still stops it.
+                date not yet added (or from --start, if later), and forgets the
+                dates skipped. A paused series stays paused; `recurring list` says
+                if something still stops it.
 
                 \(SplitOptions.help)
                 """)
@@ -179,10 +189,16 @@ struct RecurringCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await series.change(
+                withMembers: true,
                 { series, context in
+                    guard let context else { throw CLIError(message: "The group's members could not be read.", code: 1) }
                     var changes = RecurringChanges()
                     changes.expense = try expense(series, context)
                     changes.rule = try rule(series.rule)
+                    // The server forgets skipped dates with a new rule: said, not silently.
+                    if changes.rule != nil, !series.skipped.isEmpty {
+                        warn("The new rule forgets the dates skipped before: \(series.skipped.joined(separator: ", ")).")
+                    }
                     changes.mode = confirm ? "confirm" : auto ? "auto" : nil
                     guard changes.expense != nil || changes.rule != nil || changes.mode != nil else {
                         throw CLIError(
@@ -197,11 +213,35 @@ struct RecurringCommand: AsyncParsableCommand {
         /// The template with what was given, or nil when nothing of it was.
         func expense(_ series: RecurringExpense, _ context: GroupContext) throws -> ExpenseDraft? {
             var split = self.split
+            let old = series.expense
             // A refund stays one, its amounts said as received (as `expense edit`).
-            if series.expense.amount.hasPrefix("-") { split.refund = true }
+            if old.amount.hasPrefix("-") { split.refund = true }
             let (paid, paidByMember) = try split.payers(context)
-            let sharers = series.expense.split.flatMap { [.equal, .adjustment].contains($0.mode) ? $0.memberIds : nil }
+            // Who shares it now, for --adjust without --equal (as `expense edit`): the members its
+            // split names.
+            var sharers: [String]? = old.splits?.map(\.memberId)
+            if let entered = old.split {
+                let named: [String]? = entered.percents?.map(\.memberId) ?? entered.shares?.map(\.memberId)
+                sharers = entered.memberIds ?? named ?? entered.amounts?.map(\.memberId) ?? sharers
+            }
             let newSplit = try split.split(context, sharers: sharers)
+            // A new amount leaves amounts given for the old one adding up to it no more: asked
+            // for with it rather than refused by the server (found by review).
+            if amount != nil {
+                if paid == nil && paidByMember == nil, let payers = old.paidBy, payers.count > 1 {
+                    throw CLIError(
+                        message: "\(old.description) has several payers (\(byName(payers, context.names))): "
+                            + "give --paid-by with their amounts for the new total too.",
+                        code: 2)
+                }
+                let byAmounts = old.splits != nil || [.exact, .itemized].contains(old.split?.mode)
+                if newSplit == nil, byAmounts {
+                    throw CLIError(
+                        message: "\(old.description) is split by amounts: give the split for the new total too "
+                            + "(--exact, or --equal, --percent, --shares).",
+                        code: 2)
+                }
+            }
             guard description != nil || amount != nil || currency != nil || category != nil || paid != nil
                 || paidByMember != nil || newSplit != nil
             else { return nil }
@@ -224,7 +264,12 @@ struct RecurringCommand: AsyncParsableCommand {
             var rule = current
             if let every { rule.every = every.lowercased() }
             if let interval { rule.interval = interval }
-            if let on { rule.weekdays = try RecurringCommand.weekdays(on) }
+            if let on {
+                guard rule.every == "week" else {
+                    throw CLIError(message: "--on is for a weekly series: give --every week with it.", code: 2)
+                }
+                rule.weekdays = try RecurringCommand.weekdays(on)
+            }
             if rule.every != "week" { rule.weekdays = nil }
             if let start { rule.startDate = start }
             // A new end replaces the old one, whichever kind it was.

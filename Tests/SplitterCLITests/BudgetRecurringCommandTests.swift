@@ -100,12 +100,24 @@ struct BudgetRecurringCommandTests {
             #expect(nothing.status == 2 && nothing.error.contains("Nothing to change"), "\(nothing.error)")
             let badEdit = try await trip.run("recurring", "edit", "Japan", String(rentID.suffix(6)), "--paid-by", "aki=1,ben=1")
             #expect(badEdit.status == 7 && badEdit.error.contains("paidBy"), "\(badEdit.error)")
+            // Two payers: a new amount alone would no longer add up, so their amounts are asked for.
+            let two = try await trip.run("recurring", "edit", "Japan", String(rentID.suffix(6)), "--paid-by", "aki=50000,ben=45000")
+            #expect(two.status == 0, "\(two.error)")
+            let alone = try await trip.run("recurring", "edit", "Japan", String(rentID.suffix(6)), "--amount", "100000")
+            #expect(
+                alone.status == 2 && alone.error.contains("Rent has several payers (Aki 50000, Ben 45000): give --paid-by"),
+                "\(alone.error)")
+            let onMonthly = try await trip.run("recurring", "edit", "Japan", String(rentID.suffix(6)), "--every", "month", "--on", "mon")
+            #expect(onMonthly.status == 2 && onMonthly.error.contains("--on is for a weekly series"), "\(onMonthly.error)")
             let paused = try await trip.run("recurring", "pause", "Japan", String(rentID.suffix(6)))
             #expect(paused.output.contains("Rent: paused."), "\(paused.output)\(paused.error)")
             let resumed = try await trip.run("recurring", "resume", "Japan", String(rentID.suffix(6)))
             #expect(resumed.output.contains("resumed") && resumed.output.contains("Next:"), "\(resumed.output)\(resumed.error)")
             let skipped = try await trip.run("recurring", "skip", "Japan", String(rentID.suffix(6)))
             #expect(skipped.status == 0, "\(skipped.error)")
+            // A new rule forgets what was skipped, and says so.
+            let forgets = try await trip.run("recurring", "edit", "Japan", String(rentID.suffix(6)), "--on", "wed")
+            #expect(forgets.status == 0 && forgets.error.contains("The new rule forgets the dates skipped before: 20"), "\(forgets.error)")
             let ended = try await trip.run("recurring", "end", "Japan", String(rentID.suffix(6)))
             #expect(ended.output.contains("Rent: ended."), "\(ended.output)")
             // An ended series has no date to skip: said so (found by review: "skip[0]:  is not…").

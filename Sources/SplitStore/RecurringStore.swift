@@ -384,6 +384,20 @@ public struct RecurringStore: Sendable {
         try await sql.raw("SELECT * FROM recurring_series WHERE id = \(bind: id.text)").first().map(SeriesRecord.init(row:))
     }
 
+    /// The dates of the series already made (or waiting to be confirmed) from `date` on, at
+    /// most `limit`, in order.
+    public func madeDates(seriesID: UUID, from date: String, limit: Int = 400) async throws -> [String] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT occurrence_date FROM recurring_occurrences
+                WHERE series_id = \(bind: seriesID.text) AND occurrence_date >= \(bind: date)
+                ORDER BY occurrence_date LIMIT \(bind: limit)
+                """
+            ).all().map { try $0.decode(column: "occurrence_date", as: String.self) }
+        }
+    }
+
     /// The group's series, newest first.
     public func list(groupID: UUID) async throws -> [SeriesRecord] {
         try await database.read { sql in

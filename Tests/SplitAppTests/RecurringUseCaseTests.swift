@@ -99,6 +99,51 @@ struct RecurringUseCaseTests {
         }
     }
 
+    @Test(
+        "a new rule starts from today when its next date was later, never makes a date twice, may not leave nothing to add; an ended series cannot change",
+        arguments: TestDatabases.all)
+    func newRule(backend: Database.Backend) async throws {
+        // Found by a new user: monthly to weekly waited for the next monthly date; an end before
+        // it ended the series unsaid; an ended series took a new rule.
+        try await Self.with(backend, at: "2026-05-10T12:00:00Z") { setup in
+            let trip = setup.trip
+            let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-05-01"))
+            #expect(try await setup.dates() == ["2026-05-01"] && series.series.nextDate == "2026-06-01")
+            func update(_ patch: SeriesPatch) async throws -> SeriesView {
+                let version = try await setup.recurring.series(series.series.id, caller: trip.aki).series.version
+                return try await setup.recurring.update(
+                    series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
+            }
+            // Weekly (Fridays, as May 1): from today, so May 15, not June 1's week.
+            let weekly = try await update(SeriesPatch(rule: EnteredRecurrence(every: "week", startDate: "2026-05-01")))
+            #expect(weekly.series.nextDate == "2026-05-15" && weekly.upcoming.prefix(2) == ["2026-05-15", "2026-05-22"], "\(weekly.upcoming)")
+            // On the 15th, made; a change the same day does not make the 15th again.
+            #expect(try await setup.run(at: "2026-05-15T12:00:00Z") == 1)
+            let later = try await update(
+                SeriesPatch(rule: EnteredRecurrence(every: "week", startDate: "2026-05-01", endDate: "2026-12-31")))
+            #expect(later.series.nextDate == "2026-05-22", "\(later.series)")
+            _ = try await setup.run(at: "2026-05-16T12:00:00Z")
+            #expect(try await setup.dates() == ["2026-05-01", "2026-05-15"])
+            // An end before the next date would leave nothing: refused, the series as it was.
+            do {
+                _ = try await update(SeriesPatch(rule: EnteredRecurrence(every: "week", startDate: "2026-05-01", endDate: "2026-05-20")))
+                Issue.record("a rule with nothing left was taken")
+            } catch AppError.invalid(let field, let message) {
+                #expect(field == "rule" && message.hasPrefix("With this rule nothing is left to add"), "\(message)")
+            }
+            let kept = try await setup.recurring.series(series.series.id, caller: trip.aki)
+            #expect(kept.series.state == .active && kept.series.nextDate == "2026-05-22")
+            // Ended: no change is taken.
+            _ = try await update(SeriesPatch(state: "ended"))
+            do {
+                _ = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-05-01")))
+                Issue.record("an ended series took a new rule")
+            } catch AppError.invalid(let field, let message) {
+                #expect(field == "state" && message == "This series has ended and cannot change; make a new one.")
+            }
+        }
+    }
+
     @Test("monthly on the 31st: clamped to February 28, then the 31st again; each date once however often the pass runs", arguments: TestDatabases.all)
     func monthEnds(backend: Database.Backend) async throws {
         try await Self.with(backend, at: "2026-01-30T12:00:00Z") { setup in

@@ -2706,7 +2706,7 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/RecurringExpense/state`.
             public var state: Components.Schemas.RecurringExpense.StatePayload
-            /// why the server paused it, or what it could not catch up on
+            /// what stops it now (someone it names left, its maker may no longer add expenses, its category was deleted), else why the server paused it or what it could not catch up on; absent once nothing stops it
             ///
             /// - Remark: Generated from `#/components/schemas/RecurringExpense/note`.
             public var note: Swift.String?
@@ -2736,7 +2736,7 @@ extension Components {
             ///   - rule:
             ///   - mode:
             ///   - state:
-            ///   - note: why the server paused it, or what it could not catch up on
+            ///   - note: what stops it now (someone it names left, its maker may no longer add expenses, its category was deleted), else why the server paused it or what it could not catch up on; absent once nothing stops it
             ///   - nextDate:
             ///   - upcoming: the next (at most 5) dates still to be made
             ///   - skipped:

@@ -237,12 +237,30 @@ public struct RecurringUseCases: Sendable, UsesStores {
         var next = current
         var action = "recurring.updated"
         var checks = FieldChecks()
+        // An ended series stays as it ended (found by a new user: one took a new rule and showed
+        // it, still ended).
+        if current.state == .ended, patch.rule != nil || patch.expense != nil || patch.mode != nil || patch.skip != nil {
+            throw AppError.invalid(field: "state", message: "This series has ended and cannot change; make a new one.")
+        }
         if let entered = patch.rule, let recurrence = try checks.run({ try Self.recurrence(entered) }) {
             next.recurrence = recurrence
-            // From the first date not yet made: occurrences already made stay as they are.
-            let from = max(current.nextDate.flatMap(CivilDate.init) ?? today, recurrence.start)
-            next.nextDate = recurrence.occurrences(from: from, through: Self.farFuture, limit: 1).first?.description
+            // From the first date not yet made, or today when that is later (found by a new user:
+            // monthly to weekly waited for the next monthly date, with no week between), or the
+            // new start: occurrences already made stay as they are, and a date already made is
+            // never made twice (occurrences are keyed by date).
+            let pending = current.nextDate.flatMap(CivilDate.init) ?? today
+            let from = max(min(pending, today), recurrence.start)
+            let made = Set(try await recurring.madeDates(seriesID: current.id, from: from.description))
+            next.nextDate = recurrence.occurrences(from: from, through: Self.farFuture, limit: made.count + 1)
+                .map(\.description).first { !made.contains($0) }
             next.skipped = []
+            // A rule with nothing left to add would end the series unsaid (found by a new user).
+            if next.nextDate == nil {
+                checks.add(
+                    field: "rule",
+                    message: "With this rule nothing is left to add (its last date is past): give a later end, "
+                        + "or end the series instead.")
+            }
         }
         if let expense = patch.expense {
             var dated = expense

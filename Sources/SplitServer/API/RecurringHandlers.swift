@@ -111,7 +111,7 @@ extension Components.Schemas.RecurringExpense {
             id: series.id.text, groupId: series.groupID.text, expense: .init(view.draft),
             categoryName: view.categoryName, rule: .init(series.recurrence),
             mode: .init(rawValue: series.mode.rawValue) ?? .auto, state: .init(rawValue: series.state.rawValue) ?? .paused,
-            note: series.note, nextDate: series.nextDate, upcoming: view.upcoming, skipped: series.skipped,
+            note: view.reason, nextDate: series.nextDate, upcoming: view.upcoming, skipped: series.skipped,
             createdByUserId: series.createdByUserID.text, version: series.version,
             createdAt: Date(milliseconds: series.createdAt), updatedAt: Date(milliseconds: series.updatedAt))
     }

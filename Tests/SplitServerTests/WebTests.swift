@@ -1420,6 +1420,13 @@ struct WebTests {
             #expect(try await api.call(.get, rates, token: setup.aki.token).list("rates").map { $0.string("rate") } == ["150"])
             let gone = try await setup.aki.get("/groups/\(setup.groupID)/rates/delete?from=USD&to=JPY&date=2026-11-02")
             #expect(gone.status == .seeOther && gone.headers[.location] == "/groups/\(setup.groupID)/settings#exchange-rates")
+            // A second tab's yes: back to the list, saying it was already deleted (it was a 404 page).
+            let again = try await setup.aki.post(
+                "/groups/\(setup.groupID)/settings",
+                [("action", "delete-rate"), ("fromCurrency", "USD"), ("toCurrency", "JPY"), ("date", "2026-11-02")])
+            #expect(again.status == .seeOther && again.headers[.location]?.hasSuffix("done=rate-gone#exchange-rates") == true, "\(again.headers)")
+            let said = try await setup.aki.get(try #require(again.headers[.location]))
+            #expect(said.text.contains("That rate was already deleted."))
         }
     }
 

@@ -491,9 +491,15 @@ extension WebApp {
                             rate: try MoneyInput.typedRate(form.text("rate") ?? "", field: "rates[0].rate"))
                     ], groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
             case "delete-rate":
-                _ = try await ledger.deleteRate(
-                    from: form["fromCurrency"] ?? "", to: form["toCurrency"] ?? "", date: form["date"] ?? "",
-                    groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
+                do {
+                    _ = try await ledger.deleteRate(
+                        from: form["fromCurrency"] ?? "", to: form["toCurrency"] ?? "", date: form["date"] ?? "",
+                        groupID: try APIHandler.id(groupID, "group"), caller: try caller(), origin: try origin())
+                } catch AppError.notFoundBecause {
+                    // Deleted meanwhile (a second tab's yes): back to the list, saying so (found by a
+                    // new user: a "Page not found" page). A group one cannot see stays not found.
+                    return Self.redirect("/groups/\(groupID)/settings#exchange-rates", done: "rate-gone")
+                }
             case "notifications":
                 _ = try await api.notificationUseCases.setLevel(
                     form["level"] ?? "", groupID: try APIHandler.id(groupID, "group"), caller: try caller())

@@ -114,6 +114,7 @@ struct WebApp: Sendable {
         "category-moved": "Moved.",
         "rate-saved": "Rate saved.",
         "rate-deleted": "Rate deleted.",
+        "rate-gone": "That rate was already deleted.",
         "webhook-saved": "Saved.",
         "webhook-ping": "Test delivery queued: it shows below once sent.",
         "webhook-deleted": "Webhook deleted.",

@@ -670,7 +670,8 @@ public protocol APIProtocol: Sendable {
     /// currency's column converted once and apportioned so that the paid amounts add up to
     /// `total` and so do the shares. A currency without a rate is listed in
     /// `uncountedCurrencies` and left out of `people` and `total`; `byCurrency` has every sum in
-    /// its own currency, that one too. Settlements (money paid back) are not spending and are
+    /// the currency it counts in, that one too: the expense's own, or the home currency for an
+    /// expense charged in it. Settlements (money paid back) are not spending and are
     /// not counted. Members with nothing paid or shared in the period are left out. Each column
     /// is rounded on its own where it is converted; Settle up converts what each is owed, so
     /// paid less share may differ from its figure by a minor unit per conversion.
@@ -2221,7 +2222,8 @@ extension APIProtocol {
     /// currency's column converted once and apportioned so that the paid amounts add up to
     /// `total` and so do the shares. A currency without a rate is listed in
     /// `uncountedCurrencies` and left out of `people` and `total`; `byCurrency` has every sum in
-    /// its own currency, that one too. Settlements (money paid back) are not spending and are
+    /// the currency it counts in, that one too: the expense's own, or the home currency for an
+    /// expense charged in it. Settlements (money paid back) are not spending and are
     /// not counted. Members with nothing paid or shared in the period are left out. Each column
     /// is rounded on its own where it is converted; Settle up converts what each is owed, so
     /// paid less share may differ from its figure by a minor unit per conversion.

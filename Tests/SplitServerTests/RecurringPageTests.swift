@@ -34,6 +34,18 @@ struct RecurringPageTests {
             let page = try await aki.get("/groups/\(groupID)/recurring")
             #expect(page.text.contains("Erin is no longer in the group; take them out of this series"), "\(page.text)")
             #expect(page.text.contains("Paused") && !page.text.contains(#"value="resume""#), "\(page.text)")
+            // A Resume from a page older than the removal: the list again, why beside the series
+            // (it was a page of its own whose only link led to the group list).
+            let stale = try #require(try await api.call(.get, "/api/recurring/\(id)", token: aki.token).int("recurring", "version"))
+            let resumed = try await aki.post(
+                "/recurring/\(id)", [("version", String(stale)), ("action", "resume")])
+            #expect(resumed.status == .unprocessableContent, "\(resumed.status)")
+            #expect(
+                resumed.text.contains(#"<p class="error" role="alert">Erin is no longer in the group; take them out of this series"#)
+                    && resumed.text.contains("Recurring expenses"), "\(resumed.text)")
+            // One from a page older than a change: said so, the list as it is now.
+            let older = try await aki.post("/recurring/\(id)", [("version", String(stale - 1)), ("action", "end")])
+            #expect(older.status == .conflict && older.text.contains("It changed meanwhile; here it is as it is now."), "\(older.status)")
             // The form: Erin's box can be unticked (it was locked, as in an expense), and saying so.
             let form = try await aki.get("/recurring/\(id)/edit")
             #expect(form.text.contains("take them out of who paid and who shares before saving"), "\(form.text)")

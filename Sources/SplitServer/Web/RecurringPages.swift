@@ -32,6 +32,8 @@ extension WebApp {
             let canResume: Bool
             let ended: Bool
             let canChange: Bool
+            /// Why the action just tried on it was refused, said beside it.
+            var error: String? = nil
         }
         let groupID: String
         let pending: [Pending]
@@ -42,7 +44,13 @@ extension WebApp {
     }
 
     func recurringPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let groupID = try context.parameters.require("groupId")
+        try await recurringPage(groupID: try context.parameters.require("groupId"))
+    }
+
+    /// `refused`: a series whose action was refused, and why (said beside it, with the status).
+    private func recurringPage(groupID: String, refused: (id: UUID, message: String, status: HTTPResponse.Status)? = nil)
+        async throws -> Response
+    {
         let scope = try await scope(groupID)
         let id = try APIHandler.id(groupID, "group")
         let caller = try caller()
@@ -60,7 +68,7 @@ extension WebApp {
             }, hasPending: !pending.isEmpty, canConfirm: scope.may(.addExpense),
             series: series.map { view in
                 let series = view.series
-                return .init(
+                var row = RecurringBody.Series(
                     id: series.id.text, version: String(series.version),
                     text: "\(view.draft.description) · \(money(view.draft.amount, view.draft.currency))",
                     rule: Self.ruleText(series.recurrence) + (series.mode == .confirm ? ", confirmed one by one" : ""),
@@ -70,9 +78,12 @@ extension WebApp {
                     nextDate: view.upcoming.first, active: series.state == .active, paused: series.state == .paused,
                     canResume: series.state == .paused && view.blocked == nil, ended: series.state == .ended,
                     canChange: scope.may(.editExpense(isOwn: series.createdByUserID.text == scope.me?.userId)))
+                if refused?.id == series.id { row.error = refused?.message }
+                return row
             }, canAdd: scope.may(.addExpense))
         return try await render(
-            "recurring", title: "Recurring · \(scope.group.name)", body: body, nav: scope.nav("recurring"))
+            "recurring", title: "Recurring · \(scope.group.name)", body: body, nav: scope.nav("recurring"),
+            status: refused?.status)
     }
 
     /// "Every 2 weeks on Mon, Thu from 2026-06-01, 10 times".
@@ -252,7 +263,19 @@ extension WebApp {
         case "skip": (patch, done) = (SeriesPatch(skip: [form["date"] ?? ""]), "series-skipped")
         default: throw APIError.badRequest("Unknown action.")
         }
-        _ = try await recurringUseCases.update(id, patch, basedOn: version, caller: try caller(), origin: try origin())
+        do {
+            _ = try await recurringUseCases.update(id, patch, basedOn: version, caller: try caller(), origin: try origin())
+        } catch {
+            // Refused (changed meanwhile, cannot go on, not for this member): the page again, as
+            // it is now, saying why beside the series (found by a new user: a page of its own
+            // whose only link led to the group list).
+            let apiError = ErrorEnvelopeMiddleware.apiError(for: error)
+            guard [403, 409, 412, 422].contains(apiError.status.code) else { throw error }
+            let message =
+                apiError.status.code == 409 || apiError.status.code == 412
+                ? "It changed meanwhile; here it is as it is now." : Self.sentence(apiError.message)
+            return try await recurringPage(groupID: groupID, refused: (id, message, apiError.status))
+        }
         return Self.redirect("/groups/\(groupID)/recurring", done: done)
     }
 

@@ -108,6 +108,9 @@ public struct RecurringUseCases: Sendable, UsesStores {
     ) -> (field: String, note: String)? {
         let creator = members.first { $0.userID == series.createdByUserID }
         if Permissions.decide(.addExpense, for: creator?.membership) != .allowed {
+            // A maker no member holds any more (their account deleted): the pause note named
+            // them when it was written; nothing here can.
+            if creator == nil, let note = series.note, SeriesStop.isStop(note) { return ("state", note) }
             return ("state", SeriesStop.makerStopped(creator?.name, inGroup: creator?.isActive == true))
         }
         if let gone = members.first(where: { series.template.members.contains($0.id) && !$0.isActive }) {

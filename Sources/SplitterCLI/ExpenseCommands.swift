@@ -198,20 +198,22 @@ func resolveExpenseID(_ text: String, store: OfflineStore) throws -> String {
         several: "Several expenses end with \"\(text)\"; give more of the id.")
 }
 
-/// The expense added offline, not sent yet, that `text` names (its id or last characters), when
-/// no expense this profile has seen does.
+/// The expense added offline, not sent yet (or sent and refused: kept with why), that `text`
+/// names (its id or last characters), when no expense this profile has seen does.
 func queuedCreate(named text: String, store: OfflineStore) throws -> PendingOperation? {
     guard text.count >= 4, try store.cachedExpenseIDs(endingWith: text).isEmpty else { return nil }
-    return try store.pending().first { $0.kind == .createExpense && isNamed($0.id, by: text) }
+    return try (store.pending() + store.parked()).first { $0.kind == .createExpense && isNamed($0.id, by: text) }
 }
 
 /// An expense added offline, as entered: its shares are worked out by the server when it is sent.
 func printQueued(_ operation: PendingOperation, _ added: NewExpense, names: [String: String]) {
     func name(_ id: String) -> String { names[id] ?? id }
+    let refused = operation.state == .refused
     print(
         "\(added.description): \(queuedAmount(added))"
             + (added.homeAmount.map { " (charged \($0) in the home currency)" } ?? "")
-            + " on \(added.expenseDate), \(added.category ?? "Other") (queued, not sent yet)")
+            + " on \(added.expenseDate), \(added.category ?? "Other")"
+            + (refused ? " (refused by the server)" : " (queued, not sent yet)"))
     let refund = added.amount.hasPrefix("-")
     if let payer = added.paidByMemberId {
         print((refund ? "Refund received by " : "Paid by ") + name(payer))
@@ -240,9 +242,13 @@ func printQueued(_ operation: PendingOperation, _ added: NewExpense, names: [Str
         print("Split: equal, among everyone in the group")
     }
     print("")
-    print(
-        "Its shares are worked out when it is sent: `splitter sync` sends it, "
-            + "`splitter sync --discard \(short(operation.id))` drops it.")
+    if refused {
+        print("The server refused it: \(operation.error ?? "no reason given"). `splitter sync --discard \(short(operation.id))` drops it; add it again as it should be.")
+    } else {
+        print(
+            "Its shares are worked out when it is sent: `splitter sync` sends it, "
+                + "`splitter sync --discard \(short(operation.id))` drops it.")
+    }
 }
 
 /// A queued expense's amount as the server will write it: the currency's decimals ("33.00 EUR",

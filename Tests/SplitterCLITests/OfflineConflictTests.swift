@@ -25,6 +25,16 @@ struct OfflineConflictTests {
             #expect(sync.error.contains("1 change(s) refused by the server are kept"), "\(sync.error)")
             let listed = try await trip.run("expense", "list", "Japan")
             #expect(listed.output.contains("Good") && !listed.output.contains("Bad"), "\(listed.output)")
+            // The refused one is shown by the id `status` gives it, with why (it was "No expense … known here").
+            let status = try await trip.run("status")
+            let refusedID = try #require(
+                status.lines.first { $0.contains("Bad") }?.split(separator: " ").first { $0.count == 8 }.map(String.init),
+                "\(status.output)")
+            let shown = try await trip.run("expense", "show", refusedID)
+            #expect(
+                shown.status == 0 && shown.lines.first?.hasSuffix("(refused by the server)") == true
+                    && shown.output.contains("The server refused it: ") && shown.output.contains("--discard \(refusedID)"),
+                "\(shown.output)\(shown.error)")
         }
     }
 

@@ -1430,6 +1430,26 @@ struct WebTests {
         }
     }
 
+    @Test("Pay by code: a box to type a code, reached from My groups; a code typed with spaces or in lower case finds its page; a wrong one says so beside the box")
+    func payByCode() async throws {
+        // Found by a new user: the request page said "show this code", and no page took one.
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            #expect(try await setup.aki.get("/groups").text.contains(#"<a href="/pay" id="pay-by-code">"#))
+            let page = try await setup.aki.get("/pay")
+            #expect(page.status == .ok && page.text.contains(#"<form method="get" action="/pay" id="pay-code-form">"#), "\(page.text.prefix(500))")
+            let typed = try await setup.aki.get("/pay?code=hehft%2067wzm")
+            #expect(typed.status == .seeOther && typed.headers[.location] == "/pay/HEHFT67WZM", "\(typed.headers)")
+            let unknown = try await setup.aki.get(try #require(typed.headers[.location]))
+            #expect(unknown.status == .notFound && unknown.text.contains("No request has this code") && unknown.text.contains(#"value="HEHFT67WZM""#))
+            let wrong = try await setup.aki.get("/pay?code=not%20a%20code")
+            #expect(wrong.status == .notFound && wrong.text.contains(#"id="pay-code""#), "\(wrong.status)")
+            // Someone not logged in may look a code up too, as its link works for them.
+            var stranger = Browser(api)
+            #expect(try await stranger.get("/pay").status == .ok)
+        }
+    }
+
     @Test("a refused settings or pay-details form comes back with what was typed, and the error beside it")
     func refusedFormsKeepWhatWasTyped() async throws {
         // Found by review: a rate, a category, the group's settings and the ways to be paid came

@@ -182,7 +182,27 @@ extension WebApp {
     }
 
     func payPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await renderPay(try context.parameters.require("code"), holding: false, message: nil)
+        let code = try context.parameters.require("code")
+        return try await renderPay(code.removingPercentEncoding ?? code, holding: false, message: nil)
+    }
+
+    /// "Pay by code": a box to type a code read off someone's screen (found by a new user: the
+    /// request page said "show this code", and no page took one). `?code=` goes to its page.
+    func payByCodePage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let typed = request.uri.queryParameters["code"].map(String.init)?.trimmingCharacters(in: .whitespaces),
+            !typed.isEmpty
+        {
+            guard let code = PaymentCode.normalized(typed) else {
+                return try await renderPay(typed, holding: false, message: nil)
+            }
+            return Self.redirect("/pay/\(code)")
+        }
+        var signedIn = false
+        if case .signedIn? = RequestInfo.current?.caller { signedIn = true }
+        let body = PayBody(
+            code: "", found: false, payee: "", amount: "", groupName: "", until: "", state: "", signedIn: signedIn,
+            loginLink: "", registerLink: "", holding: false, holdUntil: "", payTo: [], paid: false, key: "", message: nil)
+        return try await render("pay", title: "Pay by code", body: body, signedIn: signedIn)
     }
 
     /// Holds the request for the signed-in member (2 minutes), then asks them to confirm.

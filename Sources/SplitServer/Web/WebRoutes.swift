@@ -80,6 +80,7 @@ extension WebApp {
         pages.post("/groups/:groupId/requests", use: createPaymentRequest)
         pages.get("/groups/:groupId/requests/:requestId", use: paymentRequestPage)
         pages.post("/groups/:groupId/requests/:requestId/cancel", use: cancelPaymentRequest)
+        pages.get("/pay", use: payByCodePage)
         pages.get("/pay/:code", use: payPage)
         pages.post("/pay/:code/lock", use: lockPayCode)
         pages.post("/pay/:code/pay", use: payCode)

@@ -166,6 +166,14 @@ struct LedgerUseCaseTests {
             try await record(trip.deeMember, trip.akiMember, "100000", "JPY", by: trip.aki)
             let recorded = try await ledger.settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki)
             #expect(recorded.map(\.amount).sorted() == [930, 5000, 100_000])
+            // A limit of thousands is grouped as everywhere else (it said "71954 JPY").
+            // (Bo: −300 − 5,000 received from Dee − 120,000; Aki: 600 − 100,000 + 240,000.)
+            _ = try await trip.create(trip.ramen("360000"))
+            await #expect(
+                throws: AppError.invalid(field: "amount", message: "Bo owes Aki at most 125,300 JPY now. \(tail)")
+            ) {
+                try await record(trip.boMember, trip.akiMember, "125301", "JPY", by: trip.bo)
+            }
         }
     }
 

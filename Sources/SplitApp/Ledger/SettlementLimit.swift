@@ -29,7 +29,8 @@ extension LedgerUseCases {
         let most =
             limit == 0
             ? "\(payer) owes \(receiver) nothing in \(currency.code) now"
-            : "\(payer) owes \(receiver) at most \(MoneyInput.text(limit, currency.code)) \(currency.code) now"
+            // Grouped as everywhere else ("71,954 JPY"; found by a new user: "71954 JPY").
+            : "\(payer) owes \(receiver) at most \(Money(minorUnits: limit, currency: currency).description) now"
         throw AppError.invalid(
             field: "amount",
             message: "\(most). A larger transfer can be recorded by \(receiver), the owner or an admin.")

@@ -1430,6 +1430,20 @@ struct WebTests {
         }
     }
 
+    @Test("a refused new member's name comes back as typed, with why")
+    func refusedMemberNameKept() async throws {
+        // Found by a new user: "ana" (taken) was refused and the box came back empty.
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            _ = try await setup.aki.get("/groups/\(setup.groupID)/members")
+            let refused = try await setup.aki.post(
+                "/groups/\(setup.groupID)/members", [("_id", UUID().uuidString), ("name", "ben")])
+            #expect(refused.status == .conflict || refused.status == .unprocessableContent, "\(refused.status)")
+            #expect(refused.text.contains(#"id="member-name" name="name" type="text" required maxlength="100" value="ben""#), "\(refused.text.prefix(300))")
+            #expect(refused.text.contains(#"<p class="error" id="name-error">"#))
+        }
+    }
+
     @Test("Pay by code: a box to type a code, reached from My groups; a code typed with spaces or in lower case finds its page; a wrong one says so beside the box")
     func payByCode() async throws {
         // Found by a new user: the request page said "show this code", and no page took one.

@@ -64,6 +64,8 @@ extension WebApp {
         /// The add form's member id: a second click of the same form adds no second member.
         let newID: String
         let errors: [String: String]
+        /// The add form's name as typed when it was refused (found by a new user: it came back empty).
+        var addName = ""
     }
 
     func membersPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -72,7 +74,8 @@ extension WebApp {
 
     private func membersPage(
         _ request: Request, groupID: String, errors: [String: String],
-        confirmRemoval: MembersBody.ConfirmRemoval? = nil, refusedRename: (memberID: String, name: String)? = nil
+        confirmRemoval: MembersBody.ConfirmRemoval? = nil, refusedRename: (memberID: String, name: String)? = nil,
+        refusedAdd: (name: String, id: String)? = nil
     ) async throws -> Response {
         let scope = try await scope(groupID)
         let removed = scope.members.filter { !$0.active }.map { member in
@@ -111,7 +114,7 @@ extension WebApp {
         let claims =
             canAdd
             ? try await memberUseCases.claims(groupID: try APIHandler.id(groupID, "group"), caller: try caller()) : []
-        let body = MembersBody(
+        var body = MembersBody(
             groupID: groupID, rows: rows, removed: removed, hasRemoved: !removed.isEmpty,
             confirmRemoval: confirmRemoval,
             claims: claims.map {
@@ -119,8 +122,9 @@ extension WebApp {
                     memberID: $0.memberID.text, memberName: $0.memberName, userName: $0.userName,
                     userEmail: $0.userEmail, when: WebFormat.dateTime(Date(milliseconds: $0.requestedAt), in: scope.group.timeZone))
             }, hasClaims: !claims.isEmpty, canAdd: canAdd,
-            inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) }, newID: UUID.random().uuidString,
-            errors: errors)
+            inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) },
+            newID: refusedAdd?.id ?? UUID.random().uuidString, errors: errors)
+        body.addName = refusedAdd?.name ?? ""
         return try await render(
             "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members", live: false),
             errors: errors)
@@ -145,7 +149,8 @@ extension WebApp {
             return Self.redirect("/groups/\(groupID)/members", done: "member-added")
         } catch {
             return try await membersPage(
-                request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))
+                request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]),
+                refusedAdd: (form["name"] ?? "", form.text("_id") ?? UUID.random().uuidString))
         }
     }
 

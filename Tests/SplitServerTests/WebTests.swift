@@ -1430,6 +1430,23 @@ struct WebTests {
         }
     }
 
+    @Test("Ask the assistant from Add quickly takes the line typed there as the question; with nothing typed it opens the page")
+    func askFromQuickAdd() async throws {
+        // Found by a new user: the button was a link, and "who owes whom?" typed above it was gone.
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let overview = try await setup.aki.get("/groups/\(setup.groupID)")
+            #expect(overview.text.contains(#"formaction="/groups/\#(setup.groupID)/assistant""#))
+            let asked = try await setup.aki.post(
+                "/groups/\(setup.groupID)/assistant", [("text", "how much do I owe?"), ("new", "1"), ("_key", "k"), ("_id", "i")])
+            let location = try #require(asked.headers[.location], "\(asked.status) \(asked.text.prefix(300))")
+            #expect(asked.status == .seeOther && location.contains("/assistant?c="))
+            #expect(try await setup.aki.get(location).text.contains("how much do I owe?"))
+            let empty = try await setup.aki.post("/groups/\(setup.groupID)/assistant", [("text", " "), ("new", "1")])
+            #expect(empty.status == .seeOther && empty.headers[.location] == "/groups/\(setup.groupID)/assistant")
+        }
+    }
+
     @Test("a refused new member's name comes back as typed, with why")
     func refusedMemberNameKept() async throws {
         // Found by a new user: "ana" (taken) was refused and the box came back empty.

@@ -61,6 +61,12 @@ extension WebApp {
     }
 
     func sayToAssistant(_ request: Request, context: AppRequestContext) async throws -> Response {
+        // From "Add quickly": what was typed there is the question (found by a new user: the
+        // button was a link, and the line typed was gone); nothing typed opens the page.
+        let form = try WebRequest.get().form
+        if form["message"] == nil, (form.text("text") ?? "").isEmpty {
+            return Self.redirect("/groups/\(try context.parameters.require("groupId"))/assistant")
+        }
         let said = try await assistantRequest(context)
         let conversation = try await api.assistant.respond(
             said.message, conversationID: said.conversation, groupID: said.groupID, caller: said.caller
@@ -91,7 +97,7 @@ extension WebApp {
         let form = try WebRequest.get().form
         let caller = try caller()
         let conversation = form["new"] != nil ? nil : form["conversationId"].flatMap { $0.isEmpty ? nil : $0 }
-        let message = form["message"] ?? ""
+        let message = form["message"] ?? form["text"] ?? ""
         try await api.assistant.check(message, conversationID: conversation, groupID: groupID, caller: caller)
         return (groupID, caller, conversation, message)
     }

@@ -1766,4 +1766,79 @@ struct WebTests {
             #expect(changed.string("expense", "amount") == "120.00" && changed.string("expense", "homeAmount") == nil, "\(changed.text)")
         }
     }
+
+    @Test("a stale edit comes back with the other person's changes merged in, and saving it again loses neither")
+    func conflictingEditMerges() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let token = setup.aki.token
+            func hidden(_ name: String, _ page: Reply) throws -> String {
+                let field = try #require(
+                    page.text.range(of: #"name="\#(name)"[^>]* value="[^"]*""#, options: .regularExpression), "\(name)")
+                let tag = page.text[field]
+                let value = try #require(tag.range(of: #" value=""#, options: .backwards))
+                return String(tag[value.upperBound...].dropLast())
+            }
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: token).list("members")
+            let everyone = members.map { ("in_\($0.string("id") ?? "")", "1") }
+            let akiID = try #require(members.first { $0.string("name") == "Aki" }?.string("id"))
+            let category = try #require(
+                try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: token).string("expense", "category"))
+            func fields(_ page: Reply, description: String, date: String = "2026-11-20") throws -> [(String, String)] {
+                [("category", category),
+                    ("version", try hidden("version", page)), ("base", try hidden("base", page)),
+                    ("description", description), ("amount", "3000"), ("currency", "JPY"), ("expenseDate", date),
+                    ("mode", "equal"), ("payer", akiID),
+                ] + everyone
+            }
+            // setup: Aki's page is open; meanwhile the amount becomes 3,300 (another device)
+            let page = try await setup.aki.get("/expenses/\(setup.expenseID)/edit")
+            let changed = try await api.call(
+                .patch, "/api/expenses/\(setup.expenseID)", token: token,
+                json: #"{"amount":"3300","paidByMemberId":"\#(akiID)","version":1}"#)
+            #expect(changed.status == .ok, "\(changed.text)")
+
+            // act: the old page saves a new description
+            let stale = try await setup.aki.post(
+                "/expenses/\(setup.expenseID)/edit", try fields(page, description: "Ramen night"))
+
+            // validate: refused, the form on the new version with her description and the new amount
+            #expect(stale.status == .unprocessableContent, "\(stale.text.prefix(500))")
+            #expect(stale.text.contains("Their change to the amount is in the form below."), "\(stale.text.prefix(3000))")
+            #expect(stale.text.contains("Your change to the description is kept."))
+            #expect(try hidden("amount", stale) == "3300" && hidden("description", stale) == "Ramen night")
+            #expect(try hidden("version", stale) == "2")
+            var unsaved = try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: token)
+            #expect(unsaved.string("expense", "description") == "Ramen" && unsaved.string("expense", "amount") == "3300")
+
+            // act + validate: saved again as shown, both changes stay
+            var again = try fields(stale, description: "Ramen night")
+            again = again.map { $0.0 == "amount" ? ($0.0, "3300") : $0 }
+            let saved = try await setup.aki.post("/expenses/\(setup.expenseID)/edit", again)
+            #expect(saved.status == .seeOther, "\(saved.text.prefix(500))")
+            unsaved = try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: token)
+            #expect(unsaved.string("expense", "description") == "Ramen night" && unsaved.string("expense", "amount") == "3300")
+
+            // Both change the description: the form keeps hers and says so; a part only the
+            // other changed (the date) comes in.
+            let second = try await setup.aki.get("/expenses/\(setup.expenseID)/edit")
+            let other = try await api.call(
+                .patch, "/api/expenses/\(setup.expenseID)", token: token,
+                json: #"{"description":"Ramen, Kyoto","expenseDate":"2026-11-21","version":3}"#)
+            #expect(other.status == .ok, "\(other.text)")
+            var mine = try fields(second, description: "Ramen with Ben")
+            mine = mine.map { $0.0 == "amount" ? ($0.0, "3300") : $0 }
+            let both = try await setup.aki.post("/expenses/\(setup.expenseID)/edit", mine)
+            #expect(both.text.contains("You both changed the description: the form keeps yours."), "\(both.text.prefix(3000))")
+            #expect(both.text.contains("Their change to the date is in the form below."))
+            #expect(try hidden("description", both) == "Ramen with Ben" && hidden("expenseDate", both) == "2026-11-21")
+
+            // A form without `base` (an old page) keeps everything as typed, as before.
+            let old = try await setup.aki.post(
+                "/expenses/\(setup.expenseID)/edit",
+                try fields(second, description: "Ramen with Ben").filter { $0.0 != "base" })
+            #expect(old.text.contains("save again to replace it with them"), "\(old.text.prefix(3000))")
+            #expect(try hidden("expenseDate", old) == "2026-11-20")
+        }
+    }
 }

@@ -415,6 +415,8 @@ struct ExpenseFormBody: Sendable {
     let cancelURL: String
     let clientID: String
     let version: String?
+    /// What the expense said when the edit page was first shown, part by part (see `ExpenseForm.merged`).
+    let base: String?
     let description: String
     let amount: String
     let expenseDate: String
@@ -508,7 +510,7 @@ extension WebApp {
         _ form: ExpenseForm, scope: GroupScope, categories: [Components.Schemas.Category], heading: String,
         action: String, cancelURL: String, clientID: String, version: String, preview: ExpenseRecord?,
         errors: [String: String], recentCurrencies: [String] = [], farFuture: String? = nil, submitLabel: String? = nil,
-        recurrence: RecurrenceFields? = nil
+        recurrence: RecurrenceFields? = nil, base: String? = nil
     ) -> ExpenseFormBody {
         // Members removed from the group stay in an expense they are in (issue 15): their rows
         // show, marked, whenever the expense names them; locked in an expense (its part is
@@ -555,7 +557,7 @@ extension WebApp {
             } ?? []
         return ExpenseFormBody(
             heading: heading, action: action, previewURL: "/groups/\(scope.group.id)/expenses/preview",
-            cancelURL: cancelURL, clientID: clientID, version: version.isEmpty ? nil : version,
+            cancelURL: cancelURL, clientID: clientID, version: version.isEmpty ? nil : version, base: base,
             description: form.description,
             amount: form.amount, expenseDate: form.expenseDate, homeAmount: form.homeAmount, refund: form.refund,
             homeCurrency: scope.group.homeCurrency,

@@ -199,7 +199,7 @@ extension WebApp {
 
     func renderExpenseForm(
         _ form: ExpenseForm, scope: GroupScope, clientID: String, version: String, preview: ExpenseRecord?,
-        errors: [String: String], farFuture: String? = nil, target: ExpenseFormTarget? = nil
+        errors: [String: String], farFuture: String? = nil, target: ExpenseFormTarget? = nil, base: String? = nil
     ) async throws -> Response {
         let groupID = try APIHandler.id(scope.group.id, "group")
         var categories = try await categoryUseCases.categories(groupID: groupID, caller: try caller())
@@ -230,7 +230,7 @@ extension WebApp {
             action: target?.action ?? (editing ? "/expenses/\(clientID)/edit" : "/groups/\(scope.group.id)/expenses"),
             cancelURL: target?.cancelURL ?? (editing ? "/expenses/\(clientID)" : "/groups/\(scope.group.id)/expenses"),
             clientID: clientID, version: version, preview: preview, errors: errors, recentCurrencies: recent,
-            farFuture: farFuture, submitLabel: target?.submitLabel, recurrence: target?.recurrence)
+            farFuture: farFuture, submitLabel: target?.submitLabel, recurrence: target?.recurrence, base: base)
         return try await render(
             "expense-form", title: body.heading, body: body, nav: scope.nav(target?.tab ?? "expenses", live: false),
             errors: errors, errorOrder: ExpenseForm.fieldOrder + ["rule"])
@@ -247,7 +247,7 @@ extension WebApp {
         // Members removed from the group since keep their rows (marked) and their part.
         return try await renderExpenseForm(
             ExpenseForm(editing: expense), scope: scope, clientID: expense.id, version: String(expense.version),
-            preview: nil, errors: [:])
+            preview: nil, errors: [:], base: ExpenseForm(editing: expense).base)
     }
 
     func updateExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -256,6 +256,7 @@ extension WebApp {
         let web = try WebRequest.get()
         let form = ExpenseForm(form: web.form, members: scope.members)
         let version = web.form["version"] ?? ""
+        let base = web.form["base"]
         var draft = form.draft(members: scope.members, paidByDefault: scope.group.myMemberId, homeCurrency: scope.group.homeCurrency)
         // An edit says who paid; none typed means the editor paid it all. One payer of the whole
         // amount whose box was left as it was paid the new total too (issue 15: changing only
@@ -277,7 +278,7 @@ extension WebApp {
                 let preview = try await expenses.preview(
                     draft, id: expenseID, groupID: try APIHandler.id(scope.group.id, "group"), caller: try caller())
                 return try await renderExpenseForm(
-                    form, scope: scope, clientID: expense.id, version: version, preview: preview, errors: [:])
+                    form, scope: scope, clientID: expense.id, version: version, preview: preview, errors: [:], base: base)
             }
             try form.refuseMinusWithoutRefund()
             try form.refuseAmountUnlikeItems(untouched: WebFormat.magnitude(expense.amount))
@@ -287,7 +288,7 @@ extension WebApp {
             {
                 return try await renderExpenseForm(
                     form, scope: scope, clientID: expense.id, version: version, preview: nil,
-                    errors: ["expenseDate": question], farFuture: question)
+                    errors: ["expenseDate": question], farFuture: question, base: base)
             }
             // The charged box left as it was, under a new amount or currency, stood for the old one:
             // it goes, as on the API (found by a new user: 120 USD kept "charged 15,200 JPY" of 100).
@@ -314,19 +315,37 @@ extension WebApp {
             if ExpenseUseCases.says(latest.expense, draft, payers: sentPayers) {
                 return Self.redirect("/expenses/\(expense.id)")
             }
-            // Someone saved first: show what it says now and keep what this user typed; saving
+            // Someone saved first: the form again on what it says now, with the other person's
+            // changes taken into the parts this user left alone and this user's kept; saving
             // again is a decision made knowing both (nothing is overwritten unseen).
+            let now = ExpenseForm(editing: current)
             let mode = ExpenseForm.modes.first { $0.0 == EnteredSplit.Mode(wire: current.split.mode) }?.1 ?? "Itemized"
+            var message =
+                "Someone else changed this expense while you were editing. It now reads: “\(current.description)”, \(WebFormat.money(current.amount, current.currency)), \(current.expenseDate), split \(mode.lowercased())."
+            var shown = form
+            if let parts = ExpenseForm.parts(base: base) {
+                let merge = form.merged(base: parts, now: now)
+                shown = merge.form
+                if !merge.taken.isEmpty {
+                    message += " Their change to \(ExpenseForm.listed(merge.taken)) is in the form below."
+                }
+                if !merge.both.isEmpty {
+                    message += " You both changed \(ExpenseForm.listed(merge.both)): the form keeps yours."
+                }
+                if !merge.mine.isEmpty {
+                    message += " Your change to \(ExpenseForm.listed(merge.mine)) is kept."
+                }
+                message += " Check it, then save again."
+            } else {
+                message += " Your changes are below; save again to replace it with them."
+            }
             return try await renderExpenseForm(
-                form, scope: scope, clientID: expense.id, version: String(current.version), preview: nil,
-                errors: [
-                    "form":
-                        "Someone else changed this expense while you were editing. It now reads: “\(current.description)”, \(WebFormat.money(current.amount, current.currency)), \(current.expenseDate), split \(mode.lowercased()). Your changes are below; save again to replace it with them."
-                ])
+                shown, scope: scope, clientID: expense.id, version: String(current.version), preview: nil,
+                errors: ["form": message], base: now.base)
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: expense.id, version: version, preview: nil,
-                errors: try Self.formErrors(error, shown: ExpenseForm.fieldsWithErrors))
+                errors: try Self.formErrors(error, shown: ExpenseForm.fieldsWithErrors), base: base)
         }
     }
 

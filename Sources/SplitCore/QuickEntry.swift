@@ -127,7 +127,7 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         switch self {
         case .empty: "Write what it was and how much, like “Ramen ¥1200 paid by Aki, all”."
         case .tooLong: "That is longer than 500 characters."
-        case .noDescription: "Say what it was before the amount, like “Taxi 45.50”."
+        case .noDescription: "Say what it was, like “Taxi 45.50” or “Ana paid 45.50 for the taxi”."
         case .noAmount: "Add the amount, like “Taxi 45.50”."
         case .notANumber(let text): "“\(text.prefix(40))” is not an amount."
         case .divisionByZero: "The amount divides by zero."
@@ -758,8 +758,14 @@ public enum QuickEntry {
                 }
             } }
 
+            // "Ana paid 12000 yen for sushi", "I spent 30 on taxis": who paid, the amount, then
+            // what it was (found by a new user: "sushi is nobody in this group").
+            // Without it ("Ana paid 3000, all") nothing says what it was: asked, not read as "Ana paid"
+            // paid by whoever types.
+            let payerFirst = payerBeforeAmount(description)
+            if payerFirst != nil { description = descriptionAfterAmount() ?? [] }
             // Who paid, who shares, when.
-            var payer: MemberID?
+            var payer: MemberID? = payerFirst?.who
             var sharers: [MemberID] = []
             var excluded: [MemberID] = []
             var exact: [(MemberID, String)] = []
@@ -972,6 +978,7 @@ public enum QuickEntry {
             } else {
                 rule = .equal(sharers.sorted { (order[$0] ?? .max) < (order[$1] ?? .max) })
             }
+            if description.isEmpty { problems.insert(.noDescription, at: 0) }
             guard problems.isEmpty, let total, let rule else { return .failure(problems) }
             if payer == nil { assumed.insert(.payer) }
             if date == nil { assumed.insert(.date) }
@@ -986,6 +993,52 @@ public enum QuickEntry {
             "and", "with", "on", "between", "equally", "by", "paid", "payer", "to", "from", "for", "split", "all",
             "everyone", "everybody", "us", "except", "but", "without", "not", "yesterday", "today", "me", "i", "myself",
         ]
+
+        /// The words before the amount when they only say who paid: "Ana paid", "I spent",
+        /// "paid"; nil when they say what it was.
+        func payerBeforeAmount(_ said: [String]) -> PayerFirst? {
+            guard let verb = said.last?.lowercased(), ["paid", "spent"].contains(verb) else { return nil }
+            let head = said.dropLast()
+            if head.isEmpty { return PayerFirst(who: nil) }
+            var name = Reader(words: head.map { Word(text: $0, comma: false) }, context: context)
+            guard let who = name.person(), name.atEnd, name.problems.isEmpty else { return nil }
+            return PayerFirst(who: who)
+        }
+
+        /// Who paid, said before the amount (nil: not said, "Paid 30 for the taxi").
+        struct PayerFirst {
+            let who: MemberID?
+        }
+
+        /// What it was, said after the amount: "for sushi", "on museum tickets", up to a name, a
+        /// word this reader knows, an amount, a day or a comma ("and" inside it: "sushi and
+        /// sake"). Advances past it; nil (and stays) when there is none.
+        mutating func descriptionAfterAmount() -> [String]? {
+            guard !atEnd, ["for", "on"].contains(current.lower) else { return nil }
+            func plain(_ word: Word) -> Bool {
+                !isNameOrKeyword(word.text) && !QuickEntry.looksLikeAmount(word.text) && CivilDate(word.text) == nil
+                    && QuickEntry.weekdays[word.lower] == nil && word.lower != "last"
+            }
+            var mark = position + 1
+            var what: [String] = []
+            while mark < words.count {
+                let word = words[mark]
+                if plain(word) {
+                    what.append(word.text)
+                } else if word.lower == "and" || word.lower == "&", !what.isEmpty, !words[mark - 1].comma,
+                    mark + 1 < words.count, plain(words[mark + 1])
+                {
+                    what.append(word.text)
+                } else {
+                    break
+                }
+                mark += 1
+                if word.comma { break }
+            }
+            guard !what.isEmpty else { return nil }
+            position = mark
+            return what
+        }
 
         /// A word that is a member's name or nickname, or a word this reader knows (any case):
         /// never a currency code, even when it looks like one ("BOB", "ALL").

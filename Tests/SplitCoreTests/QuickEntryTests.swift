@@ -276,6 +276,44 @@ struct QuickEntryTests {
         #expect(Self.problems("Hotel 300 split 2:1 with Bo") == [.ratioCount(weights: 2, people: 1)])
     }
 
+    @Test("who paid first, then the amount, then what it was: \"Ana paid 12000 yen for sushi\"")
+    func payerFirst() throws {
+        // Found by a new user: "sushi is nobody in this group".
+        let people: [QuickEntryContext.Person] = [
+            .init(id: Self.aki, name: "Ana"), .init(id: Self.bo, name: "Ben"), .init(id: Self.chen, name: "Chloé"),
+        ]
+        var context = Self.context(home: "EUR", people: people)
+        func read(_ line: String) -> QuickEntryOutcome { QuickEntry.parse(line, context: context) }
+        func draft(_ line: String) throws -> QuickDraft {
+            switch read(line) {
+            case .success(let draft): return draft
+            case .failure(let problems): throw QuickEntryFailure(problems: problems)
+            }
+        }
+        var line = try draft("Ana paid 12000 yen for sushi split with Ben and Chloé")
+        #expect(line.description == "sushi" && line.total == Self.money(12_000, "JPY") && line.payer == Self.aki)
+        #expect(line.rule == .equal([Self.aki, Self.bo, Self.chen]) && !line.assumed.contains(.payer))
+        // "I spent … on …", "Paid … for …", "and" inside what it was, a day after it.
+        line = try draft("I spent 30 on sushi and sake with Ben yesterday")
+        #expect(line.description == "sushi and sake" && line.payer == Self.aki && line.rule == .equal([Self.aki, Self.bo]))
+        #expect(line.date == CivilDate("2026-11-25") && line.total == Self.money(3_000, "EUR"))
+        line = try draft("Paid 8 for coffee, Ben")
+        #expect(line.description == "coffee" && line.payer == Self.aki && line.assumed.contains(.payer))
+        #expect(line.rule == .equal([Self.bo]))
+        // "on friday" is the day, not what it was; with nothing said of what it was, it is asked
+        // (it was read as "Ana paid", paid by whoever typed it).
+        #expect(read("Ana paid 30 on friday for Ben") == .failure([.noDescription]))
+        #expect(read("Ana paid 3000, all") == .failure([.noDescription]))
+        // Words before the amount that are not who paid still describe it.
+        line = try draft("Taxi paid 20 for Ben")
+        #expect(line.description == "Taxi paid" && line.rule == .equal([Self.bo]))
+        // Someone else typing it: Ana still paid.
+        context.me = Self.bo
+        line = try draft("Ana paid 40 for the museum tickets, all")
+        #expect(line.description == "the museum tickets" && line.payer == Self.aki && line.category == "Tickets")
+        #expect(line.rule == .equal([Self.aki, Self.bo, Self.chen]))
+    }
+
     @Test("a line is at most 500 scalars, however few characters they make; trailing commas cost one pass")
     func length() throws {
         // Found by review: 120,000 combining marks on one letter are one character, and 490

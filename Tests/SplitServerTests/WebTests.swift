@@ -1841,4 +1841,46 @@ struct WebTests {
             #expect(try hidden("expenseDate", old) == "2026-11-20")
         }
     }
+
+    @Test("a member who may record only their own transfers picks \"You paid Ben\" or \"Ben paid you\", not any From and To")
+    func ownTransfersOnly() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let akiID = try #require(members.list("members").first { $0.string("name") == "Aki" }?.string("id"))
+            let vicID = try #require(members.list("members").first { $0.string("name") == "Vic" }?.string("id"))
+            // The owner records anyone's: From and To.
+            let owners = try await setup.aki.get("/groups/\(setup.groupID)/balances")
+            #expect(owners.text.contains(#"id="fromMemberId""#) && !owners.text.contains(#"id="pair""#))
+            // Ben, a member, is offered only pairs he is part of (he was offered Aki → Vic, then refused).
+            let page = try await setup.ben.get("/groups/\(setup.groupID)/balances")
+            #expect(!page.text.contains(#"id="fromMemberId""#), "\(page.text.prefix(3000))")
+            #expect(page.text.contains(#"<option value="\#(setup.benMemberID):\#(akiID)" selected>You paid Aki</option>"#))
+            #expect(page.text.contains(#"<option value="\#(vicID):\#(setup.benMemberID)">Vic paid you</option>"#))
+            #expect(!page.text.contains(#"value="\#(akiID):\#(vicID)""#))
+            // act: "Aki paid you", 500 JPY
+            let recorded = try await setup.ben.post(
+                "/groups/\(setup.groupID)/settlements",
+                [("_id", UUID().uuidString), ("pair", "\(akiID):\(setup.benMemberID)"), ("amount", "500"), ("currency", "JPY")])
+            // validate
+            #expect(recorded.status == .seeOther, "\(recorded.text.prefix(2000))")
+            let listed = try await api.call(.get, "/api/groups/\(setup.groupID)/settlements", token: setup.aki.token)
+            let transfer = try #require(listed.list("settlements").first)
+            #expect(transfer.string("fromMemberId") == akiID && transfer.string("toMemberId") == setup.benMemberID)
+            // A pair he is not part of (a forged form) is refused beside the menu, which keeps
+            // what was chosen, and nothing is recorded.
+            let forged = try await setup.ben.post(
+                "/groups/\(setup.groupID)/settlements",
+                [("_id", UUID().uuidString), ("pair", "\(akiID):\(vicID)"), ("amount", "500"), ("currency", "JPY")])
+            #expect(forged.status == .forbidden || forged.status == .unprocessableContent, "\(forged.status)")
+            let after = try await api.call(.get, "/api/groups/\(setup.groupID)/settlements", token: setup.aki.token)
+            #expect(after.list("settlements").count == 1)
+            // A wrong amount comes back with the pair still chosen.
+            let wrong = try await setup.ben.post(
+                "/groups/\(setup.groupID)/settlements",
+                [("_id", UUID().uuidString), ("pair", "\(vicID):\(setup.benMemberID)"), ("amount", "abc"), ("currency", "JPY")])
+            #expect(wrong.status == .unprocessableContent, "\(wrong.status)")
+            #expect(wrong.text.contains(#"<option value="\#(vicID):\#(setup.benMemberID)" selected>Vic paid you</option>"#))
+        }
+    }
 }

@@ -94,6 +94,11 @@ extension WebApp {
         let peopleUncounted: String?
         let members: [ExpenseFormBody.Option]
         let recipients: [ExpenseFormBody.Option]
+        /// For a member who may record only their own transfers: "You paid Ben", "Ben paid you"
+        /// (field `pair`, "from:to"), instead of From and To, which offered pairs they could
+        /// only be refused (found by a new user).
+        let pairs: [ExpenseFormBody.Option]
+        let ownOnly: Bool
         let currencyOptions: [ExpenseFormBody.Option]
         let canRecord: Bool
         let clientID: String
@@ -294,6 +299,18 @@ extension WebApp {
                     value: $0.id, label: label($0),
                     selected: $0.id == (form?["toMemberId"] ?? scope.activeMembers.first { $0.id != myID }?.id))
             },
+            pairs: {
+                let others = parties.filter { $0.id != myID }
+                let chosen =
+                    form?["pair"] ?? form.flatMap { form in
+                        form["fromMemberId"].flatMap { from in form["toMemberId"].map { "\(from):\($0)" } }
+                    } ?? others.first.map { "\(myID):\($0.id)" }
+                let pairs =
+                    others.map { ("\(myID):\($0.id)", "You paid \(label($0))") }
+                    + others.map { ("\($0.id):\(myID)", "\(label($0)) paid you") }
+                return pairs.map { .init(value: $0.0, label: $0.1, selected: $0.0 == chosen) }
+            }(),
+            ownOnly: !scope.may(.recordSettlement(isParty: false)),
             currencyOptions: currencyCodes.map { .init(value: $0, label: $0, selected: $0 == selectedCurrency) },
             // Alone in the group there is nobody to pay (no "Aki → Aki").
             canRecord: scope.may(.recordSettlement(isParty: true)) && parties.count > 1, clientID: UUID.random().uuidString, errors: errors,
@@ -312,8 +329,11 @@ extension WebApp {
             // The form's id is also the idempotency key: a double click records one transfer.
             let id = form.text("_id").flatMap(UUID.init(uuidString:))
             let groupUUID = try APIHandler.id(groupID, "group")
+            // "You paid Ben" (`pair`, "from:to") or From and To.
+            let pair = form["pair"]?.split(separator: ":", maxSplits: 1).map(String.init)
             let wire = Components.Schemas.CreateSettlementRequest(
-                id: id?.uuidString, fromMemberId: form["fromMemberId"] ?? "", toMemberId: form["toMemberId"] ?? "",
+                id: id?.uuidString, fromMemberId: pair?.first ?? form["fromMemberId"] ?? "",
+                toMemberId: pair.flatMap { $0.count == 2 ? $0[1] : "" } ?? form["toMemberId"] ?? "",
                 amount: (form.text("amount") ?? "").typedAmount(in: form["currency"] ?? ""),
                 currency: form["currency"] ?? "", note: form.text("note"))
             _ = try await ledger.recordSettlement(
@@ -333,7 +353,10 @@ extension WebApp {
         } catch {
             return try await balancesPage(
                 groupID, form: form,
-                errors: try Self.formErrors(error, shown: ["fromMemberId", "toMemberId", "amount", "currency", "note"]))
+                errors: try Self.formErrors(error, shown: ["fromMemberId", "toMemberId", "amount", "currency", "note"]).reduce(into: [:]) {
+                    // The pair's menu stands for both.
+                    $0[form["pair"] != nil && ["fromMemberId", "toMemberId"].contains($1.key) ? "pair" : $1.key] = $1.value
+                })
         }
     }
 

@@ -1881,6 +1881,20 @@ struct WebTests {
                 [("_id", UUID().uuidString), ("pair", "\(vicID):\(setup.benMemberID)"), ("amount", "abc"), ("currency", "JPY")])
             #expect(wrong.status == .unprocessableContent, "\(wrong.status)")
             #expect(wrong.text.contains(#"<option value="\#(vicID):\#(setup.benMemberID)" selected>Vic paid you</option>"#))
+            // Delete is offered on the transfer he recorded, not on one Aki recorded between them,
+            // whose confirm page says why instead of asking (it asked, then refused).
+            let byAki = try await api.call(
+                .post, "/api/groups/\(setup.groupID)/settlements", token: setup.aki.token,
+                json: #"{"fromMemberId":"\#(setup.benMemberID)","toMemberId":"\#(akiID)","amount":"300","currency":"JPY"}"#)
+            let akisID = try #require(byAki.string("settlement", "id"), "\(byAki.text)")
+            let mine = try #require(transfer.string("id"))
+            let listing = try await setup.ben.get("/groups/\(setup.groupID)/balances")
+            #expect(listing.text.contains("/settlements/\(mine)/delete"), "\(listing.text.prefix(4000))")
+            #expect(!listing.text.contains("/settlements/\(akisID)/delete"))
+            let asked = try await setup.ben.get("/groups/\(setup.groupID)/settlements/\(akisID)/delete")
+            #expect(asked.status == .forbidden && asked.text.contains("Only who recorded a transfer"), "\(asked.text.prefix(2000))")
+            #expect(!asked.text.contains("Delete the transfer"))
+            #expect(try await setup.aki.get("/groups/\(setup.groupID)/settlements/\(akisID)/delete").text.contains("Delete the transfer"))
         }
     }
 }

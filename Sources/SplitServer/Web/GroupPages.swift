@@ -27,6 +27,16 @@ extension WebApp {
             WriteGrant.refusal(for: [action], by: membership, groupIsArchived: group.isArchived) == nil
         }
 
+        /// Whether this member may delete a transfer, as the server decides it: not one recorded
+        /// by marking a share paid; a party or an admin; a plain member only one they recorded
+        /// (found by a new user: Delete was shown on a transfer someone else recorded, then refused).
+        func mayDelete(_ settlement: Components.Schemas.Settlement) -> Bool {
+            guard settlement.expenseSplitId == nil, let me else { return false }
+            let isParty = settlement.fromMemberId == me.id || settlement.toMemberId == me.id
+            return may(.recordSettlement(isParty: isParty))
+                && (me.role != .member || settlement.createdByUserId == me.userId)
+        }
+
         func name(_ memberID: String) -> String {
             members.first { $0.id == memberID }?.name ?? "(removed member)"
         }

@@ -273,10 +273,7 @@ extension WebApp {
                         "\(scope.name(settlement.fromMemberId)) paid \(scope.name(settlement.toMemberId)) \(WebFormat.money(settlement.amount, settlement.currency))",
                     date: settlement.date, settlementNote: settlement.note.isEmpty ? nil : settlement.note,
                     deleted: settlement.isDeleted,
-                    canDelete: settlement.expenseSplitId == nil
-                        && scope.may(
-                            .recordSettlement(
-                                isParty: settlement.fromMemberId == myID || settlement.toMemberId == myID))
+                    canDelete: scope.mayDelete(settlement)
                 )
             },
             // From me, to the first one else: the usual case needs no change. Removed members
@@ -398,7 +395,10 @@ extension WebApp {
         if wire.expenseSplitId != nil {
             return Self.redirect("/groups/\(groupID)/balances", done: "transfer-of-a-share")
         }
-        guard scope.may(.recordSettlement(isParty: wire.fromMemberId == myID || wire.toMemberId == myID)) else {
+        guard scope.mayDelete(wire) else {
+            if scope.may(.recordSettlement(isParty: wire.fromMemberId == myID || wire.toMemberId == myID)) {
+                throw AppError.forbiddenBecause("Only who recorded a transfer, the owner or an admin can delete it.")
+            }
             throw APIError.forbidden()
         }
         let body = ConfirmBody(

@@ -29,6 +29,10 @@ enum ActivityText {
         case "group.created": return "\(actor) created \(subject)"
         case "member.added": return "\(actor) added \(subject)"
         case "member.joined": return event.asMember.map { "\(actor) joined as \($0)" } ?? "\(actor) joined"
+        case "member.claim_requested":
+            return "\(actor) asked to join as \(event.asMember ?? "a member"), who has money in the group: an owner or admin approves it on Members"
+        case "member.claim_approved":
+            return "\(actor) let \(event.subject ?? "someone") join as \(event.asMember ?? "a member")"
         case "expense.created": return "\(actor) added \(subject) (\(money ?? ""))"
         case "expense.updated": return "\(actor) changed \(subject) (\(money ?? ""))"
         case "expense.deleted": return "\(actor) deleted \(subject)"

@@ -300,7 +300,7 @@ public struct GroupStore: Sendable {
                     // Whoever holds the code may claim a name; a name that has paid or owed
                     // money waits for an owner or admin to say the claimant is that person.
                     if try await Self.hasHistory(memberID: claimMemberID, groupID: group.id, sql) {
-                        return .pending(group, try await Self.requestClaim(target, userID: userID, now: now, sql))
+                        return .pending(group, try await Self.requestClaim(target, by: actor, log: log, now: now, sql))
                     }
                     let member = try await Self.link(claimMemberID, in: group.id, to: actor, log: log, now: now, sql)
                     return .joined(group, member)

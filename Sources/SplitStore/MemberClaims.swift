@@ -50,6 +50,10 @@ extension GroupStore {
             let member = try await Self.link(
                 memberID, in: groupID, to: Actor(userID: claim.userID, name: claim.userName), log: log, now: now, sql)
             try await Self.dropClaims(groupID: groupID, userID: claim.userID, sql)
+            // The claimant hears that they are in (found by a new user: nobody was told).
+            try await log?.activity(
+                actor, "member.claim_approved", .member, member.id,
+                ActivityEvent(subject: claim.userName, asMember: member.name), concerning: [member.id], sql)
             return member
         }
     }
@@ -91,19 +95,33 @@ extension GroupStore {
 
     /// Records (or finds again) the user's claim of the member; someone else's waiting claim of
     /// the same member is a `claimWaiting`.
+    /// A new claim is an activity line for the group's owner and admins, who approve it (found
+    /// by a new user: a claim asked reached nobody's inbox, so it waited until someone happened
+    /// to open Members).
     static func requestClaim(
-        _ member: MemberRecord, userID: UUID, now: Int64, _ sql: any SQLDatabase
+        _ member: MemberRecord, by actor: Actor, log: GroupLog?, now: Int64, _ sql: any SQLDatabase
     ) async throws -> MemberClaim {
-        try await sql.raw(
+        let asked = try await sql.raw(
             """
             INSERT INTO member_claims (member_id, group_id, user_id, requested_at)
-            VALUES (\(bind: member.id.text), \(bind: member.groupID.text), \(bind: userID.text), \(bind: now))
-            ON CONFLICT (member_id) DO NOTHING
+            VALUES (\(bind: member.id.text), \(bind: member.groupID.text), \(bind: actor.userID.text), \(bind: now))
+            ON CONFLICT (member_id) DO NOTHING RETURNING member_id
             """
-        ).run()
+        ).first() != nil
         guard let claim = try await claims(groupID: member.groupID, memberID: member.id, sql).first,
-            claim.userID == userID
+            claim.userID == actor.userID
         else { throw GroupStoreError.claimWaiting }
+        if asked {
+            let approvers = try await sql.raw(
+                """
+                SELECT id FROM members WHERE group_id = \(bind: member.groupID.text) AND is_active = \(bind: true)
+                      AND role IN ('owner', 'admin')
+                """
+            ).all().map { try $0.decodeUUID("id") }
+            try await log?.activity(
+                actor, "member.claim_requested", .member, member.id, ActivityEvent(asMember: member.name),
+                concerning: approvers, sql)
+        }
         return claim
     }
 

@@ -63,6 +63,15 @@ struct ClaimApprovalTests {
                 try await api.call(.post, "/api/groups/join", token: mallory.token, json: claim).status == .accepted)
             let second = try await api.call(.post, "/api/groups/join", token: bo.token, json: claim)
             #expect(second.status == .conflict && second.string("error", "details", "field") == "memberId")
+            // Aki, who decides, is told once (asking again is no new line); the viewer is not.
+            func inbox(_ token: String, _ action: String) async throws -> [String] {
+                try await api.call(.get, "/api/notifications", token: token).list("notifications")
+                    .filter { $0.string("action") == action }.compactMap { $0.string("summary") }
+            }
+            #expect(
+                try await inbox(aki.token, "member.claim_requested")
+                    == ["Mallory asked to join as Bo, who has money in the group: an owner or admin approves it on Members"])
+            #expect(try await inbox(viewer.token, "member.claim_requested").isEmpty)
             // A viewer may not see or decide claims.
             #expect(try await api.call(.get, "/api/groups/\(groupID)/claims", token: viewer.token).status == .forbidden)
 
@@ -79,6 +88,9 @@ struct ClaimApprovalTests {
             // validate: the real Bo is linked as a plain member with Bo's balance; nothing waits
             #expect(approved.status == .ok, "\(approved.text)")
             #expect(approved.string("member", "userId") == bo.userID && approved.string("member", "role") == "member")
+            // Bo is told he is in.
+            #expect(try await inbox(bo.token, "member.claim_approved") == ["Aki let Bo join as Bo"])
+            #expect(try await inbox(aki.token, "member.claim_requested").count == 2)
             let boSees = try await api.call(.get, "/api/groups/\(groupID)", token: bo.token)
             #expect(boSees.status == .ok && boSees.string("group", "myMemberId") == boID)
             #expect(try await api.call(.get, "/api/groups/\(groupID)/balances", token: bo.token).text == balances)

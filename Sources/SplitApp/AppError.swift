@@ -53,6 +53,11 @@ public enum AppError: Error, Sendable, Equatable {
     public struct FieldProblem: Sendable, Equatable {
         public let field: String
         public let message: String
+
+        public init(field: String, message: String) {
+            self.field = field
+            self.message = message
+        }
     }
 
     /// Every wrong input this refusal names (empty for refusals that are not about input).

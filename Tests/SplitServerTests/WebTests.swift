@@ -1897,4 +1897,54 @@ struct WebTests {
             #expect(try await setup.aki.get("/groups/\(setup.groupID)/settlements/\(akisID)/delete").text.contains("Delete the transfer"))
         }
     }
+
+    @Test("archiving asks first, and says what it did")
+    func archiveAsks() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let settings = try await setup.aki.get("/groups/\(setup.groupID)/settings")
+            #expect(settings.text.contains(#"<form method="get" action="/groups/\#(setup.groupID)/archive">"#))
+            // act: the button's page
+            let asked = try await setup.aki.get("/groups/\(setup.groupID)/archive")
+            // validate: a question, nothing archived yet; not for a member
+            #expect(asked.status == .ok && asked.text.contains("Archive this group?") && asked.text.contains("Archive the group"))
+            #expect(try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token).bool("group", "isArchived") == false)
+            #expect(try await setup.ben.get("/groups/\(setup.groupID)/archive").status == .forbidden)
+            // Yes archives it and says so where the card is.
+            let done = try await setup.aki.post("/groups/\(setup.groupID)/settings", [("action", "archive")])
+            #expect(done.status == .seeOther && done.headers[.location] == "/groups/\(setup.groupID)/settings?done=archived#archive", "\(String(describing: done.headers[.location]))")
+            #expect(try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token).bool("group", "isArchived") == true)
+            let shown = try await setup.aki.get("/groups/\(setup.groupID)/settings?done=archived")
+            #expect(shown.text.contains("Archived: it stays readable"), "\(shown.text.prefix(2000))")
+            // Archived already: the page goes back to the card.
+            #expect(try await setup.aki.get("/groups/\(setup.groupID)/archive").status == .seeOther)
+        }
+    }
+
+    @Test("a budget form with several wrong fields says each at once, and which category's cap")
+    func budgetErrorsAtOnce() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let categories = try await api.call(.get, "/api/groups/\(setup.groupID)/categories", token: setup.aki.token)
+                .list("categories")
+            let first = try #require(categories.first)
+            let firstID = try #require(first.string("id")), firstName = try #require(first.string("name"))
+            _ = try await setup.aki.get("/groups/\(setup.groupID)/budget")
+            // act: a total that is no amount, a cap in thousandths and percentages that do not read
+            let refused = try await setup.aki.post(
+                "/groups/\(setup.groupID)/budget",
+                [("period", "month"), ("total", "abc"), ("cap_\(firstID)", "200.555"), ("thresholds", "eighty")])
+            // validate: all three said, beside their fields; nothing saved
+            #expect(refused.status == .unprocessableContent, "\(refused.status)")
+            #expect(refused.text.contains(#"id="total-error""#), "\(refused.text.prefix(4000))")
+            #expect(refused.text.contains(#"id="caps-error""#) && refused.text.contains("\(firstName): "))
+            #expect(refused.text.contains("like 80 and 100"))
+            let budget = try await api.call(.get, "/api/groups/\(setup.groupID)/budget", token: setup.aki.token)
+            #expect(budget.status == .ok && !budget.text.contains(#""budget""#), "\(budget.text)")
+            // Left empty, the percentages are the defaults, not an error.
+            let saved = try await setup.aki.post(
+                "/groups/\(setup.groupID)/budget", [("period", "month"), ("total", "1000"), ("thresholds", "")])
+            #expect(saved.status == .seeOther, "\(saved.text.prefix(2000))")
+        }
+    }
 }

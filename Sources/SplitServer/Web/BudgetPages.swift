@@ -114,6 +114,7 @@ extension WebApp {
         let groupID = try context.parameters.require("groupId")
         let form = try WebRequest.get().form
         let id = try APIHandler.id(groupID, "group")
+        var capNames: [String] = []
         do {
             if form["action"] == "remove" {
                 try await budgetUseCases.remove(groupID: id, caller: try caller(), origin: try origin())
@@ -123,23 +124,30 @@ extension WebApp {
             let home = try await scope(groupID).group.homeCurrency
             let currency = try? Currency(code: home)
             let monthly = form["period"] != "trip"
+            let capped = categories.filter { form.text("cap_\($0.id.text)") != nil }
+            capNames = capped.map(\.name)
+            // Every wrong field said at once (found by a new user: one, then the next): percentages
+            // that do not read go to the use case as none, which says how to write them with the rest.
+            let thresholds: [Int]?
+            do { thresholds = try Self.thresholds(form["thresholds"]) } catch { thresholds = [] }
             _ = try await budgetUseCases.put(
                 EnteredBudget(
                     period: monthly ? "month" : "trip", startDate: monthly ? nil : form.text("startDate") ?? "",
                     endDate: monthly ? nil : form.text("endDate") ?? "",
                     total: form.text("total").map { Self.typed($0, currency) },
-                    caps: categories.compactMap { category in
-                        form.text("cap_\(category.id.text)").map {
-                            .init(categoryId: category.id.text, amount: Self.typed($0, currency))
-                        }
+                    caps: capped.map { category in
+                        .init(
+                            categoryId: category.id.text,
+                            amount: Self.typed(form.text("cap_\(category.id.text)") ?? "", currency))
                     },
-                    thresholds: try Self.thresholds(form["thresholds"])), groupID: id, caller: try caller(),
+                    thresholds: thresholds), groupID: id, caller: try caller(),
                 origin: try origin())
             return Self.redirect("/groups/\(groupID)/budget", done: "budget-saved")
         } catch {
             return try await budgetPage(
                 groupID: groupID, month: nil,
-                errors: try Self.formErrors(error, shown: ["period", "startDate", "endDate", "total", "caps", "thresholds"]),
+                errors: try Self.formErrors(
+                    Self.namingCaps(error, capNames), shown: ["period", "startDate", "endDate", "total", "caps", "thresholds"]),
                 entered: form)
         }
     }
@@ -211,6 +219,22 @@ extension WebApp {
     }
 
     // MARK: Shared
+
+    /// A refusal whose cap problems ("caps[1].amount") say which category's cap they are about,
+    /// since the page shows them together under the caps.
+    static func namingCaps(_ error: any Error, _ names: [String]) -> any Error {
+        guard let app = error as? AppError, !app.fieldProblems.isEmpty,
+            app.fieldProblems.contains(where: { $0.field.hasPrefix("caps[") })
+        else { return error }
+        let problems = app.fieldProblems.map { problem -> AppError.FieldProblem in
+            guard problem.field.hasPrefix("caps["), let close = problem.field.firstIndex(of: "]"),
+                let index = Int(problem.field.dropFirst("caps[".count).prefix(upTo: close)), names.indices.contains(index)
+            else { return problem }
+            return AppError.FieldProblem(field: problem.field, message: "\(names[index]): \(problem.message)")
+        }
+        return problems.count == 1
+            ? AppError.invalid(field: problems[0].field, message: problems[0].message) : AppError.invalidFields(problems)
+    }
 
     /// "80, 100" → [80, 100]; nil when left empty (the defaults).
     static func thresholds(_ text: String?) throws -> [Int]? {

@@ -379,6 +379,24 @@ extension WebApp {
             "confirm", title: "Delete a rate · \(scope.group.name)", body: body, nav: scope.nav("settings", live: false))
     }
 
+    /// "Archive this group?" before it is (found by a new user: one tap archived it, and the page
+    /// said only "Saved.").
+    func confirmArchive(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let back = "/groups/\(groupID)/settings#archive"
+        guard !scope.group.isArchived else { return Self.redirect(back) }
+        guard scope.may(.archiveOrTransferOwnership) else { throw APIError.forbidden() }
+        let body = ConfirmBody(
+            heading: "Archive this group?", subject: scope.group.name, when: nil,
+            message: "Everyone can still read it, but nobody can add, change or settle anything in it until you bring "
+                + "it back (in Settings).",
+            action: "/groups/\(groupID)/settings", yes: "Archive the group", no: "Keep it open", cancelURL: back,
+            fields: [.init(name: "action", value: "archive")])
+        return try await render(
+            "confirm", title: "Archive · \(scope.group.name)", body: body, nav: scope.nav("settings", live: false))
+    }
+
     func settingsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await settingsPage(request, groupID: try context.parameters.require("groupId"), errors: [:])
     }
@@ -525,6 +543,8 @@ extension WebApp {
                 case "move-category": ("#categories", "category-moved")
                 case "add-rate": ("#exchange-rates", "rate-saved")
                 case "delete-rate": ("#exchange-rates", "rate-deleted")
+                case "archive": ("#archive", "archived")
+                case "unarchive": ("#archive", "unarchived")
                 default: ("", "settings")
                 }
             return Self.redirect("/groups/\(groupID)/settings\(anchor)", done: done)

@@ -115,6 +115,8 @@ struct WebApp: Sendable {
         "rate-saved": "Rate saved.",
         "rate-deleted": "Rate deleted.",
         "rate-gone": "That rate was already deleted.",
+        "archived": "Archived: it stays readable, and nothing in it can change until it is brought back.",
+        "unarchived": "Brought back: it can be changed again.",
         "webhook-saved": "Saved.",
         "webhook-ping": "Test delivery queued: it shows below once sent.",
         "webhook-deleted": "Webhook deleted.",

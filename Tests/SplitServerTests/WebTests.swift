@@ -1947,4 +1947,31 @@ struct WebTests {
             #expect(saved.status == .seeOther, "\(saved.text.prefix(2000))")
         }
     }
+
+    @Test("an expense lists its shares in the members' order, and a refund's are paid out, not paid")
+    func sharesOrderAndRefundWords() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let token = setup.aki.token
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: token).list("members")
+            let names = members.compactMap { $0.string("name") }
+            let ids = members.compactMap { $0.string("id") }
+            // act: the ramen, shared by everyone
+            let page = try await setup.aki.get("/expenses/\(setup.expenseID)")
+            // validate: names in the members' order
+            let shares = try #require(page.text.range(of: #"<ul class="plain" id="shares">"#))
+            let listed = String(page.text[shares.upperBound...])
+            let positions = names.map { listed.range(of: "<strong>\($0)</strong>")?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil }, "\(names) \(listed.prefix(2000))")
+            #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(names)")
+            // A deposit back: who received it pays the others out.
+            let refund = try await api.call(
+                .post, "/api/expenses", token: token,
+                json: #"{"groupId":"\#(setup.groupID)","description":"Deposit back","amount":"-3000","currency":"JPY","expenseDate":"2026-11-21","paidByMemberId":"\#(ids[0])","split":{"mode":"equal","memberIds":["\#(ids[0])","\#(setup.benMemberID)"]}}"#)
+            let refundID = try #require(refund.string("expense", "id"), "\(refund.text)")
+            let refundPage = try await setup.aki.get("/expenses/\(refundID)")
+            #expect(refundPage.text.contains("Mark paid out") && refundPage.text.contains("Not paid out"), "\(refundPage.text.prefix(4000))")
+            #expect(!refundPage.text.contains(">Mark paid<"))
+        }
+    }
 }

@@ -445,6 +445,12 @@ extension WebApp {
                             })
                     }, hasHistory: !history.isEmpty))
         }
+        // In the group's order of members, as the form lists them (found by a new user: the
+        // order the server stored them in).
+        let order = Dictionary(scope.members.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let place = { (memberID: String) in order[memberID] ?? Int.max }
+        let byMember = Dictionary(expense.splits.map { ($0.id, $0.memberId) }, uniquingKeysWith: { first, _ in first })
+        shares.sort { place(byMember[$0.id] ?? "") < place(byMember[$1.id] ?? "") }
         // Within the sentence: "split equally", "split by item (a bill with tax and tip)".
         let mode = ExpenseForm.modes.first { $0.0 == EnteredSplit.Mode(wire: expense.split.mode) }?.1 ?? "By item"
         let body = ExpenseBody(
@@ -454,7 +460,9 @@ extension WebApp {
             date: expense.expenseDate, category: expense.categoryName,
             splitMode: mode.prefix(1).lowercased() + mode.dropFirst(),
             refund: refund,
-            payers: expense.payers.map { .init(name: scope.name($0.memberId), amount: shown($0.amount, expense.currency)) },
+            payers: expense.payers.sorted { place($0.memberId) < place($1.memberId) }.map {
+                .init(name: scope.name($0.memberId), amount: shown($0.amount, expense.currency))
+            },
             shares: shares, deleted: expense.isDeleted,
             canEdit: scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)),
             version: expense.version, confirmPaid: confirmPaid)

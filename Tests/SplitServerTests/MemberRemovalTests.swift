@@ -200,6 +200,50 @@ struct LeavingTests {
 /// Issue 15: two active members with one name (any case) cannot be told apart in a list.
 @Suite("Member names")
 struct MemberNameTests {
+    @Test("with several currencies counted in the home one, leaving says what that comes to first, then each currency")
+    func balanceInHomeCurrency() async throws {
+        try await TestApp.with(.sqlite) { api in
+            // setup: Aki paid 3,000 JPY for both, Ben 20 USD for both; 1 USD = 150 JPY, so Ben is
+            // settled up in JPY, though he owes yen and is owed dollars
+            let aki = try await api.register("Aki")
+            let ben = try await api.register("Ben")
+            let created = try await api.call(
+                .post, "/api/groups", token: aki.token, json: #"{"name":"Trip","homeCurrency":"JPY"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let code = try #require(created.string("group", "inviteCode"))
+            let akiID = try #require(created.string("group", "myMemberId"))
+            let joined = try await api.call(.post, "/api/groups/join", token: ben.token, json: #"{"inviteCode":"\#(code)"}"#)
+            let benID = try #require(joined.string("member", "id"))
+            for (token, amount, currency) in [(aki.token, "3000", "JPY"), (ben.token, "20", "USD")] {
+                let made = try await api.call(
+                    .post, "/api/expenses", token: token,
+                    json: #"{"groupId":"\#(groupID)","description":"Dinner","amount":"\#(amount)","currency":"\#(currency)","expenseDate":"2026-11-21","split":{"mode":"equal","memberIds":["\#(akiID)","\#(benID)"]}}"#)
+                try #require(made.status == .created, "\(made.text)")
+            }
+            let rate = try await api.call(
+                .put, "/api/groups/\(groupID)/rates", token: aki.token,
+                json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-01","rate":"150"}]}"#)
+            try #require(rate.status == .ok, "\(rate.text)")
+            // act
+            let leaving = try await api.call(.delete, "/api/groups/\(groupID)/members/\(benID)", token: ben.token)
+            // validate
+            #expect(leaving.status == .conflict, "\(leaving.text)")
+            #expect(
+                leaving.string("error", "message")?.hasPrefix(
+                    "You are settled up, everything counted in JPY (in each currency: you owe 1,500 JPY, and are owed 10.00 USD). Leave anyway?")
+                    == true, "\(leaving.text)")
+            // At 200 JPY a dollar he is owed 500 JPY in all.
+            _ = try await api.call(
+                .put, "/api/groups/\(groupID)/rates", token: aki.token,
+                json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-02","rate":"200"}]}"#)
+            let removing = try await api.call(.delete, "/api/groups/\(groupID)/members/\(benID)", token: aki.token)
+            #expect(
+                removing.string("error", "message")?.hasPrefix(
+                    "Ben is owed 500 JPY, everything counted in JPY (in each currency: Ben owes 1,500 JPY, and is owed 10.00 USD).")
+                    == true, "\(removing.text)")
+        }
+    }
+
     @Test("adding or renaming to a name an active member has is refused; a removed member's name is free", arguments: TestDatabases.all)
     func duplicates(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

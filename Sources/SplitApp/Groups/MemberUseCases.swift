@@ -131,7 +131,7 @@ public struct MemberUseCases: Sendable, UsesStores {
         let action = leaving ? GroupAction.leave : .manageMembers(Self.target(target, me: me))
         try GroupAccess.require([action], me, in: group)
         guard target.isActive else { return target }
-        if !confirmBalance, let owing = try await balanceText(of: target, you: leaving) {
+        if !confirmBalance, let owing = try await balanceText(of: target, in: group, you: leaving) {
             throw AppError.conflict(
                 code: "has_balance", field: "confirmBalance",
                 message: leaving
@@ -151,7 +151,7 @@ public struct MemberUseCases: Sendable, UsesStores {
     public func owing(_ memberText: String, groupID: UUID, caller: Caller) async throws -> String? {
         let (group, me) = try await access.check(groupID, caller, for: .read)
         let target = try await member(memberText, in: group)
-        return try await balanceText(of: target, you: target.id == me.id)
+        return try await balanceText(of: target, in: group, you: target.id == me.id)
     }
 
     /// Who asks to be which name-only member (owner, admin): claims of members with money history
@@ -210,9 +210,9 @@ public struct MemberUseCases: Sendable, UsesStores {
 
     /// "Cho owes 148.00 MYR" / "Cho is owed 12 JPY and owes 3.00 USD"; nil when every net is zero.
     /// `you`: said to the member themself ("You owe 148.00 MYR").
-    private func balanceText(of member: MemberRecord, you: Bool = false) async throws -> String? {
-        let nets = try await balances.balances(groupID: member.groupID)
-            .filter { $0.memberID == member.id && $0.net != 0 }.sorted { $0.currency < $1.currency }
+    private func balanceText(of member: MemberRecord, in group: GroupRecord, you: Bool = false) async throws -> String? {
+        let view = try await LedgerUseCases(database: database, now: now).balances(of: group)
+        let nets = view.nets.filter { $0.memberID == member.id && $0.net != 0 }.sorted { $0.currency < $1.currency }
         guard !nets.isEmpty else { return nil }
         func amounts(_ nets: [BalanceRecord]) -> String {
             nets.map { net in
@@ -227,7 +227,21 @@ public struct MemberUseCases: Sendable, UsesStores {
         let parts =
             (owes.isEmpty ? [] : ["owe\(you ? "" : "s") \(amounts(owes))"])
             + (owed.isEmpty ? [] : ["\(you ? "are" : "is") owed \(amounts(owed))"])
-        return "\(you ? "You" : member.name) \(parts.joined(separator: ", and "))"
+        let subject = you ? "You" : member.name
+        let each = "\(subject) \(parts.joined(separator: ", and "))"
+        // Several currencies that Settle up counts together in the home one: what that comes to
+        // first, as Settle up says it (found by a new user: "You owe 4,417 JPY, and are owed
+        // 28.75 USD" beside "Everyone is settled up").
+        guard view.homePlanFirst, let homeBalances = view.homeBalances else { return each }
+        let home = homeBalances[MemberID(member.id)] ?? 0
+        let total = Money(minorUnits: abs(home), currency: view.home).description
+        let counted = "everything counted in \(view.home.code)"
+        let said =
+            home == 0
+            ? "\(you ? "You are" : "\(member.name) is") settled up, \(counted)"
+            : home < 0
+                ? "\(subject) owe\(you ? "" : "s") \(total), \(counted)" : "\(subject) \(you ? "are" : "is") owed \(total), \(counted)"
+        return "\(said) (in each currency: \(you ? "you" : member.name) \(parts.joined(separator: ", and ")))"
     }
 
     /// The member an action is aimed at, as the permission table sees it.

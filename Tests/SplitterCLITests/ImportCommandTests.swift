@@ -115,13 +115,17 @@ struct ImportCommandTests {
             let document = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
             #expect(document?["format"] as? String == "budget-splitter/group")
             #expect(back.status == 0, "\(back.error)")
-            #expect(back.lines.first == "Imported 1 expense(s) and 1 transfer(s) into the new group Kyoto.", "\(back.output)")
+            // Beside the Kyoto it came from, the copy is told apart.
+            #expect(
+                back.lines.first == "Imported 1 expense(s) and 1 transfer(s) into the new group Kyoto (imported).",
+                "\(back.output)")
             let groups = try await trip.json("group", "list") as? [[String: Any]]
-            let kyotos = groups?.filter { $0["name"] as? String == "Kyoto" }.compactMap { $0["id"] as? String } ?? []
+            let both = ["Kyoto", "Kyoto (imported)"]
+            let kyotos = both.compactMap { name in groups?.first { $0["name"] as? String == name }?["id"] as? String }
             #expect(kyotos.count == 2)
             if kyotos.count == 2 {
                 // The file's zone comes with it (found by review: this computer's replaced it).
-                #expect(groups?.filter { $0["name"] as? String == "Kyoto" }.allSatisfy { $0["timeZone"] as? String == "Asia/Tokyo" } == true, "\(groups ?? [])")
+                #expect(groups?.filter { both.contains($0["name"] as? String ?? "") }.allSatisfy { $0["timeZone"] as? String == "Asia/Tokyo" } == true, "\(groups ?? [])")
                 let first = try await trip.run("balances", kyotos[0])
                 let second = try await trip.run("balances", kyotos[1])
                 #expect(first.lines.sorted() == second.lines.sorted(), "\(first.output) vs \(second.output)")

@@ -118,7 +118,13 @@ public struct ImportUseCases: Sendable, UsesStores {
                 guard let name = file.groupName.flatMap({ try? Names.name($0, field: "name") }) else {
                     throw AppError.invalid(field: "name", message: "Give the new group a name.")
                 }
-                group.name = name
+                // The file's name beside a group of mine of that name (a group's own export read
+                // back) is told apart: "Japan (imported)" (found by a new user: two "Japan").
+                let mine = Set(try await groups.groups(ofUser: caller.user.id).map { QuickEntry.folded($0.group.name) })
+                let candidates = [name, "\(name) (imported)"] + (2...20).map { "\(name) (imported \($0))" }
+                group.name =
+                    candidates.first { !mine.contains(QuickEntry.folded($0)) && (try? Names.name($0, field: "name")) != nil }
+                    ?? name
             }
             if let details = file.details {
                 group.description = details.description

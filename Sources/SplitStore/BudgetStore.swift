@@ -144,8 +144,9 @@ public struct BudgetStore: Sendable {
     }
 
     /// Sets the whole budget (total, period, every cap) in one write; alerts already sent start
-    /// over, so new caps are watched from nothing. `budget` nil removes it.
-    public func put(_ budget: BudgetRecord?, groupID: UUID, actor: Actor, now: Int64) async throws {
+    /// over, so new caps are watched from nothing, and what the period of `today` (the group's
+    /// day) has reached already is alerted in this write. `budget` nil removes it.
+    public func put(_ budget: BudgetRecord?, groupID: UUID, actor: Actor, now: Int64, today: String? = nil) async throws {
         try await database.transaction { sql in
             guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else {
                 throw WriteRefusal.notFound
@@ -163,6 +164,7 @@ public struct BudgetStore: Sendable {
             try await log.activity(
                 actor, "budget.updated", .group, groupID,
                 ActivityEvent(amount: budget.total, currency: budget.currency, count: budget.caps.count), sql)
+            if let today { try await BudgetAlerts.checkSet(groupID: groupID, today: today, log: log, sql) }
         }
     }
 
@@ -392,39 +394,12 @@ enum BudgetAlerts {
         groupID: UUID, spending: [(day: String, categoryID: UUID)], log: GroupLog, _ sql: any SQLDatabase
     ) async throws {
         // Nothing to read for the common case, a group without a budget.
-        guard log.hasBudget, !spending.isEmpty,
-            let row = try await sql.raw(
-                """
-                SELECT period, start_date, end_date, currency, total, thresholds FROM budgets
-                WHERE group_id = \(bind: groupID.text)
-                """
-            ).first(),
-            let currency = try? Currency(code: try row.decode(column: "currency", as: String.self))
+        guard log.hasBudget, !spending.isEmpty, let budget = try await Budget.read(groupID: groupID, log: log, sql)
         else { return }
-        let periodKind = BudgetRecord.Period(rawValue: try row.decode(column: "period", as: String.self)) ?? .month
-        let trip = try row.decode(column: "start_date", as: String?.self).flatMap(CivilDate.init).flatMap { start in
-            try row.decode(column: "end_date", as: String?.self).flatMap(CivilDate.init)
-                .flatMap { BudgetPeriod(start: start, end: $0) }
-        }
-        // Alerts are news: spending dated in a period that ended more than a week ago (a series
-        // catching up, an old receipt) tells nobody.
-        let weekAgo = CivilDate(daysSinceEpoch: Int(log.now / 86_400_000) - 7)
         // Each period once, with the categories spent in it, in the order first met.
         var periods: [(period: BudgetPeriod, key: String, categories: [UUID])] = []
         for (day, categoryID) in spending {
-            guard let date = CivilDate(day) else { continue }
-            let period: BudgetPeriod
-            let periodKey: String
-            switch periodKind {
-            case .month:
-                period = .month(of: date)
-                periodKey = String(day.prefix(7))
-            case .trip:
-                guard let trip, trip.contains(date) else { continue }
-                period = trip
-                periodKey = "trip"
-            }
-            guard period.end >= weekAgo else { continue }
+            guard let (period, periodKey) = budget.period(of: day) else { continue }
             if let index = periods.firstIndex(where: { $0.key == periodKey }) {
                 if !periods[index].categories.contains(categoryID) { periods[index].categories.append(categoryID) }
             } else {
@@ -433,8 +408,70 @@ enum BudgetAlerts {
         }
         for entry in periods {
             try await check(
-                groupID: groupID, budget: row, currency: currency, period: entry.period, periodKey: entry.key,
-                categoryIDs: entry.categories, log: log, sql)
+                groupID: groupID, budget: budget.row, currency: budget.currency, period: entry.period,
+                periodKey: entry.key, categoryIDs: entry.categories, log: log, sql)
+        }
+    }
+
+    /// A budget just set: what the period of `today` has reached already is alerted now, once,
+    /// for every cap and the total (found by a new user: "passed 100 %" came with the next
+    /// expense, for a cap that was over before the budget was set).
+    static func checkSet(groupID: UUID, today: String, log: GroupLog, _ sql: any SQLDatabase) async throws {
+        guard let budget = try await Budget.read(groupID: groupID, log: log, sql) else { return }
+        // A trip already over is looked at on its last day; one not begun has nothing yet.
+        let day = budget.trip.map { today > $0.end.description ? $0.end.description : today } ?? today
+        guard let (period, periodKey) = budget.period(of: day) else { return }
+        let capped = try await sql.raw(
+            "SELECT category_id FROM budget_caps WHERE group_id = \(bind: groupID.text) ORDER BY category_id"
+        ).all().map { try $0.decodeUUID("category_id") }
+        try await check(
+            groupID: groupID, budget: budget.row, currency: budget.currency, period: period, periodKey: periodKey,
+            categoryIDs: capped, log: log, sql)
+    }
+
+    /// The group's budget as alerts read it.
+    struct Budget {
+        let row: any SQLRow
+        let currency: Currency
+        let kind: BudgetRecord.Period
+        let trip: BudgetPeriod?
+        /// Alerts are news: spending dated in a period that ended more than a week ago (a series
+        /// catching up, an old receipt) tells nobody.
+        let weekAgo: CivilDate
+
+        static func read(groupID: UUID, log: GroupLog, _ sql: any SQLDatabase) async throws -> Budget? {
+            guard
+                let row = try await sql.raw(
+                    """
+                    SELECT period, start_date, end_date, currency, total, thresholds FROM budgets
+                    WHERE group_id = \(bind: groupID.text)
+                    """
+                ).first(),
+                let currency = try? Currency(code: try row.decode(column: "currency", as: String.self))
+            else { return nil }
+            let trip = try row.decode(column: "start_date", as: String?.self).flatMap(CivilDate.init).flatMap { start in
+                try row.decode(column: "end_date", as: String?.self).flatMap(CivilDate.init)
+                    .flatMap { BudgetPeriod(start: start, end: $0) }
+            }
+            return Budget(
+                row: row, currency: currency,
+                kind: BudgetRecord.Period(rawValue: try row.decode(column: "period", as: String.self)) ?? .month,
+                trip: trip, weekAgo: CivilDate(daysSinceEpoch: Int(log.now / 86_400_000) - 7))
+        }
+
+        /// The budget period a day is in, and its key in `budget_alerts`; nil outside a trip, or
+        /// for a period that ended more than a week ago.
+        func period(of day: String) -> (BudgetPeriod, String)? {
+            guard let date = CivilDate(day) else { return nil }
+            let found: (BudgetPeriod, String)
+            switch kind {
+            case .month:
+                found = (.month(of: date), String(day.prefix(7)))
+            case .trip:
+                guard let trip, trip.contains(date) else { return nil }
+                found = (trip, "trip")
+            }
+            return found.0.end >= weekAgo ? found : nil
         }
     }
 

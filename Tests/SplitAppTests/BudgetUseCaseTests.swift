@@ -144,6 +144,41 @@ struct BudgetUseCaseTests {
         }
     }
 
+    @Test("a budget set over what was already spent alerts once, as it is set; the next expense does not say it again", arguments: TestDatabases.all)
+    func alertWhenSet(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let budgets = BudgetUseCases(database: trip.database, now: { Self.may10 })
+            let expenses = ExpenseUseCases(database: trip.database, now: { Self.may10 })
+            func add(_ entered: EnteredExpense) async throws {
+                _ = try await expenses.create(
+                    entered, id: nil, groupID: trip.groupID, caller: trip.aki, origin: trip.origin, idempotency: nil,
+                    render: { _ in StoredResponse(status: 201, body: Data()) })
+            }
+            let inbox = NotificationUseCases(database: trip.database, now: { milliseconds() })
+            func alerts(_ caller: Caller) async throws -> [ActivityEvent] {
+                try await inbox.inbox(caller: caller, cursor: nil, limit: 200).notifications
+                    .filter { $0.activity.action == "budget.alert" }.map(\.activity.event)
+            }
+            let meal = try await Self.category(trip, "Meal")
+            try await add(Self.expense(trip, "Feast", "120.00", category: meal))
+            // act: a cap of 100 and a total of 1,000 over May's 120 of meals
+            _ = try await budgets.put(
+                EnteredBudget(period: "month", total: "1000", caps: [.init(categoryId: meal.uuidString, amount: "100")]),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            // validate: the cap's 100 % said now (the total's 12 % is under every threshold)
+            let said = try await alerts(trip.bo)
+            #expect(said.map(\.percent) == [100] && said.first?.subject == "Meal" && said.first?.period == "2026-05", "\(said)")
+            try await add(Self.expense(trip, "Tea", "5.00", category: meal))
+            #expect(try await alerts(trip.bo).count == 1)
+            // A trip's budget set after it ended (within the week) looks at the whole trip.
+            _ = try await budgets.put(
+                EnteredBudget(
+                    period: "trip", startDate: "2026-05-01", endDate: "2026-05-05", total: "100", caps: []),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            #expect(try await alerts(trip.bo).filter { $0.period == nil }.map(\.percent) == [100])
+        }
+    }
+
     @Test("no alert for spending dated in a month that ended more than a week ago", arguments: TestDatabases.all)
     func noAlertForOldMonths(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

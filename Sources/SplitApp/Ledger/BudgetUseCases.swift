@@ -319,9 +319,10 @@ public struct BudgetUseCases: Sendable, UsesStores {
         let record = BudgetRecord(
             groupID: group.id, period: period ?? .month, startDate: startDate, endDate: endDate,
             currency: group.homeCurrency, total: total, caps: caps, thresholds: thresholds.sorted(), updatedAt: now())
+        let time = now()
         try await budgets.put(
             record, groupID: group.id, actor: GroupAccess.actor(caller, me, origin: origin, for: [.updateGroup]),
-            now: now())
+            now: time, today: MoneyInput.today(time, in: group.timeZone))
         return try await status(group: group, month: nil)
     }
 

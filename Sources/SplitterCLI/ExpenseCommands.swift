@@ -649,8 +649,12 @@ func describe(_ expense: Expense, names: [String: String]) -> String {
 }
 
 /// "Aki 3000, Ben 1000": members by name ("?" when unknown), each with an amount.
-func byName(_ amounts: [SplitClient.MemberAmount], _ names: [String: String]) -> String {
-    amounts.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.joined(separator: ", ")
+/// "Aki 50000, Ben 45000": in the group's order of members when given (the server keeps its own).
+func byName(_ amounts: [SplitClient.MemberAmount], _ names: [String: String], order: [Member] = []) -> String {
+    let place = Dictionary(order.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    return amounts.enumerated()
+        .sorted { (place[$0.element.memberId] ?? Int.max, $0.offset) < (place[$1.element.memberId] ?? Int.max, $1.offset) }
+        .map { "\(names[$0.element.memberId] ?? "?") \($0.element.amount)" }.joined(separator: ", ")
 }
 
 /// A write kept for `splitter sync` because the server cannot be reached: its id as JSON

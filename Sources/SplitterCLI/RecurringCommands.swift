@@ -230,7 +230,7 @@ struct RecurringCommand: AsyncParsableCommand {
             if amount != nil {
                 if paid == nil && paidByMember == nil, let payers = old.paidBy, payers.count > 1 {
                     throw CLIError(
-                        message: "\(old.description) has several payers (\(byName(payers, context.names))): "
+                        message: "\(old.description) has several payers (\(byName(payers, context.names, order: context.members))): "
                             + "give --paid-by with their amounts for the new total too.",
                         code: 2)
                 }

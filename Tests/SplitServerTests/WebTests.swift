@@ -1974,4 +1974,37 @@ struct WebTests {
             #expect(!refundPage.text.contains(">Mark paid<"))
         }
     }
+
+    @Test("all of a group's activity reads page by page, linked from the overview's last lines")
+    func activityPages() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let token = setup.aki.token
+            let overview = try await setup.aki.get("/groups/\(setup.groupID)")
+            // Few lines yet (the group, two joins, a role, the ramen): all on the overview.
+            #expect(!overview.text.contains(#"id="all-activity""#))
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: token).list("members")
+            let ids = members.compactMap { $0.string("id") }
+            for index in 1...60 {
+                let made = try await api.call(
+                    .post, "/api/expenses", token: token,
+                    json: #"{"groupId":"\#(setup.groupID)","description":"Snack \#(index)","amount":"100","currency":"JPY","expenseDate":"2026-11-21","split":{"mode":"equal","memberIds":["\#(ids[0])"]}}"#)
+                try #require(made.status == .created, "\(made.text)")
+            }
+            let more = try await setup.aki.get("/groups/\(setup.groupID)")
+            #expect(more.text.contains(#"href="/groups/\#(setup.groupID)/activity" id="all-activity""#))
+            // act: the page, then the older one
+            let first = try await setup.aki.get("/groups/\(setup.groupID)/activity")
+            #expect(first.status == .ok && first.text.contains("Snack 60") && !first.text.contains("Snack 10 "), "\(first.text.prefix(3000))")
+            let older = try #require(first.text.range(of: #"<a class="button" href="[^"]+" id="older">"#, options: .regularExpression))
+            let link = String(first.text[older].split(separator: "\"")[3]).replacingOccurrences(of: "&amp;", with: "&")
+            let second = try await setup.aki.get(link)
+            // validate: the rest, down to the group's making, and no further page
+            #expect(second.text.contains("Snack 10 ") && second.text.contains("created Trip"), "\(second.text.prefix(3000))")
+            #expect(!second.text.contains(#"id="older""#))
+            // A stranger sees nothing; a mangled cursor is the newest page.
+            #expect(try await setup.oz.get("/groups/\(setup.groupID)/activity").status == .notFound)
+            #expect(try await setup.aki.get("/groups/\(setup.groupID)/activity?cursor=zzz").status == .seeOther)
+        }
+    }
 }

@@ -257,6 +257,8 @@ extension WebApp {
         /// Currencies without a rate to the home one, which the charts leave out ("USD, EUR").
         let unconverted: String?
         let activity: [Activity]
+        /// More lines than the card shows: a link to all of them.
+        let moreActivity: Bool
         /// "Add quickly", for members who may add expenses.
         let quick: QuickForm?
     }
@@ -304,8 +306,8 @@ extension WebApp {
         let id = try APIHandler.id(scope.group.id, "group")
         let chart = try await budgetUseCases.chart(groupID: id, caller: try caller())
         let chartCurrency = try MoneyInput.currency(chart.currency, field: "homeCurrency")
-        let activity = try await feed.activity(groupID: id, limit: 8, cursor: nil, caller: try caller()).entries
-            .map(Components.Schemas.ActivityEntry.init)
+        let recent = try await feed.activity(groupID: id, limit: 8, cursor: nil, caller: try caller())
+        let activity = recent.entries.map(Components.Schemas.ActivityEntry.init)
         let body = OverviewBody(
             groupID: groupID, myBalance: myBalance, canAdd: scope.may(.addExpense),
             memberChart: Charts.bars(
@@ -319,7 +321,38 @@ extension WebApp {
             activity: activity.map {
                 .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
             },
+            moreActivity: recent.nextCursor != nil,
             quick: scope.may(.addExpense) ? Self.quickForm(groupID: groupID) : nil)
         return try await render("overview", title: scope.group.name, body: body, nav: scope.nav("overview"))
+    }
+
+    struct ActivityBody: Sendable {
+        let groupID: String
+        let lines: [OverviewBody.Activity]
+        let olderURL: String?
+    }
+
+    /// Everything that happened in the group, newest first, 50 a page (found by a new user: only
+    /// the overview's last 8 lines could be read).
+    func activityPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        let scope = try await scope(groupID)
+        let cursor = request.uri.queryParameters["cursor"].map(String.init)
+        let page: (entries: [ActivityRecord], nextCursor: String?)
+        do {
+            page = try await feed.activity(
+                groupID: try APIHandler.id(groupID, "group"), limit: 50, cursor: cursor, caller: try caller())
+        } catch AppError.invalid {
+            // A cursor mangled in the address: the newest page.
+            return Self.redirect("/groups/\(groupID)/activity")
+        }
+        let body = ActivityBody(
+            groupID: groupID,
+            lines: page.entries.map(Components.Schemas.ActivityEntry.init).map {
+                .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
+            },
+            olderURL: page.nextCursor.map { "/groups/\(groupID)/activity?cursor=" + Self.queryEscape($0) })
+        return try await render(
+            "activity", title: "Activity · \(scope.group.name)", body: body, nav: scope.nav("overview", live: false))
     }
 }

@@ -115,6 +115,7 @@ extension WebApp {
         pages.get("/groups/:groupId/settings", use: settingsPage)
         pages.get("/groups/:groupId/rates/delete", use: confirmDeleteRate)
         pages.get("/groups/:groupId/archive", use: confirmArchive)
+        pages.get("/groups/:groupId/activity", use: activityPage)
         pages.post("/groups/:groupId/settings", use: updateSettings)
         pages.get("/groups/:groupId/webhooks", use: webhooksPage)
         pages.post("/groups/:groupId/webhooks", use: updateWebhooks)

@@ -401,6 +401,16 @@ public struct GroupStore: Sendable {
                 // (the pay pages find no such member): cancelled, not left "open" (found by a new
                 // user, twice).
                 if before?.isActive == true, !after.isActive {
+                    // Their inbox keeps no lines of a group they can no longer open (found by a new
+                    // user: each led to "not found"); the line of their removal comes after this.
+                    if let user = after.userID {
+                        try await sql.raw(
+                            """
+                            DELETE FROM notifications
+                            WHERE user_id = \(bind: user.text) AND group_id = \(bind: member.groupID.text)
+                            """
+                        ).run()
+                    }
                     try await sql.raw(
                         """
                         UPDATE payment_requests SET status = 'cancelled', updated_at = \(bind: now)

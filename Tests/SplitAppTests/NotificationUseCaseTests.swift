@@ -58,6 +58,7 @@ struct NotificationUseCaseTests {
             // act: Bo marks his share paid, with a reason; Aki removes Bo
             _ = try await trip.expenses.setSharePaid(
                 boShare.id, true, reason: "cash at dinner", caller: trip.bo, origin: trip.origin)
+            #expect(try await Self.actions(trip, trip.bo).contains("expense.created"))
             let members = MemberUseCases(database: trip.database, now: { milliseconds() })
             _ = try await members.remove(
                 trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki,
@@ -66,7 +67,8 @@ struct NotificationUseCaseTests {
             let aki = try await Self.inbox(trip).inbox(caller: trip.aki, cursor: nil, limit: nil).notifications
             let paid = try #require(aki.first { $0.activity.action == "share.marked_paid" })
             #expect(paid.activity.event.reason == "cash at dinner")
-            #expect(try await Self.actions(trip, trip.bo).first == "member.removed")
+            // The group's older lines leave his inbox with him (each led to a group he cannot open).
+            #expect(try await Self.actions(trip, trip.bo) == ["member.removed"])
             // Nothing after the removal reaches him, though the ramen still names him.
             _ = try await trip.expenses.setDeleted(ramen.expense.id, true, basedOn: nil, caller: trip.aki, origin: trip.origin)
             #expect(try await Self.actions(trip, trip.bo).first == "member.removed")

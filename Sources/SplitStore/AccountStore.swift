@@ -242,14 +242,15 @@ public struct AccountStore: Sendable {
                         \(bind: session.access?.groupIDsText))
                 """
             ).run()
-            // Logins push out the oldest logins, never an access token (nor the other way).
+            // Logins push out the logins used longest ago, never an access token (nor the other
+            // way): not the phone signed in a year ago and used every day (found by a new user).
             guard limit < .max, session.access == nil else { return }
             let working = try await sql.raw(
                 """
                 SELECT id FROM sessions
                 WHERE user_id = \(bind: session.userID.text) AND id <> \(bind: session.id.text) AND revoked_at IS NULL
                       AND expires_at > \(bind: session.createdAt) AND scopes IS NULL
-                ORDER BY created_at DESC, id DESC
+                ORDER BY last_used_at DESC, created_at DESC, id DESC
                 """
             ).all().map { try $0.decode(column: "id", as: String.self) }
             let pushedOut = working.dropFirst(max(limit - 1, 0))

@@ -110,6 +110,30 @@ struct AccountStoreTests {
         }
     }
 
+    @Test("past the cap, a login ends the session used longest ago, not the one made first", arguments: TestDatabases.all)
+    func capEndsLeastUsed(backend: Database.Backend) async throws {
+        try await Self.withStore(backend) { store in
+            let user = try await store.createUser(Self.user())
+            func made(_ token: String, at time: Int64) async throws -> SessionRecord {
+                var session = Self.session(for: user, token: token)
+                session.createdAt = time
+                session.lastUsedAt = time
+                try await store.createSession(session, keepingAtMost: 3)
+                return session
+            }
+            // setup: the phone signed in first and is used daily; the laptop and tablet not since
+            let phone = try await made("phone", at: 1_000)
+            let laptop = try await made("laptop", at: 2_000)
+            _ = try await made("tablet", at: 3_000)
+            #expect(try await store.authenticate(tokenHash: "phone", now: 10 * 60_000) != nil)
+            // act: a fourth login
+            _ = try await made("desk", at: 11 * 60_000)
+            // validate: the laptop went; the phone stays
+            let live = try await store.activeSessions(userID: user.id, now: 11 * 60_000).map(\.id)
+            #expect(live.contains(phone.id) && !live.contains(laptop.id) && live.count == 3)
+        }
+    }
+
     @Test("a password change revokes the other sessions; deactivation stops all at once", arguments: TestDatabases.all)
     func revokeAll(backend: Database.Backend) async throws {
         try await Self.withStore(backend) { store in

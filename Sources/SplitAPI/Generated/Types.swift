@@ -41,7 +41,7 @@ public protocol APIProtocol: Sendable {
     /// account and client address (10 in 15 minutes), per client address (50), and per account
     /// from addresses it has had no session from in 30 days (100): a stranger locks out only
     /// themselves. Successful logins are limited to 30 an hour per account, and an account keeps
-    /// at most 20 working sessions (a new one ends the oldest).
+    /// at most 20 working sessions (a new one ends the one used longest ago).
     ///
     ///
     /// - Remark: HTTP `POST /auth/login`.
@@ -1057,7 +1057,7 @@ extension APIProtocol {
     /// account and client address (10 in 15 minutes), per client address (50), and per account
     /// from addresses it has had no session from in 30 days (100): a stranger locks out only
     /// themselves. Successful logins are limited to 30 an hour per account, and an account keeps
-    /// at most 20 working sessions (a new one ends the oldest).
+    /// at most 20 working sessions (a new one ends the one used longest ago).
     ///
     ///
     /// - Remark: HTTP `POST /auth/login`.

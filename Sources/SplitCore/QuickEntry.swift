@@ -763,7 +763,11 @@ public enum QuickEntry {
             // Without it ("Ana paid 3000, all") nothing says what it was: asked, not read as "Ana paid"
             // paid by whoever types.
             let payerFirst = payerBeforeAmount(description)
-            if payerFirst != nil { description = descriptionAfterAmount() ?? [] }
+            if payerFirst != nil {
+                // Said mid-sentence ("… for sushi"), it starts with a capital as a description does.
+                description = descriptionAfterAmount() ?? []
+                if let first = description.first { description[0] = first.prefix(1).uppercased() + first.dropFirst() }
+            }
             // Who paid, who shares, when.
             var payer: MemberID? = payerFirst?.who
             var sharers: [MemberID] = []

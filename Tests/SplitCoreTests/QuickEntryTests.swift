@@ -291,14 +291,14 @@ struct QuickEntryTests {
             }
         }
         var line = try draft("Ana paid 12000 yen for sushi split with Ben and Chloé")
-        #expect(line.description == "sushi" && line.total == Self.money(12_000, "JPY") && line.payer == Self.aki)
+        #expect(line.description == "Sushi" && line.total == Self.money(12_000, "JPY") && line.payer == Self.aki)
         #expect(line.rule == .equal([Self.aki, Self.bo, Self.chen]) && !line.assumed.contains(.payer))
         // "I spent … on …", "Paid … for …", "and" inside what it was, a day after it.
         line = try draft("I spent 30 on sushi and sake with Ben yesterday")
-        #expect(line.description == "sushi and sake" && line.payer == Self.aki && line.rule == .equal([Self.aki, Self.bo]))
+        #expect(line.description == "Sushi and sake" && line.payer == Self.aki && line.rule == .equal([Self.aki, Self.bo]))
         #expect(line.date == CivilDate("2026-11-25") && line.total == Self.money(3_000, "EUR"))
         line = try draft("Paid 8 for coffee, Ben")
-        #expect(line.description == "coffee" && line.payer == Self.aki && line.assumed.contains(.payer))
+        #expect(line.description == "Coffee" && line.payer == Self.aki && line.assumed.contains(.payer))
         #expect(line.rule == .equal([Self.bo]))
         // "on friday" is the day, not what it was; with nothing said of what it was, it is asked
         // (it was read as "Ana paid", paid by whoever typed it).
@@ -310,7 +310,7 @@ struct QuickEntryTests {
         // Someone else typing it: Ana still paid.
         context.me = Self.bo
         line = try draft("Ana paid 40 for the museum tickets, all")
-        #expect(line.description == "the museum tickets" && line.payer == Self.aki && line.category == "Tickets")
+        #expect(line.description == "The museum tickets" && line.payer == Self.aki && line.category == "Tickets")
         #expect(line.rule == .equal([Self.aki, Self.bo, Self.chen]))
     }
 

@@ -1019,18 +1019,28 @@ public enum QuickEntry {
         /// sake"). Advances past it; nil (and stays) when there is none.
         mutating func descriptionAfterAmount() -> [String]? {
             guard !atEnd, ["for", "on"].contains(current.lower) else { return nil }
-            func plain(_ word: Word) -> Bool {
-                !isNameOrKeyword(word.text) && !QuickEntry.looksLikeAmount(word.text) && CivilDate(word.text) == nil
-                    && QuickEntry.weekdays[word.lower] == nil && word.lower != "last"
+            // A person however named (without accents, a first name, a slip of the keys: "Chloe",
+            // "Bne") ends it, as a name would (found by review: "pizza Chloe" was the
+            // description, and Chloé was left out of the split without a word).
+            let reader = self
+            func plain(at index: Int) -> Bool {
+                let word = words[index]
+                guard !isNameOrKeyword(word.text), !QuickEntry.looksLikeAmount(word.text), CivilDate(word.text) == nil,
+                    QuickEntry.weekdays[word.lower] == nil, word.lower != "last",
+                    QuickEntry.closeName(word.text, context.people) == nil
+                else { return false }
+                var probe = reader
+                probe.position = index
+                return probe.person() == nil && probe.problems.count == reader.problems.count
             }
             var mark = position + 1
             var what: [String] = []
             while mark < words.count {
                 let word = words[mark]
-                if plain(word) {
+                if plain(at: mark) {
                     what.append(word.text)
                 } else if word.lower == "and" || word.lower == "&", !what.isEmpty, !words[mark - 1].comma,
-                    mark + 1 < words.count, plain(words[mark + 1])
+                    mark + 1 < words.count, plain(at: mark + 1)
                 {
                     what.append(word.text)
                 } else {

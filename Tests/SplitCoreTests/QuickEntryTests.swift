@@ -304,6 +304,11 @@ struct QuickEntryTests {
         // (it was read as "Ana paid", paid by whoever typed it).
         #expect(read("Ana paid 30 on friday for Ben") == .failure([.noDescription]))
         #expect(read("Ana paid 3000, all") == .failure([.noDescription]))
+        // A name said without its accents, or mistyped, ends what it was (found by review:
+        // "pizza Chloe" was the description and Chloé left out).
+        line = try draft("Ana paid 30 for pizza Chloe and Ben")
+        #expect(line.description == "Pizza" && line.payer == Self.aki && line.rule == .equal([Self.bo, Self.chen]))
+        #expect(read("Ana paid 30 for pizza Bne and Chloé") == .failure([.unknownWord("Bne", didYouMean: "Ben")]))
         // Words before the amount that are not who paid still describe it.
         line = try draft("Taxi paid 20 for Ben")
         #expect(line.description == "Taxi paid" && line.rule == .equal([Self.bo]))

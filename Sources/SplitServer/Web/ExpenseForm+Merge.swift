@@ -14,13 +14,16 @@ import SplitCore
 /// without it (an old page, a script) keeps everything as typed, as before.
 extension ExpenseForm {
     enum Part: String, CaseIterable, Sendable {
-        case description, money, date, category, payers, split
+        case description, amount, currency, charged, refund, date, category, payers, split
 
         /// How the message names it.
         var label: String {
             switch self {
             case .description: "the description"
-            case .money: "the amount"
+            case .amount: "the amount"
+            case .currency: "the currency"
+            case .charged: "the amount charged in the home currency"
+            case .refund: "whether it is a refund"
             case .date: "the date"
             case .category: "the category"
             case .payers: "who paid"
@@ -30,39 +33,58 @@ extension ExpenseForm {
     }
 
     /// What the form says in one part, written so that the same content typed alike or shown
-    /// from the stored expense compares equal ("12", "12.00"; members in any order).
-    func said(_ part: Part) -> String {
+    /// from the stored expense compares equal: amounts read as saving reads them ("12", "12.00",
+    /// "1,200", "¥1200"; "12,50" is 12.50), members in any order.
+    func said(_ part: Part, homeCurrency: String) -> String {
+        let money = try? Currency(code: currency.uppercased())
+        func minor(_ text: String, in currency: Currency?) -> String {
+            let typed = text.trimmingCharacters(in: .whitespaces)
+            guard let currency, !typed.isEmpty,
+                let minor = try? MoneyInput.amount(
+                    Self.typed(Self.withoutPlus(typed), currency), currency, field: "", allowNegative: true)
+            else { return typed }
+            return String(minor)
+        }
         func number(_ text: String) -> String {
             let typed = text.trimmingCharacters(in: .whitespaces)
-            return Decimal(string: typed, locale: Locale(identifier: "en_US_POSIX")).map { "\($0)" } ?? typed
+            return (try? DecimalValue(parsing: typed)).map { $0.normalized.description } ?? typed
         }
-        func valued(_ values: [String: String]) -> String {
-            values.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }.map { "\($0.key)=\(number($0.value))" }
+        func valued(_ values: [String: String], _ read: (String) -> String) -> String {
+            values.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }.map { "\($0.key)=\(read($0.value))" }
                 .sorted().joined(separator: ",")
         }
+        func inMoney(_ text: String) -> String { minor(text, in: money) }
         func members(_ ids: Set<String>) -> String { ids.sorted().joined(separator: ",") }
         switch part {
         case .description:
             return description.trimmingCharacters(in: .whitespacesAndNewlines)
-        case .money:
-            return [number(amount), currency.uppercased(), number(homeAmount), refund ? "refund" : ""].joined(separator: "|")
+        case .amount:
+            return inMoney(amount)
+        case .currency:
+            return currency.uppercased()
+        case .charged:
+            return minor(homeAmount, in: try? Currency(code: homeCurrency))
+        case .refund:
+            return refund ? "refund" : ""
         case .date:
             return expenseDate
         case .category:
             return category
         case .payers:
-            return paid.isEmpty ? "one:\(payer ?? "")" : "several:\(valued(paid))"
+            return paid.isEmpty ? "one:\(payer ?? "")" : "several:\(valued(paid, inMoney))"
         case .split:
             switch mode {
             case .equal:
                 return "equal:\(members(included))"
-            case .exact, .percent, .shares:
-                return "\(mode.rawValue):\(valued(values))"
+            case .exact:
+                return "exact:\(valued(values, inMoney))"
+            case .percent, .shares:
+                return "\(mode.rawValue):\(valued(values, number))"
             case .adjustment:
-                return "adjustment:\(members(included))|\(valued(values))"
+                return "adjustment:\(members(included))|\(valued(values, inMoney))"
             case .itemized:
-                let items = items.map { "\($0.description)/\(number($0.amount))/\(members($0.members))" }
-                let extras = extras.map { "\($0.description)/\(number($0.amount))" }
+                let items = items.map { "\($0.description)/\(inMoney($0.amount))/\(members($0.members))" }
+                let extras = extras.map { "\($0.description)/\(inMoney($0.amount))" }
                 return "itemized:\(items.joined(separator: ";"))|\(extras.joined(separator: ";"))"
             }
         }
@@ -73,10 +95,13 @@ extension ExpenseForm {
         switch part {
         case .description:
             description = other.description
-        case .money:
+        case .amount:
             amount = other.amount
+        case .currency:
             currency = other.currency
+        case .charged:
             homeAmount = other.homeAmount
+        case .refund:
             refund = other.refund
         case .date:
             expenseDate = other.expenseDate
@@ -96,8 +121,8 @@ extension ExpenseForm {
 
     /// The hidden `base` field: each part as this form says it, as base64url JSON (no
     /// characters a page or a form could mangle).
-    var base: String {
-        let parts = Dictionary(uniqueKeysWithValues: Part.allCases.map { ($0.rawValue, said($0)) })
+    func base(homeCurrency: String) -> String {
+        let parts = Dictionary(uniqueKeysWithValues: Part.allCases.map { ($0.rawValue, said($0, homeCurrency: homeCurrency)) })
         let json = (try? JSONEncoder().encode(parts)) ?? Data()
         return json.base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
@@ -130,10 +155,11 @@ extension ExpenseForm {
     }
 
     /// This user's form (`self`), started from `base`, merged with the expense as it is now.
-    func merged(base: [Part: String], now: ExpenseForm) -> Merge {
+    func merged(base: [Part: String], now: ExpenseForm, homeCurrency: String) -> Merge {
         var merge = Merge(form: self)
         for part in Part.allCases {
-            let was = base[part], mine = said(part), theirs = now.said(part)
+            let was = base[part]
+            let mine = said(part, homeCurrency: homeCurrency), theirs = now.said(part, homeCurrency: homeCurrency)
             if mine == was {
                 if theirs != was {
                     merge.form.take(part, from: now)

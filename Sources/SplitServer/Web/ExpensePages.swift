@@ -247,7 +247,7 @@ extension WebApp {
         // Members removed from the group since keep their rows (marked) and their part.
         return try await renderExpenseForm(
             ExpenseForm(editing: expense), scope: scope, clientID: expense.id, version: String(expense.version),
-            preview: nil, errors: [:], base: ExpenseForm(editing: expense).base)
+            preview: nil, errors: [:], base: ExpenseForm(editing: expense).base(homeCurrency: scope.group.homeCurrency))
     }
 
     func updateExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -324,7 +324,7 @@ extension WebApp {
                 "Someone else changed this expense while you were editing. It now reads: “\(current.description)”, \(WebFormat.money(current.amount, current.currency)), \(current.expenseDate), split \(mode.lowercased())."
             var shown = form
             if let parts = ExpenseForm.parts(base: base) {
-                let merge = form.merged(base: parts, now: now)
+                let merge = form.merged(base: parts, now: now, homeCurrency: scope.group.homeCurrency)
                 shown = merge.form
                 if !merge.taken.isEmpty {
                     message += " Their change to \(ExpenseForm.listed(merge.taken)) is in the form below."
@@ -341,7 +341,7 @@ extension WebApp {
             }
             return try await renderExpenseForm(
                 shown, scope: scope, clientID: expense.id, version: String(current.version), preview: nil,
-                errors: ["form": message], base: now.base)
+                errors: ["form": message], base: now.base(homeCurrency: scope.group.homeCurrency))
         } catch {
             return try await renderExpenseForm(
                 form, scope: scope, clientID: expense.id, version: version, preview: nil,

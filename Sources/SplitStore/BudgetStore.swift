@@ -143,16 +143,35 @@ public struct BudgetStore: Sendable {
             updatedAt: try row.decode(column: "updated_at", as: Int64.self))
     }
 
-    /// Sets the whole budget (total, period, every cap) in one write; alerts already sent start
-    /// over, so new caps are watched from nothing, and what the period of `today` (the group's
-    /// day) has reached already is alerted in this write. `budget` nil removes it.
+    /// Sets the whole budget (total, period, every cap) in one write. The alerts already sent
+    /// for a cap that changed (or all of them, for new thresholds or another period) start over,
+    /// and what the period of `today` (the group's day) has reached already is alerted in this
+    /// write; a cap saved again as it was is not told of twice (found by review: each save said
+    /// "Meal passed 100 %" again). `budget` nil removes it.
     public func put(_ budget: BudgetRecord?, groupID: UUID, actor: Actor, now: Int64, today: String? = nil) async throws {
         try await database.transaction { sql in
             guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else {
                 throw WriteRefusal.notFound
             }
+            let before = try await Self.load(groupID: groupID, sql)
             try await sql.raw("DELETE FROM budget_caps WHERE group_id = \(bind: groupID.text)").run()
-            try await sql.raw("DELETE FROM budget_alerts WHERE group_id = \(bind: groupID.text)").run()
+            if let before, let budget, before.period == budget.period, before.startDate == budget.startDate,
+                before.endDate == budget.endDate, before.currency == budget.currency, before.thresholds == budget.thresholds
+            {
+                let changed =
+                    Set(before.caps.keys).union(budget.caps.keys).filter { before.caps[$0] != budget.caps[$0] }
+                    .map(\.text) + (before.total != budget.total ? ["total"] : [])
+                if !changed.isEmpty {
+                    try await sql.raw(
+                        """
+                        DELETE FROM budget_alerts
+                        WHERE group_id = \(bind: groupID.text) AND scope IN (\(binds: changed.sorted()))
+                        """
+                    ).run()
+                }
+            } else {
+                try await sql.raw("DELETE FROM budget_alerts WHERE group_id = \(bind: groupID.text)").run()
+            }
             guard let budget else {
                 try await sql.raw("DELETE FROM budgets WHERE group_id = \(bind: groupID.text)").run()
                 try await log.changed(.group, groupID, sql)

@@ -170,6 +170,22 @@ struct BudgetUseCaseTests {
             #expect(said.map(\.percent) == [100] && said.first?.subject == "Meal" && said.first?.period == "2026-05", "\(said)")
             try await add(Self.expense(trip, "Tea", "5.00", category: meal))
             #expect(try await alerts(trip.bo).count == 1)
+            // Saved again as it was, or with a cap of another category: not told again (found by
+            // review: each save said "Meal passed 100 %" anew). A new cap for meals starts over.
+            let transport = try await Self.category(trip, "Transport")
+            for caps in [
+                [EnteredBudget.Cap(categoryId: meal.uuidString, amount: "100")],
+                [.init(categoryId: meal.uuidString, amount: "100"), .init(categoryId: transport.uuidString, amount: "50")],
+            ] {
+                _ = try await budgets.put(
+                    EnteredBudget(period: "month", total: "1000", caps: caps),
+                    groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            }
+            #expect(try await alerts(trip.bo).count == 1)
+            _ = try await budgets.put(
+                EnteredBudget(period: "month", total: "1000", caps: [.init(categoryId: meal.uuidString, amount: "110")]),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            #expect(try await alerts(trip.bo).map(\.percent) == [100, 100])
             // A trip's budget set after it ended (within the week) looks at the whole trip.
             _ = try await budgets.put(
                 EnteredBudget(

@@ -1980,19 +1980,29 @@ struct WebTests {
         try await TestApp.with(.sqlite) { api in
             var setup = try await Self.setup(api)
             let token = setup.aki.token
-            let overview = try await setup.aki.get("/groups/\(setup.groupID)")
-            // Few lines yet (the group, two joins, a role, the ramen): all on the overview.
-            #expect(!overview.text.contains(#"id="all-activity""#))
+            // The group, two joins, a role and the ramen are 5 lines; snacks make more.
             let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: token).list("members")
             let ids = members.compactMap { $0.string("id") }
-            for index in 1...60 {
-                let made = try await api.call(
-                    .post, "/api/expenses", token: token,
-                    json: #"{"groupId":"\#(setup.groupID)","description":"Snack \#(index)","amount":"100","currency":"JPY","expenseDate":"2026-11-21","split":{"mode":"equal","memberIds":["\#(ids[0])"]}}"#)
-                try #require(made.status == .created, "\(made.text)")
+            var snacks = 0
+            func snack(upTo count: Int) async throws {
+                while snacks < count {
+                    snacks += 1
+                    let made = try await api.call(
+                        .post, "/api/expenses", token: token,
+                        json: #"{"groupId":"\#(setup.groupID)","description":"Snack \#(snacks)","amount":"100","currency":"JPY","expenseDate":"2026-11-21","split":{"mode":"equal","memberIds":["\#(ids[0])"]}}"#)
+                    try #require(made.status == .created, "\(made.text)")
+                }
             }
+            // Exactly 8 lines: all on the overview, no link to more; a ninth brings it.
+            try await snack(upTo: 3)
+            #expect(!(try await setup.aki.get("/groups/\(setup.groupID)")).text.contains(#"id="all-activity""#))
+            try await snack(upTo: 4)
             let more = try await setup.aki.get("/groups/\(setup.groupID)")
             #expect(more.text.contains(#"href="/groups/\#(setup.groupID)/activity" id="all-activity""#))
+            // Exactly 50 lines: one page, no Older leading to nothing.
+            try await snack(upTo: 45)
+            #expect(!(try await setup.aki.get("/groups/\(setup.groupID)/activity")).text.contains(#"id="older""#))
+            try await snack(upTo: 60)
             // act: the page, then the older one
             let first = try await setup.aki.get("/groups/\(setup.groupID)/activity")
             #expect(first.status == .ok && first.text.contains("Snack 60") && !first.text.contains("Snack 10 "), "\(first.text.prefix(3000))")

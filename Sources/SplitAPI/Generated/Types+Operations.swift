@@ -3000,7 +3000,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/imports/POST/query/format`.
                 public var format: Swift.String?
-                /// the new group's name; without it, the name the file gives (a JSON export), else a 422
+                /// the new group's name; without it, the name the file gives (a JSON export; with " (imported)" added when the caller is in a group of that name), else a 422
                 ///
                 /// - Remark: Generated from `#/paths/api/imports/POST/query/name`.
                 public var name: Swift.String?
@@ -3024,7 +3024,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - format: the file's app: splitwise, ihatemoney, spliit, cospend or json. Needed: without it, or with another value, the answer is a 422 on format that lists these
-                ///   - name: the new group's name; without it, the name the file gives (a JSON export), else a 422
+                ///   - name: the new group's name; without it, the name the file gives (a JSON export; with " (imported)" added when the caller is in a group of that name), else a 422
                 ///   - timeZone: the new group's IANA time zone (default UTC)
                 ///   - homeCurrency: the new group's home currency (ISO 4217); default: the file's own, else the one most of it is in. Also the currency of a file that names none
                 ///   - dryRun: Check the file and answer what would be written (200), writing nothing.

@@ -213,7 +213,10 @@ public struct MemberUseCases: Sendable, UsesStores {
     private func balanceText(of member: MemberRecord, in group: GroupRecord, you: Bool = false) async throws -> String? {
         let view = try await LedgerUseCases(database: database, now: now).balances(of: group)
         let nets = view.nets.filter { $0.memberID == member.id && $0.net != 0 }.sorted { $0.currency < $1.currency }
-        guard !nets.isEmpty else { return nil }
+        // Counted in the home currency, charged amounts can leave something where each currency
+        // is even (found by review: then nothing was asked).
+        let home = view.homePlanFirst ? view.homeBalances.map { $0[MemberID(member.id)] ?? 0 } : nil
+        guard !nets.isEmpty || (home ?? 0) != 0 else { return nil }
         func amounts(_ nets: [BalanceRecord]) -> String {
             nets.map { net in
                 // Grouped as everywhere else ("12,321 JPY"; found by review: it said "12321 JPY").
@@ -232,8 +235,7 @@ public struct MemberUseCases: Sendable, UsesStores {
         // Several currencies that Settle up counts together in the home one: what that comes to
         // first, as Settle up says it (found by a new user: "You owe 4,417 JPY, and are owed
         // 28.75 USD" beside "Everyone is settled up").
-        guard view.homePlanFirst, let homeBalances = view.homeBalances else { return each }
-        let home = homeBalances[MemberID(member.id)] ?? 0
+        guard let home else { return each }
         let total = Money(minorUnits: abs(home), currency: view.home).description
         let counted = "everything counted in \(view.home.code)"
         let said =
@@ -241,7 +243,10 @@ public struct MemberUseCases: Sendable, UsesStores {
             ? "\(you ? "You are" : "\(member.name) is") settled up, \(counted)"
             : home < 0
                 ? "\(subject) owe\(you ? "" : "s") \(total), \(counted)" : "\(subject) \(you ? "are" : "is") owed \(total), \(counted)"
-        return "\(said) (in each currency: \(you ? "you" : member.name) \(parts.joined(separator: ", and ")))"
+        // Each currency's own figures when they say something the total does not: several of
+        // them, or one that is not that total.
+        let sameAsTotal = nets.isEmpty || (nets.count == 1 && nets[0].currency == view.home.code && nets[0].net == home)
+        return sameAsTotal ? said : "\(said) (in each currency: \(you ? "you" : member.name) \(parts.joined(separator: ", and ")))"
     }
 
     /// The member an action is aimed at, as the permission table sees it.

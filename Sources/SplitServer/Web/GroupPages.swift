@@ -306,8 +306,9 @@ extension WebApp {
         let id = try APIHandler.id(scope.group.id, "group")
         let chart = try await budgetUseCases.chart(groupID: id, caller: try caller())
         let chartCurrency = try MoneyInput.currency(chart.currency, field: "homeCurrency")
-        let recent = try await feed.activity(groupID: id, limit: 8, cursor: nil, caller: try caller())
-        let activity = recent.entries.map(Components.Schemas.ActivityEntry.init)
+        // One line more than shown says whether "All activity" has more to show.
+        let recent = try await feed.activity(groupID: id, limit: 9, cursor: nil, caller: try caller())
+        let activity = recent.entries.prefix(8).map(Components.Schemas.ActivityEntry.init)
         let body = OverviewBody(
             groupID: groupID, myBalance: myBalance, canAdd: scope.may(.addExpense),
             memberChart: Charts.bars(
@@ -321,7 +322,7 @@ extension WebApp {
             activity: activity.map {
                 .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
             },
-            moreActivity: recent.nextCursor != nil,
+            moreActivity: recent.entries.count > 8,
             quick: scope.may(.addExpense) ? Self.quickForm(groupID: groupID) : nil)
         return try await render("overview", title: scope.group.name, body: body, nav: scope.nav("overview"))
     }
@@ -346,12 +347,22 @@ extension WebApp {
             // A cursor mangled in the address: the newest page.
             return Self.redirect("/groups/\(groupID)/activity")
         }
+        // A full page offers Older only when there is an older line (found by review: exactly 50
+        // lines led to an empty page).
+        var older = page.nextCursor
+        if let cursor = older,
+            try await feed.activity(
+                groupID: try APIHandler.id(groupID, "group"), limit: 1, cursor: cursor, caller: try caller()
+            ).entries.isEmpty
+        {
+            older = nil
+        }
         let body = ActivityBody(
             groupID: groupID,
             lines: page.entries.map(Components.Schemas.ActivityEntry.init).map {
                 .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
             },
-            olderURL: page.nextCursor.map { "/groups/\(groupID)/activity?cursor=" + Self.queryEscape($0) })
+            olderURL: older.map { "/groups/\(groupID)/activity?cursor=" + Self.queryEscape($0) })
         return try await render(
             "activity", title: "Activity · \(scope.group.name)", body: body, nav: scope.nav("overview", live: false))
     }

@@ -289,19 +289,58 @@ public struct ExpenseStore: Sendable {
             var moved: Int64 = 0
             if isPaid {
                 guard !expense.nothingToPay(share) else { throw ExpenseStoreError.nothingToPay }
-                let settlements = PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split())
-                    .map { debt in
+                // What was paid for this share before an edit voided its mark counts first: the
+                // mark stands for those transfers again, and only the rest moves now.
+                let earlier = try await sql.raw(
+                    """
+                    SELECT * FROM settlements
+                    WHERE voided_split_id = \(bind: splitID.text) AND expense_split_id IS NULL AND is_deleted = \(bind: false)
+                          AND from_member_id = \(bind: share.memberID.text) AND currency = \(bind: expense.currency)
+                    ORDER BY created_at, id
+                    """
+                ).all().map { try SettlementRecord(row: $0) }
+                var paidBefore = Dictionary(earlier.map { ($0.toMemberID, $0.amount) }, uniquingKeysWith: +)
+                var relinked: [UUID] = []
+                var settlements: [SettlementRecord] = []
+                for debt in PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split()) {
+                    let before = max(paidBefore[debt.to.uuid] ?? 0, 0)
+                    if before > 0 {
+                        relinked += earlier.filter { $0.toMemberID == debt.to.uuid }.map(\.id)
+                        paidBefore[debt.to.uuid] = nil
+                    }
+                    guard debt.amount > before else { continue }
+                    settlements.append(
                         SettlementRecord(
                             id: UUID.timeOrdered(), groupID: groupID, fromMemberID: debt.from.uuid,
-                            toMemberID: debt.to.uuid, amount: debt.amount, currency: expense.currency, date: date,
-                            note: "Share of \(expense.description)", expenseSplitID: splitID,
-                            createdByUserID: actor.userID, createdAt: now, updatedAt: now)
-                    }
+                            toMemberID: debt.to.uuid, amount: debt.amount - before, currency: expense.currency,
+                            date: date, note: "Share of \(expense.description)", expenseSplitID: splitID,
+                            createdByUserID: actor.userID, createdAt: now, updatedAt: now))
+                }
+                if !relinked.isEmpty {
+                    batch.add(
+                        """
+                        UPDATE settlements SET expense_split_id = \(bind: splitID.text), version = version + 1,
+                            updated_at = \(bind: now)
+                        WHERE id IN (\(binds: relinked.map(\.text)))
+                        """)
+                    batch.add(log.changes(.settlement, relinked))
+                }
                 moved = settlements.reduce(0) { $0 + $1.amount }
                 for settlement in settlements { batch.add(SettlementStore.insertion(settlement)) }
                 effects = settlements.map { Ledger.effect(of: $0, sign: 1) }
                 batch.add(log.changes(.settlement, settlements.map(\.id)))
             } else {
+                // Transfers made before an edit voided an earlier mark go back to being plain
+                // transfers (that money moved); the ones this mark made are taken back.
+                let earlier = try await sql.raw(
+                    """
+                    UPDATE settlements SET expense_split_id = NULL, version = version + 1, updated_at = \(bind: now)
+                    WHERE expense_split_id = \(bind: splitID.text) AND voided_split_id = \(bind: splitID.text)
+                          AND is_deleted = \(bind: false)
+                    RETURNING id
+                    """
+                ).all().map { try $0.decodeUUID("id") }
+                if !earlier.isEmpty { batch.add(log.changes(.settlement, earlier)) }
                 let linked = try await sql.raw(
                     """
                     SELECT * FROM settlements WHERE expense_split_id = \(bind: splitID.text) AND is_deleted = \(bind: false)
@@ -492,9 +531,11 @@ public struct ExpenseStore: Sendable {
             before: (current.memberPayers, try Currency(code: current.currency), current.shares.map(\.owed)),
             after: (next.memberPayers, try Currency(code: next.currency), next.shares.map(\.owed)))
         for id in voided {
+            // Kept as the share's voided transfers: marking it paid again moves only the rest.
             let linked = try await sql.raw(
                 """
-                UPDATE settlements SET expense_split_id = NULL, version = version + 1, updated_at = \(bind: log.now)
+                UPDATE settlements SET voided_split_id = expense_split_id, expense_split_id = NULL,
+                    version = version + 1, updated_at = \(bind: log.now)
                 WHERE expense_split_id = \(bind: id.text) AND is_deleted = \(bind: false)
                 RETURNING id
                 """

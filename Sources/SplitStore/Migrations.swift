@@ -1012,6 +1012,17 @@ public enum Migrations {
             statements: ["ALTER TABLE spending ADD COLUMN paid BIGINT NOT NULL DEFAULT 0"],
             fill: Spending.fillPaid
         ),
+        Migration(
+            // The share a paid mark's transfer was for, kept when an edit voids the mark (the
+            // transfer stays, a plain one): marking the share paid again moves only what is left
+            // (found by a new user: 33.33 paid, the share edited to 43.33, marked paid again, and
+            // 43.33 more was recorded). Marks voided before this are plain transfers, as they were.
+            id: "0034_settlements_voided_share",
+            statements: [
+                "ALTER TABLE settlements ADD COLUMN voided_split_id TEXT REFERENCES expense_splits (id)",
+                "CREATE INDEX settlements_by_voided_split ON settlements (voided_split_id) WHERE voided_split_id IS NOT NULL",
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

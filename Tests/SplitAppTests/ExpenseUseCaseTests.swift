@@ -432,6 +432,59 @@ struct ExpenseUseCaseTests {
         }
     }
 
+    @Test(
+        "a share paid, then edited to more and marked paid again, moves only the rest; unmarked, the earlier transfer stays",
+        arguments: TestDatabases.all)
+    func markAgainAfterEdit(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: 1,000 JPY by Aki for three; Bo pays his share (333 or 334) and marks it
+            let view = try await trip.create(trip.ramen())
+            let boShare = try #require(view.expense.shares.first { $0.memberID == trip.boMember.uuid })
+            let first = boShare.amount
+            _ = try await trip.expenses.setSharePaid(boShare.id, true, reason: "cash", caller: trip.bo, origin: trip.origin)
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            func transfers() async throws -> [SettlementRecord] {
+                try await ledger.settlements(groupID: trip.groupID, includeDeleted: false, caller: trip.aki)
+                    .sorted { $0.createdAt < $1.createdAt }
+            }
+            func boNet() async throws -> Int64 {
+                try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets
+                    .first { $0.memberID == trip.boMember.uuid }?.net ?? 0
+            }
+            func edit(to amount: String) async throws -> Int64 {
+                let current = try await trip.expenses.expense(view.expense.id, caller: trip.aki).expense
+                let edited = try await trip.expenses.edit(
+                    view.expense.id, ExpensePatch(amount: amount), basedOn: { current.version }, caller: trip.aki,
+                    origin: trip.origin
+                ).expense
+                return try #require(edited.shares.first { $0.id == boShare.id }).amount
+            }
+            // The ramen becomes 1,300 JPY: Bo's share about 433, his mark voided, what he paid a
+            // plain transfer.
+            let more = try await edit(to: "1300")
+            #expect(try await boNet() == first - more)
+            // act: Bo marks it paid again
+            _ = try await trip.expenses.setSharePaid(boShare.id, true, reason: "the rest", caller: trip.bo, origin: trip.origin)
+            // validate: only the rest moved (found by a new user: the whole new share was counted
+            // again); the mark stands for both transfers
+            var all = try await transfers()
+            #expect(all.map(\.amount) == [first, more - first], "\(all)")
+            #expect(all.allSatisfy { $0.expenseSplitID == boShare.id })
+            #expect(try await boNet() == 0)
+            // Unmarked: what the mark made is taken back; what moved before stays, plain.
+            _ = try await trip.expenses.setSharePaid(boShare.id, false, reason: "mistake", caller: trip.aki, origin: trip.origin)
+            all = try await transfers()
+            #expect(all.map(\.amount) == [first] && all.first?.expenseSplitID == nil, "\(all)")
+            #expect(try await boNet() == first - more)
+            // Edited down to 900 JPY (his share 300): marked again, nothing more moves.
+            let less = try await edit(to: "900")
+            _ = try await trip.expenses.setSharePaid(boShare.id, true, reason: nil, caller: trip.bo, origin: trip.origin)
+            all = try await transfers()
+            #expect(all.map(\.amount) == [first] && all.first?.expenseSplitID == boShare.id, "\(all)")
+            #expect(try await boNet() == first - less)
+        }
+    }
+
     @Test("an expense stored with a year outside 1900-2199 (taken before the bound) stays editable; a new such date is refused")
     func oldDatesStayEditable() async throws {
         // Found by review: a description edit of such an expense was refused on its date.

@@ -113,7 +113,7 @@ extension SplitterClient {
             (response, body) = try await HTTPTransport.shared.send(
                 request, body: nil, baseURL: serverURL, operationID: "listChanges")
         } catch {
-            throw SplitterError.offline(Self.transportFailure(error))
+            throw SplitterError.offline(reaching(Self.transportFailure(error)))
         }
         var bytes: [UInt8] = []
         if let body {
@@ -128,7 +128,7 @@ extension SplitterClient {
                 throw error
             } catch {
                 // The connection broke while the page came.
-                throw SplitterError.offline(Self.transportFailure(error))
+                throw SplitterError.offline(reaching(Self.transportFailure(error)))
             }
         }
         guard response.status == .ok else {

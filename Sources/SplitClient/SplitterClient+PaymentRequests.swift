@@ -151,6 +151,8 @@ public struct MySummary: Codable, Hashable, Sendable {
         public var groupName: String
         public var currency: String
         public var net: String
+        /// A group I left with this balance (it still counts).
+        public var left: Bool?
     }
 
     public struct Person: Codable, Hashable, Sendable {

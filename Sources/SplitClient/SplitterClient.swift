@@ -312,6 +312,12 @@ public struct SplitterClient: Sendable {
 
     // MARK: Plumbing
 
+    /// Why the server could not be reached, with its address (found by a new user: a fresh
+    /// profile without `--server` said "cannot be reached" without saying where it had looked).
+    func reaching(_ failure: String) -> String {
+        "\(failure), at \(serverURL.absoluteString)"
+    }
+
     /// Runs a call; transport failures become `.offline`, anything else unexpected `.server`.
     func send<T>(_ call: () async throws -> T) async throws -> T {
         do {
@@ -320,7 +326,7 @@ public struct SplitterClient: Sendable {
             throw error
         } catch let error as OpenAPIRuntime.ClientError {
             if error.underlyingError is URLError || error.causeDescription.contains("Transport") {
-                throw SplitterError.offline(Self.transportFailure(error.underlyingError))
+                throw SplitterError.offline(reaching(Self.transportFailure(error.underlyingError)))
             }
             // A proxy's own error page (HTML, not the API's envelope) fails to decode.
             if let status = error.response?.status.code, SplitterError.gatewayStatuses.contains(status) {

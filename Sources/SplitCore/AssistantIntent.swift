@@ -194,6 +194,14 @@ public enum AssistantIntent: Equatable, Sendable {
         }
         if let transfer = Self.transfer(text) { return transfer }
         if !hasAmount, questionLike { return .unknownQuestion }
+        // "add dinner 30 EUR …", "add an expense: dinner 30": the asking is not the description
+        // (found by a new user: "add dinner" was saved).
+        for lead in ["add an expense:", "add an expense", "add expense:", "add expense", "add:", "add"] {
+            let prefix = lead + " "
+            if plain.hasPrefix(prefix), text.count > prefix.count {
+                return .addExpense(String(text.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces))
+            }
+        }
         return .addExpense(text)
     }
 

@@ -767,6 +767,15 @@ public enum QuickEntry {
                 // Said mid-sentence ("… for sushi"), it starts with a capital as a description does.
                 description = descriptionAfterAmount() ?? []
                 if let first = description.first { description[0] = first.prefix(1).uppercased() + first.dropFirst() }
+            } else if description.count >= 2, description.count <= 4,
+                ["paid", "spent"].contains(description[description.count - 1].lowercased()),
+                let what = descriptionAfterAmount()
+            {
+                // "Ana paid 12000 yen for sushi" where nobody is Ana: Ana is the word to name (found
+                // by a new user: "sushi is nobody in this group").
+                let who = description.dropLast().joined(separator: " ")
+                problems.append(.unknownWord(who, didYouMean: QuickEntry.closeName(who, context.people)))
+                description = what
             }
             // Who paid, who shares, when.
             var payer: MemberID? = payerFirst?.who

@@ -221,9 +221,13 @@ public struct GroupStore: Sendable {
         return Self.sorted(members)
     }
 
-    /// Sorted here, not by ORDER BY name: SQLite and PostgreSQL collate text differently.
+    /// Sorted here, not by ORDER BY name: SQLite and PostgreSQL collate text differently. As
+    /// people read names, whatever their case and accents ("al", "Aki", "Élodie" among the A-E),
+    /// not by code point (found by a new user: "al" and "Élodie" came after "Zoe").
     private static func sorted(_ members: [MemberRecord]) -> [MemberRecord] {
-        members.sorted { ($0.name, $0.id.text) < ($1.name, $1.id.text) }
+        members.map { (key: QuickEntry.folded($0.name), member: $0) }
+            .sorted { ($0.key, $0.member.name, $0.member.id.text) < ($1.key, $1.member.name, $1.member.id.text) }
+            .map(\.member)
     }
 
     /// Adds a name-only member (a friend without an account).

@@ -13,13 +13,17 @@ public struct AccountPosition: Sendable, Equatable {
         public var currency: String
         /// Above zero: the group owes me.
         public var net: Int64
+        /// I left the group (or was removed) with this balance: it still counts, and the group
+        /// is no longer mine to open.
+        public var left: Bool
 
-        public init(groupID: UUID, groupName: String, memberID: UUID, currency: String, net: Int64) {
+        public init(groupID: UUID, groupName: String, memberID: UUID, currency: String, net: Int64, left: Bool = false) {
             self.groupID = groupID
             self.groupName = groupName
             self.memberID = memberID
             self.currency = currency
             self.net = net
+            self.left = left
         }
     }
 
@@ -36,11 +40,12 @@ public struct AccountPosition: Sendable, Equatable {
         public var createdAt: Int64
     }
 
-    /// A group I am an active member of, with my member.
+    /// A group I am a member of, with my member; or one I left with a balance (`isActive` false).
     public struct Membership: Sendable, Equatable {
         public var groupID: UUID
         public var groupName: String
         public var memberID: UUID
+        public var isActive: Bool
     }
 
     /// The groups where someone's balance is not zero (mine may be zero in every currency and
@@ -61,17 +66,20 @@ public struct SummaryStore: Sendable {
         async let groups = database.read { sql in
             try await sql.raw(
                 """
-                SELECT m.group_id, g.name, m.id AS member_id
+                SELECT m.group_id, g.name, m.id AS member_id, m.is_active
                 FROM members m
                 JOIN groups g ON g.id = m.group_id
-                WHERE m.user_id = \(bind: user) AND m.is_active = \(bind: true)
-                  AND EXISTS (SELECT 1 FROM balances b WHERE b.group_id = m.group_id AND b.net <> 0)
+                WHERE m.user_id = \(bind: user)
+                  AND (m.is_active = \(bind: true)
+                       AND EXISTS (SELECT 1 FROM balances b WHERE b.group_id = m.group_id AND b.net <> 0)
+                       OR EXISTS (SELECT 1 FROM balances b WHERE b.group_id = m.group_id AND b.member_id = m.id
+                                  AND b.net <> 0))
                 ORDER BY g.name, g.id
                 """
             ).all().map { row in
                 AccountPosition.Membership(
                     groupID: try row.decodeUUID("group_id"), groupName: try row.decode(column: "name", as: String.self),
-                    memberID: try row.decodeUUID("member_id"))
+                    memberID: try row.decodeUUID("member_id"), isActive: try row.decode(column: "is_active", as: Bool.self))
             }
         }
         async let transfers = database.read { sql in

@@ -115,7 +115,8 @@ struct NotificationsCommand: AsyncParsableCommand {
                     ? try await client.markAllNotificationsRead()
                     : try await client.markNotificationsRead(ids: try await Self.resolve(ids, client))
                 if options.json { return try Output.json(["unread": unread]) }
-                print(unread == 0 ? "Nothing unread." : "\(unread) unread left.")
+                // Said as what was done (found by a new user: --all answered "Nothing unread.").
+                print(unread == 0 ? (all ? "All marked read." : "Marked read; nothing unread left.") : "Marked read; \(unread) unread left.")
             }
         }
 

@@ -169,7 +169,9 @@ struct MeCommand: AsyncParsableCommand {
                 print("\(total.currency): you are owed \(total.owed), you owe \(total.owe) (net \(total.net))")
             }
             print("")
-            Output.table(["GROUP", "NET", "CURRENCY"], summary.groups.map { [$0.groupName, $0.net, $0.currency] })
+            Output.table(["GROUP", "NET", "CURRENCY"], summary.groups.map {
+                [$0.groupName + ($0.left == true ? " (left)" : ""), $0.net, $0.currency]
+            })
             if !summary.people.isEmpty {
                 print("")
                 Output.table(

@@ -29,6 +29,9 @@ struct AssistantIntentTests {
             ),
             // A word after the amount that is no currency: no transfer of this form (found by review).
             ("Bo paid me 20 yesterday", .addExpense("Bo paid me 20 yesterday")),
+            // The asking is not the description (found by a new user: "add dinner" was saved).
+            ("add dinner 30 EUR paid by ben, all", .addExpense("dinner 30 EUR paid by ben, all")),
+            ("Add an expense: Taxi 12", .addExpense("Taxi 12")),
             // Found by review: questions it had no answer for were read as expenses.
             ("How much does Chloé owe?", .balanceOf("Chloé")), ("what does Bo owe me", .balanceOf("Bo")),
             ("Is Chen owed anything?", .balanceOf("Chen")), ("Bo's balance", .balanceOf("Bo")),

@@ -309,6 +309,12 @@ struct QuickEntryTests {
         line = try draft("Ana paid 30 for pizza Chloe and Ben")
         #expect(line.description == "Pizza" && line.payer == Self.aki && line.rule == .equal([Self.bo, Self.chen]))
         #expect(read("Ana paid 30 for pizza Bne and Chloé") == .failure([.unknownWord("Bne", didYouMean: "Ben")]))
+        // Nobody called Ana: Ana is the word named, not what it was.
+        var others = context
+        others.people = Array(people.dropFirst())
+        #expect(
+            QuickEntry.parse("Ana paid 12000 yen for sushi with Ben", context: others)
+                == .failure([.unknownWord("Ana", didYouMean: nil)]))
         // Words before the amount that are not who paid still describe it.
         line = try draft("Taxi paid 20 for Ben")
         #expect(line.description == "Taxi paid" && line.rule == .equal([Self.bo]))

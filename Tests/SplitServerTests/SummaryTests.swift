@@ -66,6 +66,37 @@ struct SummaryTests {
         }
     }
 
+    @Test("a group I left owing money still counts, marked left; settled, it goes", arguments: TestDatabases.all)
+    func leftWithBalance(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            let ben = trip.tokens["Ben"]
+            _ = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Hotel", "30000", "JPY", paidBy: [("Aki", "30000")],
+                    split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben", "Cho"]))]}"#))
+            // act: Ben leaves owing 10,000
+            let left = try await api.call(
+                .delete, "/api/groups/\(trip.groupID)/members/\(trip.members["Ben"]!)?confirmBalance=true", token: ben)
+            try #require(left.status == .ok, "\(left.text)")
+            // validate: found by a new user: "You are settled up everywhere"
+            let summary = try await api.call(.get, "/api/me/summary", token: ben)
+            #expect(summary.list("totals").first?.string("owe") == "10000", "\(summary.text)")
+            let group = summary.list("groups").first
+            #expect(group?.string("net") == "-10000" && group?.bool("left") == true, "\(summary.text)")
+            #expect(summary.list("people").first { $0.string("name") == "Aki" }?.string("net") == "-10000")
+            // Aki's own line is not marked left.
+            #expect(try await api.call(.get, "/api/me/summary", token: aki).list("groups").first?.bool("left") == nil)
+            // Aki records Ben's payment: Ben is settled, the group goes from his list.
+            _ = try await api.call(
+                .post, "/api/groups/\(trip.groupID)/settlements", token: aki,
+                json: #"{"fromMemberId":"\#(trip.members["Ben"]!)","toMemberId":"\#(trip.members["Aki"]!)","amount":"10000","currency":"JPY"}"#)
+            #expect(try await api.call(.get, "/api/me/summary", token: ben).list("groups").isEmpty)
+        }
+    }
+
     @Test("people are as Settle up has them: whom I pay, not direct debts; settled up by the plan, nobody is listed", arguments: TestDatabases.all)
     func settledByRouting(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

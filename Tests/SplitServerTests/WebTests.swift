@@ -2017,4 +2017,43 @@ struct WebTests {
             #expect(try await setup.aki.get("/groups/\(setup.groupID)/activity?cursor=zzz").status == .seeOther)
         }
     }
+
+    @Test("an edit saved after the expense was deleted says so at once; an exact split's form keeps its people ticked; members read in name order whatever their case and accents")
+    func deletedMeanwhileAndTicks() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let token = setup.aki.token
+            // The form of an exact split ticks its people, for a switch to "Equally".
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: token).list("members")
+            let ids = members.compactMap { $0.string("id") }
+            let exact = try await api.call(
+                .post, "/api/expenses", token: token,
+                json: #"{"groupId":"\#(setup.groupID)","description":"Taxi","amount":"3000","currency":"JPY","expenseDate":"2026-11-21","split":{"mode":"exact","amounts":[{"memberId":"\#(ids[0])","amount":"1000"},{"memberId":"\#(setup.benMemberID)","amount":"2000"}]}}"#)
+            let taxi = try #require(exact.string("expense", "id"), "\(exact.text)")
+            let form = try await setup.aki.get("/expenses/\(taxi)/edit")
+            for id in [ids[0], setup.benMemberID] {
+                #expect(form.text.range(of: #"name="in_\#(id)"[^>]* checked"#, options: .regularExpression) != nil, "\(id)")
+            }
+            // act: Aki's page is open; the taxi is deleted meanwhile; she saves
+            let version = try #require(exact.int("expense", "version"))
+            let deleted = try await api.call(.delete, "/api/expenses/\(taxi)", token: token, headers: [.ifMatch: "\"\(version)\""])
+            #expect(deleted.status == .ok || deleted.status == .noContent, "\(deleted.text)")
+            let saved = try await setup.aki.post(
+                "/expenses/\(taxi)/edit",
+                [
+                    ("version", String(version)), ("description", "Taxi home"), ("amount", "3000"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "exact"), ("value_\(ids[0])", "1000"),
+                    ("value_\(setup.benMemberID)", "2000"),
+                ])
+            // validate: said at once, not as a change to merge
+            #expect(saved.text.contains("Someone deleted this expense while you were editing"), "\(saved.text.prefix(3000))")
+            // Names in reading order: "al" and "Élodie" among the A–E, not after "Zoe".
+            for name in ["Zoe", "al", "Élodie"] {
+                _ = try await api.call(.post, "/api/groups/\(setup.groupID)/members", token: token, json: #"{"name":"\#(name)"}"#)
+            }
+            let names = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: token).list("members")
+                .compactMap { $0.string("name") }
+            #expect(names == ["Aki", "al", "Ben", "Élodie", "Oz", "Vic", "Zoe"].filter(names.contains), "\(names)")
+        }
+    }
 }

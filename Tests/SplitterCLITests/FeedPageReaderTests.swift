@@ -292,7 +292,7 @@ struct FeedPageReaderTests {
             let asked = ContinuousClock.now
             // and says why ("Connection refused", not "The operation could not be completed")
             // (and plainly: "connection refused", not NIO's nested "connection reset (error set): …")
-            await refused({ if case .offline(let why) = $0 { why == "connection refused" } else { false } })
+            await refused({ if case .offline(let why) = $0 { why == "connection refused, at http://127.0.0.1:1" } else { false } })
             {
                 try await gone.changes(groupID: group.id, since: nil)
             }

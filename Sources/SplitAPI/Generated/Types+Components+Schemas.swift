@@ -1455,6 +1455,10 @@ extension Components {
                 public var currency: Swift.String
                 /// - Remark: Generated from `#/components/schemas/MySummary/GroupsPayload/net`.
                 public var net: Components.Schemas.Amount
+                /// true for a group I left (or was removed from) with this balance: it still counts, and the group is no longer mine to open
+                ///
+                /// - Remark: Generated from `#/components/schemas/MySummary/GroupsPayload/left`.
+                public var left: Swift.Bool?
                 /// Creates a new `GroupsPayloadPayload`.
                 ///
                 /// - Parameters:
@@ -1462,22 +1466,26 @@ extension Components {
                 ///   - groupName:
                 ///   - currency:
                 ///   - net:
+                ///   - left: true for a group I left (or was removed from) with this balance: it still counts, and the group is no longer mine to open
                 public init(
                     groupId: Swift.String,
                     groupName: Swift.String,
                     currency: Swift.String,
-                    net: Components.Schemas.Amount
+                    net: Components.Schemas.Amount,
+                    left: Swift.Bool? = nil
                 ) {
                     self.groupId = groupId
                     self.groupName = groupName
                     self.currency = currency
                     self.net = net
+                    self.left = left
                 }
                 public enum CodingKeys: String, CodingKey {
                     case groupId
                     case groupName
                     case currency
                     case net
+                    case left
                 }
             }
             /// - Remark: Generated from `#/components/schemas/MySummary/groups`.

@@ -11217,7 +11217,8 @@ public enum Operations {
     /// Read from the groups' ledgers, not from expenses, as each group's Settle up has it: a
     /// group with several currencies, each with a rate, counts in its home currency.
     /// `totals`: per currency what my groups owe me (`owed`), what I owe (`owe`) and the
-    /// difference. `groups`: my balance in each group and currency (zero ones left out).
+    /// difference. `groups`: my balance in each group and currency (zero ones left out), groups I
+    /// left with a balance included (`left`).
     /// `people`: what each person pays me (above zero) or I pay them in the groups' plans (the
     /// fewest transfers, so a debt may be routed through someone else: following them settles
     /// me up); a person with an account is one entry across all the groups we share

@@ -187,7 +187,11 @@ extension ExpenseUseCases {
         if let match = live.first(where: { AccountInput.nameKey($0.name) == AccountInput.nameKey(text) }) {
             return (match.id, names)
         }
-        throw AppError.invalid(field: "category", message: "There is no category \"\(text.prefix(50))\" in this group.")
+        // With the ones there are (found by a new user: the CLI had no way to list them).
+        throw AppError.invalid(
+            field: "category",
+            message: "There is no category \"\(text.prefix(50))\" in this group; it has "
+                + live.sorted { $0.position < $1.position }.map(\.name).joined(separator: ", ") + ".")
     }
 }
 

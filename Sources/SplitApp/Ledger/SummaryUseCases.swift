@@ -52,10 +52,17 @@ public struct SummaryUseCases: Sendable, UsesStores {
         var people: [Key: (name: String, userID: UUID?, groups: [UUID], net: Int64)] = [:]
         for line in position.groups {
             let view: BalancesView
-            do {
-                view = try await ledger.balances(groupID: line.groupID, caller: caller)
-            } catch AppError.notFound {
-                continue  // left the group since the list was read
+            if line.isActive {
+                do {
+                    view = try await ledger.balances(groupID: line.groupID, caller: caller)
+                } catch AppError.notFound {
+                    continue  // left the group since the list was read
+                }
+            } else {
+                // Left with a balance: it still counts (found by a new user: "You are settled up
+                // everywhere" after leaving a group owing 3,400 JPY), read as its members see it.
+                guard let group = try await groups.group(id: line.groupID) else { continue }
+                view = try await ledger.balances(of: group)
             }
             let me = MemberID(line.memberID)
             let members = Dictionary(
@@ -63,7 +70,9 @@ public struct SummaryUseCases: Sendable, UsesStores {
             for (currency, all) in view.offeredPlans {
                 if let mine = all[me], mine != 0 {
                     nets.append(
-                        .init(groupID: line.groupID, groupName: line.groupName, memberID: line.memberID, currency: currency.code, net: mine))
+                        .init(
+                            groupID: line.groupID, groupName: line.groupName, memberID: line.memberID,
+                            currency: currency.code, net: mine, left: !line.isActive))
                 }
                 for transfer in try SettlementPlan.plan(all) where transfer.from == me || transfer.to == me {
                     let other = transfer.from == me ? transfer.to : transfer.from

@@ -168,7 +168,7 @@ extension APIHandler {
                         groups: summary.groups.map {
                             .init(
                                 groupId: $0.groupID.text, groupName: $0.groupName, currency: $0.currency,
-                                net: money($0.net, $0.currency))
+                                net: money($0.net, $0.currency), left: $0.left ? true : nil)
                         },
                         people: summary.people.map {
                             .init(

@@ -146,6 +146,9 @@ struct ExpenseForm: Sendable {
                 for share in expense.splits { values[share.memberId] = share.amount }
             }
         }
+        // Switched to "Equally" (or with adjustments), the same people share (found by a new
+        // user: an exact split switched to equal had nobody ticked).
+        if included.isEmpty { included = Set(expense.splits.map(\.memberId)) }
         if amount.hasPrefix("-") { showAsRefund() }
     }
 

@@ -315,6 +315,16 @@ extension WebApp {
             if ExpenseUseCases.says(latest.expense, draft, payers: sentPayers) {
                 return Self.redirect("/expenses/\(expense.id)")
             }
+            // Deleted meanwhile: said first, not as a change to merge (found by a new user: the
+            // form came back merged, and only a second save said it was deleted).
+            if latest.expense.isDeleted {
+                return try await renderExpenseForm(
+                    form, scope: scope, clientID: expense.id, version: String(current.version), preview: nil,
+                    errors: [
+                        "form":
+                            "Someone deleted this expense while you were editing. Restore it on its page first (your changes are below, not saved), or leave it deleted."
+                    ], base: base)
+            }
             // Someone saved first: the form again on what it says now, with the other person's
             // changes taken into the parts this user left alone and this user's kept; saving
             // again is a decision made knowing both (nothing is overwritten unseen).

@@ -296,6 +296,8 @@ extension WebApp {
             /// Where: the group's name, or "3 groups" for someone with an account met in several
             /// (found by review: two name-only "Ben"s of two trips read as one person twice).
             let groups: String
+            /// A group I left with a balance: named, not linked (it is no longer mine to open).
+            var left = false
         }
         struct Transfer: Sendable {
             let text: String
@@ -330,7 +332,8 @@ extension WebApp {
         let groups = summary.groups.map {
             MeBody.Line(
                 id: $0.groupID.text, name: $0.groupName,
-                text: said($0.net, $0.currency, owesMe: "you are owed", iOwe: "you owe"), owed: $0.net > 0, groups: "")
+                text: said($0.net, $0.currency, owesMe: "you are owed", iOwe: "you owe"), owed: $0.net > 0, groups: "",
+                left: $0.left)
         }
         let transfers = summary.transfers.map {
             MeBody.Transfer(

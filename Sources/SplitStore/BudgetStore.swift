@@ -432,9 +432,9 @@ enum BudgetAlerts {
         }
     }
 
-    /// A budget just set: what the period of `today` has reached already is alerted now, once,
-    /// for every cap and the total (found by a new user: "passed 100 %" came with the next
-    /// expense, for a cap that was over before the budget was set).
+    /// A budget just set, or new rates: what the period of `today` has reached already is
+    /// alerted now, once, for every cap and the total (found by a new user: "passed 100 %" came
+    /// with the next expense, for a cap that was over before the budget was set).
     static func checkSet(groupID: UUID, today: String, log: GroupLog, _ sql: any SQLDatabase) async throws {
         guard let budget = try await Budget.read(groupID: groupID, log: log, sql) else { return }
         // A trip already over is looked at on its last day; one not begun has nothing yet.

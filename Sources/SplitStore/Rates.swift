@@ -52,7 +52,10 @@ extension BalanceStore {
     }
 
     /// Sets each rate (a pair and date already present gets the new rate), in one transaction.
-    public func putRates(_ rates: [RateRecord], groupID: UUID, actor: Actor, now: Int64) async throws {
+    /// A rate can take the budget past a threshold (spending in another currency counts once it
+    /// converts): what the period of `today` has reached is alerted in this write (found by a new
+    /// user: the alert came only with the next expense).
+    public func putRates(_ rates: [RateRecord], groupID: UUID, actor: Actor, now: Int64, today: String? = nil) async throws {
         try await database.transaction { sql in
             guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor) else { return }
             for rate in rates {
@@ -70,6 +73,7 @@ extension BalanceStore {
             try await log.changed(.group, groupID, sql)
             try await log.activity(
                 actor, "rates.updated", .group, groupID, ActivityEvent(count: rates.count), sql)
+            if let today, log.hasBudget { try await BudgetAlerts.checkSet(groupID: groupID, today: today, log: log, sql) }
         }
     }
 

@@ -186,6 +186,23 @@ struct BudgetUseCaseTests {
                 EnteredBudget(period: "month", total: "1000", caps: [.init(categoryId: meal.uuidString, amount: "110")]),
                 groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
             #expect(try await alerts(trip.bo).map(\.percent) == [100, 100])
+            // Spending in another currency counts once a rate converts it: the rate's save alerts
+            // (found by a new user: the alert came with the next expense).
+            _ = try await budgets.put(
+                EnteredBudget(period: "month", total: "1000", caps: [.init(categoryId: meal.uuidString, amount: "110")]),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            let hotel = try await Self.category(trip, "Hotel")
+            _ = try await budgets.put(
+                EnteredBudget(
+                    period: "month", total: "1000",
+                    caps: [.init(categoryId: meal.uuidString, amount: "110"), .init(categoryId: hotel.uuidString, amount: "100")]),
+                groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            try await add(Self.expense(trip, "Inn", "30", "EUR", category: hotel))
+            #expect(try await alerts(trip.bo).filter { $0.subject == "Hotel" }.isEmpty)
+            _ = try await LedgerUseCases(database: trip.database, now: { Self.may10 }).putRates(
+                [EnteredRate(fromCurrency: "EUR", toCurrency: "MYR", date: "2026-05-01", rate: "5")], groupID: trip.groupID,
+                caller: trip.aki, origin: trip.origin)
+            #expect(try await alerts(trip.bo).filter { $0.subject == "Hotel" }.map(\.percent) == [100])
             // A trip's budget set after it ended (within the week) looks at the whole trip.
             _ = try await budgets.put(
                 EnteredBudget(

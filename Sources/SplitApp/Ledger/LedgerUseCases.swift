@@ -288,9 +288,10 @@ public struct LedgerUseCases: Sendable, UsesStores {
             }
             return RateRecord(from: from.code, to: to.code, date: date, rate: value.description)
         }
+        let time = now()
         try await balances.putRates(
             records, groupID: group.id, actor: GroupAccess.actor(caller, me, origin: origin, for: [.updateGroup]),
-            now: now())
+            now: time, today: MoneyInput.today(time, in: group.timeZone))
         return try await views(group)
     }
 

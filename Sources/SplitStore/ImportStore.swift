@@ -102,6 +102,19 @@ public enum ImportStoreError: Error, Equatable, Sendable {
 /// of a thousand, the ledger moves once per currency, and the activity list gets one line for
 /// the whole file (not one per expense: nobody's inbox fills with a history they moved in).
 public struct ImportStore: Sendable {
+    /// When this group first imported a file of this content hash; nil when it never did.
+    public func importedAt(groupID: UUID, contentHash: String) async throws -> Int64? {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT created_at FROM imports
+                WHERE group_id = \(bind: groupID.text) AND content_hash = \(bind: contentHash)
+                ORDER BY created_at LIMIT 1
+                """
+            ).first()?.decode(column: "created_at", as: Int64.self)
+        }
+    }
+
     let database: Database
 
     public init(database: Database) { self.database = database }

@@ -143,6 +143,10 @@ struct ImportAPITests {
             #expect(try await Self.post(api, path, token: aki, Self.csv).status == .created)
             let again = try await Self.post(api, path, token: aki, Self.csv)
             #expect(again.status == .conflict && again.errorCode == "already_imported", "\(again.text)")
+            // A check answers as the import would (found by a new user: it said the file would go in).
+            let check = try await Self.post(api, path + "&dryRun=true", token: aki, Self.csv)
+            #expect(check.status == .conflict && check.errorCode == "already_imported", "\(check.text)")
+            #expect(try await Self.post(api, path + "&dryRun=true&force=true", token: aki, Self.csv).status == .ok)
             #expect(try await Self.post(api, path + "&force=true", token: aki, Self.csv).status == .created)
             let big = try await api.call(
                 .post, path, token: aki, headers: [.contentType: "text/csv", .contentLength: String(21 << 20)],

@@ -247,6 +247,13 @@ public struct ImportUseCases: Sendable, UsesStores {
             group: group, me: me, dryRun: dryRun, expenses: expenses.count, settlements: settlements.count,
             members: mappings, newCategories: newCategories.map(\.name), balances: balances,
             footersChecked: checked, skipped: file.skipped, notes: file.notes)
+        // A check says what the import would answer: a file this group imported before is
+        // refused there too (found by a new user: the check said it would go in).
+        if dryRun, newGroup == nil, !force,
+            let at = try await imports.importedAt(groupID: group.id, contentHash: Hex.string(SHA256.hash(data: data)))
+        {
+            throw Self.alreadyImported(at)
+        }
         if dryRun { return report }
 
         var batch = ImportBatch(
@@ -327,15 +334,19 @@ public struct ImportUseCases: Sendable, UsesStores {
                 batch, actor: GroupAccess.actor(caller, me, origin: origin, for: newGroup == nil ? [.updateGroup] : []),
                 now: current)
         } catch ImportStoreError.alreadyImported(let at) {
-            throw AppError.conflict(
-                code: "already_imported", field: "file",
-                message:
-                    "This file was imported into this group before\(Self.when(at)); nothing was written. To add it a second time, "
-                        + "import it again saying so (the box on the web page, --force in the CLI, force=true in the API).")
+            throw Self.alreadyImported(at)
         } catch ImportStoreError.groupNotFound {
             throw AppError.notFound("group")
         }
         return report
+    }
+
+    static func alreadyImported(_ at: Int64) -> AppError {
+        AppError.conflict(
+            code: "already_imported", field: "file",
+            message:
+                "This file was imported into this group before\(Self.when(at)); nothing was written. To add it a second time, "
+                + "import it again saying so (the box on the web page, --force in the CLI, force=true in the API).")
     }
 
     /// Reads a file of `format` into what an import writes.

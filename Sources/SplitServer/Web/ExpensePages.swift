@@ -442,7 +442,7 @@ extension WebApp {
                 .init(
                     id: share.id, name: scope.name(share.memberId),
                     amount: shown(share.amount, expense.currency), isPaid: share.isPaid,
-                    covered: covered && !share.isPaid ? (isZero ? "Owes nothing" : refund ? "Has it" : "Paid it") : nil,
+                    covered: covered && !share.isPaid ? (isZero ? "Owes nothing" : refund ? "Kept their part" : "Paid it") : nil,
                     canToggle: !expense.isDeleted && !(covered && !share.isPaid)
                         && scope.may(.markSharePaid(isDebtorOrPayer: isPayer || share.memberId == myMemberID)),
                     history: history.map { entry in
@@ -509,13 +509,17 @@ extension WebApp {
         let payers = expense.payers.filter { $0.memberId != share.memberId }.map { scope.name($0.memberId) }
         let amount = WebFormat.money(
             share.amount.hasPrefix("-") ? String(share.amount.dropFirst()) : share.amount, expense.currency)
-        let between = payers.isEmpty ? "" : (share.amount.hasPrefix("-") ? " from " : " to ") + payers.joined(separator: " and ")
-        let direction = share.amount.hasPrefix("-") ? "to \(name)" : "from \(name)"
+        // A refund's share is paid out by who received the money (found by a new user: "records
+        // 1,000 JPY paid to Ben from Aki").
+        let records =
+            share.amount.hasPrefix("-")
+            ? "Marking this share paid out records that \(payers.isEmpty ? "someone" : payers.joined(separator: " and ")) paid \(name) \(amount)"
+            : "Marking this share paid records \(amount) paid from \(name)"
+                + (payers.isEmpty ? "" : " to " + payers.joined(separator: " and "))
         return (
             name,
-            "\(name) is settled up\(within): nothing owed either way. Marking this share paid records \(amount) "
-                + "paid \(direction)\(between), so the balances would then show it owed back. If the settle-up "
-                + "transfers already covered this share, leave it unmarked."
+            "\(name) is settled up\(within): nothing owed either way. \(records), so the balances would then show "
+                + "it owed back. If the settle-up transfers already covered this share, leave it unmarked."
         )
     }
 

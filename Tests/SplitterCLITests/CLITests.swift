@@ -271,6 +271,17 @@ struct CLITests {
                         ]).status == 0)
                     #expect(try await run(["settle", "Trip", "--from", "aki", "--to", "ben", "\(index + 2)"]).status == 0)
                 }
+                // What the server would refuse is refused offline too, and not queued (found by a new
+                // user: each was "queued" and refused only at the next sync).
+                for refused in [
+                    ["expense", "add", "Trip", "Odd", "12.345"], ["expense", "add", "Trip", "Odd", "10", "--exact", "aki=3,ben=3"],
+                    ["expense", "add", "Trip", "Odd", "10", "--percent", "aki=30,ben=30"],
+                    ["settle", "Trip", "--from", "aki", "--to", "aki", "5"], ["settle", "Trip", "--from", "ben", "--to", "aki", "12.345"],
+                    ["settle", "Trip", "--from", "ben", "--to", "aki", "0"],
+                ] {
+                    let reply = try await run(refused)
+                    #expect(reply.status == 7 && reply.error.contains("Nothing was queued"), "\(refused): \(reply.output)\(reply.error)")
+                }
                 #expect(try await run(["status"]).output.contains("Queued: 30"))
                 // The offline list shows what is queued, newest first, above what was last seen;
                 // such an expense is shown as entered, saying it is not sent yet.

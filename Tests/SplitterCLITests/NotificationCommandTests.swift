@@ -37,7 +37,7 @@ struct NotificationCommandTests {
 
             // read --all: nothing unread left
             let read = try await trip.run("notifications", "read", "--all", "--profile", "ben")
-            #expect(read.status == 0 && read.output == "Nothing unread.\n", "\(read.output)\(read.error)")
+            #expect(read.status == 0 && read.output == "All marked read.\n", "\(read.output)\(read.error)")
             let afterRead = try #require(try await trip.json("notifications", "--profile", "ben") as? [String: Any])
             #expect(afterRead["unread"] as? Int == 0, "\(afterRead)")
             let unreadOnly = try await trip.run("notifications", "--unread", "--profile", "ben")
@@ -108,7 +108,7 @@ struct NotificationCommandTests {
             let listed = try await trip.run("notifications", "--profile", "ben")
             #expect(listed.row("Aki added Two")?.last == short, "\(listed.output)")
             let one = try await trip.run("notifications", "read", short, "--profile", "ben")
-            #expect(one.status == 0 && one.output == "\(unread - 1) unread left.\n", "\(one.output)\(one.error)")
+            #expect(one.status == 0 && one.output == "Marked read; \(unread - 1) unread left.\n", "\(one.output)\(one.error)")
             let two = try #require(
                 try await trip.json("notifications", "read", try id("One"), "--profile", "ben") as? [String: Any])
             #expect(two["unread"] as? Int == unread - 2, "\(two)")

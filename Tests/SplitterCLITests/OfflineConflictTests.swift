@@ -13,8 +13,10 @@ struct OfflineConflictTests {
         try await CLITrip.with { trip in
             try await trip.setUpJapan()
             let offline = try CLITrip.unreachableURL()
-            // JPY has no decimals: only the server says so, once it is reached.
-            #expect(try await trip.run("expense", "add", "Japan", "Bad", "12.5", "--server", offline).status == 0)
+            // A category the group does not have: only the server says so, once it is reached
+            // (yen with decimals is refused offline already).
+            #expect(try await trip.run("expense", "add", "Japan", "Bad", "1200", "--category", "Nope", "--server", offline).status == 0)
+            #expect(try await trip.run("expense", "add", "Japan", "Worse", "12.5", "--server", offline).status == 7)
             #expect(try await trip.run("expense", "add", "Japan", "Good", "1200", "--server", offline).status == 0)
 
             // act

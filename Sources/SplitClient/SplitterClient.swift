@@ -315,7 +315,11 @@ public struct SplitterClient: Sendable {
     /// Why the server could not be reached, with its address (found by a new user: a fresh
     /// profile without `--server` said "cannot be reached" without saying where it had looked).
     func reaching(_ failure: String) -> String {
-        "\(failure), at \(serverURL.absoluteString)"
+        // Without a user and password the address may carry (they would be printed and kept).
+        var shown = URLComponents(url: serverURL, resolvingAgainstBaseURL: false)
+        shown?.user = nil
+        shown?.password = nil
+        return "\(failure), at \(shown?.string ?? serverURL.host ?? "the server")"
     }
 
     /// Runs a call; transport failures become `.offline`, anything else unexpected `.server`.

@@ -766,7 +766,9 @@ public enum QuickEntry {
             if payerFirst != nil {
                 // Said mid-sentence ("… for sushi"), it starts with a capital as a description does.
                 description = descriptionAfterAmount() ?? []
-                if let first = description.first { description[0] = first.prefix(1).uppercased() + first.dropFirst() }
+                if let first = description.first, !first.contains(where: \.isUppercase) {
+                    description[0] = first.prefix(1).uppercased() + first.dropFirst()  // not "IPhone"
+                }
             } else if description.count >= 2, description.count <= 4,
                 ["paid", "spent"].contains(description[description.count - 1].lowercased()),
                 let what = descriptionAfterAmount()
@@ -1034,9 +1036,12 @@ public enum QuickEntry {
             let reader = self
             func plain(at index: Int) -> Bool {
                 let word = words[index]
+                // A slip of the keys only in a word written as a name ("Bne"): "tip", "tea" and
+                // "bed" stay words beside Tim, Ted and Ben (found by review).
+                let written = word.text.first?.isUppercase == true
                 guard !isNameOrKeyword(word.text), !QuickEntry.looksLikeAmount(word.text), CivilDate(word.text) == nil,
                     QuickEntry.weekdays[word.lower] == nil, word.lower != "last",
-                    QuickEntry.closeName(word.text, context.people) == nil
+                    !written || QuickEntry.closeName(word.text, context.people) == nil
                 else { return false }
                 var probe = reader
                 probe.position = index

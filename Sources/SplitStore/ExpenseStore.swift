@@ -291,22 +291,31 @@ public struct ExpenseStore: Sendable {
                 guard !expense.nothingToPay(share) else { throw ExpenseStoreError.nothingToPay }
                 // What was paid for this share before an edit voided its mark counts first: the
                 // mark stands for those transfers again, and only the rest moves now.
+                // Matched by who paid whom, so a refund's (paid out by the one who received it) is
+                // found as an expense's is (found by review).
                 let earlier = try await sql.raw(
                     """
                     SELECT * FROM settlements
                     WHERE voided_split_id = \(bind: splitID.text) AND expense_split_id IS NULL AND is_deleted = \(bind: false)
-                          AND from_member_id = \(bind: share.memberID.text) AND currency = \(bind: expense.currency)
+                          AND (from_member_id = \(bind: share.memberID.text) OR to_member_id = \(bind: share.memberID.text))
+                          AND currency = \(bind: expense.currency)
                     ORDER BY created_at, id
                     """
                 ).all().map { try SettlementRecord(row: $0) }
-                var paidBefore = Dictionary(earlier.map { ($0.toMemberID, $0.amount) }, uniquingKeysWith: +)
+                struct Pair: Hashable {
+                    let from: UUID
+                    let to: UUID
+                }
+                var paidBefore = Dictionary(
+                    earlier.map { (Pair(from: $0.fromMemberID, to: $0.toMemberID), $0.amount) }, uniquingKeysWith: +)
                 var relinked: [UUID] = []
                 var settlements: [SettlementRecord] = []
                 for debt in PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split()) {
-                    let before = max(paidBefore[debt.to.uuid] ?? 0, 0)
+                    let pair = Pair(from: debt.from.uuid, to: debt.to.uuid)
+                    let before = max(paidBefore[pair] ?? 0, 0)
                     if before > 0 {
-                        relinked += earlier.filter { $0.toMemberID == debt.to.uuid }.map(\.id)
-                        paidBefore[debt.to.uuid] = nil
+                        relinked += earlier.filter { Pair(from: $0.fromMemberID, to: $0.toMemberID) == pair }.map(\.id)
+                        paidBefore[pair] = nil
                     }
                     guard debt.amount > before else { continue }
                     settlements.append(

@@ -688,10 +688,13 @@ func checkOffline(_ request: NewExpense) throws {
     if let split = request.split, split.mode == .percent, let percents = split.percents {
         var sum = Decimal(0)
         for entry in percents {
-            guard let value = Decimal(string: entry.value, locale: Locale(identifier: "en_US_POSIX")) else {
+            // Read as the server reads it (Foundation's reading takes "1e2" and "60%").
+            guard let value = try? DecimalValue(parsing: entry.value),
+                let decimal = Decimal(string: value.normalized.description, locale: Locale(identifier: "en_US_POSIX"))
+            else {
                 throw refused("\(entry.value) is not a percentage.")
             }
-            sum += value
+            sum += decimal
         }
         if sum != 100 { throw refused("The percentages add up to \(sum), not 100.") }
     }

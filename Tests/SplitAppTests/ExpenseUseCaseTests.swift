@@ -485,6 +485,32 @@ struct ExpenseUseCaseTests {
         }
     }
 
+    @Test("a refund's share paid out, edited to more and marked again, pays out only the rest", arguments: TestDatabases.all)
+    func refundMarkAgainAfterEdit(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: Aki received 1,000 JPY back for three; she pays Bo his part out
+            let view = try await trip.create(trip.ramen("-1000"))
+            let boShare = try #require(view.expense.shares.first { $0.memberID == trip.boMember.uuid })
+            _ = try await trip.expenses.setSharePaid(boShare.id, true, reason: nil, caller: trip.aki, origin: trip.origin)
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            let current = try await trip.expenses.expense(view.expense.id, caller: trip.aki).expense
+            let edited = try await trip.expenses.edit(
+                view.expense.id, ExpensePatch(amount: "-1300"), basedOn: { current.version }, caller: trip.aki,
+                origin: trip.origin
+            ).expense
+            let more = try #require(edited.shares.first { $0.id == boShare.id }).amount
+            // act: paid out again (found by review: the refund's earlier transfer was not found)
+            _ = try await trip.expenses.setSharePaid(boShare.id, true, reason: nil, caller: trip.aki, origin: trip.origin)
+            // validate: Aki → Bo in all is his new part, and he is settled
+            let all = try await ledger.settlements(groupID: trip.groupID, includeDeleted: false, caller: trip.aki)
+            #expect(all.allSatisfy { $0.fromMemberID == trip.akiMember.uuid && $0.toMemberID == trip.boMember.uuid })
+            #expect(all.reduce(0) { $0 + $1.amount } == -more, "\(all) \(more)")
+            let net = try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets
+                .first { $0.memberID == trip.boMember.uuid }?.net ?? 0
+            #expect(net == 0)
+        }
+    }
+
     @Test("an expense stored with a year outside 1900-2199 (taken before the bound) stays editable; a new such date is refused")
     func oldDatesStayEditable() async throws {
         // Found by review: a description edit of such an expense was refused on its date.

@@ -309,6 +309,10 @@ struct QuickEntryTests {
         line = try draft("Ana paid 30 for pizza Chloe and Ben")
         #expect(line.description == "Pizza" && line.payer == Self.aki && line.rule == .equal([Self.bo, Self.chen]))
         #expect(read("Ana paid 30 for pizza Bne and Chloé") == .failure([.unknownWord("Bne", didYouMean: "Ben")]))
+        // A word a slip away from a name, written as a word, is a word ("bed" beside Ben).
+        line = try draft("I paid 30 for bed and breakfast, all")
+        #expect(line.description == "Bed and breakfast" && line.rule == .equal([Self.aki, Self.bo, Self.chen]))
+        #expect(try draft("I paid 30 for iPhone case, Ben").description == "iPhone case")
         // Nobody called Ana: Ana is the word named, not what it was.
         var others = context
         others.people = Array(people.dropFirst())

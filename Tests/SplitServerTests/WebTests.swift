@@ -941,6 +941,11 @@ struct WebTests {
             #expect(expenses.list("expenses").contains { $0.string("description") == "Izakaya" })
             let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
             #expect(members.list("members").contains { $0.string("name") == "Chen" })
+            // Checked again, the same file says it was imported here before, and still shows what it
+            // would bring with the box that imports it again (found by review: the box was gone).
+            let twice = try await setup.aki.post(path, [("file", csv), ("intent", "check")])
+            #expect(twice.text.contains("This file was imported into this group before"), "\(twice.text.prefix(3000))")
+            #expect(twice.text.contains(#"name="force" value="1""#) && twice.text.contains(#"id="import-confirm""#))
 
             // A bad line is shown on the page with its line and column; Ben (a member) may not import.
             let bad = try await setup.aki.post(

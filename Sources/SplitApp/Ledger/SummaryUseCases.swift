@@ -74,6 +74,9 @@ public struct SummaryUseCases: Sendable, UsesStores {
                             groupID: line.groupID, groupName: line.groupName, memberID: line.memberID,
                             currency: currency.code, net: mine, left: !line.isActive))
                 }
+                // Whom to pay in a group I left is not mine to see (its plan may name people who
+                // joined since): its balance alone counts (found by review).
+                guard line.isActive else { continue }
                 for transfer in try SettlementPlan.plan(all) where transfer.from == me || transfer.to == me {
                     let other = transfer.from == me ? transfer.to : transfer.from
                     guard let member = members[other.uuid], member.userID != caller.user.id else { continue }

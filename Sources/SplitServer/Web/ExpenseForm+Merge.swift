@@ -59,7 +59,10 @@ extension ExpenseForm {
         case .description:
             return description.trimmingCharacters(in: .whitespacesAndNewlines)
         case .amount:
-            return inMoney(amount)
+            // As a number, whatever the currency: "1200" left as it was stays untouched when the
+            // currency changes beside it (found by review).
+            guard let money, let units = Int64(inMoney(amount)) else { return inMoney(amount) }
+            return DecimalValue(significand: units, scale: money.minorUnits).normalized.description
         case .currency:
             return currency.uppercased()
         case .charged:

@@ -311,10 +311,6 @@ extension WebApp {
             return Self.redirect("/expenses/\(expense.id)", done: "expense-saved")
         } catch AppError.staleExpense(let latest) {
             let current = try Components.Schemas.Expense(latest)
-            // This very change went through already (a double click, a resent form): done.
-            if ExpenseUseCases.says(latest.expense, draft, payers: sentPayers) {
-                return Self.redirect("/expenses/\(expense.id)")
-            }
             // Deleted meanwhile: said first, not as a change to merge (found by a new user: the
             // form came back merged, and only a second save said it was deleted).
             if latest.expense.isDeleted {
@@ -324,6 +320,10 @@ extension WebApp {
                         "form":
                             "Someone deleted this expense while you were editing. Restore it on its page first (your changes are below, not saved), or leave it deleted."
                     ], base: base)
+            }
+            // This very change went through already (a double click, a resent form): done.
+            if ExpenseUseCases.says(latest.expense, draft, payers: sentPayers) {
+                return Self.redirect("/expenses/\(expense.id)")
             }
             // Someone saved first: the form again on what it says now, with the other person's
             // changes taken into the parts this user left alone and this user's kept; saving

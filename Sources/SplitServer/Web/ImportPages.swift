@@ -107,9 +107,22 @@ extension WebApp {
                         homeCurrency: form["homeCurrency"].flatMap { $0.isEmpty ? nil : $0 })
                 }
             let confirmed = form["intent"] == "import"
-            let report = try await importUseCases.importFile(
-                data, format: format, into: target, mapping: mapping, dryRun: !confirmed, force: form["force"] == "1",
-                caller: caller, origin: try origin())
+            let report: ImportReport
+            do {
+                report = try await importUseCases.importFile(
+                    data, format: format, into: target, mapping: mapping, dryRun: !confirmed, force: form["force"] == "1",
+                    caller: caller, origin: try origin())
+            } catch AppError.conflict(code: "already_imported", _, let message) where !confirmed {
+                // A check of a file imported here before shows what it would bring all the same,
+                // with the box that imports it again (found by review: the box was on the report,
+                // which the refusal left out).
+                let report = try await importUseCases.importFile(
+                    data, format: format, into: target, mapping: mapping, dryRun: true, force: true, caller: caller,
+                    origin: try origin())
+                return try await renderImport(
+                    groupID: groupID, form: form, report: report,
+                    errors: ["form": message.replacingOccurrences(of: "nothing was written. ", with: "")])
+            }
             if confirmed { return Self.redirect("/groups/\(report.group.id.text)", done: "imported") }
             return try await renderImport(groupID: groupID, form: form, report: report, errors: [:])
         } catch {

@@ -242,6 +242,52 @@ struct GroupDocumentTests {
         }
     }
 
+    @Test("shares paid to two payers, a refund paid out, and a share marked again after an edit export and import back")
+    func paidSharesRoundTrip() async throws {
+        try await TestApp.with(.sqlite) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            func made(_ json: String) async throws -> Reply {
+                let reply = try await api.call(.post, "/api/expenses", token: aki, json: json)
+                try #require(reply.status == .created, "\(reply.text)")
+                return reply
+            }
+            func mark(_ expense: Reply, _ name: String) async throws {
+                let share = try #require(
+                    expense.list("expense", "splits").first { $0.string("memberId") == trip.members[name] }?.string("id"))
+                let marked = try await api.call(
+                    .patch, "/api/expense-splits/\(share)/payment", token: aki, json: #"{"isPaid":true}"#)
+                try #require(marked.status == .ok, "\(marked.text)")
+            }
+            // Cho's share of a dinner Aki and Ben paid: a transfer to each.
+            let dinner = try await made(
+                trip.expense("Dinner", "3000", "JPY", paidBy: [("Aki", "2000"), ("Ben", "1000")], split: trip.equal(["Aki", "Ben", "Cho"])))
+            try await mark(dinner, "Cho")
+            // Ben's part of a deposit Aki received back: paid out by Aki.
+            let deposit = try await made(
+                trip.expense("Deposit back", "-900", "JPY", paidBy: [("Aki", "-900")], split: trip.equal(["Aki", "Ben", "Cho"])))
+            try await mark(deposit, "Ben")
+            // Cho's taxi share marked, the taxi made dearer, marked again.
+            let taxi = try await made(
+                trip.expense("Taxi", "1200", "JPY", paidBy: [("Aki", "1200")], split: trip.equal(["Aki", "Cho"])))
+            try await mark(taxi, "Cho")
+            let taxiID = try #require(taxi.string("expense", "id"))
+            let edited = try await api.call(
+                .patch, "/api/expenses/\(taxiID)", token: aki, json: #"{"amount":"1500","paidByMemberId":"\#(trip.members["Aki"]!)","version":2}"#)
+            try #require(edited.status == .ok, "\(edited.text)")
+            try await mark(edited, "Cho")
+            // act: the group's own export, back as a new group
+            let export = try await api.call(.get, "/api/groups/\(trip.groupID)/export?format=json", token: aki)
+            let imported = try await api.call(
+                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki,
+                headers: [.contentType: "application/json"], body: ByteBuffer(bytes: export.body))
+            // validate (found by review: a share paid to two payers, or paid out, was refused)
+            try #require(imported.status == .created, "\(imported.text)")
+            let copy = Trip(groupID: try #require(imported.string("group", "id")), tokens: trip.tokens, members: [:])
+            #expect(try await copy.namedBalances(api, token: aki) == (try await trip.namedBalances(api, token: aki)))
+        }
+    }
+
     @Test("a broken document is refused whole, naming where; nothing is written", arguments: [Database.Backend.sqlite])
     func refusals(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

@@ -27,10 +27,13 @@ enum ActivityText {
         }
         switch record.action {
         case "group.created": return "\(actor) created \(subject)"
+        case "group.archived": return "\(actor) archived \(subject): nothing in it can change until it is brought back"
+        case "group.unarchived": return "\(actor) brought \(subject) back: it can be changed again"
         case "member.added": return "\(actor) added \(subject)"
         case "member.joined": return event.asMember.map { "\(actor) joined as \($0)" } ?? "\(actor) joined"
         case "member.claim_requested":
-            return "\(actor) asked to join as \(event.asMember ?? "a member"), who has money in the group: an owner or admin approves it on Members"
+            // Said as what happened, so it reads true once decided too (the line links to Members).
+            return "\(actor) asked to join as \(event.asMember ?? "a member"), who has money in the group"
         case "member.claim_approved":
             return "\(actor) let \(event.subject ?? "someone") join as \(event.asMember ?? "a member")"
         case "expense.created": return "\(actor) added \(subject) (\(money ?? ""))"

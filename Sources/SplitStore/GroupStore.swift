@@ -198,13 +198,25 @@ public struct GroupStore: Sendable {
         try await database.transaction { sql in
             let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor)
             try await log?.changed(.group, groupID, sql)
-            return try await sql.raw(
+            let wasArchived = log?.isArchived
+            let row = try await sql.raw(
                 """
                 UPDATE groups SET is_archived = \(bind: isArchived), version = version + 1, updated_at = \(bind: now)
                 WHERE id = \(bind: groupID.text)
                 RETURNING *
                 """
             ).first()
+            // Everyone in it is told: nobody may change it now, or everyone may again (found by a
+            // new user: archiving was in nobody's activity).
+            if let row, let log, wasArchived != isArchived {
+                let everyone = try await sql.raw(
+                    "SELECT id FROM members WHERE group_id = \(bind: groupID.text) AND is_active = \(bind: true)"
+                ).all().map { try $0.decodeUUID("id") }
+                try await log.activity(
+                    actor, isArchived ? "group.archived" : "group.unarchived", .group, groupID,
+                    ActivityEvent(subject: try row.decode(column: "name", as: String.self)), concerning: everyone, sql)
+            }
+            return row
         }.map(GroupRecord.init(row:))
     }
 

@@ -1921,6 +1921,12 @@ struct WebTests {
             #expect(try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token).bool("group", "isArchived") == true)
             let shown = try await setup.aki.get("/groups/\(setup.groupID)/settings?done=archived")
             #expect(shown.text.contains("Archived: it stays readable"), "\(shown.text.prefix(2000))")
+            // Everyone in it is told, and it is in the activity (it was in neither).
+            let told = try await api.call(.get, "/api/notifications", token: setup.ben.token).list("notifications")
+            #expect(told.first?.string("action") == "group.archived", "\(told.map { $0.string("action") ?? "" })")
+            #expect(told.first?.string("summary")?.hasPrefix("Aki archived Trip") == true)
+            let activity = try await api.call(.get, "/api/groups/\(setup.groupID)/activity", token: setup.aki.token)
+            #expect(activity.list("activity").first?.string("action") == "group.archived", "\(activity.text.prefix(500))")
             // Archived already: the page goes back to the card.
             #expect(try await setup.aki.get("/groups/\(setup.groupID)/archive").status == .seeOther)
         }

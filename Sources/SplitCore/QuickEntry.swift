@@ -770,7 +770,7 @@ public enum QuickEntry {
                     description[0] = first.prefix(1).uppercased() + first.dropFirst()  // not "IPhone"
                 }
             } else if description.count >= 2, description.count <= 4,
-                ["paid", "spent"].contains(description[description.count - 1].lowercased()),
+                Self.payingVerbs.contains(description[description.count - 1].lowercased()),
                 let what = descriptionAfterAmount()
             {
                 // "Ana paid 12000 yen for sushi" where nobody is Ana: Ana is the word to name (found
@@ -1012,13 +1012,16 @@ public enum QuickEntry {
         /// The words before the amount when they only say who paid: "Ana paid", "I spent",
         /// "paid"; nil when they say what it was.
         func payerBeforeAmount(_ said: [String]) -> PayerFirst? {
-            guard let verb = said.last?.lowercased(), ["paid", "spent"].contains(verb) else { return nil }
+            guard let verb = said.last?.lowercased(), Self.payingVerbs.contains(verb) else { return nil }
             let head = said.dropLast()
             if head.isEmpty { return PayerFirst(who: nil) }
             var name = Reader(words: head.map { Word(text: $0, comma: false) }, context: context)
             guard let who = name.person(), name.atEnd, name.problems.isEmpty else { return nil }
             return PayerFirst(who: who)
         }
+
+        /// The words that end "Ana paid …", "I spent …" before the amount.
+        static let payingVerbs: Set = ["paid", "spent"]
 
         /// Who paid, said before the amount (nil: not said, "Paid 30 for the taxi").
         struct PayerFirst {

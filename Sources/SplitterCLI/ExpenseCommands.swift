@@ -663,18 +663,9 @@ func byName(_ amounts: [SplitClient.MemberAmount], _ names: [String: String], or
 /// were each "queued"): the amounts in their currency, payers and exact amounts adding up to the
 /// total, percentages to 100.
 func checkOffline(_ request: NewExpense) throws {
-    func refused(_ message: String) -> CLIError { CLIError(message: message + " Nothing was queued.", code: 7) }
-    guard let currency = try? Currency(code: request.currency.uppercased()) else {
-        throw refused("\(request.currency) is not a currency code.")
-    }
-    func minor(_ text: String, _ what: String) throws -> Int64 {
-        do {
-            return try Money(parsing: text, currency: currency, allowNegative: true).minorUnits
-        } catch {
-            throw refused("\(what): \(error).")
-        }
-    }
-    let total = try minor(request.amount, "The amount")
+    let refused = refusedOffline
+    let (total, currency) = try offlineAmount(request.amount, in: request.currency, "The amount")
+    func minor(_ text: String, _ what: String) throws -> Int64 { try offlineAmount(text, in: currency.code, what).units }
     if total == 0 { throw refused("The amount is zero.") }
     func money(_ units: Int64) -> String { Money(minorUnits: units, currency: currency).decimalString }
     if let paidBy = request.paidBy {
@@ -697,6 +688,23 @@ func checkOffline(_ request: NewExpense) throws {
             sum += decimal
         }
         if sum != 100 { throw refused("The percentages add up to \(sum), not 100.") }
+    }
+}
+
+/// A refusal of something made offline, as the server would refuse it: exit 7, nothing queued.
+func refusedOffline(_ message: String) -> CLIError { CLIError(message: message + " Nothing was queued.", code: 7) }
+
+/// An amount read offline as the server reads it, in the currency `code` names.
+func offlineAmount(_ text: String, in code: String, _ what: String, allowNegative: Bool = true) throws
+    -> (units: Int64, currency: Currency)
+{
+    guard let currency = try? Currency(code: code.uppercased()) else {
+        throw refusedOffline("\(code.uppercased()) is not a currency code.")
+    }
+    do {
+        return (try Money(parsing: text, currency: currency, allowNegative: allowNegative).minorUnits, currency)
+    } catch {
+        throw refusedOffline("\(what): \(error).")
     }
 }
 

@@ -291,19 +291,10 @@ struct Settle: AsyncParsableCommand {
                     currency: currency ?? found.homeCurrency, note: note, date: date, id: id, idempotencyKey: key)
             } catch SplitterError.offline {
                 // What the server would refuse, said now (found by a new user: each was "queued").
-                if payer.id == payee.id { throw CLIError(message: "\(payer.name) cannot pay themselves. Nothing was queued.", code: 7) }
-                let code = (currency ?? found.homeCurrency).uppercased()
-                guard let money = try? Currency(code: code) else {
-                    throw CLIError(message: "\(code) is not a currency code. Nothing was queued.", code: 7)
-                }
-                do {
-                    _ = try Money(parsing: amount, currency: money)
-                } catch {
-                    throw CLIError(message: "The amount: \(error). Nothing was queued.", code: 7)
-                }
-                if (try? Money(parsing: amount, currency: money))?.minorUnits == 0 {
-                    throw CLIError(message: "The amount is zero. Nothing was queued.", code: 7)
-                }
+                if payer.id == payee.id { throw refusedOffline("\(payer.name) cannot pay themselves.") }
+                let moved = try offlineAmount(
+                    amount, in: currency ?? found.homeCurrency, "The amount", allowNegative: false)
+                if moved.units == 0 { throw refusedOffline("The amount is zero.") }
                 let request = NewSettlement(
                     id: id, fromMemberId: payer.id, toMemberId: payee.id, amount: amount,
                     currency: currency ?? found.homeCurrency, date: date, note: note)

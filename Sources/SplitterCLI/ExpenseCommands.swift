@@ -348,10 +348,12 @@ struct ExpenseCommand: AsyncParsableCommand {
                 print(
                     "Added \(refund ? "refund " : "")\(expense.description): \(expense.amount) \(expense.currency)"
                         + (expense.homeAmount.map { " (charged \($0) in the home currency)" } ?? "") + ", "
-                        + (refund ? "received by " : "paid by ") + byName(expense.payers, names))
+                        + (refund ? "received by " : "paid by ") + byName(expense.payers, names, order: context.members))
                 print(
                     "Shares: "
-                        + byName(expense.splits.map { MemberAmount(memberId: $0.memberId, amount: $0.amount) }, names))
+                        + byName(
+                            expense.splits.map { MemberAmount(memberId: $0.memberId, amount: $0.amount) }, names,
+                            order: context.members))
             }
         }
     }

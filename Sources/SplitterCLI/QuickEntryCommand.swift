@@ -31,8 +31,9 @@ struct QuickAdd: AsyncParsableCommand {
             let names = context.names
             if !options.json {
                 print("\(draft.description): \(draft.amount) \(draft.currency) on \(draft.expenseDate ?? "today")\(answer.categoryName.map { " (\($0))" } ?? "")")
-                print("Paid by " + answer.payers.map { "\(names[$0.memberId] ?? "?") \($0.value)" }.joined(separator: ", "))
-                print("Shares: " + answer.splits.map { "\(names[$0.memberId] ?? "?") \($0.value)" }.joined(separator: ", "))
+                // In the members' order, as `expense add` says them (it was the server's order).
+                print("Paid by " + byName(answer.payers, names, order: context.members))
+                print("Shares: " + byName(answer.splits, names, order: context.members))
                 if !answer.assumed.isEmpty { print("Assumed: \(answer.assumed.joined(separator: ", ")) (say it in the line to change it)") }
             }
             if !yes && !options.json {

@@ -290,14 +290,20 @@ public struct ExpenseStore: Sendable {
             if isPaid {
                 guard !expense.nothingToPay(share) else { throw ExpenseStoreError.nothingToPay }
                 // What was paid for this share before an edit voided its mark counts first: the
-                // mark stands for those transfers again, and only the rest moves now.
-                // Matched by who paid whom, so a refund's (paid out by the one who received it) is
-                // found as an expense's is (found by review).
+                // mark stands for those transfers again, and only the rest moves now. It counts
+                // toward the whole share, not only toward the payer it went to: paid to Aki before
+                // the expense was paid by Aki and Ben, its part beyond Aki's is Ben's part too
+                // (the payers settle between them in the balances), so the member never pays more
+                // than the share (found by a new user). Matched by who paid whom in the share's
+                // direction, so a refund's (paid out by the one who received it) is found as an
+                // expense's is (found by review).
+                let debts = PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split())
+                let paysOut = debts.first.map { $0.to.uuid == share.memberID } ?? false
                 let earlier = try await sql.raw(
                     """
                     SELECT * FROM settlements
                     WHERE voided_split_id = \(bind: splitID.text) AND expense_split_id IS NULL AND is_deleted = \(bind: false)
-                          AND (from_member_id = \(bind: share.memberID.text) OR to_member_id = \(bind: share.memberID.text))
+                          AND \(ident: paysOut ? "to_member_id" : "from_member_id") = \(bind: share.memberID.text)
                           AND currency = \(bind: expense.currency)
                     ORDER BY created_at, id
                     """
@@ -308,20 +314,27 @@ public struct ExpenseStore: Sendable {
                 }
                 var paidBefore = Dictionary(
                     earlier.map { (Pair(from: $0.fromMemberID, to: $0.toMemberID), $0.amount) }, uniquingKeysWith: +)
-                var relinked: [UUID] = []
-                var settlements: [SettlementRecord] = []
-                for debt in PaidShares.transfers(settling: MemberID(share.memberID), of: try expense.split()) {
+                // What is still owed to (or by) each payer after what went to them before…
+                var rests = debts.map { debt -> (debt: PlannedTransfer, rest: Int64) in
                     let pair = Pair(from: debt.from.uuid, to: debt.to.uuid)
-                    let before = max(paidBefore[pair] ?? 0, 0)
-                    if before > 0 {
-                        relinked += earlier.filter { Pair(from: $0.fromMemberID, to: $0.toMemberID) == pair }.map(\.id)
-                        paidBefore[pair] = nil
-                    }
-                    guard debt.amount > before else { continue }
+                    let covered = min(max(paidBefore[pair] ?? 0, 0), debt.amount)
+                    paidBefore[pair, default: 0] -= covered
+                    return (debt, debt.amount - covered)
+                }
+                // …less what went beyond a payer's part, or to someone who is no payer now.
+                var spare = paidBefore.values.reduce(0) { $0 + max($1, 0) }
+                for index in rests.indices where spare > 0 {
+                    let taken = min(spare, rests[index].rest)
+                    rests[index].rest -= taken
+                    spare -= taken
+                }
+                let relinked = earlier.map(\.id)
+                var settlements: [SettlementRecord] = []
+                for (debt, rest) in rests where rest > 0 {
                     settlements.append(
                         SettlementRecord(
                             id: UUID.timeOrdered(), groupID: groupID, fromMemberID: debt.from.uuid,
-                            toMemberID: debt.to.uuid, amount: debt.amount - before, currency: expense.currency,
+                            toMemberID: debt.to.uuid, amount: rest, currency: expense.currency,
                             date: date, note: "Share of \(expense.description)", expenseSplitID: splitID,
                             createdByUserID: actor.userID, createdAt: now, updatedAt: now))
                 }

@@ -485,6 +485,69 @@ struct ExpenseUseCaseTests {
         }
     }
 
+    @Test(
+        "a share paid to one payer, the expense then paid by two or by another: marked again, the member pays the share once",
+        arguments: TestDatabases.all)
+    func markAgainAfterPayersChange(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: 1,200 JPY by Aki for three; Bo pays Aki his 400 and marks it
+            let view = try await trip.create(trip.ramen("1200"))
+            let boShare = try #require(view.expense.shares.first { $0.memberID == trip.boMember.uuid })
+            _ = try await trip.expenses.setSharePaid(boShare.id, true, reason: nil, caller: trip.bo, origin: trip.origin)
+            let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
+            func transfers() async throws -> [SettlementRecord] {
+                try await ledger.settlements(groupID: trip.groupID, includeDeleted: false, caller: trip.aki)
+                    .sorted { $0.createdAt < $1.createdAt }
+            }
+            func net(_ member: MemberID) async throws -> Int64 {
+                try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets
+                    .first { $0.memberID == member.uuid }?.net ?? 0
+            }
+            func edit(_ patch: ExpensePatch) async throws {
+                let current = try await trip.expenses.expense(view.expense.id, caller: trip.aki).expense
+                _ = try await trip.expenses.edit(
+                    view.expense.id, patch, basedOn: { current.version }, caller: trip.aki, origin: trip.origin)
+            }
+            func markAgain() async throws {
+                _ = try await trip.expenses.setSharePaid(boShare.id, true, reason: nil, caller: trip.bo, origin: trip.origin)
+            }
+            func paidBy(_ aki: String, _ dee: String, amount: String? = nil) -> ExpensePatch {
+                ExpensePatch(
+                    amount: amount,
+                    paidBy: [
+                        EnteredAmount(memberId: trip.akiMember.description, value: aki),
+                        EnteredAmount(memberId: trip.deeMember.description, value: dee),
+                    ])
+            }
+            // act 1: paid by Aki and Dee, 600 each (Bo owes each 200); marked again
+            try await edit(paidBy("600", "600"))
+            try await markAgain()
+            // validate: nothing more moved (it moved 200 more to Dee: 600 for a 400 share); Aki
+            // passes Dee her part in the balances
+            var all = try await transfers()
+            #expect(all.map(\.amount) == [400] && all.allSatisfy { $0.expenseSplitID == boShare.id }, "\(all)")
+            #expect(try await net(trip.boMember) == 0)
+            // act 2: unmarked, made 1,500 (Bo owes each 250), marked again
+            _ = try await trip.expenses.setSharePaid(boShare.id, false, reason: nil, caller: trip.aki, origin: trip.origin)
+            try await edit(paidBy("750", "750", amount: "1500"))
+            try await markAgain()
+            // validate: the 100 still owed moves, to Dee (Aki had 150 beyond her 250)
+            all = try await transfers()
+            #expect(all.map(\.amount) == [400, 100], "\(all)")
+            #expect(all.last?.toMemberID == trip.deeMember.uuid)
+            #expect(try await net(trip.boMember) == 0)
+            // act 3: unmarked, paid by Dee alone, marked again: the 400 to Aki counts, 100 to Dee
+            _ = try await trip.expenses.setSharePaid(boShare.id, false, reason: nil, caller: trip.aki, origin: trip.origin)
+            try await edit(ExpensePatch(paidByMemberId: trip.deeMember.description))
+            try await markAgain()
+            all = try await transfers()
+            #expect(all.map(\.amount) == [400, 100], "\(all)")
+            #expect(try await net(trip.boMember) == 0)
+            let plan = try await ledger.balances(groupID: trip.groupID, caller: trip.aki).nets
+            #expect(plan.reduce(0) { $0 + $1.net } == 0)
+        }
+    }
+
     @Test("a refund's share paid out, edited to more and marked again, pays out only the rest", arguments: TestDatabases.all)
     func refundMarkAgainAfterEdit(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

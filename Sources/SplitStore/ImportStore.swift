@@ -259,12 +259,14 @@ public struct ImportStore: Sendable {
         try await MultiRowInsert.run(
             """
             INSERT INTO settlements (id, group_id, from_member_id, to_member_id, amount, currency, settled_on, note,
-                                     expense_split_id, created_by_user_id, is_deleted, version, created_at, updated_at)
+                                     expense_split_id, voided_split_id, created_by_user_id, is_deleted, version,
+                                     created_at, updated_at)
             """,
             settlements.map {
                 [
                     $0.id.text, $0.groupID.text, $0.fromMemberID.text, $0.toMemberID.text, $0.amount, $0.currency,
-                    $0.date, $0.note, $0.expenseSplitID?.text, $0.createdByUserID.text, $0.isDeleted, $0.version,
+                    $0.date, $0.note, $0.expenseSplitID?.text, $0.voidedSplitID?.text, $0.createdByUserID.text,
+                    $0.isDeleted, $0.version,
                     $0.createdAt, $0.updatedAt,
                 ]
             }, on: sql)

@@ -14,6 +14,9 @@ public struct SettlementRecord: Sendable, Equatable {
     public var date: String
     public var note: String
     public var expenseSplitID: UUID?
+    /// The share a paid mark made this transfer for, when an edit of its expense voided that mark
+    /// (the transfer stays, plain): marking the share again counts it (`ExpenseStore.setPaid`).
+    public var voidedSplitID: UUID?
     public var createdByUserID: UUID
     public var isDeleted: Bool
     public var version: Int64
@@ -22,8 +25,8 @@ public struct SettlementRecord: Sendable, Equatable {
 
     public init(
         id: UUID, groupID: UUID, fromMemberID: UUID, toMemberID: UUID, amount: Int64, currency: String, date: String,
-        note: String = "", expenseSplitID: UUID? = nil, createdByUserID: UUID, isDeleted: Bool = false,
-        version: Int64 = 1, createdAt: Int64, updatedAt: Int64
+        note: String = "", expenseSplitID: UUID? = nil, voidedSplitID: UUID? = nil, createdByUserID: UUID,
+        isDeleted: Bool = false, version: Int64 = 1, createdAt: Int64, updatedAt: Int64
     ) {
         self.id = id
         self.groupID = groupID
@@ -34,6 +37,7 @@ public struct SettlementRecord: Sendable, Equatable {
         self.date = date
         self.note = note
         self.expenseSplitID = expenseSplitID
+        self.voidedSplitID = voidedSplitID
         self.createdByUserID = createdByUserID
         self.isDeleted = isDeleted
         self.version = version
@@ -229,6 +233,7 @@ extension SettlementRecord {
             note: try row.decode(column: "note", as: String.self),
             expenseSplitID: try row.decode(column: "expense_split_id", as: String?.self).flatMap(
                 UUID.init(uuidString:)),
+            voidedSplitID: try row.decode(column: "voided_split_id", as: String?.self).flatMap(UUID.init(uuidString:)),
             createdByUserID: try row.decodeUUID("created_by_user_id"),
             isDeleted: try row.decode(column: "is_deleted", as: Bool.self),
             version: try row.decode(column: "version", as: Int64.self),

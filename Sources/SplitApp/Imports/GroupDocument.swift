@@ -123,6 +123,9 @@ public struct GroupDocument: Codable, Sendable {
         public var note: String
         /// The share whose paid mark made this transfer.
         public var forShare: ShareRef?
+        /// The share a paid mark made this transfer for before an edit of its expense voided that
+        /// mark: marking the share again counts it, and unmarking gives it back as a plain transfer.
+        public var voidedShare: ShareRef?
     }
 
     public struct ShareRef: Codable, Sendable {
@@ -270,6 +273,9 @@ extension GroupDocument {
                     id: settlement.id.text, from: settlement.fromMemberID.text, to: settlement.toMemberID.text,
                     amount: settlement.amount, currency: settlement.currency, date: settlement.date, note: settlement.note,
                     forShare: settlement.expenseSplitID.flatMap { shareOwner[$0] }.map {
+                        ShareRef(expense: $0.expense.text, member: $0.member.text)
+                    },
+                    voidedShare: settlement.voidedSplitID.flatMap { shareOwner[$0] }.map {
                         ShareRef(expense: $0.expense.text, member: $0.member.text)
                     })
             },
@@ -479,18 +485,19 @@ extension GroupDocument {
         }
         for (index, settlement) in settlements.enumerated() {
             let at = "settlements[\(index)]"
-            var forShare: (expense: Int, person: Int)?
-            if let share = settlement.forShare {
-                guard let expense = expenseIndex[share.expense.lowercased()] else {
-                    throw ImportProblem(line: nil, column: at + ".forShare", message: "no expense has the id \(share.expense.prefix(40))")
+            func share(_ reference: ShareRef?, _ column: String) throws(ImportProblem) -> (expense: Int, person: Int)? {
+                guard let reference else { return nil }
+                guard let expense = expenseIndex[reference.expense.lowercased()] else {
+                    throw ImportProblem(line: nil, column: column, message: "no expense has the id \(reference.expense.prefix(40))")
                 }
-                let member = try person(share.member, at + ".forShare.member")
+                let member = try person(reference.member, column + ".member")
                 guard file.expenses[expense].shares?.contains(where: { $0.memberID == ImportedFile.person(member) }) == true else {
-                    throw ImportProblem(
-                        line: nil, column: at + ".forShare", message: "that expense has no share of that member")
+                    throw ImportProblem(line: nil, column: column, message: "that expense has no share of that member")
                 }
-                forShare = (expense, member)
+                return (expense, member)
             }
+            let forShare = try share(settlement.forShare, at + ".forShare")
+            let voidedShare = try share(settlement.voidedShare, at + ".voidedShare")
             let amount = try Self.amount(settlement.amount, at + ".amount")
             guard amount > 0 else {
                 throw ImportProblem(line: nil, column: at + ".amount", message: "a transfer moves more than 0")
@@ -502,9 +509,12 @@ extension GroupDocument {
             // A paid share has a transfer per payer (several paid it), to its member for a refund,
             // and one more after an edit marked it again (found by review: a group's own export of
             // such a share was refused).
-            if let share = forShare, share.person != from, share.person != (try person(settlement.to, at + ".to")) {
-                throw ImportProblem(
-                    line: nil, column: at + ".forShare", message: "a paid share's transfer is from or to that share's member")
+            for (share, column) in [(forShare, "forShare"), (voidedShare, "voidedShare")] {
+                if let share, share.person != from, share.person != (try person(settlement.to, at + ".to")) {
+                    throw ImportProblem(
+                        line: nil, column: at + "." + column,
+                        message: "a paid share's transfer is from or to that share's member")
+                }
             }
             file.transfers.append(
                 ImportedFile.Transfer(
@@ -512,7 +522,7 @@ extension GroupDocument {
                     note: try Self.text(settlement.note, at + ".note", length: 500),
                     from: try person(settlement.from, at + ".from"), to: try person(settlement.to, at + ".to"),
                     amount: amount, currency: try ImportedFile.currency(settlement.currency, line: 0, column: at + ".currency"),
-                    forShare: forShare))
+                    forShare: forShare, voidedShare: voidedShare))
         }
         var settlementIndex: [String: Int] = [:]
         for (index, settlement) in settlements.enumerated() {

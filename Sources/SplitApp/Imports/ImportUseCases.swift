@@ -236,6 +236,9 @@ public struct ImportUseCases: Sendable, UsesStores {
                 amount: transfer.amount, currency: transfer.currency.code, date: transfer.date, note: transfer.note,
                 expenseSplitID: transfer.forShare.flatMap { share in
                     expenses[share.expense].shares.first { $0.memberID == memberIDs[share.person] }?.id
+                },
+                voidedSplitID: transfer.voidedShare.flatMap { share in
+                    expenses[share.expense].shares.first { $0.memberID == memberIDs[share.person] }?.id
                 }, createdByUserID: caller.user.id, createdAt: current + Int64(position),
                 updatedAt: current + Int64(position))
         }

@@ -80,6 +80,8 @@ public struct ImportedFile: Sendable {
         public var currency: Currency
         /// The share (expense index in `expenses`, person) whose paid mark made this transfer.
         public var forShare: (expense: Int, person: Int)?
+        /// The share a paid mark made it for before an edit voided the mark (our own export).
+        public var voidedShare: (expense: Int, person: Int)? = nil
     }
 
     /// A total the file states about itself (Splitwise's "Total balance" lines): each person's

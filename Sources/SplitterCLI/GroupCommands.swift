@@ -117,8 +117,11 @@ func resolveMember(_ members: [Member], _ text: String) throws -> Member {
 
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "group", abstract: "Create, list, show and join groups.",
-        subcommands: [Create.self, List.self, Show.self, Join.self, Invite.self, Leave.self])
+        commandName: "group", abstract: "Create, list, show, join, edit and archive groups.",
+        subcommands: [
+            Create.self, List.self, Show.self, Join.self, Invite.self, Leave.self, Edit.self, Archive.self,
+            Unarchive.self,
+        ])
 
     struct Leave: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

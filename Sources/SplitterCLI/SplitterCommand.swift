@@ -27,7 +27,7 @@ public struct SplitterCommand: AsyncParsableCommand {
             GroupCommand.self,
             MemberCommand.self,
             ExpenseCommand.self, Pay.self, Unpay.self, History.self, Balances.self, Spending.self, RatesCommand.self, Plan.self, Settle.self,
-            Activity.self, NotificationsCommand.self, WebhooksCommand.self, RequestCommand.self, MeCommand.self,
+            TransfersCommand.self, CategoryCommand.self, Activity.self, NotificationsCommand.self, WebhooksCommand.self, RequestCommand.self, MeCommand.self,
             BudgetCommand.self, RecurringCommand.self, PendingCommand.self, QuickAdd.self, ImportCommand.self,
             ExportCommand.self, Sync.self, Status.self,
             Watch.self, TokenCommand.self, MCPCommand.self, ChatCommand.self,

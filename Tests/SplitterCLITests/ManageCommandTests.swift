@@ -1,0 +1,105 @@
+import Foundation
+import SplitTestSupport
+import Testing
+
+/// Looking after a group from the command line (found by a new user: a transfer recorded by
+/// mistake, a group to rename or archive, a category to add could only be done in the web app).
+@Suite("splitter group edit/archive, category, transfers")
+struct ManageCommandTests {
+    @Test("group edit renames and changes the currency; archive stops changes until unarchive; a member may not")
+    func editAndArchive() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            // Nothing to change is said before anything is sent.
+            let nothing = try await trip.run("group", "edit", "Japan")
+            #expect(nothing.status != 0 && nothing.error.contains("Say what to change"), "\(nothing.error)")
+            // act: renamed, described, another time zone
+            let edited = try await trip.run(
+                "group", "edit", "Japan", "--name", "Japan 2026", "--description", "Spring trip", "--time-zone",
+                "Asia/Tokyo")
+            #expect(edited.status == 0, "\(edited.error)")
+            #expect(
+                edited.output == "Saved Japan 2026: home currency JPY, time zone Asia/Tokyo, \"Spring trip\".\n",
+                "\(edited.output)")
+            #expect(try await trip.run("group", "list").output.contains("Japan 2026"))
+            // Ben is a member: the server refuses him, and says so.
+            let benEdit = try await trip.run("group", "edit", "Japan 2026", "--name", "Mine", "--profile", "ben")
+            #expect(benEdit.status == 4, "\(benEdit.status) \(benEdit.error)")
+            let benArchive = try await trip.run("group", "archive", "Japan 2026", "--profile", "ben")
+            #expect(benArchive.status == 4, "\(benArchive.status) \(benArchive.error)")
+            // act: archived; an expense is then refused; unarchived, it is taken
+            let archived = try await trip.run("group", "archive", "Japan 2026")
+            #expect(archived.status == 0 && archived.output.contains("Archived Japan 2026"), "\(archived.error)")
+            #expect(archived.output.contains("splitter group unarchive 'Japan 2026'"), "\(archived.output)")
+            #expect(try await trip.run("group", "list").output.contains("Japan 2026 (archived)"))
+            #expect(try await trip.run("group", "archive", "Japan 2026").output == "Japan 2026 is archived already.\n")
+            let refused = try await trip.run("expense", "add", "Japan 2026", "Taxi", "3000")
+            #expect(refused.status == 6 && refused.error.contains("archived"), "\(refused.status) \(refused.error)")
+            let back = try await trip.run("group", "unarchive", "Japan 2026")
+            #expect(back.status == 0 && back.output == "Japan 2026 is active again.\n", "\(back.error)")
+            #expect(try await trip.run("expense", "add", "Japan 2026", "Taxi", "3000").status == 0)
+        }
+    }
+
+    @Test("category add, list, edit and delete; an unknown one names those there are; defaults stay; a member may not")
+    func categories() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            let added = try await trip.run("category", "add", "Japan", "Onsen", "--icon", "♨️", "--color", "#AA3322")
+            #expect(added.status == 0 && added.output == "Added ♨️ Onsen to Japan.\n", "\(added.error)")
+            let listed = try await trip.json("category", "list", "Japan") as? [String: Any]
+            let names = ((listed?["categories"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
+            #expect(names.last == "Onsen" && names.count > 1, "\(names)")
+            // An expense takes it by name.
+            let bath = try await trip.run("expense", "add", "Japan", "Bath", "1200", "--category", "onsen")
+            #expect(bath.status == 0, "\(bath.error)")
+            // act: renamed and recoloured, found by name in any case
+            let edited = try await trip.run("category", "edit", "Japan", "ONSEN", "--name", "Hot springs", "--color", "#112233")
+            #expect(edited.status == 0 && edited.output == "Saved ♨️ Hot springs (#112233).\n", "\(edited.error)")
+            let unknown = try await trip.run("category", "edit", "Japan", "Sauna", "--name", "X")
+            #expect(unknown.status == 7 && unknown.error.contains("Hot springs"), "\(unknown.error)")
+            let notMine = try await trip.run("category", "add", "Japan", "Snacks", "--profile", "ben")
+            #expect(notMine.status == 4, "\(notMine.status) \(notMine.error)")
+            // A default one cannot be renamed or deleted: the server's answer is passed on.
+            let first = try #require(names.first)
+            let defaultDelete = try await trip.run("category", "delete", "Japan", first)
+            #expect(defaultDelete.status == 4, "\(defaultDelete.status) \(defaultDelete.error)")
+            // act: deleted; the expense keeps showing it
+            let deleted = try await trip.run("category", "delete", "Japan", "hot springs")
+            #expect(deleted.status == 0 && deleted.output.contains("Deleted Hot springs"), "\(deleted.error)")
+            let after = try await trip.json("category", "list", "Japan") as? [String: Any]
+            #expect(((after?["categories"] as? [[String: Any]]) ?? []).count == names.count - 1)
+        }
+    }
+
+    @Test("transfers lists them with names; delete takes an id's last characters; a paid mark's is left to unpay")
+    func transfers() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            #expect(try await trip.run("transfers", "Japan").output == "No transfers in Japan yet.\n")
+            try #require(try await trip.run("settle", "Japan", "--from", "Ben", "--to", "Aki", "5000", "--note", "cash").status == 0)
+            try #require(try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--equal", "Aki,Cho").status == 0)
+            let taxi = try await trip.expenseID("Taxi")
+            try #require(try await trip.run("pay", taxi, "--member", "Cho").status == 0)
+            let listed = try await trip.run("transfers", "Japan")
+            #expect(listed.status == 0, "\(listed.error)")
+            #expect(listed.output.contains("Ben") && listed.output.contains("5000 JPY") && listed.output.contains("cash"))
+            #expect(listed.output.contains("(a paid share)"), "\(listed.output)")
+            let all = try await trip.json("transfers", "Japan") as? [String: Any]
+            let rows = (all?["settlements"] as? [[String: Any]]) ?? []
+            let cash = try #require(rows.first { $0["note"] as? String == "cash" }?["id"] as? String)
+            let share = try #require(rows.first { $0["expenseSplitId"] is String }?["id"] as? String)
+            // A paid mark's transfer is undone with unpay.
+            let markDelete = try await trip.run("transfers", "delete", "Japan", share)
+            #expect(markDelete.status == 6 && markDelete.error.contains("splitter unpay"), "\(markDelete.error)")
+            let unknown = try await trip.run("transfers", "delete", "Japan", "ffffffff")
+            #expect(unknown.status == 5, "\(unknown.status) \(unknown.error)")
+            // act: deleted by the last eight characters of its id, as an expense is named
+            let deleted = try await trip.run("transfers", "delete", "Japan", String(cash.suffix(8)))
+            #expect(deleted.status == 0 && deleted.output == "Deleted: Ben paid Aki 5000 JPY.\n", "\(deleted.error)")
+            // validate: listed as deleted only when asked, and Ben owes nothing he did not
+            #expect(!(try await trip.run("transfers", "Japan").output.contains("cash")))
+            #expect(try await trip.run("transfers", "Japan", "--deleted").output.contains("cash (deleted)"))
+        }
+    }
+}

@@ -155,10 +155,12 @@ struct RecurringCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a recurring expense from its next date on; what it already added stays.",
             discussion: """
-                What you leave out stays as it is. A new rule counts from the next
-                date not yet added (or from --start, if later), and forgets the
-                dates skipped. A paused series stays paused; `recurring list` says
-                if something still stops it.
+                What you leave out stays as it is. A new rule starts from the next
+                date not yet added (or from --start, if later); dates skipped stay
+                skipped where it still falls. With new dates (--every, --interval,
+                --on, --start), --times counts the ones already added too: it is
+                kept as the last date (--until) it comes to. A paused series stays
+                paused; `recurring list` says if something still stops it.
 
                 \(SplitOptions.help)
                 """)

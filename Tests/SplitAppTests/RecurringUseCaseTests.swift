@@ -144,6 +144,50 @@ struct RecurringUseCaseTests {
         }
     }
 
+    @Test(
+        "a count counts the dates made before new dates too; a skipped date the new rule falls on stays skipped; the same dates keep their count",
+        arguments: TestDatabases.all)
+    func newRuleKeepsCount(backend: Database.Backend) async throws {
+        // Found by review: monthly eight times, four made, then weekly counted the weekly rule's
+        // eight from January (all past: "nothing is left"), and the new rule forgot skipped dates.
+        try await Self.with(backend, at: "2026-04-10T12:00:00Z") { setup in
+            let trip = setup.trip
+            let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-01-01", count: 8))
+            #expect(try await setup.dates() == ["2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01"])
+            func update(_ patch: SeriesPatch) async throws -> SeriesView {
+                let version = try await setup.recurring.series(series.series.id, caller: trip.aki).series.version
+                return try await setup.recurring.update(
+                    series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
+            }
+            // The same dates with the count sent again: the count stays a count.
+            let same = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-01-01", count: 8)))
+            #expect(same.series.recurrence.count == 8 && same.series.recurrence.end == nil)
+            _ = try await update(SeriesPatch(skip: ["2026-05-01"]))
+            // Fewer times than were made is refused, saying how many were.
+            do {
+                _ = try await update(
+                    SeriesPatch(rule: EnteredRecurrence(every: "week", weekdays: [5], startDate: "2026-01-01", count: 4)))
+                Issue.record("a count below what was made was taken")
+            } catch AppError.invalid(let field, let message) {
+                // Said alone: not also "nothing is left to add".
+                #expect(field == "rule.count" && message.contains("made 4 already"), "\(field) \(message)")
+            }
+            // act: weekly on Fridays, eight times in all
+            let weekly = try await update(
+                SeriesPatch(rule: EnteredRecurrence(every: "week", weekdays: [5], startDate: "2026-01-01", count: 8)))
+            // validate: four more Fridays from today (today's made at once), the last May 1, which
+            // stays skipped
+            #expect(weekly.series.recurrence.end?.description == "2026-05-01", "\(weekly.series.recurrence)")
+            #expect(weekly.series.skipped == ["2026-05-01"], "\(weekly.series.skipped)")
+            #expect(weekly.upcoming == ["2026-04-17", "2026-04-24"], "\(weekly.upcoming)")
+            _ = try await setup.run(at: "2026-06-01T12:00:00Z")
+            #expect(
+                try await setup.dates() == [
+                    "2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01", "2026-04-10", "2026-04-17", "2026-04-24",
+                ])
+        }
+    }
+
     @Test("monthly on the 31st: clamped to February 28, then the 31st again; each date once however often the pass runs", arguments: TestDatabases.all)
     func monthEnds(backend: Database.Backend) async throws {
         try await Self.with(backend, at: "2026-01-30T12:00:00Z") { setup in

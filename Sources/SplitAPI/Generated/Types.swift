@@ -768,8 +768,12 @@ public protocol APIProtocol: Sendable {
     ///
     /// Based on `version` (or If-Match); a stale one is a 409 with the current series. Pausing
     /// stops new occurrences; resuming goes on from today — what fell due while paused is not
-    /// made. A new rule applies from the first date not yet made. `skip` takes coming dates of
-    /// the rule.
+    /// made. A new rule applies from the first date not yet made; coming dates skipped stay
+    /// skipped when the new rule falls on them. A new rule whose dates differ (another `every`,
+    /// interval, weekdays, month end or start) with a `count` counts the occurrences made
+    /// before too: it is kept with an `endDate` on its last date instead of the count (a 422
+    /// on `rule.count` when that many were made already). `skip` takes coming dates of the
+    /// rule.
     ///
     ///
     /// - Remark: HTTP `PATCH /api/recurring/{recurringId}`.
@@ -2413,8 +2417,12 @@ extension APIProtocol {
     ///
     /// Based on `version` (or If-Match); a stale one is a 409 with the current series. Pausing
     /// stops new occurrences; resuming goes on from today — what fell due while paused is not
-    /// made. A new rule applies from the first date not yet made. `skip` takes coming dates of
-    /// the rule.
+    /// made. A new rule applies from the first date not yet made; coming dates skipped stay
+    /// skipped when the new rule falls on them. A new rule whose dates differ (another `every`,
+    /// interval, weekdays, month end or start) with a `count` counts the occurrences made
+    /// before too: it is kept with an `endDate` on its last date instead of the count (a 422
+    /// on `rule.count` when that many were made already). `skip` takes coming dates of the
+    /// rule.
     ///
     ///
     /// - Remark: HTTP `PATCH /api/recurring/{recurringId}`.

@@ -245,8 +245,7 @@ public struct RecurringUseCases: Sendable, UsesStores {
         if current.state == .ended, patch.rule != nil || patch.expense != nil || patch.mode != nil || patch.skip != nil {
             throw AppError.invalid(field: "state", message: "This series has ended and cannot change; make a new one.")
         }
-        if let entered = patch.rule, let recurrence = try checks.run({ try Self.recurrence(entered) }) {
-            next.recurrence = recurrence
+        if let entered = patch.rule, var recurrence = try checks.run({ try Self.recurrence(entered) }) {
             // From the first date not yet made, or today when that is later (found by a new user:
             // monthly to weekly waited for the next monthly date, with no week between), or the
             // new start: occurrences already made stay as they are, and a date already made is
@@ -254,11 +253,37 @@ public struct RecurringUseCases: Sendable, UsesStores {
             let pending = current.nextDate.flatMap(CivilDate.init) ?? today
             let from = max(min(pending, today), recurrence.start)
             let made = Set(try await recurring.madeDates(seriesID: current.id, from: from.description))
+            var countRefused = false
+            let old = current.recurrence
+            let newDates =
+                recurrence.unit != old.unit || recurrence.interval != old.interval || recurrence.weekdays != old.weekdays
+                || recurrence.monthEnd != old.monthEnd || recurrence.start != old.start
+            if let count = recurrence.count, newDates {
+                // "Times" counts every occurrence of the series, those made under the old dates
+                // too: monthly six times, three made, then weekly, is three weeks more (found by
+                // review: the new rule's six were counted from its start, all in the past). With
+                // the same dates, a count counts from the start as it always did.
+                let before = try await recurring.madeCount(seriesID: current.id, before: from.description)
+                if let counted = Self.counted(recurrence, count - before, from: from) {
+                    recurrence = counted
+                } else {
+                    countRefused = true
+                    checks.add(
+                        field: "rule.count",
+                        message: "This series has made \(before) already: give more times than that, or end it.")
+                }
+            }
+            next.recurrence = recurrence
             next.nextDate = recurrence.occurrences(from: from, through: Self.farFuture, limit: made.count + 1)
                 .map(\.description).first { !made.contains($0) }
-            next.skipped = []
+            // Dates skipped that the new rule still falls on stay skipped (found by review: a
+            // new rule brought back a skipped holiday).
+            next.skipped = current.skipped.filter { text in
+                guard let date = CivilDate(text), date >= from else { return false }
+                return recurrence.occurrences(from: date, through: date).first == date
+            }
             // A rule with nothing left to add would end the series unsaid (found by a new user).
-            if next.nextDate == nil {
+            if next.nextDate == nil, !countRefused {
                 checks.add(
                     field: "rule",
                     message: "With this rule nothing is left to add (its last date is past): give a later end, "
@@ -373,6 +398,22 @@ public struct RecurringUseCases: Sendable, UsesStores {
         template.homeAmount = nil
         template.homeCurrency = nil
         return template
+    }
+
+    /// `rule` with `left` occurrences from `from` on: as it is when its count from its start
+    /// already gives those, else with an end on the last of them instead of a count (a rule
+    /// counts from its own start); nil when none is left.
+    static func counted(_ rule: Recurrence, _ left: Int, from: CivilDate) -> Recurrence? {
+        guard left > 0 else { return nil }
+        let open = try? Recurrence(
+            unit: rule.unit, interval: rule.interval, weekdays: rule.weekdays, monthEnd: rule.monthEnd,
+            start: rule.start, end: rule.end)
+        guard let wanted = open?.occurrences(from: from, through: farFuture, limit: left), let last = wanted.last
+        else { return nil }
+        if rule.occurrences(from: from, through: farFuture, limit: left + 1) == wanted { return rule }
+        return try? Recurrence(
+            unit: rule.unit, interval: rule.interval, weekdays: rule.weekdays, monthEnd: rule.monthEnd,
+            start: rule.start, end: last)
     }
 
     /// The next date of the rule from the series' next date on that is not skipped.

@@ -640,7 +640,8 @@ public enum OfflineStoreError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .notAConflict(let id): "Operation \(id) is not a conflict with the server's version."
         case .otherAccountsQueue(let account, let count):
-            "This device's offline copy is \(account)'s, with \(count) change(s) \(account) made offline not sent yet; "
+            "This device's offline copy is \(account)'s, with \(count) \(count == 1 ? "change" : "changes") \(account) "
+                + "made offline not sent yet; "
                 + "they are not sent as another account's. Send them logged in as \(account), or discard them."
         }
     }

@@ -7,17 +7,36 @@ import SplitStore
 /// (`ActivityEvent`); this is the one place they become English, and where other languages will
 /// plug in. The API's `summary` and the web's overview both read it.
 enum ActivityText {
-    /// "Cho's share", "their share" (the actor's own), or "a share" for a line written before
-    /// names were kept.
-    static func whose(_ member: String?, _ actor: String) -> String {
+    /// "Cho's share", "their share" (the actor's own), "your share" (the reader's), or "a
+    /// share" for a line written before names were kept.
+    static func whose(_ member: String?, _ actor: String, reader: String? = nil) -> String {
         guard let member else { return "a share" }
-        return member == actor ? "their share" : "\(member)'s share"
+        if member == actor { return member == reader ? "your share" : "their share" }
+        return member == reader ? "your share" : "\(member)'s share"
     }
 
-    static func sentence(_ record: ActivityRecord) -> String {
+    /// "3 exchange rates", "1 exchange rate".
+    static func counted(_ count: Int, _ one: String, _ many: String) -> String {
+        "\(count) \(count == 1 ? one : many)"
+    }
+
+    /// "December 2026" for a budget's month key ("2026-12"); anything else as it is.
+    static func period(_ key: String) -> String {
+        guard let month = CivilDate(key + "-01") else { return key }
+        return WebFormat.monthName(month)
+    }
+
+    /// The line in words. `reader`: the name in the group of whoever reads it (a notification),
+    /// who is then "you" where the line names them (found by a new user: Ben read "Aki recorded
+    /// that Ben paid Aki").
+    static func sentence(_ record: ActivityRecord, reader: String? = nil) -> String {
         let event = record.event
         if let legacy = event.legacyText { return legacy }
-        let actor = record.actorName.isEmpty ? "Someone" : record.actorName
+        let reader = reader.flatMap { $0.isEmpty ? nil : $0 }
+        /// A member the line names: "you" when it is the reader.
+        func named(_ name: String) -> String { name == reader ? "you" : name }
+        let actorName = record.actorName.isEmpty ? "Someone" : record.actorName
+        let actor = actorName == reader ? "You" : actorName
         let subject = event.subject ?? ""
         let money = event.amount.map { amount in
             guard let code = event.currency, let currency = try? Currency(code: code) else {
@@ -29,42 +48,44 @@ enum ActivityText {
         case "group.created": return "\(actor) created \(subject)"
         case "group.archived": return "\(actor) archived \(subject): nothing in it can change until it is brought back"
         case "group.unarchived": return "\(actor) brought \(subject) back: it can be changed again"
-        case "member.added": return "\(actor) added \(subject)"
+        case "member.added": return "\(actor) added \(named(subject))"
         case "member.joined": return event.asMember.map { "\(actor) joined as \($0)" } ?? "\(actor) joined"
         case "member.claim_requested":
             // Said as what happened, so it reads true once decided too (the line links to Members).
             return "\(actor) asked to join as \(event.asMember ?? "a member"), who has money in the group"
         case "member.claim_approved":
-            return "\(actor) let \(event.subject ?? "someone") join as \(event.asMember ?? "a member")"
+            return "\(actor) let \(event.subject.map(named) ?? "someone") join as \(event.asMember ?? "a member")"
         case "expense.created": return "\(actor) added \(subject) (\(money ?? ""))"
         case "expense.updated": return "\(actor) changed \(subject) (\(money ?? ""))"
         case "expense.deleted": return "\(actor) deleted \(subject)"
         case "expense.restored": return "\(actor) restored \(subject)"
         // With what the mark moved, or took back: "(45.00 EUR)".
         case "share.marked_paid":
-            return "\(actor) marked \(whose(event.member, actor)) of \(subject) paid" + (money.map { " (\($0))" } ?? "")
+            return "\(actor) marked \(whose(event.member, actorName, reader: reader)) of \(subject) paid" + (money.map { " (\($0))" } ?? "")
                 + because(event.reason)
         case "share.marked_unpaid":
-            return "\(actor) marked \(whose(event.member, actor)) of \(subject) unpaid" + (money.map { " (\($0))" } ?? "")
+            return "\(actor) marked \(whose(event.member, actorName, reader: reader)) of \(subject) unpaid" + (money.map { " (\($0))" } ?? "")
                 + because(event.reason)
         case "member.removed":
             // Removing oneself is leaving.
-            return subject == actor ? "\(actor) left the group" : "\(actor) removed \(subject) from the group"
-        case "member.restored": return "\(actor) brought \(subject) back into the group"
-        case "member.role_changed": return "\(actor) made \(subject) \(event.role.map(roleName) ?? "a member")"
-        case "member.rights_changed": return "\(actor) changed what \(subject) may do"
+            return subject == actorName
+                ? "\(actor) left the group" : "\(actor) removed \(named(subject)) from the group"
+        case "member.restored": return "\(actor) brought \(named(subject)) back into the group"
+        case "member.role_changed": return "\(actor) made \(named(subject)) \(event.role.map(roleName) ?? "a member")"
+        case "member.rights_changed": return "\(actor) changed what \(named(subject)) may do"
         case "settlement.recorded":
             if let from = event.from, let to = event.to {
-                return from == actor
-                    ? "\(actor) recorded paying \(to) \(money ?? "")" : "\(actor) recorded that \(from) paid \(to) \(money ?? "")"
+                return from == actorName
+                    ? "\(actor) recorded paying \(named(to)) \(money ?? "")"
+                    : "\(actor) recorded that \(named(from)) paid \(named(to)) \(money ?? "")"
             }
             return "\(actor) recorded a transfer of \(money ?? "")"
         case "settlement.deleted":
             if let from = event.from, let to = event.to {
-                return "\(actor) deleted the transfer of \(money ?? "") from \(from) to \(to)"
+                return "\(actor) deleted the transfer of \(money ?? "") from \(named(from)) to \(named(to))"
             }
             return "\(actor) deleted a transfer of \(money ?? "")"
-        case "rates.updated": return "\(actor) set \(event.count ?? 0) exchange rate(s)"
+        case "rates.updated": return "\(actor) set \(counted(event.count ?? 0, "exchange rate", "exchange rates"))"
         case "rates.deleted": return "\(actor) deleted the exchange rate \(subject)"
         case "category.created": return "\(actor) added category \(subject)"
         case "category.updated":
@@ -72,7 +93,8 @@ enum ActivityText {
         case "category.deleted": return "\(actor) deleted category \(subject)"
         case "category.reordered": return "\(actor) reordered the categories"
         case "import.completed":
-            return "\(actor) imported \(event.count ?? 0) expense(s) and transfer(s) from \(importSource(event.subject))"
+            return "\(actor) imported \(counted(event.count ?? 0, "expense or transfer", "expenses and transfers")) from "
+                + importSource(event.subject)
         case "recurring.created": return "\(actor) made \(subject) recurring (\(money ?? ""))"
         case "recurring.updated": return "\(actor) changed the recurring \(subject)"
         case "recurring.paused":
@@ -101,7 +123,7 @@ enum ActivityText {
             // The threshold passed, then what was spent of how much (found by review: "is at
             // 100%" read wrong beside 130.00 of 120.00, and "the whole budget is at 80% of its budget").
             let what = event.subject ?? "The group"
-            let when = event.period.map { " in \($0)" } ?? ""
+            let when = event.period.map { " in \(period($0))" } ?? ""
             return "\(what) has passed \(event.percent ?? 0)% of its budget\(when): \(money ?? "") of \(limit ?? "")"
         default: return "\(actor): \(record.action)"
         }

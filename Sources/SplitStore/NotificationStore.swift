@@ -22,6 +22,8 @@ public struct NotificationRecord: Sendable, Equatable {
     public var groupTimeZone: String
     public var createdAt: Int64
     public var readAt: Int64?
+    /// The reader's name in the group, so a line can say "you" where it names them.
+    public var readerName: String?
 }
 
 /// The notification inboxes. Lines are put there by the write that made the activity line, in
@@ -39,8 +41,10 @@ public struct NotificationStore: Sendable {
         return try await database.read { sql in
             try await sql.raw(
                 """
-                SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, g.time_zone AS g_time_zone, a.*
+                SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, g.time_zone AS g_time_zone,
+                       m.name AS m_name, a.*
                 FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
+                     LEFT JOIN members m ON m.group_id = n.group_id AND m.user_id = n.user_id
                 WHERE n.user_id = \(bind: userID.text)
                       AND (n.created_at < \(bind: beforeAt) OR (n.created_at = \(bind: beforeAt) AND n.activity_id < \(bind: beforeID)))
                 ORDER BY n.created_at DESC, n.activity_id DESC LIMIT \(bind: limit)
@@ -104,13 +108,14 @@ public struct NotificationStore: Sendable {
 
 extension NotificationRecord {
     /// A row of `notifications` (its columns as `n_created_at`, `n_read_at`) joined with its
-    /// activity line (`a.*`) and group (`g_name`, `g_time_zone`).
+    /// activity line (`a.*`), group (`g_name`, `g_time_zone`) and the reader's member (`m_name`).
     init(inboxRow row: any SQLRow) throws {
         self.init(
             activity: try ActivityRecord(row: row), groupID: try row.decodeUUID("group_id"),
             groupName: try row.decode(column: "g_name", as: String.self),
             groupTimeZone: try row.decode(column: "g_time_zone", as: String.self),
             createdAt: try row.decode(column: "n_created_at", as: Int64.self),
-            readAt: try row.decode(column: "n_read_at", as: Int64?.self))
+            readAt: try row.decode(column: "n_read_at", as: Int64?.self),
+            readerName: try row.decode(column: "m_name", as: String?.self))
     }
 }

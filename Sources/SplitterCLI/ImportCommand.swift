@@ -115,7 +115,9 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     static func print(_ summary: ImportSummary, newGroup: Bool) {
-        let what = "\(summary.expenses) expense(s) and \(summary.settlements) transfer(s)"
+        let what =
+            "\(summary.expenses) \(summary.expenses == 1 ? "expense" : "expenses") and "
+            + "\(summary.settlements) \(summary.settlements == 1 ? "transfer" : "transfers")"
         if summary.dryRun {
             Swift.print("Dry run, nothing written: \(what) would go into \(newGroup ? "a new group " : "")\(summary.groupName).")
         } else {

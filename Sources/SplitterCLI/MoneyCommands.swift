@@ -27,7 +27,7 @@ func today(in timeZone: String? = nil) -> String {
 func offlineCopyNote(_ store: OfflineStore, groupID: String) throws -> String {
     let queued = try store.pending().count
     return "Offline: computed on this device from the copy synced \(try (store.pulledAt(groupID: groupID) ?? store.lastSync).map(timestamp) ?? "earlier")"
-        + (queued > 0 ? "; \(queued) queued change(s) are not in it yet." : ".")
+        + (queued > 0 ? "; \(counted(queued, "queued change is", "queued changes are")) not in it yet." : ".")
 }
 
 extension GroupContext {

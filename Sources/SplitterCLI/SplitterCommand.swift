@@ -178,7 +178,7 @@ private func rethrowFriendly(_ error: any Error) throws {
         FileHandle.standardError.write(
             Data(
                 """
-                splitter: this profile's offline copy is \(account)'s, with \(count) change(s) made offline \
+                splitter: this profile's offline copy is \(account)'s, with \(counted(count, "change", "changes")) made offline \
                 and not sent yet; they are never sent as another account's. Log in here as \(account) \
                 and run `splitter sync`, or drop them (`splitter status`, then `splitter sync --discard <op>`), \
                 or use another profile (--profile NAME).
@@ -288,6 +288,9 @@ func single<Item>(
     }
     return match
 }
+
+/// "1 change", "3 changes": a count and the words that go with it.
+func counted(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
 
 /// Reads a password from SPLITTER_PASSWORD, from stdin with --password-stdin, or from the terminal without echo.
 func readPassword(fromStdin: Bool) throws -> String {

@@ -69,7 +69,7 @@ struct Sync: AsyncParsableCommand {
                         "remaining": report.remaining, "pulled": pulled,
                     ])
             } else {
-                print("Pulled \(pulled) change(s) in \(groups.count) group(s).")
+                print("Pulled \(counted(pulled, "change", "changes")) in \(counted(groups.count, "group", "groups")).")
                 if !conflicts.isEmpty { try printConflicts(conflicts, store: store) }
             }
             // Refused changes are kept, not sent again: a script must learn of them (found by
@@ -77,11 +77,14 @@ struct Sync: AsyncParsableCommand {
             let refused = try store.parked()
             var said: [String] = []
             if !conflicts.isEmpty {
-                said.append("\(conflicts.count) change(s) conflict with the server's version; nothing was overwritten.")
+                said.append(
+                    "\(counted(conflicts.count, "change conflicts", "changes conflict")) with the server's version; "
+                        + "nothing was overwritten.")
             }
             if !refused.isEmpty {
                 said.append(
-                    "\(refused.count) change(s) refused by the server are kept, not sent: `splitter status` says why; "
+                    "\(counted(refused.count, "change refused by the server is", "changes refused by the server are")) "
+                        + "kept, not sent: `splitter status` says why; "
                         + "correct them and enter them again, then `splitter sync --discard <op>`.")
             }
             if !said.isEmpty {

@@ -167,7 +167,7 @@ struct ImportUseCaseTests {
             // each other what the footer says, and "Not in the file" is square.
             #expect(stored == ["USD/Christian": 6348, "USD/Bobz": -22629, "USD/Krissy": 16281], "\(stored)")
             #expect(report.notes.count == 1)
-            #expect(report.notes.first?.hasPrefix("101 line(s), the first line 3, do not add up to zero") == true, "\(report.notes)")
+            #expect(report.notes.first?.hasPrefix("101 lines, the first line 3, do not add up to zero") == true, "\(report.notes)")
             // The maids: 85.00, of which the three owed 17.00 each; the rest is the missing people's.
             let (expenses, _, _) = try await trip.expenses.liveExpenses(groupID: report.group.id, caller: trip.bo)
             let maids = try #require(expenses.first { $0.description == "Maids" && $0.expenseDate == "2012-08-29" })
@@ -185,7 +185,7 @@ struct ImportUseCaseTests {
             let report = try await Self.imports(trip).importFile(
                 data, format: .splitwise, into: .newGroup(name: "Edge cases", timeZone: nil), mapping: [:], dryRun: false,
                 force: false, caller: trip.bo, origin: trip.origin)
-            #expect(report.notes == ["1 line(s), the first line 10, cost 0 but move money: imported as the transfers their cells say."])
+            #expect(report.notes == ["1 line, line 10, costs 0 but moves money: imported as the transfers its cells say."])
             #expect(try await Self.balances(trip, groupID: report.group.id, caller: trip.bo) == Self.expected(file))
             let transfers = try await LedgerUseCases(database: trip.database, now: { milliseconds() }).settlements(
                 groupID: report.group.id, includeDeleted: false, caller: trip.bo)
@@ -257,7 +257,7 @@ struct ImportUseCaseTests {
         let text = "Date,Description,Category,Cost,Currency,A,B\n2025-01-01,\(long),General,12,EUR,6,-6\n2025-01-02,Short,General,12,EUR,6,-6\n"
         let file = try ImportUseCases.read(Data(text.utf8), format: .splitwise)
         #expect(file.expenses.first?.description.unicodeScalars.count == 200 && file.expenses.first?.description.hasSuffix("…") == true)
-        #expect(file.notes == ["1 description(s), the first at line 2, were longer than 200 characters and are cut there, ending in “…”."], "\(file.notes)")
+        #expect(file.notes == ["1 description, at line 2, was longer than 200 characters and is cut there, ending in “…”."], "\(file.notes)")
     }
 
     @Test("a file that is not UTF-8 is refused plainly")

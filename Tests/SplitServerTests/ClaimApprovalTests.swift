@@ -89,7 +89,7 @@ struct ClaimApprovalTests {
             #expect(approved.status == .ok, "\(approved.text)")
             #expect(approved.string("member", "userId") == bo.userID && approved.string("member", "role") == "member")
             // Bo is told he is in.
-            #expect(try await inbox(bo.token, "member.claim_approved") == ["Aki let Bo join as Bo"])
+            #expect(try await inbox(bo.token, "member.claim_approved") == ["Aki let you join as Bo"])
             #expect(try await inbox(aki.token, "member.claim_requested").count == 2)
             let boSees = try await api.call(.get, "/api/groups/\(groupID)", token: bo.token)
             #expect(boSees.status == .ok && boSees.string("group", "myMemberId") == boID)

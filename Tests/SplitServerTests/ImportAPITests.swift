@@ -46,7 +46,7 @@ struct ImportAPITests {
                 "Date,Description,Category,Cost,Currency,Aki,Bo\n2026-05-01,Maids,General,90,JPY,-30,-30\n")
             #expect(partial.status == .ok, "\(partial.text)")
             #expect(partial.list("members").last?.string("name") == "Not in the file")
-            #expect(partial.text.contains(#""notes":["1 line(s), the first line 2, do not add up to zero"#), "\(partial.text)")
+            #expect(partial.text.contains(#""notes":["1 line, line 2, does not add up to zero"#), "\(partial.text)")
 
             // act
             let created = try await Self.post(

@@ -902,7 +902,7 @@ struct WebTests {
             // act: check, then import
             let checked = try await setup.aki.post(path, [("file", csv), ("intent", "check")])
             #expect(checked.status == .ok, "\(checked.text.prefix(1500))")
-            #expect(checked.text.contains("<strong>1</strong> expense(s)"), "\(checked.text.prefix(3000))")
+            #expect(checked.text.contains("<strong>1</strong> expense and"), "\(checked.text.prefix(3000))")
             #expect(checked.text.contains("The total-balance lines (JPY) match"))
             #expect(checked.text.contains("Ben (same name)") && checked.text.contains("Chen"))
             // Aki is "Me (Aki)" once, not also "Aki" by name (found by review).

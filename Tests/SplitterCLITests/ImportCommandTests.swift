@@ -30,7 +30,7 @@ struct ImportCommandTests {
             // validate
             #expect(created.status == 0, "\(created.error)")
             #expect(
-                created.lines.first == "Imported 1 expense(s) and 1 transfer(s) into the new group From Splitwise.",
+                created.lines.first == "Imported 1 expense and 1 transfer into the new group From Splitwise.",
                 "\(created.output)")
             #expect(created.output.contains("Members: Aki Tanaka → you (Aki); Bo → new member; Chen → new member"))
             #expect(created.output.contains("Total-balance lines checked: JPY (all match)."))
@@ -117,7 +117,7 @@ struct ImportCommandTests {
             #expect(back.status == 0, "\(back.error)")
             // Beside the Kyoto it came from, the copy is told apart.
             #expect(
-                back.lines.first == "Imported 1 expense(s) and 1 transfer(s) into the new group Kyoto (imported).",
+                back.lines.first == "Imported 1 expense and 1 transfer into the new group Kyoto (imported).",
                 "\(back.output)")
             let groups = try await trip.json("group", "list") as? [[String: Any]]
             let both = ["Kyoto", "Kyoto (imported)"]

@@ -42,7 +42,7 @@ struct OfflineCopyTests {
                 try await trip.run("expense", "add", "Japan", "Late", "1200", "--paid-by", "cho", "--profile", "ben")
                     .status == 0)
             let second = try await trip.run("sync")
-            #expect(second.lines.last == "Pulled 2 change(s) in 1 group(s).", "\(second.output)\(second.error)")
+            #expect(second.lines.last == "Pulled 2 changes in 1 group.", "\(second.output)\(second.error)")
             // The copy is as of its last complete pull, which the offline note names; a push alone
             // (the SDK's) moves only the last sync. Found by review: the note named the push's time.
             let profile = trip.config.appendingPathComponent("profiles/default")
@@ -90,7 +90,7 @@ struct OfflineCopyTests {
                 // An expense queued offline is not in the copy's balances yet, and the note says so.
                 #expect(try await trip.run("expense", "add", "Japan", "Taxi", "3000").output.contains("queued"))
                 let withQueued = try await trip.run("balances", "Japan", "--json")
-                #expect(withQueued.error.contains("1 queued change(s) are not in it yet"), "\(withQueued.error)")
+                #expect(withQueued.error.contains("1 queued change is not in it yet"), "\(withQueued.error)")
                 #expect(
                     (try JSONSerialization.jsonObject(with: Data(withQueued.output.utf8)) as? [String: Any])?["balances"]
                         as? [[String: String]] == onlineBalances)

@@ -373,8 +373,11 @@ public struct ImportUseCases: Sendable, UsesStores {
         let cut = file.expenses.filter(\.wasShortened)
         if let first = cut.first {
             file.notes.append(
-                "\(cut.count) description(s), the first at line \(first.line), were longer than "
-                    + "\(ImportedFile.descriptionLimit) characters and are cut there, ending in “…”.")
+                cut.count == 1
+                    ? "1 description, at line \(first.line), was longer than \(ImportedFile.descriptionLimit) characters "
+                        + "and is cut there, ending in “…”."
+                    : "\(cut.count) descriptions, the first at line \(first.line), were longer than "
+                        + "\(ImportedFile.descriptionLimit) characters and are cut there, ending in “…”.")
         }
         return file
     }

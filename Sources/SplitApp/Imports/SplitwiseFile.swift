@@ -210,13 +210,18 @@ public struct SplitwiseFile: Sendable {
             let name = Self.othersName(besides: names)
             file.names.append(name)
             file.notes.append(
-                "\(missing.count) line(s), the first line \(first.line), do not add up to zero between the file's members: "
+                (missing.count == 1
+                    ? "1 line, line \(first.line), does not add up to zero between the file's members: "
+                    : "\(missing.count) lines, the first line \(first.line), do not add up to zero between the file's members: ")
                     + "someone in them is not in the file. Their part is put on “\(name)”; map it to a member, or keep it as a member of its own.")
         }
         let zeroCost = rows.filter { !$0.isPayment && $0.cost == 0 }
         if let first = zeroCost.first {
             file.notes.append(
-                "\(zeroCost.count) line(s), the first line \(first.line), cost 0 but move money: imported as the transfers their cells say.")
+                zeroCost.count == 1
+                    ? "1 line, line \(first.line), costs 0 but moves money: imported as the transfers its cells say."
+                    : "\(zeroCost.count) lines, the first line \(first.line), cost 0 but move money: imported as the "
+                        + "transfers their cells say.")
         }
         for row in rows {
             var cells = row.cells.enumerated().map { MemberAmount(ImportedFile.person($0.offset), $0.element) }

@@ -53,6 +53,9 @@ extension WebApp {
         let checked: Bool
         let expenses: Int
         let settlements: Int
+        /// "expense" or "expenses" after the count, and the same for transfers.
+        let expenseWord: String
+        let settlementWord: String
         let names: [Name]
         let balances: [Balance]
         let changes: [Change]
@@ -245,7 +248,9 @@ extension WebApp {
                 .init(value: $0.rawValue, label: $0.title, selected: $0.rawValue == (form?["format"] ?? "splitwise"))
             },
             newName: form?["name"] ?? "", csv: form?["file"] ?? "", checked: report != nil,
-            expenses: report?.expenses ?? 0, settlements: report?.settlements ?? 0, names: names,
+            expenses: report?.expenses ?? 0, settlements: report?.settlements ?? 0,
+            expenseWord: report?.expenses == 1 ? "expense" : "expenses",
+            settlementWord: report?.settlements == 1 ? "transfer" : "transfers", names: names,
             balances: balances, changes: changes, hasChanges: !changes.isEmpty,
             footers: report.map {
                 $0.footersChecked.isEmpty

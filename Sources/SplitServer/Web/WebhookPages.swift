@@ -120,6 +120,8 @@ extension WebApp {
             let state: String
             let failed: Bool
             let attempts: Int
+            /// "attempt" or "attempts" after the count.
+            let attemptWord: String
             let result: String
             let at: String
         }
@@ -150,6 +152,7 @@ extension WebApp {
             return WebhookLogBody.Line(
                 type: delivery.kind, state: delivery.state.rawValue,
                 failed: delivery.state == .failed || delivery.state == .skipped, attempts: delivery.attempts,
+                attemptWord: delivery.attempts == 1 ? "attempt" : "attempts",
                 result: result, at: WebFormat.dateTime(Date(milliseconds: when), in: zone))
         }
         let body = WebhookLogBody(

@@ -192,8 +192,27 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
+                let store = try? options.store()
+                let groups: [Group]
+                do {
+                    groups = try await options.client().groups()
+                    try? store?.cache(groups: groups)
+                } catch SplitterError.offline(let reason) {
+                    // Offline, the groups this device knows (found by a new user: exit 9 with
+                    // the copy right there), said to be so.
+                    guard let cached = try store?.cachedGroups(), !cached.isEmpty else {
+                        throw CLIError(
+                            message: "The server cannot be reached (\(reason)), and this device has no copy of your "
+                                + "groups yet: `splitter sync` makes one when the server is back.",
+                            code: 9)
+                    }
+                    warn(
+                        "Offline: your groups as this device last saw them"
+                            + ((try? store?.lastSync).flatMap { $0 }.map { " (synced \(timestamp($0)))" } ?? "") + ".")
+                    groups = cached
+                }
                 try Output.list(
-                    try await options.client().groups(), json: options.json, empty: nil,
+                    groups, json: options.json, empty: nil,
                     ["NAME", "CURRENCY", "ROLE", "ID"]
                 ) { [$0.name + ($0.isArchived ? " (archived)" : ""), $0.homeCurrency, $0.myRole.rawValue, $0.id] }
             }

@@ -159,7 +159,16 @@ struct MeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await SplitterCLI.run {
-            let summary = try await options.client().mySummary()
+            let summary: MySummary
+            do {
+                summary = try await options.client().mySummary()
+            } catch SplitterError.offline(let reason) {
+                // Said what works instead (found by a new user: only "cannot be reached").
+                throw CLIError(
+                    message: "The server cannot be reached (\(reason)); where you stand across your groups comes from it. "
+                        + "Offline, `splitter balances GROUP` and `splitter plan GROUP` work from this device's copy.",
+                    code: 9)
+            }
             if options.json { return try Output.json(summary) }
             guard !summary.totals.isEmpty else {
                 print("You are settled up everywhere.")

@@ -81,6 +81,12 @@ struct OfflineCopyTests {
                     try await trip.run("balances", "Japan").output.hasPrefix(onlineTable.output.split(separator: "\n\n")[0])
                 )
                 #expect(try await trip.run("plan", "Japan").output == onlinePlan.output)
+                // The groups too, as this device last saw them, saying so (it exited 9).
+                let groups = try await trip.run("group", "list")
+                #expect(groups.status == 0 && groups.output.contains("Japan"), "\(groups.error)")
+                #expect(groups.error.hasPrefix("Offline: your groups as this device last saw them"), "\(groups.error)")
+                let me = try await trip.run("me")
+                #expect(me.status == 9 && me.error.contains("`splitter balances GROUP`"), "\(me.error)")
                 #expect(try await trip.run("plan", "Japan", "--currency", "USD").output == onlineUSD.output)
                 // The deletion made elsewhere is applied to the copy; the new expense is in it.
                 let list = try await trip.run("expense", "list", "Japan")

@@ -1949,6 +1949,12 @@ struct WebTests {
             #expect(refused.status == .unprocessableContent, "\(refused.status)")
             #expect(refused.text.contains(#"id="total-error""#), "\(refused.text.prefix(4000))")
             #expect(refused.text.contains(#"id="caps-error""#) && refused.text.contains("\(firstName): "))
+            // The wrong cap's box is marked and points at that line; the others are not.
+            #expect(
+                refused.text.contains(
+                    #"name="cap_\#(firstID)" value="200.555" aria-invalid="true" aria-describedby="caps-error""#),
+                "\(refused.text.prefix(6000))")
+            #expect(refused.text.components(separatedBy: #"aria-describedby="caps-error""#).count == 2)
             #expect(refused.text.contains("like 80 and 100"))
             let budget = try await api.call(.get, "/api/groups/\(setup.groupID)/budget", token: setup.aki.token)
             #expect(budget.status == .ok && !budget.text.contains(#""budget""#), "\(budget.text)")

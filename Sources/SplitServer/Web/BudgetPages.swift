@@ -29,6 +29,8 @@ extension WebApp {
             let id: String
             let name: String
             let value: String
+            /// Its amount was refused: the box is marked, described by the caps' error line.
+            var invalid = false
         }
         struct Uncounted: Sendable {
             let link: String?
@@ -69,7 +71,8 @@ extension WebApp {
     }
 
     private func budgetPage(
-        groupID: String, month: String?, errors: [String: String] = [:], entered: WebForm? = nil
+        groupID: String, month: String?, errors: [String: String] = [:], entered: WebForm? = nil,
+        invalidCaps: Set<String> = []
     ) async throws -> Response {
         let scope = try await scope(groupID)
         let id = try APIHandler.id(groupID, "group")
@@ -88,7 +91,8 @@ extension WebApp {
             BudgetBody.CapField(
                 index: index, id: category.id.text, name: "\(category.icon) \(category.name)",
                 value: entered?["cap_\(category.id.text)"]
-                    ?? budget?.caps[category.id].map { Self.plain($0, currency) } ?? "")
+                    ?? budget?.caps[category.id].map { Self.plain($0, currency) } ?? "",
+                invalid: invalidCaps.contains(category.id.text))
         }
         var body = Self.budgetBody(
             status, personal: false, action: "/groups/\(groupID)/budget",
@@ -115,6 +119,7 @@ extension WebApp {
         let form = try WebRequest.get().form
         let id = try APIHandler.id(groupID, "group")
         var capNames: [String] = []
+        var capIDs: [String] = []
         do {
             if form["action"] == "remove" {
                 try await budgetUseCases.remove(groupID: id, caller: try caller(), origin: try origin())
@@ -126,6 +131,7 @@ extension WebApp {
             let monthly = form["period"] != "trip"
             let capped = categories.filter { form.text("cap_\($0.id.text)") != nil }
             capNames = capped.map(\.name)
+            capIDs = capped.map(\.id.text)
             // Every wrong field said at once (found by a new user: one, then the next): percentages
             // that do not read go to the use case as none, which says how to write them with the rest.
             let thresholds: [Int]?
@@ -148,7 +154,7 @@ extension WebApp {
                 groupID: groupID, month: nil,
                 errors: try Self.formErrors(
                     Self.namingCaps(error, capNames), shown: ["period", "startDate", "endDate", "total", "caps", "thresholds"]),
-                entered: form)
+                entered: form, invalidCaps: Self.refusedCaps(error, capIDs))
         }
     }
 
@@ -158,9 +164,9 @@ extension WebApp {
         try await myBudgetPage(month: request.uri.queryParameters["month"].map(String.init))
     }
 
-    private func myBudgetPage(month: String?, errors: [String: String] = [:], entered: WebForm? = nil) async throws
-        -> Response
-    {
+    private func myBudgetPage(
+        month: String?, errors: [String: String] = [:], entered: WebForm? = nil, invalidCaps: Set<String> = []
+    ) async throws -> Response {
         let status: BudgetStatus
         do {
             status = try await budgetUseCases.personalStatus(caller: try caller(), month: month)
@@ -180,7 +186,8 @@ extension WebApp {
             let cap = budget?.caps.first { AccountInput.nameKey($0.name) == AccountInput.nameKey(name) }
             return BudgetBody.CapField(
                 index: index, id: "", name: entered?["capName_\(index)"] ?? name,
-                value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "")
+                value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "",
+                invalid: invalidCaps.contains(String(index)))
         }
         let body = Self.budgetBody(
             status, personal: true, action: "/me/budget", heading: "My budget", pageURL: "/me/budget", canEdit: true,
@@ -196,6 +203,7 @@ extension WebApp {
 
     func saveMyBudget(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try WebRequest.get().form
+        var rows: [String] = []  // the form row of each cap sent
         do {
             if form["action"] == "remove" {
                 try await budgetUseCases.removePersonal(caller: try caller())
@@ -207,6 +215,7 @@ extension WebApp {
             for index in 0..<(BudgetUseCases.maximumCaps + 3) {
                 guard let amount = form.text("cap_\(index)") else { continue }
                 caps.append(.init(category: form["capName_\(index)"] ?? "", amount: Self.typed(amount, currency)))
+                rows.append(String(index))
             }
             _ = try await budgetUseCases.putPersonal(
                 EnteredPersonalBudget(currency: code, total: form.text("total").map { Self.typed($0, currency) }, caps: caps),
@@ -214,11 +223,25 @@ extension WebApp {
             return Self.redirect("/me/budget", done: "budget-saved")
         } catch {
             return try await myBudgetPage(
-                month: nil, errors: try Self.formErrors(error, shown: ["currency", "total", "caps"]), entered: form)
+                month: nil, errors: try Self.formErrors(error, shown: ["currency", "total", "caps"]), entered: form,
+                invalidCaps: Self.refusedCaps(error, rows))
         }
     }
 
     // MARK: Shared
+
+    /// The keys (of `keys`, in the order the caps were sent) of the caps a refusal names
+    /// ("caps[1].amount"), to mark their boxes.
+    static func refusedCaps(_ error: any Error, _ keys: [String]) -> Set<String> {
+        guard let app = error as? AppError else { return [] }
+        return Set(
+            app.fieldProblems.compactMap { problem in
+                guard problem.field.hasPrefix("caps["), let close = problem.field.firstIndex(of: "]"),
+                    let index = Int(problem.field.dropFirst("caps[".count).prefix(upTo: close)), keys.indices.contains(index)
+                else { return nil }
+                return keys[index]
+            })
+    }
 
     /// A refusal whose cap problems ("caps[1].amount") say which category's cap they are about,
     /// since the page shows them together under the caps.

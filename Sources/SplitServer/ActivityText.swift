@@ -55,6 +55,9 @@ enum ActivityText {
             return "\(actor) asked to join as \(event.asMember ?? "a member"), who has money in the group"
         case "member.claim_approved":
             return "\(actor) let \(event.subject.map(named) ?? "someone") join as \(event.asMember ?? "a member")"
+        case "member.claim_rejected":
+            let whose = event.subject.map { $0 == reader ? "your" : "\($0)'s" } ?? "a"
+            return "\(actor) turned down \(whose) request to join as \(event.asMember ?? "a member")"
         case "expense.created": return "\(actor) added \(subject) (\(money ?? ""))"
         case "expense.updated": return "\(actor) changed \(subject) (\(money ?? ""))"
         case "expense.deleted": return "\(actor) deleted \(subject)"

@@ -15,8 +15,9 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public var currency: String?
     /// How many things changed at once (exchange rates set).
     public var count: Int?
-    /// `member.joined`, `member.claim_requested`, `member.claim_approved`: the name-only member
-    /// the user claimed, or asked to be (`subject`: who asked, for the approval).
+    /// `member.joined`, `member.claim_requested`, `member.claim_approved`, `member.claim_rejected`:
+    /// the name-only member the user claimed, or asked to be (`subject`: who asked, for the
+    /// decision).
     public var asMember: String?
     /// `member.role_changed`: the new role.
     public var role: String?

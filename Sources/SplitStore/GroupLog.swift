@@ -209,19 +209,21 @@ public struct GroupLog: Sendable {
     /// and members `concerning` it (who owe or are owed in it, whose share or transfer it is, who
     /// was added, removed or given a role) whose setting is "mine", the default. Never the actor's
     /// own account.
+    /// `outsider`: an account that is no member of the group, told as well (a claimant turned down).
     func activity(
         _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
-        concerning: [UUID] = [], _ sql: any SQLDatabase
+        concerning: [UUID] = [], outsider: UUID? = nil, _ sql: any SQLDatabase
     ) async throws {
         var batch = WriteBatch()
-        let line = activity(actor, action, entity, id, event, concerning: concerning, into: &batch)
+        let line = activity(
+            actor, action, entity, id, event, concerning: concerning, outsider: outsider, into: &batch)
         try await line.deliver(try await batch.run(on: sql), sql)
     }
 
     /// `activity`'s two inserts, added to `batch`; `deliver` on the batch's result does the rest.
     func activity(
         _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
-        concerning: [UUID] = [], into batch: inout WriteBatch
+        concerning: [UUID] = [], outsider: UUID? = nil, into batch: inout WriteBatch
     ) -> ActivityLine {
         let activity = UUID.timeOrdered()
         let activityID = activity.text
@@ -246,6 +248,12 @@ public struct GroupLog: Sendable {
                   AND (m.is_active = \(bind: true) OR m.id IN (\(binds: inactiveToo.isEmpty ? [""] : inactiveToo)))
                   AND (COALESCE(s.level, 'mine') = 'all'
                        OR (COALESCE(s.level, 'mine') = 'mine' AND m.id IN (\(binds: concerned.isEmpty ? [""] : concerned))))
+            \(unsafeRaw: outsider == nil ? "" : "UNION ")\(outsider.map { user in
+                """
+                SELECT \(bind: user.text), \(bind: activityID), \(bind: groupID.text), \(bind: now)
+                WHERE NOT EXISTS (SELECT 1 FROM members WHERE group_id = \(bind: groupID.text) AND user_id = \(bind: user.text))
+                """ as SQLQueryString
+            } ?? "")
             RETURNING user_id AS value
             """)
         return ActivityLine(

@@ -58,11 +58,13 @@ extension GroupStore {
         }
     }
 
-    /// Refuses a waiting claim; `notFound` when none waits for that member.
+    /// Refuses a waiting claim; `notFound` when none waits for that member. The claimant is told
+    /// in their inbox, though they are no member (found by review: a turned-down claimant waited
+    /// on), and the group's activity keeps the line.
     public func rejectClaim(groupID: UUID, memberID: UUID, actor: Actor, now: Int64) async throws {
         try await database.transaction { sql in
-            _ = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor)
-            guard
+            let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor)
+            guard let claim = try await Self.claims(groupID: groupID, memberID: memberID, sql).first,
                 try await sql.raw(
                     """
                     DELETE FROM member_claims WHERE member_id = \(bind: memberID.text) AND group_id = \(bind: groupID.text)
@@ -70,6 +72,9 @@ extension GroupStore {
                     """
                 ).first() != nil
             else { throw GroupStoreError.notFound }
+            try await log?.activity(
+                actor, "member.claim_rejected", .member, memberID,
+                ActivityEvent(subject: claim.userName, asMember: claim.memberName), outsider: claim.userID, sql)
         }
     }
 

@@ -42,9 +42,10 @@ public struct NotificationStore: Sendable {
             try await sql.raw(
                 """
                 SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, g.time_zone AS g_time_zone,
-                       m.name AS m_name, a.*
+                       COALESCE(m.name, u.display_name) AS m_name, a.*
                 FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
                      LEFT JOIN members m ON m.group_id = n.group_id AND m.user_id = n.user_id
+                     JOIN users u ON u.id = n.user_id
                 WHERE n.user_id = \(bind: userID.text)
                       AND (n.created_at < \(bind: beforeAt) OR (n.created_at = \(bind: beforeAt) AND n.activity_id < \(bind: beforeID)))
                 ORDER BY n.created_at DESC, n.activity_id DESC LIMIT \(bind: limit)

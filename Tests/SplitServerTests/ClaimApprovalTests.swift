@@ -82,6 +82,16 @@ struct ClaimApprovalTests {
             #expect(waiting.first?.string("userName") == "Mallory" && waiting.first?.string("memberName") == "Bo")
             let rejected = try await api.call(.delete, "/api/groups/\(groupID)/claims/\(boID)", token: aki.token)
             #expect(rejected.status == .noContent, "\(rejected.text)")
+            // Mallory, who is no member, is told (found by review: she waited on); the group's
+            // activity keeps the line; turning down again finds nothing.
+            #expect(try await inbox(mallory.token, "member.claim_rejected") == ["Aki turned down your request to join as Bo"])
+            let activity = try await api.call(.get, "/api/groups/\(groupID)/activity", token: aki.token)
+            #expect(
+                activity.list("activity").first?.string("summary") == "Aki turned down Mallory's request to join as Bo",
+                "\(activity.text.prefix(400))")
+            #expect(try await inbox(viewer.token, "member.claim_rejected").isEmpty)
+            #expect(
+                try await api.call(.delete, "/api/groups/\(groupID)/claims/\(boID)", token: aki.token).status == .notFound)
             #expect(try await api.call(.post, "/api/groups/join", token: bo.token, json: claim).status == .accepted)
             let approved = try await api.call(.post, "/api/groups/\(groupID)/claims/\(boID)", token: aki.token)
 

@@ -125,14 +125,17 @@ struct MailComposer: Sendable {
     {
         let sentence = ActivityText.sentence(line.activity, reader: line.readerName)
         let category = MailCategory.of(action: line.activity.action)
-        let groupLink = "\(configuration.publicURL)/groups/\(line.groupID.text)"
+        // A claimant turned down is no member: the group is not theirs to open.
+        let outside = line.activity.action == "member.claim_rejected"
+        let groupLink = "\(configuration.publicURL)/groups" + (outside ? "" : "/\(line.groupID.text)")
+        let open = outside ? "Your groups" : "Open the group"
         let stop = unsubscribeLink(unsubscribeKey, category.rawValue)
         let when = Self.time(line.activity.at, in: line.groupTimeZone)
         let plain = """
             \(sentence)
             in \(line.groupName), \(when)
 
-            Open the group: \(groupLink)
+            \(open): \(groupLink)
 
             --
             You get a mail for each notification. Change that: \(configuration.publicURL)/account#email
@@ -142,7 +145,7 @@ struct MailComposer: Sendable {
             """
             <p style="font-size:16px">\(escape(sentence))</p>
             <p style="color:#555">in \(escape(line.groupName)), \(escape(when))</p>
-            <p><a href="\(escape(groupLink))">Open the group</a></p>
+            <p><a href="\(escape(groupLink))">\(open)</a></p>
             """,
             footer: """
                 You get a mail for each notification. <a href="\(escape(configuration.publicURL))/account#email">Change that</a>

@@ -7,12 +7,24 @@ import SplitStore
 /// (`ActivityEvent`); this is the one place they become English, and where other languages will
 /// plug in. The API's `summary` and the web's overview both read it.
 enum ActivityText {
-    /// "Cho's share", "their share" (the actor's own), "your share" (the reader's), or "a
-    /// share" for a line written before names were kept.
-    static func whose(_ member: String?, _ actor: String, reader: String? = nil) -> String {
+    /// Who reads a line: an account, and its member in the group (none for a claimant turned
+    /// down, who is no member).
+    struct Reader: Sendable, Equatable {
+        let userID: UUID
+        let memberID: UUID?
+    }
+
+    /// "Cho's share", "their share" (the actor's own), "your share" (the reader's, `yours`), or
+    /// "a share" for a line written before names were kept.
+    static func whose(_ member: String?, _ actor: String, yours: Bool = false) -> String {
         guard let member else { return "a share" }
-        if member == actor { return member == reader ? "your share" : "their share" }
-        return member == reader ? "your share" : "\(member)'s share"
+        if yours { return "your share" }
+        return member == actor ? "their share" : "\(member)'s share"
+    }
+
+    /// A notification's line, said to whoever's inbox it is in.
+    static func sentence(_ line: NotificationRecord) -> String {
+        sentence(line.activity, reader: Reader(userID: line.readerUserID, memberID: line.readerMemberID))
     }
 
     /// "3 exchange rates", "1 exchange rate".
@@ -26,17 +38,20 @@ enum ActivityText {
         return WebFormat.monthName(month)
     }
 
-    /// The line in words. `reader`: the name in the group of whoever reads it (a notification),
-    /// who is then "you" where the line names them (found by a new user: Ben read "Aki recorded
-    /// that Ben paid Aki").
-    static func sentence(_ record: ActivityRecord, reader: String? = nil) -> String {
+    /// The line in words. `reader`: whoever reads it (a notification), who is then "you" where
+    /// the line is about them (found by a new user: Ben read "Aki recorded that Ben paid Aki").
+    /// Told apart by ids, never by names: a name may change, or be taken by someone new after
+    /// its member left (found by a new user: a member renamed "Ben" read Ben's lines as theirs).
+    static func sentence(_ record: ActivityRecord, reader: Reader? = nil) -> String {
         let event = record.event
         if let legacy = event.legacyText { return legacy }
-        let reader = reader.flatMap { $0.isEmpty ? nil : $0 }
+        func isReader(_ member: UUID?) -> Bool { member != nil && member == reader?.memberID }
         /// A member the line names: "you" when it is the reader.
-        func named(_ name: String) -> String { name == reader ? "you" : name }
+        func named(_ name: String, _ id: UUID?) -> String { isReader(id) ? "you" : name }
+        /// The member a `member.*` line is about.
+        let aboutMember = record.entity == .member ? record.entityID : nil
         let actorName = record.actorName.isEmpty ? "Someone" : record.actorName
-        let actor = actorName == reader ? "You" : actorName
+        let actor = reader != nil && record.actorUserID == reader?.userID ? "You" : actorName
         let subject = event.subject ?? ""
         let money = event.amount.map { amount in
             guard let code = event.currency, let currency = try? Currency(code: code) else {
@@ -48,15 +63,17 @@ enum ActivityText {
         case "group.created": return "\(actor) created \(subject)"
         case "group.archived": return "\(actor) archived \(subject): nothing in it can change until it is brought back"
         case "group.unarchived": return "\(actor) brought \(subject) back: it can be changed again"
-        case "member.added": return "\(actor) added \(named(subject))"
+        case "member.added": return "\(actor) added \(named(subject, aboutMember))"
         case "member.joined": return event.asMember.map { "\(actor) joined as \($0)" } ?? "\(actor) joined"
         case "member.claim_requested":
             // Said as what happened, so it reads true once decided too (the line links to Members).
             return "\(actor) asked to join as \(event.asMember ?? "a member"), who has money in the group"
         case "member.claim_approved":
-            return "\(actor) let \(event.subject.map(named) ?? "someone") join as \(event.asMember ?? "a member")"
+            let who = isReader(aboutMember) ? "you" : event.subject ?? "someone"
+            return "\(actor) let \(who) join as \(event.asMember ?? "a member")"
         case "member.claim_rejected":
-            let whose = event.subject.map { $0 == reader ? "your" : "\($0)'s" } ?? "a"
+            let yours = event.userID != nil && event.userID == reader?.userID
+            let whose = yours ? "your" : event.subject.map { "\($0)'s" } ?? "a"
             return "\(actor) turned down \(whose) request to join as \(event.asMember ?? "a member")"
         case "expense.created": return "\(actor) added \(subject) (\(money ?? ""))"
         case "expense.updated": return "\(actor) changed \(subject) (\(money ?? ""))"
@@ -64,28 +81,28 @@ enum ActivityText {
         case "expense.restored": return "\(actor) restored \(subject)"
         // With what the mark moved, or took back: "(45.00 EUR)".
         case "share.marked_paid":
-            return "\(actor) marked \(whose(event.member, actorName, reader: reader)) of \(subject) paid" + (money.map { " (\($0))" } ?? "")
+            return "\(actor) marked \(whose(event.member, actorName, yours: isReader(event.memberID))) of \(subject) paid" + (money.map { " (\($0))" } ?? "")
                 + because(event.reason)
         case "share.marked_unpaid":
-            return "\(actor) marked \(whose(event.member, actorName, reader: reader)) of \(subject) unpaid" + (money.map { " (\($0))" } ?? "")
+            return "\(actor) marked \(whose(event.member, actorName, yours: isReader(event.memberID))) of \(subject) unpaid" + (money.map { " (\($0))" } ?? "")
                 + because(event.reason)
         case "member.removed":
             // Removing oneself is leaving.
             return subject == actorName
-                ? "\(actor) left the group" : "\(actor) removed \(named(subject)) from the group"
-        case "member.restored": return "\(actor) brought \(named(subject)) back into the group"
-        case "member.role_changed": return "\(actor) made \(named(subject)) \(event.role.map(roleName) ?? "a member")"
-        case "member.rights_changed": return "\(actor) changed what \(named(subject)) may do"
+                ? "\(actor) left the group" : "\(actor) removed \(named(subject, aboutMember)) from the group"
+        case "member.restored": return "\(actor) brought \(named(subject, aboutMember)) back into the group"
+        case "member.role_changed": return "\(actor) made \(named(subject, aboutMember)) \(event.role.map(roleName) ?? "a member")"
+        case "member.rights_changed": return "\(actor) changed what \(named(subject, aboutMember)) may do"
         case "settlement.recorded":
             if let from = event.from, let to = event.to {
                 return from == actorName
-                    ? "\(actor) recorded paying \(named(to)) \(money ?? "")"
-                    : "\(actor) recorded that \(named(from)) paid \(named(to)) \(money ?? "")"
+                    ? "\(actor) recorded paying \(named(to, event.toID)) \(money ?? "")"
+                    : "\(actor) recorded that \(named(from, event.fromID)) paid \(named(to, event.toID)) \(money ?? "")"
             }
             return "\(actor) recorded a transfer of \(money ?? "")"
         case "settlement.deleted":
             if let from = event.from, let to = event.to {
-                return "\(actor) deleted the transfer of \(money ?? "") from \(named(from)) to \(named(to))"
+                return "\(actor) deleted the transfer of \(money ?? "") from \(named(from, event.fromID)) to \(named(to, event.toID))"
             }
             return "\(actor) deleted a transfer of \(money ?? "")"
         case "rates.updated": return "\(actor) set \(counted(event.count ?? 0, "exchange rate", "exchange rates"))"

@@ -38,12 +38,25 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public var to: String?
     /// `share.*`: whose share.
     public var member: String?
+    /// The members `from`, `to` and `member` name, by id (a name may change, or be taken by
+    /// someone new after its member left): a notification says "you" by these, never by a name.
+    /// A line written before they were kept, or copied from another group, has none.
+    public var fromID: UUID?
+    public var toID: UUID?
+    public var memberID: UUID?
+    /// `member.claim_*`: the account that asked (no member when turned down).
+    public var userID: UUID?
 
     public init(
         subject: String? = nil, amount: Int64? = nil, currency: String? = nil, count: Int? = nil,
         asMember: String? = nil, role: String? = nil, reason: String? = nil, limit: Int64? = nil, percent: Int? = nil,
-        period: String? = nil, legacyText: String? = nil, from: String? = nil, to: String? = nil, member: String? = nil
+        period: String? = nil, legacyText: String? = nil, from: String? = nil, to: String? = nil, member: String? = nil,
+        fromID: UUID? = nil, toID: UUID? = nil, memberID: UUID? = nil, userID: UUID? = nil
     ) {
+        self.fromID = fromID
+        self.toID = toID
+        self.memberID = memberID
+        self.userID = userID
         self.from = from
         self.to = to
         self.member = member
@@ -64,7 +77,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case version = "v", subject, amount, currency, count, asMember, role, reason, limit, percent, period, legacyText
-        case from, to, member
+        case from, to, member, fromID = "fromId", toID = "toId", memberID = "memberId", userID = "userId"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -88,7 +101,17 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         from = try container.decodeIfPresent(String.self, forKey: .from)
         to = try container.decodeIfPresent(String.self, forKey: .to)
         member = try container.decodeIfPresent(String.self, forKey: .member)
+        // An id that does not read (a file edited by hand) is as if none were kept.
+        func id(_ key: CodingKeys) -> UUID? {
+            guard let text = try? container.decodeIfPresent(String.self, forKey: key) else { return nil }
+            return UUID(uuidString: text)
+        }
+        fromID = id(.fromID)
+        toID = id(.toID)
+        memberID = id(.memberID)
+        userID = id(.userID)
     }
+
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -107,6 +130,10 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         try container.encodeIfPresent(from, forKey: .from)
         try container.encodeIfPresent(to, forKey: .to)
         try container.encodeIfPresent(member, forKey: .member)
+        try container.encodeIfPresent(fromID?.text, forKey: .fromID)
+        try container.encodeIfPresent(toID?.text, forKey: .toID)
+        try container.encodeIfPresent(memberID?.text, forKey: .memberID)
+        try container.encodeIfPresent(userID?.text, forKey: .userID)
     }
 
     /// The stored text: what `JSONEncoder` writes with sorted keys and unescaped slashes
@@ -137,15 +164,19 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         number("count", count.map(Int64.init))
         text("currency", currency)
         text("from", from)
+        text("fromId", fromID?.text)
         text("legacyText", legacyText)
         number("limit", limit)
         text("member", member)
+        text("memberId", memberID?.text)
         number("percent", percent.map(Int64.init))
         text("period", period)
         text("reason", reason)
         text("role", role)
         text("subject", subject)
         text("to", to)
+        text("toId", toID?.text)
+        text("userId", userID?.text)
         number("v", Int64(Self.currentVersion))
         bytes.append(UInt8(ascii: "}"))
         return String(decoding: bytes, as: UTF8.self)

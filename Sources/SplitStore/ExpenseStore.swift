@@ -392,7 +392,8 @@ public struct ExpenseStore: Sendable {
                 actor, isPaid ? "share.marked_paid" : "share.marked_unpaid", .expense, expense.id,
                 ActivityEvent(
                     subject: expense.description, amount: moved == 0 ? nil : moved,
-                    currency: moved == 0 ? nil : expense.currency, reason: reason, member: whose),
+                    currency: moved == 0 ? nil : expense.currency, reason: reason, member: whose,
+                    memberID: share.memberID),
                 concerning: [share.memberID] + expense.payers.map(\.memberID), into: &batch)
             let values = try await batch.run(on: sql)
             for ledger in ledgers { try ledger.check(values) }

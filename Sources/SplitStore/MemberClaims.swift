@@ -53,7 +53,8 @@ extension GroupStore {
             // The claimant hears that they are in (found by a new user: nobody was told).
             try await log?.activity(
                 actor, "member.claim_approved", .member, member.id,
-                ActivityEvent(subject: claim.userName, asMember: member.name), concerning: [member.id], sql)
+                ActivityEvent(subject: claim.userName, asMember: member.name, userID: claim.userID),
+                concerning: [member.id], sql)
             return member
         }
     }
@@ -74,7 +75,8 @@ extension GroupStore {
             else { throw GroupStoreError.notFound }
             try await log?.activity(
                 actor, "member.claim_rejected", .member, memberID,
-                ActivityEvent(subject: claim.userName, asMember: claim.memberName), outsider: claim.userID, sql)
+                ActivityEvent(subject: claim.userName, asMember: claim.memberName, userID: claim.userID),
+                outsider: claim.userID, sql)
         }
     }
 

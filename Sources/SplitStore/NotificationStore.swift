@@ -22,8 +22,10 @@ public struct NotificationRecord: Sendable, Equatable {
     public var groupTimeZone: String
     public var createdAt: Int64
     public var readAt: Int64?
-    /// The reader's name in the group, so a line can say "you" where it names them.
-    public var readerName: String?
+    /// Whose inbox it is: the account and its member in the group (none for a claimant turned
+    /// down), so a line can say "you" where it is about them.
+    public var readerUserID: UUID
+    public var readerMemberID: UUID?
 }
 
 /// The notification inboxes. Lines are put there by the write that made the activity line, in
@@ -42,10 +44,9 @@ public struct NotificationStore: Sendable {
             try await sql.raw(
                 """
                 SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, g.time_zone AS g_time_zone,
-                       COALESCE(m.name, u.display_name) AS m_name, a.*
+                       n.user_id AS n_user_id, m.id AS m_id, a.*
                 FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
                      LEFT JOIN members m ON m.group_id = n.group_id AND m.user_id = n.user_id
-                     JOIN users u ON u.id = n.user_id
                 WHERE n.user_id = \(bind: userID.text)
                       AND (n.created_at < \(bind: beforeAt) OR (n.created_at = \(bind: beforeAt) AND n.activity_id < \(bind: beforeID)))
                 ORDER BY n.created_at DESC, n.activity_id DESC LIMIT \(bind: limit)
@@ -109,7 +110,8 @@ public struct NotificationStore: Sendable {
 
 extension NotificationRecord {
     /// A row of `notifications` (its columns as `n_created_at`, `n_read_at`) joined with its
-    /// activity line (`a.*`), group (`g_name`, `g_time_zone`) and the reader's member (`m_name`).
+    /// activity line (`a.*`), group (`g_name`, `g_time_zone`), and the reader (`n_user_id`, and
+    /// `m_id` their member).
     init(inboxRow row: any SQLRow) throws {
         self.init(
             activity: try ActivityRecord(row: row), groupID: try row.decodeUUID("group_id"),
@@ -117,6 +119,7 @@ extension NotificationRecord {
             groupTimeZone: try row.decode(column: "g_time_zone", as: String.self),
             createdAt: try row.decode(column: "n_created_at", as: Int64.self),
             readAt: try row.decode(column: "n_read_at", as: Int64?.self),
-            readerName: try row.decode(column: "m_name", as: String?.self))
+            readerUserID: try row.decodeUUID("n_user_id"),
+            readerMemberID: try row.decode(column: "m_id", as: String?.self).flatMap(UUID.init(uuidString:)))
     }
 }

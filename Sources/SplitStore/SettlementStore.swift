@@ -122,7 +122,7 @@ public struct SettlementStore: Sendable {
             actor, "settlement.recorded", .settlement, settlement.id,
             ActivityEvent(
                 amount: settlement.amount, currency: settlement.currency, from: names[settlement.fromMemberID],
-                to: names[settlement.toMemberID]),
+                to: names[settlement.toMemberID], fromID: settlement.fromMemberID, toID: settlement.toMemberID),
             concerning: [settlement.fromMemberID, settlement.toMemberID], into: &batch)
         let values = try await batch.run(on: sql)
         try ledger.check(values)
@@ -183,7 +183,7 @@ public struct SettlementStore: Sendable {
                 actor, "settlement.deleted", .settlement, id,
                 ActivityEvent(
                     amount: settlement.amount, currency: settlement.currency, from: names[settlement.fromMemberID],
-                    to: names[settlement.toMemberID]),
+                    to: names[settlement.toMemberID], fromID: settlement.fromMemberID, toID: settlement.toMemberID),
                 concerning: [settlement.fromMemberID, settlement.toMemberID], into: &batch)
             let values = try await batch.run(on: sql)
             try ledger.check(values)

@@ -54,29 +54,61 @@ struct ActivityTextTests {
                 == "Aki marked Cho's share of Taxi paid (12.50 GBP): “cash”")
     }
 
-    @Test("read by someone it names, a line says \"you\" (a notification); read by anyone else, their name")
+    @Test("read by a member it is about, a line says \"you\", told by ids: not a namesake, not after a rename")
     func toTheReader() {
-        func read(_ action: String, _ event: ActivityEvent, by reader: String) -> String {
-            ActivityText.sentence(Self.record(action, event), reader: reader)
+        let (aki, cho, dan, dee) = (UUID(), UUID(), UUID(), UUID())
+        let (akiUser, choUser, deeUser) = (UUID(), UUID(), UUID())
+        func line(_ action: String, _ event: ActivityEvent, about member: UUID? = nil) -> ActivityRecord {
+            ActivityRecord(
+                id: UUID(), seq: 1, actorUserID: akiUser, actorName: "Aki", action: action,
+                entity: member == nil ? .settlement : .member, entityID: member ?? UUID(), event: event, at: 0)
         }
-        let money = ActivityEvent(amount: 1_250, currency: "GBP", from: "Dan", to: "Cho")
-        #expect(read("settlement.recorded", money, by: "Cho") == "Aki recorded that Dan paid you 12.50 GBP")
-        #expect(read("settlement.recorded", money, by: "Dan") == "Aki recorded that you paid Cho 12.50 GBP")
-        #expect(read("settlement.recorded", money, by: "Eve") == "Aki recorded that Dan paid Cho 12.50 GBP")
+        func read(_ record: ActivityRecord, by user: UUID, as member: UUID?) -> String {
+            ActivityText.sentence(record, reader: .init(userID: user, memberID: member))
+        }
+        let paid = line(
+            "settlement.recorded",
+            ActivityEvent(amount: 1_250, currency: "GBP", from: "Dan", to: "Cho", fromID: dan, toID: cho))
+        #expect(read(paid, by: choUser, as: cho) == "Aki recorded that Dan paid you 12.50 GBP")
+        #expect(read(paid, by: UUID(), as: dan) == "Aki recorded that you paid Cho 12.50 GBP")
+        #expect(read(paid, by: UUID(), as: UUID()) == "Aki recorded that Dan paid Cho 12.50 GBP")
+        // A namesake (someone renamed "Cho", or a new Cho after the first left) is not "you".
+        #expect(read(paid, by: deeUser, as: dee) == "Aki recorded that Dan paid Cho 12.50 GBP")
+        // A line written before ids were kept names everyone by name.
+        let old = line("settlement.recorded", ActivityEvent(amount: 1_250, currency: "GBP", from: "Dan", to: "Cho"))
+        #expect(read(old, by: choUser, as: cho) == "Aki recorded that Dan paid Cho 12.50 GBP")
         #expect(
-            read("settlement.recorded", ActivityEvent(amount: 1_250, currency: "GBP", from: "Aki", to: "Cho"), by: "Cho")
-                == "Aki recorded paying you 12.50 GBP")
-        #expect(read("settlement.deleted", money, by: "Cho") == "Aki deleted the transfer of 12.50 GBP from Dan to you")
-        #expect(read("share.marked_paid", ActivityEvent(subject: "Taxi", member: "Cho"), by: "Cho") == "Aki marked your share of Taxi paid")
-        #expect(read("share.marked_paid", ActivityEvent(subject: "Taxi", member: "Aki"), by: "Cho") == "Aki marked their share of Taxi paid")
-        #expect(read("member.added", ActivityEvent(subject: "Cho"), by: "Cho") == "Aki added you")
-        #expect(read("member.role_changed", ActivityEvent(subject: "Cho", role: "admin"), by: "Cho") == "Aki made you an admin")
-        #expect(read("member.removed", ActivityEvent(subject: "Cho"), by: "Cho") == "Aki removed you from the group")
-        #expect(read("member.removed", ActivityEvent(subject: "Aki"), by: "Cho") == "Aki left the group")
+            read(line("settlement.recorded", ActivityEvent(amount: 1_250, currency: "GBP", from: "Aki", to: "Cho", fromID: aki, toID: cho)),
+                 by: choUser, as: cho) == "Aki recorded paying you 12.50 GBP")
         #expect(
-            read("member.claim_approved", ActivityEvent(subject: "Dee", asMember: "Cho"), by: "Dee")
-                == "Aki let you join as Cho")
-        // The actor reading their own line (an inbox that has it): "You".
-        #expect(read("share.marked_paid", ActivityEvent(subject: "Taxi", member: "Aki"), by: "Aki") == "You marked your share of Taxi paid")
+            read(line("settlement.deleted", ActivityEvent(amount: 1_250, currency: "GBP", from: "Dan", to: "Cho", fromID: dan, toID: cho)),
+                 by: choUser, as: cho) == "Aki deleted the transfer of 12.50 GBP from Dan to you")
+        let choShare = line("share.marked_paid", ActivityEvent(subject: "Taxi", member: "Cho", memberID: cho))
+        #expect(read(choShare, by: choUser, as: cho) == "Aki marked your share of Taxi paid")
+        #expect(read(choShare, by: deeUser, as: dee) == "Aki marked Cho's share of Taxi paid")
+        let akiShare = line("share.marked_paid", ActivityEvent(subject: "Taxi", member: "Aki", memberID: aki))
+        #expect(read(akiShare, by: choUser, as: cho) == "Aki marked their share of Taxi paid")
+        // The actor reading their own line: "You".
+        #expect(read(akiShare, by: akiUser, as: aki) == "You marked your share of Taxi paid")
+        // Lines about a member: by the member the line is about.
+        #expect(read(line("member.added", ActivityEvent(subject: "Cho"), about: cho), by: choUser, as: cho) == "Aki added you")
+        #expect(read(line("member.added", ActivityEvent(subject: "Cho"), about: cho), by: deeUser, as: dee) == "Aki added Cho")
+        #expect(
+            read(line("member.role_changed", ActivityEvent(subject: "Cho", role: "admin"), about: cho), by: choUser, as: cho)
+                == "Aki made you an admin")
+        #expect(
+            read(line("member.removed", ActivityEvent(subject: "Cho"), about: cho), by: choUser, as: cho)
+                == "Aki removed you from the group")
+        #expect(read(line("member.removed", ActivityEvent(subject: "Aki"), about: aki), by: choUser, as: cho) == "Aki left the group")
+        // A claim approved: the claimant (now the member Cho) is "you"; a claim turned down: the
+        // account that asked, who is no member.
+        let approved = line(
+            "member.claim_approved", ActivityEvent(subject: "Dee", asMember: "Cho", userID: deeUser), about: cho)
+        #expect(read(approved, by: deeUser, as: cho) == "Aki let you join as Cho")
+        #expect(read(approved, by: UUID(), as: dan) == "Aki let Dee join as Cho")
+        let rejected = line(
+            "member.claim_rejected", ActivityEvent(subject: "Dee", asMember: "Cho", userID: deeUser), about: cho)
+        #expect(read(rejected, by: deeUser, as: nil) == "Aki turned down your request to join as Cho")
+        #expect(read(rejected, by: UUID(), as: dan) == "Aki turned down Dee's request to join as Cho")
     }
 }

@@ -537,6 +537,11 @@ extension GroupDocument {
             guard line.details.json.utf8.count <= 4_096 else {
                 throw ImportProblem(line: nil, column: at + ".details", message: "the details are larger than 4 KB")
             }
+            // The members a line names by id, as the file's people (their ids in the new group are
+            // others); an id of no member in the file is dropped.
+            var event = line.details
+            func person(_ id: UUID?) -> UUID? { id.flatMap { people[$0.text] }.map { ImportedFile.person($0).uuid } }
+            (event.fromID, event.toID, event.memberID) = (person(event.fromID), person(event.toID), person(event.memberID))
             activityLines.append(
                 .init(
                     action: try Self.text(line.action, at + ".action", length: 60),
@@ -544,7 +549,7 @@ extension GroupDocument {
                         line, at, expenses: expenseIndex, transfers: settlementIndex, people: people,
                         categories: categoryNames),
                     actorName: try Self.text(line.actor, at + ".actor", length: 100),
-                    at: try Self.milliseconds(line.at, at + ".at"), event: line.details))
+                    at: try Self.milliseconds(line.at, at + ".at"), event: event))
         }
         let (budgetDetails, seriesDetails) = try readPlans(categoryNames: categoryNames, people: people)
         file.details = ImportedFile.GroupDetails(

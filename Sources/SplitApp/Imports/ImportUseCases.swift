@@ -328,8 +328,14 @@ public struct ImportUseCases: Sendable, UsesStores {
                     others[key] = fresh
                     (entity, id) = (kind, fresh)
                 }
+                // The members it names by id, as they are in the new group.
+                var event = line.event
+                func member(_ id: UUID?) -> UUID? {
+                    id.flatMap { ImportedFile.index(of: MemberID($0)) }.map { memberIDs[$0] }
+                }
+                (event.fromID, event.toID, event.memberID) = (member(event.fromID), member(event.toID), member(event.memberID))
                 return .init(
-                    action: line.action, entity: entity, entityID: id, actorName: line.actorName, at: line.at, event: line.event)
+                    action: line.action, entity: entity, entityID: id, actorName: line.actorName, at: line.at, event: event)
             }
         }
         do {

@@ -66,7 +66,7 @@ extension Components.Schemas.Notification {
         self.init(
             id: line.activity.id.text, groupId: line.groupID.text, groupName: line.groupName, action: line.activity.action,
             actorName: line.activity.actorName, entity: line.activity.entity.rawValue,
-            entityId: line.activity.entityID.text, summary: ActivityText.sentence(line.activity, reader: line.readerName),
+            entityId: line.activity.entityID.text, summary: ActivityText.sentence(line),
             at: Date(milliseconds: line.createdAt), read: line.readAt != nil)
     }
 }

@@ -123,7 +123,7 @@ struct MailComposer: Sendable {
     func notification(_ line: NotificationRecord, to email: String, unsubscribeKey: String, userID: UUID) throws
         -> MailMessage
     {
-        let sentence = ActivityText.sentence(line.activity, reader: line.readerName)
+        let sentence = ActivityText.sentence(line)
         let category = MailCategory.of(action: line.activity.action)
         // A claimant turned down is no member: the group is not theirs to open.
         let outside = line.activity.action == "member.claim_rejected"
@@ -181,7 +181,7 @@ struct MailComposer: Sendable {
             plain += "\n\(group.name) (\(link))\n"
             html += "<h2 style=\"font-size:17px\"><a href=\"\(escape(link))\">\(escape(group.name))</a></h2><ul>"
             for line in group.lines {
-                let sentence = ActivityText.sentence(line.activity, reader: line.readerName)
+                let sentence = ActivityText.sentence(line)
                 let when = Self.time(line.activity.at, in: line.groupTimeZone)
                 plain += "- \(sentence) (\(when))\n"
                 html += "<li>\(escape(sentence)) <span style=\"color:#555\">(\(escape(when)))</span></li>"

@@ -31,7 +31,7 @@ extension WebApp {
             uniquingKeysWith: { first, _ in first })
         let lines = page.notifications.map { line in
             NotificationsBody.Line(
-                summary: ActivityText.sentence(line.activity, reader: line.readerName), link: Self.link(line), groupName: line.groupName,
+                summary: ActivityText.sentence(line), link: Self.link(line), groupName: line.groupName,
                 at: WebFormat.dateTime(Date(milliseconds: line.createdAt), in: zones[line.groupID] ?? "UTC"),
                 read: line.readAt != nil)
         }

@@ -69,6 +69,12 @@ struct RecurringCommand: AsyncParsableCommand {
         if let days = rule.weekdays, !days.isEmpty, rule.every == "week" {
             text += " on " + days.compactMap { (1...7).contains($0) ? weekdays[$0 - 1] : nil }.joined(separator: ",")
         }
+        // Where it ends, so that a count turned into a last date is seen (found by a new user).
+        if let count = rule.count {
+            text += ", \(count) \(count == 1 ? "time" : "times")"
+        } else if let end = rule.endDate {
+            text += ", until \(end)"
+        }
         return text
     }
 
@@ -124,7 +130,8 @@ struct RecurringCommand: AsyncParsableCommand {
         /// when `withMembers`), based on the version read; the series as it is now, as JSON or as
         /// its description and `said`.
         func change(
-            withMembers: Bool = false, _ make: (RecurringExpense, GroupContext?) throws -> RecurringChanges, said: String
+            withMembers: Bool = false, _ make: (RecurringExpense, GroupContext?) throws -> RecurringChanges, said: String,
+            showsRule: Bool = false
         ) async throws {
             try await SplitterCLI.run {
                 var context: GroupContext?
@@ -143,7 +150,9 @@ struct RecurringCommand: AsyncParsableCommand {
                 changes.version = series.version
                 let changed = try await client.updateRecurring(id: series.id, changes)
                 if options.json { return try Output.json(changed) }
-                print("\(changed.expense.description): \(said)")
+                print(
+                    "\(changed.expense.description): \(said)"
+                        + (showsRule ? " Every \(RecurringCommand.every(changed.rule))." : ""))
                 if changed.state == "active", !changed.upcoming.isEmpty {
                     print("Next: \(changed.upcoming.joined(separator: ", "))")
                 }
@@ -156,11 +165,12 @@ struct RecurringCommand: AsyncParsableCommand {
             abstract: "Change a recurring expense from its next date on; what it already added stays.",
             discussion: """
                 What you leave out stays as it is. A new rule starts from the next
-                date not yet added (or from --start, if later); dates skipped stay
-                skipped where it still falls. With new dates (--every, --interval,
-                --on, --start), --times counts the ones already added too: it is
-                kept as the last date (--until) it comes to. A paused series stays
-                paused; `recurring list` says if something still stops it.
+                date not yet added, tomorrow at the earliest (or from --start, if
+                later); dates skipped stay skipped where it still falls. --times
+                counts the expenses already added too (not the dates skipped):
+                where the rule's own count from its start would differ, it is kept
+                as the last date (--until) that count comes to. A paused series
+                stays paused; `recurring list` says if something still stops it.
 
                 \(SplitOptions.help)
                 """)
@@ -197,10 +207,6 @@ struct RecurringCommand: AsyncParsableCommand {
                     var changes = RecurringChanges()
                     changes.expense = try expense(series, context)
                     changes.rule = try rule(series.rule)
-                    // The server forgets skipped dates with a new rule: said, not silently.
-                    if changes.rule != nil, !series.skipped.isEmpty {
-                        warn("The new rule forgets the dates skipped before: \(series.skipped.joined(separator: ", ")).")
-                    }
                     changes.mode = confirm ? "confirm" : auto ? "auto" : nil
                     guard changes.expense != nil || changes.rule != nil || changes.mode != nil else {
                         throw CLIError(
@@ -209,7 +215,7 @@ struct RecurringCommand: AsyncParsableCommand {
                     }
                     return changes
                 },
-                said: "changed.")
+                said: "changed.", showsRule: true)
         }
 
         /// The template with what was given, or nil when nothing of it was.

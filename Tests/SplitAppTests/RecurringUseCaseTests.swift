@@ -145,7 +145,7 @@ struct RecurringUseCaseTests {
     }
 
     @Test(
-        "a count counts the dates made before new dates too; a skipped date the new rule falls on stays skipped; the same dates keep their count",
+        "a count counts the expenses made before a new rule too, not the dates skipped; a skipped date the new rule falls on stays skipped; an edit adds nothing today",
         arguments: TestDatabases.all)
     func newRuleKeepsCount(backend: Database.Backend) async throws {
         // Found by review: monthly eight times, four made, then weekly counted the weekly rule's
@@ -170,21 +170,55 @@ struct RecurringUseCaseTests {
                 Issue.record("a count below what was made was taken")
             } catch AppError.invalid(let field, let message) {
                 // Said alone: not also "nothing is left to add".
-                #expect(field == "rule.count" && message.contains("made 4 already"), "\(field) \(message)")
+                #expect(field == "rule.count" && message.contains("added 4 already"), "\(field) \(message)")
             }
             // act: weekly on Fridays, eight times in all
             let weekly = try await update(
                 SeriesPatch(rule: EnteredRecurrence(every: "week", weekdays: [5], startDate: "2026-01-01", count: 8)))
-            // validate: four more Fridays from today (today's made at once), the last May 1, which
-            // stays skipped
-            #expect(weekly.series.recurrence.end?.description == "2026-05-01", "\(weekly.series.recurrence)")
+            // validate: four more Fridays from tomorrow (today, a Friday, is not added by the edit),
+            // May 1 left out and still skipped, so the last is May 15
+            #expect(weekly.series.recurrence.end?.description == "2026-05-15", "\(weekly.series.recurrence)")
+            #expect(weekly.series.recurrence.count == nil)
             #expect(weekly.series.skipped == ["2026-05-01"], "\(weekly.series.skipped)")
-            #expect(weekly.upcoming == ["2026-04-17", "2026-04-24"], "\(weekly.upcoming)")
+            #expect(weekly.upcoming == ["2026-04-17", "2026-04-24", "2026-05-08", "2026-05-15"], "\(weekly.upcoming)")
+            #expect(try await setup.dates().count == 4)
+            // The count given again alone (the rule as it now is, with 10): two more after May 15.
+            let more = try await update(
+                SeriesPatch(rule: EnteredRecurrence(every: "week", weekdays: [5], startDate: "2026-01-01", count: 10)))
+            #expect(more.series.recurrence.end?.description == "2026-05-29", "\(more.series.recurrence)")
             _ = try await setup.run(at: "2026-06-01T12:00:00Z")
             #expect(
                 try await setup.dates() == [
-                    "2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01", "2026-04-10", "2026-04-17", "2026-04-24",
+                    "2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01", "2026-04-17", "2026-04-24", "2026-05-08",
+                    "2026-05-15", "2026-05-22", "2026-05-29",
                 ])
+        }
+    }
+
+    @Test("a paused series given a new rule with a count counts from today, as its resume goes on", arguments: TestDatabases.all)
+    func pausedNewRuleCount(backend: Database.Backend) async throws {
+        // Found by review: the dates missed while paused took the count, and the resume had
+        // nothing left to add.
+        try await Self.with(backend, at: "2026-03-15T12:00:00Z") { setup in
+            let trip = setup.trip
+            let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-01-01", count: 12))
+            func update(_ patch: SeriesPatch) async throws -> SeriesView {
+                let version = try await setup.recurring.series(series.series.id, caller: trip.aki).series.version
+                return try await setup.recurring.update(
+                    series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
+            }
+            _ = try await update(SeriesPatch(state: "paused"))
+            setup.clock.set("2026-06-15T12:00:00Z")
+            // act: weekly on Mondays, 12 in all (3 made), while paused
+            let weekly = try await update(
+                SeriesPatch(rule: EnteredRecurrence(every: "week", weekdays: [1], startDate: "2026-01-01", count: 12)))
+            let resumed = try await update(SeriesPatch(state: "active"))
+            // validate: nine Mondays from June 15 on, none from the paused months
+            #expect(weekly.series.recurrence.end?.description == "2026-08-10", "\(weekly.series.recurrence)")
+            #expect(resumed.series.nextDate == "2026-06-15" || resumed.series.nextDate == "2026-06-22", "\(resumed.series)")
+            _ = try await setup.run(at: "2026-09-01T12:00:00Z")
+            let dates = try await setup.dates()
+            #expect(dates.count == 12 && dates.last == "2026-08-10", "\(dates)")
         }
     }
 

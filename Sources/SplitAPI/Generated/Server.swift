@@ -9199,10 +9199,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     ///
     /// Based on `version` (or If-Match); a stale one is a 409 with the current series. Pausing
     /// stops new occurrences; resuming goes on from today — what fell due while paused is not
-    /// made. A new rule applies from the first date not yet made; coming dates skipped stay
-    /// skipped when the new rule falls on them. A new rule whose dates differ (another `every`,
-    /// interval, weekdays, month end or start) with a `count` counts the occurrences made
-    /// before too: it is kept with an `endDate` on its last date instead of the count (a 422
+    /// made. A new rule applies from the first date not yet made, tomorrow at the earliest (a
+    /// paused series: from today); coming dates skipped stay skipped when the new rule falls on
+    /// them. A new rule's `count` counts the expenses the series made before too (not the dates
+    /// skipped or missed while paused): when the rule's own count from its start gives other
+    /// dates, it is kept with an `endDate` on the last date the count comes to instead (a 422
     /// on `rule.count` when that many were made already). `skip` takes coming dates of the
     /// rule.
     ///

@@ -246,31 +246,37 @@ public struct RecurringUseCases: Sendable, UsesStores {
             throw AppError.invalid(field: "state", message: "This series has ended and cannot change; make a new one.")
         }
         if let entered = patch.rule, var recurrence = try checks.run({ try Self.recurrence(entered) }) {
-            // From the first date not yet made, or today when that is later (found by a new user:
-            // monthly to weekly waited for the next monthly date, with no week between), or the
-            // new start: occurrences already made stay as they are, and a date already made is
+            // From the first date not yet made, or tomorrow when that is later (found by new users:
+            // monthly to weekly waited for the next monthly date, with no week between; and an
+            // edit on a day the new rule falls on added that day's expense unsaid), or the new
+            // start. A paused series from today, as its resume goes on (the dates it missed are
+            // not made). Occurrences already made stay as they are, and a date already made is
             // never made twice (occurrences are keyed by date).
             let pending = current.nextDate.flatMap(CivilDate.init) ?? today
-            let from = max(min(pending, today), recurrence.start)
+            let from =
+                current.state == .paused
+                ? max(today, recurrence.start) : max(min(pending, today.adding(days: 1)), recurrence.start)
             let made = Set(try await recurring.madeDates(seriesID: current.id, from: from.description))
             var countRefused = false
-            let old = current.recurrence
-            let newDates =
-                recurrence.unit != old.unit || recurrence.interval != old.interval || recurrence.weekdays != old.weekdays
-                || recurrence.monthEnd != old.monthEnd || recurrence.start != old.start
-            if let count = recurrence.count, newDates {
-                // "Times" counts every occurrence of the series, those made under the old dates
-                // too: monthly six times, three made, then weekly, is three weeks more (found by
-                // review: the new rule's six were counted from its start, all in the past). With
-                // the same dates, a count counts from the start as it always did.
-                let before = try await recurring.madeCount(seriesID: current.id, before: from.description)
-                if let counted = Self.counted(recurrence, count - before, from: from) {
-                    recurrence = counted
-                } else {
+            if let count = recurrence.count {
+                // "Times" counts the expenses the series adds, those made before too, whatever
+                // rule made them: monthly six times, three made, then weekly, is three weeks more
+                // (found by review: the new rule's six were counted from its start, all in the
+                // past). Dates skipped, or missed while paused, are not among them.
+                let skipped = Set(current.skipped)
+                let madeBefore = try await recurring.madeCount(seriesID: current.id, before: from.description)
+                let madeOff = made.filter { text in
+                    guard let date = CivilDate(text) else { return true }
+                    return recurrence.occurrences(from: date, through: date).first != date
+                }.count
+                let left = count - madeBefore - madeOff
+                if left <= 0 {
                     countRefused = true
                     checks.add(
                         field: "rule.count",
-                        message: "This series has made \(before) already: give more times than that, or end it.")
+                        message: "This series has added \(madeBefore + madeOff) already: give more times than that, or end it.")
+                } else {
+                    recurrence = Self.counted(recurrence, left, from: from, skipped: skipped)
                 }
             }
             next.recurrence = recurrence
@@ -400,20 +406,27 @@ public struct RecurringUseCases: Sendable, UsesStores {
         return template
     }
 
-    /// `rule` with `left` occurrences from `from` on: as it is when its count from its start
-    /// already gives those, else with an end on the last of them instead of a count (a rule
-    /// counts from its own start); nil when none is left.
-    static func counted(_ rule: Recurrence, _ left: Int, from: CivilDate) -> Recurrence? {
-        guard left > 0 else { return nil }
-        let open = try? Recurrence(
-            unit: rule.unit, interval: rule.interval, weekdays: rule.weekdays, monthEnd: rule.monthEnd,
-            start: rule.start, end: rule.end)
-        guard let wanted = open?.occurrences(from: from, through: farFuture, limit: left), let last = wanted.last
-        else { return nil }
-        if rule.occurrences(from: from, through: farFuture, limit: left + 1) == wanted { return rule }
-        return try? Recurrence(
-            unit: rule.unit, interval: rule.interval, weekdays: rule.weekdays, monthEnd: rule.monthEnd,
-            start: rule.start, end: last)
+    /// `rule` adding `left` more from `from` on, dates in `skipped` left out: as it is when its
+    /// count from its own start gives those already, else with an end on the last of them
+    /// instead of the count. When its dates end before giving them all, as it is (its end
+    /// stands).
+    static func counted(_ rule: Recurrence, _ left: Int, from: CivilDate, skipped: Set<String>) -> Recurrence {
+        guard
+            let open = try? Recurrence(
+                unit: rule.unit, interval: rule.interval, weekdays: rule.weekdays, monthEnd: rule.monthEnd,
+                start: rule.start, end: rule.end)
+        else { return rule }
+        let wanted = Array(
+            open.occurrences(from: from, through: farFuture, limit: left + skipped.count)
+                .filter { !skipped.contains($0.description) }.prefix(left))
+        guard let last = wanted.last else { return rule }
+        let asIs = rule.occurrences(from: from, through: farFuture, limit: left + skipped.count + 1)
+            .filter { !skipped.contains($0.description) }
+        if asIs == wanted { return rule }
+        return
+            (try? Recurrence(
+                unit: rule.unit, interval: rule.interval, weekdays: rule.weekdays, monthEnd: rule.monthEnd,
+                start: rule.start, end: last)) ?? rule
     }
 
     /// The next date of the rule from the series' next date on that is not skipped.

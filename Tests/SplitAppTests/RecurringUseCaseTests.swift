@@ -100,7 +100,7 @@ struct RecurringUseCaseTests {
     }
 
     @Test(
-        "a new rule starts from today when its next date was later, never makes a date twice, may not leave nothing to add; an ended series cannot change",
+        "a new rule starts tomorrow when its next date was later, never makes a date twice, may not leave nothing to add; an ended series cannot change",
         arguments: TestDatabases.all)
     func newRule(backend: Database.Backend) async throws {
         // Found by a new user: monthly to weekly waited for the next monthly date; an end before
@@ -114,7 +114,7 @@ struct RecurringUseCaseTests {
                 return try await setup.recurring.update(
                     series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
             }
-            // Weekly (Fridays, as May 1): from today, so May 15, not June 1's week.
+            // Weekly (Fridays, as May 1): from tomorrow, so May 15, not June 1's week.
             let weekly = try await update(SeriesPatch(rule: EnteredRecurrence(every: "week", startDate: "2026-05-01")))
             #expect(weekly.series.nextDate == "2026-05-15" && weekly.upcoming.prefix(2) == ["2026-05-15", "2026-05-22"], "\(weekly.upcoming)")
             // On the 15th, made; a change the same day does not make the 15th again.

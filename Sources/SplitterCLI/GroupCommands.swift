@@ -238,7 +238,15 @@ struct GroupCommand: AsyncParsableCommand {
                 print(
                     "\(found.name) — home currency \(found.homeCurrency), time zone \(found.timeZone ?? "UTC"),"
                         + " you are \(found.myRole.rawValue)")
-                if let code = found.inviteCode { print("Invite code: \(code)") }
+                if !found.description.isEmpty { print(found.description) }
+                // Archived: said, and no code that does not work (found by a new user).
+                if found.isArchived {
+                    print(
+                        "Archived: nothing in it changes and nobody joins until the owner runs "
+                            + "`splitter group unarchive \(quotedArgument(found.name))`.")
+                } else if let code = found.inviteCode {
+                    print("Invite code: \(code)")
+                }
                 print("")
                 Output.table(
                     ["MEMBER", "ROLE", "ACCOUNT", "ID"],

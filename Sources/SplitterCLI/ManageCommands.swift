@@ -56,11 +56,7 @@ extension GroupCommand {
             }
         }
 
-        /// A name as a shell reads it back.
-        static func quoted(_ name: String) -> String {
-            name.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-                ? name : "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }
+        static func quoted(_ name: String) -> String { quotedArgument(name) }
     }
 
     struct Unarchive: AsyncParsableCommand {
@@ -80,6 +76,12 @@ extension GroupCommand {
             }
         }
     }
+}
+
+/// A name as a shell reads it back.
+func quotedArgument(_ name: String) -> String {
+    name.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+        ? name : "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
 
 struct CategoryCommand: AsyncParsableCommand {
@@ -213,8 +215,8 @@ struct TransfersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a transfer recorded by hand (its balances move back; the activity keeps it).",
             discussion: """
-                Owners and admins delete any; a member the transfers they are in. One a paid
-                mark recorded is undone with `splitter unpay`.
+                Owners and admins delete any; a member those they recorded. One a paid mark
+                recorded is undone with `splitter unpay` of its share.
                 """)
         @OptionGroup var options: GroupOptions
         @Argument(help: "The transfer's id, or its last characters, as for an expense (see `splitter transfers`).")
@@ -231,9 +233,25 @@ struct TransfersCommand: AsyncParsableCommand {
                     try await context.client.settlements(groupID: context.group.id).filter { $0.id.hasSuffix(wanted) },
                     none: "No transfer \(id) in \(context.group.name) (`splitter transfers \(context.group.name)` lists them).",
                     several: "Several transfers end with \(id); give more of its id.", noneCode: 5)
-                if transfer.expenseSplitId != nil {
+                if let split = transfer.expenseSplitId {
+                    // Which share, and how to take it back (found by a new user: "unpay its
+                    // share" named neither, and a deleted expense must be restored first).
+                    let names = context.names
+                    let expenses = try await context.client.expenses(groupID: context.group.id, includeDeleted: true)
+                    guard let expense = expenses.first(where: { $0.splits.contains { $0.id == split } }),
+                        let share = expense.splits.first(where: { $0.id == split })
+                    else {
+                        throw CLIError(
+                            message: "A paid mark recorded this transfer: `splitter unpay` its share instead.", code: 6)
+                    }
+                    let who = names[share.memberId] ?? share.memberId
+                    let unpay = "`splitter unpay \(short(expense.id)) --member \(quotedArgument(who))`"
                     throw CLIError(
-                        message: "A paid mark recorded this transfer: `splitter unpay` its share instead.", code: 6)
+                        message: "This transfer is \(who)'s share of \(expense.description) marked paid: "
+                            + (expense.isDeleted
+                                ? "that expense is deleted; `splitter expense restore \(short(expense.id))`, then \(unpay)."
+                                : "\(unpay) takes it back."),
+                        code: 6)
                 }
                 let deleted = try await context.client.deleteSettlement(id: transfer.id)
                 if options.json { return try Output.json(deleted) }

@@ -45,7 +45,8 @@ struct CategoryUseCaseTests {
                     EnteredCategory(name: "Mine"), groupID: trip.groupID, caller: trip.bo, origin: trip.origin)
             }
             let food = try #require(defaults.first)
-            await #expect(throws: AppError.forbiddenBecause("The default categories cannot be renamed or deleted.")) {
+            await #expect(throws: AppError.forbiddenBecause(
+                    "The default categories cannot be changed (name, icon or colour) or deleted; add a category of your own instead.")) {
                 try await categories.delete(food.id, groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
             }
             try await categories.delete(onsen.id, groupID: trip.groupID, caller: trip.aki, origin: trip.origin)

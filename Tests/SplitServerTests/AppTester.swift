@@ -180,13 +180,13 @@ private struct LiveClient: TestClient {
         -> TestResponse
     {
         do {
-            return try await send(uri: uri, method: method, headers: headers, body: body)
-        } catch NotSent.closedBeforeHead {
             do {
                 return try await send(uri: uri, method: method, headers: headers, body: body)
             } catch NotSent.closedBeforeHead {
-                throw NoAnswer(description: "\(method) \(uri): the server closed two new connections before the request")
+                return try await send(uri: uri, method: method, headers: headers, body: body)
             }
+        } catch NotSent.closedBeforeHead {
+            throw NoAnswer(description: "\(method) \(uri): the server closed two new connections before the request")
         } catch let error as ChannelError {
             throw NoAnswer(description: "\(method) \(uri): \(error)")  // which request, for a failure's report
         }

@@ -283,6 +283,17 @@ struct GroupDocumentTests {
                 headers: [.contentType: "application/json"], body: ByteBuffer(bytes: export.body))
             // validate (found by review: a share paid to two payers, or paid out, was refused)
             try #require(imported.status == .created, "\(imported.text)")
+            // A transfer marked for one share but voided from another is refused, naming where.
+            var document = try #require(try JSONSerialization.jsonObject(with: export.body) as? [String: Any])
+            var transfers = try #require(document["settlements"] as? [[String: Any]])
+            let remarked = try #require(transfers.firstIndex { $0["voidedShare"] != nil })
+            let dinnerID = try #require(dinner.string("expense", "id"))
+            transfers[remarked]["voidedShare"] = ["expense": dinnerID, "member": trip.members["Cho"]!]
+            document["settlements"] = transfers
+            let mixed = try await api.call(
+                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki, headers: [.contentType: "application/json"],
+                body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: document)))
+            #expect(mixed.status == .unprocessableContent && mixed.text.contains("voidedShare"), "\(mixed.text)")
             let copy = Trip(groupID: try #require(imported.string("group", "id")), tokens: trip.tokens, members: [:])
             #expect(try await copy.namedBalances(api, token: aki) == (try await trip.namedBalances(api, token: aki)))
             // Cho's taxi share unmarked in both: the transfer made before the edit stays, plain,

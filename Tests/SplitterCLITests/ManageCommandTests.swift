@@ -32,6 +32,9 @@ struct ManageCommandTests {
             #expect(archived.status == 0 && archived.output.contains("Archived Japan 2026"), "\(archived.error)")
             #expect(archived.output.contains("splitter group unarchive 'Japan 2026'"), "\(archived.output)")
             #expect(try await trip.run("group", "list").output.contains("Japan 2026 (archived)"))
+            let shown = try await trip.run("group", "show", "Japan 2026")
+            #expect(shown.output.contains("Spring trip") && shown.output.contains("Archived: nothing in it changes"), "\(shown.output)")
+            #expect(!shown.output.contains("Invite code"), "\(shown.output)")
             #expect(try await trip.run("group", "archive", "Japan 2026").output == "Japan 2026 is archived already.\n")
             let refused = try await trip.run("expense", "add", "Japan 2026", "Taxi", "3000")
             #expect(refused.status == 6 && refused.error.contains("archived"), "\(refused.status) \(refused.error)")
@@ -91,7 +94,8 @@ struct ManageCommandTests {
             let share = try #require(rows.first { $0["expenseSplitId"] is String }?["id"] as? String)
             // A paid mark's transfer is undone with unpay.
             let markDelete = try await trip.run("transfers", "delete", "Japan", share)
-            #expect(markDelete.status == 6 && markDelete.error.contains("splitter unpay"), "\(markDelete.error)")
+            #expect(markDelete.status == 6 && markDelete.error.contains("Cho's share of Taxi"), "\(markDelete.error)")
+            #expect(markDelete.error.contains("`splitter unpay \(taxi.suffix(8)) --member Cho`"), "\(markDelete.error)")
             let unknown = try await trip.run("transfers", "delete", "Japan", "ffffffff")
             #expect(unknown.status == 5, "\(unknown.status) \(unknown.error)")
             // act: deleted by the last eight characters of its id, as an expense is named

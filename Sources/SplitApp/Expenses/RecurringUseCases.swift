@@ -659,8 +659,10 @@ public struct RecurringUseCases: Sendable, UsesStores {
         if dates.count > Self.catchUpLimit || earlier {
             let kept = Array(dates.suffix(Self.catchUpLimit))
             let first = kept.first ?? today.description
-            let how = earlier ? "Occurrences" : "\(dates.count - kept.count) occurrence(s)"
-            note = "\(how) before \(first) were not made: more than \(Self.catchUpLimit) were due at once."
+            let missed = dates.count - kept.count
+            let how =
+                earlier ? "Occurrences were" : missed == 1 ? "1 occurrence was" : "\(missed) occurrences were"
+            note = "\(how) not made before \(first): more than \(Self.catchUpLimit) were due at once."
             dates = kept
         }
         let after = series.recurrence.occurrences(

@@ -132,7 +132,8 @@ public struct CategoryUseCases: Sendable, UsesStores {
 
     static let nameTaken = AppError.conflict(
         code: "conflict", field: "name", message: "The group has a category with that name.")
-    static let isDefault = AppError.forbiddenBecause("The default categories cannot be renamed or deleted.")
+    static let isDefault = AppError.forbiddenBecause(
+        "The default categories cannot be changed (name, icon or colour) or deleted; add a category of your own instead.")
 
     static func name(_ raw: String) throws -> String {
         guard let name = AccountInput.normalizedName(raw, length: 1...50) else {

@@ -498,6 +498,13 @@ extension GroupDocument {
             }
             let forShare = try share(settlement.forShare, at + ".forShare")
             let voidedShare = try share(settlement.voidedShare, at + ".voidedShare")
+            // A mark given again stands for the transfer of the share whose mark was voided: the
+            // same share, never another (found by review).
+            if let forShare, let voidedShare, forShare != voidedShare {
+                throw ImportProblem(
+                    line: nil, column: at + ".voidedShare",
+                    message: "a transfer marked for one share was voided from that share, not another")
+            }
             let amount = try Self.amount(settlement.amount, at + ".amount")
             guard amount > 0 else {
                 throw ImportProblem(line: nil, column: at + ".amount", message: "a transfer moves more than 0")

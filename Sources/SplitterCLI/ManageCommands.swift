@@ -173,6 +173,17 @@ struct CategoryCommand: AsyncParsableCommand {
                 try await client.deleteCategory(groupID: found.id, id: current.id)
                 if options.json { return try Output.json(["deleted": current.id]) }
                 print("Deleted \(current.name); its expenses keep showing it.")
+                // Series of that category stop until given another (found by a new user: they
+                // paused unsaid).
+                let paused = (try? await client.recurringExpenses(groupID: found.id))?.filter {
+                    $0.expense.category == current.id && $0.state == "paused"
+                } ?? []
+                for series in paused {
+                    print(
+                        "Paused: the recurring \(series.expense.description) (\(short(series.id))) until it has another "
+                            + "category: `splitter recurring edit \(quotedArgument(found.name)) \(short(series.id)) "
+                            + "--category NAME`, then resume it.")
+                }
             }
         }
     }

@@ -67,9 +67,13 @@ struct ManageCommandTests {
             let first = try #require(names.first)
             let defaultDelete = try await trip.run("category", "delete", "Japan", first)
             #expect(defaultDelete.status == 4, "\(defaultDelete.status) \(defaultDelete.error)")
-            // act: deleted; the expense keeps showing it
+            let series = try await trip.run(
+                "recurring", "add", "Japan", "Bath pass", "3000", "--every", "month", "--category", "Hot springs")
+            #expect(series.status == 0, "\(series.error)")
+            // act: deleted; the expense keeps showing it; the series of it is paused, and said so
             let deleted = try await trip.run("category", "delete", "Japan", "hot springs")
             #expect(deleted.status == 0 && deleted.output.contains("Deleted Hot springs"), "\(deleted.error)")
+            #expect(deleted.output.contains("Paused: the recurring Bath pass"), "\(deleted.output)")
             let after = try await trip.json("category", "list", "Japan") as? [String: Any]
             #expect(((after?["categories"] as? [[String: Any]]) ?? []).count == names.count - 1)
         }

@@ -55,11 +55,18 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
             return print("\(what) is already \(state).")
         }
         do {
+            // The transfers before the mark, to tell what it moved from what it counts again.
+            let earlier = isPaid ? try? await context.group.client.settlements(groupID: context.expense.groupId) : nil
             let updated = try await context.group.client.setPaid(shareID: share.id, isPaid, reason: chosen.reason)
             await context.rememberAfterOwnWrite()
             if options.json { return try Output.json(updated) }
             print("Marked \(what) \(state)" + (chosen.reason.map { ": \($0)" } ?? "."))
             if isPaid, let part = settledPart(share, of: context.expense, name: member.name) { print(part) }
+            if let earlier,
+                let said = try? await paidBefore(share, of: context.expense, earlier: earlier, client: context.group.client)
+            {
+                print(said)
+            }
             return
         } catch SplitterError.offline {}
     }
@@ -101,6 +108,31 @@ func settledPart(_ share: ExpenseShare, of expense: Expense, name: String) -> St
         return formatter.string(from: value as NSDecimalNumber) ?? "\(value)"
     }
     return "Only \(text(owed - own)) \(expense.currency) moved: \(name) paid the other \(text(own)) themselves."
+}
+
+/// What a mark moved when part of the share was paid before an edit voided an earlier mark
+/// (the mark stands for that transfer too, and only the rest moves): said, since the share's
+/// amount alone read as if all of it had moved now (found by a new user). Nil when all of it
+/// moved now. `earlier`: the group's transfers before the mark; those of them the mark now
+/// stands for were paid before.
+func paidBefore(_ share: ExpenseShare, of expense: Expense, earlier: [Settlement], client: SplitterClient)
+    async throws -> String?
+{
+    let existed = Set(earlier.map(\.id))
+    let linked = try await client.settlements(groupID: expense.groupId).filter {
+        $0.expenseSplitId == share.id && $0.currency == expense.currency
+    }
+    let before = linked.filter { existed.contains($0.id) }
+    guard !before.isEmpty else { return nil }
+    func units(_ transfers: [Settlement]) throws -> Int64 {
+        try transfers.reduce(0) { $0 + (try offlineAmount($1.amount, in: $1.currency, "The amount").units) }
+    }
+    let currency = try Currency(code: expense.currency)
+    let moved = try units(linked.filter { !existed.contains($0.id) })
+    func text(_ value: Int64) -> String { "\(Money(minorUnits: value, currency: currency).decimalString) \(expense.currency)" }
+    return moved == 0
+        ? "Nothing moved now: \(text(try units(before))) was paid for it before the expense changed, which covers it."
+        : "\(text(moved)) moved now; \(text(try units(before))) was paid for it before the expense changed."
 }
 
 /// Why a share has nothing to settle, as the server says it, when the server said it has

@@ -108,6 +108,18 @@ struct ManageCommandTests {
             // validate: listed as deleted only when asked, and Ben owes nothing he did not
             #expect(!(try await trip.run("transfers", "Japan").output.contains("cash")))
             #expect(try await trip.run("transfers", "Japan", "--deleted").output.contains("cash (deleted)"))
+
+            // A share paid, its expense made dearer, paid again: what moved now and before is said.
+            try #require(try await trip.run("expense", "add", "Japan", "Lunch", "3000", "--equal", "Aki,Ben").status == 0)
+            let lunch = try await trip.expenseID("Lunch")
+            try #require(try await trip.run("pay", String(lunch.suffix(8)), "--member", "Ben").status == 0)
+            let dearer = try await trip.run("expense", "edit", String(lunch.suffix(8)), "--amount", "6000")
+            try #require(dearer.status == 0, "\(dearer.error)")
+            let again = try await trip.run("pay", String(lunch.suffix(8)), "--member", "Ben")
+            #expect(again.status == 0, "\(again.error)")
+            #expect(
+                again.output.contains("1500 JPY moved now; 1500 JPY was paid for it before the expense changed."),
+                "\(again.output)")
         }
     }
 }

@@ -167,10 +167,11 @@ struct RecurringCommand: AsyncParsableCommand {
                 What you leave out stays as it is. A new rule starts from the next
                 date not yet added, tomorrow at the earliest (or from --start, if
                 later); dates skipped stay skipped where it still falls. --times
-                counts the expenses already added too (not the dates skipped):
-                where the rule's own count from its start would differ, it is kept
-                as the last date (--until) that count comes to. A paused series
-                stays paused; `recurring list` says if something still stops it.
+                counts from the start, as when added; when the series added some
+                on other dates (--every, --interval, --on changed), it counts
+                those added and the rest from the new rule, kept as the last date
+                (--until) they come to. A paused series stays paused; `recurring
+                list` says if something still stops it.
 
                 \(SplitOptions.help)
                 """)

@@ -145,7 +145,7 @@ struct RecurringUseCaseTests {
     }
 
     @Test(
-        "a count counts the expenses made before a new rule too, not the dates skipped; a skipped date the new rule falls on stays skipped; an edit adds nothing today",
+        "a count with new dates counts the occurrences made before, not the dates skipped; the same dates keep their count; a skipped date the new rule falls on stays skipped; an edit adds nothing today",
         arguments: TestDatabases.all)
     func newRuleKeepsCount(backend: Database.Backend) async throws {
         // Found by review: monthly eight times, four made, then weekly counted the weekly rule's
@@ -163,6 +163,9 @@ struct RecurringUseCaseTests {
             let same = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-01-01", count: 8)))
             #expect(same.series.recurrence.count == 8 && same.series.recurrence.end == nil)
             _ = try await update(SeriesPatch(skip: ["2026-05-01"]))
+            // Sent again with a date skipped, still a count from the start (the skip one of the 8).
+            let resent = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-01-01", count: 8)))
+            #expect(resent.series.recurrence.count == 8 && resent.series.skipped == ["2026-05-01"], "\(resent.series)")
             // Fewer times than were made is refused, saying how many were.
             do {
                 _ = try await update(
@@ -170,7 +173,7 @@ struct RecurringUseCaseTests {
                 Issue.record("a count below what was made was taken")
             } catch AppError.invalid(let field, let message) {
                 // Said alone: not also "nothing is left to add".
-                #expect(field == "rule.count" && message.contains("added 4 already"), "\(field) \(message)")
+                #expect(field == "rule.count" && message.contains("made 4 already"), "\(field) \(message)")
             }
             // act: weekly on Fridays, eight times in all
             let weekly = try await update(

@@ -9201,9 +9201,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// stops new occurrences; resuming goes on from today — what fell due while paused is not
     /// made. A new rule applies from the first date not yet made, tomorrow at the earliest (a
     /// paused series: from today); coming dates skipped stay skipped when the new rule falls on
-    /// them. A new rule's `count` counts the expenses the series made before too (not the dates
-    /// skipped or missed while paused): when the rule's own count from its start gives other
-    /// dates, it is kept with an `endDate` on the last date the count comes to instead (a 422
+    /// them. A `count` counts the rule's dates from its start, as when the series was made,
+    /// while every occurrence made so far falls on them; when some were made on other dates
+    /// (another `every`, interval or weekdays), it counts the occurrences made (added, waiting or
+    /// dismissed) and the rest come from the new rule's first date on, not the dates skipped:
+    /// the rule is then kept with an `endDate` on the last of them instead of the count (a 422
     /// on `rule.count` when that many were made already). `skip` takes coming dates of the
     /// rule.
     ///

@@ -258,25 +258,28 @@ public struct RecurringUseCases: Sendable, UsesStores {
                 ? max(today, recurrence.start) : max(min(pending, today.adding(days: 1)), recurrence.start)
             let made = Set(try await recurring.madeDates(seriesID: current.id, from: from.description))
             var countRefused = false
+            // A count counts the rule's dates from its start (skipped ones too), as when the series
+            // was made, while every date the series made is one of the rule's. When some were made
+            // under other dates (monthly six times, three made, then weekly), it counts the
+            // occurrences made instead, and the rest come from `from` on (found by review: the new
+            // rule's six were counted from its start, all in the past).
             if let count = recurrence.count {
-                // "Times" counts the expenses the series adds, those made before too, whatever
-                // rule made them: monthly six times, three made, then weekly, is three weeks more
-                // (found by review: the new rule's six were counted from its start, all in the
-                // past). Dates skipped, or missed while paused, are not among them.
-                let skipped = Set(current.skipped)
-                let madeBefore = try await recurring.madeCount(seriesID: current.id, before: from.description)
-                let madeOff = made.filter { text in
-                    guard let date = CivilDate(text) else { return true }
-                    return recurrence.occurrences(from: date, through: date).first != date
-                }.count
-                let left = count - madeBefore - madeOff
-                if left <= 0 {
-                    countRefused = true
-                    checks.add(
-                        field: "rule.count",
-                        message: "This series has added \(madeBefore + madeOff) already: give more times than that, or end it.")
-                } else {
-                    recurrence = Self.counted(recurrence, left, from: from, skipped: skipped)
+                let all = try await recurring.madeDates(seriesID: current.id, from: "0000-01-01", limit: 10_001)
+                let onRule = all.allSatisfy { text in
+                    guard let date = CivilDate(text) else { return false }
+                    return recurrence.occurrences(from: date, through: date).first == date
+                }
+                if !onRule {
+                    let left = count - all.count
+                    if left <= 0 {
+                        countRefused = true
+                        checks.add(
+                            field: "rule.count",
+                            message: "This series has made \(all.count) already: give more times than that, or end it.")
+                    } else {
+                        recurrence = Self.counted(
+                            recurrence, left, from: from, leavingOut: Set(current.skipped).union(made))
+                    }
                 }
             }
             next.recurrence = recurrence
@@ -406,27 +409,22 @@ public struct RecurringUseCases: Sendable, UsesStores {
         return template
     }
 
-    /// `rule` adding `left` more from `from` on, dates in `skipped` left out: as it is when its
-    /// count from its own start gives those already, else with an end on the last of them
-    /// instead of the count. When its dates end before giving them all, as it is (its end
-    /// stands).
-    static func counted(_ rule: Recurrence, _ left: Int, from: CivilDate, skipped: Set<String>) -> Recurrence {
+    /// `rule` adding `left` more from `from` on, dates in `leavingOut` (skipped, or made already)
+    /// not among them: with an end on the last of them instead of its count (which counts from its
+    /// own start). When it ends before giving them all, its end stands, without the count.
+    static func counted(_ rule: Recurrence, _ left: Int, from: CivilDate, leavingOut: Set<String>) -> Recurrence {
         guard
             let open = try? Recurrence(
                 unit: rule.unit, interval: rule.interval, weekdays: rule.weekdays, monthEnd: rule.monthEnd,
                 start: rule.start, end: rule.end)
         else { return rule }
-        let wanted = Array(
-            open.occurrences(from: from, through: farFuture, limit: left + skipped.count)
-                .filter { !skipped.contains($0.description) }.prefix(left))
-        guard let last = wanted.last else { return rule }
-        let asIs = rule.occurrences(from: from, through: farFuture, limit: left + skipped.count + 1)
-            .filter { !skipped.contains($0.description) }
-        if asIs == wanted { return rule }
+        let wanted = open.occurrences(from: from, through: farFuture, limit: left + leavingOut.count)
+            .filter { !leavingOut.contains($0.description) }.prefix(left)
+        guard let last = wanted.last else { return open }
         return
             (try? Recurrence(
                 unit: rule.unit, interval: rule.interval, weekdays: rule.weekdays, monthEnd: rule.monthEnd,
-                start: rule.start, end: last)) ?? rule
+                start: rule.start, end: last)) ?? open
     }
 
     /// The next date of the rule from the series' next date on that is not skipped.

@@ -73,10 +73,12 @@ extension GroupStore {
                     """
                 ).first() != nil
             else { throw GroupStoreError.notFound }
+            // One in the group already (as someone else, after a race) hears it as a member.
+            let claimant = try await Self.member(groupID: groupID, userID: claim.userID, sql)
             try await log?.activity(
                 actor, "member.claim_rejected", .member, memberID,
                 ActivityEvent(subject: claim.userName, asMember: claim.memberName, userID: claim.userID),
-                outsider: claim.userID, sql)
+                concerning: claimant.map { [$0.id] } ?? [], outsider: claimant == nil ? claim.userID : nil, sql)
         }
     }
 

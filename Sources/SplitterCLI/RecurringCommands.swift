@@ -70,11 +70,8 @@ struct RecurringCommand: AsyncParsableCommand {
             text += " on " + days.compactMap { (1...7).contains($0) ? weekdays[$0 - 1] : nil }.joined(separator: ",")
         }
         // Where it ends, so that a count turned into a last date is seen (found by a new user).
-        if let count = rule.count {
-            text += ", \(count) \(count == 1 ? "time" : "times")"
-        } else if let end = rule.endDate {
-            text += ", until \(end)"
-        }
+        if let count = rule.count { text += ", \(count) \(count == 1 ? "time" : "times")" }
+        if let end = rule.endDate { text += ", until \(end)" }
         return text
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import HTTPTypes
 import SplitStore
 import SplitTestSupport
@@ -112,6 +113,24 @@ struct ClaimApprovalTests {
             let fresh = try await api.call(
                 .post, "/api/groups/join", token: mallory.token, json: #"{"inviteCode":"\#(code)"}"#)
             #expect(fresh.status == .ok && fresh.string("member", "name") == "Mallory")
+            // A claim left from a race by someone now in the group, turned down: told as a member.
+            let zed = try #require(
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Zed"}"#)
+                    .string("member", "id"))
+            let database = try await Database.open(api.databaseConfiguration, logger: TestDatabases.logger)
+            try await database.transaction { sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO member_claims (member_id, group_id, user_id, requested_at)
+                    VALUES (\(bind: zed), \(bind: groupID), \(bind: mallory.userID), \(bind: Int64(1)))
+                    """
+                ).run()
+            }
+            try await database.close()
+            #expect(try await api.call(.delete, "/api/groups/\(groupID)/claims/\(zed)", token: aki.token).status == .noContent)
+            #expect(
+                try await inbox(mallory.token, "member.claim_rejected")
+                    == ["Aki turned down your request to join as Zed", "Aki turned down your request to join as Bo"])
 
             // A name without money history is still claimed at once.
             let cy = try await api.register("Cy")

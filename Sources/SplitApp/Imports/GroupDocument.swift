@@ -282,7 +282,7 @@ extension GroupDocument {
             activity: source.activity.map {
                 Activity(
                     action: $0.action, entity: $0.entity.rawValue, entityId: $0.entityID.text, actor: $0.actorName,
-                    at: Self.moment($0.at), details: $0.event)
+                    at: Self.moment($0.at), details: Self.exported($0.event))
             },
             budget: source.budget.map { budget in
                 Budget(
@@ -549,6 +549,7 @@ extension GroupDocument {
             var event = line.details
             func person(_ id: UUID?) -> UUID? { id.flatMap { people[$0.text] }.map { ImportedFile.person($0).uuid } }
             (event.fromID, event.toID, event.memberID) = (person(event.fromID), person(event.toID), person(event.memberID))
+            event.userID = nil  // accounts are not copied
             activityLines.append(
                 .init(
                     action: try Self.text(line.action, at + ".action", length: 60),
@@ -713,6 +714,14 @@ extension GroupDocument {
                     }, skipped: skipped, pending: pending))
         }
         return (budgetDetails, seriesDetails)
+    }
+
+    /// A line's details as the document has them: without the account of a claimant (accounts
+    /// are not exported, and one turned down was never a member; found by review).
+    static func exported(_ event: ActivityEvent) -> ActivityEvent {
+        var event = event
+        event.userID = nil
+        return event
     }
 
     /// What an activity line is about, among the document's things where it is one of them.

@@ -29,8 +29,10 @@ extension WebApp {
             let id: String
             let name: String
             let value: String
-            /// Its amount was refused: the box is marked, described by the caps' error line.
+            /// Its amount (or, on My budget, its category's name) was refused: the box is marked,
+            /// described by the caps' error line.
             var invalid = false
+            var nameInvalid = false
         }
         struct Uncounted: Sendable {
             let link: String?
@@ -187,7 +189,7 @@ extension WebApp {
             return BudgetBody.CapField(
                 index: index, id: "", name: entered?["capName_\(index)"] ?? name,
                 value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "",
-                invalid: invalidCaps.contains(String(index)))
+                invalid: invalidCaps.contains(String(index)), nameInvalid: invalidCaps.contains("name:\(index)"))
         }
         let body = Self.budgetBody(
             status, personal: true, action: "/me/budget", heading: "My budget", pageURL: "/me/budget", canEdit: true,
@@ -230,8 +232,9 @@ extension WebApp {
 
     // MARK: Shared
 
-    /// The keys (of `keys`, in the order the caps were sent) of the caps a refusal names
-    /// ("caps[1].amount"), to mark their boxes.
+    /// The keys (of `keys`, in the order the caps were sent) of the caps a refusal names, to mark
+    /// their boxes: the key for an amount ("caps[1].amount"), "name:" and the key for a
+    /// category's name ("caps[1].category", on My budget).
     static func refusedCaps(_ error: any Error, _ keys: [String]) -> Set<String> {
         guard let app = error as? AppError else { return [] }
         return Set(
@@ -239,7 +242,7 @@ extension WebApp {
                 guard problem.field.hasPrefix("caps["), let close = problem.field.firstIndex(of: "]"),
                     let index = Int(problem.field.dropFirst("caps[".count).prefix(upTo: close)), keys.indices.contains(index)
                 else { return nil }
-                return keys[index]
+                return problem.field.hasSuffix(".category") ? "name:" + keys[index] : keys[index]
             })
     }
 

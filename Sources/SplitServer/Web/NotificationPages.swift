@@ -52,8 +52,8 @@ extension WebApp {
     static func link(_ line: NotificationRecord) -> String {
         let action = line.activity.action
         if action.hasPrefix("budget.") { return "/groups/\(line.groupID.text)/budget" }
-        // Told to someone who is no member: the group is not theirs to open.
-        if action == "member.claim_rejected" { return "/groups" }
+        // Told to someone who is no member (a claimant turned down): the group is not theirs to open.
+        if line.readerMemberID == nil { return "/groups" }
         if action.hasPrefix("recurring.") || action.hasPrefix("pending.") { return "/groups/\(line.groupID.text)/recurring" }
         if action.hasPrefix("payment_request.") && line.activity.entity == .group {
             return "/groups/\(line.groupID.text)/balances"

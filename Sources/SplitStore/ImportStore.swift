@@ -119,6 +119,20 @@ public struct ImportStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
+    /// Whether the group holds (or held: deleted ones too) an expense of these ids: a file of
+    /// them is the group's own export.
+    public func holdsAny(groupID: UUID, expenseIDs: [UUID]) async throws -> Bool {
+        guard !expenseIDs.isEmpty else { return false }
+        return try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT 1 AS found FROM expenses
+                WHERE group_id = \(bind: groupID.text) AND id IN (\(binds: expenseIDs.map(\.text))) LIMIT 1
+                """
+            ).first() != nil
+        }
+    }
+
     public func run(_ batch: ImportBatch, actor: Actor, now: Int64) async throws {
         try await database.longTransaction { sql in
             if let group = batch.newGroup, let owner = batch.owner {

@@ -283,6 +283,16 @@ struct GroupDocumentTests {
                 headers: [.contentType: "application/json"], body: ByteBuffer(bytes: export.body))
             // validate (found by review: a share paid to two payers, or paid out, was refused)
             try #require(imported.status == .created, "\(imported.text)")
+            // Into the group it came from, checked or not, forced or not: refused, nothing doubled
+            // (found by a new user: every balance doubled).
+            let before = try await trip.namedBalances(api, token: aki)
+            for query in ["dryRun=true", "force=true", ""] {
+                let back = try await api.call(
+                    .post, "/api/groups/\(trip.groupID)/imports?format=json&\(query)", token: aki,
+                    headers: [.contentType: "application/json"], body: ByteBuffer(bytes: export.body))
+                #expect(back.status == .unprocessableContent && back.text.contains("own export"), "\(query): \(back.text)")
+            }
+            #expect(try await trip.namedBalances(api, token: aki) == before)
             // A transfer marked for one share but voided from another is refused, naming where.
             var document = try #require(try JSONSerialization.jsonObject(with: export.body) as? [String: Any])
             var transfers = try #require(document["settlements"] as? [[String: Any]])

@@ -399,6 +399,7 @@ extension GroupDocument {
         }
         var file = ImportedFile(format: .json, names: names)
         file.groupName = group.name
+        file.sourceExpenseIDs = expenses.prefix(500).compactMap { UUID(uuidString: $0.id) }
         file.homeCurrency = try ImportedFile.currency(group.homeCurrency, line: 0, column: "group.homeCurrency").code
 
         var categoryNames: [String: String] = [:]

@@ -113,6 +113,14 @@ public struct ImportUseCases: Sendable, UsesStores {
         } catch {
             throw AppError.invalid(field: "file", message: error.description)
         }
+        // A group's own export read back into it would count everything twice (found by a new
+        // user: every balance doubled, with no word): a copy goes into a new group.
+        if newGroup == nil, try await imports.holdsAny(groupID: group.id, expenseIDs: file.sourceExpenseIDs) {
+            throw AppError.invalid(
+                field: "file",
+                message: "This file is this group's own export: imported here, every expense and transfer would count "
+                    + "twice. To make a copy of the group, import it as a new group.")
+        }
         if newGroup != nil {
             if group.name.isEmpty {
                 guard let name = file.groupName.flatMap({ try? Names.name($0, field: "name") }) else {

@@ -204,6 +204,8 @@ public struct ImportedFile: Sendable {
     /// What the reader did that the importer should know: rows read in a way of their own.
     public var notes: [String] = []
     public var details: GroupDetails?
+    /// Our own export: the ids its expenses had in the group it came from.
+    public var sourceExpenseIDs: [UUID] = []
 
     /// The most expense and transfer lines a file may hold.
     public static let maximumRows = 100_000

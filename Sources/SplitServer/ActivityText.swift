@@ -158,6 +158,10 @@ enum ActivityText {
     private static func importSource(_ format: String?) -> String {
         switch format {
         case "splitwise": "Splitwise"
+        case "spliit": "Spliit"
+        case "ihatemoney": "IHateMoney"
+        case "cospend": "Cospend"
+        case "json": "a Budget Splitter export"
         default: format ?? "a file"
         }
     }

@@ -217,6 +217,10 @@ public struct ImportStore: Sendable {
                 actor, "import.completed", .group, batch.groupID,
                 ActivityEvent(subject: batch.format, count: batch.expenses.count + batch.settlements.count),
                 concerning: batch.involving, sql)
+            // The budget's thresholds the imported spending passes, as each expense added would
+            // (found by a new user: an import took a category to 168 % unsaid).
+            try await BudgetAlerts.check(
+                groupID: batch.groupID, spending: batch.expenses.map { ($0.expenseDate, $0.categoryID) }, log: log, sql)
         }
     }
 

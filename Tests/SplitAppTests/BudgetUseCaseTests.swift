@@ -33,6 +33,24 @@ struct BudgetUseCaseTests {
         return try #require(all.first { $0.name == name }).id
     }
 
+    @Test("an import's spending passes thresholds as the expenses would, and says so", arguments: TestDatabases.all)
+    func importAlerts(backend: Database.Backend) async throws {
+        // Found by a new user: an import took the budget to 180 % and nobody was told.
+        try await Trip.with(backend) { trip in
+            _ = try await BudgetUseCases(database: trip.database, now: { Self.may10 }).put(
+                EnteredBudget(period: "month", total: "100"), groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
+            let csv = "Date,Description,Category,Cost,Currency,Aki,Bo\n2026-05-03,Feast,General,150,MYR,75,-75\n"
+            _ = try await ImportUseCases(database: trip.database, now: { Self.may10 }, makeInviteCode: { UUID().uuidString })
+                .importFile(
+                    Data(csv.utf8), format: .splitwise, into: .group(trip.groupID), mapping: [:], dryRun: false, force: false,
+                    caller: trip.aki, origin: trip.origin)
+            let alerts = try await NotificationUseCases(database: trip.database, now: { milliseconds() })
+                .inbox(caller: trip.bo, cursor: nil, limit: 200).notifications
+                .filter { $0.activity.action == "budget.alert" }.map(\.activity.event)
+            #expect(alerts.map(\.percent) == [100] && alerts.first?.amount == 15_000, "\(alerts)")
+        }
+    }
+
     @Test("status: spent per category and in total, remaining, percent, daily average, projection; other currencies converted or listed", arguments: TestDatabases.all)
     func status(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in

@@ -34,6 +34,9 @@ struct ActivityTextTests {
         #expect(
             said("import.completed", ActivityEvent(subject: "splitwise", count: 12))
                 == "Aki imported 12 expenses and transfers from Splitwise")
+        #expect(
+            said("import.completed", ActivityEvent(subject: "json", count: 2))
+                == "Aki imported 2 expenses and transfers from a Budget Splitter export")
     }
 
     @Test("a transfer says who paid whom, a paid mark whose share; lines written before names were kept read as they did")

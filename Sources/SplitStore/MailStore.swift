@@ -264,7 +264,7 @@ public struct MailStore: Sendable {
             try await sql.raw(
                 """
                 SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, n.mailed_at AS n_mailed_at,
-                       g.name AS g_name, g.time_zone AS g_time_zone, n.user_id AS n_user_id, m.id AS m_id, a.*
+                       g.name AS g_name, g.time_zone AS g_time_zone, n.user_id AS n_user_id, m.id AS m_id, m.is_active AS m_active, a.*
                 FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
                      LEFT JOIN members m ON m.group_id = n.group_id AND m.user_id = n.user_id
                 WHERE n.user_id = \(bind: userID.text) AND n.activity_id = \(bind: activityID.text)
@@ -285,7 +285,7 @@ public struct MailStore: Sendable {
             let lines = try await sql.raw(
                 """
                 SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, g.time_zone AS g_time_zone,
-                       n.user_id AS n_user_id, m.id AS m_id, a.*
+                       n.user_id AS n_user_id, m.id AS m_id, m.is_active AS m_active, a.*
                 FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
                      LEFT JOIN members m ON m.group_id = n.group_id AND m.user_id = n.user_id
                 WHERE n.user_id = \(bind: userID.text) AND n.read_at IS NULL AND n.mailed_at IS NULL

@@ -26,6 +26,8 @@ public struct NotificationRecord: Sendable, Equatable {
     /// down), so a line can say "you" where it is about them.
     public var readerUserID: UUID
     public var readerMemberID: UUID?
+    /// Whether the reader is in the group now (not removed, not left): whether it is theirs to open.
+    public var readerIsIn: Bool
 }
 
 /// The notification inboxes. Lines are put there by the write that made the activity line, in
@@ -44,7 +46,7 @@ public struct NotificationStore: Sendable {
             try await sql.raw(
                 """
                 SELECT n.created_at AS n_created_at, n.read_at AS n_read_at, g.name AS g_name, g.time_zone AS g_time_zone,
-                       n.user_id AS n_user_id, m.id AS m_id, a.*
+                       n.user_id AS n_user_id, m.id AS m_id, m.is_active AS m_active, a.*
                 FROM notifications n JOIN activity a ON a.id = n.activity_id JOIN groups g ON g.id = n.group_id
                      LEFT JOIN members m ON m.group_id = n.group_id AND m.user_id = n.user_id
                 WHERE n.user_id = \(bind: userID.text)
@@ -120,6 +122,7 @@ extension NotificationRecord {
             createdAt: try row.decode(column: "n_created_at", as: Int64.self),
             readAt: try row.decode(column: "n_read_at", as: Int64?.self),
             readerUserID: try row.decodeUUID("n_user_id"),
-            readerMemberID: try row.decode(column: "m_id", as: String?.self).flatMap(UUID.init(uuidString:)))
+            readerMemberID: try row.decode(column: "m_id", as: String?.self).flatMap(UUID.init(uuidString:)),
+            readerIsIn: try row.decode(column: "m_active", as: Bool?.self) ?? false)
     }
 }

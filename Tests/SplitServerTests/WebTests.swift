@@ -525,6 +525,11 @@ struct WebTests {
                 "\(group)/members/\(setup.benMemberID)/remove", [("confirm", "1")])
             let removed = try await benActive()
             #expect(confirmed.status == .seeOther && removed == false)
+            // Ben is told, by a line whose link goes where he can still go (found by a new user:
+            // it linked to the group's Members, a page not found for him).
+            let inbox = try await setup.ben.get("/notifications")
+            #expect(inbox.text.contains("Aki removed you from the group"), "\(inbox.text.prefix(3000))")
+            #expect(!inbox.text.contains("href=\"\(group)/members\""), "\(inbox.text.prefix(3000))")
             // The edit form still has Ben's row, marked, in the split: saving keeps his share.
             let form = try await setup.aki.get("/expenses/\(setup.expenseID)/edit")
             #expect(form.text.contains("Ben (removed)") && form.text.contains("name=\"in_\(setup.benMemberID)\""))

@@ -126,7 +126,7 @@ struct MailComposer: Sendable {
         let sentence = ActivityText.sentence(line)
         let category = MailCategory.of(action: line.activity.action)
         // A claimant turned down is no member: the group is not theirs to open.
-        let outside = line.readerMemberID == nil
+        let outside = !line.readerIsIn
         let groupLink = "\(configuration.publicURL)/groups" + (outside ? "" : "/\(line.groupID.text)")
         let open = outside ? "Your groups" : "Open the group"
         let stop = unsubscribeLink(unsubscribeKey, category.rawValue)
@@ -178,7 +178,7 @@ struct MailComposer: Sendable {
         var html = ""
         for group in groups {
             // A group the reader is no member of (a claim turned down) is not theirs to open.
-            let outside = group.lines.allSatisfy { $0.readerMemberID == nil }
+            let outside = group.lines.allSatisfy { !$0.readerIsIn }
             let link = "\(configuration.publicURL)/groups" + (outside ? "" : "/\(group.id.text)")
             plain += "\n\(group.name) (\(link))\n"
             html += "<h2 style=\"font-size:17px\"><a href=\"\(escape(link))\">\(escape(group.name))</a></h2><ul>"

@@ -52,8 +52,9 @@ extension WebApp {
     static func link(_ line: NotificationRecord) -> String {
         let action = line.activity.action
         if action.hasPrefix("budget.") { return "/groups/\(line.groupID.text)/budget" }
-        // Told to someone who is no member (a claimant turned down): the group is not theirs to open.
-        if line.readerMemberID == nil { return "/groups" }
+        // Told to someone not in the group (a claimant turned down, a member removed): the group is
+        // not theirs to open (found by a new user: "removed you" linked to a page not found).
+        if !line.readerIsIn { return "/groups" }
         if action.hasPrefix("recurring.") || action.hasPrefix("pending.") { return "/groups/\(line.groupID.text)/recurring" }
         if action.hasPrefix("payment_request.") && line.activity.entity == .group {
             return "/groups/\(line.groupID.text)/balances"

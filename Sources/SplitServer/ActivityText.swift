@@ -130,7 +130,9 @@ enum ActivityText {
             let times = (event.count ?? 1) > 1 ? " (\(event.count ?? 1) dates)" : ""
             return "The recurring \(subject) (\(money ?? "")) waits to be confirmed\(times)"
         case "pending.dismissed": return "\(actor) dismissed \(subject) (\(money ?? ""))"
-        case "payment_request.created": return "\(actor) asked to be paid \(money ?? "")"
+        case "payment_request.created":
+            guard let to = event.to else { return "\(actor) asked to be paid \(money ?? "")" }
+            return "\(actor) asked \(named(to, event.toID)) to pay \(money ?? "")"
         case "payment_request.cancelled": return "\(actor) cancelled a payment request of \(money ?? "")"
         case "payment_request.paid": return "\(actor) paid a payment request of \(money ?? "")"
         case "budget.updated": return "\(actor) set the budget"

@@ -46,13 +46,16 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public var memberID: UUID?
     /// `member.claim_*`: the account that asked (no member when turned down).
     public var userID: UUID?
+    /// `payment_request.created`/`cancelled`: the request (`to`: whom it asks, when one member).
+    public var requestID: UUID?
 
     public init(
         subject: String? = nil, amount: Int64? = nil, currency: String? = nil, count: Int? = nil,
         asMember: String? = nil, role: String? = nil, reason: String? = nil, limit: Int64? = nil, percent: Int? = nil,
         period: String? = nil, legacyText: String? = nil, from: String? = nil, to: String? = nil, member: String? = nil,
-        fromID: UUID? = nil, toID: UUID? = nil, memberID: UUID? = nil, userID: UUID? = nil
+        fromID: UUID? = nil, toID: UUID? = nil, memberID: UUID? = nil, userID: UUID? = nil, requestID: UUID? = nil
     ) {
+        self.requestID = requestID
         self.fromID = fromID
         self.toID = toID
         self.memberID = memberID
@@ -78,6 +81,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case version = "v", subject, amount, currency, count, asMember, role, reason, limit, percent, period, legacyText
         case from, to, member, fromID = "fromId", toID = "toId", memberID = "memberId", userID = "userId"
+        case requestID = "requestId"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -110,6 +114,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         toID = id(.toID)
         memberID = id(.memberID)
         userID = id(.userID)
+        requestID = id(.requestID)
     }
 
 
@@ -134,6 +139,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         try container.encodeIfPresent(toID?.text, forKey: .toID)
         try container.encodeIfPresent(memberID?.text, forKey: .memberID)
         try container.encodeIfPresent(userID?.text, forKey: .userID)
+        try container.encodeIfPresent(requestID?.text, forKey: .requestID)
     }
 
     /// The stored text: what `JSONEncoder` writes with sorted keys and unescaped slashes
@@ -172,6 +178,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
         number("percent", percent.map(Int64.init))
         text("period", period)
         text("reason", reason)
+        text("requestId", requestID?.text)
         text("role", role)
         text("subject", subject)
         text("to", to)

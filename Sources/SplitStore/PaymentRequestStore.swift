@@ -106,9 +106,15 @@ public struct PaymentRequestStore: Sendable {
                             \(bind: request.updatedAt))
                         """
                     ).run()
+                    // Whom it asks, so their line says "asked you to pay", and which request, for
+                    // its link (found by a new user: the asked one could not find it).
+                    var payer: String?
+                    if let id = request.payerMemberID { payer = try await SettlementStore.memberNames([id], sql)[id] }
                     try await log.activity(
                         actor, "payment_request.created", .group, request.groupID,
-                        ActivityEvent(amount: request.amount, currency: request.currency),
+                        ActivityEvent(
+                            amount: request.amount, currency: request.currency, to: payer, toID: request.payerMemberID,
+                            requestID: request.id),
                         concerning: request.payerMemberID.map { [$0] } ?? [], sql)
                     return (request, response ?? StoredResponse(status: 201, body: Data()))
                 }
@@ -202,7 +208,7 @@ public struct PaymentRequestStore: Sendable {
             request.updatedAt = now
             try await log.activity(
                 actor, "payment_request.cancelled", .group, request.groupID,
-                ActivityEvent(amount: request.amount, currency: request.currency), sql)
+                ActivityEvent(amount: request.amount, currency: request.currency, requestID: request.id), sql)
             return request
         }
     }

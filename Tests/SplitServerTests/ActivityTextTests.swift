@@ -113,5 +113,11 @@ struct ActivityTextTests {
             "member.claim_rejected", ActivityEvent(subject: "Dee", asMember: "Cho", userID: deeUser), about: cho)
         #expect(read(rejected, by: deeUser, as: nil) == "Aki turned down your request to join as Cho")
         #expect(read(rejected, by: UUID(), as: dan) == "Aki turned down Dee's request to join as Cho")
+        // A payment request says whom it asks.
+        let asked = line(
+            "payment_request.created",
+            ActivityEvent(amount: 1_250, currency: "GBP", to: "Cho", toID: cho, requestID: UUID()))
+        #expect(read(asked, by: choUser, as: cho) == "Aki asked you to pay 12.50 GBP")
+        #expect(read(asked, by: deeUser, as: dee) == "Aki asked Cho to pay 12.50 GBP")
     }
 }

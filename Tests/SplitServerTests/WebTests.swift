@@ -1155,6 +1155,11 @@ struct WebTests {
                 // Ben, whom it asks, is not told to send himself the link (found by review).
                 let seenByBen = try await setup.ben.get("/groups/\(setup.groupID)/requests/\(id)")
                 #expect(seenByBen.text.contains("Aki asks Ben for it") && !seenByBen.text.contains("send the link"), "\(seenByBen.text)")
+                // Ben's notification says he is asked, and links to the request (found by a new
+                // user: "Aki asked to be paid", linked to Settle up).
+                let inbox = try await setup.ben.get("/notifications")
+                #expect(inbox.text.contains("Aki asked you to pay 1,000 JPY"), "\(inbox.text.prefix(3000))")
+                #expect(inbox.text.contains("href=\"/groups/\(setup.groupID)/requests/\(id)\""), "\(inbox.text.prefix(3000))")
             }
             // Settle up lists the requests waiting, each a link to its page (to cancel it).
             let waiting = try await setup.aki.get("/groups/\(setup.groupID)/balances")

@@ -550,7 +550,7 @@ extension GroupDocument {
             var event = line.details
             func person(_ id: UUID?) -> UUID? { id.flatMap { people[$0.text] }.map { ImportedFile.person($0).uuid } }
             (event.fromID, event.toID, event.memberID) = (person(event.fromID), person(event.toID), person(event.memberID))
-            event.userID = nil  // accounts are not copied
+            (event.userID, event.requestID) = (nil, nil)  // accounts and payment requests are not copied
             activityLines.append(
                 .init(
                     action: try Self.text(line.action, at + ".action", length: 60),
@@ -721,7 +721,7 @@ extension GroupDocument {
     /// are not exported, and one turned down was never a member; found by review).
     static func exported(_ event: ActivityEvent) -> ActivityEvent {
         var event = event
-        event.userID = nil
+        (event.userID, event.requestID) = (nil, nil)  // payment requests are not in it either
         return event
     }
 

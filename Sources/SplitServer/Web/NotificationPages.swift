@@ -56,6 +56,9 @@ extension WebApp {
         // not theirs to open (found by a new user: "removed you" linked to a page not found).
         if !line.readerIsIn { return "/groups" }
         if action.hasPrefix("recurring.") || action.hasPrefix("pending.") { return "/groups/\(line.groupID.text)/recurring" }
+        if action.hasPrefix("payment_request."), let request = line.activity.event.requestID {
+            return "/groups/\(line.groupID.text)/requests/\(request.text)"
+        }
         if action.hasPrefix("payment_request.") && line.activity.entity == .group {
             return "/groups/\(line.groupID.text)/balances"
         }

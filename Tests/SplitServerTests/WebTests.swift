@@ -1972,9 +1972,13 @@ struct WebTests {
                 [("currency", "JPY"), ("total", ""), ("capName_0", "Food"), ("cap_0", "1000"), ("capName_1", "food"), ("cap_1", "2000")])
             #expect(twice.status == .unprocessableContent, "\(twice.text.prefix(2000))")
             #expect(
-                twice.text.contains(#"name="capName_1" value="food" maxlength="100" aria-label="Category 1" placeholder="Category" autocomplete="off" aria-invalid="true""#),
+                twice.text.contains(#"name="capName_1" value="food" maxlength="100" aria-label="Category 2" placeholder="Category" autocomplete="off" aria-invalid="true""#),
                 "\(twice.text.prefix(6000))")
             #expect(twice.text.components(separatedBy: #"aria-describedby="caps-error""#).count == 2)
+            // A wrong amount's error names its category, as on the group's page.
+            let cents = try await setup.aki.post(
+                "/me/budget", [("currency", "JPY"), ("total", ""), ("capName_0", "Meal"), ("cap_0", "200.555")])
+            #expect(cents.text.contains("Meal: "), "\(cents.text.prefix(6000))")
             #expect(refused.text.contains("like 80 and 100"))
             let budget = try await api.call(.get, "/api/groups/\(setup.groupID)/budget", token: setup.aki.token)
             #expect(budget.status == .ok && !budget.text.contains(#""budget""#), "\(budget.text)")

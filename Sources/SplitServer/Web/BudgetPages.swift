@@ -29,6 +29,9 @@ extension WebApp {
             let id: String
             let name: String
             let value: String
+            /// The row's number as people count, from 1 (`index` is the form's, from 0), for a
+            /// screen reader's label (found by a new user: "Category 0").
+            var number: Int
             /// Its amount (or, on My budget, its category's name) was refused: the box is marked,
             /// described by the caps' error line.
             var invalid = false
@@ -94,7 +97,7 @@ extension WebApp {
                 index: index, id: category.id.text, name: "\(category.icon) \(category.name)",
                 value: entered?["cap_\(category.id.text)"]
                     ?? budget?.caps[category.id].map { Self.plain($0, currency) } ?? "",
-                invalid: invalidCaps.contains(category.id.text))
+                number: index + 1, invalid: invalidCaps.contains(category.id.text))
         }
         var body = Self.budgetBody(
             status, personal: false, action: "/groups/\(groupID)/budget",
@@ -188,7 +191,7 @@ extension WebApp {
             let cap = budget?.caps.first { AccountInput.nameKey($0.name) == AccountInput.nameKey(name) }
             return BudgetBody.CapField(
                 index: index, id: "", name: entered?["capName_\(index)"] ?? name,
-                value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "",
+                value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "", number: index + 1,
                 invalid: invalidCaps.contains(String(index)), nameInvalid: invalidCaps.contains("name:\(index)"))
         }
         let body = Self.budgetBody(
@@ -206,6 +209,7 @@ extension WebApp {
     func saveMyBudget(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try WebRequest.get().form
         var rows: [String] = []  // the form row of each cap sent
+        var names: [String] = []  // and its category's name, to name it in an error
         do {
             if form["action"] == "remove" {
                 try await budgetUseCases.removePersonal(caller: try caller())
@@ -218,6 +222,7 @@ extension WebApp {
                 guard let amount = form.text("cap_\(index)") else { continue }
                 caps.append(.init(category: form["capName_\(index)"] ?? "", amount: Self.typed(amount, currency)))
                 rows.append(String(index))
+                names.append(form.text("capName_\(index)") ?? "Row \(index + 1)")
             }
             _ = try await budgetUseCases.putPersonal(
                 EnteredPersonalBudget(currency: code, total: form.text("total").map { Self.typed($0, currency) }, caps: caps),
@@ -225,7 +230,8 @@ extension WebApp {
             return Self.redirect("/me/budget", done: "budget-saved")
         } catch {
             return try await myBudgetPage(
-                month: nil, errors: try Self.formErrors(error, shown: ["currency", "total", "caps"]), entered: form,
+                month: nil,
+                errors: try Self.formErrors(Self.namingCaps(error, names), shown: ["currency", "total", "caps"]), entered: form,
                 invalidCaps: Self.refusedCaps(error, rows))
         }
     }

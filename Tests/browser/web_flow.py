@@ -1108,7 +1108,7 @@ def run(base):
         click(aki, aki.find_element(By.ID, "save-budget"))
         text = main_text(aki)
         check("Budget saved." in text and "120.00 MYR of 1,500.00 MYR" in text, f"the budget's total line: {text[:500]}")
-        check("120.00 MYR of 150.00 MYR · 80 %" in text, f"the Other line at 80 %: {text[:600]}")
+        check("120.00 MYR of 150.00 MYR · 80%" in text, f"the Other line at 80%: {text[:600]}")
         check(len(aki.find_elements(By.CSS_SELECTOR, "svg.budget-bar")) >= 3, "bars for the total and the capped lines")
         shoot(aki, "budget")
         # The next expense crosses 100 % of Other: Ben hears of it in his inbox (he joins first).

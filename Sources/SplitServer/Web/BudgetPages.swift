@@ -302,7 +302,7 @@ extension WebApp {
             return BudgetBody.Line(
                 name: name, icon: icon, spent: money(figures.spent), cap: figures.cap.map(money),
                 remaining: figures.remaining.map { $0 < 0 ? money(0 - $0) + " over" : money($0) + " left" },
-                over: over, percent: figures.percent.map { "\($0) %" }, dailyAverage: money(figures.dailyAverage),
+                over: over, percent: figures.percent.map { "\($0)%" }, dailyAverage: money(figures.dailyAverage),
                 projected: money(figures.projected), bar: Charts.budgetBar(figures, label: name, currency: code))
         }
         let isTrip = status.budget?.period == .trip

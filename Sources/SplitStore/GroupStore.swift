@@ -303,7 +303,16 @@ public struct GroupStore: Sendable {
                     let back = try MemberRecord(row: row)
                     PendingEvents.note(.account(userID))
                     try await log?.changed(.member, back.id, sql)
-                    try await log?.activity(actor, "member.joined", .member, back.id, ActivityEvent(), sql)
+                    // The owner and admins hear that someone no longer in the group came back by
+                    // its code (found by a new user: one removed was back unsaid).
+                    let deciders = try await sql.raw(
+                        """
+                        SELECT id FROM members WHERE group_id = \(bind: group.id.text) AND is_active = \(bind: true)
+                              AND role IN ('owner', 'admin')
+                        """
+                    ).all().map { try $0.decodeUUID("id") }
+                    try await log?.activity(
+                        actor, "member.joined", .member, back.id, ActivityEvent(), concerning: deciders, sql)
                     try await Self.dropClaims(groupID: group.id, userID: userID, sql)
                     return .joined(group, back)
                 }

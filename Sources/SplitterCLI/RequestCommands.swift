@@ -179,7 +179,7 @@ struct MeCommand: AsyncParsableCommand {
             }
             print("")
             Output.table(["GROUP", "NET", "CURRENCY"], summary.groups.map {
-                [$0.groupName + ($0.left == true ? " (left)" : ""), $0.net, $0.currency]
+                [$0.groupName + ($0.left == true ? " (no longer in it)" : ""), $0.net, $0.currency]
             })
             if !summary.people.isEmpty {
                 print("")

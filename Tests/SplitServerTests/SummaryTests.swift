@@ -86,6 +86,11 @@ struct SummaryTests {
             #expect(summary.list("totals").first?.string("owe") == "10000", "\(summary.text)")
             let group = summary.list("groups").first
             #expect(group?.string("net") == "-10000" && group?.bool("left") == true, "\(summary.text)")
+            // The page says so whether Ben left or was removed (found by a new user: "you left"
+            // for one removed).
+            let page = try await api.call(
+                .get, "/me", headers: [.cookie: "splitter_session=\(ben!)", .accept: "text/html"])
+            #expect(page.text.contains("(you are no longer in it; its invite link brings you back)"), "\(page.text.prefix(3000))")
             // Whom to pay there is not said: the group's plan may name people who joined since.
             #expect(summary.list("people").isEmpty, "\(summary.text)")
             // Aki's own line is not marked left.
@@ -95,6 +100,14 @@ struct SummaryTests {
                 .post, "/api/groups/\(trip.groupID)/settlements", token: aki,
                 json: #"{"fromMemberId":"\#(trip.members["Ben"]!)","toMemberId":"\#(trip.members["Aki"]!)","amount":"10000","currency":"JPY"}"#)
             #expect(try await api.call(.get, "/api/me/summary", token: ben).list("groups").isEmpty)
+            // Ben comes back by the code: Aki, the owner, is told (found by a new user: one who
+            // was removed was back unsaid).
+            let code = try #require(
+                try await api.call(.get, "/api/groups/\(trip.groupID)", token: aki).string("group", "inviteCode"))
+            let back = try await api.call(.post, "/api/groups/join", token: ben, json: #"{"inviteCode":"\#(code)"}"#)
+            #expect(back.status == .ok, "\(back.text)")
+            let told = try await api.call(.get, "/api/notifications", token: aki).list("notifications")
+            #expect(told.first?.string("action") == "member.joined" && told.first?.string("summary") == "Ben joined", "\(told)")
         }
     }
 

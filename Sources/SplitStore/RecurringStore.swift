@@ -398,18 +398,6 @@ public struct RecurringStore: Sendable {
         }
     }
 
-    /// How many occurrences the series made (added or waiting) dated before `date`.
-    public func madeCount(seriesID: UUID, before date: String) async throws -> Int {
-        try await database.read { sql in
-            try await sql.raw(
-                """
-                SELECT COUNT(*) AS made FROM recurring_occurrences
-                WHERE series_id = \(bind: seriesID.text) AND occurrence_date < \(bind: date)
-                """
-            ).first()?.decode(column: "made", as: Int.self) ?? 0
-        }
-    }
-
     /// The group's series, newest first.
     public func list(groupID: UUID) async throws -> [SeriesRecord] {
         try await database.read { sql in

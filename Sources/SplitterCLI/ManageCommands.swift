@@ -52,11 +52,9 @@ extension GroupCommand {
                 if options.json { return try Output.json(archived) }
                 print(
                     "Archived \(archived.name): it stays readable; nothing changes in it until "
-                        + "`splitter group unarchive \(Self.quoted(archived.name))`.")
+                        + "`splitter group unarchive \(quotedArgument(archived.name))`.")
             }
         }
-
-        static func quoted(_ name: String) -> String { quotedArgument(name) }
     }
 
     struct Unarchive: AsyncParsableCommand {
@@ -78,16 +76,25 @@ extension GroupCommand {
     }
 }
 
-/// A name as a shell reads it back.
-func quotedArgument(_ name: String) -> String {
-    name.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-        ? name : "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
+/// An argument as a shell takes it back: quoted when it has a space or a quote (also for
+/// `splitter`'s own hints).
+public func quotedArgument(_ argument: String) -> String {
+    argument.contains(where: { " \"'".contains($0) })
+        ? "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'" : argument
 }
 
 struct CategoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "category", abstract: "List, add, change and delete a group's categories.",
         subcommands: [List.self, Add.self, Edit.self, Delete.self], defaultSubcommand: List.self)
+
+    /// The client, the group and the category named on the command line.
+    static func resolve(_ options: GroupOptions, _ category: String) async throws
+        -> (client: SplitterClient, group: Group, category: Category)
+    {
+        let (client, found) = try await options.resolve()
+        return (client, found, try named(category, in: try await client.categories(groupID: found.id), group: found))
+    }
 
     /// A category by name (any case) or id.
     static func named(_ text: String, in categories: [Category], group: Group) throws -> Category {
@@ -148,9 +155,7 @@ struct CategoryCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let (client, found) = try await options.resolve()
-                let current = try CategoryCommand.named(
-                    category, in: try await client.categories(groupID: found.id), group: found)
+                let (client, found, current) = try await CategoryCommand.resolve(options, category)
                 let saved = try await client.updateCategory(
                     groupID: found.id, id: current.id, name: name, icon: icon, color: color, version: current.version)
                 if options.json { return try Output.json(saved) }
@@ -167,9 +172,7 @@ struct CategoryCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await SplitterCLI.run {
-                let (client, found) = try await options.resolve()
-                let current = try CategoryCommand.named(
-                    category, in: try await client.categories(groupID: found.id), group: found)
+                let (client, found, current) = try await CategoryCommand.resolve(options, category)
                 try await client.deleteCategory(groupID: found.id, id: current.id)
                 if options.json { return try Output.json(["deleted": current.id]) }
                 print("Deleted \(current.name); its expenses keep showing it.")

@@ -28,7 +28,7 @@ struct Splitter: AsyncParsableCommand {
                 if arguments.starts(with: ["expense", "add"]) {
                     // The same command as a refund: the amount as said, with --refund.
                     let asRefund = arguments.map { $0 == negative ? String(negative.dropFirst()) : $0 } + ["--refund"]
-                    message += " Money received is a refund: splitter " + asRefund.map(Self.quoted).joined(separator: " ")
+                    message += " Money received is a refund: splitter " + asRefund.map(quotedArgument).joined(separator: " ")
                 }
             }
             FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -36,9 +36,4 @@ struct Splitter: AsyncParsableCommand {
         }
     }
 
-    /// An argument as a shell takes it back: quoted when it has a space or a quote.
-    static func quoted(_ argument: String) -> String {
-        argument.contains(where: { " \"'".contains($0) })
-            ? "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'" : argument
-    }
 }

@@ -188,7 +188,9 @@ extension SplitterClient {
             let body = try output.ok.body.json
             return MySummary(
                 totals: body.totals.map { .init(currency: $0.currency, owed: $0.owed, owe: $0.owe, net: $0.net) },
-                groups: body.groups.map { .init(groupId: $0.groupId, groupName: $0.groupName, currency: $0.currency, net: $0.net) },
+                groups: body.groups.map {
+                    .init(groupId: $0.groupId, groupName: $0.groupName, currency: $0.currency, net: $0.net, left: $0.left)
+                },
                 people: body.people.map {
                     .init(name: $0.name, userId: $0.userId, groupIds: $0.groupIds, currency: $0.currency, net: $0.net)
                 },

@@ -105,7 +105,13 @@ enum ActivityText {
                 return "\(actor) deleted the transfer of \(money ?? "") from \(named(from, event.fromID)) to \(named(to, event.toID))"
             }
             return "\(actor) deleted a transfer of \(money ?? "")"
-        case "rates.updated": return "\(actor) set \(counted(event.count ?? 0, "exchange rate", "exchange rates"))"
+        case "rates.updated":
+            let count = event.count ?? 0
+            guard let which = event.subject, !which.isEmpty else {
+                return "\(actor) set \(counted(count, "exchange rate", "exchange rates"))"
+            }
+            return count == 1
+                ? "\(actor) set the exchange rate \(which)" : "\(actor) set \(counted(count, "exchange rate", "exchange rates")): \(which)"
         case "rates.deleted": return "\(actor) deleted the exchange rate \(subject)"
         case "category.created": return "\(actor) added category \(subject)"
         case "category.updated":

@@ -72,7 +72,12 @@ extension BalanceStore {
             }
             try await log.changed(.group, groupID, sql)
             try await log.activity(
-                actor, "rates.updated", .group, groupID, ActivityEvent(count: rates.count), sql)
+                actor, "rates.updated", .group, groupID,
+                // Which, up to three (found by a new user: "Aki set 1 exchange rate" said not which).
+                ActivityEvent(
+                    subject: rates.count <= 3
+                        ? rates.map { "1 \($0.from) = \($0.rate) \($0.to) from \($0.date)" }.joined(separator: "; ") : nil,
+                    count: rates.count), sql)
             if let today, log.hasBudget { try await BudgetAlerts.checkSet(groupID: groupID, today: today, log: log, sql) }
         }
     }

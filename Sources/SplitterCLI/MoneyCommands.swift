@@ -286,6 +286,7 @@ struct Settle: AsyncParsableCommand {
             let date = today(in: found.timeZone)
             let settlement: Settlement
             do {
+                try await checkCurrencyUsed(client, found)
                 settlement = try await client.settle(
                     groupID: found.id, from: payer.id, to: payee.id, amount: amount,
                     currency: currency ?? found.homeCurrency, note: note, date: date, id: id, idempotencyKey: key)
@@ -309,5 +310,23 @@ struct Settle: AsyncParsableCommand {
             if options.json { return try Output.json(settlement) }
             print("Recorded: \(payer.name) paid \(payee.name) \(settlement.amount) \(settlement.currency).")
         }
+    }
+
+    /// Refuses a currency nobody in the group owes, is owed or has paid back in, other than its
+    /// home currency: the ones the web's Settle up offers (found by a new user: `--currency EUR`
+    /// for a yen debt recorded a euro debt the other way, unsaid). The server accepts any
+    /// currency from the owner and admins, who may record cash that changed hands in another one.
+    private func checkCurrencyUsed(_ client: SplitterClient, _ group: Group) async throws {
+        guard let code = currency?.trimmingCharacters(in: .whitespaces).uppercased(), code != group.homeCurrency
+        else { return }
+        let owed = try await client.balances(groupID: group.id).balances.map(\.currency)
+        let repaid = try await client.settlements(groupID: group.id).map(\.currency)
+        let used = Set(owed + repaid + [group.homeCurrency])
+        guard !used.contains(code) else { return }
+        throw CLIError(
+            message: "Nothing in \(group.name) is owed or paid back in \(code); settle in "
+                + "\(used.sorted().joined(separator: " or ")). Money paid in another currency is recorded in "
+                + "the currency of the debt, converted.",
+            code: 7)
     }
 }

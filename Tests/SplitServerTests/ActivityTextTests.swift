@@ -31,6 +31,13 @@ struct ActivityTextTests {
         func said(_ action: String, _ event: ActivityEvent) -> String { ActivityText.sentence(Self.record(action, event)) }
         #expect(said("rates.updated", ActivityEvent(count: 1)) == "Aki set 1 exchange rate")
         #expect(said("rates.updated", ActivityEvent(count: 3)) == "Aki set 3 exchange rates")
+        // Which ones, when the line says (up to three).
+        #expect(
+            said("rates.updated", ActivityEvent(subject: "1 USD = 150.25 JPY from 2026-11-20", count: 1))
+                == "Aki set the exchange rate 1 USD = 150.25 JPY from 2026-11-20")
+        #expect(
+            said("rates.updated", ActivityEvent(subject: "1 USD = 150 JPY from 2026-11-20; 1 EUR = 160 JPY from 2026-11-20", count: 2))
+                == "Aki set 2 exchange rates: 1 USD = 150 JPY from 2026-11-20; 1 EUR = 160 JPY from 2026-11-20")
         #expect(
             said("import.completed", ActivityEvent(subject: "splitwise", count: 12))
                 == "Aki imported 12 expenses and transfers from Splitwise")

@@ -140,6 +140,12 @@ struct ExpenseTests {
                 .put, "/api/groups/\(trip.groupID)/rates", token: aki,
                 json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-20","rate":"150.25"}]}"#)
             #expect(rates.status == .ok)
+            // The activity line says which rate was set.
+            let activity = try await api.call(.get, "/api/groups/\(trip.groupID)/activity", token: aki)
+            #expect(
+                activity.list("activity").first?.string("summary")?
+                    .hasSuffix(" set the exchange rate 1 USD = 150.25 JPY from 2026-11-20") == true,
+                "\(activity.text.prefix(500))")
             let after = try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki)
             let home = try after.list("home").map {
                 try Money(parsing: $0.string("net")!, currency: .jpy, allowNegative: true).minorUnits

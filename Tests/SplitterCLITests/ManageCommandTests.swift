@@ -84,7 +84,14 @@ struct ManageCommandTests {
         try await CLITrip.with { trip in
             try await trip.setUpJapan()
             #expect(try await trip.run("transfers", "Japan").output == "No transfers in Japan yet.\n")
-            try #require(try await trip.run("settle", "Japan", "--from", "Ben", "--to", "Aki", "5000", "--note", "cash").status == 0)
+            // A currency nothing is owed in is refused before anything is sent, as Settle up on the
+            // web offers only the group's; the home currency in any case goes.
+            let euros = try await trip.run("settle", "Japan", "--from", "Ben", "--to", "Aki", "50", "--currency", "eur")
+            #expect(euros.status == 7 && euros.error.contains("owed or paid back in EUR; settle in JPY"), "\(euros.error)")
+            #expect(try await trip.run("transfers", "Japan").output == "No transfers in Japan yet.\n")
+            try #require(
+                try await trip.run("settle", "Japan", "--from", "Ben", "--to", "Aki", "5000", "--note", "cash", "--currency", "JPY")
+                    .status == 0)
             try #require(try await trip.run("expense", "add", "Japan", "Taxi", "3000", "--equal", "Aki,Cho").status == 0)
             let taxi = try await trip.expenseID("Taxi")
             try #require(try await trip.run("pay", taxi, "--member", "Cho").status == 0)

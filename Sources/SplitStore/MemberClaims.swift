@@ -33,6 +33,45 @@ extension GroupStore {
         try await database.read { try await Self.claims(groupID: groupID, memberID: nil, $0) }
     }
 
+    /// The claims `userID` is waiting on, oldest first, each with its group's name.
+    public func claims(ofUser userID: UUID) async throws -> [(claim: MemberClaim, groupName: String)] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT c.group_id, c.member_id, c.user_id, c.requested_at, m.name AS member_name, u.display_name,
+                       u.email, g.name AS group_name
+                FROM member_claims c JOIN members m ON m.id = c.member_id JOIN users u ON u.id = c.user_id
+                     JOIN groups g ON g.id = c.group_id
+                WHERE c.user_id = \(bind: userID.text) AND m.is_active = \(bind: true)
+                ORDER BY c.requested_at, c.member_id
+                """
+            ).all().map { row in
+                (try Self.claim(row, groupID: try row.decodeUUID("group_id")),
+                 try row.decode(column: "group_name", as: String.self))
+            }
+        }
+    }
+
+    /// How many claims wait in each of `groupIDs` (a group with none is left out).
+    public func claimCounts(groupIDs: [UUID]) async throws -> [UUID: Int] {
+        guard !groupIDs.isEmpty else { return [:] }
+        return try await database.read { sql in
+            var counts: [UUID: Int] = [:]
+            for row in try await sql.raw(
+                """
+                SELECT c.group_id, COUNT(*) AS n
+                FROM member_claims c JOIN members m ON m.id = c.member_id
+                WHERE \(OneOf("group_id", groupIDs.map(\.text), table: "c")) AND m.is_active = \(bind: true)
+                GROUP BY c.group_id
+                """
+            ).all()
+            {
+                counts[try row.decodeUUID("group_id")] = try row.decode(column: "n", as: Int.self)
+            }
+            return counts
+        }
+    }
+
     /// Links the claimant to the member and removes the claim. `notFound` when no claim waits for
     /// that member (or it was removed meanwhile); `memberAlreadyClaimed` when the claimant is in
     /// the group already (joining as someone else drops their claims, so only a race gets here;
@@ -180,14 +219,16 @@ extension GroupStore {
                   AND (\(bind: memberID == nil) OR c.member_id = \(bind: memberID?.text ?? ""))
             ORDER BY c.requested_at, c.member_id
             """
-        ).all().map { row in
-            MemberClaim(
-                groupID: groupID, memberID: try row.decodeUUID("member_id"),
-                memberName: try row.decode(column: "member_name", as: String.self),
-                userID: try row.decodeUUID("user_id"),
-                userName: try row.decode(column: "display_name", as: String.self),
-                userEmail: try row.decode(column: "email", as: String.self),
-                requestedAt: try row.decode(column: "requested_at", as: Int64.self))
-        }
+        ).all().map { try claim($0, groupID: groupID) }
+    }
+
+    private static func claim(_ row: any SQLRow, groupID: UUID) throws -> MemberClaim {
+        MemberClaim(
+            groupID: groupID, memberID: try row.decodeUUID("member_id"),
+            memberName: try row.decode(column: "member_name", as: String.self),
+            userID: try row.decodeUUID("user_id"),
+            userName: try row.decode(column: "display_name", as: String.self),
+            userEmail: try row.decode(column: "email", as: String.self),
+            requestedAt: try row.decode(column: "requested_at", as: Int64.self))
     }
 }

@@ -14,14 +14,17 @@ import SQLKit
 struct OneOf: SQLExpression {
     let column: String
     let values: [String]
+    /// The table (or its alias) the column is of, when the query names several.
+    let table: String?
 
-    init(_ column: String, _ values: [String]) {
+    init(_ column: String, _ values: [String], table: String? = nil) {
         self.column = column
         self.values = values
+        self.table = table
     }
 
     func serialize(to serializer: inout SQLSerializer) {
-        SQLColumn(column).serialize(to: &serializer)
+        SQLColumn(column, table: table).serialize(to: &serializer)
         if serializer.dialect.name == "postgresql" && values.count <= PreparedNames.maxBinds {
             serializer.write(" = ANY(")
             serializer.write(bind: values)

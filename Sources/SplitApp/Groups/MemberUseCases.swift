@@ -161,6 +161,19 @@ public struct MemberUseCases: Sendable, UsesStores {
         return try await groups.claims(groupID: group.id)
     }
 
+    /// What My groups says of claims (found by a new user: nothing, on either side): the
+    /// caller's own, waiting for an owner or admin, and how many wait in each of `views` (the
+    /// caller's groups) where the caller decides them.
+    public func waitingClaims(caller: Caller, in views: [GroupView]) async throws -> (
+        mine: [(claim: MemberClaim, groupName: String)], toDecide: [UUID: Int]
+    ) {
+        let deciding = views.filter { (try? GroupAccess.require([.manageMembers(.newMember)], $0.me, in: $0.group)) != nil }
+        return (
+            try await groups.claims(ofUser: caller.user.id),
+            try await groups.claimCounts(groupIDs: deciding.map(\.group.id))
+        )
+    }
+
     /// Says the claimant is that member: the account is linked to it, as a plain member.
     public func approveClaim(_ memberText: String, groupID: UUID, caller: Caller, origin: RequestOrigin) async throws
         -> MemberRecord

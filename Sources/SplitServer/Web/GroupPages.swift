@@ -79,8 +79,15 @@ extension WebApp {
             let homeCurrency: String
             let role: String
             let archived: Bool
+            /// Claims waiting for this caller (owner, admin) to decide: "2 ask to join as someone".
+            var claimsWaiting: String? = nil
+        }
+        /// A claim of mine waiting for the group's owner or an admin.
+        struct Waiting: Sendable {
+            let text: String
         }
         let groups: [Row]
+        var waiting: [Waiting] = []
         let currencies: [CurrencyOption]
         let newID: String
         let name: String
@@ -104,20 +111,25 @@ extension WebApp {
     }
 
     private func groupsPage(name: String, currency: String, errors: [String: String]) async throws -> Response {
-        let groups = try await groupUseCases.groups(of: try caller()).map {
-            Components.Schemas.Group($0.group, me: $0.me)
+        let views = try await groupUseCases.groups(of: try caller())
+        let claims = try await memberUseCases.waitingClaims(caller: try caller(), in: views)
+        let rows = views.map { view in
+            let group = Components.Schemas.Group(view.group, me: view.me)
+            var row = GroupsBody.Row(
+                id: group.id, name: group.name, homeCurrency: group.homeCurrency, role: WebFormat.role(group.myRole),
+                archived: group.isArchived)
+            if let count = claims.toDecide[view.group.id] {
+                row.claimsWaiting = count == 1 ? "1 asks to join as someone" : "\(count) ask to join as someone"
+            }
+            return row
         }
-        let rows = groups.map {
-            GroupsBody.Row(
-                id: $0.id, name: $0.name, homeCurrency: $0.homeCurrency, role: WebFormat.role($0.myRole),
-                archived: $0.isArchived)
+        var body = GroupsBody(
+            groups: rows, currencies: Self.currencyOptions(selected: currency), newID: UUID.random().uuidString,
+            name: name, errors: errors)
+        body.waiting = claims.mine.map {
+            .init(text: "You asked to join \($0.groupName) as \($0.claim.memberName); its owner or an admin decides.")
         }
-        return try await render(
-            "groups", title: "My groups",
-            body: GroupsBody(
-                groups: rows, currencies: Self.currencyOptions(selected: currency), newID: UUID.random().uuidString,
-                name: name, errors: errors),
-            errors: errors)
+        return try await render("groups", title: "My groups", body: body, errors: errors)
     }
 
     func createGroup(_ request: Request) async throws -> Response {

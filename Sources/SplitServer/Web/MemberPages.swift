@@ -52,11 +52,21 @@ extension WebApp {
             let name: String
             let message: String
         }
+        /// Approving or rejecting a claim, asked once more (found by a new user: either acted on
+        /// one tap, side by side on a phone): who, what they get, and the button that confirms.
+        struct ConfirmClaim: Sendable {
+            let memberID: String
+            let approve: Bool
+            let title: String
+            let message: String
+            let button: String
+        }
         let groupID: String
         let rows: [Row]
         let removed: [Removed]
         let hasRemoved: Bool
         let confirmRemoval: ConfirmRemoval?
+        var confirmClaim: ConfirmClaim? = nil
         let claims: [Claim]
         let hasClaims: Bool
         let canAdd: Bool
@@ -75,7 +85,7 @@ extension WebApp {
     private func membersPage(
         _ request: Request, groupID: String, errors: [String: String],
         confirmRemoval: MembersBody.ConfirmRemoval? = nil, refusedRename: (memberID: String, name: String)? = nil,
-        refusedAdd: (name: String, id: String)? = nil
+        refusedAdd: (name: String, id: String)? = nil, confirmClaim: (memberID: String, approve: Bool)? = nil
     ) async throws -> Response {
         let scope = try await scope(groupID)
         let removed = scope.members.filter { !$0.active }.map { member in
@@ -125,6 +135,15 @@ extension WebApp {
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) },
             newID: refusedAdd?.id ?? UUID.random().uuidString, errors: errors)
         body.addName = refusedAdd?.name ?? ""
+        if let confirmClaim,
+            let claim = body.claims.first(where: { $0.memberID.lowercased() == confirmClaim.memberID.lowercased() })
+        {
+            let standing =
+                confirmClaim.approve
+                ? try await memberUseCases.owing(
+                    claim.memberID, groupID: try APIHandler.id(groupID, "group"), caller: try caller()) : nil
+            body.confirmClaim = Self.confirmation(of: claim, approve: confirmClaim.approve, standing: standing)
+        }
         return try await render(
             "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members", live: false),
             errors: errors)
@@ -248,8 +267,41 @@ extension WebApp {
         }
     }
 
+    /// What approving (or rejecting) `claim` does, said before it is done: the account becomes
+    /// the member, with the member's balance; or the claimant is told no.
+    private static func confirmation(of claim: MembersBody.Claim, approve: Bool, standing: String?)
+        -> MembersBody.ConfirmClaim
+    {
+        let who = "\(claim.userName) (\(claim.userEmail))"
+        guard approve else {
+            return .init(
+                memberID: claim.memberID, approve: false, title: "Reject \(claim.userName) as \(claim.memberName)?",
+                message: "\(who) is told no. They stay out of the group and may ask again, or join under a new name.",
+                button: "Reject")
+        }
+        return .init(
+            memberID: claim.memberID, approve: true, title: "Approve \(claim.userName) as \(claim.memberName)?",
+            message: "\(who) becomes \(claim.memberName): their expenses, transfers and balance. "
+                + "\(standing ?? "\(claim.memberName) is settled up").",
+            button: "Approve")
+    }
+
+    /// Approve or reject a claim once confirmed (`confirm=1`); the first tap asks.
     func decideClaim(_ request: Request, context: AppRequestContext, approve: Bool) async throws -> Response {
-        try await memberAction(request, context, done: approve ? "claim-approved" : "claim-rejected") {
+        guard try WebRequest.get().form["confirm"] == "1" else {
+            let groupID = try context.parameters.require("groupId")
+            let memberID = try context.parameters.require("memberId")
+            // Refused as the decision itself would be (a viewer, an outsider); a claim decided
+            // meanwhile by someone else is said, not asked about.
+            let waiting = try await memberUseCases.claims(groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+            guard waiting.contains(where: { $0.memberID.text.lowercased() == memberID.lowercased() }) else {
+                return try await membersPage(
+                    request, groupID: groupID,
+                    errors: ["form": "That request to join is no longer waiting: it was decided already, or withdrawn."])
+            }
+            return try await membersPage(request, groupID: groupID, errors: [:], confirmClaim: (memberID, approve))
+        }
+        return try await memberAction(request, context, done: approve ? "claim-approved" : "claim-rejected") {
             groupID, memberID in
             if approve {
                 _ = try await memberUseCases.approveClaim(

@@ -1096,7 +1096,7 @@ def run(base):
         fill(aki, "budget-total", "1500")
         caps[0].send_keys("200.555")
         click(aki, aki.find_element(By.ID, "save-budget"))
-        check(aki.find_elements(By.ID, "caps-error") and "No budget set" in main_text(aki),
+        check(aki.find_elements(By.ID, "cap-0-error") and "No budget set" in main_text(aki),
               f"a cap in thousandths is refused: {main_text(aki)[:400]}")
         shoot(aki, "budget-errors")
         caps = aki.find_elements(By.CSS_SELECTOR, "input[name^='cap_']")

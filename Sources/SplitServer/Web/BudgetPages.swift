@@ -36,6 +36,8 @@ extension WebApp {
             /// described by the caps' error line.
             var invalid = false
             var nameInvalid = false
+            /// Why, in its own row (found by a new user: every refused cap in one line under them).
+            var error: String? = nil
         }
         struct Uncounted: Sendable {
             let link: String?
@@ -77,7 +79,7 @@ extension WebApp {
 
     private func budgetPage(
         groupID: String, month: String?, errors: [String: String] = [:], entered: WebForm? = nil,
-        invalidCaps: Set<String> = []
+        capErrors: [String: String] = [:]
     ) async throws -> Response {
         let scope = try await scope(groupID)
         let id = try APIHandler.id(groupID, "group")
@@ -92,12 +94,14 @@ extension WebApp {
         let stale = status.budget.map { $0.currency != scope.group.homeCurrency } ?? false
         let budget = stale ? nil : status.budget
         let currency = status.currency
+        var errors = errors
         let caps = categories.enumerated().map { index, category in
-            BudgetBody.CapField(
-                index: index, id: category.id.text, name: "\(category.icon) \(category.name)",
-                value: entered?["cap_\(category.id.text)"]
-                    ?? budget?.caps[category.id].map { Self.plain($0, currency) } ?? "",
-                number: index + 1, invalid: invalidCaps.contains(category.id.text))
+            Self.refused(
+                BudgetBody.CapField(
+                    index: index, id: category.id.text, name: "\(category.icon) \(category.name)",
+                    value: entered?["cap_\(category.id.text)"]
+                        ?? budget?.caps[category.id].map { Self.plain($0, currency) } ?? "",
+                    number: index + 1), key: category.id.text, capErrors, &errors)
         }
         var body = Self.budgetBody(
             status, personal: false, action: "/groups/\(groupID)/budget",
@@ -116,7 +120,7 @@ extension WebApp {
         }
         return try await render(
             "budget", title: "Budget · \(scope.group.name)", body: body, nav: scope.nav("budget"), errors: errors,
-            errorOrder: ["period", "startDate", "endDate", "total", "caps", "thresholds"])
+            errorOrder: ["period", "startDate", "endDate", "total", "caps"] + caps.map { "cap-\($0.index)" } + ["thresholds"])
     }
 
     func saveBudget(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -155,11 +159,13 @@ extension WebApp {
                 origin: try origin())
             return Self.redirect("/groups/\(groupID)/budget", done: "budget-saved")
         } catch {
+            let (rest, capErrors) = Self.capProblems(Self.namingCaps(error, capNames), capIDs)
             return try await budgetPage(
                 groupID: groupID, month: nil,
-                errors: try Self.formErrors(
-                    Self.namingCaps(error, capNames), shown: ["period", "startDate", "endDate", "total", "caps", "thresholds"]),
-                entered: form, invalidCaps: Self.refusedCaps(error, capIDs))
+                errors: try rest.map {
+                    try Self.formErrors($0, shown: ["period", "startDate", "endDate", "total", "caps", "thresholds"])
+                } ?? [:],
+                entered: form, capErrors: capErrors)
         }
     }
 
@@ -170,7 +176,7 @@ extension WebApp {
     }
 
     private func myBudgetPage(
-        month: String?, errors: [String: String] = [:], entered: WebForm? = nil, invalidCaps: Set<String> = []
+        month: String?, errors: [String: String] = [:], entered: WebForm? = nil, capErrors: [String: String] = [:]
     ) async throws -> Response {
         let status: BudgetStatus
         do {
@@ -186,13 +192,15 @@ extension WebApp {
             names.append(line.name)
         }
         let rows = names.count + 3
+        var errors = errors
         let caps = (0..<rows).map { index in
             let name = index < names.count ? names[index] : ""
             let cap = budget?.caps.first { AccountInput.nameKey($0.name) == AccountInput.nameKey(name) }
-            return BudgetBody.CapField(
-                index: index, id: "", name: entered?["capName_\(index)"] ?? name,
-                value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "", number: index + 1,
-                invalid: invalidCaps.contains(String(index)), nameInvalid: invalidCaps.contains("name:\(index)"))
+            return Self.refused(
+                BudgetBody.CapField(
+                    index: index, id: "", name: entered?["capName_\(index)"] ?? name,
+                    value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "",
+                    number: index + 1), key: String(index), capErrors, &errors)
         }
         let body = Self.budgetBody(
             status, personal: true, action: "/me/budget", heading: "My budget", pageURL: "/me/budget", canEdit: true,
@@ -203,7 +211,8 @@ extension WebApp {
                 caps: caps, currencies: Self.currencyOptions(selected: entered?["currency"] ?? currency)),
             errors: errors)
         return try await render(
-            "budget", title: "My budget", body: body, errors: errors, errorOrder: ["currency", "total", "caps"])
+            "budget", title: "My budget", body: body, errors: errors,
+            errorOrder: ["currency", "total", "caps"] + caps.map { "cap-\($0.index)" })
     }
 
     func saveMyBudget(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -229,27 +238,53 @@ extension WebApp {
                 caller: try caller())
             return Self.redirect("/me/budget", done: "budget-saved")
         } catch {
+            let (rest, capErrors) = Self.capProblems(Self.namingCaps(error, names), rows)
             return try await myBudgetPage(
                 month: nil,
-                errors: try Self.formErrors(Self.namingCaps(error, names), shown: ["currency", "total", "caps"]), entered: form,
-                invalidCaps: Self.refusedCaps(error, rows))
+                errors: try rest.map { try Self.formErrors($0, shown: ["currency", "total", "caps"]) } ?? [:],
+                entered: form, capErrors: capErrors)
         }
     }
 
     // MARK: Shared
 
-    /// The keys (of `keys`, in the order the caps were sent) of the caps a refusal names, to mark
-    /// their boxes: the key for an amount ("caps[1].amount"), "name:" and the key for a
-    /// category's name ("caps[1].category", on My budget).
-    static func refusedCaps(_ error: any Error, _ keys: [String]) -> Set<String> {
-        guard let app = error as? AppError else { return [] }
-        return Set(
-            app.fieldProblems.compactMap { problem in
-                guard problem.field.hasPrefix("caps["), let close = problem.field.firstIndex(of: "]"),
-                    let index = Int(problem.field.dropFirst("caps[".count).prefix(upTo: close)), keys.indices.contains(index)
-                else { return nil }
-                return problem.field.hasSuffix(".category") ? "name:" + keys[index] : keys[index]
-            })
+    /// Splits a refusal into the problems of single caps, by the key (of `keys`, in the order the
+    /// caps were sent) of their row: the key for an amount ("caps[1].amount"), "name:" and the key
+    /// for a category's name ("caps[1].category", on My budget); and the rest, nil when nothing is
+    /// left. Each cap's problem is then said in its row and counted in the summary on its own.
+    static func capProblems(_ error: any Error, _ keys: [String]) -> (rest: (any Error)?, rows: [String: String]) {
+        guard let app = error as? AppError, !app.fieldProblems.isEmpty else { return (error, [:]) }
+        var rows: [String: String] = [:]
+        var rest: [AppError.FieldProblem] = []
+        for problem in app.fieldProblems {
+            guard problem.field.hasPrefix("caps["), let close = problem.field.firstIndex(of: "]"),
+                let index = Int(problem.field.dropFirst("caps[".count).prefix(upTo: close)), keys.indices.contains(index)
+            else {
+                rest.append(problem)
+                continue
+            }
+            let key = problem.field.hasSuffix(".category") ? "name:" + keys[index] : keys[index]
+            rows[key] = rows[key].map { "\($0) \(sentence(problem.message))" } ?? sentence(problem.message)
+        }
+        if rows.isEmpty { return (error, [:]) }
+        if rest.isEmpty { return (nil, rows) }
+        return (rest.count == 1 ? AppError.invalid(field: rest[0].field, message: rest[0].message) : AppError.invalidFields(rest), rows)
+    }
+
+    /// A cap's row with what `capErrors` says of it (its amount's and its name's problems): the
+    /// boxes marked, the message in the row and, as "cap-INDEX", in the page's summary.
+    static func refused(
+        _ field: BudgetBody.CapField, key: String, _ capErrors: [String: String], _ errors: inout [String: String]
+    ) -> BudgetBody.CapField {
+        var field = field
+        field.invalid = capErrors[key] != nil
+        field.nameInvalid = capErrors["name:" + key] != nil
+        let said = [capErrors["name:" + key], capErrors[key]].compactMap { $0 }
+        if !said.isEmpty {
+            field.error = said.joined(separator: " ")
+            errors["cap-\(field.index)"] = field.error
+        }
+        return field
     }
 
     /// A refusal whose cap problems ("caps[1].amount") say which category's cap they are about,

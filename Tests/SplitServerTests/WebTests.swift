@@ -452,15 +452,36 @@ struct WebTests {
             let asked = try await setup.oz.post("/join/\(code)", [("memberId", dee)])
             #expect(asked.status == .ok && asked.text.contains("id=\"join-pending\""), "\(asked.text.prefix(1500))")
             #expect(try await setup.oz.get("/groups/\(setup.groupID)").status == .notFound)
+            // My groups says so on both sides: Oz waits; Aki (owner) has one to decide, Ben (a
+            // plain member) none.
+            #expect(try await setup.oz.get("/groups").text.contains("You asked to join Trip as Dee; its owner or an admin decides."))
+            let akisGroups = try await setup.aki.get("/groups").text
+            #expect(akisGroups.contains(#"href="/groups/\#(setup.groupID)/members#claims">1 asks to join as someone</a>"#), "\(akisGroups)")
+            #expect(!(try await setup.ben.get("/groups").text.contains("asks to join")))
             // Aki sees the request with Oz's name and approves it; Oz is then Dee.
             let members = try await setup.aki.get("/groups/\(setup.groupID)/members")
             #expect(members.text.contains("id=\"claims\"") && members.text.contains("<strong>Oz</strong>"))
             #expect(!(try await setup.ben.get("/groups/\(setup.groupID)/members")).text.contains("id=\"claims\""))
-            let approved = try await setup.aki.post("/groups/\(setup.groupID)/claims/\(dee)/approve", [])
+            // Either button asks once more, saying what it does; nothing is decided meanwhile.
+            let rejecting = try await setup.aki.post("/groups/\(setup.groupID)/claims/\(dee)/reject", [])
+            #expect(rejecting.status == .ok && rejecting.text.contains("Reject Oz as Dee?"), "\(rejecting.text.prefix(2000))")
+            #expect(rejecting.text.contains("is told no") && rejecting.text.contains("id=\"confirm-claim\""))
+            let asking = try await setup.aki.post("/groups/\(setup.groupID)/claims/\(dee)/approve", [])
+            #expect(asking.status == .ok && asking.text.contains("Approve Oz as Dee?"), "\(asking.text.prefix(2000))")
+            #expect(asking.text.contains("becomes Dee: their expenses, transfers and balance. Dee is owed 100 JPY."))
+            #expect(asking.text.contains(#"<input type="hidden" name="confirm" value="1">"#))
+            #expect(try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.oz.token).status == .notFound)
+            let approved = try await setup.aki.post(
+                "/groups/\(setup.groupID)/claims/\(dee)/approve", [("confirm", "1")])
             #expect(approved.status == .seeOther)
             let ozGroup = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.oz.token)
             #expect(ozGroup.string("group", "myMemberId") == dee)
             #expect(!(try await setup.aki.get("/groups/\(setup.groupID)/members")).text.contains("id=\"claims\""))
+            #expect(!(try await setup.aki.get("/groups").text.contains("asks to join")))
+            #expect(!(try await setup.oz.get("/groups").text.contains("You asked to join")))
+            // A second tab's Reject, after the approval: said, not asked about.
+            let late = try await setup.aki.post("/groups/\(setup.groupID)/claims/\(dee)/reject", [])
+            #expect(late.text.contains("no longer waiting") && !late.text.contains("id=\"confirm-claim\""), "\(late.text.prefix(2000))")
         }
     }
 
@@ -1958,13 +1979,20 @@ struct WebTests {
             // validate: all three said, beside their fields; nothing saved
             #expect(refused.status == .unprocessableContent, "\(refused.status)")
             #expect(refused.text.contains(#"id="total-error""#), "\(refused.text.prefix(4000))")
-            #expect(refused.text.contains(#"id="caps-error""#) && refused.text.contains("\(firstName): "))
-            // The wrong cap's box is marked and points at that line; the others are not.
+            #expect(refused.text.contains(#"<p class="error" id="cap-0-error">\#(firstName): "#), "\(refused.text.prefix(6000))")
+            // The wrong cap's box is marked and points at its own row's line; the others are not.
             #expect(
                 refused.text.contains(
-                    #"name="cap_\#(firstID)" value="200.555" aria-invalid="true" aria-describedby="caps-error""#),
+                    #"name="cap_\#(firstID)" value="200.555" aria-invalid="true" aria-describedby="cap-0-error""#),
                 "\(refused.text.prefix(6000))")
-            #expect(refused.text.components(separatedBy: #"aria-describedby="caps-error""#).count == 2)
+            #expect(refused.text.components(separatedBy: #"aria-invalid="true""#).count == 4)  // total, cap, thresholds
+            #expect(refused.text.contains("3 things to fix") && refused.text.contains(##"href="#cap-0-error""##))
+            // Two caps refused: each in its own row, each counted and linked in the summary.
+            let two = try await setup.aki.post(
+                "/groups/\(setup.groupID)/budget",
+                [("period", "month"), ("cap_\(firstID)", "200.555"), ("cap_\(try #require(categories[1].string("id")))", "-5")])
+            #expect(two.text.contains(#"id="cap-0-error""#) && two.text.contains(#"id="cap-1-error""#), "\(two.text.prefix(6000))")
+            #expect(two.text.contains("2 things to fix") && !two.text.contains(#"id="caps-error""#))
             // On My budget, a category named twice marks the second name's box, not its amount.
             _ = try await setup.aki.get("/me/budget")
             let twice = try await setup.aki.post(
@@ -1974,7 +2002,8 @@ struct WebTests {
             #expect(
                 twice.text.contains(#"name="capName_1" value="food" maxlength="100" aria-label="Category 2" placeholder="Category" autocomplete="off" aria-invalid="true""#),
                 "\(twice.text.prefix(6000))")
-            #expect(twice.text.components(separatedBy: #"aria-describedby="caps-error""#).count == 2)
+            #expect(twice.text.contains(#"aria-invalid="true" aria-describedby="cap-1-error""#))
+            #expect(twice.text.components(separatedBy: #"aria-invalid="true""#).count == 2)
             // A wrong amount's error names its category, as on the group's page.
             let cents = try await setup.aki.post(
                 "/me/budget", [("currency", "JPY"), ("total", ""), ("capName_0", "Meal"), ("cap_0", "200.555")])

@@ -227,6 +227,14 @@ public struct BalanceStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
+    /// Every currency the group's ledger holds: those of its expenses and transfers, settled or
+    /// not (a net that came back to zero keeps its row).
+    public func currencies(groupID: UUID) async throws -> Set<String> {
+        try await database.read { sql in
+            try await sql.raw("SELECT DISTINCT currency FROM balances WHERE group_id = \(bind: groupID.text)").all()
+        }.reduce(into: []) { $0.insert(try $1.decode(column: "currency", as: String.self)) }
+    }
+
     /// The ledger's non-zero nets, by currency then member.
     public func balances(groupID: UUID) async throws -> [BalanceRecord] {
         try await database.read { sql in

@@ -286,7 +286,6 @@ struct Settle: AsyncParsableCommand {
             let date = today(in: found.timeZone)
             let settlement: Settlement
             do {
-                try await checkCurrencyUsed(client, found)
                 settlement = try await client.settle(
                     groupID: found.id, from: payer.id, to: payee.id, amount: amount,
                     currency: currency ?? found.homeCurrency, note: note, date: date, id: id, idempotencyKey: key)
@@ -296,6 +295,17 @@ struct Settle: AsyncParsableCommand {
                 let moved = try offlineAmount(
                     amount, in: currency ?? found.homeCurrency, "The amount", allowNegative: false)
                 if moved.units == 0 { throw refusedOffline("The amount is zero.") }
+                // As the server would: a currency of the group (its home one, or one of its
+                // expenses or transfers in this device's copy).
+                if try store.feedCursor(groupID: found.id) != nil, moved.currency.code != found.homeCurrency {
+                    let used = Set(
+                        try store.cachedExpenses(groupID: found.id, includeDeleted: true).map(\.currency)
+                            + store.cachedSettlements(groupID: found.id).map(\.currency) + [found.homeCurrency])
+                    if !used.contains(moved.currency.code) {
+                        throw refusedOffline(
+                            "Nothing in \(found.name) is in \(moved.currency.code); it is in \(used.sorted().joined(separator: ", ")).")
+                    }
+                }
                 let request = NewSettlement(
                     id: id, fromMemberId: payer.id, toMemberId: payee.id, amount: amount,
                     currency: currency ?? found.homeCurrency, date: date, note: note)
@@ -310,23 +320,5 @@ struct Settle: AsyncParsableCommand {
             if options.json { return try Output.json(settlement) }
             print("Recorded: \(payer.name) paid \(payee.name) \(settlement.amount) \(settlement.currency).")
         }
-    }
-
-    /// Refuses a currency nobody in the group owes, is owed or has paid back in, other than its
-    /// home currency: the ones the web's Settle up offers (found by a new user: `--currency EUR`
-    /// for a yen debt recorded a euro debt the other way, unsaid). The server accepts any
-    /// currency from the owner and admins, who may record cash that changed hands in another one.
-    private func checkCurrencyUsed(_ client: SplitterClient, _ group: Group) async throws {
-        guard let code = currency?.trimmingCharacters(in: .whitespaces).uppercased(), code != group.homeCurrency
-        else { return }
-        let owed = try await client.balances(groupID: group.id).balances.map(\.currency)
-        let repaid = try await client.settlements(groupID: group.id).map(\.currency)
-        let used = Set(owed + repaid + [group.homeCurrency])
-        guard !used.contains(code) else { return }
-        throw CLIError(
-            message: "Nothing in \(group.name) is owed or paid back in \(code); settle in "
-                + "\(used.sorted().joined(separator: " or ")). Money paid in another currency is recorded in "
-                + "the currency of the debt, converted.",
-            code: 7)
     }
 }

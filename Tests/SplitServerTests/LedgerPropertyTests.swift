@@ -50,6 +50,8 @@ struct LedgerPropertyTests {
         var deleted: Set<String> = []
         var shares: [String] = []
         var settlements: [String] = []
+        /// The currencies of the expenses made: a transfer in another is refused (422 on currency).
+        var used: Set<String> = ["JPY"]
     }
 
     static let currencies = ["JPY", "USD", "KWD"]
@@ -95,6 +97,7 @@ struct LedgerPropertyTests {
             try #require(reply.status == .created, "\(reply.text)")
             let id = reply.string("expense", "id")!
             state.expenses[id] = 1
+            state.used.insert(currency)
             state.shares += reply.list("expense", "splits").compactMap { $0.string("id") }
         case 4:  // edit: a new amount for a one-payer equal split
             guard
@@ -145,6 +148,11 @@ struct LedgerPropertyTests {
                     {"fromMemberId":"\#(trip.members[pair[0]]!)","toMemberId":"\#(trip.members[pair[1]]!)",
                      "amount":"\#(WireMoney.text(Int64.random(in: 1...50_000, using: &random), currency))","currency":"\#(currency)"}
                     """#)
+            // A currency none of the group's money is in yet is refused, and changes nothing.
+            guard state.used.contains(currency) else {
+                #expect(reply.status == .unprocessableContent && reply.string("error", "details", "field") == "currency", "\(reply.text)")
+                return
+            }
             try #require(reply.status == .created, "\(reply.text)")
             state.settlements.append(reply.string("settlement", "id")!)
         default:  // delete a settlement

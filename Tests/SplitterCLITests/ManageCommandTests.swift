@@ -84,10 +84,10 @@ struct ManageCommandTests {
         try await CLITrip.with { trip in
             try await trip.setUpJapan()
             #expect(try await trip.run("transfers", "Japan").output == "No transfers in Japan yet.\n")
-            // A currency nothing is owed in is refused before anything is sent, as Settle up on the
-            // web offers only the group's; the home currency in any case goes.
+            // A currency none of the group's money is in is refused (the server says so), as
+            // Settle up on the web offers only the group's; the home currency in any case goes.
             let euros = try await trip.run("settle", "Japan", "--from", "Ben", "--to", "Aki", "50", "--currency", "eur")
-            #expect(euros.status == 7 && euros.error.contains("owed or paid back in EUR; settle in JPY"), "\(euros.error)")
+            #expect(euros.status == 7 && euros.error.contains("Nothing in Japan is in EUR; its currency"), "\(euros.error)")
             #expect(try await trip.run("transfers", "Japan").output == "No transfers in Japan yet.\n")
             try #require(
                 try await trip.run("settle", "Japan", "--from", "Ben", "--to", "Aki", "5000", "--note", "cash", "--currency", "JPY")

@@ -88,6 +88,10 @@ struct OfflineCopyTests {
                 let me = try await trip.run("me")
                 #expect(me.status == 9 && me.error.contains("`splitter balances GROUP`"), "\(me.error)")
                 #expect(try await trip.run("plan", "Japan", "--currency", "USD").output == onlineUSD.output)
+                // A transfer in a currency none of the copy's money is in is refused, as the
+                // server would; one in USD (an expense's) would be queued.
+                let euros = try await trip.run("settle", "Japan", "--from", "cho", "--to", "aki", "5", "--currency", "EUR")
+                #expect(euros.status == 7 && euros.error.contains("Nothing in Japan is in EUR; it is in JPY, USD."), "\(euros.error)")
                 // The deletion made elsewhere is applied to the copy; the new expense is in it.
                 let list = try await trip.run("expense", "list", "Japan")
                 #expect(list.row("Mistake") == nil && list.row("Late") != nil && list.lines.count == 6, "\(list.output)")

@@ -703,13 +703,23 @@ def run(base):
                   or "owner" in cho.find_element(By.ID, "join-pending").text.lower(),
                   f"the claim waits for an owner: {main_text(cho)[:300]}")
             shoot(cho, "join-pending")
+            cho.get(f"{base}/groups")
+            check("You asked to join" in main_text(cho), f"My groups says the claim waits: {main_text(cho)[:300]}")
         finally:
             cho.quit()
+        aki.get(f"{base}/groups")
+        check("1 asks to join as someone" in main_text(aki), f"My groups says a claim waits: {main_text(aki)[:300]}")
+        shoot(aki, "groups-claim-waiting")
         aki.get(f"{base}/groups/{group}/members")
         card = aki.find_element(By.ID, "claims")
         check("Cho" in card.text, f"the claim card names Cho: {card.text}")
         shoot(aki, "members-claim")
         click(aki, card.find_element(By.CSS_SELECTOR, "form[action$='/approve'] button"))
+        # Asked once more, saying what Cho's account gets; then approved.
+        confirm = aki.find_element(By.ID, "confirm-claim")
+        check("becomes Cho" in confirm.text, f"the approval says what it does: {confirm.text}")
+        shoot(aki, "members-claim-confirm")
+        click(aki, aki.find_element(By.ID, "confirm-claim-button"))
         check("Approved" in aki.find_element(By.ID, "notice").text and not aki.find_elements(By.ID, "claims"),
               "approved: the card is gone and the page says so")
 

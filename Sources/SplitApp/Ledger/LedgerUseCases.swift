@@ -78,7 +78,8 @@ public struct LedgerUseCases: Sendable, UsesStores {
         for (member, field) in [(from, "fromMemberId"), (to, "toMemberId")] where !known.contains(member.uuid) {
             throw AppError.invalid(field: field, message: "There is no such member in this group.")
         }
-        let currency = try MoneyInput.currency(entered.currency, field: "currency")
+        let currency = try await groupCurrency(
+            try MoneyInput.currency(entered.currency, field: "currency"), of: group, field: "currency")
         let amount = try MoneyInput.amount(entered.amount, currency, field: "amount")
         guard amount > 0 else { throw AppError.invalid(field: "amount", message: "A transfer is more than zero.") }
         let id = try MoneyInput.clientID(entered.id)

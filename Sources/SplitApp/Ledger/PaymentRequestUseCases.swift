@@ -135,15 +135,8 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
         }
         let action = GroupAction.recordSettlement(isParty: true)
         let (group, me) = try await access.check(groupID, caller, for: action)
-        let currency = try MoneyInput.currency(entered.currency, field: "currency")
-        // A currency of the group: its home currency or one its ledger holds.
-        if currency.code != group.homeCurrency {
-            let used = Set(try await balances.balances(groupID: group.id).map(\.currency))
-            guard used.contains(currency.code) else {
-                throw AppError.invalid(
-                    field: "currency", message: "\(currency.code) is not a currency of this group (\(group.homeCurrency) is).")
-            }
-        }
+        let currency = try await groupCurrency(
+            try MoneyInput.currency(entered.currency, field: "currency"), of: group, field: "currency")
         let amount = try MoneyInput.amount(entered.amount, currency, field: "amount")
         guard amount > 0 else { throw AppError.invalid(field: "amount", message: "A request is for more than zero.") }
         let seconds = entered.expiresInSeconds ?? Self.defaultExpirySeconds

@@ -53,6 +53,11 @@ public struct ResolvedPaymentRequest: Codable, Hashable, Sendable {
     /// For a signed-in member of the group who may pay it: what Settle up says they pay the
     /// payee now, or that it has no transfer between them. Show it before paying.
     public var settleUpNote: String? = nil
+    /// For a signed-in caller who may not pay it: why (it is for someone else, a viewer…), to
+    /// say instead of asking them to pay.
+    public var cannotPay: String? = nil
+    /// The caller holds it now.
+    public var heldByYou: Bool? = nil
 }
 
 extension SplitterClient {
@@ -100,7 +105,8 @@ extension SplitterClient {
             return ResolvedPaymentRequest(
                 code: body.code, payeeName: body.payeeName, amount: body.amount, currency: body.currency,
                 groupName: body.groupName, expiresAt: body.expiresAt, state: body.state.rawValue,
-                lockedUntil: body.lockedUntil, settleUpNote: body.settleUpNote)
+                lockedUntil: body.lockedUntil, settleUpNote: body.settleUpNote, cannotPay: body.cannotPay,
+                heldByYou: body.heldByYou)
         }
     }
 

@@ -106,6 +106,9 @@ struct RequestCommand: AsyncParsableCommand {
                 guard asked.state != "paid" else {
                     throw CLIError(message: "\(asked.code) is paid already.", code: 6)
                 }
+                // Said before asking (found by a new user: asked "Pay 1125 JPY to Aki?" for a
+                // request to Ben, and refused only after saying yes).
+                if let why = asked.cannotPay { throw CLIError(message: why, code: 4) }
                 // What Settle up says, before asking (found by review: a request for a debt
                 // settled another way was paid again without a word).
                 if let note = asked.settleUpNote, !options.json {

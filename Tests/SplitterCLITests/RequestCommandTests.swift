@@ -15,6 +15,19 @@ struct RequestCommandTests {
             #expect(created.status == 0, "\(created.error)")
             let code = try #require(created.lines.first?.split(separator: " ").dropFirst().first.map(String.init))
             #expect(created.output.contains("1080 JPY to Aki in Japan") && created.output.contains("/pay/\(code)"), "\(created.output)")
+            // Dee, another member, is told it is Ben's before being asked anything (not "Pay 1080 JPY?").
+            try #require(
+                try await trip.run(
+                    "register", "--profile", "dee", "--server", trip.url, "--email", "dee@example.com", "--name", "Dee",
+                    "--password-stdin", stdin: "correct horse"
+                ).status == 0)
+            let invite = try #require(
+                ((try await trip.json("group", "show", "Japan") as? [String: Any])?["group"] as? [String: Any])?["inviteCode"]
+                    as? String)
+            try #require(try await trip.run("group", "join", invite, "--profile", "dee").status == 0)
+            let notDees = try await trip.run("request", "pay", code, "--profile", "dee")
+            #expect(notDees.status == 4 && notDees.error.contains("This request is for Ben"), "\(notDees.output)\(notDees.error)")
+            #expect(!notDees.output.contains("[y/N]"))
             let paid = try await trip.run("request", "pay", code.lowercased(), "--yes", "--profile", "ben")
 
             // validate

@@ -1359,6 +1359,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ResolvedPaymentRequest/settleUpNote`.
             public var settleUpNote: Swift.String?
+            /// For a signed-in caller who may not pay it: why (it is for another member, they are a viewer or not in the group, the group is archived), to say before asking them to pay.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ResolvedPaymentRequest/cannotPay`.
+            public var cannotPay: Swift.String?
+            /// true when the signed-in caller's member holds it now (a page opened again during the hold keeps its "I paid").
+            ///
+            /// - Remark: Generated from `#/components/schemas/ResolvedPaymentRequest/heldByYou`.
+            public var heldByYou: Swift.Bool?
             /// Creates a new `ResolvedPaymentRequest`.
             ///
             /// - Parameters:
@@ -1371,6 +1379,8 @@ extension Components {
             ///   - state:
             ///   - lockedUntil:
             ///   - settleUpNote: For a signed-in member of the group who may pay it: what Settle up says they pay the payee now, or that it has no transfer from them to the payee (as on a lock's answer), to show before they hold and pay it.
+            ///   - cannotPay: For a signed-in caller who may not pay it: why (it is for another member, they are a viewer or not in the group, the group is archived), to say before asking them to pay.
+            ///   - heldByYou: true when the signed-in caller's member holds it now (a page opened again during the hold keeps its "I paid").
             public init(
                 code: Swift.String,
                 payeeName: Swift.String,
@@ -1380,7 +1390,9 @@ extension Components {
                 expiresAt: Foundation.Date,
                 state: Components.Schemas.ResolvedPaymentRequest.StatePayload,
                 lockedUntil: Foundation.Date? = nil,
-                settleUpNote: Swift.String? = nil
+                settleUpNote: Swift.String? = nil,
+                cannotPay: Swift.String? = nil,
+                heldByYou: Swift.Bool? = nil
             ) {
                 self.code = code
                 self.payeeName = payeeName
@@ -1391,6 +1403,8 @@ extension Components {
                 self.state = state
                 self.lockedUntil = lockedUntil
                 self.settleUpNote = settleUpNote
+                self.cannotPay = cannotPay
+                self.heldByYou = heldByYou
             }
             public enum CodingKeys: String, CodingKey {
                 case code
@@ -1402,6 +1416,8 @@ extension Components {
                 case state
                 case lockedUntil
                 case settleUpNote
+                case cannotPay
+                case heldByYou
             }
         }
         /// - Remark: Generated from `#/components/schemas/MySummary`.

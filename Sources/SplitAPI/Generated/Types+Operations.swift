@@ -9784,9 +9784,11 @@ public enum Operations {
     }
     /// Pay a request the caller holds, once; records the transfer in the group.
     ///
-    /// `Idempotency-Key` is required (422 without). The same key answers the first response;
-    /// any other attempt is a 409 whose code is the request's state (`paid`, `open` when the hold
-    /// ended or was never taken, `locked` when another payer holds it, `cancelled`, `expired`).
+    /// `Idempotency-Key` is required (422 without). A request nobody holds (the caller's hold
+    /// ran out while they paid, or was never taken) is held for the caller and paid, as a lock
+    /// then a pay would; refused as the lock is (`busy` is not possible: it is then `locked`).
+    /// The same key answers the first response; any other attempt is a 409 whose code is the
+    /// request's state (`paid`, `locked` when another payer holds it, `cancelled`, `expired`).
     ///
     ///
     /// - Remark: HTTP `POST /api/pay/{code}/pay`.

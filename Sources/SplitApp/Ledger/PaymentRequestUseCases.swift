@@ -53,6 +53,9 @@ public struct ResolvedPaymentRequest: Sendable, Equatable {
     /// For a signed-in member who may pay it: the group, the payee's member and theirs (for
     /// what Settle up says between the two). Never on the wire.
     public var payable: (groupID: UUID, payee: UUID, payer: UUID)? = nil
+    /// The caller's member holds it now (found by a new user: a reload of the pay page during
+    /// the hold lost its "I paid" button).
+    public var heldByCaller = false
 
     public static func == (lhs: ResolvedPaymentRequest, rhs: ResolvedPaymentRequest) -> Bool {
         (lhs.code, lhs.payeeName, lhs.amount, lhs.currency) == (rhs.code, rhs.payeeName, rhs.amount, rhs.currency)
@@ -77,7 +80,9 @@ public enum PaymentCode {
     /// The code in its stored form, or nil when it cannot be one.
     public static func normalized(_ text: String) -> String? {
         var code = ""
-        for character in text.uppercased() where character != "-" && character != " " {
+        // Dashes, spaces and "+" (a form's space, left so in a query) only separate the halves
+        // (found by a new user: "5J4PC MVPG2" typed into Pay by code was not found).
+        for character in text.uppercased() where character != "-" && character != "+" && !character.isWhitespace {
             switch character {
             case "I", "L": code.append("1")
             case "O": code.append("0")
@@ -257,7 +262,8 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                 currency: request.currency, groupName: group.name, expiresAt: request.expiresAt, state: state,
                 lockedUntil: state == "locked" ? request.lockedUntil : nil, timeZone: group.timeZone,
                 isCallers: me?.id == payee.id, cannotPay: cannotPay,
-                payable: cannotPay == nil ? me.flatMap { $0.id == payee.id ? nil : (group.id, payee.id, $0.id) } : nil)
+                payable: cannotPay == nil ? me.flatMap { $0.id == payee.id ? nil : (group.id, payee.id, $0.id) } : nil,
+                heldByCaller: state == "locked" && me != nil && request.lockedByMemberID == me?.id)
         }
         guard let found else { throw AppError.notFound("payment request") }
         return found
@@ -285,10 +291,13 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
     }
 
     /// Pays a request the caller has locked, once: a transfer from their member to the payee.
-    /// The same key answers the first response; any other attempt a 409 with the request's state.
+    /// One whose hold ran out while nobody else took it is held again and paid (found by a new
+    /// user: "I paid" pressed after paying in a bank app, three minutes on, said "Lock the request
+    /// first"); one held by someone else is refused. The same key answers the first response;
+    /// any other attempt a 409 with the request's state.
     public func pay(
         _ text: String, caller: Caller, origin: RequestOrigin, idempotency: IdempotencyRequest?,
-        render: @escaping @Sendable (PaymentRequestView) throws -> StoredResponse
+        render: @escaping @Sendable (PaymentRequestView) throws -> StoredResponse, heldAgain: Bool = false
     ) async throws -> IdempotencyOutcome<PaymentRequestView> {
         guard let idempotency else {
             throw AppError.invalid(field: "Idempotency-Key", message: "Paying needs an Idempotency-Key header.")
@@ -317,11 +326,15 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
             case .replayed(let response): return .replayed(response)
             case .keyReused: throw AppError.idempotencyKeyReused
             }
+        } catch PaymentRequestError.state("open") where !heldAgain {
+            // Held again (refused as a lock is when someone else took it meanwhile), then paid.
+            _ = try await lock(text, caller: caller, origin: origin)
+            return try await pay(text, caller: caller, origin: origin, idempotency: idempotency, render: render, heldAgain: true)
         } catch PaymentRequestError.state(let state) {
             throw AppError.conflict(
                 code: state, field: nil,
                 message: state == "open"
-                    ? "Lock the request first (POST …/lock), then pay it."
+                    ? "Hold the request first (POST …/lock), then pay it."
                     : state == "locked" ? "Someone else holds this request." : "This request is \(state).")
         } catch PaymentRequestError.notFound, PaymentRequestError.groupGone {
             throw AppError.notFound("payment request")

@@ -73,7 +73,8 @@ extension APIHandler {
                         groupName: resolved.groupName, expiresAt: Date(milliseconds: resolved.expiresAt),
                         state: .init(rawValue: resolved.state) ?? .open,
                         lockedUntil: resolved.lockedUntil.map(Date.init(milliseconds:)),
-                        settleUpNote: note))))
+                        settleUpNote: note, cannotPay: resolved.cannotPay,
+                        heldByYou: resolved.heldByCaller ? true : nil))))
     }
 
     func lockPaymentRequest(_ input: Operations.LockPaymentRequest.Input) async throws

@@ -189,8 +189,8 @@ extension WebApp {
     /// "Pay by code": a box to type a code read off someone's screen (found by a new user: the
     /// request page said "show this code", and no page took one). `?code=` goes to its page.
     func payByCodePage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let typed = request.uri.queryParameters["code"].map(String.init)?.trimmingCharacters(in: .whitespaces),
-            !typed.isEmpty
+        if let typed = request.uri.queryParameters["code"].map(String.init)?.replacingOccurrences(of: "+", with: " ")
+            .trimmingCharacters(in: .whitespacesAndNewlines), !typed.isEmpty
         {
             guard let code = PaymentCode.normalized(typed) else {
                 return try await renderPay(typed, holding: false, message: nil)
@@ -245,6 +245,15 @@ extension WebApp {
         let next = Self.queryEscape("/pay/\(code)")
         do {
             let resolved = try await paymentRequests.resolve(code, caller: caller, origin: try origin())
+            // Held by this member already (the page reloaded, or opened again from the bank
+            // app): the hold's page, with its "I paid" button and where to pay.
+            let holding = holding || resolved.heldByCaller
+            var payTo = payTo
+            if holding, payTo.isEmpty, let payable = resolved.payable {
+                payTo = try await payOptions(
+                    of: payable.payee, in: payable.groupID, amount: resolved.amount, currency: resolved.currency,
+                    reference: "Payment request \(resolved.code)")
+            }
             // What Settle up says, before the member holds it too.
             var planNote = planNote
             if planNote == nil, let payable = resolved.payable, let caller {

@@ -236,10 +236,12 @@ struct LedgerUseCaseTests {
     func refusals(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in
             let ledger = LedgerUseCases(database: trip.database, now: { milliseconds() })
-            func record(_ from: MemberID, _ to: MemberID, _ amount: String, by caller: Caller) async throws {
+            func record(_ from: MemberID, _ to: MemberID, _ amount: String, in currency: String = "MYR", by caller: Caller)
+                async throws
+            {
                 _ = try await ledger.recordSettlement(
                     EnteredSettlement(
-                        fromMemberId: from.description, toMemberId: to.description, amount: amount, currency: "JPY"),
+                        fromMemberId: from.description, toMemberId: to.description, amount: amount, currency: currency),
                     groupID: trip.groupID, caller: caller, origin: trip.origin, idempotency: nil,
                     render: { _ in StoredResponse(status: 201, body: Data()) })
             }
@@ -253,6 +255,16 @@ struct LedgerUseCaseTests {
             }
             await #expect(throws: AppError.invalid(field: "amount", message: "A transfer is more than zero.")) {
                 try await record(trip.boMember, trip.akiMember, "0", by: trip.bo)
+            }
+            // A currency none of the group's money is in (the owner's too): it would only start a
+            // debt the other way.
+            await #expect(
+                throws: AppError.invalid(
+                    field: "currency",
+                    message: "Nothing in Japan is in JPY; its currency is MYR. Money paid in another currency is "
+                        + "recorded in the currency of the debt, converted.")
+            ) {
+                try await record(trip.boMember, trip.akiMember, "100", in: "JPY", by: trip.aki)
             }
             let recorded = try await ledger.settlements(groupID: trip.groupID, includeDeleted: true, caller: trip.aki)
             #expect(recorded.isEmpty)

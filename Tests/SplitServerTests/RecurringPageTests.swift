@@ -44,7 +44,12 @@ struct RecurringPageTests {
                 resumed.text.contains(#"<p class="error" role="alert">Erin is no longer in the group; take them out of this series"#)
                     && resumed.text.contains("Recurring expenses"), "\(resumed.text)")
             // One from a page older than a change: said so, the list as it is now.
-            let older = try await aki.post("/recurring/\(id)", [("version", String(stale - 1)), ("action", "end")])
+            // End asks once more first, beside the series, and ends nothing.
+            let asked = try await aki.post("/recurring/\(id)", [("version", String(stale)), ("action", "end")])
+            #expect(asked.status == .ok && asked.text.contains(#"id="confirm-end""#) && asked.text.contains("cannot start again"), "\(asked.text)")
+            #expect(try await api.call(.get, "/api/recurring/\(id)", token: aki.token).string("recurring", "state") == "paused")
+            let older = try await aki.post(
+                "/recurring/\(id)", [("version", String(stale - 1)), ("action", "end"), ("confirm", "1")])
             #expect(older.status == .conflict && older.text.contains("It changed meanwhile; here it is as it is now."), "\(older.status)")
             // The form: Erin's box can be unticked (it was locked, as in an expense), and saying so.
             let form = try await aki.get("/recurring/\(id)/edit")

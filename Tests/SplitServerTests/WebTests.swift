@@ -413,7 +413,13 @@ struct WebTests {
             let members = try await setup.aki.get("/groups/\(setup.groupID)/members")
             #expect(members.text.contains("/members/\(setup.benMemberID)/owner"))
             #expect(!(try await setup.ben.get("/groups/\(setup.groupID)/members")).text.contains("/owner\""))
-            let handed = try await setup.aki.post("/groups/\(setup.groupID)/members/\(setup.benMemberID)/owner", [])
+            // The first tap asks, saying what Aki gives up; nothing moves until confirmed.
+            let asking = try await setup.aki.post("/groups/\(setup.groupID)/members/\(setup.benMemberID)/owner", [])
+            #expect(asking.status == .ok && asking.text.contains(#"id="confirm-owner""#), "\(asking.text.prefix(2000))")
+            #expect(asking.text.contains("only Ben can make you the owner again"))
+            #expect(try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.ben.token).string("group", "myRole") != "owner")
+            let handed = try await setup.aki.post(
+                "/groups/\(setup.groupID)/members/\(setup.benMemberID)/owner", [("confirm", "1")])
             #expect(handed.status == .seeOther)
             let group = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.ben.token)
             #expect(group.string("group", "myRole") == "owner")
@@ -1199,6 +1205,11 @@ struct WebTests {
             try #require(codes.count == 2)
             let held = try await setup.ben.post("/pay/\(codes[0])/lock", [])
             #expect(held.text.contains("Settle up says you pay Aki 1,000 JPY."), "\(held.text.prefix(3000))")
+            // Opened again during the hold (a reload, back from the bank app): still his to pay,
+            // with the button that records it.
+            let reloaded = try await setup.ben.get("/pay/\(codes[0])")
+            #expect(reloaded.text.contains(#"action="/pay/\#(codes[0])/pay""#), "\(reloaded.text.prefix(3000))")
+            #expect(!(try await setup.vic.get("/pay/\(codes[0])")).text.contains(#"action="/pay/\#(codes[0])/pay""#))
             // A request for more than that says how much more (found by review: 8,666 paid for 666).
             let more = try await api.call(
                 .post, "/api/groups/\(setup.groupID)/payment-requests", token: setup.aki.token,
@@ -1507,6 +1518,9 @@ struct WebTests {
             #expect(page.status == .ok && page.text.contains(#"<form method="get" action="/pay" id="pay-code-form">"#), "\(page.text.prefix(500))")
             let typed = try await setup.aki.get("/pay?code=hehft%2067wzm")
             #expect(typed.status == .seeOther && typed.headers[.location] == "/pay/HEHFT67WZM", "\(typed.headers)")
+            // As a browser's form sends it: a space as "+", a pasted code's stray spaces.
+            let plus = try await setup.aki.get("/pay?code=+hehft+67wzm+")
+            #expect(plus.status == .seeOther && plus.headers[.location] == "/pay/HEHFT67WZM", "\(plus.headers)")
             let unknown = try await setup.aki.get(try #require(typed.headers[.location]))
             #expect(unknown.status == .notFound && unknown.text.contains("No request has this code") && unknown.text.contains(#"value="HEHFT67WZM""#))
             let wrong = try await setup.aki.get("/pay?code=not%20a%20code")

@@ -52,21 +52,26 @@ extension WebApp {
             let name: String
             let message: String
         }
-        /// Approving or rejecting a claim, asked once more (found by a new user: either acted on
-        /// one tap, side by side on a phone): who, what they get, and the button that confirms.
-        struct ConfirmClaim: Sendable {
-            let memberID: String
-            let approve: Bool
+        /// A step asked once more before it is done (found by a new user: approving or rejecting
+        /// a claim, and handing the group over, acted on one tap): what it does, and the button
+        /// that does it (posting `confirm=1` to `action`).
+        struct Confirmation: Sendable {
+            /// The card's id ("confirm-claim", "confirm-owner"); its button's is this and "-button".
+            let id: String
             let title: String
             let message: String
+            let action: String
             let button: String
+            let danger: Bool
+            /// Where "Not now" goes back to.
+            let back: String
         }
         let groupID: String
         let rows: [Row]
         let removed: [Removed]
         let hasRemoved: Bool
         let confirmRemoval: ConfirmRemoval?
-        var confirmClaim: ConfirmClaim? = nil
+        var confirmation: Confirmation? = nil
         let claims: [Claim]
         let hasClaims: Bool
         let canAdd: Bool
@@ -85,7 +90,8 @@ extension WebApp {
     private func membersPage(
         _ request: Request, groupID: String, errors: [String: String],
         confirmRemoval: MembersBody.ConfirmRemoval? = nil, refusedRename: (memberID: String, name: String)? = nil,
-        refusedAdd: (name: String, id: String)? = nil, confirmClaim: (memberID: String, approve: Bool)? = nil
+        refusedAdd: (name: String, id: String)? = nil, confirmClaim: (memberID: String, approve: Bool)? = nil,
+        confirmation: MembersBody.Confirmation? = nil
     ) async throws -> Response {
         let scope = try await scope(groupID)
         let removed = scope.members.filter { !$0.active }.map { member in
@@ -135,6 +141,7 @@ extension WebApp {
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) },
             newID: refusedAdd?.id ?? UUID.random().uuidString, errors: errors)
         body.addName = refusedAdd?.name ?? ""
+        body.confirmation = confirmation
         if let confirmClaim,
             let claim = body.claims.first(where: { $0.memberID.lowercased() == confirmClaim.memberID.lowercased() })
         {
@@ -142,7 +149,8 @@ extension WebApp {
                 confirmClaim.approve
                 ? try await memberUseCases.owing(
                     claim.memberID, groupID: try APIHandler.id(groupID, "group"), caller: try caller()) : nil
-            body.confirmClaim = Self.confirmation(of: claim, approve: confirmClaim.approve, standing: standing)
+            body.confirmation = Self.confirmation(
+                of: claim, approve: confirmClaim.approve, standing: standing, groupID: groupID)
         }
         return try await render(
             "members", title: "Members · \(scope.group.name)", body: body, nav: scope.nav("members", live: false),
@@ -260,8 +268,24 @@ extension WebApp {
         }
     }
 
+    /// Hands the group over once confirmed (`confirm=1`); the first tap says what it does.
     func makeOwner(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await memberAction(request, context, done: "owner") { groupID, memberID in
+        guard try WebRequest.get().form["confirm"] == "1" else {
+            let groupID = try context.parameters.require("groupId")
+            let memberID = try context.parameters.require("memberId")
+            let scope = try await scope(groupID)
+            guard scope.may(.archiveOrTransferOwnership) else { throw AppError.forbidden }
+            let name = scope.name(memberID)
+            return try await membersPage(
+                request, groupID: groupID, errors: [:],
+                confirmation: .init(
+                    id: "confirm-owner", title: "Make \(name) the owner?",
+                    message: "\(name) can then archive the group, delete it and choose its admins. You stay in it as an "
+                        + "admin, and only \(name) can make you the owner again.",
+                    action: "/groups/\(groupID)/members/\(memberID)/owner", button: "Make \(name) the owner", danger: true,
+                    back: "/groups/\(groupID)/members"))
+        }
+        return try await memberAction(request, context, done: "owner") { groupID, memberID in
             _ = try await groupUseCases.transferOwnership(
                 groupID, to: memberID, caller: try caller(), origin: try origin())
         }
@@ -269,21 +293,22 @@ extension WebApp {
 
     /// What approving (or rejecting) `claim` does, said before it is done: the account becomes
     /// the member, with the member's balance; or the claimant is told no.
-    private static func confirmation(of claim: MembersBody.Claim, approve: Bool, standing: String?)
-        -> MembersBody.ConfirmClaim
+    private static func confirmation(of claim: MembersBody.Claim, approve: Bool, standing: String?, groupID: String)
+        -> MembersBody.Confirmation
     {
         let who = "\(claim.userName) (\(claim.userEmail))"
+        let action = "/groups/\(groupID)/claims/\(claim.memberID)/\(approve ? "approve" : "reject")"
         guard approve else {
             return .init(
-                memberID: claim.memberID, approve: false, title: "Reject \(claim.userName) as \(claim.memberName)?",
+                id: "confirm-claim", title: "Reject \(claim.userName) as \(claim.memberName)?",
                 message: "\(who) is told no. They stay out of the group and may ask again, or join under a new name.",
-                button: "Reject")
+                action: action, button: "Reject", danger: true, back: "/groups/\(groupID)/members#claims")
         }
         return .init(
-            memberID: claim.memberID, approve: true, title: "Approve \(claim.userName) as \(claim.memberName)?",
+            id: "confirm-claim", title: "Approve \(claim.userName) as \(claim.memberName)?",
             message: "\(who) becomes \(claim.memberName): their expenses, transfers and balance. "
                 + "\(standing ?? "\(claim.memberName) is settled up").",
-            button: "Approve")
+            action: action, button: "Approve", danger: false, back: "/groups/\(groupID)/members#claims")
     }
 
     /// Approve or reject a claim once confirmed (`confirm=1`); the first tap asks.

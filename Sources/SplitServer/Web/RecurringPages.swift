@@ -32,6 +32,9 @@ extension WebApp {
             let canResume: Bool
             let ended: Bool
             let canChange: Bool
+            /// End was pressed: asked once more beside it (found by a new user: one tap, next to
+            /// Skip, ended it for good).
+            var confirmEnd = false
             /// Why the action just tried on it was refused, said beside it.
             var error: String? = nil
         }
@@ -48,9 +51,9 @@ extension WebApp {
     }
 
     /// `refused`: a series whose action was refused, and why (said beside it, with the status).
-    private func recurringPage(groupID: String, refused: (id: UUID, message: String, status: HTTPResponse.Status)? = nil)
-        async throws -> Response
-    {
+    private func recurringPage(
+        groupID: String, refused: (id: UUID, message: String, status: HTTPResponse.Status)? = nil, confirmEnd: UUID? = nil
+    ) async throws -> Response {
         let scope = try await scope(groupID)
         let id = try APIHandler.id(groupID, "group")
         let caller = try caller()
@@ -79,6 +82,7 @@ extension WebApp {
                     canResume: series.state == .paused && view.blocked == nil, ended: series.state == .ended,
                     canChange: scope.may(.editExpense(isOwn: series.createdByUserID.text == scope.me?.userId)))
                 if refused?.id == series.id { row.error = refused?.message }
+                row.confirmEnd = confirmEnd == series.id && row.canChange && !row.ended
                 return row
             }, canAdd: scope.may(.addExpense))
         return try await render(
@@ -259,7 +263,9 @@ extension WebApp {
         switch form["action"] {
         case "pause": (patch, done) = (SeriesPatch(state: "paused"), "series-paused")
         case "resume": (patch, done) = (SeriesPatch(state: "active"), "series-resumed")
-        case "end": (patch, done) = (SeriesPatch(state: "ended"), "series-ended")
+        case "end":
+            guard form["confirm"] == "1" else { return try await recurringPage(groupID: groupID, confirmEnd: id) }
+            (patch, done) = (SeriesPatch(state: "ended"), "series-ended")
         case "skip": (patch, done) = (SeriesPatch(skip: [form["date"] ?? ""]), "series-skipped")
         default: throw APIError.badRequest("Unknown action.")
         }

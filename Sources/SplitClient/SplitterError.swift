@@ -31,7 +31,11 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
         case .forbidden(let message): "Not allowed: \(message)"
         case .notFound(let message): message
         case .conflict(let message, _, _): message
-        case .validation(let message, let field): field.map { "\($0): \(message)" } ?? message
+        // A sentence, or one that names its field already, stands alone (found by a new user:
+        // "rule.count: rule.count is less than 1.", "state: An ended series cannot start again").
+        case .validation(let message, let field):
+            field.map { message.first?.isUppercase == true || message.contains($0) ? message : "\($0): \(message)" }
+                ?? message
         case .rateLimited(let seconds): "Too many attempts" + (seconds.map { "; try again in \(WaitText.phrase(seconds: $0))" } ?? "")
         case .offline(let message): "The server cannot be reached (\(message))."
         case .server(let message): "The server failed: \(message)"

@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import SplitClient
 import enum SplitCore.AccountInput
+import struct SplitCore.Currency
+import struct SplitCore.Money
+import enum SplitCore.AmountError
 
 /// `splitter budget`: a group's budget, or my own with --mine (issue 20).
 struct BudgetCommand: AsyncParsableCommand {
@@ -119,6 +122,15 @@ struct BudgetCommand: AsyncParsableCommand {
                             throw CLIError(
                                 message: "No category \"\(name)\" in \(found.name) (it has \(categories.map(\.name).joined(separator: ", "))).",
                                 code: 7)
+                        }
+                        // Read as the server would, and said by the option (its refusal names
+                        // "caps[0].amount", in an order of its own).
+                        if let currency = try? Currency(code: found.homeCurrency) {
+                            do throws(AmountError) {
+                                _ = try Money(parsing: amount, currency: currency)
+                            } catch {
+                                throw CLIError(message: "--cap \(name)=\(amount): \(error.description)", code: 7)
+                            }
                         }
                         ids[category.id] = amount
                     }

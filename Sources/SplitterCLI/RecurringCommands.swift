@@ -89,6 +89,10 @@ struct RecurringCommand: AsyncParsableCommand {
         @Option(help: "How many times in all.") var times: Int?
         @Flag(help: "Leave out months without the start's day (the 31st) instead of using their last day.")
         var skipShortMonths = false
+
+        func validate() throws {
+            if let times, times < 1 { throw ValidationError("--times is 1 or more.") }
+        }
         @Flag(help: "Each date waits to be confirmed (`splitter pending`) instead of being added.") var confirm = false
         @Option(help: "Currency (default: the group's home currency).") var currency: String?
         @Option(help: "Category name.") var category: String?
@@ -113,6 +117,16 @@ struct RecurringCommand: AsyncParsableCommand {
                     mode: confirm ? "confirm" : "auto")
                 if options.json { return try Output.json(created) }
                 print("Added \(created.expense.description), \(created.expense.amount) \(created.expense.currency) every \(RecurringCommand.every(created.rule)).")
+                // A first date in the past: its dates up to today are made at once (found by a
+                // new user: two expenses appeared unsaid, and the series had ended).
+                if created.rule.startDate < today(in: found.timeZone) {
+                    let name = quotedArgument(found.name)
+                    print(
+                        (confirm
+                            ? "Its dates up to today wait to be confirmed: `splitter pending \(name)`."
+                            : "Its dates up to today were added now, as expenses: `splitter expense list \(name)`.")
+                            + (created.state == "ended" ? " That was every one of them: the series has ended." : ""))
+                }
                 if !created.upcoming.isEmpty { print("Next: \(created.upcoming.joined(separator: ", "))") }
             }
         }
@@ -195,6 +209,7 @@ struct RecurringCommand: AsyncParsableCommand {
             if forever && (until != nil || times != nil) {
                 throw ValidationError("--forever has no last date: leave out --until and --times.")
             }
+            if let times, times < 1 { throw ValidationError("--times is 1 or more.") }
         }
 
         func run() async throws {

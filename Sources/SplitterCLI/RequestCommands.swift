@@ -132,11 +132,18 @@ struct RequestCommand: AsyncParsableCommand {
     static func seconds(_ text: String) throws -> Int {
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let seconds: Int
         if let unit = trimmed.last.flatMap({ units[$0] }), let count = Int(trimmed.dropLast()), count > 0 {
-            return count * unit
-        }
-        guard let seconds = Int(trimmed), seconds > 0 else {
+            seconds = count * unit
+        } else if let plain = Int(trimmed), plain > 0 {
+            seconds = plain
+        } else {
             throw CLIError(message: "--expires takes 90s, 15m, 2h or 7d.", code: 2)
+        }
+        // The server's bounds, said in the option's words (found by a new user: "expiresInSeconds
+        // is more than 604800").
+        guard (60...604_800).contains(seconds) else {
+            throw CLIError(message: "--expires is from 1m (60s) to 7d.", code: 2)
         }
         return seconds
     }

@@ -109,9 +109,20 @@ struct Profile {
 }
 
 extension GlobalOptions {
+    /// The profile's client. A profile never logged in (or logged out) is said to be so, with
+    /// the command that logs it in, before any server is asked (found by a new user: a new
+    /// profile's `me` tried the default address and said "cannot be reached", exit 9).
     func client() throws -> SplitterClient {
-        let profile = Profile(name: profile)
-        return SplitterClient(serverURL: try profile.server(server), tokens: profile.tokens)
+        let profile = Profile(name: self.profile)
+        currentProfileFlag = self.profile == "default" ? "" : " --profile \(quotedArgument(self.profile))"
+        let tokens = profile.tokens
+        guard (try? tokens.load()) ?? nil != nil else {
+            throw CLIError(
+                message: "Not logged in\(currentProfileFlag.isEmpty ? "" : " on profile \(self.profile)"): run "
+                    + "`splitter login\(currentProfileFlag)` (or `splitter register\(currentProfileFlag)` for a new account).",
+                code: 3)
+        }
+        return SplitterClient(serverURL: try profile.server(server), tokens: tokens)
     }
 
     func store() throws -> OfflineStore { try Profile(name: profile).store() }
@@ -149,6 +160,10 @@ extension GlobalOptions {
     }
 }
 
+/// " --profile NAME" for the profile the command runs as ("" for the default one), for the
+/// commands a message names. Set once per run, by `client()`, before anything can fail.
+nonisolated(unsafe) var currentProfileFlag = ""
+
 /// Runs a command body and turns failures into one friendly line and an exit code.
 func run(_ body: () async throws -> Void) async throws {
     do {
@@ -166,7 +181,9 @@ private func rethrowFriendly(_ error: any Error) throws {
         throw error
     } catch let error as SplitterError {
         let message =
-            if case .unauthorized = error { "Not logged in, or the session ended: run `splitter login`." } else {
+            if case .unauthorized = error {
+                "Not logged in, or the session ended: run `splitter login\(currentProfileFlag)`."
+            } else {
                 "\(error)"
             }
         FileHandle.standardError.write(Data("splitter: \(message)\n".utf8))

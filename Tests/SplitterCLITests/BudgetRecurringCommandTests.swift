@@ -30,7 +30,7 @@ struct BudgetRecurringCommandTests {
             let refused = try await trip.run("budget", "set", "Japan", "--total", "1", "--profile", "ben")
             #expect(refused.status != 0, "\(refused.output)")
             let wrong = try await trip.run("budget", "set", "Japan", "--cap", "Meal=10.5")
-            #expect(wrong.status != 0 && wrong.error.contains("caps[0].amount"), "\(wrong.error)")
+            #expect(wrong.status == 7 && wrong.error.contains("--cap Meal=10.5: "), "\(wrong.error)")
             let unknown = try await trip.run("budget", "set", "Japan", "--cap", "Sushi=100")
             #expect(unknown.status == 7 && unknown.error.contains("No category \"Sushi\""), "\(unknown.error)")
             // Spending that takes Meal to its cap: Ben hears of it (once, the highest threshold).
@@ -135,6 +135,16 @@ struct BudgetRecurringCommandTests {
             let after = try await trip.run("recurring", "list", "Japan")
             #expect(after.row("Bread")?.contains("paused") == true && after.row("Bread")?.contains("*") == true, "\(after.output)")
             #expect(after.output.contains("\n* Bread (\(breadID.suffix(8))): Ben is no longer in the group"), "\(after.output)")
+            // A first date in the past: what was made at once is said, and that it has ended.
+            let past = try await trip.run(
+                "recurring", "add", "Japan", "Old WiFi", "100", "--every", "day", "--start", "2020-01-01", "--times", "2")
+            #expect(past.status == 0, "\(past.error)")
+            #expect(
+                past.output.contains(
+                    "Its dates up to today were added now, as expenses: `splitter expense list Japan`. That was every one of them: the series has ended."),
+                "\(past.output)")
+            let zero = try await trip.run("recurring", "add", "Japan", "None", "100", "--every", "day", "--times", "0")
+            #expect(zero.status == 2 && zero.error.contains("--times is 1 or more."), "\(zero.error)")
         }
     }
 }

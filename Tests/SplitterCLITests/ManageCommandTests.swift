@@ -84,6 +84,14 @@ struct ManageCommandTests {
         try await CLITrip.with { trip in
             try await trip.setUpJapan()
             #expect(try await trip.run("transfers", "Japan").output == "No transfers in Japan yet.\n")
+            // A profile never logged in is told so, with its login command, before any server is asked.
+            for command in [["me"], ["group", "list"], ["balances", "Japan"]] {
+                let never = try await CLITests.splitter(command + ["--profile", "zed"], config: trip.config)
+                #expect(
+                    never.status == 3
+                        && never.error == "splitter: Not logged in on profile zed: run `splitter login --profile zed` (or `splitter register --profile zed` for a new account).\n",
+                    "\(command): \(never.status) \(never.error)")
+            }
             // A currency none of the group's money is in is refused (the server says so), as
             // Settle up on the web offers only the group's; the home currency in any case goes.
             let euros = try await trip.run("settle", "Japan", "--from", "Ben", "--to", "Aki", "50", "--currency", "eur")

@@ -462,8 +462,8 @@ struct WebTests {
             // plain member) none.
             #expect(try await setup.oz.get("/groups").text.contains("You asked to join Trip as Dee; its owner or an admin decides."))
             let akisGroups = try await setup.aki.get("/groups").text
-            #expect(akisGroups.contains(#"href="/groups/\#(setup.groupID)/members#claims">1 asks to join as someone</a>"#), "\(akisGroups)")
-            #expect(!(try await setup.ben.get("/groups").text.contains("asks to join")))
+            #expect(akisGroups.contains(#"href="/groups/\#(setup.groupID)/members#claims">1 request to join: approve or reject</a>"#), "\(akisGroups)")
+            #expect(!(try await setup.ben.get("/groups").text.contains("request to join")))
             // Aki sees the request with Oz's name and approves it; Oz is then Dee.
             let members = try await setup.aki.get("/groups/\(setup.groupID)/members")
             #expect(members.text.contains("id=\"claims\"") && members.text.contains("<strong>Oz</strong>"))
@@ -483,7 +483,7 @@ struct WebTests {
             let ozGroup = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.oz.token)
             #expect(ozGroup.string("group", "myMemberId") == dee)
             #expect(!(try await setup.aki.get("/groups/\(setup.groupID)/members")).text.contains("id=\"claims\""))
-            #expect(!(try await setup.aki.get("/groups").text.contains("asks to join")))
+            #expect(!(try await setup.aki.get("/groups").text.contains("request to join")))
             #expect(!(try await setup.oz.get("/groups").text.contains("You asked to join")))
             // A second tab's Reject, after the approval: said, not asked about.
             let late = try await setup.aki.post("/groups/\(setup.groupID)/claims/\(dee)/reject", [])
@@ -1505,6 +1505,16 @@ struct WebTests {
             #expect(refused.status == .conflict || refused.status == .unprocessableContent, "\(refused.status)")
             #expect(refused.text.contains(#"id="member-name" name="name" type="text" required maxlength="100" value="ben""#), "\(refused.text.prefix(300))")
             #expect(refused.text.contains(#"<p class="error" id="name-error">"#))
+        }
+    }
+
+    @Test("a server that sends no mail says so on Forgot your password, and offers no form that could only fail")
+    func forgotWithoutMail() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var browser = Browser(api)
+            let page = try await browser.get("/forgot-password")
+            #expect(page.status == .ok && page.text.contains(#"id="no-mail""#), "\(page.text.prefix(2000))")
+            #expect(!page.text.contains(#"id="send-reset""#) && !page.text.contains("We mail you a link"))
         }
     }
 

@@ -708,7 +708,7 @@ def run(base):
         finally:
             cho.quit()
         aki.get(f"{base}/groups")
-        check("1 asks to join as someone" in main_text(aki), f"My groups says a claim waits: {main_text(aki)[:300]}")
+        check("1 request to join" in main_text(aki), f"My groups says a claim waits: {main_text(aki)[:300]}")
         shoot(aki, "groups-claim-waiting")
         aki.get(f"{base}/groups/{group}/members")
         card = aki.find_element(By.ID, "claims")

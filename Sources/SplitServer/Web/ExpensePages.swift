@@ -107,7 +107,7 @@ extension WebApp {
     func newExpensePage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let groupID = try context.parameters.require("groupId")
         let scope = try await scope(groupID)
-        guard scope.may(.addExpense) else { throw APIError.forbidden() }
+        try scope.require(.addExpense)
         var form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: today(in: scope))
         // From Add quickly: the line typed there, to finish here.
         if let typed = request.uri.queryParameters["description"].map(String.init), !typed.isEmpty {

@@ -27,6 +27,14 @@ extension WebApp {
             WriteGrant.refusal(for: [action], by: membership, groupIsArchived: group.isArchived) == nil
         }
 
+        /// Refuses `action` as the server would, in its words (found by a new user: an archived
+        /// group's Add expense said "Your role in this group does not allow that").
+        func require(_ action: GroupAction) throws {
+            if let refusal = WriteGrant.refusal(for: [action], by: membership, groupIsArchived: group.isArchived) {
+                throw AppError(refusal)
+            }
+        }
+
         /// Whether this member may delete a transfer, as the server decides it: not one recorded
         /// by marking a share paid; a party or an admin; a plain member only one they recorded
         /// (found by a new user: Delete was shown on a transfer someone else recorded, then refused).
@@ -119,7 +127,7 @@ extension WebApp {
                 id: group.id, name: group.name, homeCurrency: group.homeCurrency, role: WebFormat.role(group.myRole),
                 archived: group.isArchived)
             if let count = claims.toDecide[view.group.id] {
-                row.claimsWaiting = count == 1 ? "1 asks to join as someone" : "\(count) ask to join as someone"
+                row.claimsWaiting = count == 1 ? "1 request to join: approve or reject" : "\(count) requests to join: approve or reject"
             }
             return row
         }

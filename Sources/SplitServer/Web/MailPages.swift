@@ -114,6 +114,9 @@ extension WebApp {
         let errors: [String: String]
         /// The link cannot be used: no form, a way to ask for a new one.
         var linkGone = false
+        /// This server mails nothing: said first, instead of a form whose answer would say so
+        /// (found by a new user: "We mail you a link", then "This server does not send mail").
+        var noMail: String? = nil
     }
 
     func forgotPasswordPage(_ request: Request) async throws -> Response {
@@ -137,11 +140,16 @@ extension WebApp {
     private func renderForgot(
         email: String?, done: String?, errors: [String: String], status: HTTPResponse.Status? = nil
     ) async throws -> Response {
-        try await render(
-            "password-reset", title: "Forgot your password",
-            body: PasswordResetBody(
-                heading: "Forgot your password", action: "/forgot-password", asksEmail: true, email: email, done: done,
-                errors: errors), signedIn: false, errors: errors, status: status)
+        var body = PasswordResetBody(
+            heading: "Forgot your password", action: "/forgot-password", asksEmail: true, email: email, done: done,
+            errors: errors)
+        if !accounts.mailsResetLinks {
+            body.noMail =
+                "This server does not send mail, so it cannot mail you a link to set a new password. Ask whoever "
+                + "runs it to set up mail, then come back here."
+        }
+        return try await render(
+            "password-reset", title: "Forgot your password", body: body, signedIn: false, errors: errors, status: status)
     }
 
     func resetPasswordPage(_ request: Request, context: AppRequestContext) async throws -> Response {

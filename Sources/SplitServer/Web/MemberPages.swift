@@ -274,7 +274,7 @@ extension WebApp {
             let groupID = try context.parameters.require("groupId")
             let memberID = try context.parameters.require("memberId")
             let scope = try await scope(groupID)
-            guard scope.may(.archiveOrTransferOwnership) else { throw AppError.forbidden }
+            try scope.require(.archiveOrTransferOwnership)
             let name = scope.name(memberID)
             return try await membersPage(
                 request, groupID: groupID, errors: [:],
@@ -438,7 +438,7 @@ extension WebApp {
         guard let rate = rates.first(where: { $0.fromCurrency == from && $0.toCurrency == to && $0.date == date }) else {
             return Self.redirect(back)
         }
-        guard scope.may(.updateGroup) else { throw APIError.forbidden() }
+        try scope.require(.updateGroup)
         let pair = "\(rate.fromCurrency) and \(rate.toCurrency)"
         let body = ConfirmBody(
             heading: "Delete this rate?",
@@ -463,7 +463,7 @@ extension WebApp {
         let scope = try await scope(groupID)
         let back = "/groups/\(groupID)/settings#archive"
         guard !scope.group.isArchived else { return Self.redirect(back) }
-        guard scope.may(.archiveOrTransferOwnership) else { throw APIError.forbidden() }
+        try scope.require(.archiveOrTransferOwnership)
         let body = ConfirmBody(
             heading: "Archive this group?", subject: scope.group.name, when: nil,
             message: "Everyone can still read it, but nobody can add, change or settle anything in it until you bring "

@@ -112,7 +112,7 @@ extension WebApp {
 
     func newRecurringPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scope = try await scope(try context.parameters.require("groupId"))
-        guard scope.may(.addExpense) else { throw APIError.forbidden() }
+        try scope.require(.addExpense)
         let form = ExpenseForm(newIn: scope.group, members: scope.activeMembers, today: today(in: scope))
         return try await renderExpenseForm(
             form, scope: scope, clientID: UUID.random().uuidString, version: "", preview: nil, errors: [:],
@@ -309,7 +309,7 @@ extension WebApp {
         let id = try APIHandler.id(try context.parameters.require("pendingId"), "pending expense")
         guard let item = try await pendingItem(id) else { throw APIError.notFound("pending expense") }
         let scope = try await scope(item.pending.groupID.text)
-        guard scope.may(.addExpense) else { throw APIError.forbidden() }
+        try scope.require(.addExpense)
         return try await renderExpenseForm(
             ExpenseForm(entered: item.draft), scope: scope, clientID: id.text, version: "", preview: nil, errors: [:],
             target: pendingTarget(scope, id: id.text))

@@ -36,11 +36,12 @@ public enum AssistantToolWords {
     /// One call in words ("read the balances").
     public static func words(_ key: String) -> String { table[key] ?? "looked something up" }
 
-    /// "Read the balances, worked out Settle up." for the calls of one answer; nil for none.
+    /// "What I did: read the balances, worked out Settle up." for the calls of one answer; nil
+    /// for none (found by a new user: "Read the line." alone under an answer read as an order).
     public static func said(_ keys: [String]) -> String? {
         var said: [String] = []
         for key in keys where !said.contains(words(key)) { said.append(words(key)) }
-        guard let first = said.first else { return nil }
-        return ([first.prefix(1).uppercased() + first.dropFirst()] + said.dropFirst()).joined(separator: ", ") + "."
+        guard !said.isEmpty else { return nil }
+        return "What I did: " + said.joined(separator: ", ") + "."
     }
 }

@@ -140,7 +140,11 @@ enum ActivityText {
             guard let to = event.to else { return "\(actor) asked to be paid \(money ?? "")" }
             return "\(actor) asked \(named(to, event.toID)) to pay \(money ?? "")"
         case "payment_request.cancelled": return "\(actor) cancelled a payment request of \(money ?? "")"
-        case "payment_request.paid": return "\(actor) paid a payment request of \(money ?? "")"
+        case "payment_request.paid":
+            guard let payee = event.to else { return "\(actor) paid a payment request of \(money ?? "")" }
+            return isReader(event.toID)
+                ? "\(actor) paid your payment request of \(money ?? "")"
+                : "\(actor) paid \(payee)'s payment request of \(money ?? "")"
         case "budget.updated": return "\(actor) set the budget"
         case "budget.removed": return "\(actor) removed the budget"
         case "budget.alert":

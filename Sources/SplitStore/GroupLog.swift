@@ -221,9 +221,11 @@ public struct GroupLog: Sendable {
     }
 
     /// `activity`'s two inserts, added to `batch`; `deliver` on the batch's result does the rest.
+    /// `notifying` false: a line of the activity only, nobody's notification (a payment request's
+    /// transfer, which its own line tells of: found by a new user, two for one payment).
     func activity(
         _ actor: Actor?, _ action: String, _ entity: ChangeEntity, _ id: UUID, _ event: ActivityEvent,
-        concerning: [UUID] = [], outsider: UUID? = nil, into batch: inout WriteBatch
+        concerning: [UUID] = [], outsider: UUID? = nil, notifying: Bool = true, into batch: inout WriteBatch
     ) -> ActivityLine {
         let activity = UUID.timeOrdered()
         let activityID = activity.text
@@ -243,7 +245,7 @@ public struct GroupLog: Sendable {
             INSERT INTO notifications (user_id, activity_id, group_id, created_at)
             SELECT m.user_id, \(bind: activityID), \(bind: groupID.text), \(bind: now) FROM members m
             LEFT JOIN notification_settings s ON s.user_id = m.user_id AND s.group_id = m.group_id
-            WHERE m.group_id = \(bind: groupID.text) AND m.user_id IS NOT NULL
+            WHERE m.group_id = \(bind: groupID.text) AND m.user_id IS NOT NULL AND \(bind: notifying ? 1 : 0) = 1
                   AND m.user_id <> \(bind: actor?.userID.text ?? "")
                   AND (m.is_active = \(bind: true) OR m.id IN (\(binds: inactiveToo.isEmpty ? [""] : inactiveToo)))
                   AND (COALESCE(s.level, 'mine') = 'all'

@@ -242,7 +242,8 @@ public struct PaymentRequestStore: Sendable {
                     amount: request.amount, currency: request.currency, date: date,
                     note: request.note.isEmpty ? "Payment request \(PaymentCodeText.display(request.code))" : request.note,
                     createdByUserID: actor.userID, createdAt: now, updatedAt: now)
-                try await SettlementStore.record(settlement, log: log, actor: actor, sql)
+                // Its own line ("paid a payment request") is the one people are told of.
+                try await SettlementStore.record(settlement, log: log, actor: actor, notifying: false, sql)
                 try await sql.raw(
                     """
                     UPDATE payment_requests
@@ -257,9 +258,12 @@ public struct PaymentRequestStore: Sendable {
                 request.paidAt = now
                 request.lockedUntil = nil
                 request.updatedAt = now
+                // Whose request, so its payee reads "paid your payment request".
+                let payee = try await SettlementStore.memberNames([request.payeeMemberID], sql)[request.payeeMemberID]
                 try await log.activity(
                     actor, "payment_request.paid", .settlement, settlement.id,
-                    ActivityEvent(amount: request.amount, currency: request.currency),
+                    ActivityEvent(
+                        amount: request.amount, currency: request.currency, to: payee, toID: request.payeeMemberID),
                     concerning: [request.payeeMemberID, memberID], sql)
                 return (request, try render(request, settlement))
             }

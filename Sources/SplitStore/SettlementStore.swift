@@ -112,7 +112,9 @@ public struct SettlementStore: Sendable {
     /// A new transfer written inside a write's transaction: its row, the ledger, the change feed
     /// and the activity (a transfer entered by hand, or a payment request paid).
     /// One `WriteBatch`: on PostgreSQL one statement where there were five.
-    static func record(_ settlement: SettlementRecord, log: GroupLog, actor: Actor, _ sql: any SQLDatabase) async throws {
+    static func record(
+        _ settlement: SettlementRecord, log: GroupLog, actor: Actor, notifying: Bool = true, _ sql: any SQLDatabase
+    ) async throws {
         let names = try await memberNames([settlement.fromMemberID, settlement.toMemberID], sql)
         var batch = WriteBatch()
         batch.add(insertion(settlement))
@@ -123,7 +125,7 @@ public struct SettlementStore: Sendable {
             ActivityEvent(
                 amount: settlement.amount, currency: settlement.currency, from: names[settlement.fromMemberID],
                 to: names[settlement.toMemberID], fromID: settlement.fromMemberID, toID: settlement.toMemberID),
-            concerning: [settlement.fromMemberID, settlement.toMemberID], into: &batch)
+            concerning: [settlement.fromMemberID, settlement.toMemberID], notifying: notifying, into: &batch)
         let values = try await batch.run(on: sql)
         try ledger.check(values)
         try await line.deliver(values, sql)

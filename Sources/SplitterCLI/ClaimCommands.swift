@@ -75,9 +75,17 @@ extension MemberCommand {
         @Argument(help: "Member name or id.") var member: String
 
         func run() async throws {
+            var wasIn = false
             try await changeMember(options, member: member) { context, id in
-                try await context.client.restoreMember(groupID: context.group.id, memberID: id)
-            } said: { member, group in "\(member.name) is back in \(group.name)." }
+                // One never removed is said to be in the group, not "back" (found by a new user).
+                if let found = context.members.first(where: { $0.id == id }), found.active {
+                    wasIn = true
+                    return found
+                }
+                return try await context.client.restoreMember(groupID: context.group.id, memberID: id)
+            } said: { member, group in
+                wasIn ? "\(member.name) is in \(group.name) already; nothing changed." : "\(member.name) is back in \(group.name)."
+            }
         }
     }
 }

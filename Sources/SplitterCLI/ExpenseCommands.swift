@@ -562,6 +562,15 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
     let context = try await ExpenseContext(options, expense: text)
     let verb = isDeleted ? "delete" : "restore"
     if !context.isOffline {
+        // Nothing to do is said, not reported as done (found by a new user: "Restored Taxi." for
+        // one never deleted).
+        if context.expense.isDeleted == isDeleted {
+            if options.json { return try Output.json(context.expense) }
+            return print(
+                isDeleted
+                    ? "\(context.expense.description) is deleted already; nothing changed."
+                    : "\(context.expense.description) is not deleted; nothing to restore.")
+        }
         do {
             let client = context.group.client
             // A delete on what was last seen here, as an edit (found by review: it went through

@@ -82,6 +82,13 @@ struct ActivityTextTests {
         #expect(read(paid, by: choUser, as: cho) == "Aki recorded that Dan paid you 12.50 GBP")
         #expect(read(paid, by: UUID(), as: dan) == "Aki recorded that you paid Cho 12.50 GBP")
         #expect(read(paid, by: UUID(), as: UUID()) == "Aki recorded that Dan paid Cho 12.50 GBP")
+        // A payment request paid: its payee reads it as theirs; lines from before name nobody.
+        let request = line("payment_request.paid", ActivityEvent(amount: 1_250, currency: "GBP", to: "Cho", toID: cho))
+        #expect(read(request, by: choUser, as: cho) == "Aki paid your payment request of 12.50 GBP")
+        #expect(read(request, by: UUID(), as: dan) == "Aki paid Cho's payment request of 12.50 GBP")
+        #expect(
+            read(line("payment_request.paid", ActivityEvent(amount: 1_250, currency: "GBP")), by: UUID(), as: dan)
+                == "Aki paid a payment request of 12.50 GBP")
         // A namesake (someone renamed "Cho", or a new Cho after the first left) is not "you".
         #expect(read(paid, by: deeUser, as: dee) == "Aki recorded that Dan paid Cho 12.50 GBP")
         // A line written before ids were kept names everyone by name.

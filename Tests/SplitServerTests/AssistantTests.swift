@@ -13,17 +13,17 @@ import Testing
 struct AssistantTests {
     @Test("the web says what the assistant did in words, every tool of MCP's list among them, never a tool's name")
     func toolsInWords() {
-        #expect(AssistantToolWords.said(["balances", "settle_plan", "balances"]) == "Read the balances, worked out Settle up.")
+        #expect(AssistantToolWords.said(["balances", "settle_plan", "balances"]) == "What I did: read the balances, worked out Settle up.")
         #expect(AssistantToolWords.said([]) == nil)
-        #expect(AssistantToolWords.said(["something_new"]) == "Looked something up.")
+        #expect(AssistantToolWords.said(["something_new"]) == "What I did: looked something up.")
         let keys = MCPTools.names + ["quick_add saving"]
         #expect(Set(AssistantToolWords.table.keys) == Set(keys + keys.map { $0 + " refused" }))
         // A line only read, then saved after a yes; a refused call is not said as done.
         #expect(WebApp.toolKey(["name": "quick_add", "args": ["text": "Tea 600"]]) == "quick_add")
         #expect(WebApp.toolKey(["name": "quick_add", "args": ["dryRun": false]]) == "quick_add saving")
-        #expect(AssistantToolWords.said(["quick_add"]) == "Read the line." && AssistantToolWords.said(["quick_add saving"]) == "Saved an expense.")
+        #expect(AssistantToolWords.said(["quick_add"]) == "What I did: read the line." && AssistantToolWords.said(["quick_add saving"]) == "What I did: saved an expense.")
         #expect(WebApp.toolKey(["name": "record_settlement", "isError": true]) == "record_settlement refused")
-        #expect(AssistantToolWords.said(["record_settlement refused"]) == "Tried to record a transfer, refused.")
+        #expect(AssistantToolWords.said(["record_settlement refused"]) == "What I did: tried to record a transfer, refused.")
         #expect(WebApp.toolWordsJSON.contains(#""settle_plan":"worked out Settle up""#))
     }
 

@@ -72,6 +72,10 @@ struct PaymentRequestTests {
             #expect(resolvedPaid.string("state") == "paid")
             let activity = try await api.call(.get, "/api/groups/\(trip.groupID)/activity", token: trip.tokens["Aki"])
             #expect(activity.text.contains("payment_request.paid") && activity.text.contains("payment_request.created"))
+            // Aki is told once, that her request was paid (not also "recorded paying you").
+            let told = try await api.call(.get, "/api/notifications", token: trip.tokens["Aki"]).list("notifications")
+                .compactMap { $0.string("summary") }
+            #expect(told.filter { $0.contains("1,080") } == ["Ben paid your payment request of 1,080 JPY"], "\(told)")
 
             // Found by review: Ben deletes the transfer he recorded. The request was left "paid"
             // with no transfer behind it, and could never be paid again; it is open again.

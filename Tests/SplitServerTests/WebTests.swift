@@ -458,6 +458,9 @@ struct WebTests {
             let asked = try await setup.oz.post("/join/\(code)", [("memberId", dee)])
             #expect(asked.status == .ok && asked.text.contains("id=\"join-pending\""), "\(asked.text.prefix(1500))")
             #expect(try await setup.oz.get("/groups/\(setup.groupID)").status == .notFound)
+            // The link opened again says the request waits, rather than offering the names again.
+            let again = try await setup.oz.get("/join/\(code)")
+            #expect(again.text.contains(#"id="join-pending""#) && again.text.contains("You asked to join as Dee"), "\(again.text.prefix(2000))")
             // My groups says so on both sides: Oz waits; Aki (owner) has one to decide, Ben (a
             // plain member) none.
             #expect(try await setup.oz.get("/groups").text.contains("You asked to join Trip as Dee; its owner or an admin decides."))
@@ -780,6 +783,37 @@ struct WebTests {
             var visitor = Browser(api)
             #expect(try await visitor.get("/login?next=/join/\(code)").text.contains("invited to join <strong>Trip</strong>"))
             #expect(!(try await visitor.get("/login?next=/join/x").text.contains("invited")))
+        }
+    }
+
+    @Test("an edit that undoes paid marks says so on the page it leads to")
+    func editUndoesPaidMarks() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let akiID = try #require(
+                try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token).string("group", "myMemberId"))
+            let members = try await api.call(.get, "/api/groups/\(setup.groupID)/members", token: setup.aki.token)
+            let marked = try await api.call(
+                .patch, "/api/expense-splits/\(setup.splitID)/payment", token: setup.aki.token, json: #"{"isPaid":true}"#)
+            try #require(marked.status == .ok, "\(marked.text)")
+            let version = try #require(
+                try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: setup.aki.token).int("expense", "version"))
+            _ = try await setup.aki.get("/expenses/\(setup.expenseID)/edit")
+            func fields(_ description: String, _ amount: String, _ version: Int) -> [(String, String)] {
+                [
+                    ("description", description), ("amount", amount), ("currency", "JPY"), ("expenseDate", "2026-11-20"),
+                    ("mode", "equal"), ("version", String(version)), ("paid_\(akiID)", amount),
+                ] + members.list("members").map { ("in_\($0.string("id") ?? "")", "1") }
+            }
+            // A new name only: the marks hold, "Saved."
+            let renamed = try await setup.aki.post("/expenses/\(setup.expenseID)/edit", fields("Ramen night", "3000", version))
+            #expect(renamed.headers[.location]?.hasSuffix("done=expense-saved") == true, "\(renamed.status) \(renamed.text.prefix(800))")
+            // A new amount: Ben's share owes more, his mark is undone, and the page says so.
+            let dearer = try await setup.aki.post(
+                "/expenses/\(setup.expenseID)/edit", fields("Ramen night", "6000", version + 1))
+            let location = try #require(dearer.headers[.location], "\(dearer.status) \(dearer.text.prefix(800))")
+            #expect(location.hasSuffix("done=expense-saved-unmarked"), "\(location)")
+            #expect(try await setup.aki.get(location).text.contains("their paid marks are undone"))
         }
     }
 
@@ -1968,6 +2002,7 @@ struct WebTests {
             let asked = try await setup.aki.get("/groups/\(setup.groupID)/archive")
             // validate: a question, nothing archived yet; not for a member
             #expect(asked.status == .ok && asked.text.contains("Archive this group?") && asked.text.contains("Archive the group"))
+            #expect(asked.text.contains("Not everyone is settled up"), "\(asked.text.prefix(3000))")
             #expect(try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token).bool("group", "isArchived") == false)
             #expect(try await setup.ben.get("/groups/\(setup.groupID)/archive").status == .forbidden)
             // Yes archives it and says so where the card is.

@@ -182,6 +182,8 @@ struct CLITests {
             #expect(try await run("balances", "Japan").output.contains("Cho (removed)  -"), "removed members are marked")
             let restored = try await run("member", "restore", "Japan", "cho")
             #expect(restored.output.contains("Cho is back in Japan"), "\(restored.output)\(restored.error)")
+            let twice = try await run("member", "restore", "Japan", "cho")
+            #expect(twice.status == 0 && twice.output == "Cho is in Japan already; nothing changed.\n", "\(twice.output)\(twice.error)")
             #expect(try await run("expense", "list", "Japan").output.split(separator: "\n").count == 4)
             #expect(try await run("whoami", "--profile", "ben").output.hasPrefix("Ben"))
             // "I am Dee", by name: the CLI cannot list the group before joining.

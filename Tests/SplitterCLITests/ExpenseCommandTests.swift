@@ -257,6 +257,8 @@ struct ExpenseCommandTests {
             // restore: back, with its paid share
             let restored = try await trip.run("expense", "restore", short, "--profile", "ben")
             #expect(restored.output == "Restored Ramen.\n", "\(restored.output)\(restored.error)")
+            let restoredAgain = try await trip.run("expense", "restore", short, "--profile", "ben")
+            #expect(restoredAgain.status == 0 && restoredAgain.output == "Ramen is not deleted; nothing to restore.\n", "\(restoredAgain.output)\(restoredAgain.error)")
             nets = try await netsByName(trip)
             #expect(nets == ["Ben": "3000", "Cho": "-3000"])
 

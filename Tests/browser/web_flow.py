@@ -803,17 +803,17 @@ def run(base):
             tap(aki, aki.find_element(By.ID, "assistant-send"))
             WebDriverWait(aki, 10).until(lambda d: expected(d.find_element(By.ID, "chat").text))
             return aki.find_element(By.ID, "chat").text
-        chat = say("how much do I owe?", lambda t: "Read the balances" in t)
+        chat = say("how much do I owe?", lambda t: "read the balances" in t)
         check("Ran " not in chat and "settle_plan" not in chat, f"what the assistant did is said in words: {chat}")
         check("you owe" in chat or "you are owed" in chat or "settled up" in chat, f"the assistant answers: {chat}")
         chat = say("Tea 600 JPY all", lambda t: "Say “yes”" in t)
-        check("Read the line." in chat and "Saved an expense" not in chat, f"a line only read is not said saved: {chat}")
+        check("read the line." in chat and "saved an expense" not in chat, f"a line only read is not said saved: {chat}")
         chat = say("yes", lambda t: "Added Tea, 600 JPY" in t)
         check(aki.execute_script("return window.sameDocument === true"), "the answers came without a page load")
         aki.get(f"{base}/groups/{group}/assistant")
         kept = aki.find_element(By.ID, "chat").text
         check("Added Tea, 600 JPY" in kept, "the conversation is kept")
-        check("Read the balances" in kept and "Saved an expense" in kept and "quick_add" not in kept,
+        check("read the balances" in kept and "saved an expense" in kept and "quick_add" not in kept,
               f"after a reload too, what it did is said in words: {kept}")
         shoot(aki, "assistant")
 

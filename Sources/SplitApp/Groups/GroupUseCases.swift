@@ -253,11 +253,14 @@ public struct GroupUseCases: Sendable, UsesStores {
             }
             let members = try await groups.members(groupID: group.id)
             let former = members.first { $0.userID == caller.user.id && !$0.isActive }
-            return Invitation(
+            var invitation = Invitation(
                 name: group.name, claimable: members.filter { $0.isActive && $0.userID == nil }, formerSelf: former,
                 formerNameTaken: former.map { former in
                     members.contains { $0.isActive && QuickEntry.sameName($0.name, former.name) }
                 } ?? false)
+            invitation.waitingAs = try await groups.claims(ofUser: caller.user.id)
+                .first { $0.claim.groupID == group.id }?.claim.memberName
+            return invitation
         }
     }
 
@@ -291,6 +294,9 @@ public struct GroupUseCases: Sendable, UsesStores {
         public let formerSelf: MemberRecord?
         /// Someone in the group has `formerSelf`'s name now: they come back under another.
         public let formerNameTaken: Bool
+        /// The name-only member the caller asked to be, waiting for an owner or admin (found by
+        /// a new user: the link opened the same choice again, saying nothing of the request).
+        public var waitingAs: String? = nil
     }
 
     /// What joining did: joined, or asked an owner or admin to say the caller is that member.

@@ -502,9 +502,15 @@ private struct Turn {
             guard json["budget"] != nil, let cap = total["cap"] as? String else {
                 return "\(groupName) has no budget; \(spent) is spent so far this period."
             }
-            let percent = (total["percent"] as? Int).map { " (\($0) %)" } ?? ""
-            return "\(groupName) has spent \(spent) of \(WebFormat.money(cap, currency))\(percent); "
-                + "\(WebFormat.money(total["remaining"] as? String ?? "0", currency)) is left."
+            // "80%", as the budget page and its alerts write it; a budget gone past its cap is
+            // over by so much, not "-59,526 JPY is left" (found by a new user).
+            let percent = (total["percent"] as? Int).map { " (\($0)%)" } ?? ""
+            let remaining = total["remaining"] as? String ?? "0"
+            let left =
+                remaining.hasPrefix("-")
+                ? "it is \(WebFormat.money(String(remaining.dropFirst()), currency)) over."
+                : "\(WebFormat.money(remaining, currency)) is left."
+            return "\(groupName) has spent \(spent) of \(WebFormat.money(cap, currency))\(percent); \(left)"
         case .markPaid(let words):
             let (json, error) = await tool("list_expenses", ["groupId": .string(groupID), "q": .string(words)])
             guard let json else { return error ?? "" }

@@ -384,6 +384,9 @@ struct ExpenseFormBody: Sendable {
         let value: String
         let label: String
         let selected: Bool
+        /// A currency's zero as its amounts are written ("0", "0.00"): the amount box's
+        /// placeholder while it is chosen (found by a new user: "0.00" in a yen group).
+        var zero: String? = nil
     }
     struct ItemRow: Sendable {
         struct Box: Sendable {
@@ -428,6 +431,8 @@ struct ExpenseFormBody: Sendable {
     let homeCurrency: String
     /// The code the split's amount column is in.
     let currencyCode: String
+    /// The amount box's placeholder: the chosen currency's zero.
+    let amountZero: String
     /// The home currency and the group's recent ones first, then every other.
     let currencies: [Option]
     let otherCurrencies: [Option]
@@ -509,6 +514,11 @@ struct RecurrenceFields: Sendable {
 }
 
 extension WebApp {
+    /// `currency`'s zero as its amounts are written: "0", "0.00", "0.000".
+    static func zero(_ currency: Currency) -> String {
+        currency.minorUnits == 0 ? "0" : "0." + String(repeating: "0", count: currency.minorUnits)
+    }
+
     func expenseFormBody(
         _ form: ExpenseForm, scope: GroupScope, categories: [Components.Schemas.Category], heading: String,
         action: String, cancelURL: String, clientID: String, version: String, preview: ExpenseRecord?,
@@ -531,7 +541,9 @@ extension WebApp {
             if (try? Currency(code: code)) != nil { top.append(code) }
         }
         func option(_ currency: Currency) -> ExpenseFormBody.Option {
-            .init(value: currency.code, label: "\(currency.code) — \(currency.name)", selected: currency.code == form.currency)
+            .init(
+                value: currency.code, label: "\(currency.code) — \(currency.name)", selected: currency.code == form.currency,
+                zero: Self.zero(currency))
         }
         // "Paid by": you first, then the others; a removed member only when they paid this one.
         let payer = form.payer ?? (form.paid.isEmpty ? scope.group.myMemberId : ExpenseForm.severalPayers)
@@ -565,6 +577,8 @@ extension WebApp {
             amount: form.amount, expenseDate: form.expenseDate, homeAmount: form.homeAmount, refund: form.refund,
             homeCurrency: scope.group.homeCurrency,
             currencyCode: form.currency.isEmpty ? scope.group.homeCurrency : form.currency,
+            amountZero: (try? Currency(code: form.currency.isEmpty ? scope.group.homeCurrency : form.currency)).map(Self.zero)
+                ?? "0.00",
             currencies: top.compactMap { try? Currency(code: $0) }.map(option),
             otherCurrencies: Currency.all.filter { !$0.isWithdrawn && !top.contains($0.code) }.map(option),
             categories: categories.map {

@@ -300,7 +300,7 @@ extension WebApp {
                 description: draft.description, amount: draft.amount, currency: draft.currency,
                 category: draft.category, expenseDate: draft.expenseDate, paidBy: sentPayers, split: draft.split,
                 homeAmount: chargedUntouched && moneyChanged ? nil : draft.homeAmount)
-            _ = try await expenses.edit(
+            let edited = try await expenses.edit(
                 expenseID, patch,
                 basedOn: {
                     guard let basedOn = Int64(version) else {
@@ -308,7 +308,13 @@ extension WebApp {
                     }
                     return basedOn
                 }, caller: try caller(), origin: try origin())
-            return Self.redirect("/expenses/\(expense.id)", done: "expense-saved")
+            // Paid marks the edit undid (what those shares owe changed) are said, not only in
+            // each share's history (found by a new user: "Saved.", and a share paid in cash
+            // showed "Not paid").
+            let paidBefore = expense.splits.filter(\.isPaid).count
+            let paidAfter = edited.expense.shares.filter(\.isPaid).count
+            return Self.redirect(
+                "/expenses/\(expense.id)", done: paidAfter < paidBefore ? "expense-saved-unmarked" : "expense-saved")
         } catch AppError.staleExpense(let latest) {
             let current = try Components.Schemas.Expense(latest)
             // Deleted meanwhile: said first, not as a change to merge (found by a new user: the

@@ -213,7 +213,12 @@ extension WebApp {
                 "You were in this group as \($0.name): joining brings you back, with your expenses and balance."
                     + (invitation?.formerNameTaken == true
                         ? " Someone in it is called \($0.name) now: choose the name you come back under." : "")
-            }, pending: pending,
+            },
+            pending: pending
+                ?? invitation?.waitingAs.map {
+                    "You asked to join as \($0); an owner or admin of the group confirms it is you first. The group "
+                        + "appears in your list once they do."
+                },
             errors: invitation == nil && errors.isEmpty
                 ? ["form": "This invite link does not work any more. Ask for a new one."] : errors)
     }

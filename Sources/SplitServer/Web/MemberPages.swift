@@ -464,10 +464,24 @@ extension WebApp {
         let back = "/groups/\(groupID)/settings#archive"
         guard !scope.group.isArchived else { return Self.redirect(back) }
         try scope.require(.archiveOrTransferOwnership)
+        // What is left open is said (found by a new user: it was archived owing 9,666 JPY, with a
+        // payment request still showing its code).
+        let groupUUID = try APIHandler.id(groupID, "group")
+        let owing = try await ledger.balances(groupID: groupUUID, caller: try caller()).nets.contains { $0.net != 0 }
+        let open = try await paymentRequests.list(groupID: groupUUID, caller: try caller())
+            .filter { $0.state == "open" || $0.state == "locked" }.count
+        var left: [String] = []
+        if owing { left.append("Not everyone is settled up: no transfer can be recorded while it is archived.") }
+        if open > 0 {
+            left.append(
+                open == 1
+                    ? "Its open payment request cannot be paid meanwhile."
+                    : "Its \(open) open payment requests cannot be paid meanwhile.")
+        }
         let body = ConfirmBody(
             heading: "Archive this group?", subject: scope.group.name, when: nil,
-            message: "Everyone can still read it, but nobody can add, change or settle anything in it until you bring "
-                + "it back (in Settings).",
+            message: (["Everyone can still read it, but nobody can add, change or settle anything in it until you bring "
+                + "it back (in Settings)."] + left).joined(separator: " "),
             action: "/groups/\(groupID)/settings", yes: "Archive the group", no: "Keep it open", cancelURL: back,
             fields: [.init(name: "action", value: "archive")])
         return try await render(

@@ -93,6 +93,9 @@ struct WebApp: Sendable {
     /// (`?done=`), so no text from the request ever reaches the page.
     static let notices: [String: String] = [
         "expense-saved": "Saved.",
+        "expense-saved-unmarked":
+            "Saved. What some shares owe changed, so their paid marks are undone: they show unpaid, and the transfers "
+            + "made for them stay recorded. Mark them paid again to settle the rest.",
         "expense-deleted": "Deleted. Restore below brings it back.",
         "expense-restored": "Restored: it counts in the balances again.",
         "share-paid": "Marked paid.",

@@ -41,6 +41,10 @@ document.documentElement.classList.add("js");
     form.querySelectorAll("[data-currency-code]").forEach(function (element) {
       element.textContent = currency.value;
     });
+    // The amount's placeholder is the chosen currency's zero ("0" for yen, "0.00" for euros).
+    const chosen = currency.options[currency.selectedIndex];
+    const amount = form.querySelector("#amount");
+    if (amount && chosen && chosen.getAttribute("data-zero")) amount.placeholder = chosen.getAttribute("data-zero");
   }
   let timer = null;
   let sequence = 0;
@@ -366,8 +370,7 @@ window.addEventListener("pageshow", function () {
           const key = (keys[event.id] || event.name) + (event.isError ? " refused" : "");
           const said = toolWords[key] || "looked something up";
           if (ran.indexOf(said) < 0) ran.push(said);
-          const text = ran.join(", ") + ".";
-          answer.tools.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+          answer.tools.textContent = "What I did: " + ran.join(", ") + ".";
         } else if (event.type === "text") {
           answer.body.textContent = event.content;
         }

@@ -25,6 +25,13 @@ extension SplitterClient {
         try await call({ try await api.archiveGroup(path: .init(groupId: id)) }) { Group(try $0.ok.body.json.group) }
     }
 
+    /// Hands the group to another member with an account (owner); the caller becomes an admin.
+    public func transferOwnership(groupID: String, to memberID: String) async throws -> Group {
+        try await call({
+            try await api.transferOwnership(path: .init(groupId: groupID), body: .json(.init(memberId: memberID)))
+        }) { Group(try $0.ok.body.json.group) }
+    }
+
     /// Brings an archived group back (owner).
     public func unarchiveGroup(id: String) async throws -> Group {
         try await call({ try await api.unarchiveGroup(path: .init(groupId: id)) }) { Group(try $0.ok.body.json.group) }

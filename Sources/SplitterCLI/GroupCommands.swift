@@ -383,18 +383,33 @@ struct MemberCommand: AsyncParsableCommand {
     }
 
     struct Role: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a member's role: admin, member or viewer.")
+        static let configuration = CommandConfiguration(
+            abstract: "Set a member's role: admin, member or viewer; or (owner) hand the group over with owner --yes.")
         @OptionGroup var options: GroupOptions
         @Argument(help: "Member name or id.") var member: String
-        @Argument(help: "admin, member or viewer.") var role: String
+        @Argument(help: "admin, member, viewer, or owner.") var role: String
+        @Flag(help: "With owner: hand the group over (you become an admin).") var yes = false
 
         func run() async throws {
             try await SplitterCLI.run {
-                guard let newRole = SplitClient.Role(rawValue: role.lowercased()), newRole != .owner else {
-                    throw CLIError(message: "A role is admin, member or viewer.", code: 2)
+                guard let newRole = SplitClient.Role(rawValue: role.lowercased()) else {
+                    throw CLIError(message: "A role is admin, member, viewer or owner.", code: 2)
                 }
                 let context = try await GroupContext(options)
                 let target = try context.member(member)
+                // Ownership moves by its own action, asked first (found by a new user: the CLI had
+                // no way to do what "make another member the owner first" asked).
+                if newRole == .owner {
+                    guard yes else {
+                        throw CLIError(
+                            message: "Making \(target.name) the owner hands \(context.group.name) over: you become an admin, "
+                                + "and only \(target.name) can make you the owner again. Run again with --yes to do so.",
+                            code: 6)
+                    }
+                    let group = try await context.client.transferOwnership(groupID: context.group.id, to: target.id)
+                    if options.json { return try Output.json(group) }
+                    return print("\(target.name) is now the owner of \(group.name); you are an admin.")
+                }
                 let updated = try await context.client.setRole(
                     groupID: context.group.id, memberID: target.id, role: newRole)
                 if options.json { return try Output.json(updated) }

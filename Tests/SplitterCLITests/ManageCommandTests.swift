@@ -41,6 +41,13 @@ struct ManageCommandTests {
             let back = try await trip.run("group", "unarchive", "Japan 2026")
             #expect(back.status == 0 && back.output == "Japan 2026 is active again.\n", "\(back.error)")
             #expect(try await trip.run("expense", "add", "Japan 2026", "Taxi", "3000").status == 0)
+            // Handing the group over is asked first, then done; Aki is an admin after it.
+            let asked = try await trip.run("member", "role", "Japan 2026", "Ben", "owner")
+            #expect(asked.status == 6 && asked.error.contains("Run again with --yes"), "\(asked.error)")
+            let handed = try await trip.run("member", "role", "Japan 2026", "Ben", "owner", "--yes")
+            #expect(handed.status == 0 && handed.output == "Ben is now the owner of Japan 2026; you are an admin.\n", "\(handed.error)")
+            let mine = (try await trip.json("group", "show", "Japan 2026") as? [String: Any])?["group"] as? [String: Any]
+            #expect(mine?["myRole"] as? String == "admin", "\(String(describing: mine))")
         }
     }
 

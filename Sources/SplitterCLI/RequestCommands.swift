@@ -191,6 +191,12 @@ struct MeCommand: AsyncParsableCommand {
             Output.table(["GROUP", "NET", "CURRENCY"], summary.groups.map {
                 [$0.groupName + ($0.left == true ? " (no longer in it)" : ""), $0.net, $0.currency]
             })
+            // Whom to pay there is not shown (found by a new user: a debt with nobody to pay).
+            if summary.groups.contains(where: { $0.left == true }) {
+                print(
+                    "A group you are no longer in still counts; its invite code brings you back to settle up, or its "
+                        + "owner or an admin records the transfer.")
+            }
             if !summary.people.isEmpty {
                 print("")
                 Output.table(

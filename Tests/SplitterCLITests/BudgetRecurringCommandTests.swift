@@ -132,6 +132,11 @@ struct BudgetRecurringCommandTests {
             // table, marked in its row (a long note widened every row).
             let left = try await trip.run("group", "leave", "Japan", "--confirm-balance", "--profile", "ben")
             #expect(left.status == 0, "\(left.output)\(left.error)")
+            // Where he stands still counts Japan, said as a group he is no longer in (the SDK
+            // dropped the flag), and how to settle it.
+            let bens = try await trip.run("me", "--profile", "ben")
+            #expect(bens.output.contains("Japan (no longer in it)"), "\(bens.output)\(bens.error)")
+            #expect(bens.output.contains("its invite code brings you back to settle up"), "\(bens.output)")
             let after = try await trip.run("recurring", "list", "Japan")
             #expect(after.row("Bread")?.contains("paused") == true && after.row("Bread")?.contains("*") == true, "\(after.output)")
             #expect(after.output.contains("\n* Bread (\(breadID.suffix(8))): Ben is no longer in the group"), "\(after.output)")

@@ -229,6 +229,9 @@ struct Plan: AsyncParsableCommand {
             // One currency's plan leaves the others' debts open: the balances say which, so the
             // answer can name them rather than look like everything is settled.
             var balances: [Balance] = []
+            // Whether --home can work: online, with a rate for every currency (found by a new
+            // user: it was offered, then refused, before any rate and offline). Nil offline.
+            var homeWorks: Bool?
             if home {
                 let plan = try await client.homePlan(groupID: found.id)
                 transfers = plan.transfers
@@ -236,7 +239,11 @@ struct Plan: AsyncParsableCommand {
             } else {
                 do {
                     let online = try await client.plan(groupID: found.id, currency: currency)
-                    if !options.json { balances = try await client.balances(groupID: found.id).balances }
+                    if !options.json {
+                        let all = try await client.balances(groupID: found.id)
+                        balances = all.balances
+                        homeWorks = all.missingRates.isEmpty
+                    }
                     transfers = online
                 } catch SplitterError.offline(let reason) {
                     balances = try context.offlineBalances(reason)
@@ -257,8 +264,12 @@ struct Plan: AsyncParsableCommand {
             let open = Set(balances.map(\.currency)).subtracting([settled]).sorted()
             if let first = open.first {
                 print(
-                    "Also open in \(open.joined(separator: ", ")): add --currency \(first), or --home to settle "
-                        + "everything in \(found.homeCurrency).")
+                    "Also open in \(open.joined(separator: ", ")): add --currency \(first)"
+                        + (homeWorks == true
+                            ? ", or --home to settle everything in \(found.homeCurrency)."
+                            : homeWorks == false
+                                ? " (with an exchange rate for each, `splitter rates set`, --home settles everything in "
+                                    + "\(found.homeCurrency))." : "."))
             }
         }
     }

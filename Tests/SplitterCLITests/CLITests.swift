@@ -139,7 +139,8 @@ struct CLITests {
             // The gift's USD stays open, and the answer says so rather than look settled.
             #expect(
                 try await run("plan", "Japan").output
-                    == "Cho pays Ben 6750 JPY\nAlso open in USD: add --currency USD, or --home to settle everything in JPY.\n")
+                    == "Cho pays Ben 6750 JPY\nAlso open in USD: add --currency USD (with an exchange rate for each, "
+                    + "`splitter rates set`, --home settles everything in JPY).\n")
             // Everything in JPY needs a USD rate first, and the answer says which is missing.
             let noRate = try await run("plan", "Japan", "--home")
             #expect(noRate.status != 0 && noRate.error.contains("No rate to JPY yet for USD"), "\(noRate.error)")

@@ -33,9 +33,13 @@ public enum SplitterError: Error, Equatable, Sendable, CustomStringConvertible {
         case .conflict(let message, _, _): message
         // A sentence, or one that names its field already, stands alone (found by a new user:
         // "rule.count: rule.count is less than 1.", "state: An ended series cannot start again").
+        // An indexed field ("paidBy[1].amount") keeps its prefix: it says which one.
         case .validation(let message, let field):
-            field.map { message.first?.isUppercase == true || message.contains($0) ? message : "\($0): \(message)" }
-                ?? message
+            field.map { field in
+                let words = message.split { !$0.isLetter && !$0.isNumber && !".[]".contains($0) }
+                let standsAlone = message.first?.isUppercase == true || words.contains { $0 == field || $0 == field + "." }
+                return !field.contains("[") && standsAlone ? message : "\(field): \(message)"
+            } ?? message
         case .rateLimited(let seconds): "Too many attempts" + (seconds.map { "; try again in \(WaitText.phrase(seconds: $0))" } ?? "")
         case .offline(let message): "The server cannot be reached (\(message))."
         case .server(let message): "The server failed: \(message)"

@@ -227,11 +227,16 @@ public struct BalanceStore: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    /// Every currency the group's ledger holds: those of its expenses and transfers, settled or
-    /// not (a net that came back to zero keeps its row).
+    /// Every currency the group's money has been in: its expenses' and transfers', deleted ones
+    /// too (not the ledger's rows: an expense its one payer alone shares writes none).
     public func currencies(groupID: UUID) async throws -> Set<String> {
         try await database.read { sql in
-            try await sql.raw("SELECT DISTINCT currency FROM balances WHERE group_id = \(bind: groupID.text)").all()
+            try await sql.raw(
+                """
+                SELECT DISTINCT currency FROM expenses WHERE group_id = \(bind: groupID.text)
+                UNION SELECT DISTINCT currency FROM settlements WHERE group_id = \(bind: groupID.text)
+                """
+            ).all()
         }.reduce(into: []) { $0.insert(try $1.decode(column: "currency", as: String.self)) }
     }
 

@@ -400,6 +400,9 @@ struct MemberCommand: AsyncParsableCommand {
                 // Ownership moves by its own action, asked first (found by a new user: the CLI had
                 // no way to do what "make another member the owner first" asked).
                 if newRole == .owner {
+                    guard target.id != context.group.myMemberId else {
+                        throw CLIError(message: "You are the owner of \(context.group.name) already.", code: 6)
+                    }
                     guard yes else {
                         throw CLIError(
                             message: "Making \(target.name) the owner hands \(context.group.name) over: you become an admin, "

@@ -20,7 +20,10 @@ struct MCPCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        let client = try options.client()
+        // Not logged in: said as every command says it, with its exit code, before reading.
+        var made: SplitterClient?
+        try await SplitterCLI.run { made = try options.client() }
+        guard let client = made else { return }
         while let line = readLine(strippingNewline: true) {
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             do {

@@ -309,9 +309,12 @@ struct Settle: AsyncParsableCommand {
                 // As the server would: a currency of the group (its home one, or one of its
                 // expenses or transfers in this device's copy).
                 if try store.feedCursor(groupID: found.id) != nil, moved.currency.code != found.homeCurrency {
+                    // Queued expenses too: sent first at the next sync, they make their currency
+                    // the group's before this transfer arrives.
                     let used = Set(
                         try store.cachedExpenses(groupID: found.id, includeDeleted: true).map(\.currency)
-                            + store.cachedSettlements(groupID: found.id).map(\.currency) + [found.homeCurrency])
+                            + store.cachedSettlements(groupID: found.id).map(\.currency)
+                            + queuedExpenses(in: found.id, store: store).map(\.currency) + [found.homeCurrency])
                     if !used.contains(moved.currency.code) {
                         throw refusedOffline(
                             "Nothing in \(found.name) is in \(moved.currency.code); it is in \(used.sorted().joined(separator: ", ")).")

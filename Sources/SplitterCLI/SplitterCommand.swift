@@ -111,18 +111,20 @@ struct Profile {
 extension GlobalOptions {
     /// The profile's client. A profile never logged in (or logged out) is said to be so, with
     /// the command that logs it in, before any server is asked (found by a new user: a new
-    /// profile's `me` tried the default address and said "cannot be reached", exit 9).
-    func client() throws -> SplitterClient {
+    /// profile's `me` tried the default address and said "cannot be reached", exit 9), unless
+    /// `loggedIn` is false (logging out twice is done twice).
+    func client(loggedIn: Bool = true) throws -> SplitterClient {
         let profile = Profile(name: self.profile)
         currentProfileFlag = self.profile == "default" ? "" : " --profile \(quotedArgument(self.profile))"
         let tokens = profile.tokens
-        guard (try? tokens.load()) ?? nil != nil else {
+        let url = try profile.server(server)  // a --server given is saved, logged in or not
+        guard !loggedIn || (try? tokens.load()) ?? nil != nil else {
             throw CLIError(
                 message: "Not logged in\(currentProfileFlag.isEmpty ? "" : " on profile \(self.profile)"): run "
                     + "`splitter login\(currentProfileFlag)` (or `splitter register\(currentProfileFlag)` for a new account).",
                 code: 3)
         }
-        return SplitterClient(serverURL: try profile.server(server), tokens: tokens)
+        return SplitterClient(serverURL: url, tokens: tokens)
     }
 
     func store() throws -> OfflineStore { try Profile(name: profile).store() }
@@ -403,7 +405,7 @@ struct Logout: AsyncParsableCommand {
                 try await options.client().revokeOtherSessions()
                 if !options.json { print("Signed out everywhere else; still logged in here.") }
             } else {
-                try await options.client().logout()
+                try await options.client(loggedIn: false).logout()
                 if !options.json { print("Logged out.") }
             }
         }

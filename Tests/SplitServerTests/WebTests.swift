@@ -458,9 +458,10 @@ struct WebTests {
             let asked = try await setup.oz.post("/join/\(code)", [("memberId", dee)])
             #expect(asked.status == .ok && asked.text.contains("id=\"join-pending\""), "\(asked.text.prefix(1500))")
             #expect(try await setup.oz.get("/groups/\(setup.groupID)").status == .notFound)
-            // The link opened again says the request waits, rather than offering the names again.
+            // The link opened again says the request waits; the form stays, to join otherwise.
             let again = try await setup.oz.get("/join/\(code)")
-            #expect(again.text.contains(#"id="join-pending""#) && again.text.contains("You asked to join as Dee"), "\(again.text.prefix(2000))")
+            #expect(again.text.contains(#"id="join-waiting""#) && again.text.contains("You asked to join as Dee"), "\(again.text.prefix(2000))")
+            #expect(again.text.contains(#"value="\#(dee)""#))
             // My groups says so on both sides: Oz waits; Aki (owner) has one to decide, Ben (a
             // plain member) none.
             #expect(try await setup.oz.get("/groups").text.contains("You asked to join Trip as Dee; its owner or an admin decides."))

@@ -99,6 +99,8 @@ struct ManageCommandTests {
                         && never.error == "splitter: Not logged in on profile zed: run `splitter login --profile zed` (or `splitter register --profile zed` for a new account).\n",
                     "\(command): \(never.status) \(never.error)")
             }
+            let mcp = try await CLITests.splitter(["mcp", "--profile", "zed"], stdin: "", config: trip.config)
+            #expect(mcp.status == 3 && mcp.error.hasPrefix("splitter: Not logged in on profile zed"), "\(mcp.status) \(mcp.error)")
             // A currency none of the group's money is in is refused (the server says so), as
             // Settle up on the web offers only the group's; the home currency in any case goes.
             let euros = try await trip.run("settle", "Japan", "--from", "Ben", "--to", "Aki", "50", "--currency", "eur")
@@ -142,6 +144,11 @@ struct ManageCommandTests {
             #expect(
                 again.output.contains("1500 JPY moved now; 1500 JPY was paid for it before the expense changed."),
                 "\(again.output)")
+            // Logging out twice is done twice (the second finds no session, and says so as done).
+            for _ in 0..<2 {
+                let out = try await trip.run("logout", "--profile", "ben")
+                #expect(out.status == 0 && out.output == "Logged out.\n", "\(out.status) \(out.error)")
+            }
         }
     }
 }

@@ -110,6 +110,11 @@ struct OfflineCopyTests {
                 #expect(
                     (try JSONSerialization.jsonObject(with: Data(withQueued.output.utf8)) as? [String: Any])?["balances"]
                         as? [[String: String]] == onlineBalances)
+                // An expense in EUR queued first makes EUR the group's by the time a transfer in it
+                // is sent: the transfer is queued too (found by review: it was refused).
+                #expect(try await trip.run("expense", "add", "Japan", "Crepe", "6", "--currency", "EUR").output.contains("queued"))
+                let eurosNow = try await trip.run("settle", "Japan", "--from", "cho", "--to", "aki", "3", "--currency", "EUR")
+                #expect(eurosNow.status == 0 && eurosNow.output.contains("queued"), "\(eurosNow.output)\(eurosNow.error)")
             }
         }
     }

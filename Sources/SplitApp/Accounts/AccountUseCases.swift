@@ -222,13 +222,13 @@ public struct AccountUseCases: Sendable, UsesStores {
         return try await startSession(for: user, device: device, origin: origin)
     }
 
+    /// Whether this server mails reset links at all (a page says so before asking an address).
+    public var mailsResetLinks: Bool { mail.sendsMail }
+
     /// "Forgot my password": mails a link to set a new one to the address, if an active account
     /// has it (issue 14 item 18: it is also how the owner of an address takes back an account
     /// someone else registered with it). The answer is the same whether or not there is one;
     /// each request counts against the client address.
-    /// Whether this server mails reset links at all (a page says so before asking an address).
-    public var mailsResetLinks: Bool { mail.sendsMail }
-
     public func requestPasswordReset(email raw: String, origin: RequestOrigin) async throws {
         _ = try await limiter.reserve(limits.resetAddress, subject: Self.addressSubject(origin))
         guard mail.sendsMail else {

@@ -327,8 +327,12 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
             case .keyReused: throw AppError.idempotencyKeyReused
             }
         } catch PaymentRequestError.state("open") where !heldAgain {
-            // Held again (refused as a lock is when someone else took it meanwhile), then paid.
-            _ = try await lock(text, caller: caller, origin: origin)
+            // Held again, then paid; taken by someone else meanwhile, it is theirs (`locked`).
+            do {
+                _ = try await lock(text, caller: caller, origin: origin)
+            } catch AppError.conflict(code: "busy", _, _) {
+                throw AppError.conflict(code: "locked", field: nil, message: "Someone else holds this request.")
+            }
             return try await pay(text, caller: caller, origin: origin, idempotency: idempotency, render: render, heldAgain: true)
         } catch PaymentRequestError.state(let state) {
             throw AppError.conflict(

@@ -311,10 +311,10 @@ extension WebApp {
             // Paid marks the edit undid (what those shares owe changed) are said, not only in
             // each share's history (found by a new user: "Saved.", and a share paid in cash
             // showed "Not paid").
-            let paidBefore = expense.splits.filter(\.isPaid).count
-            let paidAfter = edited.expense.shares.filter(\.isPaid).count
-            return Self.redirect(
-                "/expenses/\(expense.id)", done: paidAfter < paidBefore ? "expense-saved-unmarked" : "expense-saved")
+            // By share: one taken out of the split is not "unpaid" (found by review).
+            let unpaidNow = Set(edited.expense.shares.filter { !$0.isPaid }.map { $0.id.text.lowercased() })
+            let unmarked = expense.splits.contains { $0.isPaid && unpaidNow.contains($0.id.lowercased()) }
+            return Self.redirect("/expenses/\(expense.id)", done: unmarked ? "expense-saved-unmarked" : "expense-saved")
         } catch AppError.staleExpense(let latest) {
             let current = try Components.Schemas.Expense(latest)
             // Deleted meanwhile: said first, not as a change to merge (found by a new user: the

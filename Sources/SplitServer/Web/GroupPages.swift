@@ -180,6 +180,9 @@ extension WebApp {
         let comingBack: String?
         /// Set once the user asked to be a member with money history: what happens next.
         let pending: String?
+        /// Set when the link is opened again while that request waits (found by a new user: the
+        /// same choice again, saying nothing of it); the form stays, to join otherwise.
+        let waiting: String?
         let errors: [String: String]
     }
 
@@ -214,11 +217,12 @@ extension WebApp {
                     + (invitation?.formerNameTaken == true
                         ? " Someone in it is called \($0.name) now: choose the name you come back under." : "")
             },
-            pending: pending
-                ?? invitation?.waitingAs.map {
-                    "You asked to join as \($0); an owner or admin of the group confirms it is you first. The group "
-                        + "appears in your list once they do."
-                },
+            pending: pending,
+            waiting: pending == nil
+                ? invitation?.waitingAs.map {
+                    "You asked to join as \($0); an owner or admin of the group confirms it is you first, and the "
+                        + "group appears in your list once they do. Joining below as someone else instead withdraws it."
+                } : nil,
             errors: invitation == nil && errors.isEmpty
                 ? ["form": "This invite link does not work any more. Ask for a new one."] : errors)
     }

@@ -270,20 +270,25 @@ extension WebApp {
 
     /// Hands the group over once confirmed (`confirm=1`); the first tap says what it does.
     func makeOwner(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard try WebRequest.get().form["confirm"] == "1" else {
+        let confirmed = try WebRequest.get().form["confirm"] == "1"
+        if !confirmed {
             let groupID = try context.parameters.require("groupId")
             let memberID = try context.parameters.require("memberId")
             let scope = try await scope(groupID)
-            try scope.require(.archiveOrTransferOwnership)
-            let name = scope.name(memberID)
-            return try await membersPage(
-                request, groupID: groupID, errors: [:],
-                confirmation: .init(
-                    id: "confirm-owner", title: "Make \(name) the owner?",
-                    message: "\(name) can then archive the group, delete it and choose its admins. You stay in it as an "
-                        + "admin, and only \(name) can make you the owner again.",
-                    action: "/groups/\(groupID)/members/\(memberID)/owner", button: "Make \(name) the owner", danger: true,
-                    back: "/groups/\(groupID)/members"))
+            // Asked about only where it can be done: an active member with an account, not
+            // oneself, by the owner; anything else goes on to the refusal that says why.
+            if let target = scope.activeMembers.first(where: { $0.id.lowercased() == memberID.lowercased() }),
+                target.userId != nil, target.id != scope.group.myMemberId, scope.may(.archiveOrTransferOwnership)
+            {
+                return try await membersPage(
+                    request, groupID: groupID, errors: [:],
+                    confirmation: .init(
+                        id: "confirm-owner", title: "Make \(target.name) the owner?",
+                        message: "\(target.name) can then archive the group, delete it and choose its admins. You stay in it "
+                            + "as an admin, and only \(target.name) can make you the owner again.",
+                        action: "/groups/\(groupID)/members/\(target.id)/owner", button: "Make \(target.name) the owner",
+                        danger: true, back: "/groups/\(groupID)/members"))
+            }
         }
         return try await memberAction(request, context, done: "owner") { groupID, memberID in
             _ = try await groupUseCases.transferOwnership(
@@ -314,17 +319,17 @@ extension WebApp {
     /// Approve or reject a claim once confirmed (`confirm=1`); the first tap asks.
     func decideClaim(_ request: Request, context: AppRequestContext, approve: Bool) async throws -> Response {
         guard try WebRequest.get().form["confirm"] == "1" else {
-            let groupID = try context.parameters.require("groupId")
-            let memberID = try context.parameters.require("memberId")
-            // Refused as the decision itself would be (a viewer, an outsider); a claim decided
-            // meanwhile by someone else is said, not asked about.
-            let waiting = try await memberUseCases.claims(groupID: try APIHandler.id(groupID, "group"), caller: try caller())
-            guard waiting.contains(where: { $0.memberID.text.lowercased() == memberID.lowercased() }) else {
-                return try await membersPage(
-                    request, groupID: groupID,
-                    errors: ["form": "That request to join is no longer waiting: it was decided already, or withdrawn."])
+            return try await asking(request, context) { groupID, memberID in
+                // Refused as the decision itself would be (a viewer, an outsider); a claim decided
+                // meanwhile by someone else is said, not asked about.
+                let waiting = try await memberUseCases.claims(groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+                guard waiting.contains(where: { $0.memberID.text.lowercased() == memberID.lowercased() }) else {
+                    return try await membersPage(
+                        request, groupID: groupID,
+                        errors: ["form": "That request to join is no longer waiting: it was decided already, or withdrawn."])
+                }
+                return try await membersPage(request, groupID: groupID, errors: [:], confirmClaim: (memberID, approve))
             }
-            return try await membersPage(request, groupID: groupID, errors: [:], confirmClaim: (memberID, approve))
         }
         return try await memberAction(request, context, done: approve ? "claim-approved" : "claim-rejected") {
             groupID, memberID in
@@ -334,6 +339,20 @@ extension WebApp {
             } else {
                 try await memberUseCases.rejectClaim(memberID, groupID: groupID, caller: try caller(), origin: try origin())
             }
+        }
+    }
+
+    /// A step that asks before acting (`body` makes its page): a refusal is shown on the members
+    /// page, as the action's own would be.
+    private func asking(
+        _ request: Request, _ context: AppRequestContext, _ body: (String, String) async throws -> Response
+    ) async throws -> Response {
+        let groupID = try context.parameters.require("groupId")
+        do {
+            return try await body(groupID, try context.parameters.require("memberId"))
+        } catch {
+            return try await membersPage(
+                request, groupID: groupID, errors: try Self.formErrors(error, shown: ["name", "role"]))
         }
     }
 

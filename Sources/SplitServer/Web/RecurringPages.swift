@@ -264,7 +264,12 @@ extension WebApp {
         case "pause": (patch, done) = (SeriesPatch(state: "paused"), "series-paused")
         case "resume": (patch, done) = (SeriesPatch(state: "active"), "series-resumed")
         case "end":
-            guard form["confirm"] == "1" else { return try await recurringPage(groupID: groupID, confirmEnd: id) }
+            // Asked first where it can be done; anything else goes on to the refusal that says why.
+            let scope = try await scope(groupID)
+            let mayEnd =
+                view.series.state != .ended
+                && scope.may(.editExpense(isOwn: view.series.createdByUserID.text == scope.me?.userId))
+            if form["confirm"] != "1", mayEnd { return try await recurringPage(groupID: groupID, confirmEnd: id) }
             (patch, done) = (SeriesPatch(state: "ended"), "series-ended")
         case "skip": (patch, done) = (SeriesPatch(skip: [form["date"] ?? ""]), "series-skipped")
         default: throw APIError.badRequest("Unknown action.")

@@ -6598,7 +6598,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// payer owes and what the receiver is owed in that currency (in the home currency, also
     /// through the group's rates when every rate is known). Above it the answer is a 422 on
     /// `amount` that says the most; the receiver (confirming what they got), the owner or an
-    /// admin may record any amount.
+    /// admin may record any amount. The currency is one of the group's: its home currency, or
+    /// one an expense or a transfer of it was in (deleted ones too); any other is a 422 on
+    /// `currency` naming those (a transfer in a currency nobody owes in only starts a debt the
+    /// other way). Payment requests follow the same rule.
     ///
     ///
     /// - Remark: HTTP `POST /api/groups/{groupId}/settlements`.

@@ -141,6 +141,9 @@ struct PaymentRequestTests {
             let cancelled = try await api.call(.delete, "/api/payment-requests/\(id)", token: trip.tokens["Aki"])
             #expect(cancelled.status == .ok && cancelled.string("paymentRequest", "state") == "cancelled", "\(cancelled.text)")
             #expect(try await api.call(.get, "/api/pay/\(openCode)").status == .notFound)
+            // A member of the group is told why; it is no guess, and does not count as one.
+            let told = try await api.call(.get, "/api/pay/\(openCode)", token: trip.tokens["Cho"])
+            #expect(told.status == .notFound && told.text.contains("was cancelled"), "\(told.text)")
             #expect(try await Self.pay(api, openCode, token: trip.tokens["Cho"], key: "k").errorCode == "cancelled")
             #expect(try await api.call(.delete, "/api/payment-requests/\(id)", token: trip.tokens["Aki"]).status == .conflict)
             #expect(try await api.call(.get, "/api/groups/\(trip.groupID)/settlements", token: trip.tokens["Aki"])

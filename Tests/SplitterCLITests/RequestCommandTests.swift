@@ -47,7 +47,7 @@ struct RequestCommandTests {
             let otherCode = try #require((try JSONSerialization.jsonObject(with: Data(other.output.utf8)) as? [String: Any])?["code"] as? String)
             #expect(try await trip.run("request", "cancel", "Japan", otherCode).status == 0)
             let gone = try await trip.run("request", "pay", otherCode, "--yes", "--profile", "ben")
-            #expect(gone.status != 0, "\(gone.output)")
+            #expect(gone.status == 5 && gone.error.contains("was cancelled"), "\(gone.output)\(gone.error)")
             let bad = try await trip.run("request", "create", "Japan", "10.5", "JPY")
             #expect(bad.status != 0 && bad.error.contains("amount"), "\(bad.error)")
         }

@@ -236,9 +236,18 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                 return nil
             }
             let state = request.state(at: now())
-            guard ["open", "locked", "paid"].contains(state),
-                let group = try await groups.group(id: request.groupID)
-            else { return nil }
+            guard let group = try await groups.group(id: request.groupID) else { return nil }
+            guard ["open", "locked", "paid"].contains(state) else {
+                // To a member of its group, why (found by a new user: an expired code was "No such
+                // payment request" while `request list` showed it expired); to anyone else, nothing.
+                guard let caller,
+                    try await groups.members(groupID: group.id).contains(where: { $0.userID == caller.user.id && $0.isActive })
+                else { return nil }
+                throw AppError.notFoundBecause(
+                    state == "expired"
+                        ? "This payment request expired at \(Self.moment(request.expiresAt)); ask for a new one."
+                        : "This payment request was cancelled; ask for a new one if it is still owed.")
+            }
             let members = try await groups.members(groupID: group.id)
             // A payee removed from the group asks nobody any more.
             guard let payee = members.first(where: { $0.id == request.payeeMemberID && $0.isActive }) else { return nil }

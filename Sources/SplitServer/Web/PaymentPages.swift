@@ -282,8 +282,11 @@ extension WebApp {
             let body = PayBody(
                 code: code, found: false, payee: "", amount: "", groupName: "", until: "", state: "", signedIn: caller != nil,
                 loginLink: "", registerLink: "", holding: false, holdUntil: "", payTo: [], paid: false, key: "",
-                message: error.status == .tooManyRequests
-                    ? error.message : "No request has this code: it may have expired or been cancelled. Ask for a new one.")
+                message: {
+                    if case .notFoundBecause(let why) = refusal { return why }  // a member is told why
+                    return error.status == .tooManyRequests
+                        ? error.message : "No request has this code: it may have expired or been cancelled. Ask for a new one."
+                }())
             return try await render("pay", title: "Pay", body: body, signedIn: caller != nil, status: error.status)
         }
     }

@@ -95,7 +95,7 @@ struct ImportCommand: AsyncParsableCommand {
                     homeCurrency: homeCurrency)
             }
             let name = URL(fileURLWithPath: file).lastPathComponent
-            let bar = Progress.Bar(label: "Sending \(name)")
+            let bar = Progress.Bar(label: "Sending \(name)", checking: dryRun)
             let summary: ImportSummary
             do {
                 summary = try await client.importFile(
@@ -176,7 +176,13 @@ enum Progress {
         let label: String
         private let state = Mutex<(step: Int, waiting: Bool)>((-1, false))
 
-        init(label: String) { self.label = label }
+        /// A dry run: the server reads the file and writes nothing ("Checking…", not "Importing…").
+        let checking: Bool
+
+        init(label: String, checking: Bool = false) {
+            self.label = label
+            self.checking = checking
+        }
 
         func update(sent: Int, total: Int) {
             let percent = total == 0 ? 100 : sent * 100 / total
@@ -200,12 +206,13 @@ enum Progress {
         private func waiting() {
             guard state.withLock({ current in defer { current.waiting = true }; return !current.waiting }) else { return }
             FileHandle.standardError.write(Data((isTerminal ? "\n" : "") .utf8))
-            FileHandle.standardError.write(Data("Importing…\(isTerminal ? "" : "\n")".utf8))
+            FileHandle.standardError.write(Data("\(checking ? "Checking" : "Importing")…\(isTerminal ? "" : "\n")".utf8))
         }
 
         func finish() {
             waiting()
-            FileHandle.standardError.write(Data((isTerminal ? " done.\n" : "Done.\n").utf8))
+            FileHandle.standardError.write(
+                Data((isTerminal ? (checking ? " checked.\n" : " done.\n") : (checking ? "Checked.\n" : "Done.\n")).utf8))
         }
     }
 

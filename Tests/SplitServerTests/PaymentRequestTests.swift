@@ -91,11 +91,45 @@ struct PaymentRequestTests {
         }
     }
 
+    @Test("a request in a currency whose own plan has the transfer says so, where the home plan has none")
+    func noteOfTheCurrencysOwnPlan() async throws {
+        // Found by a new user: an SGD request was "no transfer from you" while the SGD plan had one.
+        try await TestApp.with(.sqlite) { api in
+            let trip = try await Trip.make(api)
+            let (aki, ben) = (trip.tokens["Aki"], trip.tokens["Ben"])
+            for body in [
+                trip.expense("Taxi", "10.00", "USD", paidBy: [("Aki", "10.00")], split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#),
+                trip.expense("Ramen", "1500", "JPY", paidBy: [("Ben", "1500")], split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#),
+            ] {
+                try #require(try await api.call(.post, "/api/expenses", token: aki, json: body).status == .created)
+            }
+            // At 150, Ben's 5 USD and Aki's 750 JPY cancel out: the plan in yen has nothing.
+            try #require(
+                try await api.call(
+                    .put, "/api/groups/\(trip.groupID)/rates", token: aki,
+                    json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-20","rate":"150"}]}"#
+                ).status == .ok)
+            let asked = try await Self.create(api, trip, #"{"amount":"5.00","currency":"USD","toMemberId":"\#(trip.members["Ben"]!)"}"#)
+            let code = try #require(asked.string("paymentRequest", "code"), "\(asked.text)")
+            let seen = try await api.call(.get, "/api/pay/\(code)", token: ben)
+            #expect(
+                seen.string("settleUpNote")
+                    == "Settling USD on its own, Settle up says you pay Aki 5.00 USD (everything counted in JPY, it has no transfer from you to Aki).",
+                "\(seen.text)")
+        }
+    }
+
     @Test("refusals: bad amounts and currencies, expiry out of range, bad codes, one's own request, a viewer, cancel (not while held)", arguments: [Database.Backend.sqlite])
     func refusals(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
             let trip = try await Trip.make(api)
+            // Dee has no account: a code addressed to her could be paid by nobody.
+            let dee = try #require(
+                try await api.call(
+                    .post, "/api/groups/\(trip.groupID)/members", token: trip.tokens["Aki"], json: #"{"name":"Dee"}"#
+                ).string("member", "id"))
             for (body, field) in [
+                (#"{"amount":"5","currency":"JPY","toMemberId":"\#(dee)"}"#, "toMemberId"),
                 (#"{"amount":"0","currency":"JPY"}"#, "amount"), (#"{"amount":"10.5","currency":"JPY"}"#, "amount"),
                 (#"{"amount":"-5","currency":"JPY"}"#, "amount"), (#"{"amount":"5","currency":"EUR"}"#, "currency"),
                 (#"{"amount":"5","currency":"JPY","expiresInSeconds":30}"#, "expiresInSeconds"),

@@ -1152,7 +1152,7 @@ def run(base):
         text = main_text(aki)
         check("Saved." in text and "Waiting to be confirmed" in text and "Internet · 99.00 MYR" in text,
               f"the new series and its first date waiting: {text[:600]}")
-        check("waits under Pending until someone confirms it" in aki.find_element(By.ID, "notice").text,
+        check("waits under “Waiting to be confirmed” until someone confirms it" in aki.find_element(By.ID, "notice").text,
               f"a series to confirm is not said to add its expenses: {aki.find_element(By.ID, 'notice').text}")
         check("1" in aki.find_element(By.ID, "recurring-tab").text, f"the tab counts it: {aki.find_element(By.ID, 'recurring-tab').text}")
         shoot(aki, "recurring")

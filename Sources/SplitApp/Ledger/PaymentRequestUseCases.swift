@@ -80,9 +80,10 @@ public enum PaymentCode {
     /// The code in its stored form, or nil when it cannot be one.
     public static func normalized(_ text: String) -> String? {
         var code = ""
-        // Dashes, spaces and "+" (a form's space, left so in a query) only separate the halves
-        // (found by a new user: "5J4PC MVPG2" typed into Pay by code was not found).
-        for character in text.uppercased() where character != "-" && character != "+" && !character.isWhitespace {
+        // Anything but letters and digits only separates: dashes of any kind, spaces, "+" (a
+        // form's space, left so in a query), a full stop copied from a chat (found by new users:
+        // "5J4PC MVPG2", "09FZT–6DM0M" and "1B8EK-DGJ6F." were not found).
+        for character in text.uppercased() where character.isLetter || character.isNumber {
             switch character {
             case "I", "L": code.append("1")
             case "O": code.append("0")
@@ -161,6 +162,14 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                 throw AppError.invalid(
                     field: "toMemberId",
                     message: "\(member.name) is a viewer and cannot pay a request here: record the transfer when they pay you.")
+            }
+            // Nobody could pay it: a code is paid by the member it names, logged in (found by a
+            // new user: "Ask Dara" made a code that said to everyone "only they can pay it").
+            guard member.userID != nil else {
+                throw AppError.invalid(
+                    field: "toMemberId",
+                    message: "\(member.name) has no account, so cannot pay a code: ask without naming anyone, or "
+                        + "record the transfer when \(member.name) pays you.")
             }
             payer = member
         }

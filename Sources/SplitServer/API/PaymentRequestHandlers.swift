@@ -109,15 +109,30 @@ extension APIHandler {
         caller: Caller
     ) async throws -> String {
         let balances = try await ledgerUseCases.balances(groupID: groupID, caller: caller)
-        // The home plan when Settle up offers it first, else the request's currency's own.
+        // The home plan when Settle up offers it first, else the request's currency's own; and
+        // the currency's own where the home plan has nothing between the two (found by a new
+        // user: an SGD request was "no transfer from you" while the SGD plan had one).
         let offered = balances.offeredPlans
-        let plan = balances.homePlanFirst ? offered.first : offered.first { $0.currency.code == currency }
-        let code = plan?.currency.code ?? currency
-        let transfers = try plan.map { try SettlementPlan.plan($0.nets) } ?? []
-        guard let mine = transfers.first(where: { $0.from.uuid == payer && $0.to.uuid == payee }) else {
+        let own = balances.nets.filter { $0.currency == currency }
+        let plans: [(code: String, nets: [MemberID: Int64])] =
+            (balances.homePlanFirst ? offered.first.map { [($0.currency.code, $0.nets)] } ?? [] : [])
+            + [(currency, Dictionary(own.map { (MemberID($0.memberID), $0.net) }, uniquingKeysWith: +))]
+        var found: (code: String, transfer: SplitCore.PlannedTransfer, first: Bool)?
+        for (index, plan) in plans.enumerated() where found == nil {
+            if let mine = try SettlementPlan.plan(plan.nets).first(where: { $0.from.uuid == payer && $0.to.uuid == payee }) {
+                found = (plan.code, mine, index == 0)
+            }
+        }
+        guard let (code, mine, first) = found else {
             return "Settle up has no transfer from you to \(payeeName) now: pay this only if it is for something else."
         }
-        let said = "Settle up says you pay \(payeeName) \(WebFormat.money(MoneyInput.text(mine.amount, code), code))."
+        let owed = WebFormat.money(MoneyInput.text(mine.amount, code), code)
+        // Only in the currency's own plan, below the one in the home currency: said as that.
+        let said =
+            first || plans.count == 1
+            ? "Settle up says you pay \(payeeName) \(owed)."
+            : "Settling \(code) on its own, Settle up says you pay \(payeeName) \(owed) (everything counted in "
+                + "\(balances.home.code), it has no transfer from you to \(payeeName))."
         guard code == currency, amount > mine.amount else { return said }
         let more = WebFormat.money(MoneyInput.text(amount - mine.amount, code), code)
         return said + " This request is \(more) more: pay it all only if the rest is for something else."

@@ -284,8 +284,8 @@ extension WebApp {
                     request, groupID: groupID, errors: [:],
                     confirmation: .init(
                         id: "confirm-owner", title: "Make \(target.name) the owner?",
-                        message: "\(target.name) can then archive the group, delete it and choose its admins. You stay in it "
-                            + "as an admin, and only \(target.name) can make you the owner again.",
+                        message: "\(target.name) can then archive the group, hand it on and choose its admins. You stay in "
+                            + "it as an admin, and only \(target.name) can make you the owner again.",
                         action: "/groups/\(groupID)/members/\(target.id)/owner", button: "Make \(target.name) the owner",
                         danger: true, back: "/groups/\(groupID)/members"))
             }
@@ -331,14 +331,21 @@ extension WebApp {
                 return try await membersPage(request, groupID: groupID, errors: [:], confirmClaim: (memberID, approve))
             }
         }
-        return try await memberAction(request, context, done: approve ? "claim-approved" : "claim-rejected") {
-            groupID, memberID in
-            if approve {
-                _ = try await memberUseCases.approveClaim(
-                    memberID, groupID: groupID, caller: try caller(), origin: try origin())
-            } else {
-                try await memberUseCases.rejectClaim(memberID, groupID: groupID, caller: try caller(), origin: try origin())
+        do {
+            return try await memberAction(request, context, done: approve ? "claim-approved" : "claim-rejected") {
+                groupID, memberID in
+                if approve {
+                    _ = try await memberUseCases.approveClaim(
+                        memberID, groupID: groupID, caller: try caller(), origin: try origin())
+                } else {
+                    try await memberUseCases.rejectClaim(memberID, groupID: groupID, caller: try caller(), origin: try origin())
+                }
             }
+        } catch AppError.notFound, AppError.notFoundBecause {
+            // Decided in another tab meanwhile (found by a new user: "Page not found").
+            return try await membersPage(
+                request, groupID: try context.parameters.require("groupId"),
+                errors: ["form": "That request to join is no longer waiting: it was decided already, or withdrawn."])
         }
     }
 

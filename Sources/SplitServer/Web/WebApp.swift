@@ -110,7 +110,7 @@ struct WebApp: Sendable {
         "member-removed": "Removed from the group. Restore brings them back.",
         "member-restored": "Restored to the group.",
         "owner": "Ownership handed over.",
-        "claim-approved": "Approved: the account now holds that member.",
+        "claim-approved": "Approved: they are in the group as that member now.",
         "claim-rejected": "Claim turned down.",
         "settings": "Saved.",
         "category": "Categories saved.",
@@ -131,10 +131,10 @@ struct WebApp: Sendable {
         "series-saved": "Saved. Its expenses are added on their dates.",
         "series-saved-paused": "Saved. It stays paused: nothing is added until it is resumed.",
         // A series whose expenses each wait to be confirmed (found by review: it said "added").
-        "series-saved-confirm": "Saved. On each date its expense waits under Pending until someone confirms it.",
+        "series-saved-confirm": "Saved. On each date its expense waits under “Waiting to be confirmed” until someone confirms it.",
         "series-saved-past": "Saved. Its dates up to today were added now, as expenses below; the next ones are added on their dates.",
         "series-saved-confirm-past":
-            "Saved. Its dates up to today wait under Pending now; on each next date its expense waits there until someone confirms it.",
+            "Saved. Its dates up to today wait under “Waiting to be confirmed” now; on each next date its expense waits there until someone confirms it.",
         "series-paused": "Paused: nothing is added until it is resumed.",
         "series-resumed": "Resumed from today.",
         "series-skipped": "That date will be skipped.",

@@ -1058,6 +1058,18 @@ struct WebTests {
             #expect(created.status == .seeOther, "\(created.text.prefix(1500))")
             let mine = try await api.call(.get, "/api/groups", token: setup.aki.token)
             #expect(mine.list("groups").contains { $0.string("name") == "From Splitwise" && $0.string("homeCurrency") == "EUR" })
+            // Our own export keeps its group's time zone, not the browser's (found by a new user).
+            #expect(
+                try await api.call(
+                    .patch, "/api/groups/\(setup.groupID)", token: setup.aki.token, json: #"{"timeZone":"Asia/Kuala_Lumpur"}"#
+                ).status == .ok)
+            let export = try await api.call(.get, "/api/groups/\(setup.groupID)/export?format=json", token: setup.aki.token)
+            let copied = try await setup.aki.post(
+                "/import",
+                [("name", "Zone copy"), ("format", "json"), ("file", export.text), ("intent", "import"), ("timeZone", "Europe/Paris")])
+            #expect(copied.status == .seeOther, "\(copied.text.prefix(1500))")
+            let zoned = try await api.call(.get, "/api/groups", token: setup.aki.token).list("groups")
+            #expect(zoned.first { $0.string("name") == "Zone copy" }?.string("timeZone") == "Asia/Kuala_Lumpur", "\(zoned)")
         }
     }
 
@@ -2075,6 +2087,16 @@ struct WebTests {
             let saved = try await setup.aki.post(
                 "/groups/\(setup.groupID)/budget", [("period", "month"), ("total", "1000"), ("thresholds", "")])
             #expect(saved.status == .seeOther, "\(saved.text.prefix(2000))")
+            // Remove asks once more, and removes nothing until confirmed.
+            _ = try await setup.aki.get("/groups/\(setup.groupID)/budget")
+            let asked = try await setup.aki.post("/groups/\(setup.groupID)/budget", [("action", "remove")])
+            #expect(asked.status == .ok && asked.text.contains(#"id="confirm-remove-budget""#), "\(asked.text.prefix(2000))")
+            let kept = try await api.call(.get, "/api/groups/\(setup.groupID)/budget", token: setup.aki.token)
+            #expect(kept.text.contains(#""budget""#), "\(kept.text)")
+            let removed = try await setup.aki.post("/groups/\(setup.groupID)/budget", [("action", "remove"), ("confirm", "1")])
+            #expect(removed.headers[.location]?.contains("done=budget-removed") == true, "\(removed.status)")
+            let gone = try await api.call(.get, "/api/groups/\(setup.groupID)/budget", token: setup.aki.token)
+            #expect(!gone.text.contains(#""budget""#), "\(gone.text)")
         }
     }
 

@@ -68,6 +68,9 @@ extension WebApp {
         let caps: [CapField]
         let currencies: [CurrencyOption]
         let errors: [String: String]
+        /// "Remove the budget" was pressed: asked once more (found by a new user: one tap wiped
+        /// the total, the caps, the dates and the alert levels).
+        var confirmRemove = false
     }
 
     // MARK: A group's
@@ -79,7 +82,7 @@ extension WebApp {
 
     private func budgetPage(
         groupID: String, month: String?, errors: [String: String] = [:], entered: WebForm? = nil,
-        capErrors: [String: String] = [:]
+        capErrors: [String: String] = [:], confirmRemove: Bool = false
     ) async throws -> Response {
         let scope = try await scope(groupID)
         let id = try APIHandler.id(groupID, "group")
@@ -114,6 +117,7 @@ extension WebApp {
                 thresholds: entered?["thresholds"] ?? (budget?.thresholds ?? BudgetStore.defaultThresholds).map(String.init)
                     .joined(separator: ", "),
                 caps: caps, currencies: []), errors: errors)
+        body.confirmRemove = confirmRemove && body.hasBudget
         if stale, let old = status.budget?.currency {
             body.currencyNote =
                 "This budget is in \(old); the home currency is now \(scope.group.homeCurrency). Enter its amounts again in \(scope.group.homeCurrency)."
@@ -131,6 +135,7 @@ extension WebApp {
         var capIDs: [String] = []
         do {
             if form["action"] == "remove" {
+                guard form["confirm"] == "1" else { return try await budgetPage(groupID: groupID, month: nil, confirmRemove: true) }
                 try await budgetUseCases.remove(groupID: id, caller: try caller(), origin: try origin())
                 return Self.redirect("/groups/\(groupID)/budget", done: "budget-removed")
             }
@@ -176,7 +181,8 @@ extension WebApp {
     }
 
     private func myBudgetPage(
-        month: String?, errors: [String: String] = [:], entered: WebForm? = nil, capErrors: [String: String] = [:]
+        month: String?, errors: [String: String] = [:], entered: WebForm? = nil, capErrors: [String: String] = [:],
+        confirmRemove: Bool = false
     ) async throws -> Response {
         let status: BudgetStatus
         do {
@@ -202,7 +208,7 @@ extension WebApp {
                     value: entered?["cap_\(index)"] ?? cap.map { Self.plain($0.amount, currency) } ?? "",
                     number: index + 1), key: String(index), capErrors, &errors)
         }
-        let body = Self.budgetBody(
+        var body = Self.budgetBody(
             status, personal: true, action: "/me/budget", heading: "My budget", pageURL: "/me/budget", canEdit: true,
             expenseLink: { "/expenses/\($0.expenseID.text)" },
             form: (
@@ -210,6 +216,7 @@ extension WebApp {
                 total: entered?["total"] ?? budget?.total.map { Self.plain($0, currency) } ?? "", thresholds: "",
                 caps: caps, currencies: Self.currencyOptions(selected: entered?["currency"] ?? currency)),
             errors: errors)
+        body.confirmRemove = confirmRemove && body.hasBudget
         return try await render(
             "budget", title: "My budget", body: body, errors: errors,
             errorOrder: ["currency", "total", "caps"] + caps.map { "cap-\($0.index)" })
@@ -221,6 +228,7 @@ extension WebApp {
         var names: [String] = []  // and its category's name, to name it in an error
         do {
             if form["action"] == "remove" {
+                guard form["confirm"] == "1" else { return try await myBudgetPage(month: nil, confirmRemove: true) }
                 try await budgetUseCases.removePersonal(caller: try caller())
                 return Self.redirect("/me/budget", done: "budget-removed")
             }

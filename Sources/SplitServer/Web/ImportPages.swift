@@ -106,7 +106,9 @@ extension WebApp {
                 if let groupID { .group(try APIHandler.id(groupID, "group")) } else {
                     .newGroup(
                         name: form["name"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 },
-                        timeZone: form["timeZone"].flatMap { $0.isEmpty ? nil : $0 },
+                        // Our own export carries its group's zone, kept as the CLI keeps it (found
+                        // by a new user: the web's import put the browser's, or GMT, instead).
+                        timeZone: format == .json ? nil : form["timeZone"].flatMap { $0.isEmpty ? nil : $0 },
                         homeCurrency: form["homeCurrency"].flatMap { $0.isEmpty ? nil : $0 })
                 }
             let confirmed = form["intent"] == "import"

@@ -47,6 +47,8 @@ struct PaymentRequestTests {
             #expect(locked.status == .ok && locked.string("paymentRequest", "state") == "locked", "\(locked.text)")
             let busy = try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Cho"])
             #expect(busy.status == .conflict && busy.errorCode == "busy" && busy.text.contains("hold ends at"), "\(busy.text)")
+            // At the group's time, as its pages say it, not an ISO timestamp.
+            #expect(busy.text.range(of: #"hold ends at \d\d:\d\d [A-Z]"#, options: .regularExpression) != nil, "\(busy.text)")
             #expect(try await api.call(.post, "/api/pay/\(code)/lock", token: trip.tokens["Ben"]).status == .ok)  // renewed
             let keyless = try await Self.pay(api, code, token: trip.tokens["Ben"], key: nil).status
             #expect(keyless == .badRequest || keyless == .unprocessableContent, "\(keyless)")

@@ -18,6 +18,36 @@ struct RecurringPageTests {
         return (aki, try #require(created.string("group", "id")), try #require(created.string("group", "myMemberId"), "\(created.text)"))
     }
 
+    @Test("leaving says which series pause; once the member is back, the page says why it paused and offers Resume")
+    func leavingPausesSeries() async throws {
+        // Found by a new user: leaving stopped the hotel's nightly expense, unsaid, and after
+        // coming back the series said only "Paused".
+        try await TestApp.with(.sqlite) { api in
+            let (aki, groupID, akiID) = try await Self.flat(api)
+            var browser = aki
+            var ben = Browser(api)
+            try await ben.register("Ben")
+            let code = try #require(
+                try await api.call(.get, "/api/groups/\(groupID)", token: aki.token).string("group", "inviteCode"))
+            let joined = try await api.call(.post, "/api/groups/join", token: ben.token, json: #"{"inviteCode":"\#(code)"}"#)
+            let benID = try #require(joined.string("member", "id"), "\(joined.text)")
+            let series = try await api.call(
+                .post, "/api/groups/\(groupID)/recurring", token: aki.token,
+                json: #"{"expense":{"description":"Hotel KL","amount":"9000","currency":"JPY","split":{"mode":"equal","memberIds":["\#(akiID)","\#(benID)"]}},"rule":{"every":"day","startDate":"2030-01-01"},"mode":"auto"}"#)
+            try #require(series.status == .created, "\(series.text)")
+            let asked = try await ben.get("/groups/\(groupID)/leave")
+            #expect(asked.text.contains("The recurring “Hotel KL” pauses until someone changes it: it includes you."), "\(asked.text.prefix(3000))")
+            #expect(try await ben.post("/groups/\(groupID)/leave", []).status == .seeOther)
+            #expect(
+                try await api.call(
+                    .patch, "/api/groups/\(groupID)/members/\(benID)", token: aki.token, json: #"{"active":true}"#
+                ).status == .ok)
+            let page = try await browser.get("/groups/\(groupID)/recurring")
+            #expect(page.text.contains("It was paused then") && page.text.contains("Resume goes on with it"), "\(page.text)")
+            #expect(page.text.contains(#"value="resume""#), "\(page.text)")
+        }
+    }
+
     @Test("a series paused for someone who left says so and offers no Resume; its form lets them be taken out")
     func pausedForSomeoneGone() async throws {
         try await TestApp.with(.sqlite) { api in

@@ -41,7 +41,12 @@ public struct SeriesView: Sendable, Equatable {
     /// What a page says under it: what stops it now, else its note, unless that note said what
     /// stopped it then and nothing does now (found by a new user: a restored member still blamed).
     public var reason: String? {
-        blocked ?? series.note.flatMap { SeriesStop.isStop($0) ? nil : $0 }
+        if let blocked { return blocked }
+        guard let note = series.note else { return nil }
+        guard SeriesStop.isStop(note) else { return note }
+        // What stopped it no longer does (the member is back): said, with what to do (found by a
+        // new user: "Paused" with no reason once the member who left had come back).
+        return series.state == .paused ? "It was paused then (“\(note)”); that is no longer so: Resume goes on with it." : nil
     }
 }
 
@@ -75,6 +80,19 @@ public struct RecurringUseCases: Sendable, UsesStores {
     static let farFuture = CivilDate(year: 9999, month: 12, day: 31)!
 
     // MARK: Series
+
+    /// The descriptions of the group's active series that would pause were `memberID` to leave
+    /// or be removed: those naming them (a payer, or in the split) and those they made (found
+    /// by a new user: leaving stopped the hotel's nightly expense for everyone, unsaid).
+    public func pausedWithout(_ memberID: UUID, groupID: UUID, caller: Caller) async throws -> [String] {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        let member = try await groups.members(groupID: group.id).first { $0.id == memberID }
+        return try await recurring.list(groupID: group.id).filter { series in
+            series.state == .active
+                && (series.template.members.contains(memberID)
+                    || (member?.userID != nil && series.createdByUserID == member?.userID))
+        }.map(\.template.description)
+    }
 
     public func list(groupID: UUID, caller: Caller) async throws -> [SeriesView] {
         let (group, _) = try await access.check(groupID, caller, for: .read)

@@ -221,11 +221,15 @@ extension WebApp {
             throw AppError.forbiddenBecause("The owner cannot leave; make another member the owner first.")
         }
         let owing = try await memberUseCases.owing(me, groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+        let pausing = try await Self.pausingText(
+            recurringUseCases.pausedWithout(
+                try APIHandler.id(me, "member"), groupID: try APIHandler.id(groupID, "group"), caller: try caller()))
         let body = ConfirmBody(
             heading: "Leave \(scope.group.name)?", subject: "You, \(scope.name(me))", when: nil,
             message: (owing.map { "\($0). " } ?? "You are settled up. ")
                 + "Your expenses, shares and balance stay in the group, and the others can still record transfers "
-                + "with you. You will no longer see the group; its invite link, or an owner or admin, brings you back.",
+                + "with you. You will no longer see the group; its invite link, or an owner or admin, brings you back."
+                + pausing,
             action: "/groups/\(groupID)/leave", yes: "Leave the group", no: "Stay",
             cancelURL: "/groups/\(groupID)/members")
         return try await render(
@@ -255,9 +259,13 @@ extension WebApp {
             let groupID = try context.parameters.require("groupId")
             let memberID = try context.parameters.require("memberId")
             let scope = try await scope(groupID)
+            let pausing = Self.pausingText(
+                try await recurringUseCases.pausedWithout(
+                    try APIHandler.id(memberID, "member"), groupID: try APIHandler.id(groupID, "group"), caller: try caller()),
+                who: scope.name(memberID))
             return try await membersPage(
                 request, groupID: groupID, errors: [:],
-                confirmRemoval: .init(id: memberID, name: scope.name(memberID), message: message))
+                confirmRemoval: .init(id: memberID, name: scope.name(memberID), message: message + pausing))
         }
     }
 
@@ -347,6 +355,17 @@ extension WebApp {
                 request, groupID: try context.parameters.require("groupId"),
                 errors: ["form": "That request to join is no longer waiting: it was decided already, or withdrawn."])
         }
+    }
+
+    /// " The recurring Hotel KL pauses: it includes you." for the series a leave or removal
+    /// pauses; "" for none.
+    static func pausingText(_ series: [String], who: String? = nil) -> String {
+        guard !series.isEmpty else { return "" }
+        let names = series.map { "“\($0)”" }
+        let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return " The recurring \(listed) \(names.count == 1 ? "pauses" : "pause") until someone changes "
+            + "\(names.count == 1 ? "it" : "them"): \(names.count == 1 ? "it includes" : "they include") "
+            + "\(who ?? "you")."
     }
 
     /// A step that asks before acting (`body` makes its page): a refusal is shown on the members

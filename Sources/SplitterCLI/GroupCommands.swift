@@ -403,6 +403,13 @@ struct MemberCommand: AsyncParsableCommand {
                     guard target.id != context.group.myMemberId else {
                         throw CLIError(message: "You are the owner of \(context.group.name) already.", code: 6)
                     }
+                    guard context.group.myRole == .owner else {
+                        throw CLIError(message: "Only the owner of \(context.group.name) hands it over.", code: 4)
+                    }
+                    guard target.userId != nil else {
+                        throw CLIError(
+                            message: "\(target.name) has no account, so cannot own \(context.group.name).", code: 7)
+                    }
                     guard yes else {
                         throw CLIError(
                             message: "Making \(target.name) the owner hands \(context.group.name) over: you become an admin, "

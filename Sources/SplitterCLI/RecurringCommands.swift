@@ -141,8 +141,8 @@ struct RecurringCommand: AsyncParsableCommand {
         /// when `withMembers`), based on the version read; the series as it is now, as JSON or as
         /// its description and `said`.
         func change(
-            withMembers: Bool = false, _ make: (RecurringExpense, GroupContext?) throws -> RecurringChanges, said: String,
-            showsRule: Bool = false
+            withMembers: Bool = false, _ make: (RecurringExpense, GroupContext?) throws -> RecurringChanges,
+            said: @autoclosure () -> String, showsRule: Bool = false
         ) async throws {
             try await SplitterCLI.run {
                 var context: GroupContext?
@@ -162,7 +162,7 @@ struct RecurringCommand: AsyncParsableCommand {
                 let changed = try await client.updateRecurring(id: series.id, changes)
                 if options.json { return try Output.json(changed) }
                 print(
-                    "\(changed.expense.description): \(said)"
+                    "\(changed.expense.description): \(said())"
                         + (showsRule ? " Every \(RecurringCommand.every(changed.rule))." : ""))
                 if changed.state == "active", !changed.upcoming.isEmpty {
                     print("Next: \(changed.upcoming.joined(separator: ", "))")
@@ -322,6 +322,7 @@ struct RecurringCommand: AsyncParsableCommand {
         @OptionGroup var series: Series
         @Argument(help: "The date to skip, YYYY-MM-DD (default: the next one).") var date: String?
         func run() async throws {
+            var skipped = date ?? "the next date"
             try await series.change(
                 { series, _ in
                     guard let next = date ?? series.upcoming.first else {
@@ -329,9 +330,10 @@ struct RecurringCommand: AsyncParsableCommand {
                             message: "\(series.expense.description) has no coming date to skip (it is \(series.state)).",
                             code: 7)
                     }
+                    skipped = next  // said by its date (found by a new user: "the next date skipped.")
                     return RecurringChanges(skip: [next])
                 },
-                said: "\(date ?? "the next date") skipped.")
+                said: "\(skipped) skipped.")
         }
     }
 

@@ -195,7 +195,7 @@ struct MeCommand: AsyncParsableCommand {
             if summary.groups.contains(where: { $0.left == true }) {
                 print(
                     "A group you are no longer in still counts; its invite code brings you back to settle up, or its "
-                        + "owner or an admin records the transfer.")
+                        + "owner or an admin records the transfer (bringing it back first if it is archived).")
             }
             if !summary.people.isEmpty {
                 print("")

@@ -405,7 +405,10 @@ struct Logout: AsyncParsableCommand {
                 try await options.client().revokeOtherSessions()
                 if !options.json { print("Signed out everywhere else; still logged in here.") }
             } else {
-                try await options.client(loggedIn: false).logout()
+                // No saved login: nothing to end, and no server to ask (it may be unreachable).
+                if (try? Profile(name: options.profile).tokens.load()) ?? nil != nil {
+                    try await options.client(loggedIn: false).logout()
+                }
                 if !options.json { print("Logged out.") }
             }
         }

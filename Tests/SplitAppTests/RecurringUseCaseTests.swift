@@ -430,7 +430,7 @@ struct RecurringUseCaseTests {
             let back = try await setup.recurring.series(series.series.id, caller: trip.aki)
             #expect(back.blocked == nil && back.series.note != nil, "\(back)")
             #expect(back.reason?.hasPrefix("It was paused then (“Dee is no longer in the group") == true, "\(back)")
-            #expect(back.reason?.hasSuffix("that is no longer so: Resume goes on with it.") == true, "\(back)")
+            #expect(back.reason?.hasSuffix("that is no longer so: resuming it goes on with it.") == true, "\(back)")
             _ = try await MemberUseCases(database: trip.database, now: { milliseconds() }).remove(
                 trip.deeMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki, origin: trip.origin)
             // Taking Dee out mends it: still paused, its note and the view say nothing stops it now.

@@ -2730,7 +2730,7 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/RecurringExpense/state`.
             public var state: Components.Schemas.RecurringExpense.StatePayload
-            /// what stops it now (someone it names left, its maker may no longer add expenses, its category was deleted), else why the server paused it or what it could not catch up on; absent once nothing stops it
+            /// what stops it now (someone it names left, its maker may no longer add expenses, its category was deleted), else why the server paused it or what it could not catch up on; once what paused it no longer holds (the member is back), that it was so then and resuming goes on; absent for one never stopped
             ///
             /// - Remark: Generated from `#/components/schemas/RecurringExpense/note`.
             public var note: Swift.String?
@@ -2760,7 +2760,7 @@ extension Components {
             ///   - rule:
             ///   - mode:
             ///   - state:
-            ///   - note: what stops it now (someone it names left, its maker may no longer add expenses, its category was deleted), else why the server paused it or what it could not catch up on; absent once nothing stops it
+            ///   - note: what stops it now (someone it names left, its maker may no longer add expenses, its category was deleted), else why the server paused it or what it could not catch up on; once what paused it no longer holds (the member is back), that it was so then and resuming goes on; absent for one never stopped
             ///   - nextDate:
             ///   - upcoming: the next (at most 5) dates still to be made
             ///   - skipped:

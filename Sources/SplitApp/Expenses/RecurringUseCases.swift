@@ -37,6 +37,9 @@ public struct SeriesView: Sendable, Equatable {
     /// Why it cannot go on as it is (its maker may no longer add expenses, someone it names left
     /// the group), in its pause note's words; nil when it can. A page offers no Resume then.
     public var blocked: String? = nil
+    /// Whether `blocked` was worked out (from the group's members): only then can a stop in the
+    /// note be said to hold no more.
+    public var checked = false
 
     /// What a page says under it: what stops it now, else its note, unless that note said what
     /// stopped it then and nothing does now (found by a new user: a restored member still blamed).
@@ -46,7 +49,8 @@ public struct SeriesView: Sendable, Equatable {
         guard SeriesStop.isStop(note) else { return note }
         // What stopped it no longer does (the member is back): said, with what to do (found by a
         // new user: "Paused" with no reason once the member who left had come back).
-        return series.state == .paused ? "It was paused then (“\(note)”); that is no longer so: Resume goes on with it." : nil
+        return checked && series.state == .paused
+            ? "It was paused then (“\(note)”); that is no longer so: resuming it goes on with it." : nil
     }
 }
 
@@ -148,10 +152,12 @@ public struct RecurringUseCases: Sendable, UsesStores {
             upcoming = series.recurrence.occurrences(from: next, through: Self.farFuture, limit: 5 + skipped.count)
                 .map(\.description).filter { !skipped.contains($0) }.prefix(5).map { $0 }
         }
-        return SeriesView(
+        var view = SeriesView(
             series: series, draft: Self.draft(series.template, date: series.nextDate ?? series.recurrence.start.description, homeCurrency: home),
             upcoming: upcoming, categoryName: names[series.template.categoryID],
             blocked: series.state == .ended ? nil : members.flatMap { Self.blocker(series, members: $0, deleted: deleted)?.note })
+        view.checked = members != nil
+        return view
     }
 
     /// A template as an entered expense of `date`, as a form shows it.

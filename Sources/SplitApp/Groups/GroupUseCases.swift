@@ -221,6 +221,10 @@ public struct GroupUseCases: Sendable, UsesStores {
         guard let target = UUID(uuidString: memberText) else {
             throw AppError.invalid(field: "memberId", message: "memberId is not a member id.")
         }
+        // Said, not done silently (found by review: the web then said "Ownership handed over").
+        guard target != me.id else {
+            throw AppError.invalid(field: "memberId", message: "You are the owner already: choose another member.")
+        }
         if target != me.id {
             do {
                 try await groups.transferOwnership(

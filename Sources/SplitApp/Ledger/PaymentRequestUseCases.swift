@@ -249,7 +249,7 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
             guard ["open", "locked", "paid"].contains(state) else {
                 // To a member of its group, why (found by a new user: an expired code was "No such
                 // payment request" while `request list` showed it expired); to anyone else, nothing.
-                guard let caller,
+                guard let caller, caller.reaches(group.id),
                     try await groups.members(groupID: group.id).contains(where: { $0.userID == caller.user.id && $0.isActive })
                 else { return nil }
                 throw AppError.notFoundBecause(

@@ -112,11 +112,17 @@ extension APIHandler {
         // The home plan when Settle up offers it first, else the request's currency's own; and
         // the currency's own where the home plan has nothing between the two (found by a new
         // user: an SGD request was "no transfer from you" while the SGD plan had one).
+        // Not where everything counted in the home currency is settled: Settle up says nothing is
+        // left to pay then, and a currency's own plan would ask again what was paid in another
+        // (found by review).
         let offered = balances.offeredPlans
         let own = balances.nets.filter { $0.currency == currency }
-        let plans: [(code: String, nets: [MemberID: Int64])] =
-            (balances.homePlanFirst ? offered.first.map { [($0.currency.code, $0.nets)] } ?? [] : [])
-            + [(currency, Dictionary(own.map { (MemberID($0.memberID), $0.net) }, uniquingKeysWith: +))]
+        let home = balances.homePlanFirst ? offered.first : nil
+        let homeSettled = try home.map { try SettlementPlan.plan($0.nets).isEmpty } ?? false
+        var plans: [(code: String, nets: [MemberID: Int64])] = home.map { [($0.currency.code, $0.nets)] } ?? []
+        if home == nil || (!homeSettled && currency != balances.home.code) {
+            plans.append((currency, Dictionary(own.map { (MemberID($0.memberID), $0.net) }, uniquingKeysWith: +)))
+        }
         var found: (code: String, transfer: SplitCore.PlannedTransfer, first: Bool)?
         for (index, plan) in plans.enumerated() where found == nil {
             if let mine = try SettlementPlan.plan(plan.nets).first(where: { $0.from.uuid == payer && $0.to.uuid == payee }) {

@@ -117,7 +117,7 @@ extension WebApp {
                 thresholds: entered?["thresholds"] ?? (budget?.thresholds ?? BudgetStore.defaultThresholds).map(String.init)
                     .joined(separator: ", "),
                 caps: caps, currencies: []), errors: errors)
-        body.confirmRemove = confirmRemove && body.hasBudget
+        body.confirmRemove = confirmRemove && body.hasBudget && body.canEdit
         if stale, let old = status.budget?.currency {
             body.currencyNote =
                 "This budget is in \(old); the home currency is now \(scope.group.homeCurrency). Enter its amounts again in \(scope.group.homeCurrency)."
@@ -216,7 +216,7 @@ extension WebApp {
                 total: entered?["total"] ?? budget?.total.map { Self.plain($0, currency) } ?? "", thresholds: "",
                 caps: caps, currencies: Self.currencyOptions(selected: entered?["currency"] ?? currency)),
             errors: errors)
-        body.confirmRemove = confirmRemove && body.hasBudget
+        body.confirmRemove = confirmRemove && body.hasBudget && body.canEdit
         return try await render(
             "budget", title: "My budget", body: body, errors: errors,
             errorOrder: ["currency", "total", "caps"] + caps.map { "cap-\($0.index)" })

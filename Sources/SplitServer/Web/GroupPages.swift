@@ -221,7 +221,7 @@ extension WebApp {
             waiting: pending == nil
                 ? invitation?.waitingAs.map {
                     "You asked to join as \($0); an owner or admin of the group confirms it is you first, and the "
-                        + "group appears in your list once they do. Joining below as someone else instead withdraws it."
+                        + "group appears in your list once they do. Joining below under a new name instead withdraws it."
                 } : nil,
             errors: invitation == nil && errors.isEmpty
                 ? ["form": "This invite link does not work any more. Ask for a new one."] : errors)

@@ -363,9 +363,10 @@ extension WebApp {
         guard !series.isEmpty else { return "" }
         let names = series.map { "“\($0)”" }
         let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        let subject = who ?? "you"
         return " The recurring \(listed) \(names.count == 1 ? "pauses" : "pause") until someone changes "
-            + "\(names.count == 1 ? "it" : "them"): \(names.count == 1 ? "it includes" : "they include") "
-            + "\(who ?? "you")."
+            + "\(names.count == 1 ? "it" : "them"): \(names.count == 1 ? "it needs" : "they need") \(subject) "
+            + "(\(who == nil ? "you pay or share in it, or made it" : "as a payer, a sharer or its maker"))."
     }
 
     /// A step that asks before acting (`body` makes its page): a refusal is shown on the members

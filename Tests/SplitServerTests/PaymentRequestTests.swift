@@ -134,13 +134,7 @@ struct PaymentRequestTests {
     func refusals(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in
             let trip = try await Trip.make(api)
-            // Dee has no account: a code addressed to her could be paid by nobody.
-            let dee = try #require(
-                try await api.call(
-                    .post, "/api/groups/\(trip.groupID)/members", token: trip.tokens["Aki"], json: #"{"name":"Dee"}"#
-                ).string("member", "id"))
             for (body, field) in [
-                (#"{"amount":"5","currency":"JPY","toMemberId":"\#(dee)"}"#, "toMemberId"),
                 (#"{"amount":"0","currency":"JPY"}"#, "amount"), (#"{"amount":"10.5","currency":"JPY"}"#, "amount"),
                 (#"{"amount":"-5","currency":"JPY"}"#, "amount"), (#"{"amount":"5","currency":"EUR"}"#, "currency"),
                 (#"{"amount":"5","currency":"JPY","expiresInSeconds":30}"#, "expiresInSeconds"),
@@ -152,6 +146,17 @@ struct PaymentRequestTests {
             }
             #expect(try await api.call(.get, "/api/groups/\(trip.groupID)/payment-requests", token: trip.tokens["Aki"])
                 .list("paymentRequests").isEmpty)
+            // For Dee, without an account yet: another member is told how Dee pays it (not only
+            // "only they can pay it", found by a new user).
+            let dee = try #require(
+                try await api.call(
+                    .post, "/api/groups/\(trip.groupID)/members", token: trip.tokens["Aki"], json: #"{"name":"Dee"}"#
+                ).string("member", "id"))
+            let forDee = try await Self.create(api, trip, #"{"amount":"5","currency":"JPY","toMemberId":"\#(dee)"}"#)
+            let deeCode = try #require(forDee.string("paymentRequest", "code"), "\(forDee.text)")
+            let seenByBen = try await api.call(.get, "/api/pay/\(deeCode)", token: trip.tokens["Ben"])
+            #expect(seenByBen.string("cannotPay")?.hasPrefix("This request is for Dee, who has no account yet") == true, "\(seenByBen.text)")
+            #expect(try await api.call(.delete, "/api/payment-requests/\(try #require(forDee.string("paymentRequest", "id")))", token: trip.tokens["Aki"]).status == .ok)
             // Addressed to Cho: Ben may not pay it; Aki may not pay her own.
             let created = try await Self.create(
                 api, trip, #"{"amount":"500","currency":"JPY","toMemberId":"\#(trip.members["Cho"]!)"}"#)

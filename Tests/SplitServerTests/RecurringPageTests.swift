@@ -50,6 +50,29 @@ struct RecurringPageTests {
         }
     }
 
+    @Test("removing a settled member a series needs asks first, naming the series")
+    func removingAsksForSeries() async throws {
+        try await TestApp.with(.sqlite) { api in
+            let (browser, groupID, akiID) = try await Self.flat(api)
+            var aki = browser
+            let erinID = try #require(
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Erin"}"#)
+                    .string("member", "id"))
+            let series = try await api.call(
+                .post, "/api/groups/\(groupID)/recurring", token: aki.token,
+                json: #"{"expense":{"description":"Rent","amount":"90000","currency":"JPY","split":{"mode":"equal","memberIds":["\#(akiID)","\#(erinID)"]}},"rule":{"every":"month","startDate":"2030-01-01"},"mode":"auto"}"#)
+            try #require(series.status == .created, "\(series.text)")
+            _ = try await aki.get("/groups/\(groupID)/members")
+            let asked = try await aki.post("/groups/\(groupID)/members/\(erinID)/remove", [])
+            #expect(asked.status == .ok && asked.text.contains(#"id="confirm-removal""#), "\(asked.text.prefix(3000))")
+            #expect(asked.text.contains("Erin is settled up.") && asked.text.contains("The recurring “Rent” pauses"), "\(asked.text.prefix(3000))")
+            let members = try await api.call(.get, "/api/groups/\(groupID)/members", token: aki.token).list("members")
+            #expect(members.first { $0.string("id") == erinID }?.bool("active") == true)
+            let removed = try await aki.post("/groups/\(groupID)/members/\(erinID)/remove", [("confirm", "1")])
+            #expect(removed.status == .seeOther, "\(removed.status)")
+        }
+    }
+
     @Test("a series paused for someone who left says so and offers no Resume; its form lets them be taken out")
     func pausedForSomeoneGone() async throws {
         try await TestApp.with(.sqlite) { api in

@@ -518,8 +518,8 @@ public protocol APIProtocol: Sendable {
     ///
     /// The caller's member is the payee. `amount` in the currency's own decimals (more is a
     /// 422), in the group's home currency or one its expenses or transfers were in; `toMemberId`
-    /// addresses it to one member with an account, not a viewer (only they may pay it; a member
-    /// without an account could not, a 422); `expiresInSeconds` from 60 to 604800 (default
+    /// addresses it to one member, not a viewer (only they may pay it; one without an account
+    /// once they join as themself); `expiresInSeconds` from 60 to 604800 (default
     /// 900). The code is 10 characters of Crockford's base32 (50 random bits), shown as
     /// `XXXXX-XXXXX`; the link is `PUBLIC_URL/pay/CODE`; `qrSvg` is an SVG QR code of the link
     /// (made by libqrencode's `qrencode`; absent when the server has none).
@@ -1986,8 +1986,8 @@ extension APIProtocol {
     ///
     /// The caller's member is the payee. `amount` in the currency's own decimals (more is a
     /// 422), in the group's home currency or one its expenses or transfers were in; `toMemberId`
-    /// addresses it to one member with an account, not a viewer (only they may pay it; a member
-    /// without an account could not, a 422); `expiresInSeconds` from 60 to 604800 (default
+    /// addresses it to one member, not a viewer (only they may pay it; one without an account
+    /// once they join as themself); `expiresInSeconds` from 60 to 604800 (default
     /// 900). The code is 10 characters of Crockford's base32 (50 random bits), shown as
     /// `XXXXX-XXXXX`; the link is `PUBLIC_URL/pay/CODE`; `qrSvg` is an SVG QR code of the link
     /// (made by libqrencode's `qrencode`; absent when the server has none).

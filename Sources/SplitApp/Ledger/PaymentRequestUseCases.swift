@@ -163,14 +163,6 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                     field: "toMemberId",
                     message: "\(member.name) is a viewer and cannot pay a request here: record the transfer when they pay you.")
             }
-            // Nobody could pay it: a code is paid by the member it names, logged in (found by a
-            // new user: "Ask Dara" made a code that said to everyone "only they can pay it").
-            guard member.userID != nil else {
-                throw AppError.invalid(
-                    field: "toMemberId",
-                    message: "\(member.name) has no account, so cannot pay a code: ask without naming anyone, or "
-                        + "record the transfer when \(member.name) pays you.")
-            }
             payer = member
         }
         let note = entered.note?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
@@ -267,7 +259,14 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                 cannotPay = "You need to be in \(group.name) to pay it here: ask \(payee.name) for the invite code, or pay \(payee.name) and ask them to record it."
             } else if let me, me.id != payee.id {
                 if let addressed, addressed.id != me.id {
-                    cannotPay = "This request is for \(addressed.name): only they can pay it. Ask \(payee.name) for one of your own if you owe them."
+                    // One without an account yet pays it once they join as themself (found by a
+                    // new user: "only they can pay it" of someone who could not log in).
+                    cannotPay =
+                        addressed.userID == nil
+                        ? "This request is for \(addressed.name), who has no account yet: \(addressed.name) pays it after "
+                            + "joining \(group.name) as \(addressed.name) (\(payee.name) has the invite link). If you pay for "
+                            + "\(addressed.name), pay \(payee.name) and record the transfer."
+                        : "This request is for \(addressed.name): only they can pay it. Ask \(payee.name) for one of your own if you owe them."
                 } else if me.role == .viewer {
                     cannotPay = "Viewers do not record payments in \(group.name): pay \(payee.name), and they record it."
                 } else if group.isArchived {

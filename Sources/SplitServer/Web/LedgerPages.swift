@@ -158,11 +158,9 @@ extension WebApp {
                     canRecord: scope.may(
                         .recordSettlement(isParty: transfer.fromMemberId == myID || transfer.toMemberId == myID)),
                     clientID: UUID.random().uuidString,
-                    // Not of a viewer, nor of a member without an account: neither could pay it.
+                    // Not of a viewer, who could never pay it (found by review).
                     canAsk: transfer.toMemberId == myID && scope.may(.recordSettlement(isParty: true))
-                        && scope.members.contains {
-                            $0.id == transfer.fromMemberId && $0.active && $0.role != .viewer && $0.userId != nil
-                        })
+                        && scope.members.contains { $0.id == transfer.fromMemberId && $0.active && $0.role != .viewer })
             }
         }
         /// My transfers to pay, each with how its receiver likes to be paid.

@@ -250,6 +250,32 @@ extension WebApp {
     /// amounts and the owner or admin confirms (`confirm=1`).
     func removeMember(_ request: Request, context: AppRequestContext) async throws -> Response {
         let confirmed = try WebRequest.get().form["confirm"] == "1"
+        // Settled up but needed by a recurring expense: asked too, saying which pause (found by
+        // a new user: removing someone stopped a series, unsaid). Who may not remove is refused
+        // by the removal itself, below.
+        if !confirmed {
+            let groupID = try context.parameters.require("groupId")
+            let memberID = try context.parameters.require("memberId")
+            let scope = try await scope(groupID)
+            if let target = scope.activeMembers.first(where: { $0.id.lowercased() == memberID.lowercased() }),
+                target.id != scope.group.myMemberId,
+                scope.may(.manageMembers(.other(Role(rawValue: target.role.rawValue) ?? .viewer)))
+            {
+                let series = try await recurringUseCases.pausedWithout(
+                    try APIHandler.id(target.id, "member"), groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+                if !series.isEmpty {
+                    let owing = try await memberUseCases.owing(
+                        target.id, groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+                    return try await membersPage(
+                        request, groupID: groupID, errors: [:],
+                        confirmRemoval: .init(
+                            id: target.id, name: target.name,
+                            message: (owing.map { "\($0). " } ?? "\(target.name) is settled up. ")
+                                + "Their shares and balance stay, and an owner or admin can restore them."
+                                + Self.pausingText(series, who: target.name)))
+                }
+            }
+        }
         do {
             return try await memberAction(request, context, rethrowing: true, done: "member-removed") { groupID, memberID in
                 _ = try await memberUseCases.remove(

@@ -253,27 +253,21 @@ extension WebApp {
         // Settled up but needed by a recurring expense: asked too, saying which pause (found by
         // a new user: removing someone stopped a series, unsaid). Who may not remove is refused
         // by the removal itself, below.
-        if !confirmed {
-            let groupID = try context.parameters.require("groupId")
-            let memberID = try context.parameters.require("memberId")
-            let scope = try await scope(groupID)
-            if let target = scope.activeMembers.first(where: { $0.id.lowercased() == memberID.lowercased() }),
-                target.id != scope.group.myMemberId,
-                scope.may(.manageMembers(.other(Role(rawValue: target.role.rawValue) ?? .viewer)))
-            {
-                let series = try await recurringUseCases.pausedWithout(
-                    try APIHandler.id(target.id, "member"), groupID: try APIHandler.id(groupID, "group"), caller: try caller())
-                if !series.isEmpty {
-                    let owing = try await memberUseCases.owing(
-                        target.id, groupID: try APIHandler.id(groupID, "group"), caller: try caller())
-                    return try await membersPage(
-                        request, groupID: groupID, errors: [:],
-                        confirmRemoval: .init(
-                            id: target.id, name: target.name,
-                            message: (owing.map { "\($0). " } ?? "\(target.name) is settled up. ")
-                                + "Their shares and balance stay, and an owner or admin can restore them."
-                                + Self.pausingText(series, who: target.name)))
-                }
+        if !confirmed, let (groupID, scope, target) = try await otherMember(context),
+            scope.may(.manageMembers(.other(Role(rawValue: target.role.rawValue) ?? .viewer)))
+        {
+            let series = try await recurringUseCases.pausedWithout(
+                try APIHandler.id(target.id, "member"), groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+            if !series.isEmpty {
+                let owing = try await memberUseCases.owing(
+                    target.id, groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+                return try await membersPage(
+                    request, groupID: groupID, errors: [:],
+                    confirmRemoval: .init(
+                        id: target.id, name: target.name,
+                        message: (owing.map { "\($0). " } ?? "\(target.name) is settled up. ")
+                            + "Their shares and balance stay, and an owner or admin can restore them."
+                            + Self.pausingText(series, who: target.name)))
             }
         }
         do {
@@ -305,24 +299,19 @@ extension WebApp {
     /// Hands the group over once confirmed (`confirm=1`); the first tap says what it does.
     func makeOwner(_ request: Request, context: AppRequestContext) async throws -> Response {
         let confirmed = try WebRequest.get().form["confirm"] == "1"
-        if !confirmed {
-            let groupID = try context.parameters.require("groupId")
-            let memberID = try context.parameters.require("memberId")
-            let scope = try await scope(groupID)
-            // Asked about only where it can be done: an active member with an account, not
-            // oneself, by the owner; anything else goes on to the refusal that says why.
-            if let target = scope.activeMembers.first(where: { $0.id.lowercased() == memberID.lowercased() }),
-                target.userId != nil, target.id != scope.group.myMemberId, scope.may(.archiveOrTransferOwnership)
-            {
-                return try await membersPage(
-                    request, groupID: groupID, errors: [:],
-                    confirmation: .init(
-                        id: "confirm-owner", title: "Make \(target.name) the owner?",
-                        message: "\(target.name) can then archive the group, hand it on and choose its admins. You stay in "
-                            + "it as an admin, and only \(target.name) can make you the owner again.",
-                        action: "/groups/\(groupID)/members/\(target.id)/owner", button: "Make \(target.name) the owner",
-                        danger: true, back: "/groups/\(groupID)/members"))
-            }
+        // Asked about only where it can be done: an active member with an account, not oneself,
+        // by the owner; anything else goes on to the refusal that says why.
+        if !confirmed, let (groupID, scope, target) = try await otherMember(context), target.userId != nil,
+            scope.may(.archiveOrTransferOwnership)
+        {
+            return try await membersPage(
+                request, groupID: groupID, errors: [:],
+                confirmation: .init(
+                    id: "confirm-owner", title: "Make \(target.name) the owner?",
+                    message: "\(target.name) can then archive the group, hand it on and choose its admins. You stay in "
+                        + "it as an admin, and only \(target.name) can make you the owner again.",
+                    action: "/groups/\(groupID)/members/\(target.id)/owner", button: "Make \(target.name) the owner",
+                    danger: true, back: "/groups/\(groupID)/members"))
         }
         return try await memberAction(request, context, done: "owner") { groupID, memberID in
             _ = try await groupUseCases.transferOwnership(
@@ -393,6 +382,20 @@ extension WebApp {
         return " The recurring \(listed) \(names.count == 1 ? "pauses" : "pause") until someone changes "
             + "\(names.count == 1 ? "it" : "them"): \(names.count == 1 ? "it needs" : "they need") \(subject) "
             + "(\(who == nil ? "you pay or share in it, or made it" : "as a payer, a sharer or its maker"))."
+    }
+
+    /// The group, its scope and the active member other than the caller that a row's button
+    /// names: what a first tap asks about (nil for anyone else; the action then refuses).
+    private func otherMember(_ context: AppRequestContext) async throws
+        -> (groupID: String, scope: GroupScope, target: Components.Schemas.Member)?
+    {
+        let groupID = try context.parameters.require("groupId")
+        let memberID = try context.parameters.require("memberId").lowercased()
+        let scope = try await scope(groupID)
+        guard let target = scope.activeMembers.first(where: { $0.id.lowercased() == memberID }),
+            target.id != scope.group.myMemberId
+        else { return nil }
+        return (groupID, scope, target)
     }
 
     /// A step that asks before acting (`body` makes its page): a refusal is shown on the members

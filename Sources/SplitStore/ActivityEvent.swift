@@ -25,6 +25,8 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public var reason: String?
     /// `budget.alert`: the cap (in minor units of `currency`; `amount` is what was spent), the
     /// threshold reached in percent, and the month (YYYY-MM; nil for a trip's budget).
+    /// `recurring.skipped`: `period` is the days skipped (YYYY-MM-DD, comma-separated; none in a
+    /// line written before they were kept).
     public var limit: Int64?
     public var percent: Int?
     public var period: String?

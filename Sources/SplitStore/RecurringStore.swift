@@ -444,10 +444,18 @@ public struct RecurringStore: Sendable {
             let creator = try await Self.memberOf(userID: next.createdByUserID, groupID: next.groupID, sql)
             try await log.activity(
                 actor, action, .group, next.groupID,
-                ActivityEvent(subject: next.template.description, reason: action == "recurring.paused" ? next.note : nil),
+                ActivityEvent(
+                    subject: next.template.description, reason: action == "recurring.paused" ? next.note : nil,
+                    period: action == "recurring.skipped" ? Self.skippedNow(current, next) : nil),
                 concerning: creator.map { [$0] } ?? [], sql)
             return .written(next)
         }
+    }
+
+    /// The days a skip added ("2026-12-24,2026-12-31"), for its activity line; nil when none.
+    static func skippedNow(_ before: SeriesRecord, _ after: SeriesRecord) -> String? {
+        let added = Set(after.skipped).subtracting(before.skipped).sorted()
+        return added.isEmpty ? nil : added.joined(separator: ",")
     }
 
     /// Pauses, in the transaction of a change to a member, the group's active series that cannot

@@ -43,7 +43,11 @@ struct RecurringCommand: AsyncParsableCommand {
                 }
                 // Notes below the table, one a line (found by a new user: a long pause note in the
                 // STATE column made every row as wide as it).
-                let notes = series.compactMap { item in item.note.map { "* \(item.expense.description) (\(short(item.id))): \($0)" } }
+                var notes = series.compactMap { item in item.note.map { "* \(item.expense.description) (\(short(item.id))): \($0)" } }
+                // Dates skipped one by one, which NEXT leaves out without a word.
+                notes += series.filter { !$0.skipped.isEmpty && $0.state != "ended" }.map { item in
+                    "\(item.expense.description) (\(short(item.id))) skips \(item.skipped.joined(separator: ", "))."
+                }
                 if !options.json, !notes.isEmpty { print("\n" + notes.joined(separator: "\n")) }
             }
         }

@@ -304,6 +304,10 @@ struct RecurringUseCaseTests {
                 caller: setup.trip.aki, origin: setup.trip.origin)
             #expect(series.upcoming.first == "2026-06-29")
             #expect(series.series.skipped == ["2026-06-25"])
+            // Its activity line keeps the day skipped (it said only "skipped a date").
+            let skipLine = try await GroupLogStore(database: setup.trip.database)
+                .activity(groupID: setup.trip.groupID, before: nil, limit: 5).first { $0.action == "recurring.skipped" }
+            #expect(skipLine?.event.period == "2026-06-25", "\(String(describing: skipLine))")
             // Paused and resumed the same day, the Thursday stays skipped (found by review: the
             // skip was forgotten once the next date passed it, and a resume brought it back).
             for state in ["paused", "active"] {

@@ -58,6 +58,12 @@ struct ActivityTextTests {
         #expect(said("share.marked_paid", ActivityEvent(subject: "Taxi", member: "Cho")) == "Aki marked Cho's share of Taxi paid")
         #expect(said("share.marked_unpaid", ActivityEvent(subject: "Taxi", member: "Aki")) == "Aki marked their share of Taxi unpaid")
         #expect(said("share.marked_paid", ActivityEvent(subject: "Taxi")) == "Aki marked a share of Taxi paid")
+        // A skip names its days; a line from before they were kept reads as it did.
+        #expect(said("recurring.skipped", ActivityEvent(subject: "Rent", period: "2026-12-24")) == "Aki skipped the recurring Rent on 2026-12-24")
+        #expect(
+            said("recurring.skipped", ActivityEvent(subject: "Rent", period: "2026-12-24,2026-12-31,2027-01-07"))
+                == "Aki skipped the recurring Rent on 2026-12-24, 2026-12-31 and 2027-01-07")
+        #expect(said("recurring.skipped", ActivityEvent(subject: "Rent")) == "Aki skipped a date of the recurring Rent")
         // With what the mark moved (a line written before it was kept has none).
         #expect(
             said("share.marked_paid", ActivityEvent(subject: "Taxi", amount: 1_250, currency: "GBP", reason: "cash", member: "Cho"))

@@ -163,6 +163,14 @@ struct RecurringPageTests {
             #expect(after.string("recurring", "rule", "startDate") == start, "\(after.text)")
             #expect(after.int("recurring", "rule", "count") == made + 2)
             #expect(after.strings("recurring", "upcoming").count == 2, "\(after.text)")
+            // Skip its next date: the list says it is skipped (Next only left it out).
+            let coming = try #require(after.strings("recurring", "upcoming").first)
+            let skip = try await aki.post(
+                "/recurring/\(id)",
+                [("action", "skip"), ("date", coming), ("version", String(try #require(after.int("recurring", "version"))))])
+            #expect(skip.status == .seeOther, "\(skip.text.prefix(800))")
+            let listed = try await aki.get("/groups/\(groupID)/recurring")
+            #expect(listed.text.contains("Skipped: \(coming)") && !listed.text.contains("Next: \(coming)"), "\(listed.text)")
         }
     }
 

@@ -115,6 +115,10 @@ struct BudgetRecurringCommandTests {
             #expect(resumed.output.contains("resumed") && resumed.output.contains("Next:"), "\(resumed.output)\(resumed.error)")
             let skipped = try await trip.run("recurring", "skip", "Japan", String(rentID.suffix(6)))
             #expect(skipped.status == 0, "\(skipped.error)")
+            // The list says which date it skips (NEXT left it out without a word).
+            let skippedDate = try #require(skipped.output.split(separator: " ").first { $0.count == 10 && $0.hasPrefix("20") })
+            let listedSkip = try await trip.run("recurring", "list", "Japan")
+            #expect(listedSkip.output.contains("Rent (\(rentID.suffix(8))) skips \(skippedDate)."), "\(listedSkip.output)")
             // A new rule whose days leave the skipped date out: nothing to warn of (a skipped date
             // the new rule still falls on stays skipped, on the server).
             let moved = try await trip.run("recurring", "edit", "Japan", String(rentID.suffix(6)), "--on", "wed")

@@ -25,6 +25,9 @@ extension WebApp {
             let state: String
             let note: String?
             let upcoming: String?
+            /// Coming dates skipped one by one ("2026-12-24, 2026-12-31"; found by a new user: a
+            /// skip could not be seen, nor told from a date the rule does not fall on).
+            let skipped: String?
             let nextDate: String?
             let active: Bool
             let paused: Bool
@@ -78,6 +81,7 @@ extension WebApp {
                     // What stops it now, if anything, over the note it was paused with.
                     state: series.state.rawValue, note: view.reason,
                     upcoming: view.upcoming.isEmpty ? nil : view.upcoming.joined(separator: ", "),
+                    skipped: series.skipped.isEmpty || series.state == .ended ? nil : series.skipped.joined(separator: ", "),
                     nextDate: view.upcoming.first, active: series.state == .active, paused: series.state == .paused,
                     canResume: series.state == .paused && view.blocked == nil, ended: series.state == .ended,
                     canChange: scope.may(.editExpense(isOwn: series.createdByUserID.text == scope.me?.userId)))

@@ -1,4 +1,5 @@
 import Foundation
+import SplitCore
 
 // The SDK's own types for accounts, groups and members. Their JSON (keys, shapes, ISO 8601
 // dates when the encoder says so) is the API's, so the offline store reads what earlier
@@ -93,14 +94,17 @@ public struct Member: Codable, Hashable, Sendable {
     public var canMarkPaid: Bool
     /// False once the member was removed from the group (their past expenses stay).
     public var active: Bool
+    /// True when they are not active because they left the group themselves (false when an owner
+    /// or admin removed them; nil from a copy kept before servers said).
+    public var left: Bool?
     /// Grows by one with every change.
     public var version: Int64
     public var updatedAt: Date
 
     public init(
         id: String, groupId: String, userId: String? = nil, name: String, role: Role, canAddExpenses: Bool,
-        canEditOwnExpenses: Bool, canEditAllExpenses: Bool, canMarkPaid: Bool, active: Bool, version: Int64,
-        updatedAt: Date
+        canEditOwnExpenses: Bool, canEditAllExpenses: Bool, canMarkPaid: Bool, active: Bool, left: Bool? = nil,
+        version: Int64, updatedAt: Date
     ) {
         self.id = id
         self.groupId = groupId
@@ -112,9 +116,13 @@ public struct Member: Codable, Hashable, Sendable {
         self.canEditAllExpenses = canEditAllExpenses
         self.canMarkPaid = canMarkPaid
         self.active = active
+        self.left = left
         self.version = version
         self.updatedAt = updatedAt
     }
+
+    /// The name where people are listed: "Ben (left)", "Cho (removed)" once gone.
+    public var label: String { MemberLabel.name(name, active: active, left: left == true) }
 
     /// In "everyone", the split of an expense that names none: active and not a viewer (a
     /// viewer watches; named in a split, they share it like anyone), as the server decides.

@@ -18,7 +18,7 @@ public struct BudgetFigures: Codable, Hashable, Sendable {
 public struct SpendingByPerson: Codable, Hashable, Sendable {
     public struct Person: Codable, Hashable, Sendable {
         public var memberId: String
-        /// A removed member's ends in " (removed)".
+        /// One no longer in the group ends in " (left)" or " (removed)".
         public var name: String
         public var paid: String
         public var share: String

@@ -48,7 +48,82 @@ public enum HomeBalances {
     /// `missing` and left out: then the home view is incomplete and should not be shown as a total.
     ///
     /// - Parameter nets: by currency, each currency's nets summing to zero.
+    ///
+    /// Each member's nets are added up exactly, as fractions, and rounded once, so each balance is
+    /// within one minor unit of its exact value (found by a new user: rounding each currency on its
+    /// own and adding the results made a balance 2 cents off, and which member's depended on the
+    /// group). Where the exact sum would overflow, each currency is converted and rounded on its
+    /// own instead.
     public static func convert(
+        _ nets: [(member: MemberID, net: Money)], to home: Currency, rates: [DatedRate], tieBreak: TieBreak
+    ) -> (balances: [MemberID: Int64], missing: [Currency]) {
+        if let exact = convertExactly(nets, to: home, rates: rates, tieBreak: tieBreak) { return exact }
+        return convertEach(nets, to: home, rates: rates, tieBreak: tieBreak)
+    }
+
+    /// `convert` by exact fractions over one common denominator, rounded once; nil on overflow.
+    static func convertExactly(
+        _ nets: [(member: MemberID, net: Money)], to home: Currency, rates: [DatedRate], tieBreak: TieBreak
+    ) -> (balances: [MemberID: Int64], missing: [Currency])? {
+        var missing: [Currency] = []
+        // Each currency's nets as numerators over its own divisor, in home minor units:
+        // minor_home = minor · n · 10^e_home / (d · 10^e_from).
+        var terms: [(entries: [(member: MemberID, net: Money)], scaleUp: Int128, divisor: Int128)] = []
+        for (currency, entries) in Dictionary(grouping: nets, by: \.net.currency).sorted(by: { $0.key.code < $1.key.code }) {
+            if currency == home {
+                terms.append((entries, 1, 1))
+            } else if let rate = latestRate(from: currency, to: home, in: rates) {
+                let (up, upOverflow) = rate.numerator.multipliedReportingOverflow(by: Int128(home.minorUnitsPerMajor))
+                let (down, downOverflow) = rate.denominator.multipliedReportingOverflow(by: Int128(currency.minorUnitsPerMajor))
+                guard !upOverflow, !downOverflow else { return nil }
+                terms.append((entries, up, down))
+            } else {
+                missing.append(currency)
+            }
+        }
+        var denominator: Int128 = 1
+        for term in terms {
+            let (a, b) = (denominator, term.divisor)
+            var (x, y) = (a, b)
+            while y != 0 { (x, y) = (y, x % y) }
+            let (lcm, overflow) = (a / x).multipliedReportingOverflow(by: b)
+            guard !overflow else { return nil }
+            denominator = lcm
+        }
+        var totals: [MemberID: Int128] = [:]
+        for term in terms {
+            let (scale, overflow) = term.scaleUp.multipliedReportingOverflow(by: denominator / term.divisor)
+            guard !overflow else { return nil }
+            for entry in term.entries {
+                let (part, partOverflow) = Int128(entry.net.minorUnits).multipliedReportingOverflow(by: scale)
+                let (sum, sumOverflow) = totals[entry.member, default: 0].addingReportingOverflow(part)
+                guard !partOverflow, !sumOverflow else { return nil }
+                totals[entry.member] = sum
+            }
+        }
+        // In member order: which member a leftover unit goes to among equal remainders depends
+        // on the order (found by review: a home balance read 15.07, then 15.08).
+        let members = totals.keys.sorted()
+        guard !members.isEmpty else { return ([:], missing) }
+        let numerators = members.map { totals[$0]! }
+        var sum: Int128 = 0
+        for numerator in numerators {
+            let (next, overflow) = sum.addingReportingOverflow(numerator)
+            guard !overflow else { return nil }
+            sum = next
+        }
+        guard let target = Int64(exactly: ExchangeRate.roundHalfEven(sum, denominator)),
+            let parts = Apportionment.distribute(
+                numerators: numerators, denominator: denominator, target: target, tieBreak: tieBreak)
+        else { return nil }
+        var balances: [MemberID: Int64] = [:]
+        for (member, part) in zip(members, parts) where part != 0 { balances[member] = part }
+        return (balances, missing)
+    }
+
+    /// `convert` one currency at a time, each apportioned on its own: what is left when the exact
+    /// sum would overflow. A currency whose sum would overflow is `missing`.
+    static func convertEach(
         _ nets: [(member: MemberID, net: Money)], to home: Currency, rates: [DatedRate], tieBreak: TieBreak
     ) -> (balances: [MemberID: Int64], missing: [Currency]) {
         var converted: [MemberID: Int64] = [:]

@@ -66,3 +66,12 @@ public struct MemberDecimal: Hashable, Sendable {
         self.value = value
     }
 }
+
+/// A member's name where people are listed: marked once they are no longer in the group, by how
+/// they went ("Ben (left)", "Cho (removed)"), so one gone is told from a new member of the same
+/// name, and one who left is not said to have been removed (found by a new user).
+public enum MemberLabel {
+    public static func name(_ name: String, active: Bool, left: Bool) -> String {
+        active ? name : "\(name) (\(left ? "left" : "removed"))"
+    }
+}

@@ -48,6 +48,9 @@ public struct MemberRecord: Sendable, Equatable {
     public var canEditAllExpenses: Bool
     public var canMarkPaid: Bool
     public var isActive: Bool
+    /// Not active because they left the group themselves (false when removed by an owner or
+    /// admin, and once back): "Ben (left)", not "Ben (removed)" (found by a new user).
+    public var hasLeft: Bool
     public var version: Int64
     public var createdAt: Int64
     public var updatedAt: Int64
@@ -55,7 +58,7 @@ public struct MemberRecord: Sendable, Equatable {
     public init(
         id: UUID, groupID: UUID, userID: UUID?, name: String, role: Role, canAddExpenses: Bool = true,
         canEditOwnExpenses: Bool = true, canEditAllExpenses: Bool = false, canMarkPaid: Bool = true,
-        isActive: Bool = true, version: Int64 = 1, createdAt: Int64, updatedAt: Int64
+        isActive: Bool = true, hasLeft: Bool = false, version: Int64 = 1, createdAt: Int64, updatedAt: Int64
     ) {
         self.id = id
         self.groupID = groupID
@@ -67,6 +70,7 @@ public struct MemberRecord: Sendable, Equatable {
         self.canEditAllExpenses = canEditAllExpenses
         self.canMarkPaid = canMarkPaid
         self.isActive = isActive
+        self.hasLeft = hasLeft
         self.version = version
         self.createdAt = createdAt
         self.updatedAt = updatedAt
@@ -129,7 +133,7 @@ extension MemberRecord {
     /// The columns of `members`, for queries that select them under a prefix.
     static let columns = [
         "id", "group_id", "user_id", "name", "role", "can_add_expenses", "can_edit_own_expenses",
-        "can_edit_all_expenses", "can_mark_paid", "is_active", "version", "created_at", "updated_at",
+        "can_edit_all_expenses", "can_mark_paid", "is_active", "has_left", "version", "created_at", "updated_at",
     ]
 
     init(row: any SQLRow, prefix p: String = "") throws {
@@ -149,6 +153,7 @@ extension MemberRecord {
             canEditAllExpenses: try row.decode(column: p + "can_edit_all_expenses", as: Bool.self),
             canMarkPaid: try row.decode(column: p + "can_mark_paid", as: Bool.self),
             isActive: try row.decode(column: p + "is_active", as: Bool.self),
+            hasLeft: try row.decode(column: p + "has_left", as: Bool.self),
             version: try row.decode(column: p + "version", as: Int64.self),
             createdAt: try row.decode(column: p + "created_at", as: Int64.self),
             updatedAt: try row.decode(column: p + "updated_at", as: Int64.self)

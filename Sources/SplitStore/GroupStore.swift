@@ -294,7 +294,8 @@ public struct GroupStore: Sendable {
                     guard
                         let row = try await sql.raw(
                             """
-                            UPDATE members SET is_active = \(bind: true), name = \(bind: comeBackAs), version = version + 1,
+                            UPDATE members SET is_active = \(bind: true), has_left = \(bind: false), name = \(bind: comeBackAs),
+                                version = version + 1,
                                 updated_at = \(bind: now), role = CASE WHEN role = 'admin' THEN 'member' ELSE role END
                             WHERE id = \(bind: member.id.text) RETURNING *
                             """
@@ -412,7 +413,8 @@ public struct GroupStore: Sendable {
                 UPDATE members SET name = \(bind: member.name), role = \(bind: member.role.rawValue),
                     can_add_expenses = \(bind: member.canAddExpenses), can_edit_own_expenses = \(bind: member.canEditOwnExpenses),
                     can_edit_all_expenses = \(bind: member.canEditAllExpenses), can_mark_paid = \(bind: member.canMarkPaid),
-                    is_active = \(bind: member.isActive), version = version + 1, updated_at = \(bind: now)
+                    is_active = \(bind: member.isActive), has_left = \(bind: !member.isActive && member.hasLeft),
+                    version = version + 1, updated_at = \(bind: now)
                 WHERE id = \(bind: member.id.text) AND group_id = \(bind: member.groupID.text)
                       AND (\(bind: expectedVersion == nil) OR version = \(bind: expectedVersion ?? 0))
                 RETURNING *

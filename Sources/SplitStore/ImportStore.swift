@@ -29,16 +29,20 @@ public struct ImportBatch: Sendable {
     public var pending: [PendingRecord] = []
     /// "splitwise", …
     public var format: String
-    /// SHA-256 of the file, hex.
-    public var contentHash: String
+    /// SHA-256 of the file, hex: the first is stored; a group that imported any of them before
+    /// refuses it (the file's text with its line ends made alike, then the bytes as they came,
+    /// which imports before 2026-12-07 stored).
+    public var contentHashes: [String]
+    public var contentHash: String { contentHashes[0] }
     /// Import even if this file was imported into the group before.
     public var forced: Bool
 
     public init(
         groupID: UUID, newGroup: GroupRecord?, owner: MemberRecord?, involving: [UUID] = [], members: [MemberRecord],
         categories: [CategoryRecord], expenses: [ExpenseRecord], settlements: [SettlementRecord], format: String,
-        contentHash: String, forced: Bool
+        contentHashes: [String], forced: Bool
     ) {
+        precondition(!contentHashes.isEmpty)
         self.groupID = groupID
         self.newGroup = newGroup
         self.owner = owner
@@ -48,7 +52,7 @@ public struct ImportBatch: Sendable {
         self.expenses = expenses
         self.settlements = settlements
         self.format = format
-        self.contentHash = contentHash
+        self.contentHashes = contentHashes
         self.forced = forced
     }
 }
@@ -103,12 +107,12 @@ public enum ImportStoreError: Error, Equatable, Sendable {
 /// the whole file (not one per expense: nobody's inbox fills with a history they moved in).
 public struct ImportStore: Sendable {
     /// When this group first imported a file of this content hash; nil when it never did.
-    public func importedAt(groupID: UUID, contentHash: String) async throws -> Int64? {
+    public func importedAt(groupID: UUID, contentHashes: [String]) async throws -> Int64? {
         try await database.read { sql in
             try await sql.raw(
                 """
                 SELECT created_at FROM imports
-                WHERE group_id = \(bind: groupID.text) AND content_hash = \(bind: contentHash)
+                WHERE group_id = \(bind: groupID.text) AND content_hash IN (\(binds: contentHashes))
                 ORDER BY created_at LIMIT 1
                 """
             ).first()?.decode(column: "created_at", as: Int64.self)
@@ -148,7 +152,7 @@ public struct ImportStore: Sendable {
                 let earlier = try await sql.raw(
                     """
                     SELECT created_at FROM imports
-                    WHERE group_id = \(bind: batch.groupID.text) AND content_hash = \(bind: batch.contentHash)
+                    WHERE group_id = \(bind: batch.groupID.text) AND content_hash IN (\(binds: batch.contentHashes))
                     ORDER BY created_at LIMIT 1
                     """
                 ).first()

@@ -1023,6 +1023,23 @@ public enum Migrations {
                 "CREATE INDEX settlements_by_voided_split ON settlements (voided_split_id) WHERE voided_split_id IS NOT NULL",
             ]
         ),
+        Migration(
+            // Whether a member no longer in the group left it themselves or was removed (found by
+            // a new user: one who left read "Ben (removed)" everywhere). Filled from the activity:
+            // the last removal of each such member, when its actor was that member's account.
+            id: "0035_members_who_left",
+            statements: [
+                "ALTER TABLE members ADD COLUMN has_left BOOLEAN NOT NULL DEFAULT FALSE",
+                """
+                UPDATE members SET has_left = TRUE
+                WHERE is_active = FALSE AND user_id IS NOT NULL
+                      AND user_id = (SELECT a.actor_user_id FROM activity a
+                                     WHERE a.group_id = members.group_id AND a.entity = 'member'
+                                           AND a.entity_id = members.id AND a.action = 'member.removed'
+                                     ORDER BY a.seq DESC LIMIT 1)
+                """,
+            ]
+        ),
     ]
 
     /// Applies, in order, every migration not yet recorded in `schema_migrations`, each in its

@@ -91,7 +91,7 @@ struct GroupContext {
     /// Member names by id, for tables; a removed member is marked (beside a new member of the
     /// same name they could not be told apart).
     var names: [String: String] {
-        Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.active ? $0.name : "\($0.name) (removed)") })
+        Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0.label) })
     }
 
     /// A member by name or id, or "me" for the caller's own member.
@@ -252,7 +252,7 @@ struct GroupCommand: AsyncParsableCommand {
                     ["MEMBER", "ROLE", "ACCOUNT", "ID"],
                     members.map {
                         [
-                            $0.name + ($0.active ? "" : " (removed)"), $0.role.rawValue,
+                            $0.label, $0.role.rawValue,
                             $0.userId == nil ? "no" : "yes", $0.id,
                         ]
                     })
@@ -358,7 +358,7 @@ struct MemberCommand: AsyncParsableCommand {
             try await SplitterCLI.run {
                 try Output.list(
                     try await GroupContext(options).members, json: options.json, empty: nil, ["MEMBER", "ROLE", "ID"]
-                ) { [$0.name + ($0.active ? "" : " (removed)"), $0.role.rawValue, $0.id] }
+                ) { [$0.label, $0.role.rawValue, $0.id] }
             }
         }
     }

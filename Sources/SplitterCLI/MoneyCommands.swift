@@ -215,9 +215,16 @@ struct Spending: AsyncParsableCommand {
 }
 
 struct Plan: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The fewest transfers that settle up one currency.")
+    static let configuration = CommandConfiguration(
+        abstract: "The fewest transfers that settle up.",
+        discussion: """
+            With an exchange rate for each of the group's currencies, everything is settled in
+            the home currency, converted (as the web's Settle up); otherwise, or with --currency,
+            one currency's own plan.
+            """)
     @OptionGroup var options: GroupOptions
-    @Option(help: "Currency (default: the group's home currency).") var currency: String?
+    @Option(help: "One currency's own plan (default: the home currency's, or everything converted when rates allow).")
+    var currency: String?
     @Flag(help: "Settle everything in the home currency, converted (charged amounts, then the latest rates).")
     var home = false
 
@@ -225,41 +232,50 @@ struct Plan: AsyncParsableCommand {
         try await SplitterCLI.run {
             let context = try await GroupContext(options)
             let (client, found) = (context.client, context.group)
-            let transfers: [SplitClient.PlannedTransfer]
+            var transfers: [SplitClient.PlannedTransfer] = []
             // One currency's plan leaves the others' debts open: the balances say which, so the
             // answer can name them rather than look like everything is settled.
             var balances: [Balance] = []
             // Whether --home can work: online, with a rate for every currency (found by a new
             // user: it was offered, then refused, before any rate and offline). Nil offline.
             var homeWorks: Bool?
-            if home {
-                let plan = try await client.homePlan(groupID: found.id)
-                transfers = plan.transfers
-                if !options.json, !plan.rates.isEmpty { print("Converted at " + plan.rates.joined(separator: ", ")) }
-            } else {
+            // Everything in the home currency: asked for, or chosen since every currency has a rate.
+            var converted = home
+            if !home {
                 do {
-                    let online = try await client.plan(groupID: found.id, currency: currency)
-                    if !options.json {
-                        let all = try await client.balances(groupID: found.id)
+                    let all = try await client.balances(groupID: found.id)
+                    let others = Set(all.balances.map(\.currency)).subtracting([found.homeCurrency.uppercased()])
+                    // As the web's Settle up leads with (found by new users: the home currency's own
+                    // plan told whoever had been paid in it, to settle converted debts, to pay it back).
+                    converted = currency == nil && all.missingRates.isEmpty && !others.isEmpty
+                    if !converted {
+                        transfers = try await client.plan(groupID: found.id, currency: currency)
                         balances = all.balances
                         homeWorks = all.missingRates.isEmpty
                     }
-                    transfers = online
                 } catch SplitterError.offline(let reason) {
                     balances = try context.offlineBalances(reason)
                     transfers = try LocalLedger.plan(balances, currency: currency ?? found.homeCurrency)
                 }
             }
+            if converted {
+                let plan = try await client.homePlan(groupID: found.id)
+                transfers = plan.transfers
+                if !options.json, !plan.rates.isEmpty { print("Everything in \(found.homeCurrency), converted at " + plan.rates.joined(separator: ", ")) }
+            }
             if options.json { return try Output.json(transfers) }
             let names = context.names
             let settled = (currency ?? found.homeCurrency).uppercased()
             if transfers.isEmpty {
-                print("Nothing to settle in \(home ? "any currency" : settled).")
+                print(converted ? "Nothing to settle: everything is settled in \(found.homeCurrency), converted." : "Nothing to settle in \(settled).")
             }
             for transfer in transfers {
                 print(
                     "\(names[transfer.fromMemberId] ?? "?") pays \(names[transfer.toMemberId] ?? "?") \(transfer.amount) \(transfer.currency)"
                 )
+            }
+            if converted, !home {
+                print("One currency's own plan: add --currency (the group's money is in several).")
             }
             let open = Set(balances.map(\.currency)).subtracting([settled]).sorted()
             if let first = open.first {

@@ -35,6 +35,71 @@ struct HomeBalancesTests {
         }
     }
 
+    @Test("each member's home balance is within one minor unit of its exact value, rounded once over every currency")
+    func roundedOnce() async {
+        await propertyCheck(count: 1_000, input: Gen.uint64(), Gen.int(in: 2...12)) { seed, count in
+            var builder = ScenarioBuilder(seed: seed)
+            var nets: [(member: MemberID, net: Money)] = []
+            for currency in [Self.myr, .jpy, .usd, .eur] {
+                for (member, net) in builder.nets(count: count, magnitude: 5_000_000) {
+                    nets.append((member, Money(minorUnits: net, currency: currency)))
+                }
+            }
+            // Rates of several digits, one of them inverted (1/4.6523: not a decimal).
+            let rates = [
+                Self.rate(.jpy, Self.myr, "0.03117", "2026-05-01"), Self.rate(Self.myr, .usd, "0.2137", "2026-05-02"),
+                Self.rate(.eur, Self.myr, "4.6523", "2026-05-02"),
+            ]
+            let (balances, missing) = HomeBalances.convert(
+                nets, to: Self.myr, rates: rates, tieBreak: TieBreak(seed: String(seed)))
+            #expect(missing.isEmpty)
+            #expect(balances.values.reduce(0, +) == 0)
+            // Exact: Σ net · rate, as a fraction of MYR sen per member, computed here on its own.
+            let perUnit: [Currency: (Int128, Int128)] = [
+                Self.myr: (1, 1), .jpy: (3_117 * 100, 100_000), .usd: (100 * 10_000, 2_137 * 100), .eur: (46_523 * 100, 10_000 * 100),
+            ]
+            var exact: [MemberID: (Int128, Int128)] = [:]
+            func add(_ a: (Int128, Int128), _ b: (Int128, Int128)) -> (Int128, Int128) {
+                var (n, d) = (a.0 * b.1 + b.0 * a.1, a.1 * b.1)
+                var (x, y) = (n.magnitude, d.magnitude)
+                while y != 0 { (x, y) = (y, x % y) }
+                n /= Int128(x)
+                d /= Int128(x)
+                return (n, d)
+            }
+            for entry in nets {
+                let (n, d) = perUnit[entry.net.currency]!
+                exact[entry.member] = add(exact[entry.member] ?? (0, 1), (Int128(entry.net.minorUnits) * n, d))
+            }
+            for (member, value) in exact {
+                let got = Int128(balances[member] ?? 0)
+                // |got − n/d| < 1  ⇔  |got·d − n| < d
+                #expect((got * value.1 - value.0).magnitude < value.1.magnitude, "\(member): \(got) for \(value.0)/\(value.1)")
+            }
+        }
+        // A new user's trip (EUR home): each currency rounded on its own gave Ben −42.15 and Aki
+        // −25.90 for exact −42.15744 and −25.8907.
+        let (aki, ben, cho) = (member(1), member(2), member(3))
+        func jpy(_ units: Int64) -> Money { Money(minorUnits: units, currency: .jpy) }
+        let krw = try! Currency(code: "KRW")
+        let thb = try! Currency(code: "THB")
+        let nets: [(member: MemberID, net: Money)] = [
+            (aki, jpy(8_667 - 334)), (ben, jpy(-8_667)), (cho, jpy(334)),
+            (aki, Money(minorUnits: -98_986 - 10_007, currency: krw)), (ben, Money(minorUnits: 10_007, currency: krw)),
+            (cho, Money(minorUnits: 98_986, currency: krw)),
+            (aki, Money(minorUnits: -10_026, currency: thb)), (ben, Money(minorUnits: 15_025, currency: thb)),
+            (cho, Money(minorUnits: -4_999, currency: thb)),
+        ]
+        let rates = [
+            Self.rate(.jpy, .eur, "0.0061", "2026-12-01"), Self.rate(krw, .eur, "0.00068", "2026-12-01"),
+            Self.rate(thb, .eur, "0.026", "2026-12-01"),
+        ]
+        for seed in ["R1", "R2", "another group"] {
+            let (balances, _) = HomeBalances.convert(nets, to: .eur, rates: rates, tieBreak: TieBreak(seed: seed))
+            #expect(balances == [aki: -2_589, ben: -4_216, cho: 6_805], "\(seed): \(balances)")
+        }
+    }
+
     @Test("the same nets in any order convert alike (found by review: a home balance read 15.07, then 15.08)")
     func orderDoesNotMatter() async {
         await propertyCheck(count: 300, input: Gen.uint64(), Gen.int(in: 2...12)) { seed, count in

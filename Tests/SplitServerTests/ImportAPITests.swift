@@ -143,6 +143,16 @@ struct ImportAPITests {
             #expect(try await Self.post(api, path, token: aki, Self.csv).status == .created)
             let again = try await Self.post(api, path, token: aki, Self.csv)
             #expect(again.status == .conflict && again.errorCode == "already_imported", "\(again.text)")
+            // The same text with CRLF line ends (a browser's text box), with a last newline or
+            // without, or behind a byte-order mark is the same file (found by a new user: the web imported
+            // again what the CLI had, and every balance doubled).
+            let crlf = Self.csv.replacingOccurrences(of: "\n", with: "\r\n")
+            for variant in [crlf, crlf + "\r\n", "\u{FEFF}" + Self.csv + "\n\n"] {
+                let same = try await Self.post(api, path, token: aki, variant)
+                #expect(same.status == .conflict && same.errorCode == "already_imported", "\(same.text)")
+            }
+            // Its message ends with how to import it again, once.
+            #expect(again.string("error", "message")?.hasSuffix("force=true in the API).") == true, "\(again.text)")
             // A check answers as the import would (found by a new user: it said the file would go in).
             let check = try await Self.post(api, path + "&dryRun=true", token: aki, Self.csv)
             #expect(check.status == .conflict && check.errorCode == "already_imported", "\(check.text)")

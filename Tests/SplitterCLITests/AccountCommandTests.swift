@@ -115,7 +115,7 @@ struct AccountCommandTests {
             let owner = try await trip.run("group", "leave", "Japan")
             #expect(owner.status != 0 && owner.error.contains("make another member the owner first"), "\(owner.error)")
             let members = try await trip.run("member", "list", "Japan")
-            #expect(members.row("Benji (removed)") != nil, "\(members.output)")
+            #expect(members.row("Benji (left)") != nil, "\(members.output)")
         }
     }
 

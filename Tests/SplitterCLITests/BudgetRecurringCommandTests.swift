@@ -141,6 +141,9 @@ struct BudgetRecurringCommandTests {
             let bens = try await trip.run("me", "--profile", "ben")
             #expect(bens.output.contains("Japan (no longer in it)"), "\(bens.output)\(bens.error)")
             #expect(bens.output.contains("its invite code brings you back to settle up"), "\(bens.output)")
+            // The others see that he left, not that he was removed.
+            let listed = try await trip.run("member", "list", "Japan")
+            #expect(listed.output.contains("Ben (left)") && !listed.output.contains("(removed)"), "\(listed.output)")
             let after = try await trip.run("recurring", "list", "Japan")
             #expect(after.row("Bread")?.contains("paused") == true && after.row("Bread")?.contains("*") == true, "\(after.output)")
             #expect(after.output.contains("\n* Bread (\(breadID.suffix(8))): Ben is no longer in the group"), "\(after.output)")

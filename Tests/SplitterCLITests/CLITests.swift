@@ -161,6 +161,15 @@ struct CLITests {
             #expect(both.contains { $0.first == "USD" && $0.last == "yes" } && both.contains { $0.first == "JPY" && $0.last == "yes" }, "\(both)")
             let home = try await run("plan", "Japan", "--home")
             #expect(home.status == 0 && home.output.contains("1 USD = 150 JPY"), "\(home.output)\(home.error)")
+            // With a rate for each currency, the plain plan is everything in JPY too, as the web's
+            // Settle up (found by new users: JPY's own plan told whoever had been paid in yen for
+            // converted debts to pay it back); --currency still gives one currency's own.
+            let plain = try await run("plan", "Japan")
+            #expect(plain.output.hasPrefix("Everything in JPY, converted at 1 USD = 150 JPY"), "\(plain.output)")
+            #expect(
+                plain.lines.dropFirst().first == home.lines.dropFirst().first
+                    && plain.output.contains("One currency's own plan: add --currency"), "\(plain.output)\(home.output)")
+            #expect(try await run("plan", "Japan", "--currency", "JPY").output.hasPrefix("Cho pays Ben 6750 JPY\n"))
             // A rate entered by mistake is deleted; the pair's one before it counts again.
             let wrong = try await run("rates", "set", "Japan", "USD", "1500", "--date", "2026-11-01")
             #expect(wrong.status == 0, "\(wrong.error)")

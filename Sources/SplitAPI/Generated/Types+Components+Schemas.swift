@@ -1881,7 +1881,7 @@ extension Components {
             public struct PeoplePayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload/memberId`.
                 public var memberId: Swift.String
-                /// the member's name; a removed member's ends in " (removed)"
+                /// the member's name; one no longer in the group ends in " (left)" or " (removed)"
                 ///
                 /// - Remark: Generated from `#/components/schemas/SpendingByPerson/PeoplePayload/name`.
                 public var name: Swift.String
@@ -1893,7 +1893,7 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - memberId:
-                ///   - name: the member's name; a removed member's ends in " (removed)"
+                ///   - name: the member's name; one no longer in the group ends in " (left)" or " (removed)"
                 ///   - paid:
                 ///   - share:
                 public init(
@@ -5766,8 +5766,14 @@ extension Components {
             public var canEditAllExpenses: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Member/canMarkPaid`.
             public var canMarkPaid: Swift.Bool
+            /// false once they left or were removed (their shares, balance and history stay)
+            ///
             /// - Remark: Generated from `#/components/schemas/Member/active`.
             public var active: Swift.Bool
+            /// not active because they left the group themselves; false when an owner or admin removed them, and while active
+            ///
+            /// - Remark: Generated from `#/components/schemas/Member/left`.
+            public var left: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Member/version`.
             public var version: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Member/updatedAt`.
@@ -5784,7 +5790,8 @@ extension Components {
             ///   - canEditOwnExpenses:
             ///   - canEditAllExpenses:
             ///   - canMarkPaid:
-            ///   - active:
+            ///   - active: false once they left or were removed (their shares, balance and history stay)
+            ///   - left: not active because they left the group themselves; false when an owner or admin removed them, and while active
             ///   - version:
             ///   - updatedAt:
             public init(
@@ -5798,6 +5805,7 @@ extension Components {
                 canEditAllExpenses: Swift.Bool,
                 canMarkPaid: Swift.Bool,
                 active: Swift.Bool,
+                left: Swift.Bool,
                 version: Swift.Int64,
                 updatedAt: Foundation.Date
             ) {
@@ -5811,6 +5819,7 @@ extension Components {
                 self.canEditAllExpenses = canEditAllExpenses
                 self.canMarkPaid = canMarkPaid
                 self.active = active
+                self.left = left
                 self.version = version
                 self.updatedAt = updatedAt
             }
@@ -5825,6 +5834,7 @@ extension Components {
                 case canEditAllExpenses
                 case canMarkPaid
                 case active
+                case left
                 case version
                 case updatedAt
             }

@@ -142,6 +142,7 @@ public struct MemberUseCases: Sendable, UsesStores {
         }
         var removed = target
         removed.isActive = false
+        removed.hasLeft = leaving
         return try await write(
             removed, basedOn: target.version, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]))
     }

@@ -261,7 +261,7 @@ public struct ImportUseCases: Sendable, UsesStores {
         // A check says what the import would answer: a file this group imported before is
         // refused there too (found by a new user: the check said it would go in).
         if dryRun, newGroup == nil, !force,
-            let at = try await imports.importedAt(groupID: group.id, contentHash: Hex.string(SHA256.hash(data: data)))
+            let at = try await imports.importedAt(groupID: group.id, contentHashes: Self.contentHashes(data))
         {
             throw Self.alreadyImported(at)
         }
@@ -272,7 +272,7 @@ public struct ImportUseCases: Sendable, UsesStores {
             involving: newGroup == nil ? Set(memberIDs).subtracting(newMembers.map(\.id)).sorted { $0.sortsBefore($1) } : [],
             members: newMembers,
             categories: newCategories, expenses: expenses, settlements: settlements, format: format.rawValue,
-            contentHash: Hex.string(SHA256.hash(data: data)), forced: force)
+            contentHashes: Self.contentHashes(data), forced: force)
         // A copy's rates, paid-mark history and activity go into a new group only: a group that
         // exists keeps its own history, which nothing written later may rewrite or predate.
         if newGroup != nil, let details = file.details {
@@ -358,12 +358,40 @@ public struct ImportUseCases: Sendable, UsesStores {
         return report
     }
 
+    /// The file's hashes, as a group's earlier imports are looked up by: its text with every line
+    /// end one LF and none at the end, without a byte-order mark (found by a new user: a file
+    /// imported by the CLI went in a second time through the web, whose text box sends CRLF, and
+    /// doubled every balance); then its bytes as they came, which imports stored until then.
+    static func contentHashes(_ data: Data) -> [String] {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var alike: [UInt8] = []
+        alike.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0D {
+                alike.append(0x0A)
+                if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+            } else {
+                alike.append(byte)
+            }
+            index += 1
+        }
+        while let last = alike.last, last == 0x0A || last == 0x20 || last == 0x09 { alike.removeLast() }
+        let raw = Hex.string(SHA256.hash(data: data))
+        let normal = Hex.string(SHA256.hash(data: Data(alike)))
+        return normal == raw ? [normal] : [normal, raw]
+    }
+
+    /// How a file imported before goes in again, as the API says it; a page says it its own way.
+    public static let againHow =
+        "To add it a second time, import it again saying so (the box on the web page, --force in the CLI, force=true in the API)."
+
     static func alreadyImported(_ at: Int64) -> AppError {
         AppError.conflict(
             code: "already_imported", field: "file",
-            message:
-                "This file was imported into this group before\(Self.when(at)); nothing was written. To add it a second time, "
-                + "import it again saying so (the box on the web page, --force in the CLI, force=true in the API).")
+            message: "This file was imported into this group before\(Self.when(at)); nothing was written. " + Self.againHow)
     }
 
     /// Reads a file of `format` into what an import writes.

@@ -101,7 +101,7 @@ public struct PeopleSpending: Sendable, Equatable {
     /// Currencies with no rate to `currency`: left out of `people` and `total`, still in `byCurrency`.
     public var uncountedCurrencies: [String]
     public var byCurrency: [PersonSumRecord]
-    /// Every member's name by id, a removed member's marked "(removed)" (found by a new user: an
+    /// Every member's name by id, one no longer in the group marked "(left)" or "(removed)" (found by a new user: an
     /// assistant reading the tool had only ids to answer with).
     public var names: [UUID: String] = [:]
 }
@@ -216,7 +216,7 @@ public struct BudgetUseCases: Sendable, UsesStores {
             currency: group.homeCurrency, period: period, people: result.people, total: result.total,
             uncountedCurrencies: (Set(result.missing.map(\.code)).union(unknown)).sorted(), byCurrency: sums,
             names: Dictionary(
-                members.map { ($0.id, $0.isActive ? $0.name : "\($0.name) (removed)") }, uniquingKeysWith: { first, _ in first }))
+                members.map { ($0.id, MemberLabel.name($0.name, active: $0.isActive, left: $0.hasLeft)) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// What the group spent since it began, in its home currency: per member (their shares, as

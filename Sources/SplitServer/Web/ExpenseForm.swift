@@ -531,9 +531,6 @@ extension WebApp {
         // (found by a new user: a series paused for one who left could not be saved without them).
         let members = scope.members.filter { $0.active || form.mentions($0.id) }
         let locksRemoved = recurrence == nil
-        func label(_ member: Components.Schemas.Member) -> String {
-            member.active ? member.name : "\(member.name) (removed)"
-        }
         // The group's currencies first (issue 15: not 164 in alphabetical order): home, the
         // one chosen, then those of recent expenses.
         var top: [String] = []
@@ -552,7 +549,7 @@ extension WebApp {
             .filter { $0.active || $0.id == payer }
             .map {
                 .init(
-                    value: $0.id, label: $0.id == scope.group.myMemberId ? "You (\($0.name))" : label($0),
+                    value: $0.id, label: $0.id == scope.group.myMemberId ? "You (\($0.name))" : $0.label,
                     selected: $0.id == payer)
             } + [.init(value: ExpenseForm.severalPayers, label: "Several people…", selected: payer == ExpenseForm.severalPayers)]
         let previewLines: [ExpenseFormBody.PreviewLine] =
@@ -590,7 +587,7 @@ extension WebApp {
             payers: payerOptions,
             rows: members.map {
                 .init(
-                    id: $0.id, name: label($0), paid: form.paid[$0.id] ?? "", included: form.included.contains($0.id),
+                    id: $0.id, name: $0.label, paid: form.paid[$0.id] ?? "", included: form.included.contains($0.id),
                     value: form.values[$0.id] ?? "", removed: !$0.active && locksRemoved)
             },
             hasRemoved: locksRemoved && members.contains { !$0.active },
@@ -603,7 +600,7 @@ extension WebApp {
                     index: index, number: index + 1, description: item?.description ?? "", amount: item?.amount ?? "",
                     members: members.map {
                         .init(
-                            id: $0.id, name: label($0),
+                            id: $0.id, name: $0.label,
                             checked: item.map { [id = $0.id] in $0.members.contains(id) } ?? ($0.active && $0.role != .viewer),
                             removed: !$0.active && locksRemoved, sharesByDefault: $0.active && $0.role != .viewer)
                     })

@@ -91,7 +91,7 @@ extension WebApp {
             // Removed members stay findable, marked (issue 15).
             members: scope.members.map {
                 .init(
-                    value: $0.id, label: $0.active ? $0.name : "\($0.name) (removed)", selected: $0.id == param("member"))
+                    value: $0.id, label: $0.label, selected: $0.id == param("member"))
             },
             from: param("from") ?? "", month: param("month") ?? "", to: param("to") ?? "", q: param("q") ?? "", includeDeleted: includeDeleted,
             nextURL: nextURL,

@@ -53,7 +53,7 @@ extension WebApp {
         /// a removed Cho beside a new one.
         func label(_ memberID: String) -> String {
             guard let member = members.first(where: { $0.id == memberID }) else { return "(removed member)" }
-            return member.active ? member.name : "\(member.name) (removed)"
+            return member.label
         }
 
         var activeMembers: [Components.Schemas.Member] { members.filter(\.active) }

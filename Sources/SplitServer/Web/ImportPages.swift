@@ -126,7 +126,11 @@ extension WebApp {
                     origin: try origin())
                 return try await renderImport(
                     groupID: groupID, form: form, report: report,
-                    errors: ["form": message.replacingOccurrences(of: "nothing was written. ", with: "")])
+                    errors: [
+                        "form": message.replacingOccurrences(
+                            of: "; nothing was written. " + ImportUseCases.againHow,
+                            with: ". To add it a second time, tick “Import it even if…” below, then Import.")
+                    ])
             }
             if confirmed { return Self.redirect("/groups/\(report.group.id.text)", done: "imported") }
             return try await renderImport(groupID: groupID, form: form, report: report, errors: [:])

@@ -146,9 +146,6 @@ extension WebApp {
         // A currency stays on the page once settled, so "settled up" is said rather than implied.
         let owing = Set(balances.balances.map(\.memberId))
         let parties = scope.members.filter { $0.active || owing.contains($0.id) }
-        func label(_ member: Components.Schemas.Member) -> String {
-            member.active ? member.name : "\(member.name) (removed)"
-        }
         func transfers(_ planned: [PlannedTransfer], _ currency: SplitCore.Currency) -> [BalancesBody.Transfer] {
             planned.map { Components.Schemas.PlannedTransfer($0, currency: currency) }.map { transfer in
                 .init(
@@ -289,11 +286,11 @@ extension WebApp {
             monthError: monthError,
             peopleUncounted: spending.uncountedCurrencies.isEmpty ? nil : spending.uncountedCurrencies.joined(separator: ", "),
             members: parties.map {
-                .init(value: $0.id, label: label($0), selected: $0.id == (form?["fromMemberId"] ?? myID))
+                .init(value: $0.id, label: $0.label, selected: $0.id == (form?["fromMemberId"] ?? myID))
             },
             recipients: parties.map {
                 .init(
-                    value: $0.id, label: label($0),
+                    value: $0.id, label: $0.label,
                     selected: $0.id == (form?["toMemberId"] ?? scope.activeMembers.first { $0.id != myID }?.id))
             },
             pairs: {
@@ -303,8 +300,8 @@ extension WebApp {
                         form["fromMemberId"].flatMap { from in form["toMemberId"].map { "\(from):\($0)" } }
                     } ?? others.first.map { "\(myID):\($0.id)" }
                 let pairs =
-                    others.map { ("\(myID):\($0.id)", "You paid \(label($0))") }
-                    + others.map { ("\($0.id):\(myID)", "\(label($0)) paid you") }
+                    others.map { ("\(myID):\($0.id)", "You paid \($0.label)") }
+                    + others.map { ("\($0.id):\(myID)", "\($0.label) paid you") }
                 return pairs.map { .init(value: $0.0, label: $0.1, selected: $0.0 == chosen) }
             }(),
             ownOnly: !scope.may(.recordSettlement(isParty: false)),

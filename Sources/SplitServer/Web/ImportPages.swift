@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import SplitAPI
@@ -51,6 +52,10 @@ extension WebApp {
         let newName: String
         let csv: String
         let checked: Bool
+        /// What was checked (`fingerprint`), posted with Import: what is imported is what the
+        /// page showed (found by a new user: another file chosen after the check went in, with the
+        /// check's "who is who" given to other names by position).
+        let checkedAs: String
         let expenses: Int
         let settlements: Int
         /// "expense" or "expenses" after the count, and the same for transfers.
@@ -82,8 +87,15 @@ extension WebApp {
         let groupID = context.parameters.get("groupId")
         // Signed in before the file is read at all.
         let caller = try caller()
-        let form = try WebRequest.get().form
+        var form = try WebRequest.get().form
         let text = form["file"] ?? ""
+        // Import of something other than what was checked: checked again instead, the choices
+        // made for the other file's names left out.
+        var changed = false
+        if form["intent"] == "import", form["_checked"] != Self.fingerprint(form) {
+            changed = true
+            form.fields = form.fields.filter { !$0.name.hasPrefix("map_") && $0.name != "intent" && $0.name != "force" }
+        }
         do {
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw AppError.invalid(field: "file", message: "Choose the exported .csv file, or paste its text.")
@@ -133,11 +145,23 @@ extension WebApp {
                     ])
             }
             if confirmed { return Self.redirect("/groups/\(report.group.id.text)", done: "imported") }
-            return try await renderImport(groupID: groupID, form: form, report: report, errors: [:])
+            return try await renderImport(
+                groupID: groupID, form: form, report: report,
+                errors: changed
+                    ? ["form": "The file is not the one checked: here is what this one brings. Check who is who, then import."]
+                    : [:])
         } catch {
             let errors = try Self.formErrors(error, shown: ["file", "name", "map", "format", "homeCurrency"])
             return try await renderImport(groupID: groupID, form: form, report: nil, errors: errors)
         }
+    }
+
+    /// What a check was of: the format and the file's text (its line ends made alike, as the
+    /// browser may send them otherwise the second time).
+    static func fingerprint(_ form: WebForm) -> String {
+        let text = (form["file"] ?? "").replacingOccurrences(of: "\r\n", with: "\n")
+        let digest = SHA256.hash(data: Data(((form["format"] ?? "") + "\n" + text).utf8))
+        return Hex.string(digest).prefix(32).description
     }
 
     /// A new group's home currency choices: "From the file" first until a check says which.
@@ -254,6 +278,7 @@ extension WebApp {
                 .init(value: $0.rawValue, label: $0.title, selected: $0.rawValue == (form?["format"] ?? "splitwise"))
             },
             newName: form?["name"] ?? "", csv: form?["file"] ?? "", checked: report != nil,
+            checkedAs: form.map(Self.fingerprint) ?? "",
             expenses: report?.expenses ?? 0, settlements: report?.settlements ?? 0,
             expenseWord: report?.expenses == 1 ? "expense" : "expenses",
             settlementWord: report?.settlements == 1 ? "transfer" : "transfers", names: names,

@@ -100,7 +100,7 @@ public func buildApplication(
     let loginRequired = LoginRequiredMiddleware(requirement: LoginRequirement(root: document))
     let middlewares: [any ServerMiddleware] = [
         loginRequired, QueryBoundsMiddleware(bounds: QueryBounds(root: document)), bodyLimits,
-        AcceptCheckMiddleware(requirement: AcceptRequirement(root: document)),
+        AcceptCheckMiddleware(requirement: AcceptRequirement(root: document)), DispositionHeaderMiddleware(),
     ]
     let routes = PlainRoutes(
         base: RouterTransport(router: router), api: handler, middlewares: middlewares,

@@ -1,5 +1,5 @@
 import Foundation
-import SplitApp
+@testable import SplitApp
 import SplitCore
 import SplitStore
 import SplitTestSupport
@@ -89,6 +89,17 @@ struct ExportUseCaseTests {
                 try await exports.export(trip.groupID, format: .csv, caller: trip.stranger)
             }
         }
+    }
+
+    @Test("a file's name goes in Content-Disposition in ASCII, with the name as it is after it where it has other letters")
+    func disposition() {
+        let plain = ExportedFile(filename: "Partage-2026-12-07.json", contentType: "application/json", data: Data())
+        #expect(plain.disposition == #"attachment; filename="Partage-2026-12-07.json""#)
+        let accented = ExportedFile(filename: "Café-東京-2026-12-07.json", contentType: "application/json", data: Data())
+        #expect(
+            accented.disposition
+                == #"attachment; filename="Caf_-__-2026-12-07.json"; filename*=UTF-8''Caf%C3%A9-%E6%9D%B1%E4%BA%AC-2026-12-07.json"#,
+            "\(accented.disposition)")
     }
 
     @Test("an expense in a category called Payment stays an expense through the Splitwise file")

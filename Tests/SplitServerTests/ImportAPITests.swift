@@ -74,7 +74,10 @@ struct ImportAPITests {
             let exported = try await api.call(.get, "/api/groups/\(groupID)/export?format=splitwise-csv", token: aki)
             #expect(exported.status == .ok)
             #expect(exported.headers[.contentType]?.hasPrefix("text/csv") == true)
-            #expect(exported.headers[.contentDisposition]?.contains("-splitwise.csv") == true)
+            // As written, not as a URI component (it read attachment%3B%20filename…, and clients
+            // saved the file as "export").
+            let disposition = exported.headers[.contentDisposition] ?? ""
+            #expect(disposition.hasPrefix("attachment; filename=\"") && disposition.hasSuffix("-splitwise.csv\""), "\(disposition)")
             #expect(exported.text.contains("Total balance, , ,JPY,"), "\(exported.text)")
             let flat = try await api.call(.get, "/api/groups/\(groupID)/export?format=csv", token: aki)
             #expect(flat.status == .ok && flat.text.hasPrefix("Date,Type,Description"))

@@ -30,8 +30,15 @@ public struct ExportedFile: Sendable {
     public let contentType: String
     public let data: Data
 
-    /// The `Content-Disposition` that has a browser or client save it under `filename`.
-    public var disposition: String { "attachment; filename=\"\(filename)\"" }
+    /// The `Content-Disposition` that has a browser or client save it under `filename`: in ASCII,
+    /// with the name as it is after it (RFC 6266) where it has other letters ("Café-…").
+    public var disposition: String {
+        let ascii = String(filename.unicodeScalars.map { $0.isASCII ? Character($0) : "_" })
+        guard ascii != filename else { return "attachment; filename=\"\(filename)\"" }
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let encoded = filename.addingPercentEncoding(withAllowedCharacters: allowed) ?? ascii
+        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+    }
 }
 
 /// Exports of a group, for any of its members (viewers too): everything live — expenses with

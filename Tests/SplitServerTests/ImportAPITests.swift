@@ -117,6 +117,11 @@ struct ImportAPITests {
             let xml = try await Self.post(
                 api, "/api/imports?format=splitwise&name=X", token: aki, "<a/>", type: "application/xml")
             #expect(xml.status == .unsupportedMediaType, "\(xml.text)")
+            // An empty file is said to be empty (it was told to use text/csv, which it did).
+            let empty = try await Self.post(api, "/api/imports?format=splitwise&name=X", token: aki, "")
+            #expect(
+                empty.status == .unprocessableContent && empty.string("error", "details", "field") == "file"
+                    && empty.text.contains("The file is empty"), "\(empty.text)")
             // A format not named, or one this server does not read: a 422 on format that lists them
             // (found by review: a 400 saying the JSON body did not match).
             for query in ["format=tricount&name=X", "name=X"] {

@@ -45,10 +45,11 @@ extension APIHandler {
 
     /// The file as sent: CSV, or bytes (a JSON file reaches here as bytes, `RequestBodyMiddleware`).
     static func file(_ body: some ImportBody) throws -> HTTPBody {
+        // Another media type with a body is refused before (415, `RequestBodyMiddleware`): what is
+        // left is an empty body (found by a new user: an empty file was told to use text/csv).
         guard let file = body.file else {
-            throw APIError(
-                .unsupportedMediaType, code: "unsupported_media_type",
-                message: "Send the file as it was exported, with Content-Type: text/csv or application/json.")
+            throw AppError.invalid(
+                field: "file", message: "The file is empty: send the exported file (Content-Type: text/csv or application/json).")
         }
         return file
     }

@@ -1,5 +1,5 @@
 import Foundation
-import SplitApp
+@testable import SplitApp
 import SplitCore
 import SplitStore
 import SplitTestSupport
@@ -218,12 +218,24 @@ struct ImportUseCaseTests {
         }
     }
 
+    @Test("an amount with zeros past its currency's decimals is read as it is: 2400.00 yen, 12.500 euros")
+    func trailingZeros() throws {
+        #expect(try ImportedFile.amount("2400.00", .jpy, line: 2, column: "Cost") == 2_400)
+        #expect(try ImportedFile.amount("-1200.0", .jpy, line: 2, column: "Cost") == -1_200)
+        #expect(try ImportedFile.amount("12.500", .eur, line: 2, column: "Cost") == 1_250)
+        #expect(try ImportedFile.amount("12.5", .eur, line: 2, column: "Cost") == 1_250)
+        #expect(try ImportedFile.amount("7", .jpy, line: 2, column: "Cost") == 7)
+        #expect(throws: ImportProblem.self) { try ImportedFile.amount("2400.50", .jpy, line: 2, column: "Cost") }
+    }
+
     @Test(
         "malformed files: each refusal names its line and column",
         arguments: [
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,12,50,EUR,6.25,-6.25\n", "line 2: 8 fields, but the header has 7"),
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,\"12,50\",EUR,6.25,-6.25\n", "line 2, column “Cost”: \"12,50\" is not a number"),
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,1.005,EUR,1.005,-1.005\n", "line 2, column “A”: \"1.005\" has more decimals than EUR has (2); it is not rounded"),
+            // Zeros past the decimals are read; other digits are not (a zero before one is no help).
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,1.0050,EUR,1.0050,-1.0050\n", "line 2, column “A”: \"1.0050\" has more decimals than EUR has (2); it is not rounded"),
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,1200,XYZ,600,-600\n", "line 2, column “Currency”: \"XYZ\" is not an ISO 4217 currency code"),
             ("Date,Description,Category,Cost,Currency,A,B\n01/02/2025,X,General,12,EUR,6,-6\n", "line 2, column “Date”: \"01/02/2025\" is not a date like 2026-07-14"),
             // Years as for an expense entered by hand (found by review: 9999 was taken).

@@ -298,9 +298,18 @@ public struct ImportedFile: Sendable {
 
     /// An amount in `currency`'s minor units from text ("12.50", "-3"); more decimals than the
     /// currency has is refused, not rounded (a rounding would make any total check meaningless).
+    /// Zeros past the currency's decimals are no rounding, and are read ("2400.00" yen, as a file
+    /// that writes every amount with two decimals has it; found by a new user).
     static func amount(_ text: String, _ currency: Currency, line: Int, column: String) throws(ImportProblem) -> Int64 {
+        var digits = text
+        if let point = digits.firstIndex(of: ".") {
+            while digits.distance(from: point, to: digits.endIndex) - 1 > currency.minorUnits, digits.last == "0" {
+                digits.removeLast()
+            }
+            if digits.last == "." { digits.removeLast() }
+        }
         do {
-            let minor = try Money(parsing: text, currency: currency, allowNegative: true).minorUnits
+            let minor = try Money(parsing: digits, currency: currency, allowNegative: true).minorUnits
             guard minor.magnitude <= MoneyInput.maximumMinorUnits.magnitude else {
                 throw ImportProblem(line: line, column: column, message: "\"\(text)\" is larger than this server takes")
             }

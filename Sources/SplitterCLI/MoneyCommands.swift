@@ -218,12 +218,13 @@ struct Plan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The fewest transfers that settle up.",
         discussion: """
-            With an exchange rate for each of the group's currencies, everything is settled in
-            the home currency, converted (as the web's Settle up); otherwise, or with --currency,
-            one currency's own plan.
+            As the web's Settle up: with money open in several currencies and an exchange rate
+            for each, everything is settled in the home currency, converted; with money open in
+            one currency, in that one; --currency gives one currency's own plan, --home
+            everything converted.
             """)
     @OptionGroup var options: GroupOptions
-    @Option(help: "One currency's own plan (default: the home currency's, or everything converted when rates allow).")
+    @Option(help: "One currency's own plan (default: as the web's Settle up leads).")
     var currency: String?
     @Flag(help: "Settle everything in the home currency, converted (charged amounts, then the latest rates).")
     var home = false
@@ -241,15 +242,21 @@ struct Plan: AsyncParsableCommand {
             var homeWorks: Bool?
             // Everything in the home currency: asked for, or chosen since every currency has a rate.
             var converted = home
+            // The currency of the plan shown when none was asked for.
+            var settledCurrency: String?
             if !home {
                 do {
                     let all = try await client.balances(groupID: found.id)
-                    let others = Set(all.balances.map(\.currency)).subtracting([found.homeCurrency.uppercased()])
-                    // As the web's Settle up leads with (found by new users: the home currency's own
-                    // plan told whoever had been paid in it, to settle converted debts, to pay it back).
-                    converted = currency == nil && all.missingRates.isEmpty && !others.isEmpty
+                    let open = Set(all.balances.map(\.currency))
+                    // What the web's Settle up leads with: everything in the home currency where
+                    // money is open in several and each has a rate (found by new users: the home
+                    // currency's own plan told whoever had been paid in it, to settle converted
+                    // debts, to pay it back); the one currency money is open in; else the home one.
+                    converted = currency == nil && all.missingRates.isEmpty && open.count > 1
                     if !converted {
-                        transfers = try await client.plan(groupID: found.id, currency: currency)
+                        let only = open.count == 1 ? open.first : nil
+                        transfers = try await client.plan(groupID: found.id, currency: currency ?? only)
+                        if currency == nil, let only { settledCurrency = only }
                         balances = all.balances
                         homeWorks = all.missingRates.isEmpty
                     }
@@ -265,7 +272,7 @@ struct Plan: AsyncParsableCommand {
             }
             if options.json { return try Output.json(transfers) }
             let names = context.names
-            let settled = (currency ?? found.homeCurrency).uppercased()
+            let settled = (currency ?? settledCurrency ?? found.homeCurrency).uppercased()
             if transfers.isEmpty {
                 print(converted ? "Nothing to settle: everything is settled in \(found.homeCurrency), converted." : "Nothing to settle in \(settled).")
             }

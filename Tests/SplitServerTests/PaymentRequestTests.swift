@@ -130,6 +130,28 @@ struct PaymentRequestTests {
         }
     }
 
+    @Test("a request in the home currency follows everything converted into it, where the money is in one other currency")
+    func noteOfTheConvertedPlan() async throws {
+        // Found by a new user: "Ask Ben for 30.00 EUR" (from the web's "Everything in EUR") for a
+        // yen dinner, and Ben read "Settle up has no transfer from you".
+        try await TestApp.with(.sqlite) { api in
+            let trip = try await Trip.make(api)
+            let (aki, ben) = (trip.tokens["Aki"], trip.tokens["Ben"])
+            let taxi = trip.expense(
+                "Taxi", "10.00", "USD", paidBy: [("Aki", "10.00")], split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#)
+            try #require(try await api.call(.post, "/api/expenses", token: aki, json: taxi).status == .created)
+            try #require(
+                try await api.call(
+                    .put, "/api/groups/\(trip.groupID)/rates", token: aki,
+                    json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-20","rate":"150"}]}"#
+                ).status == .ok)
+            let asked = try await Self.create(api, trip, #"{"amount":"750","currency":"JPY","toMemberId":"\#(trip.members["Ben"]!)"}"#)
+            let code = try #require(asked.string("paymentRequest", "code"), "\(asked.text)")
+            let seen = try await api.call(.get, "/api/pay/\(code)", token: ben)
+            #expect(seen.string("settleUpNote") == "Settle up says you pay Aki 750 JPY.", "\(seen.text)")
+        }
+    }
+
     @Test("refusals: bad amounts and currencies, expiry out of range, bad codes, one's own request, a viewer, cancel (not while held)", arguments: [Database.Backend.sqlite])
     func refusals(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

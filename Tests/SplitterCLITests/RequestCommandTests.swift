@@ -5,6 +5,21 @@ import Testing
 /// `splitter request` against the real server (issue 19).
 @Suite("splitter request")
 struct RequestCommandTests {
+    @Test("plan, in a euro group whose money is all in yen: the yen plan, as the web leads with (not \"nothing in EUR\")")
+    func planOfTheOneCurrency() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            try #require(try await trip.run("group", "create", "Euro trip", "--currency", "EUR").status == 0)
+            try #require(try await trip.run("member", "add", "Euro trip", "Cho").status == 0)
+            let added = try await trip.run(
+                "expense", "add", "Euro trip", "Ramen", "3000", "--currency", "JPY", "--equal", "aki,cho")
+            try #require(added.status == 0, "\(added.error)")
+            let plan = try await trip.run("plan", "Euro trip")
+            #expect(plan.output == "Cho pays Aki 1500 JPY\n", "\(plan.output)\(plan.error)")
+            #expect(try await trip.run("plan", "Euro trip", "--currency", "EUR").output.hasPrefix("Nothing to settle in EUR."))
+        }
+    }
+
     @Test("Aki asks Ben for ¥1,080; Ben pays the code once; the balances move; a second pay is refused")
     func askAndPay() async throws {
         try await CLITrip.with { trip in

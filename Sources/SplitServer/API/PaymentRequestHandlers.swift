@@ -120,7 +120,12 @@ extension APIHandler {
         let home = balances.homePlanFirst ? offered.first : nil
         let homeSettled = try home.map { try SettlementPlan.plan($0.nets).isEmpty } ?? false
         var plans: [(code: String, nets: [MemberID: Int64])] = home.map { [($0.currency.code, $0.nets)] } ?? []
-        if home == nil || (!homeSettled && currency != balances.home.code) {
+        if home == nil, currency == balances.home.code, let converted = balances.homeBalances {
+            // A request in the home currency follows everything converted into it, as the web's
+            // "Everything in EUR" and its Ask buttons (found by a new user: asked 30.00 EUR for a
+            // yen dinner from that plan, the payer read "no transfer from you").
+            plans.append((currency, converted))
+        } else if home == nil || (!homeSettled && currency != balances.home.code) {
             plans.append((currency, Dictionary(own.map { (MemberID($0.memberID), $0.net) }, uniquingKeysWith: +)))
         }
         var found: (code: String, transfer: SplitCore.PlannedTransfer, first: Bool)?

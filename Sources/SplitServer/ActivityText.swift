@@ -129,9 +129,8 @@ enum ActivityText {
         case "recurring.resumed": return "\(actor) resumed the recurring \(subject)"
         case "recurring.skipped":
             let days = (event.period ?? "").split(separator: ",").map(String.init)
-            guard let last = days.last else { return "\(actor) skipped a date of the recurring \(subject)" }
-            let said = days.count == 1 ? last : days.dropLast().joined(separator: ", ") + " and " + last
-            return "\(actor) skipped the recurring \(subject) on \(said)"
+            guard !days.isEmpty else { return "\(actor) skipped a date of the recurring \(subject)" }
+            return "\(actor) skipped the recurring \(subject) on \(WebFormat.listed(days))"
         case "recurring.ended": return "\(actor) ended the recurring \(subject)"
         case "recurring.added":
             let times = (event.count ?? 1) > 1 ? ", \(event.count ?? 1) times" : ""

@@ -50,6 +50,44 @@ struct RecurringPageTests {
         }
     }
 
+    @Test("a waiting occurrence naming someone removed since says so, and its form lets them be left out and confirms")
+    func pendingWithRemovedMember() async throws {
+        // Found by a new user: Confirm led to a page whose only link was "Back to my groups", and
+        // "Change, then confirm" kept Dee locked in, so nothing could confirm it.
+        try await TestApp.with(.sqlite) { api in
+            let (browser, groupID, akiID) = try await Self.flat(api)
+            var aki = browser
+            let deeID = try #require(
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Dee"}"#)
+                    .string("member", "id"))
+            let series = try await api.call(
+                .post, "/api/groups/\(groupID)/recurring", token: aki.token,
+                json: #"{"expense":{"description":"Cleaner","amount":"6000","currency":"JPY","split":{"mode":"equal","memberIds":["\#(akiID)","\#(deeID)"]}},"rule":{"every":"week","startDate":"2026-10-01","count":2},"mode":"confirm"}"#)
+            try #require(series.status == .created, "\(series.text)")
+            try #require(
+                try await api.call(.delete, "/api/groups/\(groupID)/members/\(deeID)?confirmBalance=true", token: aki.token)
+                    .status == .ok)
+            let pending = try await api.call(.get, "/api/groups/\(groupID)/pending", token: aki.token)
+            let id = try #require(pending.list("pending").first?.string("id"))
+            let page = try await aki.get("/groups/\(groupID)/recurring")
+            #expect(page.text.contains("Dee is no longer in the group: change it to leave them out, then confirm."), "\(page.text)")
+            // Confirm as it is: its form, saying why, with Dee free to be taken out.
+            let refused = try await aki.post("/pending/\(id)/confirm", [])
+            #expect(refused.status == .unprocessableContent && refused.text.contains("Confirm a recurring expense"), "\(refused.text.prefix(2000))")
+            #expect(refused.text.contains("Dee is no longer in the group"))
+            #expect(!refused.text.contains(#"aria-label="Dee (removed) shares it" disabled"#), "Dee is not locked in")
+            let confirmed = try await aki.post(
+                "/pending/\(id)/edit",
+                [
+                    ("description", "Cleaner"), ("amount", "6000"), ("currency", "JPY"), ("expenseDate", "2026-10-01"),
+                    ("paidBy", akiID), ("mode", "equal"), ("in_\(akiID)", "1"),
+                ])
+            #expect(confirmed.status == .seeOther, "\(confirmed.text.prefix(3000))")
+            let expenses = try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses")
+            #expect(expenses.count == 1 && expenses.first?.list("splits").count == 1, "\(expenses)")
+        }
+    }
+
     @Test("removing a settled member a series needs asks first, naming the series")
     func removingAsksForSeries() async throws {
         try await TestApp.with(.sqlite) { api in

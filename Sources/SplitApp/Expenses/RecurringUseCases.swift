@@ -59,6 +59,8 @@ public struct PendingView: Sendable, Equatable {
     public var pending: PendingRecord
     public var draft: EnteredExpense
     public var categoryName: String?
+    /// Members it names who are no longer in the group: it cannot be confirmed as it is.
+    public var gone: [String] = []
 }
 
 /// Recurring expenses and the pending queue (issue 20). A series is an expense template and a
@@ -486,7 +488,10 @@ public struct RecurringUseCases: Sendable, UsesStores {
     public func pending(groupID: UUID, caller: Caller) async throws -> [PendingView] {
         let (group, _) = try await access.check(groupID, caller, for: .read)
         let names = try await expenseUseCases.categoryNames(group.id)
-        return try await recurring.pending(groupID: group.id).map { pendingView($0, group: group, names: names) }
+        let members = try await groups.members(groupID: group.id)
+        return try await recurring.pending(groupID: group.id).map {
+            pendingView($0, group: group, names: names, members: members)
+        }
     }
 
     /// One waiting occurrence, for a member of its group (nil for anyone else, or no such id).
@@ -495,7 +500,9 @@ public struct RecurringUseCases: Sendable, UsesStores {
             let (group, me) = try await groups.groupAndMembership(groupID: item.groupID, userID: caller.user.id),
             (try? GroupAccess.require([.read], me, in: group)) != nil
         else { return nil }
-        return pendingView(item, group: group, names: try await expenseUseCases.categoryNames(group.id))
+        return pendingView(
+            item, group: group, names: try await expenseUseCases.categoryNames(group.id),
+            members: try await groups.members(groupID: group.id))
     }
 
     public func pendingCount(groupID: UUID, caller: Caller) async throws -> Int {
@@ -503,10 +510,14 @@ public struct RecurringUseCases: Sendable, UsesStores {
         return try await recurring.pendingCount(groupID: group.id)
     }
 
-    func pendingView(_ item: PendingRecord, group: GroupRecord, names: [UUID: String]) -> PendingView {
-        PendingView(
+    func pendingView(
+        _ item: PendingRecord, group: GroupRecord, names: [UUID: String], members: [MemberRecord] = []
+    ) -> PendingView {
+        let named = Set(item.template.members)
+        return PendingView(
             pending: item, draft: Self.draft(item.template, date: item.date, homeCurrency: group.homeCurrency),
-            categoryName: names[item.template.categoryID])
+            categoryName: names[item.template.categoryID],
+            gone: members.filter { !$0.isActive && named.contains($0.id) }.map(\.name).sorted())
     }
 
     /// Confirms a waiting occurrence, as it is or as edited: it becomes an expense like any

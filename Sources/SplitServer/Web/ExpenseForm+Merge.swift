@@ -179,8 +179,6 @@ extension ExpenseForm {
 
     /// "the amount", "the amount and the date", "the amount, the date and who paid".
     static func listed(_ parts: [Part]) -> String {
-        let labels = parts.map(\.label)
-        guard labels.count > 1 else { return labels.first ?? "" }
-        return labels.dropLast().joined(separator: ", ") + " and " + labels[labels.count - 1]
+        WebFormat.listed(parts.map(\.label))
     }
 }

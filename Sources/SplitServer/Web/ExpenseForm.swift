@@ -523,14 +523,16 @@ extension WebApp {
         _ form: ExpenseForm, scope: GroupScope, categories: [Components.Schemas.Category], heading: String,
         action: String, cancelURL: String, clientID: String, version: String, preview: ExpenseRecord?,
         errors: [String: String], recentCurrencies: [String] = [], farFuture: String? = nil, submitLabel: String? = nil,
-        recurrence: RecurrenceFields? = nil, base: String? = nil
+        recurrence: RecurrenceFields? = nil, freesRemoved: Bool = false, base: String? = nil
     ) -> ExpenseFormBody {
         // Members removed from the group stay in an expense they are in (issue 15): their rows
         // show, marked, whenever the expense names them; locked in an expense (its part is
         // kept), free in a recurring one's template, whose future expenses cannot have them
         // (found by a new user: a series paused for one who left could not be saved without them).
         let members = scope.members.filter { $0.active || form.mentions($0.id) }
-        let locksRemoved = recurrence == nil
+        // (found by a new user: a series paused for one who left could not be saved without them;
+        // and a waiting occurrence naming one removed since could not be confirmed at all).
+        let locksRemoved = recurrence == nil && !freesRemoved
         // The group's currencies first (issue 15: not 164 in alphabetical order): home, the
         // one chosen, then those of recent expenses.
         var top: [String] = []

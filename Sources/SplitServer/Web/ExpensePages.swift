@@ -195,6 +195,9 @@ extension WebApp {
         let submitLabel: String
         let tab: String
         let recurrence: RecurrenceFields?
+        /// Members no longer in the group may be taken out (a waiting occurrence becomes a new
+        /// expense, which cannot have them); an expense's own edit keeps their part locked.
+        var freesRemoved = false
     }
 
     func renderExpenseForm(
@@ -230,7 +233,8 @@ extension WebApp {
             action: target?.action ?? (editing ? "/expenses/\(clientID)/edit" : "/groups/\(scope.group.id)/expenses"),
             cancelURL: target?.cancelURL ?? (editing ? "/expenses/\(clientID)" : "/groups/\(scope.group.id)/expenses"),
             clientID: clientID, version: version, preview: preview, errors: errors, recentCurrencies: recent,
-            farFuture: farFuture, submitLabel: target?.submitLabel, recurrence: target?.recurrence, base: base)
+            farFuture: farFuture, submitLabel: target?.submitLabel, recurrence: target?.recurrence,
+            freesRemoved: target?.freesRemoved ?? false, base: base)
         return try await render(
             "expense-form", title: body.heading, body: body, nav: scope.nav(target?.tab ?? "expenses", live: false),
             errors: errors, errorOrder: ExpenseForm.fieldOrder + ["rule"])

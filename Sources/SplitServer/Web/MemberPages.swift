@@ -377,7 +377,7 @@ extension WebApp {
     static func pausingText(_ series: [String], who: String? = nil) -> String {
         guard !series.isEmpty else { return "" }
         let names = series.map { "“\($0)”" }
-        let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        let listed = WebFormat.listed(names)
         let subject = who ?? "you"
         return " The recurring \(listed) \(names.count == 1 ? "pauses" : "pause") until someone changes "
             + "\(names.count == 1 ? "it" : "them"): \(names.count == 1 ? "it needs" : "they need") \(subject) "

@@ -16,6 +16,9 @@ extension WebApp {
             let id: String
             let text: String
             let date: String
+            /// Why it cannot be confirmed as it is: "Dee is no longer in the group: change it to
+            /// leave them out."
+            let note: String?
         }
         struct Series: Sendable {
             let id: String
@@ -70,7 +73,11 @@ extension WebApp {
                 .init(
                     id: item.pending.id.text,
                     text: "\(item.draft.description) · \(money(item.draft.amount, item.draft.currency))",
-                    date: item.pending.date)
+                    date: item.pending.date,
+                    note: item.gone.isEmpty
+                        ? nil
+                        : WebFormat.listed(item.gone) + (item.gone.count == 1 ? " is" : " are")
+                            + " no longer in the group: change it to leave them out, then confirm.")
             }, hasPending: !pending.isEmpty, canConfirm: scope.may(.addExpense),
             series: series.map { view in
                 let series = view.series
@@ -298,8 +305,19 @@ extension WebApp {
 
     func confirmPendingAction(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try APIHandler.id(try context.parameters.require("pendingId"), "pending expense")
-        let view = try await recurringUseCases.confirm(id, edited: nil, caller: try caller(), origin: try origin())
-        return Self.redirect("/groups/\(view.expense.groupID.text)/recurring", done: "pending-confirmed")
+        do {
+            let view = try await recurringUseCases.confirm(id, edited: nil, caller: try caller(), origin: try origin())
+            return Self.redirect("/groups/\(view.expense.groupID.text)/recurring", done: "pending-confirmed")
+        } catch let error as AppError {
+            // It cannot go in as it is (one it names left the group since): its form, saying why,
+            // where it can be changed (found by a new user: a page whose only link led away).
+            guard case .invalid = error, let item = try await pendingItem(id) else { throw error }
+            let scope = try await scope(item.pending.groupID.text)
+            return try await renderExpenseForm(
+                ExpenseForm(entered: item.draft), scope: scope, clientID: id.text, version: "", preview: nil,
+                errors: try Self.formErrors(error, shown: ExpenseForm.fieldsWithErrors),
+                target: pendingTarget(scope, id: id.text))
+        }
     }
 
     func dismissPendingAction(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -328,7 +346,7 @@ extension WebApp {
         ExpenseFormTarget(
             heading: "Confirm a recurring expense", action: "/pending/\(id)/edit",
             cancelURL: "/groups/\(scope.group.id)/recurring", submitLabel: "Confirm", tab: "recurring",
-            recurrence: nil)
+            recurrence: nil, freesRemoved: true)
     }
 
     func confirmEditedPending(_ request: Request, context: AppRequestContext) async throws -> Response {

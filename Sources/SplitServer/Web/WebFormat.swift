@@ -58,6 +58,12 @@ enum WebFormat {
         !amount.contains { ("1"..."9").contains($0) }
     }
 
+    /// "Ana", "Ana and Ben", "Ana, Ben and Chen".
+    static func listed(_ items: [String]) -> String {
+        guard let last = items.last else { return "" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+    }
+
     /// "November 2026".
     static func monthName(_ date: CivilDate) -> String {
         let names = [

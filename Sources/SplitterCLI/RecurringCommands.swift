@@ -393,17 +393,39 @@ struct PendingCommand: AsyncParsableCommand {
     }
 
     struct Confirm: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Confirm: it becomes an expense.")
+        static let configuration = CommandConfiguration(
+            abstract: "Confirm: it becomes an expense.",
+            discussion: """
+                As it is, or changed this time: another amount or date, other payers, another
+                split (to leave out someone no longer in the group: --equal with the others).
+                """)
         @OptionGroup var item: Item
-        @Option(help: "Another amount this time (the payer pays it all; the split stays).") var amount: String?
+        @Option(help: "Another amount this time (the payer pays it all; the split stays unless given).") var amount: String?
         @Option(help: "Another date, YYYY-MM-DD.") var date: String?
+        @OptionGroup var split: SplitOptions
 
         func run() async throws {
             try await SplitterCLI.run {
                 let (client, waiting) = try await item.find()
                 var edited: ExpenseDraft?
-                if amount != nil || date != nil {
+                // Payers and split as `recurring edit` reads them (found by a new user: one removed
+                // since could not be left out, so nothing could confirm it).
+                var paid: [SplitClient.MemberAmount]?
+                var paidByMember: String?
+                var newSplit: SplitInput?
+                if split.paidBy != nil || split.equal != nil || split.exact != nil || split.percent != nil
+                    || split.shares != nil || split.adjust != nil
+                {
+                    let context = try await GroupContext(item.options)
+                    var split = self.split
+                    if waiting.expense.amount.hasPrefix("-") { split.refund = true }
+                    (paid, paidByMember) = try split.payers(context)
+                    newSplit = try split.split(context, sharers: nil)
+                }
+                if amount != nil || date != nil || paid != nil || paidByMember != nil || newSplit != nil {
                     var draft = waiting.expense
+                    if paid != nil || paidByMember != nil { (draft.paidBy, draft.paidByMemberId) = (paid, paidByMember) }
+                    if let newSplit { (draft.split, draft.splits) = (newSplit, nil) }
                     // Said as the series says it: a refund's other amount is money received too.
                     if let amount {
                         if draft.amount.hasPrefix("-") {

@@ -77,6 +77,19 @@ struct BudgetRecurringCommandTests {
             #expect(confirmed.status == 0 && confirmed.output.contains("Confirmed Bread: 750 JPY"), "\(confirmed.output)\(confirmed.error)")
             let again = try await trip.run("pending", "confirm", "Japan", String(id.suffix(8)))
             #expect(again.status != 0, "a confirmed one is gone from the queue: \(again.output)")
+            // Confirmed with another split this time (one removed since could not be left out).
+            let water = try await trip.run(
+                "recurring", "add", "Japan", "Water", "900", "--every", "month", "--start", "2026-01-01", "--times", "1",
+                "--paid-by", "ben", "--equal", "aki,ben", "--confirm")
+            #expect(water.status == 0, "\(water.error)")
+            let waiting = try await trip.json("pending", "Japan") as? [String: Any]
+            let waterID = try #require(
+                (waiting?["pending"] as? [[String: Any]])?.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Water" }?["id"]
+                    as? String)
+            let bensAlone = try await trip.run("pending", "confirm", "Japan", String(waterID.suffix(8)), "--equal", "ben", "--json")
+            #expect(bensAlone.status == 0, "\(bensAlone.error)")
+            let made = try #require(try JSONSerialization.jsonObject(with: Data(bensAlone.output.utf8)) as? [String: Any])
+            #expect((made["splits"] as? [[String: Any]])?.count == 1 && made["expenseDate"] as? String == "2026-01-01", "\(made)")
             let list = try await trip.run("recurring", "list", "Japan")
             #expect(list.row("Rent", "90000 JPY", "month", "active") != nil, "\(list.output)")
             let series = try await trip.json("recurring", "list", "Japan") as? [String: Any]

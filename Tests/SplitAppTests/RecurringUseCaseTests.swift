@@ -144,6 +144,39 @@ struct RecurringUseCaseTests {
         }
     }
 
+    @Test("a start moved earlier whose count leaves only a skipped date is refused, saying how the count counts", arguments: TestDatabases.all)
+    func startMovedEarlier(backend: Database.Backend) async throws {
+        // Found by a new user: monthly from July, 8 times, January skipped; the start moved to
+        // June (the count still 8, now ending with the skipped January) ended the series unsaid,
+        // and February's rent was lost.
+        try await Self.with(backend, at: "2026-12-07T12:00:00Z") { setup in
+            let trip = setup.trip
+            let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-07-01", count: 8))
+            func update(_ patch: SeriesPatch) async throws -> SeriesView {
+                let version = try await setup.recurring.series(series.series.id, caller: trip.aki).series.version
+                return try await setup.recurring.update(
+                    series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
+            }
+            let skipped = try await update(SeriesPatch(skip: ["2027-01-01"]))
+            #expect(try await setup.dates().count == 6 && skipped.upcoming == ["2027-02-01"], "\(skipped.upcoming)")
+            do {
+                _ = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-06-01", count: 8)))
+                Issue.record("a rule leaving only a skipped date was taken")
+            } catch AppError.invalid(let field, let message) {
+                #expect(
+                    field == "rule"
+                        && message == "With this rule nothing is left to add. Its 8 times are counted from its start, "
+                            + "2026-06-01, skipped dates too: give more times, a later end, or end the series instead.",
+                    "\(message)")
+            }
+            let kept = try await setup.recurring.series(series.series.id, caller: trip.aki)
+            #expect(kept.series.state == .active && kept.upcoming == ["2027-02-01"], "\(kept.series)")
+            // With 9 times, February is still to come.
+            let more = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-06-01", count: 9)))
+            #expect(more.series.state == .active && more.upcoming == ["2027-02-01"], "\(more.upcoming)")
+        }
+    }
+
     @Test(
         "a count with new dates counts the occurrences made before, not the dates skipped; the same dates keep their count; a skipped date the new rule falls on stays skipped; an edit adds nothing today",
         arguments: TestDatabases.all)

@@ -317,12 +317,16 @@ public struct RecurringUseCases: Sendable, UsesStores {
                 guard let date = CivilDate(text), date >= from else { return false }
                 return recurrence.occurrences(from: date, through: date).first == date
             }
-            // A rule with nothing left to add would end the series unsaid (found by a new user).
-            if next.nextDate == nil, !countRefused {
-                checks.add(
-                    field: "rule",
-                    message: "With this rule nothing is left to add (its last date is past): give a later end, "
-                        + "or end the series instead.")
+            // A rule with nothing left to add would end the series unsaid (found by a new user; and
+            // by another, whose one date left was skipped: a start moved earlier, 8 times counted
+            // from it, ended the series).
+            if Self.firstUnskipped(next) == nil, !countRefused {
+                let counted =
+                    recurrence.count.map { count in
+                        " Its \(count) \(count == 1 ? "time is" : "times are") counted from its start, \(recurrence.start), "
+                            + "skipped dates too: give more times, a later end, or end the series instead."
+                    } ?? " Give a later end, or end the series instead."
+                checks.add(field: "rule", message: "With this rule nothing is left to add." + counted)
             }
         }
         if let expense = patch.expense {

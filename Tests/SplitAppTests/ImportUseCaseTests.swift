@@ -78,7 +78,7 @@ struct ImportUseCaseTests {
         }
     }
 
-    @Test("2,000 generated rows (several currencies, refunds, payments) and a file with no rows import exactly", arguments: TestDatabases.all)
+    @Test("2,000 generated rows (several currencies, refunds, payments) import exactly; a file with no rows is refused", arguments: TestDatabases.all)
     func largeAndEmpty(backend: Database.Backend) async throws {
         try await Trip.with(backend) { trip in
             let written = SplitwiseFilePropertyTests.write(seed: 2026, rows: 2_000)
@@ -89,10 +89,16 @@ struct ImportUseCaseTests {
             let stored = try await Self.balances(trip, groupID: report.group.id, caller: trip.bo)
             #expect(stored == written.balances)
 
-            let empty = try await Self.imports(trip).importFile(
-                Data("Date,Description,Category,Cost,Currency,A,B\n".utf8), format: .splitwise, into: .newGroup(name: "Empty", timeZone: nil),
-                mapping: [:], dryRun: false, force: false, caller: trip.bo, origin: trip.origin)
-            #expect(empty.expenses == 0 && empty.settlements == 0)
+            // A header alone is refused, not an empty group (found by a new user: "Imported 0").
+            do {
+                _ = try await Self.imports(trip).importFile(
+                    Data("Date,Description,Category,Cost,Currency,A,B\n".utf8), format: .splitwise,
+                    into: .newGroup(name: "Empty", timeZone: nil), mapping: [:], dryRun: false, force: false, caller: trip.bo,
+                    origin: trip.origin)
+                Issue.record("a file without rows made a group")
+            } catch AppError.invalid(let field, let message) {
+                #expect(field == "file" && message.contains("no expenses or transfers to import"), "\(message)")
+            }
         }
     }
 
@@ -245,6 +251,9 @@ struct ImportUseCaseTests {
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,5,EUR,6,-6\n", "line 2: the cost is less than what the others owe the payers"),
             ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,Payment,5,EUR,6,-6\n", "line 2: the payment's amount is not what its payers' cells say they sent"),
             ("just some text\n", "no header"),
+            // Another app's JSON, or a file saved in another encoding and read by a browser.
+            (#"{"name":"Trip","expenses":[]}"#, "this looks like a JSON file, not Splitwise's CSV"),
+            ("Date,Description,Category,Cost,Currency,A,B\n2025-01-01,Navette a\u{FFFD}roport,General,12,EUR,6,-6\n", "the file is not UTF-8 text"),
             (
                 "Date,Description,Category,Cost,Currency,A,B\n2025-01-01,X,General,10,EUR,5,-5\n"
                     + "2025-01-02,Total balance, , ,EUR,5,-5\n2025-01-02,Total balance, , ,EUR,5,-5\n",

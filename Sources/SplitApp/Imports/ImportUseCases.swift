@@ -398,6 +398,24 @@ public struct ImportUseCases: Sendable, UsesStores {
     public static func read(_ data: Data, format: ImportedFile.Format, homeCurrency: Currency? = nil) throws(ImportProblem)
         -> ImportedFile
     {
+        // Text a browser read as UTF-8 from a file that is not (a CSV saved as Windows-1252) comes
+        // with U+FFFD in place of each letter it could not read: refused as the bytes would be
+        // (found by a new user: the web imported "Navette a�roport").
+        if let text = String(data: data, encoding: .utf8), text.unicodeScalars.contains("\u{FFFD}") {
+            throw ImportProblem(
+                line: nil, column: nil,
+                message: "the file is not UTF-8 text: some of its letters could not be read (save it as CSV, UTF-8)")
+        }
+        // A JSON file sent as a CSV layout: said as that, not as a quote in the wrong place.
+        if format == .splitwise,
+            let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        {
+            throw ImportProblem(
+                line: nil, column: nil,
+                message: "this looks like a JSON file, not Splitwise's CSV: choose the app it came from "
+                    + "(json for a Budget Splitter export)")
+        }
         var file: ImportedFile
         switch format {
         case .splitwise: file = try SplitwiseFile.read(data).imported()
@@ -410,6 +428,11 @@ public struct ImportUseCases: Sendable, UsesStores {
             throw ImportProblem(
                 line: nil, column: nil,
                 message: "the file has \(file.expenses.count + file.transfers.count) expenses and transfers; at most \(ImportedFile.maximumRows) are imported at once")
+        }
+        // A file with nothing in it would make an empty group (found by a new user: a header
+        // alone "imported 0 expenses"); our own export of a group without any still copies it.
+        if file.expenses.isEmpty, file.transfers.isEmpty, format != .json {
+            throw ImportProblem(line: nil, column: nil, message: "the file has no expenses or transfers to import")
         }
         // Said, not done silently (found by review): a description longer than we keep is cut.
         let cut = file.expenses.filter(\.wasShortened)

@@ -37,6 +37,9 @@ public struct SplitwiseFile: Sendable {
     public let rows: [Row]
     public let footers: [Footer]
     public let skipped: [Skipped]
+    /// What the file says before its header ("Note: does not include group expenses"), one text a
+    /// line: said with the check, not passed over (found by a new user).
+    public var preamble: [String] = []
 
     /// The most rows a file may hold.
     public static let maximumRows = 100_000
@@ -141,7 +144,11 @@ public struct SplitwiseFile: Sendable {
                     cost: cost, currency: currency, cells: cells,
                     isPayment: paymentWords.contains(trimmed[2].lowercased())))
         }
-        return SplitwiseFile(names: names, rows: rows, footers: footers, skipped: skipped)
+        var file = SplitwiseFile(names: names, rows: rows, footers: footers, skipped: skipped)
+        file.preamble = content[..<headerIndex].map { record in
+            record.fields.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: ", ")
+        }
+        return file
     }
 
     /// A description as we keep one (`ImportedFile.description`), read as `oneLine` reads.
@@ -196,6 +203,9 @@ public struct SplitwiseFile: Sendable {
         var file = ImportedFile(format: .splitwise, names: names)
         file.totals = footers.map { ImportedFile.Total(line: $0.line, currency: $0.currency, cells: $0.cells) }
         file.skipped = skipped
+        for line in preamble.prefix(3) {
+            file.notes.append("Before its header the file says “\(line.prefix(200))”: check that it holds everything you mean to bring.")
+        }
         var missing: [Int: Int64] = [:]
         for row in rows {
             var sum: Int64 = 0

@@ -226,7 +226,8 @@ struct MailTests {
         let ramen = try #require(first.last)
         #expect(ramen.rcptTos == ["bo@example.com"])
         #expect(ramen.subject == "Japan: Aki added Ramen (3,000 JPY)", "\(ramen.subject ?? "")")
-        #expect(ramen.text?.contains("http://splitter.test/groups/\(groupID)") == true)
+        // It leads where the inbox's line does: the expense (a payment request's, to the request).
+        #expect(ramen.text?.contains("Open it: http://splitter.test/expenses/") == true, "\(ramen.text ?? "")")
         #expect(ramen.html?.contains("Aki added Ramen") == true && ramen.defects.isEmpty)
         let unsubscribe = try #require(Self.header("List-Unsubscribe", in: ramen.raw))
         #expect(Self.header("List-Unsubscribe-Post", in: ramen.raw) == "List-Unsubscribe=One-Click")

@@ -125,10 +125,12 @@ struct MailComposer: Sendable {
     {
         let sentence = ActivityText.sentence(line)
         let category = MailCategory.of(action: line.activity.action)
-        // A claimant turned down is no member: the group is not theirs to open.
+        // Where the inbox's line leads: the expense, the payment request to pay… (found by a new
+        // user: a request's mail led to the group only, without its code). A claimant turned down
+        // is no member: the group is not theirs to open.
         let outside = !line.readerIsIn
-        let groupLink = "\(configuration.publicURL)/groups" + (outside ? "" : "/\(line.groupID.text)")
-        let open = outside ? "Your groups" : "Open the group"
+        let groupLink = configuration.publicURL + WebApp.link(line)
+        let open = outside ? "Your groups" : line.activity.action == "payment_request.created" ? "See it and pay" : "Open it"
         let stop = unsubscribeLink(unsubscribeKey, category.rawValue)
         let when = Self.time(line.activity.at, in: line.groupTimeZone)
         let plain = """

@@ -60,6 +60,16 @@ private func setPaid(_ options: GlobalOptions, _ chosen: ShareOptions, _ isPaid:
             let updated = try await context.group.client.setPaid(shareID: share.id, isPaid, reason: chosen.reason)
             await context.rememberAfterOwnWrite()
             if options.json { return try Output.json(updated) }
+            // Marked by another device between the read and the mark: its transfer was already
+            // there, and this mark changed nothing (found by a new user: told "Marked …", then
+            // that it was paid "before the expense changed", and the reason was not kept).
+            if isPaid, let earlier,
+                earlier.contains(where: { $0.expenseSplitId == share.id && !$0.isDeleted && $0.currency == context.expense.currency })
+            {
+                return print(
+                    "\(what) was marked paid by someone else just now; nothing changed"
+                        + (chosen.reason == nil ? "." : ", and your reason was not added (`splitter history` shows theirs)."))
+            }
             print("Marked \(what) \(state)" + (chosen.reason.map { ": \($0)" } ?? "."))
             if isPaid, let part = settledPart(share, of: context.expense, name: member.name) { print(part) }
             if let earlier,

@@ -195,8 +195,12 @@ public enum QuickEntry {
         else { return nil }
         var decimals = String(parts[1])
         while decimals.hasSuffix("0") { decimals.removeLast() }
-        // "1,234" in euros cannot be 1.234 (two decimals): only thousands (found by review).
-        guard decimals.count <= currency.minorUnits else { return nil }
+        // "1,234" in euros cannot be 1.234 (two decimals): only thousands (found by review). Nor
+        // is "3,000" three where a currency has fewer than three decimals (found by a new user:
+        // "3,000 baht" was asked about): nobody writes more zeros than its decimals after a
+        // decimal comma. In dinars (three) "1,000" may be one.
+        guard decimals.count <= currency.minorUnits, !decimals.isEmpty || currency.minorUnits >= parts[1].count
+        else { return nil }
         let whole = String(parts[0])
         return (whole + parts[1], decimals.isEmpty ? whole : whole + "." + decimals)
     }
@@ -419,6 +423,8 @@ public enum QuickEntry {
         "yen": "JPY", "ringgit": "MYR", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP", "quid": "GBP",
         "baht": "THB", "yuan": "CNY", "rmb": "CNY", "renminbi": "CNY", "rupee": "INR", "rupees": "INR",
         "rupiah": "IDR", "dong": "VND", "francs": "CHF", "dollar": "$", "dollars": "$", "bucks": "$",
+        // Found by a new user on a trip through Korea: "45000 won".
+        "won": "KRW", "rand": "ZAR", "zloty": "PLN", "forint": "HUF", "dirham": "AED", "dirhams": "AED",
     ]
 
     /// A currency code glued to an amount ("GBP12", "12gbp"): the code and the amount apart.
@@ -664,6 +670,20 @@ public enum QuickEntry {
             {
                 description.append(current.text)
                 position += 1
+            }
+            // A name that starts with a number ("7-Eleven 864 yen", "12 beers 60"): when the line
+            // starts with what looks like an amount and another comes after words that are not one,
+            // the words before that one are what it was (found by a new user). Only where the line
+            // would have no description otherwise.
+            if description.isEmpty, position + 1 < words.count,
+                QuickEntry.currency(words[position + 1].text, home: context.homeCurrency, words: true) == nil,
+                let next = (position + 1..<words.count).first(where: {
+                    QuickEntry.looksLikeAmount(words[$0].text) && CivilDate(words[$0].text) == nil
+                }), next > position + 1 || (try? QuickEntry.evaluate(words[position].text)) == nil,
+                QuickEntry.gluedCode(words[position].text) == nil
+            {
+                description = words[position..<next].map(\.text)
+                position = next
             }
             // "Lunch yesterday 24", "Dinner last friday 60": a day said before the amount is the
             // date, not part of what it was (found by review: dated today, "yesterday" kept).

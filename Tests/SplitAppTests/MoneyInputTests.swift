@@ -24,6 +24,7 @@ struct MoneyInputTests {
             ("0,50", usd, "0.50"), ("00,001", usd, "00,001"),
             // "1,500" in a currency with cents: 1500 or 1.5? Left as typed, so it is refused.
             ("1,500", usd, "1,500"), ("€1,500", try! Currency(code: "EUR"), "€1,500"), ("1,500", jpy, "1500"),
+            ("3,000", usd, "3000"),  // three zeros after a comma are no cents
             ("1,500.00", usd, "1500.00"), ("1,500,000", usd, "1500000"),
         ]
         for (typed, currency, expected) in cases {

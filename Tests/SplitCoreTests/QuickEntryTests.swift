@@ -180,6 +180,18 @@ struct QuickEntryTests {
         let paidAfterExcept = try? Self.draft("Dinner RM 120 for everyone except Chen, Aki paid")
         #expect(paidAfterExcept?.payer == Self.aki && paidAfterExcept?.rule == .equal([Self.aki, Self.bo, Self.mei]))
         #expect(Self.problems("Dinner 1,500 KWD all") == [.ambiguousComma("1,500", try! Currency(code: "KWD"))])
+        // Three zeros after a comma are thousands where a currency has fewer decimals (found by a
+        // new user: "3,000 baht" was asked about), not in dinars; "won" is Korea's.
+        #expect((try? Self.draft("Hotel 3,000 baht all"))?.total == Self.money(300_000, "THB"))
+        #expect(Self.problems("Hotel 3,000 KWD all") == [.ambiguousComma("3,000", try! Currency(code: "KWD"))])
+        #expect((try? Self.draft("Dinner 45000 won all"))?.total == Self.money(45_000, "KRW"))
+        // A name that starts with a number is what it was (found by a new user: "Say what it was").
+        for line in ["7-Eleven 864 yen all", "7 Eleven 864 yen all"] {
+            let draft = try? Self.draft(line)
+            #expect(draft?.description.hasSuffix("Eleven") == true && draft?.total == Self.money(864, "JPY"), "\(line)")
+        }
+        #expect((try? Self.draft("12 beers 60 all"))?.description == "12 beers")
+        #expect(Self.problems("60 all").first == .noDescription)
         #expect(Self.problems("Dinner 2024-05-01 all") == [.noAmount])
         // A minus no word explains is refused, as on the form (found by review: a refund unsaid);
         // with a word that says money came back, it is that refund.

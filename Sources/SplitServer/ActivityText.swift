@@ -91,6 +91,13 @@ enum ActivityText {
             return subject == actorName
                 ? "\(actor) left the group" : "\(actor) removed \(named(subject, aboutMember)) from the group"
         case "member.restored": return "\(actor) brought \(named(subject, aboutMember)) back into the group"
+        case "member.renamed":
+            guard let from = event.from else { return "\(actor) renamed \(named(subject, aboutMember))" }
+            // Renaming oneself: the line's actor has the name before.
+            if record.actorName == from { return "\(actor == "You" ? "You" : from) changed \(actor == "You" ? "your" : "their") name to \(subject)" }
+            return isReader(aboutMember) ? "\(actor) renamed you to \(subject)" : "\(actor) renamed \(from) to \(subject)"
+        case "group.renamed":
+            return event.from.map { "\(actor) renamed the group from \($0) to \(subject)" } ?? "\(actor) renamed the group \(subject)"
         case "member.role_changed": return "\(actor) made \(named(subject, aboutMember)) \(event.role.map(roleName) ?? "a member")"
         case "member.rights_changed": return "\(actor) changed what \(named(subject, aboutMember)) may do"
         case "settlement.recorded":

@@ -34,8 +34,8 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     /// data: kept exactly as written, shown as is.
     public var legacyText: String?
     /// `settlement.*`: who paid whom, by name when it happened (found by a new user: "Aki
-    /// recorded a transfer of 12.50 GBP" for one from Dan to Cho). `category.updated`: the name
-    /// before a rename.
+    /// recorded a transfer of 12.50 GBP" for one from Dan to Cho). `category.updated`,
+    /// `member.renamed`, `group.renamed`: the name before the rename.
     public var from: String?
     public var to: String?
     /// `share.*`: whose share.

@@ -171,6 +171,8 @@ public struct GroupStore: Sendable {
         try await database.transaction { sql in
             let log = try await GroupLog.begin(sql, groupID: id, now: now, actor: actor)
             try await log?.changed(.group, id, sql)
+            let oldName = try await sql.raw("SELECT name FROM groups WHERE id = \(bind: id.text)").first()?
+                .decode(column: "name", as: String.self)
             let updated = try await sql.raw(
                 """
                 UPDATE groups SET name = \(bind: name), description = \(bind: description),
@@ -183,6 +185,9 @@ public struct GroupStore: Sendable {
             if let updated {
                 if let log, log.homeCurrency != homeCurrency {
                     try await Spending.rehome(groupID: id, from: log.homeCurrency, to: homeCurrency, log: log, sql)
+                }
+                if let log, let oldName, oldName != name {
+                    try await log.activity(actor, "group.renamed", .group, id, ActivityEvent(subject: name, from: oldName), sql)
                 }
                 return .written(try GroupRecord(row: updated))
             }
@@ -459,6 +464,13 @@ public struct GroupStore: Sendable {
                     try await WebhookStore.disableCreated(by: user, groupID: member.groupID, now: now, sql)
                 }
                 try await log?.changed(.member, member.id, sql)
+                // A new name is a line of its own (found by a new user: "Cho added…" then "Chiyo
+                // added…", with nothing between to say they are one person).
+                if let before, before.name != after.name {
+                    try await log?.activity(
+                        actor, "member.renamed", .member, member.id, ActivityEvent(subject: after.name, from: before.name),
+                        concerning: [member.id], sql)
+                }
                 if let before, let action = Self.activityAction(before: before, after: after) {
                     try await log?.activity(
                         actor, action, .member, member.id,

@@ -73,7 +73,7 @@ public struct WebhookDeliveryRecord: Sendable, Equatable {
 /// The activity kinds a webhook may subscribe to: every action `GroupLog.activity` records.
 public enum WebhookKinds {
     public static let all: [String] = [
-        "group.created", "group.archived", "group.unarchived", "member.added", "member.joined", "member.claim_requested",
+        "group.created", "group.renamed", "group.archived", "group.unarchived", "member.added", "member.renamed", "member.joined", "member.claim_requested",
         "member.claim_approved", "member.claim_rejected", "member.removed", "member.restored", "member.role_changed",
         "member.rights_changed", "expense.created", "expense.updated", "expense.deleted", "expense.restored",
         "share.marked_paid", "share.marked_unpaid", "settlement.recorded", "settlement.deleted", "rates.updated",

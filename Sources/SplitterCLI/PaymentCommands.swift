@@ -198,8 +198,8 @@ struct Activity: AsyncParsableCommand {
             let context = try await GroupContext(options)
             try Output.list(
                 try await context.client.activity(groupID: context.group.id, limit: limit), json: options.json,
-                empty: "Nothing happened in \(context.group.name) yet.", ["WHEN", "WHO", "WHAT"]
-            ) { [timestamp($0.at), $0.actorName ?? "", $0.summary] }
+                empty: "Nothing happened in \(context.group.name) yet.", ["WHEN", "WHAT"]
+            ) { [timestamp($0.at), $0.summary] }  // the sentence names who (a column of it said it twice)
         }
     }
 }

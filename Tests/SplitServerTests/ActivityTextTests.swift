@@ -58,6 +58,10 @@ struct ActivityTextTests {
         #expect(said("share.marked_paid", ActivityEvent(subject: "Taxi", member: "Cho")) == "Aki marked Cho's share of Taxi paid")
         #expect(said("share.marked_unpaid", ActivityEvent(subject: "Taxi", member: "Aki")) == "Aki marked their share of Taxi unpaid")
         #expect(said("share.marked_paid", ActivityEvent(subject: "Taxi")) == "Aki marked a share of Taxi paid")
+        // A rename is said with both names (found by a new user: Cho's lines, then Chiyo's).
+        #expect(said("member.renamed", ActivityEvent(subject: "Chiyo", from: "Cho")) == "Aki renamed Cho to Chiyo")
+        #expect(said("member.renamed", ActivityEvent(subject: "Akira", from: "Aki")) == "Aki changed their name to Akira")
+        #expect(said("group.renamed", ActivityEvent(subject: "Asia 2026", from: "Asia")) == "Aki renamed the group from Asia to Asia 2026")
         // A skip names its days; a line from before they were kept reads as it did.
         #expect(said("recurring.skipped", ActivityEvent(subject: "Rent", period: "2026-12-24")) == "Aki skipped the recurring Rent on 2026-12-24")
         #expect(

@@ -269,6 +269,13 @@ struct GroupTests {
             let choNow = try #require(members.first { $0.string("id") == choID })
             #expect(benNow.bool("canMarkPaid") == false && benNow.string("role") == "admin")
             #expect(choNow.string("role") == "admin" && choNow.bool("canAddExpenses") == true)
+            // The rename is in the activity, with both names; so is a group's.
+            try #require(
+                try await api.call(.patch, "/api/groups/\(groupID)", token: aki, json: #"{"name":"Trip 2026"}"#).status == .ok)
+            let activity = try await api.call(.get, "/api/groups/\(groupID)/activity", token: aki).list("activity")
+            let summaries = activity.compactMap { $0.string("summary") }
+            #expect(summaries.contains("Ben changed their name to Benji"), "\(summaries)")
+            #expect(summaries.contains { $0.hasPrefix("Aki renamed the group from ") && $0.hasSuffix(" to Trip 2026") }, "\(summaries)")
         }
     }
 

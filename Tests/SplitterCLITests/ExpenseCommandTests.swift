@@ -265,15 +265,15 @@ struct ExpenseCommandTests {
             // activity: newest first, every step above, by whom
             let activity = try await trip.run("activity", "Japan")
             #expect(activity.status == 0, "\(activity.error)")
-            // After the timestamp column: who, then what.
+            // After the timestamp column, what happened, which says who (once: a WHO column said it twice).
             let summaries = activity.lines.dropFirst().map { String($0.dropFirst(22)) }
             #expect(
                 Array(summaries.prefix(7)) == [
-                    "Ben  Ben restored Ramen", "Aki  Aki deleted Ramen",
-                    "Aki  Aki marked Cho's share of Ramen unpaid (3,000 JPY): “wrong person”",
-                    "Aki  Aki marked Cho's share of Ramen paid (3,000 JPY): “PayNow”",
-                    "Aki  Aki marked their share of Ramen paid (6,000 JPY): “cash at the table”",
-                    "Aki  Aki changed Ramen (12,000 JPY)", "Ben  Ben added Dinner (9,000 JPY)",
+                    "Ben restored Ramen", "Aki deleted Ramen",
+                    "Aki marked Cho's share of Ramen unpaid (3,000 JPY): “wrong person”",
+                    "Aki marked Cho's share of Ramen paid (3,000 JPY): “PayNow”",
+                    "Aki marked their share of Ramen paid (6,000 JPY): “cash at the table”",
+                    "Aki changed Ramen (12,000 JPY)", "Ben added Dinner (9,000 JPY)",
                 ], "\(activity.output)")
             let limited = try #require(try await trip.json("activity", "Japan", "--limit", "2") as? [[String: Any]])
             #expect(limited.map { $0["action"] as? String } == ["expense.restored", "expense.deleted"])

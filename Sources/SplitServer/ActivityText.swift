@@ -145,7 +145,8 @@ enum ActivityText {
         case "recurring.pending":
             let times = (event.count ?? 1) > 1 ? " (\(event.count ?? 1) dates)" : ""
             return "The recurring \(subject) (\(money ?? "")) waits to be confirmed\(times)"
-        case "pending.dismissed": return "\(actor) dismissed \(subject) (\(money ?? ""))"
+        case "pending.dismissed":
+            return "\(actor) dismissed \(subject) (\(money ?? ""))" + (event.period.map { " of \($0)" } ?? "")
         case "payment_request.created":
             guard let to = event.to else { return "\(actor) asked to be paid \(money ?? "")" }
             return "\(actor) asked \(named(to, event.toID)) to pay \(money ?? "")"

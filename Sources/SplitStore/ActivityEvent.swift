@@ -26,7 +26,7 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     /// `budget.alert`: the cap (in minor units of `currency`; `amount` is what was spent), the
     /// threshold reached in percent, and the month (YYYY-MM; nil for a trip's budget).
     /// `recurring.skipped`: `period` is the days skipped (YYYY-MM-DD, comma-separated; none in a
-    /// line written before they were kept).
+    /// line written before they were kept); `pending.dismissed`: the day of the one dismissed.
     public var limit: Int64?
     public var percent: Int?
     public var period: String?

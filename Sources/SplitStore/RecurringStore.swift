@@ -734,7 +734,9 @@ public struct RecurringStore: Sendable {
             try await log.changed(.group, groupID, sql)
             try await log.activity(
                 actor, "pending.dismissed", .group, groupID,
-                ActivityEvent(subject: item.template.description, amount: item.template.amount, currency: item.template.currency),
+                ActivityEvent(
+                    subject: item.template.description, amount: item.template.amount, currency: item.template.currency,
+                    period: item.date),
                 sql)
             return item
         }

@@ -68,6 +68,9 @@ struct ActivityTextTests {
             said("recurring.skipped", ActivityEvent(subject: "Rent", period: "2026-12-24,2026-12-31,2027-01-07"))
                 == "Aki skipped the recurring Rent on 2026-12-24, 2026-12-31 and 2027-01-07")
         #expect(said("recurring.skipped", ActivityEvent(subject: "Rent")) == "Aki skipped a date of the recurring Rent")
+        // A dismissed date says which (400 lines read alike).
+        let dismissed = said("pending.dismissed", ActivityEvent(subject: "Bread", amount: 800, currency: "JPY", period: "2026-10-01"))
+        #expect(dismissed.hasPrefix("Aki dismissed Bread (") && dismissed.hasSuffix(") of 2026-10-01"), "\(dismissed)")
         // With what the mark moved (a line written before it was kept has none).
         #expect(
             said("share.marked_paid", ActivityEvent(subject: "Taxi", amount: 1_250, currency: "GBP", reason: "cash", member: "Cho"))

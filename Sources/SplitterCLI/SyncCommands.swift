@@ -208,7 +208,9 @@ func printConflicts(_ conflicts: [PendingOperation], store: OfflineStore) throws
         print("    server: \(operation.serverExpense.map { describe($0, names: names) } ?? "unknown")")
         // The shares too: a split changed under the same total looked like no change at all.
         if let server = operation.serverExpense, !server.splits.isEmpty {
-            let shares = server.splits.map { "\(names[$0.memberId] ?? "?") \($0.amount)" }.sorted()
+            // Paid ones marked: a conflict a paid mark made showed two identical versions (found
+            // by a new user).
+            let shares = server.splits.map { "\(names[$0.memberId] ?? "?") \($0.amount)" + ($0.isPaid ? " (paid)" : "") }.sorted()
             print("            shares: " + shares.joined(separator: ", "))
         }
     }

@@ -161,6 +161,22 @@ struct OfflineConflictTests {
         }
     }
 
+    @Test("a conflict that a paid mark made says which shares are paid (the two versions read alike)")
+    func paidMarkConflict() async throws {
+        try await CLITrip.with { trip in
+            let taxi = try await Self.bensTaxi(trip)
+            _ = try await trip.expense(taxi)  // Aki has seen it at version 1
+            let edit = try await trip.run(
+                "expense", "edit", taxi, "--description", "Taxi home", "--server", try CLITrip.unreachableURL())
+            #expect(edit.output.contains("queued"), "\(edit.output)\(edit.error)")
+            // Ben, online, marks Cho's share paid: the expense's version moves.
+            #expect(try await trip.run("pay", taxi, "--member", "Cho", "--profile", "ben").status == 0)
+            let sync = try await trip.run("sync", "--server", trip.url)
+            #expect(sync.status == 6, "\(sync.output)\(sync.error)")
+            #expect(sync.output.contains("Cho 1000 (paid)") && sync.output.contains("Aki 1000,"), "\(sync.output)")
+        }
+    }
+
     @Test("an offline payment of a share whose expense someone changed meanwhile is a conflict; nothing is paid")
     func paymentConflict() async throws {
         try await CLITrip.with { trip in

@@ -173,6 +173,13 @@ extension SplitterClient {
     public func dismissPending(id: String) async throws {
         try await call({ try await api.dismissPending(path: .init(pendingId: id)) }) { _ = try $0.noContent }
     }
+
+    /// Dismisses every date of a recurring expense still waiting to be confirmed; how many.
+    public func dismissWaiting(recurringID: String) async throws -> Int {
+        try await call({ try await api.dismissWaiting(path: .init(recurringId: recurringID)) }) {
+            try $0.ok.body.json.dismissed
+        }
+    }
 }
 
 extension ExpenseDraft {

@@ -146,6 +146,9 @@ enum ActivityText {
             let times = (event.count ?? 1) > 1 ? " (\(event.count ?? 1) dates)" : ""
             return "The recurring \(subject) (\(money ?? "")) waits to be confirmed\(times)"
         case "pending.dismissed":
+            if let count = event.count, count > 1 {
+                return "\(actor) dismissed \(count) waiting dates of \(subject) (\(money ?? "") each)"
+            }
             return "\(actor) dismissed \(subject) (\(money ?? ""))" + (event.period.map { " of \($0)" } ?? "")
         case "payment_request.created":
             guard let to = event.to else { return "\(actor) asked to be paid \(money ?? "")" }

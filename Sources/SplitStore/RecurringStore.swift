@@ -711,6 +711,33 @@ public struct RecurringStore: Sendable {
         }
     }
 
+    /// Dismisses every waiting occurrence of a series, with one activity line saying how many;
+    /// nil when the series is not in the group.
+    public func dismissWaiting(seriesID: UUID, groupID: UUID, actor: Actor, now: Int64) async throws -> Int? {
+        try await database.transaction { sql in
+            guard let log = try await GroupLog.begin(sql, groupID: groupID, now: now, actor: actor),
+                let series = try await Self.load(seriesID, sql), series.groupID == groupID
+            else { return nil }
+            let dismissed = try await sql.raw(
+                """
+                UPDATE pending_expenses SET state = 'dismissed', decided_by_user_id = \(bind: actor.userID.text),
+                    decided_at = \(bind: now)
+                WHERE series_id = \(bind: seriesID.text) AND group_id = \(bind: groupID.text) AND state = 'pending'
+                RETURNING id
+                """
+            ).all().count
+            guard dismissed > 0 else { return 0 }
+            try await log.changed(.group, groupID, sql)
+            try await log.activity(
+                actor, "pending.dismissed", .group, groupID,
+                ActivityEvent(
+                    subject: series.template.description, amount: series.template.amount,
+                    currency: series.template.currency, count: dismissed),
+                sql)
+            return dismissed
+        }
+    }
+
     /// Dismisses a waiting occurrence; nil when there is none with that id in the group.
     public func dismiss(_ pendingID: UUID, groupID: UUID, actor: Actor, now: Int64) async throws -> PendingRecord? {
         try await database.transaction { sql in

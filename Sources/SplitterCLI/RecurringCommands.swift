@@ -448,10 +448,16 @@ struct PendingCommand: AsyncParsableCommand {
     struct Dismiss: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Dismiss: not an expense this time.")
         @OptionGroup var item: Item
+        @Flag(help: "Every date of its recurring expense still waiting, not only this one.") var all = false
 
         func run() async throws {
             try await SplitterCLI.run {
                 let (client, waiting) = try await item.find()
+                if all {
+                    let count = try await client.dismissWaiting(recurringID: waiting.recurringId)
+                    if item.options.json { return try Output.json(["dismissed": count]) }
+                    return print("Dismissed \(count) waiting \(count == 1 ? "date" : "dates") of \(waiting.expense.description).")
+                }
                 try await client.dismissPending(id: waiting.id)
                 if item.options.json { return try Output.json(["dismissed": waiting.id]) }
                 print("Dismissed \(waiting.expense.description) of \(waiting.date).")

@@ -85,6 +85,21 @@ struct RecurringPageTests {
             #expect(confirmed.status == .seeOther, "\(confirmed.text.prefix(3000))")
             let expenses = try await api.call(.get, "/api/groups/\(groupID)/expenses", token: aki.token).list("expenses")
             #expect(expenses.count == 1 && expenses.first?.list("splits").count == 1, "\(expenses)")
+
+            // A series with several dates waiting offers to dismiss them all at once (found by a
+            // new user: a first date far back left 400, dismissed one by one).
+            let gym = try await api.call(
+                .post, "/api/groups/\(groupID)/recurring", token: aki.token,
+                json: #"{"expense":{"description":"Gym","amount":"3000","currency":"JPY","split":{"mode":"equal","memberIds":["\#(akiID)"]}},"rule":{"every":"month","startDate":"2026-01-01","count":3},"mode":"confirm"}"#)
+            let gymID = try #require(gym.string("recurring", "id"), "\(gym.text)")
+            let queue = try await aki.get("/groups/\(groupID)/recurring")
+            #expect(queue.text.contains("Dismiss all 3 waiting dates of Gym") && !queue.text.contains("waiting dates of Cleaner"), "\(queue.text)")
+            let dismissed = try await aki.post("/recurring/\(gymID)/dismiss-waiting", [])
+            #expect(dismissed.status == .seeOther, "\(dismissed.text.prefix(1000))")
+            let left = try await api.call(.get, "/api/groups/\(groupID)/pending", token: aki.token).list("pending")
+            #expect(left.count == 1 && left.first?.string("expense", "description") == "Cleaner", "\(left)")
+            let line = try await api.call(.get, "/api/groups/\(groupID)/activity", token: aki.token).list("activity").first
+            #expect(line?.string("summary")?.hasPrefix("Aki dismissed 3 waiting dates of Gym (") == true, "\(String(describing: line?.text))")
         }
     }
 

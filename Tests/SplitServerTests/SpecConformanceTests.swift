@@ -211,6 +211,11 @@ struct SpecConformanceTests {
         // No body at all: confirmed as it is.
         _ = try await benClient.confirmPending(path: .init(pendingId: waiting[2].id)).created
         _ = try await benClient.dismissPending(path: .init(pendingId: waiting[1].id)).noContent
+        // The rest at once: as many as still waited (at least ten came due, three decided above).
+        let rest = try await benClient.dismissWaiting(path: .init(recurringId: series.id)).ok.body.json.dismissed
+        #expect(rest == waiting.count - 3, "\(rest) of \(waiting.count)")
+        #expect(try await akiClient.listPending(path: .init(groupId: groupID)).ok.body.json.pending.isEmpty)
+        #expect(try await benClient.dismissWaiting(path: .init(recurringId: series.id)).ok.body.json.dismissed == 0)
         _ = try await akiClient.endRecurring(path: .init(recurringId: series.id)).ok
         // Issue 21: quick entry, a preview and a save.
         let preview = try await akiClient.quickEntry(

@@ -90,6 +90,16 @@ struct BudgetRecurringCommandTests {
             #expect(bensAlone.status == 0, "\(bensAlone.error)")
             let made = try #require(try JSONSerialization.jsonObject(with: Data(bensAlone.output.utf8)) as? [String: Any])
             #expect((made["splits"] as? [[String: Any]])?.count == 1 && made["expenseDate"] as? String == "2026-01-01", "\(made)")
+            // Every waiting date of a series at once.
+            let milk = try await trip.run(
+                "recurring", "add", "Japan", "Milk", "200", "--every", "month", "--start", "2026-01-01", "--times", "3", "--confirm")
+            #expect(milk.status == 0, "\(milk.error)")
+            let queued = try await trip.json("pending", "Japan") as? [String: Any]
+            let milkID = try #require(
+                (queued?["pending"] as? [[String: Any]])?.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Milk" }?["id"]
+                    as? String)
+            let allMilk = try await trip.run("pending", "dismiss", "Japan", String(milkID.suffix(8)), "--all")
+            #expect(allMilk.output == "Dismissed 3 waiting dates of Milk.\n", "\(allMilk.output)\(allMilk.error)")
             let list = try await trip.run("recurring", "list", "Japan")
             #expect(list.row("Rent", "90000 JPY", "month", "active") != nil, "\(list.output)")
             let series = try await trip.json("recurring", "list", "Japan") as? [String: Any]

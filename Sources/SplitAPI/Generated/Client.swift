@@ -8879,6 +8879,102 @@ public struct Client: APIProtocol {
             }
         )
     }
+    /// Dismisses every occurrence of a recurring expense still waiting to be confirmed (members who may add expenses).
+    ///
+    /// One activity line says how many. For a series whose first date was far back, which left hundreds in the queue; the series itself is unchanged (end it with DELETE on it).
+    ///
+    /// - Remark: HTTP `DELETE /api/recurring/{recurringId}/waiting`.
+    /// - Remark: Generated from `#/paths//api/recurring/{recurringId}/waiting/delete(dismissWaiting)`.
+    public func dismissWaiting(_ input: Operations.DismissWaiting.Input) async throws -> Operations.DismissWaiting.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.DismissWaiting.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/api/recurring/{}/waiting",
+                    parameters: [
+                        input.path.recurringId
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .delete
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.DismissWaiting.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.DismissWaiting.Output.Ok.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                default:
+                    let headers: Components.Responses._Error.Headers = .init(
+                        wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Swift.String.self
+                        ),
+                        retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Swift.Int.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorEnvelope.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .`default`(
+                        statusCode: response.status.code,
+                        .init(
+                            headers: headers,
+                            body: body
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// Occurrences waiting to be confirmed or dismissed, oldest first.
     ///
     /// - Remark: HTTP `GET /api/groups/{groupId}/pending`.

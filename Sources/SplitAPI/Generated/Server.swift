@@ -995,6 +995,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.dismissWaiting(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .delete,
+            path: server.apiPathComponentsWithServerPrefix("/api/recurring/{recurringId}/waiting")
+        )
+        try transport.register(
+            {
                 try await server.listPending(
                     request: $0,
                     body: $1,
@@ -9348,6 +9359,89 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 ))
                 let headers: Operations.EndRecurring.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.EndRecurring.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .`default`(statusCode, value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "WWW-Authenticate",
+                        value: value.headers.wwwAuthenticate
+                    )
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                }
+            }
+        )
+    }
+    /// Dismisses every occurrence of a recurring expense still waiting to be confirmed (members who may add expenses).
+    ///
+    /// One activity line says how many. For a series whose first date was far back, which left hundreds in the queue; the series itself is unchanged (end it with DELETE on it).
+    ///
+    /// - Remark: HTTP `DELETE /api/recurring/{recurringId}/waiting`.
+    /// - Remark: Generated from `#/paths//api/recurring/{recurringId}/waiting/delete(dismissWaiting)`.
+    func dismissWaiting(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.DismissWaiting.id,
+            using: {
+                APIHandler.dismissWaiting($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.DismissWaiting.Input.Path = .init(recurringId: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "recurringId",
+                    as: Swift.String.self
+                ))
+                let headers: Operations.DismissWaiting.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.DismissWaiting.Input(
                     path: path,
                     headers: headers
                 )

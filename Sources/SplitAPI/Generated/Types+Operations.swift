@@ -13403,6 +13403,170 @@ public enum Operations {
             }
         }
     }
+    /// Dismisses every occurrence of a recurring expense still waiting to be confirmed (members who may add expenses).
+    ///
+    /// One activity line says how many. For a series whose first date was far back, which left hundreds in the queue; the series itself is unchanged (end it with DELETE on it).
+    ///
+    /// - Remark: HTTP `DELETE /api/recurring/{recurringId}/waiting`.
+    /// - Remark: Generated from `#/paths//api/recurring/{recurringId}/waiting/delete(dismissWaiting)`.
+    public enum DismissWaiting {
+        public static let id: Swift.String = "dismissWaiting"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/recurring/{recurringId}/waiting/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/recurring/{recurringId}/waiting/DELETE/path/recurringId`.
+                public var recurringId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - recurringId:
+                public init(recurringId: Swift.String) {
+                    self.recurringId = recurringId
+                }
+            }
+            public var path: Operations.DismissWaiting.Input.Path
+            /// - Remark: Generated from `#/paths/api/recurring/{recurringId}/waiting/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DismissWaiting.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DismissWaiting.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.DismissWaiting.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.DismissWaiting.Input.Path,
+                headers: Operations.DismissWaiting.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/recurring/{recurringId}/waiting/DELETE/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/recurring/{recurringId}/waiting/DELETE/responses/200/content/json`.
+                    public struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/recurring/{recurringId}/waiting/DELETE/responses/200/content/json/dismissed`.
+                        public var dismissed: Swift.Int
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - dismissed:
+                        public init(dismissed: Swift.Int) {
+                            self.dismissed = dismissed
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case dismissed
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/recurring/{recurringId}/waiting/DELETE/responses/200/content/application\/json`.
+                    case json(Operations.DismissWaiting.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.DismissWaiting.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.DismissWaiting.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.DismissWaiting.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// How many were dismissed (0 when none waited).
+            ///
+            /// - Remark: Generated from `#/paths//api/recurring/{recurringId}/waiting/delete(dismissWaiting)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DismissWaiting.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.DismissWaiting.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Any failure, in the one envelope.
+            ///
+            /// - Remark: Generated from `#/paths//api/recurring/{recurringId}/waiting/delete(dismissWaiting)/responses/default`.
+            ///
+            /// HTTP response code: `default`.
+            case `default`(statusCode: Swift.Int, Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.`default``.
+            ///
+            /// - Throws: An error if `self` is not `.`default``.
+            /// - SeeAlso: `.`default``.
+            public var `default`: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .`default`(_, response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "default",
+                            response: self
+                        )
+                    }
+                }
+            }
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Occurrences waiting to be confirmed or dismissed, oldest first.
     ///
     /// - Remark: HTTP `GET /api/groups/{groupId}/pending`.

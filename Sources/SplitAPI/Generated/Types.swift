@@ -793,6 +793,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/recurring/{recurringId}`.
     /// - Remark: Generated from `#/paths//api/recurring/{recurringId}/delete(endRecurring)`.
     func endRecurring(_ input: Operations.EndRecurring.Input) async throws -> Operations.EndRecurring.Output
+    /// Dismisses every occurrence of a recurring expense still waiting to be confirmed (members who may add expenses).
+    ///
+    /// One activity line says how many. For a series whose first date was far back, which left hundreds in the queue; the series itself is unchanged (end it with DELETE on it).
+    ///
+    /// - Remark: HTTP `DELETE /api/recurring/{recurringId}/waiting`.
+    /// - Remark: Generated from `#/paths//api/recurring/{recurringId}/waiting/delete(dismissWaiting)`.
+    func dismissWaiting(_ input: Operations.DismissWaiting.Input) async throws -> Operations.DismissWaiting.Output
     /// Occurrences waiting to be confirmed or dismissed, oldest first.
     ///
     /// - Remark: HTTP `GET /api/groups/{groupId}/pending`.
@@ -2465,6 +2472,21 @@ extension APIProtocol {
         headers: Operations.EndRecurring.Input.Headers = .init()
     ) async throws -> Operations.EndRecurring.Output {
         try await endRecurring(Operations.EndRecurring.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Dismisses every occurrence of a recurring expense still waiting to be confirmed (members who may add expenses).
+    ///
+    /// One activity line says how many. For a series whose first date was far back, which left hundreds in the queue; the series itself is unchanged (end it with DELETE on it).
+    ///
+    /// - Remark: HTTP `DELETE /api/recurring/{recurringId}/waiting`.
+    /// - Remark: Generated from `#/paths//api/recurring/{recurringId}/waiting/delete(dismissWaiting)`.
+    public func dismissWaiting(
+        path: Operations.DismissWaiting.Input.Path,
+        headers: Operations.DismissWaiting.Input.Headers = .init()
+    ) async throws -> Operations.DismissWaiting.Output {
+        try await dismissWaiting(Operations.DismissWaiting.Input(
             path: path,
             headers: headers
         ))

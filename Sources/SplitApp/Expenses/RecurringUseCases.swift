@@ -554,6 +554,21 @@ public struct RecurringUseCases: Sendable, UsesStores {
         }
     }
 
+    /// Dismisses every date of a series still waiting (a first date far back filled the queue);
+    /// how many.
+    public func dismissWaiting(_ seriesID: UUID, caller: Caller, origin: RequestOrigin) async throws -> Int {
+        guard let series = try await recurring.series(id: seriesID), caller.reaches(series.groupID) else {
+            throw AppError.notFound("recurring expense")
+        }
+        let (group, me) = try await access.check(series.groupID, caller, for: .addExpense, asUnknown: "recurring expense")
+        guard
+            let dismissed = try await recurring.dismissWaiting(
+                seriesID: seriesID, groupID: group.id,
+                actor: GroupAccess.actor(caller, me, origin: origin, for: [.addExpense]), now: now())
+        else { throw AppError.notFound("recurring expense") }
+        return dismissed
+    }
+
     public func dismiss(_ id: UUID, caller: Caller, origin: RequestOrigin) async throws {
         guard let item = try await recurring.pendingItem(id: id) else { throw AppError.notFound("pending expense") }
         let (group, me) = try await access.check(item.groupID, caller, for: .addExpense, asUnknown: "pending expense")

@@ -79,6 +79,13 @@ extension APIHandler {
         return .created(.init(body: .json(.init(expense: try .init(view)))))
     }
 
+    func dismissWaiting(_ input: Operations.DismissWaiting.Input) async throws -> Operations.DismissWaiting.Output {
+        let caller = try await authenticate()
+        let dismissed = try await recurringUseCases.dismissWaiting(
+            try Self.id(input.path.recurringId, "recurring expense"), caller: caller, origin: try request.origin)
+        return .ok(.init(body: .json(.init(dismissed: dismissed))))
+    }
+
     func dismissPending(_ input: Operations.DismissPending.Input) async throws -> Operations.DismissPending.Output {
         let caller = try await authenticate()
         try await recurringUseCases.dismiss(

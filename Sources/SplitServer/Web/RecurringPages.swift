@@ -44,9 +44,17 @@ extension WebApp {
             /// Why the action just tried on it was refused, said beside it.
             var error: String? = nil
         }
+        /// A series with several dates waiting: all of them dismissed at once (found by a new user:
+        /// a first date years back left 400, dismissed one by one).
+        struct Waiting: Sendable {
+            let seriesID: String
+            let text: String
+            let count: Int
+        }
         let groupID: String
         let pending: [Pending]
         let hasPending: Bool
+        let waiting: [Waiting]
         let canConfirm: Bool
         let series: [Series]
         let canAdd: Bool
@@ -78,7 +86,12 @@ extension WebApp {
                         ? nil
                         : WebFormat.listed(item.gone) + (item.gone.count == 1 ? " is" : " are")
                             + " no longer in the group: change it to leave them out, then confirm.")
-            }, hasPending: !pending.isEmpty, canConfirm: scope.may(.addExpense),
+            }, hasPending: !pending.isEmpty,
+            waiting: Dictionary(grouping: pending, by: \.pending.seriesID).compactMap { id, items in
+                guard items.count > 1, let first = items.first else { return nil }
+                return .init(seriesID: id.text, text: first.draft.description, count: items.count)
+            }.sorted { $0.text < $1.text },
+            canConfirm: scope.may(.addExpense),
             series: series.map { view in
                 let series = view.series
                 var row = RecurringBody.Series(
@@ -318,6 +331,13 @@ extension WebApp {
                 errors: try Self.formErrors(error, shown: ExpenseForm.fieldsWithErrors),
                 target: pendingTarget(scope, id: id.text))
         }
+    }
+
+    func dismissWaitingAction(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try APIHandler.id(try context.parameters.require("recurringId"), "recurring expense")
+        let view = try await recurringUseCases.series(id, caller: try caller())
+        _ = try await recurringUseCases.dismissWaiting(id, caller: try caller(), origin: try origin())
+        return Self.redirect("/groups/\(view.series.groupID.text)/recurring", done: "pending-dismissed")
     }
 
     func dismissPendingAction(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -90,6 +90,7 @@ extension WebApp {
         pages.post("/groups/:groupId/recurring", use: createRecurring)
         pages.get("/groups/:groupId/recurring/new", use: newRecurringPage)
         pages.post("/recurring/:recurringId", use: seriesAction)
+        pages.post("/recurring/:recurringId/dismiss-waiting", use: dismissWaitingAction)
         pages.get("/recurring/:recurringId/edit", use: editSeriesPage)
         pages.post("/recurring/:recurringId/edit", use: updateSeries)
         pages.post("/pending/:pendingId/confirm", use: confirmPendingAction)

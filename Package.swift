@@ -236,6 +236,7 @@ let package = Package(
                 "SplitApp", "SplitStore", "SplitCore", "SplitTestSupport", .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // Real exports of other apps (Fixtures/splitwise/SOURCES.md says where each is from),
             // read by the import tests from the source tree.

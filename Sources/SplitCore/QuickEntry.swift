@@ -676,14 +676,22 @@ public enum QuickEntry {
             // the words before that one are what it was (found by a new user). Only where the line
             // would have no description otherwise.
             if description.isEmpty, position + 1 < words.count,
+                words[position].text.first.map({ $0.isASCII && $0.isNumber }) == true,
+                QuickEntry.currency(words[position].text, home: context.homeCurrency, words: true) == nil,
                 QuickEntry.currency(words[position + 1].text, home: context.homeCurrency, words: true) == nil,
                 let next = (position + 1..<words.count).first(where: {
                     QuickEntry.looksLikeAmount(words[$0].text) && CivilDate(words[$0].text) == nil
                 }), next > position + 1 || (try? QuickEntry.evaluate(words[position].text)) == nil,
                 QuickEntry.gluedCode(words[position].text) == nil
             {
-                description = words[position..<next].map(\.text)
-                position = next
+                let named = words[position..<next].map(\.text)
+                // "2 x 15" is arithmetic said in words, not a name (found by review).
+                if named.contains(where: { word in
+                    word.contains(where: \.isLetter) && !["x", "×"].contains(word.lowercased())
+                }) {
+                    description = named
+                    position = next
+                }
             }
             // "Lunch yesterday 24", "Dinner last friday 60": a day said before the amount is the
             // date, not part of what it was (found by review: dated today, "yesterday" kept).

@@ -192,6 +192,11 @@ struct QuickEntryTests {
         }
         #expect((try? Self.draft("12 beers 60 all"))?.description == "12 beers")
         #expect(Self.problems("60 all").first == .noDescription)
+        // A currency first is no description (found by review: "¥ 1200 all" became an expense
+        // called "¥" in the home currency), nor is "2 x 15".
+        for line in ["¥ 1200 all", "RM 12 all", "USD 50 all", "2 x 15 all"] {
+            #expect(Self.problems(line).first == .noDescription, "\(line)")
+        }
         #expect(Self.problems("Dinner 2024-05-01 all") == [.noAmount])
         // A minus no word explains is refused, as on the form (found by review: a refund unsaid);
         // with a word that says money came back, it is that refund.

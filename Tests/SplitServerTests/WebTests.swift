@@ -1010,6 +1010,11 @@ struct WebTests {
             #expect(checked.text.contains("<td>Aki</td><td>is owed 2,000 JPY</td><td>is owed 4,000 JPY</td>"), "\(checked.text)")
             #expect(try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token)
                 .list("expenses").count == 1)  // only the setup's Ramen
+            // Text the browser could not read as UTF-8 (a Windows-1252 file) is refused, not
+            // imported with "�" in its names.
+            let garbled = try await setup.aki.post(
+                path, [("file", csv.replacingOccurrences(of: "Izakaya", with: "Caf\u{FFFD}")), ("intent", "check")])
+            #expect(garbled.status == .unprocessableContent && garbled.text.contains("not UTF-8 text"), "\(garbled.text.prefix(2000))")
             // Import pressed with another file than the one checked (chosen after the check): it
             // is checked instead, the choices made for the first file's names left out (found by a
             // new user: it went in, with "Bob is me" given to whoever was second in the other).

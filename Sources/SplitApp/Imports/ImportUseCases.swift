@@ -362,7 +362,27 @@ public struct ImportUseCases: Sendable, UsesStores {
     /// end one LF and none at the end, without a byte-order mark (found by a new user: a file
     /// imported by the CLI went in a second time through the web, whose text box sends CRLF, and
     /// doubled every balance); then its bytes as they came, which imports stored until then.
+    /// Imports stored before that hashed the bytes as they came, so the same file is also looked
+    /// for in the shapes it most likely came in then: LF or CRLF line ends, with a last line end
+    /// or without, behind a byte-order mark or not (found by review: a file the CLI imported
+    /// before, LF with a last newline, came from the web's CRLF text box a second time).
     static func contentHashes(_ data: Data) -> [String] {
+        let alike = alikeText(data)
+        let crlf = alike.split(separator: 0x0A, omittingEmptySubsequences: false)
+            .map { Array($0) }.joined(separator: [0x0D, 0x0A]).map { $0 }
+        var hashes: [String] = []
+        for shape in [alike, alike + [0x0A], crlf, crlf + [0x0D, 0x0A], [UInt8](data)] {
+            for bytes in [shape, [0xEF, 0xBB, 0xBF] + shape] {
+                let hash = Hex.string(SHA256.hash(data: Data(bytes)))
+                if !hashes.contains(hash) { hashes.append(hash) }
+            }
+        }
+        return hashes
+    }
+
+    /// A file's text with every line end one LF, none at the end and no byte-order mark: what
+    /// tells the same file whatever carried it.
+    public static func alikeText(_ data: Data) -> [UInt8] {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var alike: [UInt8] = []
@@ -379,9 +399,7 @@ public struct ImportUseCases: Sendable, UsesStores {
             index += 1
         }
         while let last = alike.last, last == 0x0A || last == 0x20 || last == 0x09 { alike.removeLast() }
-        let raw = Hex.string(SHA256.hash(data: data))
-        let normal = Hex.string(SHA256.hash(data: Data(alike)))
-        return normal == raw ? [normal] : [normal, raw]
+        return alike
     }
 
     /// How a file imported before goes in again, as the API says it; a page says it its own way.
@@ -398,14 +416,6 @@ public struct ImportUseCases: Sendable, UsesStores {
     public static func read(_ data: Data, format: ImportedFile.Format, homeCurrency: Currency? = nil) throws(ImportProblem)
         -> ImportedFile
     {
-        // Text a browser read as UTF-8 from a file that is not (a CSV saved as Windows-1252) comes
-        // with U+FFFD in place of each letter it could not read: refused as the bytes would be
-        // (found by a new user: the web imported "Navette a�roport").
-        if let text = String(data: data, encoding: .utf8), text.unicodeScalars.contains("\u{FFFD}") {
-            throw ImportProblem(
-                line: nil, column: nil,
-                message: "the file is not UTF-8 text: some of its letters could not be read (save it as CSV, UTF-8)")
-        }
         // A JSON file sent as a CSV layout: said as that, not as a quote in the wrong place.
         if format == .splitwise,
             let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),

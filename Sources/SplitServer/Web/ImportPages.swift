@@ -100,6 +100,13 @@ extension WebApp {
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw AppError.invalid(field: "file", message: "Choose the exported .csv file, or paste its text.")
             }
+            // Text the browser read as UTF-8 from a file that is not (a CSV saved as Windows-1252)
+            // comes with U+FFFD for each letter it could not read: refused as the API refuses the
+            // bytes (found by a new user: the web imported "Navette a�roport").
+            guard !text.unicodeScalars.contains("\u{FFFD}") else {
+                throw AppError.invalid(
+                    field: "file", message: "The file is not UTF-8 text: some of its letters could not be read. Save it as CSV, UTF-8.")
+            }
             let data = Data(text.utf8)
             let format = try Self.importFormat(form["format"])
             // The names as the file has them, in order: map_<n> says who the n-th one is. Read as
@@ -156,11 +163,13 @@ extension WebApp {
         }
     }
 
-    /// What a check was of: the format and the file's text (its line ends made alike, as the
-    /// browser may send them otherwise the second time).
+    /// What a check was of: the format, a new group's home currency (a file naming none is read
+    /// in it) and the file's text, alike whatever its line ends (the browser may send them
+    /// otherwise the second time).
     static func fingerprint(_ form: WebForm) -> String {
-        let text = (form["file"] ?? "").replacingOccurrences(of: "\r\n", with: "\n")
-        let digest = SHA256.hash(data: Data(((form["format"] ?? "") + "\n" + text).utf8))
+        let format = (try? importFormat(form["format"]))?.rawValue ?? ""
+        let text = ImportUseCases.alikeText(Data((form["file"] ?? "").utf8))
+        let digest = SHA256.hash(data: Data((format + "\n" + (form["homeCurrency"] ?? "") + "\n").utf8) + Data(text))
         return Hex.string(digest).prefix(32).description
     }
 

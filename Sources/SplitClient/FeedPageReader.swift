@@ -334,7 +334,7 @@ struct JSONReader {
         var canEditAllExpenses: Bool?
         var canMarkPaid: Bool?
         var active: Bool?
-        var left: Bool?
+        var leftThemselves: Bool?
         var version: Int64?
         var updatedAt: Date?
         try object { reader, key throws(FeedPageError) in
@@ -349,7 +349,7 @@ struct JSONReader {
             case "canEditAllExpenses": canEditAllExpenses = try reader.bool()
             case "canMarkPaid": canMarkPaid = try reader.bool()
             case "active": active = try reader.bool()
-            case "left": left = try reader.bool()
+            case "leftThemselves": leftThemselves = try reader.bool()
             case "version": version = try reader.int64()
             case "updatedAt": updatedAt = try reader.date()
             default: try reader.skipValue()
@@ -361,7 +361,7 @@ struct JSONReader {
             canAddExpenses: try required(canAddExpenses, "canAddExpenses"),
             canEditOwnExpenses: try required(canEditOwnExpenses, "canEditOwnExpenses"),
             canEditAllExpenses: try required(canEditAllExpenses, "canEditAllExpenses"),
-            canMarkPaid: try required(canMarkPaid, "canMarkPaid"), active: try required(active, "active"), left: left,
+            canMarkPaid: try required(canMarkPaid, "canMarkPaid"), active: try required(active, "active"), leftThemselves: leftThemselves,
             version: try required(version, "version"), updatedAt: try required(updatedAt, "updatedAt"))
     }
 

@@ -96,14 +96,14 @@ public struct Member: Codable, Hashable, Sendable {
     public var active: Bool
     /// True when they are not active because they left the group themselves (false when an owner
     /// or admin removed them; nil from a copy kept before servers said).
-    public var left: Bool?
+    public var leftThemselves: Bool?
     /// Grows by one with every change.
     public var version: Int64
     public var updatedAt: Date
 
     public init(
         id: String, groupId: String, userId: String? = nil, name: String, role: Role, canAddExpenses: Bool,
-        canEditOwnExpenses: Bool, canEditAllExpenses: Bool, canMarkPaid: Bool, active: Bool, left: Bool? = nil,
+        canEditOwnExpenses: Bool, canEditAllExpenses: Bool, canMarkPaid: Bool, active: Bool, leftThemselves: Bool? = nil,
         version: Int64, updatedAt: Date
     ) {
         self.id = id
@@ -116,13 +116,13 @@ public struct Member: Codable, Hashable, Sendable {
         self.canEditAllExpenses = canEditAllExpenses
         self.canMarkPaid = canMarkPaid
         self.active = active
-        self.left = left
+        self.leftThemselves = leftThemselves
         self.version = version
         self.updatedAt = updatedAt
     }
 
     /// The name where people are listed: "Ben (left)", "Cho (removed)" once gone.
-    public var label: String { MemberLabel.name(name, active: active, left: left == true) }
+    public var label: String { MemberLabel.name(name, active: active, left: leftThemselves == true) }
 
     /// In "everyone", the split of an expense that names none: active and not a viewer (a
     /// viewer watches; named in a split, they share it like anyone), as the server decides.

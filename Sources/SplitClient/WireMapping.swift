@@ -50,7 +50,7 @@ extension Member {
             id: wire.id, groupId: wire.groupId, userId: wire.userId, name: wire.name, role: Role(wire.role),
             canAddExpenses: wire.canAddExpenses, canEditOwnExpenses: wire.canEditOwnExpenses,
             canEditAllExpenses: wire.canEditAllExpenses, canMarkPaid: wire.canMarkPaid, active: wire.active,
-            left: wire.left, version: wire.version, updatedAt: wire.updatedAt)
+            leftThemselves: wire.leftThemselves, version: wire.version, updatedAt: wire.updatedAt)
     }
 }
 

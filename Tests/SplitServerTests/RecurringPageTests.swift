@@ -40,6 +40,9 @@ struct RecurringPageTests {
                 asked.text.contains("The recurring “Hotel KL” pauses until someone changes it: it needs you (you pay or share in it, or made it)."),
                 "\(asked.text.prefix(3000))")
             #expect(try await ben.post("/groups/\(groupID)/leave", []).status == .seeOther)
+            // The members page says he left, not that he was removed.
+            let members = try await browser.get("/groups/\(groupID)/members")
+            #expect(members.text.contains("No longer in the group") && members.text.contains("Ben (left)"), "\(members.text)")
             #expect(
                 try await api.call(
                     .patch, "/api/groups/\(groupID)/members/\(benID)", token: aki.token, json: #"{"active":true}"#

@@ -191,9 +191,9 @@ struct UpgradeTests {
     static func withoutLeft(_ value: Any) -> Any {
         if var object = value as? [String: Any] {
             if object["canMarkPaid"] != nil, object["role"] != nil {
-                let left = object["left"] as? Bool
-                #expect(left != nil && (object["active"] as? Bool == false || left == false), "left of \(object)")
-                object["left"] = nil
+                let left = object["leftThemselves"] as? Bool
+                #expect(left != nil && (object["active"] as? Bool == false || left == false), "leftThemselves of \(object)")
+                object["leftThemselves"] = nil
             }
             return object.mapValues(withoutLeft)
         }

@@ -72,7 +72,7 @@ struct FeedPageReaderTests {
                     userId: Bool.random(using: &random) ? Random.id(&random) : nil, name: Random.text(&random),
                     role: roles.randomElement(using: &random)!, canAddExpenses: Bool.random(using: &random),
                     canEditOwnExpenses: Bool.random(using: &random), canEditAllExpenses: Bool.random(using: &random),
-                    canMarkPaid: Bool.random(using: &random), active: Bool.random(using: &random), left: Bool.random(using: &random),
+                    canMarkPaid: Bool.random(using: &random), active: Bool.random(using: &random), leftThemselves: Bool.random(using: &random) ? nil : Bool.random(using: &random),
                     version: Int64.random(in: 1...1_000, using: &random), updatedAt: date(&random))
             },
             categories: (0..<Int.random(in: 0...2, using: &random)).map { _ in
@@ -155,7 +155,7 @@ struct FeedPageReaderTests {
         "createdAt":"2026-11-28T05:23:11Z","updatedAt":"2026-11-28T05:23:12Z","isDeleted":false}],
         "settlements":[],
         "members":[{"id":"m1","groupId":"g","userId":null,"name":"Aki","role":"owner","canAddExpenses":true,
-        "canEditOwnExpenses":true,"canEditAllExpenses":true,"canMarkPaid":true,"active":true,"left":false,
+        "canEditOwnExpenses":true,"canEditAllExpenses":true,"canMarkPaid":true,"active":true,
         "version":1,"updatedAt":"2026-11-28T05:23:11Z"}],
         "categories":[{"id":"c","name":"Food","icon":"🍜","color":"#AABBCC","isDefault":true,
         "position":0,"version":1}],

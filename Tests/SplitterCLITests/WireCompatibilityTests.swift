@@ -232,10 +232,10 @@ private enum Samples {
         .init(
             id: aki, groupId: groupID, userId: "9d4070a2-5060-4096-9e77-4fc051627384", name: "Aki", role: .owner,
             canAddExpenses: true, canEditOwnExpenses: true, canEditAllExpenses: true, canMarkPaid: true, active: true,
-            left: false, version: 2, updatedAt: later),
+            leftThemselves: false, version: 2, updatedAt: later),
         .init(
             id: cho, groupId: groupID, name: "Cho", role: .member, canAddExpenses: false, canEditOwnExpenses: true,
-            canEditAllExpenses: false, canMarkPaid: false, active: false, left: true, version: 4, updatedAt: at),
+            canEditAllExpenses: false, canMarkPaid: false, active: false, version: 4, updatedAt: at),
     ]
 
     static let expenses: [Wire.Expense] =

@@ -5770,10 +5770,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Member/active`.
             public var active: Swift.Bool
-            /// not active because they left the group themselves; false when an owner or admin removed them, and while active
+            /// not active because they left the group themselves; false when an owner or admin removed them, and while active (absent from servers before 2026-12-07: read it as false)
             ///
-            /// - Remark: Generated from `#/components/schemas/Member/left`.
-            public var left: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Member/leftThemselves`.
+            public var leftThemselves: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/Member/version`.
             public var version: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Member/updatedAt`.
@@ -5791,7 +5791,7 @@ extension Components {
             ///   - canEditAllExpenses:
             ///   - canMarkPaid:
             ///   - active: false once they left or were removed (their shares, balance and history stay)
-            ///   - left: not active because they left the group themselves; false when an owner or admin removed them, and while active
+            ///   - leftThemselves: not active because they left the group themselves; false when an owner or admin removed them, and while active (absent from servers before 2026-12-07: read it as false)
             ///   - version:
             ///   - updatedAt:
             public init(
@@ -5805,7 +5805,7 @@ extension Components {
                 canEditAllExpenses: Swift.Bool,
                 canMarkPaid: Swift.Bool,
                 active: Swift.Bool,
-                left: Swift.Bool,
+                leftThemselves: Swift.Bool? = nil,
                 version: Swift.Int64,
                 updatedAt: Foundation.Date
             ) {
@@ -5819,7 +5819,7 @@ extension Components {
                 self.canEditAllExpenses = canEditAllExpenses
                 self.canMarkPaid = canMarkPaid
                 self.active = active
-                self.left = left
+                self.leftThemselves = leftThemselves
                 self.version = version
                 self.updatedAt = updatedAt
             }
@@ -5834,7 +5834,7 @@ extension Components {
                 case canEditAllExpenses
                 case canMarkPaid
                 case active
-                case left
+                case leftThemselves
                 case version
                 case updatedAt
             }

@@ -60,14 +60,14 @@ extension Components.Schemas.Group {
 
 extension Components.Schemas.Member {
     /// The name where people are listed: "Ben (left)", "Cho (removed)" once gone.
-    var label: String { MemberLabel.name(name, active: active, left: left) }
+    var label: String { MemberLabel.name(name, active: active, left: leftThemselves == true) }
 
     init(_ member: MemberRecord) {
         self.init(
             id: member.id.text, groupId: member.groupID.text, userId: member.userID?.text, name: member.name,
             role: .init(member.role), canAddExpenses: member.canAddExpenses,
             canEditOwnExpenses: member.canEditOwnExpenses, canEditAllExpenses: member.canEditAllExpenses,
-            canMarkPaid: member.canMarkPaid, active: member.isActive, left: member.hasLeft, version: member.version,
+            canMarkPaid: member.canMarkPaid, active: member.isActive, leftThemselves: member.hasLeft, version: member.version,
             updatedAt: Date(milliseconds: member.updatedAt))
     }
 }

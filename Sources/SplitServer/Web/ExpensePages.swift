@@ -69,7 +69,7 @@ extension WebApp {
                     id: expense.id, description: expense.description,
                     amount: WebFormat.money(expense.amount, expense.currency), date: expense.expenseDate,
                     category: live.contains(expense.category) ? expense.categoryName : "\(expense.categoryName) (deleted)",
-                    paidBy: expense.payers.map { scope.name($0.memberId) }.joined(separator: ", "),
+                    paidBy: expense.payers.map { scope.label($0.memberId) }.joined(separator: ", "),
                     refund: expense.amount.hasPrefix("-"), deleted: expense.isDeleted)
             }
             if let cursor = page.nextCursor {
@@ -450,7 +450,7 @@ extension WebApp {
             let history = records.map { Components.Schemas.HistoryEntry($0, withDetails: seesDetails) }
             shares.append(
                 .init(
-                    id: share.id, name: scope.name(share.memberId),
+                    id: share.id, name: scope.label(share.memberId),
                     amount: shown(share.amount, expense.currency), isPaid: share.isPaid,
                     covered: covered && !share.isPaid ? (isZero ? "Owes nothing" : refund ? "Kept their part" : "Paid it") : nil,
                     canToggle: !expense.isDeleted && !(covered && !share.isPaid)
@@ -481,7 +481,7 @@ extension WebApp {
             splitMode: mode.prefix(1).lowercased() + mode.dropFirst(),
             refund: refund,
             payers: expense.payers.sorted { place($0.memberId) < place($1.memberId) }.map {
-                .init(name: scope.name($0.memberId), amount: shown($0.amount, expense.currency))
+                .init(name: scope.label($0.memberId), amount: shown($0.amount, expense.currency))
             },
             shares: shares, deleted: expense.isDeleted,
             canEdit: scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)),

@@ -319,13 +319,13 @@ extension WebApp {
             }
             if line.net.hasPrefix("-") {
                 let to = transfers.filter { $0.fromMemberId == me }.map {
-                    "\(scope.name($0.toMemberId)) \(WebFormat.money($0.amount, $0.currency))"
+                    "\(scope.label($0.toMemberId)) \(WebFormat.money($0.amount, $0.currency))"
                 }
                 let whom = to.isEmpty ? "" : ": pay " + to.joined(separator: " and ")
                 myBalance.append(.init(text: "You owe \(amount)\(whom)", owed: false, owes: true))
             } else {
                 let from = transfers.filter { $0.toMemberId == me }.map {
-                    "\(scope.name($0.fromMemberId)) \(WebFormat.money($0.amount, $0.currency))"
+                    "\(scope.label($0.fromMemberId)) \(WebFormat.money($0.amount, $0.currency))"
                 }
                 let whom = from.isEmpty ? "" : ", from " + from.joined(separator: " and ")
                 myBalance.append(.init(text: "You are owed \(amount)\(whom)", owed: true, owes: false))
@@ -341,7 +341,7 @@ extension WebApp {
         let body = OverviewBody(
             groupID: groupID, myBalance: myBalance, canAdd: scope.may(.addExpense),
             memberChart: Charts.bars(
-                chart.perMember.map { (label: scope.name($0.member.text), value: $0.amount) }, currency: chartCurrency,
+                chart.perMember.map { (label: scope.label($0.member.text), value: $0.amount) }, currency: chartCurrency,
                 title: "Spent per member"),
             categoryChart: Charts.bars(
                 chart.perCategory.map { (label: $0.label, value: $0.amount) }, currency: chartCurrency,

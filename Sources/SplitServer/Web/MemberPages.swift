@@ -95,8 +95,9 @@ extension WebApp {
     ) async throws -> Response {
         let scope = try await scope(groupID)
         let removed = scope.members.filter { !$0.active }.map { member in
+            // Said as they went: "Ben (left)", "Cho (removed)" (found by review: all read "Removed").
             MembersBody.Removed(
-                id: member.id, name: member.name,
+                id: member.id, name: member.label,
                 canRestore: scope.may(.manageMembers(.other(Role(rawValue: member.role.rawValue) ?? .viewer))))
         }
         var rows = scope.activeMembers.map { member -> MembersBody.Row in

@@ -172,9 +172,16 @@ extension SplitterClient {
 }
 
 extension SplitterClient {
-    /// The file name a `Content-Disposition: attachment; filename="…"` header suggests.
+    /// The file name a `Content-Disposition: attachment; filename="…"` header suggests: its
+    /// `filename*=UTF-8''…` when it has one (the name with its own letters; `filename` is then an
+    /// ASCII stand-in), percent-encoded or already decoded.
     static func filename(_ disposition: String?) -> String? {
-        guard let disposition, let start = disposition.range(of: "filename=\"") else { return nil }
+        guard let disposition else { return nil }
+        if let start = disposition.range(of: "filename*=UTF-8''", options: .caseInsensitive) {
+            let value = disposition[start.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+            if !value.isEmpty { return value.removingPercentEncoding ?? value }
+        }
+        guard let start = disposition.range(of: "filename=\"") else { return nil }
         return disposition[start.upperBound...].split(separator: "\"").first.map(String.init)
     }
 }

@@ -45,8 +45,10 @@ struct RecurringCommand: AsyncParsableCommand {
                 // STATE column made every row as wide as it).
                 var notes = series.compactMap { item in item.note.map { "* \(item.expense.description) (\(short(item.id))): \($0)" } }
                 // Dates skipped one by one, which NEXT leaves out without a word.
-                notes += series.filter { !$0.skipped.isEmpty && $0.state != "ended" }.map { item in
-                    "\(item.expense.description) (\(short(item.id))) skips \(item.skipped.joined(separator: ", "))."
+                // Those still to come (a past one is kept until the series changes).
+                let now = today(in: found.timeZone)
+                notes += series.filter { item in item.state != "ended" && item.skipped.contains { $0 >= now } }.map { item in
+                    "\(item.expense.description) (\(short(item.id))) skips \(item.skipped.filter { $0 >= now }.joined(separator: ", "))."
                 }
                 if !options.json, !notes.isEmpty { print("\n" + notes.joined(separator: "\n")) }
             }

@@ -49,6 +49,16 @@ struct WireCompatibilityTests {
         }
     }
 
+    @Test("an export's file name: filename*, with its own letters, before the ASCII stand-in")
+    func exportFilename() {
+        #expect(SplitterClient.filename(#"attachment; filename="Partage-2026-12-07.json""#) == "Partage-2026-12-07.json")
+        let accented = #"attachment; filename="Caf_-2026-12-07.json"; filename*=UTF-8''Caf%C3%A9-2026-12-07.json"#
+        #expect(SplitterClient.filename(accented) == "Café-2026-12-07.json")
+        // As the generated client hands it on, decoded once already.
+        #expect(SplitterClient.filename(accented.removingPercentEncoding) == "Café-2026-12-07.json")
+        #expect(SplitterClient.filename(nil) == nil)
+    }
+
     @Test("enums keep the spec's raw values, every case mapped both ways")
     func enums() {
         #expect(SplitClient.Role.allCases.map(\.rawValue) == Wire.Role.allCases.map(\.rawValue))

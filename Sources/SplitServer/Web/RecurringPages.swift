@@ -75,6 +75,8 @@ extension WebApp {
         async let seriesList = recurringUseCases.list(groupID: id, caller: caller)
         let (pending, series) = try await (pendingList, seriesList)
         func money(_ amount: String, _ currency: String) -> String { WebFormat.grouped(amount) + " " + currency }
+        // Skipped dates still to come (a past one is kept until the series changes; found by review).
+        let today = today(in: scope)
         let body = RecurringBody(
             groupID: groupID,
             pending: pending.map { item in
@@ -101,7 +103,8 @@ extension WebApp {
                     // What stops it now, if anything, over the note it was paused with.
                     state: series.state.rawValue, note: view.reason,
                     upcoming: view.upcoming.isEmpty ? nil : view.upcoming.joined(separator: ", "),
-                    skipped: series.skipped.isEmpty || series.state == .ended ? nil : series.skipped.joined(separator: ", "),
+                    skipped: series.state == .ended || !series.skipped.contains(where: { $0 >= today })
+                        ? nil : series.skipped.filter { $0 >= today }.joined(separator: ", "),
                     nextDate: view.upcoming.first, active: series.state == .active, paused: series.state == .paused,
                     canResume: series.state == .paused && view.blocked == nil, ended: series.state == .ended,
                     canChange: scope.may(.editExpense(isOwn: series.createdByUserID.text == scope.me?.userId)))

@@ -262,7 +262,11 @@ struct Plan: AsyncParsableCommand {
                     }
                 } catch SplitterError.offline(let reason) {
                     balances = try context.offlineBalances(reason)
-                    transfers = try LocalLedger.plan(balances, currency: currency ?? found.homeCurrency)
+                    // The one currency money is open in, as online (rates are not in the copy).
+                    let open = Set(balances.map(\.currency))
+                    let only = open.count == 1 ? open.first : nil
+                    if currency == nil, let only { settledCurrency = only }
+                    transfers = try LocalLedger.plan(balances, currency: currency ?? only ?? found.homeCurrency)
                 }
             }
             if converted {

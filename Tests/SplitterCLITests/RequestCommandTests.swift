@@ -16,6 +16,10 @@ struct RequestCommandTests {
             try #require(added.status == 0, "\(added.error)")
             let plan = try await trip.run("plan", "Euro trip")
             #expect(plan.output == "Cho pays Aki 1500 JPY\n", "\(plan.output)\(plan.error)")
+            // The same from the offline copy.
+            _ = try await trip.run("sync")
+            let offline = try await trip.run("plan", "Euro trip", "--server", try CLITrip.unreachableURL())
+            #expect(offline.output.hasPrefix("Cho pays Aki 1500 JPY\n"), "\(offline.output)\(offline.error)")
             #expect(try await trip.run("plan", "Euro trip", "--currency", "EUR").output.hasPrefix("Nothing to settle in EUR."))
         }
     }

@@ -93,8 +93,10 @@ enum ActivityText {
         case "member.restored": return "\(actor) brought \(named(subject, aboutMember)) back into the group"
         case "member.renamed":
             guard let from = event.from else { return "\(actor) renamed \(named(subject, aboutMember))" }
-            // Renaming oneself: the line's actor has the name before.
-            if record.actorName == from { return "\(actor == "You" ? "You" : from) changed \(actor == "You" ? "your" : "their") name to \(subject)" }
+            // Renaming oneself: told by the account, not the name (another member may have had it).
+            if let own = event.userID, own == record.actorUserID {
+                return "\(actor == "You" ? "You" : from) changed \(actor == "You" ? "your" : "their") name to \(subject)"
+            }
             return isReader(aboutMember) ? "\(actor) renamed you to \(subject)" : "\(actor) renamed \(from) to \(subject)"
         case "group.renamed":
             return event.from.map { "\(actor) renamed the group from \($0) to \(subject)" } ?? "\(actor) renamed the group \(subject)"

@@ -46,7 +46,8 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public var fromID: UUID?
     public var toID: UUID?
     public var memberID: UUID?
-    /// `member.claim_*`: the account that asked (no member when turned down).
+    /// `member.claim_*`: the account that asked (no member when turned down). `member.renamed`:
+    /// the renamed member's account, if any (a rename of oneself is told by it).
     public var userID: UUID?
     /// `payment_request.created`/`cancelled`: the request (`to`: whom it asks, when one member).
     public var requestID: UUID?

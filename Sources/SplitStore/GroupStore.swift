@@ -319,6 +319,13 @@ public struct GroupStore: Sendable {
                     ).all().map { try $0.decodeUUID("id") }
                     try await log?.activity(
                         actor, "member.joined", .member, back.id, ActivityEvent(), concerning: deciders, sql)
+                    // Back under another name (theirs was taken meanwhile): said, so the lines
+                    // under the old name read as theirs (found by review).
+                    if comeBackAs != member.name {
+                        try await log?.activity(
+                            actor, "member.renamed", .member, back.id,
+                            ActivityEvent(subject: comeBackAs, from: member.name, userID: userID), sql)
+                    }
                     try await Self.dropClaims(groupID: group.id, userID: userID, sql)
                     return .joined(group, back)
                 }
@@ -468,8 +475,8 @@ public struct GroupStore: Sendable {
                 // added…", with nothing between to say they are one person).
                 if let before, before.name != after.name {
                     try await log?.activity(
-                        actor, "member.renamed", .member, member.id, ActivityEvent(subject: after.name, from: before.name),
-                        concerning: [member.id], sql)
+                        actor, "member.renamed", .member, member.id,
+                        ActivityEvent(subject: after.name, from: before.name, userID: after.userID), concerning: [member.id], sql)
                 }
                 if let before, let action = Self.activityAction(before: before, after: after) {
                     try await log?.activity(

@@ -60,7 +60,13 @@ struct ActivityTextTests {
         #expect(said("share.marked_paid", ActivityEvent(subject: "Taxi")) == "Aki marked a share of Taxi paid")
         // A rename is said with both names (found by a new user: Cho's lines, then Chiyo's).
         #expect(said("member.renamed", ActivityEvent(subject: "Chiyo", from: "Cho")) == "Aki renamed Cho to Chiyo")
-        #expect(said("member.renamed", ActivityEvent(subject: "Akira", from: "Aki")) == "Aki changed their name to Akira")
+        let akiSelf = Self.record("member.renamed", ActivityEvent(subject: "Akira", from: "Aki"))
+        let ownRename = ActivityRecord(
+            id: akiSelf.id, seq: 1, actorUserID: akiSelf.actorUserID, actorName: "Aki", action: "member.renamed", entity: .member,
+            entityID: UUID(), event: ActivityEvent(subject: "Akira", from: "Aki", userID: akiSelf.actorUserID), at: 0)
+        #expect(ActivityText.sentence(ownRename) == "Aki changed their name to Akira")
+        // Another member once called Aki is renamed by Aki: not "changed their name".
+        #expect(said("member.renamed", ActivityEvent(subject: "Aki B.", from: "Aki", userID: UUID())) == "Aki renamed Aki to Aki B.")
         #expect(said("group.renamed", ActivityEvent(subject: "Asia 2026", from: "Asia")) == "Aki renamed the group from Asia to Asia 2026")
         // A skip names its days; a line from before they were kept reads as it did.
         #expect(said("recurring.skipped", ActivityEvent(subject: "Rent", period: "2026-12-24")) == "Aki skipped the recurring Rent on 2026-12-24")

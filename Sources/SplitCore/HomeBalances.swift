@@ -50,7 +50,8 @@ public enum HomeBalances {
     /// - Parameter nets: by currency, each currency's nets summing to zero.
     ///
     /// Each member's nets are added up exactly, as fractions, and rounded once, so each balance is
-    /// within one minor unit of its exact value (found by a new user: rounding each currency on its
+    /// within one minor unit of its exact value at the rates (an expense charged in the home
+    /// currency counts at its own charge, rounded with that expense: `convert(_:charged:…)`) (found by a new user: rounding each currency on its
     /// own and adding the results made a balance 2 cents off, and which member's depended on the
     /// group). Where the exact sum would overflow, each currency is converted and rounded on its
     /// own instead.
@@ -76,7 +77,11 @@ public enum HomeBalances {
                 let (up, upOverflow) = rate.numerator.multipliedReportingOverflow(by: Int128(home.minorUnitsPerMajor))
                 let (down, downOverflow) = rate.denominator.multipliedReportingOverflow(by: Int128(currency.minorUnitsPerMajor))
                 guard !upOverflow, !downOverflow else { return nil }
-                terms.append((entries, up, down))
+                // Reduced, so the common denominator grows no more than it must (an inverted rate's
+                // is not a power of ten).
+                var (x, y) = (up.magnitude, down.magnitude)
+                while y != 0 { (x, y) = (y, x % y) }
+                terms.append((entries, up / Int128(x), down / Int128(x)))
             } else {
                 missing.append(currency)
             }

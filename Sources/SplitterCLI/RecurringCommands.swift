@@ -55,6 +55,17 @@ struct RecurringCommand: AsyncParsableCommand {
         }
     }
 
+    /// Who shares a draft now, for --adjust without --equal (as `expense edit`): the members its
+    /// split names.
+    static func sharers(of draft: ExpenseDraft) -> [String]? {
+        var sharers: [String]? = draft.splits?.map(\.memberId)
+        if let entered = draft.split {
+            let named: [String]? = entered.percents?.map(\.memberId) ?? entered.shares?.map(\.memberId)
+            sharers = entered.memberIds ?? named ?? entered.amounts?.map(\.memberId) ?? sharers
+        }
+        return sharers
+    }
+
     /// Weekdays as `--on` takes them and `list` shows them; 1 is Monday, as in `RecurrenceRule`.
     static let weekdays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
@@ -244,14 +255,7 @@ struct RecurringCommand: AsyncParsableCommand {
             // A refund stays one, its amounts said as received (as `expense edit`).
             if old.amount.hasPrefix("-") { split.refund = true }
             let (paid, paidByMember) = try split.payers(context)
-            // Who shares it now, for --adjust without --equal (as `expense edit`): the members its
-            // split names.
-            var sharers: [String]? = old.splits?.map(\.memberId)
-            if let entered = old.split {
-                let named: [String]? = entered.percents?.map(\.memberId) ?? entered.shares?.map(\.memberId)
-                sharers = entered.memberIds ?? named ?? entered.amounts?.map(\.memberId) ?? sharers
-            }
-            let newSplit = try split.split(context, sharers: sharers)
+            let newSplit = try split.split(context, sharers: RecurringCommand.sharers(of: old))
             // A new amount leaves amounts given for the old one adding up to it no more: asked
             // for with it rather than refused by the server (found by review).
             if amount != nil {
@@ -422,7 +426,7 @@ struct PendingCommand: AsyncParsableCommand {
                     var split = self.split
                     if waiting.expense.amount.hasPrefix("-") { split.refund = true }
                     (paid, paidByMember) = try split.payers(context)
-                    newSplit = try split.split(context, sharers: nil)
+                    newSplit = try split.split(context, sharers: RecurringCommand.sharers(of: waiting.expense))
                 }
                 if amount != nil || date != nil || paid != nil || paidByMember != nil || newSplit != nil {
                     var draft = waiting.expense

@@ -79,6 +79,7 @@ struct RecurringPageTests {
             #expect(refused.status == .unprocessableContent && refused.text.contains("Confirm a recurring expense"), "\(refused.text.prefix(2000))")
             #expect(refused.text.contains("Dee is no longer in the group"))
             #expect(!refused.text.contains(#"aria-label="Dee (removed) shares it" disabled"#), "Dee is not locked in")
+            #expect(refused.text.contains(#"name="in_\#(deeID)" value="1" aria-label="Dee (removed) shares it""#), "\(refused.text)")
             let confirmed = try await aki.post(
                 "/pending/\(id)/edit",
                 [

@@ -442,7 +442,12 @@ public struct ImportUseCases: Sendable, UsesStores {
         // A file with nothing in it would make an empty group (found by a new user: a header
         // alone "imported 0 expenses"); our own export of a group without any still copies it.
         if file.expenses.isEmpty, file.transfers.isEmpty, format != .json {
-            throw ImportProblem(line: nil, column: nil, message: "the file has no expenses or transfers to import")
+            // Every line skipped: why, for the first (found by review: the reasons were lost).
+            let why = file.skipped.first.map {
+                " (\(file.skipped.count == 1 ? "its one line was" : "its \(file.skipped.count) lines were") skipped; "
+                    + "line \($0.line): \($0.reason))"
+            } ?? ""
+            throw ImportProblem(line: nil, column: nil, message: "the file has no expenses or transfers to import" + why)
         }
         // Said, not done silently (found by review): a description longer than we keep is cut.
         let cut = file.expenses.filter(\.wasShortened)

@@ -273,10 +273,7 @@ private struct Turn {
     }
 
     /// "Aki", "Aki and Bo", "Aki, Bo and you".
-    static func list(_ names: [String]) -> String {
-        guard names.count > 1 else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " and " + names.last!
-    }
+    static func list(_ names: [String]) -> String { WebFormat.listed(names) }
 
     func names(_ groupID: String) async throws -> [String: String] {
         guard case .ok(let ok) = try await assistant.api.listMembers(.init(path: .init(groupId: groupID))) else { return [:] }

@@ -130,7 +130,11 @@ struct MailComposer: Sendable {
         // is no member: the group is not theirs to open.
         let outside = !line.readerIsIn
         let groupLink = configuration.publicURL + WebApp.link(line)
-        let open = outside ? "Your groups" : line.activity.action == "payment_request.created" ? "See it and pay" : "Open it"
+        // "See it and pay" to whoever it asks (anyone, when it names nobody).
+        let asked =
+            line.activity.action == "payment_request.created"
+            && (line.activity.event.toID == nil || line.activity.event.toID == line.readerMemberID)
+        let open = outside ? "Your groups" : asked ? "See it and pay" : "Open it"
         let stop = unsubscribeLink(unsubscribeKey, category.rawValue)
         let when = Self.time(line.activity.at, in: line.groupTimeZone)
         let plain = """

@@ -51,10 +51,10 @@ extension WebApp {
     /// budget or recurring expenses (found by review: a budget alert led to the overview).
     static func link(_ line: NotificationRecord) -> String {
         let action = line.activity.action
-        if action.hasPrefix("budget.") { return "/groups/\(line.groupID.text)/budget" }
         // Told to someone not in the group (a claimant turned down, a member removed): the group is
         // not theirs to open (found by a new user: "removed you" linked to a page not found).
         if !line.readerIsIn { return "/groups" }
+        if action.hasPrefix("budget.") { return "/groups/\(line.groupID.text)/budget" }
         if action.hasPrefix("recurring.") || action.hasPrefix("pending.") { return "/groups/\(line.groupID.text)/recurring" }
         if action.hasPrefix("payment_request."), let request = line.activity.event.requestID {
             return "/groups/\(line.groupID.text)/requests/\(request.text)"

@@ -444,7 +444,15 @@ struct PendingCommand: AsyncParsableCommand {
                     draft.expenseDate = date ?? waiting.date
                     edited = draft
                 }
-                let expense = try await client.confirmPending(id: waiting.id, edited: edited)
+                let expense: Expense
+                do {
+                    expense = try await client.confirmPending(id: waiting.id, edited: edited)
+                } catch SplitterError.validation(let message, _) where message.contains("no longer in the group") && newSplit == nil {
+                    // Said with the way out (found by a new user: "split.memberIds[1]: Tommy is no
+                    // longer in the group…", and no word of --equal).
+                    let said = message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? message
+                    throw CLIError(message: "\(said) Give who shares it this time, like --equal with the others.", code: 7)
+                }
                 if item.options.json { return try Output.json(expense) }
                 print("Confirmed \(expense.description): \(expense.amount) \(expense.currency) on \(expense.expenseDate).")
             }

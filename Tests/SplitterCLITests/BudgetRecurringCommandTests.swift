@@ -98,6 +98,10 @@ struct BudgetRecurringCommandTests {
             let milkID = try #require(
                 (queued?["pending"] as? [[String: Any]])?.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Milk" }?["id"]
                     as? String)
+            let tea = try await trip.run(
+                "recurring", "add", "Japan", "Tea", "600", "--every", "month", "--start", "2026-01-01", "--times", "1",
+                "--equal", "aki,ben", "--confirm")
+            #expect(tea.status == 0, "\(tea.error)")
             let allMilk = try await trip.run("pending", "dismiss", "Japan", String(milkID.suffix(8)), "--all")
             #expect(allMilk.output == "Dismissed 3 waiting dates of Milk.\n", "\(allMilk.output)\(allMilk.error)")
             let list = try await trip.run("recurring", "list", "Japan")
@@ -159,6 +163,16 @@ struct BudgetRecurringCommandTests {
             // table, marked in its row (a long note widened every row).
             let left = try await trip.run("group", "leave", "Japan", "--confirm-balance", "--profile", "ben")
             #expect(left.status == 0, "\(left.output)\(left.error)")
+            // Tea, waiting with Ben in it, says how to confirm it without him.
+            let teaWaiting = try await trip.json("pending", "Japan") as? [String: Any]
+            let teaID = try #require(
+                (teaWaiting?["pending"] as? [[String: Any]])?.first { ($0["expense"] as? [String: Any])?["description"] as? String == "Tea" }?["id"]
+                    as? String)
+            let stuck = try await trip.run("pending", "confirm", "Japan", String(teaID.suffix(8)))
+            #expect(
+                stuck.status == 7 && stuck.error.contains("Ben is no longer in the group")
+                    && stuck.error.contains("like --equal with the others"), "\(stuck.error)")
+            #expect(try await trip.run("pending", "confirm", "Japan", String(teaID.suffix(8)), "--equal", "aki").status == 0)
             // Where he stands still counts Japan, said as a group he is no longer in (the SDK
             // dropped the flag), and how to settle it.
             let bens = try await trip.run("me", "--profile", "ben")

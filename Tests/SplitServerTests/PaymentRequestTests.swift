@@ -127,6 +127,14 @@ struct PaymentRequestTests {
                 seen.string("settleUpNote")
                     == "Settling USD on its own, Settle up says you pay Aki 5.00 USD (everything counted in JPY, it has no transfer from you to Aki).",
                 "\(seen.text)")
+            // Ben asks Cho for dollars where Settle up counts her debt in yen: both said, so a part
+            // is not taken for the whole (found by a new user).
+            let bens = try await Self.create(api, trip, by: "Ben", #"{"amount":"3.00","currency":"USD","toMemberId":"\#(trip.members["Cho"]!)"}"#)
+            let bensCode = try #require(bens.string("paymentRequest", "code"), "\(bens.text)")
+            let chos = try await api.call(.get, "/api/pay/\(bensCode)", token: trip.tokens["Cho"])
+            #expect(
+                chos.string("settleUpNote")?.hasPrefix("Settle up says you pay Ben ") == true
+                    && chos.string("settleUpNote")?.hasSuffix(" JPY. This request is 3.00 USD.") == true, "\(chos.text)")
         }
     }
 
@@ -148,7 +156,14 @@ struct PaymentRequestTests {
             let asked = try await Self.create(api, trip, #"{"amount":"750","currency":"JPY","toMemberId":"\#(trip.members["Ben"]!)"}"#)
             let code = try #require(asked.string("paymentRequest", "code"), "\(asked.text)")
             let seen = try await api.call(.get, "/api/pay/\(code)", token: ben)
-            #expect(seen.string("settleUpNote") == "Settle up says you pay Aki 750 JPY.", "\(seen.text)")
+            #expect(seen.string("settleUpNote") == "Everything counted in JPY, you owe Aki 750 JPY.", "\(seen.text)")
+            // Without the rate, a request in yen for a debt in dollars says the dollars.
+            try #require(
+                try await api.call(.delete, "/api/groups/\(trip.groupID)/rates?fromCurrency=USD&toCurrency=JPY&date=2026-11-20", token: aki).status.code < 300)
+            let noRate = try await api.call(.get, "/api/pay/\(code)", token: ben)
+            #expect(
+                noRate.string("settleUpNote")?.hasPrefix("Settle up has no transfer from you to Aki in JPY; it says you pay Aki 5.00 USD.") == true,
+                "\(noRate.text)")
         }
     }
 

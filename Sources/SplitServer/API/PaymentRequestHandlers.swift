@@ -120,7 +120,11 @@ extension APIHandler {
         let home = balances.homePlanFirst ? offered.first : nil
         let homeSettled = try home.map { try SettlementPlan.plan($0.nets).isEmpty } ?? false
         var plans: [(code: String, nets: [MemberID: Int64])] = home.map { [($0.currency.code, $0.nets)] } ?? []
-        if home == nil, currency == balances.home.code, let converted = balances.homeBalances {
+        var convertedOnly = false
+        if home == nil, currency == balances.home.code, let converted = balances.homeBalances,
+            balances.nets.contains(where: { $0.currency != currency })
+        {
+            convertedOnly = true
             // A request in the home currency follows everything converted into it, as the web's
             // "Everything in EUR" and its Ask buttons (found by a new user: asked 30.00 EUR for a
             // yen dinner from that plan, the payer read "no transfer from you").
@@ -135,15 +139,31 @@ extension APIHandler {
             }
         }
         guard let (code, mine, first) = found else {
+            // One in another currency's plan is said (found by a new user: a request in CHF for a
+            // debt in euros, with no rate, read as if nothing were owed).
+            for plan in offered where plan.currency.code != currency {
+                if let other = try SettlementPlan.plan(plan.nets).first(where: { $0.from.uuid == payer && $0.to.uuid == payee }) {
+                    let owed = WebFormat.money(MoneyInput.text(other.amount, plan.currency.code), plan.currency.code)
+                    return "Settle up has no transfer from you to \(payeeName) in \(currency); it says you pay \(payeeName) "
+                        + "\(owed). Pay this only if it is for something else, or you agreed on it."
+                }
+            }
             return "Settle up has no transfer from you to \(payeeName) now: pay this only if it is for something else."
         }
         let owed = WebFormat.money(MoneyInput.text(mine.amount, code), code)
         // Only in the currency's own plan, below the one in the home currency: said as that.
-        let said =
-            first || plans.count == 1
-            ? "Settle up says you pay \(payeeName) \(owed)."
-            : "Settling \(code) on its own, Settle up says you pay \(payeeName) \(owed) (everything counted in "
-                + "\(balances.home.code), it has no transfer from you to \(payeeName))."
+        var said =
+            convertedOnly
+            ? "Everything counted in \(code), you owe \(payeeName) \(owed)."
+            : first || plans.count == 1
+                ? "Settle up says you pay \(payeeName) \(owed)."
+                : "Settling \(code) on its own, Settle up says you pay \(payeeName) \(owed) (everything counted in "
+                    + "\(balances.home.code), it has no transfer from you to \(payeeName))."
+        // A request in another currency than that: said, so a part is not taken for the whole (found
+        // by a new user: 50.39 EUR asked where Settle up says 365.05 CHF).
+        if code != currency {
+            said += " This request is \(WebFormat.money(MoneyInput.text(amount, currency), currency))."
+        }
         guard code == currency, amount > mine.amount else { return said }
         let more = WebFormat.money(MoneyInput.text(amount - mine.amount, code), code)
         return said + " This request is \(more) more: pay it all only if the rest is for something else."

@@ -93,8 +93,11 @@ enum ActivityText {
         case "member.restored": return "\(actor) brought \(named(subject, aboutMember)) back into the group"
         case "member.renamed":
             guard let from = event.from else { return "\(actor) renamed \(named(subject, aboutMember))" }
-            // Renaming oneself: told by the account, not the name (another member may have had it).
-            if let own = event.userID, own == record.actorUserID {
+            // Back under another name: theirs is someone else's now.
+            if event.reason == "back" { return "\(subject) came back under that name (\(from) is someone else's now)" }
+            // Renaming oneself: told by the account, not the name (another member may have had it);
+            // a line without it (copied from another group) by the name.
+            if event.userID.map({ $0 == record.actorUserID }) ?? (record.actorName == from) {
                 return "\(actor == "You" ? "You" : from) changed \(actor == "You" ? "your" : "their") name to \(subject)"
             }
             return isReader(aboutMember) ? "\(actor) renamed you to \(subject)" : "\(actor) renamed \(from) to \(subject)"
@@ -149,7 +152,7 @@ enum ActivityText {
             return "The recurring \(subject) (\(money ?? "")) waits to be confirmed\(times)"
         case "pending.dismissed":
             if let count = event.count, count > 1 {
-                return "\(actor) dismissed \(count) waiting dates of \(subject) (\(money ?? "") each)"
+                return "\(actor) dismissed \(count) waiting dates of \(subject)" + (money.map { " (\($0) each)" } ?? "")
             }
             return "\(actor) dismissed \(subject) (\(money ?? ""))" + (event.period.map { " of \($0)" } ?? "")
         case "payment_request.created":

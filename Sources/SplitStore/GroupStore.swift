@@ -324,7 +324,7 @@ public struct GroupStore: Sendable {
                     if comeBackAs != member.name {
                         try await log?.activity(
                             actor, "member.renamed", .member, back.id,
-                            ActivityEvent(subject: comeBackAs, from: member.name, userID: userID), sql)
+                            ActivityEvent(subject: comeBackAs, reason: "back", from: member.name, userID: userID), sql)
                     }
                     try await Self.dropClaims(groupID: group.id, userID: userID, sql)
                     return .joined(group, back)

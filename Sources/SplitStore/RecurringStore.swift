@@ -668,6 +668,20 @@ public struct RecurringStore: Sendable {
         }.map(PendingRecord.init(row:))
     }
 
+    /// How many dates wait, by series (the list above stops at 500).
+    public func pendingCounts(groupID: UUID) async throws -> [UUID: Int] {
+        try await database.read { sql in
+            try await sql.raw(
+                """
+                SELECT series_id, COUNT(*) AS n FROM pending_expenses
+                WHERE group_id = \(bind: groupID.text) AND state = 'pending' GROUP BY series_id
+                """
+            ).all().reduce(into: [UUID: Int]()) { counts, row in
+                counts[try row.decodeUUID("series_id")] = try row.decode(column: "n", as: Int.self)
+            }
+        }
+    }
+
     public func pendingCount(groupID: UUID) async throws -> Int {
         try await database.read { sql in
             try await sql.raw(
@@ -723,18 +737,27 @@ public struct RecurringStore: Sendable {
                 UPDATE pending_expenses SET state = 'dismissed', decided_by_user_id = \(bind: actor.userID.text),
                     decided_at = \(bind: now)
                 WHERE series_id = \(bind: seriesID.text) AND group_id = \(bind: groupID.text) AND state = 'pending'
-                RETURNING id
+                RETURNING occurrence_date, template
                 """
-            ).all().count
-            guard dismissed > 0 else { return 0 }
+            ).all().map {
+                (date: try $0.decode(column: "occurrence_date", as: String.self),
+                 template: try ExpenseTemplate.decode(try $0.decode(column: "template", as: String.self)))
+            }
+            guard let first = dismissed.first else { return 0 }
             try await log.changed(.group, groupID, sql)
+            // The amount only when every date had it (each keeps the template it was made with;
+            // found by review: "each" after the series' amount changed), the day when one.
+            let alike = dismissed.allSatisfy {
+                $0.template.amount == first.template.amount && $0.template.currency == first.template.currency
+            }
             try await log.activity(
                 actor, "pending.dismissed", .group, groupID,
                 ActivityEvent(
-                    subject: series.template.description, amount: series.template.amount,
-                    currency: series.template.currency, count: dismissed),
+                    subject: series.template.description, amount: alike ? first.template.amount : nil,
+                    currency: alike ? first.template.currency : nil, count: dismissed.count,
+                    period: dismissed.count == 1 ? first.date : nil),
                 sql)
-            return dismissed
+            return dismissed.count
         }
     }
 

@@ -447,11 +447,15 @@ struct PendingCommand: AsyncParsableCommand {
                 let expense: Expense
                 do {
                     expense = try await client.confirmPending(id: waiting.id, edited: edited)
-                } catch SplitterError.validation(let message, _) where message.contains("no longer in the group") && newSplit == nil {
+                } catch SplitterError.validation(let message, let field) where message.contains("no longer in the group") {
                     // Said with the way out (found by a new user: "split.memberIds[1]: Tommy is no
-                    // longer in the group…", and no word of --equal).
+                    // longer in the group…", and no word of --equal); a payer gone needs --paid-by.
                     let said = message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? message
-                    throw CLIError(message: "\(said) Give who shares it this time, like --equal with the others.", code: 7)
+                    let payer = field.map { $0.hasPrefix("paid") } ?? false
+                    guard payer ? paidByMember == nil && paid == nil : newSplit == nil else { throw SplitterError.validation(message: message, field: field) }
+                    throw CLIError(
+                        message: "\(said) " + (payer ? "Give who paid it this time, with --paid-by." : "Give who shares it this time, like --equal with the others."),
+                        code: 7)
                 }
                 if item.options.json { return try Output.json(expense) }
                 print("Confirmed \(expense.description): \(expense.amount) \(expense.currency) on \(expense.expenseDate).")
@@ -469,7 +473,7 @@ struct PendingCommand: AsyncParsableCommand {
                 let (client, waiting) = try await item.find()
                 if all {
                     let count = try await client.dismissWaiting(recurringID: waiting.recurringId)
-                    if item.options.json { return try Output.json(["dismissed": count]) }
+                    if item.options.json { return try Output.json(["dismissedCount": count]) }
                     return print("Dismissed \(count) waiting \(count == 1 ? "date" : "dates") of \(waiting.expense.description).")
                 }
                 try await client.dismissPending(id: waiting.id)

@@ -65,6 +65,11 @@ struct ActivityTextTests {
             id: akiSelf.id, seq: 1, actorUserID: akiSelf.actorUserID, actorName: "Aki", action: "member.renamed", entity: .member,
             entityID: UUID(), event: ActivityEvent(subject: "Akira", from: "Aki", userID: akiSelf.actorUserID), at: 0)
         #expect(ActivityText.sentence(ownRename) == "Aki changed their name to Akira")
+        // A line copied from another group keeps no account: told by the name.
+        #expect(said("member.renamed", ActivityEvent(subject: "Akira", from: "Aki")) == "Aki changed their name to Akira")
+        #expect(
+            said("member.renamed", ActivityEvent(subject: "Benjamin", reason: "back", from: "Ben", userID: UUID()))
+                == "Benjamin came back under that name (Ben is someone else's now)")
         // Another member once called Aki is renamed by Aki: not "changed their name".
         #expect(said("member.renamed", ActivityEvent(subject: "Aki B.", from: "Aki", userID: UUID())) == "Aki renamed Aki to Aki B.")
         #expect(said("group.renamed", ActivityEvent(subject: "Asia 2026", from: "Asia")) == "Aki renamed the group from Asia to Asia 2026")

@@ -156,7 +156,7 @@ struct PaymentRequestTests {
             let asked = try await Self.create(api, trip, #"{"amount":"750","currency":"JPY","toMemberId":"\#(trip.members["Ben"]!)"}"#)
             let code = try #require(asked.string("paymentRequest", "code"), "\(asked.text)")
             let seen = try await api.call(.get, "/api/pay/\(code)", token: ben)
-            #expect(seen.string("settleUpNote") == "Everything counted in JPY, you owe Aki 750 JPY.", "\(seen.text)")
+            #expect(seen.string("settleUpNote") == "Counting everything in JPY, Settle up says you pay Aki 750 JPY.", "\(seen.text)")
             // Without the rate, a request in yen for a debt in dollars says the dollars.
             try #require(
                 try await api.call(.delete, "/api/groups/\(trip.groupID)/rates?fromCurrency=USD&toCurrency=JPY&date=2026-11-20", token: aki).status.code < 300)

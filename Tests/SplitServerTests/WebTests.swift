@@ -47,11 +47,20 @@ struct Browser: Sendable {
         return reply
     }
 
-    /// The import page's Check, then its Import of what was checked (the page posts what it
-    /// checked, `_checked`, with Import).
+    /// The import page's Check, then its Import of what was checked, as the page posts it: with
+    /// `_checked`, and a new group's home currency as the checked page selects it (found by
+    /// review: "From the file" came back as the file's, and the import was taken for another).
     mutating func importChecked(_ path: String, _ fields: [(String, String)]) async throws -> Reply {
         let check = try await post(path, fields + [("intent", "check")])
-        return try await post(path, fields + [("intent", "import"), ("_checked", Self.checkedAs(check.text))])
+        var posted = fields
+        if let select = check.text.components(separatedBy: #"name="homeCurrency""#).dropFirst().first?
+            .components(separatedBy: "</select>").first,
+            let selected = select.components(separatedBy: #"" selected>"#).first?.components(separatedBy: #"value=""#).last
+        {
+            posted.removeAll { $0.0 == "homeCurrency" }
+            posted.append(("homeCurrency", selected))
+        }
+        return try await post(path, posted + [("intent", "import"), ("_checked", Self.checkedAs(check.text))])
     }
 
     /// What an import page's check was of (its hidden `_checked`).
@@ -1095,6 +1104,16 @@ struct WebTests {
             #expect(copied.status == .seeOther, "\(copied.text.prefix(1500))")
             let zoned = try await api.call(.get, "/api/groups", token: setup.aki.token).list("groups")
             #expect(zoned.first { $0.string("name") == "Zone copy" }?.string("timeZone") == "Asia/Kuala_Lumpur", "\(zoned)")
+            // A new group left on "From the file", with who is who: imported as checked, the
+            // choice kept (found by review: the check's page selected the file's currency, and
+            // Import was taken for another file, dropping "me").
+            let fromFile = try await setup.aki.importChecked("/import", [("name", "From the file"), ("file", csv), ("map_0", "me")])
+            #expect(fromFile.status == .seeOther, "\(fromFile.text.prefix(1500))")
+            let made = try #require(
+                try await api.call(.get, "/api/groups", token: setup.aki.token).list("groups").first { $0.string("name") == "From the file" })
+            let people = try await api.call(.get, "/api/groups/\(made.string("id") ?? "")/members", token: setup.aki.token)
+                .list("members").compactMap { $0.string("name") }
+            #expect(people.contains("Aki") && made.string("homeCurrency") == "JPY", "\(people)")
         }
     }
 

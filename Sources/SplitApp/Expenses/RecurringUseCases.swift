@@ -509,6 +509,12 @@ public struct RecurringUseCases: Sendable, UsesStores {
             members: try await groups.members(groupID: group.id))
     }
 
+    /// How many dates wait, by series.
+    public func waitingCounts(groupID: UUID, caller: Caller) async throws -> [UUID: Int] {
+        let (group, _) = try await access.check(groupID, caller, for: .read)
+        return try await recurring.pendingCounts(groupID: group.id)
+    }
+
     public func pendingCount(groupID: UUID, caller: Caller) async throws -> Int {
         let (group, _) = try await access.check(groupID, caller, for: .read)
         return try await recurring.pendingCount(groupID: group.id)

@@ -141,12 +141,15 @@ extension APIHandler {
         guard let (code, mine, first) = found else {
             // One in another currency's plan is said (found by a new user: a request in CHF for a
             // debt in euros, with no rate, read as if nothing were owed).
+            var elsewhere: [String] = []
             for plan in offered where plan.currency.code != currency {
                 if let other = try SettlementPlan.plan(plan.nets).first(where: { $0.from.uuid == payer && $0.to.uuid == payee }) {
-                    let owed = WebFormat.money(MoneyInput.text(other.amount, plan.currency.code), plan.currency.code)
-                    return "Settle up has no transfer from you to \(payeeName) in \(currency); it says you pay \(payeeName) "
-                        + "\(owed). Pay this only if it is for something else, or you agreed on it."
+                    elsewhere.append(WebFormat.money(MoneyInput.text(other.amount, plan.currency.code), plan.currency.code))
                 }
+            }
+            if !elsewhere.isEmpty {
+                return "Settle up has no transfer from you to \(payeeName) in \(currency); it says you pay \(payeeName) "
+                    + "\(WebFormat.listed(elsewhere)). Pay this only if it is for something else, or you agreed on it."
             }
             return "Settle up has no transfer from you to \(payeeName) now: pay this only if it is for something else."
         }
@@ -154,7 +157,7 @@ extension APIHandler {
         // Only in the currency's own plan, below the one in the home currency: said as that.
         var said =
             convertedOnly
-            ? "Everything counted in \(code), you owe \(payeeName) \(owed)."
+            ? "Counting everything in \(code), Settle up says you pay \(payeeName) \(owed)."
             : first || plans.count == 1
                 ? "Settle up says you pay \(payeeName) \(owed)."
                 : "Settling \(code) on its own, Settle up says you pay \(payeeName) \(owed) (everything counted in "

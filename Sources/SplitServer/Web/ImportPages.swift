@@ -103,7 +103,7 @@ extension WebApp {
             // Text the browser read as UTF-8 from a file that is not (a CSV saved as Windows-1252)
             // comes with U+FFFD for each letter it could not read: refused as the API refuses the
             // bytes (found by a new user: the web imported "Navette a�roport").
-            guard !text.unicodeScalars.contains("\u{FFFD}") else {
+            guard form["format"] == "json" || !text.unicodeScalars.contains("\u{FFFD}") else {
                 throw AppError.invalid(
                     field: "file", message: "The file is not UTF-8 text: some of its letters could not be read. Save it as CSV, UTF-8.")
             }
@@ -166,10 +166,13 @@ extension WebApp {
     /// What a check was of: the format, a new group's home currency (a file naming none is read
     /// in it) and the file's text, alike whatever its line ends (the browser may send them
     /// otherwise the second time).
-    static func fingerprint(_ form: WebForm) -> String {
+    /// `homeCurrency`: the one the page posts with Import (after a check that read "From the
+    /// file", the file's, selected; found by review: every such import was taken for another).
+    static func fingerprint(_ form: WebForm, homeCurrency: String? = nil) -> String {
         let format = (try? importFormat(form["format"]))?.rawValue ?? ""
         let text = ImportUseCases.alikeText(Data((form["file"] ?? "").utf8))
-        let digest = SHA256.hash(data: Data((format + "\n" + (form["homeCurrency"] ?? "") + "\n").utf8) + Data(text))
+        let home = homeCurrency ?? form["homeCurrency"] ?? ""
+        let digest = SHA256.hash(data: Data((format + "\n" + home + "\n").utf8) + Data(text))
         return Hex.string(digest).prefix(32).description
     }
 
@@ -287,7 +290,12 @@ extension WebApp {
                 .init(value: $0.rawValue, label: $0.title, selected: $0.rawValue == (form?["format"] ?? "splitwise"))
             },
             newName: form?["name"] ?? "", csv: form?["file"] ?? "", checked: report != nil,
-            checkedAs: form.map(Self.fingerprint) ?? "",
+            checkedAs: form.map { form in
+                // The home currency the page will post: a new group's choice, the file's once
+                // checked; none for a group (the page has no choice then).
+                let shown = groupID != nil ? "" : Self.homeChoices(chosen: form["homeCurrency"], report: report).first(where: \.selected)?.code
+                return Self.fingerprint(form, homeCurrency: shown ?? "")
+            } ?? "",
             expenses: report?.expenses ?? 0, settlements: report?.settlements ?? 0,
             expenseWord: report?.expenses == 1 ? "expense" : "expenses",
             settlementWord: report?.settlements == 1 ? "transfer" : "transfers", names: names,

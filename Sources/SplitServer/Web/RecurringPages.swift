@@ -73,7 +73,8 @@ extension WebApp {
         let caller = try caller()
         async let pendingList = recurringUseCases.pending(groupID: id, caller: caller)
         async let seriesList = recurringUseCases.list(groupID: id, caller: caller)
-        let (pending, series) = try await (pendingList, seriesList)
+        async let countList = recurringUseCases.waitingCounts(groupID: id, caller: caller)
+        let (pending, series, counts) = try await (pendingList, seriesList, countList)
         func money(_ amount: String, _ currency: String) -> String { WebFormat.grouped(amount) + " " + currency }
         // Skipped dates still to come (a past one is kept until the series changes; found by review).
         let today = today(in: scope)
@@ -89,9 +90,10 @@ extension WebApp {
                         : WebFormat.listed(item.gone) + (item.gone.count == 1 ? " is" : " are")
                             + " no longer in the group: change it to leave them out, then confirm.")
             }, hasPending: !pending.isEmpty,
-            waiting: Dictionary(grouping: pending, by: \.pending.seriesID).compactMap { id, items in
-                guard items.count > 1, let first = items.first else { return nil }
-                return .init(seriesID: id.text, text: first.draft.description, count: items.count)
+            // Counted in full (the queue shown stops at 500).
+            waiting: series.compactMap { view in
+                guard let count = counts[view.series.id], count > 1 else { return nil }
+                return .init(seriesID: view.series.id.text, text: view.draft.description, count: count)
             }.sorted { $0.text < $1.text },
             canConfirm: scope.may(.addExpense),
             series: series.map { view in

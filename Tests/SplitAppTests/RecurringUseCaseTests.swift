@@ -49,6 +49,12 @@ struct RecurringUseCaseTests {
                 .filter { $0.description == description }.map(\.expenseDate).sorted()
         }
 
+        /// `patch` on `series` by Aki, based on its version as it is now.
+        func update(_ series: SeriesView, _ patch: SeriesPatch) async throws -> SeriesView {
+            let version = try await recurring.series(series.series.id, caller: trip.aki).series.version
+            return try await recurring.update(series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
+        }
+
         func run(at time: String) async throws -> Int {
             clock.set(time)
             return try await recurring.materializeDue()
@@ -109,11 +115,7 @@ struct RecurringUseCaseTests {
             let trip = setup.trip
             let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-05-01"))
             #expect(try await setup.dates() == ["2026-05-01"] && series.series.nextDate == "2026-06-01")
-            func update(_ patch: SeriesPatch) async throws -> SeriesView {
-                let version = try await setup.recurring.series(series.series.id, caller: trip.aki).series.version
-                return try await setup.recurring.update(
-                    series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
-            }
+            func update(_ patch: SeriesPatch) async throws -> SeriesView { try await setup.update(series, patch) }
             // Weekly (Fridays, as May 1): from tomorrow, so May 15, not June 1's week.
             let weekly = try await update(SeriesPatch(rule: EnteredRecurrence(every: "week", startDate: "2026-05-01")))
             #expect(weekly.series.nextDate == "2026-05-15" && weekly.upcoming.prefix(2) == ["2026-05-15", "2026-05-22"], "\(weekly.upcoming)")
@@ -152,11 +154,7 @@ struct RecurringUseCaseTests {
         try await Self.with(backend, at: "2026-12-07T12:00:00Z") { setup in
             let trip = setup.trip
             let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-07-01", count: 8))
-            func update(_ patch: SeriesPatch) async throws -> SeriesView {
-                let version = try await setup.recurring.series(series.series.id, caller: trip.aki).series.version
-                return try await setup.recurring.update(
-                    series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
-            }
+            func update(_ patch: SeriesPatch) async throws -> SeriesView { try await setup.update(series, patch) }
             let skipped = try await update(SeriesPatch(skip: ["2027-01-01"]))
             #expect(try await setup.dates().count == 6 && skipped.upcoming == ["2027-02-01"], "\(skipped.upcoming)")
             do {
@@ -184,14 +182,9 @@ struct RecurringUseCaseTests {
         // Found by review: monthly eight times, four made, then weekly counted the weekly rule's
         // eight from January (all past: "nothing is left"), and the new rule forgot skipped dates.
         try await Self.with(backend, at: "2026-04-10T12:00:00Z") { setup in
-            let trip = setup.trip
             let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-01-01", count: 8))
             #expect(try await setup.dates() == ["2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01"])
-            func update(_ patch: SeriesPatch) async throws -> SeriesView {
-                let version = try await setup.recurring.series(series.series.id, caller: trip.aki).series.version
-                return try await setup.recurring.update(
-                    series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
-            }
+            func update(_ patch: SeriesPatch) async throws -> SeriesView { try await setup.update(series, patch) }
             // The same dates with the count sent again: the count stays a count.
             let same = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-01-01", count: 8)))
             #expect(same.series.recurrence.count == 8 && same.series.recurrence.end == nil)
@@ -236,13 +229,8 @@ struct RecurringUseCaseTests {
         // Found by review: the dates missed while paused took the count, and the resume had
         // nothing left to add.
         try await Self.with(backend, at: "2026-03-15T12:00:00Z") { setup in
-            let trip = setup.trip
             let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-01-01", count: 12))
-            func update(_ patch: SeriesPatch) async throws -> SeriesView {
-                let version = try await setup.recurring.series(series.series.id, caller: trip.aki).series.version
-                return try await setup.recurring.update(
-                    series.series.id, patch, basedOn: { version }, caller: trip.aki, origin: trip.origin)
-            }
+            func update(_ patch: SeriesPatch) async throws -> SeriesView { try await setup.update(series, patch) }
             _ = try await update(SeriesPatch(state: "paused"))
             setup.clock.set("2026-06-15T12:00:00Z")
             // act: weekly on Mondays, 12 in all (3 made), while paused

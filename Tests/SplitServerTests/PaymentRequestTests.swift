@@ -13,6 +13,15 @@ struct PaymentRequestTests {
         try await api.call(.post, "/api/groups/\(trip.groupID)/payment-requests", token: trip.tokens[name], json: json)
     }
 
+    /// 1 USD = 150 JPY from 2026-11-20, set by Aki.
+    static func rateOf150(_ api: API, _ trip: Trip) async throws {
+        try #require(
+            try await api.call(
+                .put, "/api/groups/\(trip.groupID)/rates", token: trip.tokens["Aki"],
+                json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-20","rate":"150"}]}"#
+            ).status == .ok)
+    }
+
     static func pay(_ api: API, _ code: String, token: String?, key: String?) async throws -> Reply {
         try await api.call(
             .post, "/api/pay/\(code)/pay", token: token, headers: key.map { [.init("Idempotency-Key")!: $0] } ?? [:])
@@ -106,11 +115,7 @@ struct PaymentRequestTests {
                 try #require(try await api.call(.post, "/api/expenses", token: aki, json: body).status == .created)
             }
             // At 150, Ben's 5 USD and Aki's 750 JPY cancel out: the plan in yen has nothing.
-            try #require(
-                try await api.call(
-                    .put, "/api/groups/\(trip.groupID)/rates", token: aki,
-                    json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-20","rate":"150"}]}"#
-                ).status == .ok)
+            try await Self.rateOf150(api, trip)
             let asked = try await Self.create(api, trip, #"{"amount":"5.00","currency":"USD","toMemberId":"\#(trip.members["Ben"]!)"}"#)
             let code = try #require(asked.string("paymentRequest", "code"), "\(asked.text)")
             // Everything counted in yen is settled: nothing is asked of Ben (the USD plan alone
@@ -148,11 +153,7 @@ struct PaymentRequestTests {
             let taxi = trip.expense(
                 "Taxi", "10.00", "USD", paidBy: [("Aki", "10.00")], split: #"{"mode":"equal","memberIds":[\#(trip.ids(["Aki", "Ben"]))]}"#)
             try #require(try await api.call(.post, "/api/expenses", token: aki, json: taxi).status == .created)
-            try #require(
-                try await api.call(
-                    .put, "/api/groups/\(trip.groupID)/rates", token: aki,
-                    json: #"{"rates":[{"fromCurrency":"USD","toCurrency":"JPY","date":"2026-11-20","rate":"150"}]}"#
-                ).status == .ok)
+            try await Self.rateOf150(api, trip)
             let asked = try await Self.create(api, trip, #"{"amount":"750","currency":"JPY","toMemberId":"\#(trip.members["Ben"]!)"}"#)
             let code = try #require(asked.string("paymentRequest", "code"), "\(asked.text)")
             let seen = try await api.call(.get, "/api/pay/\(code)", token: ben)

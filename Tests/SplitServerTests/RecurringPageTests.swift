@@ -18,6 +18,13 @@ struct RecurringPageTests {
         return (aki, try #require(created.string("group", "id")), try #require(created.string("group", "myMemberId"), "\(created.text)"))
     }
 
+    /// A member without an account, added by `by`: their id.
+    static func nameOnly(_ api: API, _ name: String, in groupID: String, by owner: Browser) async throws -> String {
+        try #require(
+            try await api.call(.post, "/api/groups/\(groupID)/members", token: owner.token, json: #"{"name":"\#(name)"}"#)
+                .string("member", "id"))
+    }
+
     @Test("leaving says which series pause; once the member is back, the page says why it paused and offers Resume")
     func leavingPausesSeries() async throws {
         // Found by a new user: leaving stopped the hotel's nightly expense, unsaid, and after
@@ -60,9 +67,7 @@ struct RecurringPageTests {
         try await TestApp.with(.sqlite) { api in
             let (browser, groupID, akiID) = try await Self.flat(api)
             var aki = browser
-            let deeID = try #require(
-                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Dee"}"#)
-                    .string("member", "id"))
+            let deeID = try await Self.nameOnly(api, "Dee", in: groupID, by: aki)
             let series = try await api.call(
                 .post, "/api/groups/\(groupID)/recurring", token: aki.token,
                 json: #"{"expense":{"description":"Cleaner","amount":"6000","currency":"JPY","split":{"mode":"equal","memberIds":["\#(akiID)","\#(deeID)"]}},"rule":{"every":"week","startDate":"2026-10-01","count":2},"mode":"confirm"}"#)
@@ -112,9 +117,7 @@ struct RecurringPageTests {
         try await TestApp.with(.sqlite) { api in
             let (browser, groupID, akiID) = try await Self.flat(api)
             var aki = browser
-            let erinID = try #require(
-                try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Erin"}"#)
-                    .string("member", "id"))
+            let erinID = try await Self.nameOnly(api, "Erin", in: groupID, by: aki)
             let series = try await api.call(
                 .post, "/api/groups/\(groupID)/recurring", token: aki.token,
                 json: #"{"expense":{"description":"Rent","amount":"90000","currency":"JPY","split":{"mode":"equal","memberIds":["\#(akiID)","\#(erinID)"]}},"rule":{"every":"month","startDate":"2030-01-01"},"mode":"auto"}"#)

@@ -132,9 +132,13 @@ extension APIHandler {
         } else if home == nil || (!homeSettled && currency != balances.home.code) {
             plans.append((currency, Dictionary(own.map { (MemberID($0.memberID), $0.net) }, uniquingKeysWith: +)))
         }
+        /// The plan's transfer from the payer to the payee, if it has one.
+        func transfer(in nets: [MemberID: Int64]) throws -> SplitCore.PlannedTransfer? {
+            try SettlementPlan.plan(nets).first { $0.from.uuid == payer && $0.to.uuid == payee }
+        }
         var found: (code: String, transfer: SplitCore.PlannedTransfer, first: Bool)?
         for (index, plan) in plans.enumerated() where found == nil {
-            if let mine = try SettlementPlan.plan(plan.nets).first(where: { $0.from.uuid == payer && $0.to.uuid == payee }) {
+            if let mine = try transfer(in: plan.nets) {
                 found = (plan.code, mine, index == 0)
             }
         }
@@ -143,7 +147,7 @@ extension APIHandler {
             // debt in euros, with no rate, read as if nothing were owed).
             var elsewhere: [String] = []
             for plan in offered where plan.currency.code != currency {
-                if let other = try SettlementPlan.plan(plan.nets).first(where: { $0.from.uuid == payer && $0.to.uuid == payee }) {
+                if let other = try transfer(in: plan.nets) {
                     elsewhere.append(WebFormat.money(MoneyInput.text(other.amount, plan.currency.code), plan.currency.code))
                 }
             }

@@ -251,6 +251,8 @@ extension WebApp {
     /// amounts and the owner or admin confirms (`confirm=1`).
     func removeMember(_ request: Request, context: AppRequestContext) async throws -> Response {
         let confirmed = try WebRequest.get().form["confirm"] == "1"
+        // The series that pause, once read (the balance's refusal below says them too).
+        var pausing: [String]?
         // Settled up but needed by a recurring expense: asked too, saying which pause (found by
         // a new user: removing someone stopped a series, unsaid). Who may not remove is refused
         // by the removal itself, below.
@@ -259,6 +261,7 @@ extension WebApp {
         {
             let series = try await recurringUseCases.pausedWithout(
                 try APIHandler.id(target.id, "member"), groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+            pausing = series
             if !series.isEmpty {
                 let owing = try await memberUseCases.owing(
                     target.id, groupID: try APIHandler.id(groupID, "group"), caller: try caller())
@@ -280,13 +283,16 @@ extension WebApp {
             let groupID = try context.parameters.require("groupId")
             let memberID = try context.parameters.require("memberId")
             let scope = try await scope(groupID)
-            let pausing = Self.pausingText(
-                try await recurringUseCases.pausedWithout(
-                    try APIHandler.id(memberID, "member"), groupID: try APIHandler.id(groupID, "group"), caller: try caller()),
-                who: scope.name(memberID))
+            var series = pausing ?? []
+            if pausing == nil {
+                series = try await recurringUseCases.pausedWithout(
+                    try APIHandler.id(memberID, "member"), groupID: try APIHandler.id(groupID, "group"), caller: try caller())
+            }
             return try await membersPage(
                 request, groupID: groupID, errors: [:],
-                confirmRemoval: .init(id: memberID, name: scope.name(memberID), message: message + pausing))
+                confirmRemoval: .init(
+                    id: memberID, name: scope.name(memberID),
+                    message: message + Self.pausingText(series, who: scope.name(memberID))))
         }
     }
 

@@ -102,78 +102,43 @@ extension APIHandler {
     }
 
     /// The same for any two members (`from` the one who would pay) and a request of `amount`
-    /// (minor units of `currency`): when it asks more than Settle up's transfer in the same
-    /// currency, how much more (found by review: 8,666 paid where 666 was owed, unsaid).
+    /// (minor units of `currency`), worded from the ledger's advice: when it asks more than Settle
+    /// up's transfer in the same currency, how much more (found by review: 8,666 paid where 666 was
+    /// owed, unsaid).
     func settleUpNote(
         groupID: UUID, from payer: UUID, to payee: UUID, payeeName: String, amount: Int64, currency: String,
         caller: Caller
     ) async throws -> String {
-        let balances = try await ledgerUseCases.balances(groupID: groupID, caller: caller)
-        // The home plan when Settle up offers it first, else the request's currency's own; and
-        // the currency's own where the home plan has nothing between the two (found by a new
-        // user: an SGD request was "no transfer from you" while the SGD plan had one).
-        // Not where everything counted in the home currency is settled: Settle up says nothing is
-        // left to pay then, and a currency's own plan would ask again what was paid in another
-        // (found by review).
-        let offered = balances.offeredPlans
-        let own = balances.nets.filter { $0.currency == currency }
-        let home = balances.homePlanFirst ? offered.first : nil
-        let homeSettled = try home.map { try SettlementPlan.plan($0.nets).isEmpty } ?? false
-        var plans: [(code: String, nets: [MemberID: Int64])] = home.map { [($0.currency.code, $0.nets)] } ?? []
-        var convertedOnly = false
-        if home == nil, currency == balances.home.code, let converted = balances.homeBalances,
-            balances.nets.contains(where: { $0.currency != currency })
-        {
-            convertedOnly = true
-            // A request in the home currency follows everything converted into it, as the web's
-            // "Everything in EUR" and its Ask buttons (found by a new user: asked 30.00 EUR for a
-            // yen dinner from that plan, the payer read "no transfer from you").
-            plans.append((currency, converted))
-        } else if home == nil || (!homeSettled && currency != balances.home.code) {
-            plans.append((currency, Dictionary(own.map { (MemberID($0.memberID), $0.net) }, uniquingKeysWith: +)))
-        }
-        /// The plan's transfer from the payer to the payee, if it has one.
-        func transfer(in nets: [MemberID: Int64]) throws -> SplitCore.PlannedTransfer? {
-            try SettlementPlan.plan(nets).first { $0.from.uuid == payer && $0.to.uuid == payee }
-        }
-        var found: (code: String, transfer: SplitCore.PlannedTransfer, first: Bool)?
-        for (index, plan) in plans.enumerated() where found == nil {
-            if let mine = try transfer(in: plan.nets) {
-                found = (plan.code, mine, index == 0)
-            }
-        }
-        guard let (code, mine, first) = found else {
-            // One in another currency's plan is said (found by a new user: a request in CHF for a
-            // debt in euros, with no rate, read as if nothing were owed).
-            var elsewhere: [String] = []
-            for plan in offered where plan.currency.code != currency {
-                if let other = try transfer(in: plan.nets) {
-                    elsewhere.append(WebFormat.money(MoneyInput.text(other.amount, plan.currency.code), plan.currency.code))
-                }
-            }
-            if !elsewhere.isEmpty {
-                return "Settle up has no transfer from you to \(payeeName) in \(currency); it says you pay \(payeeName) "
-                    + "\(WebFormat.listed(elsewhere)). Pay this only if it is for something else, or you agreed on it."
-            }
+        let advice = try await ledgerUseCases.settleUpAdvice(
+            groupID: groupID, from: payer, to: payee, currency: currency, caller: caller)
+        switch advice {
+        case .none:
             return "Settle up has no transfer from you to \(payeeName) now: pay this only if it is for something else."
+        case .elsewhere(let debts):
+            let listed = WebFormat.listed(debts.map { WebFormat.money(MoneyInput.text($0.minorUnits, $0.currency.code), $0.currency.code) })
+            return "Settle up has no transfer from you to \(payeeName) in \(currency); it says you pay \(payeeName) "
+                + "\(listed). Pay this only if it is for something else, or you agreed on it."
+        case .transfer(let planned, let code, let basis):
+            let owed = WebFormat.money(MoneyInput.text(planned, code), code)
+            var said: String
+            switch basis {
+            case .converted: said = "Counting everything in \(code), Settle up says you pay \(payeeName) \(owed)."
+            case .offered: said = "Settle up says you pay \(payeeName) \(owed)."
+            case .ownBelowHome(let home):
+                // Only in the currency's own plan, below the one in the home currency: said as that.
+                said =
+                    "Settling \(code) on its own, Settle up says you pay \(payeeName) \(owed) (everything counted in "
+                    + "\(home), it has no transfer from you to \(payeeName))."
+            }
+            // A request in another currency than that: said, so a part is not taken for the whole
+            // (found by a new user: 50.39 EUR asked where Settle up says 365.05 CHF).
+            if code != currency {
+                said += " This request is \(WebFormat.money(MoneyInput.text(amount, currency), currency))."
+            }
+            guard code == currency, amount > planned else { return said }
+            let more = WebFormat.money(MoneyInput.text(amount - planned, code), code)
+            return said + " This request is \(more) more: pay it all only if the rest is for something else."
         }
-        let owed = WebFormat.money(MoneyInput.text(mine.amount, code), code)
-        // Only in the currency's own plan, below the one in the home currency: said as that.
-        var said =
-            convertedOnly
-            ? "Counting everything in \(code), Settle up says you pay \(payeeName) \(owed)."
-            : first || plans.count == 1
-                ? "Settle up says you pay \(payeeName) \(owed)."
-                : "Settling \(code) on its own, Settle up says you pay \(payeeName) \(owed) (everything counted in "
-                    + "\(balances.home.code), it has no transfer from you to \(payeeName))."
-        // A request in another currency than that: said, so a part is not taken for the whole (found
-        // by a new user: 50.39 EUR asked where Settle up says 365.05 CHF).
-        if code != currency {
-            said += " This request is \(WebFormat.money(MoneyInput.text(amount, currency), currency))."
-        }
-        guard code == currency, amount > mine.amount else { return said }
-        let more = WebFormat.money(MoneyInput.text(amount - mine.amount, code), code)
-        return said + " This request is \(more) more: pay it all only if the rest is for something else."
     }
 
     func payPaymentRequest(_ input: Operations.PayPaymentRequest.Input) async throws

@@ -144,6 +144,21 @@ public enum SeriesStop {
                 : "an admin can end it, or give you back the right to add expenses.")
     }
 
+    /// Why `series` cannot go on once `member` is as given (the rule `pause(after:)` applies in a
+    /// member's change, and what the web warns of before one): its maker may no longer add
+    /// expenses (a series adds as its maker), or deleted their account (`deletedAccount`), or a
+    /// member it names (a payer, or in the split) is out of the group. Nil when it can go on.
+    public static func reason(_ series: SeriesRecord, after member: MemberRecord, deletedAccount: UUID? = nil) -> String? {
+        if let deletedAccount, series.createdByUserID == deletedAccount {
+            return makerDeleted(member.name)
+        }
+        if series.createdByUserID == member.userID, Permissions.decide(.addExpense, for: member.membership) != .allowed {
+            return makerStopped(member.name, inGroup: member.isActive)
+        }
+        if !member.isActive, series.template.members.contains(member.id) { return memberGone(member.name) }
+        return nil
+    }
+
     /// Its maker deleted their account (their member stays, name-only).
     public static func makerDeleted(_ name: String) -> String {
         "\(name), who made it, deleted their account; someone who may add expenses can make it again."
@@ -468,14 +483,7 @@ public struct RecurringStore: Sendable {
         after member: MemberRecord, deletedAccount: UUID? = nil, log: GroupLog, now: Int64, _ sql: any SQLDatabase
     ) async throws {
         try await pause(groupID: member.groupID, log: log, now: now, sql) { series in
-            if let deletedAccount, series.createdByUserID == deletedAccount {
-                return SeriesStop.makerDeleted(member.name)
-            }
-            if series.createdByUserID == member.userID, Permissions.decide(.addExpense, for: member.membership) != .allowed {
-                return SeriesStop.makerStopped(member.name, inGroup: member.isActive)
-            }
-            if !member.isActive, series.template.members.contains(member.id) { return SeriesStop.memberGone(member.name) }
-            return nil
+            SeriesStop.reason(series, after: member, deletedAccount: deletedAccount)
         }
     }
 

@@ -417,6 +417,10 @@ struct RecurringUseCaseTests {
             wifi.description = "Wifi"
             let other = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-05-01"), expense: wifi)
             #expect(try await setup.dates() == ["2026-05-01"])
+            // What the web warns of before the removal is what it pauses.
+            #expect(
+                try await setup.recurring.pausedWithout(trip.deeMember.uuid, groupID: trip.groupID, caller: trip.aki)
+                    == [series.series.template.description])
             // Dee's balance is not zero (she owes her share): removing her needs the confirmation.
             _ = try await members.remove(
                 trip.deeMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki, origin: trip.origin)
@@ -511,8 +515,15 @@ struct RecurringUseCaseTests {
             let bos = try await setup.recurring.create(
                 gym, rule: EnteredRecurrence(every: "month", startDate: "2026-07-01"), mode: "auto", groupID: trip.groupID,
                 caller: trip.bo, origin: trip.origin)
+            let activeBefore = try await setup.recurring.list(groupID: trip.groupID, caller: trip.aki)
+                .filter { $0.series.state == .active }.map(\.series.id)
+            let foretold = try await setup.recurring.pausedWithout(trip.boMember.uuid, groupID: trip.groupID, caller: trip.bo)
             _ = try await members.remove(
                 trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.bo, origin: trip.origin)
+            // What the leave page warned of (Bo's own, and those naming Bo) is what paused.
+            let pausedNow = try await setup.recurring.list(groupID: trip.groupID, caller: trip.aki)
+                .filter { $0.series.state == .paused && activeBefore.contains($0.series.id) }.map(\.series.template.description)
+            #expect(foretold.sorted() == pausedNow.sorted() && foretold.contains("Gym") && foretold.contains("Wifi"), "\(foretold)")
             let left = try await setup.recurring.series(bos.series.id, caller: trip.aki)
             #expect(
                 left.series.state == .paused && left.series.note?.hasPrefix("Bo, who made it, is no longer in the group") == true,

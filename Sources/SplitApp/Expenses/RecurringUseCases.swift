@@ -92,11 +92,10 @@ public struct RecurringUseCases: Sendable, UsesStores {
     /// by a new user: leaving stopped the hotel's nightly expense for everyone, unsaid).
     public func pausedWithout(_ memberID: UUID, groupID: UUID, caller: Caller) async throws -> [String] {
         let (group, _) = try await access.check(groupID, caller, for: .read)
-        let member = try await groups.members(groupID: group.id).first { $0.id == memberID }
+        guard var gone = try await groups.members(groupID: group.id).first(where: { $0.id == memberID }) else { return [] }
+        gone.isActive = false
         return try await recurring.list(groupID: group.id).filter { series in
-            series.state == .active
-                && (series.template.members.contains(memberID)
-                    || (member?.userID != nil && series.createdByUserID == member?.userID))
+            series.state == .active && SeriesStop.reason(series, after: gone) != nil
         }.map(\.template.description)
     }
 

@@ -220,7 +220,7 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
         } catch PaymentRequestError.busy(let until) {
             throw AppError.conflict(
                 code: "busy", field: nil,
-                message: "Someone is paying this request right now (their hold ends at \(Self.moment(until, in: group.timeZone, now: now()))); it cannot be cancelled until then.")
+                message: "Someone is paying this request right now (their hold ends at \(ZonedTime.moment(until, in: group.timeZone, now: now()))); it cannot be cancelled until then.")
         } catch PaymentRequestError.state(let state) {
             throw AppError.conflict(code: state, field: nil, message: "This request is \(state); only an open one can be cancelled.")
         } catch PaymentRequestError.notFound, PaymentRequestError.groupGone {
@@ -246,7 +246,7 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                 else { return nil }
                 throw AppError.notFoundBecause(
                     state == "expired"
-                        ? "This payment request expired at \(Self.moment(request.expiresAt, in: group.timeZone, now: now())); ask for a new one."
+                        ? "This payment request expired at \(ZonedTime.moment(request.expiresAt, in: group.timeZone, now: now())); ask for a new one."
                         : "This payment request was cancelled; ask for a new one if it is still owed.")
             }
             let members = try await groups.members(groupID: group.id)
@@ -299,7 +299,7 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
         } catch PaymentRequestError.busy(let until) {
             throw AppError.conflict(
                 code: "busy", field: nil,
-                message: "Someone else is paying this request; their hold ends at \(Self.moment(until, in: group.timeZone, now: now())).")
+                message: "Someone else is paying this request; their hold ends at \(ZonedTime.moment(until, in: group.timeZone, now: now())).")
         } catch PaymentRequestError.state(let state) {
             throw AppError.conflict(code: state, field: nil, message: "This request is \(state).")
         } catch PaymentRequestError.notFound {
@@ -400,21 +400,5 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
     {
         guard let codeGuesses else { return try await lookUp() }
         return try await codeGuesses.countingMisses(caller, origin, scope: "pay:", lookUp)
-    }
-
-    /// A time as the group's pages say it ("14:18 GMT+8"; found by a new user: an ISO UTC
-    /// timestamp beside pages in the group's time), with the date when it is not today there.
-    static func moment(_ milliseconds: Int64, in zoneName: String, now: Int64? = nil) -> String {
-        let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        let name = zone.abbreviation(for: date) ?? zoneName
-        let today = calendar.dateComponents(
-            [.year, .month, .day], from: now.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date())
-        guard (today.year, today.month, today.day) != (parts.year, parts.month, parts.day) else { return "\(time) \(name)" }
-        return String(format: "%04d-%02d-%02d ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0) + "\(time) \(name)"
     }
 }

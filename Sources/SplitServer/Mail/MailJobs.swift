@@ -284,7 +284,7 @@ struct MailComposer: Sendable {
     /// "2026-11-25 23:03 JST": where the group is, as its pages say it (found by a new user: mail
     /// said UTC to a group in Tokyo).
     static func time(_ milliseconds: Int64, in timeZone: String) -> String {
-        WebFormat.dateTime(Date(timeIntervalSince1970: Double(milliseconds) / 1_000), in: timeZone)
+        ZonedTime.dateTime(Date(timeIntervalSince1970: Double(milliseconds) / 1_000), in: timeZone)
     }
 
     /// One line (a share's reason may have several) of at most 150 characters.

@@ -268,8 +268,8 @@ extension WebApp {
             sessions: sessions.map {
                 .init(
                     id: $0.id.text, device: $0.deviceName ?? "Unnamed device", address: $0.ipAddress,
-                    lastUsed: WebFormat.dateTime(Date(milliseconds: $0.lastUsedAt)),
-                    created: WebFormat.dateTime(Date(milliseconds: $0.createdAt)), isCurrent: $0.id == caller.session.id
+                    lastUsed: ZonedTime.dateTime(Date(milliseconds: $0.lastUsedAt)),
+                    created: ZonedTime.dateTime(Date(milliseconds: $0.createdAt)), isCurrent: $0.id == caller.session.id
                 )
             },
             hasOthers: sessions.contains { $0.id != caller.session.id }, mail: Self.mailSection(mail), notice: notice,

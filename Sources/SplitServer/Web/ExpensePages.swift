@@ -458,7 +458,7 @@ extension WebApp {
                     history: history.map { entry in
                         .init(
                             text:
-                                "\(entry.action == .markedPaid ? (refund ? "Marked paid out" : "Marked paid") : (refund ? "Marked not paid out" : "Marked unpaid")) by \(entry.performedByName), \(WebFormat.dateTime(entry.performedAt, in: scope.group.timeZone))",
+                                "\(entry.action == .markedPaid ? (refund ? "Marked paid out" : "Marked paid") : (refund ? "Marked not paid out" : "Marked unpaid")) by \(entry.performedByName), \(ZonedTime.dateTime(entry.performedAt, in: scope.group.timeZone))",
                             reason: entry.reason,
                             audit: entry.ipAddress.map {
                                 [$0, entry.deviceInfo].compactMap { $0 }.joined(separator: " · ")

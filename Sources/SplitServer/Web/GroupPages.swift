@@ -349,7 +349,7 @@ extension WebApp {
             chartCurrency: chart.currency,
             unconverted: chart.uncountedCurrencies.isEmpty ? nil : chart.uncountedCurrencies.joined(separator: ", "),
             activity: activity.map {
-                .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
+                .init(summary: $0.summary, when: ZonedTime.dateTime($0.at, in: scope.group.timeZone))
             },
             moreActivity: recent.entries.count > 8,
             quick: scope.may(.addExpense) ? Self.quickForm(groupID: groupID) : nil)
@@ -389,7 +389,7 @@ extension WebApp {
         let body = ActivityBody(
             groupID: groupID,
             lines: page.entries.map(Components.Schemas.ActivityEntry.init).map {
-                .init(summary: $0.summary, when: WebFormat.dateTime($0.at, in: scope.group.timeZone))
+                .init(summary: $0.summary, when: ZonedTime.dateTime($0.at, in: scope.group.timeZone))
             },
             olderURL: older.map { "/groups/\(groupID)/activity?cursor=" + Self.queryEscape($0) })
         return try await render(

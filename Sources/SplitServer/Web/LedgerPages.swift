@@ -140,7 +140,7 @@ extension WebApp {
                     text: "\(WebFormat.money(MoneyInput.text(view.request.amount, view.request.currency), view.request.currency)) to \(view.payeeName), "
                         + (view.payerName.map { "from \($0)" } ?? "from anyone in the group")
                         + (view.state == "locked" ? " (being paid now)" : ""),
-                    until: WebFormat.dateTime(Date(milliseconds: view.request.expiresAt), in: scope.group.timeZone))
+                    until: ZonedTime.dateTime(Date(milliseconds: view.request.expiresAt), in: scope.group.timeZone))
             }
         var currencies: [BalancesBody.Currency] = []
         // A currency stays on the page once settled, so "settled up" is said rather than implied.

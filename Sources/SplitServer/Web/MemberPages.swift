@@ -137,7 +137,7 @@ extension WebApp {
             claims: claims.map {
                 .init(
                     memberID: $0.memberID.text, memberName: $0.memberName, userName: $0.userName,
-                    userEmail: $0.userEmail, when: WebFormat.dateTime(Date(milliseconds: $0.requestedAt), in: scope.group.timeZone))
+                    userEmail: $0.userEmail, when: ZonedTime.dateTime(Date(milliseconds: $0.requestedAt), in: scope.group.timeZone))
             }, hasClaims: !claims.isEmpty, canAdd: canAdd,
             inviteURL: scope.group.inviteCode.map { inviteURL(request, code: $0) },
             newID: refusedAdd?.id ?? UUID.random().uuidString, errors: errors)

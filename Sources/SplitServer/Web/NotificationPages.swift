@@ -32,7 +32,7 @@ extension WebApp {
         let lines = page.notifications.map { line in
             NotificationsBody.Line(
                 summary: ActivityText.sentence(line), link: Self.link(line), groupName: line.groupName,
-                at: WebFormat.dateTime(Date(milliseconds: line.createdAt), in: zones[line.groupID] ?? "UTC"),
+                at: ZonedTime.dateTime(Date(milliseconds: line.createdAt), in: zones[line.groupID] ?? "UTC"),
                 read: line.readAt != nil)
         }
         let body = NotificationsBody(

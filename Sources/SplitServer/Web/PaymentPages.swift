@@ -104,7 +104,7 @@ extension WebApp {
             amount: WebFormat.money(wire.amount, wire.currency), payee: view.payeeName, payer: view.payerName,
             note: view.request.note.isEmpty ? nil : view.request.note, state: view.state,
             stateText: Self.stateText(view, scope: scope),
-            until: WebFormat.dateTime(wire.expiresAt, in: scope.group.timeZone),
+            until: ZonedTime.dateTime(wire.expiresAt, in: scope.group.timeZone),
             isOpen: view.state == "open" || view.state == "locked",
             // While a payer holds it they may be paying right now: it is cancelled only when open.
             canCancel: view.state == "open"
@@ -267,10 +267,10 @@ extension WebApp {
                 code: resolved.code, found: true, payee: resolved.payeeName,
                 amount: WebFormat.money(MoneyInput.text(resolved.amount, resolved.currency), resolved.currency),
                 groupName: resolved.groupName,
-                until: WebFormat.dateTime(Date(milliseconds: resolved.expiresAt), in: zone), state: resolved.state,
+                until: ZonedTime.dateTime(Date(milliseconds: resolved.expiresAt), in: zone), state: resolved.state,
                 signedIn: caller != nil, loginLink: "/login?next=\(next)", registerLink: "/register?next=\(next)",
                 holding: holding && resolved.state == "locked",
-                holdUntil: resolved.lockedUntil.map { WebFormat.dateTime(Date(milliseconds: $0), in: zone) } ?? "",
+                holdUntil: resolved.lockedUntil.map { ZonedTime.dateTime(Date(milliseconds: $0), in: zone) } ?? "",
                 payTo: payTo, paid: resolved.state == "paid", yours: resolved.isCallers,
                 cannotPay: resolved.cannotPay, key: UUID.random().uuidString, message: message, planNote: planNote)
             return try await render(

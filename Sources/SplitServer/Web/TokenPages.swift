@@ -58,8 +58,8 @@ extension WebApp {
                     groups: token.access.groupIDs.map { ids in
                         ids.map { names[$0] ?? "a group you left" }.sorted().joined(separator: ", ")
                     } ?? "All your groups",
-                    lastUsed: token.lastUsedAt.map { WebFormat.dateTime(Date(milliseconds: $0)) } ?? "never",
-                    expires: token.expiresAt.map { WebFormat.dateTime(Date(milliseconds: $0)) } ?? "never",
+                    lastUsed: token.lastUsedAt.map { ZonedTime.dateTime(Date(milliseconds: $0)) } ?? "never",
+                    expires: token.expiresAt.map { ZonedTime.dateTime(Date(milliseconds: $0)) } ?? "never",
                     expired: token.isExpired)
             },
             groups: groups.map { .init(value: $0.group.id.text, label: $0.group.name, checked: chosen.contains($0.group.id.text)) },

@@ -73,18 +73,6 @@ enum WebFormat {
         return "\(names[date.month - 1]) \(date.year)"
     }
 
-    /// A moment as the group's clocks showed it (issue 15: not UTC for a trip in Tokyo), with
-    /// the zone's short name so nobody has to guess.
-    static func dateTime(_ date: Date, in timeZone: String = "UTC") -> String {
-        let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        let name = zone.identifier == "UTC" ? "UTC" : (zone.abbreviation(for: date) ?? zone.identifier)
-        return formatter.string(from: date) + " " + name
-    }
-
     static func role(_ role: Components.Schemas.Role) -> String {
         switch role {
         case .owner: "Owner"

@@ -58,14 +58,14 @@ extension WebApp {
                 if let reason = hook.disabledReason ?? hook.disabledAt.map({ _ in "Disabled." }) {
                     status = reason
                 } else if let since = hook.failingSince {
-                    status = "On, but failing since \(WebFormat.dateTime(Date(milliseconds: since), in: zone))."
+                    status = "On, but failing since \(ZonedTime.dateTime(Date(milliseconds: since), in: zone))."
                 } else {
                     status = "On."
                 }
                 return WebhooksBody.Hook(
                     id: hook.id.text, url: hook.url, kinds: hook.kinds?.joined(separator: ", ") ?? "every event",
                     enabled: hook.disabledAt == nil, status: status,
-                    lastSuccess: hook.lastSuccessAt.map { WebFormat.dateTime(Date(milliseconds: $0), in: zone) })
+                    lastSuccess: hook.lastSuccessAt.map { ZonedTime.dateTime(Date(milliseconds: $0), in: zone) })
             },
             kinds: WebhookKinds.all.map { .init(value: $0, checked: chosen.contains($0)) },
             url: entered?["url"] ?? "", allKinds: entered == nil || chosen.contains("*"),
@@ -153,7 +153,7 @@ extension WebApp {
                 type: delivery.kind, state: delivery.state.rawValue,
                 failed: delivery.state == .failed || delivery.state == .skipped, attempts: delivery.attempts,
                 attemptWord: delivery.attempts == 1 ? "attempt" : "attempts",
-                result: result, at: WebFormat.dateTime(Date(milliseconds: when), in: zone))
+                result: result, at: ZonedTime.dateTime(Date(milliseconds: when), in: zone))
         }
         let body = WebhookLogBody(
             groupID: groupID, webhookID: id.text, url: webhook.url, enabled: webhook.disabledAt == nil, lines: lines,

@@ -1046,7 +1046,9 @@ struct WebTests {
             // Checked again, the same file says it was imported here before, and still shows what it
             // would bring with the box that imports it again (found by review: the box was gone).
             let twice = try await setup.aki.post(path, [("file", csv), ("intent", "check")])
-            #expect(twice.text.contains("This file was imported into this group before"), "\(twice.text.prefix(3000))")
+            #expect(twice.text.contains("This file was imported into this group before on 20"), "\(twice.text.prefix(3000))")
+            // … in the page's words (the box below), not the API's (--force, force=true).
+            #expect(twice.text.contains("To add it a second time, tick “Import it even if…” below") && !twice.text.contains("--force"))
             #expect(twice.text.contains(#"name="force" value="1""#) && twice.text.contains(#"id="import-confirm""#))
 
             // A bad line is shown on the page with its line and column; Ben (a member) may not import.

@@ -48,6 +48,8 @@ public struct ImportReport: Sendable {
     public let skipped: [ImportedFile.Skipped]
     /// Rows the reader read in a way of its own, said in words (`ImportedFile.notes`).
     public let notes: [String]
+    /// On a forced check of a file this group imported before: when that was.
+    public var importedBefore: Int64? = nil
 }
 
 /// Moving in from other apps (issue 18): a file becomes expenses and transfers in one
@@ -254,16 +256,18 @@ public struct ImportUseCases: Sendable, UsesStores {
         let balances = Self.balances(
             names: file.names, memberIDs: memberIDs, expenses: expenses, settlements: settlements)
         let checked = try Self.checkTotals(file, balances: balances)
-        let report = ImportReport(
+        var report = ImportReport(
             group: group, me: me, dryRun: dryRun, expenses: expenses.count, settlements: settlements.count,
             members: mappings, newCategories: newCategories.map(\.name), balances: balances,
             footersChecked: checked, skipped: file.skipped, notes: file.notes)
         // A check says what the import would answer: a file this group imported before is
-        // refused there too (found by a new user: the check said it would go in).
-        if dryRun, newGroup == nil, !force,
+        // refused there too (found by a new user: the check said it would go in); a forced
+        // check says when it was.
+        if dryRun, newGroup == nil,
             let at = try await imports.importedAt(groupID: group.id, contentHashes: Self.contentHashes(data))
         {
-            throw Self.alreadyImported(at)
+            guard force else { throw Self.alreadyImported(at) }
+            report.importedBefore = at
         }
         if dryRun { return report }
 
@@ -402,14 +406,20 @@ public struct ImportUseCases: Sendable, UsesStores {
         return alike
     }
 
-    /// How a file imported before goes in again, as the API says it; a page says it its own way.
-    public static let againHow =
+    /// How a file imported before goes in again, as the API says it (`importedBefore` without it
+    /// for a page, which says it its own way).
+    static let againHow =
         "To add it a second time, import it again saying so (the box on the web page, --force in the CLI, force=true in the API)."
 
     static func alreadyImported(_ at: Int64) -> AppError {
         AppError.conflict(
-            code: "already_imported", field: "file",
-            message: "This file was imported into this group before\(Self.when(at)); nothing was written. " + Self.againHow)
+            code: "already_imported", field: "file", message: importedBefore(at) + "; nothing was written. " + Self.againHow)
+    }
+
+    /// "This file was imported into this group before (on …)", without the way on, which each
+    /// surface says its own way.
+    public static func importedBefore(_ at: Int64?) -> String {
+        "This file was imported into this group before\(at.map(Self.when) ?? "")"
     }
 
     /// Reads a file of `format` into what an import writes.

@@ -136,7 +136,7 @@ extension WebApp {
                 report = try await importUseCases.importFile(
                     data, format: format, into: target, mapping: mapping, dryRun: !confirmed, force: form["force"] == "1",
                     caller: caller, origin: try origin())
-            } catch AppError.conflict(code: "already_imported", _, let message) where !confirmed {
+            } catch AppError.conflict(code: "already_imported", _, _) where !confirmed {
                 // A check of a file imported here before shows what it would bring all the same,
                 // with the box that imports it again (found by review: the box was on the report,
                 // which the refusal left out).
@@ -146,9 +146,8 @@ extension WebApp {
                 return try await renderImport(
                     groupID: groupID, form: form, report: report,
                     errors: [
-                        "form": message.replacingOccurrences(
-                            of: "; nothing was written. " + ImportUseCases.againHow,
-                            with: ". To add it a second time, tick “Import it even if…” below, then Import.")
+                        "form": ImportUseCases.importedBefore(report.importedBefore)
+                            + ". To add it a second time, tick “Import it even if…” below, then Import."
                     ])
             }
             if confirmed { return Self.redirect("/groups/\(report.group.id.text)", done: "imported") }

@@ -586,10 +586,11 @@ public struct GroupStore: Sendable {
         try await sql.raw(
             """
             INSERT INTO members (id, group_id, user_id, name, role, can_add_expenses, can_edit_own_expenses,
-                                 can_edit_all_expenses, can_mark_paid, is_active, version, created_at, updated_at)
+                                 can_edit_all_expenses, can_mark_paid, is_active, has_left, version, created_at, updated_at)
             VALUES (\(bind: member.id.text), \(bind: member.groupID.text), \(bind: member.userID?.text), \(bind: member.name),
                     \(bind: member.role.rawValue), \(bind: member.canAddExpenses), \(bind: member.canEditOwnExpenses),
                     \(bind: member.canEditAllExpenses), \(bind: member.canMarkPaid), \(bind: member.isActive),
+                    \(bind: !member.isActive && member.hasLeft),
                     \(bind: member.version), \(bind: member.createdAt), \(bind: member.updatedAt))
             """
         ).run()

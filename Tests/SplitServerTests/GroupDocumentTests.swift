@@ -242,6 +242,37 @@ struct GroupDocumentTests {
         }
     }
 
+    @Test("one who left and one removed export as such and come back so: the copy says “(left)” and “(removed)”")
+    func leftAndRemoved() async throws {
+        try await TestApp.with(.sqlite) { api in
+            let trip = try await Trip.make(api)
+            let aki = trip.tokens["Aki"]
+            // Cho leaves; Aki removes Dan.
+            #expect(
+                try await api.call(.delete, "/api/groups/\(trip.groupID)/members/\(trip.members["Cho"]!)", token: trip.tokens["Cho"])
+                    .status == .ok)
+            #expect(try await api.call(.delete, "/api/groups/\(trip.groupID)/members/\(trip.members["Dan"]!)", token: aki).status == .ok)
+            let file = try await api.call(.get, "/api/groups/\(trip.groupID)/export?format=json", token: aki)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(file.body)) as? [String: Any])
+            let exported = try #require(document["members"] as? [[String: Any]])
+            let left = Dictionary(uniqueKeysWithValues: exported.map { ($0["name"] as? String ?? "", $0["leftThemselves"] as? Bool) })
+            #expect(left == ["Aki": nil, "Ben": nil, "Cho": true, "Dan": nil], "\(exported)")
+
+            // act
+            let imported = try await api.call(
+                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki,
+                headers: [.contentType: "application/json"], body: ByteBuffer(bytes: file.body))
+
+            // validate
+            #expect(imported.status == .created, "\(imported.text)")
+            let copy = try #require(imported.string("group", "id"))
+            let members = try await api.call(.get, "/api/groups/\(copy)/members", token: aki).list("members")
+            let gone = Dictionary(
+                uniqueKeysWithValues: members.filter { $0.bool("active") == false }.map { ($0.string("name") ?? "", $0.bool("leftThemselves")) })
+            #expect(gone == ["Cho": true, "Dan": false], "\(members)")
+        }
+    }
+
     @Test("shares paid to two payers, a refund paid out, and a share marked again after an edit export and import back")
     func paidSharesRoundTrip() async throws {
         try await TestApp.with(.sqlite) { api in

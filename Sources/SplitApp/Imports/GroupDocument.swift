@@ -45,6 +45,9 @@ public struct GroupDocument: Codable, Sendable {
         public var name: String
         public var role: String
         public var active: Bool
+        /// True for one who left the group themselves (`active` false); absent otherwise (a removal,
+        /// or a file of before this field).
+        public var leftThemselves: Bool?
         /// Whether an account is linked to the member (the account itself is not exported).
         public var linked: Bool
         public var permissions: Permissions
@@ -233,7 +236,8 @@ extension GroupDocument {
                 timeZone: source.group.timeZone),
             members: source.members.map {
                 Member(
-                    id: $0.id.text, name: $0.name, role: $0.role.rawValue, active: $0.isActive, linked: $0.userID != nil,
+                    id: $0.id.text, name: $0.name, role: $0.role.rawValue, active: $0.isActive,
+                    leftThemselves: !$0.isActive && $0.hasLeft ? true : nil, linked: $0.userID != nil,
                     permissions: Permissions(
                         addExpenses: $0.canAddExpenses, editOwnExpenses: $0.canEditOwnExpenses,
                         editAllExpenses: $0.canEditAllExpenses, markPaid: $0.canMarkPaid))
@@ -569,7 +573,8 @@ extension GroupDocument {
                         line: nil, column: "members[\(index)].role", message: "\"\(member.role.prefix(20))\" is not owner, admin, member or viewer")
                 }
                 return .init(
-                    role: member.role, isActive: member.active, canAddExpenses: member.permissions.addExpenses,
+                    role: member.role, isActive: member.active, hasLeft: !member.active && member.leftThemselves == true,
+                    canAddExpenses: member.permissions.addExpenses,
                     canEditOwnExpenses: member.permissions.editOwnExpenses,
                     canEditAllExpenses: member.permissions.editAllExpenses, canMarkPaid: member.permissions.markPaid)
             },

@@ -167,6 +167,7 @@ public struct ImportUseCases: Sendable, UsesStores {
                 let person = people[position]
                 newMembers[index].role = Role(rawValue: person.role).map { $0 == .owner ? .admin : $0 } ?? .member
                 newMembers[index].isActive = person.isActive
+                newMembers[index].hasLeft = person.hasLeft
                 newMembers[index].canAddExpenses = person.canAddExpenses
                 newMembers[index].canEditOwnExpenses = person.canEditOwnExpenses
                 newMembers[index].canEditAllExpenses = person.canEditAllExpenses

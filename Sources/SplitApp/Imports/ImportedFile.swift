@@ -109,6 +109,8 @@ public struct ImportedFile: Sendable {
         public struct Person: Sendable {
             public var role: String
             public var isActive: Bool
+            /// Out of the group by leaving it (not a removal).
+            public var hasLeft: Bool
             public var canAddExpenses: Bool
             public var canEditOwnExpenses: Bool
             public var canEditAllExpenses: Bool

@@ -81,13 +81,17 @@ public struct ExpenseChanges: Codable, Hashable, Sendable {
     public var split: SplitInput?
     public var splits: [MemberAmount]?
     public var homeAmount: String?
+    /// Change the part of members no longer in the group all the same (else the edit is refused,
+    /// `SplitterError.conflict` on `confirmRemovedShares`, saying what it would change).
+    public var confirmRemovedShares: Bool?
     /// The version this edit is based on.
     public var version: Int64?
 
     public init(
         description: String? = nil, amount: String? = nil, currency: String? = nil, category: String? = nil,
         expenseDate: String? = nil, paidBy: [MemberAmount]? = nil, paidByMemberId: String? = nil,
-        split: SplitInput? = nil, splits: [MemberAmount]? = nil, homeAmount: String? = nil, version: Int64? = nil
+        split: SplitInput? = nil, splits: [MemberAmount]? = nil, homeAmount: String? = nil,
+        confirmRemovedShares: Bool? = nil, version: Int64? = nil
     ) {
         self.description = description
         self.amount = amount
@@ -99,6 +103,7 @@ public struct ExpenseChanges: Codable, Hashable, Sendable {
         self.split = split
         self.splits = splits
         self.homeAmount = homeAmount
+        self.confirmRemovedShares = confirmRemovedShares
         self.version = version
     }
 }

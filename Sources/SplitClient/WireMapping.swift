@@ -70,7 +70,8 @@ extension ExpenseChanges {
         .init(
             description: description, amount: amount, currency: currency, category: category,
             expenseDate: expenseDate, paidBy: paidBy?.map(\.wire), paidByMemberId: paidByMemberId, split: split?.wire,
-            splits: splits?.map(\.wire), homeAmount: homeAmount, version: version)
+            splits: splits?.map(\.wire), homeAmount: homeAmount, confirmRemovedShares: confirmRemovedShares,
+            version: version)
     }
 }
 

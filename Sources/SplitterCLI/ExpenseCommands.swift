@@ -477,6 +477,8 @@ struct ExpenseCommand: AsyncParsableCommand {
         @Option(help: "The version this edit is based on (default: the one last seen).") var version: Int64?
         @Option(help: "What your card or bank took in the home currency (an edit of the amount without it drops the old one).")
         var charged: String?
+        @Flag(help: "Change the part of someone no longer in the group all the same (their balance moves by it).")
+        var confirmRemovedShares = false
         @OptionGroup var split: SplitOptions
 
         func run() async throws {
@@ -487,7 +489,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                 var split = self.split
                 if context.expense.amount.hasPrefix("-") { split.refund = true }
                 let (paid, paidByMember) = try split.payers(context.group)
-                let changes = ExpenseChanges(
+                var changes = ExpenseChanges(
                     description: description, amount: try amount.map(split.total), currency: currency, category: category,
                     expenseDate: date, paidBy: paid, paidByMemberId: paidByMember,
                     split: try split.split(context.group, sharers: context.sharers),
@@ -498,6 +500,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                         message: "Nothing to change: give --description, --amount, --date, --charged, --paid-by or a split.",
                         code: 2)
                 }
+                if confirmRemovedShares { changes.confirmRemovedShares = true }
                 // The version last seen here (found by review: the one just read made every
                 // edit current, so another person's change in between was overwritten unseen).
                 let base = context.base(version)
@@ -511,6 +514,9 @@ struct ExpenseCommand: AsyncParsableCommand {
                         return printExpense(updated, names: context.names)
                     } catch SplitterError.offline {
                         // queued below
+                    } catch SplitterError.conflict(let message, "confirmRemovedShares", _) {
+                        // The server asks "Change it anyway?": say how, on the command line.
+                        throw CLIError(message: "\(message) Run again with --confirm-removed-shares to do so.", code: 6)
                     } catch let error as SplitterError {
                         guard let current = error.currentExpense else { throw error }
                         context.remember(current)  // shown below

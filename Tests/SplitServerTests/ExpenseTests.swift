@@ -65,6 +65,46 @@ struct Trip: Sendable {
 @Suite("Expenses over HTTP")
 struct ExpenseTests {
     @Test(
+        "an edit that moves the part of someone who left is a 409 saying what it changes, and nothing is written; confirmed, it goes through",
+        arguments: TestDatabases.all)
+    func removedShareChanged(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api, home: "EUR")
+            let aki = trip.tokens["Aki"]
+            let made = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense("Cleaning", "45.00", "EUR", paidBy: [("Aki", "45.00")], split: trip.equal(["Aki", "Ben", "Cho"])))
+            let id = try #require(made.string("expense", "id"))
+            // Cho leaves, owing 15.00.
+            let left = try await api.call(
+                .delete, "/api/groups/\(trip.groupID)/members/\(trip.members["Cho"]!)?confirmBalance=true", token: trip.tokens["Cho"])
+            try #require(left.status == .ok, "\(left.text)")
+            let before = try await trip.balances(api)
+
+            // act: a new total (Cho's share would be 16.67), then a new name only
+            let dearer = try await api.call(.patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"50.00","version":1}"#)
+            let renamed = try await api.call(.patch, "/api/expenses/\(id)", token: aki, json: #"{"description":"Cleaner","version":1}"#)
+
+            // validate
+            #expect(dearer.status == .conflict && dearer.string("error", "code") == "removed_share_changed", "\(dearer.text)")
+            // 50.00 in three: which of them has the extra cent follows the expense's id.
+            let share = ["16.66", "16.67"].first { dearer.string("error", "message")?.contains("to \($0) EUR.") == true }
+            #expect(
+                dearer.string("error", "message")
+                    == "Cho (left) is no longer in the group; this changes their share from 15.00 EUR to \(share ?? "?") EUR. "
+                    + "Change it anyway? Their balance moves by it, though they are no longer here to see it.",
+                "\(dearer.text)")
+            #expect(dearer.string("error", "details", "field") == "confirmRemovedShares")
+            #expect(renamed.status == .ok && renamed.int("expense", "version") == 2, "\(renamed.text)")
+            #expect(try await trip.balances(api) == before)
+            let confirmed = try await api.call(
+                .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"50.00","confirmRemovedShares":true,"version":2}"#)
+            #expect(confirmed.status == .ok, "\(confirmed.text)")
+            #expect(try await trip.balances(api)["EUR/Cho"] == "-\(share ?? "?")")
+        }
+    }
+
+    @Test(
         "a trip in two currencies with every split mode and several payers balances to zero",
         arguments: TestDatabases.all)
     func wholeTrip(backend: Database.Backend) async throws {

@@ -799,6 +799,21 @@ struct WebTests {
             #expect(renamed.status == .seeOther, "\(renamed.text.prefix(1500))")
             let taxi = try await api.call(.get, "/api/expenses/\(taxiID.lowercased())", token: setup.aki.token)
             #expect(taxi.list("expense", "payers").compactMap { $0.string("memberId") } == [benID])
+            // A new amount would change what Ben paid: asked first, nothing saved; then confirmed.
+            let dearer: [(String, String)] = [
+                ("description", "Taxi to the station"), ("amount", "1800"), ("currency", "JPY"),
+                ("expenseDate", "2026-11-21"), ("mode", "equal"), ("payer", benID), ("in_\(akiID)", "1"), ("version", "2"),
+            ]
+            let asked = try await setup.aki.post("/expenses/\(taxiID.lowercased())/edit", dearer)
+            #expect(asked.status != .seeOther, "\(asked.status)")
+            #expect(
+                asked.text.contains("Ben (removed) is no longer in the group; this changes what they paid from 1500 JPY to 1800 JPY."),
+                "\(asked.text.prefix(4000))")
+            #expect(asked.text.contains(#"name="confirmRemovedShares""#))
+            #expect(try await api.call(.get, "/api/expenses/\(taxiID.lowercased())", token: setup.aki.token).string("expense", "amount") == "1500")
+            let confirmed = try await setup.aki.post("/expenses/\(taxiID.lowercased())/edit", dearer + [("confirmRemovedShares", "1")])
+            #expect(confirmed.status == .seeOther, "\(confirmed.text.prefix(1500))")
+            #expect(try await api.call(.get, "/api/expenses/\(taxiID.lowercased())", token: setup.aki.token).string("expense", "amount") == "1800")
             // The log-in page names the group of an invite link; text not shaped like a code is not looked up.
             let group2 = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
             let code = try #require(group2.string("group", "inviteCode"))

@@ -535,6 +535,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/UpdateExpenseRequest/homeAmount`.
             public var homeAmount: Components.Schemas.Amount?
+            /// Change the part (share, or what they paid) of members no longer in the group all the same. Without it, such an edit is a 409 `removed_share_changed` whose message says what it would change: it reopens a balance of someone who left or was removed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UpdateExpenseRequest/confirmRemovedShares`.
+            public var confirmRemovedShares: Swift.Bool?
             /// the version this edit is based on
             ///
             /// - Remark: Generated from `#/components/schemas/UpdateExpenseRequest/version`.
@@ -552,6 +556,7 @@ extension Components {
             ///   - split:
             ///   - splits:
             ///   - homeAmount: What it was charged in the home currency. Left out, the charge stays while the amount and currency do; an edit that changes either drops it (it stood for the old amount).
+            ///   - confirmRemovedShares: Change the part (share, or what they paid) of members no longer in the group all the same. Without it, such an edit is a 409 `removed_share_changed` whose message says what it would change: it reopens a balance of someone who left or was removed.
             ///   - version: the version this edit is based on
             public init(
                 description: Swift.String? = nil,
@@ -564,6 +569,7 @@ extension Components {
                 split: Components.Schemas.SplitInput? = nil,
                 splits: [Components.Schemas.MemberAmount]? = nil,
                 homeAmount: Components.Schemas.Amount? = nil,
+                confirmRemovedShares: Swift.Bool? = nil,
                 version: Swift.Int64? = nil
             ) {
                 self.description = description
@@ -576,6 +582,7 @@ extension Components {
                 self.split = split
                 self.splits = splits
                 self.homeAmount = homeAmount
+                self.confirmRemovedShares = confirmRemovedShares
                 self.version = version
             }
             public enum CodingKeys: String, CodingKey {
@@ -589,6 +596,7 @@ extension Components {
                 case split
                 case splits
                 case homeAmount
+                case confirmRemovedShares
                 case version
             }
         }

@@ -52,11 +52,15 @@ public struct ExpensePatch: Sendable, Equatable {
     public var split: EnteredSplit?
     public var splits: [EnteredAmount]?
     public var homeAmount: String?
+    /// Change the part of a member no longer in the group all the same (else such an edit is a
+    /// 409 `removed_share_changed` saying what it would change).
+    public var confirmRemovedShares = false
 
     public init(
         description: String? = nil, amount: String? = nil, currency: String? = nil, category: String? = nil,
         expenseDate: String? = nil, paidBy: [EnteredAmount]? = nil, paidByMemberId: String? = nil,
-        split: EnteredSplit? = nil, splits: [EnteredAmount]? = nil, homeAmount: String? = nil
+        split: EnteredSplit? = nil, splits: [EnteredAmount]? = nil, homeAmount: String? = nil,
+        confirmRemovedShares: Bool = false
     ) {
         self.description = description
         self.amount = amount
@@ -68,6 +72,7 @@ public struct ExpensePatch: Sendable, Equatable {
         self.split = split
         self.splits = splits
         self.homeAmount = homeAmount
+        self.confirmRemovedShares = confirmRemovedShares
     }
 }
 

@@ -267,6 +267,11 @@ public struct ExpenseUseCases: Sendable, UsesStores {
             updated.homeAmount = same ? charged : nil
             updated.homeCurrency = same ? current.homeCurrency : nil
         }
+        if !patch.confirmRemovedShares, let changed = Self.removedPartsChanged(current, updated, members: found.members) {
+            throw AppError.conflict(
+                code: "removed_share_changed", field: "confirmRemovedShares",
+                message: changed + " Change it anyway? Their balance moves by it, though they are no longer here to see it.")
+        }
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
         switch try await expenses.update(
             updated, expectedVersion: basedOn, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),
@@ -276,6 +281,30 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         case .stale(let latest): throw AppError.staleExpense(view(latest))
         case nil: throw AppError.notFound("expense")
         }
+    }
+
+    /// What an edit changes of the part of members no longer in the group (their share, what
+    /// they paid), said ("Carla (left) is no longer in the group; this changes their share from
+    /// 11.25 EUR to 12.50 EUR."); nil when it changes nothing of theirs. Such a change reopens a
+    /// settled balance of someone who may not even have an account any more (found by a new
+    /// user: the form said their part was kept, and the new total changed it).
+    static func removedPartsChanged(_ before: ExpenseRecord, _ after: ExpenseRecord, members: [MemberRecord]) -> String? {
+        func text(_ amount: Int64, _ currency: String) -> String { "\(MoneyInput.text(amount, currency)) \(currency)" }
+        var said: [String] = []
+        for member in members where !member.isActive {
+            let share = { (expense: ExpenseRecord) in expense.shares.filter { $0.memberID == member.id }.reduce(0) { $0 + $1.amount } }
+            let paid = { (expense: ExpenseRecord) in expense.payers.filter { $0.memberID == member.id }.reduce(0) { $0 + $1.amount } }
+            var changes: [String] = []
+            for (what, amount) in [("their share", share), ("what they paid", paid)] {
+                let (old, new) = (amount(before), amount(after))
+                guard old != new || (before.currency != after.currency && old != 0) else { continue }
+                changes.append("\(what) from \(text(old, before.currency)) to \(text(new, after.currency))")
+            }
+            guard !changes.isEmpty else { continue }
+            let name = MemberLabel.name(member.name, active: false, left: member.hasLeft)
+            said.append("\(name) is no longer in the group; this changes \(changes.joined(separator: " and ")).")
+        }
+        return said.isEmpty ? nil : said.joined(separator: " ")
     }
 
     /// Deletes or restores; with a version, only if the expense is still at it. An expense already

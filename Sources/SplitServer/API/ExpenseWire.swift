@@ -61,7 +61,8 @@ extension ExpensePatch {
             description: body.description, amount: body.amount, currency: body.currency, category: body.category,
             expenseDate: body.expenseDate, paidBy: body.paidBy?.map(EnteredAmount.init),
             paidByMemberId: body.paidByMemberId, split: body.split.map(EnteredSplit.init(wire:)),
-            splits: body.splits?.map(EnteredAmount.init), homeAmount: body.homeAmount)
+            splits: body.splits?.map(EnteredAmount.init), homeAmount: body.homeAmount,
+            confirmRemovedShares: body.confirmRemovedShares ?? false)
     }
 }
 

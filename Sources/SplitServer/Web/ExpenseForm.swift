@@ -448,6 +448,8 @@ struct ExpenseFormBody: Sendable {
     let autofocus: Bool
     /// The question to confirm a date far ahead, when one was entered.
     let farFuture: String?
+    /// The question to confirm a change to the part of someone no longer in the group.
+    let removedShares: String?
     let items: [ItemRow]
     let extras: [ExtraRow]
     let preview: [PreviewLine]
@@ -522,8 +524,8 @@ extension WebApp {
     func expenseFormBody(
         _ form: ExpenseForm, scope: GroupScope, categories: [Components.Schemas.Category], heading: String,
         action: String, cancelURL: String, clientID: String, version: String, preview: ExpenseRecord?,
-        errors: [String: String], recentCurrencies: [String] = [], farFuture: String? = nil, submitLabel: String? = nil,
-        recurrence: RecurrenceFields? = nil, freesRemoved: Bool = false, base: String? = nil
+        errors: [String: String], recentCurrencies: [String] = [], farFuture: String? = nil, removedShares: String? = nil,
+        submitLabel: String? = nil, recurrence: RecurrenceFields? = nil, freesRemoved: Bool = false, base: String? = nil
     ) -> ExpenseFormBody {
         // Members removed from the group stay in an expense they are in (issue 15): their rows
         // show, marked, whenever the expense names them; locked in an expense (its part is
@@ -596,6 +598,7 @@ extension WebApp {
             removedInSeries: !locksRemoved && members.contains { !$0.active },
             autofocus: version.isEmpty && form.description.isEmpty && errors.isEmpty,
             farFuture: farFuture,
+            removedShares: removedShares,
             items: (0..<max(3, min(form.items.count + 2, ExpenseForm.maximumRows))).map { index in
                 let item = index < form.items.count ? form.items[index] : nil
                 return .init(

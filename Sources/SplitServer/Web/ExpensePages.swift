@@ -202,7 +202,8 @@ extension WebApp {
 
     func renderExpenseForm(
         _ form: ExpenseForm, scope: GroupScope, clientID: String, version: String, preview: ExpenseRecord?,
-        errors: [String: String], farFuture: String? = nil, target: ExpenseFormTarget? = nil, base: String? = nil
+        errors: [String: String], farFuture: String? = nil, removedShares: String? = nil, target: ExpenseFormTarget? = nil,
+        base: String? = nil
     ) async throws -> Response {
         let groupID = try APIHandler.id(scope.group.id, "group")
         var categories = try await categoryUseCases.categories(groupID: groupID, caller: try caller())
@@ -233,7 +234,7 @@ extension WebApp {
             action: target?.action ?? (editing ? "/expenses/\(clientID)/edit" : "/groups/\(scope.group.id)/expenses"),
             cancelURL: target?.cancelURL ?? (editing ? "/expenses/\(clientID)" : "/groups/\(scope.group.id)/expenses"),
             clientID: clientID, version: version, preview: preview, errors: errors, recentCurrencies: recent,
-            farFuture: farFuture, submitLabel: target?.submitLabel, recurrence: target?.recurrence,
+            farFuture: farFuture, removedShares: removedShares, submitLabel: target?.submitLabel, recurrence: target?.recurrence,
             freesRemoved: target?.freesRemoved ?? false, base: base)
         return try await render(
             "expense-form", title: body.heading, body: body, nav: scope.nav(target?.tab ?? "expenses", live: false),
@@ -303,7 +304,8 @@ extension WebApp {
             let patch = ExpensePatch(
                 description: draft.description, amount: draft.amount, currency: draft.currency,
                 category: draft.category, expenseDate: draft.expenseDate, paidBy: sentPayers, split: draft.split,
-                homeAmount: chargedUntouched && moneyChanged ? nil : draft.homeAmount)
+                homeAmount: chargedUntouched && moneyChanged ? nil : draft.homeAmount,
+                confirmRemovedShares: web.form["confirmRemovedShares"] == "1")
             let edited = try await expenses.edit(
                 expenseID, patch,
                 basedOn: {
@@ -319,6 +321,12 @@ extension WebApp {
             let unpaidNow = Set(edited.expense.shares.filter { !$0.isPaid }.map { $0.id.text.lowercased() })
             let unmarked = expense.splits.contains { $0.isPaid && unpaidNow.contains($0.id.lowercased()) }
             return Self.redirect("/expenses/\(expense.id)", done: unmarked ? "expense-saved-unmarked" : "expense-saved")
+        } catch AppError.conflict(code: "removed_share_changed", _, let question) {
+            // What it would change of someone no longer in the group, asked (found by a new user:
+            // the form said their part was kept, and a new total changed it).
+            return try await renderExpenseForm(
+                form, scope: scope, clientID: expense.id, version: version, preview: nil,
+                errors: ["split": question], removedShares: question, base: base)
         } catch AppError.staleExpense(let latest) {
             let current = try Components.Schemas.Expense(latest)
             // Deleted meanwhile: said first, not as a change to merge (found by a new user: the

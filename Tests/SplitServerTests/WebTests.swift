@@ -963,6 +963,17 @@ struct WebTests {
             #expect(minus.status == .unprocessableContent && minus.text.contains("tick “A refund or money received”"), "\(minus.status)")
             #expect(minus.text.contains(#"value="-500""#), "the amount stays as typed")
             #expect(try await api.call(.get, "/api/groups/\(setup.groupID)/expenses", token: setup.aki.token).list("expenses").count == count)
+            // With the box ticked, a minus typed too is the same refund (found by a new user: "-50"
+            // was flipped into a cost of 50, the debts the other way round).
+            let both = try await setup.aki.post(
+                "/groups/\(setup.groupID)/expenses",
+                [
+                    ("_id", UUID().uuidString), ("description", "Tax back"), ("amount", "-500"), ("currency", "JPY"),
+                    ("expenseDate", "2026-11-21"), ("mode", "equal"), ("refund", "1"), ("payer", akiID),
+                ] + ids.map { ("in_\($0)", "1") })
+            let bothAt = try #require(both.headers[.location], "\(both.status) \(both.text.prefix(1500))")
+            let bothID = String(bothAt.split(separator: "?")[0].split(separator: "/").last ?? "")
+            #expect(try await api.call(.get, "/api/expenses/\(bothID)", token: setup.aki.token).string("expense", "amount") == "-500")
         }
     }
 

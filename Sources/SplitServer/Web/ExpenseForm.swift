@@ -297,6 +297,16 @@ struct ExpenseForm: Sendable {
     func signed(_ text: String, _ currency: Currency?) -> String {
         refund ? Self.flipped(Self.typed(text, currency)) : Self.typed(text, currency)
     }
+
+    /// The total as typed, below zero on a refund's form whether or not it was typed with a
+    /// minus: the box says it was received (found by a new user: "-50" with the box ticked was
+    /// flipped to a cost of 50, the debts the other way round; the CLI and quick entry read it
+    /// as the refund it says).
+    func signedTotal(_ currency: Currency?) -> String {
+        let typed = amount.trimmingCharacters(in: .whitespaces)
+        guard refund, typed.hasPrefix("-") || typed.hasPrefix("−") else { return signed(amount, currency) }
+        return signed(String(typed.dropFirst()), currency)
+    }
 }
 
 extension String {
@@ -358,7 +368,7 @@ extension ExpenseForm {
         return EnteredExpense(
             description: description,
             amount: mode == .itemized
-                ? (itemizedTotal.map { refund ? Self.flipped($0) : $0 } ?? signed(amount, money)) : signed(amount, money),
+                ? (itemizedTotal.map { refund ? Self.flipped($0) : $0 } ?? signedTotal(money)) : signedTotal(money),
             currency: currency,
             category: category.isEmpty ? nil : category, expenseDate: expenseDate,
             paidBy: payers, paidByMemberId: payers == nil ? single : nil,

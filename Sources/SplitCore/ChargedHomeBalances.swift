@@ -19,10 +19,12 @@ public struct ChargedExpense: Sendable {
 
 extension HomeBalances {
     /// `convert`, with the expenses that were charged in `home` at what was charged: their
-    /// effects are taken out of their currency's nets and added in `home` at their own rate,
-    /// apportioned so each still sums to zero; what is left of each currency goes at the group's
-    /// rate. A currency left with nothing to convert needs no rate. An expense whose own rate
-    /// cannot convert (overflow) counts at the group's rate.
+    /// effects are taken out of their currency's nets and count in `home` at their own rate;
+    /// what is left of each currency goes at the group's rate. A currency left with nothing to
+    /// convert needs no rate. Each member's parts are added up and rounded once (`sumOnce`), so
+    /// two members with the same exact balance read the same to within the one unit the total
+    /// needs. An expense whose own rate cannot convert (overflow) counts at the group's rate;
+    /// where the sum would overflow, each charged expense is rounded on its own, then the rest.
     public static func convert(
         _ nets: [(member: MemberID, net: Money)], charged: [ChargedExpense], to home: Currency,
         rates: [DatedRate], tieBreak: TieBreak
@@ -30,38 +32,62 @@ extension HomeBalances {
         var rest: [Currency: [MemberID: Int64]] = [:]
         // One net per member and currency, as the ledger keeps them.
         for entry in nets { rest[entry.net.currency, default: [:]][entry.member] = entry.net.minorUnits }
-        var atOwnRate: [MemberID: Int64] = [:]
+        var own: [(expense: ChargedExpense, term: Term)] = []
         for expense in charged where expense.original.currency != home && expense.charged.currency == home {
             guard let rate = try? ExchangeRate(charged: expense.original, as: expense.charged),
-                let converted = try? rate.convert(
-                    expense.effects.map(\.amount), currency: expense.original.currency, tieBreak: expense.tieBreak)
+                let term = Term(expense.effects.map { ($0.member, $0.amount) }, at: rate)
             else { continue }
-            var next = atOwnRate
             var nextRest = rest[expense.original.currency, default: [:]]
             var fits = true
-            for (effect, part) in zip(expense.effects, converted) {
-                let (sum, over) = next[effect.member, default: 0].addingReportingOverflow(part)
+            for effect in expense.effects {
                 let (left, under) = nextRest[effect.member, default: 0].subtractingReportingOverflow(effect.amount)
-                guard !over, !under else {
+                guard !under else {
                     fits = false
                     break
                 }
-                next[effect.member] = sum
                 nextRest[effect.member] = left
             }
             if fits {
-                atOwnRate = next
+                own.append((expense, term))
                 rest[expense.original.currency] = nextRest
             }
         }
         let remaining = rest.flatMap { currency, members in
             members.filter { $0.value != 0 }.map { (member: $0.key, net: Money(minorUnits: $0.value, currency: currency)) }
         }
+        var missing: [Currency] = []
+        var terms = own.map(\.term)
+        for (currency, entries) in Dictionary(grouping: remaining, by: \.net.currency).sorted(by: { $0.key.code < $1.key.code }) {
+            let amounts = entries.map { ($0.member, $0.net.minorUnits) }
+            if currency == home {
+                terms.append(Term(entries: amounts, scaleUp: 1, divisor: 1))
+            } else if let rate = latestRate(from: currency, to: home, in: rates), let term = Term(amounts, at: rate) {
+                terms.append(term)
+            } else {
+                missing.append(currency)
+            }
+        }
+        if let once = sumOnce(terms, tieBreak: tieBreak) { return (once, missing) }
+        return convertEach(remaining, charged: own.map(\.expense), to: home, rates: rates, tieBreak: tieBreak)
+    }
+
+    /// What `convert` falls back on where one sum would overflow: each charged expense converted
+    /// and rounded on its own, then the rest.
+    static func convertEach(
+        _ remaining: [(member: MemberID, net: Money)], charged: [ChargedExpense], to home: Currency,
+        rates: [DatedRate], tieBreak: TieBreak
+    ) -> (balances: [MemberID: Int64], missing: [Currency]) {
         var (balances, missing) = convert(remaining, to: home, rates: rates, tieBreak: tieBreak)
-        for (member, amount) in atOwnRate {
-            let (sum, overflow) = balances[member, default: 0].addingReportingOverflow(amount)
-            guard !overflow else { return (balances, missing + [home]) }
-            balances[member] = sum
+        for expense in charged {
+            guard let rate = try? ExchangeRate(charged: expense.original, as: expense.charged),
+                let converted = try? rate.convert(
+                    expense.effects.map(\.amount), currency: expense.original.currency, tieBreak: expense.tieBreak)
+            else { return (balances, missing + [home]) }
+            for (effect, part) in zip(expense.effects, converted) {
+                let (sum, overflow) = balances[effect.member, default: 0].addingReportingOverflow(part)
+                guard !overflow else { return (balances, missing + [home]) }
+                balances[effect.member] = sum
+            }
         }
         return (balances.filter { $0.value != 0 }, missing)
     }

@@ -49,12 +49,12 @@ public enum HomeBalances {
     ///
     /// - Parameter nets: by currency, each currency's nets summing to zero.
     ///
-    /// Each member's nets are added up exactly, as fractions, and rounded once, so each balance is
-    /// within one minor unit of its exact value at the rates (an expense charged in the home
-    /// currency counts at its own charge, rounded with that expense: `convert(_:charged:…)`) (found by a new user: rounding each currency on its
-    /// own and adding the results made a balance 2 cents off, and which member's depended on the
-    /// group). Where the exact sum would overflow, each currency is converted and rounded on its
-    /// own instead.
+    /// Each member's nets are added up exactly, as fractions, and rounded once (`sumOnce`), so
+    /// each balance is within one minor unit of its exact value at the rates (an expense charged
+    /// in the home currency counts at its own charge: `convert(_:charged:…)`) (found by a new
+    /// user: rounding each currency on its own and adding the results made a balance 2 cents
+    /// off, and which member's depended on the group). Where the sum would overflow, each
+    /// currency is converted and rounded on its own instead.
     public static func convert(
         _ nets: [(member: MemberID, net: Money)], to home: Currency, rates: [DatedRate], tieBreak: TieBreak
     ) -> (balances: [MemberID: Int64], missing: [Currency]) {
@@ -67,49 +67,89 @@ public enum HomeBalances {
         _ nets: [(member: MemberID, net: Money)], to home: Currency, rates: [DatedRate], tieBreak: TieBreak
     ) -> (balances: [MemberID: Int64], missing: [Currency])? {
         var missing: [Currency] = []
-        // Each currency's nets as numerators over its own divisor, in home minor units:
-        // minor_home = minor · n · 10^e_home / (d · 10^e_from).
-        var terms: [(entries: [(member: MemberID, net: Money)], scaleUp: Int128, divisor: Int128)] = []
+        var terms: [Term] = []
         for (currency, entries) in Dictionary(grouping: nets, by: \.net.currency).sorted(by: { $0.key.code < $1.key.code }) {
             if currency == home {
-                terms.append((entries, 1, 1))
+                terms.append(Term(entries: entries.map { ($0.member, $0.net.minorUnits) }, scaleUp: 1, divisor: 1))
             } else if let rate = latestRate(from: currency, to: home, in: rates) {
-                let (up, upOverflow) = rate.numerator.multipliedReportingOverflow(by: Int128(home.minorUnitsPerMajor))
-                let (down, downOverflow) = rate.denominator.multipliedReportingOverflow(by: Int128(currency.minorUnitsPerMajor))
-                guard !upOverflow, !downOverflow else { return nil }
-                // Reduced, so the common denominator grows no more than it must (an inverted rate's
-                // is not a power of ten).
-                var (x, y) = (up.magnitude, down.magnitude)
-                while y != 0 { (x, y) = (y, x % y) }
-                terms.append((entries, up / Int128(x), down / Int128(x)))
+                guard let term = Term(entries.map { ($0.member, $0.net.minorUnits) }, at: rate) else { return nil }
+                terms.append(term)
             } else {
                 missing.append(currency)
             }
         }
+        return sumOnce(terms, tieBreak: tieBreak).map { ($0, missing) }
+    }
+
+    /// Amounts in one currency and what turns them into home minor units:
+    /// minor_home = minor · scaleUp / divisor.
+    struct Term {
+        var entries: [(member: MemberID, amount: Int64)]
+        var scaleUp: Int128
+        var divisor: Int128
+
+        init(entries: [(member: MemberID, amount: Int64)], scaleUp: Int128, divisor: Int128) {
+            self.entries = entries
+            self.scaleUp = scaleUp
+            self.divisor = divisor
+        }
+
+        /// Amounts of `rate.from` at `rate` (minor_home = minor · n · 10^e_home / (d · 10^e_from)),
+        /// reduced, so a common denominator grows no more than it must (an inverted rate's is not a
+        /// power of ten); nil on overflow.
+        init?(_ entries: [(member: MemberID, amount: Int64)], at rate: ExchangeRate) {
+            let (up, upOverflow) = rate.numerator.multipliedReportingOverflow(by: Int128(rate.to.minorUnitsPerMajor))
+            let (down, downOverflow) = rate.denominator.multipliedReportingOverflow(by: Int128(rate.from.minorUnitsPerMajor))
+            guard !upOverflow, !downOverflow else { return nil }
+            var (x, y) = (up.magnitude, down.magnitude)
+            while y != 0 { (x, y) = (y, x % y) }
+            self.init(entries: entries, scaleUp: up / Int128(x), divisor: down / Int128(x))
+        }
+    }
+
+    /// How finely `sumOnce` counts where the terms' common denominator would overflow: a
+    /// trillionth of a minor unit.
+    static let fixedPoint: Int128 = 1_000_000_000_000
+
+    /// Each member's terms added up and rounded once, apportioned so the balances sum to the
+    /// total rounded. Exact over the terms' common denominator where it fits; else each term is
+    /// counted to `fixedPoint` of a minor unit (found by a new user: an expense charged in the
+    /// home currency rounded on its own beside the rest gave two members of the same exact
+    /// balance amounts 2 cents apart, one of them 1.2 cents off); nil on overflow.
+    static func sumOnce(_ terms: [Term], tieBreak: TieBreak) -> [MemberID: Int64]? {
         var denominator: Int128 = 1
         for term in terms {
             let (a, b) = (denominator, term.divisor)
             var (x, y) = (a, b)
             while y != 0 { (x, y) = (y, x % y) }
             let (lcm, overflow) = (a / x).multipliedReportingOverflow(by: b)
-            guard !overflow else { return nil }
+            guard !overflow, lcm <= fixedPoint * 1_000_000 else {
+                denominator = fixedPoint
+                break
+            }
             denominator = lcm
         }
         var totals: [MemberID: Int128] = [:]
         for term in terms {
-            let (scale, overflow) = term.scaleUp.multipliedReportingOverflow(by: denominator / term.divisor)
-            guard !overflow else { return nil }
+            let exact = denominator % term.divisor == 0
             for entry in term.entries {
-                let (part, partOverflow) = Int128(entry.net.minorUnits).multipliedReportingOverflow(by: scale)
+                let (scaled, scaledOverflow) = Int128(entry.amount).multipliedReportingOverflow(by: term.scaleUp)
+                guard !scaledOverflow else { return nil }
+                let (product, productOverflow) =
+                    exact
+                    ? scaled.multipliedReportingOverflow(by: denominator / term.divisor)
+                    : scaled.multipliedReportingOverflow(by: denominator)
+                guard !productOverflow else { return nil }
+                let part = exact ? product : ExchangeRate.roundHalfEven(product, term.divisor)
                 let (sum, sumOverflow) = totals[entry.member, default: 0].addingReportingOverflow(part)
-                guard !partOverflow, !sumOverflow else { return nil }
+                guard !sumOverflow else { return nil }
                 totals[entry.member] = sum
             }
         }
         // In member order: which member a leftover unit goes to among equal remainders depends
         // on the order (found by review: a home balance read 15.07, then 15.08).
         let members = totals.keys.sorted()
-        guard !members.isEmpty else { return ([:], missing) }
+        guard !members.isEmpty else { return [:] }
         let numerators = members.map { totals[$0]! }
         var sum: Int128 = 0
         for numerator in numerators {
@@ -123,7 +163,7 @@ public enum HomeBalances {
         else { return nil }
         var balances: [MemberID: Int64] = [:]
         for (member, part) in zip(members, parts) where part != 0 { balances[member] = part }
-        return (balances, missing)
+        return balances
     }
 
     /// `convert` one currency at a time, each apportioned on its own: what is left when the exact

@@ -32,7 +32,7 @@ extension HomeBalances {
         var rest: [Currency: [MemberID: Int64]] = [:]
         // One net per member and currency, as the ledger keeps them.
         for entry in nets { rest[entry.net.currency, default: [:]][entry.member] = entry.net.minorUnits }
-        var own: [(expense: ChargedExpense, term: Term)] = []
+        var own: [(expense: ChargedExpense, term: Term<MemberID>)] = []
         for expense in charged where expense.original.currency != home && expense.charged.currency == home {
             guard let rate = try? ExchangeRate(charged: expense.original, as: expense.charged),
                 let term = Term(expense.effects.map { ($0.member, $0.amount) }, at: rate)

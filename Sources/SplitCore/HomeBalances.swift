@@ -66,29 +66,18 @@ public enum HomeBalances {
     static func convertExactly(
         _ nets: [(member: MemberID, net: Money)], to home: Currency, rates: [DatedRate], tieBreak: TieBreak
     ) -> (balances: [MemberID: Int64], missing: [Currency])? {
-        var missing: [Currency] = []
-        var terms: [Term] = []
-        for (currency, entries) in Dictionary(grouping: nets, by: \.net.currency).sorted(by: { $0.key.code < $1.key.code }) {
-            if currency == home {
-                terms.append(Term(entries: entries.map { ($0.member, $0.net.minorUnits) }, scaleUp: 1, divisor: 1))
-            } else if let rate = latestRate(from: currency, to: home, in: rates) {
-                guard let term = Term(entries.map { ($0.member, $0.net.minorUnits) }, at: rate) else { return nil }
-                terms.append(term)
-            } else {
-                missing.append(currency)
-            }
-        }
-        return sumOnce(terms, tieBreak: tieBreak).map { ($0, missing) }
+        totals(nets.map { (key: $0.member, money: $0.net) }, to: home, rates: rates, tieBreak: tieBreak)
+            .map { (balances: $0.totals, missing: $0.missing) }
     }
 
-    /// Amounts in one currency and what turns them into home minor units:
-    /// minor_home = minor · scaleUp / divisor.
-    struct Term {
-        var entries: [(member: MemberID, amount: Int64)]
+    /// Amounts in one currency, by key (a member, a category), and what turns them into home
+    /// minor units: minor_home = minor · scaleUp / divisor.
+    struct Term<Key> {
+        var entries: [(key: Key, amount: Int64)]
         var scaleUp: Int128
         var divisor: Int128
 
-        init(entries: [(member: MemberID, amount: Int64)], scaleUp: Int128, divisor: Int128) {
+        init(entries: [(key: Key, amount: Int64)], scaleUp: Int128, divisor: Int128) {
             self.entries = entries
             self.scaleUp = scaleUp
             self.divisor = divisor
@@ -97,7 +86,7 @@ public enum HomeBalances {
         /// Amounts of `rate.from` at `rate` (minor_home = minor · n · 10^e_home / (d · 10^e_from)),
         /// reduced, so a common denominator grows no more than it must (an inverted rate's is not a
         /// power of ten); nil on overflow.
-        init?(_ entries: [(member: MemberID, amount: Int64)], at rate: ExchangeRate) {
+        init?(_ entries: [(key: Key, amount: Int64)], at rate: ExchangeRate) {
             let (up, upOverflow) = rate.numerator.multipliedReportingOverflow(by: Int128(rate.to.minorUnitsPerMajor))
             let (down, downOverflow) = rate.denominator.multipliedReportingOverflow(by: Int128(rate.from.minorUnitsPerMajor))
             guard !upOverflow, !downOverflow else { return nil }
@@ -105,6 +94,29 @@ public enum HomeBalances {
             while y != 0 { (x, y) = (y, x % y) }
             self.init(entries: entries, scaleUp: up / Int128(x), divisor: down / Int128(x))
         }
+    }
+
+    /// Each key's amounts, in any currencies, added up in `home` at the latest rates and rounded
+    /// once, apportioned so the totals add up to their sum rounded (what a chart's bars or a
+    /// table's column show beside their total). A currency without a rate is `missing` and left
+    /// out; nil where the sum would overflow.
+    public static func totals<Key: Hashable & Comparable>(
+        _ amounts: [(key: Key, money: Money)], to home: Currency, rates: [DatedRate], tieBreak: TieBreak
+    ) -> (totals: [Key: Int64], missing: [Currency])? {
+        var missing: [Currency] = []
+        var terms: [Term<Key>] = []
+        for (currency, entries) in Dictionary(grouping: amounts, by: \.money.currency).sorted(by: { $0.key.code < $1.key.code }) {
+            let parts = entries.map { (key: $0.key, amount: $0.money.minorUnits) }
+            if currency == home {
+                terms.append(Term(entries: parts, scaleUp: 1, divisor: 1))
+            } else if let rate = latestRate(from: currency, to: home, in: rates) {
+                guard let term = Term(parts, at: rate) else { return nil }
+                terms.append(term)
+            } else {
+                missing.append(currency)
+            }
+        }
+        return sumOnce(terms, tieBreak: tieBreak).map { ($0, missing) }
     }
 
     /// How finely `sumOnce` counts where the terms' common denominator would overflow: a
@@ -116,7 +128,7 @@ public enum HomeBalances {
     /// counted to `fixedPoint` of a minor unit (found by a new user: an expense charged in the
     /// home currency rounded on its own beside the rest gave two members of the same exact
     /// balance amounts 2 cents apart, one of them 1.2 cents off); nil on overflow.
-    static func sumOnce(_ terms: [Term], tieBreak: TieBreak) -> [MemberID: Int64]? {
+    static func sumOnce<Key: Hashable & Comparable>(_ terms: [Term<Key>], tieBreak: TieBreak) -> [Key: Int64]? {
         var denominator: Int128 = 1
         for term in terms {
             let (a, b) = (denominator, term.divisor)
@@ -129,7 +141,7 @@ public enum HomeBalances {
             }
             denominator = lcm
         }
-        var totals: [MemberID: Int128] = [:]
+        var totals: [Key: Int128] = [:]
         for term in terms {
             let exact = denominator % term.divisor == 0
             for entry in term.entries {
@@ -141,16 +153,16 @@ public enum HomeBalances {
                     : scaled.multipliedReportingOverflow(by: denominator)
                 guard !productOverflow else { return nil }
                 let part = exact ? product : ExchangeRate.roundHalfEven(product, term.divisor)
-                let (sum, sumOverflow) = totals[entry.member, default: 0].addingReportingOverflow(part)
+                let (sum, sumOverflow) = totals[entry.key, default: 0].addingReportingOverflow(part)
                 guard !sumOverflow else { return nil }
-                totals[entry.member] = sum
+                totals[entry.key] = sum
             }
         }
-        // In member order: which member a leftover unit goes to among equal remainders depends
-        // on the order (found by review: a home balance read 15.07, then 15.08).
-        let members = totals.keys.sorted()
-        guard !members.isEmpty else { return [:] }
-        let numerators = members.map { totals[$0]! }
+        // In key order: which member a leftover unit goes to among equal remainders depends on
+        // the order (found by review: a home balance read 15.07, then 15.08).
+        let keys = totals.keys.sorted()
+        guard !keys.isEmpty else { return [:] }
+        let numerators = keys.map { totals[$0]! }
         var sum: Int128 = 0
         for numerator in numerators {
             let (next, overflow) = sum.addingReportingOverflow(numerator)
@@ -161,8 +173,8 @@ public enum HomeBalances {
             let parts = Apportionment.distribute(
                 numerators: numerators, denominator: denominator, target: target, tieBreak: tieBreak)
         else { return nil }
-        var balances: [MemberID: Int64] = [:]
-        for (member, part) in zip(members, parts) where part != 0 { balances[member] = part }
+        var balances: [Key: Int64] = [:]
+        for (key, part) in zip(keys, parts) where part != 0 { balances[key] = part }
         return balances
     }
 

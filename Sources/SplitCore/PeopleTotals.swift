@@ -1,8 +1,8 @@
 /// What each member paid for a group's expenses and what their shares came to, in one currency:
 /// "who paid the most?", "how much did I spend?" (Spliit's and Splitwise's totals per person).
 ///
-/// Each currency's column of paid amounts is converted once by the group's latest rate and
-/// apportioned over the members like a split (`ExchangeRate.convert`), and the shares the same
+/// Each member's paid amounts are converted by the group's latest rates, added up and
+/// apportioned over the members like a split, once over every currency, and the shares the same
 /// way, so in the target currency the paid amounts still add up to the total and so do the
 /// shares. A currency without a rate is returned in `missing` and left out of every figure,
 /// never counted as zero without saying so. Transfers between members are not spending and are
@@ -41,7 +41,30 @@ public enum PeopleTotals {
     }
 
     /// `tieBreak`: the group id, so a leftover unit of a conversion goes the same way each time.
+    /// Each member's paid amounts in every currency are added up and rounded once, and so are
+    /// their shares (`HomeBalances.totals`; found by a new user: each currency's column rounded
+    /// on its own and added made a share 2 cents from its exact value, and two members with the
+    /// same shares 2 cents apart); where that would overflow, each currency's column is
+    /// converted on its own.
     public static func convert(
+        _ entries: [Entry], to target: Currency, rates: [DatedRate], tieBreak: TieBreak
+    ) -> Result {
+        let money = { (entry: Entry, amount: Int64) in (key: entry.member, money: Money(minorUnits: amount, currency: entry.currency)) }
+        if let paid = HomeBalances.totals(entries.map { money($0, $0.paid) }, to: target, rates: rates, tieBreak: tieBreak),
+            let share = HomeBalances.totals(entries.map { money($0, $0.share) }, to: target, rates: rates, tieBreak: tieBreak)
+        {
+            let people = Set(paid.totals.keys).union(share.totals.keys).sorted().map {
+                Person(member: $0, paid: paid.totals[$0] ?? 0, share: share.totals[$0] ?? 0)
+            }
+            return Result(
+                people: people, total: paid.totals.values.reduce(0, +),
+                missing: Set(paid.missing + share.missing).sorted { $0.code < $1.code })
+        }
+        return convertEach(entries, to: target, rates: rates, tieBreak: tieBreak)
+    }
+
+    /// `convert` one currency's columns at a time: where the one sum would overflow.
+    static func convertEach(
         _ entries: [Entry], to target: Currency, rates: [DatedRate], tieBreak: TieBreak
     ) -> Result {
         let members = Array(Set(entries.map(\.member))).sorted()

@@ -571,6 +571,10 @@ struct SpendingChartTests {
                 [EnteredRate(fromCurrency: "USD", toCurrency: "MYR", date: "2026-05-01", rate: "4.5")],
                 groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
             try await add("Snacks", "10.00", "USD", in: meal)  // at the rate: 45.00 MYR
+            // 0.135 MYR each: rounded per category they made 0.28 beside the members' 0.27 (found
+            // by a new user: the two charts' totals a cent apart).
+            try await add("Tea", "0.03", "USD", in: meal)
+            try await add("Tip", "0.03", "USD", in: hotel)
             let oldBar = try await categories.create(
                 EnteredCategory(name: "Bar"), groupID: trip.groupID, caller: trip.aki, origin: trip.origin)
             try await add("Beer", "9.00", in: oldBar.id)
@@ -582,7 +586,9 @@ struct SpendingChartTests {
             let chart = try await budgets.chart(groupID: trip.groupID, caller: trip.vic)
             #expect(chart.currency == "MYR" && chart.uncountedCurrencies == ["JPY"])
             #expect(chart.perCategory.map(\.label) == ["Hotel", "Meal", "Bar (deleted)", "Bar"])
-            #expect(chart.perCategory.map(\.amount) == [43_000, 3_000 - 1_200 + 4_500, 900, 600])
+            let amounts = chart.perCategory.map(\.amount)
+            #expect(amounts.count == 4 && amounts[2...] == [900, 600] && amounts[0] + amounts[1] == 43_000 + 3_000 - 1_200 + 4_500 + 27)
+            #expect(Set([amounts[0] - 43_000, amounts[1] - 6_300]) == [13, 14], "\(amounts)")
             // The Budget page's lines name them alike (it showed two lines "Bar").
             let status = try await budgets.status(groupID: trip.groupID, caller: trip.aki, month: nil)
             #expect(status.lines.map(\.label).filter { $0.hasPrefix("Bar") }.sorted() == ["Bar", "Bar (deleted)"], "\(status.lines)")

@@ -64,6 +64,22 @@ struct PeopleTotalsTests {
             let reordered = PeopleTotals.convert(
                 entries.reversed(), to: Self.myr, rates: Self.rates, tieBreak: TieBreak(seed: String(seed)))
             #expect(reordered == result)
+            // Each member's figures are within one unit of their exact value: rounded once over
+            // every currency (found by a new user: a share 2 cents off, each column rounded alone).
+            // Exact sen per unit: JPY 0.0311 MYR → 3.11 sen per yen; USD = 1/0.2137 MYR.
+            let perUnit: [Currency: (Int128, Int128)] = [Self.myr: (1, 1), .jpy: (311, 100), .usd: (10_000 * 100, 2_137 * 100)]
+            for person in result.people {
+                for (got, amount) in [(person.paid, \PeopleTotals.Entry.paid), (person.share, \PeopleTotals.Entry.share)] {
+                    // Σ amount · n / d over the member's currencies, as one fraction over 100 · 213,700.
+                    let denominator: Int128 = 100 * 213_700
+                    var numerator: Int128 = 0
+                    for entry in entries where entry.member == person.member && entry.currency != Self.eur {
+                        let (n, d) = perUnit[entry.currency]!
+                        numerator += Int128(entry[keyPath: amount]) * n * (denominator / d)
+                    }
+                    #expect((Int128(got) * denominator - numerator).magnitude < denominator.magnitude, "\(person)")
+                }
+            }
         }
     }
 

@@ -107,9 +107,12 @@ enum ActivityText {
         case "member.rights_changed": return "\(actor) changed what \(named(subject, aboutMember)) may do"
         case "settlement.recorded":
             if let from = event.from, let to = event.to {
-                return from == actorName
-                    ? "\(actor) recorded paying \(named(to, event.toID)) \(money ?? "")"
-                    : "\(actor) recorded that \(named(from, event.fromID)) paid \(named(to, event.toID)) \(money ?? "")"
+                if from == actorName { return "\(actor) recorded paying \(named(to, event.toID)) \(money ?? "")" }
+                // The payee recording it (found by a new user: "Anna recorded that you paid Anna").
+                if to == actorName {
+                    return "\(actor) recorded receiving \(money ?? "") from \(named(from, event.fromID))"
+                }
+                return "\(actor) recorded that \(named(from, event.fromID)) paid \(named(to, event.toID)) \(money ?? "")"
             }
             return "\(actor) recorded a transfer of \(money ?? "")"
         case "settlement.deleted":

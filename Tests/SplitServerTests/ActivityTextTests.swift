@@ -121,6 +121,11 @@ struct ActivityTextTests {
         #expect(
             read(line("settlement.recorded", ActivityEvent(amount: 1_250, currency: "GBP", from: "Aki", to: "Cho", fromID: aki, toID: cho)),
                  by: choUser, as: cho) == "Aki recorded paying you 12.50 GBP")
+        // The payee recording it (it read "Aki recorded that you paid Aki").
+        let received = line(
+            "settlement.recorded", ActivityEvent(amount: 1_250, currency: "GBP", from: "Dan", to: "Aki", fromID: dan, toID: aki))
+        #expect(read(received, by: UUID(), as: dan) == "Aki recorded receiving 12.50 GBP from you")
+        #expect(read(received, by: UUID(), as: cho) == "Aki recorded receiving 12.50 GBP from Dan")
         #expect(
             read(line("settlement.deleted", ActivityEvent(amount: 1_250, currency: "GBP", from: "Dan", to: "Cho", fromID: dan, toID: cho)),
                  by: choUser, as: cho) == "Aki deleted the transfer of 12.50 GBP from Dan to you")

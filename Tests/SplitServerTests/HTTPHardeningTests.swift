@@ -64,6 +64,13 @@ struct HTTPHardeningTests {
                 wrongType.status == .badRequest
                     && wrongType.text.contains("The request's parameters do not match the API: a parameter has the wrong type."),
                 "\(wrongType.text)")
+            // A value an enumerated parameter does not take is not "not valid JSON" (found by a new user).
+            let unknown = try await api.call(.get, "/api/groups/\(group)/settlement-plan?in=foo", token: aki)
+            #expect(
+                unknown.status == .badRequest
+                    && unknown.string("error", "message")
+                        == "The request's parameters do not match the API: a parameter has a value it does not take (check in).",
+                "\(unknown.text)")
         }
     }
 

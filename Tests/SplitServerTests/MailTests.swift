@@ -259,7 +259,7 @@ struct MailTests {
         try await Task.sleep(for: .seconds(1))
         let final = try sink.messages()
         #expect(final.count == 5, "\(final.map { $0.subject ?? "" })")
-        #expect(second.last?.subject?.contains("recorded that you paid Aki 1,000 JPY") == true, "\(second.last?.subject ?? "")")
+        #expect(second.last?.subject?.contains("recorded receiving 1,000 JPY from you") == true, "\(second.last?.subject ?? "")")
         #expect(second.last?.rcptTos == ["bo@example.com"])
     }
 }

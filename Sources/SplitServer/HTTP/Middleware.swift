@@ -106,7 +106,14 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
                 guard [.get, .head, .delete].contains(error.request.method) else {
                     return .badRequest("The JSON body does not match the request: \(described).")
                 }
-                let what = described.hasPrefix("body ") ? "a parameter" + described.dropFirst(4) : described
+                var what = described.hasPrefix("body ") ? "a parameter" + described.dropFirst(4) : described
+                if case .dataCorrupted(let context) = decoding, context.codingPath.isEmpty {
+                    // A value the parameter does not take ("in=foo"): no JSON was read (found by a
+                    // new user: "not valid JSON"). The runtime does not say which; the query's names do.
+                    let names = Self.queryNames(error.request.path ?? "")
+                    what = "a parameter has a value it does not take"
+                        + (names.isEmpty ? "" : " (check \(names.joined(separator: ", ")))")
+                }
                 return .badRequest("The request's parameters do not match the API: \(what).")
             }
             if (400..<500).contains(error.httpStatus.code) {
@@ -137,6 +144,16 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
     }
 
     /// "`split.amounts[1].memberId`: expected a string" from a DecodingError, no type names.
+    /// The names in a path's query ("/x?in=foo&b=1" → ["b", "in"]), each once, sorted.
+    static func queryNames(_ path: String) -> [String] {
+        guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+        let names = query.split(separator: "&").compactMap { item -> String? in
+            let name = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            return name.removingPercentEncoding.map { String($0.prefix(40)) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return Set(names).sorted()
+    }
+
     static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
             let path = context.codingPath.map { key in

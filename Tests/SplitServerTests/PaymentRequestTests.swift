@@ -195,6 +195,15 @@ struct PaymentRequestTests {
             let seenByBen = try await api.call(.get, "/api/pay/\(deeCode)", token: trip.tokens["Ben"])
             #expect(seenByBen.string("cannotPay")?.hasPrefix("This request is for Dee, who has no account yet") == true, "\(seenByBen.text)")
             #expect(try await api.call(.delete, "/api/payment-requests/\(try #require(forDee.string("paymentRequest", "id")))", token: trip.tokens["Aki"]).status == .ok)
+            // Dee removed: said so, not "no such member" (found by a new user).
+            #expect(
+                try await api.call(.delete, "/api/groups/\(trip.groupID)/members/\(dee)?confirmBalance=true", token: trip.tokens["Aki"])
+                    .status == .ok)
+            let forGone = try await Self.create(api, trip, #"{"amount":"5","currency":"JPY","toMemberId":"\#(dee)"}"#)
+            #expect(
+                forGone.status == .unprocessableContent
+                    && forGone.string("error", "message")?.hasPrefix("Dee (removed) is no longer in the group and cannot pay") == true,
+                "\(forGone.text)")
             // Addressed to Cho: Ben may not pay it; Aki may not pay her own.
             let created = try await Self.create(
                 api, trip, #"{"amount":"500","currency":"JPY","toMemberId":"\#(trip.members["Cho"]!)"}"#)

@@ -152,8 +152,17 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
         var payer: MemberRecord?
         if let text = entered.toMemberId {
             let id = try MoneyInput.member(text, field: "toMemberId")
-            guard let member = try await groups.members(groupID: group.id).first(where: { $0.id == id.uuid && $0.isActive })
-            else { throw AppError.invalid(field: "toMemberId", message: "There is no such member in this group.") }
+            guard let member = try await groups.members(groupID: group.id).first(where: { $0.id == id.uuid }) else {
+                throw AppError.invalid(field: "toMemberId", message: "There is no such member in this group.")
+            }
+            // One who left or was removed is said so (found by a new user: "no such member"); a
+            // request asks someone who can open it in the group: record their transfer instead.
+            guard member.isActive else {
+                throw AppError.invalid(
+                    field: "toMemberId",
+                    message: "\(MemberLabel.name(member.name, active: false, left: member.hasLeft)) is no longer in the group "
+                        + "and cannot pay a request here: record the transfer when they pay you.")
+            }
             guard member.id != me.id else {
                 throw AppError.invalid(field: "toMemberId", message: "A request asks someone else.")
             }

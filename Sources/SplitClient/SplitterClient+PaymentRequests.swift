@@ -58,6 +58,8 @@ public struct ResolvedPaymentRequest: Codable, Hashable, Sendable {
     public var cannotPay: String? = nil
     /// The caller holds it now.
     public var heldByYou: Bool? = nil
+    /// What the payee wrote with it, for a signed-in member of its group.
+    public var note: String? = nil
 }
 
 extension SplitterClient {
@@ -106,7 +108,7 @@ extension SplitterClient {
                 code: body.code, payeeName: body.payeeName, amount: body.amount, currency: body.currency,
                 groupName: body.groupName, expiresAt: body.expiresAt, state: body.state.rawValue,
                 lockedUntil: body.lockedUntil, settleUpNote: body.settleUpNote, cannotPay: body.cannotPay,
-                heldByYou: body.heldByYou)
+                heldByYou: body.heldByYou, note: body.note)
         }
     }
 

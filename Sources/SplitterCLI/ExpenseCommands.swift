@@ -734,6 +734,19 @@ func queue(_ operation: PendingOperation, in store: OfflineStore, json: Bool, sa
 }
 
 /// One line on standard error, for what is not the command's output.
+/// Asks `question` and reads a yes; anything else is `declined` (exit 1, nothing done). With no
+/// answer to read (input is not a terminal, or ended), says how to go on without asking (found
+/// by a new user: "Not paid." from a script, with no word of --yes).
+func confirm(_ question: String, declined: String) throws {
+    print("\(question) [y/N] ", terminator: "")
+    // The question before any answer or refusal, also when output is a pipe.
+    fflush(nil)
+    guard let reply = readLine() else {
+        throw CLIError(message: "\(declined) There was no answer to read: run it with --yes to go on without asking.", code: 1)
+    }
+    guard reply.lowercased().hasPrefix("y") else { throw CLIError(message: declined, code: 1) }
+}
+
 func warn(_ line: String) {
     fflush(nil)  // after what was printed before it, also through a pipe
     FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -37,13 +37,9 @@ struct QuickAdd: AsyncParsableCommand {
                 if !answer.assumed.isEmpty { print("Assumed: \(answer.assumed.joined(separator: ", ")) (say it in the line to change it)") }
             }
             if !yes && !options.json {
-                print("Save it? [y/N] ", terminator: "")
                 // The preview before any answer or refusal, also when output is a pipe (found by
                 // review: "Not saved." on stderr came before the preview it was about).
-                fflush(nil)
-                guard let reply = readLine(), reply.lowercased().hasPrefix("y") else {
-                    throw CLIError(message: "Not saved.", code: 1)
-                }
+                try confirm("Save it?", declined: "Not saved.")
             }
             // With the preview's id and fingerprint: what is saved is what was just printed, to
             // the unit, or nothing when the group changed meanwhile (someone joined).

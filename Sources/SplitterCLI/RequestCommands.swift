@@ -117,10 +117,10 @@ struct RequestCommand: AsyncParsableCommand {
                     FileHandle.standardError.write(Data((note + "\n").utf8))
                 }
                 if !yes && !options.json {
-                    print("Pay \(asked.amount) \(asked.currency) to \(asked.payeeName) in \(asked.groupName)? [y/N] ", terminator: "")
-                    guard let answer = readLine(), answer.lowercased().hasPrefix("y") else {
-                        throw CLIError(message: "Not paid.", code: 1)
-                    }
+                    // With what the payee wrote (found by a new user: the note never reached the one asked).
+                    let what = asked.note.map { " (for: \($0))" } ?? ""
+                    try confirm(
+                        "Pay \(asked.amount) \(asked.currency) to \(asked.payeeName) in \(asked.groupName)\(what)?", declined: "Not paid.")
                 }
                 _ = try await client.lockPaymentRequest(code: text)
                 let paid = try await client.payPaymentRequest(code: text)

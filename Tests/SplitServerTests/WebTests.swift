@@ -1332,9 +1332,12 @@ struct WebTests {
             // A request for more than that says how much more (found by review: 8,666 paid for 666).
             let more = try await api.call(
                 .post, "/api/groups/\(setup.groupID)/payment-requests", token: setup.aki.token,
-                json: #"{"amount":"1500","currency":"JPY","toMemberId":"\#(setup.benMemberID)"}"#)
+                json: #"{"amount":"1500","currency":"JPY","toMemberId":"\#(setup.benMemberID)","note":"Ramen and ski rental"}"#)
             let moreCode = try #require(more.string("paymentRequest", "code"), "\(more.text)")
             let moreSeen = try await setup.ben.get("/pay/\(moreCode)")
+            // The payee's note reaches the one asked (found by a new user), not someone outside the group.
+            #expect(moreSeen.text.contains(#"<p id="pay-note">For: Ramen and ski rental</p>"#), "\(moreSeen.text.prefix(3000))")
+            #expect(!(try await setup.oz.get("/pay/\(moreCode)")).text.contains("ski rental"))
             #expect(
                 moreSeen.text.contains("Settle up says you pay Aki 1,000 JPY. This request is 500 JPY more: pay it all only if the rest is for something else."),
                 "\(moreSeen.text.prefix(3000))")

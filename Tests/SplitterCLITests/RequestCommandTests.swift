@@ -30,7 +30,8 @@ struct RequestCommandTests {
             try await trip.setUpJapan()
 
             // act
-            let created = try await trip.run("request", "create", "Japan", "1080", "JPY", "--to", "Ben", "--expires", "1h")
+            let created = try await trip.run(
+                "request", "create", "Japan", "1080", "JPY", "--to", "Ben", "--expires", "1h", "--note", "ski rental")
             #expect(created.status == 0, "\(created.error)")
             let code = try #require(created.lines.first?.split(separator: " ").dropFirst().first.map(String.init))
             #expect(created.output.contains("1080 JPY to Aki in Japan") && created.output.contains("/pay/\(code)"), "\(created.output)")
@@ -47,6 +48,11 @@ struct RequestCommandTests {
             let notDees = try await trip.run("request", "pay", code, "--profile", "dee")
             #expect(notDees.status == 4 && notDees.error.contains("This request is for Ben"), "\(notDees.output)\(notDees.error)")
             #expect(!notDees.output.contains("[y/N]"))
+            // Asked with no terminal to answer: the question names the note; nothing is paid, and
+            // it says how to go on (found by a new user: "Not paid.", exit 1, without a word of --yes).
+            let unanswered = try await trip.run("request", "pay", code, "--profile", "ben")
+            #expect(unanswered.output.contains("to Aki in Japan (for: ski rental)? [y/N]"), "\(unanswered.output)")
+            #expect(unanswered.status == 1 && unanswered.error.contains("run it with --yes"), "\(unanswered.error)")
             let paid = try await trip.run("request", "pay", code.lowercased(), "--yes", "--profile", "ben")
 
             // validate

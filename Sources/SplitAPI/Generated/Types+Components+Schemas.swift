@@ -1375,6 +1375,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ResolvedPaymentRequest/heldByYou`.
             public var heldByYou: Swift.Bool?
+            /// What the payee wrote with it ("ski rental"), for a signed-in member of its group; absent for anyone else, or when there is none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ResolvedPaymentRequest/note`.
+            public var note: Swift.String?
             /// Creates a new `ResolvedPaymentRequest`.
             ///
             /// - Parameters:
@@ -1389,6 +1393,7 @@ extension Components {
             ///   - settleUpNote: For a signed-in member of the group who may pay it: what Settle up says they pay the payee now, or that it has no transfer from them to the payee (as on a lock's answer), to show before they hold and pay it.
             ///   - cannotPay: For a signed-in caller who may not pay it: why (it is for another member, they are a viewer or not in the group, the group is archived), to say before asking them to pay.
             ///   - heldByYou: true when the signed-in caller's member holds it now (a page opened again during the hold keeps its "I paid").
+            ///   - note: What the payee wrote with it ("ski rental"), for a signed-in member of its group; absent for anyone else, or when there is none.
             public init(
                 code: Swift.String,
                 payeeName: Swift.String,
@@ -1400,7 +1405,8 @@ extension Components {
                 lockedUntil: Foundation.Date? = nil,
                 settleUpNote: Swift.String? = nil,
                 cannotPay: Swift.String? = nil,
-                heldByYou: Swift.Bool? = nil
+                heldByYou: Swift.Bool? = nil,
+                note: Swift.String? = nil
             ) {
                 self.code = code
                 self.payeeName = payeeName
@@ -1413,6 +1419,7 @@ extension Components {
                 self.settleUpNote = settleUpNote
                 self.cannotPay = cannotPay
                 self.heldByYou = heldByYou
+                self.note = note
             }
             public enum CodingKeys: String, CodingKey {
                 case code
@@ -1426,6 +1433,7 @@ extension Components {
                 case settleUpNote
                 case cannotPay
                 case heldByYou
+                case note
             }
         }
         /// - Remark: Generated from `#/components/schemas/MySummary`.

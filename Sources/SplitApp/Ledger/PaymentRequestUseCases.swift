@@ -56,12 +56,16 @@ public struct ResolvedPaymentRequest: Sendable, Equatable {
     /// The caller's member holds it now (found by a new user: a reload of the pay page during
     /// the hold lost its "I paid" button).
     public var heldByCaller = false
+    /// What the payee wrote with it ("ski rental"), for a signed-in member of its group (found by
+    /// a new user: the one asked never saw it); nil for anyone else, or when there is none.
+    public var note: String? = nil
 
     public static func == (lhs: ResolvedPaymentRequest, rhs: ResolvedPaymentRequest) -> Bool {
         (lhs.code, lhs.payeeName, lhs.amount, lhs.currency) == (rhs.code, rhs.payeeName, rhs.amount, rhs.currency)
             && (lhs.groupName, lhs.expiresAt, lhs.state, lhs.timeZone) == (rhs.groupName, rhs.expiresAt, rhs.state, rhs.timeZone)
             && (lhs.lockedUntil, lhs.isCallers, lhs.cannotPay) == (rhs.lockedUntil, rhs.isCallers, rhs.cannotPay)
             && lhs.payable?.groupID == rhs.payable?.groupID && lhs.payable?.payer == rhs.payable?.payer
+            && lhs.note == rhs.note
     }
 }
 
@@ -289,7 +293,8 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                 lockedUntil: state == "locked" ? request.lockedUntil : nil, timeZone: group.timeZone,
                 isCallers: me?.id == payee.id, cannotPay: cannotPay,
                 payable: cannotPay == nil ? me.flatMap { $0.id == payee.id ? nil : (group.id, payee.id, $0.id) } : nil,
-                heldByCaller: state == "locked" && me != nil && request.lockedByMemberID == me?.id)
+                heldByCaller: state == "locked" && me != nil && request.lockedByMemberID == me?.id,
+                note: me == nil || request.note.isEmpty ? nil : request.note)
         }
         guard let found else { throw AppError.notFound("payment request") }
         return found

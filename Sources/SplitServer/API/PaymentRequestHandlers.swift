@@ -74,7 +74,7 @@ extension APIHandler {
                         state: .init(rawValue: resolved.state) ?? .open,
                         lockedUntil: resolved.lockedUntil.map(Date.init(milliseconds:)),
                         settleUpNote: note, cannotPay: resolved.cannotPay,
-                        heldByYou: resolved.heldByCaller ? true : nil))))
+                        heldByYou: resolved.heldByCaller ? true : nil, note: resolved.note))))
     }
 
     func lockPaymentRequest(_ input: Operations.LockPaymentRequest.Input) async throws

@@ -179,6 +179,8 @@ extension WebApp {
         /// Once held: what Settle up says the caller pays the payee, so an old request for a
         /// debt already settled is not paid a second time without a word.
         var planNote: String? = nil
+        /// What the payee wrote with it, for a member of the group.
+        var note: String? = nil
     }
 
     func payPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -272,7 +274,8 @@ extension WebApp {
                 holding: holding && resolved.state == "locked",
                 holdUntil: resolved.lockedUntil.map { ZonedTime.dateTime(Date(milliseconds: $0), in: zone) } ?? "",
                 payTo: payTo, paid: resolved.state == "paid", yours: resolved.isCallers,
-                cannotPay: resolved.cannotPay, key: UUID.random().uuidString, message: message, planNote: planNote)
+                cannotPay: resolved.cannotPay, key: UUID.random().uuidString, message: message, planNote: planNote,
+                note: resolved.note)
             return try await render(
                 "pay", title: "Pay \(resolved.payeeName)", body: body, signedIn: caller != nil, status: status)
         } catch let refusal as AppError {

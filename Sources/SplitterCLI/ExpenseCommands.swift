@@ -734,6 +734,16 @@ func queue(_ operation: PendingOperation, in store: OfflineStore, json: Bool, sa
 }
 
 /// One line on standard error, for what is not the command's output.
+/// The code a pasted link ends with ("https://split.example.org/join/ABC?x#y" → "ABC"); text that is
+/// no link, as it is.
+func codeOfLink(_ text: String) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    guard trimmed.contains("/") else { return trimmed }
+    let path = trimmed.split(separator: "#", maxSplits: 1).first.map(String.init) ?? trimmed
+    let withoutQuery = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+    return withoutQuery.split(separator: "/").last.map(String.init) ?? trimmed
+}
+
 /// Asks `question` and reads a yes; anything else is `declined` (exit 1, nothing done). With no
 /// answer to read (input is not a terminal, or ended), says how to go on without asking (found
 /// by a new user: "Not paid." from a script, with no word of --yes).

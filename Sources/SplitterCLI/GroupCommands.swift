@@ -263,7 +263,7 @@ struct GroupCommand: AsyncParsableCommand {
     struct Join: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Join a group by its invite code.")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "The invite code.") var code: String
+        @Argument(help: "The invite code, or its link.") var code: String
         @Option(
             name: .customLong("as"),
             help: "Become this existing member without an account (\"I am Aki\"): their name or id.")
@@ -280,8 +280,9 @@ struct GroupCommand: AsyncParsableCommand {
                 let byID = asMember.flatMap(UUID.init(uuidString:)) != nil
                 let outcome: JoinOutcome
                 do {
+                    // A pasted link is its code (found by a new user: "No such invite code").
                     outcome = try await options.client().join(
-                        inviteCode: code, asMember: byID ? asMember : nil, asMemberNamed: byID ? nil : asMember,
+                        inviteCode: codeOfLink(code), asMember: byID ? asMember : nil, asMemberNamed: byID ? nil : asMember,
                         name: name)
                 } catch SplitterError.conflict(let message, "name", _) {
                     // Only a name-only member can be claimed (found by a new user: someone coming

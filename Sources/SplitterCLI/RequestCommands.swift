@@ -103,7 +103,7 @@ struct RequestCommand: AsyncParsableCommand {
         func run() async throws {
             try await SplitterCLI.run {
                 let client = try options.client()
-                let text = code.split(separator: "/").last.map(String.init) ?? code
+                let text = codeOfLink(code)
                 let asked = try await client.resolvePaymentCode(text)
                 guard asked.state != "paid" else {
                     throw CLIError(message: "\(asked.code) is paid already.", code: 6)

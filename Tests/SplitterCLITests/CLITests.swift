@@ -85,7 +85,9 @@ struct CLITests {
             let shown = try await run("group", "show", "japan", "--json")
             let group = try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any]
             let code = try #require((group?["group"] as? [String: Any])?["inviteCode"] as? String)
-            #expect(try await run("group", "join", code, "--profile", "ben").output.contains("Joined Japan as Ben"))
+            // The invite link pasted whole joins as its code does (found by a new user: "No such invite code").
+            let joined = try await run("group", "join", "\(url)/join/\(code)", "--profile", "ben")
+            #expect(joined.output.contains("Joined Japan as Ben"), "\(joined.output)\(joined.error)")
             #expect(try await run("member", "add", "Japan", "Cho").status == 0)
             // act: expenses with several payers, shares, an equal split in USD, and a bad amount
             #expect(

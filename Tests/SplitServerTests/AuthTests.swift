@@ -203,6 +203,13 @@ struct AuthTests {
                 json: #"{"currentPassword":"nope nope","newPassword":"new secret 1"}"#)
             #expect(
                 wrong.status == .unprocessableContent && wrong.string("error", "details", "field") == "currentPassword")
+            // Both passwords wrong: both said at once (found by a new user: the second was hidden).
+            let both = try await api.call(
+                .post, "/auth/password", token: token, json: #"{"currentPassword":"nope nope","newPassword":"short"}"#)
+            #expect(
+                both.status == .unprocessableContent
+                    && both.list("error", "details", "fields").compactMap { $0.string("field") } == ["currentPassword", "newPassword"],
+                "\(both.text)")
             let common = try await api.call(
                 .post, "/auth/password", token: token,
                 json: #"{"currentPassword":"\#(long)a","newPassword":"baseball"}"#)

@@ -348,9 +348,15 @@ public struct AccountUseCases: Sendable, UsesStores {
     }
 
     /// A new password; every other session of the account ends, the caller's goes on.
+    /// Both passwords' problems are said at once (found by a new user: a wrong current password
+    /// hid that the new one was too short).
     public func changePassword(_ caller: Caller, current: String, new: String) async throws {
-        try await confirmPassword(current, of: caller, field: "currentPassword", wrong: "The current password is wrong.")
-        try Self.checkNewPassword(new, field: "newPassword")
+        var checks = FieldChecks()
+        _ = try await checks.run {
+            try await confirmPassword(current, of: caller, field: "currentPassword", wrong: "The current password is wrong.")
+        }
+        _ = try checks.run { try Self.checkNewPassword(new, field: "newPassword") }
+        try checks.finish()
         try await accounts.changePassword(
             userID: caller.user.id, passwordHash: try await passwords.hash(new), keepSession: caller.session.id,
             now: now())

@@ -385,7 +385,9 @@ struct RecurringUseCaseTests {
             edited.amount = "870.00"
             let confirmed = try await setup.recurring.confirm(queue[0].pending.id, edited: edited, caller: trip.bo, origin: trip.origin)
             #expect(confirmed.expense.amount == 87_000 && confirmed.expense.expenseDate == "2026-03-01")
-            #expect(confirmed.expense.createdByUserID == trip.bo.user.id)
+            // Made by the series' maker, Aki, as an automatic one would be (found by a new user: Bo's
+            // confirm made it Bo's, and Aki, who may edit only her own, could not edit it).
+            #expect(confirmed.expense.createdByUserID == trip.aki.user.id)
             do {
                 _ = try await setup.recurring.confirm(queue[0].pending.id, edited: nil, caller: trip.aki, origin: trip.origin)
                 Issue.record("confirmed twice")

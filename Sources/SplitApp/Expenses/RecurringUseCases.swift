@@ -530,7 +530,10 @@ public struct RecurringUseCases: Sendable, UsesStores {
     }
 
     /// Confirms a waiting occurrence, as it is or as edited: it becomes an expense like any
-    /// other (with the pending row's id), by the member who confirmed it.
+    /// other, confirmed by the caller and made by the series' maker, as the series adds it when
+    /// it needs no confirmation (found by a new user: a flatmate's confirm made them its maker, and
+    /// the one who pays the cleaner could no longer edit his own cleaning); by the caller when the
+    /// maker may no longer add expenses here.
     public func confirm(_ id: UUID, edited: EnteredExpense?, caller: Caller, origin: RequestOrigin) async throws
         -> ExpenseView
     {
@@ -542,8 +545,13 @@ public struct RecurringUseCases: Sendable, UsesStores {
         if entered.expenseDate.isEmpty { entered.expenseDate = item.date }
         // A fresh id: the pending row's is derived from its series and date, so anyone could
         // have used it for an expense of their own first.
+        let maker = try await recurring.series(id: item.seriesID).flatMap { series in
+            members.first { $0.userID == series.createdByUserID && $0.isActive }
+        }
+        let createdBy =
+            maker.flatMap { Permissions.decide(.addExpense, for: $0.membership) == .allowed ? $0.userID : nil } ?? caller.user.id
         let (expense, names) = try await expenseUseCases.build(
-            entered, id: UUID.random(), group: group, me: me, members: members, createdBy: caller.user.id, now: now())
+            entered, id: UUID.random(), group: group, me: me, members: members, createdBy: createdBy, now: now())
         do {
             guard
                 let stored = try await recurring.confirm(

@@ -330,6 +330,34 @@ struct AssistantTests {
         }
     }
 
+    @Test("mark my share paid with several alike asks which first: the latest, said with its date; yes marks that one", arguments: [Database.Backend.sqlite])
+    func markPaidOfSeveral(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let (aki, group, _) = try await Self.setUp(api)
+            let first = try await Self.say(api, aki, "Taxi 600 JPY paid by Bo, Aki Bo 2026-11-20")
+            let conversation = try #require(first.conversationID)
+            _ = try await Self.say(api, aki, "Taxi 800 JPY paid by Bo, Aki Bo 2026-11-22", conversation: conversation)
+            func transfers() async throws -> Int {
+                try await api.call(.get, "/api/groups/\(group)/settlements", token: aki).list("settlements").count
+            }
+
+            // act
+            let asked = try await Self.say(api, aki, "mark my taxi paid", conversation: conversation)
+            let before = try await transfers()
+            let yes = try await Self.say(api, aki, "yes", conversation: conversation)
+
+            // validate: nothing marked before the yes; then the latest, 400 of the 800
+            #expect(
+                asked.text.contains("You have 2 shares like “taxi” still to pay; the latest is Taxi of 2026-11-22 (400 JPY)")
+                    && asked.text.contains("Mark that one paid?"),
+                "\(asked.text)")
+            #expect(before == 0)
+            #expect(yes.text.contains("Marked your share paid"), "\(yes.text)")
+            let settlements = try await api.call(.get, "/api/groups/\(group)/settlements", token: aki).list("settlements")
+            #expect(settlements.compactMap { $0.string("amount") } == ["400"], "\(settlements)")
+        }
+    }
+
     @Test(
         "a line waiting for a yes is saved in the group it was said in, and once for two yeses at once",
         arguments: TestDatabases.all)

@@ -511,26 +511,37 @@ private struct Turn {
         case .markPaid(let words):
             let (json, error) = await tool("list_expenses", ["groupId": .string(groupID), "q": .string(words)])
             guard let json else { return error ?? "" }
-            for expense in json["expenses"] as? [[String: Any]] ?? [] {
-                guard
-                    let share = (expense["splits"] as? [[String: Any]])?.first(where: {
-                        $0["memberId"] as? String == me && $0["isPaid"] as? Bool == false
-                    }), let splitID = share["id"] as? String
-                else { continue }
-                let currency = expense["currency"] as? String ?? ""
-                let amount = WebFormat.money(share["amount"] as? String ?? "", currency)
-                let description = expense["description"] as? String ?? words
-                // As the web asks (ExpensePages.settledWarning): settled up, the share was most
-                // likely paid by the settle-up transfers, and the mark would count it twice.
-                if let within = try await settled(groupID, me: me, currency: currency) {
-                    conversation.pending = PendingLine(line: String(said.prefix(200)), id: nil, markShare: splitID).stored
-                    return "You are settled up\(within), so the settle-up transfers most likely paid your share of "
-                        + "\(description) (\(amount)); marking it paid would record \(amount) more from you. "
-                        + "Mark it paid anyway? Say “yes” or “no”."
-                }
-                return try await markPaid(splitID, said: said, described: "your share of \(description) (\(amount))")
+            // Each expense like it with a share of the caller's still to pay, the latest first.
+            let unpaid = (json["expenses"] as? [[String: Any]] ?? []).compactMap { expense -> ([String: Any], [String: Any])? in
+                (expense["splits"] as? [[String: Any]])?.first(where: {
+                    $0["memberId"] as? String == me && $0["isPaid"] as? Bool == false
+                }).map { (expense, $0) }
             }
-            return "I found no expense like “\(words)” in \(groupName) with a share of yours still to pay."
+            guard let (expense, share) = unpaid.first, let splitID = share["id"] as? String else {
+                return "I found no expense like “\(words)” in \(groupName) with a share of yours still to pay."
+            }
+            let currency = expense["currency"] as? String ?? ""
+            let amount = WebFormat.money(share["amount"] as? String ?? "", currency)
+            let description = expense["description"] as? String ?? words
+            let date = expense["expenseDate"] as? String ?? ""
+            // As the web asks (ExpensePages.settledWarning): settled up, the share was most
+            // likely paid by the settle-up transfers, and the mark would count it twice.
+            if let within = try await settled(groupID, me: me, currency: currency) {
+                conversation.pending = PendingLine(line: String(said.prefix(200)), id: nil, markShare: splitID).stored
+                return "You are settled up\(within), so the settle-up transfers most likely paid your share of "
+                    + "\(description) (\(amount)); marking it paid would record \(amount) more from you. "
+                    + "Mark it paid anyway? Say “yes” or “no”."
+            }
+            // Several alike (a monthly rent): which one is said and asked, not picked unsaid (found
+            // by a new user: "mark my rent paid" recorded December's 462.50 at once).
+            if unpaid.count > 1 {
+                conversation.pending = PendingLine(line: String(said.prefix(200)), id: nil, markShare: splitID).stored
+                let others = unpaid.count - 1
+                return "You have \(unpaid.count) shares like “\(words)” still to pay; the latest is \(description) of \(date) "
+                    + "(\(amount)). Marking it paid records \(amount) from you. Mark that one paid? Say “yes” or “no” "
+                    + "(the \(others == 1 ? "other is" : "\(others) others are") on the expenses' pages)."
+            }
+            return try await markPaid(splitID, said: said, described: "your share of \(description) (\(amount))")
         case .askPayment(let name, let asked):
             let names = try await names(groupID)
             let matches = names.filter { $0.value.lowercased() == name.lowercased() }

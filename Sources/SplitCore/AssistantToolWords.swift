@@ -8,6 +8,7 @@ public enum AssistantToolWords {
     public static let table: [String: String] = {
         let said: [(key: String, done: String, tried: String)] = [
             ("list_groups", "looked at your groups", "look at your groups"),
+            ("list_members", "looked at the members", "look at the members"),
             ("list_expenses", "looked through the expenses", "look through the expenses"),
             ("add_expense", "saved an expense", "save an expense"), ("quick_add", "read the line", "read the line"),
             ("quick_add saving", "saved an expense", "save an expense"),

@@ -489,7 +489,7 @@ struct AssistantTests {
             #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").count == 1)
             // The tool list is the MCP server's.
             let tools = try await api.call(.get, "/api/assistant/tools", token: aki).list("tools")
-            #expect(tools.count == 11 && tools.contains { $0.string("name") == "spending_by_person" && $0.bool("readOnly") == true } && tools.contains { $0.string("name") == "quick_add" && $0.bool("readOnly") == false })
+            #expect(tools.count == 12 && tools.contains { $0.string("name") == "spending_by_person" && $0.bool("readOnly") == true } && tools.contains { $0.string("name") == "quick_add" && $0.bool("readOnly") == false })
             // Deleting a conversation.
             #expect(try await api.call(.delete, "/api/conversations/\(conversation)", token: aki).status == .noContent)
             #expect(try await api.call(.get, "/api/conversations/\(conversation)", token: aki).status == .notFound)

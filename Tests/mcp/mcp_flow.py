@@ -82,7 +82,7 @@ async def over_http(base, write_token, read_token, group, members):
             async with ClientSession(streams[0], streams[1]) as session:
                 await session.initialize()
                 tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-                for name in ["list_groups", "list_expenses", "add_expense", "quick_add", "balances", "settle_plan",
+                for name in ["list_groups", "list_members", "list_expenses", "add_expense", "quick_add", "balances", "settle_plan",
                              "record_settlement", "mark_share_paid", "budget_status", "spending_by_person",
                              "create_payment_request"]:
                     check(name in tools, f"tool {name} is listed")
@@ -119,6 +119,11 @@ async def over_http(base, write_token, read_token, group, members):
                 balances = json.loads(text_of(await session.call_tool("balances", {"groupId": group})))
                 nets = [int(b["net"]) for b in balances["balances"] if b["currency"] == "JPY"]
                 check(sum(nets) == 0 and any(nets), f"balances add up to zero: {balances}")
+                # Whose ids those are (found by a new user: no tool said).
+                members = json.loads(text_of(await session.call_tool("list_members", {"groupId": group})))
+                named = {m["id"]: m["name"] for m in members["members"]}
+                check(all(b["memberId"] in named for b in balances["balances"]) and "Bo" in named.values(),
+                      f"list_members names every member the balances name: {members}")
                 spending = json.loads(text_of(await session.call_tool("spending_by_person", {"groupId": group})))
                 paid = sum(int(p["paid"]) for p in spending["people"])
                 shares = sum(int(p["share"]) for p in spending["people"])
@@ -152,7 +157,7 @@ async def over_http(base, write_token, read_token, group, members):
         async with streamable_http_client(f"{base}/mcp", http_client=http, terminate_on_close=False) as streams:
             async with ClientSession(streams[0], streams[1]) as session:
                 await session.initialize()
-                check(len((await session.list_tools()).tools) == 11, "a read token lists the tools")
+                check(len((await session.list_tools()).tools) == 12, "a read token lists the tools")
                 balances = await session.call_tool("balances", {"groupId": group})
                 check(not balances.is_error, "a read token reads balances")
                 refused = await session.call_tool("add_expense", {

@@ -49,6 +49,10 @@ struct MCPTools: Sendable {
     static let all: [Tool] = [
         tool("list_groups", "The groups you are in, with their ids, home currencies and your role.", object([:]), readOnly: true),
         tool(
+            "list_members",
+            "A group's members: each id (what balances, settle_plan and the expenses name) with its name, role, and whether they are still in the group.",
+            object(["groupId": groupId], required: ["groupId"]), readOnly: true),
+        tool(
             "list_expenses", "A group's expenses, newest first; q searches the descriptions, month narrows (2026-11).",
             object(
                 ["groupId": groupId, "q": string("Text in the description."), "month": string("YYYY-MM.")],
@@ -167,6 +171,11 @@ struct MCPTools: Sendable {
         switch name {
         case "list_groups":
             guard case .ok(let ok) = try await api.listGroups(.init()) else { throw AppError.notFound("groups") }
+            return try Self.text(try ok.body.json)
+        case "list_members":
+            // Found by a new user: balances and plans name member ids only, and nothing said whose.
+            guard case .ok(let ok) = try await api.listMembers(.init(path: .init(groupId: try arguments.string("groupId"))))
+            else { throw AppError.notFound("members") }
             return try Self.text(try ok.body.json)
         case "list_expenses":
             let output = try await api.listExpenses(

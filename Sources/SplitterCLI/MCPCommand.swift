@@ -13,9 +13,10 @@ struct MCPCommand: AsyncParsableCommand {
         discussion: """
             Configure your assistant to run `splitter mcp` (with --profile for a
             profile that uses a token: `splitter login --profile bot --token-stdin`).
-            The tools are the server's: list_groups, list_expenses, add_expense,
-            quick_add, balances, settle_plan, record_settlement, mark_share_paid,
-            budget_status, create_payment_request.
+            The tools are the server's: list_groups, list_members, list_expenses,
+            add_expense, quick_add, balances, settle_plan, record_settlement,
+            mark_share_paid, budget_status, spending_by_person,
+            create_payment_request.
             """)
     @OptionGroup var options: GlobalOptions
 

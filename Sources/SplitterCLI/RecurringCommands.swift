@@ -194,7 +194,10 @@ struct RecurringCommand: AsyncParsableCommand {
             discussion: """
                 What you leave out stays as it is. A new rule starts from the next
                 date not yet added, tomorrow at the earliest (or from --start, if
-                later); dates skipped stay skipped where it still falls. --times
+                later: a start that would leave out dates not yet added is
+                refused, naming them; to change it only from a later date, give
+                it --until the day before and add a new one from that date);
+                dates skipped stay skipped where it still falls. --times
                 counts from the start, as when added; when the series added some
                 on other dates (--every, --interval, --on changed), it counts
                 those added and the rest from the new rule, kept as the last date

@@ -146,6 +146,35 @@ struct RecurringUseCaseTests {
         }
     }
 
+    @Test("a start moved later past dates still to add is refused, saying which and the ways on; skipped first, it goes through", arguments: TestDatabases.all)
+    func startMovedLater(backend: Database.Backend) async throws {
+        // Found by a new user: "--amount 1850 --start 2027-02-01", meant as "from February on",
+        // lost January's rent without a word.
+        try await Self.with(backend, at: "2026-12-07T12:00:00Z") { setup in
+            let trip = setup.trip
+            let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-12-01"))
+            func update(_ patch: SeriesPatch) async throws -> SeriesView { try await setup.update(series, patch) }
+            do {
+                _ = try await update(
+                    SeriesPatch(expense: setup.rent("1850.00"), rule: EnteredRecurrence(every: "month", startDate: "2027-02-01")))
+                Issue.record("a later start dropped January unsaid")
+            } catch AppError.invalid(let field, let message) {
+                #expect(
+                    field == "rule.startDate"
+                        && message == "Starting it on 2027-02-01 leaves out 2027-01-01, not added yet. To add that one as it is "
+                            + "and change it from 2027-02-01 on, give this series the last date 2027-01-31 and add a new one "
+                            + "from 2027-02-01; to leave it out, skip it first.",
+                    "\(message)")
+            }
+            let kept = try await setup.recurring.series(series.series.id, caller: trip.aki)
+            #expect(kept.series.nextDate == "2027-01-01" && kept.series.recurrence.start.description == "2026-12-01")
+            // January skipped first: the later start leaves nothing out, and is taken.
+            _ = try await update(SeriesPatch(skip: ["2027-01-01"]))
+            let moved = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2027-02-01")))
+            #expect(moved.series.nextDate == "2027-02-01", "\(moved.series)")
+        }
+    }
+
     @Test("a start moved earlier whose count leaves only a skipped date is refused, saying how the count counts", arguments: TestDatabases.all)
     func startMovedEarlier(backend: Database.Backend) async throws {
         // Found by a new user: monthly from July, 8 times, January skipped; the start moved to

@@ -282,6 +282,24 @@ public struct RecurringUseCases: Sendable, UsesStores {
                 current.state == .paused
                 ? max(today, recurrence.start) : max(min(pending, today.adding(days: 1)), recurrence.start)
             let made = Set(try await recurring.madeDates(seriesID: current.id, from: from.description))
+            // A start moved past dates the series has still to add would drop them unsaid (found by
+            // a new user: "--amount 1850 --start 2027-02-01", meant as "from February", lost
+            // January's rent). Said, with the two ways on.
+            if current.state == .active, let pendingFrom = current.nextDate.flatMap(CivilDate.init), recurrence.start > pendingFrom {
+                let before = recurrence.start.adding(days: -1)
+                let dropped = current.recurrence.occurrences(from: min(pendingFrom, today.adding(days: 1)), through: before, limit: 4)
+                    .map(\.description).filter { !current.skipped.contains($0) && !made.contains($0) }
+                if !dropped.isEmpty {
+                    let listed = dropped.prefix(3).joined(separator: ", ") + (dropped.count > 3 ? " and more" : "")
+                    checks.add(
+                        field: "rule.startDate",
+                        message: "Starting it on \(recurrence.start) leaves out \(listed), not added yet. To add "
+                            + "\(dropped.count == 1 ? "that one" : "those") as \(dropped.count == 1 ? "it is" : "they are") "
+                            + "and change it from \(recurrence.start) on, give this series the last date \(before) and add "
+                            + "a new one from \(recurrence.start); to leave \(dropped.count == 1 ? "it" : "them") out, "
+                            + "skip \(dropped.count == 1 ? "it" : "them") first.")
+                }
+            }
             var countRefused = false
             // A count counts the rule's dates from its start (skipped ones too), as when the series
             // was made, while every date the series made is one of the rule's. When some were made

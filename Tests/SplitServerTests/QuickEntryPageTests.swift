@@ -22,6 +22,42 @@ struct QuickEntryPageTests {
         return (aki, groupID, try #require(created.string("group", "inviteCode")))
     }
 
+    @Test("the examples are the group's own names and currency, and each reads as shown, in a flat of four and in a group of one")
+    func examplesOfTheGroup() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var aki = Browser(api)
+            try await aki.register("Aki")
+            for (name, others) in [("Flat", ["Sam", "Carla", "Ben"]), ("Solo", [])] {
+                let created = try await api.call(
+                    .post, "/api/groups", token: aki.token, json: #"{"name":"\#(name)","homeCurrency":"EUR","memberName":"Aki"}"#)
+                let groupID = try #require(created.string("group", "id"))
+                for other in others {
+                    try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"\#(other)"}"#)
+                }
+                let overview = try await aki.get("/groups/\(groupID)").text
+                // Found by a new user: a flat in euros read "Taxi 45.50 MYR Bo Chen" and "Aki paid 1200 yen".
+                #expect(!overview.contains("MYR") && !overview.contains("Chen") && !overview.contains("yen"), "\(name)")
+                let placeholder = try #require(
+                    overview.range(of: #"placeholder="[^"]+" aria-describedby="quick-hint""#, options: .regularExpression).map {
+                        String(overview[$0].dropFirst(#"placeholder=""#.count).prefix { $0 != "\"" })
+                    })
+                let hint = try #require(
+                    overview.range(of: #"<p class="hint" id="quick-hint">[^<]+</p>"#, options: .regularExpression).map {
+                        String(overview[$0])
+                    })
+                let examples = [placeholder] + hint.split(separator: "“").dropFirst().map { String($0.prefix { $0 != "”" }) }
+                #expect(examples.count >= 3, "\(name): \(hint)")
+                if !others.isEmpty { #expect(examples.contains { $0.contains("Carla") || $0.contains("Sam") }, "\(examples)") }
+                for example in examples {
+                    let read = try await api.call(
+                        .post, "/api/groups/\(groupID)/quick-entry", token: aki.token,
+                        json: #"{"text":"\#(example)","dryRun":true}"#)
+                    #expect(read.status == .ok && read.list("problems").isEmpty, "\(name): “\(example)”: \(read.text)")
+                }
+            }
+        }
+    }
+
     @Test("the overview offers it; the preview shows the exact shares; Save stores once per form; problems are said; a viewer has none", arguments: TestDatabases.all)
     func quickAdd(backend: Database.Backend) async throws {
         try await TestApp.with(backend) { api in

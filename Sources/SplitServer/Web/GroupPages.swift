@@ -352,7 +352,7 @@ extension WebApp {
                 .init(summary: $0.summary, when: ZonedTime.dateTime($0.at, in: scope.group.timeZone))
             },
             moreActivity: recent.entries.count > 8,
-            quick: scope.may(.addExpense) ? Self.quickForm(groupID: groupID) : nil)
+            quick: scope.may(.addExpense) ? Self.quickForm(scope: scope) : nil)
         return try await render("overview", title: scope.group.name, body: body, nav: scope.nav("overview"))
     }
 

@@ -30,6 +30,36 @@ extension WebApp {
         /// On a page of its own, whose heading names it: no second heading in the card (found by
         /// review: "Add quickly" twice).
         var standalone = false
+        /// Examples in the group's own names and currency (`QuickExamples`).
+        let placeholder: String
+        let hint: String
+    }
+
+    /// A line to show as an example and the hint's examples, said with the group's members and
+    /// home currency (found by a new user: a flat in euros read "Taxi 45.50 MYR Bo Chen" and "Aki
+    /// paid 1200 yen", names and money it had never seen). Names of one word only, so each
+    /// example reads as it is meant; a group of fewer such names gets the generic ones.
+    static func quickExamples(_ scope: GroupScope) -> (placeholder: String, hint: String) {
+        var names = scope.members.filter { $0.active && $0.role != .viewer && !$0.name.contains(" ") }.map(\.name)
+        if let me = scope.me, let mine = names.firstIndex(of: me.name) { names.append(names.remove(at: mine)) }
+        let home = scope.group.homeCurrency
+        let other = home == "USD" ? "EUR" : "USD"
+        guard names.count >= 2 else {
+            return (
+                "Dinner 60 all",
+                "What, how much, who paid and who shares: “Taxi 45 all”, “Museum 30 \(other) paid by me, all”."
+            )
+        }
+        let (a, b) = (names[0], names[1])
+        let c = names.count > 2 ? names[2] : nil
+        let trio = [a, b, c].compactMap { $0 }
+        return (
+            "Dinner 60 paid by \(a), all",
+            "What, how much, who paid and who shares: “Taxi 45 \(b) \(c ?? a)”, “Hotel 300 split "
+                + (trio.count == 3 ? "2:1:1" : "2:1") + " \(trio.joined(separator: " "))”, "
+                + "“Dinner 120 for everyone except \(c ?? b)”, "
+                + "“\(a) paid 30 \(other) for tickets with \(b)”."
+        )
     }
 
     /// What a line reads as: the expense, or what is missing.
@@ -57,13 +87,16 @@ extension WebApp {
     }
 
     static func quickForm(
-        groupID: String, id: UUID = UUID.random(), text: String = "", preview: QuickPreviewBody? = nil,
+        scope: GroupScope, id: UUID = UUID.random(), text: String = "", preview: QuickPreviewBody? = nil,
         note: String? = nil
     ) -> QuickForm {
-        QuickForm(
+        let groupID = scope.group.id
+        let examples = quickExamples(scope)
+        return QuickForm(
             groupID: groupID, key: UUID.random().uuidString.lowercased(), id: id.text, text: text, preview: preview,
             note: note,
-            fullFormLink: "/groups/\(groupID)/expenses/new" + (text.isEmpty ? "" : "?description=" + queryEscape(text)))
+            fullFormLink: "/groups/\(groupID)/expenses/new" + (text.isEmpty ? "" : "?description=" + queryEscape(text)),
+            placeholder: examples.placeholder, hint: examples.hint)
     }
 
     /// The form's expense id (`_id`), when it sent one that is an id.
@@ -125,7 +158,7 @@ extension WebApp {
         // A new form (key and id) with the preview it will save.
         let id = UUID.random()
         let preview = try await quickPreview(text, id: id, scope: scope)
-        var body = Self.quickForm(groupID: groupID, id: id, text: text, preview: preview, note: note)
+        var body = Self.quickForm(scope: scope, id: id, text: text, preview: preview, note: note)
         body.standalone = true
         return try await render(
             "quick", title: "Add quickly · \(scope.group.name)", body: body, nav: scope.nav("overview", live: false),

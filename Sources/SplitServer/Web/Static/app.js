@@ -5,6 +5,15 @@
 // (computed by the server with the same rules as saving) as the user types.
 document.documentElement.classList.add("js");
 
+// The group's tabs scroll sideways on a phone: the current one is brought into view.
+(function () {
+  const current = document.querySelector('.tabs a[aria-current="page"]');
+  const tabs = current && current.parentElement;
+  if (!tabs || tabs.scrollWidth <= tabs.clientWidth) return;
+  const box = tabs.getBoundingClientRect(), tab = current.getBoundingClientRect();
+  tabs.scrollLeft += tab.left + tab.width / 2 - (box.left + box.width / 2);
+})();
+
 (function () {
   const form = document.querySelector("form[data-expense-form]");
   if (!form) return;

@@ -122,6 +122,9 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case minus
     /// Percentages that do not come to 100 (what they come to), or mixed with amounts (nil).
     case percentSum(String?)
+    /// "split 3 ways" where 3 is not everyone who shares, or not the people named: which three
+    /// is not said. With names to show in an example.
+    case ways(Int, example: [String])
 
     public var description: String {
         switch self {
@@ -151,6 +154,10 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         case .ratioNames: "Name who gets each part, in order, like “split 2:1:1 Aki Bo Chen”."
         case .percentSum(let sum?): "The percentages come to \(sum)%, not 100%."
         case .percentSum(nil): "Give everyone a percentage or everyone an amount, not some of each."
+        case .ways(let count, let names):
+            names.count >= 2
+                ? "Split \(count) ways: say who, like “split between \(names.dropLast().joined(separator: ", ")) and \(names[names.count - 1])”."
+                : "Split \(count) ways: say who, like “split between Aki and Bo”."
         case .minus:
             "For money received, say so (“Refund 6000 all”, “Deposit back 6000 all”) and write the amount without a minus."
         case .dateYear(let text):
@@ -819,6 +826,10 @@ public enum QuickEntry {
             var excepting = false
             // "split with Bo": the one who paid shares too.
             var withPayer = false
+            // "split equally", "split evenly": with nobody named, everyone who shares by default.
+            var evenly = false
+            // "split 4 ways": how many share.
+            var ways: Int?
             while !atEnd {
                 let word = current
                 let lower = word.lower
@@ -831,7 +842,11 @@ public enum QuickEntry {
                         position += 1
                     }
                     continue
-                case "and", "&", "between", "equally", "by":
+                case "and", "&", "between", "among", "amongst", "by":
+                    continue
+                case "equally", "evenly":
+                    // "split equally": with nobody named, everyone (as "all"); with names, those.
+                    evenly = true
                     continue
                 case "with":
                     withPayer = true
@@ -860,13 +875,25 @@ public enum QuickEntry {
                     if let who = person() { setPayer(who, &payer) }
                     continue
                 case "for", "split":
-                    if lower == "split", !atEnd, let parts = Self.ratio(current.text) {
+                    // "split it with Sam" is "split with Sam".
+                    if lower == "split", !atEnd, current.lower == "it" { position += 1 }
+                    // "split 4 ways": a count of people, not one part of a ratio.
+                    if lower == "split", !atEnd, let count = Self.count(current.lower), position + 1 < words.count,
+                        ["ways", "way"].contains(words[position + 1].lower)
+                    {
+                        ways = count
+                        position += 2
+                    } else if lower == "split", !atEnd, let parts = Self.ratio(current.text) {
                         weights = parts
                         position += 1
                     }
                     continue
                 case "all", "everyone", "everybody", "us":
                     everyone = true
+                    // "for all of us"
+                    if lower == "all", position + 1 < words.count, current.lower == "of", words[position + 1].lower == "us" {
+                        position += 2
+                    }
                     continue
                 case "except", "but", "without", "not":
                     excepting = true
@@ -885,6 +912,12 @@ public enum QuickEntry {
                         continue
                     }
                 default:
+                    // "4 ways" without "split".
+                    if let count = Self.count(lower), !atEnd, ["ways", "way"].contains(current.lower) {
+                        ways = count
+                        position += 1
+                        continue
+                    }
                     // "friday" alone, spelled out; a member called Sun or Monday stays a member.
                     if QuickEntry.weekdayNames.contains(lower), !isName(word.text), let weekday = QuickEntry.weekdays[lower] {
                         date = QuickEntry.latest(weekday, before: context.today, strictly: false)
@@ -947,11 +980,19 @@ public enum QuickEntry {
             }
 
             let order = Dictionary(context.people.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let byDefault = context.people.filter(\.sharesByDefault).map(\.id)
+            // "Groceries 43.20 split equally", "Rent 1850 split 4 ways" in a group of four: nobody
+            // named is everyone who shares by default, as "all" (found by new users).
+            if !everyone, sharers.isEmpty, exact.isEmpty, percents.isEmpty, weights == nil,
+                evenly || ways == byDefault.count
+            {
+                everyone = true
+            }
             if everyone {
                 // Everyone who shares by default, and anyone named besides ("all and Vic": a
                 // viewer named shares; found by review: "all" dropped them).
                 let named = sharers
-                sharers = context.people.filter(\.sharesByDefault).map(\.id)
+                sharers = byDefault
                 sharers += named.filter { !sharers.contains($0) }
                 sharers.removeAll { excluded.contains($0) }
             } else {
@@ -1012,6 +1053,10 @@ public enum QuickEntry {
                 } else {
                     rule = .shares(zip(sharers, weights).map { MemberDecimal($0, $1) })
                 }
+            } else if let ways, sharers.count != ways {
+                // "split 3 ways" in a group of four: which three is not said (nor guessed).
+                let names = context.people.filter(\.sharesByDefault).prefix(ways).map(\.name)
+                problems.append(.ways(ways, example: Array(names)))
             } else if sharers.isEmpty {
                 if context.people.count == 1 {
                     rule = .equal([context.people[0].id])
@@ -1035,7 +1080,18 @@ public enum QuickEntry {
         static let keywords: Set<String> = [
             "and", "with", "on", "between", "equally", "by", "paid", "payer", "to", "from", "for", "split", "all",
             "everyone", "everybody", "us", "except", "but", "without", "not", "yesterday", "today", "me", "i", "myself",
+            "evenly", "among", "amongst",
         ]
+
+        /// How many people "split 4 ways" or "split four ways" says (2 to 99).
+        static func count(_ word: String) -> Int? {
+            let words = ["two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10]
+            if let count = words[word] { return count }
+            guard word.count <= 2, word.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int(word), count >= 2 else {
+                return nil
+            }
+            return count
+        }
 
         /// The words before the amount when they only say who paid: "Ana paid", "I spent",
         /// "paid"; nil when they say what it was.

@@ -346,6 +346,40 @@ struct QuickEntryTests {
         #expect(line.rule == .equal([Self.aki, Self.bo, Self.chen]))
     }
 
+    @Test("lines new users typed: split equally or evenly, N ways, all of us, split it with")
+    func newUsersSharing() throws {
+        let everyone = SplitRule.equal([Self.aki, Self.bo, Self.chen, Self.mei])
+        // "split equally" / "evenly" with nobody named is everyone who shares by default.
+        for line in [
+            "groceries 43.20 split equally", "groceries 43.20 split evenly", "rent 1850 split equally among all",
+            "Rent 1850 split equally between everyone", "Rent 1850 split 4 ways", "Rent 1850 split four ways",
+            "Rent 1850 4 ways",
+        ] {
+            #expect((try? Self.draft(line))?.rule == everyone, "\(line)")
+        }
+        #expect(Self.problems("split equally between everyone") == [.noAmount])
+        #expect(try Self.draft("Dinner 60 split equally except Chen").rule == .equal([Self.aki, Self.bo, Self.mei]))
+        // With names, those (and the payer with "with", as "split with" does).
+        #expect(try Self.draft("Dinner 60 split equally between Bo and Chen").rule == .equal([Self.bo, Self.chen]))
+        #expect(try Self.draft("Dinner 60 split evenly with Bo").rule == .equal([Self.aki, Self.bo]))
+        #expect(try Self.draft("Dinner 60 paid by Chen, split evenly with Bo").rule == .equal([Self.bo, Self.chen]))
+        #expect(try Self.draft("Dinner 60 split equally among Bo, Chen").rule == .equal([Self.bo, Self.chen]))
+        // N ways that is not everyone: which N is asked, never guessed.
+        #expect(Self.problems("Rent 1850 split 3 ways") == [.ways(3, example: ["Aki", "Bo", "Chen"])])
+        #expect(QuickEntryProblem.ways(3, example: ["Aki", "Bo", "Mei"]).description
+            == "Split 3 ways: say who, like “split between Aki, Bo and Mei”.")
+        #expect(try Self.draft("Rent 1850 split 3 ways between Aki, Bo and Chen").rule == .equal([Self.aki, Self.bo, Self.chen]))
+        #expect(Self.problems("Rent 1850 split 3 ways Aki Bo") == [.ways(3, example: ["Aki", "Bo", "Chen"])])
+        #expect(Self.problems("Rent 1850 split 4 ways except Chen") == [.ways(4, example: ["Aki", "Bo", "Chen", "Mei Lin"])])
+        // Everyone, said in more words.
+        for line in ["Internet 30 EUR for all of us", "Internet 30 EUR for us all", "Internet 30 EUR for everyone",
+            "Internet 30 EUR for everybody", "Internet 30 EUR for all"]
+        {
+            #expect((try? Self.draft(line))?.rule == everyone, "\(line)")
+        }
+        #expect(try Self.draft("Dinner 60 paid by Bo, split it with Chen").rule == .equal([Self.bo, Self.chen]))
+    }
+
     @Test("a line is at most 500 scalars, however few characters they make; trailing commas cost one pass")
     func length() throws {
         // Found by review: 120,000 combining marks on one letter are one character, and 490

@@ -158,6 +158,8 @@ extension QuickEntryProblem {
         case .dateYear: "date_year"
         case .minus: "minus"
         case .percentSum: "percent_sum"
+        // Codes the API documents (openapi.yaml): "split 3 ways" asks who shares.
+        case .ways: "who_shares"
         }
     }
 }

@@ -339,6 +339,13 @@ public enum QuickEntry {
         return money.contains(words[words.count - 2])
     }
 
+    /// What it was with a capital first, as a description starts, when said mid-sentence
+    /// ("… for sushi"); not "IPhone".
+    static func sentenceCase(_ words: [String]) -> [String] {
+        guard let first = words.first, !first.contains(where: \.isUppercase) else { return words }
+        return [first.prefix(1).uppercased() + first.dropFirst()] + words.dropFirst()
+    }
+
     /// A name without case or accents, to match one typed without them ("chloe" is Chloé), and
     /// with each run of spaces one plain space (a name stored before runs were collapsed, or
     /// with another kind of space, is still found).
@@ -668,10 +675,15 @@ public enum QuickEntry {
         var current: Word { words[position] }
 
         mutating func read() -> QuickEntryOutcome {
+            // "Sam 60% Ben 40% taxi 25": each one's percentage said first (found by a new user:
+            // the same said after the amount was read).
+            let leadingPercents = percentsFirst()
             // What it was: the words before the amount.
             var description: [String] = []
-            // A date is no amount: "Dinner on 2026-05-01 60" says the day before the amount.
-            while !atEnd, !QuickEntry.looksLikeAmount(current.text) || CivilDate(current.text) != nil,
+            // A date is no amount: "Dinner on 2026-05-01 60" says the day before the amount (and
+            // "2026-05-01: dinner 60" at the start).
+            while !atEnd, !QuickEntry.looksLikeAmount(current.text) || CivilDate(current.text) != nil
+                || (current.text.hasSuffix(":") && CivilDate(String(current.text.dropLast())) != nil),
                 QuickEntry.currency(current.text, home: context.homeCurrency) == nil
                     || (position + 1 < words.count && !QuickEntry.looksLikeAmount(words[position + 1].text))
             {
@@ -709,9 +721,20 @@ public enum QuickEntry {
                 saidDate = day
                 description.removeLast(count)
             }
+            if !leadingPercents.isEmpty { description = QuickEntry.sentenceCase(description) }
+            // "yesterday: takeaway 38", "last friday pizza 30": the same day said first (found by
+            // new users: it was kept in what it was, and the date was today).
+            if let (day, count) = dayFirst(description) {
+                if saidDate == nil { saidDate = day }
+                description = QuickEntry.sentenceCase(Array(description.dropFirst(count)))
+            }
+            // "Sam paid internet 30", "Ben bought toilet paper for 7.99": who paid, then what it
+            // was, both before the amount (found by new users: "Sam paid internet" was what it was,
+            // paid by whoever typed it).
+            let payerNamed = payerThenWhat(description)
+            if let payerNamed { description = QuickEntry.sentenceCase(payerNamed.what) }
             let refundWord = QuickEntry.saysRefund(description)
-            guard !description.isEmpty else { return .failure([.noDescription]) }
-            guard !atEnd else { return .failure([.noAmount]) }
+            guard !atEnd else { return .failure([description.isEmpty ? .noDescription : .noAmount]) }
 
             // How much, in what: [currency] amount [currency], a symbol glued to either side.
             var currencies: [Currency] = []
@@ -724,7 +747,9 @@ public enum QuickEntry {
                 return true
             }
             if !isNameOrKeyword(current.text), noteCurrency(current.text) { position += 1 }
-            guard !atEnd else { return .failure(problems.isEmpty ? [.noAmount] : problems) }
+            guard !atEnd else {
+                return .failure(description.isEmpty ? [.noDescription] : problems.isEmpty ? [.noAmount] : problems)
+            }
             var amountText = current.text
             position += 1
             for (symbol, _) in QuickEntry.symbols where amountText.hasPrefix(symbol) && amountText.count > symbol.count {
@@ -798,14 +823,20 @@ public enum QuickEntry {
             // Without it ("Ana paid 3000, all") nothing says what it was: asked, not read as "Ana paid"
             // paid by whoever types.
             let payerFirst = payerBeforeAmount(description)
-            if payerFirst != nil {
-                // Said mid-sentence ("… for sushi"), it starts with a capital as a description does.
-                description = descriptionAfterAmount() ?? []
-                if let first = description.first, !first.contains(where: \.isUppercase) {
-                    description[0] = first.prefix(1).uppercased() + first.dropFirst()  // not "IPhone"
+            if description.isEmpty {
+                // "USD 45 for beer", "45 dollars beer paid by Sam": nothing but a currency before
+                // the amount, and what it was after it (found by new users: "Say what it was").
+                // "60 all" still says nothing of what it was.
+                guard let what = descriptionAfterAmount(bare: true) else { return .failure([.noDescription]) }
+                description = QuickEntry.sentenceCase(what)
+                if QuickEntry.saysRefund(what), let amount = total, amount.minorUnits > 0 {
+                    total = Money(minorUnits: -amount.minorUnits, currency: amount.currency)
                 }
+            } else if payerFirst != nil {
+                // Said mid-sentence ("… for sushi"), it starts with a capital as a description does.
+                description = QuickEntry.sentenceCase(descriptionAfterAmount() ?? [])
             } else if description.count >= 2, description.count <= 4,
-                Self.payingVerbs.contains(description[description.count - 1].lowercased()),
+                ["paid", "spent"].contains(description[description.count - 1].lowercased()),
                 let what = descriptionAfterAmount()
             {
                 // "Ana paid 12000 yen for sushi" where nobody is Ana: Ana is the word to name (found
@@ -815,11 +846,11 @@ public enum QuickEntry {
                 description = what
             }
             // Who paid, who shares, when.
-            var payer: MemberID? = payerFirst?.who
+            var payer: MemberID? = payerFirst?.who ?? payerNamed?.who
             var sharers: [MemberID] = []
             var excluded: [MemberID] = []
             var exact: [(MemberID, String)] = []
-            var percents: [MemberDecimal] = []
+            var percents: [MemberDecimal] = leadingPercents
             var weights: [DecimalValue]?
             var everyone = false
             var date: CivilDate? = saidDate
@@ -1105,7 +1136,56 @@ public enum QuickEntry {
         }
 
         /// The words that end "Ana paid …", "I spent …" before the amount.
-        static let payingVerbs: Set = ["paid", "spent"]
+        static let payingVerbs: Set = ["paid", "spent", "bought"]
+
+        /// "Sam paid internet", "Ben bought toilet paper for", "I paid rent": one person (up to
+        /// three words), a paying verb, then what it was; a "for" or "on" before the amount off.
+        /// Nil when the words before the verb are not one person, or what follows starts with a
+        /// person or a word this reader knows ("Bo paid me back": money between people).
+        func payerThenWhat(_ said: [String]) -> (who: MemberID, what: [String])? {
+            guard let verb = said.indices.dropFirst().prefix(3).first(where: { Self.payingVerbs.contains(said[$0].lowercased()) })
+            else { return nil }
+            var what = Array(said[(verb + 1)...])
+            if let last = what.last, ["for", "on"].contains(last.lowercased()) { what.removeLast() }
+            guard let first = what.first, !isNameOrKeyword(first) else { return nil }
+            var name = Reader(words: said[..<verb].map { Word(text: $0, comma: false) }, context: context)
+            guard let who = name.person(), name.atEnd, name.problems.isEmpty else { return nil }
+            return (who, what)
+        }
+
+        /// A day said at the start of what it was, with or without a colon: "yesterday",
+        /// "today", "last friday", "on friday", "2026-05-01", and a weekday alone only with a
+        /// colon ("friday: pizza"; "Sunday roast" is a dish). With how many words said it; nil
+        /// when nothing else would be left, or the word is a member's name.
+        func dayFirst(_ said: [String]) -> (CivilDate, Int)? {
+            for count in 1...2 where said.count > count && !isName(said[0]) {
+                var day = said.prefix(count).map { $0.lowercased() }
+                let colon = day[count - 1].hasSuffix(":")
+                if colon { day[count - 1].removeLast() }
+                guard let (date, used) = QuickEntry.day(day, today: context.today), used == count else { continue }
+                if count == 1, QuickEntry.weekdayNames.contains(day[0]), !colon { return nil }
+                return (date, count)
+            }
+            return nil
+        }
+
+        /// "Sam 60% Ben 40%" at the start of the line: each person and percentage, and past them;
+        /// none (and stays) when the line does not start so, or nothing follows them.
+        mutating func percentsFirst() -> [MemberDecimal] {
+            var scan = self
+            var found: [MemberDecimal] = []
+            var end = position
+            while let who = scan.person(), scan.problems.isEmpty, !scan.atEnd, scan.current.text.count > 1,
+                scan.current.text.hasSuffix("%"), let percent = try? DecimalValue(parsing: String(scan.current.text.dropLast()))
+            {
+                scan.position += 1
+                found.append(MemberDecimal(who, percent))
+                end = scan.position
+            }
+            guard !found.isEmpty, end < words.count else { return [] }
+            position = end
+            return found
+        }
 
         /// Who paid, said before the amount (nil: not said, "Paid 30 for the taxi").
         struct PayerFirst {
@@ -1115,8 +1195,12 @@ public enum QuickEntry {
         /// What it was, said after the amount: "for sushi", "on museum tickets", up to a name, a
         /// word this reader knows, an amount, a day or a comma ("and" inside it: "sushi and
         /// sake"). Advances past it; nil (and stays) when there is none.
-        mutating func descriptionAfterAmount() -> [String]? {
-            guard !atEnd, ["for", "on"].contains(current.lower) else { return nil }
+        /// With `bare`, the "for" or "on" may be left out ("45 dollars beer paid by Sam"), and an
+        /// "x" is arithmetic said in words, not what it was ("2 x 15").
+        mutating func descriptionAfterAmount(bare: Bool = false) -> [String]? {
+            guard !atEnd else { return nil }
+            let preposition = ["for", "on"].contains(current.lower)
+            guard preposition || bare else { return nil }
             // A person however named (without accents, a first name, a slip of the keys: "Chloe",
             // "Bne") ends it, as a name would (found by review: "pizza Chloe" was the
             // description, and Chloé was left out of the split without a word).
@@ -1127,6 +1211,7 @@ public enum QuickEntry {
                 // "bed" stay words beside Tim, Ted and Ben (found by review).
                 let written = word.text.first?.isUppercase == true
                 guard !isNameOrKeyword(word.text), !QuickEntry.looksLikeAmount(word.text), CivilDate(word.text) == nil,
+                    !bare || !["x", "×"].contains(word.lower),
                     QuickEntry.weekdays[word.lower] == nil, word.lower != "last",
                     !written || QuickEntry.closeName(word.text, context.people) == nil
                 else { return false }
@@ -1134,7 +1219,7 @@ public enum QuickEntry {
                 probe.position = index
                 return probe.person() == nil && probe.problems.count == reader.problems.count
             }
-            var mark = position + 1
+            var mark = preposition ? position + 1 : position
             var what: [String] = []
             while mark < words.count {
                 let word = words[mark]

@@ -380,6 +380,58 @@ struct QuickEntryTests {
         #expect(try Self.draft("Dinner 60 paid by Bo, split it with Chen").rule == .equal([Self.bo, Self.chen]))
     }
 
+    @Test("lines new users typed: who paid or a day before what it was, what it was after the amount, percentages first")
+    func newUsersOrder() throws {
+        let everyone = SplitRule.equal([Self.aki, Self.bo, Self.chen, Self.mei])
+        // Who paid, then what it was, before the amount; "bought" as "paid"; "split it with".
+        var line = try Self.draft("Bo paid internet 30 EUR for all of us")
+        #expect(line.payer == Self.bo && line.description == "Internet" && line.rule == everyone && !line.assumed.contains(.payer))
+        line = try Self.draft("Bo bought toilet paper for 7.99 and split it with Chen")
+        #expect(line.payer == Self.bo && line.description == "Toilet paper" && line.total == Self.money(799, "MYR"))
+        #expect(line.rule == .equal([Self.bo, Self.chen]))
+        line = try Self.draft("I bought snacks 12 all")
+        #expect(line.payer == Self.aki && line.description == "Snacks" && !line.assumed.contains(.payer))
+        #expect(try Self.draft("Bo bought 12 for snacks, all").payer == Self.bo)
+        #expect(try Self.draft("Mei Lin paid hotel 300 all").payer == Self.mei)
+        // Not a payer: words before the verb that are no one, or someone after it.
+        #expect(try Self.draft("Taxi paid fare 20 for Bo").description == "Taxi paid fare")
+        #expect(try Self.draft("Bo paid me back 20 EUR all").payer == Self.aki)
+        // A day said first, with or without a colon, is the date and not what it was.
+        let today = Self.context().today
+        line = try Self.draft("yesterday: takeaway 38 paid by me split between me and Bo")
+        #expect(line.description == "Takeaway" && line.date == today.adding(days: -1) && line.payer == Self.aki)
+        #expect(line.rule == .equal([Self.aki, Self.bo]) && !line.assumed.contains(.date))
+        line = try Self.draft("yesterday takeaway 38 all")
+        #expect(line.description == "Takeaway" && line.date == today.adding(days: -1) && line.rule == everyone)
+        line = try Self.draft("last friday pizza 30 all")
+        #expect(line.description == "Pizza" && line.date == QuickEntry.latest(5, before: today, strictly: true))
+        #expect(try Self.draft("Friday: pizza 30 all").date == QuickEntry.latest(5, before: today, strictly: false))
+        #expect(try Self.draft("2026-05-01: pizza 30 all").date == CivilDate("2026-05-01"))
+        #expect(try Self.draft("on friday pizza 30 all").description == "Pizza")
+        // A weekday alone first is part of a name; a day alone is what it was.
+        #expect(try Self.draft("Sunday roast 30 all").description == "Sunday roast")
+        #expect(try Self.draft("Sunday roast 30 all").date == today)
+        #expect(try Self.draft("Yesterday 60 all").description == "Yesterday")
+        // What it was after the amount, when nothing but a currency is before it.
+        line = try Self.draft("USD 45 for beer paid by Bo all")
+        #expect(line.description == "Beer" && line.total == Self.money(4_500, "USD") && line.payer == Self.bo && line.rule == everyone)
+        line = try Self.draft("45 dollars beer paid by Bo all", home: "USD")
+        #expect(line.description == "Beer" && line.total == Self.money(4_500, "USD") && line.payer == Self.bo)
+        #expect(try Self.draft("45 beer all").description == "Beer")
+        #expect(try Self.draft("EUR 20 refund, all").total == Self.money(-2_000, "EUR"))
+        #expect(Self.problems("60 all") == [.noDescription] && Self.problems("USD") == [.noDescription])
+        #expect(Self.problems("45 dollars beer paid by Bo all").contains(.whichCurrency("$", ["USD", "SGD", "AUD", "CAD", "HKD", "NZD", "TWD"].map { try! Currency(code: $0) })))
+        // Percentages said first, as after the amount.
+        line = try Self.draft("Bo 60% Chen 40% taxi 25")
+        #expect(line.description == "Taxi" && line.total == Self.money(2_500, "MYR"))
+        #expect(line.rule == .percent([MemberDecimal(Self.bo, DecimalValue(significand: 60)), MemberDecimal(Self.chen, DecimalValue(significand: 40))]))
+        #expect(try Self.draft("Bo 60% Chen 40% taxi 25").rule == (try Self.draft("taxi 25 Bo 60% Chen 40%")).rule)
+        #expect(Self.problems("Bo 60% Chen 30% taxi 25") == [.percentSum("90")])
+        // A bare "paid" first: no payer said, so the one typing (QuickDraft.Assumption.payer).
+        line = try Self.draft("paid 30 for internet, Bo, all")
+        #expect(line.payer == Self.aki && line.assumed.contains(.payer) && line.description == "Internet" && line.rule == everyone)
+    }
+
     @Test("a line is at most 500 scalars, however few characters they make; trailing commas cost one pass")
     func length() throws {
         // Found by review: 120,000 combining marks on one letter are one character, and 490

@@ -116,6 +116,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case ratioNames
     /// "1,500" in a currency with three decimals: 1500 or 1.5.
     case ambiguousComma(String, Currency)
+    /// "1.200" in a currency with fewer than three decimals: 1200 (a thousands point) or 1.2.
+    case ambiguousPoint(String, Currency)
     /// A date outside `CivilDate.storedYears` ("0026-07-14").
     case dateYear(String)
     /// An amount below zero without a word that says money came back ("Dinner ¥-6000").
@@ -162,6 +164,12 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
             "For money received, say so (“Refund 6000 all”, “Deposit back 6000 all”) and write the amount without a minus."
         case .dateYear(let text):
             "“\(text)” is in the year \(Int(text.prefix(4)) ?? 0): write a date from \(CivilDate.storedYears.lowerBound) to \(CivilDate.storedYears.upperBound), like 2026-07-14."
+        case .ambiguousPoint(let text, let currency):
+            if let readings = QuickEntry.pointReadings(text, currency) {
+                "“\(text)” could be \(readings.whole) or \(readings.decimal) \(currency.code): write \(readings.whole), or \(readings.written)."
+            } else {
+                "“\(text.prefix(40))” could be read two ways in \(currency.code): write it without the point, or with two decimals."
+            }
         case .ambiguousComma(let text, let currency):
             if let readings = QuickEntry.commaReadings(text, currency) {
                 "“\(text)” could be \(readings.whole) or \(readings.decimal) \(currency.code): write \(readings.whole), or use a “.” before the decimals (\(readings.decimal))."
@@ -210,6 +218,26 @@ public enum QuickEntry {
         else { return nil }
         let whole = String(parts[0])
         return (whole + parts[1], decimals.isEmpty ? whole : whole + "." + decimals)
+    }
+
+    /// "1.200 CHF": a thousands point (1200, as much of Europe writes it) or a decimal point
+    /// (1.2)? Both readings and the decimal one written out ("1.20"), for a refusal that names
+    /// them; nil when `number` is not one to three digits (not starting with 0), a point and
+    /// three digits, or the currency has no decimals or three, or the decimal reading has more
+    /// decimals than the currency ("1.234 CHF" is no amount in cents).
+    public static func pointReadings(_ number: some StringProtocol, _ currency: Currency)
+        -> (whole: String, decimal: String, written: String)?
+    {
+        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(currency.minorUnits), parts.count == 2, (1...3).contains(parts[0].count),
+            parts[1].count == 3, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), parts[0].first != "0"
+        else { return nil }
+        var decimals = String(parts[1])
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        guard decimals.count <= currency.minorUnits else { return nil }
+        let whole = String(parts[0])
+        let written = whole + "." + decimals + String(repeating: "0", count: currency.minorUnits - decimals.count)
+        return (whole + parts[1], decimals.isEmpty ? whole : whole + "." + decimals, written)
     }
 
     public static func parse(_ line: String, context: QuickEntryContext) -> QuickEntryOutcome {
@@ -551,9 +579,10 @@ public enum QuickEntry {
             return try literal()
         }
 
-        /// Digits, thousands in groups of three after commas ("1,800"), an optional decimal part
-        /// after a point, or after a comma followed by one or two digits ("12,40", as much of
-        /// Europe writes it; found by review: it was "not an amount").
+        /// Digits, thousands in groups of three after commas ("1,800") or apostrophes ("1'800",
+        /// "1’800", as Switzerland writes them), an optional decimal part after a point, or after
+        /// a comma followed by one or two digits ("12,40", as much of Europe writes it; found by
+        /// review: it was "not an amount"); "84.-" is 84 (Swiss for no cents).
         mutating func literal() throws(Arithmetic) -> Ratio {
             var digits = ""
             var fraction = ""
@@ -563,7 +592,9 @@ public enum QuickEntry {
                 if character.isASCII, character.isNumber {
                     digits.append(character)
                     position += 1
-                } else if character == ",", !digits.isEmpty, fraction.isEmpty, isThousands(after: position) {
+                } else if character == "," || character == "'" || character == "’", !digits.isEmpty, fraction.isEmpty,
+                    isThousands(after: position)
+                {
                     grouped = true
                     position += 1
                 } else {
@@ -584,7 +615,15 @@ public enum QuickEntry {
                     fraction.append(characters[position])
                     position += 1
                 }
-                guard !fraction.isEmpty else { throw .notANumber }
+                // "84.-", "84.–": no cents (not "84.-5", a minus).
+                if fraction.isEmpty, !digits.isEmpty, position < characters.count, ["-", "–"].contains(characters[position]),
+                    position + 1 == characters.count
+                        || !(characters[position + 1].isNumber || [".", "(", "-", "–"].contains(characters[position + 1]))
+                {
+                    position += 1
+                } else if fraction.isEmpty {
+                    throw .notANumber
+                }
             }
             guard !digits.isEmpty || !fraction.isEmpty, digits.count + fraction.count <= 24 else {
                 throw digits.count + fraction.count > 24 ? .tooLarge : .notANumber
@@ -787,6 +826,11 @@ public enum QuickEntry {
             {
                 // "1,500 EUR" could be fifteen hundred or one and a half.
                 problems.append(.ambiguousComma(String(number), currency))
+            } else if let number = amountText.split(whereSeparator: { !($0.isNumber || $0 == "." || $0 == "'" || $0 == "’") })
+                .first(where: { QuickEntry.pointReadings($0, currency) != nil })
+            {
+                // "1.200 CHF" likewise (found by a new user: it was "does not come to whole CHF cents").
+                problems.append(.ambiguousPoint(String(number), currency))
             } else { do {
                 let (value, decimals) = try QuickEntry.evaluate(amountText)
                 let scale = Int128(currency.minorUnitsPerMajor)

@@ -432,6 +432,29 @@ struct QuickEntryTests {
         #expect(line.payer == Self.aki && line.assumed.contains(.payer) && line.description == "Internet" && line.rule == everyone)
     }
 
+    @Test("Swiss amounts: apostrophes between thousands, \".-\" for no cents; a thousands point is asked about")
+    func swiss() throws {
+        let chf = try! Currency(code: "CHF")
+        #expect(try Self.draft("Hotel 1'234.50 CHF all").total == Self.money(123_450, "CHF"))
+        #expect(try Self.draft("Hotel 1’234.50 all").total == Self.money(123_450, "MYR"))
+        #expect(try Self.draft("Hotel CHF 12'345'678 all").total == Self.money(1_234_567_800, "CHF"))
+        #expect(try Self.draft("Dinner 84.- CHF all").total == Self.money(8_400, "CHF"))
+        #expect(try Self.draft("Dinner 84.– all").total == Self.money(8_400, "MYR"))
+        #expect(try Self.draft("Dinner 80.-+4.- all").total == Self.money(8_400, "MYR"))
+        #expect(Self.problems("Dinner 1'23 all") == [.notANumber("1'23")])
+        #expect(Self.problems("Dinner 84.-5 all") == [.notANumber("84.-5")])
+        // "1.200": a thousands point or a decimal one, asked as "1,500" is (it was "does not
+        // come to whole CHF cents"); not where the currency has three decimals or none.
+        #expect(Self.problems("Dinner 1.200 CHF all") == [.ambiguousPoint("1.200", chf)])
+        #expect(QuickEntryProblem.ambiguousPoint("1.200", chf).description
+            == "“1.200” could be 1200 or 1.2 CHF: write 1200, or 1.20.")
+        #expect(QuickEntryProblem.ambiguousPoint("12.000", chf).description
+            == "“12.000” could be 12000 or 12 CHF: write 12000, or 12.00.")
+        #expect(Self.problems("Dinner 1.234 CHF all") == [.decimals("1.234", chf)])
+        #expect(try Self.draft("Dinner 1.200 KWD all").total == Self.money(1_200, "KWD"))
+        #expect(try Self.draft("Dinner 1.20 CHF all").total == Self.money(120, "CHF"))
+    }
+
     @Test("a line is at most 500 scalars, however few characters they make; trailing commas cost one pass")
     func length() throws {
         // Found by review: 120,000 combining marks on one letter are one character, and 490

@@ -160,6 +160,8 @@ extension QuickEntryProblem {
         case .percentSum: "percent_sum"
         // Codes the API documents (openapi.yaml): "split 3 ways" asks who shares.
         case .ways: "who_shares"
+        // "1.200 CHF": the same question as "1,500 EUR" (a separator that could be either).
+        case .ambiguousPoint: "ambiguous_comma"
         }
     }
 }

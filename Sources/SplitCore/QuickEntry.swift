@@ -19,8 +19,22 @@ public struct QuickEntryContext: Sendable {
         }
     }
 
+    /// Someone who was in the group: named in a line, they are said to be gone, not "nobody".
+    public struct Former: Sendable {
+        public var name: String
+        /// They left themselves (false: removed by an owner or admin).
+        public var left: Bool
+
+        public init(name: String, left: Bool) {
+            self.name = name
+            self.left = left
+        }
+    }
+
     /// The group's active members, in the group's order.
     public var people: [Person]
+    /// Those who left or were removed (an active member of the same name is the one meant).
+    public var former: [Former]
     /// Who is typing.
     public var me: MemberID
     public var homeCurrency: Currency
@@ -31,9 +45,10 @@ public struct QuickEntryContext: Sendable {
 
     public init(
         people: [Person], me: MemberID, homeCurrency: Currency, categories: [String], today: CivilDate,
-        memory: [String: String] = [:]
+        memory: [String: String] = [:], former: [Former] = []
     ) {
         self.people = people
+        self.former = former
         self.me = me
         self.homeCurrency = homeCurrency
         self.categories = categories
@@ -105,6 +120,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     /// is a slip of the keys away from, when there is exactly one ("Bne": Ben).
     case unknownWord(String, didYouMean: String? = nil)
     case ambiguousName(String, [String])
+    /// A name of someone no longer in the group (as stored), and whether they left themselves.
+    case formerMember(String, left: Bool)
     case twoPayers
     /// Nobody said who shares it.
     case whoShares
@@ -148,6 +165,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
         case .unknownWord(let word, let name?):
             "“\(word.prefix(40))” is nobody in this group and nothing this line understands: did you mean \(name)?"
         case .unknownWord(let word, nil): "“\(word.prefix(40))” is nobody in this group and nothing this line understands."
+        case .formerMember(let name, let left):
+            "\(name.prefix(40)) is no longer in the group (\(left ? "left" : "removed")); an expense cannot name them."
         case .ambiguousName(let word, let names): "“\(word.prefix(40))” could be \(names.joined(separator: " or ")); use the full name."
         case .twoPayers: "Say one payer (or use the form for several)."
         case .whoShares: "Say who shares it: names, “all”, or “all except …”."
@@ -771,7 +790,13 @@ public enum QuickEntry {
             // was, both before the amount (found by new users: "Sam paid internet" was what it was,
             // paid by whoever typed it).
             let payerNamed = payerThenWhat(description)
-            if let payerNamed { description = QuickEntry.sentenceCase(payerNamed.what) }
+            if let payerNamed {
+                description = QuickEntry.sentenceCase(payerNamed.what)
+            } else if let (head, what) = verbThenWhat(description), let gone = former(head.joined(separator: " ")) {
+                // "Carla paid wine 20" where Carla left: said so, not read as what it was.
+                problems.append(.formerMember(gone.name, left: gone.left))
+                description = QuickEntry.sentenceCase(what)
+            }
             let refundWord = QuickEntry.saysRefund(description)
             guard !atEnd else { return .failure([description.isEmpty ? .noDescription : .noAmount]) }
 
@@ -886,7 +911,9 @@ public enum QuickEntry {
                 // "Ana paid 12000 yen for sushi" where nobody is Ana: Ana is the word to name (found
                 // by a new user: "sushi is nobody in this group").
                 let who = description.dropLast().joined(separator: " ")
-                problems.append(.unknownWord(who, didYouMean: QuickEntry.closeName(who, context.people)))
+                problems.append(
+                    former(who).map { .formerMember($0.name, left: $0.left) }
+                        ?? .unknownWord(who, didYouMean: QuickEntry.closeName(who, context.people)))
                 description = what
             }
             // Who paid, who shares, when.
@@ -1018,10 +1045,7 @@ public enum QuickEntry {
                 let start = position
                 guard let who = person() else {
                     // Nobody by that name (an ambiguous name was said already, and passed over).
-                    if position == start {
-                        problems.append(.unknownWord(word.text, didYouMean: QuickEntry.closeName(word.text, context.people)))
-                        position += 1
-                    }
+                    if position == start { problems.append(unknownProblem()) }
                     continue
                 }
                 // "Aki paid" (but "… paid by Bo" names the one after), even after "except".
@@ -1187,14 +1211,46 @@ public enum QuickEntry {
         /// Nil when the words before the verb are not one person, or what follows starts with a
         /// person or a word this reader knows ("Bo paid me back": money between people).
         func payerThenWhat(_ said: [String]) -> (who: MemberID, what: [String])? {
+            guard let (head, what) = verbThenWhat(said) else { return nil }
+            var name = Reader(words: head.map { Word(text: $0, comma: false) }, context: context)
+            guard let who = name.person(), name.atEnd, name.problems.isEmpty else { return nil }
+            return (who, what)
+        }
+
+        /// The words before a paying verb (one to three) and what follows it, for `payerThenWhat`.
+        func verbThenWhat(_ said: [String]) -> (head: [String], what: [String])? {
             guard let verb = said.indices.dropFirst().prefix(3).first(where: { Self.payingVerbs.contains(said[$0].lowercased()) })
             else { return nil }
             var what = Array(said[(verb + 1)...])
             if let last = what.last, ["for", "on"].contains(last.lowercased()) { what.removeLast() }
             guard let first = what.first, !isNameOrKeyword(first) else { return nil }
-            var name = Reader(words: said[..<verb].map { Word(text: $0, comma: false) }, context: context)
-            guard let who = name.person(), name.atEnd, name.problems.isEmpty else { return nil }
-            return (who, what)
+            return (Array(said[..<verb]), what)
+        }
+
+        /// Someone no longer in the group whose name (or first name) `phrase` is, without case
+        /// or accents; only asked when no active member is.
+        func former(_ phrase: String) -> QuickEntryContext.Former? {
+            let plain = QuickEntry.folded(phrase)
+            guard !plain.isEmpty else { return nil }
+            return context.former.first { gone in
+                let name = QuickEntry.folded(gone.name)
+                return name == plain || name.split(separator: " ").first.map(String.init) == plain
+            }
+        }
+
+        /// What to say of the word at the current position, which names no active member: the
+        /// name of someone gone (up to three words; found by a new user: "Carla is nobody in this
+        /// group … did you mean Dana?" of one who had left), else that it is nobody. Advances past it.
+        mutating func unknownProblem() -> QuickEntryProblem {
+            for length in stride(from: min(3, words.count - position), through: 1, by: -1) {
+                if let gone = former(words[position..<(position + length)].map(\.text).joined(separator: " ")) {
+                    position += length
+                    return .formerMember(gone.name, left: gone.left)
+                }
+            }
+            let word = current.text
+            position += 1
+            return .unknownWord(word, didYouMean: QuickEntry.closeName(word, context.people))
         }
 
         /// A day said at the start of what it was, with or without a colon: "yesterday",

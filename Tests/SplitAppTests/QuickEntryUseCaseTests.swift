@@ -51,6 +51,16 @@ struct QuickEntryUseCaseTests {
             }
             #expect(try await trip.expenses.liveExpenses(groupID: trip.groupID, caller: trip.aki).0.count == 1)
             await #expect(throws: AppError.self) { try await read("Taxi 45.50 Zed", dryRun: false) }
+            // Found by a new user: one who had left was "nobody in this group"; now said to be gone.
+            let members = MemberUseCases(database: trip.database, now: { milliseconds() })
+            _ = try await members.remove(
+                trip.deeMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki, origin: trip.origin)
+            guard case .problems(let gone) = try await read("Dee paid 20 for wine, all") else {
+                Issue.record("a removed member was read")
+                return
+            }
+            #expect(gone == [.formerMember("Dee", left: false)] && gone.map(\.code) == ["unknown_word"])
+            #expect(gone.first?.description == "Dee is no longer in the group (removed); an expense cannot name them.")
             await #expect(throws: AppError.forbidden) { try await read("Taxi 45.50 MYR all", caller: trip.vic) }
             await #expect(throws: AppError.notFound("group")) { try await read("Taxi 45.50 MYR all", caller: trip.stranger) }
         }

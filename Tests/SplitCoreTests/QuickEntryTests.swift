@@ -432,6 +432,36 @@ struct QuickEntryTests {
         #expect(line.payer == Self.aki && line.assumed.contains(.payer) && line.description == "Internet" && line.rule == everyone)
     }
 
+    @Test("someone who left or was removed is said to be gone, not nobody")
+    func formerMembers() {
+        // Found by a new user: "“Carla” is nobody in this group … did you mean Dana?" of one who had left.
+        var context = Self.context(people: [
+            .init(id: Self.aki, name: "Aki"), .init(id: Self.bo, name: "Dana"), .init(id: Self.chen, name: "Bo"),
+        ])
+        context.former = [.init(name: "Carla", left: true), .init(name: "Chloé Martin", left: false), .init(name: "Bo", left: true)]
+        func problems(_ line: String) -> [QuickEntryProblem] {
+            if case .failure(let problems) = QuickEntry.parse(line, context: context) { return problems }
+            return []
+        }
+        #expect(problems("Carla paid 20 for wine, all") == [.formerMember("Carla", left: true)])
+        #expect(problems("Carla paid wine 20, all") == [.formerMember("Carla", left: true)])
+        #expect(problems("Wine 20 paid by Carla, all") == [.formerMember("Carla", left: true)])
+        #expect(problems("Wine 20 Aki Dana carla") == [.formerMember("Carla", left: true)])
+        #expect(problems("Wine 20 Aki chloe martin") == [.formerMember("Chloé Martin", left: false)])
+        #expect(problems("Wine 20 Aki Chloe") == [.formerMember("Chloé Martin", left: false)])
+        #expect(QuickEntryProblem.formerMember("Carla", left: true).description
+            == "Carla is no longer in the group (left); an expense cannot name them.")
+        #expect(QuickEntryProblem.formerMember("Chloé Martin", left: false).description
+            == "Chloé Martin is no longer in the group (removed); an expense cannot name them.")
+        // An active member of a former one's name is the one meant; anyone else is still nobody.
+        if case .success(let draft) = QuickEntry.parse("Wine 20 paid by Bo, all", context: context) {
+            #expect(draft.payer == Self.chen)
+        } else {
+            Issue.record("an active Bo was read as the former one")
+        }
+        #expect(problems("Wine 20 Aki Dnaa") == [.unknownWord("Dnaa", didYouMean: "Dana")])
+    }
+
     @Test("Swiss amounts: apostrophes between thousands, \".-\" for no cents; a thousands point is asked about")
     func swiss() throws {
         let chf = try! Currency(code: "CHF")

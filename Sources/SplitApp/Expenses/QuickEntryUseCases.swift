@@ -27,8 +27,8 @@ public enum QuickEntryResult: Sendable {
 }
 
 /// Quick entry (issue 21): one line of text to an expense, through the same checks and the same
-/// split as the form. The line is read against the group — its active members, the caller as
-/// "me", its home currency, its categories, today where it is, and what its latest descriptions
+/// split as the form. The line is read against the group — its active members (and the names of
+/// those gone, to say so), the caller as "me", its home currency, its categories, today where it is, and what its latest descriptions
 /// were filed under — and never guessed into an amount, a currency or who shares.
 public struct QuickEntryUseCases: Sendable, UsesStores {
     let database: Database
@@ -77,11 +77,14 @@ public struct QuickEntryUseCases: Sendable, UsesStores {
         for view in recent.reversed() {
             if let name = names[view.expense.categoryID] { memory[view.expense.description.lowercased()] = name }
         }
+        let members = try await groups.members(groupID: group.id)
         let context = QuickEntryContext(
-            people: try await groups.members(groupID: group.id).filter(\.isActive).map {
+            people: members.filter(\.isActive).map {
                 .init(id: MemberID($0.id), name: $0.name, sharesByDefault: $0.role != .viewer)
             }, me: MemberID(me.id), homeCurrency: try MoneyInput.currency(group.homeCurrency, field: "homeCurrency"),
-            categories: live.map(\.name), today: CivilDate(MoneyInput.today(now(), in: group.timeZone))!, memory: memory)
+            categories: live.map(\.name), today: CivilDate(MoneyInput.today(now(), in: group.timeZone))!, memory: memory,
+            // Named, someone who left or was removed is said to be gone, not "nobody in this group".
+            former: members.filter { !$0.isActive }.map { .init(name: $0.name, left: $0.hasLeft) })
         let draft: QuickDraft
         switch QuickEntry.parse(text, context: context) {
         case .failure(let problems):
@@ -149,6 +152,8 @@ extension QuickEntryProblem {
         case .mixedCurrencies: "mixed_currencies"
         case .unknownWord: "unknown_word"
         case .ambiguousName: "ambiguous_name"
+        // A word that names no member of the group (as openapi.yaml documents unknown_word).
+        case .formerMember: "unknown_word"
         case .twoPayers: "two_payers"
         case .whoShares: "who_shares"
         case .ratioCount: "ratio_count"

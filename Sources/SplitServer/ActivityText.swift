@@ -76,7 +76,8 @@ enum ActivityText {
             let whose = yours ? "your" : event.subject.map { "\($0)'s" } ?? "a"
             return "\(actor) turned down \(whose) request to join as \(event.asMember ?? "a member")"
         case "expense.created": return "\(actor) added \(subject) (\(money ?? ""))"
-        case "expense.updated": return "\(actor) changed \(subject) (\(money ?? ""))"
+        case "expense.updated":
+            return "\(actor) changed \(subject) (\(money ?? "")\(event.from.map { ", was \($0)" } ?? ""))"
         case "expense.deleted": return "\(actor) deleted \(subject)"
         case "expense.restored": return "\(actor) restored \(subject)"
         // With what the mark moved, or took back: "(45.00 EUR)".

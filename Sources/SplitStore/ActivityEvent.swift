@@ -35,7 +35,8 @@ public struct ActivityEvent: Sendable, Equatable, Codable {
     public var legacyText: String?
     /// `settlement.*`: who paid whom, by name when it happened (found by a new user: "Aki
     /// recorded a transfer of 12.50 GBP" for one from Dan to Cho). `category.updated`,
-    /// `member.renamed`, `group.renamed`: the name before the rename.
+    /// `member.renamed`, `group.renamed`: the name before the rename. `expense.updated`: the
+    /// amount before ("2,400.00 CHF"), when the edit changed it.
     public var from: String?
     public var to: String?
     /// `share.*`: whose share.

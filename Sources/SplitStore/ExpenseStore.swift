@@ -181,9 +181,14 @@ public struct ExpenseStore: Sendable {
                     groupID: next.groupID, into: &batch)
             }
             batch.add(log.change(.expense, next.id, isDeleted: next.isDeleted))
+            // What it was before, when the money changed (found by a new user: "Lena changed Chalet
+            // (2,470.00 CHF)" said the new amount only).
+            let was =
+                current.amount != next.amount || current.currency != next.currency
+                ? (try? Currency(code: current.currency)).map { Money(minorUnits: current.amount, currency: $0).description } : nil
             let line = log.activity(
                 actor, "expense.updated", .expense, next.id,
-                ActivityEvent(subject: next.description, amount: next.amount, currency: next.currency),
+                ActivityEvent(subject: next.description, amount: next.amount, currency: next.currency, from: was),
                 concerning: current.memberIDs + next.memberIDs, into: &batch)
             let values = try await batch.run(on: sql)
             for ledger in ledgers { try ledger.check(values) }

@@ -206,9 +206,12 @@ public struct PaymentRequestStore: Sendable {
             ).run()
             request.status = .cancelled
             request.updatedAt = now
+            // The one it asked hears of it, as of the request (found by a new user: asked by mail,
+            // then nothing when it was cancelled).
             try await log.activity(
                 actor, "payment_request.cancelled", .group, request.groupID,
-                ActivityEvent(amount: request.amount, currency: request.currency, requestID: request.id), sql)
+                ActivityEvent(amount: request.amount, currency: request.currency, requestID: request.id),
+                concerning: request.payerMemberID.map { [$0] } ?? [], sql)
             return request
         }
     }

@@ -30,6 +30,11 @@ struct ActivityTextTests {
         // Counts said in words, one or many (not "exchange rate(s)").
         func said(_ action: String, _ event: ActivityEvent) -> String { ActivityText.sentence(Self.record(action, event)) }
         #expect(said("rates.updated", ActivityEvent(count: 1)) == "Aki set 1 exchange rate")
+        // An edit says the amount before, when it changed (found by a new user).
+        #expect(
+            said("expense.updated", ActivityEvent(subject: "Chalet", amount: 247_000, currency: "CHF", from: "2,400.00 CHF"))
+                == "Aki changed Chalet (2,470.00 CHF, was 2,400.00 CHF)")
+        #expect(said("expense.updated", ActivityEvent(subject: "Chalet", amount: 247_000, currency: "CHF")) == "Aki changed Chalet (2,470.00 CHF)")
         #expect(said("rates.updated", ActivityEvent(count: 3)) == "Aki set 3 exchange rates")
         // Which ones, when the line says (up to three).
         #expect(

@@ -101,6 +101,11 @@ struct ExpenseTests {
                 .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"50.00","confirmRemovedShares":true,"version":2}"#)
             #expect(confirmed.status == .ok, "\(confirmed.text)")
             #expect(try await trip.balances(api)["EUR/Cho"] == "-\(share ?? "?")")
+            // The activity says what it was before the new total; a new name alone says no "was".
+            let activity = try await api.call(.get, "/api/groups/\(trip.groupID)/activity", token: aki).list("activity")
+                .compactMap { $0.string("summary") }
+            #expect(activity.contains("Aki changed Cleaner (50.00 EUR, was 45.00 EUR)"), "\(activity)")
+            #expect(activity.contains("Aki changed Cleaner (45.00 EUR)"), "\(activity)")
         }
     }
 

@@ -204,6 +204,15 @@ struct PaymentRequestTests {
                 forGone.status == .unprocessableContent
                     && forGone.string("error", "message")?.hasPrefix("Dee (removed) is no longer in the group and cannot pay") == true,
                 "\(forGone.text)")
+            // One asked of Ben, then cancelled: Ben hears of both (found by a new user: only of the first).
+            let forBen = try await Self.create(api, trip, #"{"amount":"7","currency":"JPY","toMemberId":"\#(trip.members["Ben"]!)"}"#)
+            #expect(
+                try await api.call(
+                    .delete, "/api/payment-requests/\(try #require(forBen.string("paymentRequest", "id")))", token: trip.tokens["Aki"]
+                ).status == .ok)
+            let inbox = try await api.call(.get, "/api/notifications", token: trip.tokens["Ben"]).list("notifications")
+                .compactMap { $0.string("summary") }
+            #expect(inbox.contains { $0.contains("cancelled a payment request of") }, "\(inbox)")
             // Addressed to Cho: Ben may not pay it; Aki may not pay her own.
             let created = try await Self.create(
                 api, trip, #"{"amount":"500","currency":"JPY","toMemberId":"\#(trip.members["Cho"]!)"}"#)

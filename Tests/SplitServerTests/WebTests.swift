@@ -833,6 +833,10 @@ struct WebTests {
             let marked = try await api.call(
                 .patch, "/api/expense-splits/\(setup.splitID)/payment", token: setup.aki.token, json: #"{"isPaid":true}"#)
             try #require(marked.status == .ok, "\(marked.text)")
+            // Said as it stands (found by a new user: "Aki owes … · Paid it" of the payer's own share,
+            // "Ben owes … · Paid" of one settled).
+            let page = try await setup.aki.get("/expenses/\(setup.expenseID)").text
+            #expect(page.contains("<strong>Aki</strong> had a share of 1,000 JPY") && page.contains("<strong>Ben</strong> owed 1,000 JPY"), "\(page.prefix(4000))")
             let version = try #require(
                 try await api.call(.get, "/api/expenses/\(setup.expenseID)", token: setup.aki.token).int("expense", "version"))
             _ = try await setup.aki.get("/expenses/\(setup.expenseID)/edit")

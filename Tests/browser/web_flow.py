@@ -347,11 +347,11 @@ def run(base):
         # Expenses in JPY and USD: equal, shares with two payers, exact.
         ramen = add_expense(aki, base, group, "Ramen", "3000", "JPY", "equal", included=["Aki", "Ben", "Cho"],
                             screenshot="expense-new")
-        check("Aki owes 1,000 JPY" in main_text(aki), "equal split: 1,000 each")
+        check("Aki had a share of 1,000 JPY" in main_text(aki) and "Ben owes 1,000 JPY" in main_text(aki), "equal split: 1,000 each")
         museum = add_expense(aki, base, group, "Museum", "40.00", "USD", "shares", paid={"Aki": "30", "Ben": "10"},
                              values={"Aki": "2", "Ben": "1", "Cho": "1"}, home="6000")
         text = main_text(aki)
-        check("Aki owes 20.00 USD" in text and "Cho owes 10.00 USD" in text, f"shares 2:1:1 of 40 USD: {text}")
+        check("Aki had a share of 20.00 USD" in text and "Cho owes 10.00 USD" in text, f"shares 2:1:1 of 40 USD: {text}")
         check("Aki — 30.00 USD" in text and "Ben — 10.00 USD" in text, "two payers")
         # In an exact split, a member's name leads to their amount (in an equal one, to their box).
         aki.get(f"{base}/groups/{group}/expenses/new")
@@ -658,7 +658,7 @@ def run(base):
                               items=[("Beer", "600", ["Aki", "Ben"]), ("Edamame", "300", ["Aki", "Ben", "Cho"])],
                               extras=[("Tax", "90")], screenshot="expense-itemized")
         text = main_text(aki)
-        check("Aki owes 440 JPY" in text and "Ben owes 440 JPY" in text and "Cho owes 110 JPY" in text,
+        check("Aki had a share of 440 JPY" in text and "Ben owes 440 JPY" in text and "Cho owes 110 JPY" in text,
               f"itemized shares: {text}")
         aki.get(f"{base}/expenses/{izakaya}/edit")
         check(aki.find_element(By.ID, "item_desc_1").get_attribute("value") == "Edamame",

@@ -393,6 +393,10 @@ extension WebApp {
             /// Nothing to settle, and why: the member paid (received) at least their share
             /// themselves ("Paid it", "Has it"), or the share is 0 ("Owes nothing").
             let covered: String?
+            /// "owes", "owed" once paid, "had a share of" for a payer's own covered part ("is owed",
+            /// "was owed" on a refund): found by a new user, "Lena owes 272.22 CHF · Paid it" of
+            /// the payer's own share, and "Ben owes … · Paid" of one settled.
+            let verb: String
             let canToggle: Bool
             let history: [History]
             let hasHistory: Bool
@@ -461,6 +465,9 @@ extension WebApp {
                     id: share.id, name: scope.label(share.memberId),
                     amount: shown(share.amount, expense.currency), isPaid: share.isPaid,
                     covered: covered && !share.isPaid ? (isZero ? "Owes nothing" : refund ? "Kept their part" : "Paid it") : nil,
+                    verb: covered && !share.isPaid && !isZero
+                        ? (refund ? "had a part of" : "had a share of")
+                        : share.isPaid ? (refund ? "was owed" : "owed") : (refund ? "is owed" : "owes"),
                     canToggle: !expense.isDeleted && !(covered && !share.isPaid)
                         && scope.may(.markSharePaid(isDebtorOrPayer: isPayer || share.memberId == myMemberID)),
                     history: history.map { entry in
@@ -582,10 +589,12 @@ extension WebApp {
                 confirmPaid: .init(
                     splitID: splitID, name: warning.name, message: warning.message, reason: form["reason"] ?? ""))
         }
+        let refund: Bool
         do {
-            _ = try await expenses.setSharePaid(
+            refund = try await expenses.setSharePaid(
                 try APIHandler.id(splitID, "share"), form["isPaid"] == "true", reason: form.text("reason"),
-                basedOn: try APIHandler.version(form["version"]), caller: try caller(), origin: try origin())
+                basedOn: try APIHandler.version(form["version"]), caller: try caller(), origin: try origin()
+            ).share.amount < 0
         } catch AppError.staleExpense {
             return errorPage(
                 .preconditionFailed, heading: "Changed meanwhile",
@@ -593,7 +602,8 @@ extension WebApp {
                     "Someone changed this expense after you opened it, so nothing was marked. Open it again to see what each share is now.",
                 link: "/expenses/\(expenseID)")
         }
-        return Self.redirect(
-            "/expenses/\(expenseID)#share-\(splitID)", done: form["isPaid"] == "true" ? "share-paid" : "share-unpaid")
+        // A refund's share is paid out (found by a new user: "Marked paid." of money handed back).
+        let done = form["isPaid"] == "true" ? (refund ? "share-paid-out" : "share-paid") : (refund ? "share-not-paid-out" : "share-unpaid")
+        return Self.redirect("/expenses/\(expenseID)#share-\(splitID)", done: done)
     }
 }

@@ -100,6 +100,8 @@ struct WebApp: Sendable {
         "expense-restored": "Restored: it counts in the balances again.",
         "share-paid": "Marked paid.",
         "share-unpaid": "Marked unpaid.",
+        "share-paid-out": "Marked paid out.",
+        "share-not-paid-out": "Marked not paid out.",
         "transfer": "Transfer recorded: the balances below include it.",
         "transfer-deleted": "Transfer deleted.",
         "transfer-of-a-share": "That transfer was recorded by marking a share paid: mark the share unpaid instead.",

@@ -218,7 +218,7 @@ func printQueued(_ operation: PendingOperation, _ added: NewExpense, names: [Str
     if let payer = added.paidByMemberId {
         print((refund ? "Refund received by " : "Paid by ") + name(payer))
     } else if let payers = added.paidBy {
-        print((refund ? "Refund received by " : "Paid by ") + byName(payers, names))
+        print(refund ? "Refund received by " + byName(received(payers), names) : "Paid by " + byName(payers, names))
     }
     if let exact = added.splits {
         print("Split: exact, " + byName(exact, names))
@@ -348,12 +348,12 @@ struct ExpenseCommand: AsyncParsableCommand {
                 print(
                     "Added \(refund ? "refund " : "")\(expense.description): \(expense.amount) \(expense.currency)"
                         + (expense.homeAmount.map { " (charged \($0) in the home currency)" } ?? "") + ", "
-                        + (refund ? "received by " : "paid by ") + byName(expense.payers, names, order: context.members))
+                        + (refund ? "received by " + byName(received(expense.payers), names, order: context.members)
+                            : "paid by " + byName(expense.payers, names, order: context.members)))
+                let shares = expense.splits.map { MemberAmount(memberId: $0.memberId, amount: $0.amount) }
                 print(
-                    "Shares: "
-                        + byName(
-                            expense.splits.map { MemberAmount(memberId: $0.memberId, amount: $0.amount) }, names,
-                            order: context.members))
+                    (refund ? "Is owed: " : "Shares: ")
+                        + byName(refund ? received(shares) : shares, names, order: context.members))
             }
         }
     }
@@ -621,14 +621,25 @@ func printExpense(_ expense: Expense, names: [String: String]) {
             // What the card took in the home currency (found by a new user: the CLI never said).
             + (expense.homeAmount.map { " (charged \($0) in the home currency)" } ?? "") + " on "
             + "\(expense.expenseDate), \(expense.categoryName)")
-    print((expense.amount.hasPrefix("-") ? "Refund received by " : "Paid by ") + byName(expense.payers, names))
+    // A refund's amounts said as received and owed, above zero (found by a new user: "received
+    // by Emil -120.00").
+    let refund = expense.amount.hasPrefix("-")
+    func shown(_ amount: String) -> String { refund ? received(amount) : amount }
+    print(refund ? "Refund received by " + byName(received(expense.payers), names) : "Paid by " + byName(expense.payers, names))
     print("Split: \(expense.split.mode.rawValue)")
+    // An itemized bill's items and extras, each with who shares it (found by a new user: only
+    // "Split: itemized").
+    for item in expense.split.items ?? [] {
+        let who = (item.split.memberIds ?? []).map { names[$0] ?? "?" }.joined(separator: ", ")
+        print("  \(item.description): \(shown(item.amount))\(who.isEmpty ? " (\(item.split.mode.rawValue))" : ", " + who)")
+    }
+    for extra in expense.split.extras ?? [] { print("  \(extra.description): \(shown(extra.amount)), in proportion") }
     print("")
     Output.table(
-        ["SHARE", "MEMBER", "OWES", "PAID"],
+        ["SHARE", "MEMBER", refund ? "IS OWED" : "OWES", "PAID"],
         expense.splits.map {
             [
-                short($0.id), names[$0.memberId] ?? $0.memberId, $0.amount,
+                short($0.id), names[$0.memberId] ?? $0.memberId, shown($0.amount),
                 // A share its member covered themselves, or of 0, has nothing to pay (as the web
                 // says "Paid it" / "Owes nothing"; it read "no").
                 $0.isPaid
@@ -658,11 +669,19 @@ func describe(_ changes: ExpenseChanges, names: [String: String]) -> String {
     return parts.isEmpty ? "no change" : parts.joined(separator: ", ")
 }
 
+/// A refund's amount as received or owed: above zero ("-120.00" → "120.00").
+func received(_ amount: String) -> String { amount.hasPrefix("-") ? String(amount.dropFirst()) : amount }
+
+/// A refund's amounts as received or owed, above zero.
+func received(_ amounts: [SplitClient.MemberAmount]) -> [SplitClient.MemberAmount] {
+    amounts.map { SplitClient.MemberAmount(memberId: $0.memberId, amount: received($0.amount)) }
+}
+
 /// A whole expense in one line: `version 2: "Dinner" 9000 JPY on 2026-05-01, paid by Ben 9000`.
 func describe(_ expense: Expense, names: [String: String]) -> String {
     "version \(expense.version): \"\(expense.description)\" \(expense.amount) \(expense.currency) on "
-        + "\(expense.expenseDate), \(expense.amount.hasPrefix("-") ? "received by" : "paid by") "
-        + byName(expense.payers, names)
+        + "\(expense.expenseDate), "
+        + (expense.amount.hasPrefix("-") ? "received by " + byName(received(expense.payers), names) : "paid by " + byName(expense.payers, names))
         + (expense.isDeleted ? " (deleted)" : "")
 }
 

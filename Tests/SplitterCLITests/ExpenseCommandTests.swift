@@ -98,11 +98,12 @@ struct ExpenseCommandTests {
             // validate
             #expect(added.status == 0, "\(added.error)")
             #expect(
-                added.lines.first == "Added refund Deposit back: -30000 JPY, received by Aki -30000", "\(added.output)")
-            #expect(added.output.contains("Aki -15000") && added.output.contains("Ben -15000"), "\(added.output)")
+                added.lines.first == "Added refund Deposit back: -30000 JPY, received by Aki 30000", "\(added.output)")
+            // Said as received and owed, above zero (found by a new user: "received by Emil -120.00").
+            #expect(added.output.contains("Is owed: Aki 15000, Ben 15000"), "\(added.output)")
             let id = try await trip.expenseID("Deposit back")
             let shown = try await trip.run("expense", "show", String(id.suffix(8)))
-            #expect(shown.output.contains("Refund received by Aki -30000"), "\(shown.output)")
+            #expect(shown.output.contains("Refund received by Aki 30000") && shown.output.contains("IS OWED"), "\(shown.output)")
             let balances = try await trip.run("balances", "Japan")
             #expect(balances.row("Aki")?.contains("-15000") == true, "\(balances.output)")
             #expect(balances.row("Ben")?.contains("15000") == true, "\(balances.output)")
@@ -111,7 +112,7 @@ struct ExpenseCommandTests {
             let more = try await trip.run("expense", "edit", String(id.suffix(8)), "--amount", "36000")
             #expect(more.status == 0 && more.output.contains("-36000 JPY"), "\(more.output)\(more.error)")
             let exact = try await trip.run("expense", "edit", String(id.suffix(8)), "--exact", "aki=16000,ben=20000")
-            #expect(exact.status == 0 && exact.lines.contains { $0.split(separator: " ").dropFirst().starts(with: ["Ben", "-20000"]) }, "\(exact.output)\(exact.error)")
+            #expect(exact.status == 0 && exact.lines.contains { $0.split(separator: " ").dropFirst().starts(with: ["Ben", "20000"]) }, "\(exact.output)\(exact.error)")
             let after = try await trip.run("balances", "Japan")
             #expect(after.row("Ben")?.contains("20000") == true && after.row("Aki")?.contains("-20000") == true, "\(after.output)")
             // What the card took in yen: shown, kept by an edit that leaves the amount, dropped by
@@ -273,7 +274,7 @@ struct ExpenseCommandTests {
                     "Aki marked Cho's share of Ramen unpaid (3,000 JPY): “wrong person”",
                     "Aki marked Cho's share of Ramen paid (3,000 JPY): “PayNow”",
                     "Aki marked their share of Ramen paid (6,000 JPY): “cash at the table”",
-                    "Aki changed Ramen (12,000 JPY)", "Ben added Dinner (9,000 JPY)",
+                    "Aki changed Ramen (12,000 JPY, was 9,000 JPY)", "Ben added Dinner (9,000 JPY)",
                 ], "\(activity.output)")
             let limited = try #require(try await trip.json("activity", "Japan", "--limit", "2") as? [[String: Any]])
             #expect(limited.map { $0["action"] as? String } == ["expense.restored", "expense.deleted"])
@@ -319,6 +320,22 @@ struct ExpenseCommandTests {
             _ = try await call("DELETE", "/api/groups/\(groupID)/categories/\(barID)")
             let withDeleted = try await trip.run("expense", "list", "Japan")
             #expect(withDeleted.row("Beer")?.contains("(deleted)") == true, "\(withDeleted.output)")
+
+            // An itemized bill shows its items with who shares each (found by a new user: only "Split: itemized").
+            let ids = Dictionary(
+                uniqueKeysWithValues: try #require(try await trip.json("member", "list", "Japan") as? [[String: Any]]).compactMap { m in
+                    (m["name"] as? String).flatMap { name in (m["id"] as? String).map { (name, $0) } }
+                })
+            let bill = try await call(
+                "POST", "/api/expenses",
+                #"{"groupId":"\#(groupID)","description":"Izakaya","amount":"990","currency":"JPY","expenseDate":"2026-11-20","split":{"mode":"itemized","items":[{"description":"Beer","amount":"600","split":{"mode":"equal","memberIds":["\#(ids["Aki"] ?? "")","\#(ids["Ben"] ?? "")"]}},{"description":"Edamame","amount":"300","split":{"mode":"equal","memberIds":["\#(ids["Cho"] ?? "")"]}}],"extras":[{"description":"Tax","amount":"90"}]}}"#)
+            let billID = try #require(
+                ((try JSONSerialization.jsonObject(with: bill) as? [String: Any])?["expense"] as? [String: Any])?["id"] as? String,
+                "\(String(decoding: bill, as: UTF8.self))")
+            let itemized = try await trip.run("expense", "show", billID)
+            #expect(
+                itemized.output.contains("  Beer: 600, Aki, Ben\n  Edamame: 300, Cho\n  Tax: 90, in proportion"),
+                "\(itemized.output)\(itemized.error)")
         }
     }
 

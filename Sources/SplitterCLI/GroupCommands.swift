@@ -358,8 +358,8 @@ struct MemberCommand: AsyncParsableCommand {
         func run() async throws {
             try await SplitterCLI.run {
                 try Output.list(
-                    try await GroupContext(options).members, json: options.json, empty: nil, ["MEMBER", "ROLE", "ID"]
-                ) { [$0.label, $0.role.rawValue, $0.id] }
+                    try await GroupContext(options).members, json: options.json, empty: nil, ["MEMBER", "ROLE", "ACCOUNT", "ID"]
+                ) { [$0.label, $0.role.rawValue, $0.userId == nil ? "no" : "yes", $0.id] }  // as `group show` (found by a new user)
             }
         }
     }

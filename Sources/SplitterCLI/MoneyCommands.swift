@@ -69,14 +69,18 @@ struct Balances: AsyncParsableCommand {
             if options.json { return try Output.json(balances) }
             let names = context.names
             guard !balances.balances.isEmpty else { return print("Everyone is settled up.") }
+            // By currency, then name (found by a new user: in no order).
+            let name = { (id: String) in names[id] ?? id }
             Output.table(
                 ["MEMBER", "NET", "CURRENCY"],
-                balances.balances.map { [names[$0.memberId] ?? $0.memberId, $0.net, $0.currency] })
+                balances.balances.sorted { ($0.currency, name($0.memberId).lowercased()) < ($1.currency, name($1.memberId).lowercased()) }
+                    .map { [name($0.memberId), $0.net, $0.currency] })
             if let home = balances.home, found.homeCurrency != "",
                 balances.balances.contains(where: { $0.currency != found.homeCurrency })
             {
                 print("\nIn \(balances.homeCurrency):")
-                Output.table(["MEMBER", "NET"], home.map { [names[$0.memberId] ?? $0.memberId, $0.net] })
+                Output.table(
+                    ["MEMBER", "NET"], home.sorted { name($0.memberId).lowercased() < name($1.memberId).lowercased() }.map { [name($0.memberId), $0.net] })
             } else if !balances.missingRates.isEmpty {
                 print(
                     "\nNo rate yet for \(balances.missingRates.joined(separator: ", ")) → \(balances.homeCurrency): "

@@ -116,6 +116,8 @@ struct AccountCommandTests {
             #expect(owner.status != 0 && owner.error.contains("make another member the owner first"), "\(owner.error)")
             let members = try await trip.run("member", "list", "Japan")
             #expect(members.row("Benji (left)") != nil, "\(members.output)")
+            // Who has an account, as `group show` says it (found by a new user).
+            #expect(members.row("Chloe", "member", "no") != nil && members.row("Aki", "owner", "yes") != nil, "\(members.output)")
         }
     }
 

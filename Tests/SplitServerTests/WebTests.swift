@@ -540,6 +540,9 @@ struct WebTests {
             #expect(try await setup.oz.get("/groups/\(setup.groupID)").status == .notFound)
             let joined = try await setup.oz.post("/join/\(code)", [("memberId", "new"), ("name", "Oz K")])
             #expect(joined.status == .seeOther)
+            // The group's page says it worked (found by a new user: no word of it).
+            let landed = try await setup.oz.get(try #require(joined.headers[.location]))
+            #expect(landed.text.contains("You joined the group"), "\(landed.text.prefix(2000))")
             let me = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.oz.token)
             #expect(me.string("group", "myMemberId") != nameOnly && me.string("group", "myMemberId") != nil)
         }

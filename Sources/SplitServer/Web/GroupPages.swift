@@ -247,7 +247,8 @@ extension WebApp {
                 caller: try caller(), origin: try origin())
             {
             case .joined(let view):
-                return Self.redirect("/groups/\(view.group.id.text)")
+                // Said on the page it leads to (found by a new user: no word that it worked).
+                return Self.redirect("/groups/\(view.group.id.text)", done: "joined")
             case .pending(let groupName, let claim):
                 let next =
                     "You asked to join “\(groupName)” as \(claim.memberName). \(claim.memberName) already has "

@@ -106,6 +106,7 @@ struct WebApp: Sendable {
         "transfer-deleted": "Transfer deleted.",
         "transfer-of-a-share": "That transfer was recorded by marking a share paid: mark the share unpaid instead.",
         "member-added": "Member added.",
+        "joined": "You joined the group: its expenses and balances are below.",
         "role": "Role changed.",
         "renamed": "Name changed.",
         "left": "You left the group. Its invite link brings you back as yourself.",

@@ -1419,6 +1419,40 @@ struct WebTests {
         }
     }
 
+    @Test("Record another transfer offers the currency money is open in; \"or settle each currency\" is said once")
+    func transferCurrencyAndNoteOnce() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let created = try await api.call(
+                .post, "/api/groups", token: setup.aki.token, json: #"{"name":"Kyoto","homeCurrency":"EUR","memberName":"Aki"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let akiID = try #require(created.string("group", "myMemberId"))
+            let boID = try #require(
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: setup.aki.token, json: #"{"name":"Bo"}"#)
+                    .string("member", "id"))
+            func spend(_ amount: String, _ currency: String) async throws {
+                let made = try await api.call(
+                    .post, "/api/expenses", token: setup.aki.token,
+                    json: #"{"groupId":"\#(groupID)","description":"Tea","amount":"\#(amount)","currency":"\#(currency)","expenseDate":"2026-11-21","paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(akiID)","\#(boID)"]}}"#)
+                try #require(made.status == .created, "\(made.text)")
+            }
+            try await spend("3000", "JPY")
+            // All the money is in yen: the form offers yen (found by a new user: euros, the home currency).
+            let yen = try await setup.aki.get("/groups/\(groupID)/balances").text
+            #expect(yen.contains(#"<option value="JPY" selected>JPY</option>"#), "\(yen.prefix(6000))")
+            // Yen and dollars, each with a rate: the plan in euros first, then each currency's, with
+            // the "or" said once.
+            try await spend("20.00", "USD")
+            let rates = try await api.call(
+                .put, "/api/groups/\(groupID)/rates", token: setup.aki.token,
+                json: #"{"rates":[{"fromCurrency":"JPY","toCurrency":"EUR","date":"2026-11-01","rate":"0.0061"},{"fromCurrency":"USD","toCurrency":"EUR","date":"2026-11-01","rate":"0.92"}]}"#)
+            try #require(rates.status == .ok, "\(rates.text)")
+            let both = try await setup.aki.get("/groups/\(groupID)/balances").text
+            #expect(both.components(separatedBy: "settle each currency on its own").count == 2, "\(both.prefix(6000))")
+            #expect(both.contains(#"<option value="EUR" selected>EUR</option>"#))
+        }
+    }
+
     @Test("sessions are named by browser and system, so the account page's rows can be told apart")
     func deviceNames() {
         let android =

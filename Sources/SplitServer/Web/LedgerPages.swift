@@ -202,6 +202,7 @@ extension WebApp {
                     settledText: "Everyone is settled up."))
             homeSettled = plan.transfers.isEmpty
         }
+        var saidOr = false
         for code in used {
             let rows = balances.balances.filter { $0.currency == code }
             let (planCurrency, planned) = try await ledger.plan(
@@ -220,7 +221,10 @@ extension WebApp {
                     return transfer
                 }
                 note = "Settled in \(balances.homeCurrency) above: what \(code) still shows is offset in another currency, so nothing is left to pay."
-            } else if homeSettled == false, !planned.isEmpty {
+            } else if homeSettled == false, !planned.isEmpty, !saidOr {
+                // Once, above the first currency's plan (found by a new user: the same sentence
+                // under every currency).
+                saidOr = true
                 note = "Or, instead of the plan in \(balances.homeCurrency) above, settle each currency on its own: all of them, not some."
             }
             currencies.append(
@@ -250,7 +254,12 @@ extension WebApp {
         // Real currencies only: the home plan's card is "home" (found by a new user: a choice
         // called "home", refused as no ISO 4217 code).
         let currencyCodes = Set(currencies.map(\.code).filter { $0 != "home" } + [scope.group.homeCurrency]).sorted()
-        let selectedCurrency = form?["currency"] ?? scope.group.homeCurrency
+        // The home currency where something is open in it or everything is counted in it; else the
+        // first currency with money open (found by a new user: a group whose money was all in
+        // yen offered its home euros first).
+        let home = scope.group.homeCurrency
+        let open = Set(balances.balances.filter { !WebFormat.isZero($0.net) }.map(\.currency))
+        let selectedCurrency = form?["currency"] ?? (open.contains(home) || homeSettled != nil ? home : open.sorted().first ?? home)
         let body = BalancesBody(
             groupID: groupID, currencies: currencies, home: lines(balances.home ?? []), openRequests: openRequests,
             hasOpenRequests: !openRequests.isEmpty,

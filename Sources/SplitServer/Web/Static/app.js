@@ -449,11 +449,31 @@ document.querySelectorAll("[data-browser-time-zone]").forEach(function (field) {
 
 // The import page: the chosen file's text goes into the form's text box (read here, in the
 // browser), so the page works without uploads; without this script, the text is pasted.
+// A file changed after its check: Import would check it again rather than import it, so the
+// page says so and offers the check instead (found by a new user: the old report stayed shown).
+function importChanged() {
+  const confirm = document.getElementById("import-confirm");
+  if (!confirm || document.getElementById("import-stale")) return;
+  confirm.classList.add("js-hidden");
+  const note = document.createElement("p");
+  note.className = "notice";
+  note.id = "import-stale";
+  note.setAttribute("role", "status");
+  note.textContent = "The file changed since it was checked: the report above is of the old one. Check it again.";
+  confirm.parentElement.insertBefore(note, confirm);
+}
+["file", "format", "homeCurrency"].forEach(function (id) {
+  const field = document.getElementById(id);
+  if (field && document.getElementById("import-confirm")) {
+    field.addEventListener(field.tagName === "TEXTAREA" ? "input" : "change", importChanged);
+  }
+});
+
 document.querySelectorAll("[data-file-picker] input[type=file]").forEach(function (picker) {
   const text = document.getElementById("file");
   picker.addEventListener("change", function () {
     const file = picker.files && picker.files[0];
     if (!file || !text) return;
-    file.text().then(function (content) { text.value = content; });
+    file.text().then(function (content) { text.value = content; importChanged(); });
   });
 });

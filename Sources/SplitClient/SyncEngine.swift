@@ -169,6 +169,13 @@ public struct SyncEngine: Sendable {
             report.remaining = try store.pending().count
             try store.recordSyncError(error)
             return true
+        case .conflict(_, "confirmRemovedShares", _):
+            // A question the edit must answer (it moves the part of someone no longer in the
+            // group), not a version conflict: parked with it, as a refusal is (found by review:
+            // kept as a conflict, "sync --force" sent the same edit and met the same question).
+            try store.park(id: operation.id, error: error.description)
+            report.parked += 1
+            if let target = operation.targetID { blocked.insert(target) }
         case .conflict(let message, _, let current) where operation.isChange:
             var serverSide = current
             if serverSide == nil { serverSide = try await currentExpense(operation) }

@@ -49,8 +49,9 @@ public enum HomeBalances {
     ///
     /// - Parameter nets: by currency, each currency's nets summing to zero.
     ///
-    /// Each member's nets are added up exactly, as fractions, and rounded once (`sumOnce`), so
-    /// each balance is within one minor unit of its exact value at the rates (an expense charged
+    /// Each member's nets are added up, as fractions (exactly where their common denominator
+    /// fits, else to a trillionth of a unit), and rounded once (`sumOnce`), so each balance is
+    /// within one minor unit of its exact value at the rates (an expense charged
     /// in the home currency counts at its own charge: `convert(_:charged:…)`) (found by a new
     /// user: rounding each currency on its own and adding the results made a balance 2 cents
     /// off, and which member's depended on the group). Where the sum would overflow, each

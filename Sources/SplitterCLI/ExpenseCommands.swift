@@ -752,7 +752,6 @@ func queue(_ operation: PendingOperation, in store: OfflineStore, json: Bool, sa
     print(said)
 }
 
-/// One line on standard error, for what is not the command's output.
 /// The code a pasted link ends with ("https://split.example.org/join/ABC?x#y" → "ABC"); text that is
 /// no link, as it is.
 func codeOfLink(_ text: String) -> String {
@@ -776,6 +775,7 @@ func confirm(_ question: String, declined: String) throws {
     guard reply.lowercased().hasPrefix("y") else { throw CLIError(message: declined, code: 1) }
 }
 
+/// One line on standard error, for what is not the command's output.
 func warn(_ line: String) {
     fflush(nil)  // after what was printed before it, also through a pipe
     FileHandle.standardError.write(Data((line + "\n").utf8))

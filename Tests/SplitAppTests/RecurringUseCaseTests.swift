@@ -172,6 +172,14 @@ struct RecurringUseCaseTests {
             _ = try await update(SeriesPatch(skip: ["2027-01-01"]))
             let moved = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2027-02-01")))
             #expect(moved.series.nextDate == "2027-02-01", "\(moved.series)")
+            // A series that has added nothing yet is only postponed (found by review: refused).
+            var hotel = setup.rent("80.00")
+            hotel.description = "Hotel"
+            let later = try await setup.recurring.create(
+                hotel, rule: EnteredRecurrence(every: "day", startDate: "2027-03-01"), mode: "auto", groupID: trip.groupID,
+                caller: trip.aki, origin: trip.origin)
+            let postponed = try await setup.update(later, SeriesPatch(rule: EnteredRecurrence(every: "day", startDate: "2027-03-05")))
+            #expect(postponed.series.nextDate == "2027-03-05", "\(postponed.series)")
         }
     }
 
@@ -414,9 +422,8 @@ struct RecurringUseCaseTests {
             edited.amount = "870.00"
             let confirmed = try await setup.recurring.confirm(queue[0].pending.id, edited: edited, caller: trip.bo, origin: trip.origin)
             #expect(confirmed.expense.amount == 87_000 && confirmed.expense.expenseDate == "2026-03-01")
-            // Made by the series' maker, Aki, as an automatic one would be (found by a new user: Bo's
-            // confirm made it Bo's, and Aki, who may edit only her own, could not edit it).
-            #expect(confirmed.expense.createdByUserID == trip.aki.user.id)
+            // Changed first, it is Bo's, who may mend what he typed (found by review).
+            #expect(confirmed.expense.createdByUserID == trip.bo.user.id)
             do {
                 _ = try await setup.recurring.confirm(queue[0].pending.id, edited: nil, caller: trip.aki, origin: trip.origin)
                 Issue.record("confirmed twice")
@@ -427,7 +434,11 @@ struct RecurringUseCaseTests {
             await #expect(throws: AppError.self) {
                 try await setup.recurring.dismiss(queue[1].pending.id, caller: trip.bo, origin: trip.origin)
             }
-            _ = try await setup.recurring.confirm(queue[2].pending.id, edited: nil, caller: trip.aki, origin: trip.origin)
+            // Confirmed as it is, it is the series' maker's, Aki's, as an automatic one would be
+            // (found by a new user: Bo's confirm made it Bo's, and Aki, who may edit only her own,
+            // could not edit it).
+            let asIs = try await setup.recurring.confirm(queue[2].pending.id, edited: nil, caller: trip.bo, origin: trip.origin)
+            #expect(asIs.expense.createdByUserID == trip.aki.user.id)
             #expect(try await setup.dates() == ["2026-03-01", "2026-05-01"])
             #expect(try await setup.recurring.pending(groupID: trip.groupID, caller: trip.aki).isEmpty)
             // The next month waits again.

@@ -86,6 +86,36 @@ struct ExpenseCommandTests {
         }
     }
 
+    @Test("an edit moving the part of someone who left asks first: online with the flag to go on, offline refused at sync, not a conflict")
+    func removedShareAsked() async throws {
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            try #require(try await trip.run("expense", "add", "Japan", "Tea", "900", "--equal", "aki,ben,cho").status == 0)
+            let short = String(try await trip.expenseID("Tea").suffix(8))
+            try #require(try await trip.run("member", "remove", "Japan", "Cho", "--confirm-balance").status == 0)
+
+            // act: online without the flag, then with it; then offline without it
+            let asked = try await trip.run("expense", "edit", short, "--amount", "1200")
+            let confirmed = try await trip.run("expense", "edit", short, "--amount", "1200", "--confirm-removed-shares")
+            let queued = try await trip.run("expense", "edit", short, "--amount", "1500", "--server", try CLITrip.unreachableURL())
+            let synced = try await trip.run("sync", "--server", trip.url)
+
+            // validate
+            #expect(
+                asked.status == 6 && asked.error.contains("Cho (removed) is no longer in the group; this changes their share from 300 JPY to 400 JPY.")
+                    && asked.error.contains("--confirm-removed-shares"),
+                "\(asked.output)\(asked.error)")
+            #expect(confirmed.status == 0, "\(confirmed.output)\(confirmed.error)")
+            #expect(queued.status == 0 && queued.output.contains("queued"), "\(queued.output)\(queued.error)")
+            // Refused at sync with the question, kept to be entered again, not a conflict that
+            // `sync --force` would send unchanged forever (found by review).
+            #expect(synced.status == 7 && synced.error.contains("refused by the server"), "\(synced.output)\(synced.error)")
+            let status = try await trip.run("status")
+            #expect(status.output.contains("Refused by the server: 1") && status.output.contains("Cho (removed) is no longer in the group"), "\(status.output)")
+            #expect(try await trip.expense(try await trip.expenseID("Tea"))["amount"] as? String == "1200")
+        }
+    }
+
     @Test("--refund records money received: below zero, said as received, and the balances turn round")
     func refund() async throws {
         try await CLITrip.with { trip in

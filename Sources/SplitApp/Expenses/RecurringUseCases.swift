@@ -285,10 +285,16 @@ public struct RecurringUseCases: Sendable, UsesStores {
             // A start moved past dates the series has still to add would drop them unsaid (found by
             // a new user: "--amount 1850 --start 2027-02-01", meant as "from February", lost
             // January's rent). Said, with the two ways on.
-            if current.state == .active, let pendingFrom = current.nextDate.flatMap(CivilDate.init), recurrence.start > pendingFrom {
+            // A series that has added nothing yet is only postponed (found by review: a trip pushed
+            // back was refused); dates skipped in the same change are meant to go.
+            let started = !(try await recurring.madeDates(seriesID: current.id, from: "0000-01-01", limit: 1).isEmpty)
+            if current.state == .active, started, let pendingFrom = current.nextDate.flatMap(CivilDate.init),
+                recurrence.start > pendingFrom
+            {
                 let before = recurrence.start.adding(days: -1)
+                let skipping = Set(current.skipped + (patch.skip ?? []))
                 let dropped = current.recurrence.occurrences(from: min(pendingFrom, today.adding(days: 1)), through: before, limit: 4)
-                    .map(\.description).filter { !current.skipped.contains($0) && !made.contains($0) }
+                    .map(\.description).filter { !skipping.contains($0) && !made.contains($0) }
                 if !dropped.isEmpty {
                     let listed = dropped.prefix(3).joined(separator: ", ") + (dropped.count > 3 ? " and more" : "")
                     checks.add(
@@ -548,26 +554,31 @@ public struct RecurringUseCases: Sendable, UsesStores {
     }
 
     /// Confirms a waiting occurrence, as it is or as edited: it becomes an expense like any
-    /// other, confirmed by the caller and made by the series' maker, as the series adds it when
-    /// it needs no confirmation (found by a new user: a flatmate's confirm made them its maker, and
-    /// the one who pays the cleaner could no longer edit his own cleaning); by the caller when the
-    /// maker may no longer add expenses here.
+    /// other, confirmed by the caller and, confirmed as it is, made by the series' maker, as the
+    /// series adds it when it needs no confirmation (found by a new user: a flatmate's confirm made
+    /// them its maker, and the one who pays the cleaner could no longer edit his own cleaning); by
+    /// the caller when they changed it first, or the maker may no longer add expenses here.
     public func confirm(_ id: UUID, edited: EnteredExpense?, caller: Caller, origin: RequestOrigin) async throws
         -> ExpenseView
     {
         guard let item = try await recurring.pendingItem(id: id) else { throw AppError.notFound("pending expense") }
         let (group, me, members) = try await access.checkWithMembers(
             item.groupID, caller, for: .addExpense, asUnknown: "pending expense")
-        var entered = edited ?? pendingView(item, group: group, names: [:]).draft
+        let draft = pendingView(item, group: group, names: [:]).draft
+        var entered = edited ?? draft
         // An edit without a date keeps the occurrence's.
         if entered.expenseDate.isEmpty { entered.expenseDate = item.date }
-        // A fresh id: the pending row's is derived from its series and date, so anyone could
-        // have used it for an expense of their own first.
-        let maker = try await recurring.series(id: item.seriesID).flatMap { series in
-            members.first { $0.userID == series.createdByUserID && $0.isActive }
-        }
+        // Confirmed as it is: the maker's; changed first, the confirmer's, who may then mend what
+        // they typed (found by review: another's edit read as the maker's).
+        let asItIs = entered == draft
+        let maker = asItIs
+            ? try await recurring.series(id: item.seriesID).flatMap { series in
+                members.first { $0.userID == series.createdByUserID && $0.isActive }
+            } : nil
         let createdBy =
             maker.flatMap { Permissions.decide(.addExpense, for: $0.membership) == .allowed ? $0.userID : nil } ?? caller.user.id
+        // A fresh id: the pending row's is derived from its series and date, so anyone could
+        // have used it for an expense of their own first.
         let (expense, names) = try await expenseUseCases.build(
             entered, id: UUID.random(), group: group, me: me, members: members, createdBy: createdBy, now: now())
         do {

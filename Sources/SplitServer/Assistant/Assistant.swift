@@ -513,8 +513,9 @@ private struct Turn {
             guard let json else { return error ?? "" }
             // Each expense like it with a share of the caller's still to pay, the latest first.
             let unpaid = (json["expenses"] as? [[String: Any]] ?? []).compactMap { expense -> ([String: Any], [String: Any])? in
+                // Not one the caller paid themselves: nothing to pay (found by review).
                 (expense["splits"] as? [[String: Any]])?.first(where: {
-                    $0["memberId"] as? String == me && $0["isPaid"] as? Bool == false
+                    $0["memberId"] as? String == me && $0["isPaid"] as? Bool == false && $0["nothingToPay"] as? Bool != true
                 }).map { (expense, $0) }
             }
             guard let (expense, share) = unpaid.first, let splitID = share["id"] as? String else {

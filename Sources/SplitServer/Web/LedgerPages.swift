@@ -77,6 +77,8 @@ extension WebApp {
         let homeBasis: String
         let homeCurrency: String
         let missingRates: String?
+        /// Whether the caller may set rates (an owner or admin): the missing-rate notice links there.
+        let canSetRates: Bool
         let settlements: [Recorded]
         /// Who paid what since the group began, most paid first (in the home currency).
         let people: [PersonLine]
@@ -272,6 +274,7 @@ extension WebApp {
                 : "\(balances.homeChargedExpenses == 1 ? "One expense counts" : "\(balances.homeChargedExpenses) expenses count") at what was charged in \(balances.homeCurrency); everything else at the group's latest rates.",
             homeCurrency: balances.homeCurrency,
             missingRates: balances.missingRates.isEmpty ? nil : balances.missingRates.joined(separator: ", "),
+            canSetRates: scope.may(.updateGroup),
             settlements: settlements.map { settlement in
                 .init(
                     id: settlement.id,

@@ -75,6 +75,11 @@ struct ExpenseTests {
                 .post, "/api/expenses", token: aki,
                 json: trip.expense("Cleaning", "45.00", "EUR", paidBy: [("Aki", "45.00")], split: trip.equal(["Aki", "Ben", "Cho"])))
             let id = try #require(made.string("expense", "id"))
+            let museum = try #require(
+                try await api.call(
+                    .post, "/api/expenses", token: aki,
+                    json: trip.expense("Museum", "30.00", "USD", paidBy: [("Aki", "30.00")], split: trip.equal(["Aki", "Ben", "Cho"]))
+                ).string("expense", "id"))
             // Cho leaves, owing 15.00.
             let left = try await api.call(
                 .delete, "/api/groups/\(trip.groupID)/members/\(trip.members["Cho"]!)?confirmBalance=true", token: trip.tokens["Cho"])
@@ -101,6 +106,14 @@ struct ExpenseTests {
                 .patch, "/api/expenses/\(id)", token: aki, json: #"{"amount":"50.00","confirmRemovedShares":true,"version":2}"#)
             #expect(confirmed.status == .ok, "\(confirmed.text)")
             #expect(try await trip.balances(api)["EUR/Cho"] == "-\(share ?? "?")")
+            // A charged amount alone moves her balance in euros too: asked (found by review).
+            let charged = try await api.call(.patch, "/api/expenses/\(museum)", token: aki, json: #"{"homeAmount":"28.00","version":1}"#)
+            #expect(
+                charged.status == .conflict
+                    && charged.string("error", "message")?.hasPrefix(
+                        "Cho (left) is no longer in the group; this changes what their part counts in the home currency "
+                            + "(at the group's rate, now charged 28.00 EUR).") == true,
+                "\(charged.text)")
             // The activity says what it was before the new total; a new name alone says no "was".
             let activity = try await api.call(.get, "/api/groups/\(trip.groupID)/activity", token: aki).list("activity")
                 .compactMap { $0.string("summary") }

@@ -300,6 +300,13 @@ public struct ExpenseUseCases: Sendable, UsesStores {
                 guard old != new || (before.currency != after.currency && old != 0) else { continue }
                 changes.append("\(what) from \(text(old, before.currency)) to \(text(new, after.currency))")
             }
+            // What it was charged in the home currency moves their home balance too (found by review).
+            func charged(_ expense: ExpenseRecord) -> String {
+                expense.homeAmount.map { "charged \(text($0, expense.homeCurrency ?? ""))" } ?? "at the group's rate"
+            }
+            if changes.isEmpty, share(before) != 0 || paid(before) != 0, charged(before) != charged(after) {
+                changes.append("what their part counts in the home currency (\(charged(before)), now \(charged(after)))")
+            }
             guard !changes.isEmpty else { continue }
             let name = MemberLabel.name(member.name, active: false, left: member.hasLeft)
             said.append("\(name) is no longer in the group; this changes \(changes.joined(separator: " and ")).")

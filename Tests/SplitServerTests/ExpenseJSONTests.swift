@@ -275,10 +275,15 @@ struct ExpenseJSONTests {
                     "Hotel", "30000", "JPY", paidBy: [("Aki", "20000"), ("Ben", "10000")], split: trip.equal(["Ben", "Cho"])),
                 trip.expense(
                     "Tickets", "9000", "JPY", paidBy: [("Cho", "9000")],
-                    split: #"{"mode":"exact","amounts":[{"memberId":"\#(trip.members["Ben"]!)","amount":"4500"},{"memberId":"\#(trip.members["Cho"]!)","amount":"4500"}]}"#,
-                    extra: #","notes":"n/a""#),
+                    split: #"{"mode":"exact","amounts":[{"memberId":"\#(trip.members["Ben"]!)","amount":"4500"},{"memberId":"\#(trip.members["Cho"]!)","amount":"4500"}]}"#),
                 trip.expense("Refund", "-3000", "JPY", paidBy: [("Ben", "-3000")], split: trip.equal(["Aki", "Ben"])),
             ]
+            // A field the request does not have is refused alike on both paths, not ignored.
+            let unknown = trip.expense("Tea", "900", "JPY", paidBy: [("Aki", "900")], split: trip.equal(["Aki"]), extra: #","notes":"n/a""#)
+            let fastRefusal = try await api.call(.post, "/api/expenses", token: aki, json: unknown)
+            let slowRefusal = try await api.call(.post, "/api/expenses", token: aki, json: unknown, headers: generated)
+            #expect(fastRefusal.status == .badRequest && fastRefusal.text.contains("notes is not a field"), "\(fastRefusal.text)")
+            #expect(slowRefusal.status == fastRefusal.status && slowRefusal.text == fastRefusal.text, "\(slowRefusal.text)")
             for body in bodies {
                 let fast = try await api.call(.post, "/api/expenses", token: aki, json: body)
                 let slow = try await api.call(.post, "/api/expenses", token: aki, json: body, headers: generated)

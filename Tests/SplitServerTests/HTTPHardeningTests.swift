@@ -64,6 +64,19 @@ struct HTTPHardeningTests {
                 wrongType.status == .badRequest
                     && wrongType.text.contains("The request's parameters do not match the API: a parameter has the wrong type."),
                 "\(wrongType.text)")
+            // A field an expense does not have is refused, not ignored (found by a new user: "payers",
+            // the answer's name for paidBy, saved it as paid by the caller); nothing is written.
+            let count = try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").count
+            let members = try await api.call(.get, "/api/groups/\(group)/members", token: aki).list("members")
+            let other = try #require(members.compactMap { $0.string("id") }.last)
+            let misnamed = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: #"{"groupId":"\#(group)","description":"Tea","amount":"10","currency":"JPY","expenseDate":"2026-11-20","payers":[{"memberId":"\#(other)","amount":"10"}]}"#)
+            #expect(
+                misnamed.status == .badRequest
+                    && misnamed.string("error", "message") == "The JSON body does not match the request: payers is not a field of this request.",
+                "\(misnamed.text)")
+            #expect(try await api.call(.get, "/api/groups/\(group)/expenses", token: aki).list("expenses").count == count)
             // A value an enumerated parameter does not take is not "not valid JSON" (found by a new user).
             let unknown = try await api.call(.get, "/api/groups/\(group)/settlement-plan?in=foo", token: aki)
             #expect(

@@ -414,6 +414,8 @@ extension Components {
                 case amount
             }
         }
+        /// A field it does not have is refused (400), not ignored: a misspelt `paidBy` (as `payers`, the answer's name) would have saved it as paid by the caller.
+        ///
         /// - Remark: Generated from `#/components/schemas/CreateExpenseRequest`.
         public struct CreateExpenseRequest: Codable, Hashable, Sendable {
             /// client-generated id (optional)
@@ -510,7 +512,74 @@ extension Components {
                 case splits
                 case homeAmount
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.groupId = try container.decode(
+                    Swift.String.self,
+                    forKey: .groupId
+                )
+                self.description = try container.decode(
+                    Swift.String.self,
+                    forKey: .description
+                )
+                self.amount = try container.decode(
+                    Components.Schemas.Amount.self,
+                    forKey: .amount
+                )
+                self.currency = try container.decode(
+                    Components.Schemas.CurrencyCode.self,
+                    forKey: .currency
+                )
+                self.category = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .category
+                )
+                self.expenseDate = try container.decode(
+                    Swift.String.self,
+                    forKey: .expenseDate
+                )
+                self.paidBy = try container.decodeIfPresent(
+                    [Components.Schemas.MemberAmount].self,
+                    forKey: .paidBy
+                )
+                self.paidByMemberId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .paidByMemberId
+                )
+                self.split = try container.decodeIfPresent(
+                    Components.Schemas.SplitInput.self,
+                    forKey: .split
+                )
+                self.splits = try container.decodeIfPresent(
+                    [Components.Schemas.MemberAmount].self,
+                    forKey: .splits
+                )
+                self.homeAmount = try container.decodeIfPresent(
+                    Components.Schemas.Amount.self,
+                    forKey: .homeAmount
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "groupId",
+                    "description",
+                    "amount",
+                    "currency",
+                    "category",
+                    "expenseDate",
+                    "paidBy",
+                    "paidByMemberId",
+                    "split",
+                    "splits",
+                    "homeAmount"
+                ])
+            }
         }
+        /// A field it does not have is refused (400), not ignored.
+        ///
         /// - Remark: Generated from `#/components/schemas/UpdateExpenseRequest`.
         public struct UpdateExpenseRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/UpdateExpenseRequest/description`.
@@ -598,6 +667,71 @@ extension Components {
                 case homeAmount
                 case confirmRemovedShares
                 case version
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.description = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .description
+                )
+                self.amount = try container.decodeIfPresent(
+                    Components.Schemas.Amount.self,
+                    forKey: .amount
+                )
+                self.currency = try container.decodeIfPresent(
+                    Components.Schemas.CurrencyCode.self,
+                    forKey: .currency
+                )
+                self.category = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .category
+                )
+                self.expenseDate = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .expenseDate
+                )
+                self.paidBy = try container.decodeIfPresent(
+                    [Components.Schemas.MemberAmount].self,
+                    forKey: .paidBy
+                )
+                self.paidByMemberId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .paidByMemberId
+                )
+                self.split = try container.decodeIfPresent(
+                    Components.Schemas.SplitInput.self,
+                    forKey: .split
+                )
+                self.splits = try container.decodeIfPresent(
+                    [Components.Schemas.MemberAmount].self,
+                    forKey: .splits
+                )
+                self.homeAmount = try container.decodeIfPresent(
+                    Components.Schemas.Amount.self,
+                    forKey: .homeAmount
+                )
+                self.confirmRemovedShares = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .confirmRemovedShares
+                )
+                self.version = try container.decodeIfPresent(
+                    Swift.Int64.self,
+                    forKey: .version
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "description",
+                    "amount",
+                    "currency",
+                    "category",
+                    "expenseDate",
+                    "paidBy",
+                    "paidByMemberId",
+                    "split",
+                    "splits",
+                    "homeAmount",
+                    "confirmRemovedShares",
+                    "version"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ExpenseShare`.

@@ -168,6 +168,11 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         case .typeMismatch(_, let context): return "\(path(context)) has the wrong type"
         case .valueNotFound(_, let context): return "\(path(context)) is null"
         case .dataCorrupted(let context):
+            // A field the request does not have (found by a new user: "payers", the answer's name
+            // for paidBy, was ignored and the expense saved as paid by the caller).
+            if context.debugDescription.hasPrefix("Additional properties are disabled"), !context.codingPath.isEmpty {
+                return "\(path(context).prefix(100)) is not a field of this request"
+            }
             return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)) has an invalid value"
         @unknown default: return "invalid"
         }

@@ -256,7 +256,11 @@ struct Plan: AsyncParsableCommand {
                     // money is open in several and each has a rate (found by new users: the home
                     // currency's own plan told whoever had been paid in it, to settle converted
                     // debts, to pay it back); the one currency money is open in; else the home one.
-                    converted = currency == nil && all.missingRates.isEmpty && open.count > 1
+                    // Or, as there, the one currency when it is not the home one and was charged in it.
+                    converted =
+                        currency == nil && all.missingRates.isEmpty
+                        && (open.count > 1
+                            || (open.count == 1 && !open.contains(found.homeCurrency) && (all.homeChargedExpenses ?? 0) > 0))
                     if !converted {
                         let only = open.count == 1 ? open.first : nil
                         transfers = try await client.plan(groupID: found.id, currency: currency ?? only)

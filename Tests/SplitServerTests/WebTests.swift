@@ -1453,6 +1453,33 @@ struct WebTests {
         }
     }
 
+    @Test("pounds charged in euros on a card are settled in euros first, with no rate needed; the CLI's plan agrees")
+    func chargedOneCurrencySettledHome() async throws {
+        try await TestApp.with(.sqlite) { api in
+            var setup = try await Self.setup(api)
+            let created = try await api.call(
+                .post, "/api/groups", token: setup.aki.token, json: #"{"name":"London","homeCurrency":"EUR","memberName":"Aki"}"#)
+            let groupID = try #require(created.string("group", "id"))
+            let akiID = try #require(created.string("group", "myMemberId"))
+            let boID = try #require(
+                try await api.call(.post, "/api/groups/\(groupID)/members", token: setup.aki.token, json: #"{"name":"Bo"}"#)
+                    .string("member", "id"))
+            let made = try await api.call(
+                .post, "/api/expenses", token: setup.aki.token,
+                json: #"{"groupId":"\#(groupID)","description":"Pub","amount":"10.00","currency":"GBP","homeAmount":"11.59","expenseDate":"2026-11-21","paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(boID)"]}}"#)
+            try #require(made.status == .created, "\(made.text)")
+
+            // act
+            let page = try await setup.aki.get("/groups/\(groupID)/balances").text
+
+            // validate: the plan in euros leads (what the card took), the pounds' own plan after it
+            let home = try #require(page.range(of: #"id="currency-home""#)?.lowerBound, "\(page.prefix(5000))")
+            let pounds = try #require(page.range(of: #"id="currency-GBP""#)?.lowerBound)
+            #expect(home < pounds)
+            #expect(page.contains("Bo pays Aki <strong>11.59 EUR</strong>"), "\(page.prefix(5000))")
+        }
+    }
+
     @Test("sessions are named by browser and system, so the account page's rows can be told apart")
     func deviceNames() {
         let android =

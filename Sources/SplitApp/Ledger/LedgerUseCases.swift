@@ -30,8 +30,14 @@ public struct BalancesView: Sendable, Equatable {
     public let chargedCount: Int
 
     /// Whether Settle up offers everything in the home currency first: several currencies have
-    /// balances and each has a rate (with one currency, its own plan is that plan).
-    public var homePlanFirst: Bool { homeBalances != nil && Set(nets.map(\.currency)).count > 1 }
+    /// balances and each has a rate (with one currency, its own plan is that plan), or the one
+    /// currency is not the home one and expenses in it were charged in the home currency (found by
+    /// a new user: pounds charged in euros on a card were settled in pounds, short of what the
+    /// card took).
+    public var homePlanFirst: Bool {
+        let open = Set(nets.map(\.currency))
+        return homeBalances != nil && (open.count > 1 || (chargedCount > 0 && !open.contains(home.code)))
+    }
 
     /// The nets of each plan Settle up offers first: everything in the home currency when
     /// `homePlanFirst`, else each currency's own. What "Where you stand" and a payment's note

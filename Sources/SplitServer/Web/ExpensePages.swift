@@ -322,11 +322,12 @@ extension WebApp {
             let unmarked = expense.splits.contains { $0.isPaid && unpaidNow.contains($0.id.lowercased()) }
             return Self.redirect("/expenses/\(expense.id)", done: unmarked ? "expense-saved-unmarked" : "expense-saved")
         } catch AppError.conflict(code: "removed_share_changed", _, let question) {
-            // What it would change of someone no longer in the group, asked (found by a new user:
-            // the form said their part was kept, and a new total changed it).
+            // What it would change of someone no longer in the group, asked at the top of the form
+            // with its own Save (found by a new user: the form said their part was kept, and a
+            // new total changed it; then the question sat as an error 2,000 px down a phone).
             return try await renderExpenseForm(
                 form, scope: scope, clientID: expense.id, version: version, preview: nil,
-                errors: ["split": question], removedShares: question, base: base)
+                errors: [:], removedShares: question, base: base)
         } catch AppError.staleExpense(let latest) {
             let current = try Components.Schemas.Expense(latest)
             // Deleted meanwhile: said first, not as a change to merge (found by a new user: the

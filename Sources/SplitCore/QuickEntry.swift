@@ -325,7 +325,8 @@ public enum QuickEntry {
     /// Symbols before or after an amount, longest first.
     static let symbols: [(String, String)] = [
         ("US$", "USD"), ("S$", "SGD"), ("A$", "AUD"), ("C$", "CAD"), ("HK$", "HKD"), ("NZ$", "NZD"), ("NT$", "TWD"),
-        ("RM", "MYR"), ("Rp", "IDR"), ("¥", "JPY"), ("￥", "JPY"), ("円", "JPY"), ("元", "CNY"), ("€", "EUR"), ("£", "GBP"),
+        // Found by a new user in Switzerland: "wine Fr. 84.-" was 84 euros, described "wine Fr.".
+        ("SFr.", "CHF"), ("Fr.", "CHF"), ("RM", "MYR"), ("Rp", "IDR"), ("¥", "JPY"), ("￥", "JPY"), ("円", "JPY"), ("元", "CNY"), ("€", "EUR"), ("£", "GBP"),
         ("₩", "KRW"), ("฿", "THB"), ("₹", "INR"), ("₱", "PHP"), ("₫", "VND"), ("$", "$"),
     ]
     static let dollars = ["USD", "SGD", "AUD", "CAD", "HKD", "NZD", "TWD"]
@@ -486,6 +487,7 @@ public enum QuickEntry {
         "rupiah": "IDR", "dong": "VND", "francs": "CHF", "dollar": "$", "dollars": "$", "bucks": "$",
         // Found by a new user on a trip through Korea: "45000 won".
         "won": "KRW", "rand": "ZAR", "zloty": "PLN", "forint": "HUF", "dirham": "AED", "dirhams": "AED",
+        "franc": "CHF",
     ]
 
     /// A currency code glued to an amount ("GBP12", "12gbp"): the code and the amount apart.

@@ -770,6 +770,7 @@ func confirm(_ question: String, declined: String) throws {
     // The question before any answer or refusal, also when output is a pipe.
     fflush(nil)
     guard let reply = readLine() else {
+        print("")  // the question's line ends before the refusal (found by a new user: run together)
         throw CLIError(message: "\(declined) There was no answer to read: run it with --yes to go on without asking.", code: 1)
     }
     guard reply.lowercased().hasPrefix("y") else { throw CLIError(message: declined, code: 1) }

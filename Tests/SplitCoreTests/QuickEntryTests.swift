@@ -471,6 +471,9 @@ struct QuickEntryTests {
         #expect(try Self.draft("Dinner 84.- CHF all").total == Self.money(8_400, "CHF"))
         #expect(try Self.draft("Dinner 84.– all").total == Self.money(8_400, "MYR"))
         #expect(try Self.draft("Dinner 80.-+4.- all").total == Self.money(8_400, "MYR"))
+        // "Fr." is the franc (it was 84 in the home currency, described "Wine Fr.").
+        let wine = try Self.draft("Wine Fr. 84.- all")
+        #expect(wine.total == Self.money(8_400, "CHF") && wine.description == "Wine", "\(wine)")
         #expect(Self.problems("Dinner 1'23 all") == [.notANumber("1'23")])
         #expect(Self.problems("Dinner 84.-5 all") == [.notANumber("84.-5")])
         // "1.200": a thousands point or a decimal one, asked as "1,500" is (it was "does not

@@ -55,19 +55,11 @@ extension HomeBalances {
         let remaining = rest.flatMap { currency, members in
             members.filter { $0.value != 0 }.map { (member: $0.key, net: Money(minorUnits: $0.value, currency: currency)) }
         }
-        var missing: [Currency] = []
-        var terms = own.map(\.term)
-        for (currency, entries) in Dictionary(grouping: remaining, by: \.net.currency).sorted(by: { $0.key.code < $1.key.code }) {
-            let amounts = entries.map { ($0.member, $0.net.minorUnits) }
-            if currency == home {
-                terms.append(Term(entries: amounts, scaleUp: 1, divisor: 1))
-            } else if let rate = latestRate(from: currency, to: home, in: rates), let term = Term(amounts, at: rate) {
-                terms.append(term)
-            } else {
-                missing.append(currency)
-            }
+        if let (rest, missing) = terms(remaining.map { (key: $0.member, money: $0.net) }, to: home, rates: rates),
+            let once = sumOnce(own.map(\.term) + rest, tieBreak: tieBreak)
+        {
+            return (once, missing)
         }
-        if let once = sumOnce(terms, tieBreak: tieBreak) { return (once, missing) }
         return convertEach(remaining, charged: own.map(\.expense), to: home, rates: rates, tieBreak: tieBreak)
     }
 

@@ -104,6 +104,15 @@ public enum HomeBalances {
     public static func totals<Key: Hashable & Comparable>(
         _ amounts: [(key: Key, money: Money)], to home: Currency, rates: [DatedRate], tieBreak: TieBreak
     ) -> (totals: [Key: Int64], missing: [Currency])? {
+        guard let (terms, missing) = terms(amounts, to: home, rates: rates) else { return nil }
+        return sumOnce(terms, tieBreak: tieBreak).map { ($0, missing) }
+    }
+
+    /// Each currency's amounts as a term at its latest rate to `home` (the home currency's as
+    /// they are), and the currencies without a rate; nil where a rate's scale would overflow.
+    static func terms<Key>(_ amounts: [(key: Key, money: Money)], to home: Currency, rates: [DatedRate])
+        -> (terms: [Term<Key>], missing: [Currency])?
+    {
         var missing: [Currency] = []
         var terms: [Term<Key>] = []
         for (currency, entries) in Dictionary(grouping: amounts, by: \.money.currency).sorted(by: { $0.key.code < $1.key.code }) {
@@ -117,7 +126,7 @@ public enum HomeBalances {
                 missing.append(currency)
             }
         }
-        return sumOnce(terms, tieBreak: tieBreak).map { ($0, missing) }
+        return (terms, missing)
     }
 
     /// How finely `sumOnce` counts where the terms' common denominator would overflow: a

@@ -1423,13 +1423,7 @@ struct WebTests {
     func transferCurrencyAndNoteOnce() async throws {
         try await TestApp.with(.sqlite) { api in
             var setup = try await Self.setup(api)
-            let created = try await api.call(
-                .post, "/api/groups", token: setup.aki.token, json: #"{"name":"Kyoto","homeCurrency":"EUR","memberName":"Aki"}"#)
-            let groupID = try #require(created.string("group", "id"))
-            let akiID = try #require(created.string("group", "myMemberId"))
-            let boID = try #require(
-                try await api.call(.post, "/api/groups/\(groupID)/members", token: setup.aki.token, json: #"{"name":"Bo"}"#)
-                    .string("member", "id"))
+            let (groupID, akiID, boID) = try await Self.euroGroup(api, "Kyoto", by: setup.aki)
             func spend(_ amount: String, _ currency: String) async throws {
                 let made = try await api.call(
                     .post, "/api/expenses", token: setup.aki.token,
@@ -1453,17 +1447,23 @@ struct WebTests {
         }
     }
 
-    @Test("pounds charged in euros on a card are settled in euros first, with no rate needed; the CLI's plan agrees")
+    /// A new group in euros of Aki's, with Bo (name-only): its id and the two members' ids.
+    static func euroGroup(_ api: API, _ name: String, by aki: Browser) async throws -> (String, String, String) {
+        let created = try await api.call(
+            .post, "/api/groups", token: aki.token, json: #"{"name":"\#(name)","homeCurrency":"EUR","memberName":"Aki"}"#)
+        let groupID = try #require(created.string("group", "id"))
+        let akiID = try #require(created.string("group", "myMemberId"))
+        let boID = try #require(
+            try await api.call(.post, "/api/groups/\(groupID)/members", token: aki.token, json: #"{"name":"Bo"}"#)
+                .string("member", "id"))
+        return (groupID, akiID, boID)
+    }
+
+    @Test("pounds charged in euros on a card are settled in euros first, with no rate needed")
     func chargedOneCurrencySettledHome() async throws {
         try await TestApp.with(.sqlite) { api in
             var setup = try await Self.setup(api)
-            let created = try await api.call(
-                .post, "/api/groups", token: setup.aki.token, json: #"{"name":"London","homeCurrency":"EUR","memberName":"Aki"}"#)
-            let groupID = try #require(created.string("group", "id"))
-            let akiID = try #require(created.string("group", "myMemberId"))
-            let boID = try #require(
-                try await api.call(.post, "/api/groups/\(groupID)/members", token: setup.aki.token, json: #"{"name":"Bo"}"#)
-                    .string("member", "id"))
+            let (groupID, akiID, boID) = try await Self.euroGroup(api, "London", by: setup.aki)
             let made = try await api.call(
                 .post, "/api/expenses", token: setup.aki.token,
                 json: #"{"groupId":"\#(groupID)","description":"Pub","amount":"10.00","currency":"GBP","homeAmount":"11.59","expenseDate":"2026-11-21","paidByMemberId":"\#(akiID)","split":{"mode":"equal","memberIds":["\#(boID)"]}}"#)

@@ -159,9 +159,7 @@ struct GroupDocumentTests {
             #expect(first.string("format") == "budget-splitter/group" && first.int("version") == 1)
 
             // act: Aki brings the file back as a new group (the name is the file's)
-            let imported = try await api.call(
-                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki,
-                headers: [.contentType: "application/json"], body: ByteBuffer(bytes: first.body))
+            let imported = try await Self.importAsNew(first.body, api, token: aki)
             try #require(imported.status == .created, "\(imported.text)")
             let copy = try #require(imported.string("group", "id"))
             // Beside Aki's own Japan, the copy is told apart (found by a new user: two "Japan").
@@ -195,6 +193,13 @@ struct GroupDocumentTests {
         }
     }
 
+    /// A JSON export (or a document made from one) imported back as a new group, its "Aki" as the caller.
+    static func importAsNew(_ bytes: some Sequence<UInt8>, _ api: API, token: String?) async throws -> Reply {
+        try await api.call(
+            .post, "/api/imports?format=json&map=Aki%3Dme", token: token, headers: [.contentType: "application/json"],
+            body: ByteBuffer(bytes: bytes))
+    }
+
     @Test("a group with a removed Cho and a new Cho exports and imports back, the second as Cho (2)")
     func twoOfOneName() async throws {
         try await TestApp.with(.sqlite) { api in
@@ -222,9 +227,7 @@ struct GroupDocumentTests {
             let file = try await api.call(.get, "/api/groups/\(groupID)/export?format=json", token: aki)
 
             // act
-            let imported = try await api.call(
-                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki,
-                headers: [.contentType: "application/json"], body: ByteBuffer(bytes: file.body))
+            let imported = try await Self.importAsNew(file.body, api, token: aki)
 
             // validate: both come back, told apart, each owing their 500
             #expect(imported.status == .created, "\(imported.text)")
@@ -259,9 +262,7 @@ struct GroupDocumentTests {
             #expect(left == ["Aki": nil, "Ben": nil, "Cho": true, "Dan": nil], "\(exported)")
 
             // act
-            let imported = try await api.call(
-                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki,
-                headers: [.contentType: "application/json"], body: ByteBuffer(bytes: file.body))
+            let imported = try await Self.importAsNew(file.body, api, token: aki)
 
             // validate
             #expect(imported.status == .created, "\(imported.text)")
@@ -309,9 +310,7 @@ struct GroupDocumentTests {
             try await mark(edited, "Cho")
             // act: the group's own export, back as a new group
             let export = try await api.call(.get, "/api/groups/\(trip.groupID)/export?format=json", token: aki)
-            let imported = try await api.call(
-                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki,
-                headers: [.contentType: "application/json"], body: ByteBuffer(bytes: export.body))
+            let imported = try await Self.importAsNew(export.body, api, token: aki)
             // validate (found by review: a share paid to two payers, or paid out, was refused)
             try #require(imported.status == .created, "\(imported.text)")
             // Into the group it came from, checked or not, forced or not: refused, nothing doubled
@@ -331,9 +330,7 @@ struct GroupDocumentTests {
             let dinnerID = try #require(dinner.string("expense", "id"))
             transfers[remarked]["voidedShare"] = ["expense": dinnerID, "member": trip.members["Cho"]!]
             document["settlements"] = transfers
-            let mixed = try await api.call(
-                .post, "/api/imports?format=json&map=Aki%3Dme", token: aki, headers: [.contentType: "application/json"],
-                body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: document)))
+            let mixed = try await Self.importAsNew(try JSONSerialization.data(withJSONObject: document), api, token: aki)
             #expect(mixed.status == .unprocessableContent && mixed.text.contains("voidedShare"), "\(mixed.text)")
             let copy = Trip(groupID: try #require(imported.string("group", "id")), tokens: trip.tokens, members: [:])
             #expect(try await copy.namedBalances(api, token: aki) == (try await trip.namedBalances(api, token: aki)))

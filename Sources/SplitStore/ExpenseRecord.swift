@@ -197,6 +197,21 @@ extension ExpenseRecord {
     /// removed, kept only for its history). A member removed from the group keeps these through
     /// an edit; coming back into the split takes an active member, like a new one.
     public var countedMemberIDs: [UUID] { payers.map(\.memberID) + liveShares.map(\.memberID) }
+
+    /// Whether `other` says the same as this expense: every field but its version and times, its
+    /// payers and shares in any order. An edit that says the same is no edit.
+    public func saysTheSame(as other: ExpenseRecord) -> Bool {
+        var other = other
+        other.version = version
+        other.createdAt = createdAt
+        other.updatedAt = updatedAt
+        other.payers.sort { ($0.memberID.uuidString, $0.amount) < ($1.memberID.uuidString, $1.amount) }
+        other.shares.sort { ($0.memberID.uuidString, $0.id.uuidString) < ($1.memberID.uuidString, $1.id.uuidString) }
+        var mine = self
+        mine.payers.sort { ($0.memberID.uuidString, $0.amount) < ($1.memberID.uuidString, $1.amount) }
+        mine.shares.sort { ($0.memberID.uuidString, $0.id.uuidString) < ($1.memberID.uuidString, $1.id.uuidString) }
+        return mine == other
+    }
 }
 
 extension ShareRecord {

@@ -163,6 +163,10 @@ public struct ExpenseStore: Sendable {
             next.createdByUserID = current.createdByUserID
             next.isDeleted = current.isDeleted
             next.shares = Self.mergeShares(old: current.shares, new: updated.shares)
+            // Saved as it was (a form's Save with nothing changed, the same edit sent twice): no
+            // new version, no line in the activity, nothing for other devices to fetch (found by
+            // a new user: "Lena changed Chalet" for a form saved unchanged).
+            if next.saysTheSame(as: current) { return .written(current) }
             try await Self.unmarkChangedPaidShares(current: current, next: &next, actor: actor, log: log, sql)
             // The rows and what moves with the edit in one write batch (one statement on
             // PostgreSQL, where an edit's writes were five): the expense, its payers and shares,

@@ -433,6 +433,41 @@ struct ExpenseUseCaseTests {
     }
 
     @Test(
+        "an edit that says what the expense says already is no edit: same version, no activity line, no change to fetch",
+        arguments: TestDatabases.all)
+    func unchangedEditIsNoEdit(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            let view = try await trip.create(trip.ramen())
+            func number(_ query: SQLQueryString) async throws -> Int64 {
+                try await trip.database.read { sql in try await sql.raw(query).first()?.decode(column: "n", as: Int64.self) ?? -1 }
+            }
+            func activity() async throws -> Int64 { try await number("SELECT COUNT(*) AS n FROM activity") }
+            // The change feed keeps one row an object, its sequence number moved by each change.
+            func lastChange() async throws -> Int64 { try await number("SELECT MAX(seq) AS n FROM changes") }
+            let (lines, seq) = (try await activity(), try await lastChange())
+            // The whole form sent again as it was, the members of the split in another order.
+            let same = ExpensePatch(
+                description: "Ramen", amount: "1000", currency: "JPY", expenseDate: "2026-05-01",
+                paidByMemberId: trip.akiMember.description,
+                split: EnteredSplit(mode: .equal, memberIds: [trip.akiMember, trip.boMember, trip.deeMember].map(\.description)))
+            let after = try await trip.expenses.edit(
+                view.expense.id, same, basedOn: { view.expense.version }, caller: trip.aki, origin: trip.origin
+            ).expense
+            #expect(after == view.expense)
+            #expect(try await activity() == lines)
+            #expect(try await lastChange() == seq)
+            // A real change is one.
+            let changed = try await trip.expenses.edit(
+                view.expense.id, ExpensePatch(description: "Ramen!"), basedOn: { view.expense.version },
+                caller: trip.aki, origin: trip.origin
+            ).expense
+            #expect(changed.version == view.expense.version + 1)
+            #expect(try await activity() == lines + 1)
+            #expect(try await lastChange() > seq)
+        }
+    }
+
+    @Test(
         "a share paid, then edited to more and marked paid again, moves only the rest; unmarked, the earlier transfer stays",
         arguments: TestDatabases.all)
     func markAgainAfterEdit(backend: Database.Backend) async throws {

@@ -595,7 +595,10 @@ def run(base):
         ben.get(f"{base}/groups/{group}/balances")
         asks = [b for b in ben.find_elements(By.CSS_SELECTOR, "button.ask") if "Aki" in b.text]
         check(asks, f"Ben is offered to ask Aki for what the plan says: {main_text(ben)[:400]}")
+        # A note for the one asked, on the same form as the Ask button.
+        asks[0].find_element(By.XPATH, "./ancestor::form//input[@name='note']").send_keys("the ramen nights")
         click(ben, asks[0])
+        check("Note: the ramen nights" in main_text(ben), f"the note is on the request: {main_text(ben)[:400]}")
         code = ben.find_element(By.ID, "request-code").text
         check(len(code) == 11 and ben.find_elements(By.CSS_SELECTOR, "#request-qr svg"), f"the code and its QR: {code}")
         asked = ben.find_element(By.CSS_SELECTOR, "#payment-request h1").text
@@ -616,8 +619,13 @@ def run(base):
             shoot(guest, "pay-guest")
         finally:
             guest.quit()
+        # The group's page of the request speaks to the one it asks.
+        aki.get(request_page)
+        check("Ben asks you for it" in main_text(aki) and "Waiting for you to pay" in main_text(aki),
+              f"the request page speaks to Aki: {main_text(aki)[:300]}")
         aki.get(link)
         check("Ben asks for" in main_text(aki), f"Aki sees the request: {main_text(aki)[:300]}")
+        check("the ramen nights" in main_text(aki), f"and Ben's note: {main_text(aki)[:300]}")
         click(aki, aki.find_element(By.ID, "pay-lock"))
         check(aki.find_elements(By.ID, "pay-confirm"), f"held, then confirmed: {main_text(aki)[:300]}")
         check("Bank transfer (international, to this IBAN)" in aki.find_element(By.ID, "pay-to").text and "DE89 3704" in aki.find_element(By.ID, "pay-to").text,

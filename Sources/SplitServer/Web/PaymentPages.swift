@@ -52,6 +52,8 @@ extension WebApp {
         /// The payee looks at it to share it; anyone else is told whom it asks (found by review:
         /// Ben read "send the link to Ben").
         let isPayee: Bool
+        /// The one it asks is spoken to ("Aki asks you for it"; it said "Aki asks Bo for it" to Bo).
+        let isPayer: Bool
     }
 
     /// From the plan's "Ask … for …" button (or any form with amount, currency, toMemberId). The
@@ -70,7 +72,8 @@ extension WebApp {
         }
         let entered = EnteredPaymentRequest(
             amount: form["amount"] ?? "", currency: form["currency"] ?? "",
-            toMemberId: form["toMemberId"].flatMap { $0.isEmpty ? nil : $0 }, expiresInSeconds: seconds)
+            toMemberId: form["toMemberId"].flatMap { $0.isEmpty ? nil : $0 }, expiresInSeconds: seconds,
+            note: form["note"].flatMap { $0.isEmpty ? nil : $0 })
         let key = form.text("_id").flatMap(UUID.init(uuidString:)).map { id in
             IdempotencyRequest(
                 key: "web-request-\(id.uuidString.lowercased())",
@@ -109,7 +112,8 @@ extension WebApp {
             // While a payer holds it they may be paying right now: it is cancelled only when open.
             canCancel: view.state == "open"
                 && (view.request.payeeMemberID.text == scope.group.myMemberId || scope.may(.updateGroup)),
-            isPayee: view.request.payeeMemberID.text == scope.group.myMemberId)
+            isPayee: view.request.payeeMemberID.text == scope.group.myMemberId,
+            isPayer: view.request.payerMemberID?.text == scope.group.myMemberId)
         return try await render(
             "request", title: "Payment request · \(scope.group.name)", body: body, nav: scope.nav("balances"))
     }
@@ -127,7 +131,9 @@ extension WebApp {
         case "locked": "Someone is paying it now."
         case "cancelled": "Cancelled."
         case "expired": "Expired: nobody paid it in time."
-        default: view.payerName.map { "Waiting for \($0) to pay." } ?? "Waiting for someone to pay."
+        default:
+            view.request.payerMemberID?.text == scope.group.myMemberId
+                ? "Waiting for you to pay." : view.payerName.map { "Waiting for \($0) to pay." } ?? "Waiting for someone to pay."
         }
     }
 

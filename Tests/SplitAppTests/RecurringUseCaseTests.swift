@@ -180,6 +180,11 @@ struct RecurringUseCaseTests {
                 caller: trip.aki, origin: trip.origin)
             let postponed = try await setup.update(later, SeriesPatch(rule: EnteredRecurrence(every: "day", startDate: "2027-03-05")))
             #expect(postponed.series.nextDate == "2027-03-05", "\(postponed.series)")
+            // Moved back to start two days ago, it adds those days and today as a new series from
+            // then would (found by a new user: the past dates were never added, without a word).
+            let backdated = try await setup.update(later, SeriesPatch(rule: EnteredRecurrence(every: "day", startDate: "2026-12-05")))
+            #expect(try await setup.dates("Hotel") == ["2026-12-05", "2026-12-06", "2026-12-07"])
+            #expect(backdated.series.nextDate == "2026-12-08", "\(backdated.series)")
         }
     }
 

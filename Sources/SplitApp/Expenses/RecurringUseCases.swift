@@ -277,17 +277,21 @@ public struct RecurringUseCases: Sendable, UsesStores {
             // start. A paused series from today, as its resume goes on (the dates it missed are
             // not made). Occurrences already made stay as they are, and a date already made is
             // never made twice (occurrences are keyed by date).
+            // A series that has added nothing yet starts as a new one from its start would, past
+            // dates included (found by a new user: a rent not yet begun, moved to start last
+            // month, was taken and last month's rent never added).
+            let started = !(try await recurring.madeDates(seriesID: current.id, from: "0000-01-01", limit: 1).isEmpty)
             let pending = current.nextDate.flatMap(CivilDate.init) ?? today
             let from =
                 current.state == .paused
-                ? max(today, recurrence.start) : max(min(pending, today.adding(days: 1)), recurrence.start)
+                ? max(today, recurrence.start)
+                : started ? max(min(pending, today.adding(days: 1)), recurrence.start) : recurrence.start
             let made = Set(try await recurring.madeDates(seriesID: current.id, from: from.description))
             // A start moved past dates the series has still to add would drop them unsaid (found by
             // a new user: "--amount 1850 --start 2027-02-01", meant as "from February", lost
             // January's rent). Said, with the two ways on.
             // A series that has added nothing yet is only postponed (found by review: a trip pushed
             // back was refused); dates skipped in the same change are meant to go.
-            let started = !(try await recurring.madeDates(seriesID: current.id, from: "0000-01-01", limit: 1).isEmpty)
             if current.state == .active, started, let pendingFrom = current.nextDate.flatMap(CivilDate.init),
                 recurrence.start > pendingFrom
             {

@@ -267,6 +267,29 @@ func queuedExpenses(in groupID: String, store: OfflineStore) throws -> [NewExpen
     }
 }
 
+/// What is queued to change each expense of the group, said for a list ("edit queued", "delete
+/// queued"; several, in the order they were made), by expense id. Refused and conflicting ones
+/// wait too: `splitter status` says why.
+func queuedChanges(in groupID: String, store: OfflineStore) throws -> [String: String] {
+    var said: [String: [String]] = [:]
+    let waiting = try store.pending() + store.parked() + store.conflicts()
+    for operation in waiting where operation.groupID == groupID && operation.isChange {
+        guard let id = operation.targetID else { continue }
+        let what =
+            switch operation.kind {
+            case .updateExpense: "edit"
+            case .deleteExpense: "delete"
+            case .restoreExpense: "restore"
+            case .setSharePayment: operation.intendedPayment?.isPaid == false ? "unpaid mark" : "paid mark"
+            case .createExpense, .createSettlement: "change"
+            }
+        let state = operation.state == .pending ? "queued" : operation.state == .refused ? "refused" : "in conflict"
+        let phrase = "\(what) \(state)"
+        if said[id]?.last != phrase { said[id, default: []].append(phrase) }
+    }
+    return said.mapValues { $0.joined(separator: ", ") }
+}
+
 /// The last 8 characters of an id: enough to name it on the command line. The last, since the
 /// first characters of a time-ordered id (the server's shares, activity lines, expenses) are
 /// its time, which ids made in the same minute share.
@@ -370,6 +393,9 @@ struct ExpenseCommand: AsyncParsableCommand {
                 let (client, store, found) = (context.client, context.store, context.group)
                 let expenses: [Expense]
                 var queued: [NewExpense] = []
+                // What this profile queued of each expense last seen (found by a new user: an
+                // expense deleted offline was listed as if nothing had happened).
+                var changes: [String: String] = [:]
                 // The live categories, to say which are deleted (online only; nil offline).
                 var live: Set<String>?
                 do {
@@ -383,10 +409,13 @@ struct ExpenseCommand: AsyncParsableCommand {
                     // (Not in --json, which lists what the server has: with none seen, offline is
                     // an error there, as before.)
                     queued = options.json ? [] : try queuedExpenses(in: found.id, store: store)
+                    changes = options.json ? [:] : try queuedChanges(in: found.id, store: store)
                     guard !expenses.isEmpty || !queued.isEmpty else { throw SplitterError.offline(reason) }
                     warn(
                         "Offline: these are the expenses as last seen"
-                            + (queued.isEmpty ? "." : ", and \(queued.count) queued to send (`splitter sync`)."))
+                            + (queued.isEmpty ? "" : ", and \(queued.count) queued to send")
+                            + (changes.isEmpty ? "" : "; \(changes.count) with a change waiting, marked")
+                            + (queued.isEmpty && changes.isEmpty ? "." : " (`splitter status` lists them)."))
                 }
                 let names = context.names
                 if options.json { return try Output.json(expenses) }
@@ -409,7 +438,9 @@ struct ExpenseCommand: AsyncParsableCommand {
                         (
                             $0.expenseDate,
                             [
-                                $0.expenseDate, $0.description + ($0.isDeleted ? " (deleted)" : ""), "\($0.amount) \($0.currency)",
+                                $0.expenseDate,
+                                $0.description + ($0.isDeleted ? " (deleted)" : "") + (changes[$0.id].map { " (\($0))" } ?? ""),
+                                "\($0.amount) \($0.currency)",
                                 // A deleted category said so (a new one may have its name), as the web says it.
                                 payers($0.payers),
                                 $0.categoryName + (live.map { [category = $0.category] in $0.contains(category) } == false ? " (deleted)" : ""),

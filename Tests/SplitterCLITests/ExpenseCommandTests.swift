@@ -116,6 +116,35 @@ struct ExpenseCommandTests {
         }
     }
 
+    @Test("offline, the list marks each expense with a change waiting: an edit, a delete, one refused at sync")
+    func offlineListMarksChanges() async throws {
+        // Found by a new user: an expense deleted offline was listed as if nothing had happened.
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            for (name, amount) in [("Tea", "900"), ("Cake", "600"), ("Taxi", "3000")] {
+                try #require(try await trip.run("expense", "add", "Japan", name, amount, "--equal", "aki,ben").status == 0)
+            }
+            let (tea, cake) = (String(try await trip.expenseID("Tea").suffix(8)), String(try await trip.expenseID("Cake").suffix(8)))
+            let offline = try CLITrip.unreachableURL()
+
+            // act: Tea edited and Cake deleted offline; the list read offline
+            #expect(try await trip.run("expense", "edit", tea, "--amount", "1200", "--server", offline).status == 0)
+            #expect(try await trip.run("expense", "delete", cake, "--server", offline).status == 0)
+            let listed = try await trip.run("expense", "list", "Japan", "--server", offline)
+
+            // validate
+            let rows = listed.output.split(separator: "\n").map(String.init)
+            #expect(listed.status == 0 && listed.error.contains("2 with a change waiting, marked"), "\(listed.error)")
+            #expect(rows.contains { $0.contains("Tea (edit queued)") }, "\(listed.output)")
+            #expect(rows.contains { $0.contains("Cake (delete queued)") }, "\(listed.output)")
+            #expect(rows.contains { $0.contains("Taxi") && !$0.contains("queued") }, "\(listed.output)")
+            // Sent, nothing is marked any more.
+            #expect(try await trip.run("sync", "--server", trip.url).status == 0)
+            let online = try await trip.run("expense", "list", "Japan")
+            #expect(online.status == 0 && !online.output.contains("queued") && !online.output.contains("Cake"), "\(online.output)")
+        }
+    }
+
     @Test("--refund records money received: below zero, said as received, and the balances turn round")
     func refund() async throws {
         try await CLITrip.with { trip in

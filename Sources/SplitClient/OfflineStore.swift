@@ -80,6 +80,13 @@ public struct PendingOperation: Codable, Sendable, Equatable, FetchableRecord, P
         kind == .updateExpense ? try? JSONDecoder().decode(ExpenseChanges.self, from: body) : nil
     }
 
+    /// Whether a queued delete or restore goes on although it moves the balance of someone no
+    /// longer in the group.
+    public var confirmsRemovedShares: Bool {
+        struct Body: Decodable { var confirmRemovedShares: Bool? }
+        return (try? JSONDecoder().decode(Body.self, from: body))?.confirmRemovedShares == true
+    }
+
     /// The intended paid state of a `setSharePayment`.
     public var intendedPayment: SharePayment? {
         kind == .setSharePayment ? try? JSONDecoder().decode(SharePayment.self, from: body) : nil
@@ -110,11 +117,15 @@ extension PendingOperation {
             summary: summary, targetID: expense.id, baseVersion: expense.version)
     }
 
-    /// A queued delete (`isDeleted`) or restore of `expense` (as last seen).
-    public static func setDeleted(_ expense: Expense, _ isDeleted: Bool, summary: String) -> Self {
+    /// A queued delete (`isDeleted`) or restore of `expense` (as last seen); with
+    /// `confirmRemovedShares`, sent with it (`SplitterClient.deleteExpense`).
+    public static func setDeleted(
+        _ expense: Expense, _ isDeleted: Bool, confirmRemovedShares: Bool = false, summary: String
+    ) -> Self {
         PendingOperation(
             id: UUID().uuidString.lowercased(), groupID: expense.groupId,
-            kind: isDeleted ? .deleteExpense : .restoreExpense, body: Data("{}".utf8),
+            kind: isDeleted ? .deleteExpense : .restoreExpense,
+            body: Data((confirmRemovedShares ? #"{"confirmRemovedShares":true}"# : "{}").utf8),
             idempotencyKey: UUID().uuidString, createdAt: Date(), summary: summary, targetID: expense.id,
             baseVersion: expense.version)
     }

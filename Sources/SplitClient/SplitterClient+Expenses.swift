@@ -30,19 +30,29 @@ extension SplitterClient {
 
     /// Soft-deletes; deleting a deleted expense answers it unchanged. With `basedOn`, only if
     /// nobody changed the expense since that version: otherwise `.conflict` with the current one.
-    public func deleteExpense(id: String, basedOn version: Int64? = nil) async throws -> Expense {
+    /// One that counts a part of someone no longer in the group is refused (409
+    /// `removed_share_changed`, saying how it moves their balance) unless `confirmRemovedShares`.
+    public func deleteExpense(id: String, basedOn version: Int64? = nil, confirmRemovedShares: Bool = false)
+        async throws -> Expense
+    {
         let headers = Operations.DeleteExpense.Input.Headers(ifMatch: version.map(String.init))
-        return try await call({ try await api.deleteExpense(path: .init(expenseId: id), headers: headers) }) {
-            Expense(try $0.ok.body.json.expense)
-        }
+        return try await call({
+            try await api.deleteExpense(
+                path: .init(expenseId: id), query: .init(confirmRemovedShares: confirmRemovedShares ? true : nil),
+                headers: headers)
+        }) { Expense(try $0.ok.body.json.expense) }
     }
 
-    /// Brings a deleted expense back; `basedOn` as for `deleteExpense`.
-    public func restoreExpense(id: String, basedOn version: Int64? = nil) async throws -> Expense {
+    /// Brings a deleted expense back; `basedOn` and `confirmRemovedShares` as for `deleteExpense`.
+    public func restoreExpense(id: String, basedOn version: Int64? = nil, confirmRemovedShares: Bool = false)
+        async throws -> Expense
+    {
         let headers = Operations.RestoreExpense.Input.Headers(ifMatch: version.map(String.init))
-        return try await call({ try await api.restoreExpense(path: .init(expenseId: id), headers: headers) }) {
-            Expense(try $0.ok.body.json.expense)
-        }
+        return try await call({
+            try await api.restoreExpense(
+                path: .init(expenseId: id), query: .init(confirmRemovedShares: confirmRemovedShares ? true : nil),
+                headers: headers)
+        }) { Expense(try $0.ok.body.json.expense) }
     }
 
     /// Marks one share paid or unpaid, with an optional reason kept in its history. With

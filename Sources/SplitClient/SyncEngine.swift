@@ -226,10 +226,11 @@ public struct SyncEngine: Sendable {
             let isDeleted = operation.kind == .deleteExpense
             let id = try target(operation)
             let version = try base(operation)
+            let confirm = operation.confirmsRemovedShares
             let changed =
                 isDeleted
-                ? try await client.deleteExpense(id: id, basedOn: version)
-                : try await client.restoreExpense(id: id, basedOn: version)
+                ? try await client.deleteExpense(id: id, basedOn: version, confirmRemovedShares: confirm)
+                : try await client.restoreExpense(id: id, basedOn: version, confirmRemovedShares: confirm)
             try? store.cache(expenses: [changed])
             return changed.version == version + 1 ? changed.version : nil
         case .setSharePayment:

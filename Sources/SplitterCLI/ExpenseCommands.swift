@@ -577,9 +577,11 @@ struct ExpenseCommand: AsyncParsableCommand {
             abstract: "Delete an expense (it can be restored; transfers made by paid shares stay).")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "Expense id, or its last characters (at least 4), as `expense list` shows them.") var expense: String
+        @Flag(help: "Delete it although someone no longer in the group had a part in it (their balance moves by it).")
+        var confirmRemovedShares = false
 
         func run() async throws {
-            try await SplitterCLI.run { try await setDeleted(options, expense, true) }
+            try await SplitterCLI.run { try await setDeleted(options, expense, true, confirm: confirmRemovedShares) }
         }
     }
 
@@ -587,15 +589,17 @@ struct ExpenseCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring a deleted expense back.")
         @OptionGroup var options: GlobalOptions
         @Argument(help: "Expense id, or its last characters (at least 4), as `expense list` shows them.") var expense: String
+        @Flag(help: "Restore it although someone no longer in the group had a part in it (their balance moves by it).")
+        var confirmRemovedShares = false
 
         func run() async throws {
-            try await SplitterCLI.run { try await setDeleted(options, expense, false) }
+            try await SplitterCLI.run { try await setDeleted(options, expense, false, confirm: confirmRemovedShares) }
         }
     }
 }
 
 /// `expense delete` and `expense restore`: online, or queued with the version last seen.
-private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: Bool) async throws {
+private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: Bool, confirm: Bool) async throws {
     let context = try await ExpenseContext(options, expense: text)
     let verb = isDeleted ? "delete" : "restore"
     if !context.isOffline {
@@ -615,8 +619,8 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
             let base = isDeleted ? context.base(nil) : context.expense.version
             let result =
                 isDeleted
-                ? try await client.deleteExpense(id: context.expense.id, basedOn: base)
-                : try await client.restoreExpense(id: context.expense.id, basedOn: base)
+                ? try await client.deleteExpense(id: context.expense.id, basedOn: base, confirmRemovedShares: confirm)
+                : try await client.restoreExpense(id: context.expense.id, basedOn: base, confirmRemovedShares: confirm)
             context.remember(result)
             if options.json { return try Output.json(result) }
             if isDeleted {
@@ -626,6 +630,9 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
             return print("Restored \(result.description).")
         } catch SplitterError.offline {
             // queued below
+        } catch SplitterError.conflict(let message, "confirmRemovedShares", _) {
+            // The server asks "Delete it anyway?": say how, on the command line.
+            throw CLIError(message: "\(message) Run again with --confirm-removed-shares to do so.", code: 6)
         } catch let error as SplitterError {
             guard let current = error.currentExpense else { throw error }
             context.remember(current)  // shown below
@@ -638,7 +645,8 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
     // Queued on the version last seen, as it would have been sent (found by review: the one just read).
     var basis = context.expense
     if isDeleted { basis.version = context.base(nil) }
-    let operation = PendingOperation.setDeleted(basis, isDeleted, summary: "\(verb) \(context.title)")
+    let operation = PendingOperation.setDeleted(
+        basis, isDeleted, confirmRemovedShares: confirm, summary: "\(verb) \(context.title)")
     try queue(
         operation, in: context.group.store, json: options.json,
         said: "Offline: the \(verb) of \(context.expense.description) is queued (based on version "

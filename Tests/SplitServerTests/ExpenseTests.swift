@@ -123,6 +123,58 @@ struct ExpenseTests {
     }
 
     @Test(
+        "deleting or restoring an expense that counts the part of someone who left is a 409 saying what it moves; confirmed, it goes through; one without them is not asked",
+        arguments: TestDatabases.all)
+    func removedShareDeleted(backend: Database.Backend) async throws {
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api, home: "EUR")
+            let aki = trip.tokens["Aki"]
+            func make(_ name: String, _ sharers: [String]) async throws -> String {
+                try #require(
+                    try await api.call(
+                        .post, "/api/expenses", token: aki,
+                        json: trip.expense(name, "45.00", "EUR", paidBy: [("Aki", "45.00")], split: trip.equal(sharers))
+                    ).string("expense", "id"))
+            }
+            let cleaning = try await make("Cleaning", ["Aki", "Ben", "Cho"])
+            let bread = try await make("Bread", ["Aki", "Ben"])
+            let left = try await api.call(
+                .delete, "/api/groups/\(trip.groupID)/members/\(trip.members["Cho"]!)?confirmBalance=true", token: trip.tokens["Cho"])
+            try #require(left.status == .ok, "\(left.text)")
+            let before = try await trip.balances(api)
+
+            // act: deleted without, then with the confirmation; restored likewise; Bread without
+            let asked = try await api.call(.delete, "/api/expenses/\(cleaning)", token: aki, headers: [.ifMatch: "1"])
+            let unchanged = try await trip.balances(api)
+            let deleted = try await api.call(.delete, "/api/expenses/\(cleaning)?confirmRemovedShares=true", token: aki)
+            let askedBack = try await api.call(.post, "/api/expenses/\(cleaning)/restore", token: aki)
+            let restored = try await api.call(.post, "/api/expenses/\(cleaning)/restore?confirmRemovedShares=true", token: aki)
+            let breadGone = try await api.call(.delete, "/api/expenses/\(bread)", token: aki)
+
+            // validate
+            #expect(asked.status == .conflict && asked.string("error", "code") == "removed_share_changed", "\(asked.text)")
+            #expect(
+                asked.string("error", "message")
+                    == "Cho (left) is no longer in the group; this changes their share from 15.00 EUR to 0.00 EUR. "
+                    + "Delete it anyway? Their balance moves by it, though they are no longer here to see it.",
+                "\(asked.text)")
+            #expect(asked.string("error", "details", "field") == "confirmRemovedShares")
+            #expect(unchanged == before)
+            #expect(deleted.status == .ok && deleted.bool("expense", "isDeleted") == true, "\(deleted.text)")
+            #expect(
+                askedBack.status == .conflict
+                    && askedBack.string("error", "message")?.hasPrefix(
+                        "Cho (left) is no longer in the group; this changes their share from 0.00 EUR to 15.00 EUR. Restore it anyway?") == true,
+                "\(askedBack.text)")
+            #expect(restored.status == .ok && restored.bool("expense", "isDeleted") == false, "\(restored.text)")
+            #expect(breadGone.status == .ok, "\(breadGone.text)")
+            // Asked again of one already as asked: answered as it is, not asked.
+            let again = try await api.call(.post, "/api/expenses/\(cleaning)/restore", token: aki)
+            #expect(again.status == .ok, "\(again.text)")
+        }
+    }
+
+    @Test(
         "a trip in two currencies with every split mode and several payers balances to zero",
         arguments: TestDatabases.all)
     func wholeTrip(backend: Database.Backend) async throws {

@@ -817,6 +817,18 @@ struct WebTests {
             let confirmed = try await setup.aki.post("/expenses/\(taxiID.lowercased())/edit", dearer + [("confirmRemovedShares", "1")])
             #expect(confirmed.status == .seeOther, "\(confirmed.text.prefix(1500))")
             #expect(try await api.call(.get, "/api/expenses/\(taxiID.lowercased())", token: setup.aki.token).string("expense", "amount") == "1800")
+            // Deleting it moves what Ben paid too: asked on the expense's page, nothing deleted; then confirmed.
+            let deleteAsked = try await setup.aki.post("/expenses/\(taxiID.lowercased())/delete", [("version", "3")])
+            #expect(deleteAsked.status == .ok, "\(deleteAsked.status)")
+            #expect(
+                deleteAsked.text.contains("Ben (removed) is no longer in the group; this changes what they paid from 1800 JPY to 0 JPY.")
+                    && deleteAsked.text.contains("id=\"confirm-deleted-yes\""),
+                "\(deleteAsked.text.prefix(4000))")
+            #expect(try await api.call(.get, "/api/expenses/\(taxiID.lowercased())", token: setup.aki.token).bool("expense", "isDeleted") == false)
+            let deleted = try await setup.aki.post(
+                "/expenses/\(taxiID.lowercased())/delete", [("version", "3"), ("confirmRemovedShares", "1")])
+            #expect(deleted.status == .seeOther, "\(deleted.text.prefix(1500))")
+            #expect(try await api.call(.get, "/api/expenses/\(taxiID.lowercased())", token: setup.aki.token).bool("expense", "isDeleted") == true)
             // The log-in page names the group of an invite link; text not shaped like a code is not looked up.
             let group2 = try await api.call(.get, "/api/groups/\(setup.groupID)", token: setup.aki.token)
             let code = try #require(group2.string("group", "inviteCode"))

@@ -91,7 +91,9 @@ struct ExpenseCommandTests {
         try await CLITrip.with { trip in
             try await trip.setUpJapan()
             try #require(try await trip.run("expense", "add", "Japan", "Tea", "900", "--equal", "aki,ben,cho").status == 0)
+            try #require(try await trip.run("expense", "add", "Japan", "Cake", "600", "--equal", "aki,ben,cho").status == 0)
             let short = String(try await trip.expenseID("Tea").suffix(8))
+            let cake = String(try await trip.expenseID("Cake").suffix(8))
             try #require(try await trip.run("member", "remove", "Japan", "Cho", "--confirm-balance").status == 0)
 
             // act: online without the flag, then with it; then offline without it
@@ -113,6 +115,21 @@ struct ExpenseCommandTests {
             let status = try await trip.run("status")
             #expect(status.output.contains("Refused by the server: 1") && status.output.contains("Cho (removed) is no longer in the group"), "\(status.output)")
             #expect(try await trip.expense(try await trip.expenseID("Tea"))["amount"] as? String == "1200")
+            // A delete asks the same; with the flag, offline too, it goes through at sync.
+            let deleteAsked = try await trip.run("expense", "delete", cake)
+            #expect(
+                deleteAsked.status == 6 && deleteAsked.error.contains("this changes their share from 200 JPY to 0 JPY. Delete it anyway?")
+                    && deleteAsked.error.contains("--confirm-removed-shares"),
+                "\(deleteAsked.output)\(deleteAsked.error)")
+            let queuedDelete = try await trip.run(
+                "expense", "delete", cake, "--confirm-removed-shares", "--server", try CLITrip.unreachableURL())
+            #expect(queuedDelete.status == 0 && queuedDelete.output.contains("queued"), "\(queuedDelete.output)\(queuedDelete.error)")
+            let sent = try await trip.run("sync", "--server", trip.url)
+            #expect(sent.output.contains("Sent 1"), "\(sent.output)\(sent.error)")
+            let cakeID = try #require(
+                (try await trip.json("expense", "list", "Japan", "--deleted") as? [[String: Any]])?
+                    .first { $0["description"] as? String == "Cake" }?["id"] as? String)
+            #expect(try await trip.expense(cakeID)["isDeleted"] as? Bool == true)
         }
     }
 

@@ -6132,6 +6132,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// With `If-Match`, the delete happens only if the expense is still at that version: a stale
     /// one is a 412 with the current expense in `details.current`, so nobody deletes an edit
     /// they have not seen. An expense already deleted is answered as it is, whatever the version.
+    /// One that counts a part of someone no longer in the group (their share, what they paid) is
+    /// a 409 `removed_share_changed` saying how it moves their balance, unless
+    /// `confirmRemovedShares=true` (as an edit's `confirmRemovedShares`).
     ///
     ///
     /// - Remark: HTTP `DELETE /api/expenses/{expenseId}`.
@@ -6155,6 +6158,13 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "expenseId",
                     as: Components.Parameters.ExpenseId.self
                 ))
+                let query: Operations.DeleteExpense.Input.Query = .init(confirmRemovedShares: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "confirmRemovedShares",
+                    as: Components.Parameters.ConfirmRemovedShares.self
+                ))
                 let headers: Operations.DeleteExpense.Input.Headers = .init(
                     ifMatch: try converter.getOptionalHeaderFieldAsURI(
                         in: request.headerFields,
@@ -6165,6 +6175,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 )
                 return Operations.DeleteExpense.Input(
                     path: path,
+                    query: query,
                     headers: headers
                 )
             },
@@ -6223,7 +6234,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Bring a deleted expense back.
     ///
     /// `If-Match` works as for DELETE: a stale version is a 412 with the current expense; one
-    /// already live is answered as it is.
+    /// already live is answered as it is; one counting a part of someone no longer in the group
+    /// is a 409 `removed_share_changed` unless `confirmRemovedShares=true`.
     ///
     ///
     /// - Remark: HTTP `POST /api/expenses/{expenseId}/restore`.
@@ -6247,6 +6259,13 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "expenseId",
                     as: Components.Parameters.ExpenseId.self
                 ))
+                let query: Operations.RestoreExpense.Input.Query = .init(confirmRemovedShares: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "confirmRemovedShares",
+                    as: Components.Parameters.ConfirmRemovedShares.self
+                ))
                 let headers: Operations.RestoreExpense.Input.Headers = .init(
                     ifMatch: try converter.getOptionalHeaderFieldAsURI(
                         in: request.headerFields,
@@ -6257,6 +6276,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 )
                 return Operations.RestoreExpense.Input(
                     path: path,
+                    query: query,
                     headers: headers
                 )
             },
@@ -9217,8 +9237,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Based on `version` (or If-Match); a stale one is a 409 with the current series. Pausing
     /// stops new occurrences; resuming goes on from today — what fell due while paused is not
     /// made. A new rule applies from the first date not yet made, tomorrow at the earliest (a
-    /// paused series: from today); coming dates skipped stay skipped when the new rule falls on
-    /// them. A `count` counts the rule's dates from its start, as when the series was made,
+    /// paused series: from today; one that has made nothing yet: from its start, past dates
+    /// included, as a new series would); coming dates skipped stay skipped when the new rule
+    /// falls on them. A `count` counts the rule's dates from its start, as when the series was made,
     /// while every occurrence made so far falls on them; when some were made on other dates
     /// (another `every`, interval or weekdays), it counts the occurrences made (added, waiting or
     /// dismissed) and the rest come from the new rule's first date on, not the dates skipped:

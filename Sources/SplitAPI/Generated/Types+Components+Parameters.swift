@@ -18,6 +18,10 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
+        /// Go on although it moves the balance of someone no longer in the group (else a 409 `removed_share_changed` says how).
+        ///
+        /// - Remark: Generated from `#/components/parameters/ConfirmRemovedShares`.
+        public typealias ConfirmRemovedShares = Swift.Bool
         /// Check the file and answer what would be written (200), writing nothing.
         ///
         /// - Remark: Generated from `#/components/parameters/ImportDryRun`.

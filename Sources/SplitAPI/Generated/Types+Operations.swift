@@ -7870,6 +7870,9 @@ public enum Operations {
     /// With `If-Match`, the delete happens only if the expense is still at that version: a stale
     /// one is a 412 with the current expense in `details.current`, so nobody deletes an edit
     /// they have not seen. An expense already deleted is answered as it is, whatever the version.
+    /// One that counts a part of someone no longer in the group (their share, what they paid) is
+    /// a 409 `removed_share_changed` saying how it moves their balance, unless
+    /// `confirmRemovedShares=true` (as an edit's `confirmRemovedShares`).
     ///
     ///
     /// - Remark: HTTP `DELETE /api/expenses/{expenseId}`.
@@ -7890,6 +7893,21 @@ public enum Operations {
                 }
             }
             public var path: Operations.DeleteExpense.Input.Path
+            /// - Remark: Generated from `#/paths/api/expenses/{expenseId}/DELETE/query`.
+            public struct Query: Sendable, Hashable {
+                /// Go on although it moves the balance of someone no longer in the group (else a 409 `removed_share_changed` says how).
+                ///
+                /// - Remark: Generated from `#/paths/api/expenses/{expenseId}/DELETE/query/confirmRemovedShares`.
+                public var confirmRemovedShares: Components.Parameters.ConfirmRemovedShares?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - confirmRemovedShares: Go on although it moves the balance of someone no longer in the group (else a 409 `removed_share_changed` says how).
+                public init(confirmRemovedShares: Components.Parameters.ConfirmRemovedShares? = nil) {
+                    self.confirmRemovedShares = confirmRemovedShares
+                }
+            }
+            public var query: Operations.DeleteExpense.Input.Query
             /// - Remark: Generated from `#/paths/api/expenses/{expenseId}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
                 /// The version the edit is based on ("3" or "\"3\"").
@@ -7915,12 +7933,15 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             public init(
                 path: Operations.DeleteExpense.Input.Path,
+                query: Operations.DeleteExpense.Input.Query = .init(),
                 headers: Operations.DeleteExpense.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -8029,7 +8050,8 @@ public enum Operations {
     /// Bring a deleted expense back.
     ///
     /// `If-Match` works as for DELETE: a stale version is a 412 with the current expense; one
-    /// already live is answered as it is.
+    /// already live is answered as it is; one counting a part of someone no longer in the group
+    /// is a 409 `removed_share_changed` unless `confirmRemovedShares=true`.
     ///
     ///
     /// - Remark: HTTP `POST /api/expenses/{expenseId}/restore`.
@@ -8050,6 +8072,21 @@ public enum Operations {
                 }
             }
             public var path: Operations.RestoreExpense.Input.Path
+            /// - Remark: Generated from `#/paths/api/expenses/{expenseId}/restore/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// Go on although it moves the balance of someone no longer in the group (else a 409 `removed_share_changed` says how).
+                ///
+                /// - Remark: Generated from `#/paths/api/expenses/{expenseId}/restore/POST/query/confirmRemovedShares`.
+                public var confirmRemovedShares: Components.Parameters.ConfirmRemovedShares?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - confirmRemovedShares: Go on although it moves the balance of someone no longer in the group (else a 409 `removed_share_changed` says how).
+                public init(confirmRemovedShares: Components.Parameters.ConfirmRemovedShares? = nil) {
+                    self.confirmRemovedShares = confirmRemovedShares
+                }
+            }
+            public var query: Operations.RestoreExpense.Input.Query
             /// - Remark: Generated from `#/paths/api/expenses/{expenseId}/restore/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// The version the edit is based on ("3" or "\"3\"").
@@ -8075,12 +8112,15 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             public init(
                 path: Operations.RestoreExpense.Input.Path,
+                query: Operations.RestoreExpense.Input.Query = .init(),
                 headers: Operations.RestoreExpense.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -13083,8 +13123,9 @@ public enum Operations {
     /// Based on `version` (or If-Match); a stale one is a 409 with the current series. Pausing
     /// stops new occurrences; resuming goes on from today — what fell due while paused is not
     /// made. A new rule applies from the first date not yet made, tomorrow at the earliest (a
-    /// paused series: from today); coming dates skipped stay skipped when the new rule falls on
-    /// them. A `count` counts the rule's dates from its start, as when the series was made,
+    /// paused series: from today; one that has made nothing yet: from its start, past dates
+    /// included, as a new series would); coming dates skipped stay skipped when the new rule
+    /// falls on them. A `count` counts the rule's dates from its start, as when the series was made,
     /// while every occurrence made so far falls on them; when some were made on other dates
     /// (another `every`, interval or weekdays), it counts the occurrences made (added, waiting or
     /// dismissed) and the rest come from the new rule's first date on, not the dates skipped:

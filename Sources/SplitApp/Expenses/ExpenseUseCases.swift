@@ -315,14 +315,35 @@ public struct ExpenseUseCases: Sendable, UsesStores {
     }
 
     /// Deletes or restores; with a version, only if the expense is still at it. An expense already
-    /// as asked is answered as it is (a replay, or the same change by someone else).
+    /// as asked is answered as it is (a replay, or the same change by someone else). One that
+    /// counts a part of someone no longer in the group is a 409 `removed_share_changed` saying
+    /// what it moves, unless `confirmRemovedShares` (as an edit's).
     public func setDeleted(
-        _ id: UUID, _ isDeleted: Bool, basedOn version: Int64?, caller: Caller, origin: RequestOrigin
+        _ id: UUID, _ isDeleted: Bool, basedOn version: Int64?, confirmRemovedShares: Bool = false, caller: Caller,
+        origin: RequestOrigin
     ) async throws -> ExpenseView {
         let found = try await expenseAccess(id, caller) { expense in
             .editExpense(isOwn: expense.createdByUserID == caller.user.id)
         }
         let (current, group, me, view) = (found.expense, found.group, found.me, found.view)
+        // Deleting moves a settled balance of someone who left as much as a new total does (found
+        // by a new user: the edit asked, the delete did not); restoring, back again. Asked only
+        // of a change it would make, on the version it is based on.
+        if !confirmRemovedShares, current.isDeleted != isDeleted, version.map({ $0 == current.version }) ?? true {
+            var none = current
+            none.payers = none.payers.map { PayerRecord(memberID: $0.memberID, amount: 0) }
+            none.shares = none.shares.map { var share = $0; share.amount = 0; return share }
+            none.homeAmount = nil
+            if let changed = isDeleted
+                ? Self.removedPartsChanged(current, none, members: found.members)
+                : Self.removedPartsChanged(none, current, members: found.members)
+            {
+                throw AppError.conflict(
+                    code: "removed_share_changed", field: "confirmRemovedShares",
+                    message: changed + " \(isDeleted ? "Delete" : "Restore") it anyway? Their balance moves by it, though they "
+                        + "are no longer here to see it.")
+            }
+        }
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
         switch try await expenses.setDeleted(
             id: current.id, groupID: group.id, isDeleted, expectedVersion: version,

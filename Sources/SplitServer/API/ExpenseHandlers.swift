@@ -206,13 +206,21 @@ extension APIHandler {
     }
 
     func deleteExpense(_ input: Operations.DeleteExpense.Input) async throws -> Operations.DeleteExpense.Output {
-        .ok(.init(body: .json(try await setExpenseDeleted(input.path.expenseId, true, ifMatch: input.headers.ifMatch))))
+        .ok(
+            .init(
+                body: .json(
+                    try await setExpenseDeleted(
+                        input.path.expenseId, true, ifMatch: input.headers.ifMatch,
+                        confirmRemovedShares: input.query.confirmRemovedShares == true))))
     }
 
     func restoreExpense(_ input: Operations.RestoreExpense.Input) async throws -> Operations.RestoreExpense.Output {
         .ok(
-            .init(body: .json(try await setExpenseDeleted(input.path.expenseId, false, ifMatch: input.headers.ifMatch)))
-        )
+            .init(
+                body: .json(
+                    try await setExpenseDeleted(
+                        input.path.expenseId, false, ifMatch: input.headers.ifMatch,
+                        confirmRemovedShares: input.query.confirmRemovedShares == true))))
     }
 
     func setSharePayment(_ input: Operations.SetSharePayment.Input) async throws -> Operations.SetSharePayment.Output {
@@ -243,13 +251,14 @@ extension APIHandler {
     }
 
     /// Deletes or restores; with a version (If-Match), only if the expense is still at it.
-    private func setExpenseDeleted(_ idText: String, _ isDeleted: Bool, ifMatch: String?) async throws
-        -> Components.Schemas.ExpenseResponse
+    private func setExpenseDeleted(_ idText: String, _ isDeleted: Bool, ifMatch: String?, confirmRemovedShares: Bool)
+        async throws -> Components.Schemas.ExpenseResponse
     {
         let caller = try await authenticate()
         let version = try Self.version(ifMatch)
         let view = try await expenseUseCases.setDeleted(
-            try Self.id(idText, "expense"), isDeleted, basedOn: version, caller: caller, origin: try request.origin)
+            try Self.id(idText, "expense"), isDeleted, basedOn: version, confirmRemovedShares: confirmRemovedShares,
+            caller: caller, origin: try request.origin)
         return .init(expense: try .init(view))
     }
 

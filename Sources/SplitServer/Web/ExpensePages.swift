@@ -429,6 +429,9 @@ extension WebApp {
         /// "Mark paid" on the share of a member who is settled up: what it would do, and a button
         /// that marks it anyway.
         var confirmPaid: ConfirmPaid? = nil
+        /// Delete (or restore) of an expense that moves the balance of someone who left: what it
+        /// moves, and a button that goes on.
+        var confirmDeleted: ConfirmDeleted? = nil
     }
 
     struct ConfirmPaid: Sendable {
@@ -438,11 +441,20 @@ extension WebApp {
         let reason: String
     }
 
+    struct ConfirmDeleted: Sendable {
+        let message: String
+        /// "delete" or "restore": the form's action and the button's verb.
+        let action: String
+        let verb: String
+    }
+
     func expensePage(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await expensePage(context: context, confirmPaid: nil)
     }
 
-    func expensePage(context: AppRequestContext, confirmPaid: ConfirmPaid?) async throws -> Response {
+    func expensePage(
+        context: AppRequestContext, confirmPaid: ConfirmPaid?, confirmDeleted: ConfirmDeleted? = nil
+    ) async throws -> Response {
         let expense = try await expense(context)
         let scope = try await scope(expense.groupId)
         let myMemberID = scope.group.myMemberId
@@ -501,7 +513,7 @@ extension WebApp {
             },
             shares: shares, deleted: expense.isDeleted,
             canEdit: scope.may(.editExpense(isOwn: expense.createdByUserId == scope.me?.userId)),
-            version: expense.version, confirmPaid: confirmPaid)
+            version: expense.version, confirmPaid: confirmPaid, confirmDeleted: confirmDeleted)
         return try await render("expense", title: expense.description, body: body, nav: scope.nav("expenses"))
     }
 
@@ -550,21 +562,28 @@ extension WebApp {
     }
 
     func deleteExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await setDeleted(try context.parameters.require("expenseId"), true)
+        try await setDeleted(try context.parameters.require("expenseId"), true, context: context)
     }
 
     func restoreExpense(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await setDeleted(try context.parameters.require("expenseId"), false)
+        try await setDeleted(try context.parameters.require("expenseId"), false, context: context)
     }
 
     /// Deletes or restores the expense as of the version the page showed: if someone changed it
-    /// since, nothing happens and the page says so.
-    private func setDeleted(_ id: String, _ isDeleted: Bool) async throws -> Response {
-        let version = try APIHandler.version(try WebRequest.get().form["version"])
+    /// since, nothing happens and the page says so. One that moves the balance of someone who
+    /// left asks first, on the expense's page.
+    private func setDeleted(_ id: String, _ isDeleted: Bool, context: AppRequestContext) async throws -> Response {
+        let form = try WebRequest.get().form
+        let version = try APIHandler.version(form["version"])
         do {
             _ = try await expenses.setDeleted(
-                try APIHandler.id(id, "expense"), isDeleted, basedOn: version, caller: try caller(),
-                origin: try origin())
+                try APIHandler.id(id, "expense"), isDeleted, basedOn: version,
+                confirmRemovedShares: form["confirmRemovedShares"] == "1", caller: try caller(), origin: try origin())
+        } catch AppError.conflict(code: "removed_share_changed", _, let message) {
+            return try await expensePage(
+                context: context, confirmPaid: nil,
+                confirmDeleted: .init(
+                    message: message, action: isDeleted ? "delete" : "restore", verb: isDeleted ? "Delete" : "Restore"))
         } catch AppError.staleExpense {
             return errorPage(
                 .preconditionFailed, heading: "Changed meanwhile",

@@ -541,6 +541,10 @@ struct ExpenseCommand: AsyncParsableCommand {
                             id: context.expense.id, changes, basedOn: base)
                         context.remember(updated)
                         if options.json { return try Output.json(updated) }
+                        // An edit that says what the expense says already changes nothing.
+                        if updated.version == base {
+                            return print("Nothing changed: \(updated.description) already says that (version \(base)).")
+                        }
                         print("Changed \(updated.description) (now version \(updated.version)).")
                         return printExpense(updated, names: context.names)
                     } catch SplitterError.offline {

@@ -864,6 +864,11 @@ struct WebTests {
             // A new name only: the marks hold, "Saved."
             let renamed = try await setup.aki.post("/expenses/\(setup.expenseID)/edit", fields("Ramen night", "3000", version))
             #expect(renamed.headers[.location]?.hasSuffix("done=expense-saved") == true, "\(renamed.status) \(renamed.text.prefix(800))")
+            // Saved again as it is: nothing changed, and the page says so (no new version).
+            let again = try await setup.aki.post("/expenses/\(setup.expenseID)/edit", fields("Ramen night", "3000", version + 1))
+            let unchanged = try #require(again.headers[.location], "\(again.status) \(again.text.prefix(800))")
+            #expect(unchanged.hasSuffix("done=expense-unchanged"), "\(unchanged)")
+            #expect(try await setup.aki.get(unchanged).text.contains("Nothing changed: the expense already said that."))
             // A new amount: Ben's share owes more, his mark is undone, and the page says so.
             let dearer = try await setup.aki.post(
                 "/expenses/\(setup.expenseID)/edit", fields("Ramen night", "6000", version + 1))

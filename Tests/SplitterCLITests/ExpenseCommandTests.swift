@@ -262,6 +262,12 @@ struct ExpenseCommandTests {
             #expect(afterEdit["amount"] as? String == "12000" && afterEdit["version"] as? Int == 2)
             let nothing = try await trip.run("expense", "edit", short)
             #expect(nothing.status == 2 && nothing.error.contains("Nothing to change"), "\(nothing.error)")
+            // What it says already: said so, and no new version.
+            let same = try await trip.run("expense", "edit", short, "--amount", "12000", "--description", "Ramen")
+            #expect(
+                same.status == 0 && same.lines.first == "Nothing changed: Ramen already says that (version 2).",
+                "\(same.output)\(same.error)")
+            #expect(try await trip.expense(id)["version"] as? Int == 2)
             let stale = try await trip.run("expense", "edit", short, "--description", "Old", "--version", "1")
             #expect(stale.status == 6 && stale.error.contains("theirs: version 2: \"Ramen\""), "\(stale.error)")
             #expect(try await trip.expense(id)["description"] as? String == "Ramen")

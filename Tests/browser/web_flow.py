@@ -597,6 +597,7 @@ def run(base):
         check(asks, f"Ben is offered to ask Aki for what the plan says: {main_text(ben)[:400]}")
         # A note for the one asked, on the same form as the Ask button.
         asks[0].find_element(By.XPATH, "./ancestor::form//input[@name='note']").send_keys("the ramen nights")
+        shoot(ben, "balances-ask")
         click(ben, asks[0])
         check("Note: the ramen nights" in main_text(ben), f"the note is on the request: {main_text(ben)[:400]}")
         code = ben.find_element(By.ID, "request-code").text

@@ -320,6 +320,8 @@ extension WebApp {
             // By share: one taken out of the split is not "unpaid" (found by review).
             let unpaidNow = Set(edited.expense.shares.filter { !$0.isPaid }.map { $0.id.text.lowercased() })
             let unmarked = expense.splits.contains { $0.isPaid && unpaidNow.contains($0.id.lowercased()) }
+            // Saved as it was: said so, not "Saved." (nothing is recorded for it either).
+            if edited.expense.version == expense.version { return Self.redirect("/expenses/\(expense.id)", done: "expense-unchanged") }
             return Self.redirect("/expenses/\(expense.id)", done: unmarked ? "expense-saved-unmarked" : "expense-saved")
         } catch AppError.conflict(code: "removed_share_changed", _, let question) {
             // What it would change of someone no longer in the group, asked at the top of the form

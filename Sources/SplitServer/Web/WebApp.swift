@@ -93,6 +93,7 @@ struct WebApp: Sendable {
     /// (`?done=`), so no text from the request ever reaches the page.
     static let notices: [String: String] = [
         "expense-saved": "Saved.",
+        "expense-unchanged": "Nothing changed: the expense already said that.",
         "expense-saved-unmarked":
             "Saved. What some shares owe changed, so their paid marks are undone: they show unpaid, and the transfers "
             + "made for them stay recorded. Mark them paid again to settle the rest.",

@@ -148,6 +148,9 @@ public enum ExpenseStoreError: Error, Equatable, Sendable {
     case nothingToPay
     /// A create reused a client id that holds something else.
     case idTaken
+    /// The write would move the part of a member no longer active, found so under the group's
+    /// lock, and it was not confirmed: the caller asks first (someone was removed meanwhile).
+    case removedPartMoves
 }
 
 extension ExpenseRecord {
@@ -197,6 +200,26 @@ extension ExpenseRecord {
     /// removed, kept only for its history). A member removed from the group keeps these through
     /// an edit; coming back into the split takes an active member, like a new one.
     public var countedMemberIDs: [UUID] { payers.map(\.memberID) + liveShares.map(\.memberID) }
+
+    /// The members whose part changes from this expense to `after`: what they owe, what they
+    /// paid, or, for one with a part, what it counts in the home currency (the charged amount).
+    /// A currency change moves every part. `after` nil: the expense deleted (every part goes).
+    public func membersWhosePartMoves(to after: ExpenseRecord?) -> Set<UUID> {
+        func parts(_ expense: ExpenseRecord?) -> [UUID: (share: Int64, paid: Int64)] {
+            var parts: [UUID: (share: Int64, paid: Int64)] = [:]
+            for share in expense?.shares ?? [] { parts[share.memberID, default: (0, 0)].share += share.amount }
+            for payer in expense?.payers ?? [] { parts[payer.memberID, default: (0, 0)].paid += payer.amount }
+            return parts
+        }
+        let (old, new) = (parts(self), parts(after))
+        let chargedMoves = after.map { $0.homeAmount != homeAmount || $0.homeCurrency != homeCurrency } ?? true
+        return Set(
+            Set(old.keys).union(new.keys).filter { member in
+                let (was, now) = (old[member] ?? (0, 0), new[member] ?? (0, 0))
+                let had = was.share != 0 || was.paid != 0
+                return was.share != now.share || was.paid != now.paid || (had && (after?.currency != currency || chargedMoves))
+            })
+    }
 
     /// Whether `other` says the same as this expense: every field but its version and times, its
     /// payers and shares in any order. An edit that says the same is no edit.

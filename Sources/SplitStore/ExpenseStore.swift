@@ -139,8 +139,12 @@ public struct ExpenseStore: Sendable {
     /// Writes `updated` (its payers and shares recomputed by the caller) if the stored version is
     /// still `expectedVersion`. Shares keep their ids and paid state by member; a member no longer
     /// in the split keeps a removed share. The ledger moves by the difference.
+    ///
+    /// Unless `removedPartsConfirmed`, an edit that moves the part of a member no longer active
+    /// (under the group's lock) is refused with `ExpenseStoreError.removedPartMoves`: the caller
+    /// asked on the members it read before, and one may have been removed since.
     public func update(
-        _ updated: ExpenseRecord, expectedVersion: Int64, actor: Actor, now: Int64
+        _ updated: ExpenseRecord, expectedVersion: Int64, removedPartsConfirmed: Bool = false, actor: Actor, now: Int64
     ) async throws -> VersionedWrite<ExpenseRecord>? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
@@ -167,6 +171,9 @@ public struct ExpenseStore: Sendable {
             // new version, no line in the activity, nothing for other devices to fetch (found by
             // a new user: "Lena changed Chalet" for a form saved unchanged).
             if next.saysTheSame(as: current) { return .written(current) }
+            if !removedPartsConfirmed {
+                try await Self.requireActive(current.membersWhosePartMoves(to: next), log: log, sql)
+            }
             try await Self.unmarkChangedPaidShares(current: current, next: &next, actor: actor, log: log, sql)
             // The rows and what moves with the edit in one write batch (one statement on
             // PostgreSQL, where an edit's writes were five): the expense, its payers and shares,
@@ -206,9 +213,11 @@ public struct ExpenseStore: Sendable {
     }
 
     /// Soft-deletes or restores; the balances drop or regain the expense. Transfers recorded by
-    /// paid shares stay: money that moved is never erased (DESIGN §3).
+    /// paid shares stay: money that moved is never erased (DESIGN §3). `removedPartsConfirmed`
+    /// as for `update`.
     public func setDeleted(
-        id: UUID, groupID: UUID, _ isDeleted: Bool, expectedVersion: Int64?, actor: Actor, now: Int64
+        id: UUID, groupID: UUID, _ isDeleted: Bool, expectedVersion: Int64?, removedPartsConfirmed: Bool = false,
+        actor: Actor, now: Int64
     ) async throws -> VersionedWrite<ExpenseRecord>? {
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
@@ -220,6 +229,9 @@ public struct ExpenseStore: Sendable {
             // change by someone else); nothing of anyone's is lost by answering so.
             guard expense.isDeleted != isDeleted else { return .written(expense) }
             if let expectedVersion, expense.version != expectedVersion { return .stale(expense) }
+            if !removedPartsConfirmed {
+                try await Self.requireActive(expense.membersWhosePartMoves(to: nil), log: log, sql)
+            }
             // The ledger, the spending, the row, the change feed and the activity line in one
             // `WriteBatch`: on PostgreSQL one statement where there were six.
             let sign: Int64 = isDeleted ? -1 : 1
@@ -599,6 +611,20 @@ public struct ExpenseStore: Sendable {
     }
 
     /// The new shares by member over the old (`PaidShares.merge`): ids and paid marks survive.
+    /// Refuses (`removedPartMoves`) when any of `members` is not active under the group's lock:
+    /// those `begin` read are known, the rest are read.
+    static func requireActive(_ members: Set<UUID>, log: GroupLog, _ sql: any SQLDatabase) async throws {
+        guard !members.isEmpty else { return }
+        guard members.intersection(log.readMembers).isSubset(of: log.activeMembers) else {
+            throw ExpenseStoreError.removedPartMoves
+        }
+        do {
+            try await GroupLog.requireActive(Array(members.subtracting(log.readMembers)), groupID: log.groupID, sql)
+        } catch WriteRefusal.inactiveMember {
+            throw ExpenseStoreError.removedPartMoves
+        }
+    }
+
     static func mergeShares(old: [ShareRecord], new: [ShareRecord]) -> [ShareRecord] {
         PaidShares.merge(old: old.map(\.owed), new: new.map(\.owed)).map(ShareRecord.init)
     }

@@ -468,6 +468,52 @@ struct ExpenseUseCaseTests {
     }
 
     @Test(
+        "the store refuses, under the group's lock, an edit or delete that moves the part of a member removed since the question was asked; confirmed, it writes",
+        arguments: TestDatabases.all)
+    func removedPartCheckedInWrite(backend: Database.Backend) async throws {
+        try await Trip.with(backend) { trip in
+            // setup: a ramen shared by Aki, Bo and Dee; Bo is removed after the use case's own
+            // check would have read him active (the store is called as the use case calls it)
+            let view = try await trip.create(trip.ramen())
+            _ = try await MemberUseCases(database: trip.database, now: { milliseconds() }).remove(
+                trip.boMember.description, groupID: trip.groupID, confirmBalance: true, caller: trip.aki, origin: trip.origin)
+            let store = ExpenseStore(database: trip.database)
+            let actor = Actor(userID: trip.aki.user.id, name: "Aki")
+            var dearer = view.expense
+            dearer.amount = 1_200
+            dearer.payers = [PayerRecord(memberID: trip.akiMember.uuid, amount: 1_200)]
+            dearer.shares = dearer.shares.map { var share = $0; share.amount = 400; return share }
+
+            // act and validate: refused unconfirmed (edit and delete), nothing written
+            await #expect(throws: ExpenseStoreError.removedPartMoves) {
+                _ = try await store.update(dearer, expectedVersion: 1, actor: actor, now: milliseconds())
+            }
+            await #expect(throws: ExpenseStoreError.removedPartMoves) {
+                _ = try await store.setDeleted(
+                    id: view.expense.id, groupID: trip.groupID, true, expectedVersion: 1, actor: actor, now: milliseconds())
+            }
+            #expect(try await store.expense(id: view.expense.id)?.version == 1)
+            // A change that leaves Bo's part as it is needs no confirmation.
+            var renamed = view.expense
+            renamed.description = "Ramen at Ichiran"
+            guard case .written(let named) = try await store.update(renamed, expectedVersion: 1, actor: actor, now: milliseconds())
+            else { Issue.record("a new name was refused"); return }
+            // Confirmed, it writes.
+            guard
+                case .written(let written) = try await store.update(
+                    dearer, expectedVersion: named.version, removedPartsConfirmed: true, actor: actor, now: milliseconds())
+            else { Issue.record("the confirmed edit was not written"); return }
+            #expect(written.amount == 1_200)
+            guard
+                case .written(let deleted) = try await store.setDeleted(
+                    id: view.expense.id, groupID: trip.groupID, true, expectedVersion: written.version,
+                    removedPartsConfirmed: true, actor: actor, now: milliseconds())
+            else { Issue.record("the confirmed delete was not written"); return }
+            #expect(deleted.isDeleted)
+        }
+    }
+
+    @Test(
         "a share paid, then edited to more and marked paid again, moves only the rest; unmarked, the earlier transfer stays",
         arguments: TestDatabases.all)
     func markAgainAfterEdit(backend: Database.Backend) async throws {

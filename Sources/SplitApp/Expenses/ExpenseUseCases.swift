@@ -237,6 +237,19 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         _ id: UUID, _ patch: ExpensePatch, basedOn readVersion: () throws -> Int64?, caller: Caller,
         origin: RequestOrigin
     ) async throws -> ExpenseView {
+        do {
+            return try await edit(id, patch, basedOn: readVersion, caller: caller, origin: origin, again: false)
+        } catch ExpenseStoreError.removedPartMoves {
+            // Someone in it was removed between the question and the write: asked now, on the
+            // members as they are.
+            return try await edit(id, patch, basedOn: readVersion, caller: caller, origin: origin, again: true)
+        }
+    }
+
+    private func edit(
+        _ id: UUID, _ patch: ExpensePatch, basedOn readVersion: () throws -> Int64?, caller: Caller,
+        origin: RequestOrigin, again: Bool
+    ) async throws -> ExpenseView {
         let found = try await expenseAccess(id, caller) { expense in
             .editExpense(isOwn: expense.createdByUserID == caller.user.id)
         }
@@ -273,13 +286,27 @@ public struct ExpenseUseCases: Sendable, UsesStores {
                 message: changed + " Change it anyway? Their balance moves by it, though they are no longer here to see it.")
         }
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
-        switch try await expenses.update(
-            updated, expectedVersion: basedOn, actor: GroupAccess.actor(caller, me, origin: origin, for: [action]),
-            now: now())
-        {
+        let written = try await Self.removedPartsRefusal(again: again) {
+            try await expenses.update(
+                updated, expectedVersion: basedOn, removedPartsConfirmed: patch.confirmRemovedShares,
+                actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: now())
+        }
+        switch written {
         case .written(let stored): return view(stored)
         case .stale(let latest): throw AppError.staleExpense(view(latest))
         case nil: throw AppError.notFound("expense")
+        }
+    }
+
+    /// The store's `removedPartMoves` on the second try (members removed twice in the moment
+    /// between asking and writing) as a conflict to try again, not an error of the server.
+    static func removedPartsRefusal<T>(again: Bool, _ write: () async throws -> T) async throws -> T {
+        do {
+            return try await write()
+        } catch ExpenseStoreError.removedPartMoves where again {
+            throw AppError.conflict(
+                code: "conflict", field: nil,
+                message: "Someone in this expense was removed from the group just now; look at it again and retry.")
         }
     }
 
@@ -291,7 +318,8 @@ public struct ExpenseUseCases: Sendable, UsesStores {
     static func removedPartsChanged(_ before: ExpenseRecord, _ after: ExpenseRecord, members: [MemberRecord]) -> String? {
         func text(_ amount: Int64, _ currency: String) -> String { "\(MoneyInput.text(amount, currency)) \(currency)" }
         var said: [String] = []
-        for member in members where !member.isActive {
+        let moving = before.membersWhosePartMoves(to: after)
+        for member in members where !member.isActive && moving.contains(member.id) {
             let share = { (expense: ExpenseRecord) in expense.shares.filter { $0.memberID == member.id }.reduce(0) { $0 + $1.amount } }
             let paid = { (expense: ExpenseRecord) in expense.payers.filter { $0.memberID == member.id }.reduce(0) { $0 + $1.amount } }
             var changes: [String] = []
@@ -322,6 +350,22 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         _ id: UUID, _ isDeleted: Bool, basedOn version: Int64?, confirmRemovedShares: Bool = false, caller: Caller,
         origin: RequestOrigin
     ) async throws -> ExpenseView {
+        do {
+            return try await setDeleted(
+                id, isDeleted, basedOn: version, confirmRemovedShares: confirmRemovedShares, caller: caller,
+                origin: origin, again: false)
+        } catch ExpenseStoreError.removedPartMoves {
+            // Someone in it was removed between the question and the write: asked now.
+            return try await setDeleted(
+                id, isDeleted, basedOn: version, confirmRemovedShares: confirmRemovedShares, caller: caller,
+                origin: origin, again: true)
+        }
+    }
+
+    private func setDeleted(
+        _ id: UUID, _ isDeleted: Bool, basedOn version: Int64?, confirmRemovedShares: Bool, caller: Caller,
+        origin: RequestOrigin, again: Bool
+    ) async throws -> ExpenseView {
         let found = try await expenseAccess(id, caller) { expense in
             .editExpense(isOwn: expense.createdByUserID == caller.user.id)
         }
@@ -345,10 +389,13 @@ public struct ExpenseUseCases: Sendable, UsesStores {
             }
         }
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
-        switch try await expenses.setDeleted(
-            id: current.id, groupID: group.id, isDeleted, expectedVersion: version,
-            actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: now())
-        {
+        let written = try await Self.removedPartsRefusal(again: again) {
+            try await expenses.setDeleted(
+                id: current.id, groupID: group.id, isDeleted, expectedVersion: version,
+                removedPartsConfirmed: confirmRemovedShares,
+                actor: GroupAccess.actor(caller, me, origin: origin, for: [action]), now: now())
+        }
+        switch written {
         case .written(let stored): return view(stored)
         case .stale(let stored): throw AppError.staleExpense(view(stored))
         case nil: throw AppError.notFound("expense")

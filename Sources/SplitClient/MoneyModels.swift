@@ -31,16 +31,20 @@ public struct GroupBalances: Codable, Hashable, Sendable {
     /// How many expenses count in `home` at what was charged in the home currency rather than at
     /// a rate (nil from a server before this was said).
     public var homeChargedExpenses: Int?
+    /// Whether Settle up leads with everything in the home currency, converted (nil from a server
+    /// before this was said).
+    public var settleInHome: Bool?
 
     public init(
         balances: [Balance], homeCurrency: String, home: [Balance]? = nil, missingRates: [String],
-        homeChargedExpenses: Int? = nil
+        homeChargedExpenses: Int? = nil, settleInHome: Bool? = nil
     ) {
         self.balances = balances
         self.homeCurrency = homeCurrency
         self.home = home
         self.missingRates = missingRates
         self.homeChargedExpenses = homeChargedExpenses
+        self.settleInHome = settleInHome
     }
 }
 

@@ -127,7 +127,7 @@ extension GroupBalances {
         self.init(
             balances: wire.balances.map(Balance.init), homeCurrency: wire.homeCurrency,
             home: wire.home?.map(Balance.init), missingRates: wire.missingRates,
-            homeChargedExpenses: wire.homeChargedExpenses)
+            homeChargedExpenses: wire.homeChargedExpenses, settleInHome: wire.settleInHome)
     }
 }
 

@@ -68,15 +68,20 @@ struct Balances: AsyncParsableCommand {
             }
             if options.json { return try Output.json(balances) }
             let names = context.names
-            guard !balances.balances.isEmpty else { return print("Everyone is settled up.") }
+            // Settled in every currency, yet not in what the cards took: said in the home currency.
+            let homeDiffers = balances.settleInHome == true && balances.home?.isEmpty == false
+            guard !balances.balances.isEmpty || homeDiffers else { return print("Everyone is settled up.") }
+            if balances.balances.isEmpty { print("Settled up in each currency, but not in what was charged in \(balances.homeCurrency).") }
             // By currency, then name (found by a new user: in no order).
             let name = { (id: String) in names[id] ?? id }
-            Output.table(
-                ["MEMBER", "NET", "CURRENCY"],
-                balances.balances.sorted { ($0.currency, name($0.memberId).lowercased()) < ($1.currency, name($1.memberId).lowercased()) }
-                    .map { [name($0.memberId), $0.net, $0.currency] })
+            if !balances.balances.isEmpty {
+                Output.table(
+                    ["MEMBER", "NET", "CURRENCY"],
+                    balances.balances.sorted { ($0.currency, name($0.memberId).lowercased()) < ($1.currency, name($1.memberId).lowercased()) }
+                        .map { [name($0.memberId), $0.net, $0.currency] })
+            }
             if let home = balances.home, found.homeCurrency != "",
-                balances.balances.contains(where: { $0.currency != found.homeCurrency })
+                homeDiffers || balances.balances.contains(where: { $0.currency != found.homeCurrency })
             {
                 print("\nIn \(balances.homeCurrency):")
                 Output.table(
@@ -256,11 +261,13 @@ struct Plan: AsyncParsableCommand {
                     // money is open in several and each has a rate (found by new users: the home
                     // currency's own plan told whoever had been paid in it, to settle converted
                     // debts, to pay it back); the one currency money is open in; else the home one.
-                    // Or, as there, the one currency when it is not the home one and was charged in it.
+                    // Or, as there, when what was charged makes the home view differ. The server
+                    // says which (`settleInHome`); a server before that, by the rule it had then.
                     converted =
                         currency == nil && all.missingRates.isEmpty
-                        && (open.count > 1
-                            || (open.count == 1 && !open.contains(found.homeCurrency) && (all.homeChargedExpenses ?? 0) > 0))
+                        && (all.settleInHome
+                            ?? (open.count > 1
+                                || (open.count == 1 && !open.contains(found.homeCurrency) && (all.homeChargedExpenses ?? 0) > 0)))
                     if !converted {
                         let only = open.count == 1 ? open.first : nil
                         transfers = try await client.plan(groupID: found.id, currency: currency ?? only)

@@ -128,4 +128,44 @@ struct ChargedAmountTests {
             #expect(edit.status == .unprocessableContent && edit.text.contains("homeAmount"), "\(edit.text)")
         }
     }
+
+    @Test(
+        "a charge and its refund that net to zero in their own currency but not in what the card took: Settle up leads in the home currency, and the plan settles the gap",
+        arguments: TestDatabases.all)
+    func chargedGapOnly(backend: Database.Backend) async throws {
+        // Found by a new user: a boat deposit charged 92 EUR came back as 90 EUR; the dollars
+        // netted to zero, Settle up said everyone was settled, and the payer carried the 2 euros.
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api, home: "EUR")
+            let aki = trip.tokens["Aki"]
+            // Nothing charged: each currency's own plan.
+            let taxi = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense("Taxi", "30.00", "EUR", paidBy: [("Aki", "30.00")], split: trip.equal(["Aki", "Cho"])))
+            #expect(
+                try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki).bool("settleInHome") == false)
+            _ = try await api.call(.delete, "/api/expenses/\(try #require(taxi.string("expense", "id")))", token: aki)
+            _ = try await Self.charged(api, trip, "Deposit", "100.00", "USD", paidBy: "Aki", charged: "92.00")
+            let back = try await api.call(
+                .post, "/api/expenses", token: aki,
+                json: trip.expense(
+                    "Deposit back", "-100.00", "USD", paidBy: [("Aki", "-100.00")], split: trip.equal(["Aki", "Cho"]),
+                    extra: #","homeAmount":"-90.00""#))
+            try #require(back.status == .created, "\(back.text)")
+
+            // act
+            let balances = try await api.call(.get, "/api/groups/\(trip.groupID)/balances", token: aki)
+            let plan = try await api.call(.get, "/api/groups/\(trip.groupID)/settlement-plan?in=home", token: aki)
+
+            // validate: nothing open in dollars; in euros Cho owes Aki half the 2 euros lost
+            #expect(balances.list("balances").isEmpty, "\(balances.text)")
+            #expect(balances.bool("settleInHome") == true, "\(balances.text)")
+            let transfers = plan.list("transfers")
+            #expect(
+                transfers.count == 1 && transfers.first?.string("fromMemberId") == trip.members["Cho"]
+                    && transfers.first?.string("toMemberId") == trip.members["Aki"] && transfers.first?.string("amount") == "1.00"
+                    && transfers.first?.string("currency") == "EUR",
+                "\(plan.text)")
+        }
+    }
 }

@@ -225,6 +225,32 @@ struct ExpenseCommandTests {
         }
     }
 
+    @Test("a charge and its refund that net to zero in dollars but not in yen: balances and plan settle the yen the card lost")
+    func chargedGap() async throws {
+        // Found by a new user: "Everyone is settled up" and "Nothing to settle", while the card
+        // took 15,000 yen and gave back 14,000.
+        try await CLITrip.with { trip in
+            try await trip.setUpJapan()
+            for (name, extra) in [("Deposit", ["--charged", "15000"]), ("Deposit back", ["--refund", "--charged", "14000"])] {
+                let added = try await CLITests.splitter(
+                    ["expense", "add", "Japan", name, "100", "--currency", "USD", "--paid-by", "aki", "--equal", "aki,ben"] + extra,
+                    config: trip.config)
+                try #require(added.status == 0, "\(added.output)\(added.error)")
+            }
+
+            // act
+            let balances = try await trip.run("balances", "Japan")
+            let plan = try await trip.run("plan", "Japan")
+
+            // validate
+            #expect(
+                balances.status == 0 && balances.output.contains("Settled up in each currency, but not in what was charged in JPY.")
+                    && balances.row("Ben")?.contains("-500") == true,
+                "\(balances.output)\(balances.error)")
+            #expect(plan.status == 0 && plan.output.contains("Ben pays Aki 500 JPY"), "\(plan.output)\(plan.error)")
+        }
+    }
+
     @Test(
         "an expense is shown, edited, paid and unpaid with reasons, deleted and restored, and all of it is in the history and activity"
     )

@@ -332,8 +332,8 @@ private enum Samples {
                 .init(memberId: aki, currency: "JPY", net: "1580"), .init(memberId: ben, currency: "JPY", net: "-1580"),
             ],
             homeCurrency: "JPY", home: [.init(memberId: aki, currency: "JPY", net: "1580")], missingRates: [],
-            homeChargedExpenses: 0),
-        .init(balances: [], homeCurrency: "JPY", missingRates: ["USD"], homeChargedExpenses: 2),
+            homeChargedExpenses: 0, settleInHome: true),
+        .init(balances: [], homeCurrency: "JPY", missingRates: ["USD"], homeChargedExpenses: 2, settleInHome: false),
     ]
 
     static let transfer = Wire.PlannedTransfer(fromMemberId: ben, toMemberId: aki, amount: "1580", currency: "JPY")

@@ -3300,6 +3300,15 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/BalancesResponse/homeChargedExpenses`.
             public var homeChargedExpenses: Swift.Int
+            /// Whether Settle up leads with everything in the home currency (`GET …/settlement-plan?in=home`):
+            /// money is open in several currencies and each has a rate, or what was charged in the
+            /// home currency makes `home` differ from the currencies' own balances (the one open
+            /// currency is another, or a charge and its refund netted to zero in their own currency
+            /// but not in what the card took). Otherwise each currency's own plan settles it.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/BalancesResponse/settleInHome`.
+            public var settleInHome: Swift.Bool
             /// Creates a new `BalancesResponse`.
             ///
             /// - Parameters:
@@ -3308,18 +3317,21 @@ extension Components {
             ///   - home: Everything in the home currency, when every currency has a rate. An expense entered
             ///   - missingRates:
             ///   - homeChargedExpenses: How many expenses count in `home` at their charged amount rather than at a rate.
+            ///   - settleInHome: Whether Settle up leads with everything in the home currency (`GET …/settlement-plan?in=home`):
             public init(
                 balances: [Components.Schemas.Balance],
                 homeCurrency: Swift.String,
                 home: [Components.Schemas.Balance]? = nil,
                 missingRates: [Swift.String],
-                homeChargedExpenses: Swift.Int
+                homeChargedExpenses: Swift.Int,
+                settleInHome: Swift.Bool
             ) {
                 self.balances = balances
                 self.homeCurrency = homeCurrency
                 self.home = home
                 self.missingRates = missingRates
                 self.homeChargedExpenses = homeChargedExpenses
+                self.settleInHome = settleInHome
             }
             public enum CodingKeys: String, CodingKey {
                 case balances
@@ -3327,6 +3339,7 @@ extension Components {
                 case home
                 case missingRates
                 case homeChargedExpenses
+                case settleInHome
             }
         }
         /// - Remark: Generated from `#/components/schemas/PlannedTransfer`.

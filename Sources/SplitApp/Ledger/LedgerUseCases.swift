@@ -33,10 +33,18 @@ public struct BalancesView: Sendable, Equatable {
     /// balances and each has a rate (with one currency, its own plan is that plan), or the one
     /// currency is not the home one and expenses in it were charged in the home currency (found by
     /// a new user: pounds charged in euros on a card were settled in pounds, short of what the
-    /// card took).
+    /// card took), or what was charged leaves the home view other than the home currency's own
+    /// balances (found by a new user: a deposit charged 92 EUR and refunded as 90 EUR netted to
+    /// zero in dollars, and Settle up said everyone was settled while the card had lost 2 euros).
     public var homePlanFirst: Bool {
+        guard let homeBalances else { return false }
         let open = Set(nets.map(\.currency))
-        return homeBalances != nil && (open.count > 1 || (chargedCount > 0 && !open.contains(home.code)))
+        if open.count > 1 { return true }
+        guard chargedCount > 0 else { return false }
+        if let only = open.first, only != home.code { return true }
+        let own = Dictionary(
+            nets.filter { $0.currency == home.code }.map { (MemberID($0.memberID), $0.net) }, uniquingKeysWith: +)
+        return homeBalances.filter { $0.value != 0 } != own.filter { $0.value != 0 }
     }
 
     /// The nets of each plan Settle up offers first: everything in the home currency when

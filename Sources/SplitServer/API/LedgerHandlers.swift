@@ -230,7 +230,8 @@ extension Components.Schemas.BalancesResponse {
                 balances.sorted { $0.key.description < $1.key.description }.map {
                     .init(memberId: $0.key.description, currency: home, net: MoneyInput.text($0.value, home))
                 }
-            }, missingRates: view.missing.map(\.code), homeChargedExpenses: view.chargedCount)
+            }, missingRates: view.missing.map(\.code), homeChargedExpenses: view.chargedCount,
+            settleInHome: view.homePlanFirst)
     }
 }
 

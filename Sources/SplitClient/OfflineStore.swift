@@ -283,7 +283,9 @@ public final class OfflineStore: Sendable {
     }
 
     /// Sent: removed; later operations on the same expense, made on top of the same version,
-    /// now stand on the version this one produced.
+    /// now stand on the version this one produced, and so does the user's next change (the
+    /// version is theirs, as seen: found by a new user, the edit after a synced one was taken for
+    /// someone else's change, "someone changed Ice since version 1").
     func complete(_ operation: PendingOperation, resultingVersion: Int64?) throws {
         try complete([(operation, resultingVersion)])
     }
@@ -297,6 +299,9 @@ public final class OfflineStore: Sendable {
                 _ = try PendingOperation.deleteOne(db, key: operation.id)
                 if let target = operation.targetID, let old = operation.baseVersion, let new = resultingVersion {
                     try rebase(db, target: target, from: old, to: new, excluding: operation.id)
+                }
+                if let target = operation.targetID, let new = resultingVersion {
+                    try Self.markSeen(db, id: target, version: new)
                 }
             }
         }
@@ -435,16 +440,18 @@ public final class OfflineStore: Sendable {
                 try Self.upsert(
                     db, "cached_expenses", expense.id, expense.groupId, expense.version, expense.isDeleted,
                     expense.storedJSON)
-                if seen {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO seen_expenses (id, version) VALUES (?, ?)
-                            ON CONFLICT (id) DO UPDATE SET version = MAX(version, excluded.version)
-                            """,
-                        arguments: [expense.id, expense.version])
-                }
+                if seen { try Self.markSeen(db, id: expense.id, version: expense.version) }
             }
         }
+    }
+
+    private static func markSeen(_ db: Database, id: String, version: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO seen_expenses (id, version) VALUES (?, ?)
+                ON CONFLICT (id) DO UPDATE SET version = MAX(version, excluded.version)
+                """,
+            arguments: [id, version])
     }
 
     /// The version of an expense its user last saw here (shown, listed or written); nil when

@@ -157,6 +157,10 @@ struct ExpenseCommandTests {
             #expect(rows.contains { $0.contains("Taxi") && !$0.contains("queued") }, "\(listed.output)")
             // Sent, nothing is marked any more.
             #expect(try await trip.run("sync", "--server", trip.url).status == 0)
+            // The next edit stands on the version the synced one made, not on the one seen before
+            // it (found by a new user: "someone changed Tea since version 1", of their own edit).
+            let next = try await trip.run("expense", "edit", tea, "--amount", "1500")
+            #expect(next.status == 0 && next.output.contains("Changed Tea (now version 3)."), "\(next.output)\(next.error)")
             let online = try await trip.run("expense", "list", "Japan")
             #expect(online.status == 0 && !online.output.contains("queued") && !online.output.contains("Cake"), "\(online.output)")
         }

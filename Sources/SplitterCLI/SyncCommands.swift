@@ -156,11 +156,30 @@ struct Status: AsyncParsableCommand {
                 print("Refused by the server: \(parked.count)")
                 for operation in parked {
                     print("  \(short(operation.id))  \(operation.summary): \(operation.error ?? "")")
+                    if let next = askedAboutRemoved(operation) { print("    \(next)") }
                 }
             }
             if !conflicts.isEmpty { try printConflicts(conflicts, store: store) }
             print("Last sync: \(try store.lastSync.map(timestamp) ?? "never")")
         }
+    }
+}
+
+/// For a change refused with the server's question about the part of someone no longer in the
+/// group, the commands that make it anyway (found by a new user: an offline delete was refused
+/// with the question, and nothing said how to answer it).
+func askedAboutRemoved(_ operation: PendingOperation) -> String? {
+    guard let error = operation.error, error.contains("is no longer in the group"), error.contains("anyway?"),
+        let target = operation.targetID
+    else { return nil }
+    let discard = "`splitter sync --discard \(short(operation.id))`, then "
+    switch operation.kind {
+    case .deleteExpense: return "To delete it anyway: " + discard + "`splitter expense delete \(short(target)) --confirm-removed-shares`."
+    case .restoreExpense:
+        return "To restore it anyway: " + discard + "`splitter expense restore \(short(target)) --confirm-removed-shares`."
+    case .updateExpense:
+        return "To change it anyway: " + discard + "`splitter expense edit \(short(target))` with your change and --confirm-removed-shares."
+    default: return nil
     }
 }
 

@@ -114,6 +114,11 @@ struct ExpenseCommandTests {
             #expect(synced.status == 7 && synced.error.contains("refused by the server"), "\(synced.output)\(synced.error)")
             let status = try await trip.run("status")
             #expect(status.output.contains("Refused by the server: 1") && status.output.contains("Cho (removed) is no longer in the group"), "\(status.output)")
+            // And how to make it anyway (found by a new user: nothing said how to answer it).
+            #expect(
+                status.output.contains("To change it anyway: `splitter sync --discard ")
+                    && status.output.contains("`splitter expense edit \(short)` with your change and --confirm-removed-shares."),
+                "\(status.output)")
             #expect(try await trip.expense(try await trip.expenseID("Tea"))["amount"] as? String == "1200")
             // A delete asks the same; with the flag, offline too, it goes through at sync.
             let deleteAsked = try await trip.run("expense", "delete", cake)

@@ -151,6 +151,20 @@ struct ExpenseContext {
     /// seen here) the one just read.
     func base(_ version: Int64?) -> Int64 { version ?? lastSeenVersion ?? expense.version }
 
+    /// Offline, a change the server would refuse by role is refused before it is queued: a
+    /// member changes only the expenses they added (found by a new user: the payer's edit of an
+    /// expense a friend typed in was queued, then refused at sync).
+    func refuseChangeByRoleOffline() throws {
+        let me = group.members.first { $0.id == group.group.myMemberId }
+        switch group.group.myRole {
+        case .viewer: throw refusedOffline("A viewer cannot change expenses.")
+        case .member where me?.userId != expense.createdByUserId:
+            let maker = group.members.first { $0.userId == expense.createdByUserId }?.name
+            throw refusedOffline(GroupAction.onlyMakerMayChange(maker))
+        default: return
+        }
+    }
+
     /// Keeps `expense` as seen: it was shown, or this profile's own write made it.
     func remember(_ expense: Expense) { try? group.store.cache(expenses: [expense], seen: true) }
 
@@ -564,6 +578,7 @@ struct ExpenseCommand: AsyncParsableCommand {
                         throw ExitCode(error.exitCode)
                     }
                 }
+                try context.refuseChangeByRoleOffline()
                 var basis = context.expense
                 basis.version = base
                 let operation = try PendingOperation.update(
@@ -646,6 +661,7 @@ private func setDeleted(_ options: GlobalOptions, _ text: String, _ isDeleted: B
             throw ExitCode(error.exitCode)
         }
     }
+    try context.refuseChangeByRoleOffline()
     // Queued on the version last seen, as it would have been sent (found by review: the one just read).
     var basis = context.expense
     if isDeleted { basis.version = context.base(nil) }

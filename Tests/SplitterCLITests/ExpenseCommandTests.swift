@@ -149,6 +149,17 @@ struct ExpenseCommandTests {
             let (tea, cake) = (String(try await trip.expenseID("Tea").suffix(8)), String(try await trip.expenseID("Cake").suffix(8)))
             let offline = try CLITrip.unreachableURL()
 
+            // Ben, a member, may not change what Aki added: refused offline too, before it is
+            // queued, saying who may (found by a new user: refused only at sync, "your role").
+            _ = try await trip.expenseID("Tea", profile: "ben")
+            let bens = try await trip.run("expense", "edit", tea, "--amount", "1000", "--server", offline, "--profile", "ben")
+            #expect(
+                bens.status == 7
+                    && bens.error.contains("Only Aki, who added it, or an owner or admin may change this expense. Nothing was queued."),
+                "\(bens.output)\(bens.error)")
+            let bensOnline = try await trip.run("expense", "delete", cake, "--profile", "ben")
+            #expect(bensOnline.status != 0 && bensOnline.error.contains("Only Aki, who added it,"), "\(bensOnline.error)")
+
             // act: Tea edited and Cake deleted offline; the list read offline
             #expect(try await trip.run("expense", "edit", tea, "--amount", "1200", "--server", offline).status == 0)
             #expect(try await trip.run("expense", "delete", cake, "--server", offline).status == 0)

@@ -500,7 +500,14 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         let (group, me, members, categories) = try await access.checkWithMembersAndCategories(
             expense.groupID, caller, for: .read, asUnknown: "expense")
         let needed = action(expense)
-        if needed != .read { try GroupAccess.require([needed], me, in: group) }
+        do {
+            if needed != .read { try GroupAccess.require([needed], me, in: group) }
+        } catch AppError.forbidden where needed == .editExpense(isOwn: false) && me.role == .member {
+            // Said who may (found by a new user: the payer's edit of an expense a friend typed in
+            // was refused with "your role does not allow that").
+            throw AppError.forbiddenBecause(
+                GroupAction.onlyMakerMayChange(members.first { $0.userID == expense.createdByUserID }?.name))
+        }
         return FoundExpense(expense: expense, group: group, me: me, members: members, categories: categories)
     }
 

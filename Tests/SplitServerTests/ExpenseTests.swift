@@ -93,10 +93,11 @@ struct ExpenseTests {
             // validate
             #expect(dearer.status == .conflict && dearer.string("error", "code") == "removed_share_changed", "\(dearer.text)")
             // 50.00 in three: which of them has the extra cent follows the expense's id.
-            let share = ["16.66", "16.67"].first { dearer.string("error", "message")?.contains("to \($0) EUR.") == true }
+            let share = ["16.66", "16.67"].first { dearer.string("error", "message")?.contains("to \($0) EUR,") == true }
             #expect(
                 dearer.string("error", "message")
-                    == "Cho (left) is no longer in the group; this changes their share from 15.00 EUR to \(share ?? "?") EUR. "
+                    == "Cho (left) is no longer in the group; this changes their share from 15.00 EUR to \(share ?? "?") EUR, "
+                    + "so they would owe \(share == "16.66" ? "1.66" : "1.67") EUR more. "
                     + "Change it anyway? Their balance moves by it, though they are no longer here to see it.",
                 "\(dearer.text)")
             #expect(dearer.string("error", "details", "field") == "confirmRemovedShares")
@@ -155,7 +156,7 @@ struct ExpenseTests {
             #expect(asked.status == .conflict && asked.string("error", "code") == "removed_share_changed", "\(asked.text)")
             #expect(
                 asked.string("error", "message")
-                    == "Cho (left) is no longer in the group; this changes their share from 15.00 EUR to 0.00 EUR. "
+                    == "Cho (left) is no longer in the group; this changes their share from 15.00 EUR to 0.00 EUR, so they would be owed 15.00 EUR more. "
                     + "Delete it anyway? Their balance moves by it, though they are no longer here to see it.",
                 "\(asked.text)")
             #expect(asked.string("error", "details", "field") == "confirmRemovedShares")
@@ -164,7 +165,7 @@ struct ExpenseTests {
             #expect(
                 askedBack.status == .conflict
                     && askedBack.string("error", "message")?.hasPrefix(
-                        "Cho (left) is no longer in the group; this changes their share from 0.00 EUR to 15.00 EUR. Restore it anyway?") == true,
+                        "Cho (left) is no longer in the group; this changes their share from 0.00 EUR to 15.00 EUR, so they would owe 15.00 EUR more. Restore it anyway?") == true,
                 "\(askedBack.text)")
             #expect(restored.status == .ok && restored.bool("expense", "isDeleted") == false, "\(restored.text)")
             #expect(breadGone.status == .ok, "\(breadGone.text)")

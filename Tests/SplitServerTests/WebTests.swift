@@ -810,7 +810,7 @@ struct WebTests {
             let asked = try await setup.aki.post("/expenses/\(taxiID.lowercased())/edit", dearer)
             #expect(asked.status != .seeOther, "\(asked.status)")
             #expect(
-                asked.text.contains("Ben (removed) is no longer in the group; this changes what they paid from 1500 JPY to 1800 JPY."),
+                asked.text.contains("Ben (removed) is no longer in the group; this changes what they paid from 1500 JPY to 1800 JPY, so they would be owed 300 JPY more."),
                 "\(asked.text.prefix(4000))")
             #expect(asked.text.contains(#"name="confirmRemovedShares""#))
             #expect(try await api.call(.get, "/api/expenses/\(taxiID.lowercased())", token: setup.aki.token).string("expense", "amount") == "1500")
@@ -821,7 +821,7 @@ struct WebTests {
             let deleteAsked = try await setup.aki.post("/expenses/\(taxiID.lowercased())/delete", [("version", "3")])
             #expect(deleteAsked.status == .ok, "\(deleteAsked.status)")
             #expect(
-                deleteAsked.text.contains("Ben (removed) is no longer in the group; this changes what they paid from 1800 JPY to 0 JPY.")
+                deleteAsked.text.contains("Ben (removed) is no longer in the group; this changes what they paid from 1800 JPY to 0 JPY, so they would owe 1800 JPY more.")
                     && deleteAsked.text.contains("id=\"confirm-deleted-yes\""),
                 "\(deleteAsked.text.prefix(4000))")
             #expect(try await api.call(.get, "/api/expenses/\(taxiID.lowercased())", token: setup.aki.token).bool("expense", "isDeleted") == false)

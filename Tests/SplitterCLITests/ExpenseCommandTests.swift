@@ -104,7 +104,7 @@ struct ExpenseCommandTests {
 
             // validate
             #expect(
-                asked.status == 6 && asked.error.contains("Cho (removed) is no longer in the group; this changes their share from 300 JPY to 400 JPY.")
+                asked.status == 6 && asked.error.contains("Cho (removed) is no longer in the group; this changes their share from 300 JPY to 400 JPY, so they would owe 100 JPY more.")
                     && asked.error.contains("--confirm-removed-shares"),
                 "\(asked.output)\(asked.error)")
             #expect(confirmed.status == 0, "\(confirmed.output)\(confirmed.error)")
@@ -123,7 +123,7 @@ struct ExpenseCommandTests {
             // A delete asks the same; with the flag, offline too, it goes through at sync.
             let deleteAsked = try await trip.run("expense", "delete", cake)
             #expect(
-                deleteAsked.status == 6 && deleteAsked.error.contains("this changes their share from 200 JPY to 0 JPY. Delete it anyway?")
+                deleteAsked.status == 6 && deleteAsked.error.contains("this changes their share from 200 JPY to 0 JPY, so they would be owed 200 JPY more. Delete it anyway?")
                     && deleteAsked.error.contains("--confirm-removed-shares"),
                 "\(deleteAsked.output)\(deleteAsked.error)")
             let queuedDelete = try await trip.run(

@@ -336,8 +336,14 @@ public struct ExpenseUseCases: Sendable, UsesStores {
                 changes.append("what their part counts in the home currency (\(charged(before)), now \(charged(after)))")
             }
             guard !changes.isEmpty else { continue }
+            // What it does to their balance, said (found by a new user: "their share from 40.00 to
+            // 0.00" did not say that Sven, settled, would then be owed 40.00).
+            let moves = (paid(after) - share(after)) - (paid(before) - share(before))
+            let balance =
+                before.currency == after.currency && moves != 0
+                ? ", so they would \(moves > 0 ? "be owed" : "owe") \(text(abs(moves), after.currency)) more" : ""
             let name = MemberLabel.name(member.name, active: false, left: member.hasLeft)
-            said.append("\(name) is no longer in the group; this changes \(changes.joined(separator: " and ")).")
+            said.append("\(name) is no longer in the group; this changes \(changes.joined(separator: " and "))\(balance).")
         }
         return said.isEmpty ? nil : said.joined(separator: " ")
     }

@@ -188,11 +188,13 @@ struct RecurringUseCaseTests {
         }
     }
 
-    @Test("a start moved earlier whose count leaves only a skipped date is refused, saying how the count counts", arguments: TestDatabases.all)
+    @Test(
+        "a start moved earlier adds the dates it gains, not those made; a count that leaves only a skipped date is refused, saying how the count counts",
+        arguments: TestDatabases.all)
     func startMovedEarlier(backend: Database.Backend) async throws {
-        // Found by a new user: monthly from July, 8 times, January skipped; the start moved to
-        // June (the count still 8, now ending with the skipped January) ended the series unsaid,
-        // and February's rent was lost.
+        // Found by new users: monthly from July, 8 times, January skipped; a count that now ends
+        // with the skipped January ended the series unsaid, and February's rent was lost. And a
+        // start moved a month earlier said "from June" and never added June.
         try await Self.with(backend, at: "2026-12-07T12:00:00Z") { setup in
             let trip = setup.trip
             let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-07-01", count: 8))
@@ -200,20 +202,24 @@ struct RecurringUseCaseTests {
             let skipped = try await update(SeriesPatch(skip: ["2027-01-01"]))
             #expect(try await setup.dates().count == 6 && skipped.upcoming == ["2027-02-01"], "\(skipped.upcoming)")
             do {
-                _ = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-06-01", count: 8)))
+                _ = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-07-01", count: 7)))
                 Issue.record("a rule leaving only a skipped date was taken")
             } catch AppError.invalid(let field, let message) {
                 #expect(
                     field == "rule"
-                        && message == "With this rule nothing is left to add. Its 8 times are counted from its start, "
-                            + "2026-06-01, skipped dates too: give more times, a later end, or end the series instead.",
+                        && message == "With this rule nothing is left to add. Its 7 times are counted from its start, "
+                            + "2026-07-01, skipped dates too: give more times, a later end, or end the series instead.",
                     "\(message)")
             }
             let kept = try await setup.recurring.series(series.series.id, caller: trip.aki)
             #expect(kept.series.state == .active && kept.upcoming == ["2027-02-01"], "\(kept.series)")
-            // With 9 times, February is still to come.
+            // From June, 9 times: June is added now, the months made stay once each, February is still to come.
             let more = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-06-01", count: 9)))
             #expect(more.series.state == .active && more.upcoming == ["2027-02-01"], "\(more.upcoming)")
+            #expect(
+                try await setup.dates() == [
+                    "2026-06-01", "2026-07-01", "2026-08-01", "2026-09-01", "2026-10-01", "2026-11-01", "2026-12-01",
+                ])
         }
     }
 

@@ -279,13 +279,17 @@ public struct RecurringUseCases: Sendable, UsesStores {
             // never made twice (occurrences are keyed by date).
             // A series that has added nothing yet starts as a new one from its start would, past
             // dates included (found by a new user: a rent not yet begun, moved to start last
-            // month, was taken and last month's rent never added).
+            // month, was taken and last month's rent never added); so does one whose start moves
+            // earlier: the dates it gains are added, those made already are not made again (found
+            // by a new user: a marina fee moved to start a day earlier said "from 12-04" and
+            // never added 12-04).
             let started = !(try await recurring.madeDates(seriesID: current.id, from: "0000-01-01", limit: 1).isEmpty)
             let pending = current.nextDate.flatMap(CivilDate.init) ?? today
             let from =
                 current.state == .paused
                 ? max(today, recurrence.start)
-                : started ? max(min(pending, today.adding(days: 1)), recurrence.start) : recurrence.start
+                : !started || recurrence.start < current.recurrence.start
+                    ? recurrence.start : max(min(pending, today.adding(days: 1)), recurrence.start)
             let made = Set(try await recurring.madeDates(seriesID: current.id, from: from.description))
             // A start moved past dates the series has still to add would drop them unsaid (found by
             // a new user: "--amount 1850 --start 2027-02-01", meant as "from February", lost

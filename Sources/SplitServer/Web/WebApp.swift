@@ -136,7 +136,7 @@ struct WebApp: Sendable {
         "series-saved-paused": "Saved. It stays paused: nothing is added until it is resumed.",
         // A series whose expenses each wait to be confirmed (found by review: it said "added").
         "series-saved-confirm": "Saved. On each date its expense waits under “Waiting to be confirmed” until someone confirms it.",
-        "series-saved-past": "Saved. Its dates up to today were added now, as expenses below; the next ones are added on their dates.",
+        "series-saved-past": "Saved. Its dates up to today were added now, to the group’s expenses; the next ones are added on their dates.",
         "series-saved-confirm-past":
             "Saved. Its dates up to today wait under “Waiting to be confirmed” now; on each next date its expense waits there until someone confirms it.",
         "series-paused": "Paused: nothing is added until it is resumed.",

@@ -59,13 +59,15 @@ public struct ResolvedPaymentRequest: Sendable, Equatable {
     /// What the payee wrote with it ("ski rental"), for a signed-in member of its group (found by
     /// a new user: the one asked never saw it); nil for anyone else, or when there is none.
     public var note: String? = nil
+    /// It asks the signed-in caller's member by name: the page speaks to them ("Mira asks you").
+    public var asksCaller = false
 
     public static func == (lhs: ResolvedPaymentRequest, rhs: ResolvedPaymentRequest) -> Bool {
         (lhs.code, lhs.payeeName, lhs.amount, lhs.currency) == (rhs.code, rhs.payeeName, rhs.amount, rhs.currency)
             && (lhs.groupName, lhs.expiresAt, lhs.state, lhs.timeZone) == (rhs.groupName, rhs.expiresAt, rhs.state, rhs.timeZone)
             && (lhs.lockedUntil, lhs.isCallers, lhs.cannotPay) == (rhs.lockedUntil, rhs.isCallers, rhs.cannotPay)
             && lhs.payable?.groupID == rhs.payable?.groupID && lhs.payable?.payer == rhs.payable?.payer
-            && lhs.note == rhs.note
+            && lhs.note == rhs.note && lhs.asksCaller == rhs.asksCaller
     }
 }
 
@@ -294,7 +296,8 @@ public struct PaymentRequestUseCases: Sendable, UsesStores {
                 isCallers: me?.id == payee.id, cannotPay: cannotPay,
                 payable: cannotPay == nil ? me.flatMap { $0.id == payee.id ? nil : (group.id, payee.id, $0.id) } : nil,
                 heldByCaller: state == "locked" && me != nil && request.lockedByMemberID == me?.id,
-                note: me == nil || request.note.isEmpty ? nil : request.note)
+                note: me == nil || request.note.isEmpty ? nil : request.note,
+                asksCaller: me != nil && request.payerMemberID == me?.id)
         }
         guard let found else { throw AppError.notFound("payment request") }
         return found

@@ -187,6 +187,8 @@ extension WebApp {
         var planNote: String? = nil
         /// What the payee wrote with it, for a member of the group.
         var note: String? = nil
+        /// It asks the caller by name ("Mira asks you for …").
+        var asksYou = false
     }
 
     func payPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -281,7 +283,7 @@ extension WebApp {
                 holdUntil: resolved.lockedUntil.map { ZonedTime.dateTime(Date(milliseconds: $0), in: zone) } ?? "",
                 payTo: payTo, paid: resolved.state == "paid", yours: resolved.isCallers,
                 cannotPay: resolved.cannotPay, key: UUID.random().uuidString, message: message, planNote: planNote,
-                note: resolved.note)
+                note: resolved.note, asksYou: resolved.asksCaller)
             return try await render(
                 "pay", title: "Pay \(resolved.payeeName)", body: body, signedIn: caller != nil, status: status)
         } catch let refusal as AppError {

@@ -70,7 +70,8 @@ extension WebApp {
         }
         struct Share: Sendable {
             let name: String
-            /// "owes", or "gets back" for a refund's share (shown without its minus).
+            /// "owes", or "gets back" for a refund's share (shown without its minus); "had a share
+            /// of" ("had a part of") for what a payer covers themselves.
             let verb: String
             let amount: String
         }
@@ -190,9 +191,13 @@ extension WebApp {
                 hasProblems: false, problems: [], hasDraft: true,
                 heading: "\(expense.description) · \(money(expense.amount))",
                 paid: (expense.amount < 0 ? "Received by " : "Paid by ") + payers.joined(separator: ", "),
+                // A payer's own part is not owed to anyone (found by a new user: "Jonas owes
+                // 36.00 EUR" of the payer himself); said as the expense's page says it.
                 shares: shares.map {
-                    .init(
-                        name: scope.name($0.memberID.text), verb: $0.amount < 0 ? "gets back" : "owes",
+                    let covered = expense.nothingToPay($0) && $0.amount != 0
+                    return .init(
+                        name: scope.name($0.memberID.text),
+                        verb: $0.amount < 0 ? (covered ? "had a part of" : "gets back") : (covered ? "had a share of" : "owes"),
                         amount: money(abs($0.amount)))
                 },
                 details: [expense.expenseDate, preview.categoryNames[expense.categoryID]].compactMap { $0 }

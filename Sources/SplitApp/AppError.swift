@@ -43,6 +43,9 @@ public enum AppError: Error, Sendable, Equatable {
     case badRequest(String)
     /// Too many attempts inside a limit's window; try again after this many seconds.
     case rateLimited(retryAfterSeconds: Int)
+    /// An account that logged in `limit` times inside the hour (each login costs a password hash):
+    /// not a wrong password, and said so.
+    case loginsLimited(retryAfterSeconds: Int, limit: Int)
     /// A login that did not match an active account: the same answer for an unknown account and
     /// a wrong password (DESIGN §4).
     case invalidCredentials

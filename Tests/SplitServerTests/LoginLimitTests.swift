@@ -139,6 +139,12 @@ struct LoginLimitTests {
             let fourth = try await Self.login(api, "aki@example.com", "correct horse", from: "198.51.100.7")
             let fifth = try await Self.login(api, "aki@example.com", "correct horse", from: "198.51.100.7")
             #expect(fourth.status == .ok && fifth.status == .tooManyRequests)
+            // Said as what it is, not as wrong passwords (found by a new user), with the way for scripts.
+            #expect(
+                fifth.string("error", "message")?.hasPrefix(
+                    "This account has logged in 4 times within the hour, the most this server allows; the password was not wrong.")
+                    == true && fifth.string("error", "message")?.contains("access token") == true,
+                "\(fifth.text)")
 
             let current = try #require(fourth.string("token"))
             let revoked = try await api.call(.post, "/auth/sessions/revoke-others", token: current)

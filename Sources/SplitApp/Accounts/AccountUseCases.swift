@@ -209,6 +209,10 @@ public struct AccountUseCases: Sendable, UsesStores {
         if let user {
             do {
                 try await limiter.check(limits.loginSuccess, subject: RateLimiter.subject("user:" + user.id.text))
+            } catch AppError.rateLimited(let seconds) {
+                // Said as what it is (found by a new user: "Too many attempts" read as wrong passwords).
+                try? await limiter.release(counted)
+                throw AppError.loginsLimited(retryAfterSeconds: seconds, limit: limits.loginSuccess.limit)
             } catch {
                 try? await limiter.release(counted)
                 throw error

@@ -143,8 +143,12 @@ public enum MoneyInput {
             throw AppError.invalid(
                 field: "timeZone", message: "Give the time zone as its name, like Asia/Tokyo or Europe/Paris.")
         }
-        return zone.identifier
+        return zoneName(zone.identifier)
     }
+
+    /// A stored zone as people read it: Foundation names UTC "GMT" (found by a new user: the
+    /// settings said "time zone GMT" where every page said UTC).
+    public static func zoneName(_ identifier: String) -> String { ["GMT", "UTC"].contains(identifier) ? "UTC" : identifier }
 
     /// The date it is at `now` in a time zone (UTC when it is unknown).
     public static func today(_ now: Int64, in timeZone: String = "UTC") -> String {

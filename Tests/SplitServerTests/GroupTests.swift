@@ -29,6 +29,13 @@ struct GroupTests {
             let plain = try await api.call(
                 .post, "/api/groups", token: aki, json: #"{"name":"Home","homeCurrency":"MYR"}"#)
             #expect(plain.string("group", "timeZone") == "UTC")
+            // "UTC" and "GMT" as given are UTC, not Foundation's "GMT" (found by a new user: the
+            // settings said "time zone GMT" where the pages said UTC).
+            for given in ["UTC", "GMT"] {
+                let utc = try await api.call(
+                    .post, "/api/groups", token: aki, json: #"{"name":"Home","homeCurrency":"MYR","timeZone":"\#(given)"}"#)
+                #expect(utc.string("group", "timeZone") == "UTC", "\(given): \(utc.text)")
+            }
             let tokyo = try await api.call(
                 .post, "/api/groups", token: aki, json: #"{"name":"Japan","homeCurrency":"JPY","timeZone":"Asia/Tokyo"}"#)
             #expect(tokyo.status == .created && tokyo.string("group", "timeZone") == "Asia/Tokyo")

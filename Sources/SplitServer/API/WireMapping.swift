@@ -1,5 +1,6 @@
 import Foundation
 import SplitAPI
+import SplitApp
 import SplitCore
 import SplitStore
 
@@ -51,7 +52,7 @@ extension Components.Schemas.Group {
         let seesInviteCode = Permissions.decide(.manageMembers(.newMember), for: me.membership) == .allowed
         self.init(
             id: group.id.text, name: group.name, description: group.description, homeCurrency: group.homeCurrency,
-            timeZone: group.timeZone,
+            timeZone: MoneyInput.zoneName(group.timeZone),
             ownerId: group.ownerUserID.text, inviteCode: seesInviteCode ? group.inviteCode : nil,
             isArchived: group.isArchived, myMemberId: me.id.text, myRole: .init(me.role), version: group.version,
             createdAt: Date(milliseconds: group.createdAt), updatedAt: Date(milliseconds: group.updatedAt))

@@ -611,7 +611,7 @@ extension WebApp {
                     text: "\($0.date): 1 \($0.fromCurrency) = \($0.rate) \($0.toCurrency)", from: $0.fromCurrency,
                     to: $0.toCurrency, date: $0.date, counts: $0.counts == true)
             },
-            homeCurrency: scope.group.homeCurrency, timeZone: scope.group.timeZone,
+            homeCurrency: scope.group.homeCurrency, timeZone: MoneyInput.zoneName(scope.group.timeZone),
             today: today(in: scope),
             isOwner: scope.group.myRole == .owner, archived: scope.group.isArchived, newID: UUID.random().uuidString,
             levels: levels.map { .init(value: $0.0.rawValue, label: $0.1, selected: $0.0 == level) }, errors: errors)
@@ -624,7 +624,7 @@ extension WebApp {
         let action = typed?["action"]
         func kept(_ field: String, in form: String) -> String? { action == form ? typed?[field] : nil }
         body.formName = kept("name", in: "group") ?? scope.group.name
-        body.formTimeZone = kept("timeZone", in: "group") ?? scope.group.timeZone
+        body.formTimeZone = kept("timeZone", in: "group") ?? MoneyInput.zoneName(scope.group.timeZone)
         body.categoryName = kept("categoryName", in: "add-category") ?? ""
         body.categoryIcon = kept("icon", in: "add-category") ?? ""
         body.rateFrom = kept("fromCurrency", in: "add-rate") ?? ""

@@ -157,10 +157,11 @@ struct ExpenseContext {
     func refuseChangeByRoleOffline() throws {
         let me = group.members.first { $0.id == group.group.myMemberId }
         switch group.group.myRole {
-        case .viewer: throw refusedOffline("A viewer cannot change expenses.")
+        // Exit 4, "not allowed", as the server's refusal would be.
+        case .viewer: throw CLIError(message: "A viewer cannot change expenses. Nothing was queued.", code: 4)
         case .member where me?.userId != expense.createdByUserId:
             let maker = group.members.first { $0.userId == expense.createdByUserId }?.name
-            throw refusedOffline(GroupAction.onlyMakerMayChange(maker))
+            throw CLIError(message: GroupAction.onlyMakerMayChange(maker) + " Nothing was queued.", code: 4)
         default: return
         }
     }

@@ -16,7 +16,7 @@ public struct SplitterCommand: AsyncParsableCommand {
         commandName: "splitter",
         abstract: "Share costs with a group: expenses in any currency, exact balances, the fewest transfers.",
         discussion: """
-            Exit codes: 0 done, 2 bad command line, 3 not logged in, 4 not allowed,
+            Exit codes: 0 done, 1 declined at a question, 2 bad command line, 3 not logged in, 4 not allowed,
             5 not found, 6 conflict, 7 invalid input, 8 rate limited,
             9 server unreachable, 10 server error.
             Settings live in $SPLITTER_CONFIG_DIR or ~/.config/splitter,

@@ -80,7 +80,8 @@ struct UpgradeTests {
 
     /// Changes made on purpose since the fixture's release, taken out of the byte comparison and
     /// checked on their own. Issue 15: the expense list's order within a day, the groups' time zone. Issue 15: the home view counts a charged expense at its charged
-    /// amount (so `home` differs where one exists) and says how many did (`homeChargedExpenses`).
+    /// amount (so `home` differs where one exists) and says how many did (`homeChargedExpenses`),
+    /// and whether Settle up leads in the home currency (`settleInHome`).
     /// Issue 16: the order of a change page's categories.
     /// The per-currency nets stay compared to the byte; the new home view must still sum to zero.
     static func withoutIntendedChanges(_ key: String, _ was: Any, _ now: Any) throws -> (Any, Any) {
@@ -150,13 +151,15 @@ struct UpgradeTests {
             return (was, now)
         }
         #expect(new["homeChargedExpenses"] is Int, "balances say how many expenses counted at a charged amount")
+        // 2026-12-07: whether Settle up leads in the home currency, said (a boolean, always).
+        #expect(new["settleInHome"] is Bool, "balances say whether Settle up leads in the home currency")
         // One currency, written with its decimals: the digits are its minor units.
         let nets = (new["home"] as? [[String: Any]] ?? []).compactMap {
             ($0["net"] as? String).flatMap { Int64($0.replacingOccurrences(of: ".", with: "")) }
         }
         #expect(nets.count == (new["home"] as? [Any])?.count && nets.reduce(0, +) == 0, "the home view sums to zero")
         #expect((old["home"] == nil) == (new["home"] == nil), "a home view where there was one")
-        for field in ["home", "homeChargedExpenses"] {
+        for field in ["home", "homeChargedExpenses", "settleInHome"] {
             old[field] = nil
             new[field] = nil
         }

@@ -792,6 +792,18 @@ struct WebTests {
             #expect(removal.status == .seeOther)
             let form = try await setup.aki.get("/expenses/\(taxiID.lowercased())/edit")
             #expect(form.text.contains("<option value=\"\(benID)\" selected>Ben (removed)</option>"), "\(form.text.prefix(4000))")
+            // Its preview lists the rows in the form's order, named as the form names them (found by
+            // a new user: the payer first, then the rest, and "(left)" dropped).
+            let previewed = try await setup.aki.post(
+                "/expenses/\(taxiID.lowercased())/edit",
+                [
+                    ("description", "Taxi"), ("amount", "1500"), ("currency", "JPY"), ("expenseDate", "2026-11-21"),
+                    ("mode", "equal"), ("payer", benID), ("in_\(akiID)", "1"), ("version", "1"), ("intent", "preview"),
+                ])
+            let akiRow = previewed.text.range(of: "<tr><td>Aki</td>")
+            let benRow = previewed.text.range(of: "<tr><td>Ben (removed)</td>")
+            #expect(
+                akiRow != nil && benRow != nil && akiRow!.lowerBound < benRow!.lowerBound, "\(previewed.text.prefix(6000))")
             let renamed = try await setup.aki.post(
                 "/expenses/\(taxiID.lowercased())/edit",
                 [

@@ -575,11 +575,17 @@ extension WebApp {
                 }
                 let ids = record.payers.map(\.memberID) + record.shares.map(\.memberID)
                 var seen = Set<UUID>()
-                return ids.filter { seen.insert($0).inserted }.map { id in
-                    let paid = record.payers.first { $0.memberID == id }?.amount ?? 0
-                    let owes = record.shares.first { $0.memberID == id }?.amount ?? 0
-                    return .init(name: scope.name(id.text), paid: text(paid), owes: text(owes))
-                }
+                // In the form's order, named as the form names them ("Sven (left)"): found by a
+                // new user, the rows came payers first, in no order the form has, without "(left)".
+                let order = Dictionary(members.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+                let labels = Dictionary(members.map { ($0.id, $0.label) }, uniquingKeysWith: { first, _ in first })
+                return ids.filter { seen.insert($0).inserted }
+                    .sorted { (order[$0.text] ?? .max, $0.text) < (order[$1.text] ?? .max, $1.text) }
+                    .map { id in
+                        let paid = record.payers.first { $0.memberID == id }?.amount ?? 0
+                        let owes = record.shares.first { $0.memberID == id }?.amount ?? 0
+                        return .init(name: labels[id.text] ?? scope.name(id.text), paid: text(paid), owes: text(owes))
+                    }
             } ?? []
         return ExpenseFormBody(
             heading: heading, action: action, previewURL: "/groups/\(scope.group.id)/expenses/preview",

@@ -175,6 +175,35 @@ struct ExpenseTests {
         }
     }
 
+    @Test("payers that do not sum and a split that does not hold are said together, each at its field", arguments: [Database.Backend.sqlite])
+    func payersAndSplitRefusedTogether(backend: Database.Backend) async throws {
+        // Found by a new user: "One thing to fix" named the payers; the percentages summing to
+        // 90 were said only once the payers were mended.
+        try await TestApp.with(backend) { api in
+            let trip = try await Trip.make(api)
+            let reply = try await api.call(
+                .post, "/api/expenses", token: trip.tokens["Aki"],
+                json: trip.expense(
+                    "Boat", "1200", "JPY", paidBy: [("Aki", "1000")],
+                    split:
+                        #"{"mode":"percent","percents":[{"memberId":"\#(trip.members["Aki"]!)","percent":"60"},{"memberId":"\#(trip.members["Ben"]!)","percent":"30"}]}"#
+                ))
+            #expect(reply.status == .unprocessableContent, "\(reply.text)")
+            #expect(
+                reply.list("error", "details", "fields").compactMap { $0.string("field") } == ["paidBy", "split.percents"],
+                "\(reply.text)")
+            // The split alone wrong: said alone.
+            let alone = try await api.call(
+                .post, "/api/expenses", token: trip.tokens["Aki"],
+                json: trip.expense(
+                    "Boat", "1200", "JPY", paidBy: [("Aki", "1200")],
+                    split:
+                        #"{"mode":"percent","percents":[{"memberId":"\#(trip.members["Aki"]!)","percent":"60"},{"memberId":"\#(trip.members["Ben"]!)","percent":"30"}]}"#
+                ))
+            #expect(alone.status == .unprocessableContent && alone.string("error", "details", "field") == "split.percents", "\(alone.text)")
+        }
+    }
+
     @Test(
         "a trip in two currencies with every split mode and several payers balances to zero",
         arguments: TestDatabases.all)

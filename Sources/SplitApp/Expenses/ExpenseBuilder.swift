@@ -113,7 +113,19 @@ extension ExpenseUseCases {
                 tieBreak: TieBreak(seed: id.text))
         } catch {
             let names = Dictionary(members.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-            throw AppError.invalid(field: error.field, message: error.description(naming: { names[$0.uuid] }))
+            var problems = [AppError.FieldProblem(field: error.field, message: error.description(naming: { names[$0.uuid] }))]
+            // What the payers paid and how it is split are two things to mend: said together
+            // (found by a new user: payers that did not sum were said, and percentages summing to
+            // 90 only once they were mended). The split is checked on its own, as one payer's.
+            if error.field == "paidBy", let first = payers.first,
+                let split = Self.splitRefusal(
+                    Money(minorUnits: total, currency: currency), paidBy: first.memberID, rule: rule, seed: id.text),
+                split.field != "paidBy", split.field != "amount"
+            {
+                problems.append(AppError.FieldProblem(field: split.field, message: split.description(naming: { names[$0.uuid] })))
+            }
+            guard problems.count > 1 else { throw AppError.invalid(field: problems[0].field, message: problems[0].message) }
+            throw AppError.invalidFields(problems)
         }
         let record = ExpenseRecord(
             id: id, groupID: group.id, description: description, amount: total, currency: currency.code,
@@ -124,6 +136,16 @@ extension ExpenseUseCases {
             updatedAt: now, payers: computed.paid.map { PayerRecord(memberID: $0.memberID.uuid, amount: $0.amount) },
             shares: computed.owed.map { ShareRecord(id: UUID.timeOrdered(), memberID: $0.memberID.uuid, amount: $0.amount) })
         return (record, categoryNames)
+    }
+
+    /// Why the split alone is refused, with one payer of the whole: nil when it holds.
+    static func splitRefusal(_ total: Money, paidBy payer: MemberID, rule: SplitRule, seed: String) -> SplitError? {
+        do {
+            _ = try ExpenseSplit.compute(total: total, payers: [MemberAmount(payer, total.minorUnits)], rule: rule, tieBreak: TieBreak(seed: seed))
+            return nil
+        } catch {
+            return error
+        }
     }
 
     static func description(_ text: String) throws -> String {

@@ -1046,6 +1046,13 @@ public enum QuickEntry {
                 position -= 1
                 let start = position
                 guard let who = person() else {
+                    // "all except Eli" where Eli left: they are in no "all" any more, so leaving
+                    // them out is what the line says anyway (found by review: it was refused).
+                    if position == start, excepting, let (_, length) = formerAt() {
+                        position += length
+                        if words[position - 1].comma { excepting = false }
+                        continue
+                    }
                     // Nobody by that name (an ambiguous name was said already, and passed over).
                     if position == start { problems.append(unknownProblem()) }
                     continue
@@ -1240,15 +1247,23 @@ public enum QuickEntry {
             }
         }
 
+        /// Someone gone named at the current position (up to three words), and in how many words.
+        func formerAt() -> (QuickEntryContext.Former, Int)? {
+            for length in stride(from: min(3, words.count - position), through: 1, by: -1) {
+                if let gone = former(words[position..<(position + length)].map(\.text).joined(separator: " ")) {
+                    return (gone, length)
+                }
+            }
+            return nil
+        }
+
         /// What to say of the word at the current position, which names no active member: the
         /// name of someone gone (up to three words; found by a new user: "Carla is nobody in this
         /// group … did you mean Dana?" of one who had left), else that it is nobody. Advances past it.
         mutating func unknownProblem() -> QuickEntryProblem {
-            for length in stride(from: min(3, words.count - position), through: 1, by: -1) {
-                if let gone = former(words[position..<(position + length)].map(\.text).joined(separator: " ")) {
-                    position += length
-                    return .formerMember(gone.name, left: gone.left)
-                }
+            if let (gone, length) = formerAt() {
+                position += length
+                return .formerMember(gone.name, left: gone.left)
             }
             let word = current.text
             position += 1

@@ -460,6 +460,17 @@ struct QuickEntryTests {
             Issue.record("an active Bo was read as the former one")
         }
         #expect(problems("Wine 20 Aki Dnaa") == [.unknownWord("Dnaa", didYouMean: "Dana")])
+        // Left out, someone gone is no harm: they are in no "all" any more (found by review: "all
+        // except Carla" was refused). The list still ends at a comma.
+        func draft(_ line: String) -> QuickDraft? {
+            if case .success(let draft) = QuickEntry.parse(line, context: context) { return draft }
+            return nil
+        }
+        #expect(draft("Wine 20 all except Carla")?.rule == .equal([Self.aki, Self.bo, Self.chen]))
+        #expect(draft("Wine 20 for everyone except chloe martin and Dana")?.rule == .equal([Self.aki, Self.chen]))
+        let paid = draft("Wine 20 all except Carla, Dana paid")
+        #expect(paid?.payer == Self.bo && paid?.rule == .equal([Self.aki, Self.bo, Self.chen]))
+        #expect(problems("Wine 20 all except Carla, Carla paid") == [.formerMember("Carla", left: true)])
     }
 
     @Test("Swiss amounts: apostrophes between thousands, \".-\" for no cents; a thousands point is asked about")

@@ -603,18 +603,21 @@ public enum QuickEntry {
         /// Digits, thousands in groups of three after commas ("1,800") or apostrophes ("1'800",
         /// "1’800", as Switzerland writes them), an optional decimal part after a point, or after
         /// a comma followed by one or two digits ("12,40", as much of Europe writes it; found by
-        /// review: it was "not an amount"); "84.-" is 84 (Swiss for no cents).
+        /// review: it was "not an amount"); "84.-" and "84,-" are 84 (Swiss and German for no
+        /// cents). Points between thousands where nothing else can be meant: before a decimal
+        /// comma ("1.234,50", "1.234,-") or two or more of them ("1.234.567").
         mutating func literal() throws(Arithmetic) -> Ratio {
             var digits = ""
             var fraction = ""
             var grouped = false
+            let points = pointsBetweenThousands(from: position)
             while position < characters.count {
                 let character = characters[position]
                 if character.isASCII, character.isNumber {
                     digits.append(character)
                     position += 1
-                } else if character == "," || character == "'" || character == "’", !digits.isEmpty, fraction.isEmpty,
-                    isThousands(after: position)
+                } else if points ? character == "." : character == "," || character == "'" || character == "’",
+                    !digits.isEmpty, isThousands(after: position)
                 {
                     grouped = true
                     position += 1
@@ -622,25 +625,24 @@ public enum QuickEntry {
                     break
                 }
             }
-            if position < characters.count, characters[position] == ",", !digits.isEmpty, !grouped,
-                isDecimalComma(after: position)
+            if position < characters.count, characters[position] == ",", !digits.isEmpty,
+                points || (!grouped && (isDecimalComma(after: position) || isNoCents(at: position + 1)))
             {
                 position += 1
                 while position < characters.count, characters[position].isASCII, characters[position].isNumber {
                     fraction.append(characters[position])
                     position += 1
                 }
-            } else if position < characters.count, characters[position] == "." {
+                // "84,-", "1.234,–": no cents.
+                if fraction.isEmpty { position += 1 }
+            } else if !points, position < characters.count, characters[position] == "." {
                 position += 1
                 while position < characters.count, characters[position].isASCII, characters[position].isNumber {
                     fraction.append(characters[position])
                     position += 1
                 }
                 // "84.-", "84.–": no cents (not "84.-5", a minus).
-                if fraction.isEmpty, !digits.isEmpty, position < characters.count, ["-", "–"].contains(characters[position]),
-                    position + 1 == characters.count
-                        || !(characters[position + 1].isNumber || [".", "(", "-", "–"].contains(characters[position + 1]))
-                {
+                if fraction.isEmpty, !digits.isEmpty, isNoCents(at: position) {
                     position += 1
                 } else if fraction.isEmpty {
                     throw .notANumber
@@ -663,7 +665,37 @@ public enum QuickEntry {
             return (1...2).contains(end - index - 1)
         }
 
-        /// A comma at `index` followed by exactly three digits: a thousands separator ("1,800").
+        /// A dash at `index` that ends an amount with no cents ("84.-", "84,–"): last, or followed
+        /// by no digit, point, parenthesis or dash ("84.-5" is a minus).
+        func isNoCents(at index: Int) -> Bool {
+            guard index < characters.count, ["-", "–"].contains(characters[index]) else { return false }
+            return index + 1 == characters.count
+                || !(characters[index + 1].isNumber || [".", "(", "-", "–"].contains(characters[index + 1]))
+        }
+
+        /// Whether the number from `start` has points between its thousands: one to three digits
+        /// (not starting with 0), then points each followed by three digits, and after them a
+        /// decimal comma (with digits, or a dash for no cents), or after two or more of them
+        /// anything but a digit ("1.234,50", "1.234,-", "1.234.567"). One point and no comma
+        /// stays a decimal point or a question ("1.200 CHF", `QuickEntry.pointReadings`).
+        func pointsBetweenThousands(from start: Int) -> Bool {
+            var index = start
+            while index < characters.count, characters[index].isASCII, characters[index].isNumber { index += 1 }
+            guard (1...3).contains(index - start), characters[start] != "0" else { return false }
+            var groups = 0
+            while index < characters.count, characters[index] == ".", isThousands(after: index) {
+                groups += 1
+                index += 4
+            }
+            guard groups > 0 else { return false }
+            if index < characters.count, characters[index] == "," {
+                return index + 1 < characters.count
+                    && (characters[index + 1].isASCII && characters[index + 1].isNumber || isNoCents(at: index + 1))
+            }
+            return groups >= 2 && (index == characters.count || characters[index] != ".")
+        }
+
+        /// A separator at `index` followed by exactly three digits: a thousands separator ("1,800").
         func isThousands(after index: Int) -> Bool {
             let end = index + 4
             guard end <= characters.count else { return false }
@@ -853,8 +885,10 @@ public enum QuickEntry {
             {
                 // "1,500 EUR" could be fifteen hundred or one and a half.
                 problems.append(.ambiguousComma(String(number), currency))
-            } else if let number = amountText.split(whereSeparator: { !($0.isNumber || $0 == "." || $0 == "'" || $0 == "’") })
-                .first(where: { QuickEntry.pointReadings($0, currency) != nil })
+            } else if let number = amountText.split(whereSeparator: {
+                // With a comma after it, the point is between thousands ("1.200,50 CHF").
+                !($0.isNumber || $0 == "." || $0 == "," || $0 == "'" || $0 == "’")
+            }).first(where: { QuickEntry.pointReadings($0, currency) != nil })
             {
                 // "1.200 CHF" likewise (found by a new user: it was "does not come to whole CHF cents").
                 problems.append(.ambiguousPoint(String(number), currency))

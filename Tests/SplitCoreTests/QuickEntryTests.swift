@@ -499,6 +499,34 @@ struct QuickEntryTests {
         #expect(try Self.draft("Dinner 1.20 CHF all").total == Self.money(120, "CHF"))
     }
 
+    @Test("European amounts: points between thousands before a decimal comma, \",-\" for no cents")
+    func european() throws {
+        let chf = try! Currency(code: "CHF")
+        // Found by review: "1.234,50" and "84,-" were "not an amount".
+        #expect(try Self.draft("Hotel 1.234,50 EUR all").total == Self.money(123_450, "EUR"))
+        #expect(try Self.draft("Hotel 1.234.567,8 EUR all").total == Self.money(123_456_780, "EUR"))
+        #expect(try Self.draft("Dinner 84,- EUR all").total == Self.money(8_400, "EUR"))
+        #expect(try Self.draft("Dinner 84,– all").total == Self.money(8_400, "MYR"))
+        #expect(try Self.draft("Dinner 80,-+4,- all").total == Self.money(8_400, "MYR"))
+        #expect(try Self.draft("Hotel 1.234,- CHF all").total == Self.money(123_400, "CHF"))
+        // Two points, or one before a decimal comma, can only be between thousands: no question.
+        #expect(try Self.draft("Hotel 1.234.567 EUR all").total == Self.money(123_456_700, "EUR"))
+        #expect(try Self.draft("Dinner 1.200,50 CHF all").total == Self.money(120_050, "CHF"))
+        #expect(try Self.draft("Dinner 1.234,500 KWD all").total == Self.money(1_234_500, "KWD"))
+        #expect(Self.problems("Dinner 1.234,567 EUR all") == [.decimals("1.234,567", try! Currency(code: "EUR"))])
+        #expect(try Self.draft("Tickets 1.500,00 EUR Aki 1.000,- Bo 500").rule
+            == .exact([MemberAmount(Self.aki, 100_000), MemberAmount(Self.bo, 50_000)]))
+        // The questions stay: one point or one comma before three digits could be either.
+        #expect(Self.problems("Dinner 1.200 CHF all") == [.ambiguousPoint("1.200", chf)])
+        #expect(Self.problems("Taxi 1,240 EUR all") == [.ambiguousComma("1,240", try! Currency(code: "EUR"))])
+        #expect(try Self.draft("Taxi 12,50 EUR all").total == Self.money(1_250, "EUR"))
+        // Not amounts: a minus after the dash, a group of other than three, a point after a
+        // comma between thousands, a leading zero.
+        for text in ["84,-5", "1.234.5", "1.23,50", "1,234,-", "0.123,45"] {
+            #expect(Self.problems("Dinner \(text) EUR all") == [.notANumber(text)], "\(text)")
+        }
+    }
+
     @Test("a line is at most 500 scalars, however few characters they make; trailing commas cost one pass")
     func length() throws {
         // Found by review: 120,000 combining marks on one letter are one character, and 490

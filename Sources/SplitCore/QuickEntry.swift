@@ -123,6 +123,9 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     /// A name of someone no longer in the group (as stored), and whether they left themselves.
     case formerMember(String, left: Bool)
     case twoPayers
+    /// "paid by Sam, Ben and Eli" with nothing else saying who shares: Sam paying for the others,
+    /// or all of them paying (the payer's name and the others').
+    case payerOrSharers(payer: String, others: [String])
     /// Nobody said who shares it.
     case whoShares
     /// "split 2:1:1" with another number of people.
@@ -169,6 +172,9 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
             "\(name.prefix(40)) is no longer in the group (\(left ? "left" : "removed")); an expense cannot name them."
         case .ambiguousName(let word, let names): "“\(word.prefix(40))” could be \(names.joined(separator: " or ")); use the full name."
         case .twoPayers: "Say one payer (or use the form for several)."
+        case .payerOrSharers(let payer, let others):
+            "Did \(payer) pay for \(QuickEntry.list(others)), or did \(others.count == 1 ? "both" : "they all") pay? "
+                + "Write “paid by \(payer) for \(QuickEntry.list(others))”, or use the form for several payers."
         case .whoShares: "Say who shares it: names, “all”, or “all except …”."
         case .ratioCount(let weights, let people): "\(weights) parts for \(people) people: give one part each."
         case .exactSum(let total, let sum): "The amounts come to \(sum), the total is \(total)."
@@ -257,6 +263,12 @@ public enum QuickEntry {
         let whole = String(parts[0])
         let written = whole + "." + decimals + String(repeating: "0", count: currency.minorUnits - decimals.count)
         return (whole + parts[1], decimals.isEmpty ? whole : whole + "." + decimals, written)
+    }
+
+    /// Names as a sentence lists them: "Ben", "Ben and Eli", "Ben, Eli and Mei".
+    static func list(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + last
     }
 
     public static func parse(_ line: String, context: QuickEntryContext) -> QuickEntryOutcome {
@@ -968,6 +980,9 @@ public enum QuickEntry {
             var evenly = false
             // "split 4 ways": how many share.
             var ways: Int?
+            // "paid by Aki, Bo and Chen", "all paid by Sam, Ben": who paid, the names said right
+            // after them, whether an "and" joined those, and whether who shares was said before.
+            var afterPayer: (payer: MemberID, names: [MemberID], joined: Bool, sharedBefore: Bool)?
             while !atEnd {
                 let word = current
                 let lower = word.lower
@@ -1003,6 +1018,10 @@ public enum QuickEntry {
                             } else {
                                 position = mark
                             }
+                        }
+                        if !problems.contains(.twoPayers), let (names, joined) = namesAhead() {
+                            let sharedBefore = everyone || !sharers.isEmpty || !exact.isEmpty || !percents.isEmpty
+                            afterPayer = (who, names, joined, sharedBefore)
                         }
                     } else if let last = sharers.popLast() {
                         // "Aki paid": the name before.
@@ -1113,7 +1132,7 @@ public enum QuickEntry {
                     continue
                 }
                 // "Aki 40": an exact amount.
-                if !atEnd, QuickEntry.looksLikeAmount(current.text), !current.text.contains(":"), CivilDate(current.text) == nil {
+                if amountFollows {
                     exact.append((who, current.text))
                     position += 1
                     continue
@@ -1121,6 +1140,23 @@ public enum QuickEntry {
                 if !sharers.contains(who) { sharers.append(who) }
             }
 
+            // Names right after the payer are who shares in "paid by Aki, Bo, Chen" (and "paid by
+            // Aki, Aki and Bo": the payer among them). Where who shares is said besides ("all paid
+            // by Sam, Ben", "paid by Sam, Ben and Eli, all") they can only be more payers, which a
+            // line does not take (found by review: Ben was dropped without a word). "Paid by Sam,
+            // Ben and Eli" alone is a list of those who paid as much as Sam paying for Ben and
+            // Eli: asked, not guessed (found by review: read as the second).
+            if let listed = afterPayer, !listed.names.contains(listed.payer) {
+                if listed.sharedBefore || everyone || !exact.isEmpty || !percents.isEmpty
+                    || sharers.contains(where: { !listed.names.contains($0) })
+                {
+                    if !problems.contains(.twoPayers) { problems.append(.twoPayers) }
+                } else if listed.joined {
+                    let people = context.people
+                    let name = { (id: MemberID) in people.first { $0.id == id }?.name ?? "?" }
+                    problems.append(.payerOrSharers(payer: name(listed.payer), others: listed.names.map(name)))
+                }
+            }
             let order = Dictionary(context.people.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             let byDefault = context.people.filter(\.sharesByDefault).map(\.id)
             // "Groceries 43.20 split equally", "Rent 1850 split 4 ways" in a group of four: nobody
@@ -1279,6 +1315,35 @@ public enum QuickEntry {
                 let name = QuickEntry.folded(gone.name)
                 return name == plain || name.split(separator: " ").first.map(String.init) == plain
             }
+        }
+
+        /// The people named one after another from the current position, with commas, "and" or
+        /// "&" between them, each with no amount or percentage of their own after them ("Aki 40",
+        /// "Aki 60%"); and whether an "and" joined any of them. Nil when none is; stays where it is.
+        func namesAhead() -> (names: [MemberID], joined: Bool)? {
+            var probe = self
+            var names: [MemberID] = []
+            var joined = false
+            while !probe.atEnd {
+                let and = ["and", "&"].contains(probe.current.lower)
+                if and { probe.position += 1 }
+                // "all", "for", "split": a word this reader knows ends them, with no name to look up.
+                if !probe.atEnd, !["me", "i", "myself"].contains(probe.current.lower), Self.keywords.contains(probe.current.lower) {
+                    break
+                }
+                guard let who = probe.person(), probe.problems.count == problems.count, !probe.amountFollows,
+                    probe.atEnd || !probe.current.text.hasSuffix("%")
+                else { break }
+                names.append(who)
+                if and { joined = true }
+            }
+            return names.isEmpty ? nil : (names, joined)
+        }
+
+        /// Whether the current word is an amount of the one named before it ("Aki 40"): not a
+        /// time or a date.
+        var amountFollows: Bool {
+            !atEnd && QuickEntry.looksLikeAmount(current.text) && !current.text.contains(":") && CivilDate(current.text) == nil
         }
 
         /// Someone gone named at the current position (up to three words), and in how many words.

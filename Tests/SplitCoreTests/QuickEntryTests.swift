@@ -154,8 +154,8 @@ struct QuickEntryTests {
         } else {
             Issue.record("Chloe was not Chloé")
         }
-        // After a comma, the names that follow share it.
-        #expect((try? Self.draft("Wine 18 EUR paid by Aki, Bo and Chen"))?.payer == Self.aki)
+        // After a comma, the names that follow share it (with an "and" among them, see payerList).
+        #expect((try? Self.draft("Wine 18 EUR paid by Aki, Bo, Chen"))?.rule == .equal([Self.bo, Self.chen]))
         let twins = Self.context(people: [.init(id: Self.aki, name: "Sam Lee"), .init(id: Self.bo, name: "Sam Lee")])
         if case .failure(let found) = QuickEntry.parse("Taxi 12 Sam Lee", context: twins) {
             #expect(found.contains(.ambiguousName("sam lee", ["Sam Lee", "Sam Lee"])))
@@ -272,6 +272,49 @@ struct QuickEntryTests {
         // ¥ is the yuan where the home currency is the yuan; 円 stays the yen.
         #expect((try? Self.draft("Noodles ¥30 all", home: "CNY"))?.total == Self.money(3_000, "CNY"))
         #expect((try? Self.draft("Noodles 300円 all", home: "CNY"))?.total == Self.money(300, "JPY"))
+    }
+
+    @Test("names after \"paid by Aki\": who shares, more payers, or a question; never dropped")
+    func payerList() throws {
+        // Found by review: "paid by Sam, Ben and Eli" was Sam paying for Ben and Eli, though it
+        // reads as much as the three paying. Nothing else says who shares: asked.
+        #expect(Self.problems("Wine 18 EUR paid by Aki, Bo and Chen") == [.payerOrSharers(payer: "Aki", others: ["Bo", "Chen"])])
+        #expect(Self.problems("Dinner 60 paid by Bo, Chen and Mei Lin yesterday")
+            == [.payerOrSharers(payer: "Bo", others: ["Chen", "Mei Lin"])])
+        #expect(Self.problems("Dinner 60 paid by Bo Chen & me") == [.payerOrSharers(payer: "Bo", others: ["Chen", "Aki"])])
+        #expect(Self.problems("Dinner 60 paid by Bo, and Chen") == [.payerOrSharers(payer: "Bo", others: ["Chen"])])
+        #expect(QuickEntryProblem.payerOrSharers(payer: "Sam", others: ["Ben", "Eli"]).description
+            == "Did Sam pay for Ben and Eli, or did they all pay? Write “paid by Sam for Ben and Eli”, or use the form for several payers.")
+        #expect(QuickEntryProblem.payerOrSharers(payer: "Sam", others: ["Ben"]).description
+            == "Did Sam pay for Ben, or did both pay? Write “paid by Sam for Ben”, or use the form for several payers.")
+        // Said either way, it is read: "for", the payer among them, or no "and" (as documented).
+        var line = try Self.draft("Dinner 60 paid by Bo for Chen and Mei Lin")
+        #expect(line.payer == Self.bo && line.rule == .equal([Self.chen, Self.mei]))
+        line = try Self.draft("Dinner 60 paid by Bo, for Chen and Mei Lin")
+        #expect(line.payer == Self.bo && line.rule == .equal([Self.chen, Self.mei]))
+        line = try Self.draft("Dinner 60 paid by Bo, Bo and Chen")
+        #expect(line.payer == Self.bo && line.rule == .equal([Self.bo, Self.chen]))
+        line = try Self.draft("Dinner 60 paid by Bo, split with Chen and Mei Lin")
+        #expect(line.payer == Self.bo && line.rule == .equal([Self.bo, Self.chen, Self.mei]))
+        line = try Self.draft("Dinner 60 paid by Bo, Chen, Mei Lin")
+        #expect(line.payer == Self.bo && line.rule == .equal([Self.chen, Self.mei]))
+        line = try Self.draft("Tickets 60 EUR paid by Chen, Aki 40 and Bo 20")
+        #expect(line.payer == Self.chen && line.rule == .exact([MemberAmount(Self.aki, 4_000), MemberAmount(Self.bo, 2_000)]))
+        line = try Self.draft("Dinner 100 paid by Chen, Aki 60% and Bo 40%")
+        #expect(line.payer == Self.chen && line.rule == .percent([
+            MemberDecimal(Self.aki, DecimalValue(significand: 60)), MemberDecimal(Self.bo, DecimalValue(significand: 40)),
+        ]))
+        // Who shares said besides: the names are more payers, which a line does not take (found by
+        // review: "all paid by Sam, Ben" dropped Ben without a word).
+        for line in [
+            "dinner 60 all paid by Bo, Chen", "dinner 60 all paid by Bo Chen", "Dinner 60 Aki Mei Lin paid by Bo, Chen",
+            "Dinner 60 paid by Bo, Chen and Mei Lin, all", "Dinner 60 paid by Bo, Chen, for everyone",
+            "Dinner 60 paid by Bo, Chen and Mei Lin for Aki", "Tickets 60 EUR Aki 40 Bo 20 paid by Chen, Mei Lin",
+        ] {
+            #expect(Self.problems(line) == [.twoPayers], "\(line)")
+        }
+        // Two names joined without a comma are two payers, as before; who shares is then unsaid.
+        #expect(Self.problems("Dinner 60 paid by Bo and Chen") == [.twoPayers, .whoShares])
     }
 
     @Test("\"with\" means the one who paid shares too")

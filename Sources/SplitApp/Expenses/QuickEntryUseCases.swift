@@ -155,6 +155,8 @@ extension QuickEntryProblem {
         // A word that names no member of the group (as openapi.yaml documents unknown_word).
         case .formerMember: "unknown_word"
         case .twoPayers: "two_payers"
+        // "paid by Sam, Ben and Eli": whether they all paid (the code openapi.yaml documents).
+        case .payerOrSharers: "two_payers"
         case .whoShares: "who_shares"
         case .ratioCount: "ratio_count"
         case .exactSum: "exact_sum"

@@ -140,6 +140,8 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
     case ambiguousPoint(String, Currency)
     /// A date outside `CivilDate.storedYears` ("0026-07-14").
     case dateYear(String)
+    /// "3/12": the 3rd of December or March 12 (both dates, the first day first); not guessed.
+    case ambiguousDate(String, dayFirst: CivilDate, monthFirst: CivilDate)
     /// An amount below zero without a word that says money came back ("Dinner ¥-6000").
     case minus
     /// Percentages that do not come to 100 (what they come to), or mixed with amounts (nil).
@@ -189,6 +191,10 @@ public enum QuickEntryProblem: Error, Hashable, Sendable, CustomStringConvertibl
             "For money received, say so (“Refund 6000 all”, “Deposit back 6000 all”) and write the amount without a minus."
         case .dateYear(let text):
             "“\(text)” is in the year \(Int(text.prefix(4)) ?? 0): write a date from \(CivilDate.storedYears.lowerBound) to \(CivilDate.storedYears.upperBound), like 2026-07-14."
+        case .ambiguousDate(let text, let dayFirst, let monthFirst):
+            "“\(text.prefix(40))” could be \(QuickEntry.spelled(dayFirst)) or \(QuickEntry.spelled(monthFirst)): "
+                + "write the month as a word, like “\(dayFirst.day) \(QuickEntry.monthWord(dayFirst.month))” or "
+                + "“\(QuickEntry.monthWord(monthFirst.month)) \(monthFirst.day)”."
         case .ambiguousPoint(let text, let currency):
             if let readings = QuickEntry.pointReadings(text, currency) {
                 "“\(text)” could be \(readings.whole) or \(readings.decimal) \(currency.code): write \(readings.whole), or \(readings.written)."
@@ -467,29 +473,156 @@ public enum QuickEntry {
         return today.adding(days: -back)
     }
 
-    /// A day said at the end of `words` (lower case, at most two): "yesterday", "today", a
-    /// YYYY-MM-DD date, "friday", "last friday", "on friday"; with how many words said it.
-    static func day(_ words: [String], today: CivilDate) -> (CivilDate, Int)? {
-        guard let last = words.last else { return nil }
-        if words.count == 2, words[0] == "last", let weekday = weekdays[last] {
-            return (latest(weekday, before: today, strictly: true), 2)
+    /// Month names and their short forms ("dec", "sept", "dec."), 1 to 12; nil for any other word.
+    static func month(_ word: String) -> Int? {
+        if let month = months[word] { return month }
+        guard word.hasSuffix(".") else { return nil }
+        return months[String(word.dropLast())]
+    }
+
+    static let months: [String: Int] = [
+        "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8, "september": 9,
+        "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
+        "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+    ]
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
+    /// "3 December 2025", for a question that names a date.
+    static func spelled(_ date: CivilDate) -> String { "\(date.day) \(monthNames[date.month - 1]) \(date.year)" }
+
+    /// "dec": a month as a line may say it.
+    static func monthWord(_ month: Int) -> String { monthNames[month - 1].prefix(3).lowercased() }
+
+    /// What is said after a day and is part of it: "friday night", "yesterday evening".
+    static let partsOfDay: Set = ["night", "morning", "afternoon", "evening"]
+
+    /// A weekday and the word before or after it that together name a thing, not a day: "Sunday
+    /// roast" is a dish whenever it was eaten, "Black Friday" a sale.
+    static let weekdayThings: Set = [
+        "sunday roast", "sunday roasts", "sunday school", "sunday paper", "sunday papers", "black friday", "cyber monday",
+        "good friday", "easter sunday", "easter monday", "palm sunday", "ash wednesday", "taco tuesday",
+    ]
+
+    /// The letters a day's words start with (weekdays, months, "yesterday", "today", "last").
+    static let dayInitials = "adfjlmnostwy"
+
+    /// Whether a word (lower case) may start a day: a digit, a weekday, a month, "yesterday",
+    /// "today" or "last". Most words do not, and cost nothing more (every word of a line is tried).
+    static func mayStartDay(_ word: String) -> Bool {
+        guard let first = word.first else { return false }
+        return first.isASCII && first.isNumber || weekdays[word] != nil || month(word) != nil
+            || word == "yesterday" || word == "today" || word == "last"
+    }
+
+    /// A day said in exactly `said` (lower case, one to three words, no "on"): "yesterday",
+    /// "today", "last night", a weekday spelled out (or short, with `short`: after "on"), "last
+    /// friday" or "last fri", any of those with a part of the day ("friday night"), a date
+    /// (2026-05-01), a day and a month either way round with a year or not ("3 dec", "December
+    /// 3rd", "3 dec 2025"), or with a slash ("13/12", "3/12/2025"). Without a year, the latest
+    /// such day on or before `today`, as a weekday is. A question or a refusal for what cannot be
+    /// taken as typed ("3/12", 0026-07-14); nil when the words say no day.
+    static func day(exactly said: ArraySlice<String>, today: CivilDate, short: Bool = false)
+        -> Result<CivilDate, QuickEntryProblem>?
+    {
+        var words = Array(said)
+        if words.count >= 2, partsOfDay.contains(words[words.count - 1]),
+            weekdays[words[words.count - 2]] != nil || ["yesterday", "today"].contains(words[words.count - 2])
+        {
+            words.removeLast()
         }
-        let single: CivilDate?
-        switch last {
-        case "yesterday": single = today.adding(days: -1)
-        case "today": single = today
-        default:
-            if let weekday = weekdays[last], weekdayNames.contains(last) || (words.count == 2 && words[0] == "on") {
-                single = latest(weekday, before: today, strictly: false)
-            } else if let date = CivilDate(last), CivilDate.storedYears.contains(date.year) {
-                single = date
-            } else {
-                single = nil
+        switch words.count {
+        case 1:
+            let word = words[0]
+            if word == "yesterday" { return .success(today.adding(days: -1)) }
+            if word == "today" { return .success(today) }
+            if let weekday = weekdays[word], short || weekdayNames.contains(word) {
+                return .success(latest(weekday, before: today, strictly: false))
             }
+            if let date = CivilDate(word) {
+                return CivilDate.storedYears.contains(date.year) ? .success(date) : .failure(.dateYear(word))
+            }
+            return slashed(word, today: today)
+        case 2 where words[0] == "last":
+            // "last night" is yesterday's, as "yesterday" is in the group's time zone.
+            if words[1] == "night" { return .success(today.adding(days: -1)) }
+            return weekdays[words[1]].map { .success(latest($0, before: today, strictly: true)) }
+        case 2, 3:
+            let year = words.count == 3 ? words[2] : nil
+            if let month = month(words[0]), let day = dayOfMonth(words[1]) {
+                return dated(day: day, month: month, year: year, today: today)
+            }
+            if let day = dayOfMonth(words[0]), let month = month(words[1]) {
+                return dated(day: day, month: month, year: year, today: today)
+            }
+            return nil
+        default:
+            return nil
         }
-        guard let single else { return nil }
-        // "on friday", "on 2026-05-01": the "on" goes with it.
-        return (single, words.count == 2 && words[0] == "on" ? 2 : 1)
+    }
+
+    /// "3", "03", "3rd", "21st": a day of a month (1 to 31), or nil.
+    static func dayOfMonth(_ word: String) -> Int? {
+        var digits = Substring(word)
+        if ["st", "nd", "rd", "th"].contains(where: { digits.hasSuffix($0) }) { digits = digits.dropLast(2) }
+        guard (1...2).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let day = Int(digits),
+            (1...31).contains(day)
+        else { return nil }
+        return day
+    }
+
+    /// The day of `month` said with a year (four digits) or, without one, the latest on or before
+    /// `today`; nil when there is none ("31 feb", or a year that is no year).
+    static func dated(day: Int, month: Int, year: String?, today: CivilDate) -> Result<CivilDate, QuickEntryProblem>? {
+        guard let year else { return latest(day: day, month: month, before: today).map { .success($0) } }
+        guard year.count == 4, year.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(year),
+            let date = CivilDate(year: number, month: month, day: day)
+        else { return nil }
+        return CivilDate.storedYears.contains(number) ? .success(date) : .failure(.dateYear(date.description))
+    }
+
+    /// The latest `day` of `month` on or before `today` (a 29 February up to eight years back).
+    static func latest(day: Int, month: Int, before today: CivilDate) -> CivilDate? {
+        for year in stride(from: today.year, through: today.year - 8, by: -1) {
+            if let date = CivilDate(year: year, month: month, day: day), date <= today { return date }
+        }
+        return nil
+    }
+
+    /// "13/12", "12/13", "3/12/2025": a day and a month with a slash, read the one way that is a
+    /// date; where both are and differ ("3/12": 3 December or March 12), asked, as nothing here
+    /// knows which way round the group writes them. Nil when neither is ("60/40", "1/0").
+    static func slashed(_ word: String, today: CivilDate) -> Result<CivilDate, QuickEntryProblem>? {
+        let parts = word.split(separator: "/", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), (1...2).contains(parts[0].count), (1...2).contains(parts[1].count),
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), let first = Int(parts[0]),
+            let second = Int(parts[1])
+        else { return nil }
+        var year: Int?
+        if parts.count == 3 {
+            guard parts[2].count == 4, let said = Int(parts[2]) else { return nil }
+            year = said
+        }
+        func date(day: Int, month: Int) -> CivilDate? {
+            guard let year else { return latest(day: day, month: month, before: today) }
+            return CivilDate(year: year, month: month, day: day)
+        }
+        let readings = (date(day: first, month: second), date(day: second, month: first))
+        // "3/12/0026": a date in no year a group keeps, whichever way round.
+        if let one = readings.0 ?? readings.1, !CivilDate.storedYears.contains(one.year) {
+            return .failure(.dateYear(one.description))
+        }
+        switch readings {
+        case (let dayFirst?, let monthFirst?) where dayFirst != monthFirst:
+            return .failure(.ambiguousDate(word, dayFirst: dayFirst, monthFirst: monthFirst))
+        case (let one?, _), (nil, let one?):
+            return .success(one)
+        case (nil, nil):
+            return nil
+        }
     }
 
     /// Currencies by the words people say for them; "dollars" is the home dollar, else asked.
@@ -785,12 +918,27 @@ public enum QuickEntry {
             // What it was: the words before the amount.
             var description: [String] = []
             // A date is no amount: "Dinner on 2026-05-01 60" says the day before the amount (and
-            // "2026-05-01: dinner 60" at the start).
-            while !atEnd, !QuickEntry.looksLikeAmount(current.text) || CivilDate(current.text) != nil
-                || (current.text.hasSuffix(":") && CivilDate(String(current.text.dropLast())) != nil),
-                QuickEntry.currency(current.text, home: context.homeCurrency) == nil
-                    || (position + 1 < words.count && !QuickEntry.looksLikeAmount(words[position + 1].text))
-            {
+            // "2026-05-01: dinner 60" at the start); nor is a day and a month ("Dinner 3 dec 60",
+            // "Dinner 13/12 60") where the amount follows them, or first on the line where what it
+            // was follows them ("3 dec: dinner 60", "dec 3 dinner 60"). They are read as the date
+            // below.
+            while !atEnd {
+                let first = description.isEmpty
+                if let (_, count) = dayAt(
+                    position, colon: first,
+                    then: { next in
+                        first ? next < words.count && !QuickEntry.looksLikeAmount(words[next].text) : amountAt(next)
+                    })
+                {
+                    description += words[position..<(position + count)].map(\.text)
+                    position += count
+                    continue
+                }
+                guard !QuickEntry.looksLikeAmount(current.text) || CivilDate(current.text) != nil
+                    || (current.text.hasSuffix(":") && CivilDate(String(current.text.dropLast())) != nil),
+                    QuickEntry.currency(current.text, home: context.homeCurrency) == nil
+                        || (position + 1 < words.count && !QuickEntry.looksLikeAmount(words[position + 1].text))
+                else { break }
                 description.append(current.text)
                 position += 1
             }
@@ -819,17 +967,15 @@ public enum QuickEntry {
             // "Lunch yesterday 24", "Dinner last friday 60": a day said before the amount is the
             // date, not part of what it was (found by review: dated today, "yesterday" kept).
             var saidDate: CivilDate?
-            if description.count >= 2, let last = description.last, !isName(last), let (day, count) = QuickEntry.day(
-                description.suffix(2).map { $0.lowercased() }, today: context.today)
-            {
-                saidDate = day
+            if let (day, count) = dayAtEnd(description) {
+                note(day, &saidDate)
                 description.removeLast(count)
             }
             if !leadingPercents.isEmpty { description = QuickEntry.sentenceCase(description) }
-            // "yesterday: takeaway 38", "last friday pizza 30": the same day said first (found by
-            // new users: it was kept in what it was, and the date was today).
+            // "yesterday: takeaway 38", "last friday pizza 30", "friday dinner 40": the same day
+            // said first (found by new users: it was kept in what it was, and the date was today).
             if let (day, count) = dayFirst(description) {
-                if saidDate == nil { saidDate = day }
+                if saidDate == nil { note(day, &saidDate) }
                 description = QuickEntry.sentenceCase(Array(description.dropFirst(count)))
             }
             // "Sam paid internet 30", "Ben bought toilet paper for 7.99": who paid, then what it
@@ -984,15 +1130,26 @@ public enum QuickEntry {
             // after them, whether an "and" joined those, and whether who shares was said before.
             var afterPayer: (payer: MemberID, names: [MemberID], joined: Bool, sharedBefore: Bool)?
             while !atEnd {
+                // A day: "yesterday", "friday", "last fri", "friday night", "3 dec", "13/12",
+                // 2026-05-01 (one out of the form's years said as a problem of the line; found by
+                // review: the line was refused as a whole, its text lost). Not "split 1/2", a ratio
+                // that is none.
+                if !current.text.contains("/") || position == 0 || words[position - 1].lower != "split",
+                    let (day, count) = dayAt(position)
+                {
+                    note(day, &date)
+                    position += count
+                    continue
+                }
                 let word = current
                 let lower = word.lower
                 position += 1
                 switch lower {
                 case "on":
-                    // "on friday", "on fri": the day, unless that is someone's name.
-                    if !atEnd, let weekday = QuickEntry.weekdays[current.lower], !isName(current.text) {
-                        date = QuickEntry.latest(weekday, before: context.today, strictly: false)
-                        position += 1
+                    // "on friday", "on fri", "on 3 dec": the day, unless that is someone's name.
+                    if let (day, count) = dayAt(position, short: true) {
+                        note(day, &date)
+                        position += count
                     }
                     continue
                 case "and", "&", "between", "among", "amongst", "by":
@@ -1055,19 +1212,6 @@ public enum QuickEntry {
                 case "except", "but", "without", "not":
                     excepting = true
                     continue
-                case "yesterday":
-                    date = context.today.adding(days: -1)
-                    continue
-                case "today":
-                    date = context.today
-                    continue
-                case "last":
-                    // "last friday", "last fri"
-                    if !atEnd, let weekday = QuickEntry.weekdays[current.lower], !isName(current.text) {
-                        date = QuickEntry.latest(weekday, before: context.today, strictly: true)
-                        position += 1
-                        continue
-                    }
                 default:
                     // "4 ways" without "split".
                     if let count = Self.count(lower), !atEnd, ["ways", "way"].contains(current.lower) {
@@ -1075,18 +1219,6 @@ public enum QuickEntry {
                         position += 1
                         continue
                     }
-                    // "friday" alone, spelled out; a member called Sun or Monday stays a member.
-                    if QuickEntry.weekdayNames.contains(lower), !isName(word.text), let weekday = QuickEntry.weekdays[lower] {
-                        date = QuickEntry.latest(weekday, before: context.today, strictly: false)
-                        continue
-                    }
-                }
-                if let day = CivilDate(word.text) {
-                    // The form's bound, said as a problem of the line (found by review: the line
-                    // was refused as a whole, its text lost).
-                    if !CivilDate.storedYears.contains(day.year) { problems.append(.dateYear(word.text)) }
-                    date = day
-                    continue
                 }
                 // A second currency: one expense is in one (a member called Bob is not the boliviano).
                 if !isNameOrKeyword(word.text), let found = QuickEntry.currency(word.text, home: context.homeCurrency) {
@@ -1341,9 +1473,10 @@ public enum QuickEntry {
         }
 
         /// Whether the current word is an amount of the one named before it ("Aki 40"): not a
-        /// time or a date.
+        /// time or a date ("Aki 3 dec").
         var amountFollows: Bool {
             !atEnd && QuickEntry.looksLikeAmount(current.text) && !current.text.contains(":") && CivilDate(current.text) == nil
+                && !isDayAt(position)
         }
 
         /// Someone gone named at the current position (up to three words), and in how many words.
@@ -1370,19 +1503,120 @@ public enum QuickEntry {
         }
 
         /// A day said at the start of what it was, with or without a colon: "yesterday",
-        /// "today", "last friday", "on friday", "2026-05-01", and a weekday alone only with a
-        /// colon ("friday: pizza"; "Sunday roast" is a dish). With how many words said it; nil
-        /// when nothing else would be left, or the word is a member's name.
-        func dayFirst(_ said: [String]) -> (CivilDate, Int)? {
-            for count in 1...2 where said.count > count && !isName(said[0]) {
-                var day = said.prefix(count).map { $0.lowercased() }
+        /// "today", "last friday", "on friday", "friday night", "3 dec", "2026-05-01", a weekday
+        /// alone ("friday dinner"; found by review: it was kept in what it was) but for a thing
+        /// named after one ("Sunday roast" is a dish, `QuickEntry.weekdayThings`). With how many
+        /// words said it; nil when nothing else would be left, or a word of it is a member's name.
+        func dayFirst(_ said: [String]) -> (Result<CivilDate, QuickEntryProblem>, Int)? {
+            guard let head = said.first?.lowercased(),
+                head == "on" || QuickEntry.mayStartDay(head.hasSuffix(":") ? String(head.dropLast()) : head),
+                !isName(said[0])
+            else { return nil }
+            let on = head == "on" ? 1 : 0
+            for count in stride(from: min(3, said.count - 1 - on), through: 1, by: -1) {
+                var day = said[on..<(on + count)].map { $0.lowercased() }
                 let colon = day[count - 1].hasSuffix(":")
                 if colon { day[count - 1].removeLast() }
-                guard let (date, used) = QuickEntry.day(day, today: context.today), used == count else { continue }
-                if count == 1, QuickEntry.weekdayNames.contains(day[0]), !colon { return nil }
-                return (date, count)
+                guard let found = QuickEntry.day(exactly: day[...], today: context.today, short: on == 1),
+                    !said[on..<(on + count)].contains(where: isWrittenName)
+                else { continue }
+                if count == 1, on == 0, !colon, QuickEntry.weekdayThings.contains(day[0] + " " + said[1].lowercased()) {
+                    return nil
+                }
+                return (found, on + count)
             }
             return nil
+        }
+
+        /// A day said at the end of what it was, before the amount ("Lunch yesterday", "Dinner on
+        /// 3 dec"), with how many words said it, an "on" before it included; nil when nothing else
+        /// would be left, a word of it is a member's name, or it is a weekday that names a thing
+        /// with the word before ("Black Friday").
+        func dayAtEnd(_ said: [String]) -> (Result<CivilDate, QuickEntryProblem>, Int)? {
+            guard said.count >= 2 else { return nil }
+            for count in stride(from: min(3, said.count - 1), through: 1, by: -1) {
+                let start = said.count - count
+                let day = said[start...].map { $0.lowercased() }
+                let before = said[start - 1].lowercased()
+                let on = before == "on"
+                guard QuickEntry.mayStartDay(day[0]),
+                    let found = QuickEntry.day(exactly: day[...], today: context.today, short: on),
+                    !said[start...].contains(where: isWrittenName)
+                else { continue }
+                if count == 1, QuickEntry.weekdayThings.contains(before + " " + day[0]) { return nil }
+                return (found, count + (on ? 1 : 0))
+            }
+            return nil
+        }
+
+        /// A day said from word `start` (up to three words), and in how many: see
+        /// `QuickEntry.day(exactly:)`. `short`: a weekday's short form alone is one (after "on").
+        /// Without `slashes`, "3/12" is none (an amount after a name: "Aki 3/12"). With `colon`,
+        /// its last word may end in one ("3 dec: dinner"). `then` says whether what follows may
+        /// (a shorter day is tried when it may not). Nil where no day is, or a word of it is a
+        /// member's name ("May 3" of a member called May).
+        func dayAt(
+            _ start: Int, short: Bool = false, slashes: Bool = true, colon: Bool = false,
+            then: (Int) -> Bool = { _ in true }
+        ) -> (Result<CivilDate, QuickEntryProblem>, Int)? {
+            guard start < words.count, let first = words[start].text.utf8.first else { return nil }
+            // Most words are no day, and cost little more (every word of a line is tried): a day's
+            // words are three to ten letters (with a colon or a point, eleven), and start with one
+            // of a few. A number is one only as a date (2026-05-01, 13/12) or as a day of the month
+            // before one ("3 dec"), not as an amount.
+            func plain(_ index: Int) -> String? {
+                let bytes = words[index].text.utf8
+                guard (3...11).contains(bytes.count), let initial = bytes.first,
+                    QuickEntry.dayInitials.utf8.contains(initial | 0x20)
+                else { return nil }
+                let lower = words[index].lower
+                return colon && lower.hasSuffix(":") ? String(lower.dropLast()) : lower
+            }
+            if (48...57).contains(first) {
+                let bytes = words[start].text.utf8
+                guard bytes.contains(UInt8(ascii: "/")) || bytes.contains(UInt8(ascii: "-"))
+                    || (bytes.count <= 5 && start + 1 < words.count && plain(start + 1).flatMap(QuickEntry.month) != nil)
+                else { return nil }
+            } else if !(plain(start).map(QuickEntry.mayStartDay) ?? false) {
+                return nil
+            }
+            let head = words[start].text
+            var said = words[start..<min(start + 3, words.count)].map(\.lower)
+            for count in stride(from: said.count, through: 1, by: -1) {
+                said.removeLast(said.count - count)
+                var day = said
+                if colon, day[count - 1].hasSuffix(":") { day[count - 1].removeLast() }
+                guard slashes || count > 1 || !head.contains("/"), then(start + count),
+                    let found = QuickEntry.day(exactly: day[...], today: context.today, short: short),
+                    !words[start..<(start + count)].contains(where: { isWrittenName($0.text) })
+                else { continue }
+                return (found, count)
+            }
+            return nil
+        }
+
+        /// Whether a day starts at word `index` (not one with a slash: see `dayAt`).
+        func isDayAt(_ index: Int) -> Bool { dayAt(index, slashes: false) != nil }
+
+        /// A word with letters that is a member's name ("May", "Sun"), which no day takes.
+        func isWrittenName(_ text: String) -> Bool { text.contains(where: \.isLetter) && isName(text) }
+
+        /// Whether the amount starts at word `index`: one that looks like an amount (and is no
+        /// date), or a currency before one.
+        func amountAt(_ index: Int) -> Bool {
+            guard index < words.count else { return false }
+            let text = words[index].text
+            if QuickEntry.looksLikeAmount(text) { return CivilDate(text) == nil }
+            return index + 1 < words.count && QuickEntry.currency(text, home: context.homeCurrency) != nil
+                && QuickEntry.looksLikeAmount(words[index + 1].text)
+        }
+
+        /// A day read: the date, or what keeps it from being one, said once.
+        mutating func note(_ day: Result<CivilDate, QuickEntryProblem>, _ date: inout CivilDate?) {
+            switch day {
+            case .success(let found): date = found
+            case .failure(let problem): if !problems.contains(problem) { problems.append(problem) }
+            }
         }
 
         /// "Sam 60% Ben 40%" at the start of the line: each person and percentage, and past them;
@@ -1428,7 +1662,7 @@ public enum QuickEntry {
                 let written = word.text.first?.isUppercase == true
                 guard !isNameOrKeyword(word.text), !QuickEntry.looksLikeAmount(word.text), CivilDate(word.text) == nil,
                     !bare || !["x", "×"].contains(word.lower),
-                    QuickEntry.weekdays[word.lower] == nil, word.lower != "last",
+                    QuickEntry.weekdays[word.lower] == nil, word.lower != "last", !reader.isDayAt(index),
                     !written || QuickEntry.closeName(word.text, context.people) == nil
                 else { return false }
                 var probe = reader

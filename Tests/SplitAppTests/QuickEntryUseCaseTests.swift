@@ -39,6 +39,12 @@ struct QuickEntryUseCaseTests {
                 return
             }
             #expect(problems.map(\.code) == ["which_currency"])
+            // "3/12" is the 3rd of December or March the 12th: asked, with a code of its own.
+            guard case .problems(let date) = try await read("Taxi 45.50 MYR all 3/12") else {
+                Issue.record("3/12 was not asked about")
+                return
+            }
+            #expect(date.map(\.code) == ["ambiguous_date"], "\(date)")
 
             guard case .created(.created(let saved)) = try await read("Taxi 45.50 MYR Bo Dee", dryRun: false, key: "k1") else {
                 Issue.record("not saved")

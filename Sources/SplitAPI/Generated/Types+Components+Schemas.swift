@@ -3041,7 +3041,7 @@ extension Components {
         public struct QuickEntryPreview: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/QuickEntryPreview/ProblemsPayload`.
             public struct ProblemsPayloadPayload: Codable, Hashable, Sendable {
-                /// empty, too_long, no_description, no_amount, not_a_number, division_by_zero, too_large, zero, decimals, which_currency, mixed_currencies, unknown_word, ambiguous_name, two_payers, who_shares, ratio_count, ratio_names, ambiguous_comma, exact_sum, date_year (a date outside 1900-2199), minus (an amount below zero that no word says is money received) or percent_sum (percentages that do not come to 100)
+                /// empty, too_long, no_description, no_amount, not_a_number, division_by_zero, too_large, zero, decimals, which_currency, mixed_currencies, unknown_word, ambiguous_name, two_payers, who_shares, ratio_count, ratio_names, ambiguous_comma, exact_sum, date_year (a date outside 1900-2199), ambiguous_date ("3/12": day and month either way), minus (an amount below zero that no word says is money received) or percent_sum (percentages that do not come to 100)
                 ///
                 /// - Remark: Generated from `#/components/schemas/QuickEntryPreview/ProblemsPayload/code`.
                 public var code: Swift.String
@@ -3050,7 +3050,7 @@ extension Components {
                 /// Creates a new `ProblemsPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - code: empty, too_long, no_description, no_amount, not_a_number, division_by_zero, too_large, zero, decimals, which_currency, mixed_currencies, unknown_word, ambiguous_name, two_payers, who_shares, ratio_count, ratio_names, ambiguous_comma, exact_sum, date_year (a date outside 1900-2199), minus (an amount below zero that no word says is money received) or percent_sum (percentages that do not come to 100)
+                ///   - code: empty, too_long, no_description, no_amount, not_a_number, division_by_zero, too_large, zero, decimals, which_currency, mixed_currencies, unknown_word, ambiguous_name, two_payers, who_shares, ratio_count, ratio_names, ambiguous_comma, exact_sum, date_year (a date outside 1900-2199), ambiguous_date ("3/12": day and month either way), minus (an amount below zero that no word says is money received) or percent_sum (percentages that do not come to 100)
                 ///   - message:
                 public init(
                     code: Swift.String,

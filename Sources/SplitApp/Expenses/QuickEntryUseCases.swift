@@ -163,9 +163,8 @@ extension QuickEntryProblem {
         case .ratioNames: "ratio_names"
         case .ambiguousComma: "ambiguous_comma"
         case .dateYear: "date_year"
-        // "3/12" asked about: a date the line does not take as typed (the date code openapi.yaml
-        // documents; it names no other).
-        case .ambiguousDate: "date_year"
+        // "3/12" asked about: the 3rd of December or March the 12th.
+        case .ambiguousDate: "ambiguous_date"
         case .minus: "minus"
         case .percentSum: "percent_sum"
         // Codes the API documents (openapi.yaml): "split 3 ways" asks who shares.

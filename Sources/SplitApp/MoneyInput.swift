@@ -177,7 +177,27 @@ extension MoneyInput {
     /// comma that could be either ("1,000" for a currency with three decimals) — comes back as
     /// typed, for the parser to refuse with its plain message. The API takes only the plain form.
     public static func typed(_ text: String, _ currency: Currency) -> String {
-        let (sign, rest) = unmarked(text, currency)
+        let (sign, marked) = unmarked(text, currency)
+        var rest = marked
+        // As Europe writes it (found by a new user: the form refused "1.234,56" in euros, which
+        // quick entry reads): "84,-" and "84.-" have no cents; apostrophes group thousands
+        // ("1'234.50"); points before a decimal comma, or two or more of them, can only group
+        // thousands ("1.234,56", "1.234.567"). Anything else goes on as before.
+        var commaWhole = false
+        if rest.wholeMatch(of: /[0-9][0-9'’.,]*[.,][-–]/) != nil {
+            commaWhole = rest.dropLast().hasSuffix(",")
+            rest = String(rest.dropLast(2))
+        }
+        if rest.contains("'") || rest.contains("’") {
+            guard rest.wholeMatch(of: /[1-9][0-9]{0,2}(['’][0-9]{3})+(\.[0-9]+)?/) != nil else { return text }
+            rest = rest.replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "’", with: "")
+        }
+        if rest.wholeMatch(of: /[1-9][0-9]{0,2}(\.[0-9]{3})+,[0-9]+/) != nil
+            || rest.wholeMatch(of: /[1-9][0-9]{0,2}(\.[0-9]{3}){2,}/) != nil
+            || (commaWhole && rest.wholeMatch(of: /[1-9][0-9]{0,2}(\.[0-9]{3})+/) != nil)
+        {
+            rest = rest.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
+        }
         guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "," || $0 == ".") }) else {
             return text
         }

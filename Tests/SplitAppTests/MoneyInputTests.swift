@@ -10,6 +10,8 @@ struct MoneyInputTests {
     let myr = try! Currency(code: "MYR")
     let usd = try! Currency(code: "USD")
     let kwd = try! Currency(code: "KWD")
+    let eur = try! Currency(code: "EUR")
+    let chf = try! Currency(code: "CHF")
 
     @Test("grouping commas, a decimal comma, the code or symbol before or after, a sign: read exactly")
     func forgiving() {
@@ -19,7 +21,15 @@ struct MoneyInputTests {
             ("12,345.50", usd, "12345.50"), ("$1,234,567.89", usd, "1234567.89"), ("-5", usd, "-5"),
             ("  7.5  ", usd, "7.5"), ("1,000", kwd, "1,000"),  // three decimals: "1,000" could be either
             ("RM 12", jpy, "RM 12"),  // another currency's sign is not guessed at
-            ("1,00,000", usd, "1,00,000"), ("12,5,0", usd, "12,5,0"), ("1.000,50", usd, "1.000,50"), ("", usd, ""),
+            ("1,00,000", usd, "1,00,000"), ("12,5,0", usd, "12,5,0"), ("", usd, ""),
+            // As Europe writes it (found by a new user: the form refused "1.234,56" in euros):
+            // points before a decimal comma, or two or more, group thousands; ",-" and ".-" no cents.
+            ("1.000,50", usd, "1000.50"), ("€1.234,56", eur, "1234.56"), ("1.234.567", eur, "1234567"),
+            ("1.234.567,8", eur, "1234567.8"), ("84,-", eur, "84"), ("84.-", chf, "84"), ("1.234,-", eur, "1234"),
+            ("1'234.50", chf, "1234.50"), ("1’234", chf, "1234"), ("-1.234,56", eur, "-1234.56"),
+            // Still left as typed, for the parser to refuse or ask: one point before three digits,
+            // a misplaced apostrophe or point group.
+            ("1.200", eur, "1.200"), ("12'34", chf, "12'34"), ("1.23,50", eur, "1.23,50"), ("84,-5", eur, "84,-5"),
             ("abc", usd, "abc"), ("0,500", usd, "0,500"),  // not five hundred: a leading 0 groups nothing
             ("0,50", usd, "0.50"), ("00,001", usd, "00,001"),
             // "1,500" in a currency with cents: 1500 or 1.5? Left as typed, so it is refused.

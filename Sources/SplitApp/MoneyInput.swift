@@ -30,6 +30,13 @@ public enum MoneyInput {
                     message: "“\(text.trimmingCharacters(in: .whitespaces))” could be \(readings.whole) or \(readings.decimal): "
                         + "write \(readings.whole), or use a “.” before the decimals (\(readings.decimal)).")
             }
+            // "1.200" in euros: 1200 as much of Europe writes it, or 1.20? Asked, as quick entry asks.
+            if let readings = QuickEntry.pointReadings(unmarked(text, currency).rest, currency) {
+                throw AppError.invalid(
+                    field: field,
+                    message: "“\(text.trimmingCharacters(in: .whitespaces))” could be \(readings.whole) or \(readings.decimal): "
+                        + "write \(readings.whole), or \(readings.written).")
+            }
             throw AppError.invalid(field: field, message: message(error, field: field, currency: currency))
         }
         guard minor.magnitude <= maximumMinorUnits.magnitude else {

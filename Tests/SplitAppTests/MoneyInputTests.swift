@@ -29,7 +29,10 @@ struct MoneyInputTests {
             ("1'234.50", chf, "1234.50"), ("1’234", chf, "1234"), ("-1.234,56", eur, "-1234.56"),
             // Still left as typed, for the parser to refuse or ask: one point before three digits,
             // a misplaced apostrophe or point group.
+            // One point before three digits is not read as thousands, even where it cannot be cents
+            // ("1.234" in euros, "200.555" in yen): a typo off by a factor of 1,000 is refused, not taken.
             ("1.200", eur, "1.200"), ("12'34", chf, "12'34"), ("1.23,50", eur, "1.23,50"), ("84,-5", eur, "84,-5"),
+            ("1.234", eur, "1.234"), ("200.555", jpy, "200.555"),
             ("abc", usd, "abc"), ("0,500", usd, "0,500"),  // not five hundred: a leading 0 groups nothing
             ("0,50", usd, "0.50"), ("00,001", usd, "00,001"),
             // "1,500" in a currency with cents: 1500 or 1.5? Left as typed, so it is refused.
@@ -90,6 +93,9 @@ struct MoneyInputTests {
         #expect(!message("12,345", usd).contains("could be"), "\(message("12,345", usd))")
         #expect(MoneyInput.typed("1,234", usd) == "1234" && MoneyInput.typed("1,230", usd) == "1,230")
         #expect(message("€1,500", try! Currency(code: "EUR")).hasPrefix("“€1,500” could be 1500 or 1.5"))
+        // A point before three digits, as much of Europe groups thousands: asked too.
+        #expect(message("1.200", eur) == "“1.200” could be 1200 or 1.2: write 1200, or 1.20.")
+        #expect(message("€1.500", eur) == "“€1.500” could be 1500 or 1.5: write 1500, or 1.50.")
         #expect(message("1,500", jpy) == "Write the amount as a number like 1200, with a “.” before any decimals.")
         #expect(message("12.5", jpy) == "JPY has no cents: write the amount as a whole number like 1200.")
         #expect(message("12.555", usd, "paidBy[1].amount") == "USD has 2 decimals at most: write a payer's amount like 12.50.")

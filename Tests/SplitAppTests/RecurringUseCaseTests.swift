@@ -189,12 +189,12 @@ struct RecurringUseCaseTests {
     }
 
     @Test(
-        "a start moved earlier adds the dates it gains, not those made; a count that leaves only a skipped date is refused, saying how the count counts",
+        "a start moved earlier onto dates never made is refused, saying which; a count that leaves only a skipped date is refused, saying how the count counts",
         arguments: TestDatabases.all)
     func startMovedEarlier(backend: Database.Backend) async throws {
         // Found by new users: monthly from July, 8 times, January skipped; a count that now ends
         // with the skipped January ended the series unsaid, and February's rent was lost. And a
-        // start moved a month earlier said "from June" and never added June.
+        // start moved earlier said "from June" and never added June.
         try await Self.with(backend, at: "2026-12-07T12:00:00Z") { setup in
             let trip = setup.trip
             let series = try await setup.create(EnteredRecurrence(every: "month", startDate: "2026-07-01", count: 8))
@@ -213,13 +213,23 @@ struct RecurringUseCaseTests {
             }
             let kept = try await setup.recurring.series(series.series.id, caller: trip.aki)
             #expect(kept.series.state == .active && kept.upcoming == ["2027-02-01"], "\(kept.series)")
-            // From June, 9 times: June is added now, the months made stay once each, February is still to come.
-            let more = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-06-01", count: 9)))
-            #expect(more.series.state == .active && more.upcoming == ["2027-02-01"], "\(more.upcoming)")
-            #expect(
-                try await setup.dates() == [
-                    "2026-06-01", "2026-07-01", "2026-08-01", "2026-09-01", "2026-10-01", "2026-11-01", "2026-12-01",
-                ])
+            // From June: June was never made, and a change adds nothing before what was made (a
+            // second rent would sit beside July's were the day moved instead): refused, saying so.
+            do {
+                _ = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-06-01", count: 9)))
+                Issue.record("a start moved before the dates made was taken")
+            } catch AppError.invalid(let field, let message) {
+                #expect(
+                    field == "rule.startDate"
+                        && message == "This series has added expenses from 2026-07-01 on, and a change adds none before "
+                            + "them: starting it on 2026-06-01 would not add 2026-06-01. Add that day as an expense of its "
+                            + "own, or keep the start.",
+                    "\(message)")
+            }
+            // With 9 times from July, February and March are still to come; the dates made stay once each.
+            let more = try await update(SeriesPatch(rule: EnteredRecurrence(every: "month", startDate: "2026-07-01", count: 9)))
+            #expect(more.series.state == .active && more.upcoming == ["2027-02-01", "2027-03-01"], "\(more.upcoming)")
+            #expect(try await setup.dates().count == 6)
         }
     }
 

@@ -33,6 +33,15 @@ struct WireCompatibilityTests {
         }
     }
 
+    @Test("balances from a server before homeChargedExpenses and settleInHome read, with both unsaid")
+    func olderBalances() throws {
+        // Found by review: both were required, so the SDK could not read an older server's answer.
+        let json = #"{"balances":[],"homeCurrency":"EUR","missingRates":["USD"]}"#
+        let wire = try JSONDecoder().decode(Wire.BalancesResponse.self, from: Data(json.utf8))
+        let balances = GroupBalances(wire)
+        #expect(balances.homeChargedExpenses == nil && balances.settleInHome == nil && balances.missingRates == ["USD"])
+    }
+
     @Test("requests the queue keeps: the same JSON as the generated requests, and read from theirs")
     func requests() throws {
         for expense in Samples.newExpenses {

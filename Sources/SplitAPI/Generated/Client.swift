@@ -8687,9 +8687,10 @@ public struct Client: APIProtocol {
     /// Based on `version` (or If-Match); a stale one is a 409 with the current series. Pausing
     /// stops new occurrences; resuming goes on from today — what fell due while paused is not
     /// made. A new rule applies from the first date not yet made, tomorrow at the earliest (a
-    /// paused series: from today; one that has made nothing yet, or whose start moves earlier:
-    /// from its start, past dates included, as a new series would, a date made already not
-    /// made again); coming dates skipped stay skipped when the new rule falls on them. A `count` counts the rule's dates from its start, as when the series was made,
+    /// paused series: from today; one that has made nothing yet: from its start, past dates
+    /// included, as a new series would); a start moved earlier onto dates never made, once the
+    /// series has made some, is a 422 on `rule.startDate` naming them (a change adds nothing
+    /// before what was made); coming dates skipped stay skipped when the new rule falls on them. A `count` counts the rule's dates from its start, as when the series was made,
     /// while every occurrence made so far falls on them; when some were made on other dates
     /// (another `every`, interval or weekdays), it counts the occurrences made (added, waiting or
     /// dismissed) and the rest come from the new rule's first date on, not the dates skipped:

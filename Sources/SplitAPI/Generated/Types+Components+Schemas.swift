@@ -3296,19 +3296,20 @@ extension Components {
             public var home: [Components.Schemas.Balance]?
             /// - Remark: Generated from `#/components/schemas/BalancesResponse/missingRates`.
             public var missingRates: [Swift.String]
-            /// How many expenses count in `home` at their charged amount rather than at a rate.
+            /// How many expenses count in `home` at their charged amount rather than at a rate (always sent; absent from servers before it was said).
             ///
             /// - Remark: Generated from `#/components/schemas/BalancesResponse/homeChargedExpenses`.
-            public var homeChargedExpenses: Swift.Int
+            public var homeChargedExpenses: Swift.Int?
             /// Whether Settle up leads with everything in the home currency (`GET …/settlement-plan?in=home`):
             /// money is open in several currencies and each has a rate, or what was charged in the
             /// home currency makes `home` differ from the currencies' own balances (the one open
             /// currency is another, or a charge and its refund netted to zero in their own currency
-            /// but not in what the card took). Otherwise each currency's own plan settles it.
+            /// but not in what the card took). Otherwise each currency's own plan settles it. Always
+            /// sent; absent from servers before it was said.
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/BalancesResponse/settleInHome`.
-            public var settleInHome: Swift.Bool
+            public var settleInHome: Swift.Bool?
             /// Creates a new `BalancesResponse`.
             ///
             /// - Parameters:
@@ -3316,15 +3317,15 @@ extension Components {
             ///   - homeCurrency:
             ///   - home: Everything in the home currency, when every currency has a rate. An expense entered
             ///   - missingRates:
-            ///   - homeChargedExpenses: How many expenses count in `home` at their charged amount rather than at a rate.
+            ///   - homeChargedExpenses: How many expenses count in `home` at their charged amount rather than at a rate (always sent; absent from servers before it was said).
             ///   - settleInHome: Whether Settle up leads with everything in the home currency (`GET …/settlement-plan?in=home`):
             public init(
                 balances: [Components.Schemas.Balance],
                 homeCurrency: Swift.String,
                 home: [Components.Schemas.Balance]? = nil,
                 missingRates: [Swift.String],
-                homeChargedExpenses: Swift.Int,
-                settleInHome: Swift.Bool
+                homeChargedExpenses: Swift.Int? = nil,
+                settleInHome: Swift.Bool? = nil
             ) {
                 self.balances = balances
                 self.homeCurrency = homeCurrency

@@ -279,17 +279,32 @@ public struct RecurringUseCases: Sendable, UsesStores {
             // never made twice (occurrences are keyed by date).
             // A series that has added nothing yet starts as a new one from its start would, past
             // dates included (found by a new user: a rent not yet begun, moved to start last
-            // month, was taken and last month's rent never added); so does one whose start moves
-            // earlier: the dates it gains are added, those made already are not made again (found
-            // by a new user: a marina fee moved to start a day earlier said "from 12-04" and
-            // never added 12-04).
+            // month, was taken and last month's rent never added).
             let started = !(try await recurring.madeDates(seriesID: current.id, from: "0000-01-01", limit: 1).isEmpty)
             let pending = current.nextDate.flatMap(CivilDate.init) ?? today
             let from =
                 current.state == .paused
                 ? max(today, recurrence.start)
-                : !started || recurrence.start < current.recurrence.start
-                    ? recurrence.start : max(min(pending, today.adding(days: 1)), recurrence.start)
+                : started ? max(min(pending, today.adding(days: 1)), recurrence.start) : recurrence.start
+            // One that has added expenses, its start moved earlier onto dates it never made, is
+            // refused, saying which (found by a new user: a marina fee moved a day earlier said
+            // "from 12-04" and never added it). Adding them would put a second January rent beside
+            // the first when a monthly start moves from the 5th to the 4th (found by review).
+            if started, recurrence.start < current.recurrence.start {
+                let madeAll = Set(try await recurring.madeDates(seriesID: current.id, from: recurrence.start.description))
+                let gained = recurrence.occurrences(
+                    from: recurrence.start, through: min(current.recurrence.start.adding(days: -1), today), limit: 4
+                ).map(\.description).filter { !madeAll.contains($0) }
+                if !gained.isEmpty {
+                    let listed = gained.prefix(3).joined(separator: ", ") + (gained.count > 3 ? " and more" : "")
+                    checks.add(
+                        field: "rule.startDate",
+                        message: "This series has added expenses from \(current.recurrence.start) on, and a change adds "
+                            + "none before them: starting it on \(recurrence.start) would not add \(listed). Add "
+                            + "\(gained.count == 1 ? "that day as an expense" : "those days as expenses") of "
+                            + "\(gained.count == 1 ? "its" : "their") own, or keep the start.")
+                }
+            }
             let made = Set(try await recurring.madeDates(seriesID: current.id, from: from.description))
             // A start moved past dates the series has still to add would drop them unsaid (found by
             // a new user: "--amount 1850 --start 2027-02-01", meant as "from February", lost

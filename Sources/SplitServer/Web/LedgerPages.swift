@@ -269,9 +269,9 @@ extension WebApp {
             // (one currency, or no plan in it): what they come to in the home currency.
             hasHome: balances.home != nil && !view.homePlanFirst
                 && balances.balances.contains { $0.currency != balances.homeCurrency },
-            homeBasis: balances.homeChargedExpenses == 0
+            homeBasis: (balances.homeChargedExpenses ?? 0) == 0
                 ? "Converted at the group's latest rates."
-                : "\(balances.homeChargedExpenses == 1 ? "One expense counts" : "\(balances.homeChargedExpenses) expenses count") at what was charged in \(balances.homeCurrency); everything else at the group's latest rates.",
+                : "\((balances.homeChargedExpenses ?? 0) == 1 ? "One expense counts" : "\((balances.homeChargedExpenses ?? 0)) expenses count") at what was charged in \(balances.homeCurrency); everything else at the group's latest rates.",
             homeCurrency: balances.homeCurrency,
             missingRates: balances.missingRates.isEmpty ? nil : balances.missingRates.joined(separator: ", "),
             canSetRates: scope.may(.updateGroup),

@@ -43,9 +43,10 @@ public enum AppError: Error, Sendable, Equatable {
     case badRequest(String)
     /// Too many attempts inside a limit's window; try again after this many seconds.
     case rateLimited(retryAfterSeconds: Int)
-    /// An account that logged in `limit` times inside the hour (each login costs a password hash):
-    /// not a wrong password, and said so.
-    case loginsLimited(retryAfterSeconds: Int, limit: Int)
+    /// A login refused by any of its limits (failed attempts, or an account's successful logins
+    /// within the hour): one answer for all, which neither says whether the account exists nor
+    /// whether the password was right, with the way for scripts.
+    case loginsLimited(retryAfterSeconds: Int)
     /// A login that did not match an active account: the same answer for an unknown account and
     /// a wrong password (DESIGN §4).
     case invalidCredentials

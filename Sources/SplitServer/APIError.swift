@@ -121,12 +121,11 @@ public struct APIError: Error, Sendable, Equatable {
                 details: ["field": .string("Idempotency-Key")])
         case .badRequest(let message): self = .badRequest(message)
         case .rateLimited(let seconds): self = .rateLimited(retryAfterSeconds: seconds)
-        case .loginsLimited(let seconds, let limit):
+        case .loginsLimited(let seconds):
             self = .rateLimited(
                 retryAfterSeconds: seconds,
-                message: "This account has logged in \(limit) times within the hour, the most this server allows; the "
-                    + "password was not wrong. Try again in \(WaitText.phrase(seconds: max(1, seconds))); a script that "
-                    + "logs in each time it runs can use an access token instead (Account, Access tokens).")
+                message: "Too many logins for now; try again in \(WaitText.phrase(seconds: max(1, seconds))). A script "
+                    + "that logs in each time it runs can use an access token instead (Account, Access tokens).")
         case .invalidCredentials: self = .invalidCredentials
         case .registrationClosed:
             self = APIError(.forbidden, code: "registration_closed", message: "This server does not take new accounts.")

@@ -205,16 +205,22 @@ public struct AccountUseCases: Sendable, UsesStores {
             (limits.loginAccountAddress, RateLimiter.subject(account + " address:" + address)),
         ]
         if !knownAddress { limited.append((limits.loginAccount, RateLimiter.subject(account))) }
-        let counted = try await limiter.reserve(limited)
+        // Every limit's refusal is the same answer, naming the way for scripts (found by a new user:
+        // ~30 logins of a script locked the account with "Too many attempts", read as wrong
+        // passwords; found by review: a message of its own for the successful logins' limit told
+        // anyone typing the address that the account exists and the password was right).
+        let counted: [RateLimiter.Reservation]
+        do {
+            counted = try await limiter.reserve(limited)
+        } catch AppError.rateLimited(let seconds) {
+            throw AppError.loginsLimited(retryAfterSeconds: seconds)
+        }
         if let user {
             do {
                 try await limiter.check(limits.loginSuccess, subject: RateLimiter.subject("user:" + user.id.text))
-            } catch AppError.rateLimited(let seconds) {
-                // Said as what it is (found by a new user: "Too many attempts" read as wrong passwords).
-                try? await limiter.release(counted)
-                throw AppError.loginsLimited(retryAfterSeconds: seconds, limit: limits.loginSuccess.limit)
             } catch {
                 try? await limiter.release(counted)
+                if case AppError.rateLimited(let seconds) = error { throw AppError.loginsLimited(retryAfterSeconds: seconds) }
                 throw error
             }
         }

@@ -147,6 +147,7 @@ extension GroupAction {
     /// Why a member may not change an expense someone else added, naming who may: the one
     /// words the server and the command line (offline, before queueing) both use.
     public static func onlyMakerMayChange(_ maker: String?) -> String {
-        "Only \(maker.map { "\($0), who added it," } ?? "whoever added it") or an owner or admin may change this expense."
+        "Only \(maker.map { "\($0), who added it," } ?? "whoever added it") or someone the owner lets change every "
+            + "expense may change this one."
     }
 }

@@ -155,15 +155,18 @@ struct ExpenseContext {
     /// member changes only the expenses they added (found by a new user: the payer's edit of an
     /// expense a friend typed in was queued, then refused at sync).
     func refuseChangeByRoleOffline() throws {
-        let me = group.members.first { $0.id == group.group.myMemberId }
-        switch group.group.myRole {
-        // Exit 4, "not allowed", as the server's refusal would be.
-        case .viewer: throw CLIError(message: "A viewer cannot change expenses. Nothing was queued.", code: 4)
-        case .member where me?.userId != expense.createdByUserId:
-            let maker = group.members.first { $0.userId == expense.createdByUserId }?.name
-            throw CLIError(message: GroupAction.onlyMakerMayChange(maker) + " Nothing was queued.", code: 4)
-        default: return
+        // Decided as the server decides, on the role and rights last seen (exit 4, "not allowed").
+        guard let me = group.members.first(where: { $0.id == group.group.myMemberId }) else { return }
+        let isOwn = me.userId == expense.createdByUserId
+        let membership = Membership(
+            role: SplitCore.Role(rawValue: me.role.rawValue) ?? .viewer, canAddExpenses: me.canAddExpenses, canEditOwnExpenses: me.canEditOwnExpenses,
+            canEditAllExpenses: me.canEditAllExpenses, canMarkPaid: me.canMarkPaid, isActive: me.active)
+        guard Permissions.decide(.editExpense(isOwn: isOwn), for: membership) != .allowed else { return }
+        if me.role == .viewer || isOwn {
+            throw CLIError(message: "Your role in this group does not let you change this expense. Nothing was queued.", code: 4)
         }
+        let maker = group.members.first { $0.userId == expense.createdByUserId }?.name
+        throw CLIError(message: GroupAction.onlyMakerMayChange(maker) + " Nothing was queued.", code: 4)
     }
 
     /// Keeps `expense` as seen: it was shown, or this profile's own write made it.

@@ -155,7 +155,7 @@ struct ExpenseCommandTests {
             let bens = try await trip.run("expense", "edit", tea, "--amount", "1000", "--server", offline, "--profile", "ben")
             #expect(
                 bens.status == 4
-                    && bens.error.contains("Only Aki, who added it, or an owner or admin may change this expense. Nothing was queued."),
+                    && bens.error.contains("Only Aki, who added it, or someone the owner lets change every expense may change this one. Nothing was queued."),
                 "\(bens.output)\(bens.error)")
             let bensOnline = try await trip.run("expense", "delete", cake, "--profile", "ben")
             #expect(bensOnline.status == 4 && bensOnline.error.contains("Only Aki, who added it,"), "\(bensOnline.error)")

@@ -508,7 +508,7 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         let needed = action(expense)
         do {
             if needed != .read { try GroupAccess.require([needed], me, in: group) }
-        } catch AppError.forbidden where needed == .editExpense(isOwn: false) && me.role == .member {
+        } catch AppError.forbidden where needed == .editExpense(isOwn: false) && me.role != .viewer {
             // Said who may (found by a new user: the payer's edit of an expense a friend typed in
             // was refused with "your role does not allow that").
             throw AppError.forbiddenBecause(

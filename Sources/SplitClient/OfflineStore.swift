@@ -286,13 +286,14 @@ public final class OfflineStore: Sendable {
     /// now stand on the version this one produced, and so does the user's next change (the
     /// version is theirs, as seen: found by a new user, the edit after a synced one was taken for
     /// someone else's change, "someone changed Ice since version 1").
-    func complete(_ operation: PendingOperation, resultingVersion: Int64?) throws {
-        try complete([(operation, resultingVersion)])
+    /// `seen` false where the version may be someone else's (a replay found already done).
+    func complete(_ operation: PendingOperation, resultingVersion: Int64?, seen: Bool = true) throws {
+        try complete([(operation, resultingVersion)], seen: seen)
     }
 
     /// Several sent operations completed in order, in one write: a batch's fifty answers are one
     /// commit, not fifty.
-    func complete(_ sent: [(operation: PendingOperation, resultingVersion: Int64?)]) throws {
+    func complete(_ sent: [(operation: PendingOperation, resultingVersion: Int64?)], seen: Bool = true) throws {
         guard !sent.isEmpty else { return }
         try database.write { db in
             for (operation, resultingVersion) in sent {
@@ -300,7 +301,9 @@ public final class OfflineStore: Sendable {
                 if let target = operation.targetID, let old = operation.baseVersion, let new = resultingVersion {
                     try rebase(db, target: target, from: old, to: new, excluding: operation.id)
                 }
-                if let target = operation.targetID, let new = resultingVersion {
+                // Not a paid mark's: one already as asked changes nothing, and the version after it
+                // may be another's edit (found by review).
+                if seen, operation.kind != .setSharePayment, let target = operation.targetID, let new = resultingVersion {
                     try Self.markSeen(db, id: target, version: new)
                 }
             }

@@ -187,7 +187,9 @@ public struct SyncEngine: Sendable {
                 Self.isSatisfied(changes, by: server)
             {
                 // Later edits stand on it only if nobody else changed the expense since.
-                try store.complete(operation, resultingVersion: server.version == base + 1 ? server.version : nil)
+                // Not marked seen: the version that matches may be someone else's (found by review).
+                try store.complete(
+                    operation, resultingVersion: server.version == base + 1 ? server.version : nil, seen: false)
                 report.sent += 1
                 return false
             }

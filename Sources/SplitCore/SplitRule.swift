@@ -45,6 +45,25 @@ extension SplitRule {
     }
 }
 
+extension SplitRule {
+    /// The same rule with its members in one order (an itemized bill's lines keep theirs): two
+    /// rules that say the same of the same members, whatever order they were typed in, are equal.
+    public var inMemberOrder: SplitRule {
+        switch self {
+        case .equal(let members): .equal(members.sorted())
+        case .exact(let amounts): .exact(amounts.sorted { $0.memberID < $1.memberID })
+        case .percent(let parts): .percent(parts.sorted { $0.memberID < $1.memberID })
+        case .shares(let parts): .shares(parts.sorted { $0.memberID < $1.memberID })
+        case .adjustment(let members, let adjustments):
+            .adjustment(members: members.sorted(), adjustments: adjustments.sorted { $0.memberID < $1.memberID })
+        case .itemized(let items, let extras):
+            .itemized(
+                items: items.map { SplitItem(description: $0.description, amount: $0.amount, rule: $0.rule.inMemberOrder) },
+                extras: extras)
+        }
+    }
+}
+
 /// One line of an itemized bill: its amount (minor units, > 0) and who shares it.
 public struct SplitItem: Hashable, Sendable {
     public let description: String

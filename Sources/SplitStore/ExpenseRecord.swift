@@ -230,7 +230,9 @@ extension ExpenseRecord {
         other.updatedAt = updatedAt
         other.payers.sort { ($0.memberID.uuidString, $0.amount) < ($1.memberID.uuidString, $1.amount) }
         other.shares.sort { ($0.memberID.uuidString, $0.id.uuidString) < ($1.memberID.uuidString, $1.id.uuidString) }
+        other.rule = other.rule.inMemberOrder
         var mine = self
+        mine.rule = rule.inMemberOrder
         mine.payers.sort { ($0.memberID.uuidString, $0.amount) < ($1.memberID.uuidString, $1.amount) }
         mine.shares.sort { ($0.memberID.uuidString, $0.id.uuidString) < ($1.memberID.uuidString, $1.id.uuidString) }
         return mine == other

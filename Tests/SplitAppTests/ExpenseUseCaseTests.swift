@@ -449,7 +449,7 @@ struct ExpenseUseCaseTests {
             let same = ExpensePatch(
                 description: "Ramen", amount: "1000", currency: "JPY", expenseDate: "2026-05-01",
                 paidByMemberId: trip.akiMember.description,
-                split: EnteredSplit(mode: .equal, memberIds: [trip.akiMember, trip.boMember, trip.deeMember].map(\.description)))
+                split: EnteredSplit(mode: .equal, memberIds: [trip.deeMember, trip.akiMember, trip.boMember].map(\.description)))
             let after = try await trip.expenses.edit(
                 view.expense.id, same, basedOn: { view.expense.version }, caller: trip.aki, origin: trip.origin
             ).expense

@@ -201,9 +201,11 @@ extension ExpenseRecord {
     /// an edit; coming back into the split takes an active member, like a new one.
     public var countedMemberIDs: [UUID] { payers.map(\.memberID) + liveShares.map(\.memberID) }
 
-    /// The members whose part changes from this expense to `after`: what they owe, what they
-    /// paid, or, for one with a part, what it counts in the home currency (the charged amount).
-    /// A currency change moves every part. `after` nil: the expense deleted (every part goes).
+    /// The members whose balance changes from this expense to `after`: what they paid less what
+    /// they owe, in the expense's currency, or, for one whose balance it moves, what it counts
+    /// in the home currency (the charged amount) or the currency itself. One who paid exactly
+    /// their own share is not moved by a delete (found by review: asked about all the same).
+    /// `after` nil: the expense deleted.
     public func membersWhosePartMoves(to after: ExpenseRecord?) -> Set<UUID> {
         func parts(_ expense: ExpenseRecord?) -> [UUID: (share: Int64, paid: Int64)] {
             var parts: [UUID: (share: Int64, paid: Int64)] = [:]
@@ -216,8 +218,8 @@ extension ExpenseRecord {
         return Set(
             Set(old.keys).union(new.keys).filter { member in
                 let (was, now) = (old[member] ?? (0, 0), new[member] ?? (0, 0))
-                let had = was.share != 0 || was.paid != 0
-                return was.share != now.share || was.paid != now.paid || (had && (after?.currency != currency || chargedMoves))
+                let (before, then) = (was.paid - was.share, now.paid - now.share)
+                return before != then || (before != 0 && (after?.currency != currency || chargedMoves))
             })
     }
 

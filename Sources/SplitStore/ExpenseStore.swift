@@ -146,6 +146,15 @@ public struct ExpenseStore: Sendable {
     public func update(
         _ updated: ExpenseRecord, expectedVersion: Int64, removedPartsConfirmed: Bool = false, actor: Actor, now: Int64
     ) async throws -> VersionedWrite<ExpenseRecord>? {
+        // Saved as it was (a form's Save with nothing changed): no new version, no line in the
+        // activity, no change number for other devices to wake for (found by a new user: "Lena
+        // changed Chalet" for a form saved unchanged). Decided before the write takes the group's
+        // change number (found by review); nothing is written, so nothing is decided again.
+        if let current = try await expense(id: updated.id), current.groupID == updated.groupID,
+            current.version == expectedVersion, Self.next(updated, over: current, now: now).saysTheSame(as: current)
+        {
+            return .written(current)
+        }
         let forUpdate = database.forUpdate
         return try await database.transaction { sql in
             guard
@@ -160,16 +169,8 @@ public struct ExpenseStore: Sendable {
             // only members new to this expense must be active.
             let before = Set(current.countedMemberIDs)
             try log.requireActive(updated.memberIDs.filter { !before.contains($0) })
-            var next = updated
-            next.version = current.version + 1
-            next.updatedAt = now
-            next.createdAt = current.createdAt
-            next.createdByUserID = current.createdByUserID
-            next.isDeleted = current.isDeleted
-            next.shares = Self.mergeShares(old: current.shares, new: updated.shares)
-            // Saved as it was (a form's Save with nothing changed, the same edit sent twice): no
-            // new version, no line in the activity, nothing for other devices to fetch (found by
-            // a new user: "Lena changed Chalet" for a form saved unchanged).
+            var next = Self.next(updated, over: current, now: now)
+            // The same as it is now, found under the lock (someone made it so meanwhile).
             if next.saysTheSame(as: current) { return .written(current) }
             if !removedPartsConfirmed {
                 try await Self.requireActive(current.membersWhosePartMoves(to: next), log: log, sql)
@@ -610,7 +611,19 @@ public struct ExpenseStore: Sendable {
         """
     }
 
-    /// The new shares by member over the old (`PaidShares.merge`): ids and paid marks survive.
+    /// `updated` as it would be written over `current`: the next version, `current`'s creation and
+    /// deletion kept, shares keeping their ids and paid marks by member (`mergeShares`).
+    static func next(_ updated: ExpenseRecord, over current: ExpenseRecord, now: Int64) -> ExpenseRecord {
+        var next = updated
+        next.version = current.version + 1
+        next.updatedAt = now
+        next.createdAt = current.createdAt
+        next.createdByUserID = current.createdByUserID
+        next.isDeleted = current.isDeleted
+        next.shares = Self.mergeShares(old: current.shares, new: updated.shares)
+        return next
+    }
+
     /// Refuses (`removedPartMoves`) when any of `members` is not active under the group's lock:
     /// those `begin` read are known, the rest are read.
     static func requireActive(_ members: Set<UUID>, log: GroupLog, _ sql: any SQLDatabase) async throws {
@@ -625,6 +638,7 @@ public struct ExpenseStore: Sendable {
         }
     }
 
+    /// The new shares by member over the old (`PaidShares.merge`): ids and paid marks survive.
     static func mergeShares(old: [ShareRecord], new: [ShareRecord]) -> [ShareRecord] {
         PaidShares.merge(old: old.map(\.owed), new: new.map(\.owed)).map(ShareRecord.init)
     }

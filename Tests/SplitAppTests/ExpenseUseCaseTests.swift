@@ -444,7 +444,9 @@ struct ExpenseUseCaseTests {
             func activity() async throws -> Int64 { try await number("SELECT COUNT(*) AS n FROM activity") }
             // The change feed keeps one row an object, its sequence number moved by each change.
             func lastChange() async throws -> Int64 { try await number("SELECT MAX(seq) AS n FROM changes") }
-            let (lines, seq) = (try await activity(), try await lastChange())
+            // The group's change number, which wakes every device of the group when it moves.
+            func groupSeq() async throws -> Int64 { try await number("SELECT change_seq AS n FROM groups") }
+            let (lines, seq, group) = (try await activity(), try await lastChange(), try await groupSeq())
             // The whole form sent again as it was, the members of the split in another order.
             let same = ExpensePatch(
                 description: "Ramen", amount: "1000", currency: "JPY", expenseDate: "2026-05-01",
@@ -456,6 +458,7 @@ struct ExpenseUseCaseTests {
             #expect(after == view.expense)
             #expect(try await activity() == lines)
             #expect(try await lastChange() == seq)
+            #expect(try await groupSeq() == group)
             // A real change is one.
             let changed = try await trip.expenses.edit(
                 view.expense.id, ExpensePatch(description: "Ramen!"), basedOn: { view.expense.version },

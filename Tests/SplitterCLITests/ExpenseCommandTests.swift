@@ -138,7 +138,7 @@ struct ExpenseCommandTests {
         }
     }
 
-    @Test("offline, the list marks each expense with a change waiting: an edit, a delete, one refused at sync")
+    @Test("offline, the list marks each expense with a change waiting (an edit, a delete); a member's change to another's expense is refused before it is queued")
     func offlineListMarksChanges() async throws {
         // Found by a new user: an expense deleted offline was listed as if nothing had happened.
         try await CLITrip.with { trip in

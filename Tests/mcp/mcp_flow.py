@@ -163,6 +163,12 @@ async def over_http(base, write_token, read_token, group, members):
                 refused = await session.call_tool("add_expense", {
                     "groupId": group, "description": "Sneaky", "amount": "100", "currency": "JPY", "expenseDate": "2026-05-02"})
                 check(refused.is_error and "only read" in text_of(refused), f"a read token may not write: {text_of(refused)}")
+                # A preview only reads (found by a new user: a read token could not even preview);
+                # saving is a write.
+                previewed = await session.call_tool("quick_add", {"groupId": group, "text": "Tea ¥300 paid by Bo, all"})
+                check(not previewed.is_error and "300" in text_of(previewed), f"a read token previews: {text_of(previewed)}")
+                unsaved = await session.call_tool("quick_add", {"groupId": group, "text": "Tea ¥300 paid by Bo, all", "dryRun": False})
+                check(unsaved.is_error and "only read" in text_of(unsaved), f"a read token may not save: {text_of(unsaved)}")
 
 
 async def over_stdio(config, group):

@@ -43,6 +43,13 @@ struct MCPTools: Sendable {
         "add_expense", "quick_add", "record_settlement", "mark_share_paid", "create_payment_request",
     ]
 
+    /// Whether this call writes: a writing tool's, but for quick_add's preview (`dryRun`, its
+    /// default), which only reads (found by a new user: a read token could not even preview).
+    static func writes(_ name: String, _ arguments: [String: Value]) -> Bool {
+        guard name == "quick_add" else { return writing.contains(name) }
+        return arguments["dryRun"]?.boolValue == false
+    }
+
     /// The tools' names (the web and the CLI say each in words: `AssistantToolWords`).
     static var names: [String] { all.map(\.name) }
 
@@ -133,7 +140,7 @@ struct MCPTools: Sendable {
     func call(_ name: String, _ arguments: [String: Value]) async -> CallTool.Result {
         do {
             try Self.checkKnown(name, arguments)
-            if Self.writing.contains(name) {
+            if Self.writes(name, arguments) {
                 try caller.requireWrite()
                 try spendWrite?()
             }

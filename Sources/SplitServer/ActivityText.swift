@@ -179,7 +179,11 @@ enum ActivityText {
             // 100%" read wrong beside 130.00 of 120.00, and "the whole budget is at 80% of its budget").
             let what = event.subject ?? "The group"
             let when = event.period.map { " in \(period($0))" } ?? ""
-            return "\(what) has passed \(event.percent ?? 0)% of its budget\(when): \(money ?? "") of \(limit ?? "")"
+            // Exactly at it, "reached" (found by a new user: "passed 100%" of 1,800.00 of 1,800.00).
+            let exactly = event.amount.flatMap { spent in
+                event.limit.map { Int128(spent) * 100 == Int128($0) * Int128(event.percent ?? 0) }
+            } ?? false
+            return "\(what) has \(exactly ? "reached" : "passed") \(event.percent ?? 0)% of its budget\(when): \(money ?? "") of \(limit ?? "")"
         default: return "\(actor): \(record.action)"
         }
     }

@@ -27,6 +27,10 @@ struct ActivityTextTests {
         let alert = ActivityText.sentence(
             Self.record("budget.alert", ActivityEvent(amount: 13_000, currency: "EUR", limit: 12_000, percent: 100, period: "2026-11")))
         #expect(alert.hasPrefix("The group has passed 100% of its budget in November 2026: "), "\(alert)")
+        // Exactly at the threshold: reached, not passed (found by a new user).
+        let atIt = ActivityText.sentence(
+            Self.record("budget.alert", ActivityEvent(amount: 180_000, currency: "EUR", limit: 180_000, percent: 100, period: "2026-12")))
+        #expect(atIt.hasPrefix("The group has reached 100% of its budget in December 2026: "), "\(atIt)")
         // Counts said in words, one or many (not "exchange rate(s)").
         func said(_ action: String, _ event: ActivityEvent) -> String { ActivityText.sentence(Self.record(action, event)) }
         #expect(said("rates.updated", ActivityEvent(count: 1)) == "Aki set 1 exchange rate")

@@ -36,7 +36,7 @@ struct BudgetRecurringCommandTests {
             // Spending that takes Meal to its cap: Ben hears of it (once, the highest threshold).
             #expect(try await trip.run("expense", "add", "Japan", "Sushi", "3000", "--category", "meal").status == 0)
             let inbox = try await trip.run("notifications", "--profile", "ben")
-            #expect(inbox.output.contains("Meal has passed 100% of its budget"), "\(inbox.output)")
+            #expect(inbox.output.contains("Meal has reached 100% of its budget"), "\(inbox.output)")  // 6000 of 6000
 
             let mine = try await trip.run("budget", "set", "--mine", "--currency", "JPY", "--total", "10000", "--cap", "meal=2000")
             #expect(mine.status == 0, "\(mine.error)")

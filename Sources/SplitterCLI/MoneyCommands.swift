@@ -69,7 +69,7 @@ struct Balances: AsyncParsableCommand {
             if options.json { return try Output.json(balances) }
             let names = context.names
             // Settled in every currency, yet not in what the cards took: said in the home currency.
-            let homeDiffers = balances.settleInHome == true && balances.home?.isEmpty == false
+            let homeDiffers = balances.settleInHome == true && balances.home != nil
             guard !balances.balances.isEmpty || homeDiffers else { return print("Everyone is settled up.") }
             if balances.balances.isEmpty { print("Settled up in each currency, but not in what was charged in \(balances.homeCurrency).") }
             // By currency, then name (found by a new user: in no order).
@@ -83,9 +83,16 @@ struct Balances: AsyncParsableCommand {
             if let home = balances.home, found.homeCurrency != "",
                 homeDiffers || balances.balances.contains(where: { $0.currency != found.homeCurrency })
             {
-                print("\nIn \(balances.homeCurrency):")
-                Output.table(
-                    ["MEMBER", "NET"], home.sorted { name($0.memberId).lowercased() < name($1.memberId).lowercased() }.map { [name($0.memberId), $0.net] })
+                // Everyone at zero converted: said, not an empty table (found by a new user).
+                let open = home.filter { !$0.net.trimmingCharacters(in: CharacterSet(charactersIn: "-0.")).isEmpty }
+                if open.isEmpty {
+                    print("\nIn \(balances.homeCurrency): everyone is settled up, converted (the currencies offset each other).")
+                } else {
+                    print("\nIn \(balances.homeCurrency):")
+                    Output.table(
+                        ["MEMBER", "NET"],
+                        home.sorted { name($0.memberId).lowercased() < name($1.memberId).lowercased() }.map { [name($0.memberId), $0.net] })
+                }
             } else if !balances.missingRates.isEmpty {
                 print(
                     "\nNo rate yet for \(balances.missingRates.joined(separator: ", ")) → \(balances.homeCurrency): "

@@ -268,6 +268,13 @@ struct ExpenseCommandTests {
                     && balances.row("Ben")?.contains("-500") == true,
                 "\(balances.output)\(balances.error)")
             #expect(plan.status == 0 && plan.output.contains("Ben pays Aki 500 JPY"), "\(plan.output)\(plan.error)")
+            // Paid: yen are now open on their own, nothing converted; said, not an empty table.
+            #expect(try await trip.run("settle", "Japan", "--from", "ben", "--to", "aki", "500").status == 0)
+            let after = try await trip.run("balances", "Japan")
+            #expect(
+                after.output.contains("In JPY: everyone is settled up, converted (the currencies offset each other).")
+                    && !after.output.contains("In JPY:\n"),
+                "\(after.output)\(after.error)")
         }
     }
 

@@ -237,12 +237,8 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         _ id: UUID, _ patch: ExpensePatch, basedOn readVersion: () throws -> Int64?, caller: Caller,
         origin: RequestOrigin
     ) async throws -> ExpenseView {
-        do {
-            return try await edit(id, patch, basedOn: readVersion, caller: caller, origin: origin, again: false)
-        } catch ExpenseStoreError.removedPartMoves {
-            // Someone in it was removed between the question and the write: asked now, on the
-            // members as they are.
-            return try await edit(id, patch, basedOn: readVersion, caller: caller, origin: origin, again: true)
+        try await Self.askingAgainIfRemoved { again in
+            try await edit(id, patch, basedOn: readVersion, caller: caller, origin: origin, again: again)
         }
     }
 
@@ -295,6 +291,17 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         case .written(let stored): return view(stored)
         case .stale(let latest): throw AppError.staleExpense(view(latest))
         case nil: throw AppError.notFound("expense")
+        }
+    }
+
+    /// Runs a write once more when the store found someone removed between the question about
+    /// removed members' parts and the write (`removedPartMoves`): asked now, on the members as
+    /// they are. `again` tells the write it is the second try.
+    static func askingAgainIfRemoved<T>(_ write: (_ again: Bool) async throws -> T) async throws -> T {
+        do {
+            return try await write(false)
+        } catch ExpenseStoreError.removedPartMoves {
+            return try await write(true)
         }
     }
 
@@ -356,15 +363,10 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         _ id: UUID, _ isDeleted: Bool, basedOn version: Int64?, confirmRemovedShares: Bool = false, caller: Caller,
         origin: RequestOrigin
     ) async throws -> ExpenseView {
-        do {
-            return try await setDeleted(
+        try await Self.askingAgainIfRemoved { again in
+            try await setDeleted(
                 id, isDeleted, basedOn: version, confirmRemovedShares: confirmRemovedShares, caller: caller,
-                origin: origin, again: false)
-        } catch ExpenseStoreError.removedPartMoves {
-            // Someone in it was removed between the question and the write: asked now.
-            return try await setDeleted(
-                id, isDeleted, basedOn: version, confirmRemovedShares: confirmRemovedShares, caller: caller,
-                origin: origin, again: true)
+                origin: origin, again: again)
         }
     }
 

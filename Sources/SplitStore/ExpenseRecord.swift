@@ -225,19 +225,16 @@ extension ExpenseRecord {
 
     /// Whether `other` says the same as this expense: every field but its version and times, its
     /// payers and shares in any order. An edit that says the same is no edit.
-    public func saysTheSame(as other: ExpenseRecord) -> Bool {
-        var other = other
-        other.version = version
-        other.createdAt = createdAt
-        other.updatedAt = updatedAt
-        other.payers.sort { ($0.memberID.uuidString, $0.amount) < ($1.memberID.uuidString, $1.amount) }
-        other.shares.sort { ($0.memberID.uuidString, $0.id.uuidString) < ($1.memberID.uuidString, $1.id.uuidString) }
-        other.rule = other.rule.inMemberOrder
-        var mine = self
-        mine.rule = rule.inMemberOrder
-        mine.payers.sort { ($0.memberID.uuidString, $0.amount) < ($1.memberID.uuidString, $1.amount) }
-        mine.shares.sort { ($0.memberID.uuidString, $0.id.uuidString) < ($1.memberID.uuidString, $1.id.uuidString) }
-        return mine == other
+    public func saysTheSame(as other: ExpenseRecord) -> Bool { whatItSays == other.whatItSays }
+
+    /// The expense without its version and times, its payers, shares and split in one order.
+    private var whatItSays: ExpenseRecord {
+        var said = self
+        (said.version, said.createdAt, said.updatedAt) = (0, 0, 0)
+        said.payers.sort { ($0.memberID.uuidString, $0.amount) < ($1.memberID.uuidString, $1.amount) }
+        said.shares.sort { ($0.memberID.uuidString, $0.id.uuidString) < ($1.memberID.uuidString, $1.id.uuidString) }
+        said.rule = rule.inMemberOrder
+        return said
     }
 }
 

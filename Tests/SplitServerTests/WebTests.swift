@@ -1069,6 +1069,8 @@ struct WebTests {
             let chenSelect = again.text.components(separatedBy: #"<select id="map_2""#).dropFirst().first?
                 .components(separatedBy: "</select>").first ?? ""
             #expect(chenSelect.contains(#"<option value="\#(vicID)" selected>Vic</option>"#), "\(chenSelect)")
+            // Chen is not Vic's name: the file's reading is "as chosen", not "same name" (found by a new user).
+            #expect(!chenSelect.contains("(same name)"), "\(chenSelect)")
             let akiSelect = again.text.components(separatedBy: #"<select id="map_0""#).dropFirst().first?
                 .components(separatedBy: "</select>").first ?? ""
             #expect(akiSelect.contains(#"<option value="me" selected>Me (Aki)</option>"#), "\(akiSelect)")

@@ -236,7 +236,9 @@ extension WebApp {
                 .init(
                     value: "auto",
                     label: mapping.kind == .new
-                        ? "A new member" : autoIsMe ? "Me (\(myName))" : "\(mapping.memberName) (same name)",
+                        ? "A new member" : autoIsMe ? "Me (\(myName))"
+                        // "(same name)" only where it is (found by a new user: "Felix (same name)" of m2, mapped to Felix).
+                        : "\(mapping.memberName) (\(ImportUseCases.similarName(mapping.name, mapping.memberName) ? "same name" : "as chosen"))",
                     selected: chosen == "auto" || (autoIsMe && chosen == "me")),
             ]
             if !autoIsMe { choices.append(.init(value: "me", label: "Me (\(myName))", selected: chosen == "me")) }

@@ -439,7 +439,11 @@ public enum QuickEntry {
         // by review: "yen" was asked about as a name); only there (`words`), so "Dog pound 20"
         // and a member called Yuan stay what they were.
         if words, let code = currencyWords[text.lowercased()] {
-            if code == "$" { return currency("$", home: home) }
+            if code == "$" {
+                // Asked about as typed (found by a new user: "45 dollars" was asked "which currency is “$”?").
+                if dollars.contains(home.code) { return .success(home) }
+                return .failure(.whichCurrency(text, dollars.compactMap { try? Currency(code: $0) }))
+            }
             return (try? Currency(code: code)).map { .success($0) }
         }
         // In lower case only the common codes that are no English word ("4.5 usd"; found by

@@ -463,7 +463,7 @@ struct QuickEntryTests {
         #expect(try Self.draft("45 beer all").description == "Beer")
         #expect(try Self.draft("EUR 20 refund, all").total == Self.money(-2_000, "EUR"))
         #expect(Self.problems("60 all") == [.noDescription] && Self.problems("USD") == [.noDescription])
-        #expect(Self.problems("45 dollars beer paid by Bo all").contains(.whichCurrency("$", ["USD", "SGD", "AUD", "CAD", "HKD", "NZD", "TWD"].map { try! Currency(code: $0) })))
+        #expect(Self.problems("45 dollars beer paid by Bo all").contains(.whichCurrency("dollars", ["USD", "SGD", "AUD", "CAD", "HKD", "NZD", "TWD"].map { try! Currency(code: $0) })))
         // Percentages said first, as after the amount.
         line = try Self.draft("Bo 60% Chen 40% taxi 25")
         #expect(line.description == "Taxi" && line.total == Self.money(2_500, "MYR"))

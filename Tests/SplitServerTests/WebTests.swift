@@ -1341,7 +1341,9 @@ struct WebTests {
                 let seenByBen = try await setup.ben.get("/groups/\(setup.groupID)/requests/\(id)")
                 #expect(
                     seenByBen.text.contains("Aki asks you for it") && seenByBen.text.contains("Waiting for you to pay.")
-                        && !seenByBen.text.contains("send the link"),
+                        && !seenByBen.text.contains("send the link")
+                        // The way to pay at once (found by a new user: the mailed link led here, one click short).
+                        && seenByBen.text.contains(#"id="request-pay">Pay Aki 1,000 JPY</a>"#),
                     "\(seenByBen.text)")
                 // Ben's notification says he is asked, and links to the request (found by a new
                 // user: "Aki asked to be paid", linked to Settle up).

@@ -190,25 +190,23 @@ struct ExpenseTests {
         // 90 were said only once the payers were mended.
         try await TestApp.with(backend) { api in
             let trip = try await Trip.make(api)
-            let reply = try await api.call(
-                .post, "/api/expenses", token: trip.tokens["Aki"],
-                json: trip.expense(
-                    "Boat", "1200", "JPY", paidBy: [("Aki", "1000")],
-                    split:
-                        #"{"mode":"percent","percents":[{"memberId":"\#(trip.members["Aki"]!)","percent":"60"},{"memberId":"\#(trip.members["Ben"]!)","percent":"30"}]}"#
-                ))
+            // Percentages that come to 90, paid by Aki as `paid`.
+            func boat(paid: String) async throws -> Reply {
+                try await api.call(
+                    .post, "/api/expenses", token: trip.tokens["Aki"],
+                    json: trip.expense(
+                        "Boat", "1200", "JPY", paidBy: [("Aki", paid)],
+                        split:
+                            #"{"mode":"percent","percents":[{"memberId":"\#(trip.members["Aki"]!)","percent":"60"},{"memberId":"\#(trip.members["Ben"]!)","percent":"30"}]}"#
+                    ))
+            }
+            let reply = try await boat(paid: "1000")
             #expect(reply.status == .unprocessableContent, "\(reply.text)")
             #expect(
                 reply.list("error", "details", "fields").compactMap { $0.string("field") } == ["paidBy", "split.percents"],
                 "\(reply.text)")
             // The split alone wrong: said alone.
-            let alone = try await api.call(
-                .post, "/api/expenses", token: trip.tokens["Aki"],
-                json: trip.expense(
-                    "Boat", "1200", "JPY", paidBy: [("Aki", "1200")],
-                    split:
-                        #"{"mode":"percent","percents":[{"memberId":"\#(trip.members["Aki"]!)","percent":"60"},{"memberId":"\#(trip.members["Ben"]!)","percent":"30"}]}"#
-                ))
+            let alone = try await boat(paid: "1200")
             #expect(alone.status == .unprocessableContent && alone.string("error", "details", "field") == "split.percents", "\(alone.text)")
         }
     }

@@ -277,9 +277,7 @@ public struct ExpenseUseCases: Sendable, UsesStores {
             updated.homeCurrency = same ? current.homeCurrency : nil
         }
         if !patch.confirmRemovedShares, let changed = Self.removedPartsChanged(current, updated, members: found.members) {
-            throw AppError.conflict(
-                code: "removed_share_changed", field: "confirmRemovedShares",
-                message: changed + " Change it anyway? Their balance moves by it, though they are no longer here to see it.")
+            throw Self.removedShareQuestion(changed, verb: "Change")
         }
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
         let written = try await Self.removedPartsRefusal(again: again) {
@@ -303,6 +301,15 @@ public struct ExpenseUseCases: Sendable, UsesStores {
         } catch ExpenseStoreError.removedPartMoves {
             return try await write(true)
         }
+    }
+
+    /// The question an edit, delete or restore asks before it moves the part of someone no longer
+    /// in the group (409 `removed_share_changed`): what it changes (`removedPartsChanged`), then
+    /// "Change it anyway?" with the write's own verb.
+    static func removedShareQuestion(_ changed: String, verb: String) -> AppError {
+        AppError.conflict(
+            code: "removed_share_changed", field: "confirmRemovedShares",
+            message: changed + " \(verb) it anyway? Their balance moves by it, though they are no longer here to see it.")
     }
 
     /// The store's `removedPartMoves` on the second try (members removed twice in the moment
@@ -390,10 +397,7 @@ public struct ExpenseUseCases: Sendable, UsesStores {
                 ? Self.removedPartsChanged(current, none, members: found.members)
                 : Self.removedPartsChanged(none, current, members: found.members)
             {
-                throw AppError.conflict(
-                    code: "removed_share_changed", field: "confirmRemovedShares",
-                    message: changed + " \(isDeleted ? "Delete" : "Restore") it anyway? Their balance moves by it, though they "
-                        + "are no longer here to see it.")
+                throw Self.removedShareQuestion(changed, verb: isDeleted ? "Delete" : "Restore")
             }
         }
         let action = GroupAction.editExpense(isOwn: current.createdByUserID == caller.user.id)
